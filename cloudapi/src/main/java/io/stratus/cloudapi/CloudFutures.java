@@ -1,0 +1,62 @@
+package io.stratus.cloudapi;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The synchronous convenience over the asynchronous Cloud API: {@link #await} waits for a future
+ * and rethrows the {@link CloudException} it failed with, unwrapped, so that synchronous callers
+ * can catch the hierarchy's types directly.
+ */
+public final class CloudFutures {
+  private CloudFutures() {}
+
+  /**
+   * Waits for {@code future} and returns its value.
+   *
+   * @throws CloudException the failure of the call, unwrapped from {@link CompletionException}
+   * @throws OutcomeUnknownException when the waiting thread is interrupted: the call may still
+   *     complete (the interrupt flag is restored)
+   */
+  public static <T> T await(CompletionStage<T> future) {
+    try {
+      return future.toCompletableFuture().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new OutcomeUnknownException("interrupted while waiting for a cloud call", e);
+    } catch (ExecutionException e) {
+      throw rethrow(e.getCause());
+    } catch (CancellationException e) {
+      throw new OutcomeUnknownException("the cloud call was cancelled", e);
+    }
+  }
+
+  /** A future already failed with {@code failure}: for implementations that reject a call early. */
+  public static <T> CompletableFuture<T> failed(Throwable failure) {
+    return CompletableFuture.failedFuture(failure);
+  }
+
+  /** The cause that a future's machinery wrapped, e.g. in {@link CompletionException}. */
+  public static Throwable unwrap(Throwable t) {
+    Throwable cur = t;
+    while ((cur instanceof CompletionException || cur instanceof ExecutionException)
+        && cur.getCause() != null) {
+      cur = cur.getCause();
+    }
+    return cur;
+  }
+
+  private static RuntimeException rethrow(Throwable cause) {
+    Throwable t = unwrap(cause);
+    if (t instanceof RuntimeException) {
+      return (RuntimeException) t;
+    }
+    if (t instanceof Error) {
+      throw (Error) t;
+    }
+    return new OutcomeUnknownException("cloud call failed unexpectedly: " + t, t);
+  }
+}

@@ -1,0 +1,77 @@
+package io.stratus.cloudapi;
+
+/**
+ * Every kind of call the Cloud API makes, grouped by service. The decorators (metering, latency,
+ * faults) key their tables by it, and price tables map it to a price class.
+ */
+public enum Operation {
+  STORAGE_PUT(Service.STORAGE, true),
+  STORAGE_PUT_IF_ABSENT(Service.STORAGE, true),
+  STORAGE_PUT_IF_VERSION(Service.STORAGE, true),
+  STORAGE_GET(Service.STORAGE, false),
+  STORAGE_GET_METADATA(Service.STORAGE, false),
+  STORAGE_GET_IF_CHANGED(Service.STORAGE, false),
+  STORAGE_GET_IF_MODIFIED_SINCE(Service.STORAGE, false),
+  STORAGE_LIST(Service.STORAGE, false),
+  STORAGE_DELETE(Service.STORAGE, true),
+
+  QUEUE_CREATE(Service.SIMPLE_QUEUE, true),
+  QUEUE_DELETE(Service.SIMPLE_QUEUE, true),
+  QUEUE_LIST(Service.SIMPLE_QUEUE, false),
+  QUEUE_SEND(Service.SIMPLE_QUEUE, true),
+  QUEUE_SEND_BATCH(Service.SIMPLE_QUEUE, true),
+  QUEUE_RECEIVE(Service.SIMPLE_QUEUE, true),
+  QUEUE_DELETE_MESSAGE(Service.SIMPLE_QUEUE, true),
+  QUEUE_DELETE_BATCH(Service.SIMPLE_QUEUE, true),
+
+  ADVANCED_QUEUE_CREATE(Service.ADVANCED_QUEUE, true),
+  ADVANCED_QUEUE_DELETE(Service.ADVANCED_QUEUE, true),
+  ADVANCED_QUEUE_LIST(Service.ADVANCED_QUEUE, false),
+  ADVANCED_QUEUE_SEND(Service.ADVANCED_QUEUE, true),
+  ADVANCED_QUEUE_RECEIVE(Service.ADVANCED_QUEUE, false),
+  ADVANCED_QUEUE_DELETE_MESSAGE(Service.ADVANCED_QUEUE, true),
+  ADVANCED_QUEUE_DELETE_BY_KEY(Service.ADVANCED_QUEUE, true),
+
+  LOCK_SET_TIMEOUT(Service.LOCK, true),
+  LOCK_ACQUIRE_EXCLUSIVE(Service.LOCK, true),
+  LOCK_ACQUIRE_SHARED(Service.LOCK, true),
+  LOCK_RELEASE(Service.LOCK, true),
+  LOCK_GET_TIMEOUT(Service.LOCK, false),
+
+  COUNTER_SET_TIMEOUT(Service.COUNTER, true),
+  COUNTER_INCREMENT(Service.COUNTER, true),
+  COUNTER_VALIDATE(Service.COUNTER, true),
+  COUNTER_HIGHEST_VALIDATED(Service.COUNTER, false),
+
+  MACHINE_START(Service.MACHINE, true),
+  MACHINE_STOP(Service.MACHINE, true),
+  MACHINE_DESCRIBE(Service.MACHINE, false),
+  MACHINE_LIST(Service.MACHINE, false);
+
+  /** The six services of the Cloud API. */
+  public enum Service {
+    STORAGE,
+    SIMPLE_QUEUE,
+    ADVANCED_QUEUE,
+    LOCK,
+    COUNTER,
+    MACHINE
+  }
+
+  private final Service service;
+  private final boolean mutating;
+
+  Operation(Service service, boolean mutating) {
+    this.service = service;
+    this.mutating = mutating;
+  }
+
+  public Service service() {
+    return service;
+  }
+
+  /** Whether the call can change the service's state (a lost reply then leaves the outcome open). */
+  public boolean isMutating() {
+    return mutating;
+  }
+}
