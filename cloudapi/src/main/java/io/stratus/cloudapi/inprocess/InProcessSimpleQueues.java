@@ -1,58 +1,439 @@
 package io.stratus.cloudapi.inprocess;
 
-import io.stratus.cloudapi.*;
-import java.time.*;
-import java.util.*;
+import io.stratus.cloudapi.BadRequestException;
+import io.stratus.cloudapi.CloudLimits;
+import io.stratus.cloudapi.NotFoundException;
+import io.stratus.cloudapi.QueueMessage;
+import io.stratus.cloudapi.SimpleQueueService;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
-// STUB: replaced by the real implementation.
+/**
+ * The in-process simple queues: SQS standard queues as the protocols see them, held in this JVM.
+ *
+ * <p>Why it is built this way: by default the queues are as good as a queue can be (FIFO, complete
+ * receives, one delivery per visibility period) so that protocol tests are readable; the {@link
+ * QueueBehavior} knobs then switch on, one by one, what SQS is allowed to do and the protocols must
+ * survive: random order, short receives, and duplicate deliveries of messages already deleted.
+ *
+ * <p>Model: a queue holds entries in a map ordered by an internal sequence number (send order);
+ * a receive takes the first visible ones, or with reordering a random choice among the first 100
+ * (at least ten times the receive's size) visible ones, a window that keeps receives cheap on
+ * long queues.
+ * An entry is hidden until {@code visibleAt}; a receive hides it for the visibility timeout and
+ * hands out a fresh receipt handle. A <em>ghost</em> is how a duplicate is modelled: when a
+ * delivery is chosen to be duplicated, a second entry with the same message id and payload is added
+ * that becomes visible when the visibility timeout ends, independently of the original, so it comes
+ * back even if the original is deleted; a message gets at most one ghost and ghosts get none.
+ * Messages disappear {@link CloudLimits#messageRetention()} after they were sent (a ghost keeps its
+ * original's send time).
+ *
+ * <p>Receipt handles are self-describing and authenticated: queue incarnation, entry sequence,
+ * delivery number and a keyed hash of the three. So no table of handles is needed, a handle of a
+ * message that is already gone is recognized (and its delete succeeds), and a forged or garbled
+ * handle, or one of another queue, is rejected with {@link BadRequestException}. Any handle issued
+ * for an entry deletes it, also a superseded one (the contract allows either).
+ *
+ * <p>Concurrency: the queue registry is a concurrent map; each queue's state is guarded by the
+ * queue's monitor; the seeded random (ids, order, short receives, duplicates) has its own monitor
+ * and is only taken inside a queue's monitor, never the other way round. A deleted queue is marked
+ * so that a call that found it just before the deletion fails with {@link NotFoundException}.
+ * Every call completes its future on the caller's thread; invalid input fails the future.
+ */
 final class InProcessSimpleQueues implements SimpleQueueService {
-  InProcessSimpleQueues(Clock clock, CloudLimits limits, QueueBehavior behavior, long seed) {}
+  private final Clock clock;
+  private final CloudLimits limits;
+  private final QueueBehavior behavior;
+  private final SplittableRandom random;
+  /** The key of the receipt-handle hashes, drawn from the seed. */
+  private final long handleKey;
+  private final AtomicLong incarnations = new AtomicLong();
+  private final ConcurrentSkipListMap<String, Queue> queues =
+      new ConcurrentSkipListMap<>(InProcessStorage.UTF8_ORDER);
 
+  InProcessSimpleQueues(Clock clock, CloudLimits limits, QueueBehavior behavior, long seed) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.limits = Objects.requireNonNull(limits, "limits");
+    this.behavior = Objects.requireNonNull(behavior, "behavior");
+    this.random = new SplittableRandom(seed);
+    this.handleKey = random.nextLong();
+  }
+
+  // ---- queues ----
 
   @Override
   public CompletableFuture<Void> createQueue(String uri) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          if (!queues.containsKey(uri)) {
+            queues.putIfAbsent(uri, new Queue(incarnations.incrementAndGet()));
+          }
+          return null;
+        });
   }
 
   @Override
   public CompletableFuture<Void> deleteQueue(String uri) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          Queue q = queues.remove(uri);
+          if (q != null) {
+            synchronized (q) {
+              q.deleted = true;
+              q.entries.clear();
+            }
+          }
+          return null;
+        });
   }
 
   @Override
   public CompletableFuture<List<String>> listQueues(String prefix) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return call(
+        () -> {
+          limits.checkPrefix(prefix);
+          List<String> uris = new ArrayList<>();
+          for (String uri : queues.tailMap(prefix, true).keySet()) {
+            if (!uri.startsWith(prefix)) {
+              break; // URIs with the prefix are contiguous in UTF-8 order
+            }
+            uris.add(uri);
+          }
+          return uris;
+        });
   }
+
+  // ---- messages ----
 
   @Override
   public CompletableFuture<String> send(String uri, byte[] payload) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          limits.checkMessage(payload);
+          Queue q = queue(uri);
+          synchronized (q) {
+            checkAlive(q, uri);
+            return q.add(nextMessageId(), payload.clone(), clock.instant());
+          }
+        });
   }
 
   @Override
   public CompletableFuture<List<String>> sendBatch(String uri, List<byte[]> payloads) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          if (payloads == null) {
+            throw new BadRequestException("a batch must not be null");
+          }
+          limits.checkBatch(payloads.size());
+          // All are checked before any is sent, so a rejected batch has no effect.
+          for (byte[] p : payloads) {
+            limits.checkMessage(p);
+          }
+          Queue q = queue(uri);
+          synchronized (q) {
+            checkAlive(q, uri);
+            Instant now = clock.instant();
+            List<String> ids = new ArrayList<>(payloads.size());
+            for (byte[] p : payloads) {
+              ids.add(q.add(nextMessageId(), p.clone(), now));
+            }
+            return ids;
+          }
+        });
   }
 
   @Override
-  public CompletableFuture<List<QueueMessage>> receive( String uri, int maxMessages, Duration visibilityTimeout) {
-    throw new UnsupportedOperationException("not implemented yet");
+  public CompletableFuture<List<QueueMessage>> receive(
+      String uri, int maxMessages, Duration visibilityTimeout) {
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          limits.checkBatch(maxMessages);
+          limits.checkVisibilityTimeout(visibilityTimeout);
+          Queue q = queue(uri);
+          synchronized (q) {
+            checkAlive(q, uri);
+            Instant now = clock.instant();
+            q.expire(now, limits.messageRetention());
+            List<Entry> chosen = choose(q, maxMessages, now);
+            List<QueueMessage> out = new ArrayList<>(chosen.size());
+            Instant hiddenUntil = now.plus(visibilityTimeout);
+            for (Entry e : chosen) {
+              e.deliveries++;
+              e.visibleAt = hiddenUntil;
+              out.add(new QueueMessage(e.messageId, handle(q.incarnation, e), e.payload,
+                  e.deliveries));
+              if (!e.ghost && !e.hasGhost && chance(behavior.duplicateProbability())) {
+                e.hasGhost = true;
+                q.addGhost(e, hiddenUntil);
+              }
+            }
+            return out;
+          }
+        });
+  }
+
+  /** Picks the entries one receive returns, as the behaviour says (caller holds q's monitor). */
+  private List<Entry> choose(Queue q, int maxMessages, Instant now) {
+    // With reordering, draw from a window of visible entries rather than the whole queue, so a
+    // receive stays cheap on a long queue; SQS, too, samples only some of its servers.
+    int want = behavior.reorder() ? Math.max(100, 10 * maxMessages) : maxMessages;
+    List<Entry> visible = new ArrayList<>(Math.min(want, 64));
+    for (Entry e : q.entries.values()) {
+      if (!e.visibleAt.isAfter(now)) {
+        visible.add(e);
+        if (visible.size() == want) {
+          break;
+        }
+      }
+    }
+    int n = Math.min(maxMessages, visible.size());
+    if (n > 0 && chance(behavior.shortReceiveProbability())) {
+      synchronized (random) {
+        n = random.nextInt(n + 1);
+      }
+    }
+    if (!behavior.reorder()) {
+      return visible.subList(0, n);
+    }
+    synchronized (random) {
+      for (int i = 0; i < n; i++) { // a partial Fisher-Yates shuffle: n random distinct entries
+        int j = i + random.nextInt(visible.size() - i);
+        Entry t = visible.get(i);
+        visible.set(i, visible.get(j));
+        visible.set(j, t);
+      }
+    }
+    return visible.subList(0, n);
   }
 
   @Override
   public CompletableFuture<Void> delete(String uri, String receiptHandle) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          Queue q = queue(uri);
+          synchronized (q) {
+            checkAlive(q, uri);
+            q.entries.remove(parseHandle(q, receiptHandle));
+            return null;
+          }
+        });
   }
 
   @Override
   public CompletableFuture<Void> deleteBatch(String uri, List<String> receiptHandles) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          if (receiptHandles == null) {
+            throw new BadRequestException("a batch must not be null");
+          }
+          limits.checkBatch(receiptHandles.size());
+          Queue q = queue(uri);
+          synchronized (q) {
+            checkAlive(q, uri);
+            List<Long> seqs = new ArrayList<>(receiptHandles.size());
+            for (String h : receiptHandles) {
+              seqs.add(parseHandle(q, h)); // all parsed first: a bad handle fails the whole batch
+            }
+            for (Long s : seqs) {
+              q.entries.remove(s);
+            }
+            return null;
+          }
+        });
   }
 
   @Override
   public CloudLimits limits() {
-    throw new UnsupportedOperationException("not implemented yet");
+    return limits;
   }
 
+  @Override
+  public String toString() {
+    return "InProcessSimpleQueues{" + queues.size() + " queues, " + behavior + '}';
+  }
+
+  // ---- helpers ----
+
+  private Queue queue(String uri) {
+    Queue q = queues.get(uri);
+    if (q == null) {
+      throw new NotFoundException("no queue " + uri);
+    }
+    return q;
+  }
+
+  private static void checkAlive(Queue q, String uri) {
+    if (q.deleted) {
+      throw new NotFoundException("no queue " + uri);
+    }
+  }
+
+  private boolean chance(double p) {
+    if (p <= 0) {
+      return false; // no draw, so the reliable default consumes no randomness
+    }
+    synchronized (random) {
+      return random.nextDouble() < p;
+    }
+  }
+
+  /** A random (version 4) UUID from the seeded stream, so ids are reproducible but unordered. */
+  private String nextMessageId() {
+    long hi;
+    long lo;
+    synchronized (random) {
+      hi = random.nextLong();
+      lo = random.nextLong();
+    }
+    hi = (hi & ~0xF000L) | 0x4000L;
+    lo = (lo & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+    return new UUID(hi, lo).toString();
+  }
+
+  private String handle(long incarnation, Entry e) {
+    return incarnation + "." + e.seq + "." + e.deliveries + "."
+        + Long.toHexString(mac(incarnation, e.seq, e.deliveries));
+  }
+
+  /** The entry sequence a handle names; BadRequest unless this service issued it for q. */
+  private long parseHandle(Queue q, String handle) {
+    if (handle == null) {
+      throw new BadRequestException("a receipt handle must not be null");
+    }
+    String[] parts = handle.split("\\.", -1);
+    if (parts.length == 4) {
+      try {
+        long incarnation = Long.parseLong(parts[0]);
+        long seq = Long.parseLong(parts[1]);
+        long delivery = Long.parseLong(parts[2]);
+        long tag = Long.parseUnsignedLong(parts[3], 16);
+        if (tag == mac(incarnation, seq, delivery)) {
+          if (incarnation != q.incarnation) {
+            throw new BadRequestException("the receipt handle belongs to another queue");
+          }
+          return seq;
+        }
+      } catch (NumberFormatException e) {
+        // falls through to the rejection below
+      }
+    }
+    throw new BadRequestException("not a receipt handle: " + handle);
+  }
+
+  /** A keyed hash (SplitMix64 finalizer rounds), enough to tell issued handles from others. */
+  private long mac(long incarnation, long seq, long delivery) {
+    long h = handleKey;
+    h = mix(h ^ incarnation);
+    h = mix(h ^ seq);
+    return mix(h ^ delivery);
+  }
+
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+
+  private static <T> CompletableFuture<T> call(Supplier<T> body) {
+    try {
+      return CompletableFuture.completedFuture(body.get());
+    } catch (RuntimeException e) {
+      // CloudExceptions (and any bug) reach the caller through the future, never as a throw.
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** One queue; every field is guarded by the queue's monitor. */
+  private static final class Queue {
+    final long incarnation;
+    /** Entries by sequence number, i.e. in send order (ghosts after what was sent before them). */
+    final TreeMap<Long, Entry> entries = new TreeMap<>();
+    long nextSeq;
+    /**
+     * No entry was sent before this time (null: no entries), so most receives can skip the
+     * retention sweep. It may be earlier than the oldest entry, never later.
+     */
+    Instant oldestSent;
+    boolean deleted;
+
+    Queue(long incarnation) {
+      this.incarnation = incarnation;
+    }
+
+    String add(String messageId, byte[] payload, Instant now) {
+      Entry e = new Entry(nextSeq++, messageId, payload, now, now, 0, false);
+      entries.put(e.seq, e);
+      if (oldestSent == null) {
+        oldestSent = now;
+      }
+      return messageId;
+    }
+
+    void addGhost(Entry original, Instant visibleAt) {
+      Entry g = new Entry(nextSeq++, original.messageId, original.payload, original.sentAt,
+          visibleAt, original.deliveries, true);
+      entries.put(g.seq, g);
+    }
+
+    /** Drops the entries older than the retention. */
+    void expire(Instant now, Duration retention) {
+      if (oldestSent == null || now.isBefore(oldestSent.plus(retention))) {
+        return;
+      }
+      Instant oldest = null;
+      for (Iterator<Map.Entry<Long, Entry>> it = entries.entrySet().iterator(); it.hasNext(); ) {
+        Entry e = it.next().getValue();
+        if (!now.isBefore(e.sentAt.plus(retention))) {
+          it.remove();
+        } else if (oldest == null || e.sentAt.isBefore(oldest)) {
+          oldest = e.sentAt;
+        }
+      }
+      oldestSent = oldest;
+    }
+  }
+
+  /** A message (or a ghost copy of one) in a queue; guarded by its queue's monitor. */
+  private static final class Entry {
+    final long seq;
+    final String messageId;
+    final byte[] payload;
+    final Instant sentAt;
+    final boolean ghost;
+    Instant visibleAt;
+    int deliveries;
+    boolean hasGhost;
+
+    Entry(long seq, String messageId, byte[] payload, Instant sentAt, Instant visibleAt,
+        int deliveries, boolean ghost) {
+      this.seq = seq;
+      this.messageId = messageId;
+      this.payload = payload;
+      this.sentAt = sentAt;
+      this.visibleAt = visibleAt;
+      this.deliveries = deliveries;
+      this.ghost = ghost;
+    }
+  }
 }

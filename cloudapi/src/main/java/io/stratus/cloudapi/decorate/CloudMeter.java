@@ -1,0 +1,76 @@
+package io.stratus.cloudapi.decorate;
+
+import io.stratus.cloudapi.Operation;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counts Cloud API calls per {@link Operation}: calls, failures, payload bytes each way, and 64 KiB
+ * request units. Fed by a {@link MeteringInterceptor}; read with {@link #snapshot()}, which can
+ * then be priced under any {@link PriceTable}, so one run reports its cost under several tables.
+ *
+ * <p>Concurrency: lock-free. Every operation has its own {@link LongAdder}s, created up front in a
+ * map that is never modified afterwards, so recording from many threads never contends on one
+ * counter or on the map. A snapshot taken while calls are being recorded may see a call's count
+ * without (yet) its bytes; snapshots taken while no call is completing are exact.
+ */
+public final class CloudMeter {
+  /** The payload size that SQS bills as one request: 64 KiB. */
+  public static final long UNIT_BYTES = 64 * 1024;
+
+  private final Map<Operation, Counters> counters = new EnumMap<>(Operation.class);
+
+  public CloudMeter() {
+    for (Operation op : Operation.values()) {
+      counters.put(op, new Counters());
+    }
+  }
+
+  /** {@code max(1, ceil(bytes / 64 KiB))}: the request units of one call moving {@code bytes}. */
+  public static long units64KiB(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("bytes must not be negative: " + bytes);
+    }
+    return Math.max(1, (bytes + UNIT_BYTES - 1) / UNIT_BYTES);
+  }
+
+  /** Counts one completed call. */
+  void record(Operation op, long bytesSent, long bytesReceived, boolean failed) {
+    Counters c = counters.get(op);
+    c.bytesSent.add(bytesSent);
+    c.bytesReceived.add(bytesReceived);
+    c.units.add(units64KiB(bytesSent + bytesReceived));
+    if (failed) {
+      c.failures.increment();
+    }
+    c.calls.increment();
+  }
+
+  /** The counts so far, as an immutable value. */
+  public MeterSnapshot snapshot() {
+    Map<Operation, OperationStats> stats = new EnumMap<>(Operation.class);
+    for (Map.Entry<Operation, Counters> e : counters.entrySet()) {
+      Counters c = e.getValue();
+      stats.put(
+          e.getKey(),
+          new OperationStats(
+              c.calls.sum(), c.failures.sum(), c.bytesSent.sum(), c.bytesReceived.sum(),
+              c.units.sum()));
+    }
+    return new MeterSnapshot(stats);
+  }
+
+  @Override
+  public String toString() {
+    return "CloudMeter" + snapshot();
+  }
+
+  private static final class Counters {
+    final LongAdder calls = new LongAdder();
+    final LongAdder failures = new LongAdder();
+    final LongAdder bytesSent = new LongAdder();
+    final LongAdder bytesReceived = new LongAdder();
+    final LongAdder units = new LongAdder();
+  }
+}

@@ -1,0 +1,58 @@
+package io.stratus.cloudapi.decorate;
+
+import static io.stratus.cloudapi.Operation.COUNTER_HIGHEST_VALIDATED;
+import static io.stratus.cloudapi.Operation.COUNTER_INCREMENT;
+import static io.stratus.cloudapi.Operation.COUNTER_SET_TIMEOUT;
+import static io.stratus.cloudapi.Operation.COUNTER_VALIDATE;
+
+import io.stratus.cloudapi.CounterService;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/** Counters whose every call goes through an {@link InterceptorChain}. */
+final class InterceptedCounters implements CounterService {
+  private final CounterService delegate;
+  private final InterceptorChain chain;
+  private final boolean closesDelegate;
+
+  InterceptedCounters(CounterService delegate, InterceptorChain chain, boolean closesDelegate) {
+    this.delegate = delegate;
+    this.chain = chain;
+    this.closesDelegate = closesDelegate;
+  }
+
+  @Override
+  public CompletableFuture<Void> setTimeout(String uriPrefix, Duration timeout) {
+    return chain.invoke(
+        Call.of(COUNTER_SET_TIMEOUT, uriPrefix, 0),
+        () -> delegate.setTimeout(uriPrefix, timeout));
+  }
+
+  @Override
+  public CompletableFuture<Long> increment(String uri) {
+    return chain.invoke(Call.of(COUNTER_INCREMENT, uri, 0), () -> delegate.increment(uri));
+  }
+
+  @Override
+  public CompletableFuture<Void> validate(String uri, long value) {
+    return chain.invoke(Call.of(COUNTER_VALIDATE, uri, 0), () -> delegate.validate(uri, value));
+  }
+
+  @Override
+  public CompletableFuture<Long> highestValidated(String uri) {
+    return chain.invoke(
+        Call.of(COUNTER_HIGHEST_VALIDATED, uri, 0), () -> delegate.highestValidated(uri));
+  }
+
+  @Override
+  public void close() {
+    if (closesDelegate) {
+      delegate.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Intercepted(" + delegate + ")";
+  }
+}

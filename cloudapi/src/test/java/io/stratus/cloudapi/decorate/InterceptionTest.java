@@ -1,0 +1,392 @@
+package io.stratus.cloudapi.decorate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.stratus.cloudapi.AdvancedQueueService;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.CloudLimits;
+import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.CounterService;
+import io.stratus.cloudapi.ListPage;
+import io.stratus.cloudapi.LockService;
+import io.stratus.cloudapi.MachineReservationService;
+import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.QueueMessage;
+import io.stratus.cloudapi.ServiceUnavailableException;
+import io.stratus.cloudapi.SimpleQueueService;
+import io.stratus.cloudapi.StorageService;
+import io.stratus.cloudapi.StoredItem;
+import io.stratus.cloudapi.SupportsConditionalPut;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+class InterceptionTest {
+  private static final String TARGET = "t/x";
+  private static final byte[] PAYLOAD = {1, 2, 3};
+  private static final Map<String, String> METADATA = Map.of("k", "vv");
+
+  /** The recorder of the service {@link #wrapAny} wrapped last. */
+  private RecordingInterceptor currentRecorder;
+
+  /** A service whose every method records its name and answers with a harmless value. */
+  private static <S> S fake(Class<S> type, List<String> made) {
+    return type.cast(
+        Proxy.newProxyInstance(
+            type.getClassLoader(),
+            new Class<?>[] {type},
+            (proxy, m, args) -> {
+              switch (m.getName()) {
+                case "toString":
+                  return "fake " + type.getSimpleName();
+                case "hashCode":
+                  return System.identityHashCode(proxy);
+                case "equals":
+                  return proxy == args[0];
+                default:
+                  break;
+              }
+              made.add(m.getName());
+              switch (m.getName()) {
+                case "limits":
+                  return CloudLimits.aws();
+                case "isStronglyConsistent":
+                  return true;
+                case "close":
+                  return null;
+                case "list":
+                  return CompletableFuture.completedFuture(
+                      new ListPage(List.of(), Optional.empty()));
+                default:
+                  return CompletableFuture.completedFuture(null);
+              }
+            }));
+  }
+
+  private static Object dummy(Class<?> type) {
+    if (type == String.class) {
+      return TARGET;
+    } else if (type == byte[].class) {
+      return PAYLOAD.clone();
+    } else if (type == Map.class) {
+      return METADATA;
+    } else if (type == Optional.class) {
+      return Optional.empty();
+    } else if (type == int.class) {
+      return 1;
+    } else if (type == long.class) {
+      return 1L;
+    } else if (type == Duration.class) {
+      return Duration.ofSeconds(1);
+    } else if (type == Instant.class) {
+      return Instant.EPOCH;
+    } else if (type == List.class) {
+      return List.of(PAYLOAD.clone(), PAYLOAD.clone());
+    }
+    throw new AssertionError("no dummy for " + type);
+  }
+
+  private static boolean isCall(Method m) {
+    return m.getReturnType() == CompletableFuture.class && !m.isDefault();
+  }
+
+  @Test
+  void everyCallOfEveryServiceGoesThroughTheInterceptorAndIsForwardedOnce() throws Exception {
+    Set<Operation> seen = EnumSet.noneOf(Operation.class);
+    List<Class<?>> services =
+        List.of(
+            SupportsConditionalPut.class, SimpleQueueService.class, AdvancedQueueService.class,
+            LockService.class, CounterService.class, MachineReservationService.class);
+    int checkedMethods = 0;
+    for (Class<?> type : services) {
+      List<String> made = new CopyOnWriteArrayList<>();
+      Object wrapped = wrapAny(type, fake(type, made));
+      for (Method m : type.getMethods()) {
+        if (!isCall(m)) {
+          continue;
+        }
+        RecordingInterceptor rec = currentRecorder;
+        rec.calls.clear();
+        made.clear();
+        Object[] args = new Object[m.getParameterCount()];
+        for (int i = 0; i < args.length; i++) {
+          args[i] = dummy(m.getParameterTypes()[i]);
+        }
+        Object result = m.invoke(wrapped, args);
+        assertThat(result).as(m.toString()).isInstanceOf(CompletableFuture.class);
+        assertThat((CompletableFuture<?>) result).as(m.toString()).isCompleted();
+        assertThat(made).as("forwarded " + m).containsExactly(m.getName());
+        assertThat(rec.calls).as("intercepted " + m).hasSize(1);
+        Call<?> call = rec.calls.get(0);
+        seen.add(call.operation());
+        assertThat(call.operation().service().name())
+            .as(m.toString())
+            .isEqualTo(expectedService(type).name());
+        if (m.getParameterCount() > 0 && m.getParameterTypes()[0] == String.class) {
+          assertThat(call.target()).as(m.toString()).isEqualTo(TARGET);
+        }
+        long expectedBytes = 0;
+        for (Object a : args) {
+          if (a instanceof byte[]) {
+            expectedBytes += ((byte[]) a).length;
+          } else if (a == METADATA) {
+            expectedBytes += 3; // "k" + "vv"
+          } else if (a instanceof List && m.getName().equals("sendBatch")) {
+            expectedBytes += 2 * PAYLOAD.length; // receipt handles of deleteBatch count 0
+          }
+        }
+        assertThat(call.requestBytes()).as(m.toString()).isEqualTo(expectedBytes);
+        checkedMethods++;
+      }
+    }
+    assertThat(seen).containsExactlyInAnyOrderElementsOf(EnumSet.allOf(Operation.class));
+    assertThat(checkedMethods).isEqualTo(39); // 37 operations; three receives share one
+  }
+
+  private Object wrapAny(Class<?> type, Object service) {
+    currentRecorder = new RecordingInterceptor();
+    if (service instanceof StorageService) {
+      return Decorators.wrap((StorageService) service, currentRecorder);
+    } else if (service instanceof SimpleQueueService) {
+      return Decorators.wrap((SimpleQueueService) service, currentRecorder);
+    } else if (service instanceof AdvancedQueueService) {
+      return Decorators.wrap((AdvancedQueueService) service, currentRecorder);
+    } else if (service instanceof LockService) {
+      return Decorators.wrap((LockService) service, currentRecorder);
+    } else if (service instanceof CounterService) {
+      return Decorators.wrap((CounterService) service, currentRecorder);
+    } else if (service instanceof MachineReservationService) {
+      return Decorators.wrap((MachineReservationService) service, currentRecorder);
+    }
+    throw new AssertionError(type);
+  }
+
+  private static Operation.Service expectedService(Class<?> type) {
+    if (StorageService.class.isAssignableFrom(type)) {
+      return Operation.Service.STORAGE;
+    } else if (type == SimpleQueueService.class) {
+      return Operation.Service.SIMPLE_QUEUE;
+    } else if (type == AdvancedQueueService.class) {
+      return Operation.Service.ADVANCED_QUEUE;
+    } else if (type == LockService.class) {
+      return Operation.Service.LOCK;
+    } else if (type == CounterService.class) {
+      return Operation.Service.COUNTER;
+    }
+    return Operation.Service.MACHINE;
+  }
+
+  @Test
+  void methodsThatAreNotCallsAreForwardedWithoutInterception() {
+    List<String> made = new ArrayList<>();
+    RecordingInterceptor rec = new RecordingInterceptor();
+    StorageService storage = Decorators.wrap(fake(StorageService.class, made), rec);
+    SimpleQueueService queues = Decorators.wrap(fake(SimpleQueueService.class, made), rec);
+    AdvancedQueueService advanced = Decorators.wrap(fake(AdvancedQueueService.class, made), rec);
+
+    assertThat(storage.limits()).isSameAs(CloudLimits.aws());
+    assertThat(storage.isStronglyConsistent()).isTrue();
+    assertThat(queues.limits()).isSameAs(CloudLimits.aws());
+    assertThat(advanced.limits()).isSameAs(CloudLimits.aws());
+
+    assertThat(made).containsExactly("limits", "isStronglyConsistent", "limits", "limits");
+    assertThat(rec.calls).isEmpty();
+  }
+
+  @Test
+  void defaultListAllIsInterceptedPageByPage() {
+    FakeStorage store = new FakeStorage();
+    for (int i = 0; i < 2500; i++) {
+      store.store(String.format("p/%05d", i), new byte[0], Map.of());
+    }
+    RecordingInterceptor rec = new RecordingInterceptor();
+    StorageService storage = Decorators.wrap(store, rec);
+
+    assertThat(storage.listAll("p/").join()).hasSize(2500);
+
+    assertThat(rec.calls).hasSize(3); // 1,000 per page
+    assertThat(rec.calls).allSatisfy(c -> assertThat(c.operation()).isEqualTo(
+        Operation.STORAGE_LIST));
+  }
+
+  @Test
+  void conditionalPutIsPreservedExactlyWhenTheWrappedStorageHasIt() {
+    RecordingInterceptor rec = new RecordingInterceptor();
+    StorageService conditional = Decorators.wrap(new FakeConditionalStorage(), rec);
+    StorageService plain = Decorators.wrap(new FakeStorage(), rec);
+
+    assertThat(conditional).isInstanceOf(SupportsConditionalPut.class);
+    assertThat(plain).isNotInstanceOf(SupportsConditionalPut.class);
+    // Through several layers of decoration too.
+    assertThat(Decorators.wrap(Decorators.wrap(conditional, rec), rec))
+        .isInstanceOf(SupportsConditionalPut.class);
+    assertThat(Decorators.wrap(Decorators.wrap(plain, rec), rec))
+        .isNotInstanceOf(SupportsConditionalPut.class);
+
+    CloudServices withConditional =
+        Decorators.wrap(CloudServices.builder().storage(new FakeConditionalStorage()).build(), rec);
+    CloudServices withoutConditional =
+        Decorators.wrap(CloudServices.builder().storage(new FakeStorage()).build(), rec);
+    assertThat(withConditional.storage()).isInstanceOf(SupportsConditionalPut.class);
+    assertThat(withoutConditional.storage()).isNotInstanceOf(SupportsConditionalPut.class);
+
+    SupportsConditionalPut cp = SupportsConditionalPut.of(conditional);
+    rec.calls.clear();
+    cp.putIfAbsent("a", PAYLOAD, Map.of()).join();
+    assertThat(rec.calls).extracting(Call::operation).containsExactly(
+        Operation.STORAGE_PUT_IF_ABSENT);
+  }
+
+  @Test
+  void wrappedBundleKeepsMissingServicesMissingAndClosesTheUnderlyingBundleOnce() {
+    FakeStorage store = new FakeStorage();
+    List<String> closed = new ArrayList<>();
+    CloudServices bundle =
+        CloudServices.builder()
+            .storage(store)
+            .simpleQueues(new FakeQueues())
+            .closeWith(() -> closed.add("extra"))
+            .build();
+    RecordingInterceptor rec = new RecordingInterceptor();
+    CloudServices wrapped = Decorators.wrap(bundle, rec);
+
+    assertThat(wrapped.hasStorage()).isTrue();
+    assertThat(wrapped.hasSimpleQueues()).isTrue();
+    assertThat(wrapped.hasLocks()).isFalse();
+    assertThat(wrapped.hasCounters()).isFalse();
+    assertThat(wrapped.hasAdvancedQueues()).isFalse();
+    assertThat(wrapped.hasMachines()).isFalse();
+    assertThatThrownBy(wrapped::locks).isInstanceOf(IllegalStateException.class);
+
+    wrapped.storage().put("a", PAYLOAD, Map.of()).join();
+    wrapped.simpleQueues().send("q", PAYLOAD).join();
+    assertThat(rec.calls).extracting(Call::operation)
+        .containsExactly(Operation.STORAGE_PUT, Operation.QUEUE_SEND);
+
+    wrapped.close();
+    assertThat(store.closed).isTrue();
+    assertThat(closed).containsExactly("extra");
+  }
+
+  @Test
+  void wrappingASingleServiceClosesIt() {
+    FakeStorage store = new FakeStorage();
+    Decorators.wrap(store).close();
+    assertThat(store.closed).isTrue();
+  }
+
+  @Test
+  void theFirstInterceptorIsOutermost() {
+    List<String> order = new CopyOnWriteArrayList<>();
+    StorageService storage =
+        Decorators.wrap(
+            new FakeStorage(),
+            new RecordingInterceptor("a", order),
+            new RecordingInterceptor("b", order));
+
+    storage.get("x").join();
+
+    assertThat(order).containsExactly("a>", "b>", "<b", "<a");
+  }
+
+  @Test
+  void synchronousThrowsOfServicesAndInterceptorsBecomeFailedFutures() {
+    StorageService throwing =
+        Decorators.wrap(
+            new FakeStorage() {
+              @Override
+              public CompletableFuture<Optional<StoredItem>> get(String uri) {
+                throw new ServiceUnavailableException("down");
+              }
+
+              @Override
+              public CompletableFuture<Void> delete(String uri) {
+                return null;
+              }
+            },
+            new RecordingInterceptor());
+
+    CompletableFuture<Optional<StoredItem>> get = throwing.get("x");
+    assertThat(get).isCompletedExceptionally();
+    assertThatThrownBy(() -> CloudFutures.await(get))
+        .isInstanceOf(ServiceUnavailableException.class);
+    assertThatThrownBy(() -> CloudFutures.await(throwing.delete("x")))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("STORAGE_DELETE");
+
+    CallInterceptor broken =
+        new CallInterceptor() {
+          @Override
+          public <T> CompletableFuture<T> intercept(
+              Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+            throw new IllegalStateException("interceptor bug");
+          }
+        };
+    FakeStorage store = new FakeStorage();
+    CompletableFuture<?> put = Decorators.wrap(store, broken).put("x", PAYLOAD, Map.of());
+    assertThat(put).failsWithin(Duration.ZERO)
+        .withThrowableOfType(ExecutionException.class)
+        .withCauseInstanceOf(IllegalStateException.class);
+    assertThat(store.callsMade.get()).isZero();
+  }
+
+  @Test
+  void callsAreSizedByTheirPayloads() {
+    RecordingInterceptor rec = new RecordingInterceptor();
+    FakeStorage store = new FakeStorage();
+    StorageService storage = Decorators.wrap(store, rec);
+    SimpleQueueService queues = Decorators.wrap(new FakeQueues(), rec);
+
+    storage.put("a", new byte[1000], Map.of("key", "välue")).join(); // 3 + 6 UTF-8 bytes
+    Optional<StoredItem> item = storage.get("a").join();
+    storage.getMetadata("a").join();
+    storage.getIfChanged("a", "other").join();
+    storage.getIfChanged("a", item.orElseThrow().version()).join();
+    queues.sendBatch("q", List.of(new byte[10], new byte[20])).join();
+    List<QueueMessage> received = queues.receive("q", 10, Duration.ofSeconds(30)).join();
+
+    assertThat(rec.calls.get(0).requestBytes()).isEqualTo(1009);
+    assertThat(responseBytes(rec.calls.get(1), item)).isEqualTo(1009);
+    assertThat(rec.calls.get(2).requestBytes()).isZero();
+    assertThat(rec.calls.get(5).requestBytes()).isEqualTo(30);
+    assertThat(responseBytes(rec.calls.get(6), received)).isEqualTo(30);
+    assertThat(responseBytes(rec.calls.get(6), null)).isZero();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static long responseBytes(Call<?> call, Object result) {
+    return ((Call<Object>) call).responseBytes(result);
+  }
+
+  @Test
+  void callDescriptionsValidateTheirInput() {
+    assertThatThrownBy(() -> Call.of(Operation.STORAGE_GET, "x", -1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(Call.of(Operation.STORAGE_GET, null, 0).target()).isEmpty();
+    assertThatThrownBy(() -> Decorators.wrap(new FakeStorage(), (CallInterceptor) null))
+        .isInstanceOf(NullPointerException.class);
+  }
+
+  @Test
+  void callDescriptionsExposeWhatTheyDescribe() {
+    Call<String> c = Call.of(Operation.QUEUE_SEND, "q", 7, s -> s.length());
+    assertThat(c.operation()).isEqualTo(Operation.QUEUE_SEND);
+    assertThat(c.target()).isEqualTo("q");
+    assertThat(c.requestBytes()).isEqualTo(7);
+    assertThat(c.responseBytes("abcd")).isEqualTo(4);
+    assertThat(c.toString()).contains("QUEUE_SEND", "q");
+  }
+}
