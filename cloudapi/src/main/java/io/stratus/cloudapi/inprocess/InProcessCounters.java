@@ -1,34 +1,321 @@
 package io.stratus.cloudapi.inprocess;
 
-import io.stratus.cloudapi.*;
-import java.time.*;
-import java.util.*;
+import io.stratus.cloudapi.BadRequestException;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudLimits;
+import io.stratus.cloudapi.CounterService;
+import io.stratus.cloudapi.CounterValues;
+import io.stratus.cloudapi.LimitExceededException;
+import io.stratus.cloudapi.ServiceUnavailableException;
+import java.time.Clock;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 
-// STUB: replaced by the real implementation.
+/**
+ * Advanced counters in memory (paper 000, sections 2.3.6 and 6.6): the counter service behind GSI's
+ * commit ids and snapshot ids, as one fail-over server that loses its counters when it restarts and
+ * continues in a higher epoch.
+ *
+ * <p>State of one counter, and why it is enough:
+ *
+ * <ul>
+ *   <li>{@code lastIssued}: the sequence of the last value handed out in the current epoch.
+ *   <li>{@code watermark}: every sequence up to it is validated (explicitly, or because its timeout
+ *       passed). Validation is final (the clock only moves on), so this prefix never needs to be
+ *       looked at again and is kept as one number: memory stays bounded by the values still in
+ *       flight, not by the values ever issued.
+ *   <li>{@code pending}: one entry per sequence in (watermark, lastIssued], with the instant it
+ *       validates on its own (issue time plus the URI's timeout at issue) and whether it was
+ *       validated explicitly. The highest validated value is the watermark after advancing it over
+ *       the leading entries that are validated or due.
+ * </ul>
+ *
+ * <p>Restarts: {@link #restart()} drops every counter, moves to the next epoch and refuses every
+ * request for the longest timeout ever configured, so every value issued before has validated on
+ * its own by the time the service answers again; from then on a counter reads as {@code
+ * CounterValues.of(newEpoch, 0)}, above every old value. The epoch and configured timeouts survive
+ * (the paper keeps them persistently). Calls hold the read side of {@link #restartLock}, {@link
+ * #restart()} the write side, so no call straddles a restart.
+ *
+ * <p>Thread-safe: each counter is guarded by its own monitor. Every call completes its future
+ * before it returns; bad input fails the future.
+ */
 final class InProcessCounters implements CounterService {
-  InProcessCounters(Clock clock, CloudLimits limits, Duration defaultTimeout) {}
+  private final Clock clock;
+  private final CloudLimits limits;
+  private final PrefixTimeouts timeouts;
+  private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
+  /** Read side: any call that looks at counters. Write side: {@link #restart()}. */
+  private final ReentrantReadWriteLock restartLock = new ReentrantReadWriteLock();
+  /** Written under the write lock, read under the read lock. */
+  private long epoch;
+  /** End of the refusal period after the last restart; written under the write lock. */
+  private Instant refuseUntil = Instant.MIN;
 
-  void restart() {}
+  InProcessCounters(Clock clock, CloudLimits limits, Duration defaultTimeout) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.limits = Objects.requireNonNull(limits, "limits");
+    this.timeouts = new PrefixTimeouts(defaultTimeout);
+  }
+
+  /**
+   * Simulates a crash and fail-over: every counter is lost, the epoch goes up by one, and every
+   * request is refused for the longest timeout ever configured, measured from now.
+   */
+  void restart() {
+    restartLock.writeLock().lock();
+    try {
+      if (epoch == CounterValues.MAX_EPOCH) {
+        throw new IllegalStateException("the counter service ran out of epochs");
+      }
+      epoch++;
+      counters.clear();
+      refuseUntil = plusSaturating(clock.instant(), timeouts.longestEver());
+    } finally {
+      restartLock.writeLock().unlock();
+    }
+  }
 
   @Override
   public CompletableFuture<Void> setTimeout(String uriPrefix, Duration timeout) {
-    throw new UnsupportedOperationException("not implemented yet");
+    // Allowed during the refusal period: timeouts live outside the lost state.
+    return call(() -> {
+      limits.checkPrefix(uriPrefix);
+      timeouts.set(uriPrefix, timeout);
+      return null;
+    });
   }
 
   @Override
   public CompletableFuture<Long> increment(String uri) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return call(() -> {
+      limits.checkUri(uri);
+      return underReadLock(now -> {
+        Duration timeout = timeouts.lookup(uri);
+        Counter c = counters.computeIfAbsent(uri, u -> new Counter());
+        synchronized (c) {
+          if (c.lastIssued == CounterValues.MAX_SEQUENCE) {
+            throw new LimitExceededException(
+                "counter sequence", c.lastIssued + 1, CounterValues.MAX_SEQUENCE);
+          }
+          long seq = ++c.lastIssued;
+          c.pending.put(seq, new Pending(plusSaturating(now, timeout)));
+          c.advance(now);
+          return CounterValues.of(epoch, seq);
+        }
+      });
+    });
   }
 
   @Override
   public CompletableFuture<Void> validate(String uri, long value) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return call(() -> {
+      limits.checkUri(uri);
+      return underReadLock(now -> {
+        if (value < 0) {
+          throw new BadRequestException("counter values are not negative: " + value);
+        }
+        long valueEpoch = CounterValues.epoch(value);
+        if (valueEpoch < epoch) {
+          return null; // issued before a restart: validated on its own during the refusal period
+        }
+        long seq = CounterValues.sequence(value);
+        Counter c = valueEpoch == epoch && seq > 0 ? counters.get(uri) : null;
+        if (c == null) {
+          throw neverIssued(uri, value);
+        }
+        synchronized (c) {
+          if (seq > c.lastIssued) {
+            throw neverIssued(uri, value);
+          }
+          Pending p = c.pending.get(seq);
+          if (p != null) { // else at or below the watermark: already validated
+            p.validated = true;
+            c.advance(now);
+          }
+          return null;
+        }
+      });
+    });
   }
 
   @Override
   public CompletableFuture<Long> highestValidated(String uri) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return call(() -> {
+      limits.checkUri(uri);
+      return underReadLock(now -> {
+        // A missing counter is not created: reading must not make the service hold state.
+        Counter c = counters.get(uri);
+        if (c == null) {
+          return CounterValues.of(epoch, 0);
+        }
+        synchronized (c) {
+          c.advance(now);
+          return CounterValues.of(epoch, c.watermark);
+        }
+      });
+    });
   }
 
+  /** Values of {@code uri} issued and not yet folded into its watermark, for tests. */
+  int pendingCount(String uri) {
+    Counter c = counters.get(uri);
+    if (c == null) {
+      return 0;
+    }
+    synchronized (c) {
+      return c.pending.size();
+    }
+  }
+
+  // ---- internals ----
+
+  private interface Body<T> {
+    T run(Instant now);
+  }
+
+  /** Runs {@code body} outside any restart, or refuses while the service is refusing requests. */
+  private <T> T underReadLock(Body<T> body) {
+    restartLock.readLock().lock();
+    try {
+      Instant now = clock.instant();
+      if (now.isBefore(refuseUntil)) {
+        Duration wait = Duration.between(now, refuseUntil);
+        throw new ServiceUnavailableException(
+            "the counter service restarted and refuses requests for another " + wait, wait);
+      }
+      return body.run(now);
+    } finally {
+      restartLock.readLock().unlock();
+    }
+  }
+
+  private BadRequestException neverIssued(String uri, long value) {
+    return new BadRequestException(
+        "counter " + uri + " never issued value " + value + " (epoch "
+            + CounterValues.epoch(value) + ", sequence " + CounterValues.sequence(value)
+            + "; current epoch " + epoch + ")");
+  }
+
+  /** {@code t + d}, or {@link Instant#MAX} when that is beyond the range of an instant. */
+  private static Instant plusSaturating(Instant t, Duration d) {
+    try {
+      return t.plus(d);
+    } catch (DateTimeException | ArithmeticException e) {
+      return Instant.MAX;
+    }
+  }
+
+  /** Runs a call on the caller's thread; a rejected request becomes a failed future. */
+  private static <T> CompletableFuture<T> call(Supplier<T> body) {
+    try {
+      return CompletableFuture.completedFuture(body.get());
+    } catch (CloudException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** One counter in the current epoch; every field is guarded by its monitor. */
+  private static final class Counter {
+    long lastIssued;
+    long watermark;
+    /** Exactly the sequences in (watermark, lastIssued]. */
+    final NavigableMap<Long, Pending> pending = new TreeMap<>();
+
+    /** Folds the leading validated or due values into the watermark. */
+    void advance(Instant now) {
+      Map.Entry<Long, Pending> first;
+      while ((first = pending.firstEntry()) != null && first.getValue().validAt(now)) {
+        pending.pollFirstEntry();
+        watermark = first.getKey();
+      }
+    }
+  }
+
+  /** An issued value above the watermark. */
+  private static final class Pending {
+    final Instant autoValidatedAt;
+    boolean validated;
+
+    Pending(Instant autoValidatedAt) {
+      this.autoValidatedAt = autoValidatedAt;
+    }
+
+    /** Validated explicitly, or issued at i with timeout t and i + t <= now. */
+    boolean validAt(Instant now) {
+      return validated || !now.isBefore(autoValidatedAt);
+    }
+  }
+
+  /**
+   * Timeouts per URI prefix with longest-prefix lookup, and the longest timeout ever configured
+   * (which bounds the refusal period after a restart, so it only grows). The same structure as the
+   * lock service's; kept private to each service so neither depends on the other.
+   *
+   * <p>The lookup walks the sorted prefixes with {@code floorKey}: the greatest key not above the
+   * URI is either a prefix of it, and then the longest one, or it shares a strictly shorter common
+   * prefix with the URI, below which the search continues. Reads are lock-free, writes synchronized
+   * so that the maximum never misses a value.
+   */
+  private static final class PrefixTimeouts {
+    private final Duration defaultTimeout;
+    private final ConcurrentSkipListMap<String, Duration> byPrefix = new ConcurrentSkipListMap<>();
+    private volatile Duration longestEver;
+
+    PrefixTimeouts(Duration defaultTimeout) {
+      Objects.requireNonNull(defaultTimeout, "defaultTimeout");
+      if (defaultTimeout.isNegative() || defaultTimeout.isZero()) {
+        throw new IllegalArgumentException("a default timeout must be positive: " + defaultTimeout);
+      }
+      this.defaultTimeout = defaultTimeout;
+      this.longestEver = defaultTimeout;
+    }
+
+    synchronized void set(String prefix, Duration timeout) {
+      if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+        throw new BadRequestException("a counter timeout must be positive: " + timeout);
+      }
+      byPrefix.put(prefix, timeout);
+      if (timeout.compareTo(longestEver) > 0) {
+        longestEver = timeout;
+      }
+    }
+
+    Duration longestEver() {
+      return longestEver;
+    }
+
+    Duration lookup(String uri) {
+      String key = uri;
+      while (true) {
+        Map.Entry<String, Duration> floor = byPrefix.floorEntry(key);
+        if (floor == null) {
+          return defaultTimeout;
+        }
+        if (uri.startsWith(floor.getKey())) {
+          return floor.getValue();
+        }
+        key = uri.substring(0, commonPrefixLength(floor.getKey(), uri));
+      }
+    }
+
+    private static int commonPrefixLength(String a, String b) {
+      int n = Math.min(a.length(), b.length());
+      int i = 0;
+      while (i < n && a.charAt(i) == b.charAt(i)) {
+        i++;
+      }
+      return i;
+    }
+  }
 }

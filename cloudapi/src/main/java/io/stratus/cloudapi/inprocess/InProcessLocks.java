@@ -1,39 +1,317 @@
 package io.stratus.cloudapi.inprocess;
 
-import io.stratus.cloudapi.*;
-import java.time.*;
-import java.util.*;
+import io.stratus.cloudapi.BadRequestException;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudLimits;
+import io.stratus.cloudapi.LockGrant;
+import io.stratus.cloudapi.LockMode;
+import io.stratus.cloudapi.LockService;
+import io.stratus.cloudapi.ServiceUnavailableException;
+import java.time.Clock;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 
-// STUB: replaced by the real implementation.
+/**
+ * The lock service with leases of paper 000, sections 2.3.5 and 6.5, as one fail-over server in
+ * memory: shared and exclusive locks per URI, held by client ids, lapsing after the timeout of the
+ * URI's longest configured prefix.
+ *
+ * <p>Invariants and why:
+ *
+ * <ul>
+ *   <li><b>Leases are judged by the clock, never by a timer.</b> Each holder records the instant
+ *       its lease ends (grant time plus the URI's timeout at that grant); a holder whose end is not
+ *       after now is treated as absent by every call, and dropped when its URI is next touched or
+ *       by an occasional sweep. So a {@code ManualClock} fully controls expiry, and nothing runs
+ *       in the background.
+ *   <li><b>One URI, one critical section.</b> Every decision about a URI runs inside {@link
+ *       ConcurrentHashMap#compute} on that URI's entry, so grants on one URI are serialized while
+ *       different URIs proceed in parallel.
+ *   <li><b>Restarts are atomic.</b> Calls that read or change locks hold the read side of {@link
+ *       #restartLock}; {@link #restart()} takes the write side, so no call straddles a restart.
+ *       After it, acquires are refused until the restart time plus the longest timeout ever
+ *       configured: every lease granted before ended by then, which is the paper's whole safety
+ *       argument.
+ *       Configured timeouts and that maximum survive restarts (the paper keeps them persistently).
+ * </ul>
+ *
+ * <p>Thread-safe. Every call completes its future before it returns; bad input fails the future.
+ */
 final class InProcessLocks implements LockService {
-  InProcessLocks(Clock clock, CloudLimits limits, Duration defaultTimeout) {}
+  private final Clock clock;
+  private final CloudLimits limits;
+  private final PrefixTimeouts timeouts;
+  /** URI to (client id to holder); a map is only touched inside compute on its URI. */
+  private final ConcurrentHashMap<String, Map<String, Holder>> locks = new ConcurrentHashMap<>();
+  /** Read side: any call that looks at locks. Write side: {@link #restart()}. */
+  private final ReentrantReadWriteLock restartLock = new ReentrantReadWriteLock();
+  /** End of the refusal period after the last restart; written under the write lock. */
+  private Instant refuseUntil = Instant.MIN;
+  /** Calls since the last sweep of lapsed leases. */
+  private final AtomicInteger callsSinceSweep = new AtomicInteger();
 
-  void restart() {}
+  InProcessLocks(Clock clock, CloudLimits limits, Duration defaultTimeout) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.limits = Objects.requireNonNull(limits, "limits");
+    this.timeouts = new PrefixTimeouts(defaultTimeout);
+  }
+
+  /**
+   * Simulates a crash and fail-over: every lock is lost, and acquires are refused for the longest
+   * timeout ever configured, measured from now.
+   */
+  void restart() {
+    restartLock.writeLock().lock();
+    try {
+      locks.clear();
+      refuseUntil = plusSaturating(clock.instant(), timeouts.longestEver());
+    } finally {
+      restartLock.writeLock().unlock();
+    }
+  }
 
   @Override
   public CompletableFuture<Void> setTimeout(String uriPrefix, Duration timeout) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return call(() -> {
+      limits.checkPrefix(uriPrefix);
+      timeouts.set(uriPrefix, timeout);
+      return null;
+    });
   }
 
   @Override
   public CompletableFuture<LockGrant> acquireExclusive(String uri, String clientId) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return acquire(uri, clientId, LockMode.EXCLUSIVE);
   }
 
   @Override
   public CompletableFuture<LockGrant> acquireShared(String uri, String clientId) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return acquire(uri, clientId, LockMode.SHARED);
   }
 
   @Override
   public CompletableFuture<Boolean> release(String uri, String clientId) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return call(() -> {
+      limits.checkUri(uri);
+      checkClientId(clientId);
+      restartLock.readLock().lock();
+      try {
+        Instant now = clock.instant();
+        if (now.isBefore(refuseUntil)) {
+          return false; // the restart lost every lock, so the caller holds none
+        }
+        boolean[] held = {false};
+        locks.computeIfPresent(uri, (u, holders) -> {
+          Holder mine = holders.remove(clientId);
+          held[0] = mine != null && !mine.lapsedAt(now);
+          holders.values().removeIf(h -> h.lapsedAt(now));
+          return holders.isEmpty() ? null : holders;
+        });
+        maybeSweep(now);
+        return held[0];
+      } finally {
+        restartLock.readLock().unlock();
+      }
+    });
   }
 
   @Override
   public CompletableFuture<Duration> timeoutFor(String uri) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return call(() -> {
+      limits.checkUri(uri);
+      return timeouts.lookup(uri);
+    });
   }
 
+  /** URIs with at least one lock entry (possibly lapsed, not yet swept), for tests. */
+  int lockedUriCount() {
+    return locks.size();
+  }
+
+  // ---- internals ----
+
+  private CompletableFuture<LockGrant> acquire(String uri, String clientId, LockMode mode) {
+    return call(() -> {
+      limits.checkUri(uri);
+      checkClientId(clientId);
+      restartLock.readLock().lock();
+      try {
+        Instant now = clock.instant();
+        if (now.isBefore(refuseUntil)) {
+          Duration wait = Duration.between(now, refuseUntil);
+          throw new ServiceUnavailableException(
+              "the lock service restarted and refuses acquires for another " + wait, wait);
+        }
+        Duration timeout = timeouts.lookup(uri);
+        LockGrant[] result = new LockGrant[1];
+        locks.compute(uri, (u, holders) -> {
+          Map<String, Holder> h = holders == null ? new HashMap<>() : holders;
+          h.values().removeIf(x -> x.lapsedAt(now));
+          result[0] = decide(h, clientId, mode, now, timeout);
+          return h.isEmpty() ? null : h;
+        });
+        maybeSweep(now);
+        return result[0];
+      } finally {
+        restartLock.readLock().unlock();
+      }
+    });
+  }
+
+  /**
+   * The grant decision for one URI; {@code holders} holds only unlapsed leases. Runs inside the
+   * URI's compute, so it is the only code looking at {@code holders}.
+   */
+  private static LockGrant decide(
+      Map<String, Holder> holders, String clientId, LockMode mode, Instant now, Duration timeout) {
+    Holder mine = holders.get(clientId);
+    int others = holders.size() - (mine == null ? 0 : 1);
+    Instant until = plusSaturating(now, timeout);
+    if (mode == LockMode.EXCLUSIVE) {
+      // Granted when nobody else holds anything: covers a fresh grant, renewal and S->X upgrade.
+      if (others > 0) {
+        return LockGrant.refused(LockMode.EXCLUSIVE, timeout);
+      }
+      holders.put(clientId, new Holder(LockMode.EXCLUSIVE, until));
+      return LockGrant.granted(LockMode.EXCLUSIVE, timeout);
+    }
+    for (Map.Entry<String, Holder> e : holders.entrySet()) {
+      if (e.getValue().mode == LockMode.EXCLUSIVE && !e.getKey().equals(clientId)) {
+        return LockGrant.refused(LockMode.SHARED, timeout);
+      }
+    }
+    // An exclusive holder asking for shared keeps its exclusive lock, renewed.
+    LockMode held = mine != null && mine.mode == LockMode.EXCLUSIVE ? mine.mode : LockMode.SHARED;
+    holders.put(clientId, new Holder(held, until));
+    return LockGrant.granted(held, timeout);
+  }
+
+  /**
+   * Drops lapsed leases of URIs nobody touches any more. Runs once per max(1024, URIs held) calls,
+   * so its cost per call stays constant however many URIs are locked.
+   */
+  private void maybeSweep(Instant now) {
+    int calls = callsSinceSweep.incrementAndGet();
+    if (calls < Math.max(1024, locks.size())) {
+      return;
+    }
+    callsSinceSweep.set(0);
+    for (String uri : locks.keySet()) {
+      locks.computeIfPresent(uri, (u, holders) -> {
+        holders.values().removeIf(h -> h.lapsedAt(now));
+        return holders.isEmpty() ? null : holders;
+      });
+    }
+  }
+
+  private static void checkClientId(String clientId) {
+    if (clientId == null || clientId.isEmpty()) {
+      throw new BadRequestException("a client id must be non-empty");
+    }
+  }
+
+  /** {@code t + d}, or {@link Instant#MAX} when that is beyond the range of an instant. */
+  private static Instant plusSaturating(Instant t, Duration d) {
+    try {
+      return t.plus(d);
+    } catch (DateTimeException | ArithmeticException e) {
+      return Instant.MAX;
+    }
+  }
+
+  /** Runs a call on the caller's thread; a rejected request becomes a failed future. */
+  private static <T> CompletableFuture<T> call(Supplier<T> body) {
+    try {
+      return CompletableFuture.completedFuture(body.get());
+    } catch (CloudException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** One client's lease on one URI; immutable, replaced on renewal. */
+  private static final class Holder {
+    final LockMode mode;
+    final Instant until;
+
+    Holder(LockMode mode, Instant until) {
+      this.mode = mode;
+      this.until = until;
+    }
+
+    /** A lease granted at g with timeout t has lapsed once g + t <= now. */
+    boolean lapsedAt(Instant now) {
+      return !now.isBefore(until);
+    }
+  }
+
+  /**
+   * Timeouts per URI prefix with longest-prefix lookup, and the longest timeout ever configured
+   * (which bounds the refusal period after a restart, so it only grows).
+   *
+   * <p>The lookup walks the sorted prefixes with {@code floorKey}: the greatest key not above the
+   * URI is either a prefix of it, and then the longest one, or it shares a strictly shorter common
+   * prefix with the URI, below which the search continues. Thread-safe: reads are lock-free,
+   * writes synchronized so that the maximum never misses a value.
+   */
+  private static final class PrefixTimeouts {
+    private final Duration defaultTimeout;
+    private final ConcurrentSkipListMap<String, Duration> byPrefix = new ConcurrentSkipListMap<>();
+    private volatile Duration longestEver;
+
+    PrefixTimeouts(Duration defaultTimeout) {
+      Objects.requireNonNull(defaultTimeout, "defaultTimeout");
+      if (defaultTimeout.isNegative() || defaultTimeout.isZero()) {
+        throw new IllegalArgumentException("a default timeout must be positive: " + defaultTimeout);
+      }
+      this.defaultTimeout = defaultTimeout;
+      this.longestEver = defaultTimeout;
+    }
+
+    synchronized void set(String prefix, Duration timeout) {
+      if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+        throw new BadRequestException("a lock timeout must be positive: " + timeout);
+      }
+      byPrefix.put(prefix, timeout);
+      if (timeout.compareTo(longestEver) > 0) {
+        longestEver = timeout;
+      }
+    }
+
+    Duration longestEver() {
+      return longestEver;
+    }
+
+    Duration lookup(String uri) {
+      String key = uri;
+      while (true) {
+        Map.Entry<String, Duration> floor = byPrefix.floorEntry(key);
+        if (floor == null) {
+          return defaultTimeout;
+        }
+        if (uri.startsWith(floor.getKey())) {
+          return floor.getValue();
+        }
+        key = uri.substring(0, commonPrefixLength(floor.getKey(), uri));
+      }
+    }
+
+    private static int commonPrefixLength(String a, String b) {
+      int n = Math.min(a.length(), b.length());
+      int i = 0;
+      while (i < n && a.charAt(i) == b.charAt(i)) {
+        i++;
+      }
+      return i;
+    }
+  }
 }

@@ -1,0 +1,567 @@
+package io.stratus.cloudapi.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.stratus.cloudapi.BadRequestException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.LockGrant;
+import io.stratus.cloudapi.LockMode;
+import io.stratus.cloudapi.LockService;
+import io.stratus.cloudapi.ServiceUnavailableException;
+import io.stratus.cloudapi.testing.Seed;
+import io.stratus.cloudapi.testing.SeedExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What every {@link LockService} must do (paper 000, sections 2.3.5 and 6.5), checked through the
+ * interface only, so that the in-process service and the ZooKeeper adapter run the same suite.
+ *
+ * <p>A subclass supplies a fresh service per test, a way to let time pass on the service's clock
+ * and, if it can, a way to make the service fail and restart ({@link #supportsRestart()}; when
+ * false, the restart tests pass without checking anything). Every URI a test uses starts with a
+ * per-test prefix ({@link #uri}) whose timeout the suite sets to {@link #TIMEOUT}.
+ *
+ * <p>Holding is judged as a client must judge it ({@link LockGrant}): from the moment it sent the
+ * request plus {@code validFor}. A backend whose clock is not the one {@link #elapse} moves widens
+ * every boundary by {@link #clockSlack()}.
+ */
+@ExtendWith(SeedExtension.class)
+public abstract class LockServiceContract {
+  /** The timeout the suite sets for its per-test prefix. */
+  protected static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  /** The service under test, fresh for each test. */
+  protected LockService locks;
+  /** The test's seed. */
+  protected long seed;
+
+  private String prefix;
+
+  /** A fresh service for one test. */
+  protected abstract LockService newLocks(long seed);
+
+  /** Lets {@code d} pass on the service's clock. */
+  protected abstract void elapse(Duration d);
+
+  /** Makes the service fail and come back without its locks. */
+  protected abstract void restartService();
+
+  /** Whether {@link #restartService()} works; restart tests check nothing when false. */
+  protected boolean supportsRestart() {
+    return true;
+  }
+
+  /** How far the service's view of time may differ from the test's (zero for a manual clock). */
+  protected Duration clockSlack() {
+    return Duration.ZERO;
+  }
+
+  /** A URI unique to this test run; its timeout is {@link #TIMEOUT}. */
+  protected String uri(String name) {
+    return prefix + name;
+  }
+
+  @BeforeEach
+  public void setUpLockContract(@Seed long seed, TestInfo info) {
+    this.seed = seed;
+    String method = info.getTestMethod().map(m -> m.getName()).orElse("test");
+    this.prefix = "ct-lock-" + method + "-" + UUID.randomUUID().toString().substring(0, 8) + "/";
+    this.locks = newLocks(seed);
+    await(locks.setTimeout(prefix, TIMEOUT));
+  }
+
+  @AfterEach
+  public void tearDownLockContract() {
+    if (locks != null) {
+      locks.close();
+    }
+  }
+
+  // ---- modes ----
+
+  @Test
+  public void exclusiveLockExcludesEveryOtherLock() {
+    String u = uri("x");
+    LockGrant g = x(u, "A");
+    assertThat(g.granted()).isTrue();
+    assertThat(g.mode()).isEqualTo(LockMode.EXCLUSIVE);
+    assertThat(g.validFor()).isEqualTo(TIMEOUT);
+
+    assertThat(x(u, "B").granted()).isFalse();
+    assertThat(s(u, "B").granted()).isFalse();
+    // Another URI is independent.
+    assertThat(x(uri("y"), "B").granted()).isTrue();
+  }
+
+  @Test
+  public void sharedLocksCoexistAndExcludeExclusive() {
+    String u = uri("s");
+    for (String c : List.of("A", "B", "C")) {
+      LockGrant g = s(u, c);
+      assertThat(g.granted()).isTrue();
+      assertThat(g.mode()).isEqualTo(LockMode.SHARED);
+    }
+    assertThat(x(u, "D").granted()).isFalse();
+    assertThat(x(u, "A").granted()).as("no upgrade while others share").isFalse();
+
+    assertThat(release(u, "B")).isTrue();
+    assertThat(release(u, "C")).isTrue();
+    LockGrant up = x(u, "A");
+    assertThat(up.granted()).isTrue();
+    assertThat(up.mode()).isEqualTo(LockMode.EXCLUSIVE);
+    assertThat(s(u, "D").granted()).isFalse();
+  }
+
+  @Test
+  public void soleSharedHolderUpgradesToExclusive() {
+    String u = uri("up");
+    assertThat(s(u, "A").granted()).isTrue();
+    LockGrant g = x(u, "A");
+    assertThat(g.granted()).isTrue();
+    assertThat(g.mode()).isEqualTo(LockMode.EXCLUSIVE);
+    assertThat(s(u, "B").granted()).isFalse();
+    assertThat(x(u, "B").granted()).isFalse();
+  }
+
+  @Test
+  public void exclusiveHolderAskingForSharedKeepsExclusiveRenewed() {
+    String u = uri("xs");
+    assertThat(x(u, "A").granted()).isTrue();
+    elapse(Duration.ofSeconds(6));
+    LockGrant g = s(u, "A");
+    assertThat(g.granted()).isTrue();
+    assertThat(g.mode()).isEqualTo(LockMode.EXCLUSIVE);
+    assertThat(s(u, "B").granted()).isFalse();
+
+    elapse(Duration.ofSeconds(6)); // 12 s after the grant, 6 s after the renewal
+    assertThat(s(u, "B").granted()).isFalse();
+    elapse(Duration.ofSeconds(4).plus(slack()));
+    assertThat(s(u, "B").granted()).isTrue();
+  }
+
+  // ---- leases ----
+
+  @Test
+  public void reacquiringRenewsForAFullTimeout() {
+    String u = uri("renew");
+    assertThat(x(u, "A").granted()).isTrue();
+    elapse(Duration.ofSeconds(6));
+    assertThat(x(u, "A").granted()).isTrue();
+    elapse(Duration.ofSeconds(6));
+    assertThat(x(u, "B").granted()).isFalse();
+    elapse(Duration.ofSeconds(4).plus(slack()));
+    assertThat(x(u, "B").granted()).isTrue();
+  }
+
+  @Test
+  public void leasesLapseAfterTheirTimeout() {
+    String u = uri("lapse");
+    assertThat(x(u, "A").granted()).isTrue();
+    elapse(TIMEOUT.minus(slack()).minusMillis(1));
+    assertThat(x(u, "B").granted()).isFalse();
+    assertThat(s(u, "B").granted()).isFalse();
+
+    elapse(slack().multipliedBy(2).plusMillis(1));
+    assertThat(x(u, "B").granted()).isTrue();
+    assertThat(release(u, "A")).as("a lapsed lock is not held").isFalse();
+    assertThat(s(u, "C").granted()).as("A's release must not free B's lock").isFalse();
+  }
+
+  @Test
+  public void sharedLeasesLapseIndependently() {
+    String u = uri("shared-lapse");
+    assertThat(s(u, "A").granted()).isTrue();
+    elapse(Duration.ofSeconds(5));
+    assertThat(s(u, "B").granted()).isTrue();
+    elapse(Duration.ofSeconds(5).plus(slack())); // A lapsed, B has 5 s left
+    assertThat(x(u, "C").granted()).isFalse();
+    LockGrant up = x(u, "B");
+    assertThat(up.granted()).as("B is now the only shared holder").isTrue();
+    assertThat(up.mode()).isEqualTo(LockMode.EXCLUSIVE);
+  }
+
+  @Test
+  public void releaseFreesTheLockOnce() {
+    String u = uri("rel");
+    assertThat(x(u, "A").granted()).isTrue();
+    assertThat(release(u, "A")).isTrue();
+    assertThat(release(u, "A")).isFalse();
+    assertThat(release(u, "C")).isFalse();
+    assertThat(x(u, "B").granted()).isTrue();
+    assertThat(s(u, "C").granted()).isFalse();
+    assertThat(release(uri("never-locked"), "A")).isFalse();
+
+    String v = uri("rel-shared");
+    assertThat(s(v, "A").granted()).isTrue();
+    assertThat(s(v, "B").granted()).isTrue();
+    assertThat(release(v, "A")).isTrue();
+    assertThat(x(v, "C").granted()).isFalse();
+    assertThat(release(v, "B")).isTrue();
+    assertThat(x(v, "C").granted()).isTrue();
+  }
+
+  // ---- timeouts ----
+
+  @Test
+  public void timeoutsFollowTheLongestMatchingPrefix() {
+    await(locks.setTimeout(uri("t/"), Duration.ofSeconds(5)));
+    await(locks.setTimeout(uri("t/long"), Duration.ofSeconds(20)));
+    assertThat(await(locks.timeoutFor(uri("t/a")))).isEqualTo(Duration.ofSeconds(5));
+    assertThat(await(locks.timeoutFor(uri("t/lon")))).isEqualTo(Duration.ofSeconds(5));
+    assertThat(await(locks.timeoutFor(uri("t/long")))).isEqualTo(Duration.ofSeconds(20));
+    assertThat(await(locks.timeoutFor(uri("t/longer/x")))).isEqualTo(Duration.ofSeconds(20));
+    assertThat(await(locks.timeoutFor(uri("t")))).isEqualTo(TIMEOUT);
+    assertThat(await(locks.timeoutFor(uri("u/t/long")))).isEqualTo(TIMEOUT);
+
+    String shortUri = uri("t/a");
+    String longUri = uri("t/long/b");
+    assertThat(x(shortUri, "A").validFor()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(x(longUri, "A").validFor()).isEqualTo(Duration.ofSeconds(20));
+    elapse(Duration.ofSeconds(5).plus(slack()));
+    assertThat(x(shortUri, "B").granted()).isTrue();
+    assertThat(x(longUri, "B").granted()).isFalse();
+    elapse(Duration.ofSeconds(15));
+    assertThat(x(longUri, "B").granted()).isTrue();
+  }
+
+  @Test
+  public void aChangedTimeoutAppliesToLaterGrants() {
+    String u = uri("c/1");
+    await(locks.setTimeout(uri("c/"), Duration.ofSeconds(5)));
+    assertThat(x(u, "A").validFor()).isEqualTo(Duration.ofSeconds(5));
+    await(locks.setTimeout(uri("c/"), Duration.ofSeconds(30)));
+    assertThat(await(locks.timeoutFor(u))).isEqualTo(Duration.ofSeconds(30));
+    elapse(Duration.ofSeconds(5).plus(slack()));
+    LockGrant g = x(u, "B");
+    assertThat(g.granted()).isTrue();
+    assertThat(g.validFor()).isEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
+  public void malformedRequestsFailWithBadRequest() {
+    String u = uri("bad");
+    assertFails(() -> locks.setTimeout(uri("p"), Duration.ZERO), BadRequestException.class);
+    assertFails(
+        () -> locks.setTimeout(uri("p"), Duration.ofSeconds(-1)), BadRequestException.class);
+    assertFails(() -> locks.setTimeout(uri("p"), null), BadRequestException.class);
+    assertFails(() -> locks.acquireExclusive(u, ""), BadRequestException.class);
+    assertFails(() -> locks.acquireShared(u, null), BadRequestException.class);
+    assertFails(() -> locks.release(u, ""), BadRequestException.class);
+    assertFails(() -> locks.acquireExclusive("", "A"), BadRequestException.class);
+    assertFails(() -> locks.timeoutFor(""), BadRequestException.class);
+  }
+
+  // ---- restarts ----
+
+  @Test
+  public void afterARestartAcquiresAreRefusedForTheLongestTimeout() {
+    if (!supportsRestart()) {
+      return;
+    }
+    String u = uri("r");
+    Duration longTimeout = Duration.ofSeconds(30);
+    await(locks.setTimeout(uri("r-long"), longTimeout));
+    Duration longest = max(max(defaultTimeout(), longTimeout), TIMEOUT);
+    assertThat(x(u, "A").granted()).isTrue();
+
+    restartService();
+    assertRefused(() -> locks.acquireExclusive(u, "B"));
+    assertRefused(() -> locks.acquireShared(u, "C"));
+    assertRefused(() -> locks.acquireExclusive(u, "A"));
+    assertRefused(() -> locks.acquireExclusive(uri("other"), "A"));
+    assertThat(await(locks.timeoutFor(uri("r-long/x"))))
+        .as("timeouts survive")
+        .isEqualTo(longTimeout);
+
+    elapse(longest.minus(slack()).minusMillis(1));
+    assertRefused(() -> locks.acquireShared(u, "B"));
+
+    LockGrant g = acquireAfterRefusal(() -> locks.acquireExclusive(u, "B"), longest);
+    assertThat(g.granted()).as("the lock held before the restart has lapsed").isTrue();
+    assertThat(s(u, "A").granted()).isFalse();
+  }
+
+  // ---- randomized safety ----
+
+  /**
+   * Several clients acquire, release and wait at random on a few URIs (and the service restarts
+   * now and then). After every step, the locks the clients may believe they hold (request time plus
+   * validFor, less the slack) never conflict; a refusal must be explained by a lock another client
+   * may still hold; upgrade, renewal and release answers follow the interface.
+   */
+  @Test
+  public void randomOperationsNeverGrantConflictingLocks() {
+    Random rnd = new Random(seed);
+    String[] clients = {"c0", "c1", "c2", "c3"};
+    String[] uris = {uri("rs/0"), uri("rs/1"), uri("rs/long")};
+    await(locks.setTimeout(uri("rs/"), Duration.ofSeconds(5)));
+    await(locks.setTimeout(uri("rs/long"), Duration.ofSeconds(12)));
+    long slack = slack().toMillis();
+    Map<String, Map<String, View>> views = new HashMap<>();
+    for (String u : uris) {
+      views.put(u, new HashMap<>());
+    }
+    long now = 0;
+    int restarts = 0;
+    int grants = 0;
+    int refusals = 0;
+    for (int step = 0; step < 2000; step++) {
+      int op = rnd.nextInt(1000);
+      String u = uris[rnd.nextInt(uris.length)];
+      String c = clients[rnd.nextInt(clients.length)];
+      Map<String, View> onUri = views.get(u);
+      View mine = onUri.get(c);
+      String at = "step " + step + " at " + now + " ms, " + c + " on " + u;
+      if (op < 600) {
+        LockMode want = op < 300 ? LockMode.EXCLUSIVE : LockMode.SHARED;
+        CompletableFuture<LockGrant> f = want == LockMode.EXCLUSIVE
+            ? locks.acquireExclusive(u, c) : locks.acquireShared(u, c);
+        LockGrant g;
+        try {
+          g = await(f);
+        } catch (ServiceUnavailableException e) {
+          assertThat(restarts).as("refused as unavailable without a restart, " + at).isPositive();
+          if (rnd.nextBoolean()) {
+            long wait = e.retryAfter().orElse(Duration.ofSeconds(1)).toMillis();
+            elapse(Duration.ofMillis(wait));
+            now += wait;
+          }
+          continue;
+        }
+        long timeout = u.endsWith("long") ? 12_000 : 5_000;
+        assertThat(g.validFor()).as(at).isEqualTo(Duration.ofMillis(timeout));
+        boolean conflict = false;
+        for (Map.Entry<String, View> e : onUri.entrySet()) {
+          View v = e.getValue();
+          if (!e.getKey().equals(c) && now < v.until + slack
+              && (want == LockMode.EXCLUSIVE || v.mode == LockMode.EXCLUSIVE)) {
+            conflict = true;
+          }
+        }
+        if (g.granted()) {
+          grants++;
+          if (want == LockMode.EXCLUSIVE) {
+            assertThat(g.mode()).as(at).isEqualTo(LockMode.EXCLUSIVE);
+          } else if (mine != null && mine.mode == LockMode.EXCLUSIVE && now < mine.until - slack
+              && mine.restarts == restarts) {
+            assertThat(g.mode()).as("an exclusive holder keeps X, " + at)
+                .isEqualTo(LockMode.EXCLUSIVE);
+          } else if (mine == null || mine.mode == LockMode.SHARED || now >= mine.until + slack) {
+            assertThat(g.mode()).as(at).isEqualTo(LockMode.SHARED);
+          }
+          onUri.put(c, new View(g.mode(), now + timeout, restarts));
+        } else {
+          refusals++;
+          assertThat(conflict).as("refused without a conflicting holder, " + at).isTrue();
+        }
+      } else if (op < 750) {
+        boolean released;
+        try {
+          released = await(locks.release(u, c));
+        } catch (ServiceUnavailableException e) {
+          continue; // no effect
+        }
+        if (mine != null && mine.restarts == restarts) {
+          if (now < mine.until - slack) {
+            assertThat(released).as("release of a held lock, " + at).isTrue();
+          } else if (now >= mine.until + slack) {
+            assertThat(released).as("release of a lapsed lock, " + at).isFalse();
+          }
+        } else if (mine == null) {
+          assertThat(released).as("release without a lock, " + at).isFalse();
+        }
+        onUri.remove(c);
+      } else if (op < 900) {
+        long ms = rnd.nextInt(2500);
+        elapse(Duration.ofMillis(ms));
+        now += ms;
+      } else if (op < 997) {
+        // Jump exactly to the end of someone's lease, where off-by-one errors live.
+        List<Long> ends = new ArrayList<>();
+        for (Map<String, View> m : views.values()) {
+          for (View v : m.values()) {
+            if (v.until > now) {
+              ends.add(v.until);
+            }
+          }
+        }
+        if (!ends.isEmpty()) {
+          long to = ends.get(rnd.nextInt(ends.size())) + (rnd.nextBoolean() ? 0 : -1);
+          if (to > now) {
+            elapse(Duration.ofMillis(to - now));
+            now = to;
+          }
+        }
+      } else if (supportsRestart() && restarts < 2) {
+        restartService();
+        restarts++;
+      }
+      assertNoConflicts(views, now, slack, "after step " + step + " at " + now + " ms");
+    }
+    assertThat(grants).as("grants").isGreaterThan(200);
+    assertThat(refusals).as("refusals").isGreaterThan(20);
+  }
+
+  /** Among locks that clients believe they hold, an exclusive one is the only one on its URI. */
+  private static void assertNoConflicts(
+      Map<String, Map<String, View>> views, long now, long slack, String at) {
+    for (Map.Entry<String, Map<String, View>> perUri : views.entrySet()) {
+      int held = 0;
+      int exclusive = 0;
+      for (View v : perUri.getValue().values()) {
+        if (now < v.until - slack) {
+          held++;
+          if (v.mode == LockMode.EXCLUSIVE) {
+            exclusive++;
+          }
+        }
+      }
+      if (exclusive > 0) {
+        assertThat(held).as("conflicting locks on " + perUri.getKey() + " " + at + ": "
+            + perUri.getValue()).isEqualTo(1);
+      }
+    }
+  }
+
+  /** A client's belief about its lock: mode and end of lease in test milliseconds. */
+  private static final class View {
+    final LockMode mode;
+    final long until;
+    /** How many restarts had happened when it was granted. */
+    final int restarts;
+
+    View(LockMode mode, long until, int restarts) {
+      this.mode = mode;
+      this.until = until;
+      this.restarts = restarts;
+    }
+
+    @Override
+    public String toString() {
+      return mode + " until " + until;
+    }
+  }
+
+  // ---- concurrency ----
+
+  @Test
+  public void concurrentExclusiveRequestsGrantExactlyOne() throws Exception {
+    int threads = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      for (int round = 0; round < 20; round++) {
+        String ux = uri("race-x-" + round);
+        String us = uri("race-s-" + round);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<boolean[]>> results = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          String client = "t" + t;
+          results.add(pool.submit(() -> {
+            go.await();
+            return new boolean[] {x(ux, client).granted(), s(us, client).granted()};
+          }));
+        }
+        go.countDown();
+        int exclusive = 0;
+        for (Future<boolean[]> r : results) {
+          boolean[] got = r.get(30, TimeUnit.SECONDS);
+          exclusive += got[0] ? 1 : 0;
+          assertThat(got[1]).as("shared locks never conflict").isTrue();
+        }
+        assertThat(exclusive).as("round " + round).isEqualTo(1);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  // ---- helpers ----
+
+  protected LockGrant x(String uri, String client) {
+    return await(locks.acquireExclusive(uri, client));
+  }
+
+  protected LockGrant s(String uri, String client) {
+    return await(locks.acquireShared(uri, client));
+  }
+
+  protected boolean release(String uri, String client) {
+    return await(locks.release(uri, client));
+  }
+
+  /** The service's default timeout: that of a URI under no configured prefix. */
+  protected Duration defaultTimeout() {
+    return await(locks.timeoutFor("ct-lock-unconfigured-" + UUID.randomUUID()));
+  }
+
+  protected Duration slack() {
+    return clockSlack();
+  }
+
+  /** Asserts that the call is refused as unavailable, with a positive retry-after if any. */
+  protected ServiceUnavailableException assertRefused(
+      Supplier<? extends CompletableFuture<?>> call) {
+    ServiceUnavailableException e = assertFails(call, ServiceUnavailableException.class);
+    e.retryAfter().ifPresent(d -> assertThat(d).isPositive());
+    return e;
+  }
+
+  /**
+   * Lets time pass just beyond the end of the refusal period and returns the call's answer. Waits
+   * the slack (at least 1 ms) first, then as long as the service says (or {@code longest}) while
+   * it still refuses: a shared backend may have been configured with a longer timeout elsewhere.
+   */
+  protected <T> T acquireAfterRefusal(Supplier<CompletableFuture<T>> call, Duration longest) {
+    Duration wait = slack().multipliedBy(2).plusMillis(1);
+    for (int attempt = 0; ; attempt++) {
+      elapse(wait);
+      try {
+        return await(call.get());
+      } catch (ServiceUnavailableException e) {
+        assertThat(attempt).as("still refusing after many waits").isLessThan(20);
+        wait = e.retryAfter().orElse(longest);
+      }
+    }
+  }
+
+  protected static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+
+  protected static <T> T await(CompletableFuture<T> f) {
+    return CloudFutures.await(f);
+  }
+
+  /** Asserts that the call fails its future (rather than throwing) with {@code type}. */
+  protected static <T extends Throwable> T assertFails(
+      Supplier<? extends CompletableFuture<?>> call, Class<T> type) {
+    CompletableFuture<?> f;
+    try {
+      f = call.get();
+    } catch (RuntimeException e) {
+      throw new AssertionError("the call threw " + e + " instead of failing its future", e);
+    }
+    Throwable t = catchThrowable(() -> CloudFutures.await(f));
+    assertThat(t).isInstanceOf(type);
+    return type.cast(t);
+  }
+}
