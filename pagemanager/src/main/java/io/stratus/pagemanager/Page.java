@@ -1,0 +1,384 @@
+package io.stratus.pagemanager;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One page: the unit of transfer and buffering, stored as one storage item under its URI (paper 000,
+ * section 3.1). A page holds sorted, unique (key, value) entries and a header with what the B-link
+ * trees and the commit protocols need.
+ *
+ * <p><b>Immutable.</b> Every change returns a new page ({@link #withPut}, {@link #withRemoved},
+ * {@link #toBuilder()}), so a page in the shared buffer pool can be read by any number of threads
+ * without locks, and a transaction's modified copy never leaks into other transactions. Entries are
+ * two parallel arrays, sorted by {@link Keys#ORDER}, so a point lookup is one binary search.
+ *
+ * <p>Header fields:
+ *
+ * <ul>
+ *   <li>{@code kind} and {@code level} (0 for leaves);
+ *   <li>{@code lowKey} (inclusive; empty = minus infinity) and {@code highKey} (exclusive; empty
+ *       optional = plus infinity): the key range the B-link node is responsible for;
+ *   <li>{@code rightSibling}: the URI of the next node on the same level, if any;
+ *   <li>{@code lastCheckpointMillis}: when the page was last checkpointed (checkpoint strategy,
+ *       paper 000 section 4.5);
+ *   <li>{@code clientCommitCounters}: per client, the highest commit counter applied (monotonic
+ *       writes; reserved, used by the protocol issues);
+ *   <li>{@code snapshotId}: the snapshot / commit id of the page's state (snapshot isolation;
+ *       reserved).
+ * </ul>
+ */
+public final class Page {
+  private static final byte[][] NO_BYTES = new byte[0][];
+  /** Bytes a page's encoding costs besides its keys and values (header, framing), an upper bound. */
+  static final int HEADER_OVERHEAD = 64;
+  /** Bytes of framing each entry costs in the encoding, an upper bound. */
+  static final int ENTRY_OVERHEAD = 10;
+
+  private final String uri;
+  private final PageKind kind;
+  private final int level;
+  private final byte[] lowKey;
+  private final byte[] highKey; // null = +infinity
+  private final String rightSibling; // null = none
+  private final long lastCheckpointMillis;
+  private final Map<String, Long> clientCommitCounters;
+  private final long snapshotId;
+  private final byte[][] keys;
+  private final byte[][] values;
+  private final int encodedSizeBound;
+
+  private Page(Builder b, byte[][] keys, byte[][] values) {
+    this.uri = Objects.requireNonNull(b.uri, "uri");
+    this.kind = Objects.requireNonNull(b.kind, "kind");
+    this.level = b.level;
+    this.lowKey = b.lowKey;
+    this.highKey = b.highKey;
+    this.rightSibling = b.rightSibling;
+    this.lastCheckpointMillis = b.lastCheckpointMillis;
+    this.clientCommitCounters =
+        b.clientCommitCounters.isEmpty()
+            ? Map.of()
+            : Collections.unmodifiableMap(new HashMap<>(b.clientCommitCounters));
+    this.snapshotId = b.snapshotId;
+    this.keys = keys;
+    this.values = values;
+    int size = HEADER_OVERHEAD + uri.length() + lowKey.length
+        + (highKey == null ? 0 : highKey.length)
+        + (rightSibling == null ? 0 : rightSibling.length())
+        + clientCommitCounters.size() * 24;
+    for (int i = 0; i < keys.length; i++) {
+      size += keys[i].length + values[i].length + ENTRY_OVERHEAD;
+    }
+    this.encodedSizeBound = size;
+  }
+
+  /** A new, empty page. */
+  public static Builder builder(String uri, PageKind kind) {
+    return new Builder(uri, kind);
+  }
+
+  public String uri() {
+    return uri;
+  }
+
+  public PageKind kind() {
+    return kind;
+  }
+
+  /** 0 for leaves; a parent's level is its children's plus one. */
+  public int level() {
+    return level;
+  }
+
+  /** The smallest key this node is responsible for (inclusive); empty means minus infinity. */
+  public byte[] lowKey() {
+    return lowKey.clone();
+  }
+
+  /** The key from which the right sibling is responsible (exclusive bound); empty = infinity. */
+  public Optional<byte[]> highKey() {
+    return highKey == null ? Optional.empty() : Optional.of(highKey.clone());
+  }
+
+  /** Whether {@code key} is at or beyond this node's high key (a B-link reader then moves right). */
+  public boolean isBeyondHighKey(byte[] key) {
+    return highKey != null && Keys.compare(key, highKey) >= 0;
+  }
+
+  /** Whether {@code key} is below this node's low key. */
+  public boolean isBelowLowKey(byte[] key) {
+    return Keys.compare(key, lowKey) < 0;
+  }
+
+  public Optional<String> rightSibling() {
+    return Optional.ofNullable(rightSibling);
+  }
+
+  public long lastCheckpointMillis() {
+    return lastCheckpointMillis;
+  }
+
+  /** Per client id, the highest commit counter applied to this page (monotonic writes). */
+  public Map<String, Long> clientCommitCounters() {
+    return clientCommitCounters;
+  }
+
+  public long snapshotId() {
+    return snapshotId;
+  }
+
+  // ---- entries ----
+
+  public int entryCount() {
+    return keys.length;
+  }
+
+  /** The i-th smallest key (a copy). */
+  public byte[] key(int i) {
+    return keys[i].clone();
+  }
+
+  /** The value of the i-th smallest key (a copy). */
+  public byte[] value(int i) {
+    return values[i].clone();
+  }
+
+  /** Compares the i-th key with {@code key} without copying. */
+  public int compareKeyAt(int i, byte[] key) {
+    return Keys.compare(keys[i], key);
+  }
+
+  /**
+   * The index of {@code key} if present; otherwise {@code -(insertionPoint + 1)}, as {@link
+   * Arrays#binarySearch}.
+   */
+  public int indexOf(byte[] key) {
+    int lo = 0;
+    int hi = keys.length - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int c = Keys.compare(keys[mid], key);
+      if (c < 0) {
+        lo = mid + 1;
+      } else if (c > 0) {
+        hi = mid - 1;
+      } else {
+        return mid;
+      }
+    }
+    return -(lo + 1);
+  }
+
+  /** The value stored under {@code key} (a copy), or empty. */
+  public Optional<byte[]> get(byte[] key) {
+    int i = indexOf(key);
+    return i >= 0 ? Optional.of(values[i].clone()) : Optional.empty();
+  }
+
+  /**
+   * The index of the greatest key ≤ {@code key}, or -1 if every key is greater: the child an inner
+   * node routes {@code key} to.
+   */
+  public int floorIndex(byte[] key) {
+    int i = indexOf(key);
+    return i >= 0 ? i : -i - 2;
+  }
+
+  /** A page with {@code key} set to {@code value} (inserted or replaced). */
+  public Page withPut(byte[] key, byte[] value) {
+    int i = indexOf(key);
+    byte[][] k;
+    byte[][] v;
+    if (i >= 0) {
+      k = keys;
+      v = values.clone();
+      v[i] = value.clone();
+    } else {
+      int at = -i - 1;
+      k = insert(keys, at, key.clone());
+      v = insert(values, at, value.clone());
+    }
+    return new Page(toBuilder(), k, v);
+  }
+
+  /** A page without {@code key} (this page itself when the key is absent). */
+  public Page withRemoved(byte[] key) {
+    int i = indexOf(key);
+    if (i < 0) {
+      return this;
+    }
+    return new Page(toBuilder(), remove(keys, i), remove(values, i));
+  }
+
+  /**
+   * An upper bound of the bytes {@link PageCodec} needs for this page: what page-size checks (splits,
+   * oversized records) compare against the configured page size.
+   */
+  public int encodedSizeBound() {
+    return encodedSizeBound;
+  }
+
+  /** A builder holding this page's header and entries. */
+  public Builder toBuilder() {
+    Builder b = new Builder(uri, kind);
+    b.level = level;
+    b.lowKey = lowKey;
+    b.highKey = highKey;
+    b.rightSibling = rightSibling;
+    b.lastCheckpointMillis = lastCheckpointMillis;
+    b.clientCommitCounters.putAll(clientCommitCounters);
+    b.snapshotId = snapshotId;
+    b.keys = keys;
+    b.values = values;
+    return b;
+  }
+
+  /** Same header and entries (storage versions are not part of a page). */
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof Page)) {
+      return false;
+    }
+    Page p = (Page) o;
+    return uri.equals(p.uri) && kind == p.kind && level == p.level
+        && Arrays.equals(lowKey, p.lowKey) && Arrays.equals(highKey, p.highKey)
+        && Objects.equals(rightSibling, p.rightSibling)
+        && lastCheckpointMillis == p.lastCheckpointMillis
+        && clientCommitCounters.equals(p.clientCommitCounters) && snapshotId == p.snapshotId
+        && Arrays.deepEquals(keys, p.keys) && Arrays.deepEquals(values, p.values);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(uri, kind, level, keys.length, Arrays.hashCode(lowKey));
+  }
+
+  @Override
+  public String toString() {
+    return "Page{" + uri + ", " + kind + " level " + level + ", " + keys.length + " entries"
+        + (rightSibling == null ? "" : ", right=" + rightSibling) + '}';
+  }
+
+  private static byte[][] insert(byte[][] a, int at, byte[] x) {
+    byte[][] r = new byte[a.length + 1][];
+    System.arraycopy(a, 0, r, 0, at);
+    r[at] = x;
+    System.arraycopy(a, at, r, at + 1, a.length - at);
+    return r;
+  }
+
+  private static byte[][] remove(byte[][] a, int at) {
+    byte[][] r = new byte[a.length - 1][];
+    System.arraycopy(a, 0, r, 0, at);
+    System.arraycopy(a, at + 1, r, at, a.length - at - 1);
+    return r;
+  }
+
+  /**
+   * Builds a page. Entries given with {@link #entries} must be sorted by {@link Keys#ORDER} and
+   * unique; {@link #build()} checks it.
+   */
+  public static final class Builder {
+    private String uri;
+    private final PageKind kind;
+    private int level;
+    private byte[] lowKey = new byte[0];
+    private byte[] highKey;
+    private String rightSibling;
+    private long lastCheckpointMillis;
+    private final Map<String, Long> clientCommitCounters = new HashMap<>();
+    private long snapshotId;
+    private byte[][] keys = NO_BYTES;
+    private byte[][] values = NO_BYTES;
+
+    private Builder(String uri, PageKind kind) {
+      this.uri = Objects.requireNonNull(uri, "uri");
+      this.kind = Objects.requireNonNull(kind, "kind");
+    }
+
+    /** Moves the page to another URI (a root split copies the root's contents to new pages). */
+    public Builder uri(String uri) {
+      this.uri = Objects.requireNonNull(uri, "uri");
+      return this;
+    }
+
+    public Builder level(int level) {
+      if (level < 0) {
+        throw new IllegalArgumentException("level must not be negative: " + level);
+      }
+      this.level = level;
+      return this;
+    }
+
+    public Builder lowKey(byte[] lowKey) {
+      this.lowKey = lowKey.clone();
+      return this;
+    }
+
+    /** The exclusive upper bound; null for plus infinity. */
+    public Builder highKey(byte[] highKey) {
+      this.highKey = highKey == null ? null : highKey.clone();
+      return this;
+    }
+
+    /** The right sibling's URI; null for none. */
+    public Builder rightSibling(String rightSibling) {
+      this.rightSibling = rightSibling;
+      return this;
+    }
+
+    public Builder lastCheckpointMillis(long millis) {
+      this.lastCheckpointMillis = millis;
+      return this;
+    }
+
+    public Builder clientCommitCounter(String clientId, long counter) {
+      this.clientCommitCounters.put(Objects.requireNonNull(clientId, "clientId"), counter);
+      return this;
+    }
+
+    public Builder clientCommitCounters(Map<String, Long> counters) {
+      this.clientCommitCounters.clear();
+      this.clientCommitCounters.putAll(counters);
+      return this;
+    }
+
+    public Builder snapshotId(long snapshotId) {
+      this.snapshotId = snapshotId;
+      return this;
+    }
+
+    /** Replaces the entries; keys sorted by {@link Keys#ORDER}, unique, one value per key. */
+    public Builder entries(byte[][] keys, byte[][] values) {
+      if (keys.length != values.length) {
+        throw new IllegalArgumentException("keys and values differ in number");
+      }
+      byte[][] k = new byte[keys.length][];
+      byte[][] v = new byte[values.length][];
+      for (int i = 0; i < keys.length; i++) {
+        k[i] = keys[i].clone();
+        v[i] = values[i].clone();
+      }
+      this.keys = k;
+      this.values = v;
+      return this;
+    }
+
+    public Page build() {
+      for (int i = 1; i < keys.length; i++) {
+        if (Keys.compare(keys[i - 1], keys[i]) >= 0) {
+          throw new IllegalArgumentException("page entries must be sorted and unique");
+        }
+      }
+      return new Page(this, keys, values);
+    }
+  }
+}

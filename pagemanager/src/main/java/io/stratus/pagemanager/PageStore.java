@@ -1,0 +1,27 @@
+package io.stratus.pagemanager;
+
+import java.util.Optional;
+
+/**
+ * The pages one unit of work sees and changes: what the B-link trees are written against. A
+ * transaction of the buffer pool implements it (reads come from the transaction's own changes, else
+ * from the shared pool; writes stay private until commit); so does a checkpoint or a bulk load,
+ * which read and write storage directly.
+ *
+ * <p>Implementations MUST give read-your-writes within one store: after {@code write(p)}, {@code
+ * read(p.uri())} returns {@code p}. A store is used by one thread at a time.
+ */
+public interface PageStore {
+
+  /** The page at {@code uri} as this unit of work sees it, or empty when there is none. */
+  Optional<Page> read(String uri);
+
+  /** Records a new or changed page; it reaches storage only as the owner of the store decides. */
+  void write(Page page);
+
+  /** A fresh URI for a new page under {@code prefix} (unique across clients). */
+  String newPageUri(String prefix);
+
+  /** The largest encoded page this store accepts ({@link Page#encodedSizeBound()}). */
+  int pageSize();
+}
