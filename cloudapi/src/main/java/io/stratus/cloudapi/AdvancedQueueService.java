@@ -13,6 +13,8 @@ import java.util.concurrent.CompletableFuture;
  * <ul>
  *   <li><b>Ordered ids.</b> Message ids increase with arrival: of two sends where one completed
  *       before the other started, the later has the larger id. Ids are never reused in a queue.
+ *   <li><b>Positive ids.</b> Every message id is at least 1, so {@code receiveAfterId(uri, n, 0)}
+ *       receives from the start of the queue (as the protocols and the contract suite use it).
  *   <li><b>Complete and FIFO receives.</b> Every receive returns, in ascending id order, the first
  *       {@code max} messages that match its filter among all messages sent (completed) and not
  *       deleted; if fewer match, it returns all of them. A receive does not hide or lock anything.

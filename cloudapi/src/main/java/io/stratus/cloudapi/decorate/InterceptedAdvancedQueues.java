@@ -19,37 +19,31 @@ import java.util.concurrent.CompletableFuture;
  * Advanced queues whose every call goes through an {@link InterceptorChain}. The three filtered
  * receives are one operation, {@code ADVANCED_QUEUE_RECEIVE}: they cost and take the same.
  */
-final class InterceptedAdvancedQueues implements AdvancedQueueService {
-  private final AdvancedQueueService delegate;
-  private final InterceptorChain chain;
-  private final boolean closesDelegate;
-
+final class InterceptedAdvancedQueues extends InterceptedService<AdvancedQueueService>
+    implements AdvancedQueueService {
   InterceptedAdvancedQueues(
       AdvancedQueueService delegate, InterceptorChain chain, boolean closesDelegate) {
-    this.delegate = delegate;
-    this.chain = chain;
-    this.closesDelegate = closesDelegate;
+    super(delegate, chain, closesDelegate ? delegate::close : null);
   }
 
   @Override
   public CompletableFuture<Void> createQueue(String uri) {
-    return chain.invoke(Call.of(ADVANCED_QUEUE_CREATE, uri, 0), () -> delegate.createQueue(uri));
+    return route(Call.of(ADVANCED_QUEUE_CREATE, uri, 0), () -> delegate.createQueue(uri));
   }
 
   @Override
   public CompletableFuture<Void> deleteQueue(String uri) {
-    return chain.invoke(Call.of(ADVANCED_QUEUE_DELETE, uri, 0), () -> delegate.deleteQueue(uri));
+    return route(Call.of(ADVANCED_QUEUE_DELETE, uri, 0), () -> delegate.deleteQueue(uri));
   }
 
   @Override
   public CompletableFuture<List<String>> listQueues(String prefix) {
-    return chain.invoke(
-        Call.of(ADVANCED_QUEUE_LIST, prefix, 0), () -> delegate.listQueues(prefix));
+    return route(Call.of(ADVANCED_QUEUE_LIST, prefix, 0), () -> delegate.listQueues(prefix));
   }
 
   @Override
   public CompletableFuture<Long> send(String uri, byte[] payload, long key) {
-    return chain.invoke(
+    return route(
         Call.of(ADVANCED_QUEUE_SEND, uri, Sizes.bytes(payload)),
         () -> delegate.send(uri, payload, key));
   }
@@ -57,7 +51,7 @@ final class InterceptedAdvancedQueues implements AdvancedQueueService {
   @Override
   public CompletableFuture<List<AdvancedMessage>> receiveAfterId(
       String uri, int max, long idGreaterThan) {
-    return chain.invoke(
+    return route(
         Call.of(ADVANCED_QUEUE_RECEIVE, uri, 0, Sizes::advancedMessages),
         () -> delegate.receiveAfterId(uri, max, idGreaterThan));
   }
@@ -65,7 +59,7 @@ final class InterceptedAdvancedQueues implements AdvancedQueueService {
   @Override
   public CompletableFuture<List<AdvancedMessage>> receiveByKey(
       String uri, int max, long keyGreaterThan, long keyLessThan) {
-    return chain.invoke(
+    return route(
         Call.of(ADVANCED_QUEUE_RECEIVE, uri, 0, Sizes::advancedMessages),
         () -> delegate.receiveByKey(uri, max, keyGreaterThan, keyLessThan));
   }
@@ -73,20 +67,20 @@ final class InterceptedAdvancedQueues implements AdvancedQueueService {
   @Override
   public CompletableFuture<List<AdvancedMessage>> receiveOlderThan(
       String uri, int max, Duration age) {
-    return chain.invoke(
+    return route(
         Call.of(ADVANCED_QUEUE_RECEIVE, uri, 0, Sizes::advancedMessages),
         () -> delegate.receiveOlderThan(uri, max, age));
   }
 
   @Override
   public CompletableFuture<Void> delete(String uri, long messageId) {
-    return chain.invoke(
+    return route(
         Call.of(ADVANCED_QUEUE_DELETE_MESSAGE, uri, 0), () -> delegate.delete(uri, messageId));
   }
 
   @Override
   public CompletableFuture<Integer> deleteByKey(String uri, long keyGreaterThan, long keyLessThan) {
-    return chain.invoke(
+    return route(
         Call.of(ADVANCED_QUEUE_DELETE_BY_KEY, uri, 0),
         () -> delegate.deleteByKey(uri, keyGreaterThan, keyLessThan));
   }
@@ -94,17 +88,5 @@ final class InterceptedAdvancedQueues implements AdvancedQueueService {
   @Override
   public CloudLimits limits() {
     return delegate.limits();
-  }
-
-  @Override
-  public void close() {
-    if (closesDelegate) {
-      delegate.close();
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "Intercepted(" + delegate + ")";
   }
 }

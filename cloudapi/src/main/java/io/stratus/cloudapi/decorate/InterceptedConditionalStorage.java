@@ -26,7 +26,7 @@ final class InterceptedConditionalStorage extends InterceptedStorage
   @Override
   public CompletableFuture<ItemVersion> putIfAbsent(
       String uri, byte[] payload, Map<String, String> md) {
-    return chain.invoke(
+    return route(
         Call.of(STORAGE_PUT_IF_ABSENT, uri, Sizes.bytes(payload) + Sizes.metadata(md)),
         () -> conditional.putIfAbsent(uri, payload, md));
   }
@@ -34,7 +34,7 @@ final class InterceptedConditionalStorage extends InterceptedStorage
   @Override
   public CompletableFuture<ItemVersion> putIfVersionMatches(
       String uri, byte[] payload, Map<String, String> md, String expectedVersion) {
-    return chain.invoke(
+    return route(
         Call.of(STORAGE_PUT_IF_VERSION, uri, Sizes.bytes(payload) + Sizes.metadata(md)),
         () -> conditional.putIfVersionMatches(uri, payload, md, expectedVersion));
   }

@@ -10,49 +10,31 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /** Counters whose every call goes through an {@link InterceptorChain}. */
-final class InterceptedCounters implements CounterService {
-  private final CounterService delegate;
-  private final InterceptorChain chain;
-  private final boolean closesDelegate;
-
+final class InterceptedCounters extends InterceptedService<CounterService>
+    implements CounterService {
   InterceptedCounters(CounterService delegate, InterceptorChain chain, boolean closesDelegate) {
-    this.delegate = delegate;
-    this.chain = chain;
-    this.closesDelegate = closesDelegate;
+    super(delegate, chain, closesDelegate ? delegate::close : null);
   }
 
   @Override
   public CompletableFuture<Void> setTimeout(String uriPrefix, Duration timeout) {
-    return chain.invoke(
+    return route(
         Call.of(COUNTER_SET_TIMEOUT, uriPrefix, 0),
         () -> delegate.setTimeout(uriPrefix, timeout));
   }
 
   @Override
   public CompletableFuture<Long> increment(String uri) {
-    return chain.invoke(Call.of(COUNTER_INCREMENT, uri, 0), () -> delegate.increment(uri));
+    return route(Call.of(COUNTER_INCREMENT, uri, 0), () -> delegate.increment(uri));
   }
 
   @Override
   public CompletableFuture<Void> validate(String uri, long value) {
-    return chain.invoke(Call.of(COUNTER_VALIDATE, uri, 0), () -> delegate.validate(uri, value));
+    return route(Call.of(COUNTER_VALIDATE, uri, 0), () -> delegate.validate(uri, value));
   }
 
   @Override
   public CompletableFuture<Long> highestValidated(String uri) {
-    return chain.invoke(
-        Call.of(COUNTER_HIGHEST_VALIDATED, uri, 0), () -> delegate.highestValidated(uri));
-  }
-
-  @Override
-  public void close() {
-    if (closesDelegate) {
-      delegate.close();
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "Intercepted(" + delegate + ")";
+    return route(Call.of(COUNTER_HIGHEST_VALIDATED, uri, 0), () -> delegate.highestValidated(uri));
   }
 }

@@ -15,49 +15,30 @@ import java.util.concurrent.CompletableFuture;
  * Machine reservation whose every call goes through an {@link InterceptorChain}. The target of a
  * start is the image, of a stop or describe the machine id, of a listing "".
  */
-final class InterceptedMachines implements MachineReservationService {
-  private final MachineReservationService delegate;
-  private final InterceptorChain chain;
-  private final boolean closesDelegate;
-
+final class InterceptedMachines extends InterceptedService<MachineReservationService>
+    implements MachineReservationService {
   InterceptedMachines(
       MachineReservationService delegate, InterceptorChain chain, boolean closesDelegate) {
-    this.delegate = delegate;
-    this.chain = chain;
-    this.closesDelegate = closesDelegate;
+    super(delegate, chain, closesDelegate ? delegate::close : null);
   }
 
   @Override
   public CompletableFuture<MachineDescription> start(String machineImage) {
-    return chain.invoke(
-        Call.of(MACHINE_START, machineImage, 0), () -> delegate.start(machineImage));
+    return route(Call.of(MACHINE_START, machineImage, 0), () -> delegate.start(machineImage));
   }
 
   @Override
   public CompletableFuture<Void> stop(String machineId) {
-    return chain.invoke(Call.of(MACHINE_STOP, machineId, 0), () -> delegate.stop(machineId));
+    return route(Call.of(MACHINE_STOP, machineId, 0), () -> delegate.stop(machineId));
   }
 
   @Override
   public CompletableFuture<Optional<MachineDescription>> describe(String machineId) {
-    return chain.invoke(
-        Call.of(MACHINE_DESCRIBE, machineId, 0), () -> delegate.describe(machineId));
+    return route(Call.of(MACHINE_DESCRIBE, machineId, 0), () -> delegate.describe(machineId));
   }
 
   @Override
   public CompletableFuture<List<MachineDescription>> listRunning() {
-    return chain.invoke(Call.of(MACHINE_LIST, "", 0), delegate::listRunning);
-  }
-
-  @Override
-  public void close() {
-    if (closesDelegate) {
-      delegate.close();
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "Intercepted(" + delegate + ")";
+    return route(Call.of(MACHINE_LIST, "", 0), delegate::listRunning);
   }
 }

@@ -17,42 +17,36 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /** Simple queues whose every call goes through an {@link InterceptorChain}. */
-final class InterceptedSimpleQueues implements SimpleQueueService {
-  private final SimpleQueueService delegate;
-  private final InterceptorChain chain;
-  private final boolean closesDelegate;
-
+final class InterceptedSimpleQueues extends InterceptedService<SimpleQueueService>
+    implements SimpleQueueService {
   InterceptedSimpleQueues(
       SimpleQueueService delegate, InterceptorChain chain, boolean closesDelegate) {
-    this.delegate = delegate;
-    this.chain = chain;
-    this.closesDelegate = closesDelegate;
+    super(delegate, chain, closesDelegate ? delegate::close : null);
   }
 
   @Override
   public CompletableFuture<Void> createQueue(String uri) {
-    return chain.invoke(Call.of(QUEUE_CREATE, uri, 0), () -> delegate.createQueue(uri));
+    return route(Call.of(QUEUE_CREATE, uri, 0), () -> delegate.createQueue(uri));
   }
 
   @Override
   public CompletableFuture<Void> deleteQueue(String uri) {
-    return chain.invoke(Call.of(QUEUE_DELETE, uri, 0), () -> delegate.deleteQueue(uri));
+    return route(Call.of(QUEUE_DELETE, uri, 0), () -> delegate.deleteQueue(uri));
   }
 
   @Override
   public CompletableFuture<List<String>> listQueues(String prefix) {
-    return chain.invoke(Call.of(QUEUE_LIST, prefix, 0), () -> delegate.listQueues(prefix));
+    return route(Call.of(QUEUE_LIST, prefix, 0), () -> delegate.listQueues(prefix));
   }
 
   @Override
   public CompletableFuture<String> send(String uri, byte[] payload) {
-    return chain.invoke(
-        Call.of(QUEUE_SEND, uri, Sizes.bytes(payload)), () -> delegate.send(uri, payload));
+    return route(Call.of(QUEUE_SEND, uri, Sizes.bytes(payload)), () -> delegate.send(uri, payload));
   }
 
   @Override
   public CompletableFuture<List<String>> sendBatch(String uri, List<byte[]> payloads) {
-    return chain.invoke(
+    return route(
         Call.of(QUEUE_SEND_BATCH, uri, Sizes.payloads(payloads)),
         () -> delegate.sendBatch(uri, payloads));
   }
@@ -60,37 +54,24 @@ final class InterceptedSimpleQueues implements SimpleQueueService {
   @Override
   public CompletableFuture<List<QueueMessage>> receive(
       String uri, int maxMessages, Duration visibilityTimeout) {
-    return chain.invoke(
+    return route(
         Call.of(QUEUE_RECEIVE, uri, 0, Sizes::queueMessages),
         () -> delegate.receive(uri, maxMessages, visibilityTimeout));
   }
 
   @Override
   public CompletableFuture<Void> delete(String uri, String receiptHandle) {
-    return chain.invoke(
-        Call.of(QUEUE_DELETE_MESSAGE, uri, 0), () -> delegate.delete(uri, receiptHandle));
+    return route(Call.of(QUEUE_DELETE_MESSAGE, uri, 0), () -> delegate.delete(uri, receiptHandle));
   }
 
   @Override
   public CompletableFuture<Void> deleteBatch(String uri, List<String> receiptHandles) {
-    return chain.invoke(
+    return route(
         Call.of(QUEUE_DELETE_BATCH, uri, 0), () -> delegate.deleteBatch(uri, receiptHandles));
   }
 
   @Override
   public CloudLimits limits() {
     return delegate.limits();
-  }
-
-  @Override
-  public void close() {
-    if (closesDelegate) {
-      delegate.close();
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "Intercepted(" + delegate + ")";
   }
 }

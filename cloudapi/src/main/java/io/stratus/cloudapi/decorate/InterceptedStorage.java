@@ -26,46 +26,40 @@ import java.util.concurrent.CompletableFuture;
  * intercepted (and billed) as the one request it is. {@link #limits()} and {@link
  * #isStronglyConsistent()} are not calls and are forwarded directly.
  */
-class InterceptedStorage implements StorageService {
-  final StorageService delegate;
-  final InterceptorChain chain;
-  private final boolean closesDelegate;
-
+class InterceptedStorage extends InterceptedService<StorageService> implements StorageService {
   InterceptedStorage(StorageService delegate, InterceptorChain chain, boolean closesDelegate) {
-    this.delegate = delegate;
-    this.chain = chain;
-    this.closesDelegate = closesDelegate;
+    super(delegate, chain, closesDelegate ? delegate::close : null);
   }
 
   @Override
   public CompletableFuture<ItemVersion> put(String uri, byte[] payload, Map<String, String> md) {
-    return chain.invoke(
+    return route(
         Call.of(STORAGE_PUT, uri, Sizes.bytes(payload) + Sizes.metadata(md)),
         () -> delegate.put(uri, payload, md));
   }
 
   @Override
   public CompletableFuture<Optional<StoredItem>> get(String uri) {
-    return chain.invoke(Call.of(STORAGE_GET, uri, 0, Sizes::storedItem), () -> delegate.get(uri));
+    return route(Call.of(STORAGE_GET, uri, 0, Sizes::storedItem), () -> delegate.get(uri));
   }
 
   @Override
   public CompletableFuture<Optional<ItemMetadata>> getMetadata(String uri) {
-    return chain.invoke(
+    return route(
         Call.of(STORAGE_GET_METADATA, uri, 0, Sizes::itemMetadata),
         () -> delegate.getMetadata(uri));
   }
 
   @Override
   public CompletableFuture<ConditionalRead> getIfChanged(String uri, String knownVersion) {
-    return chain.invoke(
+    return route(
         Call.of(STORAGE_GET_IF_CHANGED, uri, 0, Sizes::conditionalRead),
         () -> delegate.getIfChanged(uri, knownVersion));
   }
 
   @Override
   public CompletableFuture<ConditionalRead> getIfModifiedSince(String uri, Instant since) {
-    return chain.invoke(
+    return route(
         Call.of(STORAGE_GET_IF_MODIFIED_SINCE, uri, 0, Sizes::conditionalRead),
         () -> delegate.getIfModifiedSince(uri, since));
   }
@@ -73,13 +67,13 @@ class InterceptedStorage implements StorageService {
   @Override
   public CompletableFuture<ListPage> list(
       String prefix, Optional<String> continuationToken, int maxItems) {
-    return chain.invoke(
+    return route(
         Call.of(STORAGE_LIST, prefix, 0), () -> delegate.list(prefix, continuationToken, maxItems));
   }
 
   @Override
   public CompletableFuture<Void> delete(String uri) {
-    return chain.invoke(Call.of(STORAGE_DELETE, uri, 0), () -> delegate.delete(uri));
+    return route(Call.of(STORAGE_DELETE, uri, 0), () -> delegate.delete(uri));
   }
 
   @Override
@@ -90,17 +84,5 @@ class InterceptedStorage implements StorageService {
   @Override
   public CloudLimits limits() {
     return delegate.limits();
-  }
-
-  @Override
-  public void close() {
-    if (closesDelegate) {
-      delegate.close();
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "Intercepted(" + delegate + ")";
   }
 }

@@ -6,9 +6,7 @@ import io.stratus.cloudapi.CloudLimits;
 import io.stratus.cloudapi.CounterService;
 import io.stratus.cloudapi.CounterValues;
 import io.stratus.cloudapi.LimitExceededException;
-import io.stratus.cloudapi.ServiceUnavailableException;
 import java.time.Clock;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -17,8 +15,6 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
 /**
@@ -44,28 +40,26 @@ import java.util.function.Supplier;
  * request for the longest timeout ever configured, so every value issued before has validated on
  * its own by the time the service answers again; from then on a counter reads as {@code
  * CounterValues.of(newEpoch, 0)}, above every old value. The epoch and configured timeouts survive
- * (the paper keeps them persistently). Calls hold the read side of {@link #restartLock}, {@link
- * #restart()} the write side, so no call straddles a restart.
+ * (the paper keeps them persistently, see {@link PrefixTimeouts}). Calls are admitted by the {@link
+ * RefusalWindow}, which {@link #restart()} closes, so no call straddles a restart.
  *
  * <p>Thread-safe: each counter is guarded by its own monitor. Every call completes its future
  * before it returns; bad input fails the future.
  */
 final class InProcessCounters implements CounterService {
-  private final Clock clock;
   private final CloudLimits limits;
   private final PrefixTimeouts timeouts;
+  /** Admits every call that looks at counters; closed for a while by {@link #restart()}. */
+  private final RefusalWindow window;
   private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
-  /** Read side: any call that looks at counters. Write side: {@link #restart()}. */
-  private final ReentrantReadWriteLock restartLock = new ReentrantReadWriteLock();
-  /** Written under the write lock, read under the read lock. */
+  /** Written inside {@link RefusalWindow#restart}, read inside its admits: its lock orders both. */
   private long epoch;
-  /** End of the refusal period after the last restart; written under the write lock. */
-  private Instant refuseUntil = Instant.MIN;
 
   InProcessCounters(Clock clock, CloudLimits limits, Duration defaultTimeout) {
-    this.clock = Objects.requireNonNull(clock, "clock");
     this.limits = Objects.requireNonNull(limits, "limits");
-    this.timeouts = new PrefixTimeouts(defaultTimeout);
+    this.timeouts = new PrefixTimeouts("counter", defaultTimeout);
+    this.window =
+        new RefusalWindow(clock, timeouts, "the counter service restarted and refuses requests");
   }
 
   /**
@@ -73,17 +67,13 @@ final class InProcessCounters implements CounterService {
    * request is refused for the longest timeout ever configured, measured from now.
    */
   void restart() {
-    restartLock.writeLock().lock();
-    try {
+    window.restart(() -> {
       if (epoch == CounterValues.MAX_EPOCH) {
         throw new IllegalStateException("the counter service ran out of epochs");
       }
       epoch++;
       counters.clear();
-      refuseUntil = plusSaturating(clock.instant(), timeouts.longestEver());
-    } finally {
-      restartLock.writeLock().unlock();
-    }
+    });
   }
 
   @Override
@@ -100,7 +90,7 @@ final class InProcessCounters implements CounterService {
   public CompletableFuture<Long> increment(String uri) {
     return call(() -> {
       limits.checkUri(uri);
-      return underReadLock(now -> {
+      return window.admit(now -> {
         Duration timeout = timeouts.lookup(uri);
         Counter c = counters.computeIfAbsent(uri, u -> new Counter());
         synchronized (c) {
@@ -109,7 +99,7 @@ final class InProcessCounters implements CounterService {
                 "counter sequence", c.lastIssued + 1, CounterValues.MAX_SEQUENCE);
           }
           long seq = ++c.lastIssued;
-          c.pending.put(seq, new Pending(plusSaturating(now, timeout)));
+          c.pending.put(seq, new Pending(PrefixTimeouts.endOf(now, timeout)));
           c.advance(now);
           return CounterValues.of(epoch, seq);
         }
@@ -121,7 +111,7 @@ final class InProcessCounters implements CounterService {
   public CompletableFuture<Void> validate(String uri, long value) {
     return call(() -> {
       limits.checkUri(uri);
-      return underReadLock(now -> {
+      return window.admit(now -> {
         if (value < 0) {
           throw new BadRequestException("counter values are not negative: " + value);
         }
@@ -153,7 +143,7 @@ final class InProcessCounters implements CounterService {
   public CompletableFuture<Long> highestValidated(String uri) {
     return call(() -> {
       limits.checkUri(uri);
-      return underReadLock(now -> {
+      return window.admit(now -> {
         // A missing counter is not created: reading must not make the service hold state.
         Counter c = counters.get(uri);
         if (c == null) {
@@ -180,40 +170,11 @@ final class InProcessCounters implements CounterService {
 
   // ---- internals ----
 
-  private interface Body<T> {
-    T run(Instant now);
-  }
-
-  /** Runs {@code body} outside any restart, or refuses while the service is refusing requests. */
-  private <T> T underReadLock(Body<T> body) {
-    restartLock.readLock().lock();
-    try {
-      Instant now = clock.instant();
-      if (now.isBefore(refuseUntil)) {
-        Duration wait = Duration.between(now, refuseUntil);
-        throw new ServiceUnavailableException(
-            "the counter service restarted and refuses requests for another " + wait, wait);
-      }
-      return body.run(now);
-    } finally {
-      restartLock.readLock().unlock();
-    }
-  }
-
   private BadRequestException neverIssued(String uri, long value) {
     return new BadRequestException(
         "counter " + uri + " never issued value " + value + " (epoch "
             + CounterValues.epoch(value) + ", sequence " + CounterValues.sequence(value)
             + "; current epoch " + epoch + ")");
-  }
-
-  /** {@code t + d}, or {@link Instant#MAX} when that is beyond the range of an instant. */
-  private static Instant plusSaturating(Instant t, Duration d) {
-    try {
-      return t.plus(d);
-    } catch (DateTimeException | ArithmeticException e) {
-      return Instant.MAX;
-    }
   }
 
   /** Runs a call on the caller's thread; a rejected request becomes a failed future. */
@@ -254,68 +215,6 @@ final class InProcessCounters implements CounterService {
     /** Validated explicitly, or issued at i with timeout t and i + t <= now. */
     boolean validAt(Instant now) {
       return validated || !now.isBefore(autoValidatedAt);
-    }
-  }
-
-  /**
-   * Timeouts per URI prefix with longest-prefix lookup, and the longest timeout ever configured
-   * (which bounds the refusal period after a restart, so it only grows). The same structure as the
-   * lock service's; kept private to each service so neither depends on the other.
-   *
-   * <p>The lookup walks the sorted prefixes with {@code floorKey}: the greatest key not above the
-   * URI is either a prefix of it, and then the longest one, or it shares a strictly shorter common
-   * prefix with the URI, below which the search continues. Reads are lock-free, writes synchronized
-   * so that the maximum never misses a value.
-   */
-  private static final class PrefixTimeouts {
-    private final Duration defaultTimeout;
-    private final ConcurrentSkipListMap<String, Duration> byPrefix = new ConcurrentSkipListMap<>();
-    private volatile Duration longestEver;
-
-    PrefixTimeouts(Duration defaultTimeout) {
-      Objects.requireNonNull(defaultTimeout, "defaultTimeout");
-      if (defaultTimeout.isNegative() || defaultTimeout.isZero()) {
-        throw new IllegalArgumentException("a default timeout must be positive: " + defaultTimeout);
-      }
-      this.defaultTimeout = defaultTimeout;
-      this.longestEver = defaultTimeout;
-    }
-
-    synchronized void set(String prefix, Duration timeout) {
-      if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-        throw new BadRequestException("a counter timeout must be positive: " + timeout);
-      }
-      byPrefix.put(prefix, timeout);
-      if (timeout.compareTo(longestEver) > 0) {
-        longestEver = timeout;
-      }
-    }
-
-    Duration longestEver() {
-      return longestEver;
-    }
-
-    Duration lookup(String uri) {
-      String key = uri;
-      while (true) {
-        Map.Entry<String, Duration> floor = byPrefix.floorEntry(key);
-        if (floor == null) {
-          return defaultTimeout;
-        }
-        if (uri.startsWith(floor.getKey())) {
-          return floor.getValue();
-        }
-        key = uri.substring(0, commonPrefixLength(floor.getKey(), uri));
-      }
-    }
-
-    private static int commonPrefixLength(String a, String b) {
-      int n = Math.min(a.length(), b.length());
-      int i = 0;
-      while (i < n && a.charAt(i) == b.charAt(i)) {
-        i++;
-      }
-      return i;
     }
   }
 }

@@ -6,9 +6,7 @@ import io.stratus.cloudapi.CloudLimits;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockMode;
 import io.stratus.cloudapi.LockService;
-import io.stratus.cloudapi.ServiceUnavailableException;
 import java.time.Clock;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -16,9 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
 /**
@@ -37,33 +33,31 @@ import java.util.function.Supplier;
  *   <li><b>One URI, one critical section.</b> Every decision about a URI runs inside {@link
  *       ConcurrentHashMap#compute} on that URI's entry, so grants on one URI are serialized while
  *       different URIs proceed in parallel.
- *   <li><b>Restarts are atomic.</b> Calls that read or change locks hold the read side of {@link
- *       #restartLock}; {@link #restart()} takes the write side, so no call straddles a restart.
- *       After it, acquires are refused until the restart time plus the longest timeout ever
- *       configured: every lease granted before ended by then, which is the paper's whole safety
- *       argument.
- *       Configured timeouts and that maximum survive restarts (the paper keeps them persistently).
+ *   <li><b>Restarts are atomic.</b> Calls that read or change locks are admitted by the {@link
+ *       RefusalWindow}, which {@link #restart()} closes, so no call straddles a restart. After it,
+ *       acquires are refused until the restart time plus the longest timeout ever configured: every
+ *       lease granted before ended by then, which is the paper's whole safety argument.
+ *       Configured timeouts and that maximum survive restarts (the paper keeps them persistently,
+ *       see {@link PrefixTimeouts}).
  * </ul>
  *
  * <p>Thread-safe. Every call completes its future before it returns; bad input fails the future.
  */
 final class InProcessLocks implements LockService {
-  private final Clock clock;
   private final CloudLimits limits;
   private final PrefixTimeouts timeouts;
+  /** Admits every call that looks at locks; closed for a while by {@link #restart()}. */
+  private final RefusalWindow window;
   /** URI to (client id to holder); a map is only touched inside compute on its URI. */
   private final ConcurrentHashMap<String, Map<String, Holder>> locks = new ConcurrentHashMap<>();
-  /** Read side: any call that looks at locks. Write side: {@link #restart()}. */
-  private final ReentrantReadWriteLock restartLock = new ReentrantReadWriteLock();
-  /** End of the refusal period after the last restart; written under the write lock. */
-  private Instant refuseUntil = Instant.MIN;
   /** Calls since the last sweep of lapsed leases. */
   private final AtomicInteger callsSinceSweep = new AtomicInteger();
 
   InProcessLocks(Clock clock, CloudLimits limits, Duration defaultTimeout) {
-    this.clock = Objects.requireNonNull(clock, "clock");
     this.limits = Objects.requireNonNull(limits, "limits");
-    this.timeouts = new PrefixTimeouts(defaultTimeout);
+    this.timeouts = new PrefixTimeouts("lock", defaultTimeout);
+    this.window =
+        new RefusalWindow(clock, timeouts, "the lock service restarted and refuses acquires");
   }
 
   /**
@@ -71,13 +65,7 @@ final class InProcessLocks implements LockService {
    * timeout ever configured, measured from now.
    */
   void restart() {
-    restartLock.writeLock().lock();
-    try {
-      locks.clear();
-      refuseUntil = plusSaturating(clock.instant(), timeouts.longestEver());
-    } finally {
-      restartLock.writeLock().unlock();
-    }
+    window.restart(locks::clear);
   }
 
   @Override
@@ -104,12 +92,8 @@ final class InProcessLocks implements LockService {
     return call(() -> {
       limits.checkUri(uri);
       checkClientId(clientId);
-      restartLock.readLock().lock();
-      try {
-        Instant now = clock.instant();
-        if (now.isBefore(refuseUntil)) {
-          return false; // the restart lost every lock, so the caller holds none
-        }
+      // While refusing: the restart lost every lock, so the caller holds none.
+      return window.admitOr(false, now -> {
         boolean[] held = {false};
         locks.computeIfPresent(uri, (u, holders) -> {
           Holder mine = holders.remove(clientId);
@@ -119,9 +103,7 @@ final class InProcessLocks implements LockService {
         });
         maybeSweep(now);
         return held[0];
-      } finally {
-        restartLock.readLock().unlock();
-      }
+      });
     });
   }
 
@@ -144,14 +126,7 @@ final class InProcessLocks implements LockService {
     return call(() -> {
       limits.checkUri(uri);
       checkClientId(clientId);
-      restartLock.readLock().lock();
-      try {
-        Instant now = clock.instant();
-        if (now.isBefore(refuseUntil)) {
-          Duration wait = Duration.between(now, refuseUntil);
-          throw new ServiceUnavailableException(
-              "the lock service restarted and refuses acquires for another " + wait, wait);
-        }
+      return window.admit(now -> {
         Duration timeout = timeouts.lookup(uri);
         LockGrant[] result = new LockGrant[1];
         locks.compute(uri, (u, holders) -> {
@@ -162,9 +137,7 @@ final class InProcessLocks implements LockService {
         });
         maybeSweep(now);
         return result[0];
-      } finally {
-        restartLock.readLock().unlock();
-      }
+      });
     });
   }
 
@@ -176,7 +149,7 @@ final class InProcessLocks implements LockService {
       Map<String, Holder> holders, String clientId, LockMode mode, Instant now, Duration timeout) {
     Holder mine = holders.get(clientId);
     int others = holders.size() - (mine == null ? 0 : 1);
-    Instant until = plusSaturating(now, timeout);
+    Instant until = PrefixTimeouts.endOf(now, timeout);
     if (mode == LockMode.EXCLUSIVE) {
       // Granted when nobody else holds anything: covers a fresh grant, renewal and S->X upgrade.
       if (others > 0) {
@@ -220,15 +193,6 @@ final class InProcessLocks implements LockService {
     }
   }
 
-  /** {@code t + d}, or {@link Instant#MAX} when that is beyond the range of an instant. */
-  private static Instant plusSaturating(Instant t, Duration d) {
-    try {
-      return t.plus(d);
-    } catch (DateTimeException | ArithmeticException e) {
-      return Instant.MAX;
-    }
-  }
-
   /** Runs a call on the caller's thread; a rejected request becomes a failed future. */
   private static <T> CompletableFuture<T> call(Supplier<T> body) {
     try {
@@ -251,67 +215,6 @@ final class InProcessLocks implements LockService {
     /** A lease granted at g with timeout t has lapsed once g + t <= now. */
     boolean lapsedAt(Instant now) {
       return !now.isBefore(until);
-    }
-  }
-
-  /**
-   * Timeouts per URI prefix with longest-prefix lookup, and the longest timeout ever configured
-   * (which bounds the refusal period after a restart, so it only grows).
-   *
-   * <p>The lookup walks the sorted prefixes with {@code floorKey}: the greatest key not above the
-   * URI is either a prefix of it, and then the longest one, or it shares a strictly shorter common
-   * prefix with the URI, below which the search continues. Thread-safe: reads are lock-free,
-   * writes synchronized so that the maximum never misses a value.
-   */
-  private static final class PrefixTimeouts {
-    private final Duration defaultTimeout;
-    private final ConcurrentSkipListMap<String, Duration> byPrefix = new ConcurrentSkipListMap<>();
-    private volatile Duration longestEver;
-
-    PrefixTimeouts(Duration defaultTimeout) {
-      Objects.requireNonNull(defaultTimeout, "defaultTimeout");
-      if (defaultTimeout.isNegative() || defaultTimeout.isZero()) {
-        throw new IllegalArgumentException("a default timeout must be positive: " + defaultTimeout);
-      }
-      this.defaultTimeout = defaultTimeout;
-      this.longestEver = defaultTimeout;
-    }
-
-    synchronized void set(String prefix, Duration timeout) {
-      if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-        throw new BadRequestException("a lock timeout must be positive: " + timeout);
-      }
-      byPrefix.put(prefix, timeout);
-      if (timeout.compareTo(longestEver) > 0) {
-        longestEver = timeout;
-      }
-    }
-
-    Duration longestEver() {
-      return longestEver;
-    }
-
-    Duration lookup(String uri) {
-      String key = uri;
-      while (true) {
-        Map.Entry<String, Duration> floor = byPrefix.floorEntry(key);
-        if (floor == null) {
-          return defaultTimeout;
-        }
-        if (uri.startsWith(floor.getKey())) {
-          return floor.getValue();
-        }
-        key = uri.substring(0, commonPrefixLength(floor.getKey(), uri));
-      }
-    }
-
-    private static int commonPrefixLength(String a, String b) {
-      int n = Math.min(a.length(), b.length());
-      int i = 0;
-      while (i < n && a.charAt(i) == b.charAt(i)) {
-        i++;
-      }
-      return i;
     }
   }
 }

@@ -1,16 +1,12 @@
 package io.stratus.cloudapi.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.stratus.cloudapi.AdvancedMessage;
 import io.stratus.cloudapi.AdvancedQueueService;
 import io.stratus.cloudapi.BadRequestException;
-import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.LimitExceededException;
 import io.stratus.cloudapi.NotFoundException;
-import io.stratus.cloudapi.testing.Seed;
-import io.stratus.cloudapi.testing.SeedExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,21 +14,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What every {@link AdvancedQueueService} must do (paper 000, section 2.3.4), checked through the
@@ -43,44 +34,26 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * small limit. Queue names get a per-test unique prefix ({@link #uri}), so a backend shared between
  * tests (one ZooKeeper ensemble) does not leak state from one test into another. Time-boundary
  * checks assume the service's clock is the one {@link #elapse} moves; a backend on real time widens
- * them by {@link #clockSlack()}.
+ * them by {@link #clockSlack()}. The shared hooks and helpers are in {@link ContractSupport}.
  *
  * <p>Message ids are assumed positive, so {@code receiveAfterId(uri, n, 0)} means "from the start",
  * as the protocols use it.
  */
-@ExtendWith(SeedExtension.class)
-public abstract class AdvancedQueueServiceContract {
+public abstract class AdvancedQueueServiceContract extends ContractSupport {
   /** The service under test, fresh for each test. */
   protected AdvancedQueueService queues;
-  /** The test's seed, for randomized tests and for subclasses. */
-  protected long seed;
-
-  private String prefix;
 
   /** A fresh service for one test. */
   protected abstract AdvancedQueueService newQueues(long seed);
 
-  /** Lets {@code d} pass on the service's clock. */
-  protected abstract void elapse(Duration d);
-
-  /**
-   * How far the service's view of time may lag the test's (zero for a manual clock). Age checks
-   * right at a boundary are only made when this is zero.
-   */
-  protected Duration clockSlack() {
-    return Duration.ZERO;
-  }
-
-  /** A queue URI unique to this test run. */
-  protected String uri(String name) {
-    return prefix + name;
+  /** Queue URIs unique to this test run, so {@link #uri} names a queue no other test sees. */
+  @Override
+  protected String newPrefix() {
+    return uniquePrefix("ct-aq-", "-");
   }
 
   @BeforeEach
-  public void setUpQueueContract(@Seed long seed, TestInfo info) {
-    this.seed = seed;
-    String method = info.getTestMethod().map(m -> m.getName()).orElse("test");
-    this.prefix = "ct-aq-" + method + "-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+  public void setUpQueueContract() {
     this.queues = newQueues(seed);
   }
 
@@ -90,7 +63,7 @@ public abstract class AdvancedQueueServiceContract {
       return;
     }
     try {
-      for (String q : await(queues.listQueues(prefix))) {
+      for (String q : await(queues.listQueues(uri("")))) {
         await(queues.deleteQueue(q));
       }
     } finally {
@@ -107,12 +80,12 @@ public abstract class AdvancedQueueServiceContract {
     await(queues.createQueue(b));
     await(queues.createQueue(a));
     await(queues.createQueue(a));
-    assertThat(await(queues.listQueues(prefix))).containsExactly(a, b);
+    assertThat(await(queues.listQueues(uri("")))).containsExactly(a, b);
     assertThat(await(queues.listQueues(a))).containsExactly(a);
 
     await(queues.deleteQueue(a));
     await(queues.deleteQueue(a));
-    assertThat(await(queues.listQueues(prefix))).containsExactly(b);
+    assertThat(await(queues.listQueues(uri("")))).containsExactly(b);
   }
 
   @Test
@@ -449,28 +422,6 @@ public abstract class AdvancedQueueServiceContract {
 
   private static List<Long> expectIds(List<long[]> model, int max, Predicate<long[]> filter) {
     return model.stream().filter(filter).limit(max).map(m -> m[0]).collect(Collectors.toList());
-  }
-
-  protected static <T> T await(CompletableFuture<T> f) {
-    return CloudFutures.await(f);
-  }
-
-  /** Asserts that the call fails its future (rather than throwing) with {@code type}. */
-  protected static <T extends Throwable> T assertFails(
-      Supplier<? extends CompletableFuture<?>> call, Class<T> type) {
-    CompletableFuture<?> f;
-    try {
-      f = call.get();
-    } catch (RuntimeException e) {
-      throw new AssertionError("the call threw " + e + " instead of failing its future", e);
-    }
-    Throwable t = catchThrowable(() -> CloudFutures.await(f));
-    assertThat(t).isInstanceOf(type);
-    return type.cast(t);
-  }
-
-  protected static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 
   protected static String text(AdvancedMessage m) {

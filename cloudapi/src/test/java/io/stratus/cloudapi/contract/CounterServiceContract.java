@@ -1,33 +1,23 @@
 package io.stratus.cloudapi.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.stratus.cloudapi.BadRequestException;
-import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CounterService;
-import io.stratus.cloudapi.ServiceUnavailableException;
-import io.stratus.cloudapi.testing.Seed;
-import io.stratus.cloudapi.testing.SeedExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What every {@link CounterService} must do (paper 000, sections 2.3.6, 5.4 and 6.6), checked
@@ -42,25 +32,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * and, if it can, a way to make the service fail and restart ({@link #supportsRestart()}; when
  * false, the restart test passes without checking anything). Every URI a test uses starts with a
  * per-test prefix ({@link #uri}) whose timeout the suite sets to {@link #TIMEOUT}. A backend whose
- * clock is not the one {@link #elapse} moves widens every boundary by {@link #clockSlack()}.
+ * clock is not the one {@link #elapse} moves widens every boundary by {@link #clockSlack()}. The
+ * shared hooks and helpers, such as {@link #assertRefused} and {@link #afterRefusal}, are in {@link
+ * ContractSupport}.
  */
-@ExtendWith(SeedExtension.class)
-public abstract class CounterServiceContract {
+public abstract class CounterServiceContract extends ContractSupport {
   /** The validation timeout the suite sets for its per-test prefix. */
   protected static final Duration TIMEOUT = Duration.ofSeconds(10);
 
   /** The service under test, fresh for each test. */
   protected CounterService counters;
-  /** The test's seed. */
-  protected long seed;
-
-  private String prefix;
 
   /** A fresh service for one test. */
   protected abstract CounterService newCounters(long seed);
-
-  /** Lets {@code d} pass on the service's clock. */
-  protected abstract void elapse(Duration d);
 
   /** Makes the service fail and come back without its counters. */
   protected abstract void restartService();
@@ -70,23 +54,16 @@ public abstract class CounterServiceContract {
     return true;
   }
 
-  /** How far the service's view of time may differ from the test's (zero for a manual clock). */
-  protected Duration clockSlack() {
-    return Duration.ZERO;
-  }
-
-  /** A counter URI unique to this test run; its timeout is {@link #TIMEOUT}. */
-  protected String uri(String name) {
-    return prefix + name;
+  /** Counter URIs unique to this test run; the set-up sets their timeout to {@link #TIMEOUT}. */
+  @Override
+  protected String newPrefix() {
+    return uniquePrefix("ct-ctr-", "/");
   }
 
   @BeforeEach
-  public void setUpCounterContract(@Seed long seed, TestInfo info) {
-    this.seed = seed;
-    String method = info.getTestMethod().map(m -> m.getName()).orElse("test");
-    this.prefix = "ct-ctr-" + method + "-" + UUID.randomUUID().toString().substring(0, 8) + "/";
+  public void setUpCounterContract() {
     this.counters = newCounters(seed);
-    await(counters.setTimeout(prefix, TIMEOUT));
+    await(counters.setTimeout(uri(""), TIMEOUT));
   }
 
   @AfterEach
@@ -395,53 +372,5 @@ public abstract class CounterServiceContract {
 
   protected long highest(String uri) {
     return await(counters.highestValidated(uri));
-  }
-
-  protected Duration slack() {
-    return clockSlack();
-  }
-
-  /** Asserts that the call is refused as unavailable, with a positive retry-after if any. */
-  protected ServiceUnavailableException assertRefused(
-      Supplier<? extends CompletableFuture<?>> call) {
-    ServiceUnavailableException e = assertFails(call, ServiceUnavailableException.class);
-    e.retryAfter().ifPresent(d -> assertThat(d).isPositive());
-    return e;
-  }
-
-  /**
-   * Lets time pass just beyond the end of the refusal period and returns the call's answer. Waits
-   * the slack (at least 1 ms) first, then as long as the service says (or {@code fallback}) while
-   * it still refuses: its longest timeout may exceed the ones this suite set (its default).
-   */
-  protected <T> T afterRefusal(Supplier<CompletableFuture<T>> call, Duration fallback) {
-    Duration wait = slack().multipliedBy(2).plusMillis(1);
-    for (int attempt = 0; ; attempt++) {
-      elapse(wait);
-      try {
-        return await(call.get());
-      } catch (ServiceUnavailableException e) {
-        assertThat(attempt).as("still refusing after many waits").isLessThan(20);
-        wait = e.retryAfter().orElse(fallback);
-      }
-    }
-  }
-
-  protected static <T> T await(CompletableFuture<T> f) {
-    return CloudFutures.await(f);
-  }
-
-  /** Asserts that the call fails its future (rather than throwing) with {@code type}. */
-  protected static <T extends Throwable> T assertFails(
-      Supplier<? extends CompletableFuture<?>> call, Class<T> type) {
-    CompletableFuture<?> f;
-    try {
-      f = call.get();
-    } catch (RuntimeException e) {
-      throw new AssertionError("the call threw " + e + " instead of failing its future", e);
-    }
-    Throwable t = catchThrowable(() -> CloudFutures.await(f));
-    assertThat(t).isInstanceOf(type);
-    return type.cast(t);
   }
 }

@@ -1,16 +1,12 @@
 package io.stratus.cloudapi.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.stratus.cloudapi.BadRequestException;
-import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockMode;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.ServiceUnavailableException;
-import io.stratus.cloudapi.testing.Seed;
-import io.stratus.cloudapi.testing.SeedExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,12 +20,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What every {@link LockService} must do (paper 000, sections 2.3.5 and 6.5), checked through the
@@ -42,25 +35,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>Holding is judged as a client must judge it ({@link LockGrant}): from the moment it sent the
  * request plus {@code validFor}. A backend whose clock is not the one {@link #elapse} moves widens
- * every boundary by {@link #clockSlack()}.
+ * every boundary by {@link #clockSlack()}. The shared hooks and helpers, such as {@link
+ * #assertRefused} and {@link #afterRefusal}, are in {@link ContractSupport}.
  */
-@ExtendWith(SeedExtension.class)
-public abstract class LockServiceContract {
+public abstract class LockServiceContract extends ContractSupport {
   /** The timeout the suite sets for its per-test prefix. */
   protected static final Duration TIMEOUT = Duration.ofSeconds(10);
 
   /** The service under test, fresh for each test. */
   protected LockService locks;
-  /** The test's seed. */
-  protected long seed;
-
-  private String prefix;
 
   /** A fresh service for one test. */
   protected abstract LockService newLocks(long seed);
-
-  /** Lets {@code d} pass on the service's clock. */
-  protected abstract void elapse(Duration d);
 
   /** Makes the service fail and come back without its locks. */
   protected abstract void restartService();
@@ -70,23 +56,16 @@ public abstract class LockServiceContract {
     return true;
   }
 
-  /** How far the service's view of time may differ from the test's (zero for a manual clock). */
-  protected Duration clockSlack() {
-    return Duration.ZERO;
-  }
-
-  /** A URI unique to this test run; its timeout is {@link #TIMEOUT}. */
-  protected String uri(String name) {
-    return prefix + name;
+  /** URIs unique to this test run; the set-up sets their timeout to {@link #TIMEOUT}. */
+  @Override
+  protected String newPrefix() {
+    return uniquePrefix("ct-lock-", "/");
   }
 
   @BeforeEach
-  public void setUpLockContract(@Seed long seed, TestInfo info) {
-    this.seed = seed;
-    String method = info.getTestMethod().map(m -> m.getName()).orElse("test");
-    this.prefix = "ct-lock-" + method + "-" + UUID.randomUUID().toString().substring(0, 8) + "/";
+  public void setUpLockContract() {
     this.locks = newLocks(seed);
-    await(locks.setTimeout(prefix, TIMEOUT));
+    await(locks.setTimeout(uri(""), TIMEOUT));
   }
 
   @AfterEach
@@ -295,7 +274,7 @@ public abstract class LockServiceContract {
     elapse(longest.minus(slack()).minusMillis(1));
     assertRefused(() -> locks.acquireShared(u, "B"));
 
-    LockGrant g = acquireAfterRefusal(() -> locks.acquireExclusive(u, "B"), longest);
+    LockGrant g = afterRefusal(() -> locks.acquireExclusive(u, "B"), longest);
     assertThat(g.granted()).as("the lock held before the restart has lapsed").isTrue();
     assertThat(s(u, "A").granted()).isFalse();
   }
@@ -513,55 +492,7 @@ public abstract class LockServiceContract {
     return await(locks.timeoutFor("ct-lock-unconfigured-" + UUID.randomUUID()));
   }
 
-  protected Duration slack() {
-    return clockSlack();
-  }
-
-  /** Asserts that the call is refused as unavailable, with a positive retry-after if any. */
-  protected ServiceUnavailableException assertRefused(
-      Supplier<? extends CompletableFuture<?>> call) {
-    ServiceUnavailableException e = assertFails(call, ServiceUnavailableException.class);
-    e.retryAfter().ifPresent(d -> assertThat(d).isPositive());
-    return e;
-  }
-
-  /**
-   * Lets time pass just beyond the end of the refusal period and returns the call's answer. Waits
-   * the slack (at least 1 ms) first, then as long as the service says (or {@code longest}) while
-   * it still refuses: a shared backend may have been configured with a longer timeout elsewhere.
-   */
-  protected <T> T acquireAfterRefusal(Supplier<CompletableFuture<T>> call, Duration longest) {
-    Duration wait = slack().multipliedBy(2).plusMillis(1);
-    for (int attempt = 0; ; attempt++) {
-      elapse(wait);
-      try {
-        return await(call.get());
-      } catch (ServiceUnavailableException e) {
-        assertThat(attempt).as("still refusing after many waits").isLessThan(20);
-        wait = e.retryAfter().orElse(longest);
-      }
-    }
-  }
-
   protected static Duration max(Duration a, Duration b) {
     return a.compareTo(b) >= 0 ? a : b;
-  }
-
-  protected static <T> T await(CompletableFuture<T> f) {
-    return CloudFutures.await(f);
-  }
-
-  /** Asserts that the call fails its future (rather than throwing) with {@code type}. */
-  protected static <T extends Throwable> T assertFails(
-      Supplier<? extends CompletableFuture<?>> call, Class<T> type) {
-    CompletableFuture<?> f;
-    try {
-      f = call.get();
-    } catch (RuntimeException e) {
-      throw new AssertionError("the call threw " + e + " instead of failing its future", e);
-    }
-    Throwable t = catchThrowable(() -> CloudFutures.await(f));
-    assertThat(t).isInstanceOf(type);
-    return type.cast(t);
   }
 }

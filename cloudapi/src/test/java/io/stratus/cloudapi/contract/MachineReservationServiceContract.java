@@ -1,47 +1,45 @@
 package io.stratus.cloudapi.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.stratus.cloudapi.BadRequestException;
-import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.MachineDescription;
 import io.stratus.cloudapi.MachineDescription.MachineState;
 import io.stratus.cloudapi.MachineReservationService;
 import io.stratus.cloudapi.NotFoundException;
-import io.stratus.cloudapi.testing.Seed;
-import io.stratus.cloudapi.testing.SeedExtension;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What every {@link MachineReservationService} must do (paper 000, section 2.3.2), checked through
  * the interface only. A real provider may take a while to boot or terminate a machine, so the
  * suite accepts PENDING after a start and STOPPING after a stop, as the interface does ("moves it
  * towards TERMINATED"). Subclasses supply a fresh service per test and a machine image it accepts
- * ({@link #image()}); every machine a test starts is stopped afterwards.
+ * ({@link #image()}); every machine a test starts is stopped afterwards. The shared helpers are in
+ * {@link ContractSupport}.
  */
-@ExtendWith(SeedExtension.class)
-public abstract class MachineReservationServiceContract {
+public abstract class MachineReservationServiceContract extends ContractSupport {
   /** The service under test, fresh for each test. */
   protected MachineReservationService machines;
-  /** The test's seed. */
-  protected long seed;
 
   private final List<String> started = new ArrayList<>();
 
   /** A fresh service for one test. */
   protected abstract MachineReservationService newMachines(long seed);
+
+  /** Not needed: no machine test lets time pass. */
+  @Override
+  protected void elapse(Duration d) {
+    throw new UnsupportedOperationException("the machine contract never lets time pass");
+  }
 
   /** An image the service can start. */
   protected String image() {
@@ -49,8 +47,7 @@ public abstract class MachineReservationServiceContract {
   }
 
   @BeforeEach
-  public void setUpMachineContract(@Seed long seed) {
-    this.seed = seed;
+  public void setUpMachineContract() {
     this.machines = newMachines(seed);
   }
 
@@ -134,23 +131,5 @@ public abstract class MachineReservationServiceContract {
     MachineDescription d = await(machines.start(image()));
     started.add(d.id());
     return d;
-  }
-
-  protected static <T> T await(CompletableFuture<T> f) {
-    return CloudFutures.await(f);
-  }
-
-  /** Asserts that the call fails its future (rather than throwing) with {@code type}. */
-  protected static <T extends Throwable> T assertFails(
-      Supplier<? extends CompletableFuture<?>> call, Class<T> type) {
-    CompletableFuture<?> f;
-    try {
-      f = call.get();
-    } catch (RuntimeException e) {
-      throw new AssertionError("the call threw " + e + " instead of failing its future", e);
-    }
-    Throwable t = catchThrowable(() -> CloudFutures.await(f));
-    assertThat(t).isInstanceOf(type);
-    return type.cast(t);
   }
 }

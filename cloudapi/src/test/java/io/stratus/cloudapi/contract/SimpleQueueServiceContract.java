@@ -1,6 +1,5 @@
 package io.stratus.cloudapi.contract;
 
-import static io.stratus.cloudapi.CloudFutures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,8 +10,6 @@ import io.stratus.cloudapi.LimitExceededException;
 import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
-import io.stratus.cloudapi.testing.Seed;
-import io.stratus.cloudapi.testing.SeedExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +29,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The contract of {@link SimpleQueueService}, run against every implementation: the in-process
@@ -45,10 +41,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * duplicate. What a stronger service adds is declared with the flags {@link #deliversInOrder()},
  * {@link #receivesAreComplete()} and {@link #mayDuplicate()}, and only then checked. Time moves
  * only through {@link #elapse} (a manual clock in-process, a real wait on a real service). Queue
- * URIs are unique per test ({@link #uri}) and use only characters SQS accepts in queue names.
+ * URIs are unique per test ({@link #uri}) and use only characters SQS accepts in queue names. The
+ * shared hooks and helpers are in {@link ContractSupport}.
  */
-@ExtendWith(SeedExtension.class)
-public abstract class SimpleQueueServiceContract {
+public abstract class SimpleQueueServiceContract extends ContractSupport {
   /** Receives a drain may spend before it gives up on an expected message. */
   protected static final int DRAIN_ATTEMPTS = 500;
   /** Hides what a drain received for longer than any test runs, so it is not seen twice. */
@@ -60,14 +56,9 @@ public abstract class SimpleQueueServiceContract {
   private static final int MAX_PROBED_MESSAGE_SIZE = 16 * 1024 * 1024;
 
   protected SimpleQueueService queues;
-  protected long seed;
-  private String prefix;
 
   /** A fresh, isolated service (or one whose queue URIs {@link #uri} keeps apart). */
   protected abstract SimpleQueueService newQueues(long seed);
-
-  /** Lets {@code d} pass: advances a manual clock, or waits on a real service. */
-  protected abstract void elapse(Duration d);
 
   /** Whether receives return messages in the order they were sent. */
   protected boolean deliversInOrder() {
@@ -84,28 +75,30 @@ public abstract class SimpleQueueServiceContract {
     return true;
   }
 
+  /**
+   * Queue URIs unique to this test, short enough for SQS queue names (80 characters) however long
+   * the test's name.
+   */
+  @Override
+  protected String newPrefix() {
+    return "ct-" + Long.toHexString(new SplittableRandom(seed).nextLong()) + "-";
+  }
+
   @BeforeEach
-  void createQueues(@Seed long seed) {
-    this.seed = seed;
+  void createQueues() {
     this.queues = newQueues(seed);
-    this.prefix = "ct-" + Long.toHexString(new SplittableRandom(seed).nextLong()) + "-";
   }
 
   /** Best-effort cleanup, for real services shared between runs. */
   @AfterEach
   void removeQueues() {
     try {
-      for (String q : await(queues.listQueues(prefix))) {
+      for (String q : await(queues.listQueues(uri("")))) {
         await(queues.deleteQueue(q));
       }
     } catch (CloudException e) {
       // Leftovers under a unique prefix harm no other test.
     }
-  }
-
-  /** A queue URI unique to this test. */
-  protected String uri(String name) {
-    return prefix + name;
   }
 
   /** Creates a queue under this test's prefix and returns its URI. */
@@ -123,7 +116,7 @@ public abstract class SimpleQueueServiceContract {
     String a = newQueue("a");
     String c = newQueue("c");
     await(queues.createQueue(a));
-    assertThat(await(queues.listQueues(prefix))).containsExactly(a, b, c);
+    assertThat(await(queues.listQueues(uri("")))).containsExactly(a, b, c);
     assertThat(await(queues.listQueues(uri("b")))).containsExactly(b);
     assertThat(await(queues.listQueues(uri("zz")))).isEmpty();
   }
@@ -134,7 +127,7 @@ public abstract class SimpleQueueServiceContract {
     await(queues.send(q, bytes("m")));
     await(queues.deleteQueue(q));
     await(queues.deleteQueue(q));
-    assertThat(await(queues.listQueues(prefix))).doesNotContain(q);
+    assertThat(await(queues.listQueues(uri("")))).doesNotContain(q);
     assertThatThrownBy(() -> await(queues.send(q, bytes("m"))))
         .isInstanceOf(NotFoundException.class);
   }
@@ -509,9 +502,5 @@ public abstract class SimpleQueueServiceContract {
     for (int i = 0; i < 5; i++) {
       assertThat(await(queues.receive(q, maxBatch(), LONG_VISIBILITY))).isEmpty();
     }
-  }
-
-  protected static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 }

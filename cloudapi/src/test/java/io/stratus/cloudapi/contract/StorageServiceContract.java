@@ -1,6 +1,5 @@
 package io.stratus.cloudapi.contract;
 
-import static io.stratus.cloudapi.CloudFutures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,8 +17,6 @@ import io.stratus.cloudapi.PreconditionFailedException;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.StoredItem;
 import io.stratus.cloudapi.SupportsConditionalPut;
-import io.stratus.cloudapi.testing.Seed;
-import io.stratus.cloudapi.testing.SeedExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,8 +37,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The contract of {@link StorageService} and {@link SupportsConditionalPut}, run against every
@@ -55,52 +50,45 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the default window of zero the same test checks read-after-write. Conditional-put tests return at
  * once when the store lacks the ability ({@link #supportsConditionalPut()}), so one suite serves
  * both kinds of store. Limits are read from {@link StorageService#limits()}; a limit too large to
- * exceed cheaply (a 5 GiB object) is not probed.
+ * exceed cheaply (a 5 GiB object) is not probed. The shared hooks and helpers are in {@link
+ * ContractSupport}.
  */
-@ExtendWith(SeedExtension.class)
-public abstract class StorageServiceContract {
+public abstract class StorageServiceContract extends ContractSupport {
   /** Largest object the suite allocates to exceed {@link CloudLimits#maxObjectSize()}. */
   private static final long MAX_PROBED_OBJECT_SIZE = 16L * 1024 * 1024;
 
   protected StorageService storage;
-  protected long seed;
-  private String prefix;
 
   /** A fresh, isolated storage service (or one whose URIs {@link #uri} keeps apart). */
   protected abstract StorageService newStorage(long seed);
-
-  /** Lets {@code d} pass: advances a manual clock, or waits on a real service. */
-  protected abstract void elapse(Duration d);
 
   /** How long after a write a read may still miss it; zero for strongly consistent stores. */
   protected Duration consistencyWindow() {
     return Duration.ZERO;
   }
 
+  /** A "folder" per test, named after it and its seed, so that real services can share a bucket. */
+  @Override
+  protected String newPrefix() {
+    String name = testName();
+    return "contract/" + name + "-" + Long.toHexString(new SplittableRandom(seed).nextLong()) + "/";
+  }
+
   @BeforeEach
-  void createStorage(@Seed long seed, TestInfo test) {
-    this.seed = seed;
+  void createStorage() {
     this.storage = newStorage(seed);
-    String name = test.getTestMethod().map(m -> m.getName()).orElse("test");
-    this.prefix =
-        "contract/" + name + "-" + Long.toHexString(new SplittableRandom(seed).nextLong()) + "/";
   }
 
   /** Best-effort cleanup, for real services that share a bucket between runs. */
   @AfterEach
   void removeItems() {
     try {
-      for (ItemSummary s : await(storage.listAll(prefix))) {
+      for (ItemSummary s : await(storage.listAll(uri("")))) {
         await(storage.delete(s.uri()));
       }
     } catch (CloudException e) {
       // Leftovers under a unique prefix harm no other test.
     }
-  }
-
-  /** A URI under this test's unique prefix. */
-  protected String uri(String name) {
-    return prefix + name;
   }
 
   /** Whether the conditional-put tests apply to {@link #storage}. */
@@ -634,10 +622,6 @@ public abstract class StorageServiceContract {
     List<String> out = new ArrayList<>();
     await(storage.listAll(uri(name))).forEach(s -> out.add(s.uri()));
     return out;
-  }
-
-  protected static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 
   /** A payload whose length and content both depend on {@code n}, so a mix would show. */

@@ -1,6 +1,5 @@
 package io.stratus.cloudapi.inprocess;
 
-import static io.stratus.cloudapi.CloudFutures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
