@@ -38,6 +38,8 @@ public final class Page {
   static final int HEADER_OVERHEAD = 64;
   /** Bytes of framing each entry costs in the encoding, an upper bound. */
   static final int ENTRY_OVERHEAD = 10;
+  /** Bytes of framing each client commit counter costs besides its client id, an upper bound. */
+  static final int COUNTER_OVERHEAD = 24;
 
   private final String uri;
   private final PageKind kind;
@@ -69,8 +71,11 @@ public final class Page {
     this.values = values;
     int size = HEADER_OVERHEAD + uri.length() + lowKey.length
         + (highKey == null ? 0 : highKey.length)
-        + (rightSibling == null ? 0 : rightSibling.length())
-        + clientCommitCounters.size() * 24;
+        + (rightSibling == null ? 0 : utf8Length(rightSibling));
+    for (String clientId : clientCommitCounters.keySet()) {
+      // Stored as UTF-8 text, so its encoded length counts, not its char count.
+      size += COUNTER_OVERHEAD + utf8Length(clientId);
+    }
     for (int i = 0; i < keys.length; i++) {
       size += keys[i].length + values[i].length + ENTRY_OVERHEAD;
     }
@@ -265,6 +270,21 @@ public final class Page {
   public String toString() {
     return "Page{" + uri + ", " + kind + " level " + level + ", " + keys.length + " entries"
         + (rightSibling == null ? "" : ", right=" + rightSibling) + '}';
+  }
+
+  /** An upper bound of the UTF-8 length of {@code s}: exact except that a surrogate pair counts 6. */
+  private static int utf8Length(String s) {
+    int n = s.length();
+    int bytes = n;
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x800) {
+        bytes += 2;
+      } else if (c >= 0x80) {
+        bytes += 1;
+      }
+    }
+    return bytes;
   }
 
   private static byte[][] insert(byte[][] a, int at, byte[] x) {

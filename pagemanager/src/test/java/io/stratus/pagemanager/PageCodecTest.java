@@ -1,0 +1,231 @@
+package io.stratus.pagemanager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import io.stratus.CorruptPageException;
+import io.stratus.cloudapi.testing.Seed;
+import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.pagemanager.proto.PageBody;
+import io.stratus.pagemanager.proto.StoredPage;
+import io.stratus.pagemanager.proto.StoredPageKind;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(SeedExtension.class)
+class PageCodecTest {
+  private static final String URI = "db/t/page-1";
+
+  @Test
+  void roundTripsRandomPagesWithEveryHeaderField(@Seed long seed) {
+    Random r = new Random(seed);
+    for (int i = 0; i < 500; i++) {
+      Page p = RandomPages.page(r, "db/t/" + i);
+      Page back = PageCodec.decode(p.uri(), PageCodec.encode(p));
+      assertThat(back).isEqualTo(p);
+      assertThat(back.kind()).isEqualTo(p.kind());
+      assertThat(back.level()).isEqualTo(p.level());
+      assertThat(back.lowKey()).isEqualTo(p.lowKey());
+      assertThat(back.highKey().isPresent()).isEqualTo(p.highKey().isPresent());
+      p.highKey().ifPresent(h -> assertThat(back.highKey().orElseThrow()).isEqualTo(h));
+      assertThat(back.rightSibling()).isEqualTo(p.rightSibling());
+      assertThat(back.lastCheckpointMillis()).isEqualTo(p.lastCheckpointMillis());
+      assertThat(back.clientCommitCounters()).isEqualTo(p.clientCommitCounters());
+      assertThat(back.snapshotId()).isEqualTo(p.snapshotId());
+      assertThat(back.entryCount()).isEqualTo(p.entryCount());
+    }
+  }
+
+  @Test
+  void roundTripsEmptyPagesAndKeepsEmptyHighKeyApartFromNone() {
+    Page empty = Page.builder(URI, PageKind.LEAF).build();
+    assertThat(PageCodec.decode(URI, PageCodec.encode(empty))).isEqualTo(empty);
+
+    Page emptyHigh = Page.builder(URI, PageKind.INNER).highKey(new byte[0]).rightSibling("").build();
+    Page back = PageCodec.decode(URI, PageCodec.encode(emptyHigh));
+    assertThat(back).isEqualTo(emptyHigh);
+    assertThat(back.highKey()).isPresent();
+    assertThat(back.rightSibling()).contains("");
+    assertThat(PageCodec.decode(URI, PageCodec.encode(empty)).highKey()).isEmpty();
+    assertThat(PageCodec.decode(URI, PageCodec.encode(empty)).rightSibling()).isEmpty();
+  }
+
+  @Test
+  void decodedPageTakesTheUriItIsReadUnder() {
+    Page p = RandomPages.leaf(URI, 3, 10);
+    assertThat(PageCodec.decode("elsewhere", PageCodec.encode(p)).uri()).isEqualTo("elsewhere");
+  }
+
+  @Test
+  void encodedSizeNeverExceedsTheBound(@Seed long seed) {
+    Random r = new Random(seed);
+    for (int i = 0; i < 2000; i++) {
+      // Short URIs leave the bound the least slack (the URI is counted but not stored).
+      Page p = RandomPages.page(r, "u" + (i % 10));
+      assertThat(PageCodec.encode(p).length).as("page %s", p).isLessThanOrEqualTo(p.encodedSizeBound());
+    }
+  }
+
+  @Test
+  void encodedSizeBoundHoldsForLongClientIdsAndMultiByteSiblings() {
+    Page.Builder b =
+        Page.builder("u", PageKind.INNER)
+            .level(Integer.MAX_VALUE)
+            .lowKey(new byte[200])
+            .highKey(new byte[200])
+            .rightSibling("中".repeat(300))
+            .lastCheckpointMillis(-1)
+            .snapshotId(-1);
+    for (int i = 0; i < 20; i++) {
+      b.clientCommitCounter("client-" + "😀".repeat(40) + i, Long.MIN_VALUE);
+    }
+    Page p = b.build();
+    assertThat(PageCodec.encode(p).length).isLessThanOrEqualTo(p.encodedSizeBound());
+
+    // The worst fixed header: no URI slack, every varint at its longest.
+    Page header =
+        Page.builder("", PageKind.META)
+            .level(Integer.MAX_VALUE)
+            .lowKey(new byte[1 << 21])
+            .highKey(new byte[1 << 21])
+            .rightSibling("")
+            .lastCheckpointMillis(Long.MIN_VALUE)
+            .snapshotId(-1)
+            .build();
+    assertThat(PageCodec.encode(header).length).isLessThanOrEqualTo(header.encodedSizeBound());
+  }
+
+  @Test
+  void everySingleByteChangeIsDetected(@Seed long seed) {
+    Random r = new Random(seed);
+    for (int round = 0; round < 20; round++) {
+      Page p = RandomPages.page(r, URI);
+      byte[] good = PageCodec.encode(p);
+      for (int i : positions(r, good.length)) {
+        byte[] bad = good.clone();
+        bad[i] ^= (byte) (1 + r.nextInt(255));
+        assertThatThrownBy(() -> PageCodec.decode(URI, bad))
+            .as("byte %d of %d changed", i, good.length)
+            .isInstanceOf(CorruptPageException.class)
+            .satisfies(e -> assertThat(((CorruptPageException) e).uri()).isEqualTo(URI));
+      }
+    }
+  }
+
+  @Test
+  void everyTruncationIsDetected(@Seed long seed) {
+    Random r = new Random(seed);
+    byte[] good = PageCodec.encode(RandomPages.page(r, URI));
+    for (int len : positions(r, good.length)) {
+      byte[] bad = Arrays.copyOf(good, len);
+      assertThatThrownBy(() -> PageCodec.decode(URI, bad))
+          .as("truncated to %d of %d", len, good.length)
+          .isInstanceOf(CorruptPageException.class);
+    }
+  }
+
+  @Test
+  void garbageIsDetected(@Seed long seed) {
+    Random r = new Random(seed);
+    for (int i = 0; i < 1000; i++) {
+      byte[] garbage = RandomPages.bytes(r, r.nextInt(300));
+      assertThatThrownBy(() -> PageCodec.decode(URI, garbage))
+          .isInstanceOf(CorruptPageException.class);
+    }
+    byte[] text = "<Error><Code>AccessDenied</Code></Error>".getBytes(StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> PageCodec.decode(URI, text)).isInstanceOf(CorruptPageException.class);
+  }
+
+  @Test
+  void unknownFormatVersionIsRefused() {
+    byte[] body = body(StoredPageKind.STORED_PAGE_KIND_LEAF).build().toByteArray();
+    for (int version : new int[] {0, 2, -1}) {
+      byte[] stored = envelope(body).setFormatVersion(version).build().toByteArray();
+      assertThatThrownBy(() -> PageCodec.decode(URI, stored))
+          .isInstanceOf(CorruptPageException.class)
+          .hasMessageContaining("unknown format version");
+    }
+  }
+
+  @Test
+  void unknownEnvelopeFieldsAreRefused() {
+    byte[] body = body(StoredPageKind.STORED_PAGE_KIND_LEAF).build().toByteArray();
+    byte[] good = envelope(body).build().toByteArray();
+    byte[] extra = Arrays.copyOf(good, good.length + 2);
+    extra[good.length] = (byte) (9 << 3); // field 9, varint
+    extra[good.length + 1] = 1;
+    assertThat(PageCodec.decode(URI, good).kind()).isEqualTo(PageKind.LEAF);
+    assertThatThrownBy(() -> PageCodec.decode(URI, extra))
+        .isInstanceOf(CorruptPageException.class)
+        .hasMessageContaining("unknown fields");
+  }
+
+  @Test
+  void structurallyInvalidBodiesWithValidChecksumsAreRefused() {
+    assertCorrupt(
+        body(StoredPageKind.STORED_PAGE_KIND_LEAF).addKeys(bs("b")).addKeys(bs("a"))
+            .addValues(bs("1")).addValues(bs("2")),
+        "unsorted");
+    assertCorrupt(
+        body(StoredPageKind.STORED_PAGE_KIND_LEAF).addKeys(bs("a")).addKeys(bs("a"))
+            .addValues(bs("1")).addValues(bs("2")),
+        "duplicate");
+    assertCorrupt(
+        body(StoredPageKind.STORED_PAGE_KIND_LEAF).addKeys(bs("a")).addKeys(bs("b"))
+            .addValues(bs("1")),
+        "2 keys but 1 values");
+    assertCorrupt(body(StoredPageKind.STORED_PAGE_KIND_UNSPECIFIED), "unknown page kind");
+    assertCorrupt(body(StoredPageKind.STORED_PAGE_KIND_LEAF).setKindValue(17), "unknown page kind");
+    assertCorrupt(body(StoredPageKind.STORED_PAGE_KIND_INNER).setLevel(-5), "level");
+  }
+
+  @Test
+  void keysAreOrderedAsUnsignedBytes() {
+    // 0x7f < 0x80 unsigned (not signed): a page sorted that way must decode.
+    Page p =
+        Page.builder(URI, PageKind.LEAF)
+            .entries(new byte[][] {{0x7f}, {(byte) 0x80}}, new byte[][] {{1}, {2}})
+            .build();
+    assertThat(PageCodec.decode(URI, PageCodec.encode(p))).isEqualTo(p);
+  }
+
+  /**
+   * Every position of the envelope and the page header (the first 256 bytes), and 256 random ones
+   * beyond: large pages would make trying them all quadratic.
+   */
+  private static int[] positions(Random r, int length) {
+    if (length <= 512) {
+      return java.util.stream.IntStream.range(0, length).toArray();
+    }
+    return java.util.stream.IntStream.concat(
+            java.util.stream.IntStream.range(0, 256),
+            r.ints(256, 256, length))
+        .toArray();
+  }
+
+  private static void assertCorrupt(PageBody.Builder body, String problem) {
+    byte[] stored = envelope(body.build().toByteArray()).build().toByteArray();
+    assertThatThrownBy(() -> PageCodec.decode(URI, stored))
+        .isInstanceOf(CorruptPageException.class)
+        .hasMessageContaining(problem);
+  }
+
+  private static PageBody.Builder body(StoredPageKind kind) {
+    return PageBody.newBuilder().setKind(kind);
+  }
+
+  private static StoredPage.Builder envelope(byte[] body) {
+    return StoredPage.newBuilder()
+        .setFormatVersion(PageCodec.FORMAT_VERSION)
+        .setCrc32C(PageCodec.crc32c(body))
+        .setBody(ByteString.copyFrom(body));
+  }
+
+  private static ByteString bs(String s) {
+    return ByteString.copyFrom(s.getBytes(StandardCharsets.ISO_8859_1));
+  }
+}

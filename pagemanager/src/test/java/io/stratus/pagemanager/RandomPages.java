@@ -1,0 +1,93 @@
+package io.stratus.pagemanager;
+
+import java.util.Random;
+import java.util.TreeMap;
+
+/** Random pages for property-style tests, from a seeded {@link Random}. */
+final class RandomPages {
+  private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789-/_.";
+  private static final String[] EXOTIC = {"é", "ß", "中", "😀", "Ω"};
+
+  private RandomPages() {}
+
+  /** A page at {@code uri} with every header field and the entries drawn at random. */
+  static Page page(Random r, String uri) {
+    Page.Builder b = Page.builder(uri, PageKind.values()[r.nextInt(PageKind.values().length)]);
+    b.level(r.nextInt(4) == 0 ? r.nextInt(Integer.MAX_VALUE) : r.nextInt(5));
+    if (r.nextBoolean()) {
+      b.lowKey(bytes(r, r.nextInt(30)));
+    }
+    switch (r.nextInt(3)) {
+      case 0:
+        break; // plus infinity
+      case 1:
+        b.highKey(new byte[0]); // an empty, present high key
+        break;
+      default:
+        b.highKey(bytes(r, 1 + r.nextInt(30)));
+    }
+    if (r.nextBoolean()) {
+      b.rightSibling(text(r, r.nextInt(3) == 0 ? 0 : 1 + r.nextInt(80)));
+    }
+    b.lastCheckpointMillis(interestingLong(r));
+    int counters = r.nextInt(4) == 0 ? 0 : r.nextInt(6);
+    for (int i = 0; i < counters; i++) {
+      b.clientCommitCounter(text(r, r.nextInt(60)), interestingLong(r));
+    }
+    b.snapshotId(interestingLong(r));
+    int n = r.nextInt(5) == 0 ? 0 : r.nextInt(60);
+    TreeMap<byte[], byte[]> entries = new TreeMap<>(Keys.ORDER);
+    for (int i = 0; i < n; i++) {
+      int valueLength = r.nextInt(20) == 0 ? r.nextInt(20_000) : r.nextInt(200);
+      entries.put(bytes(r, r.nextInt(40)), bytes(r, valueLength));
+    }
+    b.entries(entries.keySet().toArray(new byte[0][]), entries.values().toArray(new byte[0][]));
+    return b.build();
+  }
+
+  /** A leaf at {@code uri} with {@code entries} entries of {@code valueLength}-byte values. */
+  static Page leaf(String uri, int entries, int valueLength) {
+    byte[][] keys = new byte[entries][];
+    byte[][] values = new byte[entries][];
+    for (int i = 0; i < entries; i++) {
+      keys[i] = String.format("k%06d", i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      values[i] = new byte[valueLength];
+      values[i][0] = (byte) i;
+    }
+    return Page.builder(uri, PageKind.LEAF).entries(keys, values).build();
+  }
+
+  static byte[] bytes(Random r, int length) {
+    byte[] b = new byte[length];
+    r.nextBytes(b);
+    return b;
+  }
+
+  /** Mostly ASCII, sometimes multi-byte UTF-8 characters. */
+  static String text(Random r, int length) {
+    StringBuilder sb = new StringBuilder();
+    while (sb.length() < length) {
+      if (r.nextInt(8) == 0) {
+        sb.append(EXOTIC[r.nextInt(EXOTIC.length)]);
+      } else {
+        sb.append(ALPHABET.charAt(r.nextInt(ALPHABET.length())));
+      }
+    }
+    return sb.toString();
+  }
+
+  private static long interestingLong(Random r) {
+    switch (r.nextInt(5)) {
+      case 0:
+        return 0;
+      case 1:
+        return Long.MIN_VALUE;
+      case 2:
+        return Long.MAX_VALUE;
+      case 3:
+        return -1 - r.nextInt(1000);
+      default:
+        return r.nextLong();
+    }
+  }
+}
