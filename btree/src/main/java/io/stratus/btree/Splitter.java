@@ -1,0 +1,222 @@
+package io.stratus.btree;
+
+import io.stratus.RecordTooLargeException;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageKind;
+import io.stratus.pagemanager.PageStore;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Writes a changed node, splitting it first when it no longer fits a page, and posts the new
+ * separators into the parents (Lehman-Yao splits, Lomet's root handling for a fixed root URI).
+ *
+ * <p><b>How a node is cut.</b> Recursively at the byte median of its entries until every piece
+ * fits. Usually that is two pieces; a very large entry landing between others can need three, and
+ * a checkpoint applying many changes to one leaf can need many. The leftmost piece keeps the
+ * node's URI and low key; every other piece is a new page whose low key is its first key; each
+ * piece's high key is the next piece's low key, the last piece inherits the node's high key and
+ * right sibling, and the pieces are chained by right links. All pieces are built and checked
+ * against the page size before anything is written.
+ *
+ * <p><b>Write order.</b> Pages go to the store in the order that keeps every intermediate state
+ * readable: the new pieces first (rightmost first; nothing refers to them yet), then the split
+ * node (now pointing at them), then the parent's new separator. Between the last two steps
+ * readers reach the moved keys through right links. A root split writes the new pieces first and
+ * the rewritten root last.
+ *
+ * <p><b>Parents.</b> The parent is found by descending again from the root to the parent's level
+ * (moving right as needed) rather than by remembering the path, which may be stale after other
+ * splits. If the store's root is below that level (only possible when the unit of work sees an
+ * inconsistent mix of page versions), the separator is not posted: the tree stays correct, as a
+ * B-link tree is with a half-finished split, because the new node is reachable from its left
+ * sibling; only the extra sibling hop costs.
+ */
+final class Splitter {
+  private final Navigator nav;
+  private final String rootUri;
+  private final String pagePrefix;
+  private final int uriBytes;
+
+  Splitter(Navigator nav, String pagePrefix, int uriBytes) {
+    this.nav = nav;
+    this.rootUri = nav.rootUri();
+    this.pagePrefix = pagePrefix;
+    this.uriBytes = uriBytes;
+  }
+
+  /** Writes {@code node}, splitting it if it does not fit a page of {@code store}. */
+  void writeOrSplit(PageStore store, Page node) {
+    if (node.encodedSizeBound() <= store.pageSize()) {
+      store.write(node);
+    } else {
+      split(store, node);
+    }
+  }
+
+  private void split(PageStore store, Page node) {
+    int n = node.entryCount();
+    if (n == 0) {
+      throw new IllegalStateException("the header of " + node.uri() + " alone exceeds the page");
+    }
+    byte[][] keys = new byte[n][];
+    byte[][] values = new byte[n][];
+    for (int i = 0; i < n; i++) {
+      keys[i] = node.key(i);
+      values[i] = node.value(i);
+    }
+    boolean isRoot = node.uri().equals(rootUri);
+    List<Integer> cuts = new ArrayList<>();
+    new Cutter(node, keys, values, store.pageSize()).divide(0, n, cuts);
+    int pieces = cuts.size();
+    if (pieces < 2 && !isRoot) {
+      // Cannot happen for an over-full node with at least two entries; divide() throws for one.
+      throw new IllegalStateException("split of " + node.uri() + " produced one piece");
+    }
+
+    String[] uris = new String[pieces];
+    for (int j = 0; j < pieces; j++) {
+      uris[j] = (j == 0 && !isRoot) ? node.uri() : store.newPageUri(pagePrefix);
+    }
+    byte[] nodeLow = node.lowKey();
+    byte[] nodeHigh = node.highKey().orElse(null);
+    String nodeSibling = node.rightSibling().orElse(null);
+    Page[] built = new Page[pieces];
+    for (int j = 0; j < pieces; j++) {
+      int from = cuts.get(j);
+      int to = j + 1 < pieces ? cuts.get(j + 1) : n;
+      boolean last = j == pieces - 1;
+      built[j] = node.toBuilder()
+          .uri(uris[j])
+          .lowKey(j == 0 ? nodeLow : keys[from])
+          .highKey(last ? nodeHigh : keys[to])
+          .rightSibling(last ? nodeSibling : uris[j + 1])
+          .entries(Arrays.copyOfRange(keys, from, to), Arrays.copyOfRange(values, from, to))
+          .build();
+      if (built[j].encodedSizeBound() > store.pageSize()) {
+        throw new IllegalStateException("split piece " + uris[j] + " needs "
+            + built[j].encodedSizeBound() + " bytes of a " + store.pageSize()
+            + "-byte page: page URIs are longer than the " + uriBytes + " bytes reserved");
+      }
+    }
+    // New pages first, rightmost first: unreachable until the page to their left is written.
+    for (int j = pieces - 1; j >= 1; j--) {
+      store.write(built[j]);
+    }
+    if (isRoot) {
+      store.write(built[0]);
+      writeOrSplit(store, newRoot(node, built));
+    } else {
+      store.write(built[0]);
+      for (int j = 1; j < pieces; j++) {
+        postSeparator(store, node.level() + 1, keys[cuts.get(j)], uris[j]);
+      }
+    }
+  }
+
+  /** The root rewritten one level up, over the pieces its entries moved to. */
+  private Page newRoot(Page oldRoot, Page[] pieces) {
+    byte[][] seps = new byte[pieces.length][];
+    byte[][] children = new byte[pieces.length][];
+    for (int j = 0; j < pieces.length; j++) {
+      seps[j] = pieces[j].lowKey();
+      children[j] = pieces[j].uri().getBytes(StandardCharsets.UTF_8);
+    }
+    return Page.builder(rootUri, PageKind.INNER)
+        .level(oldRoot.level() + 1)
+        .lastCheckpointMillis(oldRoot.lastCheckpointMillis())
+        .clientCommitCounters(oldRoot.clientCommitCounters())
+        .snapshotId(oldRoot.snapshotId())
+        .entries(seps, children)
+        .build();
+  }
+
+  /** Adds (separator, child) to the node at {@code level} responsible for the separator. */
+  private void postSeparator(PageStore store, int level, byte[] separator, String childUri) {
+    Page parent = nav.descendToLevel(store, separator, level);
+    if (parent == null) {
+      return; // inconsistent view of the root: leave a half split (see the class comment)
+    }
+    writeOrSplit(store, parent.withPut(separator, childUri.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /**
+   * Chooses the cut points of one node, judging each candidate piece by building it with
+   * placeholder URIs of the reserved length (the real URIs are not allocated until the cuts are
+   * known).
+   */
+  private final class Cutter {
+    private final Page node;
+    private final byte[][] keys;
+    private final byte[][] values;
+    private final int pageSize;
+    private final long[] prefixBytes;
+    private final String placeholderUri;
+    private final byte[] nodeLow;
+    private final byte[] nodeHigh;
+    private final String nodeSibling;
+    private final boolean isRoot;
+
+    Cutter(Page node, byte[][] keys, byte[][] values, int pageSize) {
+      this.node = node;
+      this.keys = keys;
+      this.values = values;
+      this.pageSize = pageSize;
+      this.prefixBytes = new long[keys.length + 1];
+      for (int i = 0; i < keys.length; i++) {
+        prefixBytes[i + 1] = prefixBytes[i] + PageSizing.entryBytes(keys[i], values[i]);
+      }
+      this.placeholderUri = "u".repeat(Math.max(uriBytes, node.uri().length()));
+      this.nodeLow = node.lowKey();
+      Optional<byte[]> high = node.highKey();
+      this.nodeHigh = high.orElse(null);
+      this.nodeSibling = node.rightSibling().orElse(null);
+      this.isRoot = node.uri().equals(rootUri);
+    }
+
+    /** Appends the start indices of the pieces of [from, to) to {@code cuts}. */
+    void divide(int from, int to, List<Integer> cuts) {
+      if (to - from <= 1 || fits(from, to)) {
+        if (to - from == 1 && !fits(from, to)) {
+          int bytes = keys[from].length + values[from].length;
+          throw new RecordTooLargeException(bytes, PageSizing.maxEntryBytes(pageSize, uriBytes));
+        }
+        cuts.add(from);
+        return;
+      }
+      int cut = medianCut(from, to);
+      divide(from, cut, cuts);
+      divide(cut, to, cuts);
+    }
+
+    /** The cut in (from, to) closest to the byte median of [from, to). */
+    private int medianCut(int from, int to) {
+      long target = (prefixBytes[from] + prefixBytes[to]) / 2;
+      int k = from + 1;
+      while (k < to - 1 && prefixBytes[k] < target) {
+        k++;
+      }
+      if (k > from + 1 && target - prefixBytes[k - 1] < prefixBytes[k] - target) {
+        k--;
+      }
+      return k;
+    }
+
+    private boolean fits(int from, int to) {
+      boolean last = to == keys.length;
+      // A root split moves everything into new pages; otherwise only piece 0 keeps the low key.
+      byte[] low = from == 0 ? nodeLow : keys[from];
+      Page trial = node.toBuilder()
+          .uri(placeholderUri)
+          .lowKey(low)
+          .highKey(last ? nodeHigh : keys[to])
+          .rightSibling(last ? (isRoot ? null : nodeSibling) : placeholderUri)
+          .entries(Arrays.copyOfRange(keys, from, to), Arrays.copyOfRange(values, from, to))
+          .build();
+      return trial.encodedSizeBound() <= pageSize;
+    }
+  }
+}

@@ -1,0 +1,200 @@
+package io.stratus.btree;
+
+import io.stratus.pagemanager.Keys;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageStore;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+
+/**
+ * Iterates the entries of a key range in key order, ascending or descending, one leaf at a time.
+ *
+ * <p><b>Ascending</b> scans walk the leaf chain through right links. <b>Descending</b> scans have
+ * no left links to follow: when a leaf is exhausted the cursor descends again from the root to the
+ * leaf holding the keys just below the exhausted leaf's low key. That costs one root-to-leaf
+ * descent per leaf instead of one page read, i.e. (height - 1) extra reads of inner pages that are
+ * almost always in the buffer pool; cheap enough not to maintain left links, which would double
+ * the pages a split rewrites.
+ *
+ * <p><b>Concurrent changes.</b> The cursor holds one immutable leaf at a time and remembers the
+ * last key it returned; after moving to another leaf it resumes strictly after that key. Since
+ * splits only move keys to the right and never change a node's low key, a cursor never returns a
+ * key twice, returns keys in strict order, and never misses a key that existed before the scan
+ * began and was not deleted, even when the unit of work (or, through a refreshed buffer pool,
+ * another client) splits leaves between its steps. Keys inserted during the scan may or may not
+ * appear. Empty leaves (left by deletes; see {@link BLinkTree}) are skipped.
+ *
+ * <p>Not thread-safe: a cursor belongs to the unit of work whose {@link PageStore} it reads.
+ */
+public final class TreeCursor implements Iterator<TreeCursor.Entry> {
+  private final Navigator nav;
+  private final PageStore store;
+  private final KeyRange range;
+  private final boolean descending;
+  private Page leaf; // null when done
+  private int index;
+  private byte[] lastKey;
+  private Entry next;
+
+  TreeCursor(Navigator nav, PageStore store, KeyRange range, boolean descending) {
+    this.nav = nav;
+    this.store = store;
+    this.range = range;
+    this.descending = descending;
+    if (range.isEmpty()) {
+      return;
+    }
+    byte[] lower = range.lowerRaw();
+    byte[] upper = range.upperRaw();
+    if (!descending) {
+      leaf = nav.findLeaf(store, lower == null ? new byte[0] : lower);
+      index = firstAscending(leaf);
+    } else if (upper == null) {
+      leaf = nav.lastLeaf(store);
+      index = leaf.entryCount() - 1;
+    } else {
+      leaf = nav.findLeaf(store, upper);
+      index = range.isUpperInclusive() ? leaf.floorIndex(upper) : below(leaf, upper);
+    }
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (next == null && leaf != null) {
+      next = descending ? advanceDescending() : advanceAscending();
+    }
+    return next != null;
+  }
+
+  @Override
+  public Entry next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    Entry e = next;
+    next = null;
+    return e;
+  }
+
+  private Entry advanceAscending() {
+    while (true) {
+      if (index < leaf.entryCount()) {
+        if (range.isAboveUpperAt(leaf, index)) {
+          leaf = null;
+          return null;
+        }
+        return emit(index++);
+      }
+      byte[] high = leaf.highKey().orElse(null);
+      if (high == null || range.endsBefore(high)) {
+        leaf = null;
+        return null;
+      }
+      leaf = nav.sibling(store, leaf);
+      index = firstAscending(leaf);
+    }
+  }
+
+  private Entry advanceDescending() {
+    while (true) {
+      if (index >= 0) {
+        if (range.isBelowLowerAt(leaf, index)) {
+          leaf = null;
+          return null;
+        }
+        return emit(index--);
+      }
+      byte[] low = leaf.lowKey();
+      if (range.startsAtOrAfter(low)) {
+        leaf = null;
+        return null;
+      }
+      leaf = nav.leafBefore(store, low);
+      byte[] bound = lastKey != null && Keys.compare(lastKey, low) < 0 ? lastKey : low;
+      index = below(leaf, bound);
+    }
+  }
+
+  /** Where an ascending scan starts in {@code p}: after the last key returned, in the range. */
+  private int firstAscending(Page p) {
+    if (lastKey != null) {
+      return above(p, lastKey);
+    }
+    byte[] lower = range.lowerRaw();
+    if (lower == null) {
+      return 0;
+    }
+    return range.isLowerInclusive() ? atOrAbove(p, lower) : above(p, lower);
+  }
+
+  private Entry emit(int i) {
+    Entry e = new Entry(leaf.key(i), leaf.value(i));
+    lastKey = e.key;
+    return e;
+  }
+
+  private static int atOrAbove(Page p, byte[] key) {
+    int i = p.indexOf(key);
+    return i >= 0 ? i : -i - 1;
+  }
+
+  private static int above(Page p, byte[] key) {
+    int i = p.indexOf(key);
+    return i >= 0 ? i + 1 : -i - 1;
+  }
+
+  private static int below(Page p, byte[] key) {
+    int i = p.indexOf(key);
+    return i >= 0 ? i - 1 : -i - 2;
+  }
+
+  /**
+   * One (key, value) entry. Arrays are copied in and out, so an entry can be kept and shared.
+   *
+   * @param key the entry's key
+   * @param value the entry's value (record payload, or empty in a secondary index)
+   */
+  public record Entry(byte[] key, byte[] value) {
+    public Entry {
+      key = Objects.requireNonNull(key, "key").clone();
+      value = Objects.requireNonNull(value, "value").clone();
+    }
+
+    @Override
+    public byte[] key() {
+      return key.clone();
+    }
+
+    @Override
+    public byte[] value() {
+      return value.clone();
+    }
+
+    /** The key without a copy, for use inside this package. */
+    byte[] keyRaw() {
+      return key;
+    }
+
+    /** The value without a copy, for use inside this package. */
+    byte[] valueRaw() {
+      return value;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Entry e && Arrays.equals(key, e.key) && Arrays.equals(value, e.value);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * Arrays.hashCode(key) + Arrays.hashCode(value);
+    }
+
+    @Override
+    public String toString() {
+      return "Entry[" + Arrays.toString(key) + " = " + value.length + " bytes]";
+    }
+  }
+}
