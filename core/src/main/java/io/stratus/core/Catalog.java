@@ -1,0 +1,172 @@
+package io.stratus.core;
+
+import io.stratus.CorruptPageException;
+import io.stratus.btree.BLinkTree;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageKind;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * One immutable state of the catalog: which collections exist, the root URI of each one's primary
+ * tree, and its secondary indexes with their root URIs (paper 000, section 3.4: "both URIs are
+ * stored persistently as meta-data in the system's catalogue").
+ *
+ * <p><b>Stored form.</b> A {@link PageKind#META} page at {@code <dbUri>/catalog}, encoded with the
+ * page codec like every other page, so it is checksummed and a damaged catalog is reported as
+ * {@link CorruptPageException} rather than misread. One entry per collection: key = the name in
+ * UTF-8 (names are ASCII), value = {@code [format 1][UTF rootUri][int n][n x (UTF index name, UTF
+ * index root URI)]} in {@link DataOutputStream} encoding. A tree's pages are named under the
+ * directory of its root URI ({@link #pagePrefix}).
+ *
+ * <p>Immutable, so a snapshot can be shared by every thread and transaction; changes return a new
+ * catalog. The tree handles are built once per snapshot.
+ */
+final class Catalog {
+  private static final int FORMAT = 1;
+  static final Catalog EMPTY = new Catalog(new TreeMap<>());
+
+  private final SortedMap<String, CollectionDef> collections;
+
+  private Catalog(SortedMap<String, CollectionDef> collections) {
+    this.collections = Collections.unmodifiableSortedMap(collections);
+  }
+
+  /** A secondary index: its name and tree. */
+  record IndexDef(String name, BLinkTree tree) {}
+
+  /** A collection: its name, primary tree, and indexes by name. */
+  static final class CollectionDef {
+    final String name;
+    final BLinkTree primary;
+    final SortedMap<String, IndexDef> indexes;
+
+    CollectionDef(String name, String rootUri, SortedMap<String, String> indexRoots) {
+      this.name = name;
+      this.primary = BLinkTree.open(rootUri, pagePrefix(rootUri));
+      SortedMap<String, IndexDef> m = new TreeMap<>();
+      indexRoots.forEach(
+          (n, root) -> m.put(n, new IndexDef(n, BLinkTree.open(root, pagePrefix(root)))));
+      this.indexes = Collections.unmodifiableSortedMap(m);
+    }
+
+    CollectionDef withIndex(String index, String rootUri) {
+      SortedMap<String, String> roots = indexRoots();
+      roots.put(index, rootUri);
+      return new CollectionDef(name, primary.rootUri(), roots);
+    }
+
+    SortedMap<String, String> indexRoots() {
+      SortedMap<String, String> roots = new TreeMap<>();
+      indexes.forEach((n, d) -> roots.put(n, d.tree().rootUri()));
+      return roots;
+    }
+  }
+
+  /** The directory of a root URI: "a/b/root" gives "a/b/". */
+  static String pagePrefix(String rootUri) {
+    return rootUri.substring(0, rootUri.lastIndexOf('/') + 1);
+  }
+
+  SortedMap<String, CollectionDef> collections() {
+    return collections;
+  }
+
+  Optional<CollectionDef> collection(String name) {
+    return Optional.ofNullable(collections.get(name));
+  }
+
+  Catalog with(CollectionDef def) {
+    SortedMap<String, CollectionDef> m = new TreeMap<>(collections);
+    m.put(def.name, def);
+    return new Catalog(m);
+  }
+
+  // ---- stored form ----
+
+  Page toPage(String uri) {
+    byte[][] keys = new byte[collections.size()][];
+    byte[][] values = new byte[collections.size()][];
+    int i = 0;
+    for (CollectionDef d : collections.values()) {
+      keys[i] = d.name.getBytes(StandardCharsets.UTF_8);
+      values[i] = encode(d);
+      i++;
+    }
+    // Names are ASCII, so the sorted map's order is the pages' unsigned byte order.
+    return Page.builder(uri, PageKind.META).entries(keys, values).build();
+  }
+
+  static Catalog fromPage(Page page) {
+    if (page.kind() != PageKind.META) {
+      throw new CorruptPageException(page.uri(), "a catalog must be a META page, not "
+          + page.kind());
+    }
+    SortedMap<String, CollectionDef> m = new TreeMap<>();
+    for (int i = 0; i < page.entryCount(); i++) {
+      String name = new String(page.key(i), StandardCharsets.UTF_8);
+      m.put(name, decode(page.uri(), name, page.value(i)));
+    }
+    return new Catalog(m);
+  }
+
+  private static byte[] encode(CollectionDef d) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeByte(FORMAT);
+      out.writeUTF(d.primary.rootUri());
+      out.writeInt(d.indexes.size());
+      for (IndexDef x : d.indexes.values()) {
+        out.writeUTF(x.name());
+        out.writeUTF(x.tree().rootUri());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
+    }
+    return bytes.toByteArray();
+  }
+
+  private static CollectionDef decode(String uri, String name, byte[] value) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
+      int format = in.readUnsignedByte();
+      if (format != FORMAT) {
+        throw new CorruptPageException(uri, "collection " + name + ": unknown catalog format "
+            + format);
+      }
+      String root = in.readUTF();
+      int n = in.readInt();
+      if (n < 0 || n > value.length) {
+        throw new CorruptPageException(uri, "collection " + name + ": bad index count " + n);
+      }
+      SortedMap<String, String> indexes = new TreeMap<>();
+      for (int i = 0; i < n; i++) {
+        indexes.put(in.readUTF(), in.readUTF());
+      }
+      if (in.available() != 0) {
+        throw new CorruptPageException(uri, "collection " + name + ": trailing bytes");
+      }
+      return new CollectionDef(name, root, indexes);
+    } catch (IOException e) {
+      throw new CorruptPageException(uri, "collection " + name + ": truncated definition", e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder s = new StringBuilder("Catalog{");
+    for (Map.Entry<String, CollectionDef> e : collections.entrySet()) {
+      s.append(e.getKey()).append(e.getValue().indexes.keySet()).append(' ');
+    }
+    return s.append('}').toString();
+  }
+}

@@ -1,0 +1,389 @@
+package io.stratus.core;
+
+import io.stratus.NoSuchCollectionException;
+import io.stratus.NoSuchIndexException;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.ConflictException;
+import io.stratus.cloudapi.ItemVersion;
+import io.stratus.cloudapi.PreconditionFailedException;
+import io.stratus.cloudapi.StorageService;
+import io.stratus.cloudapi.SupportsConditionalPut;
+import io.stratus.btree.BLinkTree;
+import io.stratus.btree.BulkLoader;
+import io.stratus.btree.SecondaryKeys;
+import io.stratus.btree.TreeCursor;
+import io.stratus.core.Catalog.CollectionDef;
+import io.stratus.core.DatabaseConfig.IndexId;
+import io.stratus.pagemanager.BufferPool;
+import io.stratus.pagemanager.Keys;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageCodec;
+import io.stratus.pagemanager.PageKind;
+import io.stratus.pagemanager.PageTransaction;
+import io.stratus.protocols.CommitProtocol;
+import io.stratus.protocols.CommitProtocols;
+import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.TransactionInfo;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A handle on one database stored in the cloud: the record manager of paper 000, section 3.2. An
+ * application opens one handle per process and shares it between its request threads; each unit
+ * of work runs in its own {@link Transaction} ({@link #begin()}).
+ *
+ * <p><b>Layout in storage</b> (under the configured database URI {@code db}):
+ *
+ * <ul>
+ *   <li>{@code db/catalog}: the catalog, one checksummed page listing every collection's primary
+ *       tree root and its indexes' roots. Another process opening the same database sees it;
+ *       a running handle sees changes within the buffer-pool TTL (at once when it meets a name it
+ *       does not know).
+ *   <li>{@code db/c/<collection>/root} and pages under {@code db/c/<collection>/}: the collection,
+ *       an index-organised B-link tree of (key, payload).
+ *   <li>{@code db/i/<collection>/<index>/root} and pages under it: a secondary index, a B-link tree
+ *       of (search key, record key) composites.
+ * </ul>
+ *
+ * <p><b>Indexes and their extractors.</b> The catalog stores index names; the functions that
+ * compute search keys are code, so every process that writes a collection must attach them, in
+ * its {@link DatabaseConfig.Builder#indexExtractor configuration} or with {@link #attachIndex}.
+ * A write to a collection with an index whose extractor is not attached fails with {@link
+ * io.stratus.IndexNotAttachedException}, so an index is never silently left stale; reads, scans
+ * and probes work without extractors. (A process learns of an index created elsewhere within the
+ * TTL; until then its writes do not maintain it, as with every change under the weak protocols.)
+ *
+ * <p><b>Thread safety.</b> Thread-safe, and no static state: catalog snapshots are immutable,
+ * extractors live in a concurrent map, counters are adders, and the buffer pool and protocol are
+ * thread-safe. {@link #close()} ends the handle; the cloud services are the caller's and stay open.
+ */
+public final class Database implements AutoCloseable {
+  private final DatabaseConfig config;
+  private final StorageService storage;
+  private final BufferPool pool;
+  private final CommitProtocol protocol;
+  private final CatalogStore catalog;
+  private final ConcurrentHashMap<IndexId, IndexKeyExtractor> extractors;
+  private final AtomicLong transactionIds = new AtomicLong();
+  final LongAdder commits = new LongAdder();
+  final LongAdder aborts = new LongAdder();
+  final LongAdder failedCommits = new LongAdder();
+  final LongAdder pagesWritten = new LongAdder();
+  private volatile boolean closed;
+
+  private Database(DatabaseConfig config, BufferPool pool, CommitProtocol protocol) {
+    this.config = config;
+    this.storage = config.services().storage();
+    this.pool = pool;
+    this.protocol = protocol;
+    this.catalog = new CatalogStore(config.databaseUri() + "/catalog", storage, pool);
+    this.extractors = new ConcurrentHashMap<>(config.extractors());
+  }
+
+  /**
+   * Opens the database described by {@code config}, reading its catalog (an absent catalog is an
+   * empty database; nothing is written until a collection is created).
+   *
+   * @throws io.stratus.InvalidRequestException when the configured protocol is not available yet
+   * @throws io.stratus.CorruptPageException when the stored catalog is damaged
+   * @throws CloudException when storage cannot be read
+   */
+  public static Database open(DatabaseConfig config) {
+    Objects.requireNonNull(config, "config");
+    BufferPool pool =
+        new BufferPool(config.services().storage(), config.bufferPoolConfig(), config.clock());
+    CommitProtocol protocol = null;
+    try {
+      protocol = CommitProtocols.create(config.protocol(), new ProtocolContext(
+          config.services(), config.databaseUri(), config.clientId(), config.clock(),
+          config.crashPoints(), pool, config.checkpointInterval()));
+      Database db = new Database(config, pool, protocol);
+      db.catalog.current();
+      return db;
+    } catch (RuntimeException | Error e) {
+      if (protocol != null) {
+        protocol.close();
+      }
+      pool.close();
+      throw e;
+    }
+  }
+
+  /** The configuration this handle was opened with. */
+  public DatabaseConfig config() {
+    return config;
+  }
+
+  /**
+   * Creates an empty collection. Idempotent: returns false, changing nothing, when the collection
+   * already exists (created by this or another process), so every process may call it at
+   * start-up.
+   *
+   * @return whether this call created it
+   * @throws io.stratus.InvalidRequestException for an invalid name (see {@link Names})
+   */
+  public boolean createCollection(String name) {
+    checkOpen();
+    Names.check("collection", name);
+    if (catalog.fresh().collection(name).isPresent()) {
+      return false;
+    }
+    String root = config.databaseUri() + "/c/" + name + "/root";
+    ensureRoot(root);
+    AtomicBoolean added = new AtomicBoolean();
+    catalog.update(c -> {
+      added.set(c.collection(name).isEmpty());
+      return added.get() ? c.with(new CollectionDef(name, root, new TreeMap<>())) : c;
+    });
+    return added.get();
+  }
+
+  /**
+   * Creates a secondary index on {@code collection} and fills it from the records the collection
+   * holds now (built bottom-up, each page written once), then records it in the catalog and
+   * attaches {@code extractor} in this process. Idempotent: when the index exists, only attaches
+   * {@code extractor} and returns false.
+   *
+   * <p>Not isolated from concurrent writers: records written (by any process) while the index is
+   * being built may be missing from it. Create indexes before the collection is written
+   * concurrently, e.g. at deployment. The entries are collected in memory before the load.
+   *
+   * @return whether this call created it
+   * @throws NoSuchCollectionException when the collection does not exist
+   * @throws io.stratus.RecordTooLargeException when a record's index entry does not fit a page
+   *     (nothing is recorded in the catalog)
+   */
+  public boolean createIndex(String collection, String index, IndexKeyExtractor extractor) {
+    checkOpen();
+    Names.check("index", index);
+    Objects.requireNonNull(extractor, "extractor");
+    CollectionDef def = collection(collection);
+    IndexId id = new IndexId(collection, index);
+    if (def.indexes.containsKey(index)) {
+      extractors.put(id, extractor);
+      return false;
+    }
+    String root = config.databaseUri() + "/i/" + collection + "/" + index + "/root";
+    BLinkTree tree = BLinkTree.open(root, Catalog.pagePrefix(root));
+    List<TreeCursor.Entry> entries = backfillEntries(def, tree, extractor);
+    StagingPageStore staging = new StagingPageStore(config.pageSize());
+    BulkLoader.forTree(tree).load(staging, entries);
+    writeNewTree(staging.pages(), root);
+    extractors.put(id, extractor);
+    AtomicBoolean added = new AtomicBoolean();
+    catalog.update(c -> {
+      CollectionDef now = c.collection(collection).orElseThrow(
+          () -> new NoSuchCollectionException(collection));
+      added.set(!now.indexes.containsKey(index));
+      return added.get() ? c.with(now.withIndex(index, root)) : c;
+    });
+    return added.get();
+  }
+
+  /**
+   * Attaches the key extractor of an existing index in this process, e.g. after opening a
+   * database whose catalog names indexes created earlier. Replaces an earlier attachment.
+   *
+   * @throws NoSuchCollectionException when the collection does not exist
+   * @throws NoSuchIndexException when the collection has no such index
+   */
+  public void attachIndex(String collection, String index, IndexKeyExtractor extractor) {
+    checkOpen();
+    Objects.requireNonNull(extractor, "extractor");
+    CollectionDef def = collection(collection);
+    if (!def.indexes.containsKey(index)) {
+      def = catalog.fresh().collection(collection).orElse(def);
+      if (!def.indexes.containsKey(index)) {
+        throw new NoSuchIndexException(collection, index);
+      }
+    }
+    extractors.put(new IndexId(collection, index), extractor);
+  }
+
+  /** The names of the collections, sorted (as of the catalog in the pool, at most a TTL old). */
+  public Set<String> collections() {
+    checkOpen();
+    return Collections.unmodifiableSortedSet(new TreeSet<>(catalog.current().collections()
+        .keySet()));
+  }
+
+  /** The names of {@code collection}'s secondary indexes, sorted. */
+  public Set<String> indexes(String collection) {
+    checkOpen();
+    return Collections.unmodifiableSortedSet(new TreeSet<>(collection(collection).indexes
+        .keySet()));
+  }
+
+  /** Begins a transaction, to be used by one thread at a time. */
+  public Transaction begin() {
+    checkOpen();
+    TransactionInfo info = new TransactionInfo(
+        config.clientId() + "-" + transactionIds.incrementAndGet(), config.clientId(),
+        config.clock().instant());
+    PageTransaction pages = pool.begin();
+    try {
+      protocol.onBegin(info);
+      return new Transaction(this, info, pages, protocol.readView(info, pages),
+          catalog.current());
+    } catch (RuntimeException | Error e) {
+      pages.abort();
+      throw e;
+    }
+  }
+
+  /** This handle's counters now. */
+  public DatabaseStats stats() {
+    return new DatabaseStats(pool.stats(), commits.sum(), aborts.sum(), failedCommits.sum(),
+        pagesWritten.sum());
+  }
+
+  /**
+   * Closes the handle: the protocol and the buffer pool. Open transactions fail on their next
+   * call. Does not close the cloud services. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      protocol.close();
+    } finally {
+      pool.close();
+    }
+  }
+
+  // ---- for Transaction ----
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  CommitProtocol protocol() {
+    return protocol;
+  }
+
+  BufferPool pool() {
+    return pool;
+  }
+
+  int pageSize() {
+    return config.pageSize();
+  }
+
+  /** The attached extractor of an index, or null. */
+  IndexKeyExtractor extractor(String collection, String index) {
+    return extractors.get(new IndexId(collection, index));
+  }
+
+  /** The catalog as storage has it now (after a miss in a possibly stale snapshot). */
+  Catalog freshCatalog() {
+    return catalog.fresh();
+  }
+
+  // ---- internals ----
+
+  private CollectionDef collection(String name) {
+    Names.check("collection", name);
+    Optional<CollectionDef> def = catalog.current().collection(name);
+    if (def.isEmpty()) {
+      def = catalog.fresh().collection(name);
+    }
+    return def.orElseThrow(() -> new NoSuchCollectionException(name));
+  }
+
+  /**
+   * Writes an empty root leaf at {@code uri} unless a page is there: never overwrites, because a
+   * root that exists may already hold another process's records. Conditional storage makes the
+   * check and the write one step; without it, a get then a put (a concurrent creator can slip in
+   * between, and its first records could be lost: create collections from one process at a time).
+   */
+  private void ensureRoot(String uri) {
+    Page root = Page.builder(uri, PageKind.LEAF).level(0).build();
+    byte[] bytes = PageCodec.encode(root);
+    SupportsConditionalPut conditional = SupportsConditionalPut.of(storage);
+    if (conditional != null) {
+      try {
+        ItemVersion v = CloudFutures.await(conditional.putIfAbsent(uri, bytes, Map.of()));
+        pool.install(root, v.version());
+      } catch (PreconditionFailedException | ConflictException exists) {
+        pool.invalidate(uri); // someone else's root: read it from storage when needed
+      }
+    } else if (CloudFutures.await(storage.getMetadata(uri)).isEmpty()) {
+      ItemVersion v = CloudFutures.await(storage.put(uri, bytes, Map.of()));
+      pool.install(root, v.version());
+    }
+  }
+
+  /** The index entries of every record of {@code def}, sorted, each checked for size. */
+  private List<TreeCursor.Entry> backfillEntries(
+      CollectionDef def, BLinkTree index, IndexKeyExtractor extractor) {
+    byte[] none = new byte[0];
+    record Sortable(byte[] key, TreeCursor.Entry entry) {}
+    List<Sortable> entries = new ArrayList<>();
+    try (PageTransaction pages = pool.begin()) {
+      TreeCursor c = def.primary.scan(pages, io.stratus.btree.KeyRange.all());
+      while (c.hasNext()) {
+        TreeCursor.Entry e = c.next();
+        byte[] recordKey = e.key();
+        Optional<byte[]> search = extractor.extract(recordKey, e.value());
+        if (search.isPresent()) {
+          byte[] composite = SecondaryKeys.compose(search.get(), recordKey);
+          index.checkEntry(config.pageSize(), composite, none);
+          entries.add(new Sortable(composite, new TreeCursor.Entry(composite, none)));
+        }
+      }
+    }
+    entries.sort(Comparator.comparing(Sortable::key, Keys.ORDER));
+    List<TreeCursor.Entry> sorted = new ArrayList<>(entries.size());
+    for (Sortable s : entries) {
+      sorted.add(s.entry());
+    }
+    return sorted;
+  }
+
+  /**
+   * Puts a freshly built tree: every page but the root concurrently (nothing refers to them yet),
+   * then the root, which makes the tree whole; the catalog entry written afterwards publishes it.
+   */
+  private void writeNewTree(List<Page> pages, String rootUri) {
+    List<CompletableFuture<ItemVersion>> puts = new ArrayList<>();
+    Page root = null;
+    for (Page p : pages) {
+      if (p.uri().equals(rootUri)) {
+        root = p;
+      } else {
+        puts.add(storage.put(p.uri(), PageCodec.encode(p), Map.of()));
+      }
+    }
+    for (CompletableFuture<ItemVersion> f : puts) {
+      CloudFutures.await(f);
+    }
+    if (root == null) {
+      throw new IllegalStateException("the bulk load wrote no root at " + rootUri);
+    }
+    ItemVersion v = CloudFutures.await(storage.put(rootUri, PageCodec.encode(root), Map.of()));
+    pool.install(root, v.version());
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the database handle is closed");
+    }
+  }
+}

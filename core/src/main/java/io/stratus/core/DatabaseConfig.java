@@ -1,0 +1,258 @@
+package io.stratus.core;
+
+import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.CrashPoints;
+import io.stratus.pagemanager.BufferPoolConfig;
+import io.stratus.protocols.ProtocolKind;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * How to open a {@link Database}: which cloud services and database URI, which commit protocol,
+ * page and pool sizes, times, identity, and the index extractors to attach.
+ *
+ * <p>Immutable. The builder validates each setting as it is given ({@link
+ * IllegalArgumentException}), so a built configuration is always usable. Defaults:
+ *
+ * <ul>
+ *   <li>protocol {@link #DEFAULT_PROTOCOL} (the only one available so far);
+ *   <li>page size {@link #DEFAULT_PAGE_SIZE}, buffer-pool TTL {@link #DEFAULT_TTL}, pool size
+ *       {@link #DEFAULT_POOL_BYTES};
+ *   <li>checkpoint interval {@link #DEFAULT_CHECKPOINT_INTERVAL} (reserved for the queue-based
+ *       protocols; unused by the naive protocol);
+ *   <li>client id: a random UUID per configuration; clock: the system UTC clock; crash points:
+ *       none.
+ * </ul>
+ */
+public final class DatabaseConfig {
+  /** The naive protocol: the only one this build implements. */
+  public static final ProtocolKind DEFAULT_PROTOCOL = ProtocolKind.NAIVE;
+  /** 100 KiB, the papers' page size (paper 000, section 7.1). */
+  public static final int DEFAULT_PAGE_SIZE = BufferPoolConfig.DEFAULT_PAGE_SIZE;
+  /** 100 s, the papers' buffer-pool TTL (paper 000, section 7.1). */
+  public static final Duration DEFAULT_TTL = BufferPoolConfig.DEFAULT_TTL;
+  /** 45 s, the papers' checkpoint interval (paper 000, section 7.1). */
+  public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(45);
+  /** 256 MiB of cached pages. */
+  public static final long DEFAULT_POOL_BYTES = BufferPoolConfig.DEFAULT_MAX_BYTES;
+  /** The longest database URI accepted, in characters. */
+  public static final int MAX_DATABASE_URI_LENGTH = 200;
+
+  private static final Pattern URI_SEGMENT = Pattern.compile("[A-Za-z0-9_.-]+");
+
+  private final CloudServices services;
+  private final String databaseUri;
+  private final ProtocolKind protocol;
+  private final BufferPoolConfig pool;
+  private final Duration checkpointInterval;
+  private final String clientId;
+  private final Clock clock;
+  private final CrashPoints crashPoints;
+  private final Map<IndexId, IndexKeyExtractor> extractors;
+
+  /** A collection and one of its indexes. */
+  record IndexId(String collection, String index) {}
+
+  private DatabaseConfig(Builder b) {
+    this.services = b.services;
+    this.databaseUri = b.databaseUri;
+    this.protocol = b.protocol;
+    this.pool = b.pool.build();
+    this.checkpointInterval = b.checkpointInterval;
+    this.clientId = b.clientId == null ? UUID.randomUUID().toString() : b.clientId;
+    this.clock = b.clock;
+    this.crashPoints = b.crashPoints;
+    this.extractors = Map.copyOf(b.extractors);
+  }
+
+  /**
+   * A builder for a database at {@code databaseUri} on {@code services}.
+   *
+   * @param databaseUri the prefix of every item of the database, e.g. {@code "db/shop"}: segments
+   *     of letters, digits, '_', '-', '.' joined by '/', at most {@link #MAX_DATABASE_URI_LENGTH}
+   *     characters
+   */
+  public static Builder builder(CloudServices services, String databaseUri) {
+    return new Builder(services, databaseUri);
+  }
+
+  /** The cloud services; the database uses them but does not own them (never closes them). */
+  public CloudServices services() {
+    return services;
+  }
+
+  public String databaseUri() {
+    return databaseUri;
+  }
+
+  public ProtocolKind protocol() {
+    return protocol;
+  }
+
+  public int pageSize() {
+    return pool.pageSize();
+  }
+
+  public Duration ttl() {
+    return pool.ttl();
+  }
+
+  public long poolBytes() {
+    return pool.maxBytes();
+  }
+
+  public Duration checkpointInterval() {
+    return checkpointInterval;
+  }
+
+  public String clientId() {
+    return clientId;
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  public CrashPoints crashPoints() {
+    return crashPoints;
+  }
+
+  BufferPoolConfig bufferPoolConfig() {
+    return pool;
+  }
+
+  Map<IndexId, IndexKeyExtractor> extractors() {
+    return extractors;
+  }
+
+  /** Collects and validates settings. Not thread-safe. */
+  public static final class Builder {
+    private final CloudServices services;
+    private final String databaseUri;
+    private ProtocolKind protocol = DEFAULT_PROTOCOL;
+    private final BufferPoolConfig.Builder pool = BufferPoolConfig.builder()
+        .pageSize(DEFAULT_PAGE_SIZE).ttl(DEFAULT_TTL).maxBytes(DEFAULT_POOL_BYTES);
+    private Duration checkpointInterval = DEFAULT_CHECKPOINT_INTERVAL;
+    private String clientId;
+    private Clock clock = Clock.systemUTC();
+    private CrashPoints crashPoints = CrashPoints.none();
+    private final Map<IndexId, IndexKeyExtractor> extractors = new LinkedHashMap<>();
+
+    private Builder(CloudServices services, String databaseUri) {
+      this.services = Objects.requireNonNull(services, "services");
+      if (!services.hasStorage()) {
+        throw new IllegalArgumentException("the cloud services must include storage");
+      }
+      this.databaseUri = validUri(databaseUri);
+    }
+
+    private static String validUri(String uri) {
+      Objects.requireNonNull(uri, "databaseUri");
+      if (uri.isEmpty() || uri.length() > MAX_DATABASE_URI_LENGTH) {
+        throw new IllegalArgumentException("the database URI must have 1 to "
+            + MAX_DATABASE_URI_LENGTH + " characters, got " + uri.length());
+      }
+      for (String segment : uri.split("/", -1)) {
+        if (!URI_SEGMENT.matcher(segment).matches()) {
+          throw new IllegalArgumentException("the database URI \"" + uri + "\" must be segments"
+              + " of letters, digits, '_', '-' and '.' joined by single '/'");
+        }
+      }
+      return uri;
+    }
+
+    /** The commit protocol; every client of one database must use the same. */
+    public Builder protocol(ProtocolKind protocol) {
+      this.protocol = Objects.requireNonNull(protocol, "protocol");
+      return this;
+    }
+
+    /**
+     * The page size in bytes, at least {@link BufferPoolConfig#MIN_PAGE_SIZE}; every client of one
+     * database should use the same. Keys are limited to about a fifth of a page.
+     */
+    public Builder pageSize(int bytes) {
+      if (bytes < BufferPoolConfig.MIN_PAGE_SIZE) {
+        throw new IllegalArgumentException("the page size must be at least "
+            + BufferPoolConfig.MIN_PAGE_SIZE + " bytes, got " + bytes);
+      }
+      pool.pageSize(bytes);
+      return this;
+    }
+
+    /** How long a cached page is used before storage is asked again; zero or positive. */
+    public Builder ttl(Duration ttl) {
+      Objects.requireNonNull(ttl, "ttl");
+      if (ttl.isNegative()) {
+        throw new IllegalArgumentException("the TTL must not be negative, got " + ttl);
+      }
+      pool.ttl(ttl);
+      return this;
+    }
+
+    /** The checkpoint interval of the queue-based protocols; positive. */
+    public Builder checkpointInterval(Duration interval) {
+      Objects.requireNonNull(interval, "interval");
+      if (interval.isNegative() || interval.isZero()) {
+        throw new IllegalArgumentException("the checkpoint interval must be positive, got "
+            + interval);
+      }
+      this.checkpointInterval = interval;
+      return this;
+    }
+
+    /** The buffer pool's bound in bytes of cached pages; positive. */
+    public Builder poolBytes(long bytes) {
+      if (bytes <= 0) {
+        throw new IllegalArgumentException("the pool size must be positive, got " + bytes);
+      }
+      pool.maxBytes(bytes);
+      return this;
+    }
+
+    /** This client's id, unique among the database's clients; 1 to 100 printable characters. */
+    public Builder clientId(String clientId) {
+      Objects.requireNonNull(clientId, "clientId");
+      if (clientId.isEmpty() || clientId.length() > 100
+          || !clientId.chars().allMatch(c -> c > 0x20 && c < 0x7F)) {
+        throw new IllegalArgumentException(
+            "a client id must be 1 to 100 printable ASCII characters without spaces");
+      }
+      this.clientId = clientId;
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Named steps at which tests kill the client; production leaves the default. */
+    public Builder crashPoints(CrashPoints crashPoints) {
+      this.crashPoints = Objects.requireNonNull(crashPoints, "crashPoints");
+      return this;
+    }
+
+    /**
+     * The extractor of index {@code index} of {@code collection}, attached when the database opens
+     * (see {@link Database#attachIndex}); the index need not exist yet.
+     */
+    public Builder indexExtractor(
+        String collection, String index, IndexKeyExtractor extractor) {
+      Names.check("collection", collection);
+      Names.check("index", index);
+      extractors.put(new IndexId(collection, index),
+          Objects.requireNonNull(extractor, "extractor"));
+      return this;
+    }
+
+    public DatabaseConfig build() {
+      return new DatabaseConfig(this);
+    }
+  }
+}

@@ -1,0 +1,436 @@
+package io.stratus.core;
+
+import io.stratus.CommitFailedException;
+import io.stratus.CommitStateUnknownException;
+import io.stratus.DuplicateKeyException;
+import io.stratus.IndexNotAttachedException;
+import io.stratus.NoSuchIndexException;
+import io.stratus.TransactionClosedException;
+import io.stratus.btree.BLinkTree;
+import io.stratus.btree.SecondaryKeys;
+import io.stratus.btree.TreeCursor;
+import io.stratus.core.Catalog.CollectionDef;
+import io.stratus.core.Catalog.IndexDef;
+import io.stratus.pagemanager.PageStore;
+import io.stratus.pagemanager.PageTransaction;
+import io.stratus.pagemanager.PageWrite;
+import io.stratus.protocols.CommitResult;
+import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.TransactionInfo;
+import io.stratus.protocols.WriteSet;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+
+/**
+ * One unit of work: the record manager's create, read, update, delete, scan and probe (paper 000,
+ * section 3.2) between {@link Database#begin()} and {@link #commit()} or {@link #abort()}.
+ *
+ * <p><b>What reads see.</b> The transaction's own writes first; otherwise the committed pages of
+ * the handle's buffer pool, at most a TTL old, each page as first read by this transaction
+ * (repeatable per page). Which other writers' changes appear, and when, is the commit protocol's
+ * matter: under the naive protocol a concurrent commit to the same page can overwrite this one's.
+ *
+ * <p><b>Writes</b> change the collection's primary tree and every index of the collection in the
+ * transaction's private page set, and record the matching logical changes (log records) for the
+ * protocol. Everything is checked before anything changes: the collection, that every index's
+ * extractor is attached, the sizes of the record and of its index entries, and (for create) that
+ * the key is new; such failures leave the transaction open and unchanged. A write that fails
+ * later, half done (a cloud error or a corrupt page while changing the trees), aborts the
+ * transaction, so a partial change can never be committed.
+ *
+ * <p><b>States.</b> Open until {@link #commit()} (committed, or ended by a failed commit), {@link
+ * #abort()} or {@link #close()} (aborts when still open, so try-with-resources aborts whatever was
+ * not committed). Any call on an ended transaction except {@code close} throws {@link
+ * TransactionClosedException}; so does any call after the database handle was closed.
+ *
+ * <p>Not thread-safe: one thread at a time, like the page transaction beneath it.
+ */
+public final class Transaction implements AutoCloseable {
+  private static final byte[] NONE = new byte[0];
+
+  private final Database db;
+  private final TransactionInfo info;
+  private final PageTransaction pages;
+  private final PageStore view;
+  private Catalog catalog;
+  private final List<LogicalChange> changes = new ArrayList<>();
+  private String ended; // null while open, else how it ended
+  private boolean midWrite;
+
+  Transaction(Database db, TransactionInfo info, PageTransaction pages, PageStore view,
+      Catalog catalog) {
+    this.db = db;
+    this.info = info;
+    this.pages = pages;
+    this.view = view;
+    this.catalog = catalog;
+  }
+
+  /** This transaction's id (unique within the client). */
+  public String id() {
+    return info.transactionId();
+  }
+
+  /** Whether the transaction is still open. */
+  public boolean isOpen() {
+    return ended == null && !db.isClosed();
+  }
+
+  // ---- writes ----
+
+  /**
+   * Creates a record.
+   *
+   * @throws DuplicateKeyException when the key exists in what this transaction sees
+   * @throws io.stratus.RecordTooLargeException when the record or an index entry does not fit
+   * @throws io.stratus.NoSuchCollectionException when the collection does not exist
+   * @throws IndexNotAttachedException when an index of the collection has no extractor here
+   */
+  public void create(String collection, Key key, byte[] payload) {
+    checkOpen();
+    byte[] k = key.toBytes();
+    byte[] p = payload.clone();
+    CollectionDef c = collection(collection);
+    List<Attached> indexes = attached(c);
+    c.primary.checkEntry(pageSize(), k, p);
+    List<byte[]> searchKeys = searchKeys(indexes, k, p, true);
+    if (c.primary.get(view, k).isPresent()) {
+      throw new DuplicateKeyException(collection, key.toString());
+    }
+    writing(() -> {
+      c.primary.insert(view, k, p);
+      logPrimary(LogicalChange.Kind.INSERT, c.primary, k, p);
+      for (int i = 0; i < indexes.size(); i++) {
+        insertEntry(indexes.get(i).def, searchKeys.get(i), k);
+      }
+    });
+  }
+
+  /**
+   * Replaces the payload of a record.
+   *
+   * @return false, changing nothing, when there is no record with that key
+   */
+  public boolean update(String collection, Key key, byte[] payload) {
+    checkOpen();
+    byte[] k = key.toBytes();
+    byte[] p = payload.clone();
+    CollectionDef c = collection(collection);
+    List<Attached> indexes = attached(c);
+    c.primary.checkEntry(pageSize(), k, p);
+    List<byte[]> newKeys = searchKeys(indexes, k, p, true);
+    Optional<byte[]> old = c.primary.get(view, k);
+    if (old.isEmpty()) {
+      return false;
+    }
+    List<byte[]> oldKeys = searchKeys(indexes, k, old.get(), false);
+    writing(() -> {
+      c.primary.update(view, k, p);
+      logPrimary(LogicalChange.Kind.UPDATE, c.primary, k, p);
+      for (int i = 0; i < indexes.size(); i++) {
+        byte[] before = oldKeys.get(i);
+        byte[] after = newKeys.get(i);
+        if (!Arrays.equals(before, after)) { // an index entry changes by delete + insert
+          deleteEntry(indexes.get(i).def, before, k);
+          insertEntry(indexes.get(i).def, after, k);
+        }
+      }
+    });
+    return true;
+  }
+
+  /**
+   * Deletes a record and its index entries.
+   *
+   * @return false when there was no record with that key
+   */
+  public boolean delete(String collection, Key key) {
+    checkOpen();
+    byte[] k = key.toBytes();
+    CollectionDef c = collection(collection);
+    List<Attached> indexes = attached(c);
+    Optional<byte[]> old = c.primary.get(view, k);
+    if (old.isEmpty()) {
+      return false;
+    }
+    List<byte[]> oldKeys = searchKeys(indexes, k, old.get(), false);
+    writing(() -> {
+      c.primary.delete(view, k);
+      logPrimary(LogicalChange.Kind.DELETE, c.primary, k, NONE);
+      for (int i = 0; i < indexes.size(); i++) {
+        deleteEntry(indexes.get(i).def, oldKeys.get(i), k);
+      }
+    });
+    return true;
+  }
+
+  // ---- reads ----
+
+  /** The payload of the record with {@code key}, or empty. */
+  public Optional<byte[]> read(String collection, Key key) {
+    checkOpen();
+    return collection(collection).primary.get(view, key.bytesUnsafe());
+  }
+
+  /** Every record of the collection in key order. */
+  public RecordCursor scan(String collection) {
+    return scan(collection, KeyRange.all());
+  }
+
+  /**
+   * The records whose keys lie in {@code range}, in key order, read leaf by leaf as the cursor
+   * advances; no key is returned twice, even when leaves split meanwhile. Changing the collection
+   * in this transaction while the cursor is open is allowed; such changes may or may not appear.
+   */
+  public RecordCursor scan(String collection, KeyRange range) {
+    checkOpen();
+    return new Cursor(collection(collection).primary.scan(view, toTree(range)));
+  }
+
+  /**
+   * The records whose search key in {@code index} equals {@code searchKey}, ordered by record key:
+   * the index gives the record keys, the primary tree the records (paper 000, section 3.4).
+   * Entries whose record is gone are skipped; so are, when the extractor is attached, entries whose
+   * record no longer has that search key (stale entries cannot mislead a probe).
+   */
+  public List<Record> probe(String collection, String index, Key searchKey) {
+    checkOpen();
+    CollectionDef c = collection(collection);
+    return probe(c, index(c, index), SecondaryKeys.forSearchKey(searchKey.bytesUnsafe()));
+  }
+
+  /** The records whose search key lies in {@code searchKeys}, by search key, then record key. */
+  public List<Record> probeRange(String collection, String index, KeyRange searchKeys) {
+    checkOpen();
+    CollectionDef c = collection(collection);
+    return probe(c, index(c, index), SecondaryKeys.forSearchRange(toTree(searchKeys)));
+  }
+
+  /** The records whose search key {@code s} satisfies {@code lo <= s < hi}. */
+  public List<Record> probeRange(String collection, String index, Key lo, Key hi) {
+    return probeRange(collection, index, KeyRange.halfOpen(lo, hi));
+  }
+
+  // ---- end ----
+
+  /**
+   * Commits through the database's protocol, then installs the committed pages into the buffer
+   * pool. Ends the transaction whether or not it succeeds.
+   *
+   * @throws CommitFailedException nothing became visible; run the transaction again if retryable
+   * @throws CommitStateUnknownException the commit may have taken effect; read to find out
+   */
+  public void commit() {
+    checkOpen();
+    Map<String, PageWrite> writes = pages.writes();
+    WriteSet ws = new WriteSet(info, changes, new ArrayList<>(writes.values()));
+    CommitResult result;
+    try {
+      result = ws.isEmpty() ? CommitResult.empty() : db.protocol().commit(ws);
+    } catch (RuntimeException | Error e) {
+      ended = "ended by a failed commit";
+      pages.abort();
+      if (!(e instanceof CommitFailedException)) {
+        // Some pages may have been written: forget the pool's copies so reads go to storage.
+        for (PageWrite w : ws.pages()) {
+          db.pool().invalidate(w.uri());
+        }
+      }
+      db.failedCommits.increment();
+      db.protocol().onFinish(info, false);
+      throw e;
+    }
+    ended = "committed";
+    pages.complete(result.committedVersions());
+    db.commits.increment();
+    db.pagesWritten.add(result.pagesWritten());
+    db.protocol().onFinish(info, true);
+  }
+
+  /** Discards every change (no cloud call) and ends the transaction. */
+  public void abort() {
+    checkOpen();
+    end("aborted");
+  }
+
+  /** Aborts the transaction if it is still open; otherwise does nothing. */
+  @Override
+  public void close() {
+    if (ended == null) {
+      end(db.isClosed() ? "closed with the database" : "closed");
+    }
+  }
+
+  // ---- internals ----
+
+  private void end(String how) {
+    ended = how;
+    pages.close();
+    db.aborts.increment();
+    db.protocol().onFinish(info, false);
+  }
+
+  private void checkOpen() {
+    if (ended != null) {
+      throw new TransactionClosedException(ended);
+    }
+    if (db.isClosed()) {
+      throw new TransactionClosedException("ended: its database handle was closed");
+    }
+  }
+
+  private int pageSize() {
+    return view.pageSize();
+  }
+
+  /** Runs the changing part of a write; a failure in it aborts the transaction. */
+  private void writing(Runnable change) {
+    midWrite = true;
+    try {
+      change.run();
+      midWrite = false;
+    } finally {
+      if (midWrite) {
+        midWrite = false;
+        end("aborted by a failed write");
+      }
+    }
+  }
+
+  private CollectionDef collection(String name) {
+    Names.check("collection", name);
+    Optional<CollectionDef> c = catalog.collection(name);
+    if (c.isEmpty()) {
+      catalog = db.freshCatalog(); // created elsewhere since this snapshot was taken?
+      c = catalog.collection(name);
+    }
+    return c.orElseThrow(() -> new io.stratus.NoSuchCollectionException(name));
+  }
+
+  private IndexDef index(CollectionDef c, String name) {
+    IndexDef d = c.indexes.get(name);
+    if (d == null) {
+      catalog = db.freshCatalog();
+      d = catalog.collection(c.name).map(x -> x.indexes.get(name)).orElse(null);
+      if (d == null) {
+        throw new NoSuchIndexException(c.name, name);
+      }
+    }
+    return d;
+  }
+
+  /** An index with its attached extractor. */
+  private record Attached(IndexDef def, IndexKeyExtractor extractor) {}
+
+  /** Every index of {@code c} with its extractor; refuses when one is not attached. */
+  private List<Attached> attached(CollectionDef c) {
+    List<Attached> out = new ArrayList<>(c.indexes.size());
+    for (IndexDef d : c.indexes.values()) {
+      IndexKeyExtractor f = db.extractor(c.name, d.name());
+      if (f == null) {
+        throw new IndexNotAttachedException(c.name, d.name());
+      }
+      out.add(new Attached(d, f));
+    }
+    return out;
+  }
+
+  /** Each index's search key for the record (null: not indexed), size-checked if asked. */
+  private List<byte[]> searchKeys(List<Attached> indexes, byte[] k, byte[] p, boolean check) {
+    List<byte[]> out = new ArrayList<>(indexes.size());
+    for (Attached a : indexes) {
+      byte[] s = a.extractor().extract(k.clone(), p.clone()).map(byte[]::clone).orElse(null);
+      if (s != null && check) {
+        a.def().tree().checkEntry(pageSize(), SecondaryKeys.compose(s, k), NONE);
+      }
+      out.add(s);
+    }
+    return out;
+  }
+
+  private void insertEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
+    if (searchKey != null) {
+      index.tree().insert(view, SecondaryKeys.compose(searchKey, recordKey), NONE);
+      changes.add(new LogicalChange(LogicalChange.Kind.INSERT, index.tree().rootUri(), searchKey,
+          recordKey, Optional.empty()));
+    }
+  }
+
+  private void deleteEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
+    if (searchKey != null) {
+      index.tree().delete(view, SecondaryKeys.compose(searchKey, recordKey));
+      changes.add(new LogicalChange(LogicalChange.Kind.DELETE, index.tree().rootUri(), searchKey,
+          recordKey, Optional.empty()));
+    }
+  }
+
+  private void logPrimary(LogicalChange.Kind kind, BLinkTree tree, byte[] k, byte[] p) {
+    changes.add(new LogicalChange(kind, tree.rootUri(), k, p,
+        Optional.of(tree.leafFor(view, k))));
+  }
+
+  private List<Record> probe(CollectionDef c, IndexDef index, io.stratus.btree.KeyRange range) {
+    IndexKeyExtractor f = db.extractor(c.name, index.name());
+    List<Record> out = new ArrayList<>();
+    TreeCursor entries = index.tree().scan(view, range);
+    while (entries.hasNext()) {
+      byte[] composite = entries.next().key();
+      byte[] recordKey = SecondaryKeys.recordKey(composite);
+      Optional<byte[]> payload = c.primary.get(view, recordKey);
+      if (payload.isEmpty()) {
+        continue;
+      }
+      if (f != null) {
+        Optional<byte[]> now = f.extract(recordKey.clone(), payload.get().clone());
+        if (now.isEmpty() || !Arrays.equals(now.get(), SecondaryKeys.searchKey(composite))) {
+          continue;
+        }
+      }
+      out.add(Record.wrap(Key.wrap(recordKey), payload.get()));
+    }
+    return out;
+  }
+
+  private static io.stratus.btree.KeyRange toTree(KeyRange r) {
+    return io.stratus.btree.KeyRange.of(
+        r.lower().map(Key::bytesUnsafe).orElse(null), r.lowerInclusive(),
+        r.upper().map(Key::bytesUnsafe).orElse(null), r.upperInclusive());
+  }
+
+  /** A scan's records; checks the transaction on every step. */
+  private final class Cursor implements RecordCursor {
+    private final TreeCursor entries;
+    private boolean closed;
+
+    Cursor(TreeCursor entries) {
+      this.entries = entries;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (closed) {
+        return false;
+      }
+      checkOpen();
+      return entries.hasNext();
+    }
+
+    @Override
+    public Record next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      TreeCursor.Entry e = entries.next();
+      return Record.wrap(Key.wrap(e.key()), e.value());
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+    }
+  }
+}

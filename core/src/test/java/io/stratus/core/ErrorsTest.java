@@ -1,0 +1,249 @@
+package io.stratus.core;
+
+import static io.stratus.core.Fixture.bytes;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.stratus.DuplicateKeyException;
+import io.stratus.IndexNotAttachedException;
+import io.stratus.InvalidRequestException;
+import io.stratus.NoSuchCollectionException;
+import io.stratus.NoSuchIndexException;
+import io.stratus.RecordTooLargeException;
+import io.stratus.StratusException;
+import io.stratus.TransactionClosedException;
+import io.stratus.cloudapi.testing.Seed;
+import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.protocols.ProtocolKind;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Every error the record manager reports, and that each leaves the state unchanged. */
+@ExtendWith(SeedExtension.class)
+class ErrorsTest {
+
+  @Test
+  void unknownCollectionsAndIndexes(@Seed long seed) throws Exception {
+    try (Fixture f = new Fixture(seed)) {
+      Database db = f.open();
+      db.createCollection("items");
+      try (Transaction tx = db.begin()) {
+        assertThatThrownBy(() -> tx.read("nope", Key.of(1L)))
+            .isInstanceOf(NoSuchCollectionException.class).hasMessageContaining("nope");
+        assertThatThrownBy(() -> tx.create("nope", Key.of(1L), new byte[0]))
+            .isInstanceOf(NoSuchCollectionException.class);
+        assertThatThrownBy(() -> tx.scan("nope")).isInstanceOf(NoSuchCollectionException.class);
+        assertThatThrownBy(() -> tx.probe("items", "nope", Key.of(1L)))
+            .isInstanceOf(NoSuchIndexException.class);
+        assertThatThrownBy(() -> tx.probe("nope", "nope", Key.of(1L)))
+            .isInstanceOf(NoSuchCollectionException.class);
+        assertThat(tx.isOpen()).isTrue(); // a wrong request does not end the transaction
+      }
+      assertThatThrownBy(() -> db.attachIndex("items", "nope", Fixture.BY_CATEGORY))
+          .isInstanceOf(NoSuchIndexException.class);
+      assertThatThrownBy(() -> db.createIndex("nope", "i", Fixture.BY_CATEGORY))
+          .isInstanceOf(NoSuchCollectionException.class);
+      assertThatThrownBy(() -> db.indexes("nope")).isInstanceOf(NoSuchCollectionException.class);
+      assertThat(new NoSuchIndexException("a", "b")).isInstanceOf(InvalidRequestException.class);
+    }
+  }
+
+  @Test
+  void invalidNamesAreRefused(@Seed long seed) throws Exception {
+    try (Fixture f = new Fixture(seed)) {
+      Database db = f.open();
+      for (String bad : new String[] {"", "a/b", "..", "a b", "x".repeat(101), "ü"}) {
+        assertThatThrownBy(() -> db.createCollection(bad))
+            .isInstanceOf(InvalidRequestException.class);
+      }
+      assertThat(db.createCollection("Ok_name-1.2")).isTrue();
+      assertThatThrownBy(() -> db.createIndex("Ok_name-1.2", "bad/index", Fixture.BY_CATEGORY))
+          .isInstanceOf(InvalidRequestException.class);
+      assertThat(db.collections()).containsExactly("Ok_name-1.2");
+    }
+  }
+
+  @Test
+  void tooLargeRecordsChangeNothing(@Seed long seed) throws Exception {
+    try (Fixture f = new Fixture(seed)) {
+      Database db = f.open(f.config().indexExtractor("items", "byPayload",
+          (k, p) -> Optional.of(p)));
+      db.createCollection("items");
+      db.createIndex("items", "byPayload", (k, p) -> Optional.of(p));
+      try (Transaction tx = db.begin()) {
+        tx.create("items", Key.of(1L), bytes("small"));
+        tx.commit();
+      }
+      long pagesBefore = db.stats().pagesWritten();
+      try (Transaction tx = db.begin()) {
+        byte[] huge = new byte[Fixture.PAGE_SIZE];
+        assertThatThrownBy(() -> tx.create("items", Key.of(2L), huge))
+            .isInstanceOf(RecordTooLargeException.class);
+        // The record itself would fit, but its index entry (the payload as search key) does not:
+        // refused before the primary tree is touched.
+        byte[] medium = new byte[300];
+        assertThatThrownBy(() -> tx.create("items", Key.of(3L), medium))
+            .isInstanceOf(RecordTooLargeException.class);
+        assertThatThrownBy(() -> tx.update("items", Key.of(1L), medium))
+            .isInstanceOf(RecordTooLargeException.class);
+        assertThat(tx.read("items", Key.of(2L))).isEmpty();
+        assertThat(tx.read("items", Key.of(3L))).isEmpty();
+        assertThat(tx.read("items", Key.of(1L))).hasValueSatisfying(
+            v -> assertThat(v).isEqualTo(bytes("small")));
+        tx.commit();
+      }
+      assertThat(db.stats().pagesWritten()).isEqualTo(pagesBefore);
+    }
+  }
+
+  @Test
+  void duplicateKeysAreRefused(@Seed long seed) throws Exception {
+    try (Fixture f = new Fixture(seed)) {
+      Database db = f.open();
+      db.createCollection("items");
+      try (Transaction tx = db.begin()) {
+        tx.create("items", Key.of("k"), bytes("first"));
+        // The transaction sees its own uncommitted create.
+        assertThatThrownBy(() -> tx.create("items", Key.of("k"), bytes("second")))
+            .isInstanceOf(DuplicateKeyException.class);
+        tx.commit();
+      }
+      try (Transaction tx = db.begin()) {
+        assertThatThrownBy(() -> tx.create("items", Key.of("k"), bytes("third")))
+            .isInstanceOf(DuplicateKeyException.class);
+        assertThat(tx.read("items", Key.of("k")).map(Fixture::string)).contains("first");
+        assertThat(tx.delete("items", Key.of("k"))).isTrue();
+        tx.create("items", Key.of("k"), bytes("again")); // fine after a delete
+        tx.commit();
+      }
+      try (Transaction tx = db.begin()) {
+        assertThat(tx.read("items", Key.of("k")).map(Fixture::string)).contains("again");
+      }
+    }
+  }
+
+  @Test
+  void aFinishedTransactionRefusesEveryCall(@Seed long seed) throws Exception {
+    try (Fixture f = new Fixture(seed)) {
+      Database db = f.open();
+      db.createCollection("items");
+      Transaction committed = db.begin();
+      committed.commit();
+      Transaction aborted = db.begin();
+      aborted.abort();
+      Transaction closed = db.begin();
+      closed.close();
+      List<Consumer<Transaction>> calls = List.of(
+          tx -> tx.create("items", Key.of(1L), new byte[0]),
+          tx -> tx.read("items", Key.of(1L)),
+          tx -> tx.update("items", Key.of(1L), new byte[0]),
+          tx -> tx.delete("items", Key.of(1L)),
+          tx -> tx.scan("items"),
+          tx -> tx.probe("items", "i", Key.of(1L)),
+          tx -> tx.probeRange("items", "i", Key.of(1L), Key.of(2L)),
+          Transaction::commit,
+          Transaction::abort);
+      for (Transaction tx : List.of(committed, aborted, closed)) {
+        assertThat(tx.isOpen()).isFalse();
+        for (Consumer<Transaction> call : calls) {
+          assertThatThrownBy(() -> call.accept(tx))
+              .isInstanceOf(TransactionClosedException.class);
+        }
+        assertThatCode(tx::close).doesNotThrowAnyException();
+      }
+      // A cursor of a finished transaction stops working too.
+      try (Transaction tx = db.begin()) {
+        tx.create("items", Key.of(1L), new byte[0]);
+        RecordCursor cursor = tx.scan("items");
+        tx.abort();
+        assertThatThrownBy(cursor::hasNext).isInstanceOf(TransactionClosedException.class);
+      }
+      assertThat(db.stats().commits()).isEqualTo(1);
+      assertThat(db.stats().aborts()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void writesToACollectionWithAnUnattachedIndexAreRefused(@Seed long seed) throws Exception {
+    try (Fixture f = new Fixture(seed)) {
+      Database creator = f.open();
+      creator.createCollection("items");
+      creator.createIndex("items", "byCategory", Fixture.BY_CATEGORY);
+      TwoHandlesTest.commitCreate(creator, "items", 1, "\u0001one");
+
+      Database db = f.open(); // a process that did not configure the extractor
+      try (Transaction tx = db.begin()) {
+        assertThatThrownBy(() -> tx.create("items", Key.of(2L), bytes("\u0001two")))
+            .isInstanceOf(IndexNotAttachedException.class).hasMessageContaining("byCategory");
+        assertThatThrownBy(() -> tx.update("items", Key.of(1L), bytes("x")))
+            .isInstanceOf(IndexNotAttachedException.class);
+        assertThatThrownBy(() -> tx.delete("items", Key.of(1L)))
+            .isInstanceOf(IndexNotAttachedException.class);
+        // Reads and probes do not need the extractor.
+        assertThat(tx.probe("items", "byCategory", Key.of(1))).hasSize(1);
+        assertThat(tx.read("items", Key.of(1L))).isPresent();
+      }
+      db.attachIndex("items", "byCategory", Fixture.BY_CATEGORY);
+      TwoHandlesTest.commitCreate(db, "items", 2, "\u0001two");
+      try (Transaction tx = db.begin()) {
+        assertThat(tx.probe("items", "byCategory", Key.of(1))).extracting(Record::key)
+            .containsExactly(Key.of(1L), Key.of(2L));
+      }
+    }
+  }
+
+  @Test
+  void unavailableProtocolsAndBadSettingsFailEarly(@Seed long seed) throws Exception {
+    try (Fixture f = new Fixture(seed)) {
+      for (ProtocolKind kind : ProtocolKind.values()) {
+        if (kind != ProtocolKind.NAIVE) {
+          assertThatThrownBy(() -> f.open(f.config().protocol(kind)))
+              .isInstanceOf(InvalidRequestException.class)
+              .hasMessageContaining("not available yet");
+        }
+      }
+      DatabaseConfig.Builder b = f.config();
+      assertThatThrownBy(() -> b.ttl(Duration.ofSeconds(-1)))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> b.pageSize(100)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> b.poolBytes(0)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> b.checkpointInterval(Duration.ZERO))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> b.clientId("has space"))
+          .isInstanceOf(IllegalArgumentException.class);
+      for (String uri : new String[] {"", "/db", "db/", "a//b", "d b"}) {
+        assertThatThrownBy(() -> DatabaseConfig.builder(f.services(), uri))
+            .isInstanceOf(IllegalArgumentException.class);
+      }
+      DatabaseConfig defaults = DatabaseConfig.builder(f.services(), "db").build();
+      assertThat(defaults.protocol()).isEqualTo(ProtocolKind.NAIVE);
+      assertThat(defaults.pageSize()).isEqualTo(DatabaseConfig.DEFAULT_PAGE_SIZE);
+      assertThat(defaults.checkpointInterval()).isEqualTo(Duration.ofSeconds(45));
+      assertThat(defaults.clientId()).isNotBlank()
+          .isNotEqualTo(DatabaseConfig.builder(f.services(), "db").build().clientId());
+    }
+  }
+
+  @Test
+  void aClosedHandleEndsItsTransactions(@Seed long seed) throws Exception {
+    try (Fixture f = new Fixture(seed)) {
+      Database db = f.open();
+      db.createCollection("items");
+      Transaction tx = db.begin();
+      db.close();
+      db.close(); // idempotent
+      assertThatThrownBy(() -> tx.read("items", Key.of(1L)))
+          .isInstanceOf(TransactionClosedException.class);
+      assertThatCode(tx::close).doesNotThrowAnyException();
+      assertThatThrownBy(db::begin).isInstanceOf(IllegalStateException.class);
+      // The cloud services stay open: another handle works.
+      assertThat(f.open().collections()).containsExactly("items");
+      assertThat(new TransactionClosedException("x")).isInstanceOf(StratusException.class);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package io.stratus.core;
+
+import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.decorate.CallInterceptor;
+import io.stratus.cloudapi.decorate.Decorators;
+import io.stratus.cloudapi.inprocess.InProcessCloud;
+import io.stratus.cloudapi.time.ManualClock;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One in-process cloud on a manual clock, and the database handles a test opens on it (closed at
+ * the end). Handles get small pages so that a few records split pages at every level.
+ */
+final class Fixture implements AutoCloseable {
+  static final String DB = "db/shop";
+  static final int PAGE_SIZE = 1024;
+  static final Duration TTL = Duration.ofSeconds(10);
+
+  /** Index "byCategory": the first payload byte mod 7 as an int key; not indexed if 0 mod 5. */
+  static final IndexKeyExtractor BY_CATEGORY = (key, payload) ->
+      payload.length == 0 || payload[0] % 5 == 0
+          ? Optional.empty()
+          : Optional.of(Key.of(Math.floorMod(payload[0], 7)).toBytes());
+
+  final ManualClock clock = new ManualClock();
+  final InProcessCloud cloud;
+  private final List<Database> opened = new ArrayList<>();
+
+  Fixture(long seed) {
+    this(seed, true);
+  }
+
+  Fixture(long seed, boolean conditionalPut) {
+    this.cloud = InProcessCloud.builder().clock(clock).seed(seed).conditionalPut(conditionalPut)
+        .build();
+  }
+
+  /** The raw services (no interceptors). */
+  CloudServices services() {
+    return cloud.services();
+  }
+
+  /** A configuration on the cloud, seen through {@code interceptors}. */
+  DatabaseConfig.Builder config(CallInterceptor... interceptors) {
+    CloudServices s = interceptors.length == 0 ? cloud.services()
+        : Decorators.wrap(cloud.services(), interceptors);
+    return DatabaseConfig.builder(s, DB).clock(clock).pageSize(PAGE_SIZE).ttl(TTL);
+  }
+
+  Database open(DatabaseConfig.Builder config) {
+    Database db = Database.open(config.build());
+    opened.add(db);
+    return db;
+  }
+
+  Database open() {
+    return open(config());
+  }
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  static String string(byte[] b) {
+    return new String(b, StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void close() {
+    for (Database c : opened) {
+      c.close();
+    }
+    cloud.close();
+  }
+}

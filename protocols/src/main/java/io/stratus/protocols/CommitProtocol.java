@@ -1,0 +1,56 @@
+package io.stratus.protocols;
+
+import io.stratus.CommitFailedException;
+import io.stratus.CommitStateUnknownException;
+import io.stratus.pagemanager.PageStore;
+
+/**
+ * The seam between the record manager and the commit protocols (paper 000, sections 4 and 5): the
+ * record manager runs a transaction against its page transaction, then hands the {@link WriteSet}
+ * to {@link #commit}. Which protocol runs is a per-database setting ({@link ProtocolKind}).
+ *
+ * <p>Hooks for the protocols of later issues, all no-ops by default: {@link #onBegin} (generalized
+ * snapshot isolation takes its snapshot id here), {@link #readView} (a protocol may interpose on
+ * page reads: 2PL takes shared locks, GSI picks snapshot versions), {@link #onFinish} (release
+ * locks). The record manager calls them for every transaction, so adding such a protocol changes
+ * no caller.
+ *
+ * <p>Implementations are thread-safe: one instance serves all transactions of a database handle
+ * concurrently. A commit runs on the committing thread and may fan out asynchronous cloud calls.
+ */
+public interface CommitProtocol extends AutoCloseable {
+
+  /** Which protocol this is. */
+  ProtocolKind kind();
+
+  /** Called when a transaction begins, before its first read. */
+  default void onBegin(TransactionInfo tx) {}
+
+  /**
+   * The page store the transaction's B-link trees use: {@code pages} (its page transaction) itself,
+   * or a view over it that the protocol interposes on reads.
+   */
+  default PageStore readView(TransactionInfo tx, PageStore pages) {
+    return pages;
+  }
+
+  /**
+   * Commits the write set.
+   *
+   * @return the committed page versions (for installing into the buffer pool) and counts
+   * @throws CommitFailedException the commit had no visible effect; retry the transaction if
+   *     {@link CommitFailedException#isRetryable()}
+   * @throws CommitStateUnknownException the commit may have taken effect, wholly or partly
+   */
+  CommitResult commit(WriteSet ws);
+
+  /**
+   * Called once when a transaction ends: after its commit returned or failed ({@code committed}
+   * tells which), or when it aborted.
+   */
+  default void onFinish(TransactionInfo tx, boolean committed) {}
+
+  /** Releases what the protocol holds (threads, queues it polls); the default holds nothing. */
+  @Override
+  default void close() {}
+}

@@ -1,0 +1,27 @@
+package io.stratus.protocols;
+
+import io.stratus.InvalidRequestException;
+import java.util.Objects;
+
+/** Makes the {@link CommitProtocol} of a {@link ProtocolKind}. */
+public final class CommitProtocols {
+  private CommitProtocols() {}
+
+  /**
+   * The protocol {@code kind} over {@code context}.
+   *
+   * @throws InvalidRequestException when this build does not implement {@code kind} yet
+   */
+  public static CommitProtocol create(ProtocolKind kind, ProtocolContext context) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(context, "context");
+    switch (kind) {
+      case NAIVE:
+        return new NaiveProtocol(context);
+      default:
+        throw new InvalidRequestException(
+            "protocol " + kind + " is not available yet; this build implements only "
+                + ProtocolKind.NAIVE);
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package io.stratus.protocols;
+
+import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.CrashPoints;
+import io.stratus.pagemanager.BufferPool;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What a commit protocol gets from the database handle that runs it: everything it may need now or
+ * in the later issues (queues and checkpoints need the services, the clock and the interval;
+ * monotonicity needs the client id; recovery tests need the crash points; checkpoints and GSI read
+ * through the buffer pool). The protocol does not own any of it: closing the protocol closes none.
+ *
+ * @param services the cloud services of the database (the protocol uses storage; later ones queues,
+ *     locks and counters)
+ * @param databaseUri the database's URI prefix, under which a protocol names its queues and items
+ * @param clientId this client's id, unique among the clients of the database
+ * @param clock the time source of leases, checkpoint intervals and timestamps
+ * @param crashPoints the named steps at which tests kill the client
+ * @param bufferPool the handle's pool of committed pages
+ * @param checkpointInterval how often pending updates are checkpointed (unused by the naive
+ *     protocol)
+ */
+public record ProtocolContext(
+    CloudServices services, String databaseUri, String clientId, Clock clock,
+    CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval) {
+
+  public ProtocolContext {
+    Objects.requireNonNull(services, "services");
+    Objects.requireNonNull(databaseUri, "databaseUri");
+    Objects.requireNonNull(clientId, "clientId");
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(crashPoints, "crashPoints");
+    Objects.requireNonNull(bufferPool, "bufferPool");
+    Objects.requireNonNull(checkpointInterval, "checkpointInterval");
+  }
+}
