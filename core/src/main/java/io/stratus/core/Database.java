@@ -1,5 +1,7 @@
 package io.stratus.core;
 
+import io.stratus.IndexNotAttachedException;
+import io.stratus.InvalidRequestException;
 import io.stratus.NoSuchCollectionException;
 import io.stratus.NoSuchIndexException;
 import io.stratus.cloudapi.CloudException;
@@ -26,8 +28,10 @@ import io.stratus.protocols.CommitProtocols;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.TransactionInfo;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -179,10 +183,8 @@ public final class Database implements AutoCloseable {
     }
     String root = config.databaseUri() + "/i/" + collection + "/" + index + "/root";
     BLinkTree tree = BLinkTree.open(root, Catalog.pagePrefix(root));
-    List<TreeCursor.Entry> entries = backfillEntries(def, tree, extractor);
-    StagingPageStore staging = new StagingPageStore(config.pageSize());
-    BulkLoader.forTree(tree).load(staging, entries);
-    writeNewTree(staging.pages(), root);
+    List<Page> pages = build(tree, indexEntries(recordsOf(def), extractor, tree));
+    writeNewTrees(pages, List.of(root));
     extractors.put(id, extractor);
     AtomicBoolean added = new AtomicBoolean();
     catalog.update(c -> {
@@ -192,6 +194,71 @@ public final class Database implements AutoCloseable {
       return added.get() ? c.with(now.withIndex(index, root)) : c;
     });
     return added.get();
+  }
+
+  /**
+   * Loads {@code records} into an empty collection and its secondary indexes, building every tree
+   * bottom-up with full pages (paper 000, section 7.7 and Table 4): each page is put once, so
+   * loading N records costs about N / records-per-page puts plus the inner levels, instead of one
+   * commit per record. Records may come in any order; they are sorted in memory.
+   *
+   * <p>Not a transaction: it is meant for loading a database before it is used (the TPC-W
+   * population), not for concurrent use with writers of the same collection. The pages of all
+   * trees are written first and the roots last, so a reader sees the collection either empty or
+   * whole; a load that fails part-way leaves unreachable pages and an empty collection, and may be
+   * run again.
+   *
+   * @throws NoSuchCollectionException when the collection does not exist
+   * @throws io.stratus.InvalidRequestException when the collection is not empty, or a key occurs
+   *     twice (nothing is written)
+   * @throws io.stratus.IndexNotAttachedException when an index of the collection has no extractor
+   * @throws io.stratus.RecordTooLargeException when a record or index entry does not fit a page
+   */
+  public BulkLoadResult bulkLoad(String collection, Iterable<Record> records) {
+    checkOpen();
+    Objects.requireNonNull(records, "records");
+    CollectionDef def = collection(collection);
+    Map<String, IndexKeyExtractor> attached = new TreeMap<>();
+    for (String index : def.indexes.keySet()) {
+      IndexKeyExtractor f = extractor(collection, index);
+      if (f == null) {
+        throw new IndexNotAttachedException(collection, index);
+      }
+      attached.put(index, f);
+    }
+    try (PageTransaction pages = pool.begin()) {
+      if (def.primary.scan(pages, io.stratus.btree.KeyRange.all()).hasNext()) {
+        throw new InvalidRequestException(
+            "bulk load needs an empty collection, and " + collection + " has records");
+      }
+    }
+    List<TreeCursor.Entry> sorted = new ArrayList<>();
+    for (Record r : records) {
+      byte[] key = r.key().toBytes();
+      byte[] payload = r.payload();
+      def.primary.checkEntry(config.pageSize(), key, payload);
+      sorted.add(new TreeCursor.Entry(key, payload));
+    }
+    sorted.sort(Comparator.comparing(TreeCursor.Entry::key, Keys.ORDER));
+    for (int i = 1; i < sorted.size(); i++) {
+      if (Arrays.equals(sorted.get(i - 1).key(), sorted.get(i).key())) {
+        throw new InvalidRequestException("bulk load of " + collection + ": key "
+            + Key.ofBytes(sorted.get(i).key()) + " occurs twice");
+      }
+    }
+    List<Page> pages = new ArrayList<>(build(def.primary, sorted));
+    List<String> roots = new ArrayList<>();
+    long indexEntries = 0;
+    for (Map.Entry<String, IndexKeyExtractor> e : attached.entrySet()) {
+      BLinkTree index = def.indexes.get(e.getKey()).tree();
+      List<TreeCursor.Entry> entries = indexEntries(sorted, e.getValue(), index);
+      indexEntries += entries.size();
+      pages.addAll(build(index, entries));
+      roots.add(index.rootUri());
+    }
+    roots.add(def.primary.rootUri()); // the collection's root last: it makes the load visible
+    writeNewTrees(pages, roots);
+    return new BulkLoadResult(sorted.size(), indexEntries, pages.size());
   }
 
   /**
@@ -330,43 +397,54 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  /** The index entries of every record of {@code def}, sorted, each checked for size. */
-  private List<TreeCursor.Entry> backfillEntries(
-      CollectionDef def, BLinkTree index, IndexKeyExtractor extractor) {
-    byte[] none = new byte[0];
-    record Sortable(byte[] key, TreeCursor.Entry entry) {}
-    List<Sortable> entries = new ArrayList<>();
+  /** Every record of {@code def}, in key order, as tree entries (the collection is read whole). */
+  private List<TreeCursor.Entry> recordsOf(CollectionDef def) {
+    List<TreeCursor.Entry> all = new ArrayList<>();
     try (PageTransaction pages = pool.begin()) {
       TreeCursor c = def.primary.scan(pages, io.stratus.btree.KeyRange.all());
       while (c.hasNext()) {
-        TreeCursor.Entry e = c.next();
-        byte[] recordKey = e.key();
-        Optional<byte[]> search = extractor.extract(recordKey, e.value());
-        if (search.isPresent()) {
-          byte[] composite = SecondaryKeys.compose(search.get(), recordKey);
-          index.checkEntry(config.pageSize(), composite, none);
-          entries.add(new Sortable(composite, new TreeCursor.Entry(composite, none)));
-        }
+        all.add(c.next());
       }
     }
-    entries.sort(Comparator.comparing(Sortable::key, Keys.ORDER));
-    List<TreeCursor.Entry> sorted = new ArrayList<>(entries.size());
-    for (Sortable s : entries) {
-      sorted.add(s.entry());
+    return all;
+  }
+
+  /** The entries of an index over {@code records}, sorted, each checked for size. */
+  private List<TreeCursor.Entry> indexEntries(
+      List<TreeCursor.Entry> records, IndexKeyExtractor extractor, BLinkTree index) {
+    byte[] none = new byte[0];
+    List<TreeCursor.Entry> entries = new ArrayList<>();
+    for (TreeCursor.Entry e : records) {
+      byte[] recordKey = e.key();
+      Optional<byte[]> search = extractor.extract(recordKey, e.value());
+      if (search.isPresent()) {
+        byte[] composite = SecondaryKeys.compose(search.get(), recordKey);
+        index.checkEntry(config.pageSize(), composite, none);
+        entries.add(new TreeCursor.Entry(composite, none));
+      }
     }
-    return sorted;
+    entries.sort(Comparator.comparing(TreeCursor.Entry::key, Keys.ORDER));
+    return entries;
+  }
+
+  /** The pages of {@code tree} built bottom-up from sorted entries, not yet written anywhere. */
+  private List<Page> build(BLinkTree tree, List<TreeCursor.Entry> sortedEntries) {
+    StagingPageStore staging = new StagingPageStore(config.pageSize());
+    BulkLoader.forTree(tree).load(staging, sortedEntries);
+    return staging.pages();
   }
 
   /**
-   * Puts a freshly built tree: every page but the root concurrently (nothing refers to them yet),
-   * then the root, which makes the tree whole; the catalog entry written afterwards publishes it.
+   * Puts freshly built trees: every page but the roots concurrently (nothing refers to them yet),
+   * then the roots in the given order, each of which makes its tree whole. Built roots replace
+   * what is stored at their URIs (an empty root, or what a failed earlier build left).
    */
-  private void writeNewTree(List<Page> pages, String rootUri) {
+  private void writeNewTrees(List<Page> pages, List<String> rootUris) {
+    Map<String, Page> roots = new HashMap<>();
     List<CompletableFuture<ItemVersion>> puts = new ArrayList<>();
-    Page root = null;
     for (Page p : pages) {
-      if (p.uri().equals(rootUri)) {
-        root = p;
+      if (rootUris.contains(p.uri())) {
+        roots.put(p.uri(), p);
       } else {
         puts.add(storage.put(p.uri(), PageCodec.encode(p), Map.of()));
       }
@@ -374,11 +452,14 @@ public final class Database implements AutoCloseable {
     for (CompletableFuture<ItemVersion> f : puts) {
       CloudFutures.await(f);
     }
-    if (root == null) {
-      throw new IllegalStateException("the bulk load wrote no root at " + rootUri);
+    for (String uri : rootUris) {
+      Page root = roots.get(uri);
+      if (root == null) {
+        throw new IllegalStateException("the bulk load wrote no root at " + uri);
+      }
+      ItemVersion v = CloudFutures.await(storage.put(uri, PageCodec.encode(root), Map.of()));
+      pool.install(root, v.version());
     }
-    ItemVersion v = CloudFutures.await(storage.put(rootUri, PageCodec.encode(root), Map.of()));
-    pool.install(root, v.version());
   }
 
   private void checkOpen() {

@@ -12,11 +12,12 @@ import picocli.CommandLine.Option;
  * cloud operation.
  *
  * <p>Bad flags produce one clear line and exit code 2; failures of the run one line and exit code
- * 1, never a stack trace (pass {@code --verbose} for one).
+ * 1, never a stack trace (run with {@code -Dstratus.verbose=true} for one).
  */
 @Command(
     name = "stratus-bench",
     mixinStandardHelpOptions = true,
+    subcommands = StratusBench.Engine.class,
     version = "Stratus 0.1.0-SNAPSHOT",
     description = {
       "Runs a demonstration workload on the in-process cloud and reports, per cloud operation,",
@@ -53,9 +54,6 @@ public final class StratusBench implements Callable<Integer> {
       description = "Seed of every random choice (default: random, printed).")
   Long seed;
 
-  @Option(names = "--verbose", description = "Print stack traces of failures.")
-  boolean verbose;
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
@@ -74,14 +72,65 @@ public final class StratusBench implements Callable<Integer> {
         });
     cli.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
-          StratusBench self = commandLine.getCommand();
           err.println("stratus-bench: " + ex.getMessage());
-          if (self.verbose) {
+          if (Boolean.getBoolean("stratus.verbose")) {
             ex.printStackTrace(err);
           }
           return 1;
         });
     return cli.execute(args);
+  }
+
+  /** {@code stratus-bench engine}: the storage engine's benchmarks. */
+  @Command(
+      name = "engine",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Benchmarks the storage engine on the in-process cloud: bulk load, cached point reads",
+        "on one thread, and inserts with the naive protocol."
+      })
+  static final class Engine implements Callable<Integer> {
+    @Option(names = "--records", defaultValue = "100000",
+        description = "Records to bulk-load (default: ${DEFAULT-VALUE}).")
+    int records;
+
+    @Option(names = "--payload-bytes", defaultValue = "100",
+        description = "Bytes per record payload (default: ${DEFAULT-VALUE}).")
+    int payloadBytes;
+
+    @Option(names = "--page-size", defaultValue = "102400",
+        description = "Page size in bytes (default: ${DEFAULT-VALUE}).")
+    int pageSize;
+
+    @Option(names = "--reads", defaultValue = "5000000",
+        description = "Cached point reads to time (default: ${DEFAULT-VALUE}).")
+    long reads;
+
+    @Option(names = "--inserts", defaultValue = "5000",
+        description = "Single-insert transactions to time (default: ${DEFAULT-VALUE}).")
+    int inserts;
+
+    @Option(names = "--profile", defaultValue = "none",
+        description = "Latency profile: eu, ec2 or none (default: ${DEFAULT-VALUE}).")
+    String profile;
+
+    @Option(names = "--seed", description = "Seed (default: random, printed).")
+    Long seed;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      if (records < 1 || payloadBytes < 1 || reads < 1 || inserts < 1) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "--records, --payload-bytes, --reads and --inserts must be positive");
+      }
+      new EngineBenchmark(
+          new EngineBenchmark.Settings(records, payloadBytes, pageSize, reads, inserts, profile,
+              seed != null ? seed : System.nanoTime()),
+          spec.commandLine().getOut()).run();
+      return 0;
+    }
   }
 
   @Override

@@ -49,4 +49,16 @@ class StratusBenchTest {
     assertThat(err.toString().strip().lines()).hasSize(1);
     assertThat(err.toString()).contains("mars");
   }
+
+  @Test
+  void engineBenchmarkReportsLoadReadsAndInserts() {
+    int code = run("engine", "--records", "2000", "--reads", "20000", "--inserts", "20",
+        "--page-size", "4096", "--seed", "7");
+
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("bulk load        2,000 records")
+        .contains("point reads")
+        .contains("naive inserts");
+  }
 }
