@@ -19,7 +19,10 @@ public interface PageStore {
   /** Records a new or changed page; it reaches storage only as the owner of the store decides. */
   void write(Page page);
 
-  /** A fresh URI for a new page under {@code prefix} (unique across clients). */
+  /**
+   * A fresh URI for a new page: {@code prefix} followed by at most 64 characters, unique across
+   * clients (the B-link trees reserve that much room in every page for the URIs they store).
+   */
   String newPageUri(String prefix);
 
   /** The largest encoded page this store accepts ({@link Page#encodedSizeBound()}). */
