@@ -1,0 +1,121 @@
+package io.stratus.protocols.log;
+
+import io.stratus.btree.SecondaryKeys;
+import io.stratus.btree.TreeChange;
+import io.stratus.protocols.LogicalChange;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A redo log record as the queue-based protocols send it (paper 000, section 3.5): a {@link
+ * LogicalChange} plus who committed it and when, which monotonic writes, atomicity and snapshot
+ * isolation order and filter by.
+ *
+ * <p><b>Idempotent by construction.</b> {@link #toTreeChange} turns a record into a put or a delete
+ * of one tree key with a full value (an insert or update carries the whole after image; an index
+ * entry is the composite of search key and record key), so applying a record twice leaves the tree
+ * as applying it once. What plain redo records cannot rule out — an older update re-applied after a
+ * newer one — is what the per-client counters of the monotonic protocol are for.
+ *
+ * <p>Immutable; byte arrays are copied on the way in and out.
+ */
+public final class LogRecord {
+  private final LogicalChange change;
+  private final String clientId;
+  private final long clientCounter;
+  private final String transactionId;
+  private final long commitTimeMillis;
+  private final long commitId;
+
+  /**
+   * @param clientCounter the writer's commit counter for monotonic writes (0 when unused)
+   * @param commitId the commit id for snapshot isolation (0 when unused)
+   */
+  public LogRecord(
+      LogicalChange change, String clientId, long clientCounter, String transactionId,
+      long commitTimeMillis, long commitId) {
+    this.change = Objects.requireNonNull(change, "change");
+    this.clientId = Objects.requireNonNull(clientId, "clientId");
+    this.clientCounter = clientCounter;
+    this.transactionId = Objects.requireNonNull(transactionId, "transactionId");
+    this.commitTimeMillis = commitTimeMillis;
+    this.commitId = commitId;
+  }
+
+  public LogicalChange change() {
+    return change;
+  }
+
+  public LogicalChange.Kind kind() {
+    return change.kind();
+  }
+
+  public String treeUri() {
+    return change.treeUri();
+  }
+
+  public Optional<String> dataPageUri() {
+    return change.dataPageUri();
+  }
+
+  public String clientId() {
+    return clientId;
+  }
+
+  public long clientCounter() {
+    return clientCounter;
+  }
+
+  public String transactionId() {
+    return transactionId;
+  }
+
+  public long commitTimeMillis() {
+    return commitTimeMillis;
+  }
+
+  public long commitId() {
+    return commitId;
+  }
+
+  /**
+   * The change to make to the tree: for a primary tree, a put of the key with the payload (insert,
+   * update) or a delete of the key; for a secondary index, a put or delete of the composite (search
+   * key, record key) with an empty value.
+   *
+   * @param secondaryIndex whether {@link #treeUri()} is a secondary index
+   */
+  public TreeChange toTreeChange(boolean secondaryIndex) {
+    byte[] key = secondaryIndex
+        ? SecondaryKeys.compose(change.key(), change.value())
+        : change.key();
+    if (change.kind() == LogicalChange.Kind.DELETE) {
+      return TreeChange.delete(key);
+    }
+    return TreeChange.put(key, secondaryIndex ? new byte[0] : change.value());
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof LogRecord)) {
+      return false;
+    }
+    LogRecord r = (LogRecord) o;
+    return change.equals(r.change) && clientId.equals(r.clientId)
+        && clientCounter == r.clientCounter && transactionId.equals(r.transactionId)
+        && commitTimeMillis == r.commitTimeMillis && commitId == r.commitId;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(change, clientId, clientCounter, transactionId) * 31
+        + Arrays.hashCode(new long[] {commitTimeMillis, commitId});
+  }
+
+  @Override
+  public String toString() {
+    return "LogRecord{" + change + ", client=" + clientId + "#" + clientCounter + ", tx="
+        + transactionId + '}';
+  }
+}
