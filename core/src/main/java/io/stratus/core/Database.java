@@ -23,6 +23,7 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageTransaction;
+import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitProtocols;
 import io.stratus.protocols.ProtocolContext;
@@ -114,7 +115,8 @@ public final class Database implements AutoCloseable {
     try {
       protocol = CommitProtocols.create(config.protocol(), new ProtocolContext(
           config.services(), config.databaseUri(), config.clientId(), config.clock(),
-          config.crashPoints(), pool, config.checkpointInterval()));
+          config.crashPoints(), pool, config.checkpointInterval(), config.checkpointExecutor(),
+          config.checkpoints()));
       Database db = new Database(config, pool, protocol);
       db.catalog.current();
       return db;
@@ -310,6 +312,21 @@ public final class Database implements AutoCloseable {
       pages.abort();
       throw e;
     }
+  }
+
+  /**
+   * Operator maintenance, not part of any transaction: applies every pending update of the
+   * database now, on the calling thread. Under the queue-based protocols it lists the database's
+   * PU queues and checkpoints each until it stays empty for a few receives (bounded); use it before
+   * a planned shutdown of all clients, or in tests to reach quiescence. Other clients'
+   * concurrent checkpoints make it skip the queues they hold. Under the naive protocol it does
+   * nothing.
+   *
+   * @return what was done: queues, checkpoints, records applied, pages written, failures
+   */
+  public CheckpointSummary checkpointAll() {
+    checkOpen();
+    return protocol.checkpointAll();
   }
 
   /** This handle's counters now. */

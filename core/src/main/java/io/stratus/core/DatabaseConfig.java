@@ -3,6 +3,8 @@ package io.stratus.core;
 import io.stratus.cloudapi.CloudServices;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.pagemanager.BufferPoolConfig;
+import io.stratus.protocols.CheckpointSettings;
+import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.ProtocolKind;
 import java.time.Clock;
 import java.time.Duration;
@@ -10,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
 
 /**
@@ -20,17 +23,22 @@ import java.util.regex.Pattern;
  * IllegalArgumentException}), so a built configuration is always usable. Defaults:
  *
  * <ul>
- *   <li>protocol {@link #DEFAULT_PROTOCOL} (the only one available so far);
+ *   <li>protocol {@link #DEFAULT_PROTOCOL} ({@link ProtocolKind#BASIC} is available too);
  *   <li>page size {@link #DEFAULT_PAGE_SIZE}, buffer-pool TTL {@link #DEFAULT_TTL}, pool size
  *       {@link #DEFAULT_POOL_BYTES};
- *   <li>checkpoint interval {@link #DEFAULT_CHECKPOINT_INTERVAL} (reserved for the queue-based
+ *   <li>checkpoint interval {@link #DEFAULT_CHECKPOINT_INTERVAL}, checkpoint lock timeout {@link
+ *       CheckpointSettings#DEFAULT_LOCK_TIMEOUT}, propagation period {@link
+ *       CheckpointSettings#DEFAULT_PROPAGATION_PERIOD}, at most {@link
+ *       CheckpointSettings#DEFAULT_MAX_RECORDS} records per checkpoint, checkpoint writes {@link
+ *       CheckpointWrites#AUTO} (conditional when storage has conditional puts), checkpoint
+ *       executor: the protocol's own daemon threads, checkpoint seed 0 (the queue-based
  *       protocols; unused by the naive protocol);
  *   <li>client id: a random UUID per configuration; clock: the system UTC clock; crash points:
  *       none.
  * </ul>
  */
 public final class DatabaseConfig {
-  /** The naive protocol: the only one this build implements. */
+  /** The naive protocol, the papers' baseline. */
   public static final ProtocolKind DEFAULT_PROTOCOL = ProtocolKind.NAIVE;
   /** 100 KiB, the papers' page size (paper 000, section 7.1). */
   public static final int DEFAULT_PAGE_SIZE = BufferPoolConfig.DEFAULT_PAGE_SIZE;
@@ -50,6 +58,8 @@ public final class DatabaseConfig {
   private final ProtocolKind protocol;
   private final BufferPoolConfig pool;
   private final Duration checkpointInterval;
+  private final CheckpointSettings checkpoints;
+  private final Executor checkpointExecutor;
   private final String clientId;
   private final Clock clock;
   private final CrashPoints crashPoints;
@@ -64,6 +74,13 @@ public final class DatabaseConfig {
     this.protocol = b.protocol;
     this.pool = b.pool.build();
     this.checkpointInterval = b.checkpointInterval;
+    if (b.propagationPeriod.compareTo(b.lockTimeout) >= 0) {
+      throw new IllegalArgumentException("the propagation period (" + b.propagationPeriod
+          + ") must be shorter than the checkpoint lock timeout (" + b.lockTimeout + ")");
+    }
+    this.checkpoints = new CheckpointSettings(b.lockTimeout, b.propagationPeriod, b.maxRecords,
+        b.writes, b.checkpointSeed);
+    this.checkpointExecutor = b.checkpointExecutor;
     this.clientId = b.clientId == null ? UUID.randomUUID().toString() : b.clientId;
     this.clock = b.clock;
     this.crashPoints = b.crashPoints;
@@ -110,6 +127,16 @@ public final class DatabaseConfig {
     return checkpointInterval;
   }
 
+  /** The checkpoint parameters of the queue-based protocols. */
+  public CheckpointSettings checkpoints() {
+    return checkpoints;
+  }
+
+  /** Where checkpoints run; null: the protocol's own daemon threads. */
+  public Executor checkpointExecutor() {
+    return checkpointExecutor;
+  }
+
   public String clientId() {
     return clientId;
   }
@@ -138,6 +165,12 @@ public final class DatabaseConfig {
     private final BufferPoolConfig.Builder pool = BufferPoolConfig.builder()
         .pageSize(DEFAULT_PAGE_SIZE).ttl(DEFAULT_TTL).maxBytes(DEFAULT_POOL_BYTES);
     private Duration checkpointInterval = DEFAULT_CHECKPOINT_INTERVAL;
+    private Duration lockTimeout = CheckpointSettings.DEFAULT_LOCK_TIMEOUT;
+    private Duration propagationPeriod = CheckpointSettings.DEFAULT_PROPAGATION_PERIOD;
+    private int maxRecords = CheckpointSettings.DEFAULT_MAX_RECORDS;
+    private CheckpointWrites writes = CheckpointWrites.AUTO;
+    private long checkpointSeed;
+    private Executor checkpointExecutor;
     private String clientId;
     private Clock clock = Clock.systemUTC();
     private CrashPoints crashPoints = CrashPoints.none();
@@ -204,6 +237,68 @@ public final class DatabaseConfig {
       }
       this.checkpointInterval = interval;
       return this;
+    }
+
+    /**
+     * How long a checkpoint holds the exclusive lock on a queue (paper 000 section 4.3: 30 s);
+     * positive, and longer than the propagation period (checked at {@link #build}).
+     */
+    public Builder checkpointLockTimeout(Duration timeout) {
+      this.lockTimeout = positive("checkpoint lock timeout", timeout);
+      return this;
+    }
+
+    /**
+     * How much of its lease a checkpoint must have left to still put a page (paper 000 section
+     * 4.3: 5 s); zero or positive.
+     */
+    public Builder propagationPeriod(Duration period) {
+      Objects.requireNonNull(period, "period");
+      if (period.isNegative()) {
+        throw new IllegalArgumentException("the propagation period must not be negative, got "
+            + period);
+      }
+      this.propagationPeriod = period;
+      return this;
+    }
+
+    /** X, the most log records one checkpoint applies (paper 000: 256); at least 1. */
+    public Builder maxRecordsPerCheckpoint(int records) {
+      if (records < 1) {
+        throw new IllegalArgumentException("a checkpoint must apply at least one record, got "
+            + records);
+      }
+      this.maxRecords = records;
+      return this;
+    }
+
+    /** How checkpoints put pages (see {@link CheckpointWrites}). */
+    public Builder checkpointWrites(CheckpointWrites writes) {
+      this.writes = Objects.requireNonNull(writes, "writes");
+      return this;
+    }
+
+    /** The seed of the reader-side checkpoint decisions. */
+    public Builder checkpointSeed(long seed) {
+      this.checkpointSeed = seed;
+      return this;
+    }
+
+    /**
+     * Where checkpoints run (never on the application's threads). Default: two daemon threads
+     * owned by the protocol. The database does not shut a given executor down.
+     */
+    public Builder checkpointExecutor(Executor executor) {
+      this.checkpointExecutor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    private static Duration positive(String what, Duration d) {
+      Objects.requireNonNull(d, what);
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException("the " + what + " must be positive, got " + d);
+      }
+      return d;
     }
 
     /** The buffer pool's bound in bytes of cached pages; positive. */

@@ -356,7 +356,7 @@ public final class Transaction implements AutoCloseable {
     if (searchKey != null) {
       index.tree().insert(view, SecondaryKeys.compose(searchKey, recordKey), NONE);
       changes.add(new LogicalChange(LogicalChange.Kind.INSERT, index.tree().rootUri(), searchKey,
-          recordKey, Optional.empty()));
+          recordKey, Optional.empty(), true));
     }
   }
 
@@ -364,7 +364,7 @@ public final class Transaction implements AutoCloseable {
     if (searchKey != null) {
       index.tree().delete(view, SecondaryKeys.compose(searchKey, recordKey));
       changes.add(new LogicalChange(LogicalChange.Kind.DELETE, index.tree().rootUri(), searchKey,
-          recordKey, Optional.empty()));
+          recordKey, Optional.empty(), true));
     }
   }
 

@@ -15,6 +15,19 @@
  * }
  * }</pre>
  *
+ * <h2>Commit protocols</h2>
+ *
+ * Chosen per database with {@link io.stratus.core.DatabaseConfig.Builder#protocol}:
+ * <b>naive</b> (the default, the papers' baseline: commit writes the pages; concurrent clients
+ * lose each other's updates on shared pages) or <b>basic</b> (paper 000, section 4: commit sends
+ * log records to pending-update queues in about one queue round trip and writes no page;
+ * checkpoints, run on the checkpoint executor when writers or readers find a page or tree not
+ * checkpointed for the checkpoint interval, apply them). Under basic every committed record is
+ * durable and eventually visible to all clients, including the writer (no read-your-writes before
+ * its checkpoint), and a commit that fails part-way may be applied in part (no atomicity). {@link
+ * io.stratus.core.Database#checkpointAll()} applies everything pending now (an operator call).
+ * See {@code docs/protocols.md}.
+ *
  * <h2>Public types</h2>
  *
  * {@link io.stratus.core.Database}, {@link io.stratus.core.DatabaseConfig}, {@link

@@ -4,6 +4,7 @@ import io.stratus.cloudapi.CloudServices;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.Decorators;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
+import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.time.ManualClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -35,8 +36,12 @@ final class Fixture implements AutoCloseable {
   }
 
   Fixture(long seed, boolean conditionalPut) {
+    this(seed, conditionalPut, QueueBehavior.reliable());
+  }
+
+  Fixture(long seed, boolean conditionalPut, QueueBehavior queues) {
     this.cloud = InProcessCloud.builder().clock(clock).seed(seed).conditionalPut(conditionalPut)
-        .build();
+        .queueBehavior(queues).build();
   }
 
   /** The raw services (no interceptors). */

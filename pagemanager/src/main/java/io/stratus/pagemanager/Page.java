@@ -26,6 +26,9 @@ import java.util.Optional;
  *   <li>{@code rightSibling}: the URI of the next node on the same level, if any;
  *   <li>{@code lastCheckpointMillis}: when the page was last checkpointed (checkpoint strategy,
  *       paper 000 section 4.5);
+ *   <li>{@code treeCheckpointMillis}: on a tree's root page only, when the whole tree was last
+ *       checkpointed (basic protocol's B-tree checkpoint, paper 000 section 4.5; the paper kept it
+ *       in the root item's storage metadata instead); 0 elsewhere and when never checkpointed;
  *   <li>{@code clientCommitCounters}: per client, the highest commit counter applied (monotonic
  *       writes; reserved, used by the protocol issues);
  *   <li>{@code snapshotId}: the snapshot / commit id of the page's state (snapshot isolation;
@@ -40,6 +43,8 @@ public final class Page {
   static final int ENTRY_OVERHEAD = 10;
   /** Bytes of framing each client commit counter costs besides its client id, an upper bound. */
   static final int COUNTER_OVERHEAD = 24;
+  /** Bytes a set tree checkpoint time costs (tag and a varint of up to ten bytes). */
+  static final int TREE_CHECKPOINT_OVERHEAD = 11;
 
   private final String uri;
   private final PageKind kind;
@@ -48,6 +53,7 @@ public final class Page {
   private final byte[] highKey; // null = +infinity
   private final String rightSibling; // null = none
   private final long lastCheckpointMillis;
+  private final long treeCheckpointMillis;
   private final Map<String, Long> clientCommitCounters;
   private final long snapshotId;
   private final byte[][] keys;
@@ -62,6 +68,7 @@ public final class Page {
     this.highKey = b.highKey;
     this.rightSibling = b.rightSibling;
     this.lastCheckpointMillis = b.lastCheckpointMillis;
+    this.treeCheckpointMillis = b.treeCheckpointMillis;
     this.clientCommitCounters =
         b.clientCommitCounters.isEmpty()
             ? Map.of()
@@ -71,7 +78,8 @@ public final class Page {
     this.values = values;
     int size = HEADER_OVERHEAD + uri.length() + lowKey.length
         + (highKey == null ? 0 : highKey.length)
-        + (rightSibling == null ? 0 : utf8Length(rightSibling));
+        + (rightSibling == null ? 0 : utf8Length(rightSibling))
+        + (treeCheckpointMillis == 0 ? 0 : TREE_CHECKPOINT_OVERHEAD);
     for (String clientId : clientCommitCounters.keySet()) {
       // Stored as UTF-8 text, so its encoded length counts, not its char count.
       size += COUNTER_OVERHEAD + utf8Length(clientId);
@@ -126,6 +134,14 @@ public final class Page {
 
   public long lastCheckpointMillis() {
     return lastCheckpointMillis;
+  }
+
+  /**
+   * On a tree's root page: when the tree's pending inserts and deletes were last checkpointed
+   * (epoch millis of the checkpointing client's clock); 0 when never, and on other pages.
+   */
+  public long treeCheckpointMillis() {
+    return treeCheckpointMillis;
   }
 
   /** Per client id, the highest commit counter applied to this page (monotonic writes). */
@@ -236,6 +252,7 @@ public final class Page {
     b.highKey = highKey;
     b.rightSibling = rightSibling;
     b.lastCheckpointMillis = lastCheckpointMillis;
+    b.treeCheckpointMillis = treeCheckpointMillis;
     b.clientCommitCounters.putAll(clientCommitCounters);
     b.snapshotId = snapshotId;
     b.keys = keys;
@@ -257,6 +274,7 @@ public final class Page {
         && Arrays.equals(lowKey, p.lowKey) && Arrays.equals(highKey, p.highKey)
         && Objects.equals(rightSibling, p.rightSibling)
         && lastCheckpointMillis == p.lastCheckpointMillis
+        && treeCheckpointMillis == p.treeCheckpointMillis
         && clientCommitCounters.equals(p.clientCommitCounters) && snapshotId == p.snapshotId
         && Arrays.deepEquals(keys, p.keys) && Arrays.deepEquals(values, p.values);
   }
@@ -314,6 +332,7 @@ public final class Page {
     private byte[] highKey;
     private String rightSibling;
     private long lastCheckpointMillis;
+    private long treeCheckpointMillis;
     private final Map<String, Long> clientCommitCounters = new HashMap<>();
     private long snapshotId;
     private byte[][] keys = NO_BYTES;
@@ -357,6 +376,12 @@ public final class Page {
 
     public Builder lastCheckpointMillis(long millis) {
       this.lastCheckpointMillis = millis;
+      return this;
+    }
+
+    /** The tree checkpoint time; set on root pages only (see {@link Page#treeCheckpointMillis}). */
+    public Builder treeCheckpointMillis(long millis) {
+      this.treeCheckpointMillis = millis;
       return this;
     }
 

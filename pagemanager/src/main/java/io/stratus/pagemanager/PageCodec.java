@@ -42,6 +42,7 @@ public final class PageCodec {
             .setLevel(page.level())
             .setLowKey(UnsafeByteOperations.unsafeWrap(page.lowKey()))
             .setLastCheckpointMillis(page.lastCheckpointMillis())
+            .setTreeCheckpointMillis(page.treeCheckpointMillis())
             .setSnapshotId(page.snapshotId());
     page.highKey().ifPresent(h -> body.setHighKey(UnsafeByteOperations.unsafeWrap(h)));
     page.rightSibling().ifPresent(body::setRightSibling);
@@ -122,6 +123,7 @@ public final class PageCodec {
         Page.builder(uri, kind)
             .lowKey(body.getLowKey().toByteArray())
             .lastCheckpointMillis(body.getLastCheckpointMillis())
+            .treeCheckpointMillis(body.getTreeCheckpointMillis())
             .snapshotId(body.getSnapshotId());
     try {
       b.level(body.getLevel());

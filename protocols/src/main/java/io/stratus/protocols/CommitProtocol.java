@@ -50,6 +50,15 @@ public interface CommitProtocol extends AutoCloseable {
    */
   default void onFinish(TransactionInfo tx, boolean committed) {}
 
+  /**
+   * Operator maintenance: checkpoints every pending-update queue of the database on the calling
+   * thread until each stays empty (bounded), e.g. before a shutdown or in tests. Not part of any
+   * transaction's path. Protocols without queues do nothing.
+   */
+  default CheckpointSummary checkpointAll() {
+    return CheckpointSummary.NONE;
+  }
+
   /** Releases what the protocol holds (threads, queues it polls); the default holds nothing. */
   @Override
   default void close() {}

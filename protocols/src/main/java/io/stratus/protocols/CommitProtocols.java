@@ -18,10 +18,12 @@ public final class CommitProtocols {
     switch (kind) {
       case NAIVE:
         return new NaiveProtocol(context);
+      case BASIC:
+        return new BasicProtocol(context);
       default:
         throw new InvalidRequestException(
             "protocol " + kind + " is not available yet; this build implements only "
-                + ProtocolKind.NAIVE);
+                + ProtocolKind.NAIVE + " and " + ProtocolKind.BASIC);
     }
   }
 }

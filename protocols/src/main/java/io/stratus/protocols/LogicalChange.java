@@ -35,6 +35,13 @@ public final class LogicalChange {
   private final byte[] key;
   private final byte[] value;
   private final Optional<String> dataPageUri;
+  private final boolean secondaryIndex;
+
+  /** A change of a collection's primary tree (see the full constructor). */
+  public LogicalChange(
+      Kind kind, String treeUri, byte[] key, byte[] value, Optional<String> dataPageUri) {
+    this(kind, treeUri, key, value, dataPageUri, false);
+  }
 
   /**
    * @param treeUri the root URI of the tree changed (a collection's primary tree or an index)
@@ -42,14 +49,25 @@ public final class LogicalChange {
    * @param value the payload (after image), or an index entry's record key; empty for a primary
    *     delete
    * @param dataPageUri the leaf the change was made on, when known
+   * @param secondaryIndex whether {@code treeUri} is a secondary index (its changes go to the
+   *     index's pending-update queue and are applied as composite keys)
    */
-  public LogicalChange(
-      Kind kind, String treeUri, byte[] key, byte[] value, Optional<String> dataPageUri) {
+  public LogicalChange(Kind kind, String treeUri, byte[] key, byte[] value,
+      Optional<String> dataPageUri, boolean secondaryIndex) {
     this.kind = Objects.requireNonNull(kind, "kind");
     this.treeUri = Objects.requireNonNull(treeUri, "treeUri");
     this.key = key.clone();
     this.value = value == null ? NONE : value.clone();
     this.dataPageUri = Objects.requireNonNull(dataPageUri, "dataPageUri");
+    this.secondaryIndex = secondaryIndex;
+    if (secondaryIndex && kind == Kind.UPDATE) {
+      throw new IllegalArgumentException("an index entry changes by delete and insert, not update");
+    }
+  }
+
+  /** Whether the tree is a secondary index rather than a collection's primary tree. */
+  public boolean secondaryIndex() {
+    return secondaryIndex;
   }
 
   public Kind kind() {
@@ -81,7 +99,8 @@ public final class LogicalChange {
     }
     LogicalChange c = (LogicalChange) o;
     return kind == c.kind && treeUri.equals(c.treeUri) && Arrays.equals(key, c.key)
-        && Arrays.equals(value, c.value) && dataPageUri.equals(c.dataPageUri);
+        && Arrays.equals(value, c.value) && dataPageUri.equals(c.dataPageUri)
+        && secondaryIndex == c.secondaryIndex;
   }
 
   @Override
@@ -91,7 +110,7 @@ public final class LogicalChange {
 
   @Override
   public String toString() {
-    return kind + "(" + treeUri + ", " + HexFormat.of().formatHex(key) + ", " + value.length
+    return kind + (secondaryIndex ? "(index " : "(") + treeUri + ", " + HexFormat.of().formatHex(key) + ", " + value.length
         + " bytes)";
   }
 }

@@ -6,6 +6,7 @@ import io.stratus.pagemanager.BufferPool;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 /**
  * What a commit protocol gets from the database handle that runs it: everything it may need now or
@@ -22,10 +23,23 @@ import java.util.Objects;
  * @param bufferPool the handle's pool of committed pages
  * @param checkpointInterval how often pending updates are checkpointed (unused by the naive
  *     protocol)
+ * @param checkpointExecutor where the queue-based protocols run their checkpoints, never on the
+ *     application's thread; null: the protocol owns a small pool of daemon threads and shuts it
+ *     down on close (tests pass an executor that runs tasks when the test says)
+ * @param checkpoints the checkpoint parameters (lock timeout, propagation period, X, write mode)
  */
 public record ProtocolContext(
     CloudServices services, String databaseUri, String clientId, Clock clock,
-    CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval) {
+    CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval,
+    Executor checkpointExecutor, CheckpointSettings checkpoints) {
+
+  /** A context with the protocol's own checkpoint executor and the default checkpoint settings. */
+  public ProtocolContext(
+      CloudServices services, String databaseUri, String clientId, Clock clock,
+      CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval) {
+    this(services, databaseUri, clientId, clock, crashPoints, bufferPool, checkpointInterval, null,
+        CheckpointSettings.defaults());
+  }
 
   public ProtocolContext {
     Objects.requireNonNull(services, "services");
@@ -35,5 +49,6 @@ public record ProtocolContext(
     Objects.requireNonNull(crashPoints, "crashPoints");
     Objects.requireNonNull(bufferPool, "bufferPool");
     Objects.requireNonNull(checkpointInterval, "checkpointInterval");
+    Objects.requireNonNull(checkpoints, "checkpoints");
   }
 }

@@ -4,8 +4,8 @@ package io.stratus.protocols;
  * The commit protocols a database can run (paper 000, sections 4, 5 and 7.1); chosen once per
  * database in its configuration, and every client of one database must use the same.
  *
- * <p>Only {@link #NAIVE} is implemented now; opening a database with another kind fails with a
- * clear "not available yet" error. Later issues add advanced atomicity, generalized snapshot
+ * <p>{@link #NAIVE} and {@link #BASIC} are implemented now; opening a database with another kind
+ * fails with a clear "not available yet" error. Later issues add advanced atomicity, generalized snapshot
  * isolation and two-phase locking (sections 5.3 to 5.5); those need the begin and read hooks of
  * {@link CommitProtocol}.
  */
@@ -16,7 +16,7 @@ public enum ProtocolKind {
    */
   NAIVE(true),
   /** Log records through pending-update queues, applied by checkpoints: eventual consistency. */
-  BASIC(false),
+  BASIC(true),
   /** Basic plus monotonic reads and writes (section 5.2, [7]). */
   MONOTONIC(false),
   /** Monotonic plus atomicity through per-client commit queues (section 5.1). */

@@ -7,9 +7,22 @@
  * papers' redo log records, and its modified and new pages) and installs the {@link
  * io.stratus.protocols.CommitResult}'s page versions into the buffer pool. {@link
  * io.stratus.protocols.CommitProtocols#create} makes the protocol of a {@link
- * io.stratus.protocols.ProtocolKind} from a {@link io.stratus.protocols.ProtocolContext}. Only the
- * naive protocol exists so far (package-private; see its class comment for the write order and
- * the failure mapping onto {@link io.stratus.CommitFailedException} and {@link
- * io.stratus.CommitStateUnknownException}).
+ * io.stratus.protocols.ProtocolKind} from a {@link io.stratus.protocols.ProtocolContext}.
+ *
+ * <p>Implemented (both package-private; see their class comments):
+ *
+ * <ul>
+ *   <li><b>naive</b> ({@code NaiveProtocol}): commit puts the pages; lost updates by design;
+ *   <li><b>basic</b> ({@code BasicProtocol}, paper 000 section 4): commit sends log records to
+ *       pending-update queues, concurrently ({@code BasicCommit}); checkpoints apply them to data
+ *       pages and B-trees under a lock lease ({@code Checkpointer}), started by writers and readers
+ *       on the checkpoint executor ({@code CheckpointScheduler}) or by
+ *       {@link io.stratus.protocols.CommitProtocol#checkpointAll()}; pages are put conditionally
+ *       or, paper-faithful, by timing alone ({@link io.stratus.protocols.CheckpointWrites}).
+ *       Durable and eventually consistent; no atomicity, no read-your-writes.
+ * </ul>
+ *
+ * <p>Failures map onto {@link io.stratus.CommitFailedException} (nothing visible) and {@link
+ * io.stratus.CommitStateUnknownException} (perhaps partly applied). See {@code docs/protocols.md}.
  */
 package io.stratus.protocols;

@@ -203,8 +203,9 @@ class NaiveProtocolTest {
   void theLaterProtocolsAreNotAvailableYet(@Seed long seed) {
     naive(seed, CrashPoints.none());
     for (ProtocolKind kind : ProtocolKind.values()) {
-      assertThat(kind.isAvailable()).isEqualTo(kind == ProtocolKind.NAIVE);
-      if (kind != ProtocolKind.NAIVE) {
+      boolean available = kind == ProtocolKind.NAIVE || kind == ProtocolKind.BASIC;
+      assertThat(kind.isAvailable()).isEqualTo(available);
+      if (!available) {
         assertThatThrownBy(() -> CommitProtocols.create(kind, context(cloud.services(),
             CrashPoints.none())))
             .isInstanceOf(InvalidRequestException.class)

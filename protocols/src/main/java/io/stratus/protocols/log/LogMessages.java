@@ -126,12 +126,21 @@ public final class LogMessages {
         .setClientCounter(r.clientCounter())
         .setTransactionId(r.transactionId())
         .setCommitTimeMillis(r.commitTimeMillis())
-        .setCommitId(r.commitId());
+        .setCommitId(r.commitId())
+        .setSecondaryIndex(c.secondaryIndex());
     c.dataPageUri().ifPresent(b::setDataPageUri);
     return b.build();
   }
 
   private static LogRecord fromProto(LogRecordProto p) {
+    try {
+      return fromProtoUnchecked(p);
+    } catch (IllegalArgumentException e) {
+      throw new CorruptLogMessageException("an invalid record: " + e.getMessage(), e);
+    }
+  }
+
+  private static LogRecord fromProtoUnchecked(LogRecordProto p) {
     LogicalChange.Kind kind = switch (p.getKind()) {
       case INSERT -> LogicalChange.Kind.INSERT;
       case UPDATE -> LogicalChange.Kind.UPDATE;
@@ -144,7 +153,8 @@ public final class LogMessages {
     Optional<String> page =
         p.getDataPageUri().isEmpty() ? Optional.empty() : Optional.of(p.getDataPageUri());
     LogicalChange change = new LogicalChange(
-        kind, p.getTreeUri(), p.getKey().toByteArray(), p.getValue().toByteArray(), page);
+        kind, p.getTreeUri(), p.getKey().toByteArray(), p.getValue().toByteArray(), page,
+        p.getSecondaryIndex());
     return new LogRecord(change, p.getClientId(), p.getClientCounter(), p.getTransactionId(),
         p.getCommitTimeMillis(), p.getCommitId());
   }

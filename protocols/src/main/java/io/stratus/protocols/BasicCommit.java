@@ -1,0 +1,203 @@
+package io.stratus.protocols;
+
+import io.stratus.CommitFailedException;
+import io.stratus.CommitStateUnknownException;
+import io.stratus.btree.SecondaryKeys;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CrashPoints;
+import io.stratus.pagemanager.BufferPool;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageStore;
+import io.stratus.protocols.PuQueues.Kind;
+import io.stratus.protocols.PuQueues.Target;
+import io.stratus.protocols.log.LogRecord;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The commit of the basic protocol (paper 000, Algorithm 1): the transaction's logical changes
+ * become log records sent to PU queues; no page is written.
+ *
+ * <ol>
+ *   <li><b>Collapse</b> the changes of one key (per tree) within the transaction: insert + update
+ *       = insert of the last payload; update + update = the last; insert + delete = nothing;
+ *       delete + insert = update (a put).
+ *   <li><b>Route</b>: inserts and deletes to the tree's (or index's) queue; an update to the queue
+ *       of the data page that holds the key in the committed view (the buffer pool's clean pages,
+ *       not the transaction's private copies, whose local splits are never stored). A key on no
+ *       stored data page yet (its insert is still pending) is sent as an insert (a put) to the
+ *       tree's queue instead, so the update is never dropped.
+ *   <li><b>Send</b> everything concurrently ({@link QueueSender}); crash points {@code
+ *       basic.before-send}, {@code basic.after-send}.
+ * </ol>
+ *
+ * <p>Failures: nothing sent and every failure retryable: {@link CommitFailedException}
+ * (retryable); nothing sent, a permanent failure: not retryable; anything sent or an outcome
+ * unknown: {@link CommitStateUnknownException} (no atomicity: some records may be applied).
+ */
+final class BasicCommit {
+  private final String clientId;
+  private final Clock clock;
+  private final CrashPoints crashPoints;
+  private final BufferPool pool;
+  private final PuQueues names;
+  private final QueueSender sender;
+
+  BasicCommit(ProtocolContext ctx, PuQueues names, QueueSender sender) {
+    this.clientId = ctx.clientId();
+    this.clock = ctx.clock();
+    this.crashPoints = ctx.crashPoints();
+    this.pool = ctx.bufferPool();
+    this.names = names;
+    this.sender = sender;
+  }
+
+  /** The records sent and the targets (data pages, trees) they went to. */
+  record Routed(Map<String, List<LogRecord>> byQueue, Set<Target> targets, int records) {}
+
+  /** Commits; returns the targets written to (for the writer-side checkpoint strategy). */
+  Routed commit(WriteSet ws) {
+    List<LogicalChange> changes = collapse(ws.changes());
+    if (changes.isEmpty()) {
+      return new Routed(Map.of(), Set.of(), 0);
+    }
+    Routed routed;
+    try {
+      routed = route(ws, changes);
+    } catch (CloudException e) {
+      throw new CommitFailedException("basic commit of transaction "
+          + ws.transaction().transactionId() + ": reading the committed pages failed, nothing was"
+          + " sent (" + e.getMessage() + ")", e.isRetryable(), e);
+    }
+    crashPoints.reach("basic.before-send");
+    QueueSender.Sent sent = sender.send(routed.byQueue());
+    if (!sent.ok()) {
+      throw failure(ws, routed, sent);
+    }
+    crashPoints.reach("basic.after-send");
+    return routed;
+  }
+
+  private Routed route(WriteSet ws, List<LogicalChange> changes) {
+    long now = clock.millis();
+    String tx = ws.transaction().transactionId();
+    PageStore committed = new PoolView(pool);
+    Map<String, List<LogRecord>> byQueue = new LinkedHashMap<>();
+    Set<Target> targets = new LinkedHashSet<>();
+    for (LogicalChange c : changes) {
+      LogicalChange sendAs = c;
+      Target target;
+      if (c.secondaryIndex()) {
+        target = new Target(Kind.INDEX_TREE, c.treeUri());
+      } else if (c.kind() != LogicalChange.Kind.UPDATE) {
+        target = new Target(Kind.PRIMARY_TREE, c.treeUri());
+      } else {
+        String leaf = Checkpointer.treeOf(c.treeUri()).leafFor(committed, c.key());
+        Optional<Page> page = committed.read(leaf);
+        if (page.isPresent() && page.get().indexOf(c.key()) >= 0) {
+          target = new Target(Kind.DATA_PAGE, leaf);
+          sendAs = new LogicalChange(LogicalChange.Kind.UPDATE, c.treeUri(), c.key(), c.value(),
+              Optional.of(leaf));
+        } else { // its insert is still pending: an upsert through the tree's queue
+          target = new Target(Kind.PRIMARY_TREE, c.treeUri());
+          sendAs = new LogicalChange(LogicalChange.Kind.INSERT, c.treeUri(), c.key(), c.value(),
+              Optional.empty());
+        }
+      }
+      targets.add(target);
+      byQueue.computeIfAbsent(names.queueOf(target), q -> new ArrayList<>())
+          .add(new LogRecord(sendAs, clientId, 0, tx, now, 0));
+    }
+    return new Routed(byQueue, targets, changes.size());
+  }
+
+  /** The changes with those of one key collapsed, in the order of each key's first change. */
+  static List<LogicalChange> collapse(List<LogicalChange> changes) {
+    Map<String, LogicalChange.Kind> first = new LinkedHashMap<>();
+    Map<String, LogicalChange> last = new LinkedHashMap<>();
+    HexFormat hex = HexFormat.of();
+    for (LogicalChange c : changes) {
+      byte[] k = c.secondaryIndex() ? SecondaryKeys.compose(c.key(), c.value()) : c.key();
+      String id = (c.secondaryIndex() ? "i " : "t ") + c.treeUri() + ' ' + hex.formatHex(k);
+      first.putIfAbsent(id, c.kind());
+      last.put(id, c);
+    }
+    List<LogicalChange> out = new ArrayList<>(last.size());
+    for (Map.Entry<String, LogicalChange> e : last.entrySet()) {
+      LogicalChange c = e.getValue();
+      LogicalChange.Kind f = first.get(e.getKey());
+      LogicalChange.Kind kind;
+      if (c.kind() == LogicalChange.Kind.DELETE) {
+        if (f == LogicalChange.Kind.INSERT) {
+          continue; // created and deleted within the transaction
+        }
+        kind = LogicalChange.Kind.DELETE;
+      } else if (f == LogicalChange.Kind.INSERT) {
+        kind = LogicalChange.Kind.INSERT;
+      } else if (f == LogicalChange.Kind.DELETE) {
+        kind = c.secondaryIndex() ? LogicalChange.Kind.INSERT : LogicalChange.Kind.UPDATE;
+      } else {
+        kind = c.kind();
+      }
+      out.add(kind == c.kind() ? c : new LogicalChange(kind, c.treeUri(), c.key(), c.value(),
+          c.dataPageUri(), c.secondaryIndex()));
+    }
+    return out;
+  }
+
+  private static RuntimeException failure(WriteSet ws, Routed routed, QueueSender.Sent sent) {
+    Throwable first = sent.failures().get(0);
+    String what = "basic commit of transaction " + ws.transaction().transactionId() + " ("
+        + routed.records() + " records to " + routed.byQueue().size() + " queues): ";
+    RuntimeException mapped;
+    if (sent.anythingSent()) {
+      mapped = new CommitStateUnknownException(what + sent.sent() + " of " + sent.batches()
+          + " batches sent; some records may be applied", first);
+    } else {
+      boolean retryable = sent.failures().stream()
+          .allMatch(f -> f instanceof CloudException && ((CloudException) f).isRetryable());
+      mapped = new CommitFailedException(what + "nothing was sent (" + first.getMessage() + ")",
+          retryable, first);
+    }
+    for (int i = 1; i < sent.failures().size(); i++) {
+      mapped.addSuppressed(sent.failures().get(i));
+    }
+    return mapped;
+  }
+
+  /** The committed view: clean pages from the buffer pool; read-only. */
+  static final class PoolView implements PageStore {
+    private final BufferPool pool;
+
+    PoolView(BufferPool pool) {
+      this.pool = pool;
+    }
+
+    @Override
+    public Optional<Page> read(String uri) {
+      return pool.fetch(uri);
+    }
+
+    @Override
+    public void write(Page page) {
+      throw new UnsupportedOperationException("the committed view is read-only");
+    }
+
+    @Override
+    public String newPageUri(String prefix) {
+      throw new UnsupportedOperationException("the committed view is read-only");
+    }
+
+    @Override
+    public int pageSize() {
+      return pool.config().pageSize();
+    }
+  }
+}

@@ -1,0 +1,196 @@
+package io.stratus.protocols;
+
+import io.stratus.InvalidRequestException;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.SupportsConditionalPut;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageStore;
+import io.stratus.protocols.PuQueues.Target;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The basic protocol (paper 000, section 4): a commit sends log records to pending-update (PU)
+ * queues and writes no page; checkpoints apply the records to the pages later.
+ *
+ * <p><b>Queues</b> (see {@link PuQueues}): {@code <databaseUri>/pu/t/<treeUri>} for the inserts
+ * and deletes of a collection's primary tree, {@code <databaseUri>/pu/i/<treeUri>} for those of a
+ * secondary index, {@code <databaseUri>/pu/p/<pageUri>} for the updates of one data page. A
+ * checkpointer knows from a queue's name what it applies.
+ *
+ * <p><b>Parts</b>: {@link BasicCommit} (Algorithm 1, all sends concurrent), {@link Checkpointer}
+ * (Algorithm 2 and the B-tree checkpoint of section 4.4), {@link CheckpointScheduler} (writer and
+ * reader strategy of section 4.5, on the checkpoint executor), {@link #checkpointAll()} for
+ * operators and tests.
+ *
+ * <p><b>Guarantees</b>: a record whose commit returned is durable and eventually applied (even
+ * when checkpointers crash); eventual consistency; no atomicity (a commit that fails part-way may
+ * be applied in part, {@link io.stratus.CommitStateUnknownException}); no read-your-writes: the
+ * commit returns no page versions, so the transaction's private copies are dropped and this
+ * client sees its writes once they are checkpointed (the monotonic protocol adds that). Updates of
+ * one key are applied in commit order within one checkpoint; across checkpoints, a reordered or
+ * duplicated message can apply an older update after a newer one (paper 000, section 4.3: the
+ * indeterminism the monotonic protocol's counters remove).
+ *
+ * <p>Needs simple queues and locks; sets the lock timeout of {@code <databaseUri>/pu/} to the
+ * checkpoint lock timeout when it opens. Thread-safe.
+ */
+final class BasicProtocol implements CommitProtocol {
+  private final ProtocolContext ctx;
+  private final PuQueues names;
+  private final QueueSender sender;
+  private final BasicCommit commit;
+  private final Checkpointer checkpointer;
+  private final CheckpointScheduler scheduler;
+  private final CheckpointWrites writes;
+
+  BasicProtocol(ProtocolContext ctx) {
+    this.ctx = ctx;
+    if (!ctx.services().hasSimpleQueues() || !ctx.services().hasLocks()) {
+      throw new InvalidRequestException(
+          "the basic protocol needs the simple queue service and the lock service");
+    }
+    SupportsConditionalPut conditional = SupportsConditionalPut.of(ctx.services().storage());
+    CheckpointWrites w = ctx.checkpoints().writes();
+    if (w == CheckpointWrites.AUTO) {
+      w = conditional != null ? CheckpointWrites.CONDITIONAL : CheckpointWrites.TIMING_ONLY;
+    } else if (w == CheckpointWrites.CONDITIONAL && conditional == null) {
+      throw new InvalidRequestException("checkpoint writes CONDITIONAL need storage with"
+          + " conditional puts, and " + ctx.services().storage() + " has none");
+    }
+    this.writes = w;
+    this.names = new PuQueues(ctx.databaseUri());
+    this.sender = new QueueSender(ctx.services().simpleQueues());
+    this.commit = new BasicCommit(ctx, names, sender);
+    this.checkpointer = new Checkpointer(
+        ctx, w == CheckpointWrites.CONDITIONAL ? conditional : null, names, sender);
+    CloudFutures.await(ctx.services().locks().setTimeout(names.prefix(),
+        ctx.checkpoints().lockTimeout()));
+    this.scheduler = new CheckpointScheduler(ctx, checkpointer, names);
+  }
+
+  @Override
+  public ProtocolKind kind() {
+    return ProtocolKind.BASIC;
+  }
+
+  /** The write mode in effect (AUTO resolved). */
+  CheckpointWrites checkpointWrites() {
+    return writes;
+  }
+
+  CheckpointScheduler scheduler() {
+    return scheduler;
+  }
+
+  Checkpointer checkpointer() {
+    return checkpointer;
+  }
+
+  PuQueues names() {
+    return names;
+  }
+
+  @Override
+  public CommitResult commit(WriteSet ws) {
+    BasicCommit.Routed routed = commit.commit(ws);
+    if (routed.records() > 0) {
+      scheduler.afterCommit(routed.targets());
+    }
+    return new CommitResult(Map.of(), 0, 0, routed.records());
+  }
+
+  @Override
+  public PageStore readView(TransactionInfo tx, PageStore pages) {
+    return new PageStore() {
+      @Override
+      public Optional<Page> read(String uri) {
+        Optional<Page> p = pages.read(uri);
+        p.ifPresent(scheduler::onRead);
+        return p;
+      }
+
+      @Override
+      public void write(Page page) {
+        pages.write(page);
+      }
+
+      @Override
+      public String newPageUri(String prefix) {
+        return pages.newPageUri(prefix);
+      }
+
+      @Override
+      public int pageSize() {
+        return pages.pageSize();
+      }
+    };
+  }
+
+  /**
+   * Checkpoints every PU queue of the database on the calling thread: trees first (their splits
+   * are what data-page checkpoints forward after), then data pages; each queue until a few
+   * receives in a row find it empty, bounded; the listing is repeated (bounded) while a pass
+   * applied anything, so records forwarded to new queues are applied too.
+   */
+  @Override
+  public CheckpointSummary checkpointAll() {
+    int queuesSeen = 0;
+    int done = 0;
+    int failures = 0;
+    long applied = 0;
+    long pages = 0;
+    for (int pass = 0; pass < 5; pass++) {
+      List<String> listed = new ArrayList<>(
+          CloudFutures.await(ctx.services().simpleQueues().listQueues(names.prefix())));
+      List<Target> targets = new ArrayList<>();
+      for (String q : listed) {
+        names.parse(q).ifPresent(targets::add);
+      }
+      targets.sort(Comparator.comparing((Target t) -> t.kind() == PuQueues.Kind.DATA_PAGE)
+          .thenComparing(Target::uri));
+      queuesSeen = Math.max(queuesSeen, targets.size());
+      long appliedThisPass = 0;
+      for (Target t : targets) {
+        int empties = 0;
+        for (int round = 0; round < 1000 && empties < 3; round++) {
+          Checkpointer.Outcome o;
+          try {
+            o = checkpointer.run(t);
+          } catch (CloudException e) {
+            failures++;
+            break;
+          }
+          if (!o.completed()) {
+            failures++;
+            break;
+          }
+          done++;
+          applied += o.applied();
+          appliedThisPass += o.received();
+          pages += o.pagesWritten();
+          empties = o.received() == 0 ? empties + 1 : 0;
+        }
+      }
+      if (appliedThisPass == 0) {
+        break;
+      }
+    }
+    return new CheckpointSummary(queuesSeen, done, applied, pages, failures);
+  }
+
+  /** The queues with a checkpoint scheduled or running (for tests and monitoring). */
+  Set<String> scheduledCheckpoints() {
+    return scheduler.scheduledQueues();
+  }
+
+  @Override
+  public void close() {
+    scheduler.close();
+  }
+}

@@ -1,0 +1,175 @@
+package io.stratus.protocols;
+
+import io.stratus.pagemanager.BufferPool;
+import io.stratus.pagemanager.Page;
+import io.stratus.protocols.PuQueues.Target;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The checkpoint strategy of paper 000, section 4.5: writers, and readers in exceptional cases,
+ * start checkpoints; checkpoints never run on the application's thread but on the checkpoint
+ * executor (the context's, or a pool of two daemon threads owned and shut down here).
+ *
+ * <ul>
+ *   <li><b>Writer</b>: after a commit, for each data page and tree it sent records to, if
+ *       |now - last checkpoint| exceeds the checkpoint interval (the absolute value, as the paper
+ *       says, so a clock far off in either direction still triggers), a checkpoint is scheduled.
+ *       The last checkpoint time is the data page's {@code lastCheckpointMillis}, or the tree
+ *       root's {@code treeCheckpointMillis}, as this client's pool has them (no extra request).
+ *   <li><b>Reader</b>: a transaction that reads a data page or a tree root whose last checkpoint
+ *       is x &gt; interval ago schedules one with probability interval / x, drawn from a random
+ *       seeded by the checkpoint settings (so a test replays from its seed). The longer a page has
+ *       gone unchecked, the less likely it has pending updates.
+ * </ul>
+ *
+ * <p>At most one checkpoint per queue is scheduled or running per client at a time. Failures of a
+ * scheduled checkpoint are logged and counted; the records stay queued for a later one.
+ */
+final class CheckpointScheduler implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(CheckpointScheduler.class.getName());
+
+  private final Checkpointer checkpointer;
+  private final PuQueues names;
+  private final BufferPool pool;
+  private final Clock clock;
+  private final long intervalMillis;
+  private final Executor executor;
+  private final ExecutorService owned;
+  private final Random random;
+  private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
+  private final AtomicLong ran = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
+  private volatile boolean closed;
+
+  CheckpointScheduler(ProtocolContext ctx, Checkpointer checkpointer, PuQueues names) {
+    this.checkpointer = checkpointer;
+    this.names = names;
+    this.pool = ctx.bufferPool();
+    this.clock = ctx.clock();
+    this.intervalMillis = ctx.checkpointInterval().toMillis();
+    this.random = new Random(ctx.checkpoints().seed());
+    if (ctx.checkpointExecutor() != null) {
+      this.executor = ctx.checkpointExecutor();
+      this.owned = null;
+    } else {
+      AtomicInteger n = new AtomicInteger();
+      this.owned = Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, "stratus-checkpoint-" + ctx.clientId() + "-" + n.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+      });
+      this.executor = owned;
+    }
+  }
+
+  /** Writer side: called after a commit sent records to {@code targets}. */
+  void afterCommit(Collection<Target> targets) {
+    long now = clock.millis();
+    for (Target t : targets) {
+      Optional<Long> last;
+      try {
+        last = lastCheckpoint(t);
+      } catch (RuntimeException e) {
+        continue; // the commit has happened; a checkpoint decision is not worth failing it
+      }
+      if (last.isPresent() && Math.abs(now - last.get()) > intervalMillis) {
+        schedule(t);
+      }
+    }
+  }
+
+  /** Reader side: called for every page a transaction reads. */
+  void onRead(Page page) {
+    if (names.isDataPage(page)) {
+      consider(new Target(PuQueues.Kind.DATA_PAGE, page.uri()), page.lastCheckpointMillis());
+    }
+    Optional<Target> tree = names.rootOf(page);
+    if (tree.isPresent()) {
+      consider(tree.get(), page.treeCheckpointMillis());
+    }
+  }
+
+  private void consider(Target t, long lastMillis) {
+    long x = Math.abs(clock.millis() - lastMillis);
+    if (x <= intervalMillis || scheduled.contains(names.queueOf(t))) {
+      return;
+    }
+    double draw;
+    synchronized (random) {
+      draw = random.nextDouble();
+    }
+    if (draw < (double) intervalMillis / x) {
+      schedule(t);
+    }
+  }
+
+  private Optional<Long> lastCheckpoint(Target t) {
+    return switch (t.kind()) {
+      case DATA_PAGE -> pool.fetch(t.uri()).map(Page::lastCheckpointMillis);
+      case PRIMARY_TREE, INDEX_TREE -> pool.fetch(t.uri()).map(Page::treeCheckpointMillis);
+    };
+  }
+
+  /** Schedules a checkpoint of {@code t} unless one is scheduled or running; whether it did. */
+  boolean schedule(Target t) {
+    String queue = names.queueOf(t);
+    if (closed || !scheduled.add(queue)) {
+      return false;
+    }
+    try {
+      executor.execute(() -> {
+        try {
+          if (!closed) {
+            Checkpointer.Outcome o = checkpointer.run(t);
+            ran.incrementAndGet();
+            if (!o.completed()) {
+              failed.incrementAndGet();
+            }
+          }
+        } catch (RuntimeException e) {
+          failed.incrementAndGet();
+          LOG.log(Level.DEBUG, "checkpoint of " + queue + " failed; its records stay queued", e);
+        } finally {
+          scheduled.remove(queue);
+        }
+      });
+      return true;
+    } catch (RejectedExecutionException e) {
+      scheduled.remove(queue);
+      return false;
+    }
+  }
+
+  /** The queues with a checkpoint scheduled or running now. */
+  Set<String> scheduledQueues() {
+    return Set.copyOf(scheduled);
+  }
+
+  long checkpointsRun() {
+    return ran.get();
+  }
+
+  long checkpointsFailed() {
+    return failed.get();
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    if (owned != null) {
+      owned.shutdownNow();
+    }
+  }
+}

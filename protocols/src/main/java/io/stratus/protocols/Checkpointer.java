@@ -1,0 +1,291 @@
+package io.stratus.protocols;
+
+import io.stratus.CorruptLogMessageException;
+import io.stratus.btree.BLinkTree;
+import io.stratus.btree.TreeChange;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.CrashPoints;
+import io.stratus.cloudapi.LockGrant;
+import io.stratus.cloudapi.LockService;
+import io.stratus.cloudapi.NotFoundException;
+import io.stratus.cloudapi.QueueMessage;
+import io.stratus.cloudapi.SimpleQueueService;
+import io.stratus.cloudapi.StorageService;
+import io.stratus.cloudapi.SupportsConditionalPut;
+import io.stratus.pagemanager.BufferPool;
+import io.stratus.pagemanager.Page;
+import io.stratus.protocols.PuQueues.Target;
+import io.stratus.protocols.log.LogMessages;
+import io.stratus.protocols.log.LogRecord;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Runs one checkpoint of one pending-update queue (paper 000, Algorithm 2 for a data page, section
+ * 4.4 for a B-tree), on whatever thread calls {@link #run}.
+ *
+ * <p>Steps: take the exclusive lock on the queue's URI (the send time is noted before the request;
+ * the lease ends at send time + the granted duration); receive up to X records with the lock
+ * timeout as visibility timeout; read the affected pages fresh from storage; apply the records in
+ * commit order — (commit time, client id, transaction id by length then text, which is numeric
+ * order for the record manager's {@code <client>-<n>} ids); put the changed pages while the lease
+ * has more than the propagation period left (conditional puts in {@link
+ * CheckpointWrites#CONDITIONAL} mode); delete the applied messages; release the lock; install the
+ * written pages into the buffer pool. A crash anywhere loses nothing: the messages are deleted
+ * only after the pages are put, and applying a record twice is harmless.
+ *
+ * <p><b>Data pages.</b> An update whose key lies beyond the page's high key (the page split since
+ * the writer routed it) is forwarded to the queue of the page now responsible, found by following
+ * right links; an update whose key is absent (deleted since) is dropped. A page that overflows is
+ * split through the B-link tree ({@link BLinkTree#applySorted}), like any tree change. The page's
+ * {@code lastCheckpointMillis} is set to now.
+ *
+ * <p><b>Trees.</b> Inserts and deletes become tree changes applied with {@link
+ * BLinkTree#applySorted}; the root's {@code treeCheckpointMillis} is set to now (a deviation: the
+ * paper kept it in the root item's metadata).
+ *
+ * <p>A message that fails its checksum is left in the queue and reported, never applied.
+ * Crash points: {@code checkpoint.page.after-lock}, {@code .after-receive}, {@code .after-put},
+ * {@code .after-delete}, and the same with {@code checkpoint.tree.}. Thread-safe (no state but
+ * counters in the caller's {@link Outcome}).
+ */
+final class Checkpointer {
+  private static final System.Logger LOG = System.getLogger(Checkpointer.class.getName());
+
+  /** Commit order of log records (see the class comment). */
+  static final Comparator<LogRecord> COMMIT_ORDER =
+      Comparator.comparingLong(LogRecord::commitTimeMillis)
+          .thenComparing(LogRecord::clientId)
+          .thenComparingInt(r -> r.transactionId().length())
+          .thenComparing(LogRecord::transactionId);
+
+  /** What one checkpoint did. */
+  record Outcome(boolean completed, int received, int applied, int pagesWritten, String why) {
+    static Outcome gaveUp(String why, int received) {
+      return new Outcome(false, received, 0, 0, why);
+    }
+  }
+
+  private final String clientId;
+  private final StorageService storage;
+  private final SupportsConditionalPut conditional;
+  private final SimpleQueueService queues;
+  private final LockService locks;
+  private final BufferPool pool;
+  private final Clock clock;
+  private final CrashPoints crashPoints;
+  private final PuQueues names;
+  private final QueueSender sender;
+  private final Duration lockTimeout;
+  private final long propagationMillis;
+  private final int maxRecords;
+
+  Checkpointer(ProtocolContext ctx, SupportsConditionalPut conditional, PuQueues names,
+      QueueSender sender) {
+    this.clientId = ctx.clientId();
+    this.storage = ctx.services().storage();
+    this.conditional = conditional;
+    this.queues = ctx.services().simpleQueues();
+    this.locks = ctx.services().locks();
+    this.pool = ctx.bufferPool();
+    this.clock = ctx.clock();
+    this.crashPoints = ctx.crashPoints();
+    this.names = names;
+    this.sender = sender;
+    this.lockTimeout = ctx.checkpoints().lockTimeout();
+    this.propagationMillis = ctx.checkpoints().propagationPeriod().toMillis();
+    this.maxRecords = ctx.checkpoints().maxRecordsPerCheckpoint();
+  }
+
+  /**
+   * Checkpoints the queue of {@code target} once.
+   *
+   * @throws CloudException when a cloud call fails (the checkpoint changed nothing it should not:
+   *     a later one applies the records)
+   */
+  Outcome run(Target target) {
+    String queue = names.queueOf(target);
+    String step = target.isTree() ? "checkpoint.tree." : "checkpoint.page.";
+    long sentAt = clock.millis();
+    LockGrant grant = CloudFutures.await(locks.acquireExclusive(queue, clientId));
+    if (!grant.granted()) {
+      return Outcome.gaveUp("lock held by another client", 0);
+    }
+    long deadline = sentAt + grant.validFor().toMillis();
+    DirectPageStore.Lease lease = () -> deadline - clock.millis() > propagationMillis;
+    Outcome outcome;
+    try {
+      crashPoints.reach(step + "after-lock");
+      outcome = checkpoint(target, queue, step, lease);
+    } catch (CloudException | DirectPageStore.Abandoned e) {
+      release(queue);
+      if (e instanceof DirectPageStore.Abandoned) {
+        return Outcome.gaveUp(e.getMessage(), 0);
+      }
+      throw e;
+    }
+    // Not in a finally: a crashed client (a simulated death) does not release its lock.
+    release(queue);
+    return outcome;
+  }
+
+  private Outcome checkpoint(Target target, String queue, String step,
+      DirectPageStore.Lease lease) {
+    Received in = receive(queue);
+    crashPoints.reach(step + "after-receive");
+    if (in.handles.isEmpty()) {
+      return new Outcome(true, 0, 0, 0, "queue empty");
+    }
+    List<LogRecord> records = new ArrayList<>(in.records);
+    records.sort(COMMIT_ORDER);
+    DirectPageStore store = new DirectPageStore(storage, conditional, pool.config().pageSize());
+    long now = clock.millis();
+    int applied;
+    if (target.isTree()) {
+      applied = applyToTree(target, records, store, now);
+    } else {
+      Optional<Integer> n = applyToPage(target.uri(), records, store, now);
+      if (n.isEmpty()) {
+        return Outcome.gaveUp("data page " + target.uri() + " does not exist", in.handles.size());
+      }
+      applied = n.get();
+    }
+    Map<String, String> versions = store.flush(lease);
+    crashPoints.reach(step + "after-put");
+    delete(queue, new ArrayList<>(in.handles.values()));
+    crashPoints.reach(step + "after-delete");
+    for (Map.Entry<String, String> v : versions.entrySet()) {
+      pool.install(store.writes().get(v.getKey()), v.getValue());
+    }
+    return new Outcome(true, in.records.size(), applied, versions.size(), "done");
+  }
+
+  /** Applies a tree queue's inserts and deletes; returns how many records were applied. */
+  private int applyToTree(Target target, List<LogRecord> records, DirectPageStore store,
+      long now) {
+    boolean secondary = target.kind() == PuQueues.Kind.INDEX_TREE;
+    List<TreeChange> changes = new ArrayList<>(records.size());
+    for (LogRecord r : records) {
+      changes.add(r.toTreeChange(secondary));
+    }
+    BLinkTree tree = treeOf(target.uri());
+    tree.applySorted(store, changes);
+    Page root = store.read(target.uri()).orElseThrow(
+        () -> new DirectPageStore.Abandoned("tree " + target.uri() + " has no root", null));
+    store.write(root.toBuilder().treeCheckpointMillis(now).build());
+    return changes.size();
+  }
+
+  /**
+   * Applies a data page queue's updates; empty when the page does not exist (the messages stay).
+   */
+  private Optional<Integer> applyToPage(String pageUri, List<LogRecord> records,
+      DirectPageStore store, long now) {
+    Optional<Page> read = store.read(pageUri);
+    if (read.isEmpty()) {
+      return Optional.empty();
+    }
+    Page page = read.get();
+    Map<String, List<LogRecord>> forward = new LinkedHashMap<>();
+    Map<String, List<TreeChange>> byTree = new LinkedHashMap<>();
+    int applied = 0;
+    for (LogRecord r : records) {
+      byte[] key = r.change().key();
+      if (page.isBeyondHighKey(key)) {
+        forward.computeIfAbsent(responsibleFor(store, page, key), u -> new ArrayList<>()).add(r);
+      } else if (page.indexOf(key) >= 0 && r.kind() != LogicalChange.Kind.DELETE) {
+        byTree.computeIfAbsent(r.treeUri(), u -> new ArrayList<>()).add(r.toTreeChange(false));
+        applied++;
+      } // else: the record was deleted since (or a stray record): dropped
+    }
+    for (Map.Entry<String, List<LogRecord>> f : forward.entrySet()) {
+      sender.sendAll(Map.of(names.pageQueue(f.getKey()), f.getValue()));
+    }
+    for (Map.Entry<String, List<TreeChange>> e : byTree.entrySet()) {
+      treeOf(e.getKey()).applySorted(store, e.getValue());
+    }
+    Page now0 = store.read(pageUri).orElseThrow();
+    store.write(now0.toBuilder().lastCheckpointMillis(now).build());
+    return Optional.of(applied);
+  }
+
+  /** The page right of {@code page} that is responsible for {@code key}, by right links. */
+  private static String responsibleFor(DirectPageStore store, Page page, byte[] key) {
+    Page p = page;
+    while (p.isBeyondHighKey(key) && p.rightSibling().isPresent()) {
+      String next = p.rightSibling().get();
+      p = store.read(next).orElseThrow(() -> new DirectPageStore.Abandoned(
+          "right sibling " + next + " is missing", null));
+    }
+    return p.uri();
+  }
+
+  /** The tree handle of a root URI, naming new pages like the record manager does. */
+  static BLinkTree treeOf(String rootUri) {
+    return BLinkTree.open(rootUri, rootUri.substring(0, rootUri.lastIndexOf('/') + 1));
+  }
+
+  /** Messages received by one checkpoint: the records of the valid ones, and every handle. */
+  private static final class Received {
+    final List<LogRecord> records = new ArrayList<>();
+    /** Message id to its latest receipt handle (duplicate deliveries are applied once). */
+    final Map<String, String> handles = new LinkedHashMap<>();
+  }
+
+  private Received receive(String queue) {
+    Received in = new Received();
+    int batch = queues.limits().maxBatchSize();
+    while (in.records.size() < maxRecords) {
+      List<QueueMessage> got;
+      try {
+        got = CloudFutures.await(queues.receive(queue, batch, lockTimeout));
+      } catch (NotFoundException e) {
+        break; // nobody ever sent to it
+      }
+      if (got.isEmpty()) {
+        break;
+      }
+      for (QueueMessage m : got) {
+        if (in.handles.containsKey(m.messageId())) {
+          in.handles.put(m.messageId(), m.receiptHandle());
+          continue;
+        }
+        try {
+          in.records.addAll(LogMessages.unpack(m.payload()));
+          in.handles.put(m.messageId(), m.receiptHandle());
+        } catch (CorruptLogMessageException e) {
+          LOG.log(Level.WARNING, "corrupt log message " + m.messageId() + " in " + queue
+              + " left in the queue, not applied: " + e.getMessage());
+        }
+      }
+    }
+    return in;
+  }
+
+  private void delete(String queue, List<String> handles) {
+    int batch = queues.limits().maxBatchSize();
+    List<java.util.concurrent.CompletableFuture<Void>> calls = new ArrayList<>();
+    for (int i = 0; i < handles.size(); i += batch) {
+      calls.add(queues.deleteBatch(queue, handles.subList(i, Math.min(handles.size(), i + batch))));
+    }
+    for (java.util.concurrent.CompletableFuture<Void> c : calls) {
+      CloudFutures.await(c);
+    }
+  }
+
+  private void release(String queue) {
+    try {
+      CloudFutures.await(locks.release(queue, clientId));
+    } catch (CloudException e) {
+      // the lease lapses by itself
+    }
+  }
+}

@@ -1,0 +1,177 @@
+package io.stratus.protocols;
+
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.ConflictException;
+import io.stratus.cloudapi.ItemVersion;
+import io.stratus.cloudapi.PreconditionFailedException;
+import io.stratus.cloudapi.StorageService;
+import io.stratus.cloudapi.StoredItem;
+import io.stratus.cloudapi.SupportsConditionalPut;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageCodec;
+import io.stratus.pagemanager.PageStore;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The page store of one checkpoint: every page is read fresh from storage (once per checkpoint,
+ * with its version), writes are collected, and {@link #flush} puts them in the order the B-link
+ * trees need — all new pages first, then the changed pages by ascending level, each level after
+ * the one below completed (see {@code BLinkTree}). Not thread-safe: one checkpoint.
+ */
+final class DirectPageStore implements PageStore {
+  /** A checkpoint must stop: its lease is (nearly) over, or a conditional put lost a race. */
+  static final class Abandoned extends RuntimeException {
+    Abandoned(String message, Throwable cause) {
+      super(message, cause, false, false);
+    }
+  }
+
+  /** Whether the lease still allows a put (checked before each group of puts). */
+  interface Lease {
+    boolean allowsPut();
+  }
+
+  private final StorageService storage;
+  private final SupportsConditionalPut conditional; // null: plain puts (TIMING_ONLY)
+  private final int pageSize;
+  private final Map<String, Page> read = new HashMap<>();
+  private final Map<String, String> versions = new HashMap<>(); // uri -> version read; absent: none
+  private final Map<String, Page> writes = new LinkedHashMap<>();
+  private final Set<String> created = new HashSet<>();
+
+  DirectPageStore(StorageService storage, SupportsConditionalPut conditional, int pageSize) {
+    this.storage = storage;
+    this.conditional = conditional;
+    this.pageSize = pageSize;
+  }
+
+  @Override
+  public Optional<Page> read(String uri) {
+    Page w = writes.get(uri);
+    if (w != null) {
+      return Optional.of(w);
+    }
+    if (read.containsKey(uri)) {
+      return Optional.ofNullable(read.get(uri));
+    }
+    Optional<StoredItem> item = CloudFutures.await(storage.get(uri));
+    Page p = item.map(i -> PageCodec.decode(uri, i.payload())).orElse(null);
+    read.put(uri, p);
+    item.ifPresent(i -> versions.put(uri, i.version()));
+    return Optional.ofNullable(p);
+  }
+
+  /** The version of {@code uri} this checkpoint read, or null. */
+  String versionRead(String uri) {
+    return versions.get(uri);
+  }
+
+  @Override
+  public void write(Page page) {
+    if (page.encodedSizeBound() > pageSize) {
+      throw new IllegalStateException("page " + page.uri() + " exceeds the page size");
+    }
+    writes.put(page.uri(), page);
+  }
+
+  @Override
+  public String newPageUri(String prefix) {
+    String uri = prefix + UUID.randomUUID();
+    created.add(uri);
+    return uri;
+  }
+
+  @Override
+  public int pageSize() {
+    return pageSize;
+  }
+
+  /** The pages written so far, by URI. */
+  Map<String, Page> writes() {
+    return writes;
+  }
+
+  /**
+   * Puts every written page (see the class comment); returns the new versions by URI.
+   *
+   * @throws Abandoned when the lease no longer allows a put, or a conditional put lost a race
+   *     (pages put before stay: they are consistent B-link states, and the records are applied
+   *     again by a later checkpoint)
+   */
+  Map<String, String> flush(Lease lease) {
+    List<Page> fresh = new ArrayList<>();
+    TreeMap<Integer, List<Page>> byLevel = new TreeMap<>();
+    for (Page p : writes.values()) {
+      if (created.contains(p.uri())) {
+        fresh.add(p);
+      } else {
+        byLevel.computeIfAbsent(p.level(), l -> new ArrayList<>()).add(p);
+      }
+    }
+    Map<String, String> out = new HashMap<>();
+    putAll(fresh, lease, out);
+    for (List<Page> level : byLevel.values()) {
+      putAll(level, lease, out);
+    }
+    return out;
+  }
+
+  private void putAll(List<Page> pages, Lease lease, Map<String, String> out) {
+    if (pages.isEmpty()) {
+      return;
+    }
+    if (!lease.allowsPut()) {
+      throw new Abandoned("the lease is too short for another put", null);
+    }
+    List<CompletableFuture<ItemVersion>> calls = new ArrayList<>();
+    for (Page p : pages) {
+      byte[] bytes = PageCodec.encode(p);
+      CompletableFuture<ItemVersion> f;
+      try {
+        if (conditional == null) {
+          f = storage.put(p.uri(), bytes, Map.of());
+        } else if (versions.get(p.uri()) == null) {
+          f = conditional.putIfAbsent(p.uri(), bytes, Map.of());
+        } else {
+          f = conditional.putIfVersionMatches(p.uri(), bytes, Map.of(), versions.get(p.uri()));
+        }
+      } catch (RuntimeException e) {
+        f = CompletableFuture.failedFuture(e);
+      }
+      calls.add(f);
+    }
+    RuntimeException failure = null;
+    for (int i = 0; i < calls.size(); i++) {
+      try {
+        out.put(pages.get(i).uri(), CloudFutures.await(calls.get(i)).version());
+      } catch (PreconditionFailedException | ConflictException e) {
+        failure = first(failure, new Abandoned("page " + pages.get(i).uri()
+            + " changed since the checkpoint read it", e));
+      } catch (CloudException e) {
+        failure = first(failure, e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static RuntimeException first(RuntimeException a, RuntimeException b) {
+    if (a == null) {
+      return b;
+    }
+    a.addSuppressed(b);
+    return a;
+  }
+}

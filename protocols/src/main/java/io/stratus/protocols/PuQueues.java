@@ -1,0 +1,101 @@
+package io.stratus.protocols;
+
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageKind;
+import java.util.Optional;
+
+/**
+ * Names of the pending-update (PU) queues of one database (paper 000, section 4.2), and how a
+ * checkpointer tells from a queue's name what it applies:
+ *
+ * <ul>
+ *   <li>{@code <databaseUri>/pu/t/<treeUri>}: inserts and deletes of a collection's primary tree;
+ *   <li>{@code <databaseUri>/pu/i/<treeUri>}: inserts and deletes of a secondary index;
+ *   <li>{@code <databaseUri>/pu/p/<pageUri>}: updates of the records on one data page (a leaf of a
+ *       primary tree).
+ * </ul>
+ *
+ * <p>For the reader-side checkpoint strategy the protocol must also recognize data pages and tree
+ * roots among the pages a transaction reads; it relies on the record manager's naming (see {@code
+ * core.Catalog}): primary trees live under {@code <databaseUri>/c/}, indexes under {@code
+ * <databaseUri>/i/}, and a tree's root URI ends in {@code /root}. Immutable.
+ */
+final class PuQueues {
+  /** What a queue feeds. */
+  enum Kind {
+    PRIMARY_TREE,
+    INDEX_TREE,
+    DATA_PAGE
+  }
+
+  /** A queue's target: a tree (by root URI) or a data page. */
+  record Target(Kind kind, String uri) {
+    boolean isTree() {
+      return kind != Kind.DATA_PAGE;
+    }
+  }
+
+  private final String databaseUri;
+  private final String prefix;
+
+  PuQueues(String databaseUri) {
+    this.databaseUri = databaseUri;
+    this.prefix = databaseUri + "/pu/";
+  }
+
+  /** The prefix of every PU queue of the database (also the lock-timeout prefix). */
+  String prefix() {
+    return prefix;
+  }
+
+  String treeQueue(String treeUri, boolean secondaryIndex) {
+    return prefix + (secondaryIndex ? "i/" : "t/") + treeUri;
+  }
+
+  String pageQueue(String pageUri) {
+    return prefix + "p/" + pageUri;
+  }
+
+  String queueOf(Target t) {
+    return switch (t.kind()) {
+      case PRIMARY_TREE -> treeQueue(t.uri(), false);
+      case INDEX_TREE -> treeQueue(t.uri(), true);
+      case DATA_PAGE -> pageQueue(t.uri());
+    };
+  }
+
+  /** The target of a queue of this database, or empty for another name. */
+  Optional<Target> parse(String queueUri) {
+    if (!queueUri.startsWith(prefix) || queueUri.length() < prefix.length() + 3
+        || queueUri.charAt(prefix.length() + 1) != '/') {
+      return Optional.empty();
+    }
+    String uri = queueUri.substring(prefix.length() + 2);
+    return switch (queueUri.charAt(prefix.length())) {
+      case 't' -> Optional.of(new Target(Kind.PRIMARY_TREE, uri));
+      case 'i' -> Optional.of(new Target(Kind.INDEX_TREE, uri));
+      case 'p' -> Optional.of(new Target(Kind.DATA_PAGE, uri));
+      default -> Optional.empty();
+    };
+  }
+
+  /** Whether {@code page} is a data page: a leaf of a collection's primary tree. */
+  boolean isDataPage(Page page) {
+    return page.kind() == PageKind.LEAF && page.uri().startsWith(databaseUri + "/c/");
+  }
+
+  /** The tree whose root {@code page} is, or empty when it is no tree root. */
+  Optional<Target> rootOf(Page page) {
+    String uri = page.uri();
+    if (page.kind() == PageKind.META || !uri.endsWith("/root")) {
+      return Optional.empty();
+    }
+    if (uri.startsWith(databaseUri + "/c/")) {
+      return Optional.of(new Target(Kind.PRIMARY_TREE, uri));
+    }
+    if (uri.startsWith(databaseUri + "/i/")) {
+      return Optional.of(new Target(Kind.INDEX_TREE, uri));
+    }
+    return Optional.empty();
+  }
+}
