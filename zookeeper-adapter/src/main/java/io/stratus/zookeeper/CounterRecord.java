@@ -1,0 +1,107 @@
+package io.stratus.zookeeper;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One advanced counter (paper 000, sections 2.3.6 and 6.6), as kept in its znode under {@code
+ * /counters/values}: the same state as the in-process counter, made immutable for compare-and-set.
+ *
+ * <ul>
+ *   <li>{@code epoch}: the counter service's epoch when this record was written. A record of an
+ *       earlier epoch was lost by a restart and reads as a fresh counter, so a restart need not
+ *       touch every counter node.
+ *   <li>{@code lastIssued}: the sequence of the last value handed out in this epoch.
+ *   <li>{@code watermark}: every sequence up to it is validated. Validation is final (time only
+ *       moves on), so the validated prefix is kept as one number and the node stays bounded by
+ *       the values still in flight, not by the values ever issued.
+ *   <li>{@code pending}: exactly the sequences in (watermark, lastIssued], in order, each with the
+ *       instant it validates on its own (issue instant plus the URI's timeout at issue) and
+ *       whether it was validated explicitly. The sequence of {@code pending.get(i)} is {@code
+ *       watermark + 1 + i}, so it is not stored: 13 bytes per value in flight.
+ * </ul>
+ */
+record CounterRecord(long epoch, long lastIssued, long watermark, List<Pending> pending) {
+  CounterRecord {
+    pending = List.copyOf(pending);
+  }
+
+  /** An issued value above the watermark. */
+  record Pending(Instant autoValidatedAt, boolean validated) {
+    /** Validated explicitly, or due at {@code now} on a clock up to {@code skew} ahead. */
+    boolean validAt(Instant now, Duration skew) {
+      return validated || !now.isBefore(TimeoutTable.plus(autoValidatedAt, skew));
+    }
+  }
+
+  static CounterRecord fresh(long epoch) {
+    return new CounterRecord(epoch, 0, 0, List.of());
+  }
+
+  /** This record with one more value issued, due on its own at {@code autoValidatedAt}. */
+  CounterRecord issue(Instant autoValidatedAt) {
+    List<Pending> next = new ArrayList<>(pending.size() + 1);
+    next.addAll(pending);
+    next.add(new Pending(autoValidatedAt, false));
+    return new CounterRecord(epoch, lastIssued + 1, watermark, next);
+  }
+
+  /** This record with sequence {@code seq} (in the pending range) validated explicitly. */
+  CounterRecord validate(long seq) {
+    int i = (int) (seq - watermark - 1);
+    List<Pending> next = new ArrayList<>(pending);
+    next.set(i, new Pending(pending.get(i).autoValidatedAt(), true));
+    return new CounterRecord(epoch, lastIssued, watermark, next);
+  }
+
+  /** The pending entry of {@code seq}, or null when it is at or below the watermark. */
+  Pending pendingOf(long seq) {
+    return seq > watermark && seq <= lastIssued ? pending.get((int) (seq - watermark - 1)) : null;
+  }
+
+  /** This record with the leading validated or due values folded into the watermark. */
+  CounterRecord advance(Instant now, Duration skew) {
+    int done = 0;
+    while (done < pending.size() && pending.get(done).validAt(now, skew)) {
+      done++;
+    }
+    if (done == 0) {
+      return this;
+    }
+    return new CounterRecord(
+        epoch, lastIssued, watermark + done, pending.subList(done, pending.size()));
+  }
+
+  /** When the first value in flight validates on its own, or null when none is in flight. */
+  Instant firstDue() {
+    return pending.isEmpty() ? null : pending.get(0).autoValidatedAt();
+  }
+
+  byte[] encode() {
+    Codec.Writer w = new Codec.Writer().writeLong(epoch).writeLong(lastIssued)
+        .writeLong(watermark).writeInt(pending.size());
+    for (Pending p : pending) {
+      w.writeInstant(p.autoValidatedAt()).writeByte(p.validated() ? 1 : 0);
+    }
+    return w.toBytes();
+  }
+
+  static CounterRecord decode(byte[] data) {
+    Codec.Reader r = new Codec.Reader(data, "counter record");
+    long epoch = r.readLong();
+    long lastIssued = r.readLong();
+    long watermark = r.readLong();
+    int n = r.readCount(13);
+    if (watermark + n != lastIssued) {
+      throw new IllegalStateException("counter record is corrupt: " + watermark + " + " + n
+          + " pending != " + lastIssued);
+    }
+    List<Pending> pending = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      pending.add(new Pending(r.readInstant(), r.readByte() != 0));
+    }
+    return new CounterRecord(epoch, lastIssued, watermark, pending);
+  }
+}

@@ -1,0 +1,77 @@
+package io.stratus.zookeeper;
+
+import io.stratus.cloudapi.LockMode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The holders of one URI's lock, as kept in its znode under {@code /locks/held}.
+ *
+ * <p>A holder is its client id, mode, grant instant (on the granting client's clock) and the
+ * timeout at that grant. Why instants rather than ephemeral nodes: a lease must lapse after its
+ * timeout even while the holder's ZooKeeper session lives on (a hung or partitioned holder keeps
+ * its session through another server), and an ephemeral node would lapse only with the session;
+ * the paper's leases (section 2.3.5) are judged by time alone.
+ *
+ * <p>Holders written in an earlier {@code generation} of the lock service were lost by a restart
+ * and count as absent. Immutable.
+ */
+record LockRecord(long generation, List<Holder> holders) {
+  LockRecord {
+    holders = List.copyOf(holders);
+  }
+
+  /** One client's lease. */
+  record Holder(String clientId, LockMode mode, Instant grantedAt, Duration timeout) {
+    /**
+     * Whether the lease has lapsed at {@code now} on a clock that may run up to {@code skew}
+     * ahead of the granting client's: granted at g with timeout t, it lapses once
+     * {@code g + t + skew <= now}.
+     */
+    boolean lapsedAt(Instant now, Duration skew) {
+      return !now.isBefore(TimeoutTable.plus(TimeoutTable.plus(grantedAt, timeout), skew));
+    }
+  }
+
+  /** The unlapsed holders of the current generation ({@code null} record: none). */
+  static List<Holder> live(LockRecord r, long generation, Instant now, Duration skew) {
+    if (r == null || r.generation != generation) {
+      return List.of();
+    }
+    List<Holder> out = new ArrayList<>(r.holders.size());
+    for (Holder h : r.holders) {
+      if (!h.lapsedAt(now, skew)) {
+        out.add(h);
+      }
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  byte[] encode() {
+    Codec.Writer w = new Codec.Writer().writeLong(generation).writeInt(holders.size());
+    for (Holder h : holders) {
+      w.writeString(h.clientId).writeByte(h.mode.ordinal()).writeInstant(h.grantedAt)
+          .writeDuration(h.timeout);
+    }
+    return w.toBytes();
+  }
+
+  static LockRecord decode(byte[] data) {
+    Codec.Reader r = new Codec.Reader(data, "lock record");
+    long generation = r.readLong();
+    int n = r.readCount(29);
+    List<Holder> holders = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      String client = r.readString();
+      int mode = r.readByte();
+      if (mode >= LockMode.values().length) {
+        throw new IllegalStateException("lock record is corrupt: mode " + mode);
+      }
+      holders.add(new Holder(client, LockMode.values()[mode], r.readInstant(), r.readDuration()));
+    }
+    return new LockRecord(generation, holders);
+  }
+}

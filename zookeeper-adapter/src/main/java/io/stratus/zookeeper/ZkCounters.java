@@ -1,0 +1,197 @@
+package io.stratus.zookeeper;
+
+import io.stratus.cloudapi.BadRequestException;
+import io.stratus.cloudapi.CloudLimits;
+import io.stratus.cloudapi.CounterService;
+import io.stratus.cloudapi.CounterValues;
+import io.stratus.cloudapi.LimitExceededException;
+import io.stratus.cloudapi.ServiceUnavailableException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.zookeeper.Op;
+
+/**
+ * Advanced counters (paper 000, sections 2.3.6 and 6.6) on ZooKeeper: one znode per counter holds
+ * its {@link CounterRecord}; values are {@code CounterValues.of(epoch, sequence)} with the epoch
+ * kept in the service's state node.
+ *
+ * <p>Why it is safe:
+ *
+ * <ul>
+ *   <li><b>Unique, increasing values.</b> An increment reads the state, the timeouts and the
+ *       counter in one multi-read and writes the next record in one multi-op that checks the
+ *       versions of the state node and the counter node. Of two concurrent increments one fails
+ *       the check and starts over, so no sequence is issued twice, and a restart (a new epoch)
+ *       cannot interleave. A write whose reply is lost fails with {@code OutcomeUnknownException};
+ *       it is not retried, because a second attempt would issue another value while the first
+ *       might already hold one (a value issued and never returned only delays the highest
+ *       validated value by its timeout).
+ *   <li><b>Validation by time</b> is judged on the injected clock, with the clock skew added: a
+ *       value issued at i with timeout t validates on its own once {@code i + t + skew <= now}.
+ *       {@link #highestValidated} computes the watermark without writing; increments and
+ *       validations fold it into the record, which so stays bounded by the values in flight.
+ *   <li><b>Restarts</b> ({@link #simulateRestart}) move to the next epoch with a refusal period of
+ *       the longest timeout; a record of an earlier epoch reads as a fresh counter at {@code
+ *       CounterValues.of(epoch, 0)}, above every earlier value.
+ * </ul>
+ *
+ * <p>A counter's node holds 13 bytes per value in flight, so about 75,000 values may await
+ * validation at once; beyond that an increment is refused until the oldest validate.
+ *
+ * <p>Thread-safe; all state is in ZooKeeper.
+ */
+final class ZkCounters implements CounterService {
+  private final Zk zk;
+  private final ZkPaths paths;
+  private final Coordination coordination;
+  private final CloudLimits limits;
+  private final Clock clock;
+  private final Duration skew;
+
+  ZkCounters(Zk zk, ZkPaths paths, ZooKeeperConfig config) {
+    this.zk = zk;
+    this.paths = paths;
+    this.coordination = new Coordination(
+        zk, "counter", paths.countersDir(), config, config.defaultCounterTimeout());
+    this.limits = config.limits();
+    this.clock = config.clock();
+    this.skew = config.maxClockSkew();
+  }
+
+  Coordination coordination() {
+    return coordination;
+  }
+
+  @Override
+  public CompletableFuture<Void> setTimeout(String uriPrefix, Duration timeout) {
+    // Allowed during the refusal period: timeouts live outside the lost state.
+    return zk.call(() -> coordination.setTimeout(uriPrefix, timeout));
+  }
+
+  @Override
+  public CompletableFuture<Long> increment(String uri) {
+    return zk.call(() -> {
+      limits.checkUri(uri);
+      String path = paths.counter(uri);
+      return zk.retrying(path, "increment of " + uri, () -> incrementOnce(uri, path));
+    });
+  }
+
+  @Override
+  public CompletableFuture<Void> validate(String uri, long value) {
+    return zk.call(() -> {
+      limits.checkUri(uri);
+      String path = paths.counter(uri);
+      return zk.retrying(path, "validation on " + uri,
+          () -> validateOnce(uri, path, value));
+    });
+  }
+
+  @Override
+  public CompletableFuture<Long> highestValidated(String uri) {
+    return zk.call(() -> {
+      limits.checkUri(uri);
+      return zk.read(coordination.statePath(), paths.counter(uri)).thenApply(nodes -> {
+        ServiceState state = Coordination.state(nodes.get(0));
+        Instant now = clock.instant();
+        if (state.refusing(now)) {
+          throw coordination.refusal(state, now);
+        }
+        CounterRecord c = current(nodes.get(1), state);
+        // A missing counter is not created: reading must not make the service hold state.
+        long watermark = c == null ? 0 : c.advance(now, skew).watermark();
+        return CounterValues.of(state.generation(), watermark);
+      });
+    });
+  }
+
+  /**
+   * Restarts the counter service as if it had failed and lost its counters: the next epoch,
+   * refused for the longest timeout ever configured.
+   */
+  CompletableFuture<Long> simulateRestart() {
+    return zk.call(coordination::restart);
+  }
+
+  // ---- internals ----
+
+  private CompletableFuture<Long> incrementOnce(String uri, String path) {
+    return zk.read(coordination.statePath(), coordination.timeoutsPath(), path)
+        .thenCompose(nodes -> {
+          Zk.Node stateNode = nodes.get(0);
+          Zk.Node counterNode = nodes.get(2);
+          ServiceState state = Coordination.state(stateNode);
+          Instant now = clock.instant();
+          if (state.refusing(now)) {
+            throw coordination.refusal(state, now);
+          }
+          Duration timeout = TimeoutTable.decode(nodes.get(1).data())
+              .lookup(uri, coordination.defaultTimeout());
+          CounterRecord c = current(counterNode, state);
+          if (c == null) {
+            c = CounterRecord.fresh(state.generation());
+          }
+          if (c.lastIssued() == CounterValues.MAX_SEQUENCE) {
+            throw new LimitExceededException(
+                "counter sequence", c.lastIssued() + 1, CounterValues.MAX_SEQUENCE);
+          }
+          CounterRecord next = c.issue(TimeoutTable.plus(now, timeout)).advance(now, skew);
+          byte[] data = next.encode();
+          if (data.length > ZooKeeperConfig.MAX_ZNODE_PAYLOAD) {
+            Duration wait = Duration.between(now, TimeoutTable.plus(c.firstDue(), skew));
+            throw new ServiceUnavailableException("counter " + uri + " has "
+                + c.pending().size() + " values awaiting validation", wait);
+          }
+          long value = CounterValues.of(state.generation(), next.lastIssued());
+          return zk.write(List.of(Op.check(coordination.statePath(), stateNode.version()),
+                  Zk.put(path, counterNode, data)))
+              .thenApply(v -> value);
+        });
+  }
+
+  private CompletableFuture<Void> validateOnce(String uri, String path, long value) {
+    return zk.read(coordination.statePath(), path).thenCompose(nodes -> {
+      Zk.Node stateNode = nodes.get(0);
+      Zk.Node counterNode = nodes.get(1);
+      ServiceState state = Coordination.state(stateNode);
+      Instant now = clock.instant();
+      if (state.refusing(now)) {
+        throw coordination.refusal(state, now);
+      }
+      if (value < 0) {
+        throw new BadRequestException("counter values are not negative: " + value);
+      }
+      long valueEpoch = CounterValues.epoch(value);
+      if (valueEpoch < state.generation()) {
+        // Issued before a restart: validated on its own during the refusal period.
+        return CompletableFuture.<Void>completedFuture(null);
+      }
+      long seq = CounterValues.sequence(value);
+      CounterRecord c = current(counterNode, state);
+      if (valueEpoch > state.generation() || c == null || seq == 0 || seq > c.lastIssued()) {
+        throw new BadRequestException("counter " + uri + " never issued value " + value
+            + " (epoch " + valueEpoch + ", sequence " + seq + "; current epoch "
+            + state.generation() + ")");
+      }
+      CounterRecord.Pending p = c.pendingOf(seq);
+      if (p == null || p.validated()) {
+        return CompletableFuture.<Void>completedFuture(null); // validated before
+      }
+      CounterRecord next = c.validate(seq).advance(now, skew);
+      return zk.write(List.of(Op.check(coordination.statePath(), stateNode.version()),
+          Op.setData(path, next.encode(), counterNode.version())));
+    });
+  }
+
+  /** The counter's record in the current epoch, or null when it has none. */
+  private static CounterRecord current(Zk.Node node, ServiceState state) {
+    if (!node.exists()) {
+      return null;
+    }
+    CounterRecord c = CounterRecord.decode(node.data());
+    return c.epoch() == state.generation() ? c : null;
+  }
+}

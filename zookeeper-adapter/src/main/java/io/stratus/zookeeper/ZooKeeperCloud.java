@@ -1,0 +1,295 @@
+package io.stratus.zookeeper;
+
+import io.stratus.cloudapi.AdvancedQueueService;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.CounterService;
+import io.stratus.cloudapi.CounterValues;
+import io.stratus.cloudapi.LockService;
+import io.stratus.cloudapi.ServiceUnavailableException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.apache.curator.RetryLoop;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.ZKConfig;
+
+/**
+ * The Cloud API's coordination services on one ZooKeeper ensemble: {@link #locks()}, {@link
+ * #counters()} and {@link #advancedQueues()}, over one Curator connection.
+ *
+ * <pre>{@code
+ * try (ZooKeeperCloud zk = ZooKeeperCloud.connect(ZooKeeperConfig.builder("zk1:2181,zk2:2181")
+ *     .namespace("prod/shop").build())) {
+ *   CloudServices cloud = zk.addTo(CloudServices.builder().storage(s3)).build();
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>Connection states: the services fail fast with {@code ServiceUnavailableException} while the
+ * connection is {@link Connection#SUSPENDED} or {@link Connection#LOST}, requests in flight fail
+ * (a write with {@code OutcomeUnknownException}), and every lock this client was granted before
+ * counts as gone (its release answers false). Listeners ({@link #addConnectionListener}) let the
+ * protocols react, e.g. stop a checkpoint that relied on a lock.
+ *
+ * <p>Restarts (paper 000, sections 2.3.5 and 2.3.6): ZooKeeper replicates its state, so a server
+ * that fails or restarts loses no lock or counter and nothing is refused. A namespace found empty
+ * at {@link #connect} (no {@code meta} znode) may be a new deployment or an ensemble that lost its
+ * data; the adapter cannot tell, so it creates the layout and refuses lock and counter requests
+ * for {@link ZooKeeperConfig#freshNamespaceRefusal()} (the paper's refusal period; zero for a new
+ * deployment), stored in ZooKeeper so that every client obeys it, and starts counters at an epoch
+ * taken from the clock (hours since 2000), above the epochs of the lost ensemble unless it was
+ * restarted more than once an hour on average.
+ *
+ * <p>Thread-safe. {@link #close()} closes the connection; the services' own {@code close()} does
+ * nothing, so a {@link CloudServices} bundle made by {@link #addTo} closes this object once.
+ */
+public final class ZooKeeperCloud implements AutoCloseable {
+  /**
+   * The client's buffer for one reply: ZooKeeper drops the connection on a longer one. 8 MiB lets
+   * a receive list about 150,000 messages; data replies are at most one znode anyway.
+   */
+  static final int CLIENT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
+  /** Where clock-derived epochs of fresh namespaces count from. */
+  static final Instant EPOCH_ORIGIN = Instant.parse("2000-01-01T00:00:00Z");
+
+  /** The state of the ZooKeeper connection, as the services see it. */
+  public enum Connection {
+    /** Requests go through. */
+    CONNECTED,
+    /** Disconnected; the session may still be alive. Requests fail fast, locks count as gone. */
+    SUSPENDED,
+    /** The session is presumed expired; Curator keeps trying to connect with a new one. */
+    LOST,
+    /** {@link #close()} was called. */
+    CLOSED
+  }
+
+  private final ZooKeeperConfig config;
+  private final CuratorFramework curator;
+  private final ExecutorService executor;
+  private final ConnectionWatch watch;
+  private final ZkPaths paths;
+  private final ZkLocks locks;
+  private final ZkCounters counters;
+  private final ZkAdvancedQueues queues;
+  private final boolean foundFreshNamespace;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private ZooKeeperCloud(ZooKeeperConfig config, CuratorFramework curator, ExecutorService executor,
+      ConnectionWatch watch, boolean foundFreshNamespace) {
+    this.config = config;
+    this.curator = curator;
+    this.executor = executor;
+    this.watch = watch;
+    this.paths = new ZkPaths(config.namespace());
+    Zk zk = new Zk(curator, watch, executor, config.sessionTimeout());
+    this.locks = new ZkLocks(zk, paths, config);
+    this.counters = new ZkCounters(zk, paths, config);
+    this.queues = new ZkAdvancedQueues(zk, paths, config);
+    this.foundFreshNamespace = foundFreshNamespace;
+  }
+
+  /**
+   * Connects to the ensemble, waiting up to the connection timeout, and creates the namespace's
+   * layout if it is missing (see the class comment for what an empty namespace means).
+   *
+   * @throws ServiceUnavailableException when no connection could be made or the layout not set up
+   */
+  public static ZooKeeperCloud connect(ZooKeeperConfig config) {
+    Objects.requireNonNull(config, "config");
+    ZKClientConfig clientConfig = new ZKClientConfig();
+    clientConfig.setProperty(ZKConfig.JUTE_MAXBUFFER, Integer.toString(CLIENT_MAX_REPLY_BYTES));
+    CuratorFramework curator = CuratorFrameworkFactory.builder()
+        .connectString(config.connectString())
+        .sessionTimeoutMs((int) config.sessionTimeout().toMillis())
+        .connectionTimeoutMs((int) config.connectionTimeout().toMillis())
+        .retryPolicy(new ExponentialBackoffRetry(
+            (int) config.retryBaseSleep().toMillis(), config.retryMaxRetries()))
+        .zkClientConfig(clientConfig)
+        .threadFactory(daemonThreads("stratus-zk-curator"))
+        .build();
+    ConnectionWatch watch = new ConnectionWatch();
+    curator.getConnectionStateListenable().addListener(watch);
+    ExecutorService executor = Executors.newCachedThreadPool(daemonThreads("stratus-zk"));
+    curator.start();
+    try {
+      awaitConnection(watch, config);
+      boolean fresh = RetryLoop.callWithRetry(curator.getZookeeperClient(),
+          () -> setUpLayout(curator.getZookeeperClient().getZooKeeper(), config));
+      ZooKeeperCloud cloud = new ZooKeeperCloud(config, curator, executor, watch, fresh);
+      // The refusal after a restart must cover every default in use, not just the restarter's.
+      CompletableFuture.allOf(
+              cloud.locks.coordination().noteTimeout(config.defaultLockTimeout()),
+              cloud.counters.coordination().noteTimeout(config.defaultCounterTimeout()))
+          .get(config.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      return cloud;
+    } catch (Exception e) {
+      curator.close();
+      executor.shutdownNow();
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      Throwable cause = CloudFutures.unwrap(e);
+      if (cause instanceof ServiceUnavailableException) {
+        throw (ServiceUnavailableException) cause;
+      }
+      throw new ServiceUnavailableException(
+          "could not set up the ZooKeeper services at " + config.connectString() + ": " + cause,
+          null, cause);
+    }
+  }
+
+  public LockService locks() {
+    return locks;
+  }
+
+  public CounterService counters() {
+    return counters;
+  }
+
+  public AdvancedQueueService advancedQueues() {
+    return queues;
+  }
+
+  /** Adds the three services to {@code builder}, and this object as a resource to close. */
+  public CloudServices.Builder addTo(CloudServices.Builder builder) {
+    return builder.locks(locks).counters(counters).advancedQueues(queues).closeWith(this);
+  }
+
+  public Connection connectionState() {
+    return watch.state();
+  }
+
+  /** Calls {@code listener} with every change of the connection state, on Curator's thread. */
+  public void addConnectionListener(Consumer<Connection> listener) {
+    watch.addListener(Objects.requireNonNull(listener, "listener"));
+  }
+
+  public void removeConnectionListener(Consumer<Connection> listener) {
+    watch.removeListener(listener);
+  }
+
+  public ZooKeeperConfig config() {
+    return config;
+  }
+
+  /** Closes the connection; requests fail with {@code ServiceUnavailableException} afterwards. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      watch.publish(Connection.CLOSED);
+      curator.close();
+      executor.shutdown();
+    }
+  }
+
+  // ---- for tests and operators' tools in this package ----
+
+  /** Whether {@link #connect} found the namespace empty and created it. */
+  boolean foundFreshNamespace() {
+    return foundFreshNamespace;
+  }
+
+  /** Loses every lock and refuses acquires for the longest timeout (see {@code Coordination}). */
+  void restartLockService() {
+    CloudFutures.await(locks.simulateRestart());
+  }
+
+  /** Loses every counter, refuses for the longest timeout, then continues in the next epoch. */
+  void restartCounterService() {
+    CloudFutures.await(counters.simulateRestart());
+  }
+
+  ZkLocks zkLocks() {
+    return locks;
+  }
+
+  CuratorFramework curator() {
+    return curator;
+  }
+
+  // ---- set-up ----
+
+  private static void awaitConnection(ConnectionWatch watch, ZooKeeperConfig config)
+      throws Exception {
+    try {
+      watch.connected().get(config.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new ServiceUnavailableException("no connection to ZooKeeper at "
+          + config.connectString() + " within " + config.connectionTimeout(), null, e);
+    }
+  }
+
+  /**
+   * Creates the namespace's layout in one multi-op unless its {@code meta} node exists; true when
+   * this call created it. Idempotent, so Curator may retry it after a connection loss (a retry
+   * that finds the nodes made by its own first attempt answers false, which only skips nothing).
+   */
+  private static boolean setUpLayout(ZooKeeper zk, ZooKeeperConfig config) throws Exception {
+    ZkPaths paths = new ZkPaths(config.namespace());
+    String path = "";
+    for (String part : config.namespace().split("/")) {
+      path += "/" + part;
+      try {
+        zk.create(path, new byte[0], org.apache.zookeeper.ZooDefs.Ids.OPEN_ACL_UNSAFE,
+            org.apache.zookeeper.CreateMode.PERSISTENT);
+      } catch (KeeperException.NodeExistsException e) {
+        // made before
+      }
+    }
+    if (zk.exists(paths.meta(), false) != null) {
+      return false;
+    }
+    Instant now = config.clock().instant();
+    Duration refusal = config.freshNamespaceRefusal();
+    Instant refuseUntil = refusal.isZero() ? Instant.MIN : TimeoutTable.plus(now, refusal);
+    long epoch = Math.min(CounterValues.MAX_EPOCH,
+        Math.max(0, Duration.between(EPOCH_ORIGIN, now).toHours()));
+    byte[] none = new byte[0];
+    byte[] noTimeouts = TimeoutTable.EMPTY.encode();
+    List<Op> ops = new ArrayList<>();
+    ops.add(Zk.create(paths.meta(), new Codec.Writer().writeInstant(now).toBytes()));
+    ops.add(Zk.create(paths.locksDir(), none));
+    ops.add(Zk.create(ZkPaths.state(paths.locksDir()), new ServiceState(0, refuseUntil).encode()));
+    ops.add(Zk.create(ZkPaths.timeouts(paths.locksDir()), noTimeouts));
+    ops.add(Zk.create(paths.heldDir(), none));
+    ops.add(Zk.create(paths.countersDir(), none));
+    ops.add(Zk.create(ZkPaths.state(paths.countersDir()),
+        new ServiceState(epoch, refuseUntil).encode()));
+    ops.add(Zk.create(ZkPaths.timeouts(paths.countersDir()), noTimeouts));
+    ops.add(Zk.create(paths.valuesDir(), none));
+    ops.add(Zk.create(paths.queuesDir(), none));
+    try {
+      zk.multi(ops);
+      return true;
+    } catch (KeeperException.NodeExistsException e) {
+      return false; // another client created it first
+    }
+  }
+
+  private static ThreadFactory daemonThreads(String name) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

@@ -1,0 +1,282 @@
+package io.stratus.zookeeper;
+
+import io.stratus.cloudapi.CloudLimits;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import org.apache.zookeeper.common.PathUtils;
+
+/**
+ * How to reach a ZooKeeper ensemble and how the Cloud API services on it behave.
+ *
+ * <p>Why each time setting is here:
+ *
+ * <ul>
+ *   <li>The <b>clock</b> decides every lease and every automatic validation: a lock lapses, and a
+ *       counter value validates, once {@code recorded instant + timeout + maxClockSkew} is not
+ *       after {@code clock.instant()}. ZooKeeper has no leases that end while a session lives on,
+ *       so the adapter records instants in the znodes and judges them on this clock; tests inject
+ *       a {@code ManualClock} and never sleep.
+ *   <li><b>maxClockSkew</b> is how far the clocks of two clients may disagree. A holder treats its
+ *       lock as lapsed at the instant it sent the request plus the timeout, on its own clock; every
+ *       other client waits the skew longer before it takes the lock over. Zero is right only when
+ *       all clients share one clock (tests).
+ *   <li><b>freshNamespaceRefusal</b>: an empty namespace may mean that an ensemble lost its data
+ *       (paper 000, section 2.3.5: a lock or counter service that lost its state refuses requests
+ *       for the longest timeout). The adapter cannot tell a first deployment from a lost one, so it
+ *       refuses for this long unless told otherwise; set zero when creating a deployment.
+ * </ul>
+ *
+ * <p>Immutable; {@link Builder#build()} validates every setting once.
+ */
+public final class ZooKeeperConfig {
+  /** Default ZooKeeper session timeout: 20 s (the server bounds it to 2 to 20 ticks). */
+  public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(20);
+  /** Default time to wait for a connection: 10 s. */
+  public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
+  /** Default first back-off of Curator's connection retries: 100 ms, doubling per retry. */
+  public static final Duration DEFAULT_RETRY_BASE_SLEEP = Duration.ofMillis(100);
+  /** Default number of Curator connection retries: 5. */
+  public static final int DEFAULT_RETRY_MAX_RETRIES = 5;
+  /** Default namespace: every znode of the adapter lives under {@code /stratus}. */
+  public static final String DEFAULT_NAMESPACE = "stratus";
+  /** Default lock timeout of URIs under no configured prefix: 60 s (as the in-process cloud). */
+  public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(60);
+  /** Default counter validation timeout of URIs under no configured prefix: 60 s. */
+  public static final Duration DEFAULT_COUNTER_TIMEOUT = Duration.ofSeconds(60);
+  /** Default bound on the disagreement of two clients' clocks: 1 s (NTP does far better). */
+  public static final Duration DEFAULT_MAX_CLOCK_SKEW = Duration.ofSeconds(1);
+  /**
+   * The largest advanced-queue payload one znode takes: 1,000,000 bytes. A request larger than the
+   * server's {@code jute.maxbuffer} (1,048,575 bytes by default, path included) makes the server
+   * drop the connection, so payloads stay clear of it by room for the longest path.
+   */
+  public static final int MAX_ZNODE_PAYLOAD = 1_000_000;
+
+  private final String connectString;
+  private final Duration sessionTimeout;
+  private final Duration connectionTimeout;
+  private final Duration retryBaseSleep;
+  private final int retryMaxRetries;
+  private final String namespace;
+  private final Clock clock;
+  private final Duration defaultLockTimeout;
+  private final Duration defaultCounterTimeout;
+  private final Duration maxClockSkew;
+  private final Duration freshNamespaceRefusal;
+  private final CloudLimits limits;
+
+  private ZooKeeperConfig(Builder b) {
+    this.connectString = b.connectString;
+    this.sessionTimeout = b.sessionTimeout;
+    this.connectionTimeout = b.connectionTimeout;
+    this.retryBaseSleep = b.retryBaseSleep;
+    this.retryMaxRetries = b.retryMaxRetries;
+    this.namespace = b.namespace;
+    this.clock = b.clock;
+    this.defaultLockTimeout = b.defaultLockTimeout;
+    this.defaultCounterTimeout = b.defaultCounterTimeout;
+    this.maxClockSkew = b.maxClockSkew;
+    this.freshNamespaceRefusal = b.freshNamespaceRefusal != null ? b.freshNamespaceRefusal
+        : max(b.defaultLockTimeout, b.defaultCounterTimeout).plus(b.maxClockSkew);
+    // A payload limit above what a znode holds would turn a too-large send into a dropped
+    // connection; the service reports the limit it enforces.
+    this.limits = b.limits.maxAdvancedMessageSize() <= MAX_ZNODE_PAYLOAD ? b.limits
+        : b.limits.toBuilder().maxAdvancedMessageSize(MAX_ZNODE_PAYLOAD).build();
+  }
+
+  /** A builder for the ensemble at {@code connectString} ("host:port,host:port"). */
+  public static Builder builder(String connectString) {
+    return new Builder(connectString);
+  }
+
+  public String connectString() {
+    return connectString;
+  }
+
+  public Duration sessionTimeout() {
+    return sessionTimeout;
+  }
+
+  public Duration connectionTimeout() {
+    return connectionTimeout;
+  }
+
+  public Duration retryBaseSleep() {
+    return retryBaseSleep;
+  }
+
+  public int retryMaxRetries() {
+    return retryMaxRetries;
+  }
+
+  /** The namespace, without leading slash: the adapter's znodes live under {@code /namespace}. */
+  public String namespace() {
+    return namespace;
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  public Duration defaultLockTimeout() {
+    return defaultLockTimeout;
+  }
+
+  public Duration defaultCounterTimeout() {
+    return defaultCounterTimeout;
+  }
+
+  public Duration maxClockSkew() {
+    return maxClockSkew;
+  }
+
+  /** How long requests are refused when the namespace is found empty. */
+  public Duration freshNamespaceRefusal() {
+    return freshNamespaceRefusal;
+  }
+
+  /** The limits the services enforce; the advanced-message size is at most one znode's. */
+  public CloudLimits limits() {
+    return limits;
+  }
+
+  @Override
+  public String toString() {
+    return "ZooKeeperConfig{" + connectString + ", namespace=/" + namespace
+        + ", sessionTimeout=" + sessionTimeout + ", connectionTimeout=" + connectionTimeout
+        + ", retry=" + retryBaseSleep + " x" + retryMaxRetries + ", lockTimeout="
+        + defaultLockTimeout + ", counterTimeout=" + defaultCounterTimeout + ", maxClockSkew="
+        + maxClockSkew + ", freshNamespaceRefusal=" + freshNamespaceRefusal + '}';
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+
+  /** Collects settings; {@link #build()} checks them all. */
+  public static final class Builder {
+    private final String connectString;
+    private Duration sessionTimeout = DEFAULT_SESSION_TIMEOUT;
+    private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
+    private Duration retryBaseSleep = DEFAULT_RETRY_BASE_SLEEP;
+    private int retryMaxRetries = DEFAULT_RETRY_MAX_RETRIES;
+    private String namespace = DEFAULT_NAMESPACE;
+    private Clock clock = Clock.systemUTC();
+    private Duration defaultLockTimeout = DEFAULT_LOCK_TIMEOUT;
+    private Duration defaultCounterTimeout = DEFAULT_COUNTER_TIMEOUT;
+    private Duration maxClockSkew = DEFAULT_MAX_CLOCK_SKEW;
+    /** Null: the longer default timeout plus the skew. */
+    private Duration freshNamespaceRefusal;
+    private CloudLimits limits = CloudLimits.aws();
+
+    private Builder(String connectString) {
+      this.connectString = connectString;
+    }
+
+    public Builder sessionTimeout(Duration timeout) {
+      this.sessionTimeout = timeout;
+      return this;
+    }
+
+    public Builder connectionTimeout(Duration timeout) {
+      this.connectionTimeout = timeout;
+      return this;
+    }
+
+    /** Curator's exponential back-off for (re)connecting: first sleep and number of retries. */
+    public Builder retry(Duration baseSleep, int maxRetries) {
+      this.retryBaseSleep = baseSleep;
+      this.retryMaxRetries = maxRetries;
+      return this;
+    }
+
+    /** A ZooKeeper path without leading slash, e.g. "stratus" or "prod/shop". */
+    public Builder namespace(String namespace) {
+      this.namespace = namespace;
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    public Builder defaultLockTimeout(Duration timeout) {
+      this.defaultLockTimeout = timeout;
+      return this;
+    }
+
+    public Builder defaultCounterTimeout(Duration timeout) {
+      this.defaultCounterTimeout = timeout;
+      return this;
+    }
+
+    public Builder maxClockSkew(Duration skew) {
+      this.maxClockSkew = skew;
+      return this;
+    }
+
+    public Builder freshNamespaceRefusal(Duration refusal) {
+      this.freshNamespaceRefusal = refusal;
+      return this;
+    }
+
+    public Builder limits(CloudLimits limits) {
+      this.limits = limits;
+      return this;
+    }
+
+    /** @throws IllegalArgumentException naming the first invalid setting */
+    public ZooKeeperConfig build() {
+      if (connectString == null || connectString.isBlank()) {
+        throw new IllegalArgumentException("a connect string is required");
+      }
+      positive("sessionTimeout", sessionTimeout);
+      positive("connectionTimeout", connectionTimeout);
+      positive("retryBaseSleep", retryBaseSleep);
+      if (retryMaxRetries < 0 || retryMaxRetries > 29) {
+        throw new IllegalArgumentException("retryMaxRetries must be 0..29, got " + retryMaxRetries);
+      }
+      if (sessionTimeout.toMillis() > Integer.MAX_VALUE
+          || connectionTimeout.toMillis() > Integer.MAX_VALUE
+          || retryBaseSleep.toMillis() > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("ZooKeeper takes timeouts in int milliseconds");
+      }
+      if (namespace == null || namespace.isEmpty() || namespace.startsWith("/")
+          || namespace.endsWith("/")) {
+        throw new IllegalArgumentException(
+            "a namespace is a non-empty path without leading or trailing slash: " + namespace);
+      }
+      try {
+        PathUtils.validatePath("/" + namespace);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "invalid namespace " + namespace + ": " + e.getMessage());
+      }
+      Objects.requireNonNull(clock, "clock");
+      positive("defaultLockTimeout", defaultLockTimeout);
+      positive("defaultCounterTimeout", defaultCounterTimeout);
+      notNegative("maxClockSkew", maxClockSkew);
+      if (freshNamespaceRefusal != null) {
+        notNegative("freshNamespaceRefusal", freshNamespaceRefusal);
+      }
+      Objects.requireNonNull(limits, "limits");
+      return new ZooKeeperConfig(this);
+    }
+
+    private static void positive(String name, Duration d) {
+      Objects.requireNonNull(d, name);
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive, got " + d);
+      }
+    }
+
+    private static void notNegative(String name, Duration d) {
+      Objects.requireNonNull(d, name);
+      if (d.isNegative()) {
+        throw new IllegalArgumentException(name + " must not be negative, got " + d);
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package io.stratus.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.stratus.cloudapi.LockMode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The znode records: exact round trips, lookups, lease and validation arithmetic. */
+class RecordsTest {
+  private static final Instant T = Instant.parse("2026-01-01T00:00:00.123456789Z");
+
+  @Test
+  void timeoutTablesLookUpTheLongestPrefixAndRememberTheLongestEver() {
+    TimeoutTable t = TimeoutTable.EMPTY.with("a/", Duration.ofSeconds(5))
+        .with("a/long", Duration.ofSeconds(90)).with("a/long", Duration.ofSeconds(20))
+        .with("b", Duration.ofNanos(1_500_000_001));
+    TimeoutTable back = TimeoutTable.decode(t.encode());
+    Duration none = Duration.ofSeconds(60);
+    for (TimeoutTable x : List.of(t, back)) {
+      assertThat(x.lookup("a/x", none)).isEqualTo(Duration.ofSeconds(5));
+      assertThat(x.lookup("a/lon", none)).isEqualTo(Duration.ofSeconds(5));
+      assertThat(x.lookup("a/longer", none)).isEqualTo(Duration.ofSeconds(20));
+      assertThat(x.lookup("a", none)).isEqualTo(none);
+      assertThat(x.lookup("bz", none)).isEqualTo(Duration.ofNanos(1_500_000_001));
+      assertThat(x.longestEver()).isEqualTo(Duration.ofSeconds(90));
+    }
+    assertThat(t.noting(Duration.ofSeconds(10))).isSameAs(t);
+    assertThat(t.noting(Duration.ofMinutes(2)).longestEver()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(TimeoutTable.decode(new byte[0]).lookup("x", none)).isEqualTo(none);
+  }
+
+  @Test
+  void lockRecordsKeepNanosecondsAndLapseAtGrantPlusTimeoutPlusSkew() {
+    LockRecord r = new LockRecord(3, List.of(
+        new LockRecord.Holder("A", LockMode.SHARED, T, Duration.ofSeconds(10)),
+        new LockRecord.Holder(
+            "Bé", LockMode.EXCLUSIVE, T.plusSeconds(5), Duration.ofSeconds(10))));
+    assertThat(LockRecord.decode(r.encode())).isEqualTo(r);
+    Duration skew = Duration.ofMillis(500);
+    Instant lapseA = T.plusSeconds(10).plus(skew);
+    assertThat(LockRecord.live(r, 3, lapseA.minusNanos(1), skew)).hasSize(2);
+    assertThat(LockRecord.live(r, 3, lapseA, skew)).extracting(LockRecord.Holder::clientId)
+        .containsExactly("Bé");
+    assertThat(LockRecord.live(r, 4, T, skew)).as("another generation").isEmpty();
+    assertThat(LockRecord.live(null, 3, T, skew)).isEmpty();
+  }
+
+  @Test
+  void counterRecordsFoldTheirValidatedPrefix() {
+    CounterRecord c = CounterRecord.fresh(7)
+        .issue(T.plusSeconds(10)).issue(T.plusSeconds(11)).issue(T.plusSeconds(12));
+    assertThat(CounterRecord.decode(c.encode())).isEqualTo(c);
+    CounterRecord v = c.validate(2).advance(T, Duration.ZERO);
+    assertThat(v.watermark()).isZero();
+    assertThat(v.pendingOf(2).validated()).isTrue();
+    CounterRecord later = v.advance(T.plusSeconds(10), Duration.ZERO);
+    assertThat(later.watermark()).isEqualTo(2);
+    assertThat(later.pending()).hasSize(1);
+    assertThat(later.pendingOf(2)).isNull();
+    assertThat(later.advance(T.plusSeconds(12), Duration.ofNanos(1)).watermark()).isEqualTo(2);
+    assertThat(later.advance(T.plusSeconds(12), Duration.ZERO).watermark()).isEqualTo(3);
+    assertThat(CounterRecord.decode(later.encode())).isEqualTo(later);
+  }
+
+  @Test
+  void serviceStatesRoundTripAndMalformedRecordsAreRejected() {
+    ServiceState s = new ServiceState(12, T);
+    assertThat(ServiceState.decode(s.encode())).isEqualTo(s);
+    assertThat(ServiceState.decode(ServiceState.INITIAL.encode()).refusing(Instant.MIN)).isFalse();
+    assertThat(s.refusing(T.minusNanos(1))).isTrue();
+    assertThat(s.refusing(T)).isFalse();
+    assertThatThrownBy(() -> ServiceState.decode(new byte[] {9, 1, 2}))
+        .isInstanceOf(IllegalStateException.class);
+    byte[] inconsistent = new CounterRecord(1, 5, 0, List.of()).encode();
+    assertThatThrownBy(() -> CounterRecord.decode(inconsistent))
+        .isInstanceOf(IllegalStateException.class);
+  }
+}
