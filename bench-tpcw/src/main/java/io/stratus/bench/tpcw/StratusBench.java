@@ -1,6 +1,12 @@
 package io.stratus.bench.tpcw;
 
+import io.stratus.cloudapi.decorate.LatencyProfiles;
+import io.stratus.protocols.ProtocolKind;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,7 +23,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "stratus-bench",
     mixinStandardHelpOptions = true,
-    subcommands = StratusBench.Engine.class,
+    subcommands = {StratusBench.Engine.class, StratusBench.Protocols.class},
     version = "Stratus 0.1.0-SNAPSHOT",
     description = {
       "Runs a demonstration workload on the in-process cloud and reports, per cloud operation,",
@@ -127,6 +133,66 @@ public final class StratusBench implements Callable<Integer> {
       }
       new EngineBenchmark(
           new EngineBenchmark.Settings(records, payloadBytes, pageSize, reads, inserts, profile,
+              seed != null ? seed : System.nanoTime()),
+          spec.commandLine().getOut()).run();
+      return 0;
+    }
+  }
+
+  /** {@code stratus-bench protocols}: commit latency and cost per protocol. */
+  @Command(
+      name = "protocols",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Commit latency, requests and dollars per commit and per checkpoint, per protocol,",
+        "latency profile and transaction size, on the in-process cloud."
+      })
+  static final class Protocols implements Callable<Integer> {
+    @Option(names = "--protocols", split = ",", defaultValue = "naive,basic",
+        description = "Protocols (default: ${DEFAULT-VALUE}).")
+    List<String> protocols;
+
+    @Option(names = "--profiles", split = ",", defaultValue = "ec2,eu",
+        description = "Latency profiles (default: ${DEFAULT-VALUE}).")
+    List<String> profiles;
+
+    @Option(names = "--sizes", split = ",", defaultValue = "1,5,20",
+        description = "Records per transaction (default: ${DEFAULT-VALUE}).")
+    List<Integer> sizes;
+
+    @Option(names = "--commits", defaultValue = "10",
+        description = "Commits per cell (default: ${DEFAULT-VALUE}).")
+    int commits;
+
+    @Option(names = "--page-size", defaultValue = "102400",
+        description = "Page size in bytes (default: ${DEFAULT-VALUE}).")
+    int pageSize;
+
+    @Option(names = "--seed", description = "Seed (default: random, printed).")
+    Long seed;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      List<ProtocolKind> kinds = new ArrayList<>();
+      for (String p : protocols) {
+        try {
+          kinds.add(ProtocolKind.valueOf(p.trim().toUpperCase(Locale.ROOT)));
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.ParameterException(spec.commandLine(),
+              "unknown protocol '" + p + "'; known: " + Arrays.toString(ProtocolKind.values()));
+        }
+      }
+      for (String profile : profiles) {
+        LatencyProfiles.byName(profile);
+      }
+      if (commits < 1 || sizes.stream().anyMatch(s -> s < 1)) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "--commits and --sizes must be positive");
+      }
+      new ProtocolBenchmark(
+          new ProtocolBenchmark.Settings(kinds, profiles, sizes, commits, pageSize,
               seed != null ? seed : System.nanoTime()),
           spec.commandLine().getOut()).run();
       return 0;

@@ -1,0 +1,154 @@
+package io.stratus.bench.tpcw;
+
+import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.decorate.CloudMeter;
+import io.stratus.cloudapi.decorate.Decorators;
+import io.stratus.cloudapi.decorate.LatencyInterceptor;
+import io.stratus.cloudapi.decorate.LatencyModel;
+import io.stratus.cloudapi.decorate.LatencyProfiles;
+import io.stratus.cloudapi.decorate.MeterSnapshot;
+import io.stratus.cloudapi.decorate.MeteringInterceptor;
+import io.stratus.cloudapi.decorate.PriceTable;
+import io.stratus.cloudapi.decorate.PriceTables;
+import io.stratus.cloudapi.inprocess.InProcessCloud;
+import io.stratus.cloudapi.time.SystemScheduler;
+import io.stratus.core.Database;
+import io.stratus.core.DatabaseConfig;
+import io.stratus.core.Key;
+import io.stratus.core.Record;
+import io.stratus.core.Transaction;
+import io.stratus.protocols.CheckpointSummary;
+import io.stratus.protocols.ProtocolKind;
+import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Commit latency and cost per protocol (issue "protocols I"): for each protocol, latency profile and
+ * transaction size, it commits transactions that update that many random records of a loaded
+ * collection and reports the average commit latency (against one simple-queue round trip of the
+ * profile), the cloud requests and dollars per transaction (its reads of uncached pages included),
+ * and — for the queue protocols — the requests and dollars per checkpoint that later applies them.
+ *
+ * <p>Background checkpoints are held back while commits are timed, and then run by {@link
+ * Database#checkpointAll()}, so that commits and checkpoints are priced separately. Latency is
+ * simulated by the latency decorator in real time; the papers' client placements are the profiles.
+ */
+final class ProtocolBenchmark {
+  private static final int RECORDS = 5_000;
+  private static final int PAYLOAD = 100;
+
+  /** What to run. */
+  record Settings(
+      List<ProtocolKind> protocols, List<String> profiles, List<Integer> sizes, int commits,
+      int pageSize, long seed) {}
+
+  private final Settings settings;
+  private final PrintWriter out;
+
+  ProtocolBenchmark(Settings settings, PrintWriter out) {
+    this.settings = settings;
+    this.out = out;
+  }
+
+  void run() {
+    out.printf("Stratus protocol benchmark: %d commits per cell, %d records of %d bytes,"
+        + " %d-byte pages, seed %d%n", settings.commits, RECORDS, PAYLOAD, settings.pageSize,
+        settings.seed);
+    out.printf("%n%-8s %-7s %5s %12s %9s %10s %14s %14s %12s %14s%n", "protocol", "profile",
+        "size", "commit (ms)", "x queue", "req/tx", "m$/tx 2008", "m$/tx 2026",
+        "req/ckpt", "m$/ckpt 2008");
+    try (SystemScheduler scheduler = new SystemScheduler()) {
+      for (String profile : settings.profiles) {
+        for (ProtocolKind protocol : settings.protocols) {
+          for (int size : settings.sizes) {
+            cell(protocol, profile, size, scheduler);
+          }
+        }
+      }
+    }
+  }
+
+  private void cell(ProtocolKind protocol, String profile, int size, SystemScheduler scheduler) {
+    LatencyModel model = LatencyProfiles.byName(profile);
+    CloudMeter meter = new CloudMeter();
+    ConcurrentLinkedQueue<Runnable> heldBack = new ConcurrentLinkedQueue<>();
+    try (InProcessCloud cloud = InProcessCloud.builder().seed(settings.seed).build()) {
+      CloudServices services = Decorators.wrap(cloud.services(), new MeteringInterceptor(meter),
+          new LatencyInterceptor(model, scheduler));
+      DatabaseConfig config = DatabaseConfig.builder(services, "bench/protocols")
+          .protocol(protocol)
+          .pageSize(settings.pageSize)
+          .clientId("bench-" + protocol.name().toLowerCase())
+          .checkpointExecutor(heldBack::add)
+          .build();
+      try (Database db = Database.open(config)) {
+        db.createCollection("items");
+        db.bulkLoad("items", records());
+        SplittableRandom random = new SplittableRandom(settings.seed);
+        // Warm-up: the pages get cached and the PU queues of the pages get created (once per
+        // queue, by the first commit that needs one), so the timed commits show the steady state.
+        commitAll(db, random, RECORDS / 50, 1);
+        MeterSnapshot before = meter.snapshot();
+        long nanos = commitAll(db, random, settings.commits, size);
+        MeterSnapshot commits = meter.snapshot().minus(before);
+        double commitMs = nanos / 1e6 / settings.commits;
+        double queueMs = model.latency(Operation.QUEUE_SEND, 100, 0).toNanos() / 1e6;
+        String ckptRequests = "-";
+        String ckptCost = "-";
+        if (protocol != ProtocolKind.NAIVE) {
+          MeterSnapshot beforeCkpt = meter.snapshot();
+          CheckpointSummary summary = db.checkpointAll();
+          MeterSnapshot ckpt = meter.snapshot().minus(beforeCkpt);
+          int checkpoints = Math.max(1, summary.checkpoints());
+          ckptRequests = String.format("%.1f", (double) ckpt.requests() / checkpoints);
+          ckptCost = milli(ckpt, PriceTables.paper2008(), profile, checkpoints);
+        }
+        out.printf("%-8s %-7s %5d %12.1f %9.2f %10.1f %14s %14s %12s %14s%n",
+            protocol.name().toLowerCase(), profile, size, commitMs, commitMs / queueMs,
+            (double) commits.requests() / settings.commits,
+            milli(commits, PriceTables.paper2008(), profile, settings.commits),
+            milli(commits, PriceTables.aws2026(), profile, settings.commits), ckptRequests,
+            ckptCost);
+      }
+    }
+  }
+
+  /** Commits {@code count} transactions of {@code size} updates; returns the nanoseconds in commit. */
+  private static long commitAll(Database db, SplittableRandom random, int count, int size) {
+    byte[] payload = new byte[PAYLOAD];
+    long nanos = 0;
+    for (int c = 0; c < count; c++) {
+      try (Transaction tx = db.begin()) {
+        for (int i = 0; i < size; i++) {
+          random.nextBytes(payload);
+          tx.update("items", Key.of((long) random.nextInt(RECORDS)), payload);
+        }
+        long start = System.nanoTime();
+        tx.commit();
+        nanos += System.nanoTime() - start;
+      }
+    }
+    return nanos;
+  }
+
+  /** Milli-dollars per unit; a client on EC2 pays no transfer. */
+  private static String milli(MeterSnapshot s, PriceTable table, String profile, int units) {
+    PriceTable priced = profile.equals("eu") ? table : table.withoutTransfer();
+    return s.cost(priced).multiply(BigDecimal.valueOf(1000))
+        .divide(BigDecimal.valueOf(units), 6, RoundingMode.HALF_UP).toPlainString();
+  }
+
+  private static List<Record> records() {
+    List<Record> records = new ArrayList<>(RECORDS);
+    for (int i = 0; i < RECORDS; i++) {
+      records.add(new Record(Key.of((long) i), new byte[PAYLOAD]));
+    }
+    return records;
+  }
+}
