@@ -61,4 +61,22 @@ class StratusBenchTest {
         .contains("point reads")
         .contains("naive inserts");
   }
+
+  @Test
+  void protocolBenchmarkReportsEveryCell() {
+    int code = run("protocols", "--profiles", "none", "--sizes", "1,3", "--commits", "2",
+        "--page-size", "4096", "--seed", "3");
+
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString().lines().filter(l -> l.startsWith("naive") || l.startsWith("basic")))
+        .hasSize(4);
+  }
+
+  @Test
+  void unknownProtocolGivesOneClearLine() {
+    int code = run("protocols", "--protocols", "paxos");
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).contains("paxos");
+  }
 }
