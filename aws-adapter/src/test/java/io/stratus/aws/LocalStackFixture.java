@@ -1,0 +1,261 @@
+package io.stratus.aws;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.localstack.LocalStackContainer;
+import org.testcontainers.utility.DockerImageName;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+
+/**
+ * One LocalStack (S3, SQS, EC2) for all tests of this JVM, found in this order:
+ *
+ * <ol>
+ *   <li>the endpoint in the environment variable {@value #ENDPOINT_VARIABLE}, e.g. one started
+ *       with {@code bin/localstack start} (it must offer s3, sqs and ec2);
+ *   <li>Testcontainers' LocalStack module, when a Docker engine is available ({@value #IMAGE},
+ *       the last tag that needs no auth token);
+ *   <li>the project's launcher, {@code bin/localstack start --port <free port>}, which installs
+ *       LocalStack into .localstack/ on first use (about 70 s) and is stopped when the JVM exits.
+ * </ol>
+ *
+ * <p>Why it fails instead of skipping: these tests are the only check of the AWS adapter, and CI
+ * has no Docker but can always use the launcher. When none of the three works, {@link #get()}
+ * throws with the reason of each, and every test that needs LocalStack fails with it.
+ */
+final class LocalStackFixture {
+  static final String ENDPOINT_VARIABLE = "STRATUS_LOCALSTACK_ENDPOINT";
+  static final String IMAGE = "localstack/localstack:3.8";
+  static final String REGION = "us-east-1";
+  static final String ACCESS_KEY = "test";
+  static final String SECRET_KEY = "test";
+  /** Bounds the launcher: a first install takes about 70 s, a start a few seconds. */
+  static final Duration LAUNCH_TIMEOUT = Duration.ofMinutes(6);
+
+  private static LocalStackFixture instance;
+  private static IllegalStateException failure;
+
+  private final URI endpoint;
+  private final String source;
+  private final String bucket;
+
+  private LocalStackFixture(URI endpoint, String source) {
+    this.endpoint = endpoint;
+    this.source = source;
+    this.bucket = "stratus-test-" + UUID.randomUUID().toString().substring(0, 8);
+    createBucket(bucket);
+  }
+
+  /** The JVM's LocalStack, started on first use; throws with every reason when none works. */
+  static synchronized LocalStackFixture get() {
+    if (instance != null) {
+      return instance;
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    List<String> reasons = new ArrayList<>();
+    try {
+      instance = find(reasons);
+      System.out.println("LocalStack for the AWS adapter tests: " + instance.source + " at "
+          + instance.endpoint);
+      return instance;
+    } catch (RuntimeException e) {
+      reasons.add(e.toString());
+      failure = new IllegalStateException(
+          "no LocalStack for the AWS adapter tests: " + String.join("; ", reasons)
+              + ". Set " + ENDPOINT_VARIABLE + ", start Docker, or fix bin/localstack.", e);
+      throw failure;
+    }
+  }
+
+  private static LocalStackFixture find(List<String> reasons) {
+    String fromEnv = System.getenv(ENDPOINT_VARIABLE);
+    if (fromEnv != null && !fromEnv.isBlank()) {
+      URI uri = URI.create(fromEnv.trim());
+      String health = health(uri);
+      if (health == null) {
+        throw new IllegalStateException(
+            ENDPOINT_VARIABLE + "=" + uri + " does not answer /_localstack/health");
+      }
+      return new LocalStackFixture(uri, ENDPOINT_VARIABLE);
+    }
+    if (dockerAvailable(reasons)) {
+      LocalStackContainer c =
+          new LocalStackContainer(DockerImageName.parse(IMAGE)).withServices("s3", "sqs", "ec2");
+      c.start();
+      Runtime.getRuntime().addShutdownHook(new Thread(c::stop, "localstack-container-stop"));
+      return new LocalStackFixture(c.getEndpoint(), "Testcontainers " + IMAGE);
+    }
+    return new LocalStackFixture(launch(), "bin/localstack");
+  }
+
+  private static boolean dockerAvailable(List<String> reasons) {
+    try {
+      if (DockerClientFactory.instance().isDockerAvailable()) {
+        return true;
+      }
+      reasons.add("no Docker engine for Testcontainers");
+    } catch (RuntimeException | LinkageError e) {
+      reasons.add("Testcontainers: " + e);
+    }
+    return false;
+  }
+
+  /** Starts the project's launcher on a free port and stops it when the JVM exits. */
+  private static URI launch() {
+    Path root = projectRoot();
+    Path script = root.resolve("bin/localstack");
+    int port = freePort();
+    Path log;
+    try {
+      log = Files.createTempFile("stratus-localstack-launcher", ".log");
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot create a log file", e);
+    }
+    ProcessBuilder pb =
+        new ProcessBuilder("bash", script.toString(), "start", "--port", Integer.toString(port))
+            .directory(root.toFile()).redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    try {
+      Process p = pb.start();
+      // A real external process: wait for it, bounded (the first run installs LocalStack).
+      if (!p.waitFor(LAUNCH_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IllegalStateException("bin/localstack start did not finish within "
+            + LAUNCH_TIMEOUT + ": " + tail(log));
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(script, port),
+          "localstack-stop"));
+      if (p.exitValue() != 0) {
+        throw new IllegalStateException(
+            "bin/localstack start failed (exit " + p.exitValue() + "): " + tail(log));
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run " + script + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting LocalStack", e);
+    }
+    return URI.create("http://127.0.0.1:" + port);
+  }
+
+  private static void stop(Path script, int port) {
+    try {
+      Process p = new ProcessBuilder("bash", script.toString(), "stop", "--port",
+          Integer.toString(port)).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      p.waitFor(30, TimeUnit.SECONDS);
+    } catch (IOException e) {
+      // the JVM is exiting: nothing more to do
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The folder that holds bin/localstack: the module's parent when run by Maven. */
+  private static Path projectRoot() {
+    for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+      if (Files.isRegularFile(p.resolve("bin/localstack")) && Files.isRegularFile(
+          p.resolve("pom.xml"))) {
+        return p;
+      }
+    }
+    throw new IllegalStateException("bin/localstack not found above " + Path.of("")
+        .toAbsolutePath());
+  }
+
+  private static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException("no free port", e);
+    }
+  }
+
+  private static String tail(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e + ")";
+    }
+  }
+
+  /** The health document, or null when the endpoint does not answer. */
+  static String health(URI endpoint) {
+    try {
+      HttpURLConnection c =
+          (HttpURLConnection) endpoint.resolve("/_localstack/health").toURL().openConnection();
+      c.setConnectTimeout(2000);
+      c.setReadTimeout(5000);
+      try {
+        return c.getResponseCode() == 200
+            ? new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+            : null;
+      } finally {
+        c.disconnect();
+      }
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  URI endpoint() {
+    return endpoint;
+  }
+
+  /**
+   * This LocalStack, after checking that it offers EC2 (one given by {@value #ENDPOINT_VARIABLE}
+   * may have been started without it), so that a missing service fails with its reason.
+   */
+  LocalStackFixture requireEc2() {
+    String health = health(endpoint);
+    if (health == null || !health.matches("(?s).*\"ec2\": ?\"(available|running)\".*")) {
+      throw new IllegalStateException("the LocalStack at " + endpoint + " (" + source
+          + ") does not offer EC2; start it with SERVICES including ec2, as bin/localstack does."
+          + " Health: " + health);
+    }
+    return this;
+  }
+
+  /** The bucket made for this JVM's tests. */
+  String bucket() {
+    return bucket;
+  }
+
+  /** A configuration for this LocalStack and {@link #bucket()}, to be completed by the test. */
+  AwsConfig.Builder config() {
+    return AwsConfig.builder(bucket).region(REGION).endpoint(endpoint).pathStyleAccess(true)
+        .staticCredentials(ACCESS_KEY, SECRET_KEY).maxAttempts(3)
+        .apiCallAttemptTimeout(Duration.ofSeconds(30)).apiCallTimeout(Duration.ofSeconds(90));
+  }
+
+  /** A raw S3 client for tests that look behind the adapter; the caller closes it. */
+  S3AsyncClient rawS3() {
+    return S3AsyncClient.builder().region(Region.of(REGION)).endpointOverride(endpoint)
+        .forcePathStyle(true)
+        .credentialsProvider(StaticCredentialsProvider.create(
+            AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+        .build();
+  }
+
+  private void createBucket(String name) {
+    try (S3AsyncClient s3 = rawS3()) {
+      s3.createBucket(b -> b.bucket(name)).join();
+    }
+  }
+}
