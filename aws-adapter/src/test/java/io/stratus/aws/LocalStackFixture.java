@@ -36,7 +36,7 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
  * has no Docker but can always use the launcher. When none of the three works, {@link #get()}
  * throws with the reason of each, and every test that needs LocalStack fails with it.
  */
-final class LocalStackFixture {
+public final class LocalStackFixture {
   static final String ENDPOINT_VARIABLE = "STRATUS_LOCALSTACK_ENDPOINT";
   static final String IMAGE = "localstack/localstack:3.8";
   static final String REGION = "us-east-1";
@@ -60,7 +60,7 @@ final class LocalStackFixture {
   }
 
   /** The JVM's LocalStack, started on first use; throws with every reason when none works. */
-  static synchronized LocalStackFixture get() {
+  public static synchronized LocalStackFixture get() {
     if (instance != null) {
       return instance;
     }
@@ -233,12 +233,12 @@ final class LocalStackFixture {
   }
 
   /** The bucket made for this JVM's tests. */
-  String bucket() {
+  public String bucket() {
     return bucket;
   }
 
   /** A configuration for this LocalStack and {@link #bucket()}, to be completed by the test. */
-  AwsConfig.Builder config() {
+  public AwsConfig.Builder config() {
     return AwsConfig.builder(bucket).region(REGION).endpoint(endpoint).pathStyleAccess(true)
         .staticCredentials(ACCESS_KEY, SECRET_KEY).maxAttempts(3)
         .apiCallAttemptTimeout(Duration.ofSeconds(30)).apiCallTimeout(Duration.ofSeconds(90));
