@@ -27,6 +27,7 @@ import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitProtocols;
 import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.TransactionInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -327,6 +328,19 @@ public final class Database implements AutoCloseable {
   public CheckpointSummary checkpointAll() {
     checkOpen();
     return protocol.checkpointAll();
+  }
+
+  /**
+   * Operator maintenance under the atomic protocol (paper 000, section 5.1): recovers the ATOMIC
+   * queues of the other clients of the database, on the calling thread — committed transactions
+   * of clients that died before propagating them are propagated, transactions that never got a
+   * commit record and are older than the atomic timeout are deleted. Safe while those clients are
+   * alive and while several clients recover at once; {@link #checkpointAll()} does it too. Does
+   * nothing under the other protocols.
+   */
+  public RecoverySummary recoverAbandonedClients() {
+    checkOpen();
+    return protocol.recoverAbandonedClients();
   }
 
   /** This handle's counters now. */

@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * IllegalArgumentException}), so a built configuration is always usable. Defaults:
  *
  * <ul>
- *   <li>protocol {@link #DEFAULT_PROTOCOL} ({@link ProtocolKind#BASIC} is available too);
+ *   <li>protocol {@link #DEFAULT_PROTOCOL} ({@link ProtocolKind#BASIC} and {@link
+ *       ProtocolKind#ATOMIC} are available too);
  *   <li>page size {@link #DEFAULT_PAGE_SIZE}, buffer-pool TTL {@link #DEFAULT_TTL}, pool size
  *       {@link #DEFAULT_POOL_BYTES};
  *   <li>checkpoint interval {@link #DEFAULT_CHECKPOINT_INTERVAL}, checkpoint lock timeout {@link
@@ -32,7 +33,8 @@ import java.util.regex.Pattern;
  *       CheckpointSettings#DEFAULT_MAX_RECORDS} records per checkpoint, checkpoint writes {@link
  *       CheckpointWrites#AUTO} (conditional when storage has conditional puts), checkpoint
  *       executor: the protocol's own daemon threads, checkpoint seed 0 (the queue-based
- *       protocols; unused by the naive protocol);
+ *       protocols; unused by the naive protocol); atomic timeout 60 s or twice the lock timeout
+ *       (the atomic protocol);
  *   <li>client id: a random UUID per configuration; clock: the system UTC clock; crash points:
  *       none.
  * </ul>
@@ -78,13 +80,23 @@ public final class DatabaseConfig {
       throw new IllegalArgumentException("the propagation period (" + b.propagationPeriod
           + ") must be shorter than the checkpoint lock timeout (" + b.lockTimeout + ")");
     }
+    Duration atomic = b.atomicTimeout != null ? b.atomicTimeout
+        : max(CheckpointSettings.DEFAULT_ATOMIC_TIMEOUT, b.lockTimeout.multipliedBy(2));
+    if (atomic.compareTo(b.lockTimeout) <= 0) {
+      throw new IllegalArgumentException("the atomic timeout (" + atomic + ") must be longer"
+          + " than the checkpoint lock timeout (" + b.lockTimeout + ")");
+    }
     this.checkpoints = new CheckpointSettings(b.lockTimeout, b.propagationPeriod, b.maxRecords,
-        b.writes, b.checkpointSeed);
+        b.writes, b.checkpointSeed, atomic);
     this.checkpointExecutor = b.checkpointExecutor;
     this.clientId = b.clientId == null ? UUID.randomUUID().toString() : b.clientId;
     this.clock = b.clock;
     this.crashPoints = b.crashPoints;
     this.extractors = Map.copyOf(b.extractors);
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 
   /**
@@ -170,6 +182,7 @@ public final class DatabaseConfig {
     private int maxRecords = CheckpointSettings.DEFAULT_MAX_RECORDS;
     private CheckpointWrites writes = CheckpointWrites.AUTO;
     private long checkpointSeed;
+    private Duration atomicTimeout;
     private Executor checkpointExecutor;
     private String clientId;
     private Clock clock = Clock.systemUTC();
@@ -275,6 +288,17 @@ public final class DatabaseConfig {
     /** How checkpoints put pages (see {@link CheckpointWrites}). */
     public Builder checkpointWrites(CheckpointWrites writes) {
       this.writes = Objects.requireNonNull(writes, "writes");
+      return this;
+    }
+
+    /**
+     * The atomic protocol's grace period: an ATOMIC queue transaction without a commit record is
+     * deleted only when its commit time is this much older than the recoverer's clock (so a live
+     * client's commit in flight survives). Default: 60 s, or twice the lock timeout if longer;
+     * must exceed the checkpoint lock timeout.
+     */
+    public Builder atomicTimeout(Duration timeout) {
+      this.atomicTimeout = positive("atomic timeout", timeout);
       return this;
     }
 

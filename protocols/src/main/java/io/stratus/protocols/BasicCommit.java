@@ -13,6 +13,7 @@ import io.stratus.protocols.PuQueues.Target;
 import io.stratus.protocols.log.LogRecord;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -49,9 +50,20 @@ final class BasicCommit {
   private final BufferPool pool;
   private final PuQueues names;
   private final QueueSender sender;
+  /** Monotonic writes: the next counter per PU queue of this incarnation; null when off. */
+  private final Map<String, Long> chains;
 
   BasicCommit(ProtocolContext ctx, PuQueues names, QueueSender sender) {
-    this.clientId = ctx.clientId();
+    this(ctx, names, sender, null);
+  }
+
+  /**
+   * @param writer the writer id of monotonic writes ({@code <clientId>#<nonce>}, see {@link
+   *     WriteChains}); null: no counters (the basic protocol)
+   */
+  BasicCommit(ProtocolContext ctx, PuQueues names, QueueSender sender, String writer) {
+    this.chains = writer == null ? null : new HashMap<>();
+    this.clientId = writer == null ? ctx.clientId() : writer;
     this.clock = ctx.clock();
     this.crashPoints = ctx.crashPoints();
     this.pool = ctx.bufferPool();
@@ -64,25 +76,37 @@ final class BasicCommit {
 
   /** Commits; returns the targets written to (for the writer-side checkpoint strategy). */
   Routed commit(WriteSet ws) {
-    List<LogicalChange> changes = collapse(ws.changes());
-    if (changes.isEmpty()) {
-      return new Routed(Map.of(), Set.of(), 0);
-    }
-    Routed routed;
-    try {
-      routed = route(ws, changes);
-    } catch (CloudException e) {
-      throw new CommitFailedException("basic commit of transaction "
-          + ws.transaction().transactionId() + ": reading the committed pages failed, nothing was"
-          + " sent (" + e.getMessage() + ")", e.isRetryable(), e);
+    Routed routed = prepare(ws);
+    if (routed.records() == 0) {
+      return routed;
     }
     crashPoints.reach("basic.before-send");
-    QueueSender.Sent sent = sender.send(routed.byQueue());
+    QueueSender.Sent sent = chains == null ? sender.send(routed.byQueue()) : sendChained(routed);
     if (!sent.ok()) {
       throw failure(ws, routed, sent);
     }
     crashPoints.reach("basic.after-send");
     return routed;
+  }
+
+  /**
+   * Collapses and routes the write set into log records per PU queue, sending nothing (the atomic
+   * protocol sends them to its ATOMIC queue first).
+   *
+   * @throws CommitFailedException when reading the committed pages fails (nothing was sent)
+   */
+  Routed prepare(WriteSet ws) {
+    List<LogicalChange> changes = collapse(ws.changes());
+    if (changes.isEmpty()) {
+      return new Routed(Map.of(), Set.of(), 0);
+    }
+    try {
+      return route(ws, changes);
+    } catch (CloudException e) {
+      throw new CommitFailedException("commit of transaction "
+          + ws.transaction().transactionId() + ": reading the committed pages failed, nothing was"
+          + " sent (" + e.getMessage() + ")", e.isRetryable(), e);
+    }
   }
 
   private Routed route(WriteSet ws, List<LogicalChange> changes) {
@@ -116,6 +140,64 @@ final class BasicCommit {
           .add(new LogRecord(sendAs, clientId, 0, tx, now, 0));
     }
     return new Routed(byQueue, targets, changes.size());
+  }
+
+  /**
+   * Monotonic writes: numbers and sends under the chain lock, one commit of this client at a time,
+   * so that no commit leaves a gap in a chain — nothing sent: the counters are given back; outcome
+   * unknown: everything is sent again (a few times; duplicates are skipped by their counters), so
+   * the commit is applied whole. Only when every resend fails too may a gap remain (see docs).
+   */
+  private QueueSender.Sent sendChained(Routed routed) {
+    synchronized (chains) {
+      number(routed.byQueue());
+      QueueSender.Sent sent = sender.send(routed.byQueue());
+      for (int retry = 0; retry < 3 && !sent.ok() && sent.anythingSent(); retry++) {
+        sent = sender.send(routed.byQueue());
+      }
+      if (!sent.ok() && !sent.anythingSent()) {
+        giveBack(routed);
+      }
+      return sent;
+    }
+  }
+
+  /** Gives each queue's records the next counters of this writer's chain for that queue. */
+  private void number(Map<String, List<LogRecord>> byQueue) {
+    synchronized (chains) {
+      for (Map.Entry<String, List<LogRecord>> e : byQueue.entrySet()) {
+        long next = chains.getOrDefault(e.getKey(), 1L);
+        List<LogRecord> numbered = new ArrayList<>(e.getValue().size());
+        for (LogRecord r : e.getValue()) {
+          numbered.add(new LogRecord(r.change(), r.clientId(), next++, r.transactionId(),
+              r.commitTimeMillis(), r.commitId()));
+        }
+        chains.put(e.getKey(), next);
+        e.setValue(numbered);
+      }
+    }
+  }
+
+  /**
+   * A commit that sent nothing returns its counters when no later commit took any of the same
+   * chains meanwhile; otherwise the gap stays and checkpoints apply over it after the gap timeout
+   * ({@link WriteChains}).
+   */
+  private void giveBack(Routed routed) {
+    if (chains == null) {
+      return;
+    }
+    synchronized (chains) {
+      for (Map.Entry<String, List<LogRecord>> e : routed.byQueue().entrySet()) {
+        List<LogRecord> rs = e.getValue();
+        if (chains.getOrDefault(e.getKey(), 1L) != rs.get(rs.size() - 1).clientCounter() + 1) {
+          return;
+        }
+      }
+      for (Map.Entry<String, List<LogRecord>> e : routed.byQueue().entrySet()) {
+        chains.put(e.getKey(), e.getValue().get(0).clientCounter());
+      }
+    }
   }
 
   /** The changes with those of one key collapsed, in the order of each key's first change. */

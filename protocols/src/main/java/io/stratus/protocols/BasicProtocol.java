@@ -6,6 +6,7 @@ import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageStore;
+import io.stratus.pagemanager.PageTransaction;
 import io.stratus.protocols.PuQueues.Target;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -48,9 +49,21 @@ final class BasicProtocol implements CommitProtocol {
   private final Checkpointer checkpointer;
   private final CheckpointScheduler scheduler;
   private final CheckpointWrites writes;
+  private final boolean monotonic;
+  /** Read-your-writes overlay (monotonic only); null otherwise. */
+  private final OwnWrites ownWrites;
 
   BasicProtocol(ProtocolContext ctx) {
+    this(ctx, false);
+  }
+
+  /**
+   * @param monotonic whether commits number their records for monotonic writes ({@link
+   *     WriteChains}; the MONOTONIC protocol); checkpoints honour counters either way
+   */
+  BasicProtocol(ProtocolContext ctx, boolean monotonic) {
     this.ctx = ctx;
+    this.monotonic = monotonic;
     if (!ctx.services().hasSimpleQueues() || !ctx.services().hasLocks()) {
       throw new InvalidRequestException(
           "the basic protocol needs the simple queue service and the lock service");
@@ -66,7 +79,12 @@ final class BasicProtocol implements CommitProtocol {
     this.writes = w;
     this.names = new PuQueues(ctx.databaseUri());
     this.sender = new QueueSender(ctx.services().simpleQueues());
-    this.commit = new BasicCommit(ctx, names, sender);
+    String writer = monotonic
+        ? ctx.clientId() + "#" + Long.toString(ctx.clock().millis(), 36) + "-"
+            + java.util.UUID.randomUUID().toString().substring(0, 8)
+        : null;
+    this.ownWrites = monotonic ? new OwnWrites(writer) : null;
+    this.commit = new BasicCommit(ctx, names, sender, writer);
     this.checkpointer = new Checkpointer(
         ctx, w == CheckpointWrites.CONDITIONAL ? conditional : null, names, sender);
     CloudFutures.await(ctx.services().locks().setTimeout(names.prefix(),
@@ -76,7 +94,7 @@ final class BasicProtocol implements CommitProtocol {
 
   @Override
   public ProtocolKind kind() {
-    return ProtocolKind.BASIC;
+    return monotonic ? ProtocolKind.MONOTONIC : ProtocolKind.BASIC;
   }
 
   /** The write mode in effect (AUTO resolved). */
@@ -88,6 +106,11 @@ final class BasicProtocol implements CommitProtocol {
     return scheduler;
   }
 
+  /** The read-your-writes overlay; null unless monotonic. */
+  OwnWrites ownWrites() {
+    return ownWrites;
+  }
+
   Checkpointer checkpointer() {
     return checkpointer;
   }
@@ -96,9 +119,20 @@ final class BasicProtocol implements CommitProtocol {
     return names;
   }
 
+  BasicCommit commitPart() {
+    return commit;
+  }
+
+  QueueSender sender() {
+    return sender;
+  }
+
   @Override
   public CommitResult commit(WriteSet ws) {
     BasicCommit.Routed routed = commit.commit(ws);
+    if (ownWrites != null && routed.records() > 0) {
+      ownWrites.add(routed.byQueue());
+    }
     if (routed.records() > 0) {
       scheduler.afterCommit(routed.targets());
     }
@@ -112,7 +146,11 @@ final class BasicProtocol implements CommitProtocol {
       public Optional<Page> read(String uri) {
         Optional<Page> p = pages.read(uri);
         p.ifPresent(scheduler::onRead);
-        return p;
+        if (ownWrites == null || (pages instanceof PageTransaction t
+            && t.writes().containsKey(uri))) {
+          return p; // a private copy already holds what the transaction saw and did
+        }
+        return p.map(page -> ownWrites.overlay(pages, page));
       }
 
       @Override

@@ -152,6 +152,26 @@ final class CheckpointScheduler implements AutoCloseable {
     }
   }
 
+  /**
+   * Runs {@code task} on the checkpoint executor (the atomic protocol's propagation); false when
+   * closed or rejected, and the task then did not run.
+   */
+  boolean execute(Runnable task) {
+    if (closed) {
+      return false;
+    }
+    try {
+      executor.execute(() -> {
+        if (!closed) {
+          task.run();
+        }
+      });
+      return true;
+    } catch (RejectedExecutionException e) {
+      return false;
+    }
+  }
+
   /** The queues with a checkpoint scheduled or running now. */
   Set<String> scheduledQueues() {
     return Set.copyOf(scheduled);

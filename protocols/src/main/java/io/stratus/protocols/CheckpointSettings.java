@@ -15,9 +15,15 @@ import java.util.Objects;
  * @param writes how checkpoints put pages
  * @param seed the seed of the reader-side checkpoint decisions (random with probability
  *     interval / age)
+ * @param atomicTimeout the atomic protocol's grace period: a transaction in an ATOMIC queue
+ *     without a commit record (a loser), or a commit record without log records (an orphan), is
+ *     deleted only once its commit time is this much older than the recoverer's clock, so a live
+ *     client's in-flight commit is never destroyed; longer than the lock timeout
  */
 public record CheckpointSettings(Duration lockTimeout, Duration propagationPeriod,
-    int maxRecordsPerCheckpoint, CheckpointWrites writes, long seed) {
+    int maxRecordsPerCheckpoint, CheckpointWrites writes, long seed, Duration atomicTimeout) {
+  /** 60 s: far longer than any commit's sends take. */
+  public static final Duration DEFAULT_ATOMIC_TIMEOUT = Duration.ofSeconds(60);
   /** 30 s (paper 000, section 4.3). */
   public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(30);
   /** 5 s (paper 000, section 4.3: Amazon's safe value for S3). */
@@ -25,8 +31,20 @@ public record CheckpointSettings(Duration lockTimeout, Duration propagationPerio
   /** 256 (paper 000, section 4.3). */
   public static final int DEFAULT_MAX_RECORDS = 256;
 
+  /** Settings with the default atomic timeout. */
+  public CheckpointSettings(Duration lockTimeout, Duration propagationPeriod,
+      int maxRecordsPerCheckpoint, CheckpointWrites writes, long seed) {
+    this(lockTimeout, propagationPeriod, maxRecordsPerCheckpoint, writes, seed,
+        DEFAULT_ATOMIC_TIMEOUT);
+  }
+
   public CheckpointSettings {
     Objects.requireNonNull(lockTimeout, "lockTimeout");
+    Objects.requireNonNull(atomicTimeout, "atomicTimeout");
+    if (atomicTimeout.compareTo(lockTimeout) <= 0) {
+      throw new IllegalArgumentException("the atomic timeout must be longer than the lock"
+          + " timeout, got " + atomicTimeout + " for " + lockTimeout);
+    }
     Objects.requireNonNull(propagationPeriod, "propagationPeriod");
     Objects.requireNonNull(writes, "writes");
     if (lockTimeout.isNegative() || lockTimeout.isZero()) {

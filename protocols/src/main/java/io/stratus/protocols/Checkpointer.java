@@ -52,6 +52,12 @@ import java.util.Optional;
  * BLinkTree#applySorted}; the root's {@code treeCheckpointMillis} is set to now (a deviation: the
  * paper kept it in the root item's metadata).
  *
+ * <p><b>Monotonic writes.</b> Before applying, the records are filtered by the writers' counter
+ * chains recorded in the page's (or root's) header ({@link WriteChains}): duplicates are skipped,
+ * records after a gap are deferred and their messages not deleted; the header gets the new
+ * counters ({@link #writeHeader}, which splits a leaf the header no longer fits). Records with
+ * counter 0 (the basic and atomic protocols) pass unchanged.
+ *
  * <p>A message that fails its checksum is left in the queue and reported, never applied.
  * Crash points: {@code checkpoint.page.after-lock}, {@code .after-receive}, {@code .after-put},
  * {@code .after-delete}, and the same with {@code checkpoint.tree.}. Thread-safe (no state but
@@ -144,23 +150,28 @@ final class Checkpointer {
     if (in.handles.isEmpty()) {
       return new Outcome(true, 0, 0, 0, "queue empty");
     }
-    List<LogRecord> records = new ArrayList<>(in.records);
-    records.sort(COMMIT_ORDER);
     DirectPageStore store = new DirectPageStore(storage, conditional, pool.config().pageSize());
     long now = clock.millis();
+    Optional<Page> first = store.read(target.uri());
+    if (first.isEmpty()) {
+      if (target.isTree()) {
+        throw new DirectPageStore.Abandoned("tree " + target.uri() + " has no root", null);
+      }
+      return Outcome.gaveUp("data page " + target.uri() + " does not exist", in.handles.size());
+    }
+    // Monotonic writes: each writer's chain in counter order, exactly once (WriteChains).
+    WriteChains.Filtered chains = WriteChains.filter(in.records, first.get().clientCommitCounters(),
+        target.isTree(), target.uri());
+    List<LogRecord> records = chains.apply();
     int applied;
     if (target.isTree()) {
-      applied = applyToTree(target, records, store, now);
+      applied = applyToTree(target, records, store, now, chains.counters());
     } else {
-      Optional<Integer> n = applyToPage(target.uri(), records, store, now);
-      if (n.isEmpty()) {
-        return Outcome.gaveUp("data page " + target.uri() + " does not exist", in.handles.size());
-      }
-      applied = n.get();
+      applied = applyToPage(target.uri(), records, store, now, chains.counters()).orElse(0);
     }
     Map<String, String> versions = store.flush(lease);
     crashPoints.reach(step + "after-put");
-    delete(queue, new ArrayList<>(in.handles.values()));
+    delete(queue, in.handlesWithout(chains.deferred()));
     crashPoints.reach(step + "after-delete");
     for (Map.Entry<String, String> v : versions.entrySet()) {
       pool.install(store.writes().get(v.getKey()), v.getValue());
@@ -170,7 +181,7 @@ final class Checkpointer {
 
   /** Applies a tree queue's inserts and deletes; returns how many records were applied. */
   private int applyToTree(Target target, List<LogRecord> records, DirectPageStore store,
-      long now) {
+      long now, Map<String, Long> counters) {
     boolean secondary = target.kind() == PuQueues.Kind.INDEX_TREE;
     List<TreeChange> changes = new ArrayList<>(records.size());
     for (LogRecord r : records) {
@@ -180,7 +191,8 @@ final class Checkpointer {
     tree.applySorted(store, changes);
     Page root = store.read(target.uri()).orElseThrow(
         () -> new DirectPageStore.Abandoned("tree " + target.uri() + " has no root", null));
-    store.write(root.toBuilder().treeCheckpointMillis(now).build());
+    writeHeader(store, root.toBuilder().treeCheckpointMillis(now).clientCommitCounters(counters)
+        .build(), target.uri());
     return changes.size();
   }
 
@@ -188,7 +200,7 @@ final class Checkpointer {
    * Applies a data page queue's updates; empty when the page does not exist (the messages stay).
    */
   private Optional<Integer> applyToPage(String pageUri, List<LogRecord> records,
-      DirectPageStore store, long now) {
+      DirectPageStore store, long now, Map<String, Long> counters) {
     Optional<Page> read = store.read(pageUri);
     if (read.isEmpty()) {
       return Optional.empty();
@@ -200,7 +212,10 @@ final class Checkpointer {
     for (LogRecord r : records) {
       byte[] key = r.change().key();
       if (page.isBeyondHighKey(key)) {
-        forward.computeIfAbsent(responsibleFor(store, page, key), u -> new ArrayList<>()).add(r);
+        // Outside any chain at the page now responsible (its chains are other queues').
+        forward.computeIfAbsent(responsibleFor(store, page, key), u -> new ArrayList<>())
+            .add(r.clientCounter() == 0 ? r : new LogRecord(r.change(), r.clientId(), 0,
+                r.transactionId(), r.commitTimeMillis(), r.commitId()));
       } else if (page.indexOf(key) >= 0 && r.kind() != LogicalChange.Kind.DELETE) {
         byTree.computeIfAbsent(r.treeUri(), u -> new ArrayList<>()).add(r.toTreeChange(false));
         applied++;
@@ -213,8 +228,30 @@ final class Checkpointer {
       treeOf(e.getKey()).applySorted(store, e.getValue());
     }
     Page now0 = store.read(pageUri).orElseThrow();
-    store.write(now0.toBuilder().lastCheckpointMillis(now).build());
+    writeHeader(store, now0.toBuilder().lastCheckpointMillis(now).clientCommitCounters(counters)
+        .build(), now0.uri().substring(0, now0.uri().lastIndexOf('/') + 1) + "root");
     return Optional.of(applied);
+  }
+
+  /**
+   * Writes a page whose header changed. Monotonic-write counters make a header grow; when a full
+   * leaf no longer fits, the leaf is staged as it is and split through the tree: its first key is
+   * put with another value and then back (two changes, so the tree rewrites the leaf, splitting it
+   * as needed; no extra request — the store buffers until the flush).
+   */
+  private static void writeHeader(DirectPageStore store, Page page, String rootUri) {
+    if (page.encodedSizeBound() <= store.pageSize() || page.entryCount() == 0
+        || page.kind() != io.stratus.pagemanager.PageKind.LEAF) {
+      store.write(page);
+      return;
+    }
+    store.stage(page);
+    byte[] key = page.key(0);
+    byte[] value = page.value(0);
+    BLinkTree tree = treeOf(rootUri);
+    tree.applySorted(store, List.of(TreeChange.put(key, value.length == 0 ? new byte[1]
+        : new byte[0])));
+    tree.applySorted(store, List.of(TreeChange.put(key, value)));
   }
 
   /** The page right of {@code page} that is responsible for {@code key}, by right links. */
@@ -238,6 +275,25 @@ final class Checkpointer {
     final List<LogRecord> records = new ArrayList<>();
     /** Message id to its latest receipt handle (duplicate deliveries are applied once). */
     final Map<String, String> handles = new LinkedHashMap<>();
+    /** Message id to the records it holds. */
+    final Map<String, List<LogRecord>> byMessage = new LinkedHashMap<>();
+
+    /** The handles of the messages holding none of {@code deferred} (by identity). */
+    List<String> handlesWithout(List<LogRecord> deferred) {
+      if (deferred.isEmpty()) {
+        return new ArrayList<>(handles.values());
+      }
+      java.util.Set<LogRecord> keep =
+          java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+      keep.addAll(deferred);
+      List<String> out = new ArrayList<>();
+      for (Map.Entry<String, String> h : handles.entrySet()) {
+        if (byMessage.get(h.getKey()).stream().noneMatch(keep::contains)) {
+          out.add(h.getValue());
+        }
+      }
+      return out;
+    }
   }
 
   private Received receive(String queue) {
@@ -259,7 +315,9 @@ final class Checkpointer {
           continue;
         }
         try {
-          in.records.addAll(LogMessages.unpack(m.payload()));
+          List<LogRecord> rs = LogMessages.unpack(m.payload());
+          in.records.addAll(rs);
+          in.byMessage.put(m.messageId(), rs);
           in.handles.put(m.messageId(), m.receiptHandle());
         } catch (CorruptLogMessageException e) {
           LOG.log(Level.WARNING, "corrupt log message " + m.messageId() + " in " + queue

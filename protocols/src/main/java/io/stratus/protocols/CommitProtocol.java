@@ -59,6 +59,15 @@ public interface CommitProtocol extends AutoCloseable {
     return CheckpointSummary.NONE;
   }
 
+  /**
+   * Operator maintenance for the atomic protocol (paper 000, section 5.1): recovers the ATOMIC
+   * queues of other clients (abandoned ones), on the calling thread. Safe while those clients live
+   * and while other clients recover at once. Protocols without ATOMIC queues do nothing.
+   */
+  default RecoverySummary recoverAbandonedClients() {
+    return RecoverySummary.NONE;
+  }
+
   /** Releases what the protocol holds (threads, queues it polls); the default holds nothing. */
   @Override
   default void close() {}

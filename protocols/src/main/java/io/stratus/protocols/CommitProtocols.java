@@ -20,10 +20,15 @@ public final class CommitProtocols {
         return new NaiveProtocol(context);
       case BASIC:
         return new BasicProtocol(context);
+      case MONOTONIC:
+        return new BasicProtocol(context, true);
+      case ATOMIC:
+        return new AtomicProtocol(context);
       default:
         throw new InvalidRequestException(
-            "protocol " + kind + " is not available yet; this build implements only "
-                + ProtocolKind.NAIVE + " and " + ProtocolKind.BASIC);
+            "protocol " + kind + " is not available yet; this build implements "
+                + ProtocolKind.NAIVE + ", " + ProtocolKind.BASIC + ", " + ProtocolKind.MONOTONIC
+                + " and " + ProtocolKind.ATOMIC);
     }
   }
 }

@@ -77,6 +77,14 @@ final class DirectPageStore implements PageStore {
     return versions.get(uri);
   }
 
+  /**
+   * Buffers {@code page} without the size check: only for a header that grew past the page size,
+   * which the caller then makes the B-link tree split ({@link Checkpointer}).
+   */
+  void stage(Page page) {
+    writes.put(page.uri(), page);
+  }
+
   @Override
   public void write(Page page) {
     if (page.encodedSizeBound() > pageSize) {

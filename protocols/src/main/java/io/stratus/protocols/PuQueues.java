@@ -64,6 +64,19 @@ final class PuQueues {
     };
   }
 
+  /**
+   * The queue a routed record goes to: an UPDATE with its data page to the page's queue, anything
+   * else to its tree's (what {@link BasicCommit} decided when it routed the record, so recovery of
+   * an ATOMIC queue sends each record where the commit would have).
+   */
+  String queueOf(io.stratus.protocols.log.LogRecord r) {
+    if (r.kind() == LogicalChange.Kind.UPDATE && r.dataPageUri().isPresent()
+        && !r.change().secondaryIndex()) {
+      return pageQueue(r.dataPageUri().get());
+    }
+    return treeQueue(r.treeUri(), r.change().secondaryIndex());
+  }
+
   /** The target of a queue of this database, or empty for another name. */
   Optional<Target> parse(String queueUri) {
     if (!queueUri.startsWith(prefix) || queueUri.length() < prefix.length() + 3

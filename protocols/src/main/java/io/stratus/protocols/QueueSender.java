@@ -54,6 +54,10 @@ final class QueueSender {
         calls.add(sendCreating(e.getKey(), batch));
       }
     }
+    return awaitAll(calls);
+  }
+
+  private static Sent awaitAll(List<CompletableFuture<List<String>>> calls) {
     int sent = 0;
     boolean maybe = false;
     List<Throwable> failures = new ArrayList<>();
@@ -77,6 +81,25 @@ final class QueueSender {
       throw fatal; // not a cloud error (a simulated death, a bug): not ours to interpret
     }
     return new Sent(calls.size(), sent, failures, maybe);
+  }
+
+  /**
+   * Sends ready-made messages to one queue, all batches at once, creating the queue if missing;
+   * never throws cloud errors (see {@link Sent}).
+   */
+  Sent sendMessages(String queue, List<byte[]> messages) {
+    int maxBatch = queues.limits().maxBatchSize();
+    List<CompletableFuture<List<String>>> calls = new ArrayList<>();
+    for (int i = 0; i < messages.size(); i += maxBatch) {
+      calls.add(sendCreating(queue, List.copyOf(messages.subList(i,
+          Math.min(messages.size(), i + maxBatch)))));
+    }
+    return awaitAll(calls);
+  }
+
+  /** The queue service's message size limit. */
+  int maxMessageSize() {
+    return queues.limits().maxMessageSize();
   }
 
   /** Sends, throwing the first failure (for forwarding inside a checkpoint). */

@@ -9,7 +9,7 @@
  * io.stratus.protocols.CommitProtocols#create} makes the protocol of a {@link
  * io.stratus.protocols.ProtocolKind} from a {@link io.stratus.protocols.ProtocolContext}.
  *
- * <p>Implemented (both package-private; see their class comments):
+ * <p>Implemented (all package-private; see their class comments):
  *
  * <ul>
  *   <li><b>naive</b> ({@code NaiveProtocol}): commit puts the pages; lost updates by design;
@@ -20,6 +20,13 @@
  *       {@link io.stratus.protocols.CommitProtocol#checkpointAll()}; pages are put conditionally
  *       or, paper-faithful, by timing alone ({@link io.stratus.protocols.CheckpointWrites}).
  *       Durable and eventually consistent; no atomicity, no read-your-writes.
+ *   <li><b>monotonic</b> ({@code BasicProtocol} with counters, paper 001 section 5.2): records
+ *       numbered per (writer incarnation, queue), applied in order and exactly once ({@code
+ *       WriteChains}); the client's own pending records overlaid on its reads ({@code OwnWrites}).
+ *   <li><b>atomic</b> ({@code AtomicProtocol}, paper 000 section 5.1): log records and then a
+ *       commit record to a per-client ATOMIC queue ({@code AtomicMessages}); propagation to the PU
+ *       queues and clean-up on the checkpoint executor; recovery passes under the queue's lock
+ *       ({@code AtomicLog}).
  * </ul>
  *
  * <p>Failures map onto {@link io.stratus.CommitFailedException} (nothing visible) and {@link

@@ -203,7 +203,8 @@ class NaiveProtocolTest {
   void theLaterProtocolsAreNotAvailableYet(@Seed long seed) {
     naive(seed, CrashPoints.none());
     for (ProtocolKind kind : ProtocolKind.values()) {
-      boolean available = kind == ProtocolKind.NAIVE || kind == ProtocolKind.BASIC;
+      boolean available = kind == ProtocolKind.NAIVE || kind == ProtocolKind.BASIC
+          || kind == ProtocolKind.ATOMIC || kind == ProtocolKind.MONOTONIC;
       assertThat(kind.isAvailable()).isEqualTo(available);
       if (!available) {
         assertThatThrownBy(() -> CommitProtocols.create(kind, context(cloud.services(),

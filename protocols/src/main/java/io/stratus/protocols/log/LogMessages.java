@@ -105,13 +105,13 @@ public final class LogMessages {
         .toByteArray();
   }
 
-  private static int crc(ByteString body) {
+  static int crc(ByteString body) {
     CRC32C crc = new CRC32C();
     crc.update(body.asReadOnlyByteBuffer());
     return (int) crc.getValue();
   }
 
-  private static LogRecordProto toProto(LogRecord r) {
+  static LogRecordProto toProto(LogRecord r) {
     LogicalChange c = r.change();
     LogRecordProto.Builder b = LogRecordProto.newBuilder()
         .setKind(switch (c.kind()) {
@@ -132,7 +132,7 @@ public final class LogMessages {
     return b.build();
   }
 
-  private static LogRecord fromProto(LogRecordProto p) {
+  static LogRecord fromProto(LogRecordProto p) {
     try {
       return fromProtoUnchecked(p);
     } catch (IllegalArgumentException e) {

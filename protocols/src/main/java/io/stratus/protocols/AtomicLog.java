@@ -1,0 +1,299 @@
+package io.stratus.protocols;
+
+import io.stratus.CorruptLogMessageException;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.LockGrant;
+import io.stratus.cloudapi.LockService;
+import io.stratus.cloudapi.NotFoundException;
+import io.stratus.cloudapi.QueueMessage;
+import io.stratus.cloudapi.SimpleQueueService;
+import io.stratus.protocols.log.AtomicMessages;
+import io.stratus.protocols.log.LogRecord;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One pass over an ATOMIC queue (paper 000, Algorithm 4; paper 001, section 5.1): receive
+ * everything, group by commit key, propagate winners to the PU queues and delete them, delete old
+ * losers and orphans. Used for the clean-up after a commit, for a client's recovery of its own
+ * queue, and for the recovery of abandoned clients' queues.
+ *
+ * <p><b>Why every pass holds the queue's lock until what it hid is visible again.</b> A receive
+ * hides the messages it returns for the visibility timeout. A pass that saw a transaction's log
+ * messages but not its commit record (hidden by an earlier pass) would call a winner a loser. So
+ * every pass — in any client — takes the exclusive lock on the queue's URI (holder: the client id
+ * plus the incarnation nonce, so a restarted client waits for its predecessor's lease too),
+ * receives with a visibility timeout that ends before the lease does, and releases the lock only
+ * when it deleted everything it received; otherwise the lease lapses when the hidden messages
+ * reappear. Hence a pass of another holder always finds every message that is not deleted
+ * (modulo short receives: it receives until {@link #EMPTY_RECEIVES} empty receives in a row).
+ * Within one process, passes on one queue are serialized, and commit keys whose commit record the
+ * process has seen or sent ({@code knownCommitted}) are never taken for losers.
+ *
+ * <p><b>Classification</b> (age = recoverer's clock − the commit time in the messages):
+ *
+ * <ul>
+ *   <li>commit record and every numbered log message present: a <b>winner</b> — propagate
+ *       (unless the caller already did) and delete, log messages first and the commit record
+ *       last, so a concurrent or later recoverer never sees log messages without their commit;
+ *   <li>commit record, some log messages missing: younger than the atomic timeout, <b>wait</b>
+ *       (a short receive); older, the clean-up died half-way (it deletes log messages only after
+ *       propagating them) — propagate what is there and delete all;
+ *   <li>no commit record: older than the atomic timeout, a <b>loser</b> — delete; younger, wait
+ *       (possibly a live client's commit in flight).
+ * </ul>
+ *
+ * <p>Thread-safe: state is the concurrent sets handed in and a per-queue mutex.
+ */
+final class AtomicLog {
+  private static final System.Logger LOG = System.getLogger(AtomicLog.class.getName());
+  /** Empty receives in a row that end a pass (short receives return nothing at times). */
+  static final int EMPTY_RECEIVES = 5;
+  /** At most this many receives per pass. */
+  private static final int MAX_RECEIVES = 10_000;
+
+  /** What one pass did. */
+  record Pass(boolean ran, int winners, int losers, int waiting, int recordsPropagated,
+      Set<String> finished) {
+    static final Pass SKIPPED = new Pass(false, 0, 0, 0, 0, Set.of());
+  }
+
+  /** What a pass saw of one commit key. */
+  private static final class Txn {
+    final String key;
+    long time = Long.MIN_VALUE;
+    String commitId;
+    AtomicMessages.Entry commit;
+    final Map<Integer, AtomicMessages.Entry> messages = new TreeMap<>();
+    final Set<String> logIds = new java.util.LinkedHashSet<>();
+
+    Txn(String key) {
+      this.key = key;
+    }
+
+    boolean complete() {
+      if (commit == null || messages.size() != commit.messageCount()) {
+        return false;
+      }
+      int records = 0;
+      for (int i = 0; i < commit.messageCount(); i++) {
+        AtomicMessages.Entry e = messages.get(i);
+        if (e == null) {
+          return false;
+        }
+        records += e.records().size();
+      }
+      return records == commit.recordCount();
+    }
+
+    List<LogRecord> records() {
+      List<LogRecord> out = new ArrayList<>();
+      for (AtomicMessages.Entry e : messages.values()) {
+        out.addAll(e.records());
+      }
+      return out;
+    }
+  }
+
+  private final String databaseUri;
+  private final String holder;
+  private final SimpleQueueService queues;
+  private final LockService locks;
+  private final Clock clock;
+  private final long atomicTimeoutMillis;
+  private final PuQueues names;
+  private final QueueSender sender;
+  private final Set<String> knownCommitted;
+  private final Map<String, ReentrantLock> mutexes = new ConcurrentHashMap<>();
+
+  AtomicLog(ProtocolContext ctx, String holder, PuQueues names, QueueSender sender,
+      Set<String> knownCommitted) {
+    this.databaseUri = ctx.databaseUri();
+    this.holder = holder;
+    this.queues = ctx.services().simpleQueues();
+    this.locks = ctx.services().locks();
+    this.clock = ctx.clock();
+    this.atomicTimeoutMillis = ctx.checkpoints().atomicTimeout().toMillis();
+    this.names = names;
+    this.sender = sender;
+    this.knownCommitted = knownCommitted;
+  }
+
+  /** The prefix of every ATOMIC queue of the database (also the lock-timeout prefix). */
+  String prefix() {
+    return databaseUri + "/atomic/";
+  }
+
+  /** The ATOMIC queue of {@code clientId}. */
+  String queueOf(String clientId) {
+    return prefix() + clientId;
+  }
+
+  /**
+   * Runs one pass over {@code queue}.
+   *
+   * @param leave commit keys not to touch (this client's commits whose propagation is pending)
+   * @param propagated commit keys already propagated by this client: deleted without sending again
+   * @return what it did; {@link Pass#SKIPPED} when the lock (or the in-process mutex) is taken
+   * @throws CloudException when the lock service fails
+   */
+  Pass run(String queue, Set<String> leave, Set<String> propagated) {
+    ReentrantLock mutex = mutexes.computeIfAbsent(queue, q -> new ReentrantLock());
+    if (!mutex.tryLock()) {
+      return Pass.SKIPPED;
+    }
+    try {
+      long sentAt = clock.millis();
+      LockGrant grant = CloudFutures.await(locks.acquireExclusive(queue, holder));
+      if (!grant.granted()) {
+        return Pass.SKIPPED;
+      }
+      long deadline = sentAt + grant.validFor().toMillis();
+      Map<String, String> received = new LinkedHashMap<>(); // message id -> latest handle
+      Map<String, Txn> txns = receive(queue, deadline, received);
+      Set<String> deleted = new HashSet<>();
+      Pass pass = decide(queue, txns, leave, propagated, received, deleted);
+      if (deleted.containsAll(received.keySet())) {
+        release(queue); // nothing of ours is hidden: the next holder sees the whole queue
+      } // else the lease lapses when the hidden messages reappear
+      return pass;
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  private Map<String, Txn> receive(String queue, long deadline, Map<String, String> received) {
+    Map<String, Txn> txns = new LinkedHashMap<>();
+    int batch = queues.limits().maxBatchSize();
+    int empties = 0;
+    for (int i = 0; i < MAX_RECEIVES && empties < EMPTY_RECEIVES; i++) {
+      // Hidden messages must reappear before the lease ends (see the class comment).
+      long visible = deadline - clock.millis() - 1000;
+      if (visible < 1000) {
+        break;
+      }
+      List<QueueMessage> got;
+      try {
+        got = CloudFutures.await(queues.receive(queue, batch, Duration.ofMillis(visible)));
+      } catch (NotFoundException e) {
+        break;
+      }
+      empties = got.isEmpty() ? empties + 1 : 0;
+      for (QueueMessage m : got) {
+        received.put(m.messageId(), m.receiptHandle());
+        AtomicMessages.Entry e;
+        try {
+          e = AtomicMessages.decode(m.payload());
+        } catch (CorruptLogMessageException ex) {
+          LOG.log(Level.WARNING, "corrupt message " + m.messageId() + " in " + queue
+              + " left in the queue: " + ex.getMessage());
+          continue;
+        }
+        Txn t = txns.computeIfAbsent(e.commitKey(), Txn::new);
+        t.time = Math.max(t.time, e.commitTimeMillis());
+        if (e.commitRecord()) {
+          t.commit = e;
+          t.commitId = m.messageId();
+        } else {
+          t.messages.putIfAbsent(e.messageIndex(), e);
+          t.logIds.add(m.messageId());
+        }
+      }
+    }
+    return txns;
+  }
+
+  private Pass decide(String queue, Map<String, Txn> txns, Set<String> leave,
+      Set<String> propagated, Map<String, String> handles, Set<String> deleted) {
+    long now = clock.millis();
+    int winners = 0;
+    int losers = 0;
+    int waiting = 0;
+    int records = 0;
+    Set<String> finished = new HashSet<>();
+    for (Txn t : txns.values()) {
+      if (t.commit != null) {
+        knownCommitted.add(t.key);
+      }
+      boolean old = now - t.time > atomicTimeoutMillis;
+      if (leave.contains(t.key)) {
+        waiting++;
+        continue;
+      }
+      try {
+        if (t.commit != null && (t.complete() || old)) {
+          if (!propagated.contains(t.key)) {
+            List<LogRecord> rs = t.records();
+            records += rs.size();
+            propagate(rs);
+          }
+          deleteAll(queue, t.logIds, handles, deleted);
+          deleteAll(queue, Set.of(t.commitId), handles, deleted); // last
+          finished.add(t.key);
+          knownCommitted.remove(t.key);
+          winners++;
+        } else if (t.commit == null && old && !knownCommitted.contains(t.key)) {
+          deleteAll(queue, t.logIds, handles, deleted);
+          losers++;
+        } else {
+          waiting++;
+        }
+      } catch (CloudException e) {
+        waiting++;
+        LOG.log(Level.DEBUG, "ATOMIC queue " + queue + ": " + t.key + " left for later", e);
+      }
+    }
+    return new Pass(true, winners, losers, waiting, records, finished);
+  }
+
+  private void propagate(List<LogRecord> records) {
+    Map<String, List<LogRecord>> byQueue = new LinkedHashMap<>();
+    for (LogRecord r : records) {
+      byQueue.computeIfAbsent(names.queueOf(r), q -> new ArrayList<>()).add(r);
+    }
+    sender.sendAll(byQueue);
+  }
+
+  /** Deletes the messages {@code ids} by their latest receipt handles. */
+  private void deleteAll(String queue, Set<String> ids, Map<String, String> latest,
+      Set<String> deleted) {
+    List<String> handles = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      handles.add(latest.get(id));
+    }
+    int batch = queues.limits().maxBatchSize();
+    List<CompletableFuture<Void>> calls = new ArrayList<>();
+    for (int i = 0; i < handles.size(); i += batch) {
+      calls.add(queues.deleteBatch(queue, handles.subList(i, Math.min(handles.size(), i + batch))));
+    }
+    for (CompletableFuture<Void> c : calls) {
+      CloudFutures.await(c);
+    }
+    deleted.addAll(ids);
+  }
+
+  /** The ATOMIC queues of the database. */
+  List<String> list() {
+    return CloudFutures.await(queues.listQueues(prefix()));
+  }
+
+  private void release(String queue) {
+    try {
+      CloudFutures.await(locks.release(queue, holder));
+    } catch (CloudException e) {
+      // the lease lapses by itself
+    }
+  }
+}
