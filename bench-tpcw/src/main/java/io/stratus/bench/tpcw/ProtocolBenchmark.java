@@ -60,7 +60,7 @@ final class ProtocolBenchmark {
     out.printf("Stratus protocol benchmark: %d commits per cell, %d records of %d bytes,"
         + " %d-byte pages, seed %d%n", settings.commits, RECORDS, PAYLOAD, settings.pageSize,
         settings.seed);
-    out.printf("%n%-8s %-7s %5s %12s %9s %10s %14s %14s %12s %14s%n", "protocol", "profile",
+    out.printf("%n%-9s %-7s %5s %12s %9s %10s %14s %14s %12s %14s%n", "protocol", "profile",
         "size", "commit (ms)", "x queue", "req/tx", "m$/tx 2008", "m$/tx 2026",
         "req/ckpt", "m$/ckpt 2008");
     try (SystemScheduler scheduler = new SystemScheduler()) {
@@ -109,7 +109,7 @@ final class ProtocolBenchmark {
           ckptRequests = String.format("%.1f", (double) ckpt.requests() / checkpoints);
           ckptCost = milli(ckpt, PriceTables.paper2008(), profile, checkpoints);
         }
-        out.printf("%-8s %-7s %5d %12.1f %9.2f %10.1f %14s %14s %12s %14s%n",
+        out.printf("%-9s %-7s %5d %12.1f %9.2f %10.1f %14s %14s %12s %14s%n",
             protocol.name().toLowerCase(), profile, size, commitMs, commitMs / queueMs,
             (double) commits.requests() / settings.commits,
             milli(commits, PriceTables.paper2008(), profile, settings.commits),
