@@ -57,7 +57,7 @@ class RealCloudEndToEndTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = ProtocolKind.class, names = {"NAIVE", "BASIC"})
+  @EnumSource(value = ProtocolKind.class, names = {"NAIVE", "BASIC", "MONOTONIC", "ATOMIC"})
   void twoClientsAgreeOnEveryCommittedChange(ProtocolKind protocol) throws Exception {
     String run = protocol.name().toLowerCase() + "-" + UUID.randomUUID().toString().substring(0, 8);
     try (AwsCloud aws = AwsCloud.connect(localstack.config()
