@@ -244,13 +244,9 @@ final class S3Queues implements SimpleQueueService {
         what, true,
         () -> {
           limits.checkUri(uri);
-          if (payloads == null) {
-            throw new BadRequestException("a batch must not be null");
-          }
-          limits.checkBatch(payloads.size());
+          limits.checkMessageBatch(payloads);
           List<byte[]> copies = new ArrayList<>();
           for (byte[] p : payloads) {
-            limits.checkMessage(p);
             copies.add(p.clone());
           }
           return existing(uri).thenCompose(

@@ -304,13 +304,9 @@ final class SqsQueues implements SimpleQueueService {
         what, true,
         () -> {
           limits.checkUri(uri);
-          if (payloads == null) {
-            throw new BadRequestException("a batch must not be null");
-          }
-          limits.checkBatch(payloads.size());
+          limits.checkMessageBatch(payloads);
           List<String> bodies = new ArrayList<>();
           for (byte[] p : payloads) {
-            limits.checkMessage(p);
             bodies.add(Base64.getEncoder().encodeToString(p));
           }
           return onQueue(
@@ -478,10 +474,7 @@ final class SqsQueues implements SimpleQueueService {
         what, true,
         () -> {
           limits.checkUri(uri);
-          if (receiptHandles == null) {
-            throw new BadRequestException("a batch must not be null");
-          }
-          limits.checkBatch(receiptHandles.size());
+          limits.checkBatch(receiptHandles);
           receiptHandles.forEach(SqsQueues::checkHandle);
           Map<String, String> entries = new HashMap<>();
           for (int i = 0; i < receiptHandles.size(); i++) {

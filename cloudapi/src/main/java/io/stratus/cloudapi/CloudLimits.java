@@ -2,6 +2,7 @@ package io.stratus.cloudapi;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -208,6 +209,26 @@ public final class CloudLimits {
     }
     if (entries > maxBatchSize) {
       throw new LimitExceededException("batch size", entries, maxBatchSize);
+    }
+  }
+
+  /** Checks a batch call's entries: not null, and 1 to {@link #maxBatchSize()} of them. */
+  public void checkBatch(List<?> entries) {
+    if (entries == null) {
+      throw new BadRequestException("a batch must not be null");
+    }
+    checkBatch(entries.size());
+  }
+
+  /**
+   * Checks a batch of simple-queue messages: the batch as {@link #checkBatch(List)}, and every
+   * message as {@link #checkMessage}. All are checked before any is sent, so a rejected batch has
+   * no effect.
+   */
+  public void checkMessageBatch(List<byte[]> payloads) {
+    checkBatch(payloads);
+    for (byte[] p : payloads) {
+      checkMessage(p);
     }
   }
 

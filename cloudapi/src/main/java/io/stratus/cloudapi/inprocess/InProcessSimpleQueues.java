@@ -139,14 +139,7 @@ final class InProcessSimpleQueues implements SimpleQueueService {
     return call(
         () -> {
           limits.checkUri(uri);
-          if (payloads == null) {
-            throw new BadRequestException("a batch must not be null");
-          }
-          limits.checkBatch(payloads.size());
-          // All are checked before any is sent, so a rejected batch has no effect.
-          for (byte[] p : payloads) {
-            limits.checkMessage(p);
-          }
+          limits.checkMessageBatch(payloads);
           Queue q = queue(uri);
           synchronized (q) {
             checkAlive(q, uri);
@@ -244,10 +237,7 @@ final class InProcessSimpleQueues implements SimpleQueueService {
     return call(
         () -> {
           limits.checkUri(uri);
-          if (receiptHandles == null) {
-            throw new BadRequestException("a batch must not be null");
-          }
-          limits.checkBatch(receiptHandles.size());
+          limits.checkBatch(receiptHandles);
           Queue q = queue(uri);
           synchronized (q) {
             checkAlive(q, uri);
