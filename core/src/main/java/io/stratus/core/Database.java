@@ -346,7 +346,8 @@ public final class Database implements AutoCloseable {
   /** This handle's counters now. */
   public DatabaseStats stats() {
     return new DatabaseStats(pool.stats(), commits.sum(), aborts.sum(), failedCommits.sum(),
-        pagesWritten.sum());
+        pagesWritten.sum(), protocol.backgroundCheckpointsRun(),
+        protocol.backgroundCheckpointsFailed());
   }
 
   /**

@@ -11,7 +11,9 @@ import io.stratus.pagemanager.BufferPoolStats;
  * @param aborts transactions aborted by the application (abort, or close without commit)
  * @param failedCommits commits that failed (and so ended their transaction)
  * @param pagesWritten pages the commit protocol wrote to storage
+ * @param checkpointsRun checkpoints this handle ran in the background, completed or not
+ * @param checkpointsFailed of those, the ones that gave up or failed (their records stay queued)
  */
 public record DatabaseStats(
     BufferPoolStats bufferPool, long commits, long aborts, long failedCommits,
-    long pagesWritten) {}
+    long pagesWritten, long checkpointsRun, long checkpointsFailed) {}

@@ -257,6 +257,16 @@ final class AtomicProtocol implements CommitProtocol {
   }
 
   @Override
+  public long backgroundCheckpointsRun() {
+    return basic.backgroundCheckpointsRun();
+  }
+
+  @Override
+  public long backgroundCheckpointsFailed() {
+    return basic.backgroundCheckpointsFailed();
+  }
+
+  @Override
   public void close() {
     basic.close();
   }

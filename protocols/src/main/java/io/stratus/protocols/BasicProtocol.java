@@ -228,6 +228,16 @@ final class BasicProtocol implements CommitProtocol {
   }
 
   @Override
+  public long backgroundCheckpointsRun() {
+    return scheduler.checkpointsRun();
+  }
+
+  @Override
+  public long backgroundCheckpointsFailed() {
+    return scheduler.checkpointsFailed();
+  }
+
+  @Override
   public void close() {
     scheduler.close();
   }

@@ -68,6 +68,19 @@ public interface CommitProtocol extends AutoCloseable {
     return RecoverySummary.NONE;
   }
 
+  /**
+   * Checkpoints this client ran in the background (scheduled by its readers and writers) so far,
+   * whether or not they completed; protocols without queues run none.
+   */
+  default long backgroundCheckpointsRun() {
+    return 0;
+  }
+
+  /** Of {@link #backgroundCheckpointsRun()}, those that gave up or failed. */
+  default long backgroundCheckpointsFailed() {
+    return 0;
+  }
+
   /** Releases what the protocol holds (threads, queues it polls); the default holds nothing. */
   @Override
   default void close() {}
