@@ -1,0 +1,36 @@
+package io.stratus.bench.tpcw.harness;
+
+import io.stratus.bench.tpcw.workload.Interaction;
+import io.stratus.bench.tpcw.workload.ResponseStats;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The outcome of one TPC-W run (one configuration): the measurements the papers plot, per
+ * interaction and per group, and the engine's own counters.
+ *
+ * @param label the run's value of the swept parameter (see {@link SweepResult}), e.g. "basic" or "50"
+ * @param settings the configuration
+ * @param load what loading the database cost
+ * @param perInteraction per interaction, in {@link Interaction} order (interactions that never
+ *     ran have count 0)
+ * @param read read interactions together
+ * @param update update interactions together
+ * @param total all interactions
+ * @param wips web interactions per second over the measurement interval
+ * @param measuredSeconds length of the measurement interval
+ * @param bufferPoolHitRate hits / (hits + misses) of the database handle's buffer pool in the
+ *     measurement interval
+ * @param checkpointsRun background checkpoints run in the measurement interval
+ * @param checkpointsFailed of those, the ones that gave up
+ * @param backgroundRequests cloud requests made outside interactions (checkpoints, propagation)
+ * @param backgroundMilliDollars2008 their cost under the 2008 prices
+ * @param backgroundMilliDollars2026 their cost under today's prices
+ * @param errorSamples a few of the errors interactions ended with (type and message)
+ */
+public record RunResult(
+    String label, RunSettings settings, LoadSummary load, Map<Interaction, ResponseStats> perInteraction,
+    ResponseStats read, ResponseStats update, ResponseStats total, double wips,
+    double measuredSeconds, double bufferPoolHitRate, long checkpointsRun, long checkpointsFailed,
+    long backgroundRequests, double backgroundMilliDollars2008, double backgroundMilliDollars2026,
+    List<String> errorSamples) {}
