@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionException;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
@@ -15,6 +16,7 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsAsyncClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -24,6 +26,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.services.ec2.Ec2AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 import software.amazon.awssdk.utils.SdkAutoCloseable;
 
@@ -120,6 +123,37 @@ public final class AwsCloud implements AutoCloseable {
   /** Machine reservation on EC2. */
   public MachineReservationService machines() {
     return machines;
+  }
+
+  /**
+   * Makes sure the configured bucket exists: a HEAD request, and a create when it is missing (for
+   * test and benchmark set-ups; production buckets are usually made by infrastructure tooling).
+   * Also the cheapest check that the endpoint is reachable and the credentials work.
+   *
+   * @return true when this call created the bucket
+   * @throws io.stratus.cloudapi.CloudException when the endpoint cannot be reached, the
+   *     credentials are refused, or the bucket cannot be made (e.g. its name is taken)
+   */
+  public boolean ensureBucket() {
+    String bucket = config.bucket();
+    try {
+      s3.headBucket(b -> b.bucket(bucket)).join();
+      return false;
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      boolean missing = cause instanceof NoSuchBucketException
+          || (cause instanceof AwsServiceException ase
+              && ase.statusCode() == 404);
+      if (!missing) {
+        throw AwsErrors.map(cause, "HEAD bucket " + bucket, false);
+      }
+    }
+    try {
+      s3.createBucket(b -> b.bucket(bucket)).join();
+      return true;
+    } catch (CompletionException e) {
+      throw AwsErrors.map(e.getCause() == null ? e : e.getCause(), "create bucket " + bucket, true);
+    }
   }
 
   /**
