@@ -2,7 +2,20 @@ package io.stratus.bench.tpcw;
 
 import io.stratus.cloudapi.decorate.LatencyProfiles;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.bench.tpcw.harness.CloudTarget;
+import io.stratus.bench.tpcw.harness.Defaults;
+import io.stratus.bench.tpcw.harness.Durations;
+import io.stratus.bench.tpcw.harness.RunSettings;
+import io.stratus.bench.tpcw.harness.Sweep;
+import io.stratus.bench.tpcw.harness.TpcwHarness;
+import io.stratus.bench.tpcw.workload.Mix;
 import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -13,52 +26,127 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The command line of Stratus's main job. Until the TPC-W harness lands it runs {@link CloudDemo}:
- * a page-and-queue workload on the in-process cloud that reports requests, latency and cost per
- * cloud operation.
+ * The command line of Stratus's main job: the TPC-W harness ({@link TpcwHarness}). With no
+ * arguments it compares every landed protocol on the in-process cloud with the ec2 latency
+ * profile, prints the table and writes the report. Subcommands run the engine and protocol
+ * micro-benchmarks.
  *
- * <p>Bad flags produce one clear line and exit code 2; failures of the run one line and exit code
- * 1, never a stack trace (run with {@code -Dstratus.verbose=true} for one).
+ * <p>Bad flags produce one clear line and exit code 2; failures of the run (an unreachable
+ * endpoint, refused credentials) one line and exit code 1, never a stack trace (run with {@code
+ * -Dstratus.verbose=true} for one).
  */
 @Command(
     name = "stratus-bench",
     mixinStandardHelpOptions = true,
     subcommands = {StratusBench.Engine.class, StratusBench.Protocols.class},
     version = "Stratus 0.1.0-SNAPSHOT",
+    sortOptions = false,
     description = {
-      "Runs a demonstration workload on the in-process cloud and reports, per cloud operation,",
-      "requests, latency and cost under the papers' 2008 prices and today's AWS prices."
+      "Runs the TPC-W bookstore on Stratus and reports response time and cost per web",
+      "interaction, per commit protocol and configuration (papers 000 section 7, 001 section 6).",
+      "Default: every landed protocol on the in-process cloud, ec2 latency profile."
     })
 public final class StratusBench implements Callable<Integer> {
 
-  @Option(
-      names = "--profile",
-      defaultValue = "ec2",
-      description = "Latency profile of the cloud calls: eu, ec2 or none (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--protocols", split = ",", paramLabel = "P",
+      description = "Protocols to compare (default: naive,basic,monotonic,atomic).")
+  List<String> protocols;
+
+  @Option(names = "--cloud", defaultValue = "in-process", paramLabel = "CLOUD",
+      description = "in-process, localstack or aws (default: ${DEFAULT-VALUE}).")
+  String cloud;
+
+  @Option(names = "--placement", defaultValue = "ec2", paramLabel = "WHERE",
+      description = "The papers' client placement: eu (client stack outside the cloud) or ec2"
+          + " (next to the storage) (default: ${DEFAULT-VALUE}).")
+  String placement;
+
+  @Option(names = "--profile", paramLabel = "PROFILE",
+      description = "Latency profile simulated on the in-process cloud: eu, ec2 or none"
+          + " (default: the placement's).")
   String profile;
 
-  @Option(
-      names = "--clients",
-      defaultValue = "8",
-      description = "Concurrent clients (default: ${DEFAULT-VALUE}).")
-  int clients;
+  @Option(names = "--end-user-rtt", defaultValue = "0", paramLabel = "DURATION",
+      description = "End-user round trip added per interaction in the ec2 placement, e.g. 100ms"
+          + " (default: ${DEFAULT-VALUE}).")
+  String endUserRtt;
 
-  @Option(
-      names = "--operations",
-      defaultValue = "40",
-      description = "Transactions per client (default: ${DEFAULT-VALUE}).")
-  int operations;
+  @Option(names = "--endpoint", paramLabel = "URL",
+      description = "LocalStack endpoint (default: $" + CloudTarget.LOCALSTACK_ENDPOINT_ENV + ").")
+  String endpoint;
 
-  @Option(
-      names = "--page-size-kb",
-      defaultValue = "100",
-      description = "Page size in KB (default: ${DEFAULT-VALUE}).")
-  int pageSizeKb;
+  @Option(names = "--region", defaultValue = CloudTarget.DEFAULT_REGION, paramLabel = "REGION",
+      description = "AWS region (default: ${DEFAULT-VALUE}).")
+  String region;
 
-  @Option(
-      names = "--seed",
-      description = "Seed of every random choice (default: random, printed).")
-  Long seed;
+  @Option(names = "--bucket", defaultValue = CloudTarget.DEFAULT_BUCKET, paramLabel = "BUCKET",
+      description = "Bucket for pages (made when missing) (default: ${DEFAULT-VALUE}).")
+  String bucket;
+
+  @Option(names = "--zookeeper", paramLabel = "HOST:PORT",
+      description = "ZooKeeper for locks and counters on localstack/aws (default: in-process).")
+  String zookeeper;
+
+  @Option(names = "--page-size", defaultValue = "100k", paramLabel = "BYTES",
+      description = "Page size, e.g. 100k or 8192 (default: ${DEFAULT-VALUE}).")
+  String pageSize;
+
+  @Option(names = "--ttl", defaultValue = "100s", paramLabel = "DURATION",
+      description = "Buffer-pool time to live (default: ${DEFAULT-VALUE}).")
+  String ttl;
+
+  @Option(names = "--checkpoint-interval", defaultValue = "10s", paramLabel = "DURATION",
+      description = "Checkpoint interval (default: ${DEFAULT-VALUE}).")
+  String checkpointInterval;
+
+  @Option(names = "--ebs", defaultValue = "10", paramLabel = "N",
+      description = "Concurrent emulated browsers (default: ${DEFAULT-VALUE}).")
+  int ebs;
+
+  @Option(names = "--mix", defaultValue = "shopping", paramLabel = "MIX",
+      description = "browsing, shopping or ordering (default: ${DEFAULT-VALUE}).")
+  String mix;
+
+  @Option(names = "--items", defaultValue = "1000", paramLabel = "N",
+      description = "Item scale: ITEM rows (default: ${DEFAULT-VALUE}).")
+  int items;
+
+  @Option(names = "--customers-per-eb", defaultValue = "2880", paramLabel = "N",
+      description = "CUSTOMER rows per EB (default: ${DEFAULT-VALUE}, the specification's).")
+  int customersPerEb;
+
+  @Option(names = "--warm-up", defaultValue = "5s", paramLabel = "DURATION",
+      description = "Warm-up before measuring (default: ${DEFAULT-VALUE}).")
+  String warmUp;
+
+  @Option(names = "--duration", defaultValue = "25s", paramLabel = "DURATION",
+      description = "Measurement interval per run (default: ${DEFAULT-VALUE}).")
+  String duration;
+
+  @Option(names = "--think-time", defaultValue = "0", paramLabel = "DURATION",
+      description = "Mean think time, negative exponential (default: ${DEFAULT-VALUE}, none).")
+  String thinkTime;
+
+  @Option(names = "--sweep", paramLabel = "NAME=V1,V2",
+      description = "Sweep one parameter across the protocols: ebs, page-size, ttl,"
+          + " checkpoint-interval, items, mix, think-time, end-user-rtt or profile.")
+  String sweep;
+
+  @Option(names = "--seed", defaultValue = "2008", paramLabel = "N",
+      description = "Seed of every random choice (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--out", paramLabel = "DIR",
+      description = "Report directory (default: tpcw-results/<date-time>).")
+  Path out;
+
+  @Option(names = "--no-progress",
+      description = "No progress bars (they are off anyway when the output is not a terminal).")
+  boolean noProgress;
+
+  @Option(names = "--interactions-per-eb", hidden = true, defaultValue = "0",
+      description = "Testing: each EB also stops after this many interactions.")
+  long interactionsPerEb;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -78,7 +166,8 @@ public final class StratusBench implements Callable<Integer> {
         });
     cli.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
-          err.println("stratus-bench: " + ex.getMessage());
+          String message = String.valueOf(ex.getMessage());
+          err.println("stratus-bench: " + message.lines().findFirst().orElse(message));
           if (Boolean.getBoolean("stratus.verbose")) {
             ex.printStackTrace(err);
           }
@@ -200,12 +289,89 @@ public final class StratusBench implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() throws Exception {
-    CloudDemo.Settings settings =
-        new CloudDemo.Settings(
-            profile, clients, operations, pageSizeKb * 1000,
-            seed != null ? seed : System.nanoTime());
-    new CloudDemo(settings, spec.commandLine().getOut()).run();
+  public Integer call() {
+    TpcwHarness.Plan plan;
+    try {
+      plan = plan();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    new TpcwHarness(plan, spec.commandLine().getOut(), spec.commandLine().getErr()).run();
     return 0;
+  }
+
+  /** Checks every flag once and turns them into the harness's plan. */
+  TpcwHarness.Plan plan() {
+    List<ProtocolKind> kinds = new ArrayList<>();
+    for (String p : protocols == null ? List.<String>of() : protocols) {
+      kinds.add(protocolNamed(p));
+    }
+    if (kinds.isEmpty()) {
+      kinds.addAll(Defaults.PROTOCOLS);
+    }
+    String where = placement.trim().toLowerCase(Locale.ROOT);
+    if (!where.equals("eu") && !where.equals("ec2")) {
+      throw new IllegalArgumentException("unknown placement '" + placement + "' (eu or ec2)");
+    }
+    CloudTarget.Kind kind = CloudTarget.Kind.parse(cloud);
+    String latency = kind == CloudTarget.Kind.IN_PROCESS
+        ? Defaults.profile(profile != null ? profile : where) : "real";
+    if (kind != CloudTarget.Kind.IN_PROCESS && profile != null) {
+      throw new IllegalArgumentException("--profile simulates latency on the in-process cloud;"
+          + " " + kind.id() + " has its own");
+    }
+    String endpointUrl = endpoint != null ? endpoint : System.getenv(CloudTarget.LOCALSTACK_ENDPOINT_ENV);
+    Optional<URI> uri = Optional.empty();
+    if (kind == CloudTarget.Kind.LOCALSTACK && endpointUrl != null && !endpointUrl.isBlank()) {
+      try {
+        uri = Optional.of(URI.create(endpointUrl.trim()));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("bad --endpoint '" + endpointUrl + "'");
+      }
+    }
+    CloudTarget target = new CloudTarget(kind, uri, region, bucket, Optional.ofNullable(zookeeper));
+    Duration rtt = Durations.parse(endUserRtt);
+    if (where.equals("eu") && !rtt.isZero()) {
+      throw new IllegalArgumentException(
+          "--end-user-rtt applies to the ec2 placement; in eu the client stack is the user's");
+    }
+    RunSettings base = new RunSettings(kinds.get(0), kind.id(), where, latency,
+        Defaults.pageSize(pageSize), nonNegative("--ttl", Durations.parse(ttl)),
+        Defaults.positive("--checkpoint-interval", Durations.parse(checkpointInterval)),
+        Defaults.positive("--ebs", Integer.toString(ebs)), Mix.parse(mix),
+        Defaults.positive("--items", Integer.toString(items)),
+        Defaults.positive("--customers-per-eb", Integer.toString(customersPerEb)),
+        nonNegative("--warm-up", Durations.parse(warmUp)),
+        Defaults.positive("--duration", Durations.parse(duration)),
+        nonNegative("--think-time", Durations.parse(thinkTime)), nonNegative("--end-user-rtt", rtt),
+        seed);
+    Optional<Sweep> sw = sweep == null ? Optional.empty() : Optional.of(Sweep.parse(sweep));
+    if (sw.isPresent() && sw.get().parameter().equals("profile")
+        && kind != CloudTarget.Kind.IN_PROCESS) {
+      throw new IllegalArgumentException("--sweep profile needs the in-process cloud");
+    }
+    Path dir = out != null ? out : Path.of("tpcw-results",
+        LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    if (interactionsPerEb < 0) {
+      throw new IllegalArgumentException("--interactions-per-eb must not be negative");
+    }
+    return new TpcwHarness.Plan(target, Sweep.parameterName(sw), Sweep.plan(base, kinds, sw), dir,
+        !noProgress && System.console() != null, interactionsPerEb);
+  }
+
+  private static Duration nonNegative(String flag, Duration d) {
+    if (d.isNegative()) {
+      throw new IllegalArgumentException(flag + " must not be negative");
+    }
+    return d;
+  }
+
+  static ProtocolKind protocolNamed(String p) {
+    try {
+      return ProtocolKind.valueOf(p.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "unknown protocol '" + p + "'; known: " + Arrays.toString(ProtocolKind.values()));
+    }
   }
 }

@@ -2,9 +2,13 @@ package io.stratus.bench.tpcw;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.bench.tpcw.workload.Interaction;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class StratusBenchTest {
 
@@ -15,39 +19,57 @@ class StratusBenchTest {
     return StratusBench.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
   }
 
+  /** A TPC-W comparison of two protocols, by count (not time), on a tiny bookstore. */
   @Test
-  void demoRunsOnTheInProcessCloudAndReportsBothPriceTables() {
-    int code =
-        run("--profile", "none", "--clients", "2", "--operations", "10", "--page-size-kb", "4",
-            "--seed", "42");
+  void tpcwRunComparesProtocolsAndWritesTheReport(@TempDir Path dir) throws Exception {
+    int code = run("--protocols", "naive,basic", "--profile", "none", "--ebs", "2", "--items",
+        "100", "--customers-per-eb", "20", "--warm-up", "0", "--duration", "10m",
+        "--interactions-per-eb", "60", "--seed", "5", "--out", dir.toString());
 
     assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString())
-        .contains("seed 42")
-        .contains("storage_get")
-        .contains("queue_send")
-        .contains("counter_increment")
-        .contains("lock_acquire_exclusive")
-        .contains("paper 2008")
-        .contains("total requests");
+    String printed = out.toString();
+    for (Interaction wi : Interaction.values()) {
+      assertThat(printed).contains(wi.label());
+    }
+    assertThat(printed).contains("[1/2] protocol=naive").contains("[2/2] protocol=basic")
+        .contains("loaded").contains("Report: ");
+    assertThat(dir.resolve("report.md")).exists();
+    assertThat(Files.readString(dir.resolve("results.csv"))).contains("naive").contains("basic");
   }
 
   @Test
   void badFlagGivesOneClearLineAndExitCodeTwo() {
-    int code = run("--clients", "many");
+    int code = run("--ebs", "many");
 
     assertThat(code).isEqualTo(2);
     assertThat(err.toString().strip().lines()).hasSize(1);
-    assertThat(err.toString()).contains("--clients");
+    assertThat(err.toString()).contains("--ebs");
   }
 
   @Test
-  void unknownProfileGivesOneClearLineAndExitCodeOne() {
-    int code = run("--profile", "mars");
+  void badValuesAreRefusedBeforeAnythingRuns() {
+    assertThat(run("--profile", "mars")).isEqualTo(2);
+    assertThat(run("--ebs", "0")).isEqualTo(2);
+    assertThat(run("--duration", "soon")).isEqualTo(2);
+    assertThat(run("--sweep", "colour=red")).isEqualTo(2);
+    assertThat(run("--sweep", "ebs=1,x")).isEqualTo(2);
+    assertThat(run("--mix", "bargain")).isEqualTo(2);
+    assertThat(run("--placement", "moon")).isEqualTo(2);
+    assertThat(run("--cloud", "aws", "--profile", "eu")).isEqualTo(2);
+    assertThat(err.toString().strip().lines()).hasSize(8)
+        .allMatch(l -> l.startsWith("stratus-bench: "));
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void anUnreachableEndpointGivesOneLineAndExitCodeOne(@TempDir Path dir) {
+    // Port 9 (discard) on the loopback interface: nothing listens there on a test machine.
+    int code = run("--cloud", "localstack", "--endpoint", "http://127.0.0.1:9", "--out",
+        dir.toString());
 
     assertThat(code).isEqualTo(1);
     assertThat(err.toString().strip().lines()).hasSize(1);
-    assertThat(err.toString()).contains("mars");
+    assertThat(err.toString()).contains("127.0.0.1:9");
   }
 
   @Test

@@ -23,7 +23,8 @@ import java.util.Map;
  *     measurement interval
  * @param checkpointsRun background checkpoints run in the measurement interval
  * @param checkpointsFailed of those, the ones that gave up
- * @param backgroundRequests cloud requests made outside interactions (checkpoints, propagation)
+ * @param backgroundRequests cloud requests made outside interactions (checkpoints, propagation);
+ *     already allocated to the update interactions in the per-interaction figures
  * @param backgroundMilliDollars2008 their cost under the 2008 prices
  * @param backgroundMilliDollars2026 their cost under today's prices
  * @param errorSamples a few of the errors interactions ended with (type and message)

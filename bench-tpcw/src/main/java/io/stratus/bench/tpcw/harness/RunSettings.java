@@ -44,16 +44,16 @@ public record RunSettings(
     m.put("placement", placement);
     m.put("latency profile", latencyProfile);
     m.put("page size", Integer.toString(pageSize));
-    m.put("ttl", ttl.toString());
-    m.put("checkpoint interval", checkpointInterval.toString());
+    m.put("ttl", Durations.format(ttl));
+    m.put("checkpoint interval", Durations.format(checkpointInterval));
     m.put("ebs", Integer.toString(ebs));
     m.put("mix", mix.id());
     m.put("items", Integer.toString(items));
     m.put("customers per eb", Integer.toString(customersPerEb));
-    m.put("warm-up", warmUp.toString());
-    m.put("measure", measure.toString());
-    m.put("think time", thinkTimeMean.toString());
-    m.put("end-user round trip", endUserRoundTrip.toString());
+    m.put("warm-up", Durations.format(warmUp));
+    m.put("measure", Durations.format(measure));
+    m.put("think time", Durations.format(thinkTimeMean));
+    m.put("end-user round trip", Durations.format(endUserRoundTrip));
     m.put("seed", Long.toString(seed));
     return m;
   }

@@ -4,6 +4,9 @@ package io.stratus.bench.tpcw.workload;
  * Response time, cloud usage and staleness of one interaction, or of a group of them (read
  * interactions, update interactions, all), over a measurement interval. Times in milliseconds;
  * costs in milli-dollars per interaction under the papers' 2008 prices and today's AWS prices.
+ * Requests and costs include the interaction's share of the background work (checkpoints, the
+ * atomic protocol's propagation) that the emulator allocates to update interactions in proportion
+ * to the records they wrote; {@code RunResult} shows the background totals separately.
  *
  * @param label the interaction's label or the group's name ("read", "update", "total")
  * @param count interactions completed in the interval (errors excluded)

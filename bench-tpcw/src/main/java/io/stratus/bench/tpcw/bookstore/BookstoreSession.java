@@ -1,0 +1,62 @@
+package io.stratus.bench.tpcw.bookstore;
+
+import io.stratus.bench.tpcw.workload.BrowserSession;
+import java.util.SplittableRandom;
+
+/**
+ * What one emulated browser remembers between interactions: who the shopper is, its cart, the
+ * item it last looked at and its last search, plus its random source and id generator.
+ *
+ * <p>Used by one thread at a time (the {@link BrowserSession} contract); no synchronisation.
+ * Interactions change it only after their transaction committed (see {@link
+ * StratusBookstore}), so a failed attempt leaves it as it was.
+ *
+ * <p>A user session starts as a returning customer with probability {@link #RETURNING_SHARE}
+ * (the shopper will log in as a random loaded customer at Customer Registration or Buy Request)
+ * and as a new visitor otherwise (who registers as a new customer at Buy Request).
+ */
+final class BookstoreSession implements BrowserSession {
+  static final double RETURNING_SHARE = 0.8;
+
+  final SplittableRandom random;
+  final Ids ids;
+  private final long customers;
+
+  /** A loaded customer this shopper is, known before login; 0 for a new visitor. */
+  long returningCustomerId;
+  /** The customer logged in (after Customer Registration or Buy Request); 0 if none. */
+  long customerId;
+  /** The shopping cart, 0 until the first Shopping Cart interaction creates one. */
+  long cartId;
+  /** The item last shown by Product Detail or a search, 0 if none. */
+  long lastItemId;
+  /** The last search, null if none. */
+  Search lastSearch;
+
+  /** A search the shopper ran: by author, title or subject, and the term. */
+  record Search(Kind kind, String term) {
+    enum Kind { AUTHOR, TITLE, SUBJECT }
+  }
+
+  BookstoreSession(long seed, long customers) {
+    this.random = new SplittableRandom(seed);
+    this.ids = new Ids(random.nextLong());
+    this.customers = customers;
+    restart();
+  }
+
+  @Override
+  public void restart() {
+    returningCustomerId =
+        random.nextDouble() < RETURNING_SHARE ? random.nextLong(1, customers + 1) : 0;
+    customerId = 0;
+    cartId = 0;
+    lastItemId = 0;
+    lastSearch = null;
+  }
+
+  /** The customer the shopper is known as: logged in, else returning, else 0. */
+  long knownCustomer() {
+    return customerId != 0 ? customerId : returningCustomerId;
+  }
+}

@@ -1,0 +1,284 @@
+package io.stratus.bench.tpcw.bookstore;
+
+import io.stratus.bench.tpcw.bookstore.BookstoreSession.Search;
+import io.stratus.bench.tpcw.bookstore.RecentOrders.Line;
+import io.stratus.bench.tpcw.bookstore.Rows.AuthorRow;
+import io.stratus.bench.tpcw.bookstore.Rows.ItemRow;
+import io.stratus.core.Key;
+import io.stratus.core.KeyRange;
+import io.stratus.core.Record;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The read-only catalogue interactions (specification clauses 2.3 to 2.5 and 2.13): Home, New
+ * Products, Best Sellers, Product Detail, Search Request, Search Results and Admin Request. Each
+ * method is the body of one attempt: it reads through {@link Work} and returns what the page
+ * would show (the tests check it); session changes are deferred to the commit.
+ *
+ * <p>Stateless apart from what it learns to bound its probes: the windows of Best Sellers
+ * ({@link RecentOrders}) and New Products (an {@link AtomicLong}) and the end of each subject's
+ * first page of titles (a concurrent map); thread-safe.
+ */
+final class BrowseInteractions {
+  /** Rows on a result page (New Products, Best Sellers, Search Results). */
+  static final int PAGE_ROWS = 50;
+  /** Orders Best Sellers counts (clause 2.4.3). */
+  static final int BEST_SELLER_ORDERS = 3_333;
+
+  /** One item as a page lists it, with its author's name. */
+  record Listed(long itemId, ItemRow item, String authorName) {}
+
+  private static final long DAY_MILLIS = 86_400_000L;
+  /** The first guess of how many days of publications hold a New Products page. */
+  static final long INITIAL_NEW_PRODUCTS_WINDOW_DAYS = 365;
+
+  private final Scale scale;
+  private final RecentOrders bestSellerOrders;
+  /** Per subject, the search key of the 50th title (see {@link #firstTitlesOfSubject}). */
+  private final ConcurrentHashMap<String, Key> subjectPageEnds = new ConcurrentHashMap<>();
+  private final AtomicLong newProductsWindowDays =
+      new AtomicLong(INITIAL_NEW_PRODUCTS_WINDOW_DAYS);
+
+  BrowseInteractions(Scale scale, RecentOrders bestSellerOrders) {
+    this.scale = scale;
+    this.bestSellerOrders = bestSellerOrders;
+  }
+
+  /** Home: the customer's name if known, and the promotional items. */
+  List<Long> home(Work w) {
+    long customer = w.session.knownCustomer();
+    if (customer != 0) {
+      w.customer(customer); // the greeting; a customer not yet visible is simply not greeted
+    }
+    return promotionalItems(w);
+  }
+
+  /**
+   * The promotional area of Home and Search Request: a random item's five related items, whose
+   * thumbnails are shown (clause 2.3.3).
+   */
+  List<Long> promotionalItems(Work w) {
+    long anchor = randomItem(w);
+    List<Long> shown = new ArrayList<>();
+    Optional<ItemRow> item = w.item(anchor);
+    if (item.isEmpty()) {
+      return shown;
+    }
+    for (long related : item.get().related()) {
+      if (w.item(related).isPresent()) {
+        shown.add(related);
+      }
+    }
+    w.afterCommit(() -> w.session.lastItemId = shown.isEmpty() ? 0 : shown.get(0));
+    return shown;
+  }
+
+  /** New Products: the 50 newest items of a random subject, newest first. */
+  List<Listed> newProducts(Work w) {
+    String subject = Text.pick(w.session.random, Text.SUBJECTS);
+    return newProducts(w, subject);
+  }
+
+  List<Listed> newProducts(Work w, String subject) {
+    List<Record> items = newestOfSubject(w, subject);
+    List<Listed> out = listed(w, items.subList(0, Math.min(PAGE_ROWS, items.size())));
+    remember(w, out);
+    return out;
+  }
+
+  /**
+   * The items of a subject published in a window of recent days, newest first, widened (four
+   * times, probing only the added days) until it holds a page or reaches back before the oldest
+   * publication date. A probe has no limit and reads every record it finds, so probing the whole
+   * subject would read a 24th of the catalogue; the window that sufficed, with a margin, is
+   * remembered for the next call (shared by all subjects and threads; a lost update only costs a
+   * worse first guess).
+   */
+  private List<Record> newestOfSubject(Work w, String subject) {
+    long today = Math.floorDiv(w.startMillis, DAY_MILLIS);
+    long window = Math.max(1, newProductsWindowDays.get());
+    Key upper = BookstoreKeys.subjectNewest(subject, today - window);
+    KeyRange wholeSubject = BookstoreKeys.subject(subject);
+    List<Record> items = new ArrayList<>(w.probeRange(BookstoreSchema.ITEM,
+        BookstoreSchema.ITEM_BY_SUBJECT_DATE, KeyRange.halfOpen(Key.of(subject), upper)));
+    while (items.size() < PAGE_ROWS && today - window >= DataGenerator.FIRST_PUB_DAY) {
+      window *= 4;
+      Key lower = upper;
+      boolean last = today - window < DataGenerator.FIRST_PUB_DAY;
+      upper = last ? null : BookstoreKeys.subjectNewest(subject, today - window);
+      KeyRange older = last
+          ? KeyRange.of(lower, true, wholeSubject.upper().orElse(null), false)
+          : KeyRange.halfOpen(lower, upper);
+      items.addAll(w.probeRange(BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_SUBJECT_DATE,
+          older));
+    }
+    if (items.size() >= PAGE_ROWS) {
+      long reach = today - ItemRow.decode(items.get(PAGE_ROWS - 1).payload()).pubDay();
+      newProductsWindowDays.set(Math.max(1, reach + reach / 4 + 1));
+    }
+    return items;
+  }
+
+  /**
+   * Best Sellers: among the lines of the 3,333 most recent orders, the 50 items of a random
+   * subject sold in the largest quantities (ties: smaller item id first).
+   */
+  List<Listed> bestSellers(Work w) {
+    return bestSellers(w, Text.pick(w.session.random, Text.SUBJECTS));
+  }
+
+  List<Listed> bestSellers(Work w, String subject) {
+    Map<Long, Long> sold = new HashMap<>();
+    for (Line l : bestSellerOrders.lines(w)) {
+      if (l.row().itemSubject().equals(subject)) {
+        sold.merge(l.row().itemId(), (long) l.row().quantity(), Long::sum);
+      }
+    }
+    List<Map.Entry<Long, Long>> ranked = new ArrayList<>(sold.entrySet());
+    ranked.sort(Map.Entry.<Long, Long>comparingByValue().reversed()
+        .thenComparing(Map.Entry.comparingByKey()));
+    List<Listed> out = new ArrayList<>();
+    for (Map.Entry<Long, Long> e : ranked) {
+      if (out.size() == PAGE_ROWS) {
+        break;
+      }
+      Optional<ItemRow> item = w.item(e.getKey());
+      item.ifPresent(i -> out.add(new Listed(e.getKey(), i, authorName(w, i.authorId()))));
+    }
+    remember(w, out);
+    return out;
+  }
+
+  /** Product Detail: an item the shopper saw listed (or a random one) and its author. */
+  Optional<Listed> productDetail(Work w) {
+    long id = w.session.lastItemId != 0 && w.session.random.nextInt(4) != 0
+        ? w.session.lastItemId : randomItem(w);
+    return itemWithAuthor(w, id);
+  }
+
+  /** Admin Request: an item and its author, as the edit form shows them. */
+  Optional<Listed> adminRequest(Work w) {
+    long id = w.session.lastItemId != 0 ? w.session.lastItemId : randomItem(w);
+    return itemWithAuthor(w, id);
+  }
+
+  private Optional<Listed> itemWithAuthor(Work w, long id) {
+    Optional<Listed> shown = w.item(id).map(i -> new Listed(id, i, authorName(w, i.authorId())));
+    w.afterCommit(() -> w.session.lastItemId = id);
+    return shown;
+  }
+
+  /** Search Request: the search form, with promotional items. */
+  List<Long> searchRequest(Work w) {
+    return promotionalItems(w);
+  }
+
+  /** Search Results: a search by author, title or subject with a random term. */
+  List<Listed> searchResults(Work w) {
+    Search.Kind kind = Search.Kind.values()[w.session.random.nextInt(3)];
+    String term = switch (kind) {
+      case AUTHOR -> Text.digSyl(w.session.random.nextLong(1, scale.authors() + 1));
+      case TITLE -> Text.digSyl(w.session.random.nextLong(1, scale.items() + 1));
+      case SUBJECT -> Text.pick(w.session.random, Text.SUBJECTS);
+    };
+    return searchResults(w, new Search(kind, term));
+  }
+
+  /**
+   * The first 50 results of a search, by title: authors whose last name starts with the term
+   * and their items, items whose title starts with the term, or items of the subject.
+   */
+  List<Listed> searchResults(Work w, Search search) {
+    List<Listed> out;
+    switch (search.kind()) {
+      case AUTHOR -> {
+        out = new ArrayList<>();
+        for (Record a : w.probeRange(BookstoreSchema.AUTHOR, BookstoreSchema.AUTHOR_BY_LAST_NAME,
+            BookstoreKeys.startsWith(search.term()))) {
+          AuthorRow author = AuthorRow.decode(a.payload());
+          for (Record i : w.probe(BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_AUTHOR,
+              a.key())) {
+            out.add(new Listed(BookstoreKeys.idOf(i.key()), w.item(i), name(author)));
+          }
+        }
+        out.sort(Comparator.comparing((Listed l) -> BookstoreKeys.fold(l.item().title()))
+            .thenComparingLong(Listed::itemId));
+        out = new ArrayList<>(out.subList(0, Math.min(PAGE_ROWS, out.size())));
+      }
+      case TITLE -> out = firstPage(w, w.probeRange(BookstoreSchema.ITEM,
+          BookstoreSchema.ITEM_BY_TITLE, BookstoreKeys.startsWith(search.term())));
+      case SUBJECT -> out = firstPage(w, firstTitlesOfSubject(w, search.term()));
+      default -> throw new IllegalStateException("unknown search " + search.kind());
+    }
+    remember(w, out);
+    w.afterCommit(() -> w.session.lastSearch = search);
+    return out;
+  }
+
+  /**
+   * The items of a subject in title order, at least a page of them when the subject has that
+   * many. TPC-W never adds items nor changes titles or subjects, so the first page of a subject
+   * stays the same: the first call probes the whole subject and remembers the search key of the
+   * page's last title; later calls probe only up to it, reading about a page of items (what an
+   * index scan with a limit would read). A bounded probe that comes back short (which cannot
+   * happen unless items change) falls back to the whole subject.
+   */
+  private List<Record> firstTitlesOfSubject(Work w, String subject) {
+    Key end = subjectPageEnds.get(subject);
+    if (end != null) {
+      List<Record> bounded = w.probeRange(BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_SUBJECT,
+          KeyRange.closed(Key.of(subject), end));
+      if (bounded.size() >= PAGE_ROWS) {
+        return bounded;
+      }
+    }
+    List<Record> all = w.probeRange(BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_SUBJECT,
+        BookstoreKeys.subject(subject));
+    if (all.size() >= PAGE_ROWS) {
+      ItemRow last = ItemRow.decode(all.get(PAGE_ROWS - 1).payload());
+      subjectPageEnds.put(subject, BookstoreKeys.subjectTitle(subject, last.title()));
+    }
+    return all;
+  }
+
+  private static List<Listed> firstPage(Work w, List<Record> itemsByTitle) {
+    return listed(w, itemsByTitle.subList(0, Math.min(PAGE_ROWS, itemsByTitle.size())));
+  }
+
+  /** Items found by a probe, with their authors' names. */
+  private static List<Listed> listed(Work w, List<Record> items) {
+    List<Listed> out = new ArrayList<>(items.size());
+    for (Record r : items) {
+      ItemRow item = w.item(r);
+      out.add(new Listed(BookstoreKeys.idOf(r.key()), item, authorName(w, item.authorId())));
+    }
+    return out;
+  }
+
+  /** The shopper may click one of the listed items next (Product Detail, Shopping Cart). */
+  private static void remember(Work w, List<Listed> shown) {
+    if (!shown.isEmpty()) {
+      long pick = shown.get(w.session.random.nextInt(shown.size())).itemId();
+      w.afterCommit(() -> w.session.lastItemId = pick);
+    }
+  }
+
+  private static String authorName(Work w, long authorId) {
+    return w.author(authorId).map(BrowseInteractions::name).orElse("");
+  }
+
+  private static String name(AuthorRow a) {
+    return a.firstName() + " " + a.lastName();
+  }
+
+  long randomItem(Work w) {
+    return w.session.random.nextLong(1, scale.items() + 1);
+  }
+}

@@ -1,0 +1,144 @@
+package io.stratus.bench.tpcw.bookstore;
+
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Remembers when recent versions of tracked rows were committed, so that a read can be told how
+ * stale it was: a read that began at {@code readStart} and saw version {@code v} of a row, while a
+ * newer version had been committed at {@code t <= readStart}, was {@code readStart - t} stale,
+ * where {@code t} is the commit time of the first version it missed. A read of the newest version
+ * committed before it began is 0 stale.
+ *
+ * <p><b>Bounded memory.</b> Each row keeps at most {@link #VERSIONS_PER_ROW} versions (the newest
+ * ones) and the tracker at most {@code maxRows} rows; when it is over, rows whose newest commit is
+ * older than the horizon are dropped, and if that is not enough the ones touched least recently
+ * by a commit. A read of a version older than every remembered one is measured against the oldest
+ * remembered newer version, so staleness can only be underestimated, and only for reads of
+ * versions many commits or a long time behind.
+ *
+ * <p><b>Thread safety.</b> A concurrent map of rows; each row's history is replaced under the
+ * map's per-key lock ({@link ConcurrentHashMap#compute}), and readers see immutable histories.
+ * Commits of the same version by two writers (possible under the weak protocols, where concurrent
+ * read-modify-writes both write v+1) keep the earlier commit time.
+ */
+public final class StalenessTracker {
+  static final int VERSIONS_PER_ROW = 8;
+  static final int DEFAULT_MAX_ROWS = 500_000;
+  static final long DEFAULT_HORIZON_MILLIS = 30 * 60_000L;
+
+  /** A tracked row: its table and id. */
+  record Row(String table, long id) {}
+
+  /** Versions ascending and their commit times; immutable once published. */
+  private record History(long[] versions, long[] commitMillis) {
+    long newestCommit() {
+      long max = Long.MIN_VALUE;
+      for (long t : commitMillis) {
+        max = Math.max(max, t);
+      }
+      return max;
+    }
+  }
+
+  private final ConcurrentHashMap<Row, History> rows = new ConcurrentHashMap<>();
+  private final int maxRows;
+  private final long horizonMillis;
+
+  /** A tracker with the default bounds. */
+  public StalenessTracker() {
+    this(DEFAULT_MAX_ROWS, DEFAULT_HORIZON_MILLIS);
+  }
+
+  StalenessTracker(int maxRows, long horizonMillis) {
+    if (maxRows < 1 || horizonMillis < 1) {
+      throw new IllegalArgumentException("maxRows and horizon must be positive");
+    }
+    this.maxRows = maxRows;
+    this.horizonMillis = horizonMillis;
+  }
+
+  /** Records that {@code version} of {@code row} was committed at {@code commitMillis}. */
+  void committed(Row row, long version, long commitMillis) {
+    rows.compute(row, (r, h) -> with(h, version, commitMillis));
+    if (rows.size() > maxRows) {
+      evict(commitMillis);
+    }
+  }
+
+  /**
+   * How stale a read was that began at {@code readStartMillis} and saw {@code version}: 0 when no
+   * newer version had been committed by then.
+   */
+  long staleness(Row row, long version, long readStartMillis) {
+    History h = rows.get(row);
+    if (h == null) {
+      return 0;
+    }
+    long firstMissed = Long.MAX_VALUE;
+    for (int i = 0; i < h.versions.length; i++) {
+      if (h.versions[i] > version && h.commitMillis[i] <= readStartMillis) {
+        firstMissed = Math.min(firstMissed, h.commitMillis[i]);
+      }
+    }
+    return firstMissed == Long.MAX_VALUE ? 0 : readStartMillis - firstMissed;
+  }
+
+  /** Rows tracked now. */
+  public int size() {
+    return rows.size();
+  }
+
+  private static History with(History h, long version, long commitMillis) {
+    if (h == null) {
+      return new History(new long[] {version}, new long[] {commitMillis});
+    }
+    int at = Arrays.binarySearch(h.versions, version);
+    if (at >= 0) {
+      if (h.commitMillis[at] <= commitMillis) {
+        return h;
+      }
+      long[] times = h.commitMillis.clone();
+      times[at] = commitMillis;
+      return new History(h.versions, times);
+    }
+    int insert = -at - 1;
+    int n = h.versions.length;
+    long[] versions = new long[n + 1];
+    long[] times = new long[n + 1];
+    System.arraycopy(h.versions, 0, versions, 0, insert);
+    System.arraycopy(h.commitMillis, 0, times, 0, insert);
+    versions[insert] = version;
+    times[insert] = commitMillis;
+    System.arraycopy(h.versions, insert, versions, insert + 1, n - insert);
+    System.arraycopy(h.commitMillis, insert, times, insert + 1, n - insert);
+    if (versions.length > VERSIONS_PER_ROW) { // drop the oldest versions
+      int drop = versions.length - VERSIONS_PER_ROW;
+      versions = Arrays.copyOfRange(versions, drop, versions.length);
+      times = Arrays.copyOfRange(times, drop, times.length);
+    }
+    return new History(versions, times);
+  }
+
+  /** Drops rows beyond the horizon, then, if still over, the least recently committed. */
+  private synchronized void evict(long nowMillis) {
+    if (rows.size() <= maxRows) {
+      return;
+    }
+    rows.entrySet().removeIf(e -> e.getValue().newestCommit() < nowMillis - horizonMillis);
+    if (rows.size() <= maxRows) {
+      return;
+    }
+    long[] newest = rows.values().stream().mapToLong(History::newestCommit).sorted().toArray();
+    int excess = rows.size() - maxRows * 9 / 10; // make room for a while
+    long cutoff = newest[Math.min(newest.length - 1, Math.max(0, excess - 1))];
+    Iterator<Map.Entry<Row, History>> it = rows.entrySet().iterator();
+    while (it.hasNext() && rows.size() > maxRows * 9 / 10) {
+      if (it.next().getValue().newestCommit() <= cutoff) {
+        it.remove();
+      }
+    }
+  }
+}

@@ -1,0 +1,190 @@
+package io.stratus.bench.tpcw.bookstore;
+
+import io.stratus.CommitFailedException;
+import io.stratus.DuplicateKeyException;
+import io.stratus.bench.tpcw.workload.Bookstore;
+import io.stratus.bench.tpcw.workload.BrowserSession;
+import io.stratus.bench.tpcw.workload.Interaction;
+import io.stratus.bench.tpcw.workload.InteractionOutcome;
+import io.stratus.core.Database;
+import io.stratus.core.Transaction;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+
+/**
+ * The TPC-W bookstore on a Stratus database loaded by {@link DataGenerator}: opens browser
+ * sessions and runs the fourteen web interactions for them, each as one Stratus transaction.
+ *
+ * <p><b>Attempts and retries.</b> An interaction's body runs in a fresh transaction and is
+ * committed (read-only bodies commit an empty write set, which costs nothing). A commit that
+ * fails with a retryable {@link CommitFailedException} runs the whole body again, up to {@link
+ * #MAX_ATTEMPTS} attempts, each counted in {@link InteractionOutcome#retries()}; so does a
+ * {@link DuplicateKeyException} on a freshly generated id (two sessions drew the same id; the
+ * next attempt draws new ones), which is not counted. Everything else propagates. Session changes
+ * (cart, login, last item and search) and the versions of tracked rows it wrote are applied only
+ * after the commit succeeded.
+ *
+ * <p><b>Staleness.</b> Item and customer rows carry versions. After each commit the new versions
+ * are recorded with the clock's time; every tracked read is compared with them ({@link
+ * StalenessTracker}), and the outcome reports the largest staleness of the interaction's reads.
+ *
+ * <p><b>Thread safety.</b> Thread-safe: sessions are confined to their emulated browser's thread,
+ * and the shared parts (the database, the tracker, the recent-orders windows, the counters) are
+ * thread-safe. Several bookstores (processes) may share one database: new ids are time-ordered
+ * with a per-session random component ({@link Ids}).
+ */
+public final class StratusBookstore implements Bookstore {
+  /** Attempts at one interaction before its retryable commit failure propagates. */
+  public static final int MAX_ATTEMPTS = 5;
+
+  private final Database db;
+  private final Scale scale;
+  private final Clock clock;
+  private final long seed;
+  private final StalenessTracker tracker;
+  private final BrowseInteractions browse;
+  private final OrderInteractions order;
+  private final LongAdder retries = new LongAdder();
+
+  /**
+   * A bookstore on {@code db}, whose schema must be installed in this process ({@link
+   * BookstoreSchema#install}) and whose population has {@code scale}; {@code clock} dates orders,
+   * logins and commits; {@code seed} is mixed into every session's seed.
+   */
+  public StratusBookstore(Database db, Scale scale, Clock clock, long seed) {
+    this(db, scale, clock, seed, new StalenessTracker());
+  }
+
+  /**
+   * A bookstore that shares {@code tracker} with others, e.g. several bookstores on their own
+   * database handles in one process emulating several clients: a read by one is then measured
+   * against the commits of all.
+   */
+  public StratusBookstore(Database db, Scale scale, Clock clock, long seed,
+      StalenessTracker tracker) {
+    this.tracker = Objects.requireNonNull(tracker, "tracker");
+    this.db = Objects.requireNonNull(db, "db");
+    this.scale = Objects.requireNonNull(scale, "scale");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.seed = seed;
+    this.browse = new BrowseInteractions(scale,
+        new RecentOrders(BrowseInteractions.BEST_SELLER_ORDERS));
+    this.order = new OrderInteractions(scale, new RecentOrders(OrderInteractions.RELATED_ORDERS));
+  }
+
+  @Override
+  public BrowserSession newSession(long sessionSeed) {
+    return new BookstoreSession(sessionSeed * 0x9E3779B97F4A7C15L ^ seed, scale.customers());
+  }
+
+  @Override
+  public InteractionOutcome execute(Interaction interaction, BrowserSession session) {
+    Objects.requireNonNull(interaction, "interaction");
+    if (!(session instanceof BookstoreSession s)) {
+      throw new IllegalArgumentException("the session was not opened by this bookstore: "
+          + session);
+    }
+    return execute(interaction, s, w -> run(interaction, w));
+  }
+
+  /** Runs {@code body} as {@code interaction} with the retry policy of the class comment. */
+  InteractionOutcome execute(Interaction interaction, BookstoreSession s,
+      Function<Work, ?> body) {
+    int retried = 0;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return attempt(s, body).outcome(interaction, retried);
+      } catch (CommitFailedException e) {
+        if (!e.isRetryable() || attempt >= MAX_ATTEMPTS) {
+          throw e;
+        }
+        retried++;
+        retries.increment();
+      } catch (DuplicateKeyException e) {
+        if (attempt >= MAX_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Commits retried since this bookstore was created, over all sessions. */
+  public long retries() {
+    return retries.sum();
+  }
+
+  /** The staleness tracker. */
+  public StalenessTracker tracker() {
+    return tracker;
+  }
+
+  /** What one committed attempt returned and did. */
+  record Attempt<T>(T page, Work work) {
+    InteractionOutcome outcome(Interaction interaction, int retried) {
+      return new InteractionOutcome(interaction, work.recordsWritten() > 0, work.recordsRead(),
+          work.recordsWritten(), retried, work.staleness());
+    }
+  }
+
+  /**
+   * Runs {@code body} once in a fresh transaction and commits; then records the tracked writes
+   * and applies the session changes. Package-private so that tests can drive single pages.
+   */
+  <T> Attempt<T> attempt(BookstoreSession s, Function<Work, T> body) {
+    long start = clock.millis();
+    Work w;
+    T page;
+    try (Transaction tx = db.begin()) {
+      w = new Work(tx, s, start, tracker);
+      page = body.apply(w);
+      tx.commit();
+    }
+    long committed = clock.millis();
+    for (Work.TrackedWrite t : w.trackedWrites()) {
+      tracker.committed(t.row(), t.version(), committed);
+    }
+    for (Runnable change : w.sessionChanges()) {
+      change.run();
+    }
+    return new Attempt<>(page, w);
+  }
+
+  /** The body of one attempt, by interaction; package-private so tests can drive pages. */
+  Object run(Interaction interaction, Work w) {
+    return switch (interaction) {
+      case HOME -> browse.home(w);
+      case NEW_PRODUCTS -> browse.newProducts(w);
+      case BEST_SELLERS -> browse.bestSellers(w);
+      case PRODUCT_DETAIL -> browse.productDetail(w);
+      case SEARCH_REQUEST -> browse.searchRequest(w);
+      case SEARCH_RESULTS -> browse.searchResults(w);
+      case SHOPPING_CART -> order.shoppingCart(w);
+      case CUSTOMER_REGISTRATION -> order.customerRegistration(w);
+      case BUY_REQUEST -> order.buyRequest(w);
+      case BUY_CONFIRM -> order.buyConfirm(w);
+      case ORDER_INQUIRY -> order.orderInquiry(w);
+      case ORDER_DISPLAY -> order.orderDisplay(w);
+      case ADMIN_REQUEST -> browse.adminRequest(w);
+      case ADMIN_CONFIRM -> order.adminConfirm(w);
+    };
+  }
+
+  /** The interactions' bodies, for tests that check what a page showed. */
+  BrowseInteractions browse() {
+    return browse;
+  }
+
+  OrderInteractions order() {
+    return order;
+  }
+
+  Database database() {
+    return db;
+  }
+
+  Clock clock() {
+    return clock;
+  }
+}

@@ -1,0 +1,238 @@
+package io.stratus.bench.tpcw.harness;
+
+import io.stratus.bench.tpcw.bookstore.BookstoreSchema;
+import io.stratus.bench.tpcw.bookstore.DataGenerator;
+import io.stratus.bench.tpcw.bookstore.LoadReport;
+import io.stratus.bench.tpcw.bookstore.Scale;
+import io.stratus.bench.tpcw.bookstore.StratusBookstore;
+import io.stratus.bench.tpcw.rbe.Emulator;
+import io.stratus.bench.tpcw.rbe.EmulatorReport;
+import io.stratus.bench.tpcw.rbe.InteractionAttribution;
+import io.stratus.bench.tpcw.report.Reports;
+import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.decorate.CallInterceptor;
+import io.stratus.cloudapi.decorate.CloudMeter;
+import io.stratus.cloudapi.decorate.Decorators;
+import io.stratus.cloudapi.decorate.LatencyInterceptor;
+import io.stratus.cloudapi.decorate.LatencyProfiles;
+import io.stratus.cloudapi.decorate.MeterSnapshot;
+import io.stratus.cloudapi.decorate.MeteringInterceptor;
+import io.stratus.cloudapi.decorate.PriceTable;
+import io.stratus.cloudapi.decorate.PriceTables;
+import io.stratus.cloudapi.time.SystemScheduler;
+import io.stratus.core.Database;
+import io.stratus.core.DatabaseConfig;
+import io.stratus.core.DatabaseStats;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs a plan of TPC-W runs and writes the report: for each run a fresh database in a namespace of
+ * its own, loaded by the bulk loader, then the emulated browsers for a warm-up and a measurement
+ * interval; then the console table and the report files.
+ *
+ * <p>One database handle serves all emulated browsers of a run, as one web-application server's
+ * request threads share it. Cloud calls pass, outermost first, through the interaction
+ * attribution (which interaction, or the background, made each call), a meter of the whole run
+ * (the load's cost), and on the in-process cloud the latency of the run's profile.
+ *
+ * <p>The buffer-pool hit rate and the checkpoints of the measurement interval are the difference
+ * of the handle's counters between the first progress report at or after the end of the warm-up
+ * and the end of the run (progress reports come a few times a second).
+ */
+public final class TpcwHarness {
+  /**
+   * Everything one invocation runs.
+   *
+   * @param target where the cloud services come from
+   * @param sweptParameter the parameter that varies between the runs ("protocol" if only that)
+   * @param runs the runs, in order
+   * @param reportDir where the report files go
+   * @param progressBars whether to draw progress bars on the error stream
+   * @param interactionsPerEb 0 to run by time; otherwise every browser also stops after this many
+   *     interactions (tests use it to run a fixed amount of work, not a fixed time)
+   */
+  public record Plan(
+      CloudTarget target, String sweptParameter, List<Sweep.Planned> runs, Path reportDir,
+      boolean progressBars, long interactionsPerEb) {
+    /** Checks the plan. */
+    public Plan {
+      Objects.requireNonNull(target, "target");
+      Objects.requireNonNull(reportDir, "reportDir");
+      if (runs.isEmpty()) {
+        throw new IllegalArgumentException("nothing to run");
+      }
+      if (interactionsPerEb < 0) {
+        throw new IllegalArgumentException("interactionsPerEb must not be negative");
+      }
+      runs = List.copyOf(runs);
+    }
+  }
+
+  private final Plan plan;
+  private final PrintWriter out;
+  private final PrintWriter err;
+
+  public TpcwHarness(Plan plan, PrintWriter out, PrintWriter err) {
+    this.plan = Objects.requireNonNull(plan, "plan");
+    this.out = Objects.requireNonNull(out, "out");
+    this.err = Objects.requireNonNull(err, "err");
+  }
+
+  /** Runs every planned run, prints the table, writes the report; returns the result. */
+  public SweepResult run() {
+    List<RunResult> results = new ArrayList<>();
+    RunSettings first = plan.runs.get(0).settings();
+    out.printf(Locale.ROOT, "Stratus TPC-W: %d run(s) on the %s cloud, %s placement; %d items,"
+            + " %d EBs, %s mix; warm-up %s, measure %s; seed %d%n", plan.runs.size(),
+        first.cloud(), first.placement(), first.items(), first.ebs(), first.mix().id(),
+        Durations.format(first.warmUp()), Durations.format(first.measure()), first.seed());
+    try (SystemScheduler scheduler = new SystemScheduler()) {
+      int n = 0;
+      for (Sweep.Planned p : plan.runs) {
+        n++;
+        out.printf(Locale.ROOT, "[%d/%d] %s=%s (%s)%n", n, plan.runs.size(), plan.sweptParameter,
+            p.label(), p.settings().protocol().name().toLowerCase(Locale.ROOT));
+        out.flush();
+        results.add(runOne(n, p, scheduler));
+      }
+    }
+    SweepResult sweep = new SweepResult(plan.sweptParameter, results);
+    Path report;
+    try {
+      report = Reports.writeAll(sweep, plan.reportDir, out);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the report to " + plan.reportDir + ": "
+          + e.getMessage(), e);
+    }
+    out.println();
+    out.println("Report: " + report.toAbsolutePath().normalize());
+    out.flush();
+    return sweep;
+  }
+
+  private RunResult runOne(int index, Sweep.Planned planned, SystemScheduler scheduler) {
+    RunSettings s = planned.settings();
+    String runId = "r" + index + "-" + Long.toHexString(new SplittableRandom(System.nanoTime())
+        .nextLong() & 0xffffffL);
+    InteractionAttribution attribution = new InteractionAttribution();
+    CloudMeter meter = new CloudMeter();
+    List<CallInterceptor> interceptors = new ArrayList<>(
+        List.of(attribution, new MeteringInterceptor(meter)));
+    if (plan.target.simulatesLatency() && !s.latencyProfile().equals("none")) {
+      interceptors.add(
+          new LatencyInterceptor(LatencyProfiles.byName(s.latencyProfile()), scheduler));
+    }
+    try (CloudConnection cloud = CloudConnection.open(plan.target, runId, s.seed())) {
+      CloudServices services = Decorators.wrap(cloud.services(),
+          interceptors.toArray(new CallInterceptor[0]));
+      DatabaseConfig config = BookstoreSchema.configure(
+              DatabaseConfig.builder(services, "tpcw/" + runId))
+          .protocol(s.protocol())
+          .pageSize(s.pageSize())
+          .ttl(s.ttl())
+          .checkpointInterval(s.checkpointInterval())
+          .checkpointSeed(s.seed())
+          .clientId("tpcw-" + runId)
+          .build();
+      try (Database db = Database.open(config)) {
+        Scale scale = new Scale(s.items(), s.ebs(), s.customersPerEb());
+        LoadSummary load = load(db, scale, s, meter);
+        return measure(planned.label(), db, scale, s, attribution, load);
+      }
+    }
+  }
+
+  private LoadSummary load(Database db, Scale scale, RunSettings s, CloudMeter meter) {
+    MeterSnapshot before = meter.snapshot();
+    LoadReport report;
+    try (Progress bar = Progress.open(plan.progressBars, "load", scale.totalRows(), "rows")) {
+
+      report = new DataGenerator(db, scale, s.seed(), Clock.systemUTC()).load(bar::stepTo);
+    }
+    MeterSnapshot used = meter.snapshot().minus(before);
+    LoadSummary summary = new LoadSummary(report.rowsPerTable(), report.elapsed(),
+        used.requests(), milli(used.cost(paperPrices(s))), milli(used.cost(todayPrices(s))),
+        report.pagesWritten());
+    out.printf(Locale.ROOT, "  loaded %,d rows in %.1f s: %,d requests, %.3f m$ (2008),"
+            + " %.3f m$ (2026)%n", summary.totalRows(), summary.elapsed().toMillis() / 1000.0,
+        summary.requests(), summary.milliDollars2008(), summary.milliDollars2026());
+    return summary;
+  }
+
+  private RunResult measure(String label, Database db, Scale scale, RunSettings s,
+      InteractionAttribution attribution, LoadSummary load) {
+    long totalMillis = s.warmUp().plus(s.measure()).toMillis();
+    double measureStarts = (double) s.warmUp().toMillis() / totalMillis;
+    AtomicReference<DatabaseStats> atMeasureStart = new AtomicReference<>();
+    EmulatorReport report;
+    try (Progress bar = Progress.open(plan.progressBars, "run", totalMillis / 1000, "s")) {
+      Emulator.Builder emulator = Emulator.builder()
+          .ebs(s.ebs())
+          .mix(s.mix())
+          .warmUp(s.warmUp())
+          .measure(s.measure())
+          .thinkTimeMean(s.thinkTimeMean())
+          .endUserRoundTrip(s.endUserRoundTrip())
+          .seed(s.seed())
+          .attribution(attribution)
+          .priceTables(paperPrices(s), todayPrices(s))
+          .progress(f -> {
+            if (f >= measureStarts && atMeasureStart.get() == null) {
+              atMeasureStart.compareAndSet(null, db.stats());
+            }
+            bar.stepTo(Math.round(f * totalMillis / 1000));
+          });
+      if (plan.interactionsPerEb > 0) {
+        emulator.interactionsPerBrowser(plan.interactionsPerEb);
+      }
+      report = emulator.build().run(new StratusBookstore(db, scale, Clock.systemUTC(), s.seed()));
+    }
+    DatabaseStats end = db.stats();
+    DatabaseStats start = atMeasureStart.get() != null ? atMeasureStart.get() : end;
+    long hits = end.bufferPool().hits() - start.bufferPool().hits();
+    long fetches = end.bufferPool().fetches() - start.bufferPool().fetches();
+    RunResult result = new RunResult(label, s, load, report.perInteraction(), report.read(),
+        report.update(), report.total(), report.wips(), report.measuredSeconds(),
+        fetches == 0 ? 0 : (double) hits / fetches,
+        end.checkpointsRun() - start.checkpointsRun(),
+        end.checkpointsFailed() - start.checkpointsFailed(), report.backgroundRequests(),
+        report.backgroundMilliDollars2008(), report.backgroundMilliDollars2026(),
+        report.errorSamples());
+    out.printf(Locale.ROOT, "  %,d interactions (%,d errors), %.1f WIPS, avg %.1f ms,"
+            + " update avg %.1f ms, %.4f m$/WI (2008)%n", result.total().count(),
+        result.total().errors(), result.wips(), result.total().meanMillis(),
+        result.update().meanMillis(), result.total().milliDollars2008());
+    out.flush();
+    return result;
+  }
+
+  /**
+   * The 2008 prices, without data transfer in the EC2 placement (transfer between EC2 and S3 in
+   * one region is free, paper 000 section 2.2).
+   */
+  static PriceTable paperPrices(RunSettings s) {
+    return s.placement().equals("ec2")
+        ? PriceTables.paper2008().withoutTransfer() : PriceTables.paper2008();
+  }
+
+  /** Today's prices, likewise without transfer in the EC2 placement. */
+  static PriceTable todayPrices(RunSettings s) {
+    return s.placement().equals("ec2")
+        ? PriceTables.aws2026().withoutTransfer() : PriceTables.aws2026();
+  }
+
+  private static double milli(java.math.BigDecimal dollars) {
+    return dollars.doubleValue() * 1000;
+  }
+
+}

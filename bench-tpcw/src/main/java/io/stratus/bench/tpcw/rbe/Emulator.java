@@ -1,0 +1,429 @@
+package io.stratus.bench.tpcw.rbe;
+
+import io.stratus.bench.tpcw.rbe.BrowserTally.Counts;
+import io.stratus.bench.tpcw.workload.Bookstore;
+import io.stratus.bench.tpcw.workload.Interaction;
+import io.stratus.bench.tpcw.workload.Mix;
+import io.stratus.cloudapi.decorate.PriceTable;
+import io.stratus.cloudapi.decorate.PriceTables;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.DoubleConsumer;
+import java.util.function.LongSupplier;
+
+/**
+ * The remote browser emulator (RBE) of TPC-W: N emulated browsers (EBs), each a platform thread
+ * with its own browser session and random source, walk the mix's transition matrix against a
+ * {@link Bookstore}; after a warm-up that is not measured, the emulator measures for the configured
+ * interval, then stops every browser and waits for them (a bounded time) before reporting.
+ *
+ * <p>Time: phase boundaries, response times and user sessions are read from an injectable ticker
+ * ({@code nanoTime}), so that tests drive a run with a fake clock; waiting (think times, the
+ * end-user round trip) goes through an injectable {@link Waiter}. The emulator's own thread waits
+ * for the browsers on a latch in slices of real time, calling the progress callback after each.
+ *
+ * <p>Randomness: browser i's random source is seeded with the i-th value drawn from the run seed;
+ * its page choices, think times, session lengths and its bookstore session's seed come from that
+ * source (in separate streams). So a seeded run makes the same choices per browser: each
+ * browser's page sequence is reproducible when nothing fails, though the interleaving of browsers,
+ * and hence the database's state, is not.
+ *
+ * <p>Test mode ({@link Builder#interactionsPerBrowser}): each browser also stops after that many
+ * interactions, which makes a run with a fake bookstore deterministic in what it executes.
+ *
+ * <p>An emulator runs one {@link #run} at a time; it may be run again afterwards.
+ */
+public final class Emulator {
+  /** How often, in real time, the emulator's thread wakes to report progress. */
+  private static final long PROGRESS_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+  /** The shortest wait of the emulator's thread, so that it never spins near a phase boundary. */
+  private static final long MIN_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+  /** Think times are capped at this multiple of their mean (TPC-W clause 5.3.2.1). */
+  static final double THINK_TIME_CAP = 10;
+  /** User-session minimum durations are capped at this multiple of their mean (60 / 15 min). */
+  static final double SESSION_CAP = 4;
+
+  private final int ebs;
+  private final Mix mix;
+  private final long warmUpNanos;
+  private final long measureNanos;
+  private final long thinkTimeMeanNanos;
+  private final long endUserRoundTripNanos;
+  private final long sessionMeanNanos;
+  private final long seed;
+  private final long interactionsPerBrowser;
+  private final LongSupplier nanoTime;
+  private final Waiter waiter;
+  private final InteractionAttribution attribution;
+  private final PriceTable paperPrices;
+  private final PriceTable todayPrices;
+  private final DoubleConsumer progress;
+  private final long stopTimeoutNanos;
+  private final AtomicBoolean running = new AtomicBoolean();
+
+  private Emulator(Builder b) {
+    this.ebs = b.ebs;
+    this.mix = b.mix;
+    this.warmUpNanos = b.warmUpNanos;
+    this.measureNanos = b.measureNanos;
+    this.thinkTimeMeanNanos = b.thinkTimeMeanNanos;
+    this.endUserRoundTripNanos = b.endUserRoundTripNanos;
+    this.sessionMeanNanos = b.sessionMeanNanos;
+    this.seed = b.seed;
+    this.interactionsPerBrowser = b.interactionsPerBrowser;
+    this.nanoTime = b.nanoTime;
+    this.waiter = b.waiter;
+    this.attribution = b.attribution;
+    this.paperPrices = b.paperPrices;
+    this.todayPrices = b.todayPrices;
+    this.progress = b.progress;
+    this.stopTimeoutNanos = b.stopTimeoutNanos;
+  }
+
+  /** A builder with the defaults listed on its setters. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Runs the browsers against {@code bookstore}: warm-up, measurement interval, stop. Returns when
+   * every browser has stopped, or the stop timeout has passed (see {@link
+   * EmulatorReport#unfinishedBrowsers()}).
+   *
+   * <p>If the calling thread is interrupted, the run stops early: the browsers finish their current
+   * interaction, the report covers what was measured, and the thread's interrupt flag is set again.
+   *
+   * @throws IllegalStateException if a browser died of something other than a failed interaction
+   *     (the bookstore's {@code newSession} threw, or an {@link Error}), or this emulator is
+   *     already running
+   */
+  public EmulatorReport run(Bookstore bookstore) {
+    Objects.requireNonNull(bookstore, "bookstore");
+    if (!running.compareAndSet(false, true)) {
+      throw new IllegalStateException("this emulator is already running");
+    }
+    try {
+      return runOnce(bookstore);
+    } finally {
+      running.set(false);
+    }
+  }
+
+  private EmulatorReport runOnce(Bookstore bookstore) {
+    InteractionAttribution.Usage before = attribution.snapshot();
+    long start = nanoTime.getAsLong();
+    RunControl control = new RunControl(nanoTime, attribution, start, warmUpNanos, measureNanos);
+    attribution.beginRun(
+        warmUpNanos > 0 ? InteractionAttribution.WARM_UP : InteractionAttribution.MEASURE);
+    CountDownLatch finished = new CountDownLatch(ebs);
+    ResponseTimes responseTimes = new ResponseTimes();
+    List<EmulatedBrowser> browsers = browsers(bookstore, control, responseTimes, finished);
+    boolean interrupted = false;
+    try {
+      int started = 0;
+      try {
+        for (EmulatedBrowser b : browsers) {
+          b.start();
+          started++;
+        }
+      } finally {
+        for (int i = started; i < browsers.size(); i++) {
+          finished.countDown(); // never started: nothing to wait for
+        }
+      }
+      interrupted = awaitEnd(control, finished, browsers);
+    } finally {
+      control.stop();
+      browsers.forEach(EmulatedBrowser::wakeToStop);
+      interrupted |= awaitQuietly(finished, stopTimeoutNanos);
+      attribution.endRun();
+    }
+    EmulatorReport report =
+        report(control, browsers, responseTimes, attribution.snapshot().minus(before));
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    progress.accept(1.0);
+    return report;
+  }
+
+  private List<EmulatedBrowser> browsers(
+      Bookstore bookstore, RunControl control, ResponseTimes responseTimes,
+      CountDownLatch finished) {
+    SplittableRandom seeds = new SplittableRandom(seed);
+    Navigation navigation = Navigation.of(mix);
+    NegativeExponential think = new NegativeExponential(thinkTimeMeanNanos, THINK_TIME_CAP);
+    NegativeExponential session = new NegativeExponential(sessionMeanNanos, SESSION_CAP);
+    List<EmulatedBrowser> browsers = new ArrayList<>(ebs);
+    for (int i = 0; i < ebs; i++) {
+      browsers.add(new EmulatedBrowser(
+          i, seeds.nextLong(), bookstore, navigation, control, attribution, waiter, think,
+          session, endUserRoundTripNanos, interactionsPerBrowser, responseTimes, finished));
+    }
+    return browsers;
+  }
+
+  /**
+   * Waits until the run's end on the emulator's clock or until every browser has stopped,
+   * reporting progress and moving the background phase at the boundaries. True if interrupted.
+   */
+  private boolean awaitEnd(
+      RunControl control, CountDownLatch finished, List<EmulatedBrowser> browsers) {
+    try {
+      while (true) {
+        long now = nanoTime.getAsLong();
+        control.phaseAt(now);
+        long elapsed = control.elapsed(now);
+        progress.accept(fraction(control, elapsed, browsers));
+        if (elapsed >= control.measureEnd()) {
+          return false;
+        }
+        long boundary = elapsed < control.warmUpEnd() ? control.warmUpEnd() : control.measureEnd();
+        long slice =
+            Math.max(MIN_SLICE_NANOS, Math.min(PROGRESS_INTERVAL_NANOS, boundary - elapsed));
+        if (finished.await(slice, TimeUnit.NANOSECONDS)) {
+          return false;
+        }
+      }
+    } catch (InterruptedException e) {
+      return true;
+    }
+  }
+
+  private double fraction(RunControl control, long elapsed, List<EmulatedBrowser> browsers) {
+    double byTime = Math.min(1.0, Math.max(0.0, (double) elapsed / control.measureEnd()));
+    if (interactionsPerBrowser == Long.MAX_VALUE) {
+      return byTime;
+    }
+    long done = 0;
+    for (EmulatedBrowser b : browsers) {
+      done += b.tally().interactionsDone();
+    }
+    return Math.max(byTime, Math.min(1.0, (double) done / ((double) ebs * interactionsPerBrowser)));
+  }
+
+  /** Waits for the browsers at most {@code nanos} of real time; true if interrupted. */
+  private static boolean awaitQuietly(CountDownLatch finished, long nanos) {
+    try {
+      finished.await(nanos, TimeUnit.NANOSECONDS);
+      return false;
+    } catch (InterruptedException e) {
+      return true;
+    }
+  }
+
+  private EmulatorReport report(
+      RunControl control, List<EmulatedBrowser> browsers, ResponseTimes responseTimes,
+      InteractionAttribution.Usage usage) {
+    Map<Interaction, Counts> counts = new EnumMap<>(Interaction.class);
+    for (Interaction wi : Interaction.values()) {
+      counts.put(wi, new Counts());
+    }
+    List<String> samples = new ArrayList<>();
+    long warmUp = 0;
+    int unfinished = 0;
+    long lastEnd = Long.MIN_VALUE;
+    IllegalStateException died = null;
+    for (EmulatedBrowser b : browsers) {
+      warmUp += b.tally().mergeInto(counts, samples);
+      if (b.hasEnded()) {
+        lastEnd = Math.max(lastEnd, control.elapsed(b.finishedAtNanos()));
+      } else {
+        unfinished++;
+        lastEnd = Math.max(lastEnd, control.elapsed(nanoTime.getAsLong()));
+      }
+      if (b.fatal() != null) {
+        if (died == null) {
+          died = new IllegalStateException(
+              "emulated browser " + b.index() + " died: " + b.fatal(), b.fatal());
+        } else {
+          died.addSuppressed(b.fatal());
+        }
+      }
+    }
+    if (died != null) {
+      throw died;
+    }
+    long measuredNanos = Math.max(0, Math.min(lastEnd, control.measureEnd()) - control.warmUpEnd());
+    return EmulatorReport.Builder.build(
+        mix, ebs, measuredNanos / 1e9, counts, responseTimes.copies(), usage, paperPrices,
+        todayPrices, warmUp, samples, unfinished);
+  }
+
+  /**
+   * Configures an {@link Emulator}. Each setter checks its value at once and throws {@link
+   * IllegalArgumentException} (or {@link NullPointerException}) naming the setting.
+   */
+  public static final class Builder {
+    private int ebs = 10;
+    private Mix mix = Mix.SHOPPING;
+    private long warmUpNanos = Duration.ofSeconds(5).toNanos();
+    private long measureNanos = Duration.ofSeconds(25).toNanos();
+    private long thinkTimeMeanNanos = 0;
+    private long endUserRoundTripNanos = 0;
+    private long sessionMeanNanos = Duration.ofMinutes(15).toNanos();
+    private long seed = 2008;
+    private long interactionsPerBrowser = Long.MAX_VALUE;
+    private LongSupplier nanoTime = System::nanoTime;
+    private Waiter waiter = Waiter.sleeping();
+    private InteractionAttribution attribution = new InteractionAttribution();
+    private PriceTable paperPrices = PriceTables.paper2008();
+    private PriceTable todayPrices = PriceTables.aws2026();
+    private DoubleConsumer progress = fraction -> { };
+    private long stopTimeoutNanos = Duration.ofSeconds(60).toNanos();
+
+    private Builder() {}
+
+    /** Concurrent emulated browsers, 1 to 10,000 (default 10). */
+    public Builder ebs(int ebs) {
+      if (ebs < 1 || ebs > 10_000) {
+        throw new IllegalArgumentException("ebs must be between 1 and 10000, not " + ebs);
+      }
+      this.ebs = ebs;
+      return this;
+    }
+
+    /** The workload mix (default shopping, the specification's primary mix). */
+    public Builder mix(Mix mix) {
+      this.mix = Objects.requireNonNull(mix, "mix");
+      return this;
+    }
+
+    /** Warm-up before measuring, zero or more (default 5 s). */
+    public Builder warmUp(Duration warmUp) {
+      this.warmUpNanos = nanos("warmUp", warmUp, true);
+      return this;
+    }
+
+    /** The measurement interval, positive (default 25 s). */
+    public Builder measure(Duration measure) {
+      this.measureNanos = nanos("measure", measure, false);
+      return this;
+    }
+
+    /**
+     * Mean think time between a page and the next request, zero or more (default zero: none, as
+     * in the papers' runs; the specification's is 7 s). Drawn negative-exponentially, capped at 10
+     * times the mean.
+     */
+    public Builder thinkTimeMean(Duration mean) {
+      this.thinkTimeMeanNanos = nanos("thinkTimeMean", mean, true);
+      return this;
+    }
+
+    /**
+     * The round trip between the end user's browser and the web server, zero or more (default
+     * zero): added to every interaction's response time, and waited by the browser before its
+     * think time. For the papers' "EC2" placement, where the web server runs next to the storage
+     * but every page still travels to the user.
+     */
+    public Builder endUserRoundTrip(Duration roundTrip) {
+      this.endUserRoundTripNanos = nanos("endUserRoundTrip", roundTrip, true);
+      return this;
+    }
+
+    /**
+     * Mean user-session minimum duration, positive (default 15 min, TPC-W clause 5.3.1.2); drawn
+     * negative-exponentially, capped at 4 times the mean (60 min for the default).
+     */
+    public Builder sessionMean(Duration mean) {
+      this.sessionMeanNanos = nanos("sessionMean", mean, false);
+      return this;
+    }
+
+    /** The run seed, from which every browser's seed is derived (default 2008). */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /**
+     * Test mode: each browser also stops after {@code n} interactions (at least 1), warm-up ones
+     * included. The time limits still apply; give a long measurement interval to run by count
+     * alone.
+     */
+    public Builder interactionsPerBrowser(long n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("interactionsPerBrowser must be positive, not " + n);
+      }
+      this.interactionsPerBrowser = n;
+      return this;
+    }
+
+    /** The clock of phases, response times and sessions, in nanoseconds (default nanoTime). */
+    public Builder nanoTime(LongSupplier nanoTime) {
+      this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+      return this;
+    }
+
+    /** How browsers wait (default {@link Waiter#sleeping()}). */
+    public Builder waiter(Waiter waiter) {
+      this.waiter = Objects.requireNonNull(waiter, "waiter");
+      return this;
+    }
+
+    /**
+     * The attribution that is in the database's decorator chain (default: a private one that sees
+     * no calls, so every interaction reports zero requests).
+     */
+    public Builder attribution(InteractionAttribution attribution) {
+      this.attribution = Objects.requireNonNull(attribution, "attribution");
+      return this;
+    }
+
+    /**
+     * The two price tables of the report, the paper's and today's (default {@link
+     * PriceTables#paper2008()} and {@link PriceTables#aws2026()}); pass their {@code
+     * withoutTransfer()} for a client inside the cloud.
+     */
+    public Builder priceTables(PriceTable paper, PriceTable today) {
+      this.paperPrices = Objects.requireNonNull(paper, "paper");
+      this.todayPrices = Objects.requireNonNull(today, "today");
+      return this;
+    }
+
+    /**
+     * Called from the thread that runs the emulator, a few times a second and once with 1.0 at
+     * the end, with the elapsed fraction of the run (warm-up plus measurement; in test mode the
+     * larger of that and the fraction of interactions done). Must be quick.
+     */
+    public Builder progress(DoubleConsumer progress) {
+      this.progress = Objects.requireNonNull(progress, "progress");
+      return this;
+    }
+
+    /**
+     * How long, in real time, to wait for the browsers to finish their last interaction after the
+     * run has ended, positive (default 60 s).
+     */
+    public Builder stopTimeout(Duration timeout) {
+      this.stopTimeoutNanos = nanos("stopTimeout", timeout, false);
+      return this;
+    }
+
+    public Emulator build() {
+      return new Emulator(this);
+    }
+
+    private static long nanos(String name, Duration d, boolean zeroAllowed) {
+      Objects.requireNonNull(d, name);
+      if (d.isNegative() || (!zeroAllowed && d.isZero())) {
+        throw new IllegalArgumentException(
+            name + " must be " + (zeroAllowed ? "zero or more" : "positive") + ", not " + d);
+      }
+      try {
+        return d.toNanos();
+      } catch (ArithmeticException e) {
+        throw new IllegalArgumentException(name + " is too long: " + d);
+      }
+    }
+  }
+}

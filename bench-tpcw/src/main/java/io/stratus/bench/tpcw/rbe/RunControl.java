@@ -1,0 +1,93 @@
+package io.stratus.bench.tpcw.rbe;
+
+import java.util.function.LongSupplier;
+
+/**
+ * The phases of one run on the emulator's clock, and its stop signal, shared by the emulator's
+ * thread and every browser thread.
+ *
+ * <p>The run starts at {@code startNanos}; interactions that start before {@code warmUpEnd} are
+ * warm-up, those that start before {@code measureEnd} are measured, and none starts later. An
+ * interaction belongs to the phase it starts in, whenever it ends; its cloud calls follow it.
+ * Whoever first reads the clock past a boundary (a browser or the emulator's thread) moves the
+ * attribution's background phase forward, so background calls change meter within one
+ * interaction's time of the boundary.
+ *
+ * <p>Thread-safe: the boundaries are final, {@code stopping} is volatile.
+ */
+final class RunControl {
+  private final LongSupplier nanoTime;
+  private final InteractionAttribution attribution;
+  private final long startNanos;
+  /** Warm-up end, as nanoseconds after the start (offsets, so nanoTime's origin never matters). */
+  private final long warmUpEnd;
+  /** Measurement end, as nanoseconds after the start. */
+  private final long measureEnd;
+  private volatile boolean stopping;
+
+  RunControl(
+      LongSupplier nanoTime, InteractionAttribution attribution, long startNanos,
+      long warmUpNanos, long measureNanos) {
+    this.nanoTime = nanoTime;
+    this.attribution = attribution;
+    this.startNanos = startNanos;
+    this.warmUpEnd = warmUpNanos;
+    this.measureEnd = saturatedAdd(warmUpEnd, measureNanos);
+  }
+
+  long now() {
+    return nanoTime.getAsLong();
+  }
+
+  long startNanos() {
+    return startNanos;
+  }
+
+  /** Nanoseconds from the start to {@code nanos}. */
+  long elapsed(long nanos) {
+    return nanos - startNanos;
+  }
+
+  /** When the warm-up ends, in nanoseconds after the start. */
+  long warmUpEnd() {
+    return warmUpEnd;
+  }
+
+  /** When the measurement interval ends, in nanoseconds after the start. */
+  long measureEnd() {
+    return measureEnd;
+  }
+
+  /**
+   * The phase of an interaction starting at {@code nanos}, a reading of the clock ({@link
+   * InteractionAttribution#WARM_UP}, {@code MEASURE} or {@code AFTER}); also moves the background
+   * phase forward to it.
+   */
+  int phaseAt(long nanos) {
+    long elapsed = elapsed(nanos);
+    int phase;
+    if (elapsed < warmUpEnd) {
+      phase = InteractionAttribution.WARM_UP;
+    } else if (elapsed < measureEnd) {
+      phase = InteractionAttribution.MEASURE;
+    } else {
+      phase = InteractionAttribution.AFTER;
+    }
+    attribution.advance(phase);
+    return phase;
+  }
+
+  /** Asks every browser to stop after its current interaction. */
+  void stop() {
+    stopping = true;
+  }
+
+  boolean isStopping() {
+    return stopping;
+  }
+
+  private static long saturatedAdd(long a, long b) {
+    long sum = a + b;
+    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+  }
+}

@@ -1,0 +1,270 @@
+package io.stratus.bench.tpcw.report;
+
+import io.stratus.bench.tpcw.harness.RunResult;
+import io.stratus.bench.tpcw.workload.ResponseStats;
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.BitmapEncoder.BitmapFormat;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.XYSeries.XYSeriesRenderStyle;
+import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.AxesChartStyler;
+import org.knowm.xchart.style.Styler.LegendLayout;
+import org.knowm.xchart.style.Styler.LegendPosition;
+
+/**
+ * The report's PNG charts, drawn with XChart in the manner of the papers' figures (000 section 7):
+ * grouped bars of average response time per interaction and run (Figures 3 and 5), the same for
+ * update interactions only (Figures 4 and 6), bars of cost per web interaction per run under both
+ * price tables (Figures 7 and 8) and per interaction, and, when the swept parameter is a number,
+ * lines of average response time and cost per WI against it with one series per protocol
+ * (Figures 9 to 14).
+ *
+ * <p>Charts are rendered off-screen ({@code java.awt.headless} is set unless the caller chose
+ * otherwise), so they work on build machines without a display. An interaction that did not run
+ * is drawn as a zero bar: category charts need a value in every category.
+ */
+final class Charts {
+  /**
+   * A chart written to disk.
+   *
+   * @param file where the PNG is
+   * @param title what the chart shows, for the markdown caption
+   */
+  record Written(Path file, String title) {}
+
+  static final String RESPONSE_TIME = "chart-response-time.png";
+  static final String RESPONSE_TIME_UPDATES = "chart-response-time-updates.png";
+  static final String COST_PER_WI = "chart-cost-per-wi.png";
+  static final String COST_PER_INTERACTION_2008 = "chart-cost-per-interaction-2008.png";
+  static final String COST_PER_INTERACTION_2026 = "chart-cost-per-interaction-2026.png";
+  static final String SWEEP_RESPONSE_TIME = "chart-sweep-response-time.png";
+  static final String SWEEP_COST = "chart-sweep-cost.png";
+
+  /** Colour-blind-safe palette (Okabe-Ito), then darker repeats for long sweeps. */
+  private static final Color[] PALETTE = {
+      new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73), new Color(0xE69F00),
+      new Color(0xCC79A7), new Color(0x56B4E9), new Color(0xF0E442), new Color(0x000000),
+      new Color(0x004C77), new Color(0x8E3E00), new Color(0x00694D), new Color(0x996A00)};
+
+  private static final int HEIGHT = 600;
+
+  /** Beyond this many series the legend moves from below the plot to its right. */
+  private static final int LEGEND_BELOW_MAX_SERIES = 6;
+
+  private static final BasicStroke SOLID = new BasicStroke(2f);
+  private static final BasicStroke DASHED = new BasicStroke(
+      2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {7f, 5f}, 0f);
+
+  static {
+    if (System.getProperty("java.awt.headless") == null) {
+      System.setProperty("java.awt.headless", "true");
+    }
+  }
+
+  private Charts() {}
+
+  /** Draws every chart that applies to {@code view} into {@code dir}; returns them in order. */
+  static List<Written> writeAll(SweepView view, Path dir) throws IOException {
+    List<Written> written = new ArrayList<>();
+    if (view.size() == 0) {
+      return written;
+    }
+    written.add(save(perInteraction(view, "Average response time per interaction (ms)",
+        "avg response time (ms)", false, ResponseStats::meanMillis), dir, RESPONSE_TIME));
+    written.add(save(perInteraction(view,
+        "Average response time, update interactions only (ms)", "avg response time (ms)",
+        true, ResponseStats::meanMillis), dir, RESPONSE_TIME_UPDATES));
+    written.add(save(costPerWi(view), dir, COST_PER_WI));
+    written.add(save(perInteraction(view, "Cost per interaction, 2008 prices (milli-$)",
+        "m$ per WI", false, ResponseStats::milliDollars2008), dir, COST_PER_INTERACTION_2008));
+    written.add(save(perInteraction(view, "Cost per interaction, 2026 prices (milli-$)",
+        "m$ per WI", false, ResponseStats::milliDollars2026), dir, COST_PER_INTERACTION_2026));
+
+    var axis = view.numericAxis();
+    if (axis.isPresent()) {
+      written.add(save(sweepLines(view, axis.get(),
+          "Average response time per WI (ms) vs " + view.parameter(), "avg response time (ms)",
+          List.of(new Measure("", r -> meanOrZero(SweepView.total(r))))), dir,
+          SWEEP_RESPONSE_TIME));
+      written.add(save(sweepLines(view, axis.get(),
+          "Cost per WI (milli-$) vs " + view.parameter(), "m$ per WI",
+          List.of(new Measure(" (2008)", SweepView::costPerWi2008),
+              new Measure(" (2026)", SweepView::costPerWi2026))), dir, SWEEP_COST));
+    }
+    return written;
+  }
+
+  /**
+   * Whether a run's row is drawn: all seventeen rows, or the five update interactions and the
+   * "update" group.
+   */
+  private static boolean drawn(SweepView.Row row, boolean updatesOnly) {
+    if (!updatesOnly) {
+      return true;
+    }
+    return row.interaction() != null ? row.interaction().isUpdate() : row.key().equals("update");
+  }
+
+  /** Grouped bars: one group per interaction (or group), one bar per run. */
+  private static CategoryChart perInteraction(SweepView view, String title, String yTitle,
+      boolean updatesOnly, ToDoubleFunction<ResponseStats> measure) {
+    List<String> categories = new ArrayList<>();
+    for (SweepView.Row row : SweepView.rows(view.run(0))) {
+      if (drawn(row, updatesOnly)) {
+        categories.add(updatesOnly && row.isGroup() ? "all updates" : row.label());
+      }
+    }
+    int width = barChartWidth(categories.size(), view.size());
+    CategoryChart chart = new CategoryChartBuilder().width(width).height(HEIGHT).title(title)
+        .xAxisTitle("web interaction").yAxisTitle(yTitle).build();
+    style(chart.getStyler());
+    chart.getStyler().setXAxisLabelRotation(40);
+    chart.getStyler().setAvailableSpaceFill(0.8);
+    if (view.size() > LEGEND_BELOW_MAX_SERIES) {
+      // A long sweep's legend would not fit in one row below the plot.
+      chart.getStyler().setLegendPosition(LegendPosition.OutsideE);
+      chart.getStyler().setLegendLayout(LegendLayout.Vertical);
+    }
+    for (int i = 0; i < view.size(); i++) {
+      List<Double> values = new ArrayList<>();
+      for (SweepView.Row row : SweepView.rows(view.run(i))) {
+        if (drawn(row, updatesOnly)) {
+          values.add(valueOrZero(row.stats(), measure));
+        }
+      }
+      chart.addSeries(view.name(i), categories, values);
+    }
+    return chart;
+  }
+
+  /** Bars of cost per WI per run, one bar per price table (Figures 7 and 8). */
+  private static CategoryChart costPerWi(SweepView view) {
+    List<String> runs = new ArrayList<>();
+    List<Double> c2008 = new ArrayList<>();
+    List<Double> c2026 = new ArrayList<>();
+    for (int i = 0; i < view.size(); i++) {
+      runs.add(view.name(i));
+      c2008.add(finiteOrZero(SweepView.costPerWi2008(view.run(i))));
+      c2026.add(finiteOrZero(SweepView.costPerWi2026(view.run(i))));
+    }
+    CategoryChart chart = new CategoryChartBuilder()
+        .width(barChartWidth(view.size(), 2)).height(HEIGHT)
+        .title("Cost per WI, background work included (milli-$)")
+        .xAxisTitle(view.isProtocolSweep() ? "protocol" : "run").yAxisTitle("m$ per WI").build();
+    style(chart.getStyler());
+    chart.getStyler().setXAxisLabelRotation(view.size() > 6 ? 40 : 0);
+    chart.getStyler().setAvailableSpaceFill(0.6);
+    chart.addSeries("2008 prices", runs, c2008);
+    chart.addSeries("2026 prices", runs, c2026);
+    return chart;
+  }
+
+  /** A line per protocol (and per measure): the measure of its runs against the swept value. */
+  private record Measure(String suffix, ToDoubleFunction<RunResult> of) {}
+
+  private static XYChart sweepLines(SweepView view, SweepView.NumericAxis axis, String title,
+      String yTitle, List<Measure> measures) {
+    XYChart chart = new XYChartBuilder().width(1000).height(HEIGHT).title(title)
+        .xAxisTitle(axis.axisTitle()).yAxisTitle(yTitle).build();
+    style(chart.getStyler());
+    chart.getStyler().setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Line);
+    chart.getStyler().setMarkerSize(8);
+    chart.getStyler().setXAxisDecimalPattern(decimalPattern(axis.values()));
+    List<String> protocols = view.protocols();
+    for (int p = 0; p < protocols.size(); p++) {
+      String protocol = protocols.get(p);
+      Color color = PALETTE[p % PALETTE.length];
+      List<Integer> runsOfProtocol = new ArrayList<>();
+      for (int i = 0; i < view.size(); i++) {
+        if (SweepView.protocol(view.run(i)).equals(protocol)) {
+          runsOfProtocol.add(i);
+        }
+      }
+      runsOfProtocol.sort(Comparator.comparingDouble(i -> axis.values()[i]));
+      for (Measure m : measures) {
+        double[] xs = new double[runsOfProtocol.size()];
+        double[] ys = new double[runsOfProtocol.size()];
+        for (int k = 0; k < xs.length; k++) {
+          int i = runsOfProtocol.get(k);
+          xs[k] = axis.values()[i];
+          ys[k] = finiteOrZero(m.of().applyAsDouble(view.run(i)));
+        }
+        XYSeries series = chart.addSeries(protocol + m.suffix(), xs, ys);
+        series.setLineColor(color);
+        series.setMarkerColor(color);
+        // The second measure (2026 prices) is dashed, in the protocol's colour.
+        series.setLineStyle(m == measures.get(0) ? SOLID : DASHED);
+      }
+    }
+    return chart;
+  }
+
+  private static void style(AxesChartStyler s) {
+    s.setLocale(Locale.ROOT);
+    s.setChartBackgroundColor(Color.WHITE);
+    s.setPlotBackgroundColor(Color.WHITE);
+    s.setPlotBorderVisible(true);
+    s.setPlotBorderColor(Color.GRAY);
+    s.setPlotGridVerticalLinesVisible(false);
+    s.setPlotGridLinesColor(new Color(0xDDDDDD));
+    s.setLegendPosition(LegendPosition.OutsideS);
+    s.setLegendLayout(LegendLayout.Horizontal);
+    s.setLegendBorderColor(Color.WHITE);
+    s.setSeriesColors(PALETTE);
+    s.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
+    s.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+    s.setYAxisMin(0.0);
+    s.setYAxisDecimalPattern("#,##0.####");
+    s.setAntiAlias(true);
+  }
+
+  private static String decimalPattern(double[] values) {
+    for (double v : values) {
+      if (v != Math.rint(v)) {
+        return "#,##0.###";
+      }
+    }
+    return "#,##0";
+  }
+
+  private static int barChartWidth(int categories, int seriesCount) {
+    int perCategory = 24 + 12 * seriesCount;
+    return Math.max(900, Math.min(2400, 200 + categories * perCategory));
+  }
+
+  private static double valueOrZero(ResponseStats s, ToDoubleFunction<ResponseStats> measure) {
+    return s.count() > 0 ? finiteOrZero(measure.applyAsDouble(s)) : 0.0;
+  }
+
+  private static double meanOrZero(ResponseStats s) {
+    return s.count() > 0 ? finiteOrZero(s.meanMillis()) : 0.0;
+  }
+
+  private static double finiteOrZero(double v) {
+    return Double.isFinite(v) ? v : 0.0;
+  }
+
+  private static Written save(Chart<?, ?> chart, Path dir, String fileName) throws IOException {
+    Path file = dir.resolve(fileName);
+    try (OutputStream out = Files.newOutputStream(file)) {
+      BitmapEncoder.saveBitmap(chart, out, BitmapFormat.PNG);
+    }
+    return new Written(file, chart.getTitle());
+  }
+}

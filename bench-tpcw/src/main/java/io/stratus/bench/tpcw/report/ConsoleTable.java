@@ -1,0 +1,141 @@
+package io.stratus.bench.tpcw.report;
+
+import io.stratus.bench.tpcw.harness.RunResult;
+import io.stratus.bench.tpcw.harness.SweepResult;
+import io.stratus.bench.tpcw.workload.ResponseStats;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The sweep on the terminal, for the person watching the run: first each run's full table
+ * (seventeen rows with count, percentiles, requests, cost under both price tables and staleness)
+ * with its run-level facts; then, when several runs were made, the average response time per
+ * interaction with the runs side by side; then the summary, one row per run; and last each run
+ * against its baseline ("atomic / naive cost = 3.10x"). The comparisons come last so they are
+ * what stays on the screen.
+ *
+ * <p>Every line is at most {@link Tables#CONSOLE_WIDTH} characters; longer ones (an unusually
+ * long run name or error message) are cut. Only ASCII is printed, so any console encoding works.
+ */
+final class ConsoleTable {
+  private static final String INDENT = "  ";
+  private static final String TIMES = "x";
+
+  private final List<String> lines = new ArrayList<>();
+
+  private ConsoleTable() {}
+
+  /** Prints the tables of {@code result} to {@code out} and flushes it. */
+  static void print(SweepResult result, PrintWriter out) {
+    for (String line : render(new SweepView(result))) {
+      out.println(line);
+    }
+    out.flush();
+  }
+
+  /** The console lines, each at most {@link Tables#CONSOLE_WIDTH} characters. */
+  static List<String> render(SweepView view) {
+    ConsoleTable c = new ConsoleTable();
+    c.build(view);
+    return c.lines;
+  }
+
+  private void build(SweepView view) {
+    add("TPC-W results: " + view.size() + (view.size() == 1 ? " run" : " runs")
+        + (view.isProtocolSweep() ? " (one per protocol)" : ", sweeping " + view.parameter()));
+    if (view.size() == 0) {
+      return;
+    }
+    addAll(Tables.wrap(commonSettings(view), INDENT + "settings: ", INDENT + "  ", ", ",
+        Tables.CONSOLE_WIDTH));
+    for (int i = 0; i < view.size(); i++) {
+      RunResult run = view.run(i);
+      blank();
+      add("Run " + (i + 1) + "/" + view.size() + ": " + view.name(i) + varyingSettings(view, run));
+      addAll(Tables.detail(run).fixedWidth(INDENT));
+      addAll(Tables.wrap(Tables.runFacts(run), INDENT, INDENT, " | ", Tables.CONSOLE_WIDTH));
+      if (run.errorSamples() != null) {
+        for (String sample : run.errorSamples().stream().limit(3).toList()) {
+          add(INDENT + "error: " + sample);
+        }
+      }
+    }
+    if (view.size() > 1) {
+      blank();
+      add("Average response time (ms) per interaction and run"
+          + (view.isProtocolSweep() ? "" : " (columns: protocol and " + view.parameter() + ")"));
+      List<TextTable> pivots = Tables.pivot(view, ResponseStats::meanMillis, null,
+          Tables.CONSOLE_WIDTH - INDENT.length());
+      for (int p = 0; p < pivots.size(); p++) {
+        if (p > 0) {
+          blank();
+        }
+        addAll(pivots.get(p).fixedWidth(INDENT));
+      }
+    }
+    blank();
+    add("Summary (ms; m$ per WI under 2008 and 2026 prices, background work included;"
+        + " bg share: its part of the 2008 cost)");
+    addAll(Tables.summary(view).fixedWidth(INDENT));
+    List<String> headlines = Tables.comparisonHeadlines(view, TIMES);
+    if (!headlines.isEmpty()) {
+      blank();
+      add("Comparison against naive (or the first run)"
+          + (view.isProtocolSweep() ? "" : " at the same " + view.parameter())
+          + " (ms; m$ per WI)");
+      addAll(Tables.comparison(view, TIMES).fixedWidth(INDENT));
+      for (String h : headlines) {
+        add(INDENT + h);
+      }
+    }
+  }
+
+  /** "  [ebs 10, page size 65536]": the run's settings that differ between runs, but protocol. */
+  private static String varyingSettings(SweepView view, RunResult run) {
+    Map<String, String> described = run.settings().describe();
+    List<String> parts = new ArrayList<>();
+    for (String key : view.varyingSettings()) {
+      if (!key.equals("protocol")) {
+        parts.add(key + " " + described.get(key));
+      }
+    }
+    return parts.isEmpty() ? "" : "  [" + String.join(", ", parts) + "]";
+  }
+
+  /** The settings all runs share as "name value" segments ("ebs 10", "mix shopping"). */
+  private static List<String> commonSettings(SweepView view) {
+    List<String> parts = new ArrayList<>();
+    for (Map.Entry<String, String> e : view.commonSettings().entrySet()) {
+      parts.add(e.getKey() + " " + e.getValue());
+    }
+    return parts;
+  }
+
+  private void add(String line) {
+    lines.add(cut(toAscii(line)));
+  }
+
+  private void addAll(List<String> more) {
+    more.forEach(this::add);
+  }
+
+  private void blank() {
+    lines.add("");
+  }
+
+  private static String cut(String line) {
+    return line.length() <= Tables.CONSOLE_WIDTH ? line
+        : line.substring(0, Tables.CONSOLE_WIDTH - 3) + "...";
+  }
+
+  private static String toAscii(String s) {
+    StringBuilder b = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      b.append(ch >= 0x20 && ch < 0x7f ? ch : Character.isWhitespace(ch) ? ' ' : '?');
+    }
+    return b.toString();
+  }
+}

@@ -1,0 +1,223 @@
+package io.stratus.bench.tpcw.report;
+
+import io.stratus.bench.tpcw.harness.RunResult;
+import io.stratus.bench.tpcw.workload.ResponseStats;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * report.md: the sweep for a reader who was not watching the run. It opens with what was run (the
+ * settings shared by all runs, then those that differ), gives the per-run summary and the
+ * comparison against naive, then response time and cost per interaction as tables next to the
+ * figure-style charts ({@link Charts}), the parameter sweep lines when the parameter is numeric,
+ * the bulk load (the papers' Table 4), and finally every run's full table.
+ *
+ * <p>The charts are PNG files next to the report and referenced by relative name, so the
+ * directory can be moved or attached as a whole. The text contains no timestamps or host names:
+ * the same sweep gives the same report.
+ */
+final class MarkdownReport {
+  static final String FILE_NAME = "report.md";
+
+  private static final String TIMES = "\u00d7";
+
+  private final SweepView view;
+  private final List<Charts.Written> charts;
+  private final List<String> lines = new ArrayList<>();
+
+  private MarkdownReport(SweepView view, List<Charts.Written> charts) {
+    this.view = view;
+    this.charts = charts;
+  }
+
+  /**
+   * Draws the charts into {@code dir} and writes report.md there; returns the report's path
+   * followed by the charts' paths.
+   */
+  static List<Path> write(SweepView view, Path dir) throws IOException {
+    List<Charts.Written> charts = Charts.writeAll(view, dir);
+    MarkdownReport report = new MarkdownReport(view, charts);
+    report.build();
+    Path file = dir.resolve(FILE_NAME);
+    Files.writeString(file, String.join("\n", report.lines) + "\n", StandardCharsets.UTF_8);
+    List<Path> written = new ArrayList<>();
+    written.add(file);
+    charts.forEach(c -> written.add(c.file()));
+    return written;
+  }
+
+  private void build() {
+    add("# Stratus TPC-W report");
+    blank();
+    add(view.isProtocolSweep()
+        ? view.size() + " run(s), one per protocol: " + String.join(", ", view.protocols()) + "."
+        : view.size() + " run(s) sweeping **" + TextTable.escapeMarkdown(view.parameter())
+            + "** for protocols " + String.join(", ", view.protocols()) + ".");
+    add("Response times are in milliseconds; costs are in milli-dollars (m$) per web interaction"
+        + " (WI) under the papers' 2008 prices and today's (2026) AWS prices. Costs include the"
+        + " background work (checkpoints, propagation), which the harness charges to the update"
+        + " interactions that caused it, as the papers charge it (000, section 7.4); \"bg share\""
+        + " is its part of the cost per WI.");
+    if (view.size() == 0) {
+      return;
+    }
+    settings();
+    summary();
+    responseTime();
+    cost();
+    sweep();
+    load();
+    details();
+  }
+
+  private void settings() {
+    section("Settings");
+    table(Tables.commonSettings(view));
+    TextTable varying = Tables.varyingSettings(view);
+    if (varying != null) {
+      blank();
+      add("Settings that differ between runs:");
+      blank();
+      table(varying);
+    }
+  }
+
+  private void summary() {
+    section("Summary");
+    table(Tables.summary(view));
+    List<String> headlines = Tables.comparisonHeadlines(view, TIMES);
+    if (headlines.isEmpty()) {
+      return;
+    }
+    section("Comparison");
+    add("Each run against naive (or the first run)"
+        + (view.isProtocolSweep() ? ""
+            : " at the same " + TextTable.escapeMarkdown(view.parameter()))
+        + ": update-interaction and overall average response time, and cost per WI.");
+    blank();
+    table(Tables.comparison(view, TIMES));
+    blank();
+    for (String h : headlines) {
+      add("- " + TextTable.escapeMarkdown(h));
+    }
+  }
+
+  private void responseTime() {
+    section("Response time per interaction");
+    chart(Charts.RESPONSE_TIME);
+    chart(Charts.RESPONSE_TIME_UPDATES);
+    add("Average response time (ms)" + columnsCaption() + ":");
+    blank();
+    for (TextTable t : Tables.pivot(view, ResponseStats::meanMillis, null, Integer.MAX_VALUE)) {
+      table(t);
+    }
+  }
+
+  private void cost() {
+    section("Cost per interaction");
+    chart(Charts.COST_PER_WI);
+    chart(Charts.COST_PER_INTERACTION_2008);
+    chart(Charts.COST_PER_INTERACTION_2026);
+    add("m\\$ per WI under the 2008 prices" + columnsCaption()
+        + "; the last row is the part of the total that is background work:");
+    blank();
+    for (TextTable t : Tables.pivot(view, ResponseStats::milliDollars2008,
+        SweepView::backgroundPerWi2008, Integer.MAX_VALUE)) {
+      table(t);
+    }
+    blank();
+    add("m\\$ per WI under the 2026 prices" + columnsCaption() + ", likewise:");
+    blank();
+    for (TextTable t : Tables.pivot(view, ResponseStats::milliDollars2026,
+        SweepView::backgroundPerWi2026, Integer.MAX_VALUE)) {
+      table(t);
+    }
+  }
+
+  private void sweep() {
+    if (view.numericAxis().isEmpty()) {
+      return;
+    }
+    section("Varying " + TextTable.escapeMarkdown(view.parameter()));
+    add("Average response time and cost per WI against " + TextTable.escapeMarkdown(
+        view.parameter()) + ", one line per protocol (cost: solid 2008 prices, dashed 2026).");
+    blank();
+    chart(Charts.SWEEP_RESPONSE_TIME);
+    chart(Charts.SWEEP_COST);
+  }
+
+  private void load() {
+    section("Bulk load");
+    add("What loading the bookstore took per run (the papers' Table 4).");
+    blank();
+    table(Tables.load(view));
+  }
+
+  private void details() {
+    section("Runs in detail");
+    for (int i = 0; i < view.size(); i++) {
+      RunResult run = view.run(i);
+      blank();
+      add("### " + (i + 1) + ". " + TextTable.escapeMarkdown(view.name(i)));
+      blank();
+      table(Tables.detail(run));
+      blank();
+      for (String fact : Tables.runFacts(run)) {
+        add("- " + TextTable.escapeMarkdown(fact));
+      }
+      if (run.errorSamples() != null && !run.errorSamples().isEmpty()) {
+        blank();
+        add("Error samples:");
+        blank();
+        for (String sample : run.errorSamples()) {
+          add("- `" + sample.replace('`', '\'').replace('\n', ' ').replace('\r', ' ') + "`");
+        }
+      }
+    }
+  }
+
+  /** How pivot columns are headed in a parameter sweep: " (columns: protocol and ebs)". */
+  private String columnsCaption() {
+    return view.isProtocolSweep() ? ""
+        : " (columns: protocol and " + TextTable.escapeMarkdown(view.parameter()) + ")";
+  }
+
+  /** Embeds the chart if it was drawn (the sweep charts exist only for numeric parameters). */
+  private void chart(String fileName) {
+    for (Charts.Written c : charts) {
+      if (c.file().getFileName().toString().equals(fileName)) {
+        add("![" + TextTable.escapeMarkdown(c.title()) + "](" + fileName + ")");
+        blank();
+        return;
+      }
+    }
+  }
+
+  private void table(TextTable t) {
+    lines.addAll(t.markdown());
+    blank();
+  }
+
+  private void section(String title) {
+    if (!lines.isEmpty() && !lines.get(lines.size() - 1).isEmpty()) {
+      blank();
+    }
+    add("## " + title);
+    blank();
+  }
+
+  private void add(String line) {
+    lines.add(line);
+  }
+
+  private void blank() {
+    if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
+      return;
+    }
+    lines.add("");
+  }
+}

@@ -1,0 +1,317 @@
+package io.stratus.bench.tpcw.report;
+
+import io.stratus.bench.tpcw.harness.LoadSummary;
+import io.stratus.bench.tpcw.harness.RunResult;
+import io.stratus.bench.tpcw.workload.ResponseStats;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The tables of a report, built once from a {@link SweepView} and shown both on the console and in
+ * report.md (see {@link TextTable}). Column sets are chosen so that every console table stays
+ * under 130 columns with the longest interaction name and run names of the form "monotonic
+ * checkpoint-interval=45s"; pivots that would be wider are split into several tables.
+ *
+ * <p>Costs per WI include the background work (checkpoints, propagation): the harness charges it
+ * to the update interactions that caused it, as the papers do. The summary's "bg share" and the
+ * pivots' "background" row show how much of the cost that is.
+ */
+final class Tables {
+  /** The widest a console line may be. */
+  static final int CONSOLE_WIDTH = 130;
+
+  /** Longest run name shown in full in console tables. */
+  static final int RUN_NAME_WIDTH = 26;
+
+  /** Longest baseline name shown in full in the comparison table. */
+  private static final int BASELINE_NAME_WIDTH = 20;
+
+  private static final int INTERACTION_WIDTH = 21; // "Customer Registration"
+
+  private Tables() {}
+
+  /** A run's seventeen rows with every statistic (the per-run detail table). */
+  static TextTable detail(RunResult run) {
+    TextTable t = new TextTable()
+        .left("interaction", INTERACTION_WIDTH)
+        .right("count").right("err")
+        .right("avg ms").right("p50 ms").right("p90 ms").right("p99 ms")
+        .right("req/WI").right("m$ 2008").right("m$ 2026")
+        .right("stale ms").right("max stale");
+    for (SweepView.Row row : SweepView.rows(run)) {
+      if (row.key().equals(SweepView.GROUPS.get(0))) {
+        t.rule();
+      }
+      ResponseStats s = row.stats();
+      boolean any = s.count() > 0;
+      t.row(row.label(), Numbers.count(s.count()), Numbers.count(s.errors()),
+          ms(any, s.meanMillis()), ms(any, s.p50Millis()), ms(any, s.p90Millis()),
+          ms(any, s.p99Millis()),
+          any ? Numbers.sig3(s.requestsPerInteraction()) : Numbers.NONE,
+          any ? Numbers.sig3(s.milliDollars2008()) : Numbers.NONE,
+          any ? Numbers.sig3(s.milliDollars2026()) : Numbers.NONE,
+          ms(any, s.meanStalenessMillis()),
+          any ? Numbers.count(s.maxStalenessMillis()) : Numbers.NONE);
+    }
+    return t;
+  }
+
+  /**
+   * The run-level facts under a detail table, as short "name value" segments (WIPS, hit rate,
+   * checkpoints, background work, errors) for the caller to join and wrap.
+   */
+  static List<String> runFacts(RunResult run) {
+    List<String> facts = new ArrayList<>();
+    facts.add("WIPS " + Numbers.fixed(run.wips(), 2));
+    facts.add("measured " + Numbers.fixed(run.measuredSeconds(), 1) + " s");
+    facts.add("buffer-pool hit rate " + Numbers.percent(run.bufferPoolHitRate()));
+    facts.add("checkpoints " + run.checkpointsRun() + " (" + run.checkpointsFailed() + " failed)");
+    facts.add("background work " + run.backgroundRequests() + " requests, "
+        + Numbers.sig3(run.backgroundMilliDollars2008()) + " m$ 2008 / "
+        + Numbers.sig3(run.backgroundMilliDollars2026()) + " m$ 2026 (per WI "
+        + Numbers.sig3(SweepView.backgroundPerWi2008(run)) + " / "
+        + Numbers.sig3(SweepView.backgroundPerWi2026(run)) + ", included in the costs)");
+    long errors = SweepView.total(run).errors();
+    if (errors > 0) {
+      facts.add(errors + " errors");
+    }
+    return facts;
+  }
+
+  /** One row per run: throughput, response times, all-in cost, buffer pool, checkpoints. */
+  static TextTable summary(SweepView view) {
+    TextTable t = new TextTable()
+        .left("run", RUN_NAME_WIDTH)
+        .right("WIs").right("err").right("WIPS")
+        .right("avg ms").right("read ms").right("upd ms")
+        .right("m$/WI 2008").right("m$/WI 2026").right("bg share")
+        .right("hits").right("ckpts/fail");
+    for (int i = 0; i < view.size(); i++) {
+      RunResult r = view.run(i);
+      ResponseStats total = SweepView.total(r);
+      t.row(view.name(i), Numbers.count(total.count()), Numbers.count(total.errors()),
+          Numbers.fixed(r.wips(), 2),
+          ms(total.count() > 0, total.meanMillis()),
+          ms(SweepView.read(r).count() > 0, SweepView.read(r).meanMillis()),
+          ms(SweepView.update(r).count() > 0, SweepView.update(r).meanMillis()),
+          Numbers.sig3(SweepView.costPerWi2008(r)),
+          Numbers.sig3(SweepView.costPerWi2026(r)),
+          Numbers.percent(SweepView.backgroundShare2008(r)),
+          Numbers.percent(r.bufferPoolHitRate()),
+          r.checkpointsRun() + "/" + r.checkpointsFailed());
+    }
+    return t;
+  }
+
+  /**
+   * Each run against its baseline ({@link SweepView#baseline}): update-interaction and overall
+   * response time, and all-in cost per WI under both price tables, with their ratios. Empty (no
+   * rows) when every run is its own baseline.
+   */
+  static TextTable comparison(SweepView view, String times) {
+    TextTable t = new TextTable()
+        .left("run", RUN_NAME_WIDTH - 2).left("vs", BASELINE_NAME_WIDTH)
+        .right("upd ms").right("ratio")
+        .right("avg ms").right("ratio")
+        .right("m$/WI 2008").right("ratio")
+        .right("m$/WI 2026").right("ratio");
+    for (int i = 0; i < view.size(); i++) {
+      int b = view.baseline(i);
+      if (b == i) {
+        continue;
+      }
+      RunResult r = view.run(i);
+      RunResult base = view.run(b);
+      double upd = meanOrNaN(SweepView.update(r));
+      double updBase = meanOrNaN(SweepView.update(base));
+      double avg = meanOrNaN(SweepView.total(r));
+      double avgBase = meanOrNaN(SweepView.total(base));
+      double c08 = SweepView.costPerWi2008(r);
+      double c08Base = SweepView.costPerWi2008(base);
+      double c26 = SweepView.costPerWi2026(r);
+      double c26Base = SweepView.costPerWi2026(base);
+      t.row(view.name(i), view.name(b),
+          Numbers.sig3(upd), Numbers.ratio(upd, updBase, times),
+          Numbers.sig3(avg), Numbers.ratio(avg, avgBase, times),
+          Numbers.sig3(c08), Numbers.ratio(c08, c08Base, times),
+          Numbers.sig3(c26), Numbers.ratio(c26, c26Base, times));
+    }
+    return t;
+  }
+
+  /** The comparison's headline per run: "atomic / naive cost = 3.10x (2008 prices), ...". */
+  static List<String> comparisonHeadlines(SweepView view, String times) {
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < view.size(); i++) {
+      int b = view.baseline(i);
+      if (b == i) {
+        continue;
+      }
+      RunResult r = view.run(i);
+      RunResult base = view.run(b);
+      if (SweepView.total(r).count() == 0 || SweepView.total(base).count() == 0) {
+        continue; // nothing to compare
+      }
+      lines.add(view.name(i) + " / " + view.name(b) + " cost = "
+          + Numbers.ratio(SweepView.costPerWi2008(r), SweepView.costPerWi2008(base), times)
+          + " (2008 prices), "
+          + Numbers.ratio(SweepView.costPerWi2026(r), SweepView.costPerWi2026(base), times)
+          + " (2026 prices); "
+          + "update response time = "
+          + Numbers.ratio(meanOrNaN(SweepView.update(r)), meanOrNaN(SweepView.update(base)), times));
+    }
+    return lines;
+  }
+
+  /**
+   * Interaction rows by run columns of one measure (headed by {@link SweepView#shortName}, so the
+   * caption must name the swept parameter), split so each table fits {@code width}
+   * characters (pass {@link Integer#MAX_VALUE} for a single table). Rows whose measure is a cost
+   * can get a last row "background" with the background work per WI ({@code background}).
+   */
+  static List<TextTable> pivot(SweepView view, ToDoubleFunction<ResponseStats> measure,
+      ToDoubleFunction<RunResult> background, int width) {
+    List<TextTable> tables = new ArrayList<>();
+    int i = 0;
+    while (i < view.size()) {
+      int used = INTERACTION_WIDTH;
+      int end = i;
+      while (end < view.size()) {
+        int col = 2 + Math.max(8, Math.min(RUN_NAME_WIDTH, view.shortName(end).length()));
+        if (end > i && used + col > width) {
+          break;
+        }
+        used += col;
+        end++;
+      }
+      tables.add(pivotOf(view, i, end, measure, background));
+      i = end;
+    }
+    return tables;
+  }
+
+  private static TextTable pivotOf(SweepView view, int from, int to,
+      ToDoubleFunction<ResponseStats> measure, ToDoubleFunction<RunResult> background) {
+    TextTable t = new TextTable().left("interaction", INTERACTION_WIDTH);
+    for (int i = from; i < to; i++) {
+      t.right(view.shortName(i));
+    }
+    List<List<SweepView.Row>> rowsPerRun = new ArrayList<>();
+    for (int i = from; i < to; i++) {
+      rowsPerRun.add(SweepView.rows(view.run(i)));
+    }
+    int rowCount = rowsPerRun.isEmpty() ? 0 : rowsPerRun.get(0).size();
+    for (int r = 0; r < rowCount; r++) {
+      SweepView.Row first = rowsPerRun.get(0).get(r);
+      if (first.key().equals(SweepView.GROUPS.get(0))) {
+        t.rule();
+      }
+      String[] cells = new String[to - from + 1];
+      cells[0] = first.label();
+      for (int i = from; i < to; i++) {
+        ResponseStats s = rowsPerRun.get(i - from).get(r).stats();
+        cells[i - from + 1] = s.count() > 0 ? Numbers.sig3(measure.applyAsDouble(s)) : Numbers.NONE;
+      }
+      t.row(cells);
+    }
+    if (background != null) {
+      String[] cells = new String[to - from + 1];
+      cells[0] = "of which background";
+      for (int i = from; i < to; i++) {
+        cells[i - from + 1] = Numbers.sig3(background.applyAsDouble(view.run(i)));
+      }
+      t.row(cells);
+    }
+    return t;
+  }
+
+  /** The papers' Table 4 per run: what loading the bookstore took and cost. */
+  static TextTable load(SweepView view) {
+    TextTable t = new TextTable()
+        .left("run", RUN_NAME_WIDTH)
+        .right("rows").right("seconds").right("requests").right("pages")
+        .right("m$ 2008").right("m$ 2026");
+    for (int i = 0; i < view.size(); i++) {
+      LoadSummary load = view.run(i).load();
+      if (load == null) {
+        t.row(view.name(i), Numbers.NONE, Numbers.NONE, Numbers.NONE, Numbers.NONE,
+            Numbers.NONE, Numbers.NONE);
+        continue;
+      }
+      t.row(view.name(i), Numbers.count(load.totalRows()),
+          Numbers.fixed(load.elapsed().toNanos() / 1e9, 1),
+          Numbers.count(load.requests()), Numbers.count(load.pagesWritten()),
+          Numbers.sig3(load.milliDollars2008()), Numbers.sig3(load.milliDollars2026()));
+    }
+    return t;
+  }
+
+  /** Settings every run shares, as "setting | value". */
+  static TextTable commonSettings(SweepView view) {
+    TextTable t = new TextTable().left("setting", 24).left("value", 60);
+    for (Map.Entry<String, String> e : view.commonSettings().entrySet()) {
+      t.row(e.getKey(), e.getValue());
+    }
+    return t;
+  }
+
+  /** One row per run with the settings that differ between runs; null when none differ. */
+  static TextTable varyingSettings(SweepView view) {
+    List<String> keys = view.varyingSettings();
+    if (keys.isEmpty()) {
+      return null;
+    }
+    TextTable t = new TextTable().left("run", RUN_NAME_WIDTH);
+    for (String k : keys) {
+      t.left(k, 24);
+    }
+    for (int i = 0; i < view.size(); i++) {
+      Map<String, String> d = view.run(i).settings().describe();
+      String[] cells = new String[keys.size() + 1];
+      cells[0] = view.name(i);
+      for (int k = 0; k < keys.size(); k++) {
+        cells[k + 1] = d.get(keys.get(k));
+      }
+      t.row(cells);
+    }
+    return t;
+  }
+
+  /**
+   * Greedily joins segments with {@code separator} into lines no longer than {@code width} (a
+   * single over-long segment keeps its own line); the first line starts with {@code firstPrefix},
+   * the others with {@code prefix}.
+   */
+  static List<String> wrap(List<String> segments, String firstPrefix, String prefix,
+      String separator, int width) {
+    List<String> lines = new ArrayList<>();
+    StringBuilder line = new StringBuilder(firstPrefix);
+    boolean empty = true;
+    for (String seg : segments) {
+      if (!empty && line.length() + separator.length() + seg.length() > width) {
+        lines.add(line.toString());
+        line = new StringBuilder(prefix);
+        empty = true;
+      }
+      if (!empty) {
+        line.append(separator);
+      }
+      line.append(seg);
+      empty = false;
+    }
+    if (!empty) {
+      lines.add(line.toString());
+    }
+    return lines;
+  }
+
+  private static double meanOrNaN(ResponseStats s) {
+    return s.count() > 0 ? s.meanMillis() : Double.NaN;
+  }
+
+  private static String ms(boolean any, double v) {
+    return any ? Numbers.sig3(v) : Numbers.NONE;
+  }
+}

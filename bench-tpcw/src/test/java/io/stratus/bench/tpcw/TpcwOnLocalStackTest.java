@@ -1,0 +1,48 @@
+package io.stratus.bench.tpcw;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stratus.aws.LocalStackFixture;
+import io.stratus.bench.tpcw.workload.Interaction;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A short TPC-W run against real services, through the command line as a user would start it:
+ * S3 and SQS on LocalStack (found or started by the AWS adapter's fixture), locks and counters on
+ * a real ZooKeeper. It runs a fixed number of interactions per browser, so it takes the same work
+ * on a fast or a slow machine.
+ */
+class TpcwOnLocalStackTest {
+
+  @Test
+  void basicAndAtomicRunTheBookstoreOnLocalStackAndZooKeeper(@TempDir Path dir) throws Exception {
+    LocalStackFixture localstack = LocalStackFixture.get();
+    String endpoint = localstack.config().build().endpoint().orElseThrow().toString();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    try (TestingServer zookeeper = new TestingServer(true)) {
+      int code = StratusBench.run(new String[] {
+          "--cloud", "localstack", "--endpoint", endpoint, "--bucket", localstack.bucket(),
+          "--zookeeper", zookeeper.getConnectString(), "--protocols", "basic,atomic",
+          "--ebs", "2", "--items", "50", "--customers-per-eb", "10", "--warm-up", "0",
+          "--duration", "10m", "--interactions-per-eb", "25", "--seed", "11",
+          "--out", dir.toString()}, new PrintWriter(out, true), new PrintWriter(err, true));
+
+      assertThat(code).as(err + "\n" + out).isZero();
+    }
+    String printed = out.toString();
+    assertThat(printed).contains("localstack").contains("[1/2] protocol=basic")
+        .contains("[2/2] protocol=atomic").contains("(0 errors)");
+    assertThat(printed).doesNotContain("WIPS 0.00");
+    for (Interaction wi : Interaction.values()) {
+      assertThat(printed).contains(wi.label());
+    }
+    assertThat(Files.readString(dir.resolve("results.csv"))).contains("localstack");
+  }
+}
