@@ -65,6 +65,7 @@ public final class DataGenerator {
   private final long seed;
   private final long nowMillis;
   private final long today;
+  private final Map<String, Duration> elapsed = new LinkedHashMap<>();
 
   /**
    * A generator for {@code db} (whose tables must be empty) with dates relative to {@code
@@ -110,7 +111,7 @@ public final class DataGenerator {
     rows.put(BookstoreSchema.SHOPPING_CART, 0L);
     rows.put(BookstoreSchema.SHOPPING_CART_LINE, 0L);
     return new LoadReport(scale, rows, totals[0], totals[1], totals[2],
-        Duration.ofNanos(System.nanoTime() - started));
+        Duration.ofNanos(System.nanoTime() - started), elapsed);
   }
 
   private void load(String table, long count, LongFunction<Record> row,
@@ -135,7 +136,9 @@ public final class DataGenerator {
 
   private void loadRecords(String table, Iterable<Record> records, Map<String, Long> rows,
       long[] totals, LongConsumer progress) {
+    long started = System.nanoTime();
     BulkLoadResult r = db.bulkLoad(table, records);
+    elapsed.put(table, Duration.ofNanos(System.nanoTime() - started));
     rows.put(table, r.records());
     totals[0] += r.records();
     totals[1] += r.indexEntries();

@@ -13,12 +13,14 @@ import java.util.Map;
  * @param totalRows rows of all tables together
  * @param indexEntries secondary-index entries built
  * @param pagesWritten pages put to storage by the bulk loads (one put each)
- * @param elapsed wall time of the whole load
+ * @param elapsed wall time of the whole load (schema installation included)
+ * @param elapsedPerTable wall time of each table's bulk load, its indexes included
  */
 public record LoadReport(Scale scale, Map<String, Long> rowsPerTable, long totalRows,
-    long indexEntries, long pagesWritten, Duration elapsed) {
-  /** Copies the map. */
+    long indexEntries, long pagesWritten, Duration elapsed, Map<String, Duration> elapsedPerTable) {
+  /** Copies the maps. */
   public LoadReport {
     rowsPerTable = Collections.unmodifiableMap(new LinkedHashMap<>(rowsPerTable));
+    elapsedPerTable = Collections.unmodifiableMap(new LinkedHashMap<>(elapsedPerTable));
   }
 }

@@ -1,6 +1,7 @@
 package io.stratus.bench.tpcw.bookstore;
 
 import io.stratus.bench.tpcw.bookstore.Rows.OrderLineRow;
+import io.stratus.bench.tpcw.bookstore.Rows.Sold;
 import io.stratus.core.Record;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +23,8 @@ final class RecentOrders {
   static final long INITIAL_WINDOW_MILLIS = 3_600_000L;
   static final long MIN_WINDOW_MILLIS = 1_000L;
 
-  /** One line of a recent order. */
-  record Line(long orderId, OrderLineRow row) {}
+  /** One line of a recent order: its order and what it sold. */
+  record Line(long orderId, Sold row) {}
 
   private final int orders;
   private final AtomicLong windowMillis = new AtomicLong(INITIAL_WINDOW_MILLIS);
@@ -72,7 +73,7 @@ final class RecentOrders {
     List<Line> out = new ArrayList<>(records.size());
     for (Record r : records) {
       out.add(new Line(BookstoreKeys.orderLineParts(r.key())[0],
-          OrderLineRow.decode(r.payload())));
+          OrderLineRow.decodeSold(r.payload())));
     }
     return out;
   }

@@ -120,6 +120,15 @@ final class RowCodec {
       return s;
     }
 
+    /** Steps over a string without decoding it (for readers that need only later fields). */
+    void skipString() {
+      int n = getInt();
+      if (n < 0 || pos + n > buf.length) {
+        throw new IllegalStateException("row ends inside a string");
+      }
+      pos += n;
+    }
+
     long[] getLongs() {
       int n = getInt();
       if (n < 0 || n > buf.length) {

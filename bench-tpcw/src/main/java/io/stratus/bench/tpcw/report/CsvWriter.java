@@ -76,7 +76,7 @@ final class CsvWriter {
     for (String table : tables) {
       header.add("rows_" + table);
     }
-    header.addAll(List.of("elapsed_seconds", "requests", "pages_written", "mdollars_2008",
+    header.addAll(List.of("elapsed_seconds", "item_table_seconds", "requests", "pages_written", "mdollars_2008",
         "mdollars_2026"));
     try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
       writeRecord(w, header);
@@ -97,6 +97,7 @@ final class CsvWriter {
             record.add(rows == null ? "" : rows.toString());
           }
           record.add(number(load.elapsed().toNanos() / 1e9));
+          record.add(number(load.itemsElapsed().toNanos() / 1e9));
           record.add(Long.toString(load.requests()));
           record.add(Long.toString(load.pagesWritten()));
           record.add(number(load.milliDollars2008()));

@@ -123,6 +123,7 @@ final class JsonWriter {
     j.endObject();
     j.name("totalRows").value(load.totalRows());
     j.name("elapsedMillis").value(millis(load.elapsed()));
+    j.name("itemTableMillis").value(millis(load.itemsElapsed()));
     j.name("requests").value(load.requests());
     j.name("milliDollars2008").value(load.milliDollars2008());
     j.name("milliDollars2026").value(load.milliDollars2026());

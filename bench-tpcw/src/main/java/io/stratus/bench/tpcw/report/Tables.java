@@ -231,17 +231,18 @@ final class Tables {
   static TextTable load(SweepView view) {
     TextTable t = new TextTable()
         .left("run", RUN_NAME_WIDTH)
-        .right("rows").right("seconds").right("requests").right("pages")
+        .right("rows").right("seconds").right("item s").right("requests").right("pages")
         .right("m$ 2008").right("m$ 2026");
     for (int i = 0; i < view.size(); i++) {
       LoadSummary load = view.run(i).load();
       if (load == null) {
         t.row(view.name(i), Numbers.NONE, Numbers.NONE, Numbers.NONE, Numbers.NONE,
-            Numbers.NONE, Numbers.NONE);
+            Numbers.NONE, Numbers.NONE, Numbers.NONE);
         continue;
       }
       t.row(view.name(i), Numbers.count(load.totalRows()),
           Numbers.fixed(load.elapsed().toNanos() / 1e9, 1),
+          Numbers.fixed(load.itemsElapsed().toNanos() / 1e9, 2),
           Numbers.count(load.requests()), Numbers.count(load.pagesWritten()),
           Numbers.sig3(load.milliDollars2008()), Numbers.sig3(load.milliDollars2026()));
     }

@@ -97,7 +97,7 @@ class CsvWriterTest {
 
     List<String> header = records.get(0);
     assertThat(header).containsExactly("parameter", "run", "label", "name", "protocol",
-        "total_rows", "rows_item", "rows_customer", "rows_odd, \"table\"", "elapsed_seconds",
+        "total_rows", "rows_item", "rows_customer", "rows_odd, \"table\"", "elapsed_seconds", "item_table_seconds",
         "requests", "pages_written", "mdollars_2008", "mdollars_2026");
     assertThat(records).hasSize(4).allSatisfy(r -> assertThat(r).hasSize(header.size()));
     assertThat(field(header, records.get(2), "elapsed_seconds")).isEqualTo("23.3");

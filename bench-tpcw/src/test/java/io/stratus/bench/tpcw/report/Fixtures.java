@@ -92,7 +92,7 @@ final class Fixtures {
     Map<String, Long> tables = new LinkedHashMap<>();
     tables.put("item", 1000L);
     tables.put("odd, \"table\"", 7L);
-    LoadSummary load = new LoadSummary(tables, Duration.ofMillis(23_300), 120, 0.2, 0.05, 40);
+    LoadSummary load = new LoadSummary(tables, Duration.ofMillis(23_300), Duration.ofMillis(2_100), 120, 0.2, 0.05, 40);
     RunResult awkward = new RunResult("basic, \"tuned\"\nv2",
         settings(ProtocolKind.BASIC, 10, Duration.ofSeconds(100)), load, per, plain.read(),
         plain.update(), plain.total(), 12.5, 25, 0.875, 3, 1, 10, 0.1, 0.01,
@@ -169,7 +169,7 @@ final class Fixtures {
     Map<String, Long> tables = new LinkedHashMap<>();
     tables.put("item", (long) s.items());
     tables.put("customer", (long) s.customersPerEb() * s.ebs());
-    LoadSummary load = new LoadSummary(tables, Duration.ofMillis(20_000 + s.ebs() * 100L),
+    LoadSummary load = new LoadSummary(tables, Duration.ofMillis(20_000 + s.ebs() * 100L), Duration.ofMillis(2_000),
         500 + s.ebs(), 0.2 * s.ebs(), 0.05 * s.ebs(), 30 + s.ebs());
     return new RunResult(label, s, load, per, read, update, all, total / 25.0, 25, 0.9, 2, 0,
         (long) (bg * 100), bg, bg / 4, List.of());
