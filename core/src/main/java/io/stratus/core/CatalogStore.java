@@ -85,7 +85,9 @@ final class CatalogStore {
       if (after == before) {
         return before;
       }
-      Page page = after.toPage(uri);
+      long stamp = Math.max(pool.highestStamp(uri),
+          base.map(c -> c.page().versionStamp()).orElse(0L));
+      Page page = after.toPage(uri).withVersionStamp(stamp + 1); // monotonic reads
       byte[] bytes = PageCodec.encode(page);
       ItemVersion v;
       if (conditional == null) {

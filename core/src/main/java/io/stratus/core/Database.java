@@ -489,6 +489,8 @@ public final class Database implements AutoCloseable {
       if (root == null) {
         throw new IllegalStateException("the bulk load wrote no root at " + uri);
       }
+      // It replaces the root readers have seen: a newer version stamp (monotonic reads).
+      root = root.withVersionStamp(Math.max(root.versionStamp(), pool.highestStamp(uri)) + 1);
       ItemVersion v = CloudFutures.await(storage.put(uri, PageCodec.encode(root), Map.of()));
       pool.install(root, v.version());
     }

@@ -74,7 +74,9 @@ public final class DatabaseConfig {
     this.services = b.services;
     this.databaseUri = b.databaseUri;
     this.protocol = b.protocol;
-    this.pool = b.pool.build();
+    boolean monotonicReads = b.monotonicReads != null ? b.monotonicReads
+        : b.protocol == ProtocolKind.MONOTONIC || b.protocol == ProtocolKind.ATOMIC;
+    this.pool = b.pool.monotonicReads(monotonicReads).build();
     this.checkpointInterval = b.checkpointInterval;
     if (b.propagationPeriod.compareTo(b.lockTimeout) >= 0) {
       throw new IllegalArgumentException("the propagation period (" + b.propagationPeriod
@@ -135,6 +137,14 @@ public final class DatabaseConfig {
     return pool.maxBytes();
   }
 
+  /**
+   * Whether the handle refuses page versions older than one it has seen (monotonic reads, paper
+   * 001 section 5.2); by default on for the monotonic and atomic protocols, off for the others.
+   */
+  public boolean monotonicReads() {
+    return pool.monotonicReads();
+  }
+
   public Duration checkpointInterval() {
     return checkpointInterval;
   }
@@ -174,6 +184,7 @@ public final class DatabaseConfig {
     private final CloudServices services;
     private final String databaseUri;
     private ProtocolKind protocol = DEFAULT_PROTOCOL;
+    private Boolean monotonicReads; // null: by protocol
     private final BufferPoolConfig.Builder pool = BufferPoolConfig.builder()
         .pageSize(DEFAULT_PAGE_SIZE).ttl(DEFAULT_TTL).maxBytes(DEFAULT_POOL_BYTES);
     private Duration checkpointInterval = DEFAULT_CHECKPOINT_INTERVAL;
@@ -238,6 +249,18 @@ public final class DatabaseConfig {
         throw new IllegalArgumentException("the TTL must not be negative, got " + ttl);
       }
       pool.ttl(ttl);
+      return this;
+    }
+
+    /**
+     * Monotonic reads (paper 001, section 5.2): the buffer pool remembers per page the highest
+     * version stamp seen and never accepts an older copy from eventually consistent storage; it
+     * keeps serving the newer cached copy or re-reads. Default: on for the monotonic and atomic
+     * protocols (which promise it), off for naive and basic; this setting overrides that (e.g. off
+     * to show the anomaly in tests).
+     */
+    public Builder monotonicReads(boolean on) {
+      this.monotonicReads = on;
       return this;
     }
 

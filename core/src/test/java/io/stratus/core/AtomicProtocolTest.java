@@ -4,7 +4,9 @@ import static io.stratus.core.BasicProtocolTest.load;
 import static io.stratus.core.BasicProtocolTest.read;
 import static io.stratus.core.BasicProtocolTest.update;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.stratus.CommitStateUnknownException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.decorate.FaultInterceptor;
@@ -36,8 +38,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class AtomicProtocolTest {
   static final String QUEUE_A = Fixture.DB + "/atomic/a";
 
-  static final List<String> CRASH_POINTS = List.of("atomic.before-log", "atomic.after-log",
+  /** The crash points of a commit in one complete-transaction message (the common case). */
+  static final List<String> CRASH_POINTS = List.of("atomic.before-log",
       "atomic.after-commit-record", "atomic.after-propagate", "atomic.after-cleanup");
+
+  /** Those of a two-step commit (log records, then the commit record): one more. */
+  static final List<String> TWO_STEP_CRASH_POINTS = List.of("atomic.before-log",
+      "atomic.after-log", "atomic.after-commit-record", "atomic.after-propagate",
+      "atomic.after-cleanup");
+
+  /** Queue messages this small make a transaction of two records take two steps. */
+  static final int SMALL_MESSAGES = 200;
 
   static DatabaseConfig.Builder atomic(Fixture f, String client, ManualExecutor ex) {
     return f.config().protocol(ProtocolKind.ATOMIC).clientId(client).checkpointExecutor(ex);
@@ -64,22 +75,30 @@ class AtomicProtocolTest {
   /**
    * Client a dies at each step of its second commit (or of its propagation); then it reopens and
    * recovers itself, or client b recovers it. Every commit that returned is whole; the dying
-   * transaction is whole or absent as the step says; weak queues change nothing.
+   * transaction is whole or absent as the step says (before the one message or the commit
+   * record: a loser; after: a winner); weak queues change nothing. Both commit forms: one
+   * complete-transaction message, and log records then commit record (small queue messages).
    */
   @Test
   void aCrashAtEveryAtomicStepIsAllOrNothing(@Seed long seed) {
     for (QueueBehavior q : List.of(QueueBehavior.reliable(), QueueBehavior.weak())) {
       for (boolean selfRecovery : List.of(true, false)) {
         for (String point : CRASH_POINTS) {
-          crashAndRecover(seed, q, selfRecovery, point);
+          crashAndRecover(seed, q, selfRecovery, point, 0);
+        }
+        for (String point : TWO_STEP_CRASH_POINTS) {
+          crashAndRecover(seed, q, selfRecovery, point, SMALL_MESSAGES);
         }
       }
     }
   }
 
-  private void crashAndRecover(long seed, QueueBehavior q, boolean selfRecovery, String point) {
-    String what = point + (selfRecovery ? ", self" : ", other") + ", " + q;
-    try (Fixture f = new Fixture(seed, true, q)) {
+  private void crashAndRecover(long seed, QueueBehavior q, boolean selfRecovery, String point,
+      int maxMessage) {
+    String what = point + (selfRecovery ? ", self" : ", other") + ", " + q
+        + (maxMessage > 0 ? ", two steps" : ", one message");
+    try (Fixture f = new Fixture(seed, true, q,
+        maxMessage > 0 ? Fixture.maxMessageSize(maxMessage) : b -> b)) {
       ManualExecutor ex = new ManualExecutor();
       FaultInterceptor faults = new FaultInterceptor(FaultPlan.none(), seed, f.clock);
       ScriptedCrashPoints crash = new ScriptedCrashPoints().arm(point, 2)
@@ -174,7 +193,8 @@ class AtomicProtocolTest {
    */
   @Test
   void severalRecoverersAtOnceAreSafe(@Seed long seed) throws Exception {
-    try (Fixture f = new Fixture(seed, true, QueueBehavior.weak())) {
+    try (Fixture f = new Fixture(seed, true, QueueBehavior.weak(),
+        Fixture.maxMessageSize(SMALL_MESSAGES))) {
       ManualExecutor held = new ManualExecutor(); // a's propagation never runs
       ScriptedCrashPoints crash = new ScriptedCrashPoints().arm("atomic.after-log", 3);
       Database a = f.open(atomic(f, "a", held).crashPoints(crash));
@@ -224,7 +244,8 @@ class AtomicProtocolTest {
   /** A recoverer leaves a live client's commit in flight alone: no commit record yet, young. */
   @Test
   void aLiveClientsCommitInFlightIsNotDestroyed(@Seed long seed) {
-    try (Fixture f = new Fixture(seed)) {
+    try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(),
+        Fixture.maxMessageSize(SMALL_MESSAGES))) {
       ManualExecutor ex = new ManualExecutor();
       Database b = f.open(atomic(f, "b", ex));
       load(b, 100);
@@ -242,6 +263,95 @@ class AtomicProtocolTest {
       quiesce(f, b);
       assertThat(read(b, 30)).isEqualTo("u1");
       assertThat(read(b, 1001)).isEqualTo("n1");
+    }
+  }
+
+  /**
+   * The common case costs one queue round trip: a transaction whose records fit into one message
+   * is sent as one complete-transaction message; a larger one as log records plus a commit record.
+   */
+  @Test
+  void aSmallTransactionIsOneMessageALargeOneTwoSteps(@Seed long seed) {
+    for (int maxMessage : List.of(0, SMALL_MESSAGES)) {
+      try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(),
+          maxMessage > 0 ? Fixture.maxMessageSize(maxMessage) : b -> b)) {
+        ManualExecutor held = new ManualExecutor();
+        Database a = f.open(atomic(f, "a", held));
+        load(a, 100);
+        round(a, 1); // an update and an insert
+        assertThat(visibleMessages(f, QUEUE_A)).as("max message %d", maxMessage)
+            .isEqualTo(maxMessage > 0 ? 3 : 1);
+        f.clock.advance(Duration.ofSeconds(2));
+        quiesce(f, a);
+        assertThat(read(a, 30)).isEqualTo("u1");
+        assertThat(read(a, 1001)).isEqualTo("n1");
+      }
+    }
+  }
+
+  /**
+   * The hazard of atomic without counters: a winner propagated again (a resent or redelivered
+   * message, a clean-up that died after propagating) after a newer update of the same key was
+   * applied. Its records carry the writer's chain counters, so the checkpoint skips them.
+   */
+  @Test
+  void aRepropagatedWinnerNeverOverwritesANewerValue(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      Database a = f.open(atomic(f, "a", ex));
+      load(a, 50);
+      update(a, 7, "x1");
+      List<QueueMessage> copy = CloudFutures.await(f.services().simpleQueues()
+          .receive(QUEUE_A, 10, Duration.ofSeconds(1)));
+      assertThat(copy).hasSize(1);
+      f.clock.advance(Duration.ofSeconds(2));
+      ex.runAll(); // propagation and clean-up of x1
+      a.checkpointAll();
+      update(a, 7, "x2");
+      ex.runAll();
+      a.checkpointAll();
+      CloudFutures.await(f.services().simpleQueues().send(QUEUE_A, copy.get(0).payload()));
+      quiesce(f, a); // recovery finds x1's message again: a winner, propagated again
+      Database reader = f.open(atomic(f, "reader", ex));
+      assertThat(read(reader, 7)).isEqualTo("x2");
+      assertThat(visibleMessages(f, QUEUE_A)).isZero();
+    }
+  }
+
+  /**
+   * An unknown outcome is resolved by sending again (a duplicate is harmless); when every resend
+   * is unknown too, the commit reports it and the client settles it as a winner in the
+   * background (sends until one is known to have arrived), so its counters leave no gap and the
+   * client's next commit does not overtake it. Everything is applied once, in order.
+   */
+  @Test
+  void unknownOutcomesAreSettledAsWinnersInOrder(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      LoseReplies lose = new LoseReplies(Fixture.DB + "/atomic/");
+      Database a = f.open(f.config(lose).protocol(ProtocolKind.ATOMIC).clientId("a")
+          .checkpointExecutor(ex));
+      load(a, 50);
+      lose.remaining = 1;
+      update(a, 7, "x1"); // the resend's reply arrives: committed
+      lose.remaining = 4; // the send and all three resends
+      assertThatThrownBy(() -> {
+        try (Transaction tx = a.begin()) {
+          tx.update("items", Key.of(7L), Fixture.bytes("x2"));
+          tx.update("items", Key.of(8L), Fixture.bytes("y2"));
+          tx.commit();
+        }
+      }).isInstanceOf(CommitStateUnknownException.class);
+      update(a, 7, "x3"); // not stalled behind the unknown commit's counters
+      ex.runAll();
+      quiesce(f, a);
+      Database reader = f.open(atomic(f, "reader", ex));
+      assertThat(read(reader, 7)).isEqualTo("x3");
+      assertThat(read(reader, 8)).as("the unknown commit did arrive").isEqualTo("y2");
+      f.clock.advance(Duration.ofSeconds(61));
+      a.checkpointAll();
+      f.clock.advance(Duration.ofSeconds(31));
+      assertThat(visibleMessages(f, QUEUE_A)).as("duplicates cleaned up too").isZero();
     }
   }
 }

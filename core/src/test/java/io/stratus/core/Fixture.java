@@ -1,5 +1,6 @@
 package io.stratus.core;
 
+import io.stratus.cloudapi.CloudLimits;
 import io.stratus.cloudapi.CloudServices;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.Decorators;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * One in-process cloud on a manual clock, and the database handles a test opens on it (closed at
@@ -40,8 +42,22 @@ final class Fixture implements AutoCloseable {
   }
 
   Fixture(long seed, boolean conditionalPut, QueueBehavior queues) {
-    this.cloud = InProcessCloud.builder().clock(clock).seed(seed).conditionalPut(conditionalPut)
-        .queueBehavior(queues).build();
+    this(seed, conditionalPut, queues, b -> b);
+  }
+
+  /** A cloud with further settings ({@code tweak}: limits, storage consistency, ...). */
+  Fixture(long seed, boolean conditionalPut, QueueBehavior queues,
+      UnaryOperator<InProcessCloud.Builder> tweak) {
+    this.cloud = tweak.apply(InProcessCloud.builder().clock(clock).seed(seed)
+        .conditionalPut(conditionalPut).queueBehavior(queues)).build();
+  }
+
+  /**
+   * Simple-queue messages of at most {@code bytes} (the atomic protocol then commits a
+   * transaction of a few records in two steps: log records, then the commit record).
+   */
+  static UnaryOperator<InProcessCloud.Builder> maxMessageSize(int bytes) {
+    return b -> b.limits(CloudLimits.aws().toBuilder().maxMessageSize(bytes).build());
   }
 
   /** The raw services (no interceptors). */

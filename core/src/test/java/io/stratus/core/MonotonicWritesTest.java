@@ -5,6 +5,7 @@ import static io.stratus.core.BasicProtocolTest.read;
 import static io.stratus.core.BasicProtocolTest.readAll;
 import static io.stratus.core.BasicProtocolTest.update;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.QueueMessage;
@@ -140,6 +141,33 @@ class MonotonicWritesTest {
       BasicProtocolTest.quiesce(f, dbs.get(0));
       BasicProtocolTest.quiesce(f, dbs.get(0));
       assertThat(readAll(dbs.get(1))).isEqualTo(expected);
+    }
+  }
+
+  /**
+   * A commit whose sends all end "outcome unknown" (replies lost, resends too) is settled in the
+   * background: its records are sent until known to have arrived, so the writer's chains have no
+   * gap, and its next commit of the same key is applied after it, not before.
+   */
+  @Test
+  void anUnknownCommitLeavesNoGapAndIsNotOvertaken(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      LoseReplies lose = new LoseReplies(Fixture.DB + "/pu/");
+      Database db = f.open(f.config(lose).protocol(ProtocolKind.MONOTONIC).clientId("a")
+          .checkpointExecutor(ex));
+      load(db, 10);
+      update(db, 4, "w"); // creates the page's queue
+      lose.remaining = 4; // the send and its three resends
+      assertThatThrownBy(() -> update(db, 3, "x1"))
+          .isInstanceOf(io.stratus.CommitStateUnknownException.class);
+      f.clock.advance(Duration.ofMillis(1));
+      update(db, 3, "x2");
+      ex.runAll(); // the background resend
+      BasicProtocolTest.quiesce(f, db);
+      BasicProtocolTest.quiesce(f, db);
+      Database other = f.open(config(f, ProtocolKind.MONOTONIC, "b", ex));
+      assertThat(read(other, 3)).isEqualTo("x2");
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.stratus.pagemanager;
 
+import io.stratus.StalePageException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ConditionalRead;
 import io.stratus.cloudapi.StorageService;
@@ -33,6 +34,14 @@ import java.util.function.Supplier;
  * fetched page never changes under its reader; a transaction's changes stay in its {@link
  * PageTransaction} until it completes and {@link #install}s them.
  *
+ * <p><b>Monotonic reads</b> (paper 001, section 5.2; {@link BufferPoolConfig#monotonicReads()}):
+ * the pool remembers per URI the highest {@link Page#versionStamp()} it has seen
+ * (loaded or installed; kept after eviction: one map entry per page URI the handle ever saw) and
+ * never accepts an older one from storage, which an eventually consistent store may serve. A
+ * refresh answered with an older version (or "absent") keeps serving the cached, newer copy as
+ * if "not modified"; a load with no newer copy to fall back on re-reads at once, up to {@link
+ * #MAX_REREADS} times, then fails with the retryable {@link StalePageException}.
+ *
  * <p><b>Concurrency.</b> Thread-safe. A cache hit is a {@link ConcurrentHashMap} lookup, two
  * volatile reads, one clock read and a {@link LongAdder} increment: no lock, no allocation. Misses
  * and refreshes are single-flight: the first fetch of a URI registers a future in {@code inflight}
@@ -56,6 +65,9 @@ import java.util.function.Supplier;
  * on whichever thread completes the storage future.
  */
 public final class BufferPool implements AutoCloseable {
+  /** Immediate re-reads of a page storage served older than seen before giving up. */
+  static final int MAX_REREADS = 8;
+
   private final StorageService storage;
   private final BufferPoolConfig config;
   private final Clock clock;
@@ -74,6 +86,9 @@ public final class BufferPool implements AutoCloseable {
   private final LongAdder notModified = new LongAdder();
   private final LongAdder coalesced = new LongAdder();
   private final LongAdder evictions = new LongAdder();
+  private final LongAdder staleRefused = new LongAdder();
+  /** Monotonic reads: per URI the highest version stamp this pool has seen; null when off. */
+  private final ConcurrentHashMap<String, Long> stamps;
   private volatile boolean evictionRequested;
   private volatile boolean closed;
 
@@ -82,6 +97,7 @@ public final class BufferPool implements AutoCloseable {
    * not close it.
    */
   public BufferPool(StorageService storage, BufferPoolConfig config, Clock clock) {
+    this.stamps = config.monotonicReads() ? new ConcurrentHashMap<>() : null;
     this.storage = Objects.requireNonNull(storage, "storage");
     this.config = Objects.requireNonNull(config, "config");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -160,6 +176,7 @@ public final class BufferPool implements AutoCloseable {
     }
     long now = clock.millis();
     Content c = new Content(page, version, expiry(now));
+    noteStamp(page);
     withSlot(
         page.uri(),
         s -> {
@@ -208,6 +225,23 @@ public final class BufferPool implements AutoCloseable {
       }
     }
     inflight.clear();
+  }
+
+  /**
+   * The highest {@link Page#versionStamp()} this pool has seen for {@code uri} (loaded or
+   * installed), 0 when none or when monotonic reads are off. A writer stamps its new version above
+   * it.
+   */
+  public long highestStamp(String uri) {
+    return stamps == null ? 0 : stamps.getOrDefault(uri, 0L);
+  }
+
+  /**
+   * How many storage answers the pool refused because they were older than a version it had seen
+   * (monotonic reads); each cost a re-read or was answered from the newer cached copy.
+   */
+  public long staleReadsRefused() {
+    return staleRefused.sum();
   }
 
   // ---- package-private: for PageTransaction and tests ----
@@ -347,9 +381,76 @@ public final class BufferPool implements AutoCloseable {
       return;
     }
     try {
-      settle(uri, mine, item.isEmpty() ? null : decode(uri, item.get(), started));
+      Content c = item.isEmpty() ? null : decode(uri, item.get(), started);
+      if (stale(uri, c)) {
+        reread(uri, mine, started, 1, c);
+        return;
+      }
+      settle(uri, mine, c);
     } catch (RuntimeException | Error e) {
       fail(uri, mine, e, true);
+    }
+  }
+
+  /**
+   * Monotonic reads: whether storage's answer ({@code c}; null: absent) is older than a version of
+   * {@code uri} this pool has seen. Pages are never deleted, so "absent" after a page is stale too.
+   */
+  private boolean stale(String uri, Content c) {
+    if (stamps == null) {
+      return false;
+    }
+    Long seen = stamps.get(uri);
+    // Stamp 0 = a page nobody stamped (written outside the protocols): outside the guard.
+    return seen != null && seen > 0 && (c == null || c.page.versionStamp() < seen);
+  }
+
+  private void noteStamp(Page page) {
+    if (stamps != null) {
+      stamps.merge(page.uri(), page.versionStamp(), Math::max);
+    }
+  }
+
+  /**
+   * Storage served an older version than this client has seen and the pool has no newer copy to
+   * serve instead: read again at once (an eventually consistent store answers from another
+   * replica), up to {@link #MAX_REREADS} times, then fail with the retryable {@link
+   * StalePageException}. No waiting: nothing here depends on time passing.
+   */
+  private void reread(String uri, CompletableFuture<Content> mine, long started, int attempt,
+      Content served) {
+    staleRefused.increment();
+    if (attempt > MAX_REREADS) {
+      fail(uri, mine, new StalePageException(uri, highestStamp(uri),
+          served == null ? -1 : served.page.versionStamp()), false);
+      return;
+    }
+    call(() -> storage.get(uri)).whenComplete((item, failure) -> {
+      if (failure != null) {
+        fail(uri, mine, failure, false);
+        return;
+      }
+      try {
+        Content c = item.isEmpty() ? null : decode(uri, item.get(), started);
+        if (stale(uri, c)) {
+          reread(uri, mine, started, attempt + 1, c);
+          return;
+        }
+        settle(uri, mine, c);
+      } catch (RuntimeException | Error e) {
+        fail(uri, mine, e, true);
+      }
+    });
+  }
+
+  /** Storage answered a refresh with an older version (or none): keep the newer copy, or re-read. */
+  private void refreshedStale(String uri, CompletableFuture<Content> mine, long started,
+      Content base, Content served) {
+    if (base.page.versionStamp() >= highestStamp(uri)) {
+      staleRefused.increment();
+      settle(uri, mine, base.withExpiry(expiry(started))); // as "not modified": still the newest
+    } else {
+      reread(uri, mine, started, 1, served);
     }
   }
 
@@ -368,10 +469,19 @@ public final class BufferPool implements AutoCloseable {
           settle(uri, mine, base.withExpiry(expiry(started)));
           break;
         case MODIFIED:
-          settle(uri, mine, decode(uri, read.item().orElseThrow(), started));
+          Content c = decode(uri, read.item().orElseThrow(), started);
+          if (stale(uri, c)) {
+            refreshedStale(uri, mine, started, base, c);
+          } else {
+            settle(uri, mine, c);
+          }
           break;
         case ABSENT:
-          settle(uri, mine, null);
+          if (stale(uri, null)) {
+            refreshedStale(uri, mine, started, base, null);
+          } else {
+            settle(uri, mine, null);
+          }
           break;
         default:
           throw new IllegalStateException("unknown conditional read status " + read.status());
@@ -391,6 +501,7 @@ public final class BufferPool implements AutoCloseable {
    */
   private void settle(String uri, CompletableFuture<Content> mine, Content c) {
     if (c != null) {
+      noteStamp(c.page);
       long now = clock.millis();
       withSlot(
           uri,

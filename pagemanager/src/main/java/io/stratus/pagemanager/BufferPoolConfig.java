@@ -27,9 +27,11 @@ public final class BufferPoolConfig {
   private final Duration ttl;
   private final long maxBytes;
   private final int pageSize;
+  private final boolean monotonicReads;
 
   private BufferPoolConfig(Builder b) {
     this.ttl = b.ttl;
+    this.monotonicReads = b.monotonicReads;
     this.maxBytes = b.maxBytes;
     this.pageSize = b.pageSize;
   }
@@ -45,7 +47,8 @@ public final class BufferPoolConfig {
 
   /** A builder holding this configuration's settings. */
   public Builder toBuilder() {
-    return new Builder().ttl(ttl).maxBytes(maxBytes).pageSize(pageSize);
+    return new Builder().ttl(ttl).maxBytes(maxBytes).pageSize(pageSize)
+        .monotonicReads(monotonicReads);
   }
 
   /**
@@ -64,6 +67,15 @@ public final class BufferPoolConfig {
     return maxBytes;
   }
 
+  /**
+   * Whether the pool refuses a page older (by {@link Page#versionStamp()}) than one it has seen at
+   * the same URI: monotonic reads under eventually consistent storage (paper 001, section 5.2).
+   * Off by default; the database turns it on for the protocols that promise monotonic reads.
+   */
+  public boolean monotonicReads() {
+    return monotonicReads;
+  }
+
   /** The largest page ({@link Page#encodedSizeBound()}) the layers above may write. */
   public int pageSize() {
     return pageSize;
@@ -75,12 +87,13 @@ public final class BufferPoolConfig {
       return false;
     }
     BufferPoolConfig c = (BufferPoolConfig) o;
-    return ttl.equals(c.ttl) && maxBytes == c.maxBytes && pageSize == c.pageSize;
+    return ttl.equals(c.ttl) && maxBytes == c.maxBytes && pageSize == c.pageSize
+        && monotonicReads == c.monotonicReads;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(ttl, maxBytes, pageSize);
+    return Objects.hash(ttl, maxBytes, pageSize, monotonicReads);
   }
 
   @Override
@@ -94,6 +107,7 @@ public final class BufferPoolConfig {
     private Duration ttl = DEFAULT_TTL;
     private long maxBytes = DEFAULT_MAX_BYTES;
     private int pageSize = DEFAULT_PAGE_SIZE;
+    private boolean monotonicReads;
 
     private Builder() {}
 
@@ -106,6 +120,12 @@ public final class BufferPoolConfig {
     /** Positive; see {@link BufferPoolConfig#maxBytes()}. */
     public Builder maxBytes(long maxBytes) {
       this.maxBytes = maxBytes;
+      return this;
+    }
+
+    /** See {@link BufferPoolConfig#monotonicReads()}; default false. */
+    public Builder monotonicReads(boolean on) {
+      this.monotonicReads = on;
       return this;
     }
 

@@ -32,7 +32,10 @@ import java.util.Optional;
  *   <li>{@code clientCommitCounters}: per client, the highest commit counter applied (monotonic
  *       writes; reserved, used by the protocol issues);
  *   <li>{@code snapshotId}: the snapshot / commit id of the page's state (snapshot isolation;
- *       reserved).
+ *       reserved);
+ *   <li>{@code versionStamp}: grows with every write of the page (the writer stores the stamp it
+ *       read plus one), so a client can tell an older copy from a newer one whatever the storage
+ *       versions look like (monotonic reads, paper 001 section 5.2); 0 = never stamped.
  * </ul>
  */
 public final class Page {
@@ -45,6 +48,8 @@ public final class Page {
   static final int COUNTER_OVERHEAD = 24;
   /** Bytes a set tree checkpoint time costs (tag and a varint of up to ten bytes). */
   static final int TREE_CHECKPOINT_OVERHEAD = 11;
+  /** Bytes a set version stamp costs (tag and a varint of up to ten bytes). */
+  static final int VERSION_STAMP_OVERHEAD = 11;
 
   private final String uri;
   private final PageKind kind;
@@ -56,6 +61,7 @@ public final class Page {
   private final long treeCheckpointMillis;
   private final Map<String, Long> clientCommitCounters;
   private final long snapshotId;
+  private final long versionStamp;
   private final byte[][] keys;
   private final byte[][] values;
   private final int encodedSizeBound;
@@ -74,12 +80,14 @@ public final class Page {
             ? Map.of()
             : Collections.unmodifiableMap(new HashMap<>(b.clientCommitCounters));
     this.snapshotId = b.snapshotId;
+    this.versionStamp = b.versionStamp;
     this.keys = keys;
     this.values = values;
     int size = HEADER_OVERHEAD + uri.length() + lowKey.length
         + (highKey == null ? 0 : highKey.length)
         + (rightSibling == null ? 0 : utf8Length(rightSibling))
-        + (treeCheckpointMillis == 0 ? 0 : TREE_CHECKPOINT_OVERHEAD);
+        + (treeCheckpointMillis == 0 ? 0 : TREE_CHECKPOINT_OVERHEAD)
+        + VERSION_STAMP_OVERHEAD; // always: stamping a page on its way out must not grow it
     for (String clientId : clientCommitCounters.keySet()) {
       // Stored as UTF-8 text, so its encoded length counts, not its char count.
       size += COUNTER_OVERHEAD + utf8Length(clientId);
@@ -130,6 +138,20 @@ public final class Page {
 
   public Optional<String> rightSibling() {
     return Optional.ofNullable(rightSibling);
+  }
+
+  /**
+   * The page's version stamp: every write stores the stamp of the version the writer read plus
+   * one, so it grows with each version of the page at one URI (monotonic reads compare it); 0 for
+   * a page never stamped.
+   */
+  public long versionStamp() {
+    return versionStamp;
+  }
+
+  /** This page stamped {@code stamp} (same header otherwise, same entries). */
+  public Page withVersionStamp(long stamp) {
+    return stamp == versionStamp ? this : toBuilder().versionStamp(stamp).build();
   }
 
   public long lastCheckpointMillis() {
@@ -255,6 +277,7 @@ public final class Page {
     b.treeCheckpointMillis = treeCheckpointMillis;
     b.clientCommitCounters.putAll(clientCommitCounters);
     b.snapshotId = snapshotId;
+    b.versionStamp = versionStamp;
     b.keys = keys;
     b.values = values;
     return b;
@@ -276,6 +299,7 @@ public final class Page {
         && lastCheckpointMillis == p.lastCheckpointMillis
         && treeCheckpointMillis == p.treeCheckpointMillis
         && clientCommitCounters.equals(p.clientCommitCounters) && snapshotId == p.snapshotId
+        && versionStamp == p.versionStamp
         && Arrays.deepEquals(keys, p.keys) && Arrays.deepEquals(values, p.values);
   }
 
@@ -335,6 +359,7 @@ public final class Page {
     private long treeCheckpointMillis;
     private final Map<String, Long> clientCommitCounters = new HashMap<>();
     private long snapshotId;
+    private long versionStamp;
     private byte[][] keys = NO_BYTES;
     private byte[][] values = NO_BYTES;
 
@@ -371,6 +396,15 @@ public final class Page {
     /** The right sibling's URI; null for none. */
     public Builder rightSibling(String rightSibling) {
       this.rightSibling = rightSibling;
+      return this;
+    }
+
+    /** The version stamp (see {@link Page#versionStamp}). */
+    public Builder versionStamp(long stamp) {
+      if (stamp < 0) {
+        throw new IllegalArgumentException("a version stamp must not be negative: " + stamp);
+      }
+      this.versionStamp = stamp;
       return this;
     }
 

@@ -43,7 +43,8 @@ public final class PageCodec {
             .setLowKey(UnsafeByteOperations.unsafeWrap(page.lowKey()))
             .setLastCheckpointMillis(page.lastCheckpointMillis())
             .setTreeCheckpointMillis(page.treeCheckpointMillis())
-            .setSnapshotId(page.snapshotId());
+            .setSnapshotId(page.snapshotId())
+            .setVersionStamp(page.versionStamp());
     page.highKey().ifPresent(h -> body.setHighKey(UnsafeByteOperations.unsafeWrap(h)));
     page.rightSibling().ifPresent(body::setRightSibling);
     body.putAllClientCommitCounters(page.clientCommitCounters());
@@ -126,6 +127,7 @@ public final class PageCodec {
             .treeCheckpointMillis(body.getTreeCheckpointMillis())
             .snapshotId(body.getSnapshotId());
     try {
+      b.versionStamp(body.getVersionStamp());
       b.level(body.getLevel());
       if (body.hasHighKey()) {
         b.highKey(body.getHighKey().toByteArray());

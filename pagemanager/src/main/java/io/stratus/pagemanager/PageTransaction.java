@@ -27,7 +27,9 @@ import java.util.UUID;
  * this class. Each written page carries the storage version it was based on (the version this
  * transaction read), or none for a page that did not exist: what the protocols' conditional puts
  * need. Writing a page not read before reads it first (one pool fetch), to learn that version;
- * pages named by {@link #newPageUri} are known to be new and cost no fetch.
+ * pages named by {@link #newPageUri} are known to be new and cost no fetch. The first write of a
+ * page in the transaction stamps it with the highest {@link Page#versionStamp} known for it (the
+ * version read, or any this client saw) plus one; later writes keep that stamp (monotonic reads).
  *
  * <p><b>States.</b> Open, then either completed ({@link #complete}: the protocol committed the
  * writes, the pool gets the committed pages) or aborted ({@link #abort} or {@link #close}: the
@@ -103,15 +105,21 @@ public final class PageTransaction implements PageStore, AutoCloseable {
     PageWrite previous = writes.get(uri);
     PageWrite w;
     if (previous != null) {
-      w = new PageWrite(page, previous.baseVersion(), previous.isNew());
+      // One new version per transaction: the stamp given at the first write stays.
+      w = new PageWrite(page.withVersionStamp(previous.page().versionStamp()),
+          previous.baseVersion(), previous.isNew());
     } else if (created != null && created.contains(uri)
         && (reads == null || !reads.containsKey(uri))) {
-      w = new PageWrite(page, Optional.empty(), true);
+      w = new PageWrite(page.withVersionStamp(page.versionStamp() + 1), Optional.empty(), true);
     } else {
       Content base = readFromPool(uri).content();
+      long stamp = Math.max(page.versionStamp(), pool.highestStamp(uri));
+      if (base != null && base.page != null) {
+        stamp = Math.max(stamp, base.page.versionStamp());
+      }
       w = base == null
-          ? new PageWrite(page, Optional.empty(), true)
-          : new PageWrite(page, Optional.of(base.version), false);
+          ? new PageWrite(page.withVersionStamp(stamp + 1), Optional.empty(), true)
+          : new PageWrite(page.withVersionStamp(stamp + 1), Optional.of(base.version), false);
     }
     writes.put(uri, w);
   }

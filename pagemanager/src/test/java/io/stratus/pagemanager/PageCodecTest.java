@@ -36,6 +36,7 @@ class PageCodecTest {
       assertThat(back.lastCheckpointMillis()).isEqualTo(p.lastCheckpointMillis());
       assertThat(back.clientCommitCounters()).isEqualTo(p.clientCommitCounters());
       assertThat(back.snapshotId()).isEqualTo(p.snapshotId());
+      assertThat(back.versionStamp()).isEqualTo(p.versionStamp());
       assertThat(back.entryCount()).isEqualTo(p.entryCount());
     }
   }

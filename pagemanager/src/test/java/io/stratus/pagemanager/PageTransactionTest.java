@@ -42,11 +42,14 @@ class PageTransactionTest {
       assertThat(tx.read(A)).contains(a);
       Page a2 = a.withPut(new byte[] {'x'}, new byte[] {1});
       tx.write(a2);
-      assertThat(tx.read(A)).contains(a2);
+      // The first write stamps the page one above the version read; later writes keep it.
+      long stamp = a.versionStamp() + 1;
+      assertThat(tx.read(A)).contains(a2.withVersionStamp(stamp));
       Page a3 = a2.withRemoved(new byte[] {'x'}).withPut(new byte[] {'y'}, new byte[] {2});
       tx.write(a3);
-      assertThat(tx.read(A)).contains(a3);
-      assertThat(tx.writes().get(A)).isEqualTo(new PageWrite(a3, Optional.of(aVersion), false));
+      assertThat(tx.read(A)).contains(a3.withVersionStamp(stamp));
+      assertThat(tx.writes().get(A)).isEqualTo(new PageWrite(a3.withVersionStamp(stamp),
+          Optional.of(aVersion), false));
       // Others do not see it.
       assertThat(f.pool.fetch(A)).contains(a);
     }
@@ -161,8 +164,10 @@ class PageTransactionTest {
 
     tx.complete(Map.of(A, "v-a2", created, "v-c"));
 
-    assertThat(f.pool.fetchVersioned(A)).contains(new CachedPage(a2, "v-a2"));
-    assertThat(f.pool.fetchVersioned(created)).contains(new CachedPage(c, "v-c"));
+    assertThat(f.pool.fetchVersioned(A)).contains(
+        new CachedPage(a2.withVersionStamp(a.versionStamp() + 1), "v-a2"));
+    assertThat(f.pool.fetchVersioned(created)).contains(
+        new CachedPage(c.withVersionStamp(c.versionStamp() + 1), "v-c"));
     assertThat(f.storageCalls()).isEqualTo(calls);
     assertThat(f.pool.isCached(B)).isFalse();
     assertThat(f.pool.pinCount(A)).isZero();

@@ -35,6 +35,7 @@ final class RandomPages {
       b.clientCommitCounter(text(r, r.nextInt(60)), interestingLong(r));
     }
     b.snapshotId(interestingLong(r));
+    b.versionStamp(Math.abs(interestingLong(r) % Long.MAX_VALUE));
     int n = r.nextInt(5) == 0 ? 0 : r.nextInt(60);
     TreeMap<byte[], byte[]> entries = new TreeMap<>(Keys.ORDER);
     for (int i = 0; i < n; i++) {

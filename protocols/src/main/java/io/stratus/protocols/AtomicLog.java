@@ -45,7 +45,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Classification</b> (age = recoverer's clock − the commit time in the messages):
  *
  * <ul>
- *   <li>commit record and every numbered log message present: a <b>winner</b> — propagate
+ *   <li>a complete-transaction message (records and commit record in one, the common case), or
+ *       commit record and every numbered log message present: a <b>winner</b> — propagate
  *       (unless the caller already did) and delete, log messages first and the commit record
  *       last, so a concurrent or later recoverer never sees log messages without their commit;
  *   <li>commit record, some log messages missing: younger than the atomic timeout, <b>wait</b>
@@ -54,6 +55,12 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>no commit record: older than the atomic timeout, a <b>loser</b> — delete; younger, wait
  *       (possibly a live client's commit in flight).
  * </ul>
+ *
+ * <p><b>Duplicates and re-propagation.</b> A message may be delivered or sent twice (a resend
+ * after an unknown outcome): log messages are keyed by their index, every copy of a commit record
+ * is deleted. A winner may be propagated more than once (a clean-up that died after propagating,
+ * a resent complete message): its records carry the writer's chain counters, so checkpoints skip
+ * the second copy ({@link WriteChains}) and it can never overwrite a newer value.
  *
  * <p>Thread-safe: state is the concurrent sets handed in and a per-queue mutex.
  */
@@ -74,7 +81,8 @@ final class AtomicLog {
   private static final class Txn {
     final String key;
     long time = Long.MIN_VALUE;
-    String commitId;
+    /** Every message id of its commit record or complete message (resends: several). */
+    final Set<String> commitIds = new java.util.LinkedHashSet<>();
     AtomicMessages.Entry commit;
     final Map<Integer, AtomicMessages.Entry> messages = new TreeMap<>();
     final Set<String> logIds = new java.util.LinkedHashSet<>();
@@ -84,6 +92,9 @@ final class AtomicLog {
     }
 
     boolean complete() {
+      if (commit != null && commit.complete()) {
+        return true; // records and commit record in one message
+      }
       if (commit == null || messages.size() != commit.messageCount()) {
         return false;
       }
@@ -99,6 +110,9 @@ final class AtomicLog {
     }
 
     List<LogRecord> records() {
+      if (commit != null && commit.complete()) {
+        return commit.records();
+      }
       List<LogRecord> out = new ArrayList<>();
       for (AtomicMessages.Entry e : messages.values()) {
         out.addAll(e.records());
@@ -204,8 +218,10 @@ final class AtomicLog {
         Txn t = txns.computeIfAbsent(e.commitKey(), Txn::new);
         t.time = Math.max(t.time, e.commitTimeMillis());
         if (e.commitRecord()) {
-          t.commit = e;
-          t.commitId = m.messageId();
+          if (t.commit == null || e.complete()) {
+            t.commit = e;
+          }
+          t.commitIds.add(m.messageId());
         } else {
           t.messages.putIfAbsent(e.messageIndex(), e);
           t.logIds.add(m.messageId());
@@ -240,7 +256,7 @@ final class AtomicLog {
             propagate(rs);
           }
           deleteAll(queue, t.logIds, handles, deleted);
-          deleteAll(queue, Set.of(t.commitId), handles, deleted); // last
+          deleteAll(queue, t.commitIds, handles, deleted); // last
           finished.add(t.key);
           knownCommitted.remove(t.key);
           winners++;

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,12 +25,26 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * basic protocol with a per-client ATOMIC queue {@code <databaseUri>/atomic/<clientId>} in front
  * of the PU queues, so that all or none of a transaction's updates are applied.
  *
- * <p><b>Commit</b> (application thread): route the records as the basic commit does; pack all of
- * them into as few numbered messages as fit and send them at once to the ATOMIC queue; then send
- * the commit record (commit key, message and record counts). Once the commit record is sent the
- * transaction is committed and {@link #commit} returns. Crash points {@code atomic.before-log},
- * {@code atomic.after-log}, {@code atomic.after-commit-record}.
+ * <p><b>Commit</b> (application thread): route the records as the basic commit does and number
+ * them with this client's monotonic-write counters (one commit at a time, under the chain lock).
+ * If records and commit record fit into one message — the common case — send that one
+ * <b>complete-transaction</b> message: one queue round trip. Otherwise pack the records into as
+ * few numbered messages as fit, send them at once, then the commit record (commit key, message
+ * and record counts). Once the complete message or the commit record is sent the transaction is
+ * committed and {@link #commit} returns. Crash points {@code atomic.before-log}, {@code
+ * atomic.after-log} (two-step form only), {@code atomic.after-commit-record}.
  *
+ * <p><b>Counters and failures</b> (monotonic writes, as in the papers' experiments). Counters are
+ * taken at commit and travel in the ATOMIC messages, so every propagation of a winner — the
+ * client's own, a recoverer's, a second one after a clean-up died — carries the same counters and
+ * checkpoints drop the repeats: a re-propagated winner never overwrites a newer value. A send
+ * whose outcome is unknown is repeated (duplicates are harmless); a commit that is known not to
+ * have a commit record (a loser, never propagated) gives its counters back, which is safe under
+ * the chain lock; a commit whose outcome stays unknown is settled as a winner in the background
+ * (sent until known to have arrived), so its counters are never a gap and later commits cannot
+ * overtake it. Hence no filler records are needed (see docs/protocols.md). Read-your-writes
+ * through the basic protocol's overlay ({@link OwnWrites}).
+
  * <p><b>Propagation</b> (checkpoint executor, never the application's thread): send the records to
  * the PU queues exactly as the basic commit does ({@code atomic.after-propagate}), then a clean-up
  * pass deletes the propagated transactions' messages from the ATOMIC queue ({@code
@@ -50,10 +65,18 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class AtomicProtocol implements CommitProtocol {
   private static final System.Logger LOG = System.getLogger(AtomicProtocol.class.getName());
 
-  /** A committed transaction whose records are not propagated yet. */
-  private record Pending(String key, BasicCommit.Routed routed) {}
+  /**
+   * A committed transaction whose records are not propagated yet; {@code resend}: ATOMIC queue
+   * messages to send (again) first — the commit's outcome was unknown, and the client makes it
+   * a winner by sending until one attempt is known to have arrived (empty: none).
+   */
+  private record Pending(String key, BasicCommit.Routed routed, List<byte[]> resend) {}
+
+  /** Resends of an ATOMIC queue message whose outcome is unknown. */
+  private static final int RESENDS = 3;
 
   private final BasicProtocol basic;
+  private final BasicCommit commitPart;
   private final Clock clock;
   private final CrashPoints crashPoints;
   private final String nonce;
@@ -69,7 +92,8 @@ final class AtomicProtocol implements CommitProtocol {
   private final Set<String> knownCommitted = ConcurrentHashMap.newKeySet();
 
   AtomicProtocol(ProtocolContext ctx) {
-    this.basic = new BasicProtocol(ctx);
+    this.basic = new BasicProtocol(ctx, true); // monotonic writes and read-your-writes
+    this.commitPart = basic.commitPart();
     try {
       this.clock = ctx.clock();
       this.crashPoints = ctx.crashPoints();
@@ -105,44 +129,122 @@ final class AtomicProtocol implements CommitProtocol {
 
   @Override
   public CommitResult commit(WriteSet ws) {
-    BasicCommit.Routed routed = basic.commitPart().prepare(ws);
+    BasicCommit.Routed routed = commitPart.prepare(ws);
     if (routed.records() == 0) {
       return CommitResult.empty();
     }
     String tx = ws.transaction().transactionId();
     String key = nonce + "/" + tx;
     long now = clock.millis();
-    List<LogRecord> all = new ArrayList<>(routed.records());
-    for (List<LogRecord> rs : routed.byQueue().values()) {
-      all.addAll(rs);
+    // One commit of this client at a time: its counters are either used by a winner, given back
+    // by a loser, or (outcome unknown) used by a winner the flush settles later.
+    synchronized (commitPart.chainLock()) {
+      commitPart.number(routed.byQueue());
+      List<LogRecord> all = new ArrayList<>(routed.records());
+      for (List<LogRecord> rs : routed.byQueue().values()) {
+        all.addAll(rs);
+      }
+      crashPoints.reach("atomic.before-log");
+      Optional<byte[]> single = AtomicMessages.complete(key, now, all, sender.maxMessageSize());
+      if (single.isPresent()) {
+        commitInOneMessage(tx, key, routed, single.get());
+      } else {
+        commitInTwoSteps(tx, key, now, routed, all);
+      }
+      crashPoints.reach("atomic.after-commit-record");
     }
-    crashPoints.reach("atomic.before-log");
+    basic.ownWrites().add(routed.byQueue());
+    pending.add(new Pending(key, routed, List.of()));
+    basic.scheduler().execute(this::flush);
+    return new CommitResult(Map.of(), 0, 0, routed.records());
+  }
+
+  /**
+   * The commit's outcome is unknown after its resends. Its counters must not become a gap that
+   * stalls this client's later records, and later records must not overtake it: so the client
+   * settles it as a winner — the flush keeps sending the message until one send is known to have
+   * arrived (a duplicate is harmless), then propagates it like any commit. Until then checkpoints
+   * defer this client's later records of the same chains (order is kept). If the client dies
+   * first, its incarnation's chains end there and recovery applies all or nothing.
+   */
+  private CommitStateUnknownException settleLater(String tx, String key,
+      BasicCommit.Routed routed, byte[] message, QueueSender.Sent sent) {
+    pendingKeys.add(key);
+    pending.add(new Pending(key, routed, List.of(message)));
+    basic.scheduler().execute(this::flush);
+    return unknown(tx, sent);
+  }
+
+  /**
+   * The common case: records and commit record in one complete-transaction message, so the
+   * commit costs one queue round trip. Sent means committed; not sent means nothing exists.
+   */
+  private void commitInOneMessage(String tx, String key, BasicCommit.Routed routed,
+      byte[] message) {
+    knownCommitted.add(key); // before it can exist: our own passes must not touch it
+    pendingKeys.add(key);
+    Resolved r = sendResolving(List.of(message));
+    if (r.sent().ok()) {
+      return;
+    }
+    if (r.maybe()) {
+      throw settleLater(tx, key, routed, message, r.sent());
+    }
+    pendingKeys.remove(key);
+    knownCommitted.remove(key);
+    commitPart.giveBack(routed);
+    throw failed("sending it to the ATOMIC queue failed", tx, r.sent(), false);
+  }
+
+  /** A transaction too large for one message: its log records, then the commit record last. */
+  private void commitInTwoSteps(String tx, String key, long now, BasicCommit.Routed routed,
+      List<LogRecord> all) {
     List<byte[]> messages = AtomicMessages.pack(key, now, all, sender.maxMessageSize());
-    QueueSender.Sent logs = sender.sendMessages(queue, messages);
-    if (!logs.ok()) {
-      // No commit record: whatever arrived is a loser, never applied.
-      throw failed("sending its log records to the ATOMIC queue failed", tx, logs, true);
+    Resolved logs = sendResolving(messages);
+    if (!logs.sent().ok()) {
+      // No commit record: whatever arrived is a loser, never propagated; the counters are free.
+      commitPart.giveBack(routed);
+      throw failed("sending its log records to the ATOMIC queue failed", tx, logs.sent(), true);
     }
     crashPoints.reach("atomic.after-log");
     knownCommitted.add(key); // before it can exist: our own passes must not take it for a loser
     pendingKeys.add(key);
-    QueueSender.Sent commit = sender.sendMessages(queue, List.of(
-        AtomicMessages.commitRecord(key, now, messages.size(), all.size())));
-    if (!commit.ok()) {
-      pendingKeys.remove(key);
-      if (commit.anythingSent()) {
-        // Maybe committed: a later pass propagates it if the commit record arrived.
-        throw new CommitStateUnknownException("atomic commit of transaction " + tx + ": the"
-            + " commit record may or may not have been sent; recovery will apply all or nothing",
-            commit.failures().get(0));
-      }
-      knownCommitted.remove(key);
-      throw failed("sending its commit record failed", tx, commit, false);
+    byte[] commitRecord = AtomicMessages.commitRecord(key, now, messages.size(), all.size());
+    Resolved commit = sendResolving(List.of(commitRecord));
+    if (commit.sent().ok()) {
+      return;
     }
-    crashPoints.reach("atomic.after-commit-record");
-    pending.add(new Pending(key, routed));
-    basic.scheduler().execute(this::flush);
-    return new CommitResult(Map.of(), 0, 0, routed.records());
+    if (commit.maybe()) {
+      throw settleLater(tx, key, routed, commitRecord, commit.sent());
+    }
+    pendingKeys.remove(key);
+    knownCommitted.remove(key);
+    commitPart.giveBack(routed);
+    throw failed("sending its commit record failed", tx, commit.sent(), false);
+  }
+
+  /** A send's last outcome, and whether any attempt may have delivered something. */
+  private record Resolved(QueueSender.Sent sent, boolean maybe) {}
+
+  /**
+   * Sends to the ATOMIC queue; while the outcome is unknown, sends again (up to {@link
+   * #RESENDS} times: duplicates are harmless, see {@link AtomicLog}), since one success turns an
+   * unknown outcome into a known one.
+   */
+  private Resolved sendResolving(List<byte[]> messages) {
+    QueueSender.Sent sent = sender.sendMessages(queue, messages);
+    boolean maybe = sent.anythingSent();
+    for (int i = 0; i < RESENDS && !sent.ok() && maybe; i++) {
+      sent = sender.sendMessages(queue, messages);
+      maybe |= sent.anythingSent();
+    }
+    return new Resolved(sent, maybe && !sent.ok());
+  }
+
+  private static CommitStateUnknownException unknown(String tx, QueueSender.Sent sent) {
+    return new CommitStateUnknownException("atomic commit of transaction " + tx + ": the"
+        + " commit record may or may not have been sent; recovery will apply all or nothing",
+        sent.failures().get(0));
   }
 
   /**
@@ -169,7 +271,15 @@ final class AtomicProtocol implements CommitProtocol {
    */
   void flush() {
     Pending p;
+    List<Pending> later = new ArrayList<>();
     while ((p = pending.poll()) != null) {
+      if (!p.resend().isEmpty()) {
+        if (!sender.sendMessages(queue, p.resend()).ok()) {
+          later.add(p); // still not known to have arrived: the next flush tries again
+          continue;
+        }
+        basic.ownWrites().add(p.routed().byQueue()); // a winner now
+      }
       try {
         sender.sendAll(p.routed().byQueue());
       } catch (CloudException e) {
@@ -182,6 +292,7 @@ final class AtomicProtocol implements CommitProtocol {
       pendingKeys.remove(p.key());
       basic.scheduler().afterCommit(p.routed().targets());
     }
+    pending.addAll(later);
     if (!propagated.isEmpty()) {
       try {
         AtomicLog.Pass pass = log.run(queue, pendingKeys, propagated);

@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The commit of the basic protocol (paper 000, Algorithm 1): the transaction's logical changes
@@ -44,12 +46,17 @@ import java.util.Set;
  * unknown: {@link CommitStateUnknownException} (no atomicity: some records may be applied).
  */
 final class BasicCommit {
-  private final String clientId;
+  /** The writer records are sent as: the client id, or (monotonic) the current incarnation. */
+  private volatile String clientId;
+  private final String baseClientId;
   private final Clock clock;
   private final CrashPoints crashPoints;
   private final BufferPool pool;
   private final PuQueues names;
   private final QueueSender sender;
+  /** Monotonic writes: commits whose outcome stayed unknown, to send until they arrive. */
+  private final ConcurrentLinkedQueue<Map<String, List<LogRecord>>> unsettled =
+      new ConcurrentLinkedQueue<>();
   /** Monotonic writes: the next counter per PU queue of this incarnation; null when off. */
   private final Map<String, Long> chains;
 
@@ -64,6 +71,7 @@ final class BasicCommit {
   BasicCommit(ProtocolContext ctx, PuQueues names, QueueSender sender, String writer) {
     this.chains = writer == null ? null : new HashMap<>();
     this.clientId = writer == null ? ctx.clientId() : writer;
+    this.baseClientId = ctx.clientId();
     this.clock = ctx.clock();
     this.crashPoints = ctx.crashPoints();
     this.pool = ctx.bufferPool();
@@ -146,31 +154,69 @@ final class BasicCommit {
    * Monotonic writes: numbers and sends under the chain lock, one commit of this client at a time,
    * so that no commit leaves a gap in a chain — nothing sent: the counters are given back; outcome
    * unknown: everything is sent again (a few times; duplicates are skipped by their counters), so
-   * the commit is applied whole. Only when every resend fails too may a gap remain (see docs).
+   * the commit is applied whole. When every resend fails too, the records are kept and sent
+   * again in the background ({@link #resendUnsettled}) until they all arrive.
    */
   private QueueSender.Sent sendChained(Routed routed) {
     synchronized (chains) {
       number(routed.byQueue());
       QueueSender.Sent sent = sender.send(routed.byQueue());
-      for (int retry = 0; retry < 3 && !sent.ok() && sent.anythingSent(); retry++) {
+      boolean everSent = sent.anythingSent();
+      for (int retry = 0; retry < 3 && !sent.ok() && everSent; retry++) {
         sent = sender.send(routed.byQueue());
+        everSent |= sent.anythingSent();
       }
-      if (!sent.ok() && !sent.anythingSent()) {
-        giveBack(routed);
+      if (!sent.ok()) {
+        if (everSent) {
+          // Some records may be missing: keep sending in the background until all arrive, so
+          // the chains get no gap and nothing overtakes them (later records wait in checkpoints).
+          unsettled.add(routed.byQueue());
+          sent = sent.orMaybeSent();
+        } else {
+          giveBack(routed);
+        }
       }
       return sent;
     }
   }
 
-  /** Gives each queue's records the next counters of this writer's chain for that queue. */
-  private void number(Map<String, List<LogRecord>> byQueue) {
+  /**
+   * Sends the records of commits whose outcome stayed unknown again (monotonic writes), until
+   * each send is known to have arrived; duplicates are skipped by their counters. Runs on the
+   * checkpoint executor and from {@code checkpointAll}.
+   *
+   * @return whether some are still not known to have arrived
+   */
+  boolean resendUnsettled() {
+    List<Map<String, List<LogRecord>>> later = new ArrayList<>();
+    Map<String, List<LogRecord>> u;
+    while ((u = unsettled.poll()) != null) {
+      if (!sender.send(u).ok()) {
+        later.add(u);
+      }
+    }
+    unsettled.addAll(later);
+    return !later.isEmpty();
+  }
+
+  /** The lock that serializes numbering and sending (null when there are no chains). */
+  Object chainLock() {
+    return chains;
+  }
+
+  /**
+   * Gives each queue's records the next counters of this writer's chain for that queue (caller
+   * holds {@link #chainLock()} across numbering and sending, so no commit of this client takes
+   * counters while another's outcome is open).
+   */
+  void number(Map<String, List<LogRecord>> byQueue) {
     synchronized (chains) {
+      String writer = clientId;
       for (Map.Entry<String, List<LogRecord>> e : byQueue.entrySet()) {
         long next = chains.getOrDefault(e.getKey(), 1L);
         List<LogRecord> numbered = new ArrayList<>(e.getValue().size());
         for (LogRecord r : e.getValue()) {
-          numbered.add(new LogRecord(r.change(), r.clientId(), next++, r.transactionId(),
-              r.commitTimeMillis(), r.commitId()));
+          numbered.add(r.withCounter(writer, next++));
         }
         chains.put(e.getKey(), next);
         e.setValue(numbered);
@@ -179,11 +225,32 @@ final class BasicCommit {
   }
 
   /**
-   * A commit that sent nothing returns its counters when no later commit took any of the same
-   * chains meanwhile; otherwise the gap stays and checkpoints apply over it after the gap timeout
-   * ({@link WriteChains}).
+   * Starts a new writer incarnation with fresh chains (caller holds the chain lock). For a commit
+   * whose outcome stays unknown after its resends: some of its numbered records may never reach
+   * their queues, and a chain with a gap would stall this client's later records for good. The
+   * old chains end there (nothing is numbered in them any more), so a gap in them blocks nothing.
+   * Price: no order between the old chains' records and the new ones' (as after a restart).
    */
-  private void giveBack(Routed routed) {
+  void rotateWriter() {
+    synchronized (chains) {
+      clientId = baseClientId + "#" + Long.toString(clock.millis(), 36) + "-"
+          + UUID.randomUUID().toString().substring(0, 8);
+      chains.clear();
+    }
+  }
+
+  /** The current writer incarnation (monotonic) or client id. */
+  String writer() {
+    return clientId;
+  }
+
+  /**
+   * A commit that will never be applied (nothing sent, or an atomic loser, whose records never
+   * reach a PU queue) returns its counters; the caller holds the chain lock since numbering, so
+   * no later commit took any. Checked anyway: if one did, the writer rotates rather than leave a
+   * gap in a live chain.
+   */
+  void giveBack(Routed routed) {
     if (chains == null) {
       return;
     }
@@ -191,6 +258,7 @@ final class BasicCommit {
       for (Map.Entry<String, List<LogRecord>> e : routed.byQueue().entrySet()) {
         List<LogRecord> rs = e.getValue();
         if (chains.getOrDefault(e.getKey(), 1L) != rs.get(rs.size() - 1).clientCounter() + 1) {
+          rotateWriter(); // cannot happen under the chain lock; never leave a gap, though
           return;
         }
       }

@@ -83,7 +83,7 @@ final class BasicProtocol implements CommitProtocol {
         ? ctx.clientId() + "#" + Long.toString(ctx.clock().millis(), 36) + "-"
             + java.util.UUID.randomUUID().toString().substring(0, 8)
         : null;
-    this.ownWrites = monotonic ? new OwnWrites(writer) : null;
+    this.ownWrites = monotonic ? new OwnWrites() : null;
     this.commit = new BasicCommit(ctx, names, sender, writer);
     this.checkpointer = new Checkpointer(
         ctx, w == CheckpointWrites.CONDITIONAL ? conditional : null, names, sender);
@@ -129,7 +129,15 @@ final class BasicProtocol implements CommitProtocol {
 
   @Override
   public CommitResult commit(WriteSet ws) {
-    BasicCommit.Routed routed = commit.commit(ws);
+    BasicCommit.Routed routed;
+    try {
+      routed = commit.commit(ws);
+    } catch (io.stratus.CommitStateUnknownException e) {
+      if (monotonic) {
+        scheduler.execute(commit::resendUnsettled); // settle it: no gap in the chains
+      }
+      throw e;
+    }
     if (ownWrites != null && routed.records() > 0) {
       ownWrites.add(routed.byQueue());
     }
@@ -178,6 +186,7 @@ final class BasicProtocol implements CommitProtocol {
    */
   @Override
   public CheckpointSummary checkpointAll() {
+    commit.resendUnsettled();
     int queuesSeen = 0;
     int done = 0;
     int failures = 0;

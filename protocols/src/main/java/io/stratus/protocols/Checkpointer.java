@@ -56,7 +56,7 @@ import java.util.Optional;
  * chains recorded in the page's (or root's) header ({@link WriteChains}): duplicates are skipped,
  * records after a gap are deferred and their messages not deleted; the header gets the new
  * counters ({@link #writeHeader}, which splits a leaf the header no longer fits). Records with
- * counter 0 (the basic and atomic protocols) pass unchanged.
+ * counter 0 (the basic protocol, forwarded records) pass unchanged.
  *
  * <p>A message that fails its checksum is left in the queue and reported, never applied.
  * Crash points: {@code checkpoint.page.after-lock}, {@code .after-receive}, {@code .after-put},
@@ -150,7 +150,8 @@ final class Checkpointer {
     if (in.handles.isEmpty()) {
       return new Outcome(true, 0, 0, 0, "queue empty");
     }
-    DirectPageStore store = new DirectPageStore(storage, conditional, pool.config().pageSize());
+    DirectPageStore store = new DirectPageStore(storage, conditional, pool.config().pageSize(),
+        pool::highestStamp);
     long now = clock.millis();
     Optional<Page> first = store.read(target.uri());
     if (first.isEmpty()) {

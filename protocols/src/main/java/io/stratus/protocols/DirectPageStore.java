@@ -22,12 +22,15 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.ToLongFunction;
 
 /**
  * The page store of one checkpoint: every page is read fresh from storage (once per checkpoint,
  * with its version), writes are collected, and {@link #flush} puts them in the order the B-link
  * trees need — all new pages first, then the changed pages by ascending level, each level after
- * the one below completed (see {@code BLinkTree}). Not thread-safe: one checkpoint.
+ * the one below completed (see {@code BLinkTree}). Every page put gets a new version stamp (one
+ * above the stamp read and any this client saw), and a read older than what this client saw
+ * abandons the checkpoint (monotonic reads). Not thread-safe: one checkpoint.
  */
 final class DirectPageStore implements PageStore {
   /** A checkpoint must stop: its lease is (nearly) over, or a conditional put lost a race. */
@@ -42,6 +45,7 @@ final class DirectPageStore implements PageStore {
     boolean allowsPut();
   }
 
+  private final ToLongFunction<String> seenStamp;
   private final StorageService storage;
   private final SupportsConditionalPut conditional; // null: plain puts (TIMING_ONLY)
   private final int pageSize;
@@ -51,6 +55,18 @@ final class DirectPageStore implements PageStore {
   private final Set<String> created = new HashSet<>();
 
   DirectPageStore(StorageService storage, SupportsConditionalPut conditional, int pageSize) {
+    this(storage, conditional, pageSize, uri -> 0);
+  }
+
+  /**
+   * @param seenStamp the highest version stamp this client has seen per URI (its buffer pool's):
+   *     a storage answer older than that is stale, and the checkpoint gives up rather than apply
+   *     records to an old page (monotonic reads; it matters with timing-only writes, where no
+   *     conditional put would catch it)
+   */
+  DirectPageStore(StorageService storage, SupportsConditionalPut conditional, int pageSize,
+      ToLongFunction<String> seenStamp) {
+    this.seenStamp = seenStamp;
     this.storage = storage;
     this.conditional = conditional;
     this.pageSize = pageSize;
@@ -67,6 +83,11 @@ final class DirectPageStore implements PageStore {
     }
     Optional<StoredItem> item = CloudFutures.await(storage.get(uri));
     Page p = item.map(i -> PageCodec.decode(uri, i.payload())).orElse(null);
+    long seen = seenStamp.applyAsLong(uri);
+    if (seen > 0 && (p == null || p.versionStamp() < seen)) {
+      throw new Abandoned("storage served page " + uri + " older than this client has seen"
+          + " (stamp " + (p == null ? "absent" : p.versionStamp()) + " < " + seen + ")", null);
+    }
     read.put(uri, p);
     item.ifPresent(i -> versions.put(uri, i.version()));
     return Optional.ofNullable(p);
@@ -118,6 +139,16 @@ final class DirectPageStore implements PageStore {
    *     again by a later checkpoint)
    */
   Map<String, String> flush(Lease lease) {
+    // One new version stamp per page written: above what was read and what this client saw.
+    for (Map.Entry<String, Page> e : writes.entrySet()) {
+      Page p = e.getValue();
+      Page before = read.get(e.getKey());
+      long stamp = Math.max(p.versionStamp(), seenStamp.applyAsLong(e.getKey()));
+      if (before != null) {
+        stamp = Math.max(stamp, before.versionStamp());
+      }
+      e.setValue(p.withVersionStamp(stamp + 1));
+    }
     List<Page> fresh = new ArrayList<>();
     TreeMap<Integer, List<Page>> byLevel = new TreeMap<>();
     for (Page p : writes.values()) {

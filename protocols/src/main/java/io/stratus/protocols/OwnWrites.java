@@ -25,6 +25,13 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * commits reads the pool directly, never this overlay, so queued records still go where the
  * stored pages say.
  *
+ * <p><b>Forwarded updates.</b> When the data page an update was routed to has split since and
+ * the key moved right, the checkpoint of that page counts the update in its chain but forwards
+ * it, outside any chain, to the page now responsible. Then the chain alone does not prove the
+ * update applied: the record stays until the responsible leaf shows its value (limit: if another
+ * client overwrites the key before this client sees its own value, this client keeps showing its
+ * own until it writes the key again or the handle closes).
+ *
  * <p>Only the latest own record per key is kept (an earlier one is superseded). Thread-safe:
  * concurrent skip-list maps per tree; a record is removed only if it is still the one checked.
  */
@@ -32,13 +39,10 @@ final class OwnWrites {
   /** A pending record and where its chain is recorded. */
   private record Pending(TreeChange change, long counter, String chainKey, String chainPage) {}
 
-  private final String writer;
   private final Map<String, ConcurrentSkipListMap<byte[], Pending>> byTree =
       new ConcurrentHashMap<>();
 
-  OwnWrites(String writer) {
-    this.writer = writer;
-  }
+  OwnWrites() {}
 
   /** Remembers the records of a commit that was sent (numbered, per queue). */
   void add(Map<String, List<LogRecord>> byQueue) {
@@ -49,7 +53,7 @@ final class OwnWrites {
             && r.dataPageUri().isPresent();
         String chainPage = pageChain ? r.dataPageUri().get() : r.treeUri();
         Pending p = new Pending(r.toTreeChange(secondary), r.clientCounter(),
-            WriteChains.key(writer, !pageChain, chainPage), chainPage);
+            WriteChains.key(r.clientId(), !pageChain, chainPage), chainPage);
         byTree.computeIfAbsent(r.treeUri(),
                 t -> new ConcurrentSkipListMap<>(Arrays::compareUnsigned))
             .put(p.change().key(), p);
@@ -60,6 +64,15 @@ final class OwnWrites {
   /** Records not yet seen applied (for tests). */
   int size() {
     return byTree.values().stream().mapToInt(Map::size).sum();
+  }
+
+  /** Whether {@code leaf} shows {@code change} (its value, or the key's absence). */
+  private static boolean shows(Page leaf, TreeChange change) {
+    int i = leaf.indexOf(change.key());
+    if (change.kind() == TreeChange.Kind.DELETE) {
+      return i < 0;
+    }
+    return i >= 0 && Arrays.equals(leaf.value(i), change.value());
   }
 
   /** {@code leaf} with this client's unapplied writes in its key range applied. */
@@ -83,7 +96,8 @@ final class OwnWrites {
         Page chain = p.chainPage().equals(leaf.uri()) ? leaf
             : pages.read(p.chainPage()).orElse(null);
         if (chain != null && chain.clientCommitCounters().getOrDefault(p.chainKey(), 0L)
-            >= p.counter()) {
+            >= p.counter() && (chain == leaf || !chain.isBeyondHighKey(p.change().key())
+                || shows(leaf, p.change()))) {
           t.getValue().remove(e.getKey(), p); // applied and seen: the page has it now
           continue;
         }

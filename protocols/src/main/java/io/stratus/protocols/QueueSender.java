@@ -32,6 +32,11 @@ final class QueueSender {
     boolean anythingSent() {
       return sent > 0 || maybeSent;
     }
+
+    /** This outcome, marked as having maybe sent something (an earlier attempt may have). */
+    Sent orMaybeSent() {
+      return new Sent(batches, sent, failures, true);
+    }
   }
 
   private final SimpleQueueService queues;

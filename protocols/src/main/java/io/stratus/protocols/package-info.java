@@ -22,11 +22,13 @@
  *       Durable and eventually consistent; no atomicity, no read-your-writes.
  *   <li><b>monotonic</b> ({@code BasicProtocol} with counters, paper 001 section 5.2): records
  *       numbered per (writer incarnation, queue), applied in order and exactly once ({@code
- *       WriteChains}); the client's own pending records overlaid on its reads ({@code OwnWrites}).
- *   <li><b>atomic</b> ({@code AtomicProtocol}, paper 000 section 5.1): log records and then a
- *       commit record to a per-client ATOMIC queue ({@code AtomicMessages}); propagation to the PU
- *       queues and clean-up on the checkpoint executor; recovery passes under the queue's lock
- *       ({@code AtomicLog}).
+ *       WriteChains}); the client's own pending records overlaid on its reads ({@code OwnWrites});
+ *       monotonic reads by page version stamps in the buffer pool.
+ *   <li><b>atomic</b> ({@code AtomicProtocol}, paper 000 section 5.1): the numbered records of a
+ *       transaction in one complete-transaction message, or (large ones) log records and then a
+ *       commit record, to a per-client ATOMIC queue ({@code AtomicMessages}); propagation to the
+ *       PU queues and clean-up on the checkpoint executor; recovery passes under the queue's lock
+ *       ({@code AtomicLog}); the monotonic guarantees as above.
  * </ul>
  *
  * <p>Failures map onto {@link io.stratus.CommitFailedException} (nothing visible) and {@link

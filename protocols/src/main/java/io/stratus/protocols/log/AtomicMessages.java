@@ -12,11 +12,14 @@ import io.stratus.protocols.log.proto.LogRecordProto;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The messages of a client's ATOMIC queue (paper 000, section 5.1; paper 001, section 5.1): a
  * transaction's log records packed into as few messages as the size limit allows, each numbered,
- * then one commit record carrying how many messages and records the transaction has.
+ * then one commit record carrying how many messages and records the transaction has; or, when
+ * all of it fits into one message (the common case), a single complete-transaction message that
+ * is both, so that an atomic commit costs one queue round trip.
  *
  * <p>Why numbered messages and counts: a simple queue may return fewer messages than it holds and
  * may deliver one twice, so a recoverer must tell "all of the transaction is here" from "some is
@@ -32,8 +35,12 @@ public final class AtomicMessages {
 
   private AtomicMessages() {}
 
-  /** One decoded ATOMIC queue message: log records or a commit record. */
-  public record Entry(boolean commitRecord, String commitKey, long commitTimeMillis,
+  /**
+   * One decoded ATOMIC queue message: log records, a commit record, or a complete transaction
+   * ({@code commitRecord} and {@code complete}: the records and the commit record in one message).
+   */
+  public record Entry(boolean commitRecord, boolean complete, String commitKey,
+      long commitTimeMillis,
       int messageIndex, int messageCount, int recordCount, List<LogRecord> records) {
     public Entry {
       Objects.requireNonNull(commitKey, "commitKey");
@@ -89,6 +96,28 @@ public final class AtomicMessages {
         .setMessageCount(messages).setRecordCount(records).build());
   }
 
+  /**
+   * A whole transaction in one message (its records and its commit record), when it fits under
+   * {@code maxMessageBytes}: sending it commits the transaction in one queue round trip. Empty
+   * when it does not fit (then {@link #pack} and {@link #commitRecord}, in that order).
+   */
+  public static Optional<byte[]> complete(String commitKey, long commitTimeMillis,
+      List<LogRecord> records, int maxMessageBytes) {
+    AtomicEntryProto.Builder b = header(AtomicEntryKind.COMPLETE_TRANSACTION, commitKey,
+        commitTimeMillis).setMessageCount(0).setRecordCount(records.size());
+    long size = 0;
+    for (LogRecord r : records) {
+      LogRecordProto p = LogMessages.toProto(r);
+      size += p.getSerializedSize();
+      if (size > maxMessageBytes) {
+        return Optional.empty();
+      }
+      b.addRecords(p);
+    }
+    byte[] sealed = seal(b.build());
+    return sealed.length <= maxMessageBytes ? Optional.of(sealed) : Optional.empty();
+  }
+
   /** Decodes an ATOMIC queue message; damaged or foreign messages throw. */
   public static Entry decode(byte[] message) {
     LogMessageProto envelope;
@@ -114,10 +143,18 @@ public final class AtomicMessages {
       throw new CorruptLogMessageException("an ATOMIC entry without a commit key");
     }
     boolean commit;
+    boolean complete = false;
     if (e.getKind() == AtomicEntryKind.COMMIT_RECORD) {
       commit = true;
     } else if (e.getKind() == AtomicEntryKind.LOG_RECORDS) {
       commit = false;
+    } else if (e.getKind() == AtomicEntryKind.COMPLETE_TRANSACTION) {
+      commit = true;
+      complete = true;
+      if (e.getRecordsCount() != e.getRecordCount()) {
+        throw new CorruptLogMessageException("a complete transaction with " + e.getRecordsCount()
+            + " records says it has " + e.getRecordCount());
+      }
     } else {
       throw new CorruptLogMessageException("unknown ATOMIC entry kind " + e.getKindValue());
     }
@@ -125,7 +162,7 @@ public final class AtomicMessages {
     for (LogRecordProto p : e.getRecordsList()) {
       records.add(LogMessages.fromProto(p));
     }
-    return new Entry(commit, e.getCommitKey(), e.getCommitTimeMillis(), e.getMessageIndex(),
+    return new Entry(commit, complete, e.getCommitKey(), e.getCommitTimeMillis(), e.getMessageIndex(),
         e.getMessageCount(), e.getRecordCount(), records);
   }
 

@@ -43,6 +43,11 @@ public final class LogRecord {
     this.commitId = commitId;
   }
 
+  /** This record as written by {@code writer} with chain counter {@code counter}. */
+  public LogRecord withCounter(String writer, long counter) {
+    return new LogRecord(change, writer, counter, transactionId, commitTimeMillis, commitId);
+  }
+
   public LogicalChange change() {
     return change;
   }
