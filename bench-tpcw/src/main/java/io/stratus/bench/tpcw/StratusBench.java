@@ -237,7 +237,7 @@ public final class StratusBench implements Callable<Integer> {
         "latency profile and transaction size, on the in-process cloud."
       })
   static final class Protocols implements Callable<Integer> {
-    @Option(names = "--protocols", split = ",", defaultValue = "naive,basic",
+    @Option(names = "--protocols", split = ",", defaultValue = "naive,basic,monotonic,atomic",
         description = "Protocols (default: ${DEFAULT-VALUE}).")
     List<String> protocols;
 
