@@ -16,6 +16,22 @@ final class ManualExecutor implements Executor {
     return tasks.size();
   }
 
+  /** Runs the tasks queued now, not those they queue; returns how many ran. */
+  int runQueued() {
+    int n;
+    synchronized (this) {
+      n = tasks.size();
+    }
+    for (int i = 0; i < n; i++) {
+      Runnable r;
+      synchronized (this) {
+        r = tasks.poll();
+      }
+      r.run();
+    }
+    return n;
+  }
+
   /** Runs the queued tasks (and those they queue) until none is left; returns how many ran. */
   int runAll() {
     int n = 0;

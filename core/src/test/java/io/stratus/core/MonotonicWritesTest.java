@@ -13,11 +13,15 @@ import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageCodec;
+import io.stratus.pagemanager.PageKind;
 import io.stratus.protocols.ProtocolKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -169,5 +173,80 @@ class MonotonicWritesTest {
       Database other = f.open(config(f, ProtocolKind.MONOTONIC, "b", ex));
       assertThat(read(other, 3)).isEqualTo("x2");
     }
+  }
+
+  /**
+   * An update routed to a data page that then splits (its key moving to a new right page) and a
+   * later update of the same key by the same client: the later one must not be applied first, at
+   * either page. The client keeps routing the key to the page its pending update went to, and that
+   * page's checkpoint applies both, in counter order, to the page now responsible.
+   */
+  @Test
+  void anUpdateRoutedBeforeASplitIsNotOvertakenByALaterOne(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      Database a = f.open(config(f, ProtocolKind.MONOTONIC, "a", ex));
+      Database b = f.open(config(f, ProtocolKind.MONOTONIC, "b", ex));
+      a.createCollection("items");
+      List<Record> spaced = new ArrayList<>();
+      for (long i = 0; i < 60; i++) {
+        spaced.add(new Record(Key.of(i * 1000), Fixture.bytes("v0-" + i)));
+      }
+      a.bulkLoad("items", spaced);
+      long k = 30_000;
+      String before = leafHolding(f, k);
+      update(a, k, "x1");
+      String q = Fixture.DB + "/pu/p/";
+      List<String> queues = CloudFutures.await(f.services().simpleQueues().listQueues(q));
+      assertThat(queues).hasSize(1);
+      assertThat(CloudFutures.await(f.services().simpleQueues()
+          .receive(queues.get(0), 10, Duration.ofSeconds(40)))).hasSize(1); // x1 hidden 40 s
+      for (int i = 1; i <= 12; i++) { // inserts just below k split its leaf; k moves right
+        try (Transaction tx = b.begin()) {
+          tx.create("items", Key.of(k - i), Fixture.bytes("n".repeat(60)));
+          tx.commit();
+        }
+      }
+      f.clock.advance(Duration.ofSeconds(1));
+      b.checkpointAll();
+      String after = leafHolding(f, k);
+      assertThat(after).as("the split moved the key to another page").isNotEqualTo(before);
+      f.clock.advance(Fixture.TTL.plusSeconds(1)); // a's pool now routes by the split tree
+      update(a, k, "x2");
+      assertThat(read(a, k)).as("read-your-writes").isEqualTo("x2");
+      a.checkpointAll();
+      f.clock.advance(Duration.ofSeconds(41)); // x1 visible again
+      BasicProtocolTest.quiesce(f, a);
+      BasicProtocolTest.quiesce(f, a);
+      Database c = f.open(config(f, ProtocolKind.MONOTONIC, "c", ex));
+      assertThat(read(c, k)).as("the later update wins").isEqualTo("x2");
+      assertThat(read(a, k)).isEqualTo("x2");
+    }
+  }
+
+  /** The URI of the stored leaf that holds {@code key} (read straight from storage). */
+  static String leafHolding(Fixture f, long key) {
+    byte[] k = Key.of(key).toBytes();
+    String found = null;
+    Optional<String> token = Optional.empty();
+    do {
+      var page = CloudFutures.await(f.services().storage().list(Fixture.DB + "/", token, 1000));
+      for (var item : page.items()) {
+        var stored = CloudFutures.await(f.services().storage().get(item.uri()));
+        Page p;
+        try {
+          p = PageCodec.decode(item.uri(), stored.orElseThrow().payload());
+        } catch (RuntimeException notAPage) {
+          continue;
+        }
+        if (p.kind() == PageKind.LEAF && p.indexOf(k) >= 0) {
+          assertThat(found).as("one leaf holds the key").isNull();
+          found = p.uri();
+        }
+      }
+      token = page.nextToken();
+    } while (token.isPresent());
+    assertThat(found).as("a leaf holds the key").isNotNull();
+    return found;
   }
 }

@@ -26,7 +26,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * of the PU queues, so that all or none of a transaction's updates are applied.
  *
  * <p><b>Commit</b> (application thread): route the records as the basic commit does and number
- * them with this client's monotonic-write counters (one commit at a time, under the chain lock).
+ * them with this client's monotonic-write counters (on a writer lane, one commit per lane at a
+ * time, see {@link WriterLanes}).
  * If records and commit record fit into one message — the common case — send that one
  * <b>complete-transaction</b> message: one queue round trip. Otherwise pack the records into as
  * few numbered messages as fit, send them at once, then the commit record (commit key, message
@@ -39,8 +40,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * client's own, a recoverer's, a second one after a clean-up died — carries the same counters and
  * checkpoints drop the repeats: a re-propagated winner never overwrites a newer value. A send
  * whose outcome is unknown is repeated (duplicates are harmless); a commit that is known not to
- * have a commit record (a loser, never propagated) gives its counters back, which is safe under
- * the chain lock; a commit whose outcome stays unknown is settled as a winner in the background
+ * have a commit record (a loser, never propagated) gives its counters back, which is safe while
+ * its lane is held; a commit whose outcome stays unknown is settled as a winner in the background
  * (sent until known to have arrived), so its counters are never a gap and later commits cannot
  * overtake it. Hence no filler records are needed (see docs/protocols.md). Read-your-writes
  * through the basic protocol's overlay ({@link OwnWrites}).
@@ -136,10 +137,11 @@ final class AtomicProtocol implements CommitProtocol {
     String tx = ws.transaction().transactionId();
     String key = nonce + "/" + tx;
     long now = clock.millis();
-    // One commit of this client at a time: its counters are either used by a winner, given back
+    // One commit per writer lane at a time: its counters are either used by a winner, given back
     // by a loser, or (outcome unknown) used by a winner the flush settles later.
-    synchronized (commitPart.chainLock()) {
-      commitPart.number(routed.byQueue());
+    WriterLanes lanes = commitPart.lanes();
+    try (WriterLanes.Lane lane = lanes.acquire()) {
+      lanes.number(lane, routed.byQueue());
       List<LogRecord> all = new ArrayList<>(routed.records());
       for (List<LogRecord> rs : routed.byQueue().values()) {
         all.addAll(rs);
@@ -147,10 +149,11 @@ final class AtomicProtocol implements CommitProtocol {
       crashPoints.reach("atomic.before-log");
       Optional<byte[]> single = AtomicMessages.complete(key, now, all, sender.maxMessageSize());
       if (single.isPresent()) {
-        commitInOneMessage(tx, key, routed, single.get());
+        commitInOneMessage(tx, key, routed, single.get(), lane);
       } else {
-        commitInTwoSteps(tx, key, now, routed, all);
+        commitInTwoSteps(tx, key, now, routed, all, lane);
       }
+      lanes.completed(lane, routed.byQueue()); // a known winner: later commits come after it
       crashPoints.reach("atomic.after-commit-record");
     }
     basic.ownWrites().add(routed.byQueue());
@@ -180,7 +183,7 @@ final class AtomicProtocol implements CommitProtocol {
    * commit costs one queue round trip. Sent means committed; not sent means nothing exists.
    */
   private void commitInOneMessage(String tx, String key, BasicCommit.Routed routed,
-      byte[] message) {
+      byte[] message, WriterLanes.Lane lane) {
     knownCommitted.add(key); // before it can exist: our own passes must not touch it
     pendingKeys.add(key);
     Resolved r = sendResolving(List.of(message));
@@ -192,18 +195,18 @@ final class AtomicProtocol implements CommitProtocol {
     }
     pendingKeys.remove(key);
     knownCommitted.remove(key);
-    commitPart.giveBack(routed);
+    commitPart.lanes().giveBack(lane, routed.byQueue());
     throw failed("sending it to the ATOMIC queue failed", tx, r.sent(), false);
   }
 
   /** A transaction too large for one message: its log records, then the commit record last. */
   private void commitInTwoSteps(String tx, String key, long now, BasicCommit.Routed routed,
-      List<LogRecord> all) {
+      List<LogRecord> all, WriterLanes.Lane lane) {
     List<byte[]> messages = AtomicMessages.pack(key, now, all, sender.maxMessageSize());
     Resolved logs = sendResolving(messages);
     if (!logs.sent().ok()) {
       // No commit record: whatever arrived is a loser, never propagated; the counters are free.
-      commitPart.giveBack(routed);
+      commitPart.lanes().giveBack(lane, routed.byQueue());
       throw failed("sending its log records to the ATOMIC queue failed", tx, logs.sent(), true);
     }
     crashPoints.reach("atomic.after-log");
@@ -219,7 +222,7 @@ final class AtomicProtocol implements CommitProtocol {
     }
     pendingKeys.remove(key);
     knownCommitted.remove(key);
-    commitPart.giveBack(routed);
+    commitPart.lanes().giveBack(lane, routed.byQueue());
     throw failed("sending its commit record failed", tx, commit.sent(), false);
   }
 

@@ -13,7 +13,6 @@ import io.stratus.protocols.PuQueues.Target;
 import io.stratus.protocols.log.LogRecord;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -21,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -46,9 +44,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * unknown: {@link CommitStateUnknownException} (no atomicity: some records may be applied).
  */
 final class BasicCommit {
-  /** The writer records are sent as: the client id, or (monotonic) the current incarnation. */
-  private volatile String clientId;
-  private final String baseClientId;
+  /** The writer of unnumbered records (the basic protocol): the client id. */
+  private final String clientId;
   private final Clock clock;
   private final CrashPoints crashPoints;
   private final BufferPool pool;
@@ -57,21 +54,26 @@ final class BasicCommit {
   /** Monotonic writes: commits whose outcome stayed unknown, to send until they arrive. */
   private final ConcurrentLinkedQueue<Map<String, List<LogRecord>>> unsettled =
       new ConcurrentLinkedQueue<>();
-  /** Monotonic writes: the next counter per PU queue of this incarnation; null when off. */
-  private final Map<String, Long> chains;
+  /** Monotonic writes: this client's records not yet seen applied; null when off. */
+  private final OwnWrites ownWrites;
+  /** Monotonic writes: the writer lanes of this incarnation; null when off. */
+  private final WriterLanes lanes;
 
   BasicCommit(ProtocolContext ctx, PuQueues names, QueueSender sender) {
-    this(ctx, names, sender, null);
+    this(ctx, names, sender, null, null);
   }
 
   /**
-   * @param writer the writer id of monotonic writes ({@code <clientId>#<nonce>}, see {@link
-   *     WriteChains}); null: no counters (the basic protocol)
+   * @param writer the writer incarnation of monotonic writes ({@code <clientId>#<nonce>}, see
+   *     {@link WriteChains} and {@link WriterLanes}); null: no counters (the basic protocol)
+   * @param ownWrites this client's pending records (monotonic), which updates of a key follow to
+   *     the data page its pending update went to; null: none
    */
-  BasicCommit(ProtocolContext ctx, PuQueues names, QueueSender sender, String writer) {
-    this.chains = writer == null ? null : new HashMap<>();
-    this.clientId = writer == null ? ctx.clientId() : writer;
-    this.baseClientId = ctx.clientId();
+  BasicCommit(ProtocolContext ctx, PuQueues names, QueueSender sender, String writer,
+      OwnWrites ownWrites) {
+    this.ownWrites = ownWrites;
+    this.lanes = writer == null ? null : new WriterLanes(writer, WriterLanes.DEFAULT_LANES);
+    this.clientId = ctx.clientId();
     this.clock = ctx.clock();
     this.crashPoints = ctx.crashPoints();
     this.pool = ctx.bufferPool();
@@ -89,7 +91,7 @@ final class BasicCommit {
       return routed;
     }
     crashPoints.reach("basic.before-send");
-    QueueSender.Sent sent = chains == null ? sender.send(routed.byQueue()) : sendChained(routed);
+    QueueSender.Sent sent = lanes == null ? sender.send(routed.byQueue()) : sendChained(routed);
     if (!sent.ok()) {
       throw failure(ws, routed, sent);
     }
@@ -134,6 +136,11 @@ final class BasicCommit {
         String leaf = Checkpointer.treeOf(c.treeUri()).leafFor(committed, c.key());
         Optional<Page> page = committed.read(leaf);
         if (page.isPresent() && page.get().indexOf(c.key()) >= 0) {
+          // Monotonic writes: while an earlier update of the key is pending on another page (a
+          // split moved the key since), follow it there, into the same chain; that page's
+          // checkpoint applies both, in order, to the leaf now responsible (Checkpointer).
+          leaf = ownWrites == null ? leaf
+              : ownWrites.pendingDataPage(c.treeUri(), c.key()).orElse(leaf);
           target = new Target(Kind.DATA_PAGE, leaf);
           sendAs = new LogicalChange(LogicalChange.Kind.UPDATE, c.treeUri(), c.key(), c.value(),
               Optional.of(leaf));
@@ -151,30 +158,31 @@ final class BasicCommit {
   }
 
   /**
-   * Monotonic writes: numbers and sends under the chain lock, one commit of this client at a time,
-   * so that no commit leaves a gap in a chain — nothing sent: the counters are given back; outcome
-   * unknown: everything is sent again (a few times; duplicates are skipped by their counters), so
-   * the commit is applied whole. When every resend fails too, the records are kept and sent
-   * again in the background ({@link #resendUnsettled}) until they all arrive.
+   * Monotonic writes: numbers and sends on one writer lane, held until the outcome is settled, so
+   * that no commit leaves a gap in the lane's chains — nothing sent: the counters are given back;
+   * outcome unknown: everything is sent again (a few times; duplicates are skipped by their
+   * counters), and when every resend fails too, the records are kept and sent again in the
+   * background ({@link #resendUnsettled}) until they all arrive. Only a commit whose records all
+   * arrived counts as completed for the order between lanes ({@link WriterLanes}).
    */
   private QueueSender.Sent sendChained(Routed routed) {
-    synchronized (chains) {
-      number(routed.byQueue());
+    try (WriterLanes.Lane lane = lanes.acquire()) {
+      lanes.number(lane, routed.byQueue());
       QueueSender.Sent sent = sender.send(routed.byQueue());
       boolean everSent = sent.anythingSent();
       for (int retry = 0; retry < 3 && !sent.ok() && everSent; retry++) {
         sent = sender.send(routed.byQueue());
         everSent |= sent.anythingSent();
       }
-      if (!sent.ok()) {
-        if (everSent) {
-          // Some records may be missing: keep sending in the background until all arrive, so
-          // the chains get no gap and nothing overtakes them (later records wait in checkpoints).
-          unsettled.add(routed.byQueue());
-          sent = sent.orMaybeSent();
-        } else {
-          giveBack(routed);
-        }
+      if (sent.ok()) {
+        lanes.completed(lane, routed.byQueue());
+      } else if (everSent) {
+        // Some records may be missing: keep sending in the background until all arrive, so
+        // the chains get no gap and nothing overtakes them (later records wait in checkpoints).
+        unsettled.add(routed.byQueue());
+        sent = sent.orMaybeSent();
+      } else {
+        lanes.giveBack(lane, routed.byQueue());
       }
       return sent;
     }
@@ -199,73 +207,9 @@ final class BasicCommit {
     return !later.isEmpty();
   }
 
-  /** The lock that serializes numbering and sending (null when there are no chains). */
-  Object chainLock() {
-    return chains;
-  }
-
-  /**
-   * Gives each queue's records the next counters of this writer's chain for that queue (caller
-   * holds {@link #chainLock()} across numbering and sending, so no commit of this client takes
-   * counters while another's outcome is open).
-   */
-  void number(Map<String, List<LogRecord>> byQueue) {
-    synchronized (chains) {
-      String writer = clientId;
-      for (Map.Entry<String, List<LogRecord>> e : byQueue.entrySet()) {
-        long next = chains.getOrDefault(e.getKey(), 1L);
-        List<LogRecord> numbered = new ArrayList<>(e.getValue().size());
-        for (LogRecord r : e.getValue()) {
-          numbered.add(r.withCounter(writer, next++));
-        }
-        chains.put(e.getKey(), next);
-        e.setValue(numbered);
-      }
-    }
-  }
-
-  /**
-   * Starts a new writer incarnation with fresh chains (caller holds the chain lock). For a commit
-   * whose outcome stays unknown after its resends: some of its numbered records may never reach
-   * their queues, and a chain with a gap would stall this client's later records for good. The
-   * old chains end there (nothing is numbered in them any more), so a gap in them blocks nothing.
-   * Price: no order between the old chains' records and the new ones' (as after a restart).
-   */
-  void rotateWriter() {
-    synchronized (chains) {
-      clientId = baseClientId + "#" + Long.toString(clock.millis(), 36) + "-"
-          + UUID.randomUUID().toString().substring(0, 8);
-      chains.clear();
-    }
-  }
-
-  /** The current writer incarnation (monotonic) or client id. */
-  String writer() {
-    return clientId;
-  }
-
-  /**
-   * A commit that will never be applied (nothing sent, or an atomic loser, whose records never
-   * reach a PU queue) returns its counters; the caller holds the chain lock since numbering, so
-   * no later commit took any. Checked anyway: if one did, the writer rotates rather than leave a
-   * gap in a live chain.
-   */
-  void giveBack(Routed routed) {
-    if (chains == null) {
-      return;
-    }
-    synchronized (chains) {
-      for (Map.Entry<String, List<LogRecord>> e : routed.byQueue().entrySet()) {
-        List<LogRecord> rs = e.getValue();
-        if (chains.getOrDefault(e.getKey(), 1L) != rs.get(rs.size() - 1).clientCounter() + 1) {
-          rotateWriter(); // cannot happen under the chain lock; never leave a gap, though
-          return;
-        }
-      }
-      for (Map.Entry<String, List<LogRecord>> e : routed.byQueue().entrySet()) {
-        chains.put(e.getKey(), e.getValue().get(0).clientCounter());
-      }
-    }
+  /** The writer lanes (monotonic writes); null for the basic protocol. */
+  WriterLanes lanes() {
+    return lanes;
   }
 
   /** The changes with those of one key collapsed, in the order of each key's first change. */

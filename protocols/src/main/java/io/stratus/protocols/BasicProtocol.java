@@ -84,9 +84,9 @@ final class BasicProtocol implements CommitProtocol {
             + java.util.UUID.randomUUID().toString().substring(0, 8)
         : null;
     this.ownWrites = monotonic ? new OwnWrites() : null;
-    this.commit = new BasicCommit(ctx, names, sender, writer);
+    this.commit = new BasicCommit(ctx, names, sender, writer, ownWrites);
     this.checkpointer = new Checkpointer(
-        ctx, w == CheckpointWrites.CONDITIONAL ? conditional : null, names, sender);
+        ctx, w == CheckpointWrites.CONDITIONAL ? conditional : null, names);
     CloudFutures.await(ctx.services().locks().setTimeout(names.prefix(),
         ctx.checkpoints().lockTimeout()));
     this.scheduler = new CheckpointScheduler(ctx, checkpointer, names);
@@ -180,9 +180,9 @@ final class BasicProtocol implements CommitProtocol {
 
   /**
    * Checkpoints every PU queue of the database on the calling thread: trees first (their splits
-   * are what data-page checkpoints forward after), then data pages; each queue until a few
+   * move keys that data-page checkpoints then follow), then data pages; each queue until a few
    * receives in a row find it empty, bounded; the listing is repeated (bounded) while a pass
-   * applied anything, so records forwarded to new queues are applied too.
+   * applied anything, so queues created meanwhile are applied too.
    */
   @Override
   public CheckpointSummary checkpointAll() {

@@ -6,7 +6,7 @@ package io.stratus.protocols;
  * @param queues the pending-update queues it looked at
  * @param checkpoints the checkpoints that ran to the end (lock granted, pages put, messages
  *     deleted)
- * @param recordsApplied log records applied (forwarded and dropped records not counted)
+ * @param recordsApplied log records applied (dropped records not counted)
  * @param pagesWritten pages put, new pages included
  * @param failures checkpoints that gave up (lock refused, lost race, lease too short, cloud error)
  */

@@ -22,11 +22,15 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Runs one checkpoint of one pending-update queue (paper 000, Algorithm 2 for a data page, section
@@ -42,9 +46,14 @@ import java.util.Optional;
  * written pages into the buffer pool. A crash anywhere loses nothing: the messages are deleted
  * only after the pages are put, and applying a record twice is harmless.
  *
- * <p><b>Data pages.</b> An update whose key lies beyond the page's high key (the page split since
- * the writer routed it) is forwarded to the queue of the page now responsible, found by following
- * right links; an update whose key is absent (deleted since) is dropped. A page that overflows is
+ * <p><b>Data pages.</b> An update whose key a split has moved away since the writer routed it
+ * (beyond the page's high key: the leaf found by right links; a root leaf that became an inner
+ * page: the leaf found down the tree) is applied to that leaf in the same checkpoint, under the
+ * lock of that leaf's queue, which its own checkpoints take too; when that lock is not available
+ * the record waits in the queue like a record after a gap. It stays in its writer's chain of this
+ * page, so monotonic writes hold across the split (the papers do not say how a split and pending
+ * updates meet; forwarding the record to the other page's queue, as an earlier version did, put
+ * it outside every chain). An update whose key is absent (deleted since) is dropped. A page that overflows is
  * split through the B-link tree ({@link BLinkTree#applySorted}), like any tree change. The page's
  * {@code lastCheckpointMillis} is set to now.
  *
@@ -56,7 +65,7 @@ import java.util.Optional;
  * chains recorded in the page's (or root's) header ({@link WriteChains}): duplicates are skipped,
  * records after a gap are deferred and their messages not deleted; the header gets the new
  * counters ({@link #writeHeader}, which splits a leaf the header no longer fits). Records with
- * counter 0 (the basic protocol, forwarded records) pass unchanged.
+ * counter 0 (the basic protocol) pass unchanged.
  *
  * <p>A message that fails its checksum is left in the queue and reported, never applied.
  * Crash points: {@code checkpoint.page.after-lock}, {@code .after-receive}, {@code .after-put},
@@ -89,13 +98,11 @@ final class Checkpointer {
   private final Clock clock;
   private final CrashPoints crashPoints;
   private final PuQueues names;
-  private final QueueSender sender;
   private final Duration lockTimeout;
   private final long propagationMillis;
   private final int maxRecords;
 
-  Checkpointer(ProtocolContext ctx, SupportsConditionalPut conditional, PuQueues names,
-      QueueSender sender) {
+  Checkpointer(ProtocolContext ctx, SupportsConditionalPut conditional, PuQueues names) {
     this.clientId = ctx.clientId();
     this.storage = ctx.services().storage();
     this.conditional = conditional;
@@ -105,7 +112,6 @@ final class Checkpointer {
     this.clock = ctx.clock();
     this.crashPoints = ctx.crashPoints();
     this.names = names;
-    this.sender = sender;
     this.lockTimeout = ctx.checkpoints().lockTimeout();
     this.propagationMillis = ctx.checkpoints().propagationPeriod().toMillis();
     this.maxRecords = ctx.checkpoints().maxRecordsPerCheckpoint();
@@ -125,26 +131,77 @@ final class Checkpointer {
     if (!grant.granted()) {
       return Outcome.gaveUp("lock held by another client", 0);
     }
-    long deadline = sentAt + grant.validFor().toMillis();
-    DirectPageStore.Lease lease = () -> deadline - clock.millis() > propagationMillis;
+    Held held = new Held(sentAt + grant.validFor().toMillis());
+    DirectPageStore.Lease lease = () -> held.deadline - clock.millis() > propagationMillis;
     Outcome outcome;
     try {
       crashPoints.reach(step + "after-lock");
-      outcome = checkpoint(target, queue, step, lease);
+      outcome = checkpoint(target, queue, step, lease, held);
     } catch (CloudException | DirectPageStore.Abandoned e) {
-      release(queue);
+      held.releaseAll();
+      release(queue, clientId);
       if (e instanceof DirectPageStore.Abandoned) {
         return Outcome.gaveUp(e.getMessage(), 0);
       }
       throw e;
     }
-    // Not in a finally: a crashed client (a simulated death) does not release its lock.
-    release(queue);
+    // Not in a finally: a crashed client (a simulated death) does not release its locks.
+    held.releaseAll();
+    release(queue, clientId);
     return outcome;
   }
 
+  /**
+   * The locks a data-page checkpoint took on the pages now responsible for some of its records
+   * (the page split since they were routed), and the earliest end of all its leases.
+   */
+  private final class Held {
+    long deadline;
+    /** Page URI to whether its queue's lock was granted. */
+    final Map<String, Boolean> pages = new HashMap<>();
+
+    Held(long deadline) {
+      this.deadline = deadline;
+    }
+
+    /**
+     * Takes the lock of {@code pageUri}'s queue (once per checkpoint), as that page's own
+     * checkpoints do, so that no checkpoint of it runs while this one writes it; false when
+     * another holds it. The owner is distinct from this client's own checkpoints, so a
+     * checkpoint of that page that this client is running is not joined but waited for.
+     */
+    boolean lock(String pageUri) {
+      return pages.computeIfAbsent(pageUri, u -> {
+        long sentAt = clock.millis();
+        LockGrant g = CloudFutures.await(
+            locks.acquireExclusive(names.pageQueue(u), rightOwner()));
+        if (g.granted()) {
+          deadline = Math.min(deadline, sentAt + g.validFor().toMillis());
+        }
+        return g.granted();
+      });
+    }
+
+    boolean holds(String pageUri) {
+      return Boolean.TRUE.equals(pages.get(pageUri));
+    }
+
+    void releaseAll() {
+      for (Map.Entry<String, Boolean> e : pages.entrySet()) {
+        if (e.getValue()) {
+          release(names.pageQueue(e.getKey()), rightOwner());
+        }
+      }
+      pages.clear();
+    }
+  }
+
+  private String rightOwner() {
+    return clientId + "/moved";
+  }
+
   private Outcome checkpoint(Target target, String queue, String step,
-      DirectPageStore.Lease lease) {
+      DirectPageStore.Lease lease, Held held) {
     Received in = receive(queue);
     crashPoints.reach(step + "after-receive");
     if (in.handles.isEmpty()) {
@@ -160,15 +217,20 @@ final class Checkpointer {
       }
       return Outcome.gaveUp("data page " + target.uri() + " does not exist", in.handles.size());
     }
+    // Records whose key a split moved to another page are applied there, under that page's lock;
+    // when it is not available now they wait like records after a gap.
+    Set<LogRecord> blocked = target.isTree() ? Set.of()
+        : lockMovedPages(first.get(), in.records, store, held);
     // Monotonic writes: each writer's chain in counter order, exactly once (WriteChains).
     WriteChains.Filtered chains = WriteChains.filter(in.records, first.get().clientCommitCounters(),
-        target.isTree(), target.uri());
+        target.isTree(), target.uri(), blocked::contains);
     List<LogRecord> records = chains.apply();
     int applied;
     if (target.isTree()) {
       applied = applyToTree(target, records, store, now, chains.counters());
     } else {
-      applied = applyToPage(target.uri(), records, store, now, chains.counters()).orElse(0);
+      applied = applyToPage(target.uri(), records, store, now, chains.counters(), held)
+          .orElse(0);
     }
     Map<String, String> versions = store.flush(lease);
     crashPoints.reach(step + "after-put");
@@ -199,39 +261,73 @@ final class Checkpointer {
 
   /**
    * Applies a data page queue's updates; empty when the page does not exist (the messages stay).
+   * An update whose key a split has moved to another leaf is applied to that leaf, whose lock
+   * {@link #lockMovedPages} took.
    */
   private Optional<Integer> applyToPage(String pageUri, List<LogRecord> records,
-      DirectPageStore store, long now, Map<String, Long> counters) {
+      DirectPageStore store, long now, Map<String, Long> counters, Held held) {
     Optional<Page> read = store.read(pageUri);
     if (read.isEmpty()) {
       return Optional.empty();
     }
     Page page = read.get();
-    Map<String, List<LogRecord>> forward = new LinkedHashMap<>();
     Map<String, List<TreeChange>> byTree = new LinkedHashMap<>();
     int applied = 0;
     for (LogRecord r : records) {
       byte[] key = r.change().key();
-      if (page.isBeyondHighKey(key)) {
-        // Outside any chain at the page now responsible (its chains are other queues').
-        forward.computeIfAbsent(responsibleFor(store, page, key), u -> new ArrayList<>())
-            .add(r.clientCounter() == 0 ? r : new LogRecord(r.change(), r.clientId(), 0,
-                r.transactionId(), r.commitTimeMillis(), r.commitId()));
-      } else if (page.indexOf(key) >= 0 && r.kind() != LogicalChange.Kind.DELETE) {
+      String leafUri = responsibleLeaf(store, page, r);
+      Page leaf = leafUri.equals(pageUri) ? page : store.read(leafUri).orElseThrow(
+          () -> new DirectPageStore.Abandoned("leaf " + leafUri + " is missing", null));
+      if (leaf.indexOf(key) >= 0 && r.kind() != LogicalChange.Kind.DELETE) {
         byTree.computeIfAbsent(r.treeUri(), u -> new ArrayList<>()).add(r.toTreeChange(false));
         applied++;
       } // else: the record was deleted since (or a stray record): dropped
     }
-    for (Map.Entry<String, List<LogRecord>> f : forward.entrySet()) {
-      sender.sendAll(Map.of(names.pageQueue(f.getKey()), f.getValue()));
-    }
     for (Map.Entry<String, List<TreeChange>> e : byTree.entrySet()) {
       treeOf(e.getKey()).applySorted(store, e.getValue());
+    }
+    for (String written : store.writes().keySet()) {
+      Page w = store.writes().get(written);
+      if (w.kind() == io.stratus.pagemanager.PageKind.LEAF && !store.isNew(written)
+          && !written.equals(pageUri) && !held.holds(written)) {
+        // The tree changed between locating the leaves and applying: try again later.
+        throw new DirectPageStore.Abandoned("a record would land on leaf " + written
+            + ", whose lock this checkpoint does not hold", null);
+      }
     }
     Page now0 = store.read(pageUri).orElseThrow();
     writeHeader(store, now0.toBuilder().lastCheckpointMillis(now).clientCommitCounters(counters)
         .build(), now0.uri().substring(0, now0.uri().lastIndexOf('/') + 1) + "root");
     return Optional.of(applied);
+  }
+
+  /**
+   * Locks the leaves now responsible for records routed to {@code page} whose keys a split moved
+   * away; returns the records whose leaf could not be locked (they wait).
+   */
+  private Set<LogRecord> lockMovedPages(Page page, List<LogRecord> records, DirectPageStore store,
+      Held held) {
+    Set<LogRecord> blocked = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (LogRecord r : records) {
+      String leaf = responsibleLeaf(store, page, r);
+      if (!leaf.equals(page.uri()) && !held.lock(leaf)) {
+        blocked.add(r);
+      }
+    }
+    return blocked;
+  }
+
+  /**
+   * The leaf responsible for {@code r}'s key: the data page it was routed to, unless a split
+   * moved the key right (then by right links) or the page is a root leaf that split and became an
+   * inner page (then down the tree).
+   */
+  private static String responsibleLeaf(DirectPageStore store, Page page, LogRecord r) {
+    byte[] key = r.change().key();
+    if (page.kind() != io.stratus.pagemanager.PageKind.LEAF) {
+      return treeOf(r.treeUri()).leafFor(store, key);
+    }
+    return page.isBeyondHighKey(key) ? responsibleFor(store, page, key) : page.uri();
   }
 
   /**
@@ -340,9 +436,9 @@ final class Checkpointer {
     }
   }
 
-  private void release(String queue) {
+  private void release(String queue, String owner) {
     try {
-      CloudFutures.await(locks.release(queue, clientId));
+      CloudFutures.await(locks.release(queue, owner));
     } catch (CloudException e) {
       // the lease lapses by itself
     }

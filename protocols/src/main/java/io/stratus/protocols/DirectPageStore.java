@@ -126,6 +126,11 @@ final class DirectPageStore implements PageStore {
     return pageSize;
   }
 
+  /** Whether this checkpoint created {@code uri} (a page new in a split). */
+  boolean isNew(String uri) {
+    return created.contains(uri);
+  }
+
   /** The pages written so far, by URI. */
   Map<String, Page> writes() {
     return writes;

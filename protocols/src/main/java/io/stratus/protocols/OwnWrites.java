@@ -25,12 +25,13 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * commits reads the pool directly, never this overlay, so queued records still go where the
  * stored pages say.
  *
- * <p><b>Forwarded updates.</b> When the data page an update was routed to has split since and
- * the key moved right, the checkpoint of that page counts the update in its chain but forwards
- * it, outside any chain, to the page now responsible. Then the chain alone does not prove the
- * update applied: the record stays until the responsible leaf shows its value (limit: if another
- * client overwrites the key before this client sees its own value, this client keeps showing its
- * own until it writes the key again or the handle closes).
+ * <p><b>Moved keys.</b> When the data page an update was routed to has split since and the key
+ * moved right, the checkpoint of that page applies the update to the leaf now responsible and
+ * counts it in its chain. The chain then proves the update applied, but this client's cached copy
+ * of the other leaf may be older: the record stays until that leaf shows its value (limit: if
+ * another client overwrites the key before this client sees its own value, this client keeps
+ * showing its own until it writes the key again or the handle closes). While it stays, later
+ * updates of the key follow it to the same page ({@link #pendingDataPage}).
  *
  * <p>Only the latest own record per key is kept (an earlier one is superseded). Thread-safe:
  * concurrent skip-list maps per tree; a record is removed only if it is still the one checked.
@@ -59,6 +60,17 @@ final class OwnWrites {
             .put(p.change().key(), p);
       }
     }
+  }
+
+  /**
+   * The data page this client's pending update of {@code key} in {@code treeUri} was routed to,
+   * if the latest own record of the key is such an update not yet seen applied.
+   */
+  Optional<String> pendingDataPage(String treeUri, byte[] key) {
+    ConcurrentSkipListMap<byte[], Pending> tree = byTree.get(treeUri);
+    Pending p = tree == null ? null : tree.get(key);
+    return p != null && p.chainKey().startsWith("p:") ? Optional.of(p.chainPage())
+        : Optional.empty();
   }
 
   /** Records not yet seen applied (for tests). */

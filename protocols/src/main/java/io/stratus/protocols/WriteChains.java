@@ -1,12 +1,14 @@
 package io.stratus.protocols;
 
+import io.stratus.protocols.log.LaneDependency;
 import io.stratus.protocols.log.LogRecord;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Monotonic writes (paper 001, section 5.2): per writer and per PU queue a chain of consecutive
@@ -24,10 +26,17 @@ import java.util.Map;
  *       stays in the queue.
  * </ul>
  *
+ * <p>A writer is one lane of a handle's incarnation ({@link WriterLanes}): a record may also name
+ * counters of sibling lanes in the same queue that must be applied first ({@link
+ * io.stratus.protocols.log.LaneDependency}); until they are, it waits like a record after a gap.
+ * The records to apply come out in an order that respects both (chains and dependencies), the
+ * earliest commit first among those ready; unnumbered records (the basic protocol) come first, in
+ * commit order.
+ *
  * <p>Why no "apply over an old gap" escape: a predecessor can be invisible for a long time (each
  * receive hides it for the lock timeout), and applying over it would drop it for good. Instead
- * the writer never leaves a gap: {@link BasicCommit} numbers and sends one commit at a time, gives
- * the counters back when nothing was sent, and resends when the outcome is unknown.
+ * the writer never leaves a gap: {@link BasicCommit} numbers and sends one commit per lane at a
+ * time, gives the counters back when nothing was sent, and resends when the outcome is unknown.
  *
  * <p>Why a chain per (writer, queue) and not per writer: the header of one page can only tell
  * which of the writer's records for that page were applied; records for other pages do not pass
@@ -36,7 +45,7 @@ import java.util.Map;
  * no order between the records of two incarnations. Header keys are {@code p:<writer>@<pageUri>}
  * for data pages (a split copies the header into the new right pages; the URI makes those copies
  * inert, and the checkpoint prunes them) and {@code t:<writer>} on tree roots. Records with
- * counter 0 (the basic protocol, records forwarded after a split) are outside any chain and
+ * counter 0 (the basic protocol) are outside any chain and
  * always applied. Stateless apart from what a call is given; thread-safe.
  */
 final class WriteChains {
@@ -44,6 +53,18 @@ final class WriteChains {
 
   /** The records to apply and which were deferred, and the header counters after applying. */
   record Filtered(List<LogRecord> apply, List<LogRecord> deferred, Map<String, Long> counters) {}
+
+  /** Whether every lane dependency of {@code r} is applied according to {@code counters}. */
+  private static boolean dependenciesMet(LogRecord r, Map<String, Long> counters, boolean tree,
+      String uri) {
+    for (LaneDependency d : r.after()) {
+      String sibling = key(WriterLanes.siblingWriter(r.clientId(), d.lane()), tree, uri);
+      if (counters.getOrDefault(sibling, 0L) < d.counter()) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   /** The header key of {@code writer}'s chain for a data page or a tree root. */
   static String key(String writer, boolean tree, String uri) {
@@ -57,6 +78,15 @@ final class WriteChains {
    */
   static Filtered filter(List<LogRecord> records, Map<String, Long> counters, boolean tree,
       String uri) {
+    return filter(records, counters, tree, uri, r -> false);
+  }
+
+  /**
+   * As {@link #filter(List, Map, boolean, String)}, where the records {@code blocked} names cannot
+   * be applied now (their page's lock was not available): they wait, like records after a gap.
+   */
+  static Filtered filter(List<LogRecord> records, Map<String, Long> counters, boolean tree,
+      String uri, Predicate<LogRecord> blocked) {
     Map<String, Long> out = new LinkedHashMap<>();
     for (Map.Entry<String, Long> e : counters.entrySet()) {
       // A split copied other pages' chains here: they say nothing about this page.
@@ -64,40 +94,55 @@ final class WriteChains {
         out.put(e.getKey(), e.getValue());
       }
     }
-    List<LogRecord> apply = new ArrayList<>();
+    List<LogRecord> unchained = new ArrayList<>();
+    Map<String, ArrayDeque<LogRecord>> byWriter = new LinkedHashMap<>();
     List<LogRecord> deferred = new ArrayList<>();
-    Map<String, List<LogRecord>> byWriter = new HashMap<>();
     for (LogRecord r : records) {
       if (r.clientCounter() == 0) {
-        apply.add(r);
+        (blocked.test(r) ? deferred : unchained).add(r);
       } else {
-        byWriter.computeIfAbsent(r.clientId(), w -> new ArrayList<>()).add(r);
+        byWriter.computeIfAbsent(r.clientId(), w -> new ArrayDeque<>()).add(r);
       }
     }
-    for (Map.Entry<String, List<LogRecord>> w : byWriter.entrySet()) {
-      String key = key(w.getKey(), tree, uri);
-      long last = out.getOrDefault(key, 0L);
+    for (Map.Entry<String, ArrayDeque<LogRecord>> w : byWriter.entrySet()) {
       List<LogRecord> chain = new ArrayList<>(w.getValue());
       chain.sort(Comparator.comparingLong(LogRecord::clientCounter));
-      boolean blocked = false;
-      for (LogRecord r : chain) {
-        long c = r.clientCounter();
-        if (c <= last) {
-          continue; // applied before
-        }
-        if (!blocked && c == last + 1) {
-          apply.add(r);
-          last = c;
-        } else {
-          blocked = true; // everything after a gap waits too, so order is kept
-          deferred.add(r);
-        }
-      }
-      if (last > 0) {
-        out.put(key, last);
-      }
+      w.setValue(new ArrayDeque<>(chain));
     }
-    apply.sort(Checkpointer.COMMIT_ORDER);
+    // Repeatedly take, among the records that are next in their chain and whose lane
+    // dependencies are applied, the earliest in commit order: every chain stays in counter order,
+    // every dependency is applied first, and independent writers interleave by commit time.
+    List<LogRecord> chained = new ArrayList<>();
+    while (true) {
+      LogRecord best = null;
+      for (Map.Entry<String, ArrayDeque<LogRecord>> w : byWriter.entrySet()) {
+        String key = key(w.getKey(), tree, uri);
+        long last = out.getOrDefault(key, 0L);
+        ArrayDeque<LogRecord> chain = w.getValue();
+        while (!chain.isEmpty() && chain.peekFirst().clientCounter() <= last) {
+          chain.pollFirst(); // applied before (a duplicate, or a redelivered message)
+        }
+        LogRecord head = chain.peekFirst();
+        if (head != null && head.clientCounter() == last + 1 && !blocked.test(head)
+            && dependenciesMet(head, out, tree, uri) && (best == null || Checkpointer.COMMIT_ORDER.compare(head, best) < 0)) {
+          best = head;
+        }
+      }
+      if (best == null) {
+        break;
+      }
+      byWriter.get(best.clientId()).pollFirst();
+      out.put(key(best.clientId(), tree, uri), best.clientCounter());
+      chained.add(best);
+    }
+    // What is left follows a gap or an unmet dependency: it waits, and so does the rest of its chain.
+    for (ArrayDeque<LogRecord> chain : byWriter.values()) {
+      deferred.addAll(chain);
+    }
+    unchained.sort(Checkpointer.COMMIT_ORDER);
+    List<LogRecord> apply = new ArrayList<>(unchained.size() + chained.size());
+    apply.addAll(unchained);
+    apply.addAll(chained); // in the order chosen above, not re-sorted
     return new Filtered(apply, deferred, out);
   }
 }

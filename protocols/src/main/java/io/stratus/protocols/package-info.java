@@ -21,8 +21,8 @@
  *       or, paper-faithful, by timing alone ({@link io.stratus.protocols.CheckpointWrites}).
  *       Durable and eventually consistent; no atomicity, no read-your-writes.
  *   <li><b>monotonic</b> ({@code BasicProtocol} with counters, paper 001 section 5.2): records
- *       numbered per (writer incarnation, queue), applied in order and exactly once ({@code
- *       WriteChains}); the client's own pending records overlaid on its reads ({@code OwnWrites});
+ *       numbered per (writer lane, queue), applied in order and exactly once, lanes ordered by
+ *       real time ({@code WriterLanes}, {@code WriteChains}); the client's own pending records overlaid on its reads ({@code OwnWrites});
  *       monotonic reads by page version stamps in the buffer pool.
  *   <li><b>atomic</b> ({@code AtomicProtocol}, paper 000 section 5.1): the numbered records of a
  *       transaction in one complete-transaction message, or (large ones) log records and then a

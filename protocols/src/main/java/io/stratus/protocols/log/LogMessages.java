@@ -6,6 +6,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.stratus.CorruptLogMessageException;
 import io.stratus.RecordTooLargeException;
 import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.log.proto.LaneDependencyProto;
 import io.stratus.protocols.log.proto.LogKind;
 import io.stratus.protocols.log.proto.LogMessageProto;
 import io.stratus.protocols.log.proto.LogRecordListProto;
@@ -129,6 +130,9 @@ public final class LogMessages {
         .setCommitId(r.commitId())
         .setSecondaryIndex(c.secondaryIndex());
     c.dataPageUri().ifPresent(b::setDataPageUri);
+    for (LaneDependency d : r.after()) {
+      b.addAfter(LaneDependencyProto.newBuilder().setLane(d.lane()).setCounter(d.counter()));
+    }
     return b.build();
   }
 
@@ -155,7 +159,11 @@ public final class LogMessages {
     LogicalChange change = new LogicalChange(
         kind, p.getTreeUri(), p.getKey().toByteArray(), p.getValue().toByteArray(), page,
         p.getSecondaryIndex());
+    List<LaneDependency> after = new ArrayList<>(p.getAfterCount());
+    for (LaneDependencyProto d : p.getAfterList()) {
+      after.add(new LaneDependency(d.getLane(), d.getCounter()));
+    }
     return new LogRecord(change, p.getClientId(), p.getClientCounter(), p.getTransactionId(),
-        p.getCommitTimeMillis(), p.getCommitId());
+        p.getCommitTimeMillis(), p.getCommitId(), after);
   }
 }

@@ -4,6 +4,7 @@ import io.stratus.btree.SecondaryKeys;
 import io.stratus.btree.TreeChange;
 import io.stratus.protocols.LogicalChange;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -27,6 +28,7 @@ public final class LogRecord {
   private final String transactionId;
   private final long commitTimeMillis;
   private final long commitId;
+  private final List<LaneDependency> after;
 
   /**
    * @param clientCounter the writer's commit counter for monotonic writes (0 when unused)
@@ -35,6 +37,17 @@ public final class LogRecord {
   public LogRecord(
       LogicalChange change, String clientId, long clientCounter, String transactionId,
       long commitTimeMillis, long commitId) {
+    this(change, clientId, clientCounter, transactionId, commitTimeMillis, commitId, List.of());
+  }
+
+  /**
+   * @param after the records of the writer's other lanes this one must be applied after (see
+   *     {@link LaneDependency}); empty for most records
+   */
+  public LogRecord(
+      LogicalChange change, String clientId, long clientCounter, String transactionId,
+      long commitTimeMillis, long commitId, List<LaneDependency> after) {
+    this.after = List.copyOf(after);
     this.change = Objects.requireNonNull(change, "change");
     this.clientId = Objects.requireNonNull(clientId, "clientId");
     this.clientCounter = clientCounter;
@@ -45,7 +58,18 @@ public final class LogRecord {
 
   /** This record as written by {@code writer} with chain counter {@code counter}. */
   public LogRecord withCounter(String writer, long counter) {
-    return new LogRecord(change, writer, counter, transactionId, commitTimeMillis, commitId);
+    return new LogRecord(change, writer, counter, transactionId, commitTimeMillis, commitId, after);
+  }
+
+  /** This record with the lane dependencies {@code deps} (replacing any it had). */
+  public LogRecord withAfter(List<LaneDependency> deps) {
+    return new LogRecord(change, clientId, clientCounter, transactionId, commitTimeMillis,
+        commitId, deps);
+  }
+
+  /** What must be applied before this record, besides its own chain's predecessors. */
+  public List<LaneDependency> after() {
+    return after;
   }
 
   public LogicalChange change() {
@@ -109,7 +133,8 @@ public final class LogRecord {
     LogRecord r = (LogRecord) o;
     return change.equals(r.change) && clientId.equals(r.clientId)
         && clientCounter == r.clientCounter && transactionId.equals(r.transactionId)
-        && commitTimeMillis == r.commitTimeMillis && commitId == r.commitId;
+        && commitTimeMillis == r.commitTimeMillis && commitId == r.commitId
+        && after.equals(r.after);
   }
 
   @Override

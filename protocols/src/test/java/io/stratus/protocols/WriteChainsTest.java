@@ -1,0 +1,92 @@
+package io.stratus.protocols;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stratus.cloudapi.testing.Seed;
+import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.protocols.log.LaneDependency;
+import io.stratus.protocols.log.LogMessages;
+import io.stratus.protocols.log.LogRecord;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Chains, duplicates, gaps and lane dependencies as one checkpoint sees them. */
+@ExtendWith(SeedExtension.class)
+class WriteChainsTest {
+  private static final String PAGE = "db/c/t/leaf-1";
+  private static final String INCARNATION = "a#k1-0001";
+
+  private static LogRecord rec(int lane, long counter, String value, long commitTime,
+      LaneDependency... after) {
+    LogicalChange change = new LogicalChange(LogicalChange.Kind.UPDATE, "db/c/t/root",
+        new byte[] {3}, value.getBytes(), Optional.of(PAGE));
+    return new LogRecord(change, WriterLanes.writerOf(INCARNATION, lane), counter, "tx-" + value,
+        commitTime, 0, List.of(after));
+  }
+
+  private static List<String> values(List<LogRecord> rs) {
+    List<String> out = new ArrayList<>();
+    for (LogRecord r : rs) {
+      out.add(new String(r.change().value()));
+    }
+    return out;
+  }
+
+  @Test
+  void aRecordWaitsForTheLaneCountersItDependsOn() {
+    LogRecord a1 = rec(0, 1, "a1", 10);
+    LogRecord a2 = rec(0, 2, "a2", 20);
+    LogRecord c1 = rec(1, 1, "c1", 15, new LaneDependency(0, 2)); // began after a2 completed
+    LogRecord c2 = rec(1, 2, "c2", 30);
+
+    WriteChains.Filtered all = WriteChains.filter(List.of(c2, c1, a2, a1), Map.of(), false, PAGE);
+    assertThat(values(all.apply())).containsExactly("a1", "a2", "c1", "c2");
+    assertThat(all.deferred()).isEmpty();
+
+    WriteChains.Filtered missing = WriteChains.filter(List.of(c2, c1, a1), Map.of(), false, PAGE);
+    assertThat(values(missing.apply())).containsExactly("a1");
+    assertThat(values(missing.deferred())).containsExactlyInAnyOrder("c1", "c2");
+    assertThat(missing.counters()).containsEntry(
+        WriteChains.key(WriterLanes.writerOf(INCARNATION, 0), false, PAGE), 1L);
+
+    // The page already applied a2: c1's dependency is met by the header alone.
+    Map<String, Long> header =
+        Map.of(WriteChains.key(WriterLanes.writerOf(INCARNATION, 0), false, PAGE), 2L);
+    WriteChains.Filtered later = WriteChains.filter(List.of(c1, a2, a1), header, false, PAGE);
+    assertThat(values(later.apply())).containsExactly("c1");
+  }
+
+  @Test
+  void anyDeliveryOrderWithDuplicatesAppliesEachRecordOnceInADependencyRespectingOrder(
+      @Seed long seed) {
+    Random random = new Random(seed);
+    for (int trial = 0; trial < 200; trial++) {
+      List<LogRecord> rs = new ArrayList<>(List.of(
+          rec(0, 1, "a1", 1), rec(1, 1, "b1", 1), rec(0, 2, "a2", 2, new LaneDependency(1, 1)),
+          rec(2, 1, "c1", 3, new LaneDependency(0, 2), new LaneDependency(1, 1)),
+          rec(1, 2, "b2", 4, new LaneDependency(2, 1))));
+      rs.add(rs.get(random.nextInt(rs.size()))); // a duplicate delivery
+      Collections.shuffle(rs, random);
+      List<String> order = values(WriteChains.filter(rs, Map.of(), false, PAGE).apply());
+      assertThat(order).hasSize(5)
+          .containsExactlyInAnyOrder("a1", "b1", "a2", "c1", "b2");
+      assertThat(order.indexOf("a2"))
+          .isGreaterThan(order.indexOf("a1")).isGreaterThan(order.indexOf("b1"));
+      assertThat(order.indexOf("c1")).isGreaterThan(order.indexOf("a2"));
+      assertThat(order.indexOf("b2")).isGreaterThan(order.indexOf("c1"));
+    }
+  }
+
+  @Test
+  void laneDependenciesTravelInLogMessages() {
+    LogRecord c1 = rec(1, 1, "c1", 15, new LaneDependency(0, 2), new LaneDependency(3, 7));
+    List<byte[]> messages = LogMessages.pack(List.of(c1), 256 * 1024);
+    assertThat(LogMessages.unpack(messages.get(0))).containsExactly(c1);
+  }
+}
