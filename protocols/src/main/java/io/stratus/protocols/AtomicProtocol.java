@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The atomic protocol (paper 000, section 5.1, Algorithms 3 and 4; paper 001, section 5.1): the
@@ -91,6 +92,8 @@ final class AtomicProtocol implements CommitProtocol {
   private final Set<String> propagated = ConcurrentHashMap.newKeySet();
   /** Commit records this process sent or saw: never taken for losers. */
   private final Set<String> knownCommitted = ConcurrentHashMap.newKeySet();
+  /** Flushes asked for since the running one started ({@link #requestFlush}). */
+  private final AtomicInteger flushRequests = new AtomicInteger();
 
   AtomicProtocol(ProtocolContext ctx) {
     this.basic = new BasicProtocol(ctx, true); // monotonic writes and read-your-writes
@@ -158,7 +161,7 @@ final class AtomicProtocol implements CommitProtocol {
     }
     basic.ownWrites().add(routed.byQueue());
     pending.add(new Pending(key, routed, List.of()));
-    basic.scheduler().execute(this::flush);
+    requestFlush();
     return new CommitResult(Map.of(), 0, 0, routed.records());
   }
 
@@ -174,7 +177,7 @@ final class AtomicProtocol implements CommitProtocol {
       BasicCommit.Routed routed, byte[] message, QueueSender.Sent sent) {
     pendingKeys.add(key);
     pending.add(new Pending(key, routed, List.of(message)));
-    basic.scheduler().execute(this::flush);
+    requestFlush();
     return unknown(tx, sent);
   }
 
@@ -269,10 +272,32 @@ final class AtomicProtocol implements CommitProtocol {
   }
 
   /**
-   * Propagates every pending commit to the PU queues, then cleans the ATOMIC queue up. Runs on
-   * the checkpoint executor, and on the caller's thread from {@link #checkpointAll}.
+   * Asks for a flush on the checkpoint executor. At most one runs there at a time: it repeats
+   * while commits asked for more meanwhile, so one clean-up pass serves every commit that arrived
+   * while the previous pass ran, and the executor's other threads stay free for checkpoints (a
+   * flush per commit used to occupy all of them under load, and no checkpoint ran).
    */
-  void flush() {
+  private void requestFlush() {
+    if (flushRequests.getAndIncrement() == 0
+        && !basic.scheduler().execute(this::drainFlushRequests)) {
+      flushRequests.set(0); // closed: nothing runs any more
+    }
+  }
+
+  private void drainFlushRequests() {
+    int seen;
+    do {
+      seen = flushRequests.get();
+      flush();
+    } while (flushRequests.addAndGet(-seen) != 0);
+  }
+
+  /**
+   * Propagates every pending commit to the PU queues, then cleans the ATOMIC queue up. Runs on
+   * the checkpoint executor, and on the caller's thread from {@link #checkpointAll}; one at a
+   * time.
+   */
+  synchronized void flush() {
     Pending p;
     List<Pending> later = new ArrayList<>();
     while ((p = pending.poll()) != null) {

@@ -14,6 +14,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -39,6 +40,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class CheckpointScheduler implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(CheckpointScheduler.class.getName());
+  /** Threads of the owned executor: checkpoints mostly wait for the cloud, so a few more than cores. */
+  static final int THREADS = 4;
+  /** How long {@link #close} waits for running background work to stop. */
+  private static final long CLOSE_WAIT_SECONDS = 10;
 
   private final Checkpointer checkpointer;
   private final PuQueues names;
@@ -65,7 +70,7 @@ final class CheckpointScheduler implements AutoCloseable {
       this.owned = null;
     } else {
       AtomicInteger n = new AtomicInteger();
-      this.owned = Executors.newFixedThreadPool(2, r -> {
+      this.owned = Executors.newFixedThreadPool(THREADS, r -> {
         Thread t = new Thread(r, "stratus-checkpoint-" + ctx.clientId() + "-" + n.incrementAndGet());
         t.setDaemon(true);
         return t;
@@ -162,8 +167,15 @@ final class CheckpointScheduler implements AutoCloseable {
     }
     try {
       executor.execute(() -> {
-        if (!closed) {
+        if (closed) {
+          return;
+        }
+        try {
           task.run();
+        } catch (RuntimeException e) {
+          // Background work must not kill its thread; what it did not finish is retried later
+          // (or, once closed, was cut short on purpose).
+          LOG.log(closed ? Level.DEBUG : Level.WARNING, "background task failed", e);
         }
       });
       return true;
@@ -190,6 +202,15 @@ final class CheckpointScheduler implements AutoCloseable {
     closed = true;
     if (owned != null) {
       owned.shutdownNow();
+      try {
+        // Running tasks stop at their next cloud call; waiting keeps them from outliving the
+        // services the caller closes next.
+        if (!owned.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+          LOG.log(Level.WARNING, "background checkpoint work still running after close");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

@@ -5,13 +5,16 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
 import io.stratus.protocols.log.LogRecord;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Read-your-writes for the monotonic protocol (paper 001, section 5.2): this client's committed
@@ -35,13 +38,28 @@ import java.util.concurrent.ConcurrentSkipListMap;
  *
  * <p>Only the latest own record per key is kept (an earlier one is superseded). Thread-safe:
  * concurrent skip-list maps per tree; a record is removed only if it is still the one checked.
+ * An overlaid leaf is cached (bounded) while the leaf object and its tree's records are unchanged,
+ * so a leaf with pending records is not copied again for every read.
  */
 final class OwnWrites {
   /** A pending record and where its chain is recorded. */
   private record Pending(TreeChange change, long counter, String chainKey, String chainPage) {}
 
-  private final Map<String, ConcurrentSkipListMap<byte[], Pending>> byTree =
-      new ConcurrentHashMap<>();
+  /** One tree's pending records by key, and a version that changes with them. */
+  private static final class TreePending {
+    final ConcurrentSkipListMap<byte[], Pending> byKey =
+        new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
+    final AtomicLong version = new AtomicLong();
+  }
+
+  /** An overlaid leaf: valid while the leaf is the same object and its tree's version holds. */
+  private record Overlaid(Page leaf, long version, Page result) {}
+
+  /** Overlaid leaves kept at most (each a page copy), so hot leaves are not merged per read. */
+  private static final int MAX_CACHED = 128;
+
+  private final Map<String, TreePending> byTree = new ConcurrentHashMap<>();
+  private final Map<String, Overlaid> cache = new ConcurrentHashMap<>();
 
   OwnWrites() {}
 
@@ -55,9 +73,9 @@ final class OwnWrites {
         String chainPage = pageChain ? r.dataPageUri().get() : r.treeUri();
         Pending p = new Pending(r.toTreeChange(secondary), r.clientCounter(),
             WriteChains.key(r.clientId(), !pageChain, chainPage), chainPage);
-        byTree.computeIfAbsent(r.treeUri(),
-                t -> new ConcurrentSkipListMap<>(Arrays::compareUnsigned))
-            .put(p.change().key(), p);
+        TreePending tree = byTree.computeIfAbsent(r.treeUri(), t -> new TreePending());
+        tree.byKey.put(p.change().key(), p);
+        tree.version.incrementAndGet();
       }
     }
   }
@@ -67,15 +85,15 @@ final class OwnWrites {
    * if the latest own record of the key is such an update not yet seen applied.
    */
   Optional<String> pendingDataPage(String treeUri, byte[] key) {
-    ConcurrentSkipListMap<byte[], Pending> tree = byTree.get(treeUri);
-    Pending p = tree == null ? null : tree.get(key);
+    TreePending tree = byTree.get(treeUri);
+    Pending p = tree == null ? null : tree.byKey.get(key);
     return p != null && p.chainKey().startsWith("p:") ? Optional.of(p.chainPage())
         : Optional.empty();
   }
 
   /** Records not yet seen applied (for tests). */
   int size() {
-    return byTree.values().stream().mapToInt(Map::size).sum();
+    return byTree.values().stream().mapToInt(t -> t.byKey.size()).sum();
   }
 
   /** Whether {@code leaf} shows {@code change} (its value, or the key's absence). */
@@ -92,33 +110,85 @@ final class OwnWrites {
     if (leaf.kind() != PageKind.LEAF || byTree.isEmpty()) {
       return leaf;
     }
-    for (Map.Entry<String, ConcurrentSkipListMap<byte[], Pending>> t : byTree.entrySet()) {
+    for (Map.Entry<String, TreePending> t : byTree.entrySet()) {
       String root = t.getKey();
       if (!leaf.uri().startsWith(root.substring(0, root.lastIndexOf('/') + 1))) {
         continue;
       }
-      ConcurrentNavigableMap<byte[], Pending> range = t.getValue().tailMap(leaf.lowKey(), true);
+      TreePending tree = t.getValue();
+      long version = tree.version.get(); // before reading the records: a later add invalidates
+      Overlaid cached = cache.get(leaf.uri());
+      if (cached != null && cached.leaf() == leaf && cached.version() == version) {
+        return cached.result();
+      }
+      ConcurrentNavigableMap<byte[], Pending> range = tree.byKey.tailMap(leaf.lowKey(), true);
       Optional<byte[]> high = leaf.highKey();
       if (high.isPresent()) {
         range = range.headMap(high.get(), false);
       }
-      Page out = leaf;
+      List<TreeChange> unapplied = new ArrayList<>();
+      // Most pending records of a range share their chain's page (the tree root for inserts):
+      // read each once per overlay, not once per record.
+      Map<String, Optional<Page>> chainPages = new HashMap<>();
       for (Map.Entry<byte[], Pending> e : range.entrySet()) {
         Pending p = e.getValue();
         Page chain = p.chainPage().equals(leaf.uri()) ? leaf
-            : pages.read(p.chainPage()).orElse(null);
+            : chainPages.computeIfAbsent(p.chainPage(), pages::read).orElse(null);
         if (chain != null && chain.clientCommitCounters().getOrDefault(p.chainKey(), 0L)
             >= p.counter() && (chain == leaf || !chain.isBeyondHighKey(p.change().key())
                 || shows(leaf, p.change()))) {
-          t.getValue().remove(e.getKey(), p); // applied and seen: the page has it now
+          if (tree.byKey.remove(e.getKey(), p)) { // applied and seen: the page has it now
+            tree.version.incrementAndGet();
+          }
           continue;
         }
-        out = p.change().kind() == TreeChange.Kind.DELETE
-            ? out.withRemoved(p.change().key())
-            : out.withPut(p.change().key(), p.change().value());
+        unapplied.add(p.change()); // in key order: the map is sorted
       }
-      return out;
+      if (unapplied.isEmpty()) {
+        cache.remove(leaf.uri());
+        return leaf;
+      }
+      Page result = merged(leaf, unapplied);
+      if (cache.size() >= MAX_CACHED) {
+        cache.clear(); // crude, but bounded and cheap; hot leaves come back at once
+      }
+      cache.put(leaf.uri(), new Overlaid(leaf, version, result));
+      return result;
     }
     return leaf;
+  }
+
+  /**
+   * {@code leaf} with {@code changes} (sorted by key, one per key) applied in one pass: a leaf
+   * may have many pending records (a session's inserts before the tree's checkpoint), and one
+   * page copy per record made reads quadratic.
+   */
+  private static Page merged(Page leaf, List<TreeChange> changes) {
+    int n = leaf.entryCount();
+    List<byte[]> keys = new ArrayList<>(n + changes.size());
+    List<byte[]> values = new ArrayList<>(n + changes.size());
+    int i = 0;
+    for (TreeChange c : changes) {
+      byte[] key = c.key();
+      while (i < n && leaf.compareKeyAt(i, key) < 0) {
+        keys.add(leaf.key(i));
+        values.add(leaf.value(i));
+        i++;
+      }
+      if (i < n && leaf.compareKeyAt(i, key) == 0) {
+        i++; // replaced or removed
+      }
+      if (c.kind() != TreeChange.Kind.DELETE) {
+        keys.add(key);
+        values.add(c.value());
+      }
+    }
+    for (; i < n; i++) {
+      keys.add(leaf.key(i));
+      values.add(leaf.value(i));
+    }
+    return leaf.toBuilder()
+        .entries(keys.toArray(new byte[0][]), values.toArray(new byte[0][]))
+        .build();
   }
 }
