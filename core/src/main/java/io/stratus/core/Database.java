@@ -117,7 +117,7 @@ public final class Database implements AutoCloseable {
       protocol = CommitProtocols.create(config.protocol(), new ProtocolContext(
           config.services(), config.databaseUri(), config.clientId(), config.clock(),
           config.crashPoints(), pool, config.checkpointInterval(), config.checkpointExecutor(),
-          config.checkpoints()));
+          config.checkpoints(), config.writerLanes()));
       Database db = new Database(config, pool, protocol);
       db.catalog.current();
       return db;

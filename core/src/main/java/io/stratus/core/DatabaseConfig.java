@@ -6,6 +6,7 @@ import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.protocols.CheckpointSettings;
 import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.WriterLanes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -34,7 +35,7 @@ import java.util.regex.Pattern;
  *       CheckpointWrites#AUTO} (conditional when storage has conditional puts), checkpoint
  *       executor: the protocol's own daemon threads, checkpoint seed 0 (the queue-based
  *       protocols; unused by the naive protocol); atomic timeout 60 s or twice the lock timeout
- *       (the atomic protocol);
+ *       (the atomic protocol); writer lanes {@link #DEFAULT_WRITER_LANES} (monotonic and atomic);
  *   <li>client id: a random UUID per configuration; clock: the system UTC clock; crash points:
  *       none.
  * </ul>
@@ -50,6 +51,13 @@ public final class DatabaseConfig {
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(45);
   /** 256 MiB of cached pages. */
   public static final long DEFAULT_POOL_BYTES = BufferPoolConfig.DEFAULT_MAX_BYTES;
+  /**
+   * 32: how many commits of one handle the monotonic and atomic protocols send at once (more wait
+   * for a free writer lane); each lane that writes to a page adds about 60 bytes to its header.
+   */
+  public static final int DEFAULT_WRITER_LANES = WriterLanes.DEFAULT_LANES;
+  /** The most writer lanes accepted. */
+  public static final int MAX_WRITER_LANES = 1024;
   /** The longest database URI accepted, in characters. */
   public static final int MAX_DATABASE_URI_LENGTH = 200;
 
@@ -58,6 +66,7 @@ public final class DatabaseConfig {
   private final CloudServices services;
   private final String databaseUri;
   private final ProtocolKind protocol;
+  private final int writerLanes;
   private final BufferPoolConfig pool;
   private final Duration checkpointInterval;
   private final CheckpointSettings checkpoints;
@@ -91,6 +100,7 @@ public final class DatabaseConfig {
     this.checkpoints = new CheckpointSettings(b.lockTimeout, b.propagationPeriod, b.maxRecords,
         b.writes, b.checkpointSeed, atomic);
     this.checkpointExecutor = b.checkpointExecutor;
+    this.writerLanes = b.writerLanes;
     this.clientId = b.clientId == null ? UUID.randomUUID().toString() : b.clientId;
     this.clock = b.clock;
     this.crashPoints = b.crashPoints;
@@ -149,6 +159,11 @@ public final class DatabaseConfig {
     return checkpointInterval;
   }
 
+  /** How many commits of a handle the monotonic and atomic protocols send at once. */
+  public int writerLanes() {
+    return writerLanes;
+  }
+
   /** The checkpoint parameters of the queue-based protocols. */
   public CheckpointSettings checkpoints() {
     return checkpoints;
@@ -191,6 +206,7 @@ public final class DatabaseConfig {
     private Duration lockTimeout = CheckpointSettings.DEFAULT_LOCK_TIMEOUT;
     private Duration propagationPeriod = CheckpointSettings.DEFAULT_PROPAGATION_PERIOD;
     private int maxRecords = CheckpointSettings.DEFAULT_MAX_RECORDS;
+    private int writerLanes = DEFAULT_WRITER_LANES;
     private CheckpointWrites writes = CheckpointWrites.AUTO;
     private long checkpointSeed;
     private Duration atomicTimeout;
@@ -295,6 +311,21 @@ public final class DatabaseConfig {
             + period);
       }
       this.propagationPeriod = period;
+      return this;
+    }
+
+    /**
+     * How many commits of this handle the monotonic and atomic protocols number and send at once
+     * (writer lanes; see docs/protocols.md); 1 to {@link #MAX_WRITER_LANES}. More lanes let more
+     * request threads commit in parallel; each lane that writes to a page adds a counter entry of
+     * about 60 bytes to the page's header.
+     */
+    public Builder writerLanes(int lanes) {
+      if (lanes < 1 || lanes > MAX_WRITER_LANES) {
+        throw new IllegalArgumentException("writer lanes must be between 1 and "
+            + MAX_WRITER_LANES + ", got " + lanes);
+      }
+      this.writerLanes = lanes;
       return this;
     }
 

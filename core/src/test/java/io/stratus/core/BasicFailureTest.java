@@ -239,6 +239,10 @@ class BasicFailureTest {
           .isInstanceOf(IllegalArgumentException.class);
       assertThatThrownBy(() -> b.maxRecordsPerCheckpoint(0))
           .isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> b.writerLanes(0)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> b.writerLanes(DatabaseConfig.MAX_WRITER_LANES + 1))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThat(f.config().writerLanes(1).build().writerLanes()).isEqualTo(1);
       assertThatThrownBy(() -> f.config().checkpointLockTimeout(Duration.ofSeconds(2)).build())
           .isInstanceOf(IllegalArgumentException.class); // propagation 5 s >= lock 2 s
       assertThatThrownBy(() -> f.open(f.config().protocol(io.stratus.protocols.ProtocolKind.BASIC)

@@ -72,7 +72,7 @@ final class BasicCommit {
   BasicCommit(ProtocolContext ctx, PuQueues names, QueueSender sender, String writer,
       OwnWrites ownWrites) {
     this.ownWrites = ownWrites;
-    this.lanes = writer == null ? null : new WriterLanes(writer, WriterLanes.DEFAULT_LANES);
+    this.lanes = writer == null ? null : new WriterLanes(writer, ctx.writerLanes());
     this.clientId = ctx.clientId();
     this.clock = ctx.clock();
     this.crashPoints = ctx.crashPoints();

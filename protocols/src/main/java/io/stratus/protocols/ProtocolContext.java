@@ -27,11 +27,22 @@ import java.util.concurrent.Executor;
  *     application's thread; null: the protocol owns a small pool of daemon threads and shuts it
  *     down on close (tests pass an executor that runs tasks when the test says)
  * @param checkpoints the checkpoint parameters (lock timeout, propagation period, X, write mode)
+ * @param writerLanes how many commits of this handle the monotonic and atomic protocols number
+ *     and send at once ({@link WriterLanes}); at least 1
  */
 public record ProtocolContext(
     CloudServices services, String databaseUri, String clientId, Clock clock,
     CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval,
-    Executor checkpointExecutor, CheckpointSettings checkpoints) {
+    Executor checkpointExecutor, CheckpointSettings checkpoints, int writerLanes) {
+
+  /** A context with {@link WriterLanes#DEFAULT_LANES} writer lanes. */
+  public ProtocolContext(
+      CloudServices services, String databaseUri, String clientId, Clock clock,
+      CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval,
+      Executor checkpointExecutor, CheckpointSettings checkpoints) {
+    this(services, databaseUri, clientId, clock, crashPoints, bufferPool, checkpointInterval,
+        checkpointExecutor, checkpoints, WriterLanes.DEFAULT_LANES);
+  }
 
   /** A context with the protocol's own checkpoint executor and the default checkpoint settings. */
   public ProtocolContext(
@@ -50,5 +61,8 @@ public record ProtocolContext(
     Objects.requireNonNull(bufferPool, "bufferPool");
     Objects.requireNonNull(checkpointInterval, "checkpointInterval");
     Objects.requireNonNull(checkpoints, "checkpoints");
+    if (writerLanes < 1) {
+      throw new IllegalArgumentException("at least one writer lane, got " + writerLanes);
+    }
   }
 }

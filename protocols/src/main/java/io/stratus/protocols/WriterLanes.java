@@ -13,14 +13,14 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The writer lanes of one monotonic-writes incarnation: how a database handle shared by many
  * request threads numbers its records (paper 001, section 5.2) without putting all its commits in
- * one line.
+ * one line. Internal to the protocols; public only for {@link #DEFAULT_LANES}.
  *
  * <p><b>Why lanes.</b> A chain of counters per (writer, queue) stays gap-free only if the writer
  * numbers and sends one commit at a time: a commit that fails after later ones took counters would
  * leave a gap that stalls them for good, and after a crash nobody could fill it. One chain per
  * handle therefore serializes every commit of a web server behind one queue round trip (measured:
  * TPC-W update interactions took ten times longer with 10 browsers). So a handle has {@link
- * #DEFAULT_LANES} lanes, each a writer of its own ({@code <incarnation>.<lane>}, its own chains) and
+ * #DEFAULT_LANES} lanes by default ({@link ProtocolContext#writerLanes()}), each a writer of its own ({@code <incarnation>.<lane>}, its own chains) and
  * each numbering and sending one commit at a time, so every lane keeps the gap-free argument.
  *
  * <p><b>Order between lanes.</b> Monotonic writes are owed to the handle's sessions, whose requests
@@ -38,9 +38,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * guarded by its lock, held by the committing thread from numbering until the commit's outcome is
  * settled; the completed counters are atomic.
  */
-final class WriterLanes {
-  /** Lanes per handle: concurrent commits beyond this wait for a lane. */
-  static final int DEFAULT_LANES = 16;
+public final class WriterLanes {
+  /**
+   * Lanes per handle by default: concurrent commits beyond this wait for a lane. Each lane that
+   * writes to a page adds a counter entry (about 60 bytes) to its header.
+   */
+  public static final int DEFAULT_LANES = 32;
 
   /** One lane, held by one commit at a time ({@link #acquire} to {@link #close}). */
   static final class Lane implements AutoCloseable {
