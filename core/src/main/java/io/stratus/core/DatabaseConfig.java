@@ -53,7 +53,8 @@ public final class DatabaseConfig {
   public static final long DEFAULT_POOL_BYTES = BufferPoolConfig.DEFAULT_MAX_BYTES;
   /**
    * 32: how many commits of one handle the monotonic and atomic protocols send at once (more wait
-   * for a free writer lane); each lane that writes to a page adds about 60 bytes to its header.
+   * for a free writer lane; lanes are made as needed); each lane that writes to a page adds about
+   * 60 bytes to its header.
    */
   public static final int DEFAULT_WRITER_LANES = WriterLanes.DEFAULT_LANES;
   /** The most writer lanes accepted. */

@@ -111,11 +111,9 @@ final class CheckpointScheduler implements AutoCloseable {
     if (x <= intervalMillis || scheduled.contains(names.queueOf(t))) {
       return;
     }
-    double draw;
-    synchronized (random) {
-      draw = random.nextDouble();
-    }
-    if (draw < (double) intervalMillis / x) {
+    // java.util.Random is thread-safe without a lock (a compare-and-set on its seed); every read of
+    // a page due for a checkpoint draws, so a lock here made request threads queue up.
+    if (random.nextDouble() < (double) intervalMillis / x) {
       schedule(t);
     }
   }

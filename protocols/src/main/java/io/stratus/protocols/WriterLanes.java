@@ -1,5 +1,6 @@
 package io.stratus.protocols;
 
+import io.stratus.CommitFailedException;
 import io.stratus.protocols.log.LaneDependency;
 import io.stratus.protocols.log.LogRecord;
 import java.util.ArrayList;
@@ -7,8 +8,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The writer lanes of one monotonic-writes incarnation: how a database handle shared by many
@@ -19,9 +21,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * numbers and sends one commit at a time: a commit that fails after later ones took counters would
  * leave a gap that stalls them for good, and after a crash nobody could fill it. One chain per
  * handle therefore serializes every commit of a web server behind one queue round trip (measured:
- * TPC-W update interactions took ten times longer with 10 browsers). So a handle has {@link
- * #DEFAULT_LANES} lanes by default ({@link ProtocolContext#writerLanes()}), each a writer of its own ({@code <incarnation>.<lane>}, its own chains) and
- * each numbering and sending one commit at a time, so every lane keeps the gap-free argument.
+ * TPC-W update interactions took ten times longer with 10 browsers). So a handle has up to
+ * {@link #DEFAULT_LANES} lanes by default ({@link ProtocolContext#writerLanes()}), each a writer of
+ * its own ({@code <incarnation>.<lane>}, its own chains) and each numbering and sending one commit
+ * at a time, so every lane keeps the gap-free argument.
  *
  * <p><b>Order between lanes.</b> Monotonic writes are owed to the handle's sessions, whose requests
  * hop between threads. Real time gives the order that matters: a commit that begins after another
@@ -32,25 +35,29 @@ import java.util.concurrent.locks.ReentrantLock;
  * WriteChains}). A dependency is therefore always on records that exist, so it never stalls.
  * Commits that overlap in time carry no order between them, as two concurrent requests have none.
  *
- * <p><b>Choice of lane.</b> The first free lane, lowest index first (commits that do not overlap
- * all use lane 0, so page headers gain one chain entry per lane actually used); when all are busy,
- * the calling thread waits for the lane its thread id maps to. Thread-safe: a lane's chains are
- * guarded by its lock, held by the committing thread from numbering until the commit's outcome is
- * settled; the completed counters are atomic.
+ * <p><b>Choice of lane.</b> The most recently released free lane (a stack: commits that do not
+ * overlap keep using the same lane, so page headers gain one chain entry per lane actually used);
+ * when all are busy, a new lane, up to the maximum; then the caller waits for whichever is
+ * released first. As many lanes exist as commits were ever in flight at once. Thread-safe: a
+ * lane belongs to the committing thread from {@link #acquire} until {@link Lane#close}, so its
+ * chains need no lock of their own (the free stack's hand-over orders the accesses); the
+ * completed counters are atomic.
  */
 public final class WriterLanes {
   /**
-   * Lanes per handle by default: concurrent commits beyond this wait for a lane. Each lane that
-   * writes to a page adds a counter entry (about 60 bytes) to its header.
+   * Lanes per handle at most, by default: they are made as concurrent commits need them, and
+   * commits beyond this wait for a lane. Each lane that writes to a page adds a counter entry
+   * (about 60 bytes) to its header.
    */
   public static final int DEFAULT_LANES = 32;
 
   /** One lane, held by one commit at a time ({@link #acquire} to {@link #close}). */
-  static final class Lane implements AutoCloseable {
+  final class Lane implements AutoCloseable {
     private final int index;
     private final String writer;
-    private final ReentrantLock lock = new ReentrantLock();
-    /** The next counter per PU queue; guarded by {@code lock}. */
+    /** The thread holding the lane, or null when it is free. */
+    private volatile Thread owner;
+    /** The next counter per PU queue; accessed by the owner only. */
     private final Map<String, Long> next = new HashMap<>();
 
     private Lane(int index, String writer) {
@@ -70,26 +77,31 @@ public final class WriterLanes {
     /** Releases the lane. */
     @Override
     public void close() {
-      lock.unlock();
+      checkHeld(this);
+      owner = null;
+      free.offerFirst(this);
     }
   }
 
-  private final Lane[] lanes;
+  private final String incarnation;
+  private final int max;
+  /** Lanes made so far (on demand, up to {@code max}). */
+  private final AtomicInteger made = new AtomicInteger();
+  /** The free lanes, most recently released first. */
+  private final LinkedBlockingDeque<Lane> free = new LinkedBlockingDeque<>();
   /** Per PU queue: the last counter each lane completed there (0: none). */
   private final ConcurrentHashMap<String, AtomicLongArray> completed = new ConcurrentHashMap<>();
 
   /**
    * @param incarnation the writer incarnation ({@code <clientId>#<nonce>})
-   * @param count how many lanes (at least 1)
+   * @param max how many lanes at most (at least 1); they are made as concurrent commits need them
    */
-  WriterLanes(String incarnation, int count) {
-    if (count < 1) {
-      throw new IllegalArgumentException("at least one writer lane, got " + count);
+  WriterLanes(String incarnation, int max) {
+    if (max < 1) {
+      throw new IllegalArgumentException("at least one writer lane, got " + max);
     }
-    lanes = new Lane[count];
-    for (int i = 0; i < count; i++) {
-      lanes[i] = new Lane(i, writerOf(incarnation, i));
-    }
+    this.incarnation = incarnation;
+    this.max = max;
   }
 
   /** The writer id of lane {@code lane} of {@code incarnation}. */
@@ -102,16 +114,31 @@ public final class WriterLanes {
     return sibling.substring(0, sibling.lastIndexOf('.') + 1) + lane;
   }
 
-  /** A lane for one commit, held until {@link Lane#close}. */
+  /**
+   * A lane for one commit, held until {@link Lane#close}; waits while all are busy.
+   *
+   * @throws CommitFailedException (retryable) when interrupted while waiting: nothing was sent
+   */
   Lane acquire() {
-    for (Lane l : lanes) {
-      if (l.lock.tryLock()) {
-        return l;
+    Lane l = free.pollFirst();
+    while (l == null) {
+      int n = made.get();
+      if (n < max) {
+        if (made.compareAndSet(n, n + 1)) {
+          l = new Lane(n, writerOf(incarnation, n)); // all lanes busy: one more
+        }
+        continue;
+      }
+      try {
+        l = free.takeFirst();
+      } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+        throw new CommitFailedException("interrupted while waiting for a writer lane; nothing"
+            + " was sent", true, e);
       }
     }
-    Lane mine = lanes[(int) Math.floorMod(Thread.currentThread().getId(), (long) lanes.length)];
-    mine.lock.lock();
-    return mine;
+    l.owner = Thread.currentThread();
+    return l;
   }
 
   /**
@@ -158,7 +185,7 @@ public final class WriterLanes {
     for (Map.Entry<String, List<LogRecord>> e : byQueue.entrySet()) {
       List<LogRecord> rs = e.getValue();
       long last = rs.get(rs.size() - 1).clientCounter();
-      completed.computeIfAbsent(e.getKey(), q -> new AtomicLongArray(lanes.length))
+      completed.computeIfAbsent(e.getKey(), q -> new AtomicLongArray(max))
           .accumulateAndGet(lane.index, last, Math::max);
     }
   }
@@ -175,7 +202,7 @@ public final class WriterLanes {
   }
 
   private static void checkHeld(Lane lane) {
-    if (!lane.lock.isHeldByCurrentThread()) {
+    if (lane.owner != Thread.currentThread()) {
       throw new IllegalStateException("writer lane " + lane.index + " is not held by this thread");
     }
   }
