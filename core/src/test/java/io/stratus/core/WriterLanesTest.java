@@ -9,16 +9,21 @@ import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CallInterceptor;
+import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.ProtocolKind;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -153,6 +158,76 @@ class WriterLanesTest {
         BasicProtocolTest.quiesce(f, db);
         assertThat(read(other, 3)).as("%s: the later commit wins", kind).isEqualTo("c");
         assertThat(read(other, 5)).as("%s", kind).isEqualTo("d");
+      }
+    }
+  }
+
+  /** A committed update: key, value, and the logical ticks before it began and after it ended. */
+  private record Write(long key, String value, long start, long end) {}
+
+  /**
+   * Four request threads share one handle and update three hot keys concurrently, under queues
+   * that reorder, duplicate and return short; checkpoints run meanwhile. After quiescence each
+   * key holds a value whose write no other write of the key began after (real-time order across
+   * the writer lanes), as monotonic writes promise the handle's sessions.
+   */
+  @Test
+  void concurrentSessionsOnOneHandleKeepRealTimeOrderUnderWeakQueues(@Seed long seed)
+      throws Exception {
+    for (ProtocolKind kind : List.of(ProtocolKind.MONOTONIC, ProtocolKind.ATOMIC)) {
+      try (Fixture f = new Fixture(seed, true, QueueBehavior.weak())) {
+        ManualExecutor ex = new ManualExecutor();
+        Database db = f.open(f.config().protocol(kind).clientId("a").checkpointExecutor(ex));
+        load(db, 10);
+        AtomicLong ticks = new AtomicLong();
+        ConcurrentLinkedQueue<Write> writes = new ConcurrentLinkedQueue<>();
+        List<CompletableFuture<Void>> workers = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+          Random random = new Random(seed + t);
+          String name = "session-" + t;
+          CompletableFuture<Void> done = new CompletableFuture<>();
+          Thread thread = new Thread(() -> {
+            try {
+              for (int i = 0; i < 15; i++) {
+                long key = random.nextInt(3);
+                String value = name + "-" + i;
+                long start = ticks.incrementAndGet();
+                update(db, key, value);
+                writes.add(new Write(key, value, start, ticks.incrementAndGet()));
+              }
+              done.complete(null);
+            } catch (Throwable e) {
+              done.completeExceptionally(e);
+            }
+          }, name);
+          thread.start();
+          workers.add(done);
+        }
+        CompletableFuture<Void> all =
+            CompletableFuture.allOf(workers.toArray(new CompletableFuture[0]));
+        while (!all.isDone()) {
+          db.checkpointAll(); // checkpoints interleave with the commits
+        }
+        all.get(10, TimeUnit.SECONDS);
+        ex.runAll();
+        for (int i = 0; i < 3; i++) {
+          BasicProtocolTest.quiesce(f, db);
+        }
+        Database other = f.open(f.config().protocol(kind).clientId("b").checkpointExecutor(ex));
+        for (long k = 0; k < 3; k++) {
+          final long key = k;
+          String value = read(other, key);
+          List<Write> ofKey = writes.stream().filter(w -> w.key() == key).toList();
+          if (ofKey.isEmpty()) {
+            assertThat(value).isEqualTo("v0-" + key);
+            continue;
+          }
+          Write last = ofKey.stream().filter(w -> w.value().equals(value)).findFirst()
+              .orElseThrow(() -> new AssertionError(kind + ": key " + key + " holds " + value
+                  + ", which no write wrote"));
+          assertThat(ofKey).as("%s: key %d holds %s; no write of it may have begun after that"
+              + " one ended", kind, key, value).noneMatch(w -> w.start() > last.end());
+        }
       }
     }
   }
