@@ -272,6 +272,16 @@ public final class BLinkTree {
     }
   }
 
+  /**
+   * {@code leaf} with {@code sorted} (by key; of one key the last wins) applied in one pass, in
+   * memory and without splitting: the page may exceed the page size. Itself when nothing changes.
+   * For views of a leaf (a client's own pending writes laid over it), not for stored pages.
+   */
+  public static Page overlay(Page leaf, List<TreeChange> sorted) {
+    Page merged = merge(leaf, sorted, 0, sorted.size());
+    return merged == null ? leaf : merged;
+  }
+
   /** {@code leaf} with sorted changes [from, to) applied, or null if they change nothing. */
   private static Page merge(Page leaf, List<TreeChange> sorted, int from, int to) {
     int n = leaf.entryCount();

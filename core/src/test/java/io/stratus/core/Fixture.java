@@ -10,7 +10,9 @@ import io.stratus.cloudapi.time.ManualClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -80,6 +82,18 @@ final class Fixture implements AutoCloseable {
 
   Database open() {
     return open(config());
+  }
+
+  /** Every record of collection "items": decimal key to payload text. */
+  static Map<String, String> itemsByKey(Database db) {
+    Map<String, String> view = new HashMap<>();
+    try (Transaction tx = db.begin(); RecordCursor c = tx.scan("items")) {
+      while (c.hasNext()) {
+        Record r = c.next();
+        view.put(Long.toString(r.key().decoder().nextLong()), string(r.payload()));
+      }
+    }
+    return view;
   }
 
   static byte[] bytes(String s) {

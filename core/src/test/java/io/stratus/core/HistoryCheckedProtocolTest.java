@@ -12,9 +12,7 @@ import io.stratus.testkit.Guarantees;
 import io.stratus.testkit.HistoryRecorder;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -107,7 +105,7 @@ class HistoryCheckedProtocolTest {
         }
         quiesce();
         for (int c = 0; c < CLIENTS; c++) {
-          recorder.finalState("client-" + c, readAll(clients.get(c)));
+          recorder.finalState("client-" + c, Fixture.itemsByKey(clients.get(c)));
         }
       }
     }
@@ -159,17 +157,6 @@ class HistoryCheckedProtocolTest {
         clients.get(1).checkpointAll();
       }
       fixture.clock.advance(Fixture.TTL.plusSeconds(1));
-    }
-
-    private static Map<String, String> readAll(Database db) {
-      Map<String, String> view = new HashMap<>();
-      try (Transaction tx = db.begin(); RecordCursor c = tx.scan("items")) {
-        while (c.hasNext()) {
-          Record r = c.next();
-          view.put(Long.toString(r.key().decoder().nextLong()), Fixture.string(r.payload()));
-        }
-      }
-      return view;
     }
   }
 }

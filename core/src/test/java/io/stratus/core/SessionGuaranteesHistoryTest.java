@@ -21,9 +21,7 @@ import io.stratus.testkit.Guarantees;
 import io.stratus.testkit.HistoryRecorder;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -153,7 +151,7 @@ class SessionGuaranteesHistoryTest {
         faults.on = false;
         quiesce(f);
         for (int c = 0; c < CLIENTS; c++) {
-          recorder.finalState("client-" + c, readAll(clients.get(c)));
+          recorder.finalState("client-" + c, Fixture.itemsByKey(clients.get(c)));
         }
       }
     }
@@ -231,17 +229,6 @@ class SessionGuaranteesHistoryTest {
         clients.get(i % CLIENTS).checkpointAll();
       }
       f.clock.advance(STALE_WINDOW.plusSeconds(1)); // the last checkpoints' pages settle too
-    }
-
-    private static Map<String, String> readAll(Database db) {
-      Map<String, String> view = new HashMap<>();
-      try (Transaction tx = db.begin(); RecordCursor c = tx.scan("items")) {
-        while (c.hasNext()) {
-          Record r = c.next();
-          view.put(Long.toString(r.key().decoder().nextLong()), Fixture.string(r.payload()));
-        }
-      }
-      return view;
     }
   }
 }

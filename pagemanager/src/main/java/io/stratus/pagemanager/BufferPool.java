@@ -380,10 +380,16 @@ public final class BufferPool implements AutoCloseable {
       fail(uri, mine, failure, false);
       return;
     }
+    accept(uri, mine, started, item, 1);
+  }
+
+  /** Settles a storage answer, or re-reads (attempt {@code attempt}) one older than seen. */
+  private void accept(String uri, CompletableFuture<Content> mine, long started,
+      Optional<StoredItem> item, int attempt) {
     try {
       Content c = item.isEmpty() ? null : decode(uri, item.get(), started);
       if (stale(uri, c)) {
-        reread(uri, mine, started, 1, c);
+        reread(uri, mine, started, attempt, c);
         return;
       }
       settle(uri, mine, c);
@@ -430,16 +436,7 @@ public final class BufferPool implements AutoCloseable {
         fail(uri, mine, failure, false);
         return;
       }
-      try {
-        Content c = item.isEmpty() ? null : decode(uri, item.get(), started);
-        if (stale(uri, c)) {
-          reread(uri, mine, started, attempt + 1, c);
-          return;
-        }
-        settle(uri, mine, c);
-      } catch (RuntimeException | Error e) {
-        fail(uri, mine, e, true);
-      }
+      accept(uri, mine, started, item, attempt + 1);
     });
   }
 

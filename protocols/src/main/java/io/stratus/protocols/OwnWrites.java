@@ -1,5 +1,6 @@
 package io.stratus.protocols;
 
+import io.stratus.btree.BLinkTree;
 import io.stratus.btree.TreeChange;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
@@ -148,7 +149,9 @@ final class OwnWrites {
         cache.remove(leaf.uri());
         return leaf;
       }
-      Page result = merged(leaf, unapplied);
+      // One pass over the leaf: a leaf may have many pending records (a session's inserts before the
+      // tree's checkpoint), and one page copy per record made reads quadratic.
+      Page result = BLinkTree.overlay(leaf, unapplied);
       if (cache.size() >= MAX_CACHED) {
         cache.clear(); // crude, but bounded and cheap; hot leaves come back at once
       }
@@ -156,39 +159,5 @@ final class OwnWrites {
       return result;
     }
     return leaf;
-  }
-
-  /**
-   * {@code leaf} with {@code changes} (sorted by key, one per key) applied in one pass: a leaf
-   * may have many pending records (a session's inserts before the tree's checkpoint), and one
-   * page copy per record made reads quadratic.
-   */
-  private static Page merged(Page leaf, List<TreeChange> changes) {
-    int n = leaf.entryCount();
-    List<byte[]> keys = new ArrayList<>(n + changes.size());
-    List<byte[]> values = new ArrayList<>(n + changes.size());
-    int i = 0;
-    for (TreeChange c : changes) {
-      byte[] key = c.key();
-      while (i < n && leaf.compareKeyAt(i, key) < 0) {
-        keys.add(leaf.key(i));
-        values.add(leaf.value(i));
-        i++;
-      }
-      if (i < n && leaf.compareKeyAt(i, key) == 0) {
-        i++; // replaced or removed
-      }
-      if (c.kind() != TreeChange.Kind.DELETE) {
-        keys.add(key);
-        values.add(c.value());
-      }
-    }
-    for (; i < n; i++) {
-      keys.add(leaf.key(i));
-      values.add(leaf.value(i));
-    }
-    return leaf.toBuilder()
-        .entries(keys.toArray(new byte[0][]), values.toArray(new byte[0][]))
-        .build();
   }
 }
