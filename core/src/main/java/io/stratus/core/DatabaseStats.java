@@ -13,7 +13,9 @@ import io.stratus.pagemanager.BufferPoolStats;
  * @param pagesWritten pages the commit protocol wrote to storage
  * @param checkpointsRun checkpoints this handle ran in the background, completed or not
  * @param checkpointsFailed of those, the ones that gave up or failed (their records stay queued)
+ * @param pendingOwnWrites committed records this handle overlays on its reads until it knows them
+ *     applied (monotonic and atomic: read-your-writes); the overlay's memory follows it
  */
 public record DatabaseStats(
     BufferPoolStats bufferPool, long commits, long aborts, long failedCommits,
-    long pagesWritten, long checkpointsRun, long checkpointsFailed) {}
+    long pagesWritten, long checkpointsRun, long checkpointsFailed, long pendingOwnWrites) {}

@@ -66,4 +66,37 @@ class ReadYourWritesTest {
       }
     }
   }
+
+  /**
+   * Records written and never read again do not stay in the overlay for the handle's life: once
+   * their chains have shown them applied for longer than the TTL, the background prune forgets
+   * them; one still queued stays, and the client keeps seeing it.
+   */
+  @Test
+  void appliedRecordsLeaveTheOverlayWithoutBeingRead(@Seed long seed) {
+    for (ProtocolKind kind : List.of(ProtocolKind.MONOTONIC, ProtocolKind.ATOMIC)) {
+      try (Fixture f = new Fixture(seed)) {
+        ManualExecutor ex = new ManualExecutor();
+        Database db = f.open(f.config().protocol(kind).clientId("a").checkpointExecutor(ex));
+        load(db, 10);
+        for (int i = 0; i < 300; i++) {
+          try (Transaction tx = db.begin()) {
+            tx.create("items", Key.of(1_000L + i), Fixture.bytes("n" + i));
+            tx.commit();
+          }
+        }
+        assertThat(db.stats().pendingOwnWrites()).as("%s", kind).isEqualTo(300);
+        ex.runAll(); // propagation (atomic), checkpoints, prunes
+        db.checkpointAll(); // everything applied; the prune notes it
+        assertThat(db.stats().pendingOwnWrites()).as("%s: kept for a TTL after", kind)
+            .isEqualTo(300);
+        f.clock.advance(Fixture.TTL.plusSeconds(1));
+        update(db, 3, "late"); // still queued when the next prune runs
+        db.checkpointAll();
+        assertThat(db.stats().pendingOwnWrites()).as("%s", kind).isLessThanOrEqualTo(1);
+        assertThat(read(db, 3)).as("%s", kind).isEqualTo("late");
+        assertThat(read(db, 1_299)).as("%s", kind).isEqualTo("n299");
+      }
+    }
+  }
 }

@@ -161,7 +161,7 @@ final class AtomicProtocol implements CommitProtocol {
       lanes.completed(lane, routed.byQueue()); // a known winner: later commits come after it
       crashPoints.reach("atomic.after-commit-record");
     }
-    basic.ownWrites().add(routed.byQueue());
+    basic.rememberOwnWrites(routed.byQueue());
     pending.add(new Pending(key, routed, List.of()));
     requestFlush();
     return new CommitResult(Map.of(), 0, 0, routed.records());
@@ -309,7 +309,7 @@ final class AtomicProtocol implements CommitProtocol {
           later.add(p); // still not known to have arrived: the next flush tries again
           continue;
         }
-        basic.ownWrites().add(p.routed().byQueue()); // a winner now
+        basic.rememberOwnWrites(p.routed().byQueue()); // a winner now
       }
       batch.add(p);
     }
@@ -373,6 +373,11 @@ final class AtomicProtocol implements CommitProtocol {
       LOG.log(Level.WARNING, "recovering " + queue + " failed; checkpointAll will retry", e);
       return AtomicLog.Pass.SKIPPED;
     }
+  }
+
+  @Override
+  public long pendingOwnWrites() {
+    return basic.pendingOwnWrites();
   }
 
   @Override

@@ -4,10 +4,12 @@ import io.stratus.InvalidRequestException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.SupportsConditionalPut;
+import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.protocols.PuQueues.Target;
+import io.stratus.protocols.log.LogRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -106,6 +108,30 @@ final class BasicProtocol implements CommitProtocol {
     return scheduler;
   }
 
+  /**
+   * Adds a sent commit's records to the read-your-writes overlay, and now and then schedules the
+   * background prune of the records known applied.
+   */
+  void rememberOwnWrites(Map<String, List<LogRecord>> byQueue) {
+    if (ownWrites.add(byQueue)) {
+      scheduler.execute(this::pruneOwnWrites);
+    }
+  }
+
+  /** Forgets the overlay's records known applied for longer than the TTL (see OwnWrites). */
+  int pruneOwnWrites() {
+    if (ownWrites == null) {
+      return 0;
+    }
+    BufferPool pool = ctx.bufferPool();
+    return ownWrites.prune(pool::fetch, ctx.clock().millis(), pool.config().ttl().toMillis());
+  }
+
+  @Override
+  public long pendingOwnWrites() {
+    return ownWrites == null ? 0 : ownWrites.pending();
+  }
+
   /** The read-your-writes overlay; null unless monotonic. */
   OwnWrites ownWrites() {
     return ownWrites;
@@ -139,7 +165,7 @@ final class BasicProtocol implements CommitProtocol {
       throw e;
     }
     if (ownWrites != null && routed.records() > 0) {
-      ownWrites.add(routed.byQueue());
+      rememberOwnWrites(routed.byQueue());
     }
     if (routed.records() > 0) {
       scheduler.afterCommit(routed.targets());
@@ -228,6 +254,7 @@ final class BasicProtocol implements CommitProtocol {
         break;
       }
     }
+    pruneOwnWrites();
     return new CheckpointSummary(queuesSeen, done, applied, pages, failures);
   }
 

@@ -76,6 +76,14 @@ public interface CommitProtocol extends AutoCloseable {
     return 0;
   }
 
+  /**
+   * Committed records this client overlays on its reads (read-your-writes) because it has not yet
+   * seen them applied; 0 for protocols without the guarantee.
+   */
+  default long pendingOwnWrites() {
+    return 0;
+  }
+
   /** Of {@link #backgroundCheckpointsRun()}, those that gave up or failed. */
   default long backgroundCheckpointsFailed() {
     return 0;

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Read-your-writes for the monotonic protocol (paper 001, section 5.2): this client's committed
@@ -40,11 +41,49 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Only the latest own record per key is kept (an earlier one is superseded). Thread-safe:
  * concurrent skip-list maps per tree; a record is removed only if it is still the one checked.
  * An overlaid leaf is cached (bounded) while the leaf object and its tree's records are unchanged,
- * so a leaf with pending records is not copied again for every read.
+ * so a leaf with pending records is not copied again for every read. Records known applied are
+ * also forgotten in the background ({@link #prune}), so memory follows what is still pending.
  */
 final class OwnWrites {
-  /** A pending record and where its chain is recorded. */
-  private record Pending(TreeChange change, long counter, String chainKey, String chainPage) {}
+  /** Every how many added records a prune is due ({@link #add}). */
+  static final int PRUNE_EVERY = 256;
+
+  /** A pending record, where its chain is recorded, and since when it is known applied. */
+  private static final class Pending {
+    private final TreeChange change;
+    private final long counter;
+    private final String chainKey;
+    private final String chainPage;
+    /** When a prune first saw the chain cover the record (0: not yet). */
+    private volatile long coveredSince;
+
+    Pending(TreeChange change, long counter, String chainKey, String chainPage) {
+      this.change = change;
+      this.counter = counter;
+      this.chainKey = chainKey;
+      this.chainPage = chainPage;
+    }
+
+    TreeChange change() {
+      return change;
+    }
+
+    long counter() {
+      return counter;
+    }
+
+    String chainKey() {
+      return chainKey;
+    }
+
+    String chainPage() {
+      return chainPage;
+    }
+
+    boolean coveredBy(Page chain) {
+      return chain != null && chain.clientCommitCounters().getOrDefault(chainKey, 0L) >= counter;
+    }
+  }
 
   /** One tree's pending records by key, and a version that changes with them. */
   private static final class TreePending {
@@ -60,12 +99,18 @@ final class OwnWrites {
   private static final int MAX_CACHED = 128;
 
   private final Map<String, TreePending> byTree = new ConcurrentHashMap<>();
+  private final AtomicLong adds = new AtomicLong();
   private final Map<String, Overlaid> cache = new ConcurrentHashMap<>();
 
   OwnWrites() {}
 
-  /** Remembers the records of a commit that was sent (numbered, per queue). */
-  void add(Map<String, List<LogRecord>> byQueue) {
+  /**
+   * Remembers the records of a commit that was sent (numbered, per queue).
+   *
+   * @return whether a {@link #prune} is due (every {@link #PRUNE_EVERY} records)
+   */
+  boolean add(Map<String, List<LogRecord>> byQueue) {
+    int added = 0;
     for (List<LogRecord> records : byQueue.values()) {
       for (LogRecord r : records) {
         boolean secondary = r.change().secondaryIndex();
@@ -77,8 +122,46 @@ final class OwnWrites {
         TreePending tree = byTree.computeIfAbsent(r.treeUri(), t -> new TreePending());
         tree.byKey.put(p.change().key(), p);
         tree.version.incrementAndGet();
+        added++;
       }
     }
+    long before = adds.getAndAdd(added);
+    return before / PRUNE_EVERY != (before + added) / PRUNE_EVERY;
+  }
+
+  /**
+   * Forgets the records that are applied, without waiting for a read of their leaf: the overlay
+   * forgets a record only when a read shows it, so keys written and never read again (order
+   * lines, say) would stay for the handle's life. A record goes once {@code chainPage} (the pool:
+   * the tree root or data page, fetched if needed) has shown its chain covering it for longer than
+   * {@code ttlMillis}: by then every cached copy of its leaf that predates the apply has expired,
+   * so no read can miss it. Runs in the background.
+   *
+   * @return how many records were forgotten
+   */
+  int prune(Function<String, Optional<Page>> chainPage, long nowMillis, long ttlMillis) {
+    int removed = 0;
+    Map<String, Optional<Page>> chains = new HashMap<>();
+    for (TreePending tree : byTree.values()) {
+      for (Map.Entry<byte[], Pending> e : tree.byKey.entrySet()) {
+        Pending p = e.getValue();
+        if (!p.coveredBy(chains.computeIfAbsent(p.chainPage(), chainPage).orElse(null))) {
+          continue;
+        }
+        if (p.coveredSince == 0) {
+          p.coveredSince = nowMillis;
+        } else if (nowMillis - p.coveredSince > ttlMillis && tree.byKey.remove(e.getKey(), p)) {
+          tree.version.incrementAndGet();
+          removed++;
+        }
+      }
+    }
+    return removed;
+  }
+
+  /** Records not yet forgotten. */
+  int pending() {
+    return byTree.values().stream().mapToInt(t -> t.byKey.size()).sum();
   }
 
   /**
@@ -90,11 +173,6 @@ final class OwnWrites {
     Pending p = tree == null ? null : tree.byKey.get(key);
     return p != null && p.chainKey().startsWith("p:") ? Optional.of(p.chainPage())
         : Optional.empty();
-  }
-
-  /** Records not yet seen applied (for tests). */
-  int size() {
-    return byTree.values().stream().mapToInt(t -> t.byKey.size()).sum();
   }
 
   /** Whether {@code leaf} shows {@code change} (its value, or the key's absence). */
@@ -135,8 +213,7 @@ final class OwnWrites {
         Pending p = e.getValue();
         Page chain = p.chainPage().equals(leaf.uri()) ? leaf
             : chainPages.computeIfAbsent(p.chainPage(), pages::read).orElse(null);
-        if (chain != null && chain.clientCommitCounters().getOrDefault(p.chainKey(), 0L)
-            >= p.counter() && (chain == leaf || !chain.isBeyondHighKey(p.change().key())
+        if (p.coveredBy(chain) && (chain == leaf || !chain.isBeyondHighKey(p.change().key())
                 || shows(leaf, p.change()))) {
           if (tree.byKey.remove(e.getKey(), p)) { // applied and seen: the page has it now
             tree.version.incrementAndGet();
