@@ -8,8 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
+import io.stratus.cloudapi.decorate.Call;
+import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
@@ -22,6 +26,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -172,6 +178,43 @@ class MonotonicWritesTest {
       BasicProtocolTest.quiesce(f, db);
       Database other = f.open(config(f, ProtocolKind.MONOTONIC, "b", ex));
       assertThat(read(other, 3)).isEqualTo("x2");
+    }
+  }
+
+  /**
+   * A handle closed while a commit's outcome is still unknown sends its records once more on the
+   * way out, so they, and the later records of the same lane held back behind them, are applied.
+   */
+  @Test
+  void aGracefulCloseSettlesAnUnknownCommit(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      int[] dropped = {0};
+      CallInterceptor dropSends = new CallInterceptor() { // "unknown", and nothing arrived
+        @Override
+        public <T> CompletableFuture<T> intercept(Call<T> call,
+            Supplier<CompletableFuture<T>> proceed) {
+          if (call.operation() == Operation.QUEUE_SEND_BATCH && dropped[0] > 0) {
+            dropped[0]--;
+            return CompletableFuture.failedFuture(new OutcomeUnknownException("request lost"));
+          }
+          return proceed.get();
+        }
+      };
+      Database db = f.open(f.config(dropSends).protocol(ProtocolKind.MONOTONIC).clientId("a")
+          .checkpointExecutor(ex));
+      load(db, 10);
+      update(db, 4, "w"); // creates the page's queue
+      dropped[0] = 4; // the send and its three resends
+      assertThatThrownBy(() -> update(db, 3, "x1"))
+          .isInstanceOf(io.stratus.CommitStateUnknownException.class);
+      update(db, 5, "y"); // same lane, after x1 in its chain
+      db.close(); // the background resend never ran
+      Database other = f.open(config(f, ProtocolKind.MONOTONIC, "b", ex));
+      BasicProtocolTest.quiesce(f, other);
+      BasicProtocolTest.quiesce(f, other);
+      assertThat(read(other, 3)).isEqualTo("x1");
+      assertThat(read(other, 5)).isEqualTo("y");
     }
   }
 

@@ -442,6 +442,12 @@ final class AtomicProtocol implements CommitProtocol {
 
   @Override
   public void close() {
+    basic.scheduler().close();
+    try {
+      flush(); // a graceful close settles unknown outcomes and propagates what it can
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "final flush at close failed; recovery will propagate", e);
+    }
     basic.close();
   }
 }

@@ -10,6 +10,7 @@ import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.protocols.PuQueues.Target;
 import io.stratus.protocols.log.LogRecord;
+import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -44,6 +45,8 @@ import java.util.Set;
  * checkpoint lock timeout when it opens. Thread-safe.
  */
 final class BasicProtocol implements CommitProtocol {
+  private static final System.Logger LOG = System.getLogger(BasicProtocol.class.getName());
+
   private final ProtocolContext ctx;
   private final PuQueues names;
   private final QueueSender sender;
@@ -276,5 +279,30 @@ final class BasicProtocol implements CommitProtocol {
   @Override
   public void close() {
     scheduler.close();
+    settleUnknownCommits();
+  }
+
+  /**
+   * A graceful close settles what it can: records of commits whose outcome stayed unknown are
+   * sent again (a few times), so that the later records of their writer lanes, which checkpoints
+   * hold back until they arrive, do not wait for good once the handle is gone.
+   */
+  void settleUnknownCommits() {
+    if (!monotonic) {
+      return;
+    }
+    boolean left = false;
+    for (int i = 0; i < 3; i++) {
+      try {
+        left = commit.resendUnsettled();
+      } catch (RuntimeException e) {
+        left = true;
+      }
+      if (!left) {
+        return;
+      }
+    }
+    LOG.log(Level.WARNING, "closing with commits whose outcome is still unknown; later records of"
+        + " their writer lanes wait until those records arrive");
   }
 }
