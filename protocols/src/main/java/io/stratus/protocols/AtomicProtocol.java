@@ -299,7 +299,15 @@ final class AtomicProtocol implements CommitProtocol {
    * the checkpoint executor, and on the caller's thread from {@link #checkpointAll}; one at a
    * time.
    */
-  synchronized void flush() {
+  void flush() {
+    flush(true);
+  }
+
+  /**
+   * @param cleanUp whether to run the clean-up pass after propagating (not at close: on a long
+   *     ATOMIC queue it takes a while, and the next recovery pass does it anyway)
+   */
+  private synchronized void flush(boolean cleanUp) {
     Pending p;
     List<Pending> later = new ArrayList<>();
     List<Pending> batch = new ArrayList<>();
@@ -315,7 +323,7 @@ final class AtomicProtocol implements CommitProtocol {
     }
     pending.addAll(later);
     propagate(batch);
-    if (!propagated.isEmpty()) {
+    if (cleanUp && !propagated.isEmpty()) {
       try {
         AtomicLog.Pass pass = log.run(queue, pendingKeys, propagated);
         propagated.removeAll(pass.finished());
@@ -444,7 +452,7 @@ final class AtomicProtocol implements CommitProtocol {
   public void close() {
     basic.scheduler().close();
     try {
-      flush(); // a graceful close settles unknown outcomes and propagates what it can
+      flush(false); // a graceful close settles unknown outcomes and propagates what it can
     } catch (RuntimeException e) {
       LOG.log(Level.DEBUG, "final flush at close failed; recovery will propagate", e);
     }
