@@ -267,6 +267,47 @@ class MonotonicWritesTest {
     }
   }
 
+  /**
+   * A collection small enough for one page: its root is its only leaf, and updates go to the
+   * root's queue. Inserts then split the root, which keeps its URI and becomes an inner page. The
+   * queued update is still applied, to the leaf that now holds its key (by every queue protocol).
+   */
+  @Test
+  void anUpdateQueuedOnARootLeafThatSplitIsApplied(@Seed long seed) {
+    for (ProtocolKind kind : List.of(ProtocolKind.BASIC, ProtocolKind.MONOTONIC,
+        ProtocolKind.ATOMIC)) {
+      try (Fixture f = new Fixture(seed)) {
+        ManualExecutor ex = new ManualExecutor();
+        Database a = f.open(config(f, kind, "a", ex));
+        Database b = f.open(config(f, kind, "b", ex));
+        load(a, 5);
+        String root = leafHolding(f, 3);
+        update(a, 3, "x1");
+        if (kind == ProtocolKind.ATOMIC) {
+          ex.runQueued(); // propagated to the root's queue; its checkpoint waits
+        }
+        String q = pageQueue(f);
+        assertThat(CloudFutures.await(f.services().simpleQueues()
+            .receive(q, 10, Duration.ofSeconds(40)))).as("%s", kind).hasSize(1); // hidden 40 s
+        for (int i = 0; i < 12; i++) { // the root leaf splits
+          try (Transaction tx = b.begin()) {
+            tx.create("items", Key.of(100L + i), Fixture.bytes("n".repeat(80)));
+            tx.commit();
+          }
+        }
+        f.clock.advance(Duration.ofSeconds(1));
+        b.checkpointAll();
+        assertThat(leafHolding(f, 3)).as("%s: the root is no longer the key's leaf", kind)
+            .isNotEqualTo(root);
+        f.clock.advance(Duration.ofSeconds(41)); // x1 visible again
+        BasicProtocolTest.quiesce(f, b);
+        BasicProtocolTest.quiesce(f, b);
+        Database c = f.open(config(f, kind, "c", ex));
+        assertThat(read(c, 3)).as("%s", kind).isEqualTo("x1");
+      }
+    }
+  }
+
   /** The URI of the stored leaf that holds {@code key} (read straight from storage). */
   static String leafHolding(Fixture f, long key) {
     byte[] k = Key.of(key).toBytes();
