@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -82,10 +83,10 @@ final class AtomicLog {
     final String key;
     long time = Long.MIN_VALUE;
     /** Every message id of its commit record or complete message (resends: several). */
-    final Set<String> commitIds = new java.util.LinkedHashSet<>();
+    final Set<String> commitIds = new LinkedHashSet<>();
     AtomicMessages.Entry commit;
     final Map<Integer, AtomicMessages.Entry> messages = new TreeMap<>();
-    final Set<String> logIds = new java.util.LinkedHashSet<>();
+    final Set<String> logIds = new LinkedHashSet<>();
 
     Txn(String key) {
       this.key = key;
@@ -234,11 +235,9 @@ final class AtomicLog {
   private Pass decide(String queue, Map<String, Txn> txns, Set<String> leave,
       Set<String> propagated, Map<String, String> handles, Set<String> deleted) {
     long now = clock.millis();
-    int winners = 0;
-    int losers = 0;
+    List<Txn> winners = new ArrayList<>();
+    List<Txn> losers = new ArrayList<>();
     int waiting = 0;
-    int records = 0;
-    Set<String> finished = new HashSet<>();
     for (Txn t : txns.values()) {
       if (t.commit != null) {
         knownCommitted.add(t.key);
@@ -246,40 +245,60 @@ final class AtomicLog {
       boolean old = now - t.time > atomicTimeoutMillis;
       if (leave.contains(t.key)) {
         waiting++;
-        continue;
-      }
-      try {
-        if (t.commit != null && (t.complete() || old)) {
-          if (!propagated.contains(t.key)) {
-            List<LogRecord> rs = t.records();
-            records += rs.size();
-            propagate(rs);
-          }
-          deleteAll(queue, t.logIds, handles, deleted);
-          deleteAll(queue, t.commitIds, handles, deleted); // last
-          finished.add(t.key);
-          knownCommitted.remove(t.key);
-          winners++;
-        } else if (t.commit == null && old && !knownCommitted.contains(t.key)) {
-          deleteAll(queue, t.logIds, handles, deleted);
-          losers++;
-        } else {
-          waiting++;
-        }
-      } catch (CloudException e) {
+      } else if (t.commit != null && (t.complete() || old)) {
+        winners.add(t);
+      } else if (t.commit == null && old && !knownCommitted.contains(t.key)) {
+        losers.add(t);
+      } else {
         waiting++;
-        LOG.log(Level.DEBUG, "ATOMIC queue " + queue + ": " + t.key + " left for later", e);
       }
     }
-    return new Pass(true, winners, losers, waiting, records, finished);
-  }
-
-  private void propagate(List<LogRecord> records) {
-    Map<String, List<LogRecord>> byQueue = new LinkedHashMap<>();
-    for (LogRecord r : records) {
-      byQueue.computeIfAbsent(names.queueOf(r), q -> new ArrayList<>()).add(r);
+    // Every winner of the pass at once: one propagation, then the log messages of winners and
+    // losers in batches, then the commit records (last, as the recovery argument needs). One
+    // request per commit used to make the clean-up fall behind a busy client.
+    int records = 0;
+    Map<String, List<LogRecord>> toSend = new LinkedHashMap<>();
+    for (Txn t : winners) {
+      if (!propagated.contains(t.key)) {
+        for (LogRecord r : t.records()) {
+          toSend.computeIfAbsent(names.queueOf(r), q -> new ArrayList<>()).add(r);
+          records++;
+        }
+      }
     }
-    sender.sendAll(byQueue);
+    try {
+      sender.sendAll(toSend);
+    } catch (CloudException e) {
+      LOG.log(Level.DEBUG, "ATOMIC queue " + queue + ": propagating " + winners.size()
+          + " winners failed; left for later", e);
+      return new Pass(true, 0, 0, waiting + winners.size() + losers.size(), 0, Set.of());
+    }
+    Set<String> finished = new HashSet<>();
+    try {
+      Set<String> logIds = new LinkedHashSet<>();
+      for (Txn t : winners) {
+        logIds.addAll(t.logIds);
+      }
+      for (Txn t : losers) {
+        logIds.addAll(t.logIds);
+      }
+      deleteAll(queue, logIds, handles, deleted);
+      Set<String> commitIds = new LinkedHashSet<>();
+      for (Txn t : winners) {
+        commitIds.addAll(t.commitIds);
+      }
+      deleteAll(queue, commitIds, handles, deleted); // last
+    } catch (CloudException e) {
+      // Propagated but not (all) deleted: the caller keeps them as propagated, and a later pass
+      // deletes them without sending again.
+      LOG.log(Level.DEBUG, "ATOMIC queue " + queue + ": deleting failed; left for later", e);
+      return new Pass(true, 0, 0, waiting + winners.size() + losers.size(), records, Set.of());
+    }
+    for (Txn t : winners) {
+      finished.add(t.key);
+      knownCommitted.remove(t.key);
+    }
+    return new Pass(true, winners.size(), losers.size(), waiting, records, finished);
   }
 
   /** Deletes the messages {@code ids} by their latest receipt handles. */
