@@ -364,7 +364,7 @@ public final class DatabaseConfig {
     }
 
     /**
-     * Where checkpoints run (never on the application's threads). Default: two daemon threads
+     * Where checkpoints run (never on the application's threads). Default: four daemon threads
      * owned by the protocol. The database does not shut a given executor down.
      */
     public Builder checkpointExecutor(Executor executor) {

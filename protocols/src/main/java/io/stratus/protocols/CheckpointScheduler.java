@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The checkpoint strategy of paper 000, section 4.5: writers, and readers in exceptional cases,
  * start checkpoints; checkpoints never run on the application's thread but on the checkpoint
- * executor (the context's, or a pool of two daemon threads owned and shut down here).
+ * executor (the context's, or a pool of {@link #THREADS} daemon threads owned and shut down here).
  *
  * <ul>
  *   <li><b>Writer</b>: after a commit, for each data page and tree it sent records to, if
