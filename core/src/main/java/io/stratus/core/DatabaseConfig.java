@@ -5,8 +5,8 @@ import io.stratus.cloudapi.CrashPoints;
 import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.protocols.CheckpointSettings;
 import io.stratus.protocols.CheckpointWrites;
+import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
-import io.stratus.protocols.WriterLanes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -56,7 +56,7 @@ public final class DatabaseConfig {
    * for a free writer lane; lanes are made as needed); each lane that writes to a page adds about
    * 60 bytes to its header.
    */
-  public static final int DEFAULT_WRITER_LANES = WriterLanes.DEFAULT_LANES;
+  public static final int DEFAULT_WRITER_LANES = ProtocolContext.DEFAULT_WRITER_LANES;
   /** The most writer lanes accepted. */
   public static final int MAX_WRITER_LANES = 1024;
   /** The longest database URI accepted, in characters. */

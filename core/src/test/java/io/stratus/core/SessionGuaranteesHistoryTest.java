@@ -91,7 +91,8 @@ class SessionGuaranteesHistoryTest {
     }
 
     @Override
-    public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+    public <T> CompletableFuture<T> intercept(Call<T> call,
+        Supplier<CompletableFuture<T>> proceed) {
       return on ? faults.intercept(call, proceed) : proceed.get();
     }
   }

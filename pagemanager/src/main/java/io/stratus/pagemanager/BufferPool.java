@@ -440,7 +440,7 @@ public final class BufferPool implements AutoCloseable {
     });
   }
 
-  /** Storage answered a refresh with an older version (or none): keep the newer copy, or re-read. */
+  /** Storage answered a refresh with an older version (or none): keep the newer copy or re-read. */
   private void refreshedStale(String uri, CompletableFuture<Content> mine, long started,
       Content base, Content served) {
     if (base.page.versionStamp() >= highestStamp(uri)) {

@@ -48,7 +48,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (sent until known to have arrived), so its counters are never a gap and later commits cannot
  * overtake it. Hence no filler records are needed (see docs/protocols.md). Read-your-writes
  * through the basic protocol's overlay ({@link OwnWrites}).
-
+ *
  * <p><b>Propagation</b> (checkpoint executor, never the application's thread): send the records to
  * the PU queues exactly as the basic commit does ({@code atomic.after-propagate}), then a clean-up
  * pass deletes the propagated transactions' messages from the ATOMIC queue ({@code
@@ -173,7 +173,8 @@ final class AtomicProtocol implements CommitProtocol {
    * settles it as a winner — the flush keeps sending the message until one send is known to have
    * arrived (a duplicate is harmless), then propagates it like any commit. Until then checkpoints
    * defer this client's later records of the same chains (order is kept). If the client dies
-   * first, its incarnation's chains end there and recovery applies all or nothing.
+   * first, recovery applies all or nothing; if nothing had arrived, the later records of its lane
+   * wait for good (see docs/protocols.md).
    */
   private CommitStateUnknownException settleLater(String tx, String key,
       BasicCommit.Routed routed, byte[] message, QueueSender.Sent sent) {
@@ -191,6 +192,16 @@ final class AtomicProtocol implements CommitProtocol {
       byte[] message, WriterLanes.Lane lane) {
     knownCommitted.add(key); // before it can exist: our own passes must not touch it
     pendingKeys.add(key);
+    sendCommitting(tx, key, routed, message, lane, "sending it to the ATOMIC queue failed");
+  }
+
+  /**
+   * Sends the message whose arrival commits the transaction (the complete message or the commit
+   * record): sent, it is committed; maybe sent, it is settled as a winner later; not sent, it is
+   * a loser that gives its counters back.
+   */
+  private void sendCommitting(String tx, String key, BasicCommit.Routed routed, byte[] message,
+      WriterLanes.Lane lane, String whatFailed) {
     Resolved r = sendResolving(List.of(message));
     if (r.sent().ok()) {
       return;
@@ -201,7 +212,7 @@ final class AtomicProtocol implements CommitProtocol {
     pendingKeys.remove(key);
     knownCommitted.remove(key);
     commitPart.lanes().giveBack(lane, routed.byQueue());
-    throw failed("sending it to the ATOMIC queue failed", tx, r.sent(), false);
+    throw failed(whatFailed, tx, r.sent(), false);
   }
 
   /** A transaction too large for one message: its log records, then the commit record last. */
@@ -217,18 +228,9 @@ final class AtomicProtocol implements CommitProtocol {
     crashPoints.reach("atomic.after-log");
     knownCommitted.add(key); // before it can exist: our own passes must not take it for a loser
     pendingKeys.add(key);
-    byte[] commitRecord = AtomicMessages.commitRecord(key, now, messages.size(), all.size());
-    Resolved commit = sendResolving(List.of(commitRecord));
-    if (commit.sent().ok()) {
-      return;
-    }
-    if (commit.maybe()) {
-      throw settleLater(tx, key, routed, commitRecord, commit.sent());
-    }
-    pendingKeys.remove(key);
-    knownCommitted.remove(key);
-    commitPart.lanes().giveBack(lane, routed.byQueue());
-    throw failed("sending its commit record failed", tx, commit.sent(), false);
+    sendCommitting(tx, key, routed,
+        AtomicMessages.commitRecord(key, now, messages.size(), all.size()), lane,
+        "sending its commit record failed");
   }
 
   /** A send's last outcome, and whether any attempt may have delivered something. */

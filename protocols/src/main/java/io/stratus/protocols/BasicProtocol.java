@@ -1,5 +1,6 @@
 package io.stratus.protocols;
 
+import io.stratus.CommitStateUnknownException;
 import io.stratus.InvalidRequestException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
@@ -161,7 +162,7 @@ final class BasicProtocol implements CommitProtocol {
     BasicCommit.Routed routed;
     try {
       routed = commit.commit(ws);
-    } catch (io.stratus.CommitStateUnknownException e) {
+    } catch (CommitStateUnknownException e) {
       if (monotonic) {
         scheduler.execute(commit::resendUnsettled); // settle it: no gap in the chains
       }
@@ -291,14 +292,8 @@ final class BasicProtocol implements CommitProtocol {
     if (!monotonic) {
       return;
     }
-    boolean left = false;
     for (int i = 0; i < 3; i++) {
-      try {
-        left = commit.resendUnsettled();
-      } catch (RuntimeException e) {
-        left = true;
-      }
-      if (!left) {
+      if (!commit.resendUnsettled()) {
         return;
       }
     }

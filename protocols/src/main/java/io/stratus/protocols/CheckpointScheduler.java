@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class CheckpointScheduler implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(CheckpointScheduler.class.getName());
-  /** Threads of the owned executor: checkpoints mostly wait for the cloud, so a few more than cores. */
+  /** Threads of the owned executor: checkpoints mostly wait for the cloud, so more than cores. */
   static final int THREADS = 4;
   /** How long {@link #close} waits for running background work to stop. */
   private static final long CLOSE_WAIT_SECONDS = 10;

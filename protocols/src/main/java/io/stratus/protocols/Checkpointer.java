@@ -15,6 +15,7 @@ import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageKind;
 import io.stratus.protocols.PuQueues.Target;
 import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
@@ -22,15 +23,13 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Runs one checkpoint of one pending-update queue (paper 000, Algorithm 2 for a data page, section
@@ -53,9 +52,9 @@ import java.util.Set;
  * the record waits in the queue like a record after a gap. It stays in its writer's chain of this
  * page, so monotonic writes hold across the split (the papers do not say how a split and pending
  * updates meet; forwarding the record to the other page's queue, as an earlier version did, put
- * it outside every chain). An update whose key is absent (deleted since) is dropped. A page that overflows is
- * split through the B-link tree ({@link BLinkTree#applySorted}), like any tree change. The page's
- * {@code lastCheckpointMillis} is set to now.
+ * it outside every chain). An update whose key is absent (deleted since) is dropped. A page that
+ * overflows is split through the B-link tree ({@link BLinkTree#applySorted}), like any tree
+ * change. The page's {@code lastCheckpointMillis} is set to now.
  *
  * <p><b>Trees.</b> Inserts and deletes become tree changes applied with {@link
  * BLinkTree#applySorted}; the root's {@code treeCheckpointMillis} is set to now (a deviation: the
@@ -152,13 +151,16 @@ final class Checkpointer {
   }
 
   /**
-   * The locks a data-page checkpoint took on the pages now responsible for some of its records
-   * (the page split since they were routed), and the earliest end of all its leases.
+   * What a data-page checkpoint found of records whose keys a split moved to other leaves (the
+   * leaf of each, located once), the locks it took on those leaves, and the earliest end of all
+   * its leases.
    */
   private final class Held {
     long deadline;
     /** Page URI to whether its queue's lock was granted. */
     final Map<String, Boolean> pages = new HashMap<>();
+    /** Record (by identity) to the other leaf now responsible for its key. */
+    final Map<LogRecord, String> movedTo = new IdentityHashMap<>();
 
     Held(long deadline) {
       this.deadline = deadline;
@@ -184,6 +186,12 @@ final class Checkpointer {
 
     boolean holds(String pageUri) {
       return Boolean.TRUE.equals(pages.get(pageUri));
+    }
+
+    /** Whether {@code r} belongs to another leaf whose lock was not granted (it waits). */
+    boolean blocked(LogRecord r) {
+      String leaf = movedTo.get(r);
+      return leaf != null && !holds(leaf);
     }
 
     void releaseAll() {
@@ -219,11 +227,12 @@ final class Checkpointer {
     }
     // Records whose key a split moved to another page are applied there, under that page's lock;
     // when it is not available now they wait like records after a gap.
-    Set<LogRecord> blocked = target.isTree() ? Set.of()
-        : lockMovedPages(first.get(), in.records, store, held);
+    if (!target.isTree()) {
+      lockMovedPages(first.get(), in.records, store, held);
+    }
     // Monotonic writes: each writer's chain in counter order, exactly once (WriteChains).
     WriteChains.Filtered chains = WriteChains.filter(in.records, first.get().clientCommitCounters(),
-        target.isTree(), target.uri(), blocked::contains);
+        target.isTree(), target.uri(), held::blocked);
     List<LogRecord> records = chains.apply();
     int applied;
     if (target.isTree()) {
@@ -275,7 +284,7 @@ final class Checkpointer {
     int applied = 0;
     for (LogRecord r : records) {
       byte[] key = r.change().key();
-      String leafUri = responsibleLeaf(store, page, r);
+      String leafUri = held.movedTo.getOrDefault(r, pageUri);
       Page leaf = leafUri.equals(pageUri) ? page : store.read(leafUri).orElseThrow(
           () -> new DirectPageStore.Abandoned("leaf " + leafUri + " is missing", null));
       if (leaf.indexOf(key) >= 0 && r.kind() != LogicalChange.Kind.DELETE) {
@@ -288,7 +297,7 @@ final class Checkpointer {
     }
     for (String written : store.writes().keySet()) {
       Page w = store.writes().get(written);
-      if (w.kind() == io.stratus.pagemanager.PageKind.LEAF && !store.isNew(written)
+      if (w.kind() == PageKind.LEAF && !store.isNew(written)
           && !written.equals(pageUri) && !held.holds(written)) {
         // The tree changed between locating the leaves and applying: try again later.
         throw new DirectPageStore.Abandoned("a record would land on leaf " + written
@@ -302,19 +311,18 @@ final class Checkpointer {
   }
 
   /**
-   * Locks the leaves now responsible for records routed to {@code page} whose keys a split moved
-   * away; returns the records whose leaf could not be locked (they wait).
+   * Finds, for the records routed to {@code page} whose keys a split moved away, the leaves now
+   * responsible, and locks them ({@code held}).
    */
-  private Set<LogRecord> lockMovedPages(Page page, List<LogRecord> records, DirectPageStore store,
+  private void lockMovedPages(Page page, List<LogRecord> records, DirectPageStore store,
       Held held) {
-    Set<LogRecord> blocked = Collections.newSetFromMap(new IdentityHashMap<>());
     for (LogRecord r : records) {
       String leaf = responsibleLeaf(store, page, r);
-      if (!leaf.equals(page.uri()) && !held.lock(leaf)) {
-        blocked.add(r);
+      if (!leaf.equals(page.uri())) {
+        held.movedTo.put(r, leaf);
+        held.lock(leaf);
       }
     }
-    return blocked;
   }
 
   /**
@@ -324,7 +332,7 @@ final class Checkpointer {
    */
   private static String responsibleLeaf(DirectPageStore store, Page page, LogRecord r) {
     byte[] key = r.change().key();
-    if (page.kind() != io.stratus.pagemanager.PageKind.LEAF) {
+    if (page.kind() != PageKind.LEAF) {
       return treeOf(r.treeUri()).leafFor(store, key);
     }
     return page.isBeyondHighKey(key) ? responsibleFor(store, page, key) : page.uri();
@@ -338,7 +346,7 @@ final class Checkpointer {
    */
   private static void writeHeader(DirectPageStore store, Page page, String rootUri) {
     if (page.encodedSizeBound() <= store.pageSize() || page.entryCount() == 0
-        || page.kind() != io.stratus.pagemanager.PageKind.LEAF) {
+        || page.kind() != PageKind.LEAF) {
       store.write(page);
       return;
     }
@@ -381,7 +389,7 @@ final class Checkpointer {
         return new ArrayList<>(handles.values());
       }
       java.util.Set<LogRecord> keep =
-          java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+          java.util.Collections.newSetFromMap(new IdentityHashMap<>());
       keep.addAll(deferred);
       List<String> out = new ArrayList<>();
       for (Map.Entry<String, String> h : handles.entrySet()) {

@@ -64,22 +64,6 @@ final class OwnWrites {
       this.chainPage = chainPage;
     }
 
-    TreeChange change() {
-      return change;
-    }
-
-    long counter() {
-      return counter;
-    }
-
-    String chainKey() {
-      return chainKey;
-    }
-
-    String chainPage() {
-      return chainPage;
-    }
-
     boolean coveredBy(Page chain) {
       return chain != null && chain.clientCommitCounters().getOrDefault(chainKey, 0L) >= counter;
     }
@@ -120,7 +104,7 @@ final class OwnWrites {
         Pending p = new Pending(r.toTreeChange(secondary), r.clientCounter(),
             WriteChains.key(r.clientId(), !pageChain, chainPage), chainPage);
         TreePending tree = byTree.computeIfAbsent(r.treeUri(), t -> new TreePending());
-        tree.byKey.put(p.change().key(), p);
+        tree.byKey.put(p.change.key(), p);
         tree.version.incrementAndGet();
         added++;
       }
@@ -145,7 +129,7 @@ final class OwnWrites {
     for (TreePending tree : byTree.values()) {
       for (Map.Entry<byte[], Pending> e : tree.byKey.entrySet()) {
         Pending p = e.getValue();
-        if (!p.coveredBy(chains.computeIfAbsent(p.chainPage(), chainPage).orElse(null))) {
+        if (!p.coveredBy(chains.computeIfAbsent(p.chainPage, chainPage).orElse(null))) {
           continue;
         }
         if (p.coveredSince == 0) {
@@ -171,7 +155,7 @@ final class OwnWrites {
   Optional<String> pendingDataPage(String treeUri, byte[] key) {
     TreePending tree = byTree.get(treeUri);
     Pending p = tree == null ? null : tree.byKey.get(key);
-    return p != null && p.chainKey().startsWith("p:") ? Optional.of(p.chainPage())
+    return p != null && p.chainKey.startsWith("p:") ? Optional.of(p.chainPage)
         : Optional.empty();
   }
 
@@ -211,23 +195,23 @@ final class OwnWrites {
       Map<String, Optional<Page>> chainPages = new HashMap<>();
       for (Map.Entry<byte[], Pending> e : range.entrySet()) {
         Pending p = e.getValue();
-        Page chain = p.chainPage().equals(leaf.uri()) ? leaf
-            : chainPages.computeIfAbsent(p.chainPage(), pages::read).orElse(null);
-        if (p.coveredBy(chain) && (chain == leaf || !chain.isBeyondHighKey(p.change().key())
-                || shows(leaf, p.change()))) {
+        Page chain = p.chainPage.equals(leaf.uri()) ? leaf
+            : chainPages.computeIfAbsent(p.chainPage, pages::read).orElse(null);
+        if (p.coveredBy(chain) && (chain == leaf || !chain.isBeyondHighKey(p.change.key())
+                || shows(leaf, p.change))) {
           if (tree.byKey.remove(e.getKey(), p)) { // applied and seen: the page has it now
             tree.version.incrementAndGet();
           }
           continue;
         }
-        unapplied.add(p.change()); // in key order: the map is sorted
+        unapplied.add(p.change); // in key order: the map is sorted
       }
       if (unapplied.isEmpty()) {
         cache.remove(leaf.uri());
         return leaf;
       }
-      // One pass over the leaf: a leaf may have many pending records (a session's inserts before the
-      // tree's checkpoint), and one page copy per record made reads quadratic.
+      // One pass over the leaf: a leaf may have many pending records (a session's inserts before
+      // the tree's checkpoint), and one page copy per record made reads quadratic.
       Page result = BLinkTree.overlay(leaf, unapplied);
       if (cache.size() >= MAX_CACHED) {
         cache.clear(); // crude, but bounded and cheap; hot leaves come back at once

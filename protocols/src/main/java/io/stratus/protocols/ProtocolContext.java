@@ -35,13 +35,20 @@ public record ProtocolContext(
     CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval,
     Executor checkpointExecutor, CheckpointSettings checkpoints, int writerLanes) {
 
-  /** A context with {@link WriterLanes#DEFAULT_LANES} writer lanes. */
+  /**
+   * Writer lanes per handle at most, by default: they are made as concurrent commits need them,
+   * and commits beyond this wait for a lane. Each lane that writes to a page adds a counter entry
+   * (about 60 bytes) to its header.
+   */
+  public static final int DEFAULT_WRITER_LANES = 32;
+
+  /** A context with {@link #DEFAULT_WRITER_LANES} writer lanes. */
   public ProtocolContext(
       CloudServices services, String databaseUri, String clientId, Clock clock,
       CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval,
       Executor checkpointExecutor, CheckpointSettings checkpoints) {
     this(services, databaseUri, clientId, clock, crashPoints, bufferPool, checkpointInterval,
-        checkpointExecutor, checkpoints, WriterLanes.DEFAULT_LANES);
+        checkpointExecutor, checkpoints, DEFAULT_WRITER_LANES);
   }
 
   /** A context with the protocol's own checkpoint executor and the default checkpoint settings. */

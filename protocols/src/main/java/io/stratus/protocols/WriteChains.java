@@ -75,15 +75,8 @@ final class WriteChains {
    * Filters {@code records} against {@code counters} (the page's header).
    *
    * @param tree whether the queue is a tree's (else a data page's, {@code uri})
-   */
-  static Filtered filter(List<LogRecord> records, Map<String, Long> counters, boolean tree,
-      String uri) {
-    return filter(records, counters, tree, uri, r -> false);
-  }
-
-  /**
-   * As {@link #filter(List, Map, boolean, String)}, where the records {@code blocked} names cannot
-   * be applied now (their page's lock was not available): they wait, like records after a gap.
+   * @param blocked records that cannot be applied now (their page's lock was not available): they
+   *     wait, like records after a gap
    */
   static Filtered filter(List<LogRecord> records, Map<String, Long> counters, boolean tree,
       String uri, Predicate<LogRecord> blocked) {
@@ -124,7 +117,8 @@ final class WriteChains {
         }
         LogRecord head = chain.peekFirst();
         if (head != null && head.clientCounter() == last + 1 && !blocked.test(head)
-            && dependenciesMet(head, out, tree, uri) && (best == null || Checkpointer.COMMIT_ORDER.compare(head, best) < 0)) {
+            && dependenciesMet(head, out, tree, uri)
+            && (best == null || Checkpointer.COMMIT_ORDER.compare(head, best) < 0)) {
           best = head;
         }
       }
@@ -135,7 +129,7 @@ final class WriteChains {
       out.put(key(best.clientId(), tree, uri), best.clientCounter());
       chained.add(best);
     }
-    // What is left follows a gap or an unmet dependency: it waits, and so does the rest of its chain.
+    // What is left follows a gap or an unmet dependency: it waits, with the rest of its chain.
     for (ArrayDeque<LogRecord> chain : byWriter.values()) {
       deferred.addAll(chain);
     }

@@ -15,14 +15,15 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * The writer lanes of one monotonic-writes incarnation: how a database handle shared by many
  * request threads numbers its records (paper 001, section 5.2) without putting all its commits in
- * one line. Internal to the protocols; public only for {@link #DEFAULT_LANES}.
+ * one line.
  *
  * <p><b>Why lanes.</b> A chain of counters per (writer, queue) stays gap-free only if the writer
  * numbers and sends one commit at a time: a commit that fails after later ones took counters would
  * leave a gap that stalls them for good, and after a crash nobody could fill it. One chain per
  * handle therefore serializes every commit of a web server behind one queue round trip (measured:
  * TPC-W update interactions took ten times longer with 10 browsers). So a handle has up to
- * {@link #DEFAULT_LANES} lanes by default ({@link ProtocolContext#writerLanes()}), each a writer of
+ * {@link ProtocolContext#DEFAULT_WRITER_LANES} lanes by default ({@link
+ * ProtocolContext#writerLanes()}), each a writer of
  * its own ({@code <incarnation>.<lane>}, its own chains) and each numbering and sending one commit
  * at a time, so every lane keeps the gap-free argument.
  *
@@ -43,17 +44,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * chains need no lock of their own (the free stack's hand-over orders the accesses); the
  * completed counters are atomic.
  */
-public final class WriterLanes {
-  /**
-   * Lanes per handle at most, by default: they are made as concurrent commits need them, and
-   * commits beyond this wait for a lane. Each lane that writes to a page adds a counter entry
-   * (about 60 bytes) to its header.
-   */
-  public static final int DEFAULT_LANES = 32;
-
+final class WriterLanes {
   /** One lane, held by one commit at a time ({@link #acquire} to {@link #close}). */
   final class Lane implements AutoCloseable {
     private final int index;
+    /** The writer id of this lane's records ({@code <incarnation>.<lane>}). */
     private final String writer;
     /** The thread holding the lane, or null when it is free. */
     private volatile Thread owner;
@@ -63,15 +58,6 @@ public final class WriterLanes {
     private Lane(int index, String writer) {
       this.index = index;
       this.writer = writer;
-    }
-
-    int index() {
-      return index;
-    }
-
-    /** The writer id of this lane's records ({@code <incarnation>.<lane>}). */
-    String writer() {
-      return writer;
     }
 
     /** Releases the lane. */
@@ -132,7 +118,7 @@ public final class WriterLanes {
       try {
         l = free.takeFirst();
       } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+        Thread.currentThread().interrupt();
         throw new CommitFailedException("interrupted while waiting for a writer lane; nothing"
             + " was sent", true, e);
       }
@@ -153,7 +139,7 @@ public final class WriterLanes {
       List<LogRecord> numbered = new ArrayList<>(e.getValue().size());
       for (LogRecord r : e.getValue()) {
         LogRecord n = r.withCounter(lane.writer, next++);
-        numbered.add(numbered.isEmpty() ? n.withAfter(after) : n.withAfter(List.of()));
+        numbered.add(numbered.isEmpty() && !after.isEmpty() ? n.withAfter(after) : n);
       }
       lane.next.put(e.getKey(), next);
       e.setValue(numbered);

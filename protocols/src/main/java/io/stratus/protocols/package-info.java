@@ -22,8 +22,9 @@
  *       Durable and eventually consistent; no atomicity, no read-your-writes.
  *   <li><b>monotonic</b> ({@code BasicProtocol} with counters, paper 001 section 5.2): records
  *       numbered per (writer lane, queue), applied in order and exactly once, lanes ordered by
- *       real time ({@code WriterLanes}, {@code WriteChains}); the client's own pending records overlaid on its reads ({@code OwnWrites});
- *       monotonic reads by page version stamps in the buffer pool.
+ *       real time ({@code WriterLanes}, {@code WriteChains}); the client's own pending records
+ *       overlaid on its reads ({@code OwnWrites}); monotonic reads by page version stamps in the
+ *       buffer pool.
  *   <li><b>atomic</b> ({@code AtomicProtocol}, paper 000 section 5.1): the numbered records of a
  *       transaction in one complete-transaction message, or (large ones) log records and then a
  *       commit record, to a per-client ATOMIC queue ({@code AtomicMessages}); propagation to the

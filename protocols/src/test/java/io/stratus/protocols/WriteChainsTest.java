@@ -30,6 +30,11 @@ class WriteChainsTest {
         commitTime, 0, List.of(after));
   }
 
+  /** One data-page checkpoint's view of {@code records}, nothing blocked. */
+  private static WriteChains.Filtered filter(List<LogRecord> records, Map<String, Long> header) {
+    return WriteChains.filter(records, header, false, PAGE, r -> false);
+  }
+
   private static List<String> values(List<LogRecord> rs) {
     List<String> out = new ArrayList<>();
     for (LogRecord r : rs) {
@@ -45,11 +50,11 @@ class WriteChainsTest {
     LogRecord c1 = rec(1, 1, "c1", 15, new LaneDependency(0, 2)); // began after a2 completed
     LogRecord c2 = rec(1, 2, "c2", 30);
 
-    WriteChains.Filtered all = WriteChains.filter(List.of(c2, c1, a2, a1), Map.of(), false, PAGE);
+    WriteChains.Filtered all = filter(List.of(c2, c1, a2, a1), Map.of());
     assertThat(values(all.apply())).containsExactly("a1", "a2", "c1", "c2");
     assertThat(all.deferred()).isEmpty();
 
-    WriteChains.Filtered missing = WriteChains.filter(List.of(c2, c1, a1), Map.of(), false, PAGE);
+    WriteChains.Filtered missing = filter(List.of(c2, c1, a1), Map.of());
     assertThat(values(missing.apply())).containsExactly("a1");
     assertThat(values(missing.deferred())).containsExactlyInAnyOrder("c1", "c2");
     assertThat(missing.counters()).containsEntry(
@@ -58,7 +63,7 @@ class WriteChainsTest {
     // The page already applied a2: c1's dependency is met by the header alone.
     Map<String, Long> header =
         Map.of(WriteChains.key(WriterLanes.writerOf(INCARNATION, 0), false, PAGE), 2L);
-    WriteChains.Filtered later = WriteChains.filter(List.of(c1, a2, a1), header, false, PAGE);
+    WriteChains.Filtered later = filter(List.of(c1, a2, a1), header);
     assertThat(values(later.apply())).containsExactly("c1");
   }
 
@@ -73,7 +78,7 @@ class WriteChainsTest {
           rec(1, 2, "b2", 4, new LaneDependency(2, 1))));
       rs.add(rs.get(random.nextInt(rs.size()))); // a duplicate delivery
       Collections.shuffle(rs, random);
-      List<String> order = values(WriteChains.filter(rs, Map.of(), false, PAGE).apply());
+      List<String> order = values(filter(rs, Map.of()).apply());
       assertThat(order).hasSize(5)
           .containsExactlyInAnyOrder("a1", "b1", "a2", "c1", "b2");
       assertThat(order.indexOf("a2"))

@@ -162,8 +162,8 @@ public final class AtomicMessages {
     for (LogRecordProto p : e.getRecordsList()) {
       records.add(LogMessages.fromProto(p));
     }
-    return new Entry(commit, complete, e.getCommitKey(), e.getCommitTimeMillis(), e.getMessageIndex(),
-        e.getMessageCount(), e.getRecordCount(), records);
+    return new Entry(commit, complete, e.getCommitKey(), e.getCommitTimeMillis(),
+        e.getMessageIndex(), e.getMessageCount(), e.getRecordCount(), records);
   }
 
   private static AtomicEntryProto.Builder header(AtomicEntryKind kind, String commitKey,
