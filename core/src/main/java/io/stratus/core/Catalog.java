@@ -2,6 +2,7 @@ package io.stratus.core;
 
 import io.stratus.CorruptPageException;
 import io.stratus.btree.BLinkTree;
+import io.stratus.protocols.StorageLayout;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import java.io.ByteArrayInputStream;
@@ -27,7 +28,7 @@ import java.util.TreeMap;
  * {@link CorruptPageException} rather than misread. One entry per collection: key = the name in
  * UTF-8 (names are ASCII), value = {@code [format 1][UTF rootUri][int n][n x (UTF index name, UTF
  * index root URI)]} in {@link DataOutputStream} encoding. A tree's pages are named under the
- * directory of its root URI ({@link #pagePrefix}).
+ * directory of its root URI ({@link StorageLayout#tree}).
  *
  * <p>Immutable, so a snapshot can be shared by every thread and transaction; changes return a new
  * catalog. The tree handles are built once per snapshot.
@@ -53,10 +54,10 @@ final class Catalog {
 
     CollectionDef(String name, String rootUri, SortedMap<String, String> indexRoots) {
       this.name = name;
-      this.primary = BLinkTree.open(rootUri, pagePrefix(rootUri));
+      this.primary = StorageLayout.tree(rootUri);
       SortedMap<String, IndexDef> m = new TreeMap<>();
       indexRoots.forEach(
-          (n, root) -> m.put(n, new IndexDef(n, BLinkTree.open(root, pagePrefix(root)))));
+          (n, root) -> m.put(n, new IndexDef(n, StorageLayout.tree(root))));
       this.indexes = Collections.unmodifiableSortedMap(m);
     }
 
@@ -71,11 +72,6 @@ final class Catalog {
       indexes.forEach((n, d) -> roots.put(n, d.tree().rootUri()));
       return roots;
     }
-  }
-
-  /** The directory of a root URI: "a/b/root" gives "a/b/". */
-  static String pagePrefix(String rootUri) {
-    return rootUri.substring(0, rootUri.lastIndexOf('/') + 1);
   }
 
   SortedMap<String, CollectionDef> collections() {

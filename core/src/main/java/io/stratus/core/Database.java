@@ -28,6 +28,7 @@ import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitProtocols;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
+import io.stratus.protocols.StorageLayout;
 import io.stratus.protocols.TransactionInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -82,6 +83,7 @@ public final class Database implements AutoCloseable {
   private final StorageService storage;
   private final BufferPool pool;
   private final CommitProtocol protocol;
+  private final StorageLayout layout;
   private final CatalogStore catalog;
   private final ConcurrentHashMap<IndexId, IndexKeyExtractor> extractors;
   private final AtomicLong transactionIds = new AtomicLong();
@@ -96,7 +98,8 @@ public final class Database implements AutoCloseable {
     this.storage = config.services().storage();
     this.pool = pool;
     this.protocol = protocol;
-    this.catalog = new CatalogStore(config.databaseUri() + "/catalog", storage, pool);
+    this.layout = new StorageLayout(config.databaseUri());
+    this.catalog = new CatalogStore(layout.catalog(), storage, pool);
     this.extractors = new ConcurrentHashMap<>(config.extractors());
   }
 
@@ -149,7 +152,7 @@ public final class Database implements AutoCloseable {
     if (catalog.fresh().collection(name).isPresent()) {
       return false;
     }
-    String root = config.databaseUri() + "/c/" + name + "/root";
+    String root = layout.collectionRoot(name);
     ensureRoot(root);
     AtomicBoolean added = new AtomicBoolean();
     catalog.update(c -> {
@@ -184,8 +187,8 @@ public final class Database implements AutoCloseable {
       extractors.put(id, extractor);
       return false;
     }
-    String root = config.databaseUri() + "/i/" + collection + "/" + index + "/root";
-    BLinkTree tree = BLinkTree.open(root, Catalog.pagePrefix(root));
+    String root = layout.indexRoot(collection, index);
+    BLinkTree tree = StorageLayout.tree(root);
     List<Page> pages = build(tree, indexEntries(recordsOf(def), extractor, tree));
     writeNewTrees(pages, List.of(root));
     extractors.put(id, extractor);

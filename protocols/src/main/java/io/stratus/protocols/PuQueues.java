@@ -1,7 +1,6 @@
 package io.stratus.protocols;
 
 import io.stratus.pagemanager.Page;
-import io.stratus.pagemanager.PageKind;
 import java.util.Optional;
 
 /**
@@ -16,9 +15,8 @@ import java.util.Optional;
  * </ul>
  *
  * <p>For the reader-side checkpoint strategy the protocol must also recognize data pages and tree
- * roots among the pages a transaction reads; it relies on the record manager's naming (see {@code
- * core.Catalog}): primary trees live under {@code <databaseUri>/c/}, indexes under {@code
- * <databaseUri>/i/}, and a tree's root URI ends in {@code /root}. Immutable.
+ * roots among the pages a transaction reads; the names come from the database's {@link
+ * StorageLayout}, which the record manager uses to create them. Immutable.
  */
 final class PuQueues {
   /** What a queue feeds. */
@@ -35,12 +33,16 @@ final class PuQueues {
     }
   }
 
-  private final String databaseUri;
+  private final StorageLayout layout;
   private final String prefix;
 
   PuQueues(String databaseUri) {
-    this.databaseUri = databaseUri;
-    this.prefix = databaseUri + "/pu/";
+    this(new StorageLayout(databaseUri));
+  }
+
+  PuQueues(StorageLayout layout) {
+    this.layout = layout;
+    this.prefix = layout.pendingUpdatePrefix();
   }
 
   /** The prefix of every PU queue of the database (also the lock-timeout prefix). */
@@ -94,21 +96,12 @@ final class PuQueues {
 
   /** Whether {@code page} is a data page: a leaf of a collection's primary tree. */
   boolean isDataPage(Page page) {
-    return page.kind() == PageKind.LEAF && page.uri().startsWith(databaseUri + "/c/");
+    return layout.isDataPage(page);
   }
 
   /** The tree whose root {@code page} is, or empty when it is no tree root. */
   Optional<Target> rootOf(Page page) {
-    String uri = page.uri();
-    if (page.kind() == PageKind.META || !uri.endsWith("/root")) {
-      return Optional.empty();
-    }
-    if (uri.startsWith(databaseUri + "/c/")) {
-      return Optional.of(new Target(Kind.PRIMARY_TREE, uri));
-    }
-    if (uri.startsWith(databaseUri + "/i/")) {
-      return Optional.of(new Target(Kind.INDEX_TREE, uri));
-    }
-    return Optional.empty();
+    return layout.rootKind(page).map(k -> new Target(
+        k == StorageLayout.TreeKind.PRIMARY ? Kind.PRIMARY_TREE : Kind.INDEX_TREE, page.uri()));
   }
 }

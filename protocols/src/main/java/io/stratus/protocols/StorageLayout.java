@@ -1,0 +1,113 @@
+package io.stratus.protocols;
+
+import io.stratus.btree.BLinkTree;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageKind;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Where a database keeps its objects and queues, in one place for the record manager (which
+ * creates them) and the commit protocols (which must recognise them): both used to spell the
+ * same names as string patterns of their own, and a change on one side would have silently
+ * broken the other.
+ *
+ * <ul>
+ *   <li>{@code <db>/catalog}: the catalog page;
+ *   <li>{@code <db>/c/<collection>/root}: a collection's primary B-link tree, its other pages
+ *       beside the root ({@code <db>/c/<collection>/...}); its leaves are the data pages;
+ *   <li>{@code <db>/i/<collection>/<index>/root}: a secondary index, pages beside its root;
+ *   <li>{@code <db>/pu/}: the pending-update queues ({@link PuQueues});
+ *   <li>{@code <db>/atomic/<clientId>}: the ATOMIC queue of each client.
+ * </ul>
+ *
+ * <p>A tree's pages are named in its root's directory, so the root URI alone identifies a tree
+ * ({@link #tree}). Immutable and thread-safe.
+ */
+public final class StorageLayout {
+  private static final String ROOT = "root";
+
+  /** Which kind of tree a root belongs to. */
+  public enum TreeKind {
+    /** A collection's primary tree (records by key). */
+    PRIMARY,
+    /** A secondary index (composite of search key and record key). */
+    INDEX
+  }
+
+  private final String databaseUri;
+  private final String collections;
+  private final String indexes;
+
+  /** The layout of the database at {@code databaseUri}. */
+  public StorageLayout(String databaseUri) {
+    this.databaseUri = Objects.requireNonNull(databaseUri, "databaseUri");
+    this.collections = databaseUri + "/c/";
+    this.indexes = databaseUri + "/i/";
+  }
+
+  /** The database's URI prefix. */
+  public String databaseUri() {
+    return databaseUri;
+  }
+
+  /** The URI of the catalog page. */
+  public String catalog() {
+    return databaseUri + "/catalog";
+  }
+
+  /** The root URI of collection {@code name}'s primary tree. */
+  public String collectionRoot(String name) {
+    return collections + name + "/" + ROOT;
+  }
+
+  /** The root URI of index {@code index} of collection {@code collection}. */
+  public String indexRoot(String collection, String index) {
+    return indexes + collection + "/" + index + "/" + ROOT;
+  }
+
+  /** The prefix of every pending-update queue. */
+  public String pendingUpdatePrefix() {
+    return databaseUri + "/pu/";
+  }
+
+  /** The prefix of every ATOMIC queue (also their lock-timeout prefix). */
+  public String atomicPrefix() {
+    return databaseUri + "/atomic/";
+  }
+
+  /** Whether {@code page} is a data page: a leaf of a collection's primary tree. */
+  public boolean isDataPage(Page page) {
+    return page.kind() == PageKind.LEAF && page.uri().startsWith(collections);
+  }
+
+  /** The kind of tree whose root {@code page} is, or empty when it is no tree root. */
+  public Optional<TreeKind> rootKind(Page page) {
+    String uri = page.uri();
+    if (page.kind() == PageKind.META || !uri.endsWith("/" + ROOT)) {
+      return Optional.empty();
+    }
+    if (uri.startsWith(collections)) {
+      return Optional.of(TreeKind.PRIMARY);
+    }
+    if (uri.startsWith(indexes)) {
+      return Optional.of(TreeKind.INDEX);
+    }
+    return Optional.empty();
+  }
+
+  /** The directory a tree's pages live in: that of its root ({@code a/b/root} gives a/b/). */
+  public static String treeDirectory(String rootUri) {
+    return rootUri.substring(0, rootUri.lastIndexOf('/') + 1);
+  }
+
+  /** The root URI of the tree a page named {@code pageUri} belongs to. */
+  public static String rootOf(String pageUri) {
+    return treeDirectory(pageUri) + ROOT;
+  }
+
+  /** A handle on the tree rooted at {@code rootUri}, naming new pages beside the root. */
+  public static BLinkTree tree(String rootUri) {
+    return BLinkTree.open(rootUri, treeDirectory(rootUri));
+  }
+}
