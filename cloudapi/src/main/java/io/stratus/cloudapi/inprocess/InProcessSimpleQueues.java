@@ -9,10 +9,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -95,7 +97,7 @@ final class InProcessSimpleQueues implements SimpleQueueService {
           if (q != null) {
             synchronized (q) {
               q.deleted = true;
-              q.entries.clear();
+              q.clear();
             }
           }
           return null;
@@ -171,7 +173,7 @@ final class InProcessSimpleQueues implements SimpleQueueService {
             Instant hiddenUntil = now.plus(visibilityTimeout);
             for (Entry e : chosen) {
               e.deliveries++;
-              e.visibleAt = hiddenUntil;
+              q.hide(e, hiddenUntil);
               out.add(new QueueMessage(e.messageId, handle(q.incarnation, e), e.payload,
                   e.deliveries));
               if (!e.ghost && !e.hasGhost && chance(behavior.duplicateProbability())) {
@@ -190,7 +192,8 @@ final class InProcessSimpleQueues implements SimpleQueueService {
     // receive stays cheap on a long queue; SQS, too, samples only some of its servers.
     int want = behavior.reorder() ? Math.max(100, 10 * maxMessages) : maxMessages;
     List<Entry> visible = new ArrayList<>(Math.min(want, 64));
-    for (Entry e : q.entries.values()) {
+    q.reveal(now);
+    for (Entry e : q.visible.values()) {
       if (!e.visibleAt.isAfter(now)) {
         visible.add(e);
         if (visible.size() == want) {
@@ -226,7 +229,7 @@ final class InProcessSimpleQueues implements SimpleQueueService {
           Queue q = queue(uri);
           synchronized (q) {
             checkAlive(q, uri);
-            q.entries.remove(parseHandle(q, receiptHandle));
+            q.remove(parseHandle(q, receiptHandle));
             return null;
           }
         });
@@ -246,7 +249,7 @@ final class InProcessSimpleQueues implements SimpleQueueService {
               seqs.add(parseHandle(q, h)); // all parsed first: a bad handle fails the whole batch
             }
             for (Long s : seqs) {
-              q.entries.remove(s);
+              q.remove(s);
             }
             return null;
           }
@@ -359,6 +362,16 @@ final class InProcessSimpleQueues implements SimpleQueueService {
     final long incarnation;
     /** Entries by sequence number, i.e. in send order (ghosts after what was sent before them). */
     final TreeMap<Long, Entry> entries = new TreeMap<>();
+    /**
+     * The entries visible as of the last {@link #reveal}, in send order. A receive walks only
+     * these: a queue whose front is hidden by earlier receives (a clean-up pass holding hundreds
+     * of messages) would otherwise make every receive, and every send waiting for the monitor,
+     * step over all of them.
+     */
+    final TreeMap<Long, Entry> visible = new TreeMap<>();
+    /** When hidden entries become visible; stale wakes (entry gone or hidden again) are skipped. */
+    final PriorityQueue<Wake> hidden =
+        new PriorityQueue<>(Comparator.comparing(Wake::at).thenComparingLong(Wake::seq));
     long nextSeq;
     /**
      * No entry was sent before this time (null: no entries), so most receives can skip the
@@ -374,6 +387,7 @@ final class InProcessSimpleQueues implements SimpleQueueService {
     String add(String messageId, byte[] payload, Instant now) {
       Entry e = new Entry(nextSeq++, messageId, payload, now, now, 0, false);
       entries.put(e.seq, e);
+      visible.put(e.seq, e);
       if (oldestSent == null) {
         oldestSent = now;
       }
@@ -384,6 +398,37 @@ final class InProcessSimpleQueues implements SimpleQueueService {
       Entry g = new Entry(nextSeq++, original.messageId, original.payload, original.sentAt,
           visibleAt, original.deliveries, true);
       entries.put(g.seq, g);
+      hidden.add(new Wake(visibleAt, g.seq));
+    }
+
+    /** Hides {@code e} until {@code until} (a receive). */
+    void hide(Entry e, Instant until) {
+      e.visibleAt = until;
+      visible.remove(e.seq);
+      hidden.add(new Wake(until, e.seq));
+    }
+
+    /** Makes the entries whose visibility timeout ended by {@code now} visible again. */
+    void reveal(Instant now) {
+      Wake w;
+      while ((w = hidden.peek()) != null && !w.at().isAfter(now)) {
+        hidden.poll();
+        Entry e = entries.get(w.seq());
+        if (e != null && e.visibleAt.equals(w.at())) {
+          visible.put(e.seq, e);
+        }
+      }
+    }
+
+    void remove(long seq) {
+      entries.remove(seq);
+      visible.remove(seq);
+    }
+
+    void clear() {
+      entries.clear();
+      visible.clear();
+      hidden.clear();
     }
 
     /** Drops the entries older than the retention. */
@@ -396,6 +441,7 @@ final class InProcessSimpleQueues implements SimpleQueueService {
         Entry e = it.next().getValue();
         if (!now.isBefore(e.sentAt.plus(retention))) {
           it.remove();
+          visible.remove(e.seq);
         } else if (oldest == null || e.sentAt.isBefore(oldest)) {
           oldest = e.sentAt;
         }
@@ -403,6 +449,9 @@ final class InProcessSimpleQueues implements SimpleQueueService {
       oldestSent = oldest;
     }
   }
+
+  /** The moment a hidden entry becomes visible again. */
+  private record Wake(Instant at, long seq) {}
 
   /** A message (or a ghost copy of one) in a queue; guarded by its queue's monitor. */
   private static final class Entry {
