@@ -1,17 +1,13 @@
 package io.stratus.core;
 
 import io.stratus.CommitFailedException;
-import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ConflictException;
-import io.stratus.cloudapi.ItemVersion;
 import io.stratus.cloudapi.PreconditionFailedException;
-import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.CachedPage;
 import io.stratus.pagemanager.Page;
-import io.stratus.pagemanager.PageCodec;
-import java.util.Map;
+import io.stratus.pagemanager.PageWriter;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -41,15 +37,15 @@ final class CatalogStore {
   private static final int MAX_ATTEMPTS = 20;
 
   private final String uri;
-  private final StorageService storage;
   private final BufferPool pool;
+  private final PageWriter writer;
   private volatile Memo memo = new Memo(null, Catalog.EMPTY);
 
   private record Memo(Page page, Catalog catalog) {}
 
-  CatalogStore(String uri, StorageService storage, BufferPool pool) {
+  CatalogStore(String uri, PageWriter writer, BufferPool pool) {
     this.uri = uri;
-    this.storage = storage;
+    this.writer = writer;
     this.pool = pool;
   }
 
@@ -76,7 +72,6 @@ final class CatalogStore {
    * @return the catalog as written (or as found, when nothing changed)
    */
   synchronized Catalog update(UnaryOperator<Catalog> change) {
-    SupportsConditionalPut conditional = SupportsConditionalPut.of(storage);
     for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       pool.invalidate(uri);
       Optional<CachedPage> base = pool.fetchVersioned(uri);
@@ -85,23 +80,15 @@ final class CatalogStore {
       if (after == before) {
         return before;
       }
-      long stamp = Math.max(pool.highestStamp(uri),
-          base.map(c -> c.page().versionStamp()).orElse(0L));
-      Page page = after.toPage(uri).withVersionStamp(stamp + 1); // monotonic reads
-      byte[] bytes = PageCodec.encode(page);
-      ItemVersion v;
-      if (conditional == null) {
-        v = CloudFutures.await(storage.put(uri, bytes, Map.of()));
-      } else {
-        try {
-          v = CloudFutures.await(base.isPresent()
-              ? conditional.putIfVersionMatches(uri, bytes, Map.of(), base.get().version())
-              : conditional.putIfAbsent(uri, bytes, Map.of()));
-        } catch (PreconditionFailedException | ConflictException lostRace) {
-          continue; // another process changed the catalog: merge into its version
-        }
+      PageWriter.Condition condition = !writer.supportsConditions() ? PageWriter.Condition.none()
+          : base.map(c -> PageWriter.Condition.version(c.version()))
+              .orElse(PageWriter.Condition.absent());
+      try {
+        writer.write(after.toPage(uri), base.map(c -> c.page().versionStamp()).orElse(0L),
+            condition);
+      } catch (PreconditionFailedException | ConflictException lostRace) {
+        continue; // another process changed the catalog: merge into its version
       }
-      pool.install(page, v.version());
       return after;
     }
     throw new CommitFailedException(

@@ -10,7 +10,6 @@ import io.stratus.cloudapi.ConflictException;
 import io.stratus.cloudapi.ItemVersion;
 import io.stratus.cloudapi.PreconditionFailedException;
 import io.stratus.cloudapi.StorageService;
-import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.btree.BLinkTree;
 import io.stratus.btree.BulkLoader;
 import io.stratus.btree.SecondaryKeys;
@@ -20,8 +19,8 @@ import io.stratus.core.DatabaseConfig.IndexId;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Keys;
 import io.stratus.pagemanager.Page;
-import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
+import io.stratus.pagemanager.PageWriter;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CommitProtocol;
@@ -84,6 +83,7 @@ public final class Database implements AutoCloseable {
   private final BufferPool pool;
   private final CommitProtocol protocol;
   private final StorageLayout layout;
+  private final PageWriter writer;
   private final CatalogStore catalog;
   private final ConcurrentHashMap<IndexId, IndexKeyExtractor> extractors;
   private final AtomicLong transactionIds = new AtomicLong();
@@ -99,7 +99,8 @@ public final class Database implements AutoCloseable {
     this.pool = pool;
     this.protocol = protocol;
     this.layout = new StorageLayout(config.databaseUri());
-    this.catalog = new CatalogStore(layout.catalog(), storage, pool);
+    this.writer = new PageWriter(storage, pool);
+    this.catalog = new CatalogStore(layout.catalog(), writer, pool);
     this.extractors = new ConcurrentHashMap<>(config.extractors());
   }
 
@@ -417,18 +418,14 @@ public final class Database implements AutoCloseable {
    */
   private void ensureRoot(String uri) {
     Page root = Page.builder(uri, PageKind.LEAF).level(0).build();
-    byte[] bytes = PageCodec.encode(root);
-    SupportsConditionalPut conditional = SupportsConditionalPut.of(storage);
-    if (conditional != null) {
+    if (writer.supportsConditions()) {
       try {
-        ItemVersion v = CloudFutures.await(conditional.putIfAbsent(uri, bytes, Map.of()));
-        pool.install(root, v.version());
+        writer.write(root, 0, PageWriter.Condition.absent());
       } catch (PreconditionFailedException | ConflictException exists) {
         pool.invalidate(uri); // someone else's root: read it from storage when needed
       }
     } else if (CloudFutures.await(storage.getMetadata(uri)).isEmpty()) {
-      ItemVersion v = CloudFutures.await(storage.put(uri, bytes, Map.of()));
-      pool.install(root, v.version());
+      writer.write(root, 0, PageWriter.Condition.none());
     }
   }
 
@@ -481,7 +478,7 @@ public final class Database implements AutoCloseable {
       if (rootUris.contains(p.uri())) {
         roots.put(p.uri(), p);
       } else {
-        puts.add(storage.put(p.uri(), PageCodec.encode(p), Map.of()));
+        puts.add(writer.put(p, PageWriter.Condition.none())); // new pages: nobody saw them
       }
     }
     for (CompletableFuture<ItemVersion> f : puts) {
@@ -492,10 +489,8 @@ public final class Database implements AutoCloseable {
       if (root == null) {
         throw new IllegalStateException("the bulk load wrote no root at " + uri);
       }
-      // It replaces the root readers have seen: a newer version stamp (monotonic reads).
-      root = root.withVersionStamp(Math.max(root.versionStamp(), pool.highestStamp(uri)) + 1);
-      ItemVersion v = CloudFutures.await(storage.put(uri, PageCodec.encode(root), Map.of()));
-      pool.install(root, v.version());
+      // It replaces the root readers have seen: the writer stamps it above what they saw.
+      writer.write(root, 0, PageWriter.Condition.none());
     }
   }
 
