@@ -129,9 +129,11 @@ final class InProcessSimpleQueues implements SimpleQueueService {
           limits.checkUri(uri);
           limits.checkMessage(payload);
           Queue q = queue(uri);
+          String id = nextMessageId(); // drawn and copied outside the monitor: sends wait less
+          byte[] copy = payload.clone();
           synchronized (q) {
             checkAlive(q, uri);
-            return q.add(nextMessageId(), payload.clone(), clock.instant());
+            return q.add(id, copy, clock.instant());
           }
         });
   }
@@ -143,12 +145,19 @@ final class InProcessSimpleQueues implements SimpleQueueService {
           limits.checkUri(uri);
           limits.checkMessageBatch(payloads);
           Queue q = queue(uri);
+          // Ids and copies are made outside the monitor, which every send and receive of the
+          // queue needs: a hot queue (one client's ATOMIC queue) otherwise forms a convoy.
+          List<String> ids = new ArrayList<>(payloads.size());
+          List<byte[]> copies = new ArrayList<>(payloads.size());
+          for (byte[] p : payloads) {
+            ids.add(nextMessageId());
+            copies.add(p.clone());
+          }
           synchronized (q) {
             checkAlive(q, uri);
             Instant now = clock.instant();
-            List<String> ids = new ArrayList<>(payloads.size());
-            for (byte[] p : payloads) {
-              ids.add(q.add(nextMessageId(), p.clone(), now));
+            for (int i = 0; i < ids.size(); i++) {
+              q.add(ids.get(i), copies.get(i), now);
             }
             return ids;
           }
