@@ -83,6 +83,7 @@ public final class Database implements AutoCloseable {
   private final BufferPool pool;
   private final CommitProtocol protocol;
   private final StorageLayout layout;
+  private final TransactionRunner runner = new TransactionRunner(this);
   private final PageWriter writer;
   private final CatalogStore catalog;
   private final ConcurrentHashMap<IndexId, IndexKeyExtractor> extractors;
@@ -300,6 +301,51 @@ public final class Database implements AutoCloseable {
     checkOpen();
     return Collections.unmodifiableSortedSet(new TreeSet<>(collection(collection).indexes
         .keySet()));
+  }
+
+  /**
+   * Runs {@code fn} in a transaction and commits it, retrying with the {@linkplain
+   * RetryPolicy#defaults() default policy} while the failure says nothing took effect; returns
+   * what {@code fn} returned. See {@link #run(RetryPolicy, TransactionFunction)}.
+   */
+  public <T> T run(TransactionFunction<T> fn) {
+    return run(RetryPolicy.defaults(), fn);
+  }
+
+  /**
+   * Runs {@code fn} in a new transaction and commits it; when the attempt fails in a way that is
+   * safe to retry ({@link io.stratus.StratusException#isRetryable()}: a retryable commit failure,
+   * a stale page, a throttled or unavailable service), backs off as {@code policy} says and runs
+   * {@code fn} again in a new transaction, up to {@link RetryPolicy#maxAttempts()} attempts.
+   *
+   * <p>Never retried: {@link io.stratus.CommitStateUnknownException} (the commit may have taken
+   * effect; read to find out before acting), failures that are not transient, and exceptions
+   * {@code fn} throws itself; these reach the caller at once, the transaction aborted. {@code fn}
+   * must not commit, abort or close its transaction. Thread-safe: any request thread may call it.
+   *
+   * @return what {@code fn} returned in the attempt that committed
+   * @throws io.stratus.StratusException the last failure when the attempts are used up (earlier
+   *     ones attached as suppressed), or the first failure that is not retryable
+   */
+  public <T> T run(RetryPolicy policy, TransactionFunction<T> fn) {
+    checkOpen();
+    return runner.run(policy, fn, true);
+  }
+
+  /**
+   * Runs {@code fn} in a transaction that only reads, with the same retries as {@link
+   * #run(TransactionFunction)}; the transaction ends without a commit.
+   *
+   * @throws io.stratus.InvalidRequestException when {@code fn} writes (use {@link #run})
+   */
+  public <T> T read(TransactionFunction<T> fn) {
+    return read(RetryPolicy.defaults(), fn);
+  }
+
+  /** {@link #read(TransactionFunction)} with the retries of {@code policy}. */
+  public <T> T read(RetryPolicy policy, TransactionFunction<T> fn) {
+    checkOpen();
+    return runner.run(policy, fn, false);
   }
 
   /** Begins a transaction, to be used by one thread at a time. */

@@ -267,6 +267,11 @@ public final class Transaction implements AutoCloseable {
 
   // ---- internals ----
 
+  /** Whether the transaction has written anything (records or pages). */
+  boolean hasChanges() {
+    return !changes.isEmpty() || !pages.writes().isEmpty();
+  }
+
   private void end(String how) {
     ended = how;
     pages.close();

@@ -1,0 +1,90 @@
+package io.stratus.core;
+
+import io.stratus.InvalidRequestException;
+import io.stratus.StratusException;
+import io.stratus.cloudapi.CloudException;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The retry loop behind {@link Database#run} and {@link Database#read}, in the manner of
+ * FoundationDB's {@code db.run}: begin, apply the function, commit (or, for a read, end without
+ * writing), and on a failure that says it is safe to retry — nothing took effect — back off with
+ * jitter and run the whole function again in a new transaction.
+ *
+ * <p>What is never retried: a commit whose outcome is unknown ({@link
+ * io.stratus.CommitStateUnknownException}: running it again could apply it twice), a failure that
+ * is not transient (a wrong request, corrupt data), and any exception the function itself throws
+ * that is not a Stratus or cloud failure. Each of these ends the run at once and reaches the
+ * caller unchanged. When the attempts are used up the last failure is thrown, the earlier ones
+ * attached as suppressed exceptions.
+ */
+final class TransactionRunner {
+  private final Database db;
+  private final AtomicLong runs = new AtomicLong();
+  private final LongAdder retries = new LongAdder();
+
+  TransactionRunner(Database db) {
+    this.db = db;
+  }
+
+  /** Attempts that failed retryably and were run again, over the handle's life. */
+  long retries() {
+    return retries.sum();
+  }
+
+  <T> T run(RetryPolicy policy, TransactionFunction<T> fn, boolean writes) {
+    Objects.requireNonNull(policy, "policy");
+    Objects.requireNonNull(fn, "fn");
+    SplittableRandom jitter = policy.jitter(runs.incrementAndGet());
+    RuntimeException failures = null;
+    for (int attempt = 1; ; attempt++) {
+      RuntimeException failure;
+      try (Transaction tx = db.begin()) {
+        T value = fn.apply(tx);
+        if (!tx.isOpen()) {
+          throw new InvalidRequestException("the transaction function ended its transaction "
+              + tx.id() + " itself; the runner commits or ends it");
+        }
+        if (writes) {
+          tx.commit();
+        } else if (tx.hasChanges()) {
+          throw new InvalidRequestException("a read-only transaction function wrote records"
+              + " (transaction " + tx.id() + "); use Database.run to commit changes");
+        }
+        return value;
+      } catch (StratusException e) {
+        if (!e.isRetryable()) {
+          throw attach(e, failures);
+        }
+        failure = e;
+      } catch (CloudException e) {
+        if (!e.isRetryable()) {
+          throw attach(e, failures);
+        }
+        failure = e;
+      }
+      failures = attach(failure, failures);
+      if (attempt >= policy.maxAttempts()) {
+        throw failures;
+      }
+      retries.increment();
+      try {
+        policy.sleeper().sleep(policy.backoffBefore(attempt + 1, jitter));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw failures;
+      }
+    }
+  }
+
+  /** {@code latest} with the earlier failures of the run attached as suppressed. */
+  private static RuntimeException attach(RuntimeException latest, RuntimeException earlier) {
+    if (earlier != null && earlier != latest) {
+      latest.addSuppressed(earlier);
+    }
+    return latest;
+  }
+}
