@@ -84,6 +84,7 @@ public final class Database implements AutoCloseable {
   private final CommitProtocol protocol;
   private final StorageLayout layout;
   private final TransactionRunner runner = new TransactionRunner(this);
+  private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
   private final PageWriter writer;
   private final CatalogStore catalog;
   private final ConcurrentHashMap<IndexId, IndexKeyExtractor> extractors;
@@ -301,6 +302,41 @@ public final class Database implements AutoCloseable {
     checkOpen();
     return Collections.unmodifiableSortedSet(new TreeSet<>(collection(collection).indexes
         .keySet()));
+  }
+
+  /**
+   * The sequence {@code name} of this database with {@link Sequence#DEFAULT_BLOCK_SIZE} ids per
+   * block: unique ids across clients and restarts without a hot spot (see {@link Sequence}). The
+   * same instance for every call with the same name; needs the counter service.
+   *
+   * @throws io.stratus.InvalidRequestException for an invalid name, or when the database's cloud
+   *     has no counter service
+   */
+  public Sequence sequence(String name) {
+    return sequence(name, Sequence.DEFAULT_BLOCK_SIZE);
+  }
+
+  /**
+   * The sequence {@code name} with {@code blockSize} ids per counter request; every handle must
+   * use one block size per name.
+   *
+   * @throws io.stratus.InvalidRequestException for an invalid name or block size, a block size
+   *     other than this handle's earlier one for the name, or a cloud without counters
+   */
+  public Sequence sequence(String name, int blockSize) {
+    checkOpen();
+    Names.check("sequence", name);
+    if (!config.services().hasCounters()) {
+      throw new io.stratus.InvalidRequestException("sequences need the counter service, and this"
+          + " database's cloud has none");
+    }
+    Sequence s = sequences.computeIfAbsent(name, n -> new Sequence(n,
+        layout.sequenceCounter(n), config.services().counters(), blockSize));
+    if (s.blockSize() != blockSize) {
+      throw new io.stratus.InvalidRequestException("sequence " + name + " is used with block size "
+          + s.blockSize() + " here, not " + blockSize);
+    }
+    return s;
   }
 
   /**

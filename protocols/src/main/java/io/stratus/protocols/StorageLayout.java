@@ -18,7 +18,8 @@ import java.util.Optional;
  *       beside the root ({@code <db>/c/<collection>/...}); its leaves are the data pages;
  *   <li>{@code <db>/i/<collection>/<index>/root}: a secondary index, pages beside its root;
  *   <li>{@code <db>/pu/}: the pending-update queues ({@link PuQueues});
- *   <li>{@code <db>/atomic/<clientId>}: the ATOMIC queue of each client.
+ *   <li>{@code <db>/atomic/<clientId>}: the ATOMIC queue of each client;
+ *   <li>{@code <db>/seq/<name>}: the counter of a sequence (counter service).
  * </ul>
  *
  * <p>A tree's pages are named in its root's directory, so the root URI alone identifies a tree
@@ -64,6 +65,11 @@ public final class StorageLayout {
   /** The root URI of index {@code index} of collection {@code collection}. */
   public String indexRoot(String collection, String index) {
     return indexes + collection + "/" + index + "/" + ROOT;
+  }
+
+  /** The counter behind sequence {@code name} (its value numbers the blocks handed out). */
+  public String sequenceCounter(String name) {
+    return databaseUri + "/seq/" + name;
   }
 
   /** The prefix of every pending-update queue. */
