@@ -19,9 +19,36 @@ final class Names {
     if (name == null || !NAME.matcher(name).matches() || name.equals(".")
         || name.equals("..")) {
       throw new InvalidRequestException("invalid " + what + " name "
-          + (name == null ? "null" : "\"" + name + "\"") + ": use 1 to " + MAX_LENGTH
+          + (name == null ? "null" : quote(name)) + ": use 1 to " + MAX_LENGTH
           + " letters, digits, '_', '-' or '.'");
     }
     return name;
+  }
+
+  /** Longest part of a rejected name echoed in a message. */
+  static final int ECHO_LENGTH = 40;
+
+  /**
+   * {@code name} as a message may show it: at most {@link #ECHO_LENGTH} characters, control and
+   * other invisible characters escaped, and its full length when cut. A rejected name comes from
+   * outside; echoed whole it could flood a log or forge log lines.
+   */
+  static String quote(String name) {
+    StringBuilder b = new StringBuilder("\"");
+    int shown = Math.min(name.length(), ECHO_LENGTH);
+    for (int i = 0; i < shown; i++) {
+      char c = name.charAt(i);
+      if (c < 0x20 || c == 0x7f || Character.isISOControl(c) || Character.getType(c)
+          == Character.FORMAT) {
+        b.append(String.format("\\u%04x", (int) c));
+      } else {
+        b.append(c);
+      }
+    }
+    b.append('"');
+    if (shown < name.length()) {
+      b.append("... (").append(name.length()).append(" characters)");
+    }
+    return b.toString();
   }
 }

@@ -69,6 +69,21 @@ class ErrorsTest {
   }
 
   @Test
+  void aRejectedNameIsEchoedShortAndWithItsControlCharactersEscaped(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      Database db = f.open();
+      String flood = "a\nFAKE LOG LINE\r\u0000" + "x".repeat(10_000);
+      assertThatThrownBy(() -> db.createCollection(flood))
+          .isInstanceOf(InvalidRequestException.class)
+          .satisfies(e -> {
+            assertThat(e.getMessage()).hasSizeLessThan(200)
+                .doesNotContain("\n").doesNotContain("\r").doesNotContain("\u0000")
+                .contains("\\u000a").contains("(10017 characters)");
+          });
+    }
+  }
+
+  @Test
   void tooLargeRecordsChangeNothing(@Seed long seed) throws Exception {
     try (Fixture f = new Fixture(seed)) {
       Database db = f.open(f.config().indexExtractor("items", "byPayload",
