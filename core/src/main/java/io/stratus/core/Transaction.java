@@ -144,6 +144,21 @@ public final class Transaction implements AutoCloseable {
   }
 
   /**
+   * Creates the record, or replaces its payload when one with that key exists (an upsert).
+   *
+   * @return true when it created the record, false when it replaced one
+   * @throws io.stratus.RecordTooLargeException when the record or an index entry does not fit
+   * @throws io.stratus.NoSuchCollectionException when the collection does not exist
+   */
+  public boolean put(String collection, Key key, byte[] payload) {
+    if (update(collection, key, payload)) {
+      return false;
+    }
+    create(collection, key, payload);
+    return true;
+  }
+
+  /**
    * Deletes a record and its index entries.
    *
    * @return false when there was no record with that key
