@@ -232,9 +232,11 @@ public final class DatabaseConfig {
             + MAX_DATABASE_URI_LENGTH + " characters, got " + uri.length());
       }
       for (String segment : uri.split("/", -1)) {
-        if (!URI_SEGMENT.matcher(segment).matches()) {
-          throw new IllegalArgumentException("the database URI \"" + uri + "\" must be segments"
-              + " of letters, digits, '_', '-' and '.' joined by single '/'");
+        if (!URI_SEGMENT.matcher(segment).matches() || segment.equals(".")
+            || segment.equals("..")) {
+          throw new IllegalArgumentException("the database URI " + Names.quote(uri) + " must be"
+              + " segments of letters, digits, '_', '-' and '.' (not \".\" or \"..\") joined by"
+              + " single '/'");
         }
       }
       return uri;
