@@ -1,21 +1,108 @@
 package io.stratus.core;
 
 import io.stratus.pagemanager.BufferPoolStats;
+import java.util.Objects;
 
 /**
  * What a {@link Database} handle has done since it was opened, at one moment (counters are read one
  * after another, so a snapshot under load may be off by the transactions in flight).
  *
- * @param bufferPool the buffer pool's counters (hits, misses, refreshes, evictions, size)
- * @param commits transactions committed (read-only ones included)
- * @param aborts transactions aborted by the application (abort, or close without commit)
- * @param failedCommits commits that failed (and so ended their transaction)
- * @param pagesWritten pages the commit protocol wrote to storage
- * @param checkpointsRun checkpoints this handle ran in the background, completed or not
- * @param checkpointsFailed of those, the ones that gave up or failed (their records stay queued)
- * @param pendingOwnWrites committed records this handle overlays on its reads until it knows them
- *     applied (monotonic and atomic: read-your-writes); the overlay's memory follows it
+ * <p>A value with one accessor per counter and no public constructor, so that counters added later
+ * break no caller (a record's canonical constructor and pattern would). Immutable.
  */
-public record DatabaseStats(
-    BufferPoolStats bufferPool, long commits, long aborts, long failedCommits,
-    long pagesWritten, long checkpointsRun, long checkpointsFailed, long pendingOwnWrites) {}
+public final class DatabaseStats {
+  private final BufferPoolStats bufferPool;
+  private final long commits;
+  private final long aborts;
+  private final long failedCommits;
+  private final long pagesWritten;
+  private final long checkpointsRun;
+  private final long checkpointsFailed;
+  private final long pendingOwnWrites;
+  private final long retries;
+
+  DatabaseStats(BufferPoolStats bufferPool, long commits, long aborts, long failedCommits,
+      long pagesWritten, long checkpointsRun, long checkpointsFailed, long pendingOwnWrites,
+      long retries) {
+    this.bufferPool = Objects.requireNonNull(bufferPool, "bufferPool");
+    this.commits = commits;
+    this.aborts = aborts;
+    this.failedCommits = failedCommits;
+    this.pagesWritten = pagesWritten;
+    this.checkpointsRun = checkpointsRun;
+    this.checkpointsFailed = checkpointsFailed;
+    this.pendingOwnWrites = pendingOwnWrites;
+    this.retries = retries;
+  }
+
+  /** The buffer pool's counters (hits, misses, refreshes, evictions, size). */
+  public BufferPoolStats bufferPool() {
+    return bufferPool;
+  }
+
+  /** Transactions committed (read-only ones included). */
+  public long commits() {
+    return commits;
+  }
+
+  /** Transactions aborted by the application (abort, or close without commit). */
+  public long aborts() {
+    return aborts;
+  }
+
+  /** Commits that failed (and so ended their transaction). */
+  public long failedCommits() {
+    return failedCommits;
+  }
+
+  /** Pages the commit protocol wrote to storage. */
+  public long pagesWritten() {
+    return pagesWritten;
+  }
+
+  /** Checkpoints this handle ran in the background, completed or not. */
+  public long checkpointsRun() {
+    return checkpointsRun;
+  }
+
+  /** Of {@link #checkpointsRun()}, those that gave up or failed (their records stay queued). */
+  public long checkpointsFailed() {
+    return checkpointsFailed;
+  }
+
+  /**
+   * Committed records this handle overlays on its reads until it knows them applied (monotonic
+   * and atomic: read-your-writes); the overlay's memory follows it.
+   */
+  public long pendingOwnWrites() {
+    return pendingOwnWrites;
+  }
+
+  /** Attempts of {@link Database#run} and {@link Database#read} that failed and were run again. */
+  public long retries() {
+    return retries;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof DatabaseStats s && bufferPool.equals(s.bufferPool) && commits == s.commits
+        && aborts == s.aborts && failedCommits == s.failedCommits
+        && pagesWritten == s.pagesWritten && checkpointsRun == s.checkpointsRun
+        && checkpointsFailed == s.checkpointsFailed && pendingOwnWrites == s.pendingOwnWrites
+        && retries == s.retries;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(bufferPool, commits, aborts, failedCommits, pagesWritten, checkpointsRun,
+        checkpointsFailed, pendingOwnWrites, retries);
+  }
+
+  @Override
+  public String toString() {
+    return "DatabaseStats{commits=" + commits + ", aborts=" + aborts + ", failedCommits="
+        + failedCommits + ", pagesWritten=" + pagesWritten + ", checkpointsRun=" + checkpointsRun
+        + ", checkpointsFailed=" + checkpointsFailed + ", pendingOwnWrites=" + pendingOwnWrites
+        + ", retries=" + retries + ", bufferPool=" + bufferPool + "}";
+  }
+}

@@ -67,6 +67,7 @@ class TransactionRunnerTest {
       });
       assertThat(attempt).isEqualTo(2);
       assertThat(slept).hasSize(1);
+      assertThat(db.stats().retries()).isEqualTo(1);
       assertThat(string(db.read(tx -> tx.read("items", Key.of(1L)).orElseThrow())))
           .isEqualTo("one #2");
     }
