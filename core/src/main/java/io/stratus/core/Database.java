@@ -1,5 +1,6 @@
 package io.stratus.core;
 
+import io.stratus.DatabaseClosedException;
 import io.stratus.IndexNotAttachedException;
 import io.stratus.InvalidRequestException;
 import io.stratus.NoSuchCollectionException;
@@ -578,7 +579,7 @@ public final class Database implements AutoCloseable {
 
   private void checkOpen() {
     if (closed) {
-      throw new IllegalStateException("the database handle is closed");
+      throw new DatabaseClosedException("database " + config.databaseUri());
     }
   }
 }

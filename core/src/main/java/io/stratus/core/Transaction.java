@@ -5,6 +5,7 @@ import io.stratus.CommitStateUnknownException;
 import io.stratus.DuplicateKeyException;
 import io.stratus.IndexNotAttachedException;
 import io.stratus.NoSuchIndexException;
+import io.stratus.DatabaseClosedException;
 import io.stratus.TransactionClosedException;
 import io.stratus.btree.BLinkTree;
 import io.stratus.btree.SecondaryKeys;
@@ -45,7 +46,8 @@ import java.util.Optional;
  * <p><b>States.</b> Open until {@link #commit()} (committed, or ended by a failed commit), {@link
  * #abort()} or {@link #close()} (aborts when still open, so try-with-resources aborts whatever was
  * not committed). Any call on an ended transaction except {@code close} throws {@link
- * TransactionClosedException}; so does any call after the database handle was closed.
+ * TransactionClosedException}; any call after the database handle was closed, {@link
+ * DatabaseClosedException}.
  *
  * <p>Not thread-safe: one thread at a time, like the page transaction beneath it.
  */
@@ -299,7 +301,7 @@ public final class Transaction implements AutoCloseable {
       throw new TransactionClosedException(ended);
     }
     if (db.isClosed()) {
-      throw new TransactionClosedException("ended: its database handle was closed");
+      throw new DatabaseClosedException("transaction " + info.transactionId());
     }
   }
 

@@ -12,6 +12,7 @@ import io.stratus.NoSuchCollectionException;
 import io.stratus.NoSuchIndexException;
 import io.stratus.RecordTooLargeException;
 import io.stratus.StratusException;
+import io.stratus.DatabaseClosedException;
 import io.stratus.TransactionClosedException;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
@@ -252,10 +253,12 @@ class ErrorsTest {
       Transaction tx = db.begin();
       db.close();
       db.close(); // idempotent
+      // One type for every call on a closed handle, its transactions' included.
       assertThatThrownBy(() -> tx.read("items", Key.of(1L)))
-          .isInstanceOf(TransactionClosedException.class);
+          .isInstanceOf(DatabaseClosedException.class);
       assertThatCode(tx::close).doesNotThrowAnyException();
-      assertThatThrownBy(db::begin).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(db::begin).isInstanceOf(DatabaseClosedException.class);
+      assertThatThrownBy(() -> db.run(t -> null)).isInstanceOf(DatabaseClosedException.class);
       // The cloud services stay open: another handle works.
       assertThat(f.open().collections()).containsExactly("items");
       assertThat(new TransactionClosedException("x")).isInstanceOf(StratusException.class);
