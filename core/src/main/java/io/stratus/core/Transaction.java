@@ -94,6 +94,8 @@ public final class Transaction implements AutoCloseable {
    */
   public void create(String collection, Key key, byte[] payload) {
     checkOpen();
+    Args.notNull(key, "key");
+    Args.notNull(payload, "payload");
     byte[] k = key.toBytes();
     byte[] p = payload.clone();
     CollectionDef c = collection(collection);
@@ -119,6 +121,8 @@ public final class Transaction implements AutoCloseable {
    */
   public boolean update(String collection, Key key, byte[] payload) {
     checkOpen();
+    Args.notNull(key, "key");
+    Args.notNull(payload, "payload");
     byte[] k = key.toBytes();
     byte[] p = payload.clone();
     CollectionDef c = collection(collection);
@@ -167,6 +171,7 @@ public final class Transaction implements AutoCloseable {
    */
   public boolean delete(String collection, Key key) {
     checkOpen();
+    Args.notNull(key, "key");
     byte[] k = key.toBytes();
     CollectionDef c = collection(collection);
     List<Attached> indexes = attached(c);
@@ -190,6 +195,7 @@ public final class Transaction implements AutoCloseable {
   /** The payload of the record with {@code key}, or empty. */
   public Optional<byte[]> read(String collection, Key key) {
     checkOpen();
+    Args.notNull(key, "key");
     return collection(collection).primary.get(view, key.bytesUnsafe());
   }
 
@@ -205,6 +211,7 @@ public final class Transaction implements AutoCloseable {
    */
   public RecordCursor scan(String collection, KeyRange range) {
     checkOpen();
+    Args.notNull(range, "range");
     return new Cursor(collection(collection).primary.scan(view, toTree(range)));
   }
 
@@ -216,6 +223,7 @@ public final class Transaction implements AutoCloseable {
    */
   public List<Record> probe(String collection, String index, Key searchKey) {
     checkOpen();
+    Args.notNull(searchKey, "searchKey");
     CollectionDef c = collection(collection);
     return probe(c, index(c, index), SecondaryKeys.forSearchKey(searchKey.bytesUnsafe()));
   }
@@ -223,6 +231,7 @@ public final class Transaction implements AutoCloseable {
   /** The records whose search key lies in {@code searchKeys}, by search key, then record key. */
   public List<Record> probeRange(String collection, String index, KeyRange searchKeys) {
     checkOpen();
+    Args.notNull(searchKeys, "searchKeys");
     CollectionDef c = collection(collection);
     return probe(c, index(c, index), SecondaryKeys.forSearchRange(toTree(searchKeys)));
   }

@@ -70,6 +70,31 @@ class ErrorsTest {
   }
 
   @Test
+  void missingArgumentsAreInvalidRequestsNotNullPointers(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      Database db = f.open();
+      db.createCollection("items");
+      try (Transaction tx = db.begin()) {
+        List<org.assertj.core.api.ThrowableAssert.ThrowingCallable> calls = List.of(
+            () -> tx.create("items", null, bytes("x")),
+            () -> tx.create("items", Key.of(1L), null),
+            () -> tx.create(null, Key.of(1L), bytes("x")),
+            () -> tx.update("items", null, bytes("x")),
+            () -> tx.put("items", Key.of(1L), null),
+            () -> tx.delete("items", null),
+            () -> tx.read("items", null),
+            () -> tx.scan("items", null),
+            () -> tx.probe("items", "byCategory", null),
+            () -> tx.probeRange("items", "byCategory", null));
+        for (org.assertj.core.api.ThrowableAssert.ThrowingCallable call : calls) {
+          assertThatThrownBy(call).isInstanceOf(InvalidRequestException.class);
+        }
+        assertThat(tx.isOpen()).isTrue();
+      }
+    }
+  }
+
+  @Test
   void aRejectedNameIsEchoedShortAndWithItsControlCharactersEscaped(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       Database db = f.open();
