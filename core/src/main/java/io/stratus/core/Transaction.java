@@ -5,6 +5,7 @@ import io.stratus.CommitStateUnknownException;
 import io.stratus.DuplicateKeyException;
 import io.stratus.IndexNotAttachedException;
 import io.stratus.NoSuchIndexException;
+import io.stratus.ConcurrentTransactionUseException;
 import io.stratus.DatabaseClosedException;
 import io.stratus.TransactionClosedException;
 import io.stratus.btree.BLinkTree;
@@ -19,6 +20,8 @@ import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.TransactionInfo;
 import io.stratus.protocols.WriteSet;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -62,6 +65,17 @@ public final class Transaction implements AutoCloseable {
   private final List<LogicalChange> changes = new ArrayList<>();
   private String ended; // null while open, else how it ended
   private boolean midWrite;
+  /** The thread inside a public operation now, or null (see {@link #enter}). */
+  private volatile Thread user;
+  private static final VarHandle USER;
+
+  static {
+    try {
+      USER = MethodHandles.lookup().findVarHandle(Transaction.class, "user", Thread.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   Transaction(Database db, TransactionInfo info, PageTransaction pages, PageStore view,
       Catalog catalog) {
@@ -93,6 +107,15 @@ public final class Transaction implements AutoCloseable {
    * @throws IndexNotAttachedException when an index of the collection has no extractor here
    */
   public void create(String collection, Key key, byte[] payload) {
+    Thread prior = enter();
+    try {
+      createOwned(collection, key, payload);
+    } finally {
+      exit(prior);
+    }
+  }
+
+  private void createOwned(String collection, Key key, byte[] payload) {
     checkOpen();
     Args.notNull(key, "key");
     Args.notNull(payload, "payload");
@@ -120,6 +143,15 @@ public final class Transaction implements AutoCloseable {
    * @return false, changing nothing, when there is no record with that key
    */
   public boolean update(String collection, Key key, byte[] payload) {
+    Thread prior = enter();
+    try {
+      return updateOwned(collection, key, payload);
+    } finally {
+      exit(prior);
+    }
+  }
+
+  private boolean updateOwned(String collection, Key key, byte[] payload) {
     checkOpen();
     Args.notNull(key, "key");
     Args.notNull(payload, "payload");
@@ -157,6 +189,15 @@ public final class Transaction implements AutoCloseable {
    * @throws io.stratus.NoSuchCollectionException when the collection does not exist
    */
   public boolean put(String collection, Key key, byte[] payload) {
+    Thread prior = enter();
+    try {
+      return putOwned(collection, key, payload);
+    } finally {
+      exit(prior);
+    }
+  }
+
+  private boolean putOwned(String collection, Key key, byte[] payload) {
     if (update(collection, key, payload)) {
       return false;
     }
@@ -170,6 +211,15 @@ public final class Transaction implements AutoCloseable {
    * @return false when there was no record with that key
    */
   public boolean delete(String collection, Key key) {
+    Thread prior = enter();
+    try {
+      return deleteOwned(collection, key);
+    } finally {
+      exit(prior);
+    }
+  }
+
+  private boolean deleteOwned(String collection, Key key) {
     checkOpen();
     Args.notNull(key, "key");
     byte[] k = key.toBytes();
@@ -194,6 +244,15 @@ public final class Transaction implements AutoCloseable {
 
   /** The payload of the record with {@code key}, or empty. */
   public Optional<byte[]> read(String collection, Key key) {
+    Thread prior = enter();
+    try {
+      return readOwned(collection, key);
+    } finally {
+      exit(prior);
+    }
+  }
+
+  private Optional<byte[]> readOwned(String collection, Key key) {
     checkOpen();
     Args.notNull(key, "key");
     return collection(collection).primary.get(view, key.bytesUnsafe());
@@ -210,6 +269,15 @@ public final class Transaction implements AutoCloseable {
    * in this transaction while the cursor is open is allowed; such changes may or may not appear.
    */
   public RecordCursor scan(String collection, KeyRange range) {
+    Thread prior = enter();
+    try {
+      return scanOwned(collection, range);
+    } finally {
+      exit(prior);
+    }
+  }
+
+  private RecordCursor scanOwned(String collection, KeyRange range) {
     checkOpen();
     Args.notNull(range, "range");
     return new Cursor(collection(collection).primary.scan(view, toTree(range)));
@@ -222,6 +290,15 @@ public final class Transaction implements AutoCloseable {
    * record no longer has that search key (stale entries cannot mislead a probe).
    */
   public List<Record> probe(String collection, String index, Key searchKey) {
+    Thread prior = enter();
+    try {
+      return probeOwned(collection, index, searchKey);
+    } finally {
+      exit(prior);
+    }
+  }
+
+  private List<Record> probeOwned(String collection, String index, Key searchKey) {
     checkOpen();
     Args.notNull(searchKey, "searchKey");
     CollectionDef c = collection(collection);
@@ -230,6 +307,15 @@ public final class Transaction implements AutoCloseable {
 
   /** The records whose search key lies in {@code searchKeys}, by search key, then record key. */
   public List<Record> probeRange(String collection, String index, KeyRange searchKeys) {
+    Thread prior = enter();
+    try {
+      return probeRangeOwned(collection, index, searchKeys);
+    } finally {
+      exit(prior);
+    }
+  }
+
+  private List<Record> probeRangeOwned(String collection, String index, KeyRange searchKeys) {
     checkOpen();
     Args.notNull(searchKeys, "searchKeys");
     CollectionDef c = collection(collection);
@@ -251,6 +337,15 @@ public final class Transaction implements AutoCloseable {
    * @throws CommitStateUnknownException the commit may have taken effect; read to find out
    */
   public void commit() {
+    Thread prior = enter();
+    try {
+      commitOwned();
+    } finally {
+      exit(prior);
+    }
+  }
+
+  private void commitOwned() {
     checkOpen();
     Map<String, PageWrite> writes = pages.writes();
     WriteSet ws = new WriteSet(info, changes, new ArrayList<>(writes.values()));
@@ -279,6 +374,15 @@ public final class Transaction implements AutoCloseable {
 
   /** Discards every change (no cloud call) and ends the transaction. */
   public void abort() {
+    Thread prior = enter();
+    try {
+      abortOwned();
+    } finally {
+      exit(prior);
+    }
+  }
+
+  private void abortOwned() {
     checkOpen();
     end("aborted");
   }
@@ -292,6 +396,29 @@ public final class Transaction implements AutoCloseable {
   }
 
   // ---- internals ----
+  // Each public operation enters, runs its body (the ...Owned method) while this thread owns the
+  // transaction, and exits.
+
+  /**
+   * Marks this thread as inside the transaction; returns who was before (this thread when it
+   * re-enters, e.g. {@link #put} calling {@link #update}; null otherwise).
+   *
+   * @throws ConcurrentTransactionUseException when another thread is inside
+   */
+  private Thread enter() {
+    Thread me = Thread.currentThread();
+    Thread prior = (Thread) USER.compareAndExchange(this, null, me);
+    if (prior != null && prior != me) {
+      throw new ConcurrentTransactionUseException(info.transactionId(), prior.getName());
+    }
+    return prior;
+  }
+
+  private void exit(Thread prior) {
+    if (prior == null) {
+      user = null;
+    }
+  }
 
   /** Whether the transaction has written anything (records or pages). */
   boolean hasChanges() {
