@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.stratus.core.Codec;
-import io.stratus.core.CodecException;
+import io.stratus.CodecException;
 import java.io.IOException;
 import java.util.Objects;
 

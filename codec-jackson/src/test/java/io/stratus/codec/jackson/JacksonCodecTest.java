@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
-import io.stratus.core.CodecException;
+import io.stratus.CodecException;
 import io.stratus.core.Database;
 import io.stratus.core.DatabaseConfig;
 import io.stratus.core.Key;

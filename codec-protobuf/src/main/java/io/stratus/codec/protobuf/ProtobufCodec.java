@@ -4,7 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import io.stratus.core.Codec;
-import io.stratus.core.CodecException;
+import io.stratus.CodecException;
 import java.util.Objects;
 
 /**

@@ -14,7 +14,7 @@ package io.stratus;
  *   <li>{@link CorruptPageException}: stored data failed its integrity check and was not used.
  * </ul>
  *
- * <p>Failures of the cloud services themselves surface as {@link io.stratus.cloudapi.CloudException}
+ * <p>Failures of the cloud services themselves surface as {@code io.stratus.cloudapi.CloudException}
  * where a layer does not translate them; its subtypes follow the same reading.
  */
 public abstract class StratusException extends RuntimeException {
