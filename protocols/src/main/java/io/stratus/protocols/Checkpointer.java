@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs one checkpoint of one pending-update queue (paper 000, Algorithm 2 for a data page, section
@@ -100,6 +101,13 @@ final class Checkpointer {
   private final Duration lockTimeout;
   private final long propagationMillis;
   private final int maxRecords;
+  /** This handle's writer lease and the probes of other writers' (monotonic writes). */
+  private final WriterLeases leases;
+  /** How long a chain must not have advanced before it may be retired (see WriteChains). */
+  private final long horizonMillis;
+  /** Records of retired chains skipped as stray copies, and records that waited for room. */
+  private final AtomicLong leftoversSkipped = new AtomicLong();
+  private final AtomicLong recordsWaitingForRoom = new AtomicLong();
 
   Checkpointer(ProtocolContext ctx, SupportsConditionalPut conditional, PuQueues names) {
     this.clientId = ctx.clientId();
@@ -114,6 +122,33 @@ final class Checkpointer {
     this.lockTimeout = ctx.checkpoints().lockTimeout();
     this.propagationMillis = ctx.checkpoints().propagationPeriod().toMillis();
     this.maxRecords = ctx.checkpoints().maxRecordsPerCheckpoint();
+    this.leases = new WriterLeases(locks, ctx.databaseUri(), clientId, clock, lockTimeout);
+    this.horizonMillis = horizonFor(lockTimeout);
+  }
+
+  /**
+   * The retirement horizon: three writer leases (and at least 15 minutes), so a chain is retired
+   * only after its incarnation's lease has long lapsed and every message of it hidden by a
+   * receive (for a lock timeout each) has reappeared many times over.
+   */
+  static long horizonFor(Duration lockTimeout) {
+    return Math.max(Duration.ofMinutes(15).toMillis(),
+        3 * lockTimeout.multipliedBy(WriterLeases.LEASE_FACTOR).toMillis());
+  }
+
+  /** This handle's writer lease and the probes of other writers' leases. */
+  WriterLeases leases() {
+    return leases;
+  }
+
+  /** Records of retired chains this handle's checkpoints skipped as stray copies. */
+  long leftoversSkipped() {
+    return leftoversSkipped.get();
+  }
+
+  /** Records this handle's checkpoints deferred because their chain's entry did not fit. */
+  long recordsWaitingForRoom() {
+    return recordsWaitingForRoom.get();
   }
 
   /**
@@ -231,8 +266,7 @@ final class Checkpointer {
       lockMovedPages(first.get(), in.records, store, held);
     }
     // Monotonic writes: each writer's chain in counter order, exactly once (WriteChains).
-    WriteChains.Filtered chains = WriteChains.filter(in.records, first.get().clientCommitCounters(),
-        target.isTree(), target.uri(), held::blocked);
+    WriteChains.Filtered chains = filterChains(in.records, first.get(), target, store, now, held);
     List<LogRecord> records = chains.apply();
     int applied;
     if (target.isTree()) {
@@ -251,6 +285,42 @@ final class Checkpointer {
     return new Outcome(true, in.records.size(), applied, versions.size(), "done");
   }
 
+  /**
+   * Filters the records by the writers' chains ({@link WriteChains}) under this checkpoint's
+   * header budget, retiring chains of writers gone, and stages {@code page} with the resulting
+   * header, so that the changes applied next (and any split they cause) already account for it.
+   */
+  private WriteChains.Filtered filterChains(List<LogRecord> records, Page page, Target target,
+      DirectPageStore store, long now, Held held) {
+    leases.renewIfDue();
+    WriteChains.Policy policy = new WriteChains.Policy(now,
+        headerBudget(page, store.pageSize(), target), horizonMillis, leases::probe);
+    WriteChains.Filtered chains = WriteChains.filter(records, page, target.isTree(),
+        target.uri(), held::blocked, policy);
+    leftoversSkipped.addAndGet(chains.leftovers().size());
+    recordsWaitingForRoom.addAndGet(chains.waiting());
+    store.stage(chains.header(page));
+    return chains;
+  }
+
+  /**
+   * The most a page's chain entries and retired hashes may take: a quarter of the page, and never
+   * more than a root can hold beside one entry of the largest size the tree allows (a root has no
+   * low key, high key or sibling, which the tree's entry limits reserve room for).
+   */
+  private static int headerBudget(Page page, int pageSize, Target target) {
+    String rootUri = target.isTree() ? target.uri()
+        : page.uri().substring(0, page.uri().lastIndexOf('/') + 1) + "root";
+    BLinkTree tree = treeOf(rootUri);
+    int rootFixed = Page.builder(rootUri, PageKind.INNER).level(1).treeCheckpointMillis(1)
+        .build().encodedSizeBound();
+    int perEntry = Page.builder("", PageKind.LEAF).entries(new byte[][] {new byte[0]},
+        new byte[][] {new byte[0]}).build().encodedSizeBound()
+        - Page.builder("", PageKind.LEAF).build().encodedSizeBound();
+    int room = pageSize - rootFixed - tree.maxEntryBytes(pageSize) - perEntry;
+    return Math.max(0, Math.min(pageSize / 4, room));
+  }
+
   /** Applies a tree queue's inserts and deletes; returns how many records were applied. */
   private int applyToTree(Target target, List<LogRecord> records, DirectPageStore store,
       long now, Map<String, Long> counters) {
@@ -260,12 +330,22 @@ final class Checkpointer {
       changes.add(r.toTreeChange(secondary));
     }
     BLinkTree tree = treeOf(target.uri());
+    // The root first, with its new header (staged by filterChains) and time, split if it no
+    // longer fits: the changes below then split pages that already account for the header.
+    Page root = readRoot(store, target.uri());
+    tree.rewrite(store, root.toBuilder().treeCheckpointMillis(now).build());
     tree.applySorted(store, changes);
-    Page root = store.read(target.uri()).orElseThrow(
-        () -> new DirectPageStore.Abandoned("tree " + target.uri() + " has no root", null));
-    writeHeader(store, root.toBuilder().treeCheckpointMillis(now).clientCommitCounters(counters)
-        .build(), target.uri());
+    root = readRoot(store, target.uri());
+    if (!root.clientCommitCounters().equals(counters) || root.treeCheckpointMillis() != now) {
+      writeHeader(store, root.toBuilder().treeCheckpointMillis(now)
+          .clientCommitCounters(counters).build(), target.uri());
+    }
     return changes.size();
+  }
+
+  private static Page readRoot(DirectPageStore store, String rootUri) {
+    return store.read(rootUri).orElseThrow(
+        () -> new DirectPageStore.Abandoned("tree " + rootUri + " has no root", null));
   }
 
   /**
@@ -339,24 +419,17 @@ final class Checkpointer {
   }
 
   /**
-   * Writes a page whose header changed. Monotonic-write counters make a header grow; when a full
-   * leaf no longer fits, the leaf is staged as it is and split through the tree: its first key is
-   * put with another value and then back (two changes, so the tree rewrites the leaf, splitting it
-   * as needed; no extra request — the store buffers until the flush).
+   * Writes a page whose header changed. Monotonic-write counters make a header grow (within the
+   * budget {@link WriteChains} keeps); when the page no longer fits, the B-link tree splits it —
+   * a leaf like any over-full leaf, a root (leaf or inner) by moving its entries into new
+   * children, which do not carry the header — so the header never makes a checkpoint fail.
    */
   private static void writeHeader(DirectPageStore store, Page page, String rootUri) {
-    if (page.encodedSizeBound() <= store.pageSize() || page.entryCount() == 0
-        || page.kind() != PageKind.LEAF) {
+    if (page.encodedSizeBound() <= store.pageSize() || page.entryCount() == 0) {
       store.write(page);
       return;
     }
-    store.stage(page);
-    byte[] key = page.key(0);
-    byte[] value = page.value(0);
-    BLinkTree tree = treeOf(rootUri);
-    tree.applySorted(store, List.of(TreeChange.put(key, value.length == 0 ? new byte[1]
-        : new byte[0])));
-    tree.applySorted(store, List.of(TreeChange.put(key, value)));
+    treeOf(rootUri).rewrite(store, page);
   }
 
   /** The page right of {@code page} that is responsible for {@code key}, by right links. */
