@@ -20,6 +20,7 @@ import io.stratus.protocols.PuQueues.Target;
 import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
 import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -245,6 +246,7 @@ final class Checkpointer {
 
   private Outcome checkpoint(Target target, String queue, String step,
       DirectPageStore.Lease lease, Held held) {
+    leases.renewIfDue(); // a handle that checkpoints is alive, whether or not its queue has work
     Received in = receive(queue);
     crashPoints.reach(step + "after-receive");
     if (in.handles.isEmpty()) {
@@ -292,7 +294,6 @@ final class Checkpointer {
    */
   private WriteChains.Filtered filterChains(List<LogRecord> records, Page page, Target target,
       DirectPageStore store, long now, Held held) {
-    leases.renewIfDue();
     WriteChains.Policy policy = new WriteChains.Policy(now,
         headerBudget(page, store.pageSize(), target), horizonMillis, leases::probe);
     WriteChains.Filtered chains = WriteChains.filter(records, page, target.isTree(),
@@ -304,21 +305,27 @@ final class Checkpointer {
   }
 
   /**
-   * The most a page's chain entries and retired hashes may take: a quarter of the page, and never
-   * more than a root can hold beside one entry of the largest size the tree allows (a root has no
-   * low key, high key or sibling, which the tree's entry limits reserve room for).
+   * The most a page's chain entries and retired hashes may take. A tree's root: half the page,
+   * and never more than leaves room for three separators of the largest key the tree allows, so
+   * a root split always makes progress (its children do not carry the header). A data page: a
+   * quarter of the page (its header only lowers the leaf's fan-out).
    */
   private static int headerBudget(Page page, int pageSize, Target target) {
-    String rootUri = target.isTree() ? target.uri()
-        : page.uri().substring(0, page.uri().lastIndexOf('/') + 1) + "root";
-    BLinkTree tree = treeOf(rootUri);
+    if (!target.isTree()) {
+      return pageSize / 4;
+    }
+    String rootUri = target.uri();
+    String prefix = rootUri.substring(0, rootUri.lastIndexOf('/') + 1);
+    int uriBytes = Math.max(rootUri.getBytes(StandardCharsets.UTF_8).length,
+        prefix.getBytes(StandardCharsets.UTF_8).length + BLinkTree.NEW_URI_SUFFIX_RESERVE);
     int rootFixed = Page.builder(rootUri, PageKind.INNER).level(1).treeCheckpointMillis(1)
         .build().encodedSizeBound();
     int perEntry = Page.builder("", PageKind.LEAF).entries(new byte[][] {new byte[0]},
         new byte[][] {new byte[0]}).build().encodedSizeBound()
         - Page.builder("", PageKind.LEAF).build().encodedSizeBound();
-    int room = pageSize - rootFixed - tree.maxEntryBytes(pageSize) - perEntry;
-    return Math.max(0, Math.min(pageSize / 4, room));
+    int room = pageSize - rootFixed
+        - 3 * (treeOf(rootUri).maxKeyBytes(pageSize) + uriBytes + perEntry);
+    return Math.max(0, Math.min(pageSize / 2, room));
   }
 
   /** Applies a tree queue's inserts and deletes; returns how many records were applied. */

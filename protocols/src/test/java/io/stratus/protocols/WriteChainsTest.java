@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
-import io.stratus.protocols.log.LaneDependency;
-import io.stratus.protocols.log.LogMessages;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
+import io.stratus.protocols.log.LaneDependency;
+import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
 import java.util.ArrayList;
 import java.util.Collections;
