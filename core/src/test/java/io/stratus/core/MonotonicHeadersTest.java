@@ -127,6 +127,11 @@ class MonotonicHeadersTest {
         writers.add(open(f, "w" + w));
       }
       Map<String, String> expected = new HashMap<>();
+      for (int w = 0; w < writers.size(); w++) { // the root leaf gets every writer's chain first
+        insert(writers.get(w), 1000 + w, "first");
+        expected.put(Long.toString(1000 + w), "first");
+      }
+      admin.checkpointAll();
       for (int k = 0; k < 160; k++) {
         Database db = writers.get(random.nextInt(writers.size()));
         String value = "value-" + k + "-" + "x".repeat(random.nextInt(40));
