@@ -64,9 +64,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Monotonic writes.</b> Before applying, the records are filtered by the writers' counter
  * chains recorded in the page's (or root's) header ({@link WriteChains}): duplicates are skipped,
- * records after a gap are deferred and their messages not deleted; the header gets the new
- * counters ({@link #writeHeader}, which splits a leaf the header no longer fits). Records with
- * counter 0 (the basic protocol) pass unchanged.
+ * records after a gap are deferred and their messages not deleted; chains of writers gone are
+ * retired and new chains wait while the header budget is full; the header is staged on the page
+ * before the records are applied ({@link #writeHeader} splits a page it no longer fits, a root
+ * included). Records with counter 0 (the basic protocol) pass unchanged.
  *
  * <p>A message that fails its checksum is left in the queue and reported, never applied.
  * Crash points: {@code checkpoint.page.after-lock}, {@code .after-receive}, {@code .after-put},
