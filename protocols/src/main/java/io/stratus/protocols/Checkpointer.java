@@ -308,12 +308,13 @@ final class Checkpointer {
   /**
    * The most a page's chain entries and retired hashes may take. A tree's root: half the page,
    * and never more than leaves room for three separators of the largest key the tree allows, so
-   * a root split always makes progress (its children do not carry the header). A data page: a
-   * quarter of the page (its header only lowers the leaf's fan-out).
+   * a root split always makes progress (its children do not carry the header). A data page:
+   * half the page (its header only lowers the leaf's fan-out; its keys name the page, so they are
+   * longer, and every live lane that updates the page needs one).
    */
   private static int headerBudget(Page page, int pageSize, Target target) {
     if (!target.isTree()) {
-      return pageSize / 4;
+      return pageSize / 2;
     }
     String rootUri = target.uri();
     String prefix = rootUri.substring(0, rootUri.lastIndexOf('/') + 1);

@@ -102,8 +102,8 @@ final class WriterLeases {
     }
     try {
       CloudFutures.await(locks.release(prefix + me, me));
-    } catch (CloudException e) {
-      // it lapses by itself
+    } catch (RuntimeException e) {
+      // Best effort, whatever went wrong (a dead connection too): the lease lapses by itself.
     }
   }
 
