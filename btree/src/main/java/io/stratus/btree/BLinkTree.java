@@ -239,6 +239,14 @@ public final class BLinkTree {
     // no merging: empty leaves stay in the chain
   }
 
+  /**
+   * Writes {@code node}, a page of this tree whose header changed, splitting it (at any level,
+   * the root included) when it no longer fits a page of {@code store}.
+   */
+  public void rewrite(PageStore store, Page node) {
+    splitter.writeOrSplit(store, node);
+  }
+
   // ---- batches ----
 
   /**

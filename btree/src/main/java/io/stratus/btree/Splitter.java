@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -27,6 +28,13 @@ import java.util.Optional;
  * node (now pointing at them), then the parent's new separator. Between the last two steps
  * readers reach the moved keys through right links. A root split writes the new pieces first and
  * the rewritten root last.
+ *
+ * <p><b>Headers of the pieces.</b> The piece that keeps the node's URI keeps its header; every new
+ * page starts without client commit counters, chain times, retired chains and tree checkpoint
+ * time. Those describe the page under its own URI (a data page's chains are keyed by its URI, a
+ * tree's chains live on the root), so copies on other pages would only take room there, and a
+ * root's header copied into every child would make each root split multiply it. A root split
+ * keeps the root's whole header on the rewritten root.
  *
  * <p><b>Parents.</b> The parent is found by descending again from the root to the parent's level
  * (moving right as needed) rather than by remembering the path, which may be stale after other
@@ -89,7 +97,7 @@ final class Splitter {
       int from = cuts.get(j);
       int to = j + 1 < pieces ? cuts.get(j + 1) : n;
       boolean last = j == pieces - 1;
-      built[j] = node.toBuilder()
+      built[j] = pieceOf(node, uris[j], j == 0 && !isRoot)
           .uri(uris[j])
           .lowKey(j == 0 ? nodeLow : keys[from])
           .highKey(last ? nodeHigh : keys[to])
@@ -117,6 +125,19 @@ final class Splitter {
     }
   }
 
+  /**
+   * A builder for a piece of {@code node}: its whole header when the piece keeps the node's URI,
+   * else the header without what belongs to the node's URI (see the class comment).
+   */
+  private static Page.Builder pieceOf(Page node, String uri, boolean keepsUri) {
+    Page.Builder b = node.toBuilder();
+    if (!keepsUri) {
+      b.clientCommitCounters(Map.of()).chainAppliedMinutes(Map.of()).retiredChains(List.of())
+          .treeCheckpointMillis(0);
+    }
+    return b;
+  }
+
   /** The root rewritten one level up, over the pieces its entries moved to. */
   private Page newRoot(Page oldRoot, Page[] pieces) {
     byte[][] seps = new byte[pieces.length][];
@@ -128,7 +149,10 @@ final class Splitter {
     return Page.builder(rootUri, PageKind.INNER)
         .level(oldRoot.level() + 1)
         .lastCheckpointMillis(oldRoot.lastCheckpointMillis())
+        .treeCheckpointMillis(oldRoot.treeCheckpointMillis())
         .clientCommitCounters(oldRoot.clientCommitCounters())
+        .chainAppliedMinutes(oldRoot.chainAppliedMinutes())
+        .retiredChains(oldRoot.retiredChains())
         .snapshotId(oldRoot.snapshotId())
         .entries(seps, children)
         .build();
@@ -209,7 +233,7 @@ final class Splitter {
       boolean last = to == keys.length;
       // A root split moves everything into new pages; otherwise only piece 0 keeps the low key.
       byte[] low = from == 0 ? nodeLow : keys[from];
-      Page trial = node.toBuilder()
+      Page trial = pieceOf(node, placeholderUri, from == 0 && !isRoot)
           .uri(placeholderUri)
           .lowKey(low)
           .highKey(last ? nodeHigh : keys[to])

@@ -3,6 +3,7 @@ package io.stratus.pagemanager;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,7 +31,12 @@ import java.util.Optional;
  *       checkpointed (basic protocol's B-tree checkpoint, paper 000 section 4.5; the paper kept it
  *       in the root item's storage metadata instead); 0 elsewhere and when never checkpointed;
  *   <li>{@code clientCommitCounters}: per client, the highest commit counter applied (monotonic
- *       writes; reserved, used by the protocol issues);
+ *       writes);
+ *   <li>{@code chainAppliedMinutes}: for some of those counters, when the chain last advanced, in
+ *       minutes since the epoch (what lets the protocols retire chains of writers long gone);
+ *       only keys that also have a counter are kept;
+ *   <li>{@code retiredChains}: hashes ({@link String#hashCode()}) of counter keys removed from
+ *       this page, most recent last, so that late records of those chains are recognised;
  *   <li>{@code snapshotId}: the snapshot / commit id of the page's state (snapshot isolation;
  *       reserved);
  *   <li>{@code versionStamp}: grows with every write of the page (the writer stores the stamp it
@@ -50,6 +56,14 @@ public final class Page {
   static final int TREE_CHECKPOINT_OVERHEAD = 11;
   /** Bytes a set version stamp costs (tag and a varint of up to ten bytes). */
   static final int VERSION_STAMP_OVERHEAD = 11;
+  /**
+   * Bytes the list of chain times costs besides its values (tag and length). Each value is a
+   * varint of at most five bytes, which {@link #COUNTER_OVERHEAD} already covers: a counter entry
+   * needs at most 19 bytes of framing besides its key.
+   */
+  static final int CHAIN_TIMES_OVERHEAD = 4;
+  /** Bytes the list of retired chain hashes costs besides four bytes per hash (tag, length). */
+  static final int RETIRED_OVERHEAD = 4;
 
   private final String uri;
   private final PageKind kind;
@@ -60,6 +74,8 @@ public final class Page {
   private final long lastCheckpointMillis;
   private final long treeCheckpointMillis;
   private final Map<String, Long> clientCommitCounters;
+  private final Map<String, Integer> chainAppliedMinutes;
+  private final int[] retiredChains;
   private final long snapshotId;
   private final long versionStamp;
   private final byte[][] keys;
@@ -79,6 +95,14 @@ public final class Page {
         b.clientCommitCounters.isEmpty()
             ? Map.of()
             : Collections.unmodifiableMap(new HashMap<>(b.clientCommitCounters));
+    Map<String, Integer> times = new HashMap<>();
+    for (Map.Entry<String, Integer> e : b.chainAppliedMinutes.entrySet()) {
+      if (clientCommitCounters.containsKey(e.getKey())) {
+        times.put(e.getKey(), e.getValue());
+      }
+    }
+    this.chainAppliedMinutes = times.isEmpty() ? Map.of() : Collections.unmodifiableMap(times);
+    this.retiredChains = b.retiredChains;
     this.snapshotId = b.snapshotId;
     this.versionStamp = b.versionStamp;
     this.keys = keys;
@@ -92,6 +116,8 @@ public final class Page {
       // Stored as UTF-8 text, so its encoded length counts, not its char count.
       size += COUNTER_OVERHEAD + utf8Length(clientId);
     }
+    size += chainAppliedMinutes.isEmpty() ? 0 : CHAIN_TIMES_OVERHEAD;
+    size += retiredChains.length == 0 ? 0 : RETIRED_OVERHEAD + 4 * retiredChains.length;
     for (int i = 0; i < keys.length; i++) {
       size += keys[i].length + values[i].length + ENTRY_OVERHEAD;
     }
@@ -169,6 +195,16 @@ public final class Page {
   /** Per client id, the highest commit counter applied to this page (monotonic writes). */
   public Map<String, Long> clientCommitCounters() {
     return clientCommitCounters;
+  }
+
+  /** When chains last advanced, in minutes since the epoch, per counter key (some keys may lack). */
+  public Map<String, Integer> chainAppliedMinutes() {
+    return chainAppliedMinutes;
+  }
+
+  /** Hashes of the counter keys retired from this page, oldest first. */
+  public List<Integer> retiredChains() {
+    return Arrays.stream(retiredChains).boxed().toList();
   }
 
   public long snapshotId() {
@@ -276,6 +312,8 @@ public final class Page {
     b.lastCheckpointMillis = lastCheckpointMillis;
     b.treeCheckpointMillis = treeCheckpointMillis;
     b.clientCommitCounters.putAll(clientCommitCounters);
+    b.chainAppliedMinutes.putAll(chainAppliedMinutes);
+    b.retiredChains = retiredChains;
     b.snapshotId = snapshotId;
     b.versionStamp = versionStamp;
     b.keys = keys;
@@ -299,6 +337,8 @@ public final class Page {
         && lastCheckpointMillis == p.lastCheckpointMillis
         && treeCheckpointMillis == p.treeCheckpointMillis
         && clientCommitCounters.equals(p.clientCommitCounters) && snapshotId == p.snapshotId
+        && chainAppliedMinutes.equals(p.chainAppliedMinutes)
+        && Arrays.equals(retiredChains, p.retiredChains)
         && versionStamp == p.versionStamp
         && Arrays.deepEquals(keys, p.keys) && Arrays.deepEquals(values, p.values);
   }
@@ -358,6 +398,8 @@ public final class Page {
     private long lastCheckpointMillis;
     private long treeCheckpointMillis;
     private final Map<String, Long> clientCommitCounters = new HashMap<>();
+    private final Map<String, Integer> chainAppliedMinutes = new HashMap<>();
+    private int[] retiredChains = new int[0];
     private long snapshotId;
     private long versionStamp;
     private byte[][] keys = NO_BYTES;
@@ -427,6 +469,19 @@ public final class Page {
     public Builder clientCommitCounters(Map<String, Long> counters) {
       this.clientCommitCounters.clear();
       this.clientCommitCounters.putAll(counters);
+      return this;
+    }
+
+    /** Replaces the chain times (minutes since the epoch per counter key). */
+    public Builder chainAppliedMinutes(Map<String, Integer> minutes) {
+      this.chainAppliedMinutes.clear();
+      this.chainAppliedMinutes.putAll(minutes);
+      return this;
+    }
+
+    /** Replaces the hashes of retired counter keys (oldest first). */
+    public Builder retiredChains(List<Integer> hashes) {
+      this.retiredChains = hashes.stream().mapToInt(Integer::intValue).toArray();
       return this;
     }
 

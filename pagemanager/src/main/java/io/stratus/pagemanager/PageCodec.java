@@ -7,8 +7,10 @@ import io.stratus.CorruptPageException;
 import io.stratus.pagemanager.proto.PageBody;
 import io.stratus.pagemanager.proto.StoredPage;
 import io.stratus.pagemanager.proto.StoredPageKind;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.zip.CRC32C;
 
 /**
@@ -48,6 +50,12 @@ public final class PageCodec {
     page.highKey().ifPresent(h -> body.setHighKey(UnsafeByteOperations.unsafeWrap(h)));
     page.rightSibling().ifPresent(body::setRightSibling);
     body.putAllClientCommitCounters(page.clientCommitCounters());
+    if (!page.chainAppliedMinutes().isEmpty()) {
+      for (String key : new TreeSet<>(page.clientCommitCounters().keySet())) {
+        body.addChainAppliedMinutes(page.chainAppliedMinutes().getOrDefault(key, 0));
+      }
+    }
+    body.addAllRetiredChains(page.retiredChains());
     int n = page.entryCount();
     for (int i = 0; i < n; i++) {
       // key(i) and value(i) return fresh copies, so wrapping them without another copy is safe.
@@ -138,6 +146,19 @@ public final class PageCodec {
       for (Map.Entry<String, Long> c : body.getClientCommitCountersMap().entrySet()) {
         b.clientCommitCounter(c.getKey(), c.getValue());
       }
+      List<Integer> minutes = body.getChainAppliedMinutesList();
+      if (minutes.size() == body.getClientCommitCountersCount()) {
+        Map<String, Integer> times = new HashMap<>();
+        int i = 0;
+        for (String key : new TreeSet<>(body.getClientCommitCountersMap().keySet())) {
+          int m = minutes.get(i++);
+          if (m != 0) {
+            times.put(key, m);
+          }
+        }
+        b.chainAppliedMinutes(times);
+      }
+      b.retiredChains(body.getRetiredChainsList());
       return b.entries(k, v).build();
     } catch (IllegalArgumentException e) {
       // Defence in depth: whatever else Page refuses is a corrupt page, not a programming error.

@@ -96,6 +96,10 @@ final class BasicProtocol implements CommitProtocol {
     CloudFutures.await(ctx.services().locks().setTimeout(names.prefix(),
         ctx.checkpoints().lockTimeout()));
     this.scheduler = new CheckpointScheduler(ctx, checkpointer, names);
+    if (writer != null) {
+      // Checkpoints may retire chains only of incarnations whose lease is free (WriteChains).
+      checkpointer.leases().hold(writer);
+    }
   }
 
   @Override
@@ -281,6 +285,7 @@ final class BasicProtocol implements CommitProtocol {
   public void close() {
     scheduler.close();
     settleUnknownCommits();
+    checkpointer.leases().release();
   }
 
   /**

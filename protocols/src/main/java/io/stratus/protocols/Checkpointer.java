@@ -20,6 +20,7 @@ import io.stratus.protocols.PuQueues.Target;
 import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
 import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs one checkpoint of one pending-update queue (paper 000, Algorithm 2 for a data page, section
@@ -62,9 +64,10 @@ import java.util.Optional;
  *
  * <p><b>Monotonic writes.</b> Before applying, the records are filtered by the writers' counter
  * chains recorded in the page's (or root's) header ({@link WriteChains}): duplicates are skipped,
- * records after a gap are deferred and their messages not deleted; the header gets the new
- * counters ({@link #writeHeader}, which splits a leaf the header no longer fits). Records with
- * counter 0 (the basic protocol) pass unchanged.
+ * records after a gap are deferred and their messages not deleted; chains of writers gone are
+ * retired and new chains wait while the header budget is full; the header is staged on the page
+ * before the records are applied ({@link #writeHeader} splits a page it no longer fits, a root
+ * included). Records with counter 0 (the basic protocol) pass unchanged.
  *
  * <p>A message that fails its checksum is left in the queue and reported, never applied.
  * Crash points: {@code checkpoint.page.after-lock}, {@code .after-receive}, {@code .after-put},
@@ -100,6 +103,13 @@ final class Checkpointer {
   private final Duration lockTimeout;
   private final long propagationMillis;
   private final int maxRecords;
+  /** This handle's writer lease and the probes of other writers' (monotonic writes). */
+  private final WriterLeases leases;
+  /** How long a chain must not have advanced before it may be retired (see WriteChains). */
+  private final long horizonMillis;
+  /** Records of retired chains skipped as stray copies, and records that waited for room. */
+  private final AtomicLong leftoversSkipped = new AtomicLong();
+  private final AtomicLong recordsWaitingForRoom = new AtomicLong();
 
   Checkpointer(ProtocolContext ctx, SupportsConditionalPut conditional, PuQueues names) {
     this.clientId = ctx.clientId();
@@ -114,6 +124,33 @@ final class Checkpointer {
     this.lockTimeout = ctx.checkpoints().lockTimeout();
     this.propagationMillis = ctx.checkpoints().propagationPeriod().toMillis();
     this.maxRecords = ctx.checkpoints().maxRecordsPerCheckpoint();
+    this.leases = new WriterLeases(locks, ctx.databaseUri(), clientId, clock, lockTimeout);
+    this.horizonMillis = horizonFor(lockTimeout);
+  }
+
+  /**
+   * The retirement horizon: three writer leases (and at least 15 minutes), so a chain is retired
+   * only after its incarnation's lease has long lapsed and every message of it hidden by a
+   * receive (for a lock timeout each) has reappeared many times over.
+   */
+  static long horizonFor(Duration lockTimeout) {
+    return Math.max(Duration.ofMinutes(15).toMillis(),
+        3 * lockTimeout.multipliedBy(WriterLeases.LEASE_FACTOR).toMillis());
+  }
+
+  /** This handle's writer lease and the probes of other writers' leases. */
+  WriterLeases leases() {
+    return leases;
+  }
+
+  /** Records of retired chains this handle's checkpoints skipped as stray copies. */
+  long leftoversSkipped() {
+    return leftoversSkipped.get();
+  }
+
+  /** Records this handle's checkpoints deferred because their chain's entry did not fit. */
+  long recordsWaitingForRoom() {
+    return recordsWaitingForRoom.get();
   }
 
   /**
@@ -210,6 +247,7 @@ final class Checkpointer {
 
   private Outcome checkpoint(Target target, String queue, String step,
       DirectPageStore.Lease lease, Held held) {
+    leases.renewIfDue(); // a handle that checkpoints is alive, whether or not its queue has work
     Received in = receive(queue);
     crashPoints.reach(step + "after-receive");
     if (in.handles.isEmpty()) {
@@ -231,8 +269,7 @@ final class Checkpointer {
       lockMovedPages(first.get(), in.records, store, held);
     }
     // Monotonic writes: each writer's chain in counter order, exactly once (WriteChains).
-    WriteChains.Filtered chains = WriteChains.filter(in.records, first.get().clientCommitCounters(),
-        target.isTree(), target.uri(), held::blocked);
+    WriteChains.Filtered chains = filterChains(in.records, first.get(), target, store, now, held);
     List<LogRecord> records = chains.apply();
     int applied;
     if (target.isTree()) {
@@ -251,6 +288,48 @@ final class Checkpointer {
     return new Outcome(true, in.records.size(), applied, versions.size(), "done");
   }
 
+  /**
+   * Filters the records by the writers' chains ({@link WriteChains}) under this checkpoint's
+   * header budget, retiring chains of writers gone, and stages {@code page} with the resulting
+   * header, so that the changes applied next (and any split they cause) already account for it.
+   */
+  private WriteChains.Filtered filterChains(List<LogRecord> records, Page page, Target target,
+      DirectPageStore store, long now, Held held) {
+    WriteChains.Policy policy = new WriteChains.Policy(now,
+        headerBudget(page, store.pageSize(), target), horizonMillis, leases::probe);
+    WriteChains.Filtered chains = WriteChains.filter(records, page, target.isTree(),
+        target.uri(), held::blocked, policy);
+    leftoversSkipped.addAndGet(chains.leftovers().size());
+    recordsWaitingForRoom.addAndGet(chains.waiting());
+    store.stage(chains.header(page));
+    return chains;
+  }
+
+  /**
+   * The most a page's chain entries and retired hashes may take. A tree's root: half the page,
+   * and never more than leaves room for three separators of the largest key the tree allows, so
+   * a root split always makes progress (its children do not carry the header). A data page:
+   * half the page (its header only lowers the leaf's fan-out; its keys name the page, so they are
+   * longer, and every live lane that updates the page needs one).
+   */
+  private static int headerBudget(Page page, int pageSize, Target target) {
+    if (!target.isTree()) {
+      return pageSize / 2;
+    }
+    String rootUri = target.uri();
+    String prefix = rootUri.substring(0, rootUri.lastIndexOf('/') + 1);
+    int uriBytes = Math.max(rootUri.getBytes(StandardCharsets.UTF_8).length,
+        prefix.getBytes(StandardCharsets.UTF_8).length + BLinkTree.NEW_URI_SUFFIX_RESERVE);
+    int rootFixed = Page.builder(rootUri, PageKind.INNER).level(1).treeCheckpointMillis(1)
+        .build().encodedSizeBound();
+    int perEntry = Page.builder("", PageKind.LEAF).entries(new byte[][] {new byte[0]},
+        new byte[][] {new byte[0]}).build().encodedSizeBound()
+        - Page.builder("", PageKind.LEAF).build().encodedSizeBound();
+    int room = pageSize - rootFixed
+        - 3 * (treeOf(rootUri).maxKeyBytes(pageSize) + uriBytes + perEntry);
+    return Math.max(0, Math.min(pageSize / 2, room));
+  }
+
   /** Applies a tree queue's inserts and deletes; returns how many records were applied. */
   private int applyToTree(Target target, List<LogRecord> records, DirectPageStore store,
       long now, Map<String, Long> counters) {
@@ -260,12 +339,22 @@ final class Checkpointer {
       changes.add(r.toTreeChange(secondary));
     }
     BLinkTree tree = treeOf(target.uri());
+    // The root first, with its new header (staged by filterChains) and time, split if it no
+    // longer fits: the changes below then split pages that already account for the header.
+    Page root = readRoot(store, target.uri());
+    tree.rewrite(store, root.toBuilder().treeCheckpointMillis(now).build());
     tree.applySorted(store, changes);
-    Page root = store.read(target.uri()).orElseThrow(
-        () -> new DirectPageStore.Abandoned("tree " + target.uri() + " has no root", null));
-    writeHeader(store, root.toBuilder().treeCheckpointMillis(now).clientCommitCounters(counters)
-        .build(), target.uri());
+    root = readRoot(store, target.uri());
+    if (!root.clientCommitCounters().equals(counters) || root.treeCheckpointMillis() != now) {
+      writeHeader(store, root.toBuilder().treeCheckpointMillis(now)
+          .clientCommitCounters(counters).build(), target.uri());
+    }
     return changes.size();
+  }
+
+  private static Page readRoot(DirectPageStore store, String rootUri) {
+    return store.read(rootUri).orElseThrow(
+        () -> new DirectPageStore.Abandoned("tree " + rootUri + " has no root", null));
   }
 
   /**
@@ -339,24 +428,17 @@ final class Checkpointer {
   }
 
   /**
-   * Writes a page whose header changed. Monotonic-write counters make a header grow; when a full
-   * leaf no longer fits, the leaf is staged as it is and split through the tree: its first key is
-   * put with another value and then back (two changes, so the tree rewrites the leaf, splitting it
-   * as needed; no extra request — the store buffers until the flush).
+   * Writes a page whose header changed. Monotonic-write counters make a header grow (within the
+   * budget {@link WriteChains} keeps); when the page no longer fits, the B-link tree splits it —
+   * a leaf like any over-full leaf, a root (leaf or inner) by moving its entries into new
+   * children, which do not carry the header — so the header never makes a checkpoint fail.
    */
   private static void writeHeader(DirectPageStore store, Page page, String rootUri) {
-    if (page.encodedSizeBound() <= store.pageSize() || page.entryCount() == 0
-        || page.kind() != PageKind.LEAF) {
+    if (page.encodedSizeBound() <= store.pageSize() || page.entryCount() == 0) {
       store.write(page);
       return;
     }
-    store.stage(page);
-    byte[] key = page.key(0);
-    byte[] value = page.value(0);
-    BLinkTree tree = treeOf(rootUri);
-    tree.applySorted(store, List.of(TreeChange.put(key, value.length == 0 ? new byte[1]
-        : new byte[0])));
-    tree.applySorted(store, List.of(TreeChange.put(key, value)));
+    treeOf(rootUri).rewrite(store, page);
   }
 
   /** The page right of {@code page} that is responsible for {@code key}, by right links. */

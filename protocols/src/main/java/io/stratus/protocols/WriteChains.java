@@ -2,12 +2,19 @@ package io.stratus.protocols;
 
 import io.stratus.protocols.log.LaneDependency;
 import io.stratus.protocols.log.LogRecord;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageKind;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -43,16 +50,102 @@ import java.util.function.Predicate;
  * through it. Why the writer is an incarnation ({@code <clientId>#<nonce>}): a restarted client
  * does not know its predecessor's last counters; a fresh chain is always right, at the price of
  * no order between the records of two incarnations. Header keys are {@code p:<writer>@<pageUri>}
- * for data pages (a split copies the header into the new right pages; the URI makes those copies
- * inert, and the checkpoint prunes them) and {@code t:<writer>} on tree roots. Records with
+ * for data pages (the URI makes a copy on another page inert; splits give new pages no entries,
+ * and the checkpoint prunes copies pages written before that still carry) and {@code t:<writer>}
+ * on tree roots. Records with
  * counter 0 (the basic protocol) are outside any chain and
- * always applied. Stateless apart from what a call is given; thread-safe.
+ * always applied.
+ *
+ * <p><b>Bounded headers.</b> Every incarnation and lane that writes a page adds an entry, and
+ * restarts make new incarnations without end, so entries must also leave. Each entry carries the
+ * time its chain last advanced ({@code Page.chainAppliedMinutes}). A chain is <em>retired</em>
+ * (its entry removed) only when both hold: its incarnation's writer lease is free ({@link
+ * WriterLeases}: closed, or dead for a whole lease; a probe that fails counts as alive) and it
+ * has not advanced for the {@linkplain Policy#horizonMillis horizon}, which is many visibility
+ * timeouts long, so every hidden or short-received message of it has come back and been drained
+ * by then. What the entry protected against is a record of that chain applied again (a late
+ * redelivery) or applied out of order; a dead incarnation sends nothing new, so only such stray
+ * copies can still come. To recognise them the page keeps the hashes of the last {@link
+ * #RETIRED_KEPT} retired keys ({@code Page.retiredChains}): a record whose chain has no entry but
+ * whose key hash is there is a <em>leftover</em> when its incarnation is still dead — skipped
+ * (its message deleted), logged and counted, never applied; when the incarnation answers alive
+ * or unknown (a lease lost while the process lives), the record waits instead. A writer retired
+ * longer ago than the kept hashes reach is no longer recognised; by then its copies would have
+ * had to stay hidden for many horizons.
+ *
+ * <p>The header has a {@linkplain Policy#budgetBytes budget}: a chain that has no entry yet
+ * starts only if its entry fits; otherwise its records wait in the queue (deferred, counted)
+ * until retirement makes room. So a checkpoint never produces a header that does not fit its
+ * page, and a root that is an inner page can always hold it. Retirement costs a lock request per
+ * probe, so it is tried only once the header fills half its budget, a few probes per checkpoint.
+ * Stateless apart from what a call is given; thread-safe.
  */
 final class WriteChains {
+  private static final System.Logger LOG = System.getLogger(WriteChains.class.getName());
+  /** How many retired keys a page remembers ({@code Page.retiredChains}). */
+  static final int RETIRED_KEPT = 8;
+  /** Probes per checkpoint while the header is within its budget, and beyond it. */
+  static final int PROBES = 4;
+  static final int PROBES_OVER_BUDGET = 64;
+  /** Bytes of an empty page, to measure what header entries cost (the page's own bound). */
+  private static final int EMPTY = Page.builder("", PageKind.LEAF).build().encodedSizeBound();
+  /** Bytes one counter entry costs besides its key's UTF-8 bytes. */
+  private static final int PER_ENTRY = Page.builder("", PageKind.LEAF)
+      .clientCommitCounter("", 0).build().encodedSizeBound() - EMPTY;
+  private static final int TIMES = Page.builder("", PageKind.LEAF).clientCommitCounter("", 0)
+      .chainAppliedMinutes(Map.of("", 1)).build().encodedSizeBound() - EMPTY - PER_ENTRY;
+  private static final int RETIRED_FIXED = Page.builder("", PageKind.LEAF)
+      .retiredChains(List.of()).build().encodedSizeBound() - EMPTY;
+
   private WriteChains() {}
 
-  /** The records to apply and which were deferred, and the header counters after applying. */
-  record Filtered(List<LogRecord> apply, List<LogRecord> deferred, Map<String, Long> counters) {}
+  /**
+   * How one checkpoint treats the header.
+   *
+   * @param nowMillis the checkpoint's time
+   * @param budgetBytes the most the header's chain entries and retired hashes may take
+   * @param horizonMillis how long a chain must not have advanced before it may be retired
+   * @param liveness whether a writer's incarnation is alive
+   */
+  record Policy(long nowMillis, int budgetBytes, long horizonMillis,
+      Function<String, WriterLeases.State> liveness) {
+    /** No budget and no retirement: only what the chains say. */
+    static Policy unbounded(long nowMillis) {
+      return new Policy(nowMillis, Integer.MAX_VALUE, Long.MAX_VALUE,
+          w -> WriterLeases.State.UNKNOWN);
+    }
+  }
+
+  /**
+   * The records to apply and which were deferred, the header after applying, and what happened
+   * to the header.
+   *
+   * @param leftovers records of retired chains whose writer is dead: not applied, not deferred
+   * @param waiting how many deferred records wait for room in the header
+   * @param retired how many chains were retired
+   */
+  record Filtered(List<LogRecord> apply, List<LogRecord> deferred, Map<String, Long> counters,
+      Map<String, Integer> minutes, List<Integer> retiredChains, List<LogRecord> leftovers,
+      int waiting, int retired) {
+    /** {@code page} with this header. */
+    Page header(Page page) {
+      return page.toBuilder().clientCommitCounters(counters).chainAppliedMinutes(minutes)
+          .retiredChains(retiredChains).build();
+    }
+  }
+
+  /** Bytes a header with these entries and retired hashes takes beyond an empty page. */
+  static int headerBytes(Map<String, Long> counters, List<Integer> retired) {
+    int size = counters.isEmpty() ? 0 : TIMES;
+    for (String k : counters.keySet()) {
+      size += entryBytes(k);
+    }
+    return size + (retired.isEmpty() ? 0 : RETIRED_FIXED + 4 * retired.size());
+  }
+
+  private static int entryBytes(String key) {
+    return PER_ENTRY + key.getBytes(StandardCharsets.UTF_8).length;
+  }
 
   /** Whether every lane dependency of {@code r} is applied according to {@code counters}. */
   private static boolean dependenciesMet(LogRecord r, Map<String, Long> counters, boolean tree,
@@ -72,21 +165,29 @@ final class WriteChains {
   }
 
   /**
-   * Filters {@code records} against {@code counters} (the page's header).
+   * Filters {@code records} against the header of {@code page} (the data page, or the tree's
+   * root), retiring chains of dead writers and keeping the header within the policy's budget.
    *
    * @param tree whether the queue is a tree's (else a data page's, {@code uri})
    * @param blocked records that cannot be applied now (their page's lock was not available): they
    *     wait, like records after a gap
    */
-  static Filtered filter(List<LogRecord> records, Map<String, Long> counters, boolean tree,
-      String uri, Predicate<LogRecord> blocked) {
+  static Filtered filter(List<LogRecord> records, Page page, boolean tree, String uri,
+      Predicate<LogRecord> blocked, Policy policy) {
     Map<String, Long> out = new LinkedHashMap<>();
-    for (Map.Entry<String, Long> e : counters.entrySet()) {
+    for (Map.Entry<String, Long> e : page.clientCommitCounters().entrySet()) {
       // A split copied other pages' chains here: they say nothing about this page.
       if (tree || !e.getKey().startsWith("p:") || e.getKey().endsWith("@" + uri)) {
         out.put(e.getKey(), e.getValue());
       }
     }
+    int nowMinutes = (int) Math.max(1, policy.nowMillis() / 60_000);
+    Map<String, Integer> minutes = new HashMap<>();
+    for (String k : out.keySet()) {
+      // An entry without a time (written before times were kept) starts aging now.
+      minutes.put(k, page.chainAppliedMinutes().getOrDefault(k, nowMinutes));
+    }
+    ArrayDeque<Integer> retiredKeys = new ArrayDeque<>(page.retiredChains());
     List<LogRecord> unchained = new ArrayList<>();
     Map<String, ArrayDeque<LogRecord>> byWriter = new LinkedHashMap<>();
     List<LogRecord> deferred = new ArrayList<>();
@@ -102,21 +203,48 @@ final class WriteChains {
       chain.sort(Comparator.comparingLong(LogRecord::clientCounter));
       w.setValue(new ArrayDeque<>(chain));
     }
+    int retired = retire(out, minutes, retiredKeys, byWriter.keySet(), tree, uri, policy,
+        nowMinutes);
+    List<LogRecord> leftovers = new ArrayList<>();
+    for (Iterator<Map.Entry<String, ArrayDeque<LogRecord>>> it = byWriter.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<String, ArrayDeque<LogRecord>> w = it.next();
+      String key = key(w.getKey(), tree, uri);
+      if (out.containsKey(key) || !retiredKeys.contains(key.hashCode())) {
+        continue;
+      }
+      WriterLeases.State state = policy.liveness().apply(w.getKey());
+      if (state == WriterLeases.State.DEAD) {
+        LOG.log(System.Logger.Level.WARNING, w.getValue().size() + " record(s) of retired chain "
+            + key + " on " + uri + " skipped: its writer is gone and the chain was applied"
+            + " and retired before (stray copies)");
+        leftovers.addAll(w.getValue());
+      } else {
+        LOG.log(System.Logger.Level.ERROR, w.getValue().size() + " record(s) of retired chain "
+            + key + " on " + uri + " held back: its writer's lease answers " + state);
+        deferred.addAll(w.getValue());
+      }
+      it.remove();
+    }
+    int size = headerBytes(out, List.copyOf(retiredKeys));
     // Repeatedly take, among the records that are next in their chain and whose lane
     // dependencies are applied, the earliest in commit order: every chain stays in counter order,
-    // every dependency is applied first, and independent writers interleave by commit time.
+    // every dependency is applied first, and independent writers interleave by commit time. A
+    // chain that has no entry yet starts only if its entry fits the budget.
     List<LogRecord> chained = new ArrayList<>();
     while (true) {
       LogRecord best = null;
       for (Map.Entry<String, ArrayDeque<LogRecord>> w : byWriter.entrySet()) {
         String key = key(w.getKey(), tree, uri);
-        long last = out.getOrDefault(key, 0L);
+        Long recorded = out.get(key);
+        long last = recorded == null ? 0L : recorded;
         ArrayDeque<LogRecord> chain = w.getValue();
         while (!chain.isEmpty() && chain.peekFirst().clientCounter() <= last) {
           chain.pollFirst(); // applied before (a duplicate, or a redelivered message)
         }
         LogRecord head = chain.peekFirst();
         if (head != null && head.clientCounter() == last + 1 && !blocked.test(head)
+            && (recorded != null || size + entryBytes(key) <= policy.budgetBytes())
             && dependenciesMet(head, out, tree, uri)
             && (best == null || Checkpointer.COMMIT_ORDER.compare(head, best) < 0)) {
           best = head;
@@ -126,17 +254,96 @@ final class WriteChains {
         break;
       }
       byWriter.get(best.clientId()).pollFirst();
-      out.put(key(best.clientId(), tree, uri), best.clientCounter());
+      String key = key(best.clientId(), tree, uri);
+      if (out.put(key, best.clientCounter()) == null) {
+        size += entryBytes(key);
+      }
+      minutes.put(key, nowMinutes);
       chained.add(best);
     }
-    // What is left follows a gap or an unmet dependency: it waits, with the rest of its chain.
-    for (ArrayDeque<LogRecord> chain : byWriter.values()) {
-      deferred.addAll(chain);
+    // What is left follows a gap or an unmet dependency, or waits for room: it waits, with the
+    // rest of its chain.
+    int waiting = 0;
+    for (Map.Entry<String, ArrayDeque<LogRecord>> w : byWriter.entrySet()) {
+      if (!w.getValue().isEmpty() && !out.containsKey(key(w.getKey(), tree, uri))
+          && w.getValue().peekFirst().clientCounter() == 1) {
+        waiting += w.getValue().size();
+      }
+      deferred.addAll(w.getValue());
+    }
+    if (waiting > 0) {
+      LOG.log(System.Logger.Level.INFO, waiting + " record(s) for " + uri + " wait for room in"
+          + " the header (" + size + " of " + policy.budgetBytes() + " bytes)");
     }
     unchained.sort(Checkpointer.COMMIT_ORDER);
     List<LogRecord> apply = new ArrayList<>(unchained.size() + chained.size());
     apply.addAll(unchained);
     apply.addAll(chained); // in the order chosen above, not re-sorted
-    return new Filtered(apply, deferred, out);
+    minutes.keySet().retainAll(out.keySet());
+    return new Filtered(apply, deferred, out, minutes, List.copyOf(retiredKeys), leftovers,
+        waiting, retired);
+  }
+
+  /**
+   * Removes from {@code out} the entries of this queue's chains whose writers are gone and that
+   * have not advanced for the horizon (not those with records in this checkpoint), remembering
+   * their key hashes; returns how many. Probes only once the header fills half its budget.
+   */
+  private static int retire(Map<String, Long> out, Map<String, Integer> minutes,
+      ArrayDeque<Integer> retiredKeys, Set<String> writersNow, boolean tree, String uri,
+      Policy policy, int nowMinutes) {
+    int size = headerBytes(out, List.copyOf(retiredKeys));
+    if (size <= policy.budgetBytes() / 2 || policy.horizonMillis() == Long.MAX_VALUE) {
+      return 0;
+    }
+    long horizonMinutes = policy.horizonMillis() / 60_000 + 1;
+    List<String> candidates = new ArrayList<>();
+    for (String k : out.keySet()) {
+      String writer = writerOf(k, tree, uri);
+      if (writer != null && !writersNow.contains(writer)
+          && nowMinutes - minutes.get(k) >= horizonMinutes) {
+        candidates.add(k);
+      }
+    }
+    candidates.sort(Comparator.comparing(minutes::get));
+    int probes = size > policy.budgetBytes() ? PROBES_OVER_BUDGET : PROBES;
+    Map<String, WriterLeases.State> seen = new HashMap<>();
+    int retired = 0;
+    for (String k : candidates) {
+      String incarnation = WriterLeases.incarnationOf(writerOf(k, tree, uri));
+      WriterLeases.State state = seen.get(incarnation);
+      if (state == null) {
+        if (probes-- <= 0) {
+          break;
+        }
+        state = policy.liveness().apply(writerOf(k, tree, uri));
+        seen.put(incarnation, state);
+      }
+      if (state == WriterLeases.State.DEAD) {
+        out.remove(k);
+        minutes.remove(k);
+        retiredKeys.remove(k.hashCode());
+        retiredKeys.addLast(k.hashCode());
+        while (retiredKeys.size() > RETIRED_KEPT) {
+          retiredKeys.removeFirst();
+        }
+        retired++;
+      }
+    }
+    if (retired > 0) {
+      LOG.log(System.Logger.Level.INFO, "retired " + retired + " chain(s) of closed or dead"
+          + " writers from " + uri);
+    }
+    return retired;
+  }
+
+  /** The writer of a header key of this queue's chains, or null for another queue's key. */
+  private static String writerOf(String key, boolean tree, String uri) {
+    if (tree) {
+      return key.startsWith("t:") ? key.substring(2) : null;
+    }
+    String suffix = "@" + uri;
+    return key.startsWith("p:") && key.endsWith(suffix)
+        ? key.substring(2, key.length() - suffix.length()) : null;
   }
 }

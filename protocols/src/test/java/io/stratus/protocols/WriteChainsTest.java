@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageKind;
 import io.stratus.protocols.log.LaneDependency;
 import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
@@ -32,7 +34,9 @@ class WriteChainsTest {
 
   /** One data-page checkpoint's view of {@code records}, nothing blocked. */
   private static WriteChains.Filtered filter(List<LogRecord> records, Map<String, Long> header) {
-    return WriteChains.filter(records, header, false, PAGE, r -> false);
+    return WriteChains.filter(records,
+        Page.builder(PAGE, PageKind.LEAF).clientCommitCounters(header).build(), false, PAGE,
+        r -> false, WriteChains.Policy.unbounded(0));
   }
 
   private static List<String> values(List<LogRecord> rs) {
