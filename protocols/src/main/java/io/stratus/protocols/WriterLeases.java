@@ -7,11 +7,14 @@ import io.stratus.cloudapi.LockService;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Liveness of monotonic-writes incarnations through the lock service: an open incarnation holds
- * an exclusive lease on {@code <db>/writers/<incarnation>}, renews it while the handle runs
- * checkpoints, and releases it at a graceful close; a checkpoint that considers retiring a chain
+ * an exclusive lease on {@code <db>/writers/<incarnation>}, renews it (from its checkpoints, and
+ * from a timer so an idle handle stays alive), and releases it at a graceful close; a checkpoint that considers retiring a chain
  * asks whether that lease is free ({@link #probe}).
  *
  * <p>A probe takes a shared lock on the writer's URI and gives it back at once: granted means no
@@ -38,6 +41,12 @@ final class WriterLeases {
   private volatile String own;
   /** When this handle next renews its own lease (millis on its clock). */
   private volatile long renewAt = Long.MAX_VALUE;
+  /**
+   * Asks {@link #renewIfDue} now and then while the lease is held, so that a handle that is open
+   * but idle (no commits, no checkpoints: a quiet night) is never taken for dead and its chains
+   * retired under it; null while no lease is held.
+   */
+  private ScheduledExecutorService renewer;
 
   WriterLeases(LockService locks, String databaseUri, String clientId, Clock clock,
       Duration lockTimeout) {
@@ -70,6 +79,17 @@ final class WriterLeases {
     own = incarnation;
     renewAt = Long.MIN_VALUE;
     renewIfDue();
+    // Checks every eighth of the lease; the clock decides whether a renewal is due, so a test's
+    // manual clock keeps control. A failure other than a cloud one (the client killed in a test)
+    // ends the task, as death ends a real process's renewals.
+    long period = Math.max(1_000, leaseTime.toMillis() / 8);
+    ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread th = new Thread(r, "stratus-writer-lease-" + incarnation);
+      th.setDaemon(true);
+      return th;
+    });
+    t.scheduleWithFixedDelay(this::renewIfDue, period, period, TimeUnit.MILLISECONDS);
+    renewer = t;
   }
 
   /** Renews this handle's lease when half of it has passed (no request otherwise). */
@@ -97,6 +117,11 @@ final class WriterLeases {
     String me = own;
     own = null;
     renewAt = Long.MAX_VALUE;
+    ScheduledExecutorService t = renewer;
+    renewer = null;
+    if (t != null) {
+      t.shutdownNow();
+    }
     if (me == null) {
       return;
     }
