@@ -86,6 +86,7 @@ public final class BufferPool implements AutoCloseable {
   private final LongAdder notModified = new LongAdder();
   private final LongAdder coalesced = new LongAdder();
   private final LongAdder evictions = new LongAdder();
+  private final LongAdder staleInstallsRefused = new LongAdder();
   private final LongAdder staleRefused = new LongAdder();
   /** Monotonic reads: per URI the highest version stamp this pool has seen; null when off. */
   private final ConcurrentHashMap<String, Long> stamps;
@@ -164,9 +165,12 @@ public final class BufferPool implements AutoCloseable {
 
   /**
    * Puts {@code page}, just committed to storage as {@code version}, into the pool as clean and
-   * fresh (its TTL starts now), replacing whatever the pool held for its URI. A storage read of
-   * the URI in flight (which may predate the commit) no longer updates the pool. Does nothing when
-   * the pool is closed: the commit itself has happened.
+   * fresh (its TTL starts now), replacing what the pool held for its URI — unless the pool holds a
+   * newer version (a higher version stamp): a writer that installs after its put, while another
+   * client's newer write of the page was loaded here meanwhile, must not take this pool back in
+   * time (a read seeing a key, the next not). A storage read of the URI in flight (which may
+   * predate the commit) no longer updates the pool. Does nothing when the pool is closed: the
+   * commit itself has happened.
    */
   public void install(Page page, String version) {
     Objects.requireNonNull(page, "page");
@@ -180,11 +184,23 @@ public final class BufferPool implements AutoCloseable {
     withSlot(
         page.uri(),
         s -> {
+          Content held = s.content;
+          if (held != null && held.page.versionStamp() > page.versionStamp()) {
+            staleInstallsRefused.increment();
+            return; // the cached copy is newer than what was written here
+          }
           inflight.remove(s.uri);
           setContent(s, c);
           s.lastAccess = now;
         });
     maybeEvict();
+  }
+
+  /**
+   * Installs the pool refused because it held a newer version of the page ({@link #install}).
+   */
+  public long staleInstallsRefused() {
+    return staleInstallsRefused.sum();
   }
 
   /**
