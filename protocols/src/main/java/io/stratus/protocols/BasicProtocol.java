@@ -242,7 +242,7 @@ final class BasicProtocol implements CommitProtocol {
         for (int round = 0; round < 1000 && empties < 3; round++) {
           Checkpointer.Outcome o;
           try {
-            o = checkpointer.run(t);
+            o = checkpointer.runAfterOthers(t); // never beside a background run
           } catch (CloudException e) {
             failures++;
             break;

@@ -13,6 +13,7 @@ import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.SupportsConditionalPut;
+import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
@@ -31,7 +32,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Runs one checkpoint of one pending-update queue (paper 000, Algorithm 2 for a data page, section
@@ -71,8 +76,15 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A message that fails its checksum is left in the queue and reported, never applied.
  * Crash points: {@code checkpoint.page.after-lock}, {@code .after-receive}, {@code .after-put},
- * {@code .after-delete}, and the same with {@code checkpoint.tree.}. Thread-safe (no state but
- * counters in the caller's {@link Outcome}).
+ * {@code .after-delete}, and the same with {@code checkpoint.tree.}.
+ *
+ * <p><b>Mutual exclusion.</b> Every run takes the queue's lock as an owner of its own (client id,
+ * process nonce, run number), and the locks of leaves its moved records land on as that owner's
+ * "moved" owner; a lock service treats a second acquire by the same owner as a renewal, so an
+ * owner per client let two runs of one client write one page at once. Within the process, one
+ * run per queue at a time ({@link #run} gives up when one is running, {@link #runAfterOthers}
+ * waits for it). Any failure releases every lock the run holds; only a simulated process death
+ * does not, as a real one would not. Thread-safe.
  */
 final class Checkpointer {
   private static final System.Logger LOG = System.getLogger(Checkpointer.class.getName());
@@ -92,6 +104,12 @@ final class Checkpointer {
   }
 
   private final String clientId;
+  /** Distinguishes this process's lock owners from a restarted client's with the same id. */
+  private final String nonce = UUID.randomUUID().toString().substring(0, 8);
+  /** Numbers this process's checkpoint runs (each its own lock owner). */
+  private final AtomicLong runs = new AtomicLong();
+  /** One checkpoint of a queue per process at a time. */
+  private final ConcurrentHashMap<String, ReentrantLock> mutexes = new ConcurrentHashMap<>();
   private final StorageService storage;
   private final SupportsConditionalPut conditional;
   private final SimpleQueueService queues;
@@ -154,37 +172,95 @@ final class Checkpointer {
   }
 
   /**
-   * Checkpoints the queue of {@code target} once.
+   * Checkpoints the queue of {@code target} once, unless this process is checkpointing it already
+   * (then it gives up at once: the running one applies what is there). For background work.
    *
    * @throws CloudException when a cloud call fails (the checkpoint changed nothing it should not:
    *     a later one applies the records)
    */
   Outcome run(Target target) {
     String queue = names.queueOf(target);
+    ReentrantLock mutex = mutexOf(queue);
+    if (!mutex.tryLock()) {
+      return Outcome.gaveUp("a checkpoint of this queue is running in this process", 0);
+    }
+    try {
+      return runExclusively(target, queue);
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /**
+   * Checkpoints the queue of {@code target} once, after any checkpoint of it that this process is
+   * running has ended (waiting at most a lock timeout): what an operator's flush needs, which must
+   * not report a queue done while a background checkpoint of it still holds its messages.
+   *
+   * @throws CloudException when a cloud call fails
+   */
+  Outcome runAfterOthers(Target target) {
+    String queue = names.queueOf(target);
+    ReentrantLock mutex = mutexOf(queue);
+    try {
+      if (!mutex.tryLock(lockTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        return Outcome.gaveUp("a checkpoint of this queue in this process did not end", 0);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Outcome.gaveUp("interrupted while waiting for this process's checkpoint", 0);
+    }
+    try {
+      return runExclusively(target, queue);
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** The in-process mutex of {@code queue}: one checkpoint of a queue per process at a time. */
+  private ReentrantLock mutexOf(String queue) {
+    return mutexes.computeIfAbsent(queue, q -> new ReentrantLock());
+  }
+
+  /**
+   * One checkpoint, this process's only one of the queue. The lock owner names this run alone:
+   * with the client id as owner, a second run of the same client was granted the lock as a
+   * renewal while the first still held it, and both wrote the page.
+   */
+  private Outcome runExclusively(Target target, String queue) {
+    String owner = clientId + "/" + nonce + "/" + runs.incrementAndGet();
     String step = target.isTree() ? "checkpoint.tree." : "checkpoint.page.";
     long sentAt = clock.millis();
-    LockGrant grant = CloudFutures.await(locks.acquireExclusive(queue, clientId));
+    LockGrant grant = CloudFutures.await(locks.acquireExclusive(queue, owner));
     if (!grant.granted()) {
-      return Outcome.gaveUp("lock held by another client", 0);
+      return Outcome.gaveUp("lock held by another checkpoint", 0);
     }
-    Held held = new Held(sentAt + grant.validFor().toMillis());
+    Held held = new Held(sentAt + grant.validFor().toMillis(), owner);
     DirectPageStore.Lease lease = () -> held.deadline - clock.millis() > propagationMillis;
     Outcome outcome;
     try {
       crashPoints.reach(step + "after-lock");
       outcome = checkpoint(target, queue, step, lease, held);
-    } catch (CloudException | DirectPageStore.Abandoned e) {
-      held.releaseAll();
-      release(queue, clientId);
-      if (e instanceof DirectPageStore.Abandoned) {
-        return Outcome.gaveUp(e.getMessage(), 0);
-      }
+    } catch (SimulatedCrashException e) {
+      throw e; // the process died here: it releases nothing, its leases lapse
+    } catch (DirectPageStore.Abandoned e) {
+      releaseAll(held, queue);
+      return Outcome.gaveUp(e.getMessage(), 0);
+    } catch (RuntimeException | Error e) {
+      // Whatever went wrong (a cloud failure, a bug, a page that would not fit), the locks go back
+      // now: holding them until the lease ends would stop every other checkpoint of the queue.
+      releaseAll(held, queue);
       throw e;
     }
-    // Not in a finally: a crashed client (a simulated death) does not release its locks.
-    held.releaseAll();
-    release(queue, clientId);
+    releaseAll(held, queue);
     return outcome;
+  }
+
+  private void releaseAll(Held held, String queue) {
+    try {
+      held.releaseAll();
+    } finally {
+      release(queue, held.owner);
+    }
   }
 
   /**
@@ -194,13 +270,21 @@ final class Checkpointer {
    */
   private final class Held {
     long deadline;
+    /** The lock owner of this run. */
+    final String owner;
     /** Page URI to whether its queue's lock was granted. */
     final Map<String, Boolean> pages = new HashMap<>();
     /** Record (by identity) to the other leaf now responsible for its key. */
     final Map<LogRecord, String> movedTo = new IdentityHashMap<>();
 
-    Held(long deadline) {
+    Held(long deadline, String owner) {
       this.deadline = deadline;
+      this.owner = owner;
+    }
+
+    /** The owner of the locks this run takes on other leaves' queues. */
+    String movedOwner() {
+      return owner + "/moved";
     }
 
     /**
@@ -213,7 +297,7 @@ final class Checkpointer {
       return pages.computeIfAbsent(pageUri, u -> {
         long sentAt = clock.millis();
         LockGrant g = CloudFutures.await(
-            locks.acquireExclusive(names.pageQueue(u), rightOwner()));
+            locks.acquireExclusive(names.pageQueue(u), movedOwner()));
         if (g.granted()) {
           deadline = Math.min(deadline, sentAt + g.validFor().toMillis());
         }
@@ -234,15 +318,11 @@ final class Checkpointer {
     void releaseAll() {
       for (Map.Entry<String, Boolean> e : pages.entrySet()) {
         if (e.getValue()) {
-          release(names.pageQueue(e.getKey()), rightOwner());
+          release(names.pageQueue(e.getKey()), movedOwner());
         }
       }
       pages.clear();
     }
-  }
-
-  private String rightOwner() {
-    return clientId + "/moved";
   }
 
   private Outcome checkpoint(Target target, String queue, String step,
