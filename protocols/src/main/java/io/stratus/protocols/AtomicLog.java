@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -34,8 +35,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Why every pass holds the queue's lock until what it hid is visible again.</b> A receive
  * hides the messages it returns for the visibility timeout. A pass that saw a transaction's log
  * messages but not its commit record (hidden by an earlier pass) would call a winner a loser. So
- * every pass — in any client — takes the exclusive lock on the queue's URI (holder: the client id
- * plus the incarnation nonce, so a restarted client waits for its predecessor's lease too),
+ * every pass — in any client — takes the exclusive lock on the queue's URI (holder: the client id,
+ * the incarnation nonce and the pass number, so a restarted client waits for its predecessor's
+ * lease and a later pass of the same process for an earlier one's),
  * receives with a visibility timeout that ends before the lease does, and releases the lock only
  * when it deleted everything it received; otherwise the lease lapses when the hidden messages
  * reappear. Hence a pass of another holder always finds every message that is not deleted
@@ -124,6 +126,8 @@ final class AtomicLog {
 
   private final String databaseUri;
   private final String holder;
+  /** Numbers this process's passes (each its own lock holder). */
+  private final AtomicLong passes = new AtomicLong();
   private final SimpleQueueService queues;
   private final LockService locks;
   private final Clock clock;
@@ -170,8 +174,11 @@ final class AtomicLog {
       return Pass.SKIPPED;
     }
     try {
+      // A holder per pass: with one per process, a pass whose lease still covered messages an
+      // earlier pass had hidden was granted the lock as a renewal, saw nothing, and released it.
+      String passHolder = holder + "/pass-" + passes.incrementAndGet();
       long sentAt = clock.millis();
-      LockGrant grant = CloudFutures.await(locks.acquireExclusive(queue, holder));
+      LockGrant grant = CloudFutures.await(locks.acquireExclusive(queue, passHolder));
       if (!grant.granted()) {
         return Pass.SKIPPED;
       }
@@ -181,7 +188,7 @@ final class AtomicLog {
       Set<String> deleted = new HashSet<>();
       Pass pass = decide(queue, txns, leave, propagated, received, deleted);
       if (deleted.containsAll(received.keySet())) {
-        release(queue); // nothing of ours is hidden: the next holder sees the whole queue
+        release(queue, passHolder); // nothing of ours is hidden: the next pass sees it all
       } // else the lease lapses when the hidden messages reappear
       return pass;
     } finally {
@@ -324,9 +331,9 @@ final class AtomicLog {
     return CloudFutures.await(queues.listQueues(prefix()));
   }
 
-  private void release(String queue) {
+  private void release(String queue, String passHolder) {
     try {
-      CloudFutures.await(locks.release(queue, holder));
+      CloudFutures.await(locks.release(queue, passHolder));
     } catch (CloudException e) {
       // the lease lapses by itself
     }
