@@ -207,6 +207,9 @@ final class AtomicProtocol implements CommitProtocol {
       return;
     }
     if (r.maybe()) {
+      // Settled as a winner, so its records will reach the PU queues: commits on other lanes
+      // that begin from now on are ordered after it, as after a known winner.
+      commitPart.lanes().completed(lane, routed.byQueue());
       throw settleLater(tx, key, routed, message, r.sent());
     }
     pendingKeys.remove(key);

@@ -179,7 +179,10 @@ final class BasicCommit {
       } else if (everSent) {
         // Some records may be missing: keep sending in the background until all arrive, so
         // the chains get no gap and nothing overtakes them (later records wait in checkpoints).
+        // They will arrive, so later commits on other lanes are ordered after them too: without
+        // that dependency a later commit was applied first and the resend then overwrote it.
         unsettled.add(routed.byQueue());
+        lanes.completed(lane, routed.byQueue());
         sent = sent.orMaybeSent();
       } else {
         lanes.giveBack(lane, routed.byQueue());

@@ -30,10 +30,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p><b>Order between lanes.</b> Monotonic writes are owed to the handle's sessions, whose requests
  * hop between threads. Real time gives the order that matters: a commit that begins after another
  * completed must be applied after it. The handle remembers per queue the last counter each lane
- * <em>completed</em> (every record known to have arrived; never a commit whose outcome is unknown
- * or that failed), and the first record of a commit per queue carries those counters of the other
- * lanes ({@link LaneDependency}); a checkpoint applies it only once they are applied ({@link
- * WriteChains}). A dependency is therefore always on records that exist, so it never stalls.
+ * <em>completed</em> (every record known to have arrived, or sure to: a commit whose outcome is
+ * unknown counts too, because the handle sends it again until it arrives; never one that failed),
+ * and the first record of a commit per queue carries those counters of the other lanes ({@link
+ * LaneDependency}); a checkpoint applies it only once they are applied ({@link WriteChains}). A
+ * dependency is therefore always on records that exist or will while the handle lives, so it does
+ * not stall (if the process dies before an unknown commit arrived, its dependants wait, like the
+ * later records of its own lane).
  * Commits that overlap in time carry no order between them, as two concurrent requests have none.
  *
  * <p><b>Choice of lane.</b> The most recently released free lane (a stack: commits that do not
@@ -162,9 +165,10 @@ final class WriterLanes {
   }
 
   /**
-   * The numbered records of a commit on {@code lane} are all known to have arrived (or, atomic:
-   * its commit is a known winner that will be propagated): commits that begin from now on are
-   * ordered after them. Called before the commit returns.
+   * The numbered records of a commit on {@code lane} are known to have arrived, or will arrive
+   * (an unknown outcome the handle settles by sending again until they do; atomic: a winner that
+   * will be propagated): commits that begin from now on are ordered after them. Called before the
+   * commit returns or throws.
    */
   void completed(Lane lane, Map<String, List<LogRecord>> byQueue) {
     checkHeld(lane);
