@@ -358,7 +358,7 @@ final class Checkpointer {
       applied = applyToPage(target.uri(), records, store, now, chains.counters(), held)
           .orElse(0);
     }
-    Map<String, String> versions = store.flush(lease);
+    Map<String, String> versions = store.flush(lease, target.uri()); // counters last
     crashPoints.reach(step + "after-put");
     delete(queue, in.handlesWithout(chains.deferred()));
     crashPoints.reach(step + "after-delete");

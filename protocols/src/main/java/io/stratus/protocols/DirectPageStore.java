@@ -137,13 +137,17 @@ final class DirectPageStore implements PageStore {
   }
 
   /**
-   * Puts every written page (see the class comment); returns the new versions by URI.
+   * Puts every written page (see the class comment); returns the new versions by URI. The page
+   * {@code counterPage}, whose header records which log records the checkpoint applied, is put
+   * alone after the other pages of its level: a counter may only advance once every page holding
+   * the records it counts is stored. Put beside them, it could succeed while another page's
+   * conditional put failed, and the next checkpoint would skip that page's record as applied.
    *
    * @throws Abandoned when the lease no longer allows a put, or a conditional put lost a race
    *     (pages put before stay: they are consistent B-link states, and the records are applied
    *     again by a later checkpoint)
    */
-  Map<String, String> flush(Lease lease) {
+  Map<String, String> flush(Lease lease, String counterPage) {
     // One new version stamp per page written: above what was read and what this client saw.
     for (Map.Entry<String, Page> e : writes.entrySet()) {
       Page p = e.getValue();
@@ -166,7 +170,17 @@ final class DirectPageStore implements PageStore {
     Map<String, String> out = new HashMap<>();
     putAll(fresh, lease, out);
     for (List<Page> level : byLevel.values()) {
+      Page counters = null;
+      for (int i = 0; i < level.size(); i++) {
+        if (level.get(i).uri().equals(counterPage)) {
+          counters = level.remove(i);
+          break;
+        }
+      }
       putAll(level, lease, out);
+      if (counters != null) {
+        putAll(List.of(counters), lease, out);
+      }
     }
     return out;
   }
