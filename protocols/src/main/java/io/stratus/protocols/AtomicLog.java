@@ -50,13 +50,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  *   <li>a complete-transaction message (records and commit record in one, the common case), or
  *       commit record and every numbered log message present: a <b>winner</b> — propagate
- *       (unless the caller already did) and delete, log messages first and the commit record
- *       last, so a concurrent or later recoverer never sees log messages without their commit;
- *   <li>commit record, some log messages missing: younger than the atomic timeout, <b>wait</b>
- *       (a short receive); older, the clean-up died half-way (it deletes log messages only after
- *       propagating them) — propagate what is there and delete all;
+ *       (unless the caller already did), send a <b>propagation marker</b> for a two-step one, then
+ *       delete: log messages, commit record, markers, in that order;
+ *   <li>a marker present (with or without the commit record, some log messages gone): an
+ *       earlier clean-up propagated it and died while deleting — delete what is left, markers
+ *       last (a marker whose commit record is not in sight only once old: the commit record may
+ *       merely be hidden);
+ *   <li>commit record, some log messages missing, no marker: <b>wait</b>, however old — they are
+ *       hidden or missed by short receives; propagating what is there would apply half a
+ *       committed transaction, and deleting the commit record would let the rest be deleted
+ *       later as losers;
  *   <li>no commit record: older than the atomic timeout, a <b>loser</b> — delete; younger, wait
  *       (possibly a live client's commit in flight).
+ * </ul>
+ *
+ * <p>Why a marker and not age: a clean-up that died after deleting some log messages and a
+ * recoverer that has not seen them all look the same by age; only an explicit record, written
+ * after the propagation and before the first deletion, tells them apart.
  * </ul>
  *
  * <p><b>Duplicates and re-propagation.</b> A message may be delivered or sent twice (a resend
@@ -75,9 +85,15 @@ final class AtomicLog {
   private static final int MAX_RECEIVES = 10_000;
 
   /** What one pass did. */
+  /**
+   * What one pass did.
+   *
+   * @param incomplete of {@code waiting}, committed transactions some of whose log messages the
+   *     pass did not see (hidden or missed by short receives): never propagated in part
+   */
   record Pass(boolean ran, int winners, int losers, int waiting, int recordsPropagated,
-      Set<String> finished) {
-    static final Pass SKIPPED = new Pass(false, 0, 0, 0, 0, Set.of());
+      int incomplete, Set<String> finished) {
+    static final Pass SKIPPED = new Pass(false, 0, 0, 0, 0, 0, Set.of());
   }
 
   /** What a pass saw of one commit key. */
@@ -89,6 +105,8 @@ final class AtomicLog {
     AtomicMessages.Entry commit;
     final Map<Integer, AtomicMessages.Entry> messages = new TreeMap<>();
     final Set<String> logIds = new LinkedHashSet<>();
+    /** Message ids of its propagation markers: its records all reached their PU queues. */
+    final Set<String> markerIds = new LinkedHashSet<>();
 
     Txn(String key) {
       this.key = key;
@@ -110,6 +128,11 @@ final class AtomicLog {
         records += e.records().size();
       }
       return records == commit.recordCount();
+    }
+
+    /** Whether it is a two-step transaction (log messages, then a commit record). */
+    boolean twoStep() {
+      return commit == null || !commit.complete();
     }
 
     List<LogRecord> records() {
@@ -225,7 +248,9 @@ final class AtomicLog {
         }
         Txn t = txns.computeIfAbsent(e.commitKey(), Txn::new);
         t.time = Math.max(t.time, e.commitTimeMillis());
-        if (e.commitRecord()) {
+        if (e.propagated()) {
+          t.markerIds.add(m.messageId());
+        } else if (e.commitRecord()) {
           if (t.commit == null || e.complete()) {
             t.commit = e;
           }
@@ -243,8 +268,10 @@ final class AtomicLog {
       Set<String> propagated, Map<String, String> handles, Set<String> deleted) {
     long now = clock.millis();
     List<Txn> winners = new ArrayList<>();
+    List<Txn> finishing = new ArrayList<>();
     List<Txn> losers = new ArrayList<>();
     int waiting = 0;
+    int incomplete = 0;
     for (Txn t : txns.values()) {
       if (t.commit != null) {
         knownCommitted.add(t.key);
@@ -252,19 +279,30 @@ final class AtomicLog {
       boolean old = now - t.time > atomicTimeoutMillis;
       if (leave.contains(t.key)) {
         waiting++;
-      } else if (t.commit != null && (t.complete() || old)) {
+      } else if (t.commit != null && t.complete()) {
         winners.add(t);
-      } else if (t.commit == null && old && !knownCommitted.contains(t.key)) {
+      } else if (!t.markerIds.isEmpty()) {
+        // Propagated whole before any log message was deleted: what is left is deleted, and the
+        // markers go last (with the commit record seen, or once old when it was not).
+        finishing.add(t);
+      } else if (t.commit != null) {
+        // Messages missing and no marker: they are hidden, or short receives missed them. Never
+        // propagate part of a transaction, never delete its messages: wait for the rest.
+        waiting++;
+        incomplete++;
+      } else if (old && !knownCommitted.contains(t.key)) {
         losers.add(t);
       } else {
         waiting++;
       }
     }
-    // Every winner of the pass at once: one propagation, then the log messages of winners and
-    // losers in batches, then the commit records (last, as the recovery argument needs). One
-    // request per commit used to make the clean-up fall behind a busy client.
+    // Every winner of the pass at once: one propagation, then a marker per two-step winner, then
+    // the log messages of winners and losers in batches, then the commit records, then the
+    // markers (the order the recovery argument needs). One request per commit used to make the
+    // clean-up fall behind a busy client.
     int records = 0;
     Map<String, List<LogRecord>> toSend = new LinkedHashMap<>();
+    List<byte[]> markers = new ArrayList<>();
     for (Txn t : winners) {
       if (!propagated.contains(t.key)) {
         for (LogRecord r : t.records()) {
@@ -272,18 +310,30 @@ final class AtomicLog {
           records++;
         }
       }
+      if (t.twoStep()) {
+        markers.add(AtomicMessages.propagated(t.key, t.time));
+      }
     }
+    int unfinished = winners.size() + finishing.size() + losers.size();
     try {
       sender.sendAll(toSend);
+      if (!markers.isEmpty() && !sender.sendMessages(queue, markers).ok()) {
+        LOG.log(Level.DEBUG, "ATOMIC queue " + queue + ": propagation markers not sent; the"
+            + " winners stay for the next pass");
+        return new Pass(true, 0, 0, waiting + unfinished, records, incomplete, Set.of());
+      }
     } catch (CloudException e) {
       LOG.log(Level.DEBUG, "ATOMIC queue " + queue + ": propagating " + winners.size()
           + " winners failed; left for later", e);
-      return new Pass(true, 0, 0, waiting + winners.size() + losers.size(), 0, Set.of());
+      return new Pass(true, 0, 0, waiting + unfinished, 0, incomplete, Set.of());
     }
     Set<String> finished = new HashSet<>();
     try {
       Set<String> logIds = new LinkedHashSet<>();
       for (Txn t : winners) {
+        logIds.addAll(t.logIds);
+      }
+      for (Txn t : finishing) {
         logIds.addAll(t.logIds);
       }
       for (Txn t : losers) {
@@ -294,18 +344,34 @@ final class AtomicLog {
       for (Txn t : winners) {
         commitIds.addAll(t.commitIds);
       }
-      deleteAll(queue, commitIds, handles, deleted); // last
+      for (Txn t : finishing) {
+        commitIds.addAll(t.commitIds);
+      }
+      deleteAll(queue, commitIds, handles, deleted);
+      Set<String> markerIds = new LinkedHashSet<>();
+      for (Txn t : finishing) {
+        // A marker without its commit record in sight stays until old: the commit record may
+        // only be hidden, and without the marker a later pass would wait for its logs for good.
+        if (!t.commitIds.isEmpty() || now - t.time > atomicTimeoutMillis) {
+          markerIds.addAll(t.markerIds);
+        }
+      }
+      deleteAll(queue, markerIds, handles, deleted); // last
     } catch (CloudException e) {
-      // Propagated but not (all) deleted: the caller keeps them as propagated, and a later pass
-      // deletes them without sending again.
+      // Propagated but not (all) deleted: the markers say so to every later pass, and the
+      // caller keeps them as propagated, so nothing is sent again.
       LOG.log(Level.DEBUG, "ATOMIC queue " + queue + ": deleting failed; left for later", e);
-      return new Pass(true, 0, 0, waiting + winners.size() + losers.size(), records, Set.of());
+      return new Pass(true, 0, 0, waiting + unfinished, records, incomplete, Set.of());
     }
     for (Txn t : winners) {
       finished.add(t.key);
       knownCommitted.remove(t.key);
     }
-    return new Pass(true, winners.size(), losers.size(), waiting, records, finished);
+    for (Txn t : finishing) {
+      finished.add(t.key);
+    }
+    return new Pass(true, winners.size() + finishing.size(), losers.size(), waiting, records,
+        incomplete, finished);
   }
 
   /** Deletes the messages {@code ids} by their latest receipt handles. */

@@ -58,4 +58,97 @@ class AtomicLogPassTest {
           .as("the lock still guards the hidden message").isFalse();
     }
   }
+
+  private static LogRecord insert(ManualClock clock, int key) {
+    return new LogRecord(new LogicalChange(Kind.INSERT, DB + "/c/items/root",
+        new byte[] {(byte) key}, new byte[] {2}, Optional.empty()), "c1", 0, "c1-1",
+        clock.millis(), 0);
+  }
+
+  /** Records waiting in the tree queue the two-step transaction propagates to. */
+  private static int propagatedRecords(CloudServices services, PuQueues names) {
+    String q = names.treeQueue(DB + "/c/items/root", false);
+    if (!services.simpleQueues().listQueues(q).join().contains(q)) {
+      return 0;
+    }
+    int n = 0;
+    for (var m : services.simpleQueues().receive(q, 10, Duration.ofMillis(1)).join()) {
+      n += io.stratus.protocols.log.LogMessages.unpack(m.payload()).size();
+    }
+    return n;
+  }
+
+  @Test
+  void anOldCommittedTransactionWithAHiddenLogMessageIsNeverPropagatedInPart() {
+    ManualClock clock = new ManualClock();
+    try (InProcessCloud cloud = InProcessCloud.builder().clock(clock).build();
+        BufferPool pool = new BufferPool(cloud.services().storage(),
+            BufferPoolConfig.builder().build(), clock)) {
+      CloudServices services = cloud.services();
+      ProtocolContext ctx = new ProtocolContext(services, DB, "c2", clock, CrashPoints.none(),
+          pool, Duration.ofSeconds(45));
+      PuQueues names = new PuQueues(DB);
+      AtomicLog log = new AtomicLog(ctx, "c2#n2", names,
+          new QueueSender(services.simpleQueues()), ConcurrentHashMap.newKeySet());
+      String queue = log.queueOf("c1"); // a dead client's queue, recovered by c2
+      services.simpleQueues().createQueue(queue).join();
+      // A two-step transaction: two log messages (one record each), then its commit record.
+      int oneRecord = AtomicMessages.pack("n1/c1-1", clock.millis(), List.of(insert(clock, 1)),
+          1 << 20).get(0).length;
+      List<byte[]> logs = AtomicMessages.pack("n1/c1-1", clock.millis(),
+          List.of(insert(clock, 1), insert(clock, 2)), oneRecord + 25);
+      assertThat(logs).hasSize(2);
+      services.simpleQueues().send(queue, logs.get(0)).join();
+      services.simpleQueues().send(queue, logs.get(1)).join();
+      services.simpleQueues().send(queue, AtomicMessages.commitRecord("n1/c1-1", clock.millis(),
+          2, 2)).join();
+      // Someone's receive hides the first log message for ten minutes.
+      assertThat(services.simpleQueues().receive(queue, 1, Duration.ofMinutes(10)).join())
+          .hasSize(1);
+      clock.advance(Duration.ofMinutes(2)); // older than the atomic timeout
+
+      AtomicLog.Pass partial = log.run(queue, Set.of(), Set.of());
+      assertThat(partial.incomplete()).isEqualTo(1);
+      assertThat(partial.winners()).isZero();
+      assertThat(propagatedRecords(services, names)).as("nothing of it propagated").isZero();
+
+      clock.advance(Duration.ofMinutes(10)); // the hidden message is back
+      AtomicLog.Pass whole = log.run(queue, Set.of(), Set.of());
+      assertThat(whole.winners()).isEqualTo(1);
+      assertThat(propagatedRecords(services, names)).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aCleanUpThatDiedAfterItsMarkerIsFinishedWithoutPropagatingAgain() {
+    ManualClock clock = new ManualClock();
+    try (InProcessCloud cloud = InProcessCloud.builder().clock(clock).build();
+        BufferPool pool = new BufferPool(cloud.services().storage(),
+            BufferPoolConfig.builder().build(), clock)) {
+      CloudServices services = cloud.services();
+      ProtocolContext ctx = new ProtocolContext(services, DB, "c2", clock, CrashPoints.none(),
+          pool, Duration.ofSeconds(45));
+      PuQueues names = new PuQueues(DB);
+      AtomicLog log = new AtomicLog(ctx, "c2#n2", names,
+          new QueueSender(services.simpleQueues()), ConcurrentHashMap.newKeySet());
+      String queue = log.queueOf("c1");
+      services.simpleQueues().createQueue(queue).join();
+      // Propagated, marked, one of two log messages deleted, then the clean-up died.
+      services.simpleQueues().send(queue, AtomicMessages.pack("n1/c1-1", clock.millis(),
+          List.of(insert(clock, 2)), 1 << 20).get(0)).join();
+      services.simpleQueues().send(queue, AtomicMessages.commitRecord("n1/c1-1", clock.millis(),
+          2, 2)).join();
+      services.simpleQueues().send(queue, AtomicMessages.propagated("n1/c1-1", clock.millis()))
+          .join();
+
+      AtomicLog.Pass pass = log.run(queue, Set.of(), Set.of());
+
+      assertThat(pass.finished()).containsExactly("n1/c1-1");
+      assertThat(pass.recordsPropagated()).isZero();
+      assertThat(propagatedRecords(services, names)).isZero();
+      clock.advance(Duration.ofMinutes(1));
+      assertThat(services.simpleQueues().receive(queue, 10, Duration.ofSeconds(1)).join())
+          .as("the queue is clean").isEmpty();
+    }
+  }
 }

@@ -36,11 +36,13 @@ public final class AtomicMessages {
   private AtomicMessages() {}
 
   /**
-   * One decoded ATOMIC queue message: log records, a commit record, or a complete transaction
-   * ({@code commitRecord} and {@code complete}: the records and the commit record in one message).
+   * One decoded ATOMIC queue message: log records, a commit record, a complete transaction
+   * ({@code commitRecord} and {@code complete}: the records and the commit record in one message),
+   * or a propagation marker ({@code propagated}: the transaction's records all reached their PU
+   * queues; no records of its own).
    */
-  public record Entry(boolean commitRecord, boolean complete, String commitKey,
-      long commitTimeMillis,
+  public record Entry(boolean commitRecord, boolean complete, boolean propagated,
+      String commitKey, long commitTimeMillis,
       int messageIndex, int messageCount, int recordCount, List<LogRecord> records) {
     public Entry {
       Objects.requireNonNull(commitKey, "commitKey");
@@ -97,6 +99,14 @@ public final class AtomicMessages {
   }
 
   /**
+   * The marker saying that the two-step transaction {@code commitKey} has been propagated: sent
+   * before any of its log messages is deleted (see {@code AtomicLog}).
+   */
+  public static byte[] propagated(String commitKey, long commitTimeMillis) {
+    return seal(header(AtomicEntryKind.PROPAGATED, commitKey, commitTimeMillis).build());
+  }
+
+  /**
    * A whole transaction in one message (its records and its commit record), when it fits under
    * {@code maxMessageBytes}: sending it commits the transaction in one queue round trip. Empty
    * when it does not fit (then {@link #pack} and {@link #commitRecord}, in that order).
@@ -144,7 +154,11 @@ public final class AtomicMessages {
     }
     boolean commit;
     boolean complete = false;
-    if (e.getKind() == AtomicEntryKind.COMMIT_RECORD) {
+    boolean propagated = false;
+    if (e.getKind() == AtomicEntryKind.PROPAGATED) {
+      commit = false;
+      propagated = true;
+    } else if (e.getKind() == AtomicEntryKind.COMMIT_RECORD) {
       commit = true;
     } else if (e.getKind() == AtomicEntryKind.LOG_RECORDS) {
       commit = false;
@@ -162,7 +176,7 @@ public final class AtomicMessages {
     for (LogRecordProto p : e.getRecordsList()) {
       records.add(LogMessages.fromProto(p));
     }
-    return new Entry(commit, complete, e.getCommitKey(), e.getCommitTimeMillis(),
+    return new Entry(commit, complete, propagated, e.getCommitKey(), e.getCommitTimeMillis(),
         e.getMessageIndex(), e.getMessageCount(), e.getRecordCount(), records);
   }
 
