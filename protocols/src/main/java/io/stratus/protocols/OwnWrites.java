@@ -197,8 +197,9 @@ final class OwnWrites {
         Pending p = e.getValue();
         Page chain = p.chainPage.equals(leaf.uri()) ? leaf
             : chainPages.computeIfAbsent(p.chainPage, pages::read).orElse(null);
-        if (p.coveredBy(chain) && (chain == leaf || !chain.isBeyondHighKey(p.change.key())
-                || shows(leaf, p.change))) {
+        // Forgotten only when the page the read used shows it: the chain's page (a tree root)
+        // may be a fresher copy than the leaf, which can predate the checkpoint that applied it.
+        if (p.coveredBy(chain) && (chain == leaf || shows(leaf, p.change))) {
           if (tree.byKey.remove(e.getKey(), p)) { // applied and seen: the page has it now
             tree.version.incrementAndGet();
           }

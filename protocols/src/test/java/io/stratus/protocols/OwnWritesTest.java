@@ -1,0 +1,76 @@
+package io.stratus.protocols;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageKind;
+import io.stratus.pagemanager.PageStore;
+import io.stratus.protocols.LogicalChange.Kind;
+import io.stratus.protocols.log.LogRecord;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The read-your-writes overlay forgets a pending record only when the page the read used shows
+ * it: a fresher tree root proving the record applied says nothing about an older cached leaf.
+ */
+class OwnWritesTest {
+  private static final String ROOT = "db/c/items/root";
+  private static final String LEAF = "db/c/items/leaf-2";
+  private static final String WRITER = "a#n.0";
+
+  private static PageStore rootOnly(Page root) {
+    return new PageStore() {
+      @Override
+      public Optional<Page> read(String uri) {
+        return uri.equals(ROOT) ? Optional.of(root) : Optional.empty();
+      }
+
+      @Override
+      public void write(Page page) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public String newPageUri(String prefix) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public int pageSize() {
+        return 4096;
+      }
+    };
+  }
+
+  private static Page leafWith(byte[]... keys) {
+    byte[][] values = new byte[keys.length][];
+    for (int i = 0; i < keys.length; i++) {
+      values[i] = new byte[] {7};
+    }
+    return Page.builder(LEAF, PageKind.LEAF).level(0).entries(keys, values).build();
+  }
+
+  @Test
+  void aDeleteStaysOverlaidOnALeafOlderThanTheCheckpointThatAppliedIt() {
+    OwnWrites own = new OwnWrites();
+    LogRecord delete = new LogRecord(new LogicalChange(Kind.DELETE, ROOT, new byte[] {40},
+        new byte[0], Optional.empty()), WRITER, 1, "a-1", 1000, 0);
+    own.add(Map.of("q", List.of(delete)));
+    Page coveringRoot = Page.builder(ROOT, PageKind.INNER).level(1)
+        .clientCommitCounters(Map.of(WriteChains.key(WRITER, true, ROOT), 1L)).build();
+    Page staleLeaf = leafWith(new byte[] {39}, new byte[] {40}); // cached before the checkpoint
+
+    Page seen = own.overlay(rootOnly(coveringRoot), staleLeaf);
+
+    assertThat(seen.indexOf(new byte[] {40})).as("the deleted key stays hidden").isNegative();
+    assertThat(own.pending()).isEqualTo(1);
+
+    Page freshLeaf = leafWith(new byte[] {39}); // read after the checkpoint
+    assertThat(own.overlay(rootOnly(coveringRoot), freshLeaf).indexOf(new byte[] {40}))
+        .isNegative();
+    assertThat(own.pending()).as("forgotten once the leaf read shows it").isZero();
+  }
+}
