@@ -126,35 +126,53 @@ final class BasicCommit {
     Map<String, List<LogRecord>> byQueue = new LinkedHashMap<>();
     Set<Target> targets = new LinkedHashSet<>();
     for (LogicalChange c : changes) {
-      LogicalChange sendAs = c;
+      LogicalChange sendAs;
       Target target;
+      Optional<Target> follow = c.secondaryIndex() || ownWrites == null ? Optional.empty()
+          : ownWrites.pendingTarget(c.treeUri(), c.key());
       if (c.secondaryIndex()) {
         target = new Target(Kind.INDEX_TREE, c.treeUri());
+        sendAs = c;
+      } else if (follow.isPresent()) {
+        // Monotonic writes: this client's earlier record of the key is still pending in a queue;
+        // whatever this one is (update, delete, re-create), it follows into the same chain, so
+        // one checkpoint applies them in commit order. Split between two queues, the older could
+        // be applied after the newer (an update on the page after a delete and re-create on the
+        // tree, or an upsert on the tree after an update on the page).
+        target = follow.get();
+        sendAs = routedTo(c, target);
       } else if (c.kind() != LogicalChange.Kind.UPDATE) {
         target = new Target(Kind.PRIMARY_TREE, c.treeUri());
+        sendAs = routedTo(c, target);
       } else {
         String leaf = Checkpointer.treeOf(c.treeUri()).leafFor(committed, c.key());
         Optional<Page> page = committed.read(leaf);
-        if (page.isPresent() && page.get().indexOf(c.key()) >= 0) {
-          // Monotonic writes: while an earlier update of the key is pending on another page (a
-          // split moved the key since), follow it there, into the same chain; that page's
-          // checkpoint applies both, in order, to the leaf now responsible (Checkpointer).
-          leaf = ownWrites == null ? leaf
-              : ownWrites.pendingDataPage(c.treeUri(), c.key()).orElse(leaf);
-          target = new Target(Kind.DATA_PAGE, leaf);
-          sendAs = new LogicalChange(LogicalChange.Kind.UPDATE, c.treeUri(), c.key(), c.value(),
-              Optional.of(leaf));
-        } else { // its insert is still pending: an upsert through the tree's queue
-          target = new Target(Kind.PRIMARY_TREE, c.treeUri());
-          sendAs = new LogicalChange(LogicalChange.Kind.INSERT, c.treeUri(), c.key(), c.value(),
-              Optional.empty());
-        }
+        target = page.isPresent() && page.get().indexOf(c.key()) >= 0
+            ? new Target(Kind.DATA_PAGE, leaf)
+            : new Target(Kind.PRIMARY_TREE, c.treeUri()); // its insert is pending: an upsert
+        sendAs = routedTo(c, target);
       }
       targets.add(target);
       byQueue.computeIfAbsent(names.queueOf(target), q -> new ArrayList<>())
           .add(new LogRecord(sendAs, clientId, 0, tx, now, 0));
     }
     return new Routed(byQueue, targets, changes.size());
+  }
+
+  /**
+   * {@code c} as sent to {@code target}'s queue: on a data page it keeps its kind and names the
+   * page (every checkpoint of the page applies updates, inserts and deletes); on a tree an update
+   * becomes an insert (a put, so that it is never dropped for a key whose insert is pending) and
+   * no page is named.
+   */
+  private static LogicalChange routedTo(LogicalChange c, Target target) {
+    if (target.kind() == Kind.DATA_PAGE) {
+      return new LogicalChange(c.kind(), c.treeUri(), c.key(), c.value(),
+          Optional.of(target.uri()));
+    }
+    LogicalChange.Kind kind = c.kind() == LogicalChange.Kind.UPDATE
+        ? LogicalChange.Kind.INSERT : c.kind();
+    return new LogicalChange(kind, c.treeUri(), c.key(), c.value(), Optional.empty());
   }
 
   /**

@@ -25,6 +25,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.TreeMap;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -450,16 +452,28 @@ final class Checkpointer {
     }
     Page page = read.get();
     Map<String, List<TreeChange>> byTree = new LinkedHashMap<>();
+    // Whether each key is present after the records before it: a writer's delete and re-create
+    // of a key follow its pending update into this queue, so one batch may hold all three.
+    Map<String, TreeMap<byte[], Boolean>> present = new HashMap<>();
     int applied = 0;
     for (LogRecord r : records) {
       byte[] key = r.change().key();
       String leafUri = held.movedTo.getOrDefault(r, pageUri);
       Page leaf = leafUri.equals(pageUri) ? page : store.read(leafUri).orElseThrow(
           () -> new DirectPageStore.Abandoned("leaf " + leafUri + " is missing", null));
-      if (leaf.indexOf(key) >= 0 && r.kind() != LogicalChange.Kind.DELETE) {
+      TreeMap<byte[], Boolean> known = present.computeIfAbsent(r.treeUri(),
+          u -> new TreeMap<>(Arrays::compareUnsigned));
+      boolean there = known.computeIfAbsent(key, k -> leaf.indexOf(k) >= 0);
+      boolean apply = switch (r.kind()) {
+        case UPDATE -> there; // absent: deleted since (by another writer), dropped
+        case INSERT -> true; // a put: creates or replaces
+        case DELETE -> there;
+      };
+      if (apply) {
         byTree.computeIfAbsent(r.treeUri(), u -> new ArrayList<>()).add(r.toTreeChange(false));
+        known.put(key, r.kind() != LogicalChange.Kind.DELETE);
         applied++;
-      } // else: the record was deleted since (or a stray record): dropped
+      }
     }
     for (Map.Entry<String, List<TreeChange>> e : byTree.entrySet()) {
       treeOf(e.getKey()).applySorted(store, e.getValue());

@@ -27,8 +27,9 @@ import java.util.function.Function;
  * t:<writer>} counter for an insert or delete ({@link WriteChains}) — as read through the
  * transaction's store (the buffer pool, so after at most a TTL). Until then the overlay shows the
  * client's own latest write of each key, which is what read-your-writes asks. Routing of later
- * commits reads the pool directly, never this overlay, so queued records still go where the
- * stored pages say.
+ * commits reads the pool directly, never this overlay, except that a key with a pending record
+ * here sends its later records to the same queue ({@link #pendingTarget}): one chain then orders
+ * them, across deletes, re-creates and splits.
  *
  * <p><b>Moved keys.</b> When the data page an update was routed to has split since and the key
  * moved right, the checkpoint of that page applies the update to the leaf now responsible and
@@ -36,7 +37,7 @@ import java.util.function.Function;
  * of the other leaf may be older: the record stays until that leaf shows its value (limit: if
  * another client overwrites the key before this client sees its own value, this client keeps
  * showing its own until it writes the key again or the handle closes). While it stays, later
- * updates of the key follow it to the same page ({@link #pendingDataPage}).
+ * records of the key follow it to the same page ({@link #pendingTarget}).
  *
  * <p>Only the latest own record per key is kept (an earlier one is superseded). Thread-safe:
  * concurrent skip-list maps per tree; a record is removed only if it is still the one checked.
@@ -98,8 +99,7 @@ final class OwnWrites {
     for (List<LogRecord> records : byQueue.values()) {
       for (LogRecord r : records) {
         boolean secondary = r.change().secondaryIndex();
-        boolean pageChain = !secondary && r.kind() == LogicalChange.Kind.UPDATE
-            && r.dataPageUri().isPresent();
+        boolean pageChain = !secondary && r.dataPageUri().isPresent();
         String chainPage = pageChain ? r.dataPageUri().get() : r.treeUri();
         Pending p = new Pending(r.toTreeChange(secondary), r.clientCounter(),
             WriteChains.key(r.clientId(), !pageChain, chainPage), chainPage);
@@ -149,14 +149,19 @@ final class OwnWrites {
   }
 
   /**
-   * The data page this client's pending update of {@code key} in {@code treeUri} was routed to,
-   * if the latest own record of the key is such an update not yet seen applied.
+   * The queue (a data page's, or the tree's) that carries this client's latest record of {@code
+   * key} in {@code treeUri}, while that record is not yet seen applied: later records of the key
+   * follow it there, into the same chain.
    */
-  Optional<String> pendingDataPage(String treeUri, byte[] key) {
+  Optional<PuQueues.Target> pendingTarget(String treeUri, byte[] key) {
     TreePending tree = byTree.get(treeUri);
     Pending p = tree == null ? null : tree.byKey.get(key);
-    return p != null && p.chainKey.startsWith("p:") ? Optional.of(p.chainPage)
-        : Optional.empty();
+    if (p == null) {
+      return Optional.empty();
+    }
+    return Optional.of(p.chainKey.startsWith("p:")
+        ? new PuQueues.Target(PuQueues.Kind.DATA_PAGE, p.chainPage)
+        : new PuQueues.Target(PuQueues.Kind.PRIMARY_TREE, p.chainPage));
   }
 
   /** Whether {@code leaf} shows {@code change} (its value, or the key's absence). */

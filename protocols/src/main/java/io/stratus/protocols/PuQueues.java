@@ -67,13 +67,13 @@ final class PuQueues {
   }
 
   /**
-   * The queue a routed record goes to: an UPDATE with its data page to the page's queue, anything
-   * else to its tree's (what {@link BasicCommit} decided when it routed the record, so recovery of
-   * an ATOMIC queue sends each record where the commit would have).
+   * The queue a routed record goes to: a primary-tree record with a data page to the page's queue
+   * (updates, and inserts and deletes that followed a pending record of their key there), anything
+   * else to its tree's — what {@link BasicCommit} decided when it routed the record, so recovery of
+   * an ATOMIC queue sends each record where the commit would have.
    */
   String queueOf(io.stratus.protocols.log.LogRecord r) {
-    if (r.kind() == LogicalChange.Kind.UPDATE && r.dataPageUri().isPresent()
-        && !r.change().secondaryIndex()) {
+    if (r.dataPageUri().isPresent() && !r.change().secondaryIndex()) {
       return pageQueue(r.dataPageUri().get());
     }
     return treeQueue(r.treeUri(), r.change().secondaryIndex());
