@@ -400,6 +400,7 @@ final class AtomicProtocol implements CommitProtocol {
     int winners = 0;
     int losers = 0;
     int waiting = 0;
+    int incomplete = 0;
     for (String q : log.list()) {
       if (q.equals(queue)) {
         continue;
@@ -418,8 +419,9 @@ final class AtomicProtocol implements CommitProtocol {
       winners += pass.winners();
       losers += pass.losers();
       waiting += pass.waiting();
+      incomplete += pass.incomplete();
     }
-    return new RecoverySummary(queues, winners, losers, waiting, skipped);
+    return new RecoverySummary(queues, winners, losers, waiting, skipped, incomplete);
   }
 
   /**
@@ -429,13 +431,19 @@ final class AtomicProtocol implements CommitProtocol {
   @Override
   public CheckpointSummary checkpointAll() {
     flush();
-    recoverOwn();
+    AtomicLog.Pass own = recoverOwn();
+    int waiting = own.ran() ? own.waiting() : 1; // a skipped pass may leave anything: say so
     try {
-      recoverAbandonedClients();
+      RecoverySummary others = recoverAbandonedClients();
+      waiting += others.waiting() + others.skipped();
     } catch (CloudException e) {
-      LOG.log(Level.DEBUG, "listing the ATOMIC queues failed", e);
+      LOG.log(Level.WARNING, "listing the ATOMIC queues failed; abandoned clients not recovered",
+          e);
+      waiting++;
     }
-    return basic.checkpointAll();
+    // Propagations pending after this flush (a failed send) and this client's own commits the
+    // recovery pass had to leave alone are work that remains: the summary says so.
+    return basic.checkpointAll().plusWaiting(waiting + pending.size());
   }
 
   /** Commits whose propagation is pending (for tests). */

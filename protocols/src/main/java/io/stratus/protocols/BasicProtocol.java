@@ -14,6 +14,7 @@ import io.stratus.protocols.log.LogRecord;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -226,6 +227,8 @@ final class BasicProtocol implements CommitProtocol {
     int failures = 0;
     long applied = 0;
     long pages = 0;
+    long deferred = 0; // records left queued (hidden for the rest of this call: counted once)
+    Set<Target> busy = new HashSet<>();
     for (int pass = 0; pass < 5; pass++) {
       List<String> listed = new ArrayList<>(
           CloudFutures.await(ctx.services().simpleQueues().listQueues(names.prefix())));
@@ -247,14 +250,20 @@ final class BasicProtocol implements CommitProtocol {
             failures++;
             break;
           }
+          if (o.busy()) {
+            busy.add(t);
+            break;
+          }
           if (!o.completed()) {
             failures++;
             break;
           }
           done++;
           applied += o.applied();
-          appliedThisPass += o.received();
+          appliedThisPass += o.received() - o.deferred();
           pages += o.pagesWritten();
+          deferred += o.deferred();
+          busy.remove(t);
           empties = o.received() == 0 ? empties + 1 : 0;
         }
       }
@@ -263,7 +272,8 @@ final class BasicProtocol implements CommitProtocol {
       }
     }
     pruneOwnWrites();
-    return new CheckpointSummary(queuesSeen, done, applied, pages, failures);
+    return new CheckpointSummary(queuesSeen, done, applied, pages, failures, busy.size(),
+        deferred, 0);
   }
 
   /** The queues with a checkpoint scheduled or running (for tests and monitoring). */

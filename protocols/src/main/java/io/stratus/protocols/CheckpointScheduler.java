@@ -42,7 +42,7 @@ final class CheckpointScheduler implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(CheckpointScheduler.class.getName());
   /** Threads of the owned executor: checkpoints mostly wait for the cloud, so more than cores. */
   static final int THREADS = 4;
-  /** How long {@link #close} waits for running background work to stop. */
+  /** How long {@link #close} waits for interrupted background work to stop. */
   private static final long CLOSE_WAIT_SECONDS = 10;
 
   private final Checkpointer checkpointer;
@@ -57,6 +57,8 @@ final class CheckpointScheduler implements AutoCloseable {
   private final AtomicLong ran = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private volatile boolean closed;
+  /** How long {@link #close} lets running work finish: a checkpoint's lease and a margin. */
+  private final long closeWaitMillis;
 
   CheckpointScheduler(ProtocolContext ctx, Checkpointer checkpointer, PuQueues names) {
     this.checkpointer = checkpointer;
@@ -65,6 +67,7 @@ final class CheckpointScheduler implements AutoCloseable {
     this.clock = ctx.clock();
     this.intervalMillis = ctx.checkpointInterval().toMillis();
     this.random = new Random(ctx.checkpoints().seed());
+    this.closeWaitMillis = ctx.checkpoints().lockTimeout().toMillis() + 5_000;
     if (ctx.checkpointExecutor() != null) {
       this.executor = ctx.checkpointExecutor();
       this.owned = null;
@@ -137,7 +140,7 @@ final class CheckpointScheduler implements AutoCloseable {
           if (!closed) {
             Checkpointer.Outcome o = checkpointer.run(t);
             ran.incrementAndGet();
-            if (!o.completed()) {
+            if (!o.completed() && !o.busy()) { // busy: another run applies the records
               failed.incrementAndGet();
             }
           }
@@ -197,16 +200,21 @@ final class CheckpointScheduler implements AutoCloseable {
 
   @Override
   public void close() {
-    closed = true;
+    closed = true; // queued tasks that have not started skip themselves
     if (owned != null) {
-      owned.shutdownNow();
+      // Running work is let finish, not interrupted: a checkpoint or clean-up cut short leaves
+      // the messages it received hidden for a whole visibility timeout, and a reader right after
+      // a graceful close would miss acknowledged writes. It is bounded by its lease.
+      owned.shutdown();
       try {
-        // Running tasks stop at their next cloud call; waiting keeps them from outliving the
-        // services the caller closes next.
-        if (!owned.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
-          LOG.log(Level.WARNING, "background checkpoint work still running after close");
+        if (!owned.awaitTermination(closeWaitMillis, TimeUnit.MILLISECONDS)) {
+          owned.shutdownNow();
+          LOG.log(Level.WARNING, "background checkpoint work still running "
+              + closeWaitMillis + " ms after close; interrupted");
+          owned.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
         }
       } catch (InterruptedException e) {
+        owned.shutdownNow();
         Thread.currentThread().interrupt();
       }
     }

@@ -98,10 +98,22 @@ final class Checkpointer {
           .thenComparingInt(r -> r.transactionId().length())
           .thenComparing(LogRecord::transactionId);
 
-  /** What one checkpoint did. */
-  record Outcome(boolean completed, int received, int applied, int pagesWritten, String why) {
+  /**
+   * What one checkpoint did.
+   *
+   * @param busy it did not run because another checkpoint of the queue holds its lock (in this
+   *     process or another): its records are someone else's to apply now
+   * @param deferred records it received but left queued (after a gap in their chain, behind an
+   *     unmet lane dependency, or waiting for room in the header)
+   */
+  record Outcome(boolean completed, boolean busy, int received, int applied, int deferred,
+      int pagesWritten, String why) {
+    static Outcome busy(String why) {
+      return new Outcome(false, true, 0, 0, 0, 0, why);
+    }
+
     static Outcome gaveUp(String why, int received) {
-      return new Outcome(false, received, 0, 0, why);
+      return new Outcome(false, false, received, 0, 0, 0, why);
     }
   }
 
@@ -184,7 +196,7 @@ final class Checkpointer {
     String queue = names.queueOf(target);
     ReentrantLock mutex = mutexOf(queue);
     if (!mutex.tryLock()) {
-      return Outcome.gaveUp("a checkpoint of this queue is running in this process", 0);
+      return Outcome.busy("a checkpoint of this queue is running in this process");
     }
     try {
       return runExclusively(target, queue);
@@ -205,7 +217,7 @@ final class Checkpointer {
     ReentrantLock mutex = mutexOf(queue);
     try {
       if (!mutex.tryLock(lockTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        return Outcome.gaveUp("a checkpoint of this queue in this process did not end", 0);
+        return Outcome.busy("a checkpoint of this queue in this process did not end");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -234,7 +246,7 @@ final class Checkpointer {
     long sentAt = clock.millis();
     LockGrant grant = CloudFutures.await(locks.acquireExclusive(queue, owner));
     if (!grant.granted()) {
-      return Outcome.gaveUp("lock held by another checkpoint", 0);
+      return Outcome.busy("lock held by another checkpoint");
     }
     Held held = new Held(sentAt + grant.validFor().toMillis(), owner);
     DirectPageStore.Lease lease = () -> held.deadline - clock.millis() > propagationMillis;
@@ -333,7 +345,7 @@ final class Checkpointer {
     Received in = receive(queue);
     crashPoints.reach(step + "after-receive");
     if (in.handles.isEmpty()) {
-      return new Outcome(true, 0, 0, 0, "queue empty");
+      return new Outcome(true, false, 0, 0, 0, 0, "queue empty");
     }
     DirectPageStore store = new DirectPageStore(storage, conditional, pool.config().pageSize(),
         pool::highestStamp);
@@ -367,7 +379,8 @@ final class Checkpointer {
     for (Map.Entry<String, String> v : versions.entrySet()) {
       pool.install(store.writes().get(v.getKey()), v.getValue());
     }
-    return new Outcome(true, in.records.size(), applied, versions.size(), "done");
+    return new Outcome(true, false, in.records.size(), applied, chains.deferred().size(),
+        versions.size(), "done");
   }
 
   /**

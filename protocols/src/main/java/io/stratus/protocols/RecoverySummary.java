@@ -9,8 +9,17 @@ package io.stratus.protocols;
  * @param losers transactions without a commit record, older than the atomic timeout, deleted
  * @param waiting transactions left for a later pass (young, or not all messages visible)
  * @param skipped queues not recovered now (locked by another recoverer, or a cloud error)
+ * @param incomplete of {@code waiting}, committed transactions some of whose log messages were not
+ *     visible (hidden by another pass, or missed by short receives): never applied in part, they
+ *     wait for a later pass
  */
-public record RecoverySummary(int queues, int winners, int losers, int waiting, int skipped) {
+public record RecoverySummary(int queues, int winners, int losers, int waiting, int skipped,
+    int incomplete) {
   /** Nothing done (a protocol without ATOMIC queues). */
-  public static final RecoverySummary NONE = new RecoverySummary(0, 0, 0, 0, 0);
+  public static final RecoverySummary NONE = new RecoverySummary(0, 0, 0, 0, 0, 0);
+
+  /** Whether nothing was left: no queue skipped, no transaction waiting. */
+  public boolean quiescent() {
+    return skipped == 0 && waiting == 0;
+  }
 }
