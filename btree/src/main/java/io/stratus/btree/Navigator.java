@@ -5,7 +5,6 @@ import io.stratus.InvalidRequestException;
 import io.stratus.pagemanager.Keys;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageStore;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -156,7 +155,7 @@ final class Navigator {
   }
 
   static String childUri(Page inner, int i) {
-    return new String(inner.value(i), StandardCharsets.UTF_8);
+    return inner.valueText(i);
   }
 
   /** A page another page refers to: missing means a dangling reference. */

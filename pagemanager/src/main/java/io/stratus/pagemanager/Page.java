@@ -1,5 +1,6 @@
 package io.stratus.pagemanager;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -81,6 +82,8 @@ public final class Page {
   private final byte[][] keys;
   private final byte[][] values;
   private final int encodedSizeBound;
+  /** Values decoded as text on demand ({@link #valueText}); a cache, not part of the value. */
+  private volatile String[] valueTexts;
 
   private Page(Builder b, byte[][] keys, byte[][] values) {
     this.uri = Objects.requireNonNull(b.uri, "uri");
@@ -225,6 +228,25 @@ public final class Page {
   /** The value of the i-th smallest key (a copy). */
   public byte[] value(int i) {
     return values[i].clone();
+  }
+
+  /**
+   * The value of the i-th smallest key as UTF-8 text, decoded once per page: an inner node's values
+   * are its children's URIs, read on every descent, and decoding them again each time (a new string,
+   * its hash computed afresh for the page lookup) was a large share of a cached read.
+   */
+  public String valueText(int i) {
+    String[] texts = valueTexts;
+    if (texts == null) {
+      texts = new String[values.length];
+      valueTexts = texts; // racing threads may both decode: the strings are equal
+    }
+    String t = texts[i];
+    if (t == null) {
+      t = new String(values[i], StandardCharsets.UTF_8);
+      texts[i] = t;
+    }
+    return t;
   }
 
   /** Compares the i-th key with {@code key} without copying. */

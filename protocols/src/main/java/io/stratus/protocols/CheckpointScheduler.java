@@ -42,6 +42,8 @@ final class CheckpointScheduler implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(CheckpointScheduler.class.getName());
   /** Threads of the owned executor: checkpoints mostly wait for the cloud, so more than cores. */
   static final int THREADS = 4;
+  /** A reader-side chance below which no draw is made (one in ten million reads). */
+  static final double NEGLIGIBLE_CHANCE = 1e-7;
   /** How long {@link #close} waits for interrupted background work to stop. */
   private static final long CLOSE_WAIT_SECONDS = 10;
 
@@ -111,13 +113,17 @@ final class CheckpointScheduler implements AutoCloseable {
 
   private void consider(Target t, long lastMillis) {
     long x = Math.abs(clock.millis() - lastMillis);
-    if (x <= intervalMillis || scheduled.contains(names.queueOf(t))) {
+    if (x <= intervalMillis) {
       return;
     }
     // java.util.Random is thread-safe without a lock (a compare-and-set on its seed); every read of
-    // a page due for a checkpoint draws, so a lock here made request threads queue up.
-    if (random.nextDouble() < (double) intervalMillis / x) {
-      schedule(t);
+    // a page due for a checkpoint draws, so a lock here made request threads queue up. A page last
+    // checkpointed ages ago (never: time 0) has a chance so small that drawing for it would only
+    // cost every read a compare-and-set on the shared seed. The draw comes before the check of
+    // the scheduled set, which needs the queue's name (a new string) on every read.
+    double chance = (double) intervalMillis / x;
+    if (chance >= NEGLIGIBLE_CHANCE && random.nextDouble() < chance) {
+      schedule(t); // does nothing when one is scheduled or running
     }
   }
 

@@ -27,6 +27,7 @@ import java.util.Optional;
  */
 public final class StorageLayout {
   private static final String ROOT = "root";
+  private static final String SLASH_ROOT = "/" + ROOT;
 
   /** Which kind of tree a root belongs to. */
   public enum TreeKind {
@@ -90,7 +91,7 @@ public final class StorageLayout {
   /** The kind of tree whose root {@code page} is, or empty when it is no tree root. */
   public Optional<TreeKind> rootKind(Page page) {
     String uri = page.uri();
-    if (page.kind() == PageKind.META || !uri.endsWith("/" + ROOT)) {
+    if (page.kind() == PageKind.META || !uri.endsWith(SLASH_ROOT)) {
       return Optional.empty();
     }
     if (uri.startsWith(collections)) {

@@ -38,7 +38,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "stratus-bench",
     mixinStandardHelpOptions = true,
-    subcommands = {StratusBench.Engine.class, StratusBench.Protocols.class},
+    subcommands = {StratusBench.Engine.class, StratusBench.Protocols.class,
+        StratusBench.Jmh.class},
     version = "Stratus 0.1.0-SNAPSHOT",
     sortOptions = false,
     description = {
@@ -177,6 +178,23 @@ public final class StratusBench implements Callable<Integer> {
   }
 
   /** {@code stratus-bench engine}: the storage engine's benchmarks. */
+  @Command(
+      name = "jmh",
+      description = {
+        "Runs the JMH micro-benchmarks (e.g. PointRead: cached point reads through the public",
+        "API, per protocol); the arguments are JMH's (try -h)."
+      })
+  static final class Jmh implements Callable<Integer> {
+    @CommandLine.Unmatched
+    List<String> args = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+      org.openjdk.jmh.Main.main(args.toArray(new String[0]));
+      return 0;
+    }
+  }
+
   @Command(
       name = "engine",
       mixinStandardHelpOptions = true,
