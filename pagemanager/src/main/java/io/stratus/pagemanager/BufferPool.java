@@ -197,6 +197,17 @@ public final class BufferPool implements AutoCloseable {
   }
 
   /**
+   * The storage version of the copy of {@code uri} the pool holds now, expired or not, without
+   * asking storage; empty when it holds none. What a writer of this handle compares with the
+   * version its change is based on, to notice another commit of the same handle in between.
+   */
+  public Optional<String> cachedVersion(String uri) {
+    PoolSlot s = slots.get(uri);
+    Content c = s == null ? null : s.content;
+    return c == null ? Optional.empty() : Optional.of(c.version);
+  }
+
+  /**
    * Installs the pool refused because it held a newer version of the page ({@link #install}).
    */
   public long staleInstallsRefused() {

@@ -11,7 +11,6 @@ import io.stratus.cloudapi.ItemVersion;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.pagemanager.BufferPool;
-import io.stratus.pagemanager.CachedPage;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.pagemanager.PageWrite;
@@ -175,14 +174,19 @@ final class NaiveProtocol implements CommitProtocol {
     return held;
   }
 
-  /** Whether every changed page's base is still the version the pool holds. */
+  /**
+   * Whether every changed page's base is still the version the pool holds. Only the cached copy
+   * is compared, never storage: what this detects is another commit of this handle in between
+   * (its pages are installed here); other clients' writes stay invisible to a naive commit, whose
+   * lost updates between clients are the baseline's nature.
+   */
   private boolean unchangedInPool(Collection<PageWrite> writes) {
     for (PageWrite w : writes) {
       if (w.isNew()) {
         continue;
       }
-      Optional<CachedPage> now = pool.fetchVersioned(w.uri());
-      if (now.isEmpty() || !now.get().version().equals(w.baseVersion().get())) {
+      Optional<String> cached = pool.cachedVersion(w.uri());
+      if (cached.isPresent() && !cached.get().equals(w.baseVersion().get())) {
         return false;
       }
     }
