@@ -22,8 +22,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -40,11 +43,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * what it read, which may be older than what another request thread of the same handle has
  * committed since; putting them would undo that commit, and two threads splitting one leaf would
  * leave the tree inconsistent (commits that had returned normally went missing, and scans found
- * fewer records than point reads). So a commit replays the transaction's logical changes onto
- * the handle's current pages (its buffer pool, where its own commits are installed), locks the
- * pages that replay writes, checks that none changed in the pool meanwhile (else it replays
- * again), puts them and installs them before unlocking. Lost updates between different handles,
- * the baseline's nature, stay.
+ * fewer records than point reads). So the commits of a handle are written in groups, one group
+ * at a time (group commit): the leader takes every commit waiting, and writes a lone commit whose
+ * pages no other commit of the handle changed since it read them as it is; otherwise it replays
+ * the group's logical changes, in arrival order, on the handle's current pages (its buffer pool,
+ * where its own commits are installed) and writes those once, installing them before the next
+ * group starts. A hot page (the rightmost leaf that new orders go to) is then written once per
+ * group instead of once per commit. Lost updates between different handles, the baseline's
+ * nature, stay.
  *
  * <p><b>Write order</b> (what the B-link trees need for concurrent readers, see {@code
  * BLinkTree}): all new pages first, concurrently (nothing refers to them yet), then the modified
@@ -72,23 +78,22 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe: commits of one handle coordinate through page locks of their own.
  */
 final class NaiveProtocol implements CommitProtocol {
-  /** Replays a commit that lost a race with another commit of this handle at most this often. */
-  static final int MAX_REPLAYS = 50;
-  /** Lock stripes of the pages being written by this handle's commits. */
-  private static final int STRIPES = 256;
+  /** How long a waiting commit waits before it tries to lead a group itself. */
+  private static final long LEADER_WAIT_MILLIS = 50;
 
   private final StorageService storage;
   private final CrashPoints crashPoints;
   private final BufferPool pool;
-  private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+  /** One group of this handle's commits is written at a time, by its leader. */
+  private final ReentrantLock leader = new ReentrantLock();
+  private final ConcurrentLinkedQueue<Waiter> waiting = new ConcurrentLinkedQueue<>();
+  /** Completed when the current leader ends its group (then replaced). */
+  private volatile CompletableFuture<Void> roundEnded = new CompletableFuture<>();
 
   NaiveProtocol(ProtocolContext context) {
     this.storage = context.services().storage();
     this.crashPoints = context.crashPoints();
     this.pool = context.bufferPool();
-    for (int i = 0; i < STRIPES; i++) {
-      stripes[i] = new ReentrantLock();
-    }
   }
 
   @Override
@@ -101,50 +106,105 @@ final class NaiveProtocol implements CommitProtocol {
     if (ws.pages().isEmpty()) {
       return CommitResult.empty();
     }
-    // Usually nothing else of this handle wrote the pages since the transaction read them, and
-    // its own copies are written. Otherwise its changes are replayed on the current pages.
-    CommitResult own = writeIfUnchanged(ws, ws.pages(), true);
-    if (own != null) {
-      return own;
-    }
-    Map<String, List<TreeChange>> byTree = treeChanges(ws.changes());
-    for (int replay = 0; replay < MAX_REPLAYS; replay++) {
-      try (PageTransaction current = pool.begin()) {
-        for (Map.Entry<String, List<TreeChange>> e : byTree.entrySet()) {
-          StorageLayout.tree(e.getKey()).applySorted(current, e.getValue());
+    Waiter me = new Waiter(ws);
+    waiting.add(me);
+    while (true) {
+      CompletableFuture<Void> round = roundEnded;
+      if (leader.tryLock()) {
+        try {
+          if (!me.result.isDone()) {
+            writeGroup();
+          }
+        } finally {
+          CompletableFuture<Void> ended = roundEnded;
+          roundEnded = new CompletableFuture<>();
+          leader.unlock();
+          ended.complete(null); // wakes the waiters: one of them leads the next group
         }
-        CommitResult replayed = writeIfUnchanged(ws, current.writes().values(), false);
-        if (replayed != null) {
-          return replayed;
+      }
+      try {
+        if (!me.result.isDone()) {
+          // Until the leader ends its group (then this commit was in it, or leads the next).
+          CompletableFuture.anyOf(me.result, round).get(LEADER_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        }
+        if (me.result.isDone()) {
+          return me.result.get();
+        }
+      } catch (TimeoutException e) {
+        // try to lead
+      } catch (ExecutionException e) {
+        if (me.result.isCompletedExceptionally()) {
+          Throwable cause = e.getCause();
+          throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        if (waiting.remove(me)) {
+          throw new CommitFailedException("interrupted before the commit was written; nothing"
+              + " was", true, e);
         }
       }
     }
-    throw new CommitFailedException("naive commit of transaction "
-        + ws.transaction().transactionId() + ": its pages kept changing under " + MAX_REPLAYS
-        + " replays by other commits of this handle; nothing was written", true, null);
   }
 
   /**
-   * Under the locks of their pages: writes and installs {@code writes} if none changed in the
-   * pool since they were read; null (nothing written) otherwise.
-   *
-   * @param transactionPages whether these are the transaction's own pages (their versions go back
-   *     to the record manager, which installs them too) or a replay's
+   * Writes every waiting commit of this handle as one group, under the leader lock: a lone commit
+   * whose pages nobody of this handle changed since it read them is written as it is; otherwise
+   * the group's logical changes are replayed, in arrival order, on the handle's current pages and
+   * those are written once. Each member gets the group's outcome.
    */
-  private CommitResult writeIfUnchanged(WriteSet ws, Collection<PageWrite> writes,
-      boolean transactionPages) {
-    List<ReentrantLock> held = lock(writes);
+  private void writeGroup() {
+    List<Waiter> group = new ArrayList<>();
+    for (Waiter w; (w = waiting.poll()) != null; ) {
+      group.add(w);
+    }
+    if (group.isEmpty()) {
+      return;
+    }
     try {
-      if (!unchangedInPool(writes)) {
-        return null;
+      CommitResult r;
+      if (group.size() == 1 && unchangedInPool(group.get(0).ws.pages())) {
+        r = write(group.get(0).ws, group.get(0).ws.pages());
+      } else {
+        r = replay(group);
       }
-      CommitResult r = write(ws, writes);
-      return transactionPages ? r
-          : new CommitResult(Map.of(), r.pagesWritten(), r.newPagesWritten(), 0);
-    } finally {
-      for (int i = held.size() - 1; i >= 0; i--) {
-        held.get(i).unlock();
+      for (Waiter w : group) {
+        w.result.complete(group.size() == 1 ? r
+            : new CommitResult(Map.of(), r.pagesWritten(), r.newPagesWritten(), 0));
       }
+    } catch (RuntimeException | Error e) {
+      for (Waiter w : group) {
+        w.result.completeExceptionally(e);
+      }
+      if (e instanceof Error err) {
+        throw err;
+      }
+    }
+  }
+
+  /** The group's changes replayed on the current pages, written; the installs are done here. */
+  private CommitResult replay(List<Waiter> group) {
+    Map<String, List<TreeChange>> byTree = new LinkedHashMap<>();
+    for (Waiter w : group) {
+      treeChanges(w.ws.changes()).forEach((tree, changes) ->
+          byTree.computeIfAbsent(tree, t -> new ArrayList<>()).addAll(changes));
+    }
+    try (PageTransaction current = pool.begin()) {
+      for (Map.Entry<String, List<TreeChange>> e : byTree.entrySet()) {
+        StorageLayout.tree(e.getKey()).applySorted(current, e.getValue());
+      }
+      CommitResult r = write(group.get(0).ws, current.writes().values());
+      return new CommitResult(Map.of(), r.pagesWritten(), r.newPagesWritten(), 0);
+    }
+  }
+
+  /** One commit waiting for its group to be written. */
+  private static final class Waiter {
+    final WriteSet ws;
+    final CompletableFuture<CommitResult> result = new CompletableFuture<>();
+
+    Waiter(WriteSet ws) {
+      this.ws = ws;
     }
   }
 
@@ -158,20 +218,6 @@ final class NaiveProtocol implements CommitProtocol {
       byTree.computeIfAbsent(c.treeUri(), u -> new ArrayList<>()).add(t);
     }
     return byTree;
-  }
-
-  /** Locks the stripes of {@code writes}' pages in index order (no deadlock between commits). */
-  private List<ReentrantLock> lock(Collection<PageWrite> writes) {
-    TreeSet<Integer> indexes = new TreeSet<>();
-    for (PageWrite w : writes) {
-      indexes.add(Math.floorMod(w.uri().hashCode(), STRIPES));
-    }
-    List<ReentrantLock> held = new ArrayList<>(indexes.size());
-    for (int i : indexes) {
-      stripes[i].lock();
-      held.add(stripes[i]);
-    }
-    return held;
   }
 
   /**

@@ -26,20 +26,40 @@ import org.junit.jupiter.api.Test;
 class AtomicLogPassTest {
   private static final String DB = "db/shop";
 
+  /** A cloud, a pool, and the ATOMIC log of client {@code recoverer} over client c1's queue. */
+  private static final class Setup implements AutoCloseable {
+    final ManualClock clock = new ManualClock();
+    final InProcessCloud cloud = InProcessCloud.builder().clock(clock).build();
+    final BufferPool pool = new BufferPool(cloud.services().storage(),
+        BufferPoolConfig.builder().build(), clock);
+    final CloudServices services = cloud.services();
+    final PuQueues names = new PuQueues(DB);
+    final AtomicLog log;
+    final String queue;
+
+    Setup(String recoverer) {
+      ProtocolContext ctx = new ProtocolContext(services, DB, recoverer, clock,
+          CrashPoints.none(), pool, Duration.ofSeconds(45));
+      log = new AtomicLog(ctx, recoverer + "#n", names, new QueueSender(services.simpleQueues()),
+          ConcurrentHashMap.newKeySet());
+      queue = log.queueOf("c1");
+      services.simpleQueues().createQueue(queue).join();
+    }
+
+    @Override
+    public void close() {
+      pool.close();
+      cloud.close();
+    }
+  }
+
   @Test
   void aLaterPassOfTheSameProcessWaitsForTheHiddenMessagesOfAnEarlierOne() {
-    ManualClock clock = new ManualClock();
-    try (InProcessCloud cloud = InProcessCloud.builder().clock(clock).build();
-        BufferPool pool = new BufferPool(cloud.services().storage(),
-            BufferPoolConfig.builder().build(), clock)) {
-      CloudServices services = cloud.services();
-      ProtocolContext ctx = new ProtocolContext(services, DB, "c1", clock, CrashPoints.none(),
-          pool, Duration.ofSeconds(45));
-      PuQueues names = new PuQueues(DB);
-      AtomicLog log = new AtomicLog(ctx, "c1#n1", names,
-          new QueueSender(services.simpleQueues()), ConcurrentHashMap.newKeySet());
-      String queue = log.queueOf("c1");
-      services.simpleQueues().createQueue(queue).join();
+    try (Setup t = new Setup("c1")) {
+      ManualClock clock = t.clock;
+      CloudServices services = t.services;
+      AtomicLog log = t.log;
+      String queue = t.queue;
       LogRecord r = new LogRecord(new LogicalChange(Kind.INSERT, DB + "/c/items/root",
           new byte[] {1}, new byte[] {2}, Optional.empty()), "c1", 0, "c1-1", clock.millis(), 0);
       // A young two-step transaction whose commit record has not arrived: a pass waits for it,
@@ -80,18 +100,12 @@ class AtomicLogPassTest {
 
   @Test
   void anOldCommittedTransactionWithAHiddenLogMessageIsNeverPropagatedInPart() {
-    ManualClock clock = new ManualClock();
-    try (InProcessCloud cloud = InProcessCloud.builder().clock(clock).build();
-        BufferPool pool = new BufferPool(cloud.services().storage(),
-            BufferPoolConfig.builder().build(), clock)) {
-      CloudServices services = cloud.services();
-      ProtocolContext ctx = new ProtocolContext(services, DB, "c2", clock, CrashPoints.none(),
-          pool, Duration.ofSeconds(45));
-      PuQueues names = new PuQueues(DB);
-      AtomicLog log = new AtomicLog(ctx, "c2#n2", names,
-          new QueueSender(services.simpleQueues()), ConcurrentHashMap.newKeySet());
-      String queue = log.queueOf("c1"); // a dead client's queue, recovered by c2
-      services.simpleQueues().createQueue(queue).join();
+    try (Setup t = new Setup("c2")) {
+      ManualClock clock = t.clock;
+      CloudServices services = t.services;
+      PuQueues names = t.names;
+      AtomicLog log = t.log;
+      String queue = t.queue; // a dead client's queue, recovered by c2
       // A two-step transaction: two log messages (one record each), then its commit record.
       int oneRecord = AtomicMessages.pack("n1/c1-1", clock.millis(), List.of(insert(clock, 1)),
           1 << 20).get(0).length;
@@ -121,18 +135,12 @@ class AtomicLogPassTest {
 
   @Test
   void aCleanUpThatDiedAfterItsMarkerIsFinishedWithoutPropagatingAgain() {
-    ManualClock clock = new ManualClock();
-    try (InProcessCloud cloud = InProcessCloud.builder().clock(clock).build();
-        BufferPool pool = new BufferPool(cloud.services().storage(),
-            BufferPoolConfig.builder().build(), clock)) {
-      CloudServices services = cloud.services();
-      ProtocolContext ctx = new ProtocolContext(services, DB, "c2", clock, CrashPoints.none(),
-          pool, Duration.ofSeconds(45));
-      PuQueues names = new PuQueues(DB);
-      AtomicLog log = new AtomicLog(ctx, "c2#n2", names,
-          new QueueSender(services.simpleQueues()), ConcurrentHashMap.newKeySet());
-      String queue = log.queueOf("c1");
-      services.simpleQueues().createQueue(queue).join();
+    try (Setup t = new Setup("c2")) {
+      ManualClock clock = t.clock;
+      CloudServices services = t.services;
+      PuQueues names = t.names;
+      AtomicLog log = t.log;
+      String queue = t.queue;
       // Propagated, marked, one of two log messages deleted, then the clean-up died.
       services.simpleQueues().send(queue, AtomicMessages.pack("n1/c1-1", clock.millis(),
           List.of(insert(clock, 2)), 1 << 20).get(0)).join();
