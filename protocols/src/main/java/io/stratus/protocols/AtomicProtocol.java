@@ -96,6 +96,11 @@ final class AtomicProtocol implements CommitProtocol {
   private final Set<String> knownCommitted = ConcurrentHashMap.newKeySet();
   /** Flushes asked for since the running one started ({@link #requestFlush}). */
   private final AtomicInteger flushRequests = new AtomicInteger();
+  /**
+   * How long after its commit time a two-step transaction may still send its commit record: three
+   * quarters of the atomic timeout, leaving the rest for clock skew and the send itself.
+   */
+  private final long commitDeadlineMillis;
 
   AtomicProtocol(ProtocolContext ctx) {
     this.basic = new BasicProtocol(ctx, true); // monotonic writes and read-your-writes
@@ -103,6 +108,7 @@ final class AtomicProtocol implements CommitProtocol {
     try {
       this.clock = ctx.clock();
       this.crashPoints = ctx.crashPoints();
+      this.commitDeadlineMillis = ctx.checkpoints().atomicTimeout().toMillis() * 3 / 4;
       this.nonce = Long.toString(ctx.clock().millis(), 36) + "-"
           + UUID.randomUUID().toString().substring(0, 8);
       this.sender = basic.sender();
@@ -141,11 +147,13 @@ final class AtomicProtocol implements CommitProtocol {
     }
     String tx = ws.transaction().transactionId();
     String key = nonce + "/" + tx;
-    long now = clock.millis();
     // One commit per writer lane at a time: its counters are either used by a winner, given back
     // by a loser, or (outcome unknown) used by a winner the flush settles later.
     WriterLanes lanes = commitPart.lanes();
     try (WriterLanes.Lane lane = lanes.acquire()) {
+      // The commit time is taken once the lane is held: recoverers age the transaction by it, and
+      // time spent waiting for a lane must not count against its atomic timeout.
+      long now = clock.millis();
       lanes.number(lane, routed.byQueue());
       List<LogRecord> all = new ArrayList<>(routed.records());
       for (List<LogRecord> rs : routed.byQueue().values()) {
@@ -229,6 +237,15 @@ final class AtomicProtocol implements CommitProtocol {
       throw failed("sending its log records to the ATOMIC queue failed", tx, logs.sent(), true);
     }
     crashPoints.reach("atomic.after-log");
+    // Paper 000, Algorithm 5, line 5: the commit record goes only while the transaction is well
+    // within its timeout; older, another client may already have deleted its log records as a
+    // loser's, and the commit record would commit half of it.
+    if (clock.millis() - now > commitDeadlineMillis) {
+      commitPart.lanes().giveBack(lane, routed.byQueue());
+      throw new CommitFailedException("atomic commit of transaction " + tx + ": sending its log"
+          + " records took longer than " + commitDeadlineMillis + " ms, too close to the atomic"
+          + " timeout; no commit record was sent, so none of it will be applied", true, null);
+    }
     knownCommitted.add(key); // before it can exist: our own passes must not take it for a loser
     pendingKeys.add(key);
     sendCommitting(tx, key, routed,
