@@ -75,7 +75,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Failures that are not {@link CloudException}s (a simulated process death, a bug) propagate
  * unchanged: they are not cloud errors and must not be handled as such.
  *
- * <p>Thread-safe: commits of one handle coordinate through page locks of their own.
+ * <p>Thread-safe: the commits of one handle meet in its group commit (one leader at a time).
  */
 final class NaiveProtocol implements CommitProtocol {
   /** How long a waiting commit waits before it tries to lead a group itself. */
