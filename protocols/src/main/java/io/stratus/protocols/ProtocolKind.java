@@ -1,5 +1,7 @@
 package io.stratus.protocols;
 
+import java.util.EnumSet;
+
 /**
  * The commit protocols a database can run (paper 000, sections 4, 5 and 7.1); chosen once per
  * database in its configuration, and every client of one database must use the same.
@@ -14,27 +16,53 @@ public enum ProtocolKind {
    * The baseline: commit writes every modified and new page straight to storage. Subject to lost
    * updates when two clients change the same page; not even eventually consistent.
    */
-  NAIVE(true),
+  NAIVE(true, EnumSet.noneOf(Guarantee.class)),
   /** Log records through pending-update queues, applied by checkpoints: eventual consistency. */
-  BASIC(true),
+  BASIC(true, EnumSet.of(Guarantee.DURABLE, Guarantee.CONVERGES)),
   /**
    * Basic plus monotonic writes (paper 001, section 5.2: per-writer, per-queue counters applied
    * in order and exactly once), read-your-writes and monotonic reads (the buffer pool never
    * accepts a page version older than one it has seen).
    */
-  MONOTONIC(true),
+  MONOTONIC(true, EnumSet.of(Guarantee.DURABLE, Guarantee.CONVERGES,
+      Guarantee.MONOTONIC_WRITES, Guarantee.READ_YOUR_WRITES, Guarantee.MONOTONIC_READS)),
   /**
    * Atomicity through per-client ATOMIC queues (section 5.1), including the monotonic
    * guarantees as in the papers' experiments (counters taken at commit and carried in the ATOMIC
    * log, read-your-writes, monotonic reads); a transaction that fits into one queue message is
    * committed with one send.
    */
-  ATOMIC(true);
+  ATOMIC(true, EnumSet.allOf(Guarantee.class));
 
   private final boolean available;
+  private final EnumSet<Guarantee> guarantees;
 
-  ProtocolKind(boolean available) {
+  ProtocolKind(boolean available, EnumSet<Guarantee> guarantees) {
     this.available = available;
+    this.guarantees = guarantees;
+  }
+
+  /**
+   * What the protocol promises (docs/protocols.md, the guarantees table): every execution MUST
+   * satisfy each {@link Guarantee} in the set. A fresh copy each call.
+   *
+   * <ul>
+   *   <li>NAIVE: none. Clients lose each other's updates on shared pages. Within one handle
+   *       (whatever its request threads) commits that returned are not lost and trees stay
+   *       well-formed, which is less than {@link Guarantee#DURABLE}.
+   *   <li>BASIC: {@link Guarantee#DURABLE}, {@link Guarantee#CONVERGES}.
+   *   <li>MONOTONIC: basic's, plus {@link Guarantee#MONOTONIC_WRITES}, {@link
+   *       Guarantee#READ_YOUR_WRITES}, {@link Guarantee#MONOTONIC_READS}.
+   *   <li>ATOMIC: all of them, {@link Guarantee#ATOMIC} included.
+   * </ul>
+   */
+  public EnumSet<Guarantee> guarantees() {
+    return EnumSet.copyOf(guarantees);
+  }
+
+  /** Whether the protocol makes {@code guarantee}. */
+  public boolean guarantees(Guarantee guarantee) {
+    return guarantees.contains(guarantee);
   }
 
   /** Whether this build implements the protocol. */
