@@ -281,7 +281,7 @@ public abstract class ProtocolContract {
       Random r = new Random(s);
       try (Transaction tx = h1.begin()) {
         for (long k = 0; k < 12; k++) { // long payloads: the leaf overflows and splits
-          String v = "grown-" + k + "-" + "x".repeat(40 + r.nextInt(20));
+          String v = "grown-" + k + "-" + "x".repeat(90 + r.nextInt(20));
           tx.update(COLLECTION, Key.of(10 * k), bytes(v));
           expected.put(10 * k, v);
         }
@@ -306,6 +306,9 @@ public abstract class ProtocolContract {
       }, "gated-checkpoint");
       t.start();
       boolean held = gate.awaitHeldOrDone(worker);
+      if (!c.queues(ContractCloud.DB + "/pu/p/").isEmpty()) {
+        assertThat(held).as("the data-page checkpoint was held between its puts").isTrue();
+      }
       if (held) {
         h2.checkpointAll(); // the tree checkpoint runs while the page checkpoint is held
       }

@@ -4,17 +4,22 @@ import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Holds the storage puts of one named thread, from its {@code holdFrom}-th put on, until the test
+ * Holds the storage puts (plain and conditional) of one named thread, from its {@code holdFrom}-th put on, until the test
  * opens the gate: the held puts have not happened, and the thread waits for them. Everything else
  * passes. Lets a test run another client's work between two puts of one checkpoint.
  */
 final class PutGate implements CallInterceptor {
+  private static final Set<Operation> PUTS = EnumSet.of(Operation.STORAGE_PUT,
+      Operation.STORAGE_PUT_IF_ABSENT, Operation.STORAGE_PUT_IF_VERSION);
+
   private final String threadName;
   private final int holdFrom;
   private final List<Runnable> held = new ArrayList<>();
@@ -28,7 +33,7 @@ final class PutGate implements CallInterceptor {
 
   @Override
   public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> proceed) {
-    if (call.operation() != Operation.STORAGE_PUT
+    if (!PUTS.contains(call.operation())
         || !Thread.currentThread().getName().equals(threadName)) {
       return proceed.get();
     }
