@@ -1,24 +1,46 @@
 package io.stratus.protocols;
 
 /**
- * What a commit protocol promises, as {@link ProtocolKind#guarantees()} declares it; the protocol
- * contract suite derives each expectation from these. Every implementation of a kind MUST keep
- * every promise it declares.
+ * A promise a commit protocol makes to its clients, as a MUST statement about every execution of
+ * it (crashes, lost replies and the weak behaviour the Cloud API allows included). {@link
+ * ProtocolKind#guarantees()} says which a protocol makes; the protocol contract suite derives its
+ * expectations from that set, so a protocol is tested against exactly what it declares.
+ *
+ * <p>"Quiescence" below means: no commits in flight, every pending-update and ATOMIC queue
+ * checkpointed or recovered by some live client, and every client's cache past its TTL.
  */
 public enum Guarantee {
   /**
-   * A commit that returned normally is never lost, whatever other clients do and whatever the
-   * queues do (short, duplicate, reordered or empty receives), once checkpoints run.
+   * Durability: an update whose commit returned MUST take effect and MUST NOT be lost to a
+   * concurrent writer's page or to the crash of any client (the writer's or a checkpointer's);
+   * after quiescence no client sees the state the update replaced.
    */
   DURABLE,
-  /** Once every queue is checkpointed and caches expired, all clients read the same state. */
+  /**
+   * Eventual consistency: after quiescence all clients MUST see the same value (or absence) for
+   * every key.
+   */
   CONVERGES,
-  /** One client's writes of a key are applied in the order it committed them. */
+  /**
+   * Monotonic writes: two updates of one key by one handle, the second begun after the first
+   * completed (on any of the handle's request threads), MUST be applied in that order and each
+   * exactly once — a redelivered, reordered or late older update never replaces a newer one.
+   */
   MONOTONIC_WRITES,
-  /** A client reads its own committed writes at once, before any checkpoint. */
+  /**
+   * Read-your-writes: once a handle's commit returned, its later transactions MUST see that
+   * commit's updates (or newer values), before any checkpoint applied them.
+   */
   READ_YOUR_WRITES,
-  /** A client never reads an older version of a page than one it has read. */
+  /**
+   * Monotonic reads: once a handle read a value of a key, its later transactions MUST NOT read an
+   * older value of that key, even from eventually consistent storage.
+   */
   MONOTONIC_READS,
-  /** All or none of a committed transaction's writes are applied, even if its client dies. */
+  /**
+   * Atomicity: a transaction's updates MUST take effect all or none — a commit that failed, or
+   * whose client died before it became durable, leaves none; one that returned, or that recovery
+   * decided as committed, leaves all.
+   */
   ATOMIC
 }

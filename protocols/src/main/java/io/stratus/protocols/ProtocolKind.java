@@ -1,8 +1,6 @@
 package io.stratus.protocols;
 
-import java.util.Collections;
 import java.util.EnumSet;
-import java.util.Set;
 
 /**
  * The commit protocols a database can run (paper 000, sections 4, 5 and 7.1); chosen once per
@@ -25,8 +23,8 @@ public enum ProtocolKind {
    * in order and exactly once), read-your-writes and monotonic reads (the buffer pool never
    * accepts a page version older than one it has seen).
    */
-  MONOTONIC(true, EnumSet.of(Guarantee.DURABLE, Guarantee.CONVERGES, Guarantee.MONOTONIC_WRITES,
-      Guarantee.READ_YOUR_WRITES, Guarantee.MONOTONIC_READS)),
+  MONOTONIC(true, EnumSet.of(Guarantee.DURABLE, Guarantee.CONVERGES,
+      Guarantee.MONOTONIC_WRITES, Guarantee.READ_YOUR_WRITES, Guarantee.MONOTONIC_READS)),
   /**
    * Atomicity through per-client ATOMIC queues (section 5.1), including the monotonic
    * guarantees as in the papers' experiments (counters taken at commit and carried in the ATOMIC
@@ -36,24 +34,34 @@ public enum ProtocolKind {
   ATOMIC(true, EnumSet.allOf(Guarantee.class));
 
   private final boolean available;
-  private final Set<Guarantee> guarantees;
+  private final EnumSet<Guarantee> guarantees;
 
   ProtocolKind(boolean available, EnumSet<Guarantee> guarantees) {
     this.available = available;
-    this.guarantees = Collections.unmodifiableSet(guarantees);
+    this.guarantees = guarantees;
   }
 
   /**
-   * What the protocol promises. Naive promises none between clients (lost updates by design);
-   * within one handle its commits never undo each other.
+   * What the protocol promises (docs/protocols.md, the guarantees table): every execution MUST
+   * satisfy each {@link Guarantee} in the set. A fresh copy each call.
+   *
+   * <ul>
+   *   <li>NAIVE: none. Clients lose each other's updates on shared pages. Within one handle
+   *       (whatever its request threads) commits that returned are not lost and trees stay
+   *       well-formed, which is less than {@link Guarantee#DURABLE}.
+   *   <li>BASIC: {@link Guarantee#DURABLE}, {@link Guarantee#CONVERGES}.
+   *   <li>MONOTONIC: basic's, plus {@link Guarantee#MONOTONIC_WRITES}, {@link
+   *       Guarantee#READ_YOUR_WRITES}, {@link Guarantee#MONOTONIC_READS}.
+   *   <li>ATOMIC: all of them, {@link Guarantee#ATOMIC} included.
+   * </ul>
    */
-  public Set<Guarantee> guarantees() {
-    return guarantees;
+  public EnumSet<Guarantee> guarantees() {
+    return EnumSet.copyOf(guarantees);
   }
 
-  /** Whether the protocol promises {@code g}. */
-  public boolean promises(Guarantee g) {
-    return guarantees.contains(g);
+  /** Whether the protocol makes {@code guarantee}. */
+  public boolean guarantees(Guarantee guarantee) {
+    return guarantees.contains(guarantee);
   }
 
   /** Whether this build implements the protocol. */

@@ -140,6 +140,28 @@ final class Analysis {
     return last;
   }
 
+  /** The placed transaction whose write or delete of {@code key} is earliest, or null. */
+  Txn firstPlaced(String key) {
+    Txn first = null;
+    for (Txn t : history.transactions()) {
+      Integer r = rank(t);
+      if (r != null && effective(t).containsKey(key) && (first == null || r < rank(first))) {
+        first = t;
+      }
+    }
+    return first;
+  }
+
+  /** An OK transaction placed after {@code pos} that writes or deletes {@code key}, or null. */
+  Txn okAfter(String key, int pos) {
+    for (Txn t : history.transactions()) {
+      if (t.outcome() == Outcome.OK && effective(t).containsKey(key) && rank(t) > pos) {
+        return t;
+      }
+    }
+    return null;
+  }
+
   /** True if an OK transaction placed before {@code pos} (any, if null) writes {@code key}. */
   boolean hasOkWriteBefore(String key, Integer pos) {
     for (Txn t : history.transactions()) {

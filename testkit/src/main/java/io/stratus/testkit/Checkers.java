@@ -9,6 +9,7 @@ package io.stratus.testkit;
 public final class Checkers {
   static final String VALUES_WERE_WRITTEN = "valuesWereWritten";
   static final String COMMITTED_WRITES_SURVIVE = "committedWritesSurvive";
+  static final String UPDATES_TAKE_EFFECT = "updatesTakeEffect";
   static final String CONVERGENCE = "convergence";
   static final String ATOMICITY = "atomicity";
   static final String MONOTONIC_READS = "monotonicReads";
@@ -36,6 +37,18 @@ public final class Checkers {
    */
   public static Checker committedWritesSurvive() {
     return Checker.named(COMMITTED_WRITES_SURVIVE, FinalStateCheckers::committedWritesSurvive);
+  }
+
+  /**
+   * Durability without write order: every value in a final state is the write of an OK or UNKNOWN
+   * transaction, and a key that an OK transaction changed after the key's first placed write (its
+   * initial state) never shows that initial state again. Weaker than {@link
+   * #committedWritesSurvive()}: any of the key's later writes may be the one that stays, as when
+   * a redelivered or late redo record re-applies an older after image (paper 000, section 4.3),
+   * but an update that was lost outright (the initial state survives it) is caught.
+   */
+  public static Checker updatesTakeEffect() {
+    return Checker.named(UPDATES_TAKE_EFFECT, FinalStateCheckers::updatesTakeEffect);
   }
 
   /** Eventual consistency: after quiescence all clients see the same value (or absence) per key. */

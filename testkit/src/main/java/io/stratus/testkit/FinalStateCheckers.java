@@ -104,6 +104,47 @@ final class FinalStateCheckers {
     return new CheckResult(List.of(name), out);
   }
 
+  static CheckResult updatesTakeEffect(History h, WriteOrder order) {
+    String name = Checkers.UPDATES_TAKE_EFFECT;
+    Analysis a = new Analysis(h, order);
+    List<Anomaly> out = new ArrayList<>();
+    if (h.finalStates().isEmpty()) {
+      out.add(new Anomaly(name, null, List.of(), "no final state was recorded"));
+    }
+    Analysis.distinctViews(h).forEach((view, clients) -> {
+      for (String key : h.keys()) {
+        String f = view.get(key);
+        String where = "final state of " + clients;
+        Analysis.Writer w = f == null ? null : a.writer(f);
+        if (f != null) {
+          String problem = provenance(key, f, w);
+          if (problem == null && w.txn().outcome() == Outcome.FAILED) {
+            problem = "written by FAILED " + w.txn().txId() + ", which must never be visible";
+          }
+          if (problem != null) {
+            out.add(new Anomaly(name, key, ids(null, w), where + " shows " + f + ": " + problem));
+            continue;
+          }
+        }
+        Txn first = a.firstPlaced(key);
+        Txn laterOk = first == null ? null : a.okAfter(key, a.rank(first));
+        if (laterOk == null) {
+          continue;
+        }
+        Op initial = a.effective(first).get(key);
+        boolean lost = f == null
+            ? initial instanceof Op.Write && !a.hasOtherDelete(key, first)
+            : w.txn() == first;
+        if (lost) {
+          out.add(new Anomaly(name, key, ids(laterOk, w), where + " shows " + Analysis.show(f)
+              + ", the key's initial state from " + first.txId() + ", although OK "
+              + laterOk.txId() + " changed it: an update that never took effect"));
+        }
+      }
+    });
+    return new CheckResult(List.of(name), out);
+  }
+
   static CheckResult convergence(History h, WriteOrder order) {
     String name = Checkers.CONVERGENCE;
     List<Anomaly> out = new ArrayList<>();

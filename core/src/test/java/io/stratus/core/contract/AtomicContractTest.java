@@ -2,7 +2,7 @@ package io.stratus.core.contract;
 
 import io.stratus.protocols.ProtocolKind;
 
-/** The protocol contract for atomic. */
+/** The protocol contract run against {@link ProtocolKind#ATOMIC}. */
 class AtomicContractTest extends ProtocolContract {
   @Override
   protected ProtocolKind kind() {

@@ -2,7 +2,7 @@ package io.stratus.core.contract;
 
 import io.stratus.protocols.ProtocolKind;
 
-/** The protocol contract for basic. */
+/** The protocol contract run against {@link ProtocolKind#BASIC}. */
 class BasicContractTest extends ProtocolContract {
   @Override
   protected ProtocolKind kind() {

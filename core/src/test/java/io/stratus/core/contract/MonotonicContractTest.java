@@ -2,7 +2,7 @@ package io.stratus.core.contract;
 
 import io.stratus.protocols.ProtocolKind;
 
-/** The protocol contract for monotonic. */
+/** The protocol contract run against {@link ProtocolKind#MONOTONIC}. */
 class MonotonicContractTest extends ProtocolContract {
   @Override
   protected ProtocolKind kind() {

@@ -1,291 +1,785 @@
 package io.stratus.core.contract;
 
+import static io.stratus.core.contract.ContractCloud.COLLECTION;
+import static io.stratus.core.contract.ContractCloud.bytes;
+import static io.stratus.core.contract.ContractCloud.initial;
+import static io.stratus.core.contract.ContractCloud.read;
+import static io.stratus.core.contract.ContractCloud.scan;
+import static io.stratus.core.contract.ContractCloud.update;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stratus.cloudapi.inprocess.InProcessCloud;
+import io.stratus.CommitFailedException;
+import io.stratus.CommitStateUnknownException;
+import io.stratus.StratusException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
-import io.stratus.cloudapi.time.ManualClock;
+import io.stratus.cloudapi.inprocess.StorageConsistency;
 import io.stratus.core.Database;
-import io.stratus.core.DatabaseConfig;
 import io.stratus.core.Key;
-import io.stratus.core.KeyRange;
-import io.stratus.core.Record;
-import io.stratus.core.RecordCursor;
 import io.stratus.core.Transaction;
 import io.stratus.protocols.Guarantee;
 import io.stratus.protocols.ProtocolKind;
-import java.nio.charset.StandardCharsets;
+import io.stratus.testkit.Checkers;
+import io.stratus.testkit.Guarantees;
+import io.stratus.testkit.History;
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.SplittableRandom;
-import java.util.TreeMap;
-import java.util.concurrent.Executor;
-import java.util.stream.LongStream;
-import java.util.stream.Stream;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The contract every commit protocol runs, in the manner of the Cloud API contract suites: one
- * abstract suite, a subclass per protocol that only names it, and every expectation derived from
- * the guarantees the protocol declares ({@link ProtocolKind#guarantees()}) — a test of a promise a
- * protocol does not make asserts the weaker property it does have instead of being skipped.
+ * The contract every commit protocol runs: adversarial schedules on the in-process cloud, each
+ * judged by what the protocol declares in {@link ProtocolKind#guarantees()}. A subclass names
+ * only the protocol. Where a protocol does not make a guarantee, the test asserts the weaker
+ * promise it does make instead of skipping: every protocol keeps the commits of one handle that
+ * returned, keeps its trees well-formed, and shows only values somebody wrote; {@link
+ * Guarantee#DURABLE} extends "nothing lost" to concurrent clients, {@link
+ * Guarantee#MONOTONIC_WRITES} adds "and the latest write of a handle wins", and so on.
  *
- * <p>The schedules are adversarial: queues that return short and empty receives while messages
- * exist, deliver twice and out of order; several clients on shared pages; deletes and re-creates;
- * root splits under pending updates; stale caches. Each case runs for every seed of {@link
- * #seeds()}: a fixed set in CI; {@code -Dstratus.contract.seeds=N} runs N random seeds (printed),
- * {@code -Dstratus.contract.seed=S} replays one, e.g. {@code mvn -pl core -am test
- * -Dtest='*ContractTest' -Dstratus.contract.seeds=200 -Dsurefire.failIfNoSpecifiedTests=false}.
+ * <p>Schedules that need several writers use {@link #writers}: separate handles when the protocol
+ * is durable across clients, otherwise one handle for all of them (what the protocol promises).
+ *
+ * <p>Every test runs once per seed of {@link ContractSeeds#seeds()}; the seed is printed and named
+ * in every failure, with the property that replays it. The seeded history runs ({@link
+ * HistoryHarness}) come last.
  */
+@ExtendWith(ContractSeeds.class)
 public abstract class ProtocolContract {
-  /** The seeds CI runs. */
-  private static final long[] CI_SEEDS = {1, 2008, 424242};
-  private static final String DB = "db/contract";
-  private static final Duration TTL = Duration.ofSeconds(10);
+  /** The seed of the running test, for the failure report; null before it starts. */
+  Long seed;
+  private String test = "test";
 
   /** The protocol under test. */
   protected abstract ProtocolKind kind();
 
-  /** The seeds to run: CI's fixed set, or those the system properties ask for. */
-  static Stream<Long> seeds() {
-    String one = System.getProperty("stratus.contract.seed");
-    if (one != null) {
-      return Stream.of(Long.parseLong(one));
-    }
-    String n = System.getProperty("stratus.contract.seeds");
-    if (n != null) {
-      long base = System.nanoTime();
-      return LongStream.range(0, Long.parseLong(n)).map(i -> base * 31 + i).boxed()
-          .peek(s -> System.out.println("contract seed " + s));
-    }
-    return LongStream.of(CI_SEEDS).boxed();
+  @BeforeEach
+  void nameTest(TestInfo info) {
+    test = info.getTestMethod().map(Method::getName).orElse("test");
   }
 
-  private boolean promises(Guarantee g) {
-    return kind().promises(g);
+  final boolean promises(Guarantee g) {
+    return kind().guarantees(g);
   }
 
-  /** One cloud on a manual clock and the handles of a case. */
-  final class World implements AutoCloseable {
-    final long seed;
-    final ManualClock clock = new ManualClock();
-    final InProcessCloud cloud;
-    final List<Database> handles = new ArrayList<>();
-
-    World(long seed, QueueBehavior queues) {
-      this.seed = seed;
-      this.cloud = InProcessCloud.builder().clock(clock).seed(seed).queueBehavior(queues).build();
-    }
-
-    /** A client with small pages; its background checkpoints run only when the case says. */
-    Database client(String id, int pageSize) {
-      Executor never = task -> { };
-      Database db = Database.open(DatabaseConfig.builder(cloud.services(), DB)
-          .protocol(kind()).clientId(id).clock(clock).pageSize(pageSize).ttl(TTL)
-          .checkpointExecutor(never).checkpointSeed(seed).build());
-      handles.add(db);
-      return db;
-    }
-
-    /** Past every lease and TTL, every queue applied by {@code db}, a few times over. */
-    void quiesce(Database db) {
-      for (int i = 0; i < 4; i++) {
-        clock.advance(Duration.ofMinutes(2));
-        db.checkpointAll();
-      }
-      clock.advance(TTL.plusSeconds(1));
-    }
-
-    @Override
-    public void close() {
-      for (Database d : handles) {
-        d.close();
-      }
-      cloud.close();
-    }
+  /** Starts a test with {@code s}: remembers and prints the seed. */
+  final void start(long s) {
+    seed = s;
+    System.out.println("[contract] " + kind() + " " + getClass().getSimpleName() + "." + test
+        + " seed=" + s + " (replay: -D" + ContractSeeds.SEED + "=" + s + ")");
   }
 
-  private static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
+  final ContractCloud cloud(long s) {
+    return cloud(s, QueueBehavior.reliable(), StorageConsistency.strong());
   }
 
-  private static Map<Long, String> all(Database db) {
-    Map<Long, String> out = new TreeMap<>();
-    try (Transaction tx = db.begin(); RecordCursor c = tx.scan("items", KeyRange.all())) {
-      while (c.hasNext()) {
-        Record r = c.next();
-        out.put(r.key().decoder().nextLong(), new String(r.payload(), StandardCharsets.UTF_8));
-      }
+  final ContractCloud cloud(long s, QueueBehavior queues, StorageConsistency storage) {
+    start(s);
+    return new ContractCloud(kind(), s, queues, storage);
+  }
+
+  /**
+   * {@code n} writers named {@code <prefix>i}: n handles when the protocol is durable across
+   * clients, else one handle n times.
+   */
+  final List<Database> writers(ContractCloud c, String prefix, int n) {
+    List<Database> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(i == 0 || promises(Guarantee.DURABLE) ? c.open(prefix + i) : out.get(0));
     }
     return out;
   }
 
-  private static String read(Database db, long key) {
-    return db.read(tx -> tx.read("items", Key.of(key))
-        .map(b -> new String(b, StandardCharsets.UTF_8)).orElse(null));
-  }
-
-  private static void put(Database db, long key, String value) {
-    db.run(tx -> tx.put("items", Key.of(key), bytes(value)));
-  }
-
   /**
-   * Two clients update their own keys, interleaved on shared pages, over queues that return short
-   * and empty receives, duplicate and reorder. Durable: nothing committed is lost; monotonic
-   * writes: each key ends with its writer's last value; converges: both clients read the same.
+   * After quiescence, a key one handle wrote {@code writes} to in this order shows the last of
+   * them with monotonic writes; without, any of them (a late or repeated redo record may re-apply
+   * an older one), but never a value from before them.
    */
-  @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
-  void committedWritesSurviveWeakQueues(long seed) {
-    try (World w = new World(seed, QueueBehavior.weak())) {
-      Database a = w.client("a", 2048);
-      Database b = w.client("b", 2048);
-      a.createCollection("items");
-      SplittableRandom random = new SplittableRandom(seed);
-      Map<Long, List<String>> written = new HashMap<>();
-      for (int round = 0; round < 40; round++) {
-        for (Database db : List.of(a, b)) {
-          long key = (db == a ? 0 : 1) + 2L * random.nextInt(30);
-          String value = (db == a ? "a" : "b") + round;
-          put(db, key, value);
-          written.computeIfAbsent(key, k -> new ArrayList<>()).add(value);
-        }
-        if (round % 9 == 4) {
-          w.clock.advance(Duration.ofSeconds(1 + random.nextInt(40)));
-          (random.nextBoolean() ? a : b).checkpointAll(); // checkpoints between the commits
-        }
-      }
-      w.quiesce(a);
-      Map<Long, String> seenByA = all(a);
-      Map<Long, String> seenByB = all(b);
-      for (Map.Entry<Long, List<String>> e : written.entrySet()) {
-        List<String> values = e.getValue();
-        String last = values.get(values.size() - 1);
-        if (promises(Guarantee.MONOTONIC_WRITES)) {
-          assertThat(seenByA.get(e.getKey())).as("seed %d key %d", seed, e.getKey())
-              .isEqualTo(last);
-        } else if (promises(Guarantee.DURABLE)) {
-          assertThat(values).as("seed %d key %d: a committed value", seed, e.getKey())
-              .contains(seenByA.get(e.getKey()));
-        } else if (seenByA.containsKey(e.getKey())) { // naive: lost updates between clients
-          assertThat(values).as("seed %d key %d: never garbage", seed, e.getKey())
-              .contains(seenByA.get(e.getKey()));
-        }
-      }
-      if (promises(Guarantee.CONVERGES)) {
-        assertThat(seenByB).as("seed %d: both clients read the same", seed).isEqualTo(seenByA);
-        assertThat(seenByA.keySet()).as("seed %d: every key", seed)
-            .isEqualTo(written.keySet());
+  final void assertSettled(String what, String actual, List<String> writes) {
+    if (promises(Guarantee.MONOTONIC_WRITES)) {
+      assertThat(actual).as("%s: the handle's last write wins", what)
+          .isEqualTo(writes.get(writes.size() - 1));
+    } else {
+      assertThat(actual).as("%s: one of the handle's writes %s", what, writes).isIn(writes);
+    }
+  }
+
+  /** With read-your-writes, the writer sees {@code expected} at once (before any checkpoint). */
+  final void assertOwnRead(String what, Database writer, long key, String expected) {
+    if (promises(Guarantee.READ_YOUR_WRITES)) {
+      assertThat(read(writer, key)).as("%s: the writer reads its own write", what)
+          .isEqualTo(expected);
+    }
+  }
+
+  /** With convergence, every handle in {@code views} sees what {@code reader} sees. */
+  final void assertConverged(Database reader, List<Database> views) {
+    if (promises(Guarantee.CONVERGES)) {
+      Map<Long, String> expected = scan(reader);
+      for (Database db : views) {
+        assertThat(scan(db)).as("converged").isEqualTo(expected);
       }
     }
   }
 
   /**
-   * One client updates a key (its data page's queue), deletes it and creates it again (its tree's
-   * queue), while the queues deliver out of order: with monotonic writes everyone ends with the
-   * re-created value; without, only a value written.
+   * Short and empty receives while messages are queued: checkpoints end early, and quiescence
+   * applies the rest. Three writers (one handle without durability) change different keys on
+   * shared pages, one key several times.
    */
   @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
-  void deleteThenRecreateOfAKey(long seed) {
-    try (World w = new World(seed, QueueBehavior.weak())) {
-      Database a = w.client("a", 1024);
-      a.createCollection("items");
-      for (long k = 0; k < 20; k++) {
-        put(a, k, "v0");
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void shortAndEmptyReceivesLoseNothing(long s) {
+    try (ContractCloud c = cloud(s, new QueueBehavior(false, 0.5, 0),
+        StorageConsistency.strong())) {
+      List<Database> w = writers(c, "w", 3);
+      ContractCloud.load(w.get(0), 60);
+      Random r = new Random(s);
+      Map<Long, String> once = new LinkedHashMap<>();
+      List<String> hot = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        int who = i % 3;
+        long key = 3 * (i + 1) + who;
+        String value = "w" + who + "-" + i;
+        update(w.get(who), key, value);
+        once.put(key, value);
+        assertOwnRead("key " + key, w.get(who), key, value);
+        String h = "hot-" + i;
+        update(w.get(0), 1, h);
+        hot.add(h);
+        assertOwnRead("hot key", w.get(0), 1, h);
+        if (r.nextInt(3) == 0) {
+          w.get(r.nextInt(3)).checkpointAll(); // receives may come back short or empty
+        }
       }
-      w.quiesce(a);
-      put(a, 7, "x1");
-      a.run(tx -> tx.delete("items", Key.of(7L)));
-      put(a, 7, "x3");
-      if (promises(Guarantee.READ_YOUR_WRITES)) {
-        assertThat(read(a, 7)).as("seed %d: the writer at once", seed).isEqualTo("x3");
-      }
-      w.quiesce(a);
-      Database other = w.client("b", 1024);
-      if (promises(Guarantee.MONOTONIC_WRITES) || kind() == ProtocolKind.NAIVE) {
-        assertThat(read(other, 7)).as("seed %d", seed).isEqualTo("x3");
-        assertThat(read(a, 7)).as("seed %d: the writer", seed).isEqualTo("x3");
-      } else {
-        assertThat(read(other, 7)).as("seed %d", seed).isIn("x1", "x3", null);
-      }
-    }
-  }
-
-  /** Read-your-writes: the writer sees its update before any checkpoint, or (basic) not yet. */
-  @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
-  void aWriterReadsItsOwnWrites(long seed) {
-    try (World w = new World(seed, QueueBehavior.reliable())) {
-      Database a = w.client("a", 2048);
-      a.createCollection("items");
-      put(a, 1, "v0");
-      w.quiesce(a);
-      put(a, 1, "v1");
-      a.run(tx -> tx.delete("items", Key.of(1L)) ? null : null);
-      put(a, 2, "new");
-      boolean ownWritesAtOnce = promises(Guarantee.READ_YOUR_WRITES)
-          || kind() == ProtocolKind.NAIVE; // naive writes the pages of its own client at once
-      if (ownWritesAtOnce) {
-        assertThat(read(a, 1)).as("seed %d: own delete", seed).isNull();
-        assertThat(read(a, 2)).as("seed %d: own insert", seed).isEqualTo("new");
-      } else {
-        assertThat(read(a, 1)).as("seed %d: nothing applied yet", seed).isEqualTo("v0");
-        assertThat(read(a, 2)).as("seed %d: nothing applied yet", seed).isNull();
-      }
-      w.quiesce(a);
-      assertThat(read(a, 1)).isNull();
-      assertThat(read(a, 2)).isEqualTo("new");
+      c.settle(w.get(1));
+      c.settle(w.get(2));
+      Database reader = c.open("reader");
+      once.forEach((k, v) -> assertThat(read(reader, k)).as("key %d", k).isEqualTo(v));
+      assertSettled("hot key", read(reader, 1), hot);
+      assertThat(scan(reader)).as("no record lost or added").hasSize(60);
+      assertConverged(reader, w);
     }
   }
 
   /**
-   * Root splits under pending updates: on 1 KB pages one client inserts enough to split the root
-   * several times and updates keys whose inserts are still queued, before any checkpoint. Every
-   * record ends present (durable), with its last value where writes are ordered.
+   * Redelivery: every delivered message may be delivered once more later, even after it was
+   * deleted. A handle writes one key four times with checkpoints in between, so an older update
+   * can come back after a newer one was applied.
    */
   @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
-  void rootSplitsUnderPendingUpdates(long seed) {
-    try (World w = new World(seed, QueueBehavior.weak())) {
-      Database a = w.client("a", 1024);
-      a.createCollection("items");
-      SplittableRandom random = new SplittableRandom(seed);
-      Map<Long, String> last = new HashMap<>();
-      Set<Long> updated = new HashSet<>();
-      for (int batch = 0; batch < 6; batch++) {
-        int b = batch;
-        a.run(tx -> {
-          for (long k = b * 25L; k < (b + 1) * 25L; k++) {
-            tx.create("items", Key.of(k), bytes("i" + k));
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void redeliveredUpdatesAreAppliedOnceInOrder(long s) {
+    try (ContractCloud c = cloud(s, new QueueBehavior(false, 0, 0.5),
+        StorageConsistency.strong())) {
+      Database w = c.open("w");
+      ContractCloud.load(w, 30);
+      List<String> writes = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        String v = "x" + i;
+        update(w, 7, v);
+        writes.add(v);
+        update(w, 20, "y" + i);
+        assertOwnRead("key 7", w, 7, v);
+        c.runBackground();
+        c.clock.advance(ContractCloud.LEASES);
+        w.checkpointAll();
+      }
+      c.settle(w);
+      c.settle(w);
+      Database reader = c.open("reader");
+      assertSettled("key 7", read(reader, 7), writes);
+      assertSettled("key 20", read(reader, 20), List.of("y0", "y1", "y2", "y3"));
+      assertSettled("key 7 as the writer sees it", read(w, 7), writes);
+      assertConverged(reader, List.of(w));
+    }
+  }
+
+  /**
+   * Reordering: the first update's messages are hidden (received and not deleted) while the second
+   * is checkpointed, then reappear; and queues that deliver in random order throughout.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void reorderedUpdatesKeepTheWritersOrder(long s) {
+    try (ContractCloud c = cloud(s, new QueueBehavior(true, 0, 0),
+        StorageConsistency.strong())) {
+      Database w = c.open("w");
+      ContractCloud.load(w, 30);
+      update(w, 4, "first");
+      c.runBackground(); // atomic: propagated to the pending-update queues
+      int hidden = hidePendingUpdates(c, Duration.ofSeconds(40));
+      update(w, 4, "second");
+      assertOwnRead("key 4", w, 4, "second");
+      c.runBackground();
+      w.checkpointAll();
+      c.clock.advance(ContractCloud.TTL.plusSeconds(1));
+      if (hidden > 0 && promises(Guarantee.MONOTONIC_WRITES)) {
+        assertThat(read(c.open("early"), 4)).as("the second waits for the hidden first")
+            .isNotEqualTo("second");
+      }
+      List<String> writes = new ArrayList<>(List.of("first", "second"));
+      for (int i = 0; i < 6; i++) {
+        update(w, 4, "more-" + i);
+        writes.add("more-" + i);
+      }
+      c.settle(w); // the hidden messages are visible again
+      Database reader = c.open("reader");
+      assertSettled("key 4", read(reader, 4), writes);
+      assertConverged(reader, List.of(w));
+    }
+  }
+
+  /** Receives every visible pending-update message with {@code hideFor}; returns how many. */
+  private static int hidePendingUpdates(ContractCloud c, Duration hideFor) {
+    int n = 0;
+    for (String q : c.queues(ContractCloud.DB + "/pu/")) {
+      List<QueueMessage> got;
+      do {
+        got = CloudFutures.await(c.services().simpleQueues().receive(q, 10, hideFor));
+        n += got.size();
+      } while (!got.isEmpty());
+    }
+    return n;
+  }
+
+  /**
+   * A tree checkpoint of another client runs between two puts of a data-page checkpoint that
+   * splits its page: the page checkpoint is held after its first put while the tree checkpoint
+   * inserts into the same leaves, then finishes. Nothing committed may be lost and the tree stays
+   * well-formed.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void aTreeCheckpointBetweenAPageCheckpointsPutsLosesNothing(long s) throws Exception {
+    try (ContractCloud c = cloud(s)) {
+      PutGate gate = new PutGate("gated-checkpoint", 2);
+      StepExecutor background = new StepExecutor();
+      Database h1 = c.open(c.config("h1", gate).checkpointExecutor(background)
+          .checkpointInterval(Duration.ofSeconds(1)));
+      Database h2 = promises(Guarantee.DURABLE) ? c.open("h2") : h1;
+      List<Long> loaded = new ArrayList<>();
+      for (long k = 0; k < 30; k++) {
+        loaded.add(10 * k);
+      }
+      ContractCloud.load(h1, loaded);
+      c.clock.advance(Duration.ofSeconds(2)); // past the interval: commits schedule checkpoints
+      Map<Long, String> expected = new LinkedHashMap<>();
+      loaded.forEach(k -> expected.put(k, initial(k)));
+      Random r = new Random(s);
+      try (Transaction tx = h1.begin()) {
+        for (long k = 0; k < 12; k++) { // long payloads: the leaf overflows and splits
+          String v = "grown-" + k + "-" + "x".repeat(90 + r.nextInt(20));
+          tx.update(COLLECTION, Key.of(10 * k), bytes(v));
+          expected.put(10 * k, v);
+        }
+        tx.commit();
+      }
+      try (Transaction tx = h2.begin()) {
+        for (long k = 0; k < 15; k++) { // between the updated keys: the same leaves
+          long key = 10 * k + 5;
+          tx.create(COLLECTION, Key.of(key), bytes("new-" + key));
+          expected.put(key, "new-" + key);
+        }
+        tx.commit();
+      }
+      CompletableFuture<Void> worker = new CompletableFuture<>();
+      Thread t = new Thread(() -> {
+        try {
+          background.runAll(); // h1's page checkpoint (and atomic propagation before it)
+          worker.complete(null);
+        } catch (Throwable e) {
+          worker.completeExceptionally(e);
+        }
+      }, "gated-checkpoint");
+      t.start();
+      boolean held = gate.awaitHeldOrDone(worker);
+      if (!c.queues(ContractCloud.DB + "/pu/p/").isEmpty()) {
+        assertThat(held).as("the data-page checkpoint was held between its puts").isTrue();
+      }
+      if (held) {
+        h2.checkpointAll(); // the tree checkpoint runs while the page checkpoint is held
+      }
+      gate.open();
+      worker.get(20, TimeUnit.SECONDS);
+      c.settle(h2);
+      c.settle(h1);
+      System.out.println("[contract] page checkpoint held between puts: " + held);
+      Database reader = c.open("reader");
+      assertThat(scan(reader)).as("every committed record, once").isEqualTo(expected);
+      assertConverged(reader, List.of(h1, h2));
+    }
+  }
+
+  /**
+   * Two threads run checkpointAll on one handle at once, repeatedly, over pending inserts and
+   * updates of several writers (small checkpoints, so each takes several passes).
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void twoCheckpointThreadsOnOneHandleLoseNothing(long s) throws Exception {
+    try (ContractCloud c = cloud(s)) {
+      Database cp = c.open(c.config("cp").maxRecordsPerCheckpoint(8));
+      List<Database> w = writers(c, "w", 2);
+      ContractCloud.load(cp, 80);
+      Map<Long, String> expected = new LinkedHashMap<>(scan(cp));
+      Random r = new Random(s);
+      for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 10; i++) {
+          Database writer = w.get(i % 2);
+          try (Transaction tx = writer.begin()) {
+            // Each writer its own keys: monotonic writes orders one writer's writes, and across
+            // writers no order is promised beyond commit order within one checkpoint.
+            long key = 2L * r.nextInt(40) + (i % 2);
+            String v = "r" + round + "-" + i + "-" + key;
+            tx.update(COLLECTION, Key.of(key), bytes(v));
+            long fresh = 500 + round * 100 + i;
+            tx.create(COLLECTION, Key.of(fresh), bytes("n" + fresh));
+            tx.commit();
+            expected.put(key, v);
+            expected.put(fresh, "n" + fresh);
+            c.clock.advance(Duration.ofMillis(1)); // commit-time order = real-time order
+
           }
-          return null;
-        });
-        for (long k = b * 25L; k < (b + 1) * 25L; k++) {
-          last.put(k, "i" + k);
         }
-        long k = random.nextInt((b + 1) * 25);
-        put(a, k, "u" + b);
-        last.put(k, "u" + b);
-        updated.add(k);
-        if (batch % 2 == 1) {
-          w.quiesce(a); // splits happen while updates are queued
+        c.runBackground();
+        CountDownLatch go = new CountDownLatch(1);
+        List<CompletableFuture<Void>> both = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+          CompletableFuture<Void> f = new CompletableFuture<>();
+          new Thread(() -> {
+            try {
+              go.await();
+              cp.checkpointAll();
+              f.complete(null);
+            } catch (Throwable e) {
+              f.completeExceptionally(e);
+            }
+          }, "checkpoint-" + t).start();
+          both.add(f);
+        }
+        go.countDown();
+        for (CompletableFuture<Void> f : both) {
+          f.get(30, TimeUnit.SECONDS); // neither may fail
         }
       }
-      w.quiesce(a);
-      Map<Long, String> seen = all(w.client("b", 1024));
-      if (promises(Guarantee.DURABLE) || kind() == ProtocolKind.NAIVE) {
-        assertThat(seen.keySet()).as("seed %d: every record", seed).isEqualTo(last.keySet());
+      c.settle(cp);
+      Database reader = c.open("reader");
+      Map<Long, String> seen = scan(reader);
+      // Reliable queues and commit times in real-time order: the latest write of a key wins
+      // even without monotonic writes (nothing is redelivered or reordered to re-apply).
+      assertThat(seen).as("every committed write, the last one per key").isEqualTo(expected);
+      assertConverged(reader, List.of(cp));
+    }
+  }
+
+  /**
+   * Root splits under pending updates: with a root that is a leaf, one writer's updates wait in
+   * its queue while another's inserts split the root (at every level, over the rounds); checkpoint
+   * order and timing come from the seed.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void rootSplitsUnderPendingUpdatesLoseNothing(long s) {
+    try (ContractCloud c = cloud(s)) {
+      List<Database> w = writers(c, "w", 2);
+      ContractCloud.load(w.get(0), 6);
+      Random r = new Random(s);
+      Map<Long, List<String>> updates = new LinkedHashMap<>();
+      Map<Long, String> inserts = new LinkedHashMap<>();
+      long next = 100;
+      for (int round = 0; round < 5; round++) {
+        for (long k = 0; k < 6; k++) {
+          String v = "u" + round + "-" + k;
+          update(w.get(0), k, v);
+          updates.computeIfAbsent(k, x -> new ArrayList<>()).add(v);
+        }
+        assertOwnRead("key 0", w.get(0), 0, "u" + round + "-0");
+        try (Transaction tx = w.get(1).begin()) {
+          for (int i = 0; i < 25; i++, next++) {
+            tx.create(COLLECTION, Key.of(next), bytes("i" + next + "-" + "y".repeat(20)));
+            inserts.put(next, "i" + next + "-" + "y".repeat(20));
+          }
+          tx.commit();
+        }
+        c.runBackground();
+        switch (r.nextInt(3)) {
+          case 0 -> w.get(r.nextInt(2)).checkpointAll(); // trees first, then the pages
+          case 1 -> c.clock.advance(ContractCloud.LEASES); // leave everything pending
+          default -> {
+            c.clock.advance(ContractCloud.LEASES);
+            c.settle(w.get(1));
+          }
+        }
       }
-      if (promises(Guarantee.MONOTONIC_WRITES) || kind() == ProtocolKind.NAIVE) {
-        assertThat(seen).as("seed %d: last values", seed).isEqualTo(last);
+      c.settle(w.get(0));
+      c.settle(w.get(1));
+      Database reader = c.open("reader");
+      Map<Long, String> seen = scan(reader);
+      assertThat(seen).as("every record once").hasSize(6 + inserts.size());
+      inserts.forEach((k, v) -> assertThat(seen.get(k)).as("insert %d", k).isEqualTo(v));
+      updates.forEach((k, vs) -> assertSettled("key " + k, seen.get(k), vs));
+      assertConverged(reader, w);
+    }
+  }
+
+  /**
+   * One handle deletes a key and creates it again (the delete and the create reach the tree's
+   * queue, updates before and after reach the page's): the key ends with the re-created value,
+   * or the update after it, also as the writer sees it.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void aDeletedAndRecreatedKeyKeepsItsLastValue(long s) {
+    try (ContractCloud c = cloud(s)) {
+      Database w = c.open("w");
+      ContractCloud.load(w, 30);
+      Random r = new Random(s);
+      // key 3: delete, re-create. key 9: update, delete, re-create, update.
+      update(w, 9, "before");
+      maybeCheckpoint(c, w, r);
+      delete(w, 3);
+      delete(w, 9);
+      assertOwnRead("key 3 deleted", w, 3, null);
+      maybeCheckpoint(c, w, r);
+      create(w, 3, "recreated-3");
+      create(w, 9, "recreated-9");
+      assertOwnRead("key 3 re-created", w, 3, "recreated-3");
+      maybeCheckpoint(c, w, r);
+      // Without read-your-writes the writer may not see its re-created key yet: then it cannot
+      // update it, and "after" is not one of its writes.
+      boolean updated;
+      try (Transaction tx = w.begin()) {
+        updated = tx.update(COLLECTION, Key.of(9L), bytes("after"));
+        tx.commit();
       }
+      if (promises(Guarantee.READ_YOUR_WRITES)) {
+        assertThat(updated).as("the writer updates the key it re-created").isTrue();
+      }
+      assertOwnRead("key 9 updated", w, 9, "after");
+      String last9 = updated ? "after" : "recreated-9";
+      c.settle(w);
+      Database reader = c.open("reader");
+      for (Database db : List.of(reader, w)) {
+        String who = db == w ? "the writer" : "a reader";
+        String v3 = read(db, 3);
+        String v9 = read(db, 9);
+        if (promises(Guarantee.MONOTONIC_WRITES)) {
+          assertThat(v3).as("key 3 as %s sees it", who).isEqualTo("recreated-3");
+          assertThat(v9).as("key 9 as %s sees it", who).isEqualTo(last9);
+        } else {
+          assertThat(v3).as("key 3 as %s sees it: not the loaded value", who)
+              .isIn(null, "recreated-3");
+          assertThat(v9).as("key 9 as %s sees it: one of the writes", who)
+              .isIn("before", null, "recreated-9", "after");
+        }
+      }
+      assertThat(scan(reader).keySet()).as("well-formed, other keys untouched")
+          .containsAll(List.of(0L, 1L, 2L, 4L, 8L, 10L, 29L));
+      assertConverged(reader, List.of(w));
+    }
+  }
+
+  private static void maybeCheckpoint(ContractCloud c, Database db, Random r) {
+    c.runBackground();
+    if (r.nextBoolean()) {
+      c.clock.advance(ContractCloud.LEASES);
+      db.checkpointAll();
+    }
+  }
+
+  static void delete(Database db, long key) {
+    try (Transaction tx = db.begin()) {
+      assertThat(tx.delete(COLLECTION, Key.of(key))).as("key %d deleted", key).isTrue();
+      tx.commit();
+    }
+  }
+
+  static void create(Database db, long key, String value) {
+    try (Transaction tx = db.begin()) {
+      tx.create(COLLECTION, Key.of(key), bytes(value));
+      tx.commit();
+    }
+  }
+
+  /** A write of a hot key by a request thread: ticks before it began and after it ended. */
+  private record HotWrite(long key, String value, long start, long end, Outcome outcome) {}
+
+  private enum Outcome { OK, FAILED, UNKNOWN }
+
+  /**
+   * Unknown outcomes across writer lanes: four request threads share one handle whose queue sends
+   * lose their replies (the send happens) or fail at random; each commit updates a hot key and a
+   * key of its own. Commits that returned keep their own key; failed ones leave nothing; the hot
+   * keys end in real-time order where monotonic writes are promised.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void unknownOutcomesAcrossLanesKeepCommitsAndOrder(long s) throws Exception {
+    try (ContractCloud c = cloud(s)) {
+      LostReplies faults = new LostReplies(s, c.clock);
+      Database w = c.open("w", faults);
+      ContractCloud.load(w, 100);
+      faults.on = true;
+      java.util.concurrent.atomic.AtomicLong ticks = new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.ConcurrentLinkedQueue<HotWrite> hot =
+          new java.util.concurrent.ConcurrentLinkedQueue<>();
+      Map<Long, HotWrite> own = new java.util.concurrent.ConcurrentHashMap<>();
+      List<CompletableFuture<Void>> threads = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        int id = t;
+        Random r = new Random(s + 17 * t);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        new Thread(() -> {
+          try {
+            for (int i = 0; i < 8; i++) {
+              long hotKey = r.nextInt(2);
+              long ownKey = 10 + id * 10 + i;
+              String v = "t" + id + "-" + i;
+              long start = ticks.incrementAndGet();
+              Outcome o = commitBoth(w, hotKey, ownKey, v);
+              long end = ticks.incrementAndGet();
+              hot.add(new HotWrite(hotKey, v, start, end, o));
+              own.put(ownKey, new HotWrite(ownKey, v, start, end, o));
+              if (o == Outcome.OK && promises(Guarantee.READ_YOUR_WRITES)) {
+                assertThat(read(w, ownKey)).as("%s reads its own write", v).isEqualTo(v);
+              }
+            }
+            done.complete(null);
+          } catch (Throwable e) {
+            done.completeExceptionally(e);
+          }
+        }, "request-" + t).start();
+        threads.add(done);
+      }
+      for (CompletableFuture<Void> f : threads) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+      faults.on = false;
+      c.settle(w);
+      c.settle(w);
+      Database reader = c.open("reader");
+      System.out.println("[contract] outcomes: " + own.values().stream()
+          .map(HotWrite::outcome).toList());
+      for (HotWrite o : own.values()) {
+        String seen = read(reader, o.key());
+        switch (o.outcome()) {
+          case OK -> assertThat(seen).as("own key of OK %s", o.value()).isEqualTo(o.value());
+          case FAILED -> assertThat(seen).as("own key of FAILED %s", o.value())
+              .isEqualTo(initial(o.key()));
+          default -> assertThat(seen).as("own key of UNKNOWN %s", o.value())
+              .isIn(o.value(), initial(o.key()));
+        }
+      }
+      for (long key = 0; key < 2; key++) {
+        String seen = read(reader, key);
+        long k = key;
+        List<HotWrite> ofKey = hot.stream().filter(h -> h.key() == k).toList();
+        if (seen.equals(initial(key))) {
+          assertThat(ofKey).as("hot key %d shows its loaded value: no OK write", key)
+              .noneMatch(h -> h.outcome() == Outcome.OK);
+          continue;
+        }
+        HotWrite winner = ofKey.stream().filter(h -> h.value().equals(seen)).findFirst()
+            .orElseThrow(() -> new AssertionError("hot key " + k + " shows " + seen
+                + ", which no commit wrote"));
+        assertThat(winner.outcome()).as("hot key %d shows %s", key, seen)
+            .isNotEqualTo(Outcome.FAILED);
+        if (promises(Guarantee.MONOTONIC_WRITES)) {
+          assertThat(ofKey).as("hot key %d shows %s, but an OK write began after it ended",
+              key, seen).noneMatch(h -> h.outcome() == Outcome.OK && h.start() > winner.end());
+        }
+      }
+      assertConverged(reader, List.of(w));
+    }
+  }
+
+  private static Outcome commitBoth(Database db, long hotKey, long ownKey, String v) {
+    try (Transaction tx = db.begin()) {
+      tx.update(COLLECTION, Key.of(hotKey), bytes(v));
+      tx.update(COLLECTION, Key.of(ownKey), bytes(v));
+      tx.commit();
+      return Outcome.OK;
+    } catch (CommitStateUnknownException e) {
+      return Outcome.UNKNOWN;
+    } catch (CommitFailedException e) {
+      return Outcome.FAILED;
+    }
+  }
+
+  /**
+   * Eventually consistent page reads: storage answers with the previous version for two minutes
+   * after a write, far longer than the TTL. A reader polls a key one writer keeps changing: with
+   * monotonic reads it never goes back; every value it sees was written.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void eventuallyConsistentPageReads(long s) {
+    Duration window = Duration.ofMinutes(2);
+    try (ContractCloud c = cloud(s, QueueBehavior.reliable(), StorageConsistency.eventual(window))) {
+      Database w = c.open("w");
+      Database reader = c.open("reader");
+      loadByCommit(c, w, 40);
+      Random r = new Random(s);
+      List<String> writes = new ArrayList<>();
+      int lastSeen = -1;
+      for (int i = 0; i < 15; i++) {
+        String v = "e" + i;
+        update(w, 5, v);
+        writes.add(v);
+        assertOwnRead("key 5", w, 5, v);
+        c.runBackground();
+        if (r.nextBoolean()) {
+          w.checkpointAll();
+        }
+        c.clock.advance(ContractCloud.TTL.plusSeconds(1)); // the reader refreshes, maybe stale
+        String seen = readRetrying(reader, 5);
+        int index = seen.equals(initial(5)) ? -1 : writes.indexOf(seen);
+        assertThat(seen.equals(initial(5)) || index >= 0).as("read %s was written", seen).isTrue();
+        if (promises(Guarantee.MONOTONIC_READS)) {
+          assertThat(index).as("read %s after having read write %d", seen, lastSeen)
+              .isGreaterThanOrEqualTo(lastSeen);
+        }
+        lastSeen = Math.max(lastSeen, index);
+      }
+      c.settle(w);
+      assertSettled("key 5", readRetrying(reader, 5), writes);
+      assertConverged(reader, List.of(w));
+    }
+  }
+
+  /** Creates the collection and its records by one commit, then waits until storage settled. */
+  static void loadByCommit(ContractCloud c, Database db, int n) {
+    db.createCollection(COLLECTION);
+    try (Transaction tx = db.begin()) {
+      for (long k = 0; k < n; k++) {
+        tx.create(COLLECTION, Key.of(k), bytes(initial(k)));
+      }
+      tx.commit();
+    }
+    c.settle(db);
+  }
+
+  /** A read that retries what stale storage makes retryable (a bounded number of times). */
+  static String readRetrying(Database db, long key) {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return read(db, key);
+      } catch (StratusException e) {
+        if (!e.isRetryable() || attempt >= 20) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Every named crash point of the commit, propagation and checkpoint paths. */
+  static final List<String> CRASH_POINTS = Arrays.asList(
+      "naive.before-pages", "naive.after-new-pages", "naive.after-pages",
+      "basic.before-send", "basic.after-send",
+      "atomic.before-log", "atomic.after-commit-record", "atomic.after-propagate",
+      "atomic.after-cleanup",
+      "checkpoint.tree.after-lock", "checkpoint.tree.after-receive",
+      "checkpoint.tree.after-put", "checkpoint.tree.after-delete",
+      "checkpoint.page.after-lock", "checkpoint.page.after-receive",
+      "checkpoint.page.after-put", "checkpoint.page.after-delete");
+
+  /**
+   * A client dies at each named crash point (the ones its protocol reaches), another recovers:
+   * commits that returned are kept, a commit it died in is all-or-nothing where atomicity is
+   * promised (each of its changes is old or new otherwise), the tree is well-formed.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void aCrashAtAnyNamedPointIsRecoveredByAnotherClient(long s) {
+    start(s);
+    List<String> crashed = new ArrayList<>();
+    for (String point : CRASH_POINTS) {
+      if (CrashRun.run(this, s, point)) {
+        crashed.add(point);
+      }
+    }
+    System.out.println("[contract] " + kind() + " crashed at " + crashed);
+    assertThat(crashed).as("the protocol reaches some crash points").isNotEmpty();
+  }
+
+  /**
+   * The seeded history of three clients on a reliable cloud, checked by every checker the
+   * protocol's guarantees select ({@link HistoryHarness#checkersFor}).
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void historyOfClientsOnAReliableCloud(long s) {
+    start(s);
+    History h = new HistoryHarness(kind(), s, HistoryHarness.Setting.reliable(), null)
+        .runClients();
+    h.check(HistoryHarness.checkersFor(kind().guarantees(), QueueBehavior.reliable()))
+        .assertValid();
+  }
+
+  /**
+   * The same under every weak knob at once: storage stale for two minutes (far beyond the TTL),
+   * queues that reorder, duplicate and return short, failed sends, lost replies, refused reads.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void historyOfClientsOnAWeakCloudWithFaults(long s) {
+    start(s);
+    HistoryHarness.Setting weak = HistoryHarness.Setting.weak();
+    History h = new HistoryHarness(kind(), s, weak, null).runClients();
+    h.check(HistoryHarness.checkersFor(kind().guarantees(), weak.queues())).assertValid();
+  }
+
+  /**
+   * Request threads sharing one handle, each a session. Besides what the guarantees select, every
+   * protocol promises one handle that its commits which returned survive.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void historyOfRequestThreadsSharingOneHandle(long s) throws Exception {
+    start(s);
+    History h = new HistoryHarness(kind(), s, HistoryHarness.Setting.reliable(), null)
+        .runThreads();
+    Guarantees checks = HistoryHarness.checkersFor(kind().guarantees(), QueueBehavior.reliable());
+    if (!checks.checkerNames().contains("committedWritesSurvive")) {
+      checks = checks.with(Checkers.committedWritesSurvive());
+    }
+    h.check(checks).assertValid();
+  }
+
+  /**
+   * The harness sees what it checks: where monotonic reads are promised, switching the buffer
+   * pool's guard off makes the weak run show a stale read to the checker (within four seeds, as
+   * the anomaly needs a stale answer at the right moment). Where they are not promised the guard
+   * is off anyway, and such a run must still keep every guarantee the protocol makes.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void theHistoryCheckerSeesStaleReadsWithoutTheGuard(long s) {
+    start(s);
+    HistoryHarness.Setting weak = HistoryHarness.Setting.weak();
+    Guarantees checks = HistoryHarness.checkersFor(kind().guarantees(), weak.queues());
+    if (promises(Guarantee.MONOTONIC_READS)) {
+      boolean caught = false;
+      for (int i = 0; i < 4 && !caught; i++) {
+        caught = new HistoryHarness(kind(), s + i, weak, false).runClients().check(checks)
+            .failedCheckers().contains("monotonicReads");
+      }
+      assertThat(caught).as("a stale read caught with the guard off").isTrue();
+    } else {
+      new HistoryHarness(kind(), s + 1, weak, false).runClients().check(checks).assertValid();
     }
   }
 }

@@ -1,0 +1,229 @@
+package io.stratus.core.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stratus.StratusException;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.decorate.CallInterceptor;
+import io.stratus.cloudapi.decorate.Decorators;
+import io.stratus.cloudapi.inprocess.InProcessCloud;
+import io.stratus.cloudapi.inprocess.QueueBehavior;
+import io.stratus.cloudapi.inprocess.StorageConsistency;
+import io.stratus.cloudapi.time.ManualClock;
+import io.stratus.core.Database;
+import io.stratus.core.DatabaseConfig;
+import io.stratus.core.Key;
+import io.stratus.core.Record;
+import io.stratus.core.RecordCursor;
+import io.stratus.core.Transaction;
+import io.stratus.protocols.ProtocolKind;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
+
+/**
+ * One in-process cloud on a manual clock for one contract test, and the database handles the test
+ * opens on it, all running one protocol. Handles get small pages (a few dozen records split a
+ * leaf) and a short TTL; background checkpoints go to a {@link StepExecutor} per handle, so the
+ * test decides when they run. Everything opened is closed with the cloud.
+ */
+final class ContractCloud implements AutoCloseable {
+  static final String DB = "db/contract";
+  static final String COLLECTION = "items";
+  static final int PAGE_SIZE = 1024;
+  static final Duration TTL = Duration.ofSeconds(10);
+  /** Longer than the lock timeout (30 s) and the atomic timeout (60 s): every lease has lapsed. */
+  static final Duration LEASES = Duration.ofSeconds(61);
+
+  final ProtocolKind kind;
+  final long seed;
+  final ManualClock clock = new ManualClock();
+  final InProcessCloud cloud;
+  final Duration staleWindow;
+  private final List<Database> opened = new ArrayList<>();
+  private final List<StepExecutor> executors = new ArrayList<>();
+
+  ContractCloud(ProtocolKind kind, long seed) {
+    this(kind, seed, QueueBehavior.reliable(), StorageConsistency.strong());
+  }
+
+  ContractCloud(ProtocolKind kind, long seed, QueueBehavior queues, StorageConsistency storage) {
+    this(kind, seed, queues, storage, b -> b);
+  }
+
+  ContractCloud(ProtocolKind kind, long seed, QueueBehavior queues, StorageConsistency storage,
+      UnaryOperator<InProcessCloud.Builder> tweak) {
+    this.kind = kind;
+    this.seed = seed;
+    this.staleWindow = storage.isStrong() ? Duration.ZERO : storage.staleWindow();
+    this.cloud = tweak.apply(InProcessCloud.builder().clock(clock).seed(seed)
+        .conditionalPut(true).queueBehavior(queues).storageConsistency(storage)).build();
+  }
+
+  /** The raw services, seen by no handle's interceptors. */
+  CloudServices services() {
+    return cloud.services();
+  }
+
+  /**
+   * A configuration of client {@code clientId} for this cloud's protocol, seen through {@code
+   * interceptors}, with its own step executor for background work.
+   */
+  DatabaseConfig.Builder config(String clientId, CallInterceptor... interceptors) {
+    CloudServices s = interceptors.length == 0 ? cloud.services()
+        : Decorators.wrap(cloud.services(), interceptors);
+    StepExecutor executor = new StepExecutor();
+    synchronized (executors) {
+      executors.add(executor);
+    }
+    return DatabaseConfig.builder(s, DB).clock(clock).pageSize(PAGE_SIZE).ttl(TTL)
+        .protocol(kind).clientId(clientId).checkpointExecutor(executor)
+        .checkpointSeed(seed);
+  }
+
+  Database open(DatabaseConfig.Builder config) {
+    Database db = Database.open(config.build());
+    synchronized (opened) {
+      opened.add(db);
+    }
+    return db;
+  }
+
+  Database open(String clientId, CallInterceptor... interceptors) {
+    return open(config(clientId, interceptors));
+  }
+
+  /** Creates the collection and bulk-loads keys 0 to n-1 with "v0-key". */
+  static void load(Database db, int n) {
+    db.createCollection(COLLECTION);
+    List<Record> records = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      records.add(new Record(Key.of((long) i), bytes(initial(i))));
+    }
+    db.bulkLoad(COLLECTION, records);
+  }
+
+  /** Creates the collection and bulk-loads {@code keys} (ascending) with "v0-key". */
+  static void load(Database db, List<Long> keys) {
+    db.createCollection(COLLECTION);
+    List<Record> records = new ArrayList<>();
+    for (long k : keys) {
+      records.add(new Record(Key.of(k), bytes(initial(k))));
+    }
+    db.bulkLoad(COLLECTION, records);
+  }
+
+  /** The value key {@code k} is loaded with. */
+  static String initial(long k) {
+    return "v0-" + k;
+  }
+
+  /** Runs every handle's queued background work (and what it queues) until none is left. */
+  void runBackground() {
+    List<StepExecutor> all;
+    synchronized (executors) {
+      all = List.copyOf(executors);
+    }
+    for (StepExecutor e : all) {
+      e.runAll();
+    }
+  }
+
+  /**
+   * Quiescence: background work done, leases lapsed and hidden messages visible again, every queue
+   * checkpointed (and, atomic, every client recovered) twice by {@code checkpointer}, stale storage
+   * settled, and caches past their TTL. Does nothing a protocol without queues needs; it costs
+   * such a protocol nothing either.
+   */
+  void settle(Database checkpointer) {
+    runBackground();
+    for (int i = 0; i < 2; i++) {
+      clock.advance(LEASES.plus(staleWindow));
+      checkpointer.recoverAbandonedClients();
+      checkpointer.checkpointAll();
+      runBackground();
+    }
+    clock.advance(TTL.plus(staleWindow).plusSeconds(1));
+  }
+
+  /** Commits one transaction updating {@code key} to {@code value}; asserts the key existed. */
+  static void update(Database db, long key, String value) {
+    try (Transaction tx = db.begin()) {
+      assertThat(tx.update(COLLECTION, Key.of(key), bytes(value)))
+          .as("key %d exists when updated", key).isTrue();
+      tx.commit();
+    }
+  }
+
+  /** The value of {@code key} in a new transaction of {@code db}, null if absent. */
+  static String read(Database db, long key) {
+    try (Transaction tx = db.begin()) {
+      return tx.read(COLLECTION, Key.of(key)).map(ContractCloud::string).orElse(null);
+    }
+  }
+
+  /**
+   * Every record, by a scan; asserts the tree is well-formed as a scan sees it: keys strictly
+   * ascending (no key twice, none out of order).
+   */
+  static Map<Long, String> scan(Database db) {
+    Map<Long, String> out = new TreeMap<>();
+    long previous = Long.MIN_VALUE;
+    try (Transaction tx = db.begin(); RecordCursor c = tx.scan(COLLECTION)) {
+      while (c.hasNext()) {
+        Record r = c.next();
+        long k = r.key().decoder().nextLong();
+        assertThat(k).as("scan order after key %d", previous).isGreaterThan(previous);
+        previous = k;
+        out.put(k, string(r.payload()));
+      }
+    }
+    return out;
+  }
+
+  /** Runs {@code r}, ignoring an injected cloud fault or a retryable failure it ends in. */
+  static void quietly(Runnable r) {
+    try {
+      r.run();
+    } catch (CloudException e) {
+      // an injected fault; a later pass does the work
+    } catch (StratusException e) {
+      if (!e.isRetryable()) {
+        throw e;
+      }
+    }
+  }
+
+  /** The names of the queues under {@code prefix} (e.g. the pending-update queues). */
+  List<String> queues(String prefix) {
+    return CloudFutures.await(services().simpleQueues().listQueues(prefix));
+  }
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  static String string(byte[] b) {
+    return new String(b, StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void close() {
+    synchronized (opened) {
+      for (Database db : opened) {
+        try {
+          db.close();
+        } catch (RuntimeException e) {
+          // a handle whose client was killed may fail to close; the cloud goes anyway
+        }
+      }
+    }
+    cloud.close();
+  }
+}
