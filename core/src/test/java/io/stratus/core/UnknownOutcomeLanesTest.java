@@ -95,4 +95,36 @@ class UnknownOutcomeLanesTest {
       }
     }
   }
+
+  /**
+   * Later records of a key whose last commit's outcome is unknown follow it into its queue: an
+   * update lost in the network, then a delete and a re-create, end with the re-created value
+   * once the update is resent (split over two queues, the resent update came last).
+   */
+  @Test
+  void recordsAfterAnUnknownCommitOfTheKeyFollowItIntoItsQueue(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      Sends sends = new Sends();
+      Database a = f.open(f.config(sends).protocol(ProtocolKind.MONOTONIC).clientId("a")
+          .checkpointExecutor(ex));
+      load(a, 10);
+      update(a, 4, "w"); // creates the page's queue
+      sends.drop.set(4); // the send and its three resends: unknown, nothing arrived
+      assertThatThrownBy(() -> update(a, 3, "x1"))
+          .isInstanceOf(CommitStateUnknownException.class);
+      a.run(tx -> tx.delete("items", io.stratus.core.Key.of(3L)));
+      a.run(tx -> {
+        tx.create("items", io.stratus.core.Key.of(3L), io.stratus.core.Fixture.bytes("x3"));
+        return null;
+      });
+      Database b = f.open(f.config().protocol(ProtocolKind.MONOTONIC).clientId("b")
+          .checkpointExecutor(new ManualExecutor()));
+      BasicProtocolTest.quiesce(f, b); // before the resend
+      ex.runAll(); // the background resend of x1
+      BasicProtocolTest.quiesce(f, b);
+      BasicProtocolTest.quiesce(f, b);
+      assertThat(read(b, 3)).isEqualTo("x3");
+    }
+  }
 }

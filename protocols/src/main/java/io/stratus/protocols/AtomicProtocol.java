@@ -187,6 +187,7 @@ final class AtomicProtocol implements CommitProtocol {
   private CommitStateUnknownException settleLater(String tx, String key,
       BasicCommit.Routed routed, byte[] message, QueueSender.Sent sent) {
     pendingKeys.add(key);
+    basic.rememberOwnWrites(routed.byQueue()); // a winner to be: later records of its keys follow
     pending.add(new Pending(key, routed, List.of(message)));
     requestFlush();
     return unknown(tx, sent);
@@ -339,7 +340,6 @@ final class AtomicProtocol implements CommitProtocol {
           later.add(p); // still not known to have arrived: the next flush tries again
           continue;
         }
-        basic.rememberOwnWrites(p.routed().byQueue()); // a winner now
       }
       batch.add(p);
     }

@@ -201,6 +201,11 @@ final class BasicCommit {
         // that dependency a later commit was applied first and the resend then overwrote it.
         unsettled.add(routed.byQueue());
         lanes.completed(lane, routed.byQueue());
+        if (ownWrites != null) {
+          // They will arrive, so they are pending: later records of their keys follow them into
+          // their queues (and the writer reads them, as it would a known commit).
+          ownWrites.add(routed.byQueue());
+        }
         sent = sent.orMaybeSent();
       } else {
         lanes.giveBack(lane, routed.byQueue());
