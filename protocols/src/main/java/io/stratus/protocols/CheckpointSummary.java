@@ -33,7 +33,7 @@ public record CheckpointSummary(
   }
 
   /** This summary with {@code n} more transactions waiting. */
-  CheckpointSummary plusWaiting(int n) {
+  public CheckpointSummary plusWaiting(int n) {
     return new CheckpointSummary(queues, checkpoints, recordsApplied, pagesWritten, failures,
         queuesBusy, recordsDeferred, transactionsWaiting + n);
   }

@@ -9,11 +9,10 @@ import io.stratus.pagemanager.PageStore;
  * record manager runs a transaction against its page transaction, then hands the {@link WriteSet}
  * to {@link #commit}. Which protocol runs is a per-database setting ({@link ProtocolKind}).
  *
- * <p>Hooks for the protocols of later issues, all no-ops by default: {@link #onBegin} (generalized
- * snapshot isolation takes its snapshot id here), {@link #readView} (a protocol may interpose on
- * page reads: 2PL takes shared locks, GSI picks snapshot versions), {@link #onFinish} (release
- * locks). The record manager calls them for every transaction, so adding such a protocol changes
- * no caller.
+ * <p>Transaction hooks, no-ops by default: {@link #onBegin} (before the first read), {@link
+ * #readView} (a protocol may interpose on page reads: the queue protocols overlay the handle's
+ * pending writes and schedule reader-side checkpoints), {@link #onFinish} (after commit or
+ * abort). The record manager calls them for every transaction.
  *
  * <p>Implementations are thread-safe: one instance serves all transactions of a database handle
  * concurrently. A commit runs on the committing thread and may fan out asynchronous cloud calls.

@@ -1,6 +1,10 @@
 package io.stratus.protocols;
 
 import io.stratus.InvalidRequestException;
+import io.stratus.protocols.atomic.AtomicProtocol;
+import io.stratus.protocols.basic.BasicProtocol;
+import io.stratus.protocols.basic.MonotonicProtocol;
+import io.stratus.protocols.naive.NaiveProtocol;
 import java.util.Objects;
 
 /** Makes the {@link CommitProtocol} of a {@link ProtocolKind}. */
@@ -19,11 +23,11 @@ public final class CommitProtocols {
       case NAIVE:
         return new NaiveProtocol(context);
       case BASIC:
-        return new BasicProtocol(context);
+        return BasicProtocol.open(context);
       case MONOTONIC:
-        return new BasicProtocol(context, true);
+        return MonotonicProtocol.open(context);
       case ATOMIC:
-        return new AtomicProtocol(context);
+        return AtomicProtocol.open(context);
       default:
         throw new InvalidRequestException(
             "protocol " + kind + " is not available yet; this build implements "

@@ -1,9 +1,10 @@
-package io.stratus.protocols;
+package io.stratus.protocols.checkpoint;
 
-import io.stratus.protocols.log.LaneDependency;
-import io.stratus.protocols.log.LogRecord;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
+import io.stratus.protocols.log.LaneDependency;
+import io.stratus.protocols.log.LogRecord;
+import io.stratus.protocols.log.WriterIds;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ import java.util.function.Predicate;
  *
  * <p>Why no "apply over an old gap" escape: a predecessor can be invisible for a long time (each
  * receive hides it for the lock timeout), and applying over it would drop it for good. Instead
- * the writer never leaves a gap: {@link BasicCommit} numbers and sends one commit per lane at a
+ * the writer never leaves a gap: the commit log numbers and sends one commit per lane at a
  * time, gives the counters back when nothing was sent, and resends when the outcome is unknown.
  *
  * <p>Why a chain per (writer, queue) and not per writer: the header of one page can only tell
@@ -80,7 +81,7 @@ import java.util.function.Predicate;
  * probe, so it is tried only once the header fills half its budget, a few probes per checkpoint.
  * Stateless apart from what a call is given; thread-safe.
  */
-final class WriteChains {
+public final class WriteChains {
   private static final System.Logger LOG = System.getLogger(WriteChains.class.getName());
   /** How many retired keys a page remembers ({@code Page.retiredChains}). */
   static final int RETIRED_KEPT = 8;
@@ -107,10 +108,10 @@ final class WriteChains {
    * @param horizonMillis how long a chain must not have advanced before it may be retired
    * @param liveness whether a writer's incarnation is alive
    */
-  record Policy(long nowMillis, int budgetBytes, long horizonMillis,
+  public record Policy(long nowMillis, int budgetBytes, long horizonMillis,
       Function<String, WriterLeases.State> liveness) {
     /** No budget and no retirement: only what the chains say. */
-    static Policy unbounded(long nowMillis) {
+    public static Policy unbounded(long nowMillis) {
       return new Policy(nowMillis, Integer.MAX_VALUE, Long.MAX_VALUE,
           w -> WriterLeases.State.UNKNOWN);
     }
@@ -124,18 +125,18 @@ final class WriteChains {
    * @param waiting how many deferred records wait for room in the header
    * @param retired how many chains were retired
    */
-  record Filtered(List<LogRecord> apply, List<LogRecord> deferred, Map<String, Long> counters,
+  public record Filtered(List<LogRecord> apply, List<LogRecord> deferred, Map<String, Long> counters,
       Map<String, Integer> minutes, List<Integer> retiredChains, List<LogRecord> leftovers,
       int waiting, int retired) {
     /** {@code page} with this header. */
-    Page header(Page page) {
+    public Page header(Page page) {
       return page.toBuilder().clientCommitCounters(counters).chainAppliedMinutes(minutes)
           .retiredChains(retiredChains).build();
     }
   }
 
   /** Bytes a header with these entries and retired hashes takes beyond an empty page. */
-  static int headerBytes(Map<String, Long> counters, List<Integer> retired) {
+  public static int headerBytes(Map<String, Long> counters, List<Integer> retired) {
     int size = counters.isEmpty() ? 0 : TIMES;
     for (String k : counters.keySet()) {
       size += entryBytes(k);
@@ -151,7 +152,7 @@ final class WriteChains {
   private static boolean dependenciesMet(LogRecord r, Map<String, Long> counters, boolean tree,
       String uri) {
     for (LaneDependency d : r.after()) {
-      String sibling = key(WriterLanes.siblingWriter(r.clientId(), d.lane()), tree, uri);
+      String sibling = key(WriterIds.sibling(r.clientId(), d.lane()), tree, uri);
       if (counters.getOrDefault(sibling, 0L) < d.counter()) {
         return false;
       }
@@ -160,7 +161,7 @@ final class WriteChains {
   }
 
   /** The header key of {@code writer}'s chain for a data page or a tree root. */
-  static String key(String writer, boolean tree, String uri) {
+  public static String key(String writer, boolean tree, String uri) {
     return tree ? "t:" + writer : "p:" + writer + "@" + uri;
   }
 
@@ -172,7 +173,7 @@ final class WriteChains {
    * @param blocked records that cannot be applied now (their page's lock was not available): they
    *     wait, like records after a gap
    */
-  static Filtered filter(List<LogRecord> records, Page page, boolean tree, String uri,
+  public static Filtered filter(List<LogRecord> records, Page page, boolean tree, String uri,
       Predicate<LogRecord> blocked, Policy policy) {
     Map<String, Long> out = new LinkedHashMap<>();
     for (Map.Entry<String, Long> e : page.clientCommitCounters().entrySet()) {
@@ -310,7 +311,7 @@ final class WriteChains {
     Map<String, WriterLeases.State> seen = new HashMap<>();
     int retired = 0;
     for (String k : candidates) {
-      String incarnation = WriterLeases.incarnationOf(writerOf(k, tree, uri));
+      String incarnation = WriterIds.incarnationOf(writerOf(k, tree, uri));
       WriterLeases.State state = seen.get(incarnation);
       if (state == null) {
         if (probes-- <= 0) {

@@ -1,4 +1,4 @@
-package io.stratus.protocols;
+package io.stratus.protocols.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.stratus.protocols;
+package io.stratus.protocols.naive;
 
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.Call;

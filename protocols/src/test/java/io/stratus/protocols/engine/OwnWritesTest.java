@@ -1,4 +1,4 @@
-package io.stratus.protocols;
+package io.stratus.protocols.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,8 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
 import io.stratus.protocols.LogicalChange.Kind;
+import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.checkpoint.WriteChains;
 import io.stratus.protocols.log.LogRecord;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +60,7 @@ class OwnWritesTest {
     OwnWrites own = new OwnWrites();
     LogRecord delete = new LogRecord(new LogicalChange(Kind.DELETE, ROOT, new byte[] {40},
         new byte[0], Optional.empty()), WRITER, 1, "a-1", 1000, 0);
-    own.add(Map.of("q", List.of(delete)));
+    own.remember(Map.of("q", List.of(delete)));
     Page coveringRoot = Page.builder(ROOT, PageKind.INNER).level(1)
         .clientCommitCounters(Map.of(WriteChains.key(WRITER, true, ROOT), 1L)).build();
     Page staleLeaf = leafWith(new byte[] {39}, new byte[] {40}); // cached before the checkpoint

@@ -1,4 +1,4 @@
-package io.stratus.protocols;
+package io.stratus.protocols.naive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -31,6 +31,14 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageWrite;
+import io.stratus.protocols.CommitProtocol;
+import io.stratus.protocols.CommitProtocols;
+import io.stratus.protocols.CommitResult;
+import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.TransactionInfo;
+import io.stratus.protocols.WriteSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.stratus.protocols;
+package io.stratus.protocols.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,9 +6,11 @@ import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
+import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.log.LaneDependency;
 import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
+import io.stratus.protocols.log.WriterIds;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -28,7 +30,7 @@ class WriteChainsTest {
       LaneDependency... after) {
     LogicalChange change = new LogicalChange(LogicalChange.Kind.UPDATE, "db/c/t/root",
         new byte[] {3}, value.getBytes(), Optional.of(PAGE));
-    return new LogRecord(change, WriterLanes.writerOf(INCARNATION, lane), counter, "tx-" + value,
+    return new LogRecord(change, WriterIds.of(INCARNATION, lane), counter, "tx-" + value,
         commitTime, 0, List.of(after));
   }
 
@@ -62,11 +64,11 @@ class WriteChainsTest {
     assertThat(values(missing.apply())).containsExactly("a1");
     assertThat(values(missing.deferred())).containsExactlyInAnyOrder("c1", "c2");
     assertThat(missing.counters()).containsEntry(
-        WriteChains.key(WriterLanes.writerOf(INCARNATION, 0), false, PAGE), 1L);
+        WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE), 1L);
 
     // The page already applied a2: c1's dependency is met by the header alone.
     Map<String, Long> header =
-        Map.of(WriteChains.key(WriterLanes.writerOf(INCARNATION, 0), false, PAGE), 2L);
+        Map.of(WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE), 2L);
     WriteChains.Filtered later = filter(List.of(c1, a2, a1), header);
     assertThat(values(later.apply())).containsExactly("c1");
   }

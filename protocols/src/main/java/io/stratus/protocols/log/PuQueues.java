@@ -1,6 +1,7 @@
-package io.stratus.protocols;
+package io.stratus.protocols.log;
 
 import io.stratus.pagemanager.Page;
+import io.stratus.protocols.StorageLayout;
 import java.util.Optional;
 
 /**
@@ -18,17 +19,17 @@ import java.util.Optional;
  * roots among the pages a transaction reads; the names come from the database's {@link
  * StorageLayout}, which the record manager uses to create them. Immutable.
  */
-final class PuQueues {
+public final class PuQueues {
   /** What a queue feeds. */
-  enum Kind {
+  public enum Kind {
     PRIMARY_TREE,
     INDEX_TREE,
     DATA_PAGE
   }
 
   /** A queue's target: a tree (by root URI) or a data page. */
-  record Target(Kind kind, String uri) {
-    boolean isTree() {
+  public record Target(Kind kind, String uri) {
+    public boolean isTree() {
       return kind != Kind.DATA_PAGE;
     }
   }
@@ -36,29 +37,29 @@ final class PuQueues {
   private final StorageLayout layout;
   private final String prefix;
 
-  PuQueues(String databaseUri) {
+  public PuQueues(String databaseUri) {
     this(new StorageLayout(databaseUri));
   }
 
-  PuQueues(StorageLayout layout) {
+  public PuQueues(StorageLayout layout) {
     this.layout = layout;
     this.prefix = layout.pendingUpdatePrefix();
   }
 
   /** The prefix of every PU queue of the database (also the lock-timeout prefix). */
-  String prefix() {
+  public String prefix() {
     return prefix;
   }
 
-  String treeQueue(String treeUri, boolean secondaryIndex) {
+  public String treeQueue(String treeUri, boolean secondaryIndex) {
     return prefix + (secondaryIndex ? "i/" : "t/") + treeUri;
   }
 
-  String pageQueue(String pageUri) {
+  public String pageQueue(String pageUri) {
     return prefix + "p/" + pageUri;
   }
 
-  String queueOf(Target t) {
+  public String queueOf(Target t) {
     return switch (t.kind()) {
       case PRIMARY_TREE -> treeQueue(t.uri(), false);
       case INDEX_TREE -> treeQueue(t.uri(), true);
@@ -69,10 +70,10 @@ final class PuQueues {
   /**
    * The queue a routed record goes to: a primary-tree record with a data page to the page's queue
    * (updates, and inserts and deletes that followed a pending record of their key there), anything
-   * else to its tree's — what {@link BasicCommit} decided when it routed the record, so recovery of
+   * else to its tree's — what the engine decided when it routed the record, so recovery of
    * an ATOMIC queue sends each record where the commit would have.
    */
-  String queueOf(io.stratus.protocols.log.LogRecord r) {
+  public String queueOf(io.stratus.protocols.log.LogRecord r) {
     if (r.dataPageUri().isPresent() && !r.change().secondaryIndex()) {
       return pageQueue(r.dataPageUri().get());
     }
@@ -80,7 +81,7 @@ final class PuQueues {
   }
 
   /** The target of a queue of this database, or empty for another name. */
-  Optional<Target> parse(String queueUri) {
+  public Optional<Target> parse(String queueUri) {
     if (!queueUri.startsWith(prefix) || queueUri.length() < prefix.length() + 3
         || queueUri.charAt(prefix.length() + 1) != '/') {
       return Optional.empty();
@@ -95,12 +96,12 @@ final class PuQueues {
   }
 
   /** Whether {@code page} is a data page: a leaf of a collection's primary tree. */
-  boolean isDataPage(Page page) {
+  public boolean isDataPage(Page page) {
     return layout.isDataPage(page);
   }
 
   /** The tree whose root {@code page} is, or empty when it is no tree root. */
-  Optional<Target> rootOf(Page page) {
+  public Optional<Target> rootOf(Page page) {
     return layout.rootKind(page).map(k -> new Target(
         k == StorageLayout.TreeKind.PRIMARY ? Kind.PRIMARY_TREE : Kind.INDEX_TREE, page.uri()));
   }

@@ -1,4 +1,4 @@
-package io.stratus.protocols;
+package io.stratus.protocols.atomic;
 
 import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
@@ -6,9 +6,17 @@ import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.OutcomeUnknownException;
-import io.stratus.pagemanager.PageStore;
+import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.RecoverySummary;
+import io.stratus.protocols.WriteSet;
+import io.stratus.protocols.engine.CommitLog;
+import io.stratus.protocols.engine.EngineParts;
+import io.stratus.protocols.engine.Routed;
+import io.stratus.protocols.engine.Sequencing;
 import io.stratus.protocols.log.AtomicMessages;
 import io.stratus.protocols.log.LogRecord;
+import io.stratus.protocols.log.PuQueues;
+import io.stratus.protocols.log.QueueSender;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -24,13 +32,13 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The atomic protocol (paper 000, section 5.1, Algorithms 3 and 4; paper 001, section 5.1): the
- * basic protocol with a per-client ATOMIC queue {@code <databaseUri>/atomic/<clientId>} in front
+ * The {@link CommitLog} of the atomic protocol (paper 000, section 5.1, Algorithms 3 and 4; paper
+ * 001, section 5.1): a per-client ATOMIC queue {@code <databaseUri>/atomic/<clientId>} in front
  * of the PU queues, so that all or none of a transaction's updates are applied.
  *
- * <p><b>Commit</b> (application thread): route the records as the basic commit does and number
- * them with this client's monotonic-write counters (on a writer lane, one commit per lane at a
- * time, see {@link WriterLanes}).
+ * <p><b>Commit</b> (application thread): the engine has routed the records; number them with this
+ * client's monotonic-write counters (on a writer lane of the {@link Sequencing}, one commit per
+ * lane at a time).
  * If records and commit record fit into one message — the common case — send that one
  * <b>complete-transaction</b> message: one queue round trip. Otherwise pack the records into as
  * few numbered messages as fit, send them at once, then the commit record (commit key, message
@@ -46,19 +54,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * have a commit record (a loser, never propagated) gives its counters back, which is safe while
  * its lane is held; a commit whose outcome stays unknown is settled as a winner in the background
  * (sent until known to have arrived), so its counters are never a gap and later commits cannot
- * overtake it. Hence no filler records are needed (see docs/protocols.md). Read-your-writes
- * through the basic protocol's overlay ({@link OwnWrites}).
+ * overtake it. Hence no filler records are needed (see docs/protocols.md). Winners are reported
+ * to the engine at once, so its read-your-writes overlay shows them.
  *
  * <p><b>Propagation</b> (checkpoint executor, never the application's thread): send the records to
  * the PU queues exactly as the basic commit does ({@code atomic.after-propagate}), then a clean-up
  * pass deletes the propagated transactions' messages from the ATOMIC queue ({@code
- * atomic.after-cleanup}). Pending propagations are a queue that {@link #checkpointAll} drains on
+ * atomic.after-cleanup}). Pending propagations are a queue that {@link #drain} empties on
  * the caller's thread too, so an operator flush (or a benchmark that holds the executor back)
  * completes them. A failed propagation is left to recovery: the transaction stays a winner in the
  * ATOMIC queue and the next pass propagates it.
  *
  * <p><b>Recovery</b> ({@link AtomicLog}): at open the client runs a pass over its own queue;
- * {@link #checkpointAll} runs one over its own and over every other client's queue; {@link
+ * {@link #drain} runs one over its own and over every other client's queue; {@link
  * #recoverAbandonedClients} over the others' only. Every pass holds the queue's lock, and losers
  * are deleted only past the atomic timeout (see {@link AtomicLog} for the safety argument).
  *
@@ -66,21 +74,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * restarted client whose transaction ids start again at 1 never mixes its commits with leftovers
  * of its predecessor. Thread-safe: the pending queue and key sets are concurrent.
  */
-final class AtomicProtocol implements CommitProtocol {
-  private static final System.Logger LOG = System.getLogger(AtomicProtocol.class.getName());
+public final class AtomicCommitLog implements CommitLog {
+  private static final System.Logger LOG = System.getLogger(AtomicCommitLog.class.getName());
 
   /**
    * A committed transaction whose records are not propagated yet; {@code resend}: ATOMIC queue
    * messages to send (again) first — the commit's outcome was unknown, and the client makes it
    * a winner by sending until one attempt is known to have arrived (empty: none).
    */
-  private record Pending(String key, BasicCommit.Routed routed, List<byte[]> resend) {}
+  private record Pending(String key, Routed routed, List<byte[]> resend) {}
 
   /** Resends of an ATOMIC queue message whose outcome is unknown. */
   private static final int RESENDS = 3;
 
-  private final BasicProtocol basic;
-  private final BasicCommit commitPart;
+  private final EngineParts parts;
+  private final Sequencing sequencing;
   private final Clock clock;
   private final CrashPoints crashPoints;
   private final String nonce;
@@ -102,59 +110,40 @@ final class AtomicProtocol implements CommitProtocol {
    */
   private final long commitDeadlineMillis;
 
-  AtomicProtocol(ProtocolContext ctx) {
-    this.basic = new BasicProtocol(ctx, true); // monotonic writes and read-your-writes
-    this.commitPart = basic.commitPart();
-    try {
-      this.clock = ctx.clock();
-      this.crashPoints = ctx.crashPoints();
-      this.commitDeadlineMillis = ctx.checkpoints().atomicTimeout().toMillis() * 3 / 4;
-      this.nonce = Long.toString(ctx.clock().millis(), 36) + "-"
-          + UUID.randomUUID().toString().substring(0, 8);
-      this.sender = basic.sender();
-      this.log = new AtomicLog(ctx, ctx.clientId() + "#" + nonce, basic.names(), sender,
-          knownCommitted);
-      this.queue = log.queueOf(ctx.clientId());
-      CloudFutures.await(ctx.services().locks().setTimeout(log.prefix(),
-          ctx.checkpoints().lockTimeout()));
-      recoverOwn();
-    } catch (RuntimeException | Error e) {
-      basic.close();
-      throw e;
-    }
+  /**
+   * The atomic log over the engine's parts; runs a recovery pass over this client's own ATOMIC
+   * queue before it returns.
+   */
+  public AtomicCommitLog(EngineParts parts) {
+    this.parts = parts;
+    this.sequencing = parts.sequencing();
+    ProtocolContext ctx = parts.context();
+    this.clock = ctx.clock();
+    this.crashPoints = ctx.crashPoints();
+    this.commitDeadlineMillis = ctx.checkpoints().atomicTimeout().toMillis() * 3 / 4;
+    this.nonce = Long.toString(ctx.clock().millis(), 36) + "-"
+        + UUID.randomUUID().toString().substring(0, 8);
+    this.sender = parts.sender();
+    this.log = new AtomicLog(ctx, ctx.clientId() + "#" + nonce, parts.names(), sender,
+        knownCommitted);
+    this.queue = log.queueOf(ctx.clientId());
+    CloudFutures.await(ctx.services().locks().setTimeout(log.prefix(),
+        ctx.checkpoints().lockTimeout()));
+    recoverOwn();
   }
+
 
   @Override
-  public ProtocolKind kind() {
-    return ProtocolKind.ATOMIC;
-  }
-
-  /** This client's ATOMIC queue. */
-  String atomicQueue() {
-    return queue;
-  }
-
-  @Override
-  public PageStore readView(TransactionInfo tx, PageStore pages) {
-    return basic.readView(tx, pages);
-  }
-
-  @Override
-  public CommitResult commit(WriteSet ws) {
-    BasicCommit.Routed routed = commitPart.prepare(ws);
-    if (routed.records() == 0) {
-      return CommitResult.empty();
-    }
+  public void commit(WriteSet ws, Routed routed) {
     String tx = ws.transaction().transactionId();
     String key = nonce + "/" + tx;
     // One commit per writer lane at a time: its counters are either used by a winner, given back
     // by a loser, or (outcome unknown) used by a winner the flush settles later.
-    WriterLanes lanes = commitPart.lanes();
-    try (WriterLanes.Lane lane = lanes.acquire()) {
+    try (Sequencing.Slot lane = sequencing.acquire()) {
       // The commit time is taken once the lane is held: recoverers age the transaction by it, and
       // time spent waiting for a lane must not count against its atomic timeout.
       long now = clock.millis();
-      lanes.number(lane, routed.byQueue());
+      lane.number(routed.byQueue());
       List<LogRecord> all = new ArrayList<>(routed.records());
       for (List<LogRecord> rs : routed.byQueue().values()) {
         all.addAll(rs);
@@ -166,13 +155,12 @@ final class AtomicProtocol implements CommitProtocol {
       } else {
         commitInTwoSteps(tx, key, now, routed, all, lane);
       }
-      lanes.completed(lane, routed.byQueue()); // a known winner: later commits come after it
+      lane.completed(routed.byQueue()); // a known winner: later commits come after it
       crashPoints.reach("atomic.after-commit-record");
     }
-    basic.rememberOwnWrites(routed.byQueue());
+    parts.events().winner(routed);
     pending.add(new Pending(key, routed, List.of()));
     requestFlush();
-    return new CommitResult(Map.of(), 0, 0, routed.records());
   }
 
   /**
@@ -185,9 +173,9 @@ final class AtomicProtocol implements CommitProtocol {
    * wait for good (see docs/protocols.md).
    */
   private CommitStateUnknownException settleLater(String tx, String key,
-      BasicCommit.Routed routed, byte[] message, QueueSender.Sent sent) {
+      Routed routed, byte[] message, QueueSender.Sent sent) {
     pendingKeys.add(key);
-    basic.rememberOwnWrites(routed.byQueue()); // a winner to be: later records of its keys follow
+    parts.events().winner(routed); // a winner to be: later records of its keys follow
     pending.add(new Pending(key, routed, List.of(message)));
     requestFlush();
     return unknown(tx, sent);
@@ -197,8 +185,8 @@ final class AtomicProtocol implements CommitProtocol {
    * The common case: records and commit record in one complete-transaction message, so the
    * commit costs one queue round trip. Sent means committed; not sent means nothing exists.
    */
-  private void commitInOneMessage(String tx, String key, BasicCommit.Routed routed,
-      byte[] message, WriterLanes.Lane lane) {
+  private void commitInOneMessage(String tx, String key, Routed routed,
+      byte[] message, Sequencing.Slot lane) {
     knownCommitted.add(key); // before it can exist: our own passes must not touch it
     pendingKeys.add(key);
     sendCommitting(tx, key, routed, message, lane, "sending it to the ATOMIC queue failed");
@@ -209,8 +197,8 @@ final class AtomicProtocol implements CommitProtocol {
    * record): sent, it is committed; maybe sent, it is settled as a winner later; not sent, it is
    * a loser that gives its counters back.
    */
-  private void sendCommitting(String tx, String key, BasicCommit.Routed routed, byte[] message,
-      WriterLanes.Lane lane, String whatFailed) {
+  private void sendCommitting(String tx, String key, Routed routed, byte[] message,
+      Sequencing.Slot lane, String whatFailed) {
     Resolved r = sendResolving(List.of(message));
     if (r.sent().ok()) {
       return;
@@ -218,23 +206,23 @@ final class AtomicProtocol implements CommitProtocol {
     if (r.maybe()) {
       // Settled as a winner, so its records will reach the PU queues: commits on other lanes
       // that begin from now on are ordered after it, as after a known winner.
-      commitPart.lanes().completed(lane, routed.byQueue());
+      lane.completed(routed.byQueue());
       throw settleLater(tx, key, routed, message, r.sent());
     }
     pendingKeys.remove(key);
     knownCommitted.remove(key);
-    commitPart.lanes().giveBack(lane, routed.byQueue());
+    lane.giveBack(routed.byQueue());
     throw failed(whatFailed, tx, r.sent(), false);
   }
 
   /** A transaction too large for one message: its log records, then the commit record last. */
-  private void commitInTwoSteps(String tx, String key, long now, BasicCommit.Routed routed,
-      List<LogRecord> all, WriterLanes.Lane lane) {
+  private void commitInTwoSteps(String tx, String key, long now, Routed routed,
+      List<LogRecord> all, Sequencing.Slot lane) {
     List<byte[]> messages = AtomicMessages.pack(key, now, all, sender.maxMessageSize());
     Resolved logs = sendResolving(messages);
     if (!logs.sent().ok()) {
       // No commit record: whatever arrived is a loser, never propagated; the counters are free.
-      commitPart.lanes().giveBack(lane, routed.byQueue());
+      lane.giveBack(routed.byQueue());
       throw failed("sending its log records to the ATOMIC queue failed", tx, logs.sent(), true);
     }
     crashPoints.reach("atomic.after-log");
@@ -242,7 +230,7 @@ final class AtomicProtocol implements CommitProtocol {
     // within its timeout; older, another client may already have deleted its log records as a
     // loser's, and the commit record would commit half of it.
     if (clock.millis() - now > commitDeadlineMillis) {
-      commitPart.lanes().giveBack(lane, routed.byQueue());
+      lane.giveBack(routed.byQueue());
       throw new CommitFailedException("atomic commit of transaction " + tx + ": sending its log"
           + " records took longer than " + commitDeadlineMillis + " ms, too close to the atomic"
           + " timeout; no commit record was sent, so none of it will be applied", true, null);
@@ -304,7 +292,7 @@ final class AtomicProtocol implements CommitProtocol {
    */
   private void requestFlush() {
     if (flushRequests.getAndIncrement() == 0
-        && !basic.scheduler().execute(this::drainFlushRequests)) {
+        && !parts.scheduler().execute(this::drainFlushRequests)) {
       flushRequests.set(0); // closed: nothing runs any more
     }
   }
@@ -390,7 +378,7 @@ final class AtomicProtocol implements CommitProtocol {
       propagated.add(b.key());
       pendingKeys.remove(b.key());
     }
-    basic.scheduler().afterCommit(targets);
+    parts.events().queued(targets);
   }
 
   /** Algorithm 4 on this client's own queue (at open, and from {@link #checkpointAll}). */
@@ -403,11 +391,6 @@ final class AtomicProtocol implements CommitProtocol {
       LOG.log(Level.WARNING, "recovering " + queue + " failed; checkpointAll will retry", e);
       return AtomicLog.Pass.SKIPPED;
     }
-  }
-
-  @Override
-  public long pendingOwnWrites() {
-    return basic.pendingOwnWrites();
   }
 
   @Override
@@ -442,11 +425,11 @@ final class AtomicProtocol implements CommitProtocol {
   }
 
   /**
-   * Completes pending propagations and clean-ups, recovers this client's and abandoned clients'
-   * ATOMIC queues, then checkpoints every PU queue (as the basic protocol does).
+   * Completes pending propagations and clean-ups and recovers this client's and abandoned clients'
+   * ATOMIC queues; the engine then checkpoints every PU queue.
    */
   @Override
-  public CheckpointSummary checkpointAll() {
+  public int drain() {
     flush();
     AtomicLog.Pass own = recoverOwn();
     int waiting = own.ran() ? own.waiting() : 1; // a skipped pass may leave anything: say so
@@ -459,33 +442,17 @@ final class AtomicProtocol implements CommitProtocol {
       waiting++;
     }
     // Propagations pending after this flush (a failed send) and this client's own commits the
-    // recovery pass had to leave alone are work that remains: the summary says so.
-    return basic.checkpointAll().plusWaiting(waiting + pending.size());
+    // recovery pass had to leave alone are work that remains.
+    return waiting + pending.size();
   }
 
-  /** Commits whose propagation is pending (for tests). */
-  int pendingPropagations() {
-    return pending.size();
-  }
-
-  @Override
-  public long backgroundCheckpointsRun() {
-    return basic.backgroundCheckpointsRun();
-  }
-
-  @Override
-  public long backgroundCheckpointsFailed() {
-    return basic.backgroundCheckpointsFailed();
-  }
 
   @Override
   public void close() {
-    basic.scheduler().close();
     try {
       flush(false); // a graceful close settles unknown outcomes and propagates what it can
     } catch (RuntimeException e) {
       LOG.log(Level.DEBUG, "final flush at close failed; recovery will propagate", e);
     }
-    basic.close();
   }
 }

@@ -1,19 +1,25 @@
-package io.stratus.protocols;
+package io.stratus.protocols.engine;
 
 import io.stratus.CommitFailedException;
+import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.checkpoint.WriteChains;
+import io.stratus.protocols.checkpoint.WriterLeases;
 import io.stratus.protocols.log.LaneDependency;
 import io.stratus.protocols.log.LogRecord;
+import io.stratus.protocols.log.WriterIds;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The writer lanes of one monotonic-writes incarnation: how a database handle shared by many
+ * The writer lanes of one monotonic-writes incarnation — the {@link Sequencing} strategy of the
+ * monotonic and atomic protocols: how a database handle shared by many
  * request threads numbers its records (paper 001, section 5.2) without putting all its commits in
  * one line.
  *
@@ -47,9 +53,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * chains need no lock of their own (the free stack's hand-over orders the accesses); the
  * completed counters are atomic.
  */
-final class WriterLanes {
+public final class WriterLanes implements Sequencing {
   /** One lane, held by one commit at a time ({@link #acquire} to {@link #close}). */
-  final class Lane implements AutoCloseable {
+  final class Lane implements Sequencing.Slot {
     private final int index;
     /** The writer id of this lane's records ({@code <incarnation>.<lane>}). */
     private final String writer;
@@ -61,6 +67,21 @@ final class WriterLanes {
     private Lane(int index, String writer) {
       this.index = index;
       this.writer = writer;
+    }
+
+    @Override
+    public void number(Map<String, List<LogRecord>> byQueue) {
+      WriterLanes.this.number(this, byQueue);
+    }
+
+    @Override
+    public void completed(Map<String, List<LogRecord>> byQueue) {
+      WriterLanes.this.completed(this, byQueue);
+    }
+
+    @Override
+    public void giveBack(Map<String, List<LogRecord>> byQueue) {
+      WriterLanes.this.giveBack(this, byQueue);
     }
 
     /** Releases the lane. */
@@ -81,26 +102,50 @@ final class WriterLanes {
   /** Per PU queue: the last counter each lane completed there (0: none). */
   private final ConcurrentHashMap<String, AtomicLongArray> completed = new ConcurrentHashMap<>();
 
+  /** The lease that keeps this incarnation's chains from being retired; null: none held. */
+  private final WriterLeases leases;
+
   /**
    * @param incarnation the writer incarnation ({@code <clientId>#<nonce>})
    * @param max how many lanes at most (at least 1); they are made as concurrent commits need them
+   * @param leases where the incarnation's lease is held while the lanes are open; null: none (unit
+   *     tests of the numbering alone)
    */
-  WriterLanes(String incarnation, int max) {
+  WriterLanes(String incarnation, int max, WriterLeases leases) {
     if (max < 1) {
       throw new IllegalArgumentException("at least one writer lane, got " + max);
     }
     this.incarnation = incarnation;
     this.max = max;
+    this.leases = leases;
+    if (leases != null) {
+      // Checkpoints may retire chains only of incarnations whose lease is free (WriteChains).
+      leases.hold(incarnation);
+    }
   }
 
-  /** The writer id of lane {@code lane} of {@code incarnation}. */
-  static String writerOf(String incarnation, int lane) {
-    return incarnation + "." + lane;
+  /**
+   * The writer lanes of a new incarnation of the handle {@code ctx} ({@code
+   * <clientId>#<time>-<random>}), up to {@link ProtocolContext#writerLanes()} lanes, holding the
+   * incarnation's lease in {@code leases} until {@link #close}.
+   */
+  public static WriterLanes open(ProtocolContext ctx, WriterLeases leases) {
+    String incarnation = ctx.clientId() + "#" + Long.toString(ctx.clock().millis(), 36) + "-"
+        + UUID.randomUUID().toString().substring(0, 8);
+    return new WriterLanes(incarnation, ctx.writerLanes(), leases);
   }
 
-  /** The writer id of lane {@code lane} of the same incarnation as the writer {@code sibling}. */
-  static String siblingWriter(String sibling, int lane) {
-    return sibling.substring(0, sibling.lastIndexOf('.') + 1) + lane;
+  @Override
+  public boolean gapsStall() {
+    return true;
+  }
+
+  /** Gives the incarnation's lease up: its chains may be retired once no record is pending. */
+  @Override
+  public void close() {
+    if (leases != null) {
+      leases.release();
+    }
   }
 
   /**
@@ -108,13 +153,14 @@ final class WriterLanes {
    *
    * @throws CommitFailedException (retryable) when interrupted while waiting: nothing was sent
    */
-  Lane acquire() {
+  @Override
+  public Lane acquire() {
     Lane l = free.pollFirst();
     while (l == null) {
       int n = made.get();
       if (n < max) {
         if (made.compareAndSet(n, n + 1)) {
-          l = new Lane(n, writerOf(incarnation, n)); // all lanes busy: one more
+          l = new Lane(n, WriterIds.of(incarnation, n)); // all lanes busy: one more
         }
         continue;
       }
@@ -134,7 +180,7 @@ final class WriterLanes {
    * Numbers each queue's records with the next counters of {@code lane}'s chain for that queue;
    * the first record per queue also carries the other lanes' completed counters there.
    */
-  void number(Lane lane, Map<String, List<LogRecord>> byQueue) {
+  private void number(Lane lane, Map<String, List<LogRecord>> byQueue) {
     checkHeld(lane);
     for (Map.Entry<String, List<LogRecord>> e : byQueue.entrySet()) {
       long next = lane.next.getOrDefault(e.getKey(), 1L);
@@ -170,7 +216,7 @@ final class WriterLanes {
    * will be propagated): commits that begin from now on are ordered after them. Called before the
    * commit returns or throws.
    */
-  void completed(Lane lane, Map<String, List<LogRecord>> byQueue) {
+  private void completed(Lane lane, Map<String, List<LogRecord>> byQueue) {
     checkHeld(lane);
     for (Map.Entry<String, List<LogRecord>> e : byQueue.entrySet()) {
       List<LogRecord> rs = e.getValue();
@@ -184,7 +230,7 @@ final class WriterLanes {
    * A commit whose records will never reach a PU queue (nothing was sent, or an atomic loser)
    * returns its counters: the lane has been held since numbering, so they are its chains' last.
    */
-  void giveBack(Lane lane, Map<String, List<LogRecord>> byQueue) {
+  private void giveBack(Lane lane, Map<String, List<LogRecord>> byQueue) {
     checkHeld(lane);
     for (Map.Entry<String, List<LogRecord>> e : byQueue.entrySet()) {
       lane.next.put(e.getKey(), e.getValue().get(0).clientCounter());

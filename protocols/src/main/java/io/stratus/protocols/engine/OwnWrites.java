@@ -1,11 +1,13 @@
-package io.stratus.protocols;
+package io.stratus.protocols.engine;
 
 import io.stratus.btree.BLinkTree;
 import io.stratus.btree.TreeChange;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
+import io.stratus.protocols.checkpoint.WriteChains;
 import io.stratus.protocols.log.LogRecord;
+import io.stratus.protocols.log.PuQueues;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -19,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * Read-your-writes for the monotonic protocol (paper 001, section 5.2): this client's committed
+ * The read-your-writes strategy ({@link ReadYourWrites}) of the monotonic and atomic protocols (paper 001, section 5.2): this client's committed
  * records that no checkpoint has applied yet, overlaid on the leaves its transactions read.
  *
  * <p>Why it is exact: a record leaves the overlay once a page header says its chain covers it —
@@ -45,7 +47,7 @@ import java.util.function.Function;
  * so a leaf with pending records is not copied again for every read. Records known applied are
  * also forgotten in the background ({@link #prune}), so memory follows what is still pending.
  */
-final class OwnWrites {
+public final class OwnWrites implements ReadYourWrites {
   /** Every how many added records a prune is due ({@link #add}). */
   static final int PRUNE_EVERY = 256;
 
@@ -55,11 +57,15 @@ final class OwnWrites {
     private final long counter;
     private final String chainKey;
     private final String chainPage;
+    /** Whether the chain is a data page's (else the tree's). */
+    private final boolean pageChain;
     /** When a prune first saw the chain cover the record (0: not yet). */
     private volatile long coveredSince;
 
-    Pending(TreeChange change, long counter, String chainKey, String chainPage) {
+    Pending(TreeChange change, long counter, String chainKey, String chainPage,
+        boolean pageChain) {
       this.change = change;
+      this.pageChain = pageChain;
       this.counter = counter;
       this.chainKey = chainKey;
       this.chainPage = chainPage;
@@ -87,14 +93,14 @@ final class OwnWrites {
   private final AtomicLong adds = new AtomicLong();
   private final Map<String, Overlaid> cache = new ConcurrentHashMap<>();
 
-  OwnWrites() {}
+  /** An empty overlay. */
+  public OwnWrites() {}
 
   /**
-   * Remembers the records of a commit that was sent (numbered, per queue).
-   *
-   * @return whether a {@link #prune} is due (every {@link #PRUNE_EVERY} records)
+   * {@inheritDoc} A prune is due every {@link #PRUNE_EVERY} records.
    */
-  boolean add(Map<String, List<LogRecord>> byQueue) {
+  @Override
+  public boolean remember(Map<String, List<LogRecord>> byQueue) {
     int added = 0;
     for (List<LogRecord> records : byQueue.values()) {
       for (LogRecord r : records) {
@@ -102,7 +108,7 @@ final class OwnWrites {
         boolean pageChain = !secondary && r.dataPageUri().isPresent();
         String chainPage = pageChain ? r.dataPageUri().get() : r.treeUri();
         Pending p = new Pending(r.toTreeChange(secondary), r.clientCounter(),
-            WriteChains.key(r.clientId(), !pageChain, chainPage), chainPage);
+            WriteChains.key(r.clientId(), !pageChain, chainPage), chainPage, pageChain);
         TreePending tree = byTree.computeIfAbsent(r.treeUri(), t -> new TreePending());
         tree.byKey.put(p.change.key(), p);
         tree.version.incrementAndGet();
@@ -123,7 +129,8 @@ final class OwnWrites {
    *
    * @return how many records were forgotten
    */
-  int prune(Function<String, Optional<Page>> chainPage, long nowMillis, long ttlMillis) {
+  @Override
+  public int prune(Function<String, Optional<Page>> chainPage, long nowMillis, long ttlMillis) {
     int removed = 0;
     Map<String, Optional<Page>> chains = new HashMap<>();
     for (TreePending tree : byTree.values()) {
@@ -143,8 +150,8 @@ final class OwnWrites {
     return removed;
   }
 
-  /** Records not yet forgotten. */
-  int pending() {
+  @Override
+  public int pending() {
     return byTree.values().stream().mapToInt(t -> t.byKey.size()).sum();
   }
 
@@ -153,13 +160,14 @@ final class OwnWrites {
    * key} in {@code treeUri}, while that record is not yet seen applied: later records of the key
    * follow it there, into the same chain.
    */
-  Optional<PuQueues.Target> pendingTarget(String treeUri, byte[] key) {
+  @Override
+  public Optional<PuQueues.Target> pendingTarget(String treeUri, byte[] key) {
     TreePending tree = byTree.get(treeUri);
     Pending p = tree == null ? null : tree.byKey.get(key);
     if (p == null) {
       return Optional.empty();
     }
-    return Optional.of(p.chainKey.startsWith("p:")
+    return Optional.of(p.pageChain
         ? new PuQueues.Target(PuQueues.Kind.DATA_PAGE, p.chainPage)
         : new PuQueues.Target(PuQueues.Kind.PRIMARY_TREE, p.chainPage));
   }
@@ -173,8 +181,8 @@ final class OwnWrites {
     return i >= 0 && Arrays.equals(leaf.value(i), change.value());
   }
 
-  /** {@code leaf} with this client's unapplied writes in its key range applied. */
-  Page overlay(PageStore pages, Page leaf) {
+  @Override
+  public Page overlay(PageStore pages, Page leaf) {
     if (leaf.kind() != PageKind.LEAF || byTree.isEmpty()) {
       return leaf;
     }

@@ -1,4 +1,4 @@
-package io.stratus.protocols;
+package io.stratus.protocols.atomic;
 
 import io.stratus.CorruptLogMessageException;
 import io.stratus.cloudapi.CloudException;
@@ -8,8 +8,11 @@ import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
+import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.log.AtomicMessages;
 import io.stratus.protocols.log.LogRecord;
+import io.stratus.protocols.log.PuQueues;
+import io.stratus.protocols.log.QueueSender;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;

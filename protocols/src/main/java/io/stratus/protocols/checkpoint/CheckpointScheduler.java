@@ -1,8 +1,10 @@
-package io.stratus.protocols;
+package io.stratus.protocols.checkpoint;
 
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
-import io.stratus.protocols.PuQueues.Target;
+import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.log.PuQueues.Target;
+import io.stratus.protocols.log.PuQueues;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.Collection;
@@ -38,7 +40,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>At most one checkpoint per queue is scheduled or running per client at a time. Failures of a
  * scheduled checkpoint are logged and counted; the records stay queued for a later one.
  */
-final class CheckpointScheduler implements AutoCloseable {
+public final class CheckpointScheduler implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(CheckpointScheduler.class.getName());
   /** Threads of the owned executor: checkpoints mostly wait for the cloud, so more than cores. */
   static final int THREADS = 4;
@@ -62,7 +64,7 @@ final class CheckpointScheduler implements AutoCloseable {
   /** How long {@link #close} lets running work finish: a checkpoint's lease and a margin. */
   private final long closeWaitMillis;
 
-  CheckpointScheduler(ProtocolContext ctx, Checkpointer checkpointer, PuQueues names) {
+  public CheckpointScheduler(ProtocolContext ctx, Checkpointer checkpointer, PuQueues names) {
     this.checkpointer = checkpointer;
     this.names = names;
     this.pool = ctx.bufferPool();
@@ -85,7 +87,7 @@ final class CheckpointScheduler implements AutoCloseable {
   }
 
   /** Writer side: called after a commit sent records to {@code targets}. */
-  void afterCommit(Collection<Target> targets) {
+  public void afterCommit(Collection<Target> targets) {
     long now = clock.millis();
     for (Target t : targets) {
       Optional<Long> last;
@@ -101,7 +103,7 @@ final class CheckpointScheduler implements AutoCloseable {
   }
 
   /** Reader side: called for every page a transaction reads. */
-  void onRead(Page page) {
+  public void onRead(Page page) {
     if (names.isDataPage(page)) {
       consider(new Target(PuQueues.Kind.DATA_PAGE, page.uri()), page.lastCheckpointMillis());
     }
@@ -135,7 +137,7 @@ final class CheckpointScheduler implements AutoCloseable {
   }
 
   /** Schedules a checkpoint of {@code t} unless one is scheduled or running; whether it did. */
-  boolean schedule(Target t) {
+  public boolean schedule(Target t) {
     String queue = names.queueOf(t);
     if (closed || !scheduled.add(queue)) {
       return false;
@@ -168,7 +170,7 @@ final class CheckpointScheduler implements AutoCloseable {
    * Runs {@code task} on the checkpoint executor (the atomic protocol's propagation); false when
    * closed or rejected, and the task then did not run.
    */
-  boolean execute(Runnable task) {
+  public boolean execute(Runnable task) {
     if (closed) {
       return false;
     }
@@ -191,16 +193,12 @@ final class CheckpointScheduler implements AutoCloseable {
     }
   }
 
-  /** The queues with a checkpoint scheduled or running now. */
-  Set<String> scheduledQueues() {
-    return Set.copyOf(scheduled);
-  }
 
-  long checkpointsRun() {
+  public long checkpointsRun() {
     return ran.get();
   }
 
-  long checkpointsFailed() {
+  public long checkpointsFailed() {
     return failed.get();
   }
 

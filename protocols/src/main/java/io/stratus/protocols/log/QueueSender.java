@@ -1,4 +1,4 @@
-package io.stratus.protocols;
+package io.stratus.protocols.log;
 
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
@@ -22,19 +22,19 @@ import java.util.function.Supplier;
  * whatever the number of records. A queue that does not exist yet is created (idempotent) and the
  * batch sent again; queues this client created are remembered. Thread-safe.
  */
-final class QueueSender {
+public final class QueueSender {
   /** What a send did: batches sent, and the failures (empty when all went through). */
-  record Sent(int batches, int sent, List<Throwable> failures, boolean maybeSent) {
-    boolean ok() {
+  public record Sent(int batches, int sent, List<Throwable> failures, boolean maybeSent) {
+    public boolean ok() {
       return failures.isEmpty();
     }
 
-    boolean anythingSent() {
+    public boolean anythingSent() {
       return sent > 0 || maybeSent;
     }
 
     /** This outcome, marked as having maybe sent something (an earlier attempt may have). */
-    Sent orMaybeSent() {
+    public Sent orMaybeSent() {
       return new Sent(batches, sent, failures, true);
     }
   }
@@ -42,12 +42,12 @@ final class QueueSender {
   private final SimpleQueueService queues;
   private final Set<String> created = ConcurrentHashMap.newKeySet();
 
-  QueueSender(SimpleQueueService queues) {
+  public QueueSender(SimpleQueueService queues) {
     this.queues = queues;
   }
 
   /** Sends everything and waits for all of it; never throws cloud errors (see {@link Sent}). */
-  Sent send(Map<String, List<LogRecord>> byQueue) {
+  public Sent send(Map<String, List<LogRecord>> byQueue) {
     int maxMessage = queues.limits().maxMessageSize();
     int maxBatch = queues.limits().maxBatchSize();
     List<CompletableFuture<List<String>>> calls = new ArrayList<>();
@@ -92,7 +92,7 @@ final class QueueSender {
    * Sends ready-made messages to one queue, all batches at once, creating the queue if missing;
    * never throws cloud errors (see {@link Sent}).
    */
-  Sent sendMessages(String queue, List<byte[]> messages) {
+  public Sent sendMessages(String queue, List<byte[]> messages) {
     int maxBatch = queues.limits().maxBatchSize();
     List<CompletableFuture<List<String>>> calls = new ArrayList<>();
     for (int i = 0; i < messages.size(); i += maxBatch) {
@@ -103,12 +103,12 @@ final class QueueSender {
   }
 
   /** The queue service's message size limit. */
-  int maxMessageSize() {
+  public int maxMessageSize() {
     return queues.limits().maxMessageSize();
   }
 
   /** Sends, throwing the first failure (for forwarding inside a checkpoint). */
-  void sendAll(Map<String, List<LogRecord>> byQueue) {
+  public void sendAll(Map<String, List<LogRecord>> byQueue) {
     Sent s = send(byQueue);
     if (!s.ok()) {
       Throwable t = s.failures().get(0);
@@ -117,7 +117,7 @@ final class QueueSender {
   }
 
   /** Whether this client created {@code queue} (or saw a send to it succeed). */
-  boolean knows(String queue) {
+  public boolean knows(String queue) {
     return created.contains(queue);
   }
 

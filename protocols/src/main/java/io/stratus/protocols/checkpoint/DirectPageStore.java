@@ -1,4 +1,4 @@
-package io.stratus.protocols;
+package io.stratus.protocols.checkpoint;
 
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
@@ -32,16 +32,16 @@ import java.util.function.ToLongFunction;
  * above the stamp read and any this client saw), and a read older than what this client saw
  * abandons the checkpoint (monotonic reads). Not thread-safe: one checkpoint.
  */
-final class DirectPageStore implements PageStore {
+public final class DirectPageStore implements PageStore {
   /** A checkpoint must stop: its lease is (nearly) over, or a conditional put lost a race. */
-  static final class Abandoned extends RuntimeException {
-    Abandoned(String message, Throwable cause) {
+  public static final class Abandoned extends RuntimeException {
+    public Abandoned(String message, Throwable cause) {
       super(message, cause, false, false);
     }
   }
 
   /** Whether the lease still allows a put (checked before each group of puts). */
-  interface Lease {
+  public interface Lease {
     boolean allowsPut();
   }
 
@@ -54,7 +54,7 @@ final class DirectPageStore implements PageStore {
   private final Map<String, Page> writes = new LinkedHashMap<>();
   private final Set<String> created = new HashSet<>();
 
-  DirectPageStore(StorageService storage, SupportsConditionalPut conditional, int pageSize) {
+  public DirectPageStore(StorageService storage, SupportsConditionalPut conditional, int pageSize) {
     this(storage, conditional, pageSize, uri -> 0);
   }
 
@@ -64,7 +64,7 @@ final class DirectPageStore implements PageStore {
    *     records to an old page (monotonic reads; it matters with timing-only writes, where no
    *     conditional put would catch it)
    */
-  DirectPageStore(StorageService storage, SupportsConditionalPut conditional, int pageSize,
+  public DirectPageStore(StorageService storage, SupportsConditionalPut conditional, int pageSize,
       ToLongFunction<String> seenStamp) {
     this.seenStamp = seenStamp;
     this.storage = storage;
@@ -93,16 +93,12 @@ final class DirectPageStore implements PageStore {
     return Optional.ofNullable(p);
   }
 
-  /** The version of {@code uri} this checkpoint read, or null. */
-  String versionRead(String uri) {
-    return versions.get(uri);
-  }
 
   /**
    * Buffers {@code page} without the size check: only for a header that grew past the page size,
    * which the caller then makes the B-link tree split ({@link Checkpointer}).
    */
-  void stage(Page page) {
+  public void stage(Page page) {
     writes.put(page.uri(), page);
   }
 
@@ -127,12 +123,12 @@ final class DirectPageStore implements PageStore {
   }
 
   /** Whether this checkpoint created {@code uri} (a page new in a split). */
-  boolean isNew(String uri) {
+  public boolean isNew(String uri) {
     return created.contains(uri);
   }
 
   /** The pages written so far, by URI. */
-  Map<String, Page> writes() {
+  public Map<String, Page> writes() {
     return writes;
   }
 
@@ -147,7 +143,7 @@ final class DirectPageStore implements PageStore {
    *     (pages put before stay: they are consistent B-link states, and the records are applied
    *     again by a later checkpoint)
    */
-  Map<String, String> flush(Lease lease, String counterPage) {
+  public Map<String, String> flush(Lease lease, String counterPage) {
     // One new version stamp per page written: above what was read and what this client saw.
     for (Map.Entry<String, Page> e : writes.entrySet()) {
       Page p = e.getValue();

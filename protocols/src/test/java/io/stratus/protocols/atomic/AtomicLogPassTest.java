@@ -1,4 +1,4 @@
-package io.stratus.protocols;
+package io.stratus.protocols.atomic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,8 +9,12 @@ import io.stratus.cloudapi.time.ManualClock;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.protocols.LogicalChange.Kind;
+import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.log.AtomicMessages;
 import io.stratus.protocols.log.LogRecord;
+import io.stratus.protocols.log.PuQueues;
+import io.stratus.protocols.log.QueueSender;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

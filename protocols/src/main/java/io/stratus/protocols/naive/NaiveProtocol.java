@@ -1,4 +1,4 @@
-package io.stratus.protocols;
+package io.stratus.protocols.naive;
 
 import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
@@ -14,6 +14,14 @@ import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.pagemanager.PageWrite;
+import io.stratus.protocols.CommitProtocol;
+import io.stratus.protocols.CommitResult;
+import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.StorageLayout;
+import io.stratus.protocols.WriteSet;
+import io.stratus.protocols.log.Changes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -77,7 +85,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Thread-safe: the commits of one handle meet in its group commit (one leader at a time).
  */
-final class NaiveProtocol implements CommitProtocol {
+public final class NaiveProtocol implements CommitProtocol {
   /** How long a waiting commit waits before it tries to lead a group itself. */
   private static final long LEADER_WAIT_MILLIS = 50;
 
@@ -90,7 +98,7 @@ final class NaiveProtocol implements CommitProtocol {
   /** Completed when the current leader ends its group (then replaced). */
   private volatile CompletableFuture<Void> roundEnded = new CompletableFuture<>();
 
-  NaiveProtocol(ProtocolContext context) {
+  public NaiveProtocol(ProtocolContext context) {
     this.storage = context.services().storage();
     this.crashPoints = context.crashPoints();
     this.pool = context.bufferPool();
@@ -211,7 +219,7 @@ final class NaiveProtocol implements CommitProtocol {
   /** The collapsed changes of the write set as tree changes, per tree, in commit order. */
   private static Map<String, List<TreeChange>> treeChanges(List<LogicalChange> changes) {
     Map<String, List<TreeChange>> byTree = new LinkedHashMap<>();
-    for (LogicalChange c : BasicCommit.collapse(changes)) {
+    for (LogicalChange c : Changes.collapse(changes)) {
       byte[] key = c.secondaryIndex() ? SecondaryKeys.compose(c.key(), c.value()) : c.key();
       TreeChange t = c.kind() == LogicalChange.Kind.DELETE ? TreeChange.delete(key)
           : TreeChange.put(key, c.secondaryIndex() ? new byte[0] : c.value());

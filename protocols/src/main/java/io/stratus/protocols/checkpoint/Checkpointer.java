@@ -1,4 +1,4 @@
-package io.stratus.protocols;
+package io.stratus.protocols.checkpoint;
 
 import io.stratus.CorruptLogMessageException;
 import io.stratus.btree.BLinkTree;
@@ -17,15 +17,17 @@ import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
-import io.stratus.protocols.PuQueues.Target;
+import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
+import io.stratus.protocols.log.PuQueues.Target;
+import io.stratus.protocols.log.PuQueues;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.TreeMap;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -34,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -88,7 +91,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * waits for it). Any failure releases every lock the run holds; only a simulated process death
  * does not, as a real one would not. Thread-safe.
  */
-final class Checkpointer {
+public final class Checkpointer {
   private static final System.Logger LOG = System.getLogger(Checkpointer.class.getName());
 
   /** Commit order of log records (see the class comment). */
@@ -106,13 +109,13 @@ final class Checkpointer {
    * @param deferred records it received but left queued (after a gap in their chain, behind an
    *     unmet lane dependency, or waiting for room in the header)
    */
-  record Outcome(boolean completed, boolean busy, int received, int applied, int deferred,
+  public record Outcome(boolean completed, boolean busy, int received, int applied, int deferred,
       int pagesWritten, String why) {
-    static Outcome busy(String why) {
+    public static Outcome busy(String why) {
       return new Outcome(false, true, 0, 0, 0, 0, why);
     }
 
-    static Outcome gaveUp(String why, int received) {
+    public static Outcome gaveUp(String why, int received) {
       return new Outcome(false, false, received, 0, 0, 0, why);
     }
   }
@@ -140,10 +143,8 @@ final class Checkpointer {
   /** How long a chain must not have advanced before it may be retired (see WriteChains). */
   private final long horizonMillis;
   /** Records of retired chains skipped as stray copies, and records that waited for room. */
-  private final AtomicLong leftoversSkipped = new AtomicLong();
-  private final AtomicLong recordsWaitingForRoom = new AtomicLong();
 
-  Checkpointer(ProtocolContext ctx, SupportsConditionalPut conditional, PuQueues names) {
+  public Checkpointer(ProtocolContext ctx, SupportsConditionalPut conditional, PuQueues names) {
     this.clientId = ctx.clientId();
     this.storage = ctx.services().storage();
     this.conditional = conditional;
@@ -165,25 +166,17 @@ final class Checkpointer {
    * only after its incarnation's lease has long lapsed and every message of it hidden by a
    * receive (for a lock timeout each) has reappeared many times over.
    */
-  static long horizonFor(Duration lockTimeout) {
+  public static long horizonFor(Duration lockTimeout) {
     return Math.max(Duration.ofMinutes(15).toMillis(),
         3 * lockTimeout.multipliedBy(WriterLeases.LEASE_FACTOR).toMillis());
   }
 
   /** This handle's writer lease and the probes of other writers' leases. */
-  WriterLeases leases() {
+  public WriterLeases leases() {
     return leases;
   }
 
-  /** Records of retired chains this handle's checkpoints skipped as stray copies. */
-  long leftoversSkipped() {
-    return leftoversSkipped.get();
-  }
 
-  /** Records this handle's checkpoints deferred because their chain's entry did not fit. */
-  long recordsWaitingForRoom() {
-    return recordsWaitingForRoom.get();
-  }
 
   /**
    * Checkpoints the queue of {@code target} once, unless this process is checkpointing it already
@@ -192,7 +185,7 @@ final class Checkpointer {
    * @throws CloudException when a cloud call fails (the checkpoint changed nothing it should not:
    *     a later one applies the records)
    */
-  Outcome run(Target target) {
+  public Outcome run(Target target) {
     String queue = names.queueOf(target);
     ReentrantLock mutex = mutexOf(queue);
     if (!mutex.tryLock()) {
@@ -212,7 +205,7 @@ final class Checkpointer {
    *
    * @throws CloudException when a cloud call fails
    */
-  Outcome runAfterOthers(Target target) {
+  public Outcome runAfterOthers(Target target) {
     String queue = names.queueOf(target);
     ReentrantLock mutex = mutexOf(queue);
     try {
@@ -291,13 +284,13 @@ final class Checkpointer {
     /** Record (by identity) to the other leaf now responsible for its key. */
     final Map<LogRecord, String> movedTo = new IdentityHashMap<>();
 
-    Held(long deadline, String owner) {
+    public Held(long deadline, String owner) {
       this.deadline = deadline;
       this.owner = owner;
     }
 
     /** The owner of the locks this run takes on other leaves' queues. */
-    String movedOwner() {
+    public String movedOwner() {
       return owner + "/moved";
     }
 
@@ -307,7 +300,7 @@ final class Checkpointer {
      * another holds it. The owner is distinct from this client's own checkpoints, so a
      * checkpoint of that page that this client is running is not joined but waited for.
      */
-    boolean lock(String pageUri) {
+    public boolean lock(String pageUri) {
       return pages.computeIfAbsent(pageUri, u -> {
         long sentAt = clock.millis();
         LockGrant g = CloudFutures.await(
@@ -319,17 +312,17 @@ final class Checkpointer {
       });
     }
 
-    boolean holds(String pageUri) {
+    public boolean holds(String pageUri) {
       return Boolean.TRUE.equals(pages.get(pageUri));
     }
 
     /** Whether {@code r} belongs to another leaf whose lock was not granted (it waits). */
-    boolean blocked(LogRecord r) {
+    public boolean blocked(LogRecord r) {
       String leaf = movedTo.get(r);
       return leaf != null && !holds(leaf);
     }
 
-    void releaseAll() {
+    public void releaseAll() {
       for (Map.Entry<String, Boolean> e : pages.entrySet()) {
         if (e.getValue()) {
           release(names.pageQueue(e.getKey()), movedOwner());
@@ -394,8 +387,6 @@ final class Checkpointer {
         headerBudget(page, store.pageSize(), target), horizonMillis, leases::probe);
     WriteChains.Filtered chains = WriteChains.filter(records, page, target.isTree(),
         target.uri(), held::blocked, policy);
-    leftoversSkipped.addAndGet(chains.leftovers().size());
-    recordsWaitingForRoom.addAndGet(chains.waiting());
     store.stage(chains.header(page));
     return chains;
   }
@@ -560,7 +551,7 @@ final class Checkpointer {
   }
 
   /** The tree handle of a root URI, naming new pages like the record manager does. */
-  static BLinkTree treeOf(String rootUri) {
+  public static BLinkTree treeOf(String rootUri) {
     return BLinkTree.open(rootUri, rootUri.substring(0, rootUri.lastIndexOf('/') + 1));
   }
 
@@ -573,7 +564,7 @@ final class Checkpointer {
     final Map<String, List<LogRecord>> byMessage = new LinkedHashMap<>();
 
     /** The handles of the messages holding none of {@code deferred} (by identity). */
-    List<String> handlesWithout(List<LogRecord> deferred) {
+    public List<String> handlesWithout(List<LogRecord> deferred) {
       if (deferred.isEmpty()) {
         return new ArrayList<>(handles.values());
       }

@@ -1,9 +1,10 @@
-package io.stratus.protocols;
+package io.stratus.protocols.checkpoint;
 
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
+import io.stratus.protocols.log.WriterIds;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,13 +25,13 @@ import java.util.concurrent.TimeUnit;
  * is {@link #LEASE_FACTOR} lock timeouts long and renewed once half of it has passed, so a probe
  * of a handle that runs checkpoints never finds it free. Thread-safe.
  */
-final class WriterLeases {
+public final class WriterLeases {
   private static final System.Logger LOG = System.getLogger(WriterLeases.class.getName());
   /** The writer lease is this many checkpoint lock timeouts long. */
   static final int LEASE_FACTOR = 10;
 
   /** What a probe found out about an incarnation. */
-  enum State { ALIVE, DEAD, UNKNOWN }
+  public enum State { ALIVE, DEAD, UNKNOWN }
 
   private final LockService locks;
   private final String prefix;
@@ -48,7 +49,7 @@ final class WriterLeases {
    */
   private ScheduledExecutorService renewer;
 
-  WriterLeases(LockService locks, String databaseUri, String clientId, Clock clock,
+  public WriterLeases(LockService locks, String databaseUri, String clientId, Clock clock,
       Duration lockTimeout) {
     this.locks = locks;
     this.prefix = databaseUri + "/writers/";
@@ -58,19 +59,12 @@ final class WriterLeases {
   }
 
   /** How long a writer lease lasts. */
-  Duration leaseTime() {
+  public Duration leaseTime() {
     return leaseTime;
   }
 
-  /** The incarnation part of a writer id ({@code <clientId>#<nonce>.<lane>}). */
-  static String incarnationOf(String writer) {
-    int hash = writer.lastIndexOf('#');
-    int dot = writer.lastIndexOf('.');
-    return dot > hash && hash >= 0 ? writer.substring(0, dot) : writer;
-  }
-
   /** Takes the lease of {@code incarnation}, this handle's own, and keeps it from now on. */
-  void hold(String incarnation) {
+  public void hold(String incarnation) {
     try {
       CloudFutures.await(locks.setTimeout(prefix, leaseTime));
     } catch (CloudException e) {
@@ -93,7 +87,7 @@ final class WriterLeases {
   }
 
   /** Renews this handle's lease when half of it has passed (no request otherwise). */
-  void renewIfDue() {
+  public void renewIfDue() {
     String me = own;
     long now = clock.millis();
     if (me == null || now < renewAt) {
@@ -113,7 +107,7 @@ final class WriterLeases {
   }
 
   /** Gives this handle's lease back (a graceful close). */
-  void release() {
+  public void release() {
     String me = own;
     own = null;
     renewAt = Long.MAX_VALUE;
@@ -133,8 +127,8 @@ final class WriterLeases {
   }
 
   /** Whether the incarnation of {@code writer} holds its lease now. */
-  State probe(String writer) {
-    String incarnation = incarnationOf(writer);
+  public State probe(String writer) {
+    String incarnation = WriterIds.incarnationOf(writer);
     if (incarnation.equals(own)) {
       return State.ALIVE;
     }

@@ -1,4 +1,4 @@
-package io.stratus.protocols;
+package io.stratus.protocols.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,10 +10,17 @@ import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
+import io.stratus.protocols.CheckpointSettings;
 import io.stratus.protocols.LogicalChange.Kind;
-import io.stratus.protocols.PuQueues.Target;
+import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.log.PuQueues.Target;
+import io.stratus.protocols.basic.BasicProtocol;
+import io.stratus.protocols.checkpoint.Checkpointer;
+import io.stratus.protocols.log.Changes;
 import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
+import io.stratus.protocols.log.PuQueues;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +36,7 @@ class BasicPartsTest {
 
   @Test
   void changesOfOneKeyCollapse() {
-    List<LogicalChange> out = BasicCommit.collapse(List.of(
+    List<LogicalChange> out = Changes.collapse(List.of(
         c(Kind.INSERT, 1, "a"), c(Kind.UPDATE, 1, "b"), // insert + update = insert(b)
         c(Kind.UPDATE, 2, "a"), c(Kind.UPDATE, 2, "c"), // update + update = update(c)
         c(Kind.INSERT, 3, "a"), c(Kind.DELETE, 3, ""), // insert + delete = nothing
@@ -41,7 +48,7 @@ class BasicPartsTest {
         new byte[] {9}, Optional.empty(), true);
     LogicalChange ins = new LogicalChange(Kind.INSERT, "db/i/x/root", new byte[] {1},
         new byte[] {9}, Optional.empty(), true);
-    assertThat(BasicCommit.collapse(List.of(del, ins))).containsExactly(ins);
+    assertThat(Changes.collapse(List.of(del, ins))).containsExactly(ins);
   }
 
   @Test
@@ -73,7 +80,7 @@ class BasicPartsTest {
     ProtocolContext ctx = new ProtocolContext(cloud.services(), "db", "c1", clock,
         io.stratus.cloudapi.CrashPoints.none(), pool, Duration.ofSeconds(45), Runnable::run,
         CheckpointSettings.defaults());
-    try (BasicProtocol p = new BasicProtocol(ctx)) {
+    try (QueueEngine p = new QueueEngine(ctx, BasicProtocol.ASSEMBLY)) {
       String queue = p.names().pageQueue(page);
       CloudFutures.await(cloud.services().simpleQueues().createQueue(queue));
       byte[] good = LogMessages.pack(List.of(new LogRecord(new LogicalChange(Kind.UPDATE,

@@ -1,0 +1,315 @@
+package io.stratus.protocols.engine;
+
+import io.stratus.InvalidRequestException;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.SupportsConditionalPut;
+import io.stratus.pagemanager.BufferPool;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageStore;
+import io.stratus.pagemanager.PageTransaction;
+import io.stratus.protocols.CheckpointSummary;
+import io.stratus.protocols.CheckpointWrites;
+import io.stratus.protocols.CommitProtocol;
+import io.stratus.protocols.CommitResult;
+import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.RecoverySummary;
+import io.stratus.protocols.TransactionInfo;
+import io.stratus.protocols.WriteSet;
+import io.stratus.protocols.checkpoint.CheckpointScheduler;
+import io.stratus.protocols.checkpoint.Checkpointer;
+import io.stratus.protocols.checkpoint.WriterLeases;
+import io.stratus.protocols.log.PuQueues.Target;
+import io.stratus.protocols.log.PuQueues;
+import io.stratus.protocols.log.QueueSender;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The queue-commit engine: one implementation of {@link CommitProtocol} for every protocol that
+ * commits through pending-update (PU) queues (paper 000, section 4), assembled from three
+ * strategies ({@link Assembly}):
+ *
+ * <ul>
+ *   <li>{@link Sequencing}: how commits are ordered — none, or writer lanes with counters;
+ *   <li>{@link ReadYourWrites}: how reads see the handle's own pending writes — not at all, or
+ *       through an overlay;
+ *   <li>{@link CommitLog}: where a commit goes — the PU queues directly, or an ATOMIC queue first
+ *       and the PU queues by propagation.
+ * </ul>
+ *
+ * <p>The engine owns what every such protocol shares: routing ({@link Router}), the queue sender,
+ * the {@link Checkpointer} (Algorithm 2 and the B-tree checkpoint of section 4.4), the {@link
+ * CheckpointScheduler} (the writer and reader strategy of section 4.5, on the checkpoint
+ * executor), the read view and {@link #checkpointAll()}. A commit is: route, then hand the records
+ * to the log; the log numbers them through the sequencing and reports winners (which the overlay
+ * remembers) and queued targets (which may schedule checkpoints). Checkpoints honour counters
+ * whichever sequencing made the records.
+ *
+ * <p><b>Queues</b> ({@link PuQueues}): {@code <databaseUri>/pu/t/<treeUri>} for the inserts and
+ * deletes of a collection's primary tree, {@code <databaseUri>/pu/i/<treeUri>} for those of a
+ * secondary index, {@code <databaseUri>/pu/p/<pageUri>} for the updates of one data page.
+ *
+ * <p><b>Lifecycle</b>: the engine makes the checkpointer and scheduler, then the strategies, then
+ * the log; it closes them in reverse: the scheduler stops taking work and lets running work
+ * finish, the log settles what it can, the sequencing gives its writer lease back. Needs simple
+ * queues and locks; sets the lock timeout of {@code <databaseUri>/pu/} to the checkpoint lock
+ * timeout when it opens. Thread-safe.
+ */
+public final class QueueEngine implements CommitProtocol {
+
+  /**
+   * A protocol as an assembly of the engine's strategies.
+   *
+   * @param kind which protocol the assembly is
+   * @param sequencing makes the ordering strategy (given the context and the checkpointer's writer
+   *     leases, which writer lanes hold)
+   * @param readYourWrites makes the read strategy
+   * @param log makes the commit log from the engine's parts
+   */
+  public record Assembly(ProtocolKind kind, SequencingFactory sequencing,
+      Supplier<ReadYourWrites> readYourWrites,
+      Function<EngineParts, CommitLog> log) {}
+
+  /** Makes a {@link Sequencing} for a handle. */
+  @FunctionalInterface
+  public interface SequencingFactory {
+    Sequencing open(ProtocolContext ctx, WriterLeases leases);
+  }
+
+  private final ProtocolKind kind;
+  private final ProtocolContext ctx;
+  private final PuQueues names;
+  private final CheckpointWrites writes;
+  private final Checkpointer checkpointer;
+  private final CheckpointScheduler scheduler;
+  private final Sequencing sequencing;
+  private final ReadYourWrites ownWrites;
+  private final Router router;
+  private final CommitLog log;
+
+  /** Opens the protocol {@code assembly} over {@code ctx}. */
+  public QueueEngine(ProtocolContext ctx, Assembly assembly) {
+    this.kind = assembly.kind();
+    this.ctx = ctx;
+    if (!ctx.services().hasSimpleQueues() || !ctx.services().hasLocks()) {
+      throw new InvalidRequestException("the " + kind.name().toLowerCase(Locale.ROOT)
+          + " protocol needs the simple queue service and the lock service");
+    }
+    SupportsConditionalPut conditional = SupportsConditionalPut.of(ctx.services().storage());
+    CheckpointWrites w = ctx.checkpoints().writes();
+    if (w == CheckpointWrites.AUTO) {
+      w = conditional != null ? CheckpointWrites.CONDITIONAL : CheckpointWrites.TIMING_ONLY;
+    } else if (w == CheckpointWrites.CONDITIONAL && conditional == null) {
+      throw new InvalidRequestException("checkpoint writes CONDITIONAL need storage with"
+          + " conditional puts, and " + ctx.services().storage() + " has none");
+    }
+    this.writes = w;
+    this.names = new PuQueues(ctx.databaseUri());
+    QueueSender sender = new QueueSender(ctx.services().simpleQueues());
+    this.checkpointer = new Checkpointer(
+        ctx, w == CheckpointWrites.CONDITIONAL ? conditional : null, names);
+    CloudFutures.await(ctx.services().locks().setTimeout(names.prefix(),
+        ctx.checkpoints().lockTimeout()));
+    this.scheduler = new CheckpointScheduler(ctx, checkpointer, names);
+    Sequencing s = null;
+    try {
+      s = assembly.sequencing().open(ctx, checkpointer.leases());
+      this.sequencing = s;
+      this.ownWrites = assembly.readYourWrites().get();
+      this.router = new Router(ctx, names, ownWrites);
+      this.log = assembly.log().apply(
+          new EngineParts(ctx, names, sender, scheduler, sequencing, new Events()));
+    } catch (RuntimeException | Error e) {
+      scheduler.close();
+      if (s != null) {
+        s.close();
+      }
+      throw e;
+    }
+  }
+
+  /** The engine's side of the log's reports. */
+  private final class Events implements CommitLog.CommitEvents {
+    @Override
+    public void winner(Routed routed) {
+      if (ownWrites.remember(routed.byQueue())) {
+        scheduler.execute(QueueEngine.this::pruneOwnWrites);
+      }
+    }
+
+    @Override
+    public void queued(Collection<Target> targets) {
+      scheduler.afterCommit(targets);
+    }
+  }
+
+  @Override
+  public ProtocolKind kind() {
+    return kind;
+  }
+
+
+  Checkpointer checkpointer() {
+    return checkpointer;
+  }
+
+  PuQueues names() {
+    return names;
+  }
+
+  /** Forgets the overlay's records known applied for longer than the TTL (see OwnWrites). */
+  private int pruneOwnWrites() {
+    BufferPool pool = ctx.bufferPool();
+    return ownWrites.prune(pool::fetch, ctx.clock().millis(), pool.config().ttl().toMillis());
+  }
+
+  @Override
+  public long pendingOwnWrites() {
+    return ownWrites.pending();
+  }
+
+  @Override
+  public CommitResult commit(WriteSet ws) {
+    Routed routed = router.route(ws);
+    if (routed.records() == 0) {
+      return CommitResult.empty();
+    }
+    log.commit(ws, routed);
+    return new CommitResult(Map.of(), 0, 0, routed.records());
+  }
+
+  @Override
+  public PageStore readView(TransactionInfo tx, PageStore pages) {
+    return new PageStore() {
+      @Override
+      public Optional<Page> read(String uri) {
+        Optional<Page> p = pages.read(uri);
+        p.ifPresent(scheduler::onRead);
+        if (pages instanceof PageTransaction t && t.writes().containsKey(uri)) {
+          return p; // a private copy already holds what the transaction saw and did
+        }
+        return p.map(page -> ownWrites.overlay(pages, page));
+      }
+
+      @Override
+      public void write(Page page) {
+        pages.write(page);
+      }
+
+      @Override
+      public String newPageUri(String prefix) {
+        return pages.newPageUri(prefix);
+      }
+
+      @Override
+      public int pageSize() {
+        return pages.pageSize();
+      }
+    };
+  }
+
+  @Override
+  public RecoverySummary recoverAbandonedClients() {
+    return log.recoverAbandonedClients();
+  }
+
+  /**
+   * Drains the log (settles, propagates, recovers), then checkpoints every PU queue of the
+   * database on the calling thread: trees first (their splits move keys that data-page
+   * checkpoints then follow), then data pages; each queue until a few receives in a row find it
+   * empty, bounded; the listing is repeated (bounded) while a pass applied anything, so queues
+   * created meanwhile are applied too. Commits the log still holds count as waiting.
+   */
+  @Override
+  public CheckpointSummary checkpointAll() {
+    int waiting = log.drain();
+    CheckpointSummary summary = checkpointQueues();
+    pruneOwnWrites();
+    return summary.plusWaiting(waiting);
+  }
+
+  private CheckpointSummary checkpointQueues() {
+    int queuesSeen = 0;
+    int done = 0;
+    int failures = 0;
+    long applied = 0;
+    long pages = 0;
+    long deferred = 0; // records left queued (hidden for the rest of this call: counted once)
+    Set<Target> busy = new HashSet<>();
+    for (int pass = 0; pass < 5; pass++) {
+      List<String> listed = new ArrayList<>(
+          CloudFutures.await(ctx.services().simpleQueues().listQueues(names.prefix())));
+      List<Target> targets = new ArrayList<>();
+      for (String q : listed) {
+        names.parse(q).ifPresent(targets::add);
+      }
+      targets.sort(Comparator.comparing((Target t) -> t.kind() == PuQueues.Kind.DATA_PAGE)
+          .thenComparing(Target::uri));
+      queuesSeen = Math.max(queuesSeen, targets.size());
+      long appliedThisPass = 0;
+      for (Target t : targets) {
+        int empties = 0;
+        for (int round = 0; round < 1000 && empties < 3; round++) {
+          Checkpointer.Outcome o;
+          try {
+            o = checkpointer.runAfterOthers(t); // never beside a background run
+          } catch (CloudException e) {
+            failures++;
+            break;
+          }
+          if (o.busy()) {
+            busy.add(t);
+            break;
+          }
+          if (!o.completed()) {
+            failures++;
+            break;
+          }
+          done++;
+          applied += o.applied();
+          appliedThisPass += o.received() - o.deferred();
+          pages += o.pagesWritten();
+          deferred += o.deferred();
+          busy.remove(t);
+          empties = o.received() == 0 ? empties + 1 : 0;
+        }
+      }
+      if (appliedThisPass == 0) {
+        break;
+      }
+    }
+    return new CheckpointSummary(queuesSeen, done, applied, pages, failures, busy.size(),
+        deferred, 0);
+  }
+
+  @Override
+  public long backgroundCheckpointsRun() {
+    return scheduler.checkpointsRun();
+  }
+
+  @Override
+  public long backgroundCheckpointsFailed() {
+    return scheduler.checkpointsFailed();
+  }
+
+  @Override
+  public void close() {
+    try {
+      scheduler.close();
+      log.close();
+    } finally {
+      sequencing.close();
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package io.stratus.protocols.engine;
+
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageStore;
+import io.stratus.protocols.log.LogRecord;
+import io.stratus.protocols.log.PuQueues;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * How a handle's reads see its own committed writes before checkpoints apply them — one of the
+ * engine's strategies: {@link #none()} (the basic protocol: a client sees its writes once they
+ * are checkpointed) or the {@link OwnWrites} overlay (read-your-writes, paper 001 section 5.2).
+ *
+ * <p>Contract: once a commit's records were {@link #remember remembered}, every {@link #overlay}
+ * of a leaf in their key range MUST show them until a page the read used shows them applied; and
+ * {@link #pendingTarget} MUST name the queue of the latest remembered record of a key while it is
+ * shown, so that later records of the key follow it into one chain. Implementations are
+ * thread-safe.
+ */
+public interface ReadYourWrites {
+
+  /**
+   * Remembers the records of a commit that arrived or will (numbered, per queue).
+   *
+   * @return whether a {@link #prune} is due
+   */
+  boolean remember(Map<String, List<LogRecord>> byQueue);
+
+  /** {@code leaf} with this handle's remembered, unapplied writes in its key range applied. */
+  Page overlay(PageStore pages, Page leaf);
+
+  /** The queue of this handle's pending record of {@code key} in {@code treeUri}, if any. */
+  Optional<PuQueues.Target> pendingTarget(String treeUri, byte[] key);
+
+  /**
+   * Forgets records whose chain page ({@code chainPage}: the pool) has shown them applied for
+   * longer than {@code ttlMillis}.
+   *
+   * @return how many were forgotten
+   */
+  int prune(Function<String, Optional<Page>> chainPage, long nowMillis, long ttlMillis);
+
+  /** Records remembered and not yet forgotten. */
+  int pending();
+
+  /** No read-your-writes: reads see what checkpoints applied. */
+  static ReadYourWrites none() {
+    return Nothing.INSTANCE;
+  }
+
+  /** The strategy of {@link #none()}. */
+  final class Nothing implements ReadYourWrites {
+    private static final Nothing INSTANCE = new Nothing();
+
+    private Nothing() {}
+
+    @Override
+    public boolean remember(Map<String, List<LogRecord>> byQueue) {
+      return false;
+    }
+
+    @Override
+    public Page overlay(PageStore pages, Page leaf) {
+      return leaf;
+    }
+
+    @Override
+    public Optional<PuQueues.Target> pendingTarget(String treeUri, byte[] key) {
+      return Optional.empty();
+    }
+
+    @Override
+    public int prune(Function<String, Optional<Page>> chainPage, long nowMillis, long ttlMillis) {
+      return 0;
+    }
+
+    @Override
+    public int pending() {
+      return 0;
+    }
+  }
+}
