@@ -20,6 +20,7 @@ import io.stratus.protocols.log.QueueSender;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -96,8 +97,10 @@ public final class AtomicCommitLog implements CommitLog {
   private final AtomicLog log;
   private final QueueSender sender;
   private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
-  /** Committed here, not propagated yet: passes leave them alone. */
+  /** Committed here, not propagated yet: passes propagate them only when they see them whole. */
   private final Set<String> pendingKeys = ConcurrentHashMap.newKeySet();
+  /** Of {@link #pendingKeys}, those a pass propagated: the flush does not send them again. */
+  private final Set<String> sentByPasses = ConcurrentHashMap.newKeySet();
   /** Propagated here, messages not deleted yet: passes delete them without sending again. */
   private final Set<String> propagated = ConcurrentHashMap.newKeySet();
   /** Commit records this process sent or saw: never taken for losers. */
@@ -307,7 +310,7 @@ public final class AtomicCommitLog implements CommitLog {
 
   /**
    * Propagates every pending commit to the PU queues, then cleans the ATOMIC queue up. Runs on
-   * the checkpoint executor, and on the caller's thread from {@link #checkpointAll}; one at a
+   * the checkpoint executor, and on the caller's thread from {@link #drain}; one at a
    * time.
    */
   void flush() {
@@ -322,7 +325,14 @@ public final class AtomicCommitLog implements CommitLog {
     Pending p;
     List<Pending> later = new ArrayList<>();
     List<Pending> batch = new ArrayList<>();
+    Set<PuQueues.Target> sentByPass = new LinkedHashSet<>();
     while ((p = pending.poll()) != null) {
+      if (sentByPasses.remove(p.key())) {
+        // A clean-up or recovery pass saw it whole and propagated it already.
+        pendingKeys.remove(p.key());
+        sentByPass.addAll(p.routed().targets());
+        continue;
+      }
       if (!p.resend().isEmpty()) {
         if (!sender.sendMessages(queue, p.resend()).ok()) {
           later.add(p); // still not known to have arrived: the next flush tries again
@@ -332,10 +342,13 @@ public final class AtomicCommitLog implements CommitLog {
       batch.add(p);
     }
     pending.addAll(later);
+    if (!sentByPass.isEmpty()) {
+      parts.events().queued(sentByPass);
+    }
     propagate(batch);
     if (cleanUp && !propagated.isEmpty()) {
       try {
-        AtomicLog.Pass pass = log.run(queue, pendingKeys, propagated);
+        AtomicLog.Pass pass = log.run(queue, pendingKeys, propagated, sentByPasses);
         propagated.removeAll(pass.finished());
       } catch (CloudException e) {
         LOG.log(Level.DEBUG, "cleaning " + queue + " up failed; a later pass will", e);
@@ -381,10 +394,10 @@ public final class AtomicCommitLog implements CommitLog {
     parts.events().queued(targets);
   }
 
-  /** Algorithm 4 on this client's own queue (at open, and from {@link #checkpointAll}). */
+  /** Algorithm 4 on this client's own queue (at open, and from {@link #drain}). */
   private AtomicLog.Pass recoverOwn() {
     try {
-      AtomicLog.Pass pass = log.run(queue, pendingKeys, propagated);
+      AtomicLog.Pass pass = log.run(queue, pendingKeys, propagated, sentByPasses);
       propagated.removeAll(pass.finished());
       return pass;
     } catch (CloudException e) {
@@ -408,7 +421,7 @@ public final class AtomicCommitLog implements CommitLog {
       queues++;
       AtomicLog.Pass pass;
       try {
-        pass = log.run(q, Set.of(), Set.of());
+        pass = log.run(q, Set.of(), Set.of(), new HashSet<>());
       } catch (CloudException e) {
         skipped++;
         continue;

@@ -3,6 +3,7 @@ package io.stratus.protocols.atomic;
 import io.stratus.CorruptLogMessageException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.NotFoundException;
@@ -161,11 +162,13 @@ final class AtomicLog {
   private final PuQueues names;
   private final QueueSender sender;
   private final Set<String> knownCommitted;
+  private final CrashPoints crashPoints;
   private final Map<String, ReentrantLock> mutexes = new ConcurrentHashMap<>();
 
   AtomicLog(ProtocolContext ctx, String holder, PuQueues names, QueueSender sender,
       Set<String> knownCommitted) {
     this.databaseUri = ctx.databaseUri();
+    this.crashPoints = ctx.crashPoints();
     this.holder = holder;
     this.queues = ctx.services().simpleQueues();
     this.locks = ctx.services().locks();
@@ -189,12 +192,16 @@ final class AtomicLog {
   /**
    * Runs one pass over {@code queue}.
    *
-   * @param leave commit keys not to touch (this client's commits whose propagation is pending)
+   * @param ownPending commit keys of this process's commits whose propagation is queued: a pass
+   *     that sees one whole propagates it like any winner (left alone, its messages stayed hidden
+   *     from the next clean-up pass, which then fell behind a busy client) and adds its key to
+   *     {@code sentHere}
    * @param propagated commit keys already propagated by this client: deleted without sending again
+   * @param sentHere receives the keys of {@code ownPending} commits this pass propagated
    * @return what it did; {@link Pass#SKIPPED} when the lock (or the in-process mutex) is taken
    * @throws CloudException when the lock service fails
    */
-  Pass run(String queue, Set<String> leave, Set<String> propagated) {
+  Pass run(String queue, Set<String> ownPending, Set<String> propagated, Set<String> sentHere) {
     ReentrantLock mutex = mutexes.computeIfAbsent(queue, q -> new ReentrantLock());
     if (!mutex.tryLock()) {
       return Pass.SKIPPED;
@@ -212,7 +219,7 @@ final class AtomicLog {
       Map<String, String> received = new LinkedHashMap<>(); // message id -> latest handle
       Map<String, Txn> txns = receive(queue, deadline, received);
       Set<String> deleted = new HashSet<>();
-      Pass pass = decide(queue, txns, leave, propagated, received, deleted);
+      Pass pass = decide(queue, txns, ownPending, propagated, sentHere, received, deleted);
       if (deleted.containsAll(received.keySet())) {
         release(queue, passHolder); // nothing of ours is hidden: the next pass sees it all
       } // else the lease lapses when the hidden messages reappear
@@ -267,8 +274,9 @@ final class AtomicLog {
     return txns;
   }
 
-  private Pass decide(String queue, Map<String, Txn> txns, Set<String> leave,
-      Set<String> propagated, Map<String, String> handles, Set<String> deleted) {
+  private Pass decide(String queue, Map<String, Txn> txns, Set<String> ownPending,
+      Set<String> propagated, Set<String> sentHere, Map<String, String> handles,
+      Set<String> deleted) {
     long now = clock.millis();
     List<Txn> winners = new ArrayList<>();
     List<Txn> finishing = new ArrayList<>();
@@ -280,9 +288,7 @@ final class AtomicLog {
         knownCommitted.add(t.key);
       }
       boolean old = now - t.time > atomicTimeoutMillis;
-      if (leave.contains(t.key)) {
-        waiting++;
-      } else if (t.commit != null && t.complete()) {
+      if (t.commit != null && t.complete()) {
         winners.add(t);
       } else if (!t.markerIds.isEmpty()) {
         // Propagated whole before any log message was deleted: what is left is deleted, and the
@@ -320,6 +326,14 @@ final class AtomicLog {
     int unfinished = winners.size() + finishing.size() + losers.size();
     try {
       sender.sendAll(toSend);
+      for (Txn t : winners) {
+        if (ownPending.contains(t.key)) {
+          sentHere.add(t.key); // the flush need not send it again
+        }
+      }
+      if (!winners.isEmpty()) {
+        crashPoints.reach("atomic.pass-after-propagate");
+      }
       if (!markers.isEmpty() && !sender.sendMessages(queue, markers).ok()) {
         LOG.log(Level.DEBUG, "ATOMIC queue " + queue + ": propagation markers not sent; the"
             + " winners stay for the next pass");
@@ -342,7 +356,13 @@ final class AtomicLog {
       for (Txn t : losers) {
         logIds.addAll(t.logIds);
       }
+      if (!markers.isEmpty()) {
+        crashPoints.reach("atomic.pass-after-marker");
+      }
       deleteAll(queue, logIds, handles, deleted);
+      if (!logIds.isEmpty()) {
+        crashPoints.reach("atomic.pass-after-log-deletes");
+      }
       Set<String> commitIds = new LinkedHashSet<>();
       for (Txn t : winners) {
         commitIds.addAll(t.commitIds);

@@ -16,6 +16,7 @@ import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues;
 import io.stratus.protocols.log.QueueSender;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -72,11 +73,11 @@ class AtomicLogPassTest {
           .get(0);
       services.simpleQueues().send(queue, logMessage).join();
 
-      AtomicLog.Pass first = log.run(queue, Set.of(), Set.of());
+      AtomicLog.Pass first = log.run(queue, Set.of(), Set.of(), new HashSet<>());
       assertThat(first.ran()).isTrue();
       assertThat(first.waiting()).isEqualTo(1);
 
-      AtomicLog.Pass second = log.run(queue, Set.of(), Set.of());
+      AtomicLog.Pass second = log.run(queue, Set.of(), Set.of(), new HashSet<>());
       assertThat(second.ran()).as("a later pass of this process is not granted the lock").isFalse();
       assertThat(services.locks().acquireExclusive(queue, "another-client").join().granted())
           .as("the lock still guards the hidden message").isFalse();
@@ -125,13 +126,13 @@ class AtomicLogPassTest {
           .hasSize(1);
       clock.advance(Duration.ofMinutes(2)); // older than the atomic timeout
 
-      AtomicLog.Pass partial = log.run(queue, Set.of(), Set.of());
+      AtomicLog.Pass partial = log.run(queue, Set.of(), Set.of(), new HashSet<>());
       assertThat(partial.incomplete()).isEqualTo(1);
       assertThat(partial.winners()).isZero();
       assertThat(propagatedRecords(services, names)).as("nothing of it propagated").isZero();
 
       clock.advance(Duration.ofMinutes(10)); // the hidden message is back
-      AtomicLog.Pass whole = log.run(queue, Set.of(), Set.of());
+      AtomicLog.Pass whole = log.run(queue, Set.of(), Set.of(), new HashSet<>());
       assertThat(whole.winners()).isEqualTo(1);
       assertThat(propagatedRecords(services, names)).isEqualTo(2);
     }
@@ -153,7 +154,7 @@ class AtomicLogPassTest {
       services.simpleQueues().send(queue, AtomicMessages.propagated("n1/c1-1", clock.millis()))
           .join();
 
-      AtomicLog.Pass pass = log.run(queue, Set.of(), Set.of());
+      AtomicLog.Pass pass = log.run(queue, Set.of(), Set.of(), new HashSet<>());
 
       assertThat(pass.finished()).containsExactly("n1/c1-1");
       assertThat(pass.recordsPropagated()).isZero();
