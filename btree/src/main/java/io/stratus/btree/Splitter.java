@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -30,10 +29,10 @@ import java.util.Optional;
  * the rewritten root last.
  *
  * <p><b>Headers of the pieces.</b> The piece that keeps the node's URI keeps its header; every new
- * page starts without client commit counters, chain times, retired chains and tree checkpoint
- * time. Those describe the page under its own URI (a data page's chains are keyed by its URI, a
- * tree's chains live on the root), so copies on other pages would only take room there, and a
- * root's header copied into every child would make each root split multiply it. A root split
+ * page starts without protocol state and tree checkpoint time. Those describe the page under its
+ * own URI (the protocols key a data page's state by its URI and keep a tree's on the root), so
+ * copies on other pages would only take room there, and a root's header copied into every child
+ * would make each root split multiply it. A root split
  * keeps the root's whole header on the rewritten root.
  *
  * <p><b>Parents.</b> The parent is found by descending again from the root to the parent's level
@@ -132,8 +131,7 @@ final class Splitter {
   private static Page.Builder pieceOf(Page node, String uri, boolean keepsUri) {
     Page.Builder b = node.toBuilder();
     if (!keepsUri) {
-      b.clientCommitCounters(Map.of()).chainAppliedMinutes(Map.of()).retiredChains(List.of())
-          .treeCheckpointMillis(0);
+      b.protocolState(new byte[0]).treeCheckpointMillis(0);
     }
     return b;
   }
@@ -150,10 +148,7 @@ final class Splitter {
         .level(oldRoot.level() + 1)
         .lastCheckpointMillis(oldRoot.lastCheckpointMillis())
         .treeCheckpointMillis(oldRoot.treeCheckpointMillis())
-        .clientCommitCounters(oldRoot.clientCommitCounters())
-        .chainAppliedMinutes(oldRoot.chainAppliedMinutes())
-        .retiredChains(oldRoot.retiredChains())
-        .snapshotId(oldRoot.snapshotId())
+        .protocolState(oldRoot.protocolState())
         .entries(seps, children)
         .build();
   }

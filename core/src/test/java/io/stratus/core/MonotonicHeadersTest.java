@@ -12,6 +12,7 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.checkpoint.ChainState;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,8 +52,8 @@ class MonotonicHeadersTest {
 
   /** Bytes the chain entries and retired hashes take in {@code p}'s bound. */
   private static int headerBytes(Page p) {
-    return p.encodedSizeBound() - p.toBuilder().clientCommitCounters(Map.of())
-        .chainAppliedMinutes(Map.of()).retiredChains(List.of()).build().encodedSizeBound();
+    return p.encodedSizeBound() - p.toBuilder().protocolState(new byte[0]).build()
+        .encodedSizeBound();
   }
 
   private static void insert(Database db, long key, String value) {
@@ -112,7 +113,7 @@ class MonotonicHeadersTest {
       assertThat(storedView(f, "reader")).isEqualTo(expected);
       Page r = page(f, root);
       assertThat(headerBytes(r)).isLessThanOrEqualTo(Fixture.PAGE_SIZE / 2);
-      assertThat(r.clientCommitCounters().size()).isLessThan(restarts);
+      assertThat(ChainState.of(r).counters().size()).isLessThan(restarts);
     }
   }
 
@@ -143,8 +144,8 @@ class MonotonicHeadersTest {
       String rootUri = treeQueueRoot(f);
       Page root = page(f, rootUri);
       assertThat(root.kind()).isEqualTo(PageKind.INNER);
-      assertThat(root.clientCommitCounters().keySet()).allMatch(k -> k.startsWith("t:"));
-      assertThat(root.clientCommitCounters()).hasSize(4);
+      assertThat(ChainState.of(root).counters().keySet()).allMatch(k -> k.startsWith("t:"));
+      assertThat(ChainState.of(root).counters()).hasSize(4);
       List<Page> level = List.of(root);
       while (level.get(0).kind() == PageKind.INNER) {
         List<Page> below = new ArrayList<>();
@@ -154,7 +155,7 @@ class MonotonicHeadersTest {
           }
         }
         for (Page child : below) {
-          assertThat(child.clientCommitCounters()).as(child.uri()).isEmpty();
+          assertThat(ChainState.of(child).counters()).as(child.uri()).isEmpty();
           assertThat(child.treeCheckpointMillis()).as(child.uri()).isZero();
         }
         level = below;
@@ -194,7 +195,7 @@ class MonotonicHeadersTest {
         admin.checkpointAll();
       }
       Page root = page(f, treeQueueRoot(f));
-      assertThat(root.clientCommitCounters().keySet()).noneMatch(k -> k.contains("dead#"));
+      assertThat(ChainState.of(root).counters().keySet()).noneMatch(k -> k.contains("dead#"));
       CloudFutures.await(queues.send(queue, copy.get(0).payload())); // the stray copy
       admin.checkpointAll();
       Map<String, String> view = storedView(f, "reader");
@@ -226,7 +227,7 @@ class MonotonicHeadersTest {
         admin.checkpointAll();
       }
       Page root = page(f, treeQueueRoot(f));
-      assertThat(root.clientCommitCounters().keySet()).anyMatch(k -> k.startsWith("t:live#"))
+      assertThat(ChainState.of(root).counters().keySet()).anyMatch(k -> k.startsWith("t:live#"))
           .noneMatch(k -> k.startsWith("t:filler-"));
       delete(live, 1);
       insert(live, 2, "b");

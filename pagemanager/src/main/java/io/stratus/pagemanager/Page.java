@@ -2,11 +2,8 @@ package io.stratus.pagemanager;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.Optional;
 
 /**
@@ -31,15 +28,10 @@ import java.util.Optional;
  *   <li>{@code treeCheckpointMillis}: on a tree's root page only, when the whole tree was last
  *       checkpointed (basic protocol's B-tree checkpoint, paper 000 section 4.5; the paper kept it
  *       in the root item's storage metadata instead); 0 elsewhere and when never checkpointed;
- *   <li>{@code clientCommitCounters}: per client, the highest commit counter applied (monotonic
- *       writes);
- *   <li>{@code chainAppliedMinutes}: for some of those counters, when the chain last advanced, in
- *       minutes since the epoch (what lets the protocols retire chains of writers long gone);
- *       only keys that also have a counter are kept;
- *   <li>{@code retiredChains}: hashes ({@link String#hashCode()}) of counter keys removed from
- *       this page, most recent last, so that late records of those chains are recognised;
- *   <li>{@code snapshotId}: the snapshot / commit id of the page's state (snapshot isolation;
- *       reserved);
+ *   <li>{@code protocolState}: what the commit protocol keeps in the page (its writers' counters,
+ *       a snapshot id, …), opaque bytes to this layer and to the trees. It belongs to the page's
+ *       URI: the new pages of a split start without it, and when a root splits the new root (which
+ *       keeps the root's URI) keeps it;
  *   <li>{@code versionStamp}: grows with every write of the page (the writer stores the stamp it
  *       read plus one), so a client can tell an older copy from a newer one whatever the storage
  *       versions look like (monotonic reads, paper 001 section 5.2); 0 = never stamped.
@@ -51,20 +43,12 @@ public final class Page {
   static final int HEADER_OVERHEAD = 64;
   /** Bytes of framing each entry costs in the encoding, an upper bound. */
   static final int ENTRY_OVERHEAD = 10;
-  /** Bytes of framing each client commit counter costs besides its client id, an upper bound. */
-  static final int COUNTER_OVERHEAD = 24;
   /** Bytes a set tree checkpoint time costs (tag and a varint of up to ten bytes). */
   static final int TREE_CHECKPOINT_OVERHEAD = 11;
   /** Bytes a set version stamp costs (tag and a varint of up to ten bytes). */
   static final int VERSION_STAMP_OVERHEAD = 11;
-  /**
-   * Bytes the list of chain times costs besides its values (tag and length). Each value is a
-   * varint of at most five bytes, which {@link #COUNTER_OVERHEAD} already covers: a counter entry
-   * needs at most 19 bytes of framing besides its key.
-   */
-  static final int CHAIN_TIMES_OVERHEAD = 4;
-  /** Bytes the list of retired chain hashes costs besides four bytes per hash (tag, length). */
-  static final int RETIRED_OVERHEAD = 4;
+  /** Bytes set protocol state costs besides its own bytes (tag and a length of up to 5 bytes). */
+  public static final int PROTOCOL_STATE_OVERHEAD = 6;
 
   private final String uri;
   private final PageKind kind;
@@ -74,14 +58,16 @@ public final class Page {
   private final String rightSibling; // null = none
   private final long lastCheckpointMillis;
   private final long treeCheckpointMillis;
-  private final Map<String, Long> clientCommitCounters;
-  private final Map<String, Integer> chainAppliedMinutes;
-  private final int[] retiredChains;
-  private final long snapshotId;
+  private final byte[] protocolState;
+  /** The protocol state as last decoded ({@link #protocolState(Function)}); a cache. */
+  private volatile Decoded decoded;
   private final long versionStamp;
   private final byte[][] keys;
   private final byte[][] values;
   private final int encodedSizeBound;
+  /** A decoding of the protocol state, and the decoder that made it. */
+  private record Decoded(Function<byte[], ?> decoder, Object value) {}
+
   /** Values decoded as text on demand ({@link #valueText}); a cache, not part of the value. */
   private volatile String[] valueTexts;
 
@@ -94,19 +80,7 @@ public final class Page {
     this.rightSibling = b.rightSibling;
     this.lastCheckpointMillis = b.lastCheckpointMillis;
     this.treeCheckpointMillis = b.treeCheckpointMillis;
-    this.clientCommitCounters =
-        b.clientCommitCounters.isEmpty()
-            ? Map.of()
-            : Collections.unmodifiableMap(new HashMap<>(b.clientCommitCounters));
-    Map<String, Integer> times = new HashMap<>();
-    for (Map.Entry<String, Integer> e : b.chainAppliedMinutes.entrySet()) {
-      if (clientCommitCounters.containsKey(e.getKey())) {
-        times.put(e.getKey(), e.getValue());
-      }
-    }
-    this.chainAppliedMinutes = times.isEmpty() ? Map.of() : Collections.unmodifiableMap(times);
-    this.retiredChains = b.retiredChains;
-    this.snapshotId = b.snapshotId;
+    this.protocolState = b.protocolState;
     this.versionStamp = b.versionStamp;
     this.keys = keys;
     this.values = values;
@@ -115,12 +89,7 @@ public final class Page {
         + (rightSibling == null ? 0 : utf8Length(rightSibling))
         + (treeCheckpointMillis == 0 ? 0 : TREE_CHECKPOINT_OVERHEAD)
         + VERSION_STAMP_OVERHEAD; // always: stamping a page on its way out must not grow it
-    for (String clientId : clientCommitCounters.keySet()) {
-      // Stored as UTF-8 text, so its encoded length counts, not its char count.
-      size += COUNTER_OVERHEAD + utf8Length(clientId);
-    }
-    size += chainAppliedMinutes.isEmpty() ? 0 : CHAIN_TIMES_OVERHEAD;
-    size += retiredChains.length == 0 ? 0 : RETIRED_OVERHEAD + 4 * retiredChains.length;
+    size += protocolState.length == 0 ? 0 : PROTOCOL_STATE_OVERHEAD + protocolState.length;
     for (int i = 0; i < keys.length; i++) {
       size += keys[i].length + values[i].length + ENTRY_OVERHEAD;
     }
@@ -195,23 +164,25 @@ public final class Page {
     return treeCheckpointMillis;
   }
 
-  /** Per client id, the highest commit counter applied to this page (monotonic writes). */
-  public Map<String, Long> clientCommitCounters() {
-    return clientCommitCounters;
+  /** The protocol state (a copy; empty when none), opaque to this layer. */
+  public byte[] protocolState() {
+    return protocolState.clone();
   }
 
-  /** When chains last advanced, in minutes since the epoch, per counter key (some keys may lack). */
-  public Map<String, Integer> chainAppliedMinutes() {
-    return chainAppliedMinutes;
-  }
-
-  /** Hashes of the counter keys retired from this page, oldest first. */
-  public List<Integer> retiredChains() {
-    return Arrays.stream(retiredChains).boxed().toList();
-  }
-
-  public long snapshotId() {
-    return snapshotId;
+  /**
+   * The protocol state as {@code decoder} reads it (empty bytes when none), decoded once per page
+   * object for the same decoder: pages are immutable, so the protocol may read it on every access
+   * without paying for a decoding each time. {@code decoder} must be a pure function of the bytes.
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T protocolState(Function<byte[], T> decoder) {
+    Decoded d = decoded;
+    if (d != null && d.decoder() == decoder) {
+      return (T) d.value();
+    }
+    T value = decoder.apply(protocolState.clone());
+    decoded = new Decoded(decoder, value);
+    return value;
   }
 
   // ---- entries ----
@@ -333,10 +304,7 @@ public final class Page {
     b.rightSibling = rightSibling;
     b.lastCheckpointMillis = lastCheckpointMillis;
     b.treeCheckpointMillis = treeCheckpointMillis;
-    b.clientCommitCounters.putAll(clientCommitCounters);
-    b.chainAppliedMinutes.putAll(chainAppliedMinutes);
-    b.retiredChains = retiredChains;
-    b.snapshotId = snapshotId;
+    b.protocolState = protocolState;
     b.versionStamp = versionStamp;
     b.keys = keys;
     b.values = values;
@@ -358,9 +326,7 @@ public final class Page {
         && Objects.equals(rightSibling, p.rightSibling)
         && lastCheckpointMillis == p.lastCheckpointMillis
         && treeCheckpointMillis == p.treeCheckpointMillis
-        && clientCommitCounters.equals(p.clientCommitCounters) && snapshotId == p.snapshotId
-        && chainAppliedMinutes.equals(p.chainAppliedMinutes)
-        && Arrays.equals(retiredChains, p.retiredChains)
+        && Arrays.equals(protocolState, p.protocolState)
         && versionStamp == p.versionStamp
         && Arrays.deepEquals(keys, p.keys) && Arrays.deepEquals(values, p.values);
   }
@@ -419,10 +385,7 @@ public final class Page {
     private String rightSibling;
     private long lastCheckpointMillis;
     private long treeCheckpointMillis;
-    private final Map<String, Long> clientCommitCounters = new HashMap<>();
-    private final Map<String, Integer> chainAppliedMinutes = new HashMap<>();
-    private int[] retiredChains = new int[0];
-    private long snapshotId;
+    private byte[] protocolState = new byte[0];
     private long versionStamp;
     private byte[][] keys = NO_BYTES;
     private byte[][] values = NO_BYTES;
@@ -483,32 +446,9 @@ public final class Page {
       return this;
     }
 
-    public Builder clientCommitCounter(String clientId, long counter) {
-      this.clientCommitCounters.put(Objects.requireNonNull(clientId, "clientId"), counter);
-      return this;
-    }
-
-    public Builder clientCommitCounters(Map<String, Long> counters) {
-      this.clientCommitCounters.clear();
-      this.clientCommitCounters.putAll(counters);
-      return this;
-    }
-
-    /** Replaces the chain times (minutes since the epoch per counter key). */
-    public Builder chainAppliedMinutes(Map<String, Integer> minutes) {
-      this.chainAppliedMinutes.clear();
-      this.chainAppliedMinutes.putAll(minutes);
-      return this;
-    }
-
-    /** Replaces the hashes of retired counter keys (oldest first). */
-    public Builder retiredChains(List<Integer> hashes) {
-      this.retiredChains = hashes.stream().mapToInt(Integer::intValue).toArray();
-      return this;
-    }
-
-    public Builder snapshotId(long snapshotId) {
-      this.snapshotId = snapshotId;
+    /** Replaces the protocol state (copied; empty: none). */
+    public Builder protocolState(byte[] state) {
+      this.protocolState = Objects.requireNonNull(state, "state").clone();
       return this;
     }
 

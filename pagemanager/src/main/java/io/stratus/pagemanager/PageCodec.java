@@ -7,10 +7,7 @@ import io.stratus.CorruptPageException;
 import io.stratus.pagemanager.proto.PageBody;
 import io.stratus.pagemanager.proto.StoredPage;
 import io.stratus.pagemanager.proto.StoredPageKind;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeSet;
 import java.util.zip.CRC32C;
 
 /**
@@ -31,8 +28,11 @@ import java.util.zip.CRC32C;
  * thread-safe.
  */
 public final class PageCodec {
-  /** The format this codec writes and the only one it reads. */
-  public static final int FORMAT_VERSION = 1;
+  /**
+   * The format this codec writes and the only one it reads. 2: protocol state as one opaque field
+   * (format 1 kept writers' counters and chain times in fields of their own).
+   */
+  public static final int FORMAT_VERSION = 2;
 
   private PageCodec() {}
 
@@ -45,17 +45,13 @@ public final class PageCodec {
             .setLowKey(UnsafeByteOperations.unsafeWrap(page.lowKey()))
             .setLastCheckpointMillis(page.lastCheckpointMillis())
             .setTreeCheckpointMillis(page.treeCheckpointMillis())
-            .setSnapshotId(page.snapshotId())
             .setVersionStamp(page.versionStamp());
     page.highKey().ifPresent(h -> body.setHighKey(UnsafeByteOperations.unsafeWrap(h)));
     page.rightSibling().ifPresent(body::setRightSibling);
-    body.putAllClientCommitCounters(page.clientCommitCounters());
-    if (!page.chainAppliedMinutes().isEmpty()) {
-      for (String key : new TreeSet<>(page.clientCommitCounters().keySet())) {
-        body.addChainAppliedMinutes(page.chainAppliedMinutes().getOrDefault(key, 0));
-      }
+    byte[] state = page.protocolState();
+    if (state.length > 0) {
+      body.setProtocolState(UnsafeByteOperations.unsafeWrap(state));
     }
-    body.addAllRetiredChains(page.retiredChains());
     int n = page.entryCount();
     for (int i = 0; i < n; i++) {
       // key(i) and value(i) return fresh copies, so wrapping them without another copy is safe.
@@ -132,8 +128,7 @@ public final class PageCodec {
         Page.builder(uri, kind)
             .lowKey(body.getLowKey().toByteArray())
             .lastCheckpointMillis(body.getLastCheckpointMillis())
-            .treeCheckpointMillis(body.getTreeCheckpointMillis())
-            .snapshotId(body.getSnapshotId());
+            .treeCheckpointMillis(body.getTreeCheckpointMillis());
     try {
       b.versionStamp(body.getVersionStamp());
       b.level(body.getLevel());
@@ -143,22 +138,7 @@ public final class PageCodec {
       if (body.hasRightSibling()) {
         b.rightSibling(body.getRightSibling());
       }
-      for (Map.Entry<String, Long> c : body.getClientCommitCountersMap().entrySet()) {
-        b.clientCommitCounter(c.getKey(), c.getValue());
-      }
-      List<Integer> minutes = body.getChainAppliedMinutesList();
-      if (minutes.size() == body.getClientCommitCountersCount()) {
-        Map<String, Integer> times = new HashMap<>();
-        int i = 0;
-        for (String key : new TreeSet<>(body.getClientCommitCountersMap().keySet())) {
-          int m = minutes.get(i++);
-          if (m != 0) {
-            times.put(key, m);
-          }
-        }
-        b.chainAppliedMinutes(times);
-      }
-      b.retiredChains(body.getRetiredChainsList());
+      b.protocolState(body.getProtocolState().toByteArray());
       return b.entries(k, v).build();
     } catch (IllegalArgumentException e) {
       // Defence in depth: whatever else Page refuses is a corrupt page, not a programming error.

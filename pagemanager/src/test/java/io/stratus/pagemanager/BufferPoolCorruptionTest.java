@@ -49,7 +49,8 @@ class BufferPoolCorruptionTest {
       @Override
       byte[] apply(byte[] good, Random r) {
         try {
-          return StoredPage.parseFrom(good).toBuilder().setFormatVersion(2).build().toByteArray();
+          return StoredPage.parseFrom(good).toBuilder()
+              .setFormatVersion(PageCodec.FORMAT_VERSION + 1).build().toByteArray();
         } catch (Exception e) {
           throw new AssertionError(e);
         }

@@ -34,8 +34,7 @@ class PageCodecTest {
       p.highKey().ifPresent(h -> assertThat(back.highKey().orElseThrow()).isEqualTo(h));
       assertThat(back.rightSibling()).isEqualTo(p.rightSibling());
       assertThat(back.lastCheckpointMillis()).isEqualTo(p.lastCheckpointMillis());
-      assertThat(back.clientCommitCounters()).isEqualTo(p.clientCommitCounters());
-      assertThat(back.snapshotId()).isEqualTo(p.snapshotId());
+      assertThat(back.protocolState()).isEqualTo(p.protocolState());
       assertThat(back.versionStamp()).isEqualTo(p.versionStamp());
       assertThat(back.entryCount()).isEqualTo(p.entryCount());
     }
@@ -72,7 +71,7 @@ class PageCodecTest {
   }
 
   @Test
-  void encodedSizeBoundHoldsForLongClientIdsAndMultiByteSiblings() {
+  void encodedSizeBoundHoldsForLargeProtocolStateAndMultiByteSiblings() {
     Page.Builder b =
         Page.builder("u", PageKind.INNER)
             .level(Integer.MAX_VALUE)
@@ -80,10 +79,7 @@ class PageCodecTest {
             .highKey(new byte[200])
             .rightSibling("中".repeat(300))
             .lastCheckpointMillis(-1)
-            .snapshotId(-1);
-    for (int i = 0; i < 20; i++) {
-      b.clientCommitCounter("client-" + "😀".repeat(40) + i, Long.MIN_VALUE);
-    }
+            .protocolState(new byte[1 << 20]);
     Page p = b.build();
     assertThat(PageCodec.encode(p).length).isLessThanOrEqualTo(p.encodedSizeBound());
 
@@ -95,7 +91,6 @@ class PageCodecTest {
             .highKey(new byte[1 << 21])
             .rightSibling("")
             .lastCheckpointMillis(Long.MIN_VALUE)
-            .snapshotId(-1)
             .build();
     assertThat(PageCodec.encode(header).length).isLessThanOrEqualTo(header.encodedSizeBound());
   }
@@ -144,7 +139,7 @@ class PageCodecTest {
   @Test
   void unknownFormatVersionIsRefused() {
     byte[] body = body(StoredPageKind.STORED_PAGE_KIND_LEAF).build().toByteArray();
-    for (int version : new int[] {0, 2, -1}) {
+    for (int version : new int[] {0, 1, PageCodec.FORMAT_VERSION + 1, -1}) {
       byte[] stored = envelope(body).setFormatVersion(version).build().toByteArray();
       assertThatThrownBy(() -> PageCodec.decode(URI, stored))
           .isInstanceOf(CorruptPageException.class)

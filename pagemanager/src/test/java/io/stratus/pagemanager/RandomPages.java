@@ -30,11 +30,7 @@ final class RandomPages {
       b.rightSibling(text(r, r.nextInt(3) == 0 ? 0 : 1 + r.nextInt(80)));
     }
     b.lastCheckpointMillis(interestingLong(r));
-    int counters = r.nextInt(4) == 0 ? 0 : r.nextInt(6);
-    for (int i = 0; i < counters; i++) {
-      b.clientCommitCounter(text(r, r.nextInt(60)), interestingLong(r));
-    }
-    b.snapshotId(interestingLong(r));
+    b.protocolState(r.nextInt(4) == 0 ? new byte[0] : bytes(r, r.nextInt(300)));
     b.versionStamp(Math.abs(interestingLong(r) % Long.MAX_VALUE));
     int n = r.nextInt(5) == 0 ? 0 : r.nextInt(60);
     TreeMap<byte[], byte[]> entries = new TreeMap<>(Keys.ORDER);

@@ -431,9 +431,10 @@ public final class Checkpointer {
     tree.rewrite(store, root.toBuilder().treeCheckpointMillis(now).build());
     tree.applySorted(store, changes);
     root = readRoot(store, target.uri());
-    if (!root.clientCommitCounters().equals(counters) || root.treeCheckpointMillis() != now) {
+    ChainState chains = ChainState.of(root);
+    if (!chains.counters().equals(counters) || root.treeCheckpointMillis() != now) {
       writeHeader(store, root.toBuilder().treeCheckpointMillis(now)
-          .clientCommitCounters(counters).build(), target.uri());
+          .protocolState(chains.withCounters(counters).encode()).build(), target.uri());
     }
     return changes.size();
   }
@@ -492,8 +493,8 @@ public final class Checkpointer {
       }
     }
     Page now0 = store.read(pageUri).orElseThrow();
-    writeHeader(store, now0.toBuilder().lastCheckpointMillis(now).clientCommitCounters(counters)
-        .build(), now0.uri().substring(0, now0.uri().lastIndexOf('/') + 1) + "root");
+    writeHeader(store, now0.toBuilder().lastCheckpointMillis(now)
+        .protocolState(ChainState.of(now0).withCounters(counters).encode()).build(), now0.uri().substring(0, now0.uri().lastIndexOf('/') + 1) + "root");
     return Optional.of(applied);
   }
 

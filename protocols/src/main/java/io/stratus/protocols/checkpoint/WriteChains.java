@@ -22,7 +22,7 @@ import java.util.function.Predicate;
  * Monotonic writes (paper 001, section 5.2): per writer and per PU queue a chain of consecutive
  * counters 1, 2, 3, ... that the writer puts into its records ({@link LogRecord#clientCounter()});
  * the page a queue feeds (the data page, or the tree's root) records per writer the last counter
- * applied ({@code Page.clientCommitCounters}). A checkpoint then applies a writer's records in
+ * applied ({@link ChainState#counters()}, in the page's protocol state). A checkpoint then applies a writer's records in
  * counter order and exactly once:
  *
  * <ul>
@@ -59,7 +59,7 @@ import java.util.function.Predicate;
  *
  * <p><b>Bounded headers.</b> Every incarnation and lane that writes a page adds an entry, and
  * restarts make new incarnations without end, so entries must also leave. Each entry carries the
- * time its chain last advanced ({@code Page.chainAppliedMinutes}). A chain is <em>retired</em>
+ * time its chain last advanced ({@link ChainState#appliedMinutes()}). A chain is <em>retired</em>
  * (its entry removed) only when both hold: its incarnation's writer lease is free ({@link
  * WriterLeases}: closed, or dead for a whole lease; a probe that fails counts as alive) and it
  * has not advanced for the {@linkplain Policy#horizonMillis horizon}, which is many visibility
@@ -67,7 +67,7 @@ import java.util.function.Predicate;
  * by then. What the entry protected against is a record of that chain applied again (a late
  * redelivery) or applied out of order; a dead incarnation sends nothing new, so only such stray
  * copies can still come. To recognise them the page keeps the hashes of the last {@link
- * #RETIRED_KEPT} retired keys ({@code Page.retiredChains}): a record whose chain has no entry but
+ * #RETIRED_KEPT} retired keys ({@link ChainState#retired()}): a record whose chain has no entry but
  * whose key hash is there is a <em>leftover</em> when its incarnation is still dead — skipped
  * (its message deleted), logged and counted, never applied; when the incarnation answers alive
  * or unknown (a lease lost while the process lives), the record waits instead. A writer retired
@@ -83,20 +83,21 @@ import java.util.function.Predicate;
  */
 public final class WriteChains {
   private static final System.Logger LOG = System.getLogger(WriteChains.class.getName());
-  /** How many retired keys a page remembers ({@code Page.retiredChains}). */
+  /** How many retired keys a page remembers ({@link ChainState#retired()}). */
   static final int RETIRED_KEPT = 8;
   /** Probes per checkpoint while the header is within its budget, and beyond it. */
   static final int PROBES = 4;
   static final int PROBES_OVER_BUDGET = 64;
-  /** Bytes of an empty page, to measure what header entries cost (the page's own bound). */
-  private static final int EMPTY = Page.builder("", PageKind.LEAF).build().encodedSizeBound();
-  /** Bytes one counter entry costs besides its key's UTF-8 bytes. */
-  private static final int PER_ENTRY = Page.builder("", PageKind.LEAF)
-      .clientCommitCounter("", 0).build().encodedSizeBound() - EMPTY;
-  private static final int TIMES = Page.builder("", PageKind.LEAF).clientCommitCounter("", 0)
-      .chainAppliedMinutes(Map.of("", 1)).build().encodedSizeBound() - EMPTY - PER_ENTRY;
-  private static final int RETIRED_FIXED = Page.builder("", PageKind.LEAF)
-      .retiredChains(List.of()).build().encodedSizeBound() - EMPTY;
+  /**
+   * Bytes one chain entry costs in the stored chain state besides its key's UTF-8 bytes, at most:
+   * the map entry's framing (tag, length, key tag and length, value tag, a varint of up to ten
+   * bytes) and its applied time (a varint of up to five bytes).
+   */
+  private static final int PER_ENTRY = 22;
+  /** Bytes the state costs once it holds anything: its field in the page, and the times' framing. */
+  private static final int TIMES = Page.PROTOCOL_STATE_OVERHEAD + 4;
+  /** Bytes the retired hashes cost besides four bytes per hash (tag and length). */
+  private static final int RETIRED_FIXED = 4;
 
   private WriteChains() {}
 
@@ -130,14 +131,13 @@ public final class WriteChains {
       int waiting, int retired) {
     /** {@code page} with this header. */
     public Page header(Page page) {
-      return page.toBuilder().clientCommitCounters(counters).chainAppliedMinutes(minutes)
-          .retiredChains(retiredChains).build();
+      return new ChainState(counters, minutes, retiredChains).writeTo(page);
     }
   }
 
-  /** Bytes a header with these entries and retired hashes takes beyond an empty page. */
+  /** Bytes chain state with these entries and retired hashes takes in a page, at most. */
   public static int headerBytes(Map<String, Long> counters, List<Integer> retired) {
-    int size = counters.isEmpty() ? 0 : TIMES;
+    int size = counters.isEmpty() && retired.isEmpty() ? 0 : TIMES;
     for (String k : counters.keySet()) {
       size += entryBytes(k);
     }
@@ -175,8 +175,9 @@ public final class WriteChains {
    */
   public static Filtered filter(List<LogRecord> records, Page page, boolean tree, String uri,
       Predicate<LogRecord> blocked, Policy policy) {
+    ChainState stored = ChainState.of(page);
     Map<String, Long> out = new LinkedHashMap<>();
-    for (Map.Entry<String, Long> e : page.clientCommitCounters().entrySet()) {
+    for (Map.Entry<String, Long> e : stored.counters().entrySet()) {
       // A split copied other pages' chains here: they say nothing about this page.
       if (tree || !e.getKey().startsWith("p:") || e.getKey().endsWith("@" + uri)) {
         out.put(e.getKey(), e.getValue());
@@ -186,9 +187,9 @@ public final class WriteChains {
     Map<String, Integer> minutes = new HashMap<>();
     for (String k : out.keySet()) {
       // An entry without a time (written before times were kept) starts aging now.
-      minutes.put(k, page.chainAppliedMinutes().getOrDefault(k, nowMinutes));
+      minutes.put(k, stored.appliedMinutes().getOrDefault(k, nowMinutes));
     }
-    ArrayDeque<Integer> retiredKeys = new ArrayDeque<>(page.retiredChains());
+    ArrayDeque<Integer> retiredKeys = new ArrayDeque<>(stored.retired());
     List<LogRecord> unchained = new ArrayList<>();
     Map<String, ArrayDeque<LogRecord>> byWriter = new LinkedHashMap<>();
     List<LogRecord> deferred = new ArrayList<>();

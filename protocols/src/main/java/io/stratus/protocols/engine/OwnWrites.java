@@ -5,6 +5,7 @@ import io.stratus.btree.TreeChange;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
+import io.stratus.protocols.checkpoint.ChainState;
 import io.stratus.protocols.checkpoint.WriteChains;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues;
@@ -72,7 +73,7 @@ public final class OwnWrites implements ReadYourWrites {
     }
 
     boolean coveredBy(Page chain) {
-      return chain != null && chain.clientCommitCounters().getOrDefault(chainKey, 0L) >= counter;
+      return chain != null && ChainState.of(chain).counter(chainKey) >= counter;
     }
   }
 

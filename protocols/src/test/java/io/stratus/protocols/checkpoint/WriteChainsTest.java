@@ -37,7 +37,7 @@ class WriteChainsTest {
   /** One data-page checkpoint's view of {@code records}, nothing blocked. */
   private static WriteChains.Filtered filter(List<LogRecord> records, Map<String, Long> header) {
     return WriteChains.filter(records,
-        Page.builder(PAGE, PageKind.LEAF).clientCommitCounters(header).build(), false, PAGE,
+        new ChainState(header, Map.of(), List.of()).writeTo(Page.builder(PAGE, PageKind.LEAF).build()), false, PAGE,
         r -> false, WriteChains.Policy.unbounded(0));
   }
 
