@@ -77,6 +77,11 @@ public final class PageWriter {
     return conditional != null;
   }
 
+  /** The highest version stamp this handle has seen for {@code uri} (0 for none). */
+  public long seenStamp(String uri) {
+    return pool.highestStamp(uri);
+  }
+
   /**
    * {@code page} with a version stamp one above its own, {@code readStamp} (the stamp of the
    * version the writer based it on, 0 for none) and every stamp this handle has seen for its URI.

@@ -12,13 +12,15 @@ import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
-import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
+import io.stratus.pagemanager.PageWriter;
+import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.StorageLayout;
 import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues.Target;
@@ -128,7 +130,10 @@ public final class Checkpointer {
   /** One checkpoint of a queue per process at a time. */
   private final ConcurrentHashMap<String, ReentrantLock> mutexes = new ConcurrentHashMap<>();
   private final StorageService storage;
-  private final SupportsConditionalPut conditional;
+  /** Puts, stamps and installs the pages a checkpoint writes. */
+  private final PageWriter writer;
+  /** Whether pages are put on the version read (CONDITIONAL) or plainly (TIMING_ONLY). */
+  private final boolean conditionalPuts;
   private final SimpleQueueService queues;
   private final LockService locks;
   private final BufferPool pool;
@@ -144,10 +149,18 @@ public final class Checkpointer {
   private final long horizonMillis;
   /** Records of retired chains skipped as stray copies, and records that waited for room. */
 
-  public Checkpointer(ProtocolContext ctx, SupportsConditionalPut conditional, PuQueues names) {
+  /**
+   * @param writes how pages are put: {@link CheckpointWrites#CONDITIONAL} (the storage must offer
+   *     conditional puts) or {@link CheckpointWrites#TIMING_ONLY}, not {@code AUTO}
+   */
+  public Checkpointer(ProtocolContext ctx, CheckpointWrites writes, PuQueues names) {
+    if (writes == CheckpointWrites.AUTO) {
+      throw new IllegalArgumentException("resolve AUTO checkpoint writes before");
+    }
     this.clientId = ctx.clientId();
     this.storage = ctx.services().storage();
-    this.conditional = conditional;
+    this.writer = new PageWriter(storage, ctx.bufferPool());
+    this.conditionalPuts = writes == CheckpointWrites.CONDITIONAL;
     this.queues = ctx.services().simpleQueues();
     this.locks = ctx.services().locks();
     this.pool = ctx.bufferPool();
@@ -340,8 +353,8 @@ public final class Checkpointer {
     if (in.handles.isEmpty()) {
       return new Outcome(true, false, 0, 0, 0, 0, "queue empty");
     }
-    DirectPageStore store = new DirectPageStore(storage, conditional, pool.config().pageSize(),
-        pool::highestStamp);
+    DirectPageStore store = new DirectPageStore(storage, writer, conditionalPuts,
+        pool.config().pageSize());
     long now = clock.millis();
     Optional<Page> first = store.read(target.uri());
     if (first.isEmpty()) {
@@ -369,9 +382,7 @@ public final class Checkpointer {
     crashPoints.reach(step + "after-put");
     delete(queue, in.handlesWithout(chains.deferred()));
     crashPoints.reach(step + "after-delete");
-    for (Map.Entry<String, String> v : versions.entrySet()) {
-      pool.install(store.writes().get(v.getKey()), v.getValue());
-    }
+    store.install(versions);
     return new Outcome(true, false, in.records.size(), applied, chains.deferred().size(),
         versions.size(), "done");
   }
@@ -494,7 +505,8 @@ public final class Checkpointer {
     }
     Page now0 = store.read(pageUri).orElseThrow();
     writeHeader(store, now0.toBuilder().lastCheckpointMillis(now)
-        .protocolState(ChainState.of(now0).withCounters(counters).encode()).build(), now0.uri().substring(0, now0.uri().lastIndexOf('/') + 1) + "root");
+        .protocolState(ChainState.of(now0).withCounters(counters).encode()).build(),
+        StorageLayout.rootOf(now0.uri()));
     return Optional.of(applied);
   }
 

@@ -7,10 +7,10 @@ import io.stratus.cloudapi.ItemVersion;
 import io.stratus.cloudapi.PreconditionFailedException;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.StoredItem;
-import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageStore;
+import io.stratus.pagemanager.PageWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,15 +22,15 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.ToLongFunction;
 
 /**
  * The page store of one checkpoint: every page is read fresh from storage (once per checkpoint,
  * with its version), writes are collected, and {@link #flush} puts them in the order the B-link
  * trees need — all new pages first, then the changed pages by ascending level, each level after
- * the one below completed (see {@code BLinkTree}). Every page put gets a new version stamp (one
- * above the stamp read and any this client saw), and a read older than what this client saw
- * abandons the checkpoint (monotonic reads). Not thread-safe: one checkpoint.
+ * the one below completed (see {@code BLinkTree}), through the handle's {@link PageWriter}: every
+ * page put gets a new version stamp (one above the stamp read and any this client saw), and a
+ * read older than what this client saw abandons the checkpoint (monotonic reads). Not
+ * thread-safe: one checkpoint.
  */
 public final class DirectPageStore implements PageStore {
   /** A checkpoint must stop: its lease is (nearly) over, or a conditional put lost a race. */
@@ -45,30 +45,32 @@ public final class DirectPageStore implements PageStore {
     boolean allowsPut();
   }
 
-  private final ToLongFunction<String> seenStamp;
   private final StorageService storage;
-  private final SupportsConditionalPut conditional; // null: plain puts (TIMING_ONLY)
+  private final PageWriter writer;
+  private final boolean conditionalPuts;
   private final int pageSize;
   private final Map<String, Page> read = new HashMap<>();
   private final Map<String, String> versions = new HashMap<>(); // uri -> version read; absent: none
   private final Map<String, Page> writes = new LinkedHashMap<>();
   private final Set<String> created = new HashSet<>();
 
-  public DirectPageStore(StorageService storage, SupportsConditionalPut conditional, int pageSize) {
-    this(storage, conditional, pageSize, uri -> 0);
-  }
-
   /**
-   * @param seenStamp the highest version stamp this client has seen per URI (its buffer pool's):
-   *     a storage answer older than that is stale, and the checkpoint gives up rather than apply
-   *     records to an old page (monotonic reads; it matters with timing-only writes, where no
-   *     conditional put would catch it)
+   * @param writer puts, stamps and installs the pages (its buffer pool also tells the highest
+   *     version stamp this client has seen per URI: a storage answer older than that is stale,
+   *     and the checkpoint gives up rather than apply records to an old page — monotonic reads;
+   *     it matters with timing-only writes, where no conditional put would catch it)
+   * @param conditionalPuts whether pages are put on the version read ({@link
+   *     io.stratus.protocols.CheckpointWrites#CONDITIONAL}) or plainly
    */
-  public DirectPageStore(StorageService storage, SupportsConditionalPut conditional, int pageSize,
-      ToLongFunction<String> seenStamp) {
-    this.seenStamp = seenStamp;
+  public DirectPageStore(StorageService storage, PageWriter writer, boolean conditionalPuts,
+      int pageSize) {
+    if (conditionalPuts && !writer.supportsConditions()) {
+      throw new IllegalArgumentException("conditional checkpoint puts need storage with"
+          + " conditional puts");
+    }
     this.storage = storage;
-    this.conditional = conditional;
+    this.writer = writer;
+    this.conditionalPuts = conditionalPuts;
     this.pageSize = pageSize;
   }
 
@@ -83,7 +85,7 @@ public final class DirectPageStore implements PageStore {
     }
     Optional<StoredItem> item = CloudFutures.await(storage.get(uri));
     Page p = item.map(i -> PageCodec.decode(uri, i.payload())).orElse(null);
-    long seen = seenStamp.applyAsLong(uri);
+    long seen = writer.seenStamp(uri);
     if (seen > 0 && (p == null || p.versionStamp() < seen)) {
       throw new Abandoned("storage served page " + uri + " older than this client has seen"
           + " (stamp " + (p == null ? "absent" : p.versionStamp()) + " < " + seen + ")", null);
@@ -146,13 +148,8 @@ public final class DirectPageStore implements PageStore {
   public Map<String, String> flush(Lease lease, String counterPage) {
     // One new version stamp per page written: above what was read and what this client saw.
     for (Map.Entry<String, Page> e : writes.entrySet()) {
-      Page p = e.getValue();
       Page before = read.get(e.getKey());
-      long stamp = Math.max(p.versionStamp(), seenStamp.applyAsLong(e.getKey()));
-      if (before != null) {
-        stamp = Math.max(stamp, before.versionStamp());
-      }
-      e.setValue(p.withVersionStamp(stamp + 1));
+      e.setValue(writer.stamp(e.getValue(), before == null ? 0 : before.versionStamp()));
     }
     List<Page> fresh = new ArrayList<>();
     TreeMap<Integer, List<Page>> byLevel = new TreeMap<>();
@@ -190,16 +187,9 @@ public final class DirectPageStore implements PageStore {
     }
     List<CompletableFuture<ItemVersion>> calls = new ArrayList<>();
     for (Page p : pages) {
-      byte[] bytes = PageCodec.encode(p);
       CompletableFuture<ItemVersion> f;
       try {
-        if (conditional == null) {
-          f = storage.put(p.uri(), bytes, Map.of());
-        } else if (versions.get(p.uri()) == null) {
-          f = conditional.putIfAbsent(p.uri(), bytes, Map.of());
-        } else {
-          f = conditional.putIfVersionMatches(p.uri(), bytes, Map.of(), versions.get(p.uri()));
-        }
+        f = writer.put(p, conditionFor(p.uri()));
       } catch (RuntimeException e) {
         f = CompletableFuture.failedFuture(e);
       }
@@ -218,6 +208,24 @@ public final class DirectPageStore implements PageStore {
     }
     if (failure != null) {
       throw failure;
+    }
+  }
+
+  private PageWriter.Condition conditionFor(String uri) {
+    if (!conditionalPuts) {
+      return PageWriter.Condition.none();
+    }
+    String version = versions.get(uri);
+    return version == null ? PageWriter.Condition.absent() : PageWriter.Condition.version(version);
+  }
+
+  /**
+   * Makes the pages {@link #flush} stored this handle's cached copies (the pool keeps a newer
+   * copy it loaded meanwhile).
+   */
+  public void install(Map<String, String> versionsWritten) {
+    for (Map.Entry<String, String> v : versionsWritten.entrySet()) {
+      writer.install(writes.get(v.getKey()), v.getValue());
     }
   }
 

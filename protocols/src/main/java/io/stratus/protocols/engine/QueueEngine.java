@@ -117,8 +117,7 @@ public final class QueueEngine implements CommitProtocol {
     this.writes = w;
     this.names = new PuQueues(ctx.databaseUri());
     QueueSender sender = new QueueSender(ctx.services().simpleQueues());
-    this.checkpointer = new Checkpointer(
-        ctx, w == CheckpointWrites.CONDITIONAL ? conditional : null, names);
+    this.checkpointer = new Checkpointer(ctx, w, names);
     CloudFutures.await(ctx.services().locks().setTimeout(names.prefix(),
         ctx.checkpoints().lockTimeout()));
     this.scheduler = new CheckpointScheduler(ctx, checkpointer, names);

@@ -9,11 +9,10 @@ import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.ItemVersion;
 import io.stratus.cloudapi.OutcomeUnknownException;
-import io.stratus.cloudapi.StorageService;
 import io.stratus.pagemanager.BufferPool;
-import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.pagemanager.PageWrite;
+import io.stratus.pagemanager.PageWriter;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.LogicalChange;
@@ -89,7 +88,7 @@ public final class NaiveProtocol implements CommitProtocol {
   /** How long a waiting commit waits before it tries to lead a group itself. */
   private static final long LEADER_WAIT_MILLIS = 50;
 
-  private final StorageService storage;
+  private final PageWriter writer;
   private final CrashPoints crashPoints;
   private final BufferPool pool;
   /** One group of this handle's commits is written at a time, by its leader. */
@@ -99,7 +98,7 @@ public final class NaiveProtocol implements CommitProtocol {
   private volatile CompletableFuture<Void> roundEnded = new CompletableFuture<>();
 
   public NaiveProtocol(ProtocolContext context) {
-    this.storage = context.services().storage();
+    this.writer = new PageWriter(context.services().storage(), context.bufferPool());
     this.crashPoints = context.crashPoints();
     this.pool = context.bufferPool();
   }
@@ -274,7 +273,7 @@ public final class NaiveProtocol implements CommitProtocol {
       throw e;
     }
     for (PageWrite w : writes) {
-      pool.install(w.page(), progress.versions.get(w.uri())); // before the locks go
+      writer.install(w.page(), progress.versions.get(w.uri())); // before the locks go
     }
     return new CommitResult(progress.versions, progress.versions.size(), fresh.size(), 0);
   }
@@ -286,10 +285,9 @@ public final class NaiveProtocol implements CommitProtocol {
     }
     List<CompletableFuture<ItemVersion>> calls = new ArrayList<>(batch.size());
     for (PageWrite w : batch) {
-      byte[] bytes = PageCodec.encode(w.page());
       CompletableFuture<ItemVersion> f;
       try {
-        f = storage.put(w.uri(), bytes, Map.of());
+        f = writer.put(w.page(), PageWriter.Condition.none()); // stamped when staged
       } catch (RuntimeException e) {
         f = CompletableFuture.failedFuture(e);
       }

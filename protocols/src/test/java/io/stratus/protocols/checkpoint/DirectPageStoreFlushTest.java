@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.cloudapi.StorageService;
-import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
+import io.stratus.pagemanager.BufferPool;
+import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
+import io.stratus.pagemanager.PageWriter;
+import java.time.Clock;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -33,11 +36,13 @@ class DirectPageStoreFlushTest {
 
   @Test
   void theCounterPageIsNotPutWhenAnotherPageOfItsLevelLostItsRace() {
-    try (InProcessCloud cloud = InProcessCloud.create()) {
+    try (InProcessCloud cloud = InProcessCloud.create();
+        BufferPool pool = new BufferPool(cloud.services().storage(), BufferPoolConfig.defaults(),
+            Clock.systemUTC())) {
       StorageService storage = cloud.services().storage();
       storage.put(P, PageCodec.encode(leaf(P, "p0", 1)), Map.of()).join();
       storage.put(L2, PageCodec.encode(leaf(L2, "l0", 1)), Map.of()).join();
-      DirectPageStore store = new DirectPageStore(storage, SupportsConditionalPut.of(storage),
+      DirectPageStore store = new DirectPageStore(storage, new PageWriter(storage, pool), true,
           4096);
       store.read(P);
       store.read(L2);
