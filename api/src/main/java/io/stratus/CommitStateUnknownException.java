@@ -10,12 +10,17 @@ package io.stratus;
  * (e.g. "set the balance to X", not "add Y"). The client's buffer pool has forgotten the affected
  * pages, so those reads go to storage (subject to the storage's consistency).
  *
- * <p>Never retryable: {@link #isRetryable()} is false.
+ * <p>Never retryable: {@link #isRetryable()} is false, {@link #isOutcomeUnknown()} true.
  */
 public class CommitStateUnknownException extends StratusException {
   private static final long serialVersionUID = 1L;
 
   public CommitStateUnknownException(String message, Throwable cause) {
     super(message, cause);
+  }
+
+  @Override
+  public boolean isOutcomeUnknown() {
+    return true;
   }
 }

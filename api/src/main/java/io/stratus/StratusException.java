@@ -7,15 +7,18 @@ package io.stratus;
  * <ul>
  *   <li>{@link #isRetryable()} true: nothing took effect; running the whole transaction again is
  *       safe (e.g. {@code CommitFailedException}).
- *   <li>an outcome-unknown type ({@code CommitStateUnknownException}): the commit may have taken
- *       effect; find out by reading before acting on either assumption.
+ *   <li>{@link #isOutcomeUnknown()} true ({@code CommitStateUnknownException}, some {@code
+ *       CloudServiceException}s): the work may have taken effect; find out by reading before
+ *       acting on either assumption. Never also retryable.
  *   <li>{@link InvalidRequestException} and its subtypes: the request is wrong (unknown collection,
  *       record too large, duplicate key, finished transaction); repeating it fails again.
  *   <li>{@link CorruptPageException}: stored data failed its integrity check and was not used.
  * </ul>
  *
- * <p>Failures of the cloud services themselves surface as {@code io.stratus.cloudapi.CloudException}
- * where a layer does not translate them; its subtypes follow the same reading.
+ * <p>Failures of the cloud services themselves reach the application as {@link
+ * CloudServiceException}, the service's exception kept as the cause: the record manager
+ * translates them at its boundary, so one {@code catch (StratusException e)} covers every failure
+ * of a database call.
  */
 public abstract class StratusException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -30,6 +33,14 @@ public abstract class StratusException extends RuntimeException {
 
   /** Whether running the failed unit of work again is safe and may succeed. */
   public boolean isRetryable() {
+    return false;
+  }
+
+  /**
+   * Whether the failed work may have taken effect (wholly or in part): then it must not be run
+   * again blindly; read to find out. Never true together with {@link #isRetryable()}.
+   */
+  public boolean isOutcomeUnknown() {
     return false;
   }
 }

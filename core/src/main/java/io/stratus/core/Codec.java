@@ -1,5 +1,7 @@
 package io.stratus.core;
 
+import java.util.function.Function;
+
 /**
  * Turns an application's values into record payloads and back, for {@link TypedCollection}.
  * Implementations MUST be thread-safe (one codec serves every request thread) and MUST decode
@@ -15,6 +17,27 @@ public interface Codec<T> {
 
   /** The value of {@code payload}. */
   T decode(byte[] payload);
+
+  /**
+   * A codec from two functions, e.g. a value type's own {@code encode} method and static {@code
+   * decode} factory: {@code Codec.of(Book::encode, Book::decode)}. Both must be thread-safe.
+   */
+  static <T> Codec<T> of(Function<? super T, byte[]> encoder,
+      Function<byte[], ? extends T> decoder) {
+    Args.notNull(encoder, "encoder");
+    Args.notNull(decoder, "decoder");
+    return new Codec<>() {
+      @Override
+      public byte[] encode(T value) {
+        return encoder.apply(value);
+      }
+
+      @Override
+      public T decode(byte[] payload) {
+        return decoder.apply(payload);
+      }
+    };
+  }
 
   /** UTF-8 strings: the simplest codec, for tests and small tools. */
   static Codec<String> utf8() {

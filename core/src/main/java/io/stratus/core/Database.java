@@ -5,24 +5,23 @@ import io.stratus.IndexNotAttachedException;
 import io.stratus.InvalidRequestException;
 import io.stratus.NoSuchCollectionException;
 import io.stratus.NoSuchIndexException;
-import io.stratus.cloudapi.CloudException;
+import io.stratus.btree.BLinkTree;
+import io.stratus.btree.BulkLoader;
+import io.stratus.btree.SecondaryKeys;
+import io.stratus.btree.TreeCursor;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ConflictException;
 import io.stratus.cloudapi.ItemVersion;
 import io.stratus.cloudapi.PreconditionFailedException;
 import io.stratus.cloudapi.StorageService;
-import io.stratus.btree.BLinkTree;
-import io.stratus.btree.BulkLoader;
-import io.stratus.btree.SecondaryKeys;
-import io.stratus.btree.TreeCursor;
 import io.stratus.core.Catalog.CollectionDef;
 import io.stratus.core.DatabaseConfig.IndexId;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Keys;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
-import io.stratus.pagemanager.PageWriter;
 import io.stratus.pagemanager.PageTransaction;
+import io.stratus.pagemanager.PageWriter;
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitProtocols;
@@ -37,7 +36,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -113,10 +111,16 @@ public final class Database implements AutoCloseable {
    *
    * @throws io.stratus.InvalidRequestException when the configured protocol is not available yet
    * @throws io.stratus.CorruptPageException when the stored catalog is damaged
-   * @throws CloudException when storage cannot be read
+   * @throws io.stratus.CloudServiceException when storage cannot be read
    */
   public static Database open(DatabaseConfig config) {
-    Objects.requireNonNull(config, "config");
+    Args.notNull(config, "config");
+    return CloudFailures.reading(() -> "opening database " + config.databaseUri(),
+        () -> openUnguarded(config));
+  }
+
+  private static Database openUnguarded(DatabaseConfig config) {
+    Args.notNull(config, "config");
     BufferPool pool =
         new BufferPool(config.services().storage(), config.bufferPoolConfig(), config.clock());
     CommitProtocol protocol = null;
@@ -151,6 +155,11 @@ public final class Database implements AutoCloseable {
    * @throws io.stratus.InvalidRequestException for an invalid name (see {@link Names})
    */
   public boolean createCollection(String name) {
+    return CloudFailures.changing(() -> "creating collection " + Names.quote(name),
+        () -> createCollectionUnguarded(name));
+  }
+
+  private boolean createCollectionUnguarded(String name) {
     checkOpen();
     Names.check("collection", name);
     if (catalog.fresh().collection(name).isPresent()) {
@@ -182,9 +191,15 @@ public final class Database implements AutoCloseable {
    *     (nothing is recorded in the catalog)
    */
   public boolean createIndex(String collection, String index, IndexKeyExtractor extractor) {
+    return CloudFailures.changing(() -> "creating index " + Names.quote(index),
+        () -> createIndexUnguarded(collection, index, extractor));
+  }
+
+  private boolean createIndexUnguarded(String collection, String index,
+      IndexKeyExtractor extractor) {
     checkOpen();
     Names.check("index", index);
-    Objects.requireNonNull(extractor, "extractor");
+    Args.notNull(extractor, "extractor");
     CollectionDef def = collection(collection);
     IndexId id = new IndexId(collection, index);
     if (def.indexes.containsKey(index)) {
@@ -225,8 +240,13 @@ public final class Database implements AutoCloseable {
    * @throws io.stratus.RecordTooLargeException when a record or index entry does not fit a page
    */
   public BulkLoadResult bulkLoad(String collection, Iterable<Record> records) {
+    return CloudFailures.changing(() -> "bulk load of " + Names.quote(collection),
+        () -> bulkLoadUnguarded(collection, records));
+  }
+
+  private BulkLoadResult bulkLoadUnguarded(String collection, Iterable<Record> records) {
     checkOpen();
-    Objects.requireNonNull(records, "records");
+    Args.notNull(records, "records");
     CollectionDef def = collection(collection);
     Map<String, IndexKeyExtractor> attached = new TreeMap<>();
     for (String index : def.indexes.keySet()) {
@@ -279,8 +299,15 @@ public final class Database implements AutoCloseable {
    * @throws NoSuchIndexException when the collection has no such index
    */
   public void attachIndex(String collection, String index, IndexKeyExtractor extractor) {
+    CloudFailures.reading(() -> "attaching index " + Names.quote(index), () -> {
+      attachIndexUnguarded(collection, index, extractor);
+      return null;
+    });
+  }
+
+  private void attachIndexUnguarded(String collection, String index, IndexKeyExtractor extractor) {
     checkOpen();
-    Objects.requireNonNull(extractor, "extractor");
+    Args.notNull(extractor, "extractor");
     CollectionDef def = collection(collection);
     if (!def.indexes.containsKey(index)) {
       def = catalog.fresh().collection(collection).orElse(def);
@@ -293,6 +320,10 @@ public final class Database implements AutoCloseable {
 
   /** The names of the collections, sorted (as of the catalog in the pool, at most a TTL old). */
   public Set<String> collections() {
+    return CloudFailures.reading(() -> "listing collections", () -> collectionsUnguarded());
+  }
+
+  private Set<String> collectionsUnguarded() {
     checkOpen();
     return Collections.unmodifiableSortedSet(new TreeSet<>(catalog.current().collections()
         .keySet()));
@@ -300,6 +331,11 @@ public final class Database implements AutoCloseable {
 
   /** The names of {@code collection}'s secondary indexes, sorted. */
   public Set<String> indexes(String collection) {
+    return CloudFailures.reading(() -> "listing indexes of " + Names.quote(collection),
+        () -> indexesUnguarded(collection));
+  }
+
+  private Set<String> indexesUnguarded(String collection) {
     checkOpen();
     return Collections.unmodifiableSortedSet(new TreeSet<>(collection(collection).indexes
         .keySet()));
@@ -387,6 +423,10 @@ public final class Database implements AutoCloseable {
 
   /** Begins a transaction, to be used by one thread at a time. */
   public Transaction begin() {
+    return CloudFailures.reading(() -> "beginning a transaction", () -> beginUnguarded());
+  }
+
+  private Transaction beginUnguarded() {
     checkOpen();
     TransactionInfo info = new TransactionInfo(
         config.clientId() + "-" + transactionIds.incrementAndGet(), config.clientId(),
@@ -413,6 +453,10 @@ public final class Database implements AutoCloseable {
    * @return what was done: queues, checkpoints, records applied, pages written, failures
    */
   public CheckpointSummary checkpointAll() {
+    return CloudFailures.reading(() -> "checkpointAll", () -> checkpointAllUnguarded());
+  }
+
+  private CheckpointSummary checkpointAllUnguarded() {
     checkOpen();
     return protocol.checkpointAll();
   }
@@ -426,6 +470,11 @@ public final class Database implements AutoCloseable {
    * nothing under the other protocols.
    */
   public RecoverySummary recoverAbandonedClients() {
+    return CloudFailures.reading(() -> "recoverAbandonedClients",
+        () -> recoverAbandonedClientsUnguarded());
+  }
+
+  private RecoverySummary recoverAbandonedClientsUnguarded() {
     checkOpen();
     return protocol.recoverAbandonedClients();
   }

@@ -1,5 +1,6 @@
 package io.stratus.core;
 
+import io.stratus.InvalidConfigurationException;
 import io.stratus.cloudapi.CloudServices;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.pagemanager.BufferPoolConfig;
@@ -7,11 +8,14 @@ import io.stratus.protocols.CheckpointSettings;
 import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolOption;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
+import java.util.StringJoiner;
 import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
@@ -21,11 +25,14 @@ import java.util.regex.Pattern;
  * page and pool sizes, times, identity, and the index extractors to attach.
  *
  * <p>Immutable. The builder validates each setting as it is given ({@link
- * IllegalArgumentException}), so a built configuration is always usable. Defaults:
+ * io.stratus.InvalidConfigurationException}), and the rules between settings when it is built: a
+ * setting of a protocol option ({@link ProtocolOption}) that the chosen protocol does not have is
+ * refused then, not silently ignored. A built configuration is always usable. Defaults:
  *
  * <ul>
- *   <li>protocol {@link #DEFAULT_PROTOCOL} ({@link ProtocolKind#BASIC} and {@link
- *       ProtocolKind#ATOMIC} are available too);
+ *   <li>protocol {@link #DEFAULT_PROTOCOL}, which loses no acknowledged write and shows a client
+ *       its own; {@link ProtocolKind#BASIC}, {@link ProtocolKind#ATOMIC} and, for comparison, the
+ *       papers' {@link ProtocolKind#NAIVE} baseline (which loses updates) are available too;
  *   <li>page size {@link #DEFAULT_PAGE_SIZE}, buffer-pool TTL {@link #DEFAULT_TTL}, pool size
  *       {@link #DEFAULT_POOL_BYTES};
  *   <li>checkpoint interval {@link #DEFAULT_CHECKPOINT_INTERVAL}, checkpoint lock timeout {@link
@@ -34,15 +41,21 @@ import java.util.regex.Pattern;
  *       CheckpointSettings#DEFAULT_MAX_RECORDS} records per checkpoint, checkpoint writes {@link
  *       CheckpointWrites#AUTO} (conditional when storage has conditional puts), checkpoint
  *       executor: the protocol's own daemon threads, checkpoint seed 0 (the queue-based
- *       protocols; unused by the naive protocol); atomic timeout 60 s or twice the lock timeout
- *       (the atomic protocol); writer lanes {@link #DEFAULT_WRITER_LANES} (monotonic and atomic);
+ *       protocols: {@link ProtocolOption#CHECKPOINTS}); atomic timeout 60 s or twice the lock
+ *       timeout (the atomic protocol: {@link ProtocolOption#ATOMIC_TIMEOUT}); writer lanes
+ *       {@link #DEFAULT_WRITER_LANES} (monotonic and atomic: {@link
+ *       ProtocolOption#WRITER_LANES});
  *   <li>client id: a random UUID per configuration; clock: the system UTC clock; crash points:
  *       none.
  * </ul>
  */
 public final class DatabaseConfig {
-  /** The naive protocol, the papers' baseline. */
-  public static final ProtocolKind DEFAULT_PROTOCOL = ProtocolKind.NAIVE;
+  /**
+   * The monotonic protocol: commits through pending-update queues (durable, converging), with
+   * monotonic writes and reads and read-your-writes, at the cost of one queue round trip per
+   * commit.
+   */
+  public static final ProtocolKind DEFAULT_PROTOCOL = ProtocolKind.MONOTONIC;
   /** 100 KiB, the papers' page size (paper 000, section 7.1). */
   public static final int DEFAULT_PAGE_SIZE = BufferPoolConfig.DEFAULT_PAGE_SIZE;
   /** 100 s, the papers' buffer-pool TTL (paper 000, section 7.1). */
@@ -89,13 +102,13 @@ public final class DatabaseConfig {
     this.pool = b.pool.monotonicReads(monotonicReads).build();
     this.checkpointInterval = b.checkpointInterval;
     if (b.propagationPeriod.compareTo(b.lockTimeout) >= 0) {
-      throw new IllegalArgumentException("the propagation period (" + b.propagationPeriod
+      throw new InvalidConfigurationException("the propagation period (" + b.propagationPeriod
           + ") must be shorter than the checkpoint lock timeout (" + b.lockTimeout + ")");
     }
     Duration atomic = b.atomicTimeout != null ? b.atomicTimeout
         : max(CheckpointSettings.DEFAULT_ATOMIC_TIMEOUT, b.lockTimeout.multipliedBy(2));
     if (atomic.compareTo(b.lockTimeout) <= 0) {
-      throw new IllegalArgumentException("the atomic timeout (" + atomic + ") must be longer"
+      throw new InvalidConfigurationException("the atomic timeout (" + atomic + ") must be longer"
           + " than the checkpoint lock timeout (" + b.lockTimeout + ")");
     }
     this.checkpoints = new CheckpointSettings(b.lockTimeout, b.propagationPeriod, b.maxRecords,
@@ -216,25 +229,28 @@ public final class DatabaseConfig {
     private Clock clock = Clock.systemUTC();
     private CrashPoints crashPoints = CrashPoints.none();
     private final Map<IndexId, IndexKeyExtractor> extractors = new LinkedHashMap<>();
+    /** Protocol options set explicitly, each with the first setting that set it. */
+    private final EnumMap<ProtocolOption, String> optionsSet = new EnumMap<>(ProtocolOption.class);
 
     private Builder(CloudServices services, String databaseUri) {
-      this.services = Objects.requireNonNull(services, "services");
+      this.services = Args.notNull(services, "services");
       if (!services.hasStorage()) {
-        throw new IllegalArgumentException("the cloud services must include storage");
+        throw new InvalidConfigurationException("the cloud services must include storage");
       }
       this.databaseUri = validUri(databaseUri);
     }
 
     private static String validUri(String uri) {
-      Objects.requireNonNull(uri, "databaseUri");
+      Args.notNull(uri, "databaseUri");
       if (uri.isEmpty() || uri.length() > MAX_DATABASE_URI_LENGTH) {
-        throw new IllegalArgumentException("the database URI must have 1 to "
+        throw new InvalidConfigurationException("the database URI must have 1 to "
             + MAX_DATABASE_URI_LENGTH + " characters, got " + uri.length());
       }
       for (String segment : uri.split("/", -1)) {
         if (!URI_SEGMENT.matcher(segment).matches() || segment.equals(".")
             || segment.equals("..")) {
-          throw new IllegalArgumentException("the database URI " + Names.quote(uri) + " must be"
+          throw new InvalidConfigurationException("the database URI " + Names.quote(uri)
+              + " must be"
               + " segments of letters, digits, '_', '-' and '.' (not \".\" or \"..\") joined by"
               + " single '/'");
         }
@@ -244,7 +260,7 @@ public final class DatabaseConfig {
 
     /** The commit protocol; every client of one database must use the same. */
     public Builder protocol(ProtocolKind protocol) {
-      this.protocol = Objects.requireNonNull(protocol, "protocol");
+      this.protocol = Args.notNull(protocol, "protocol");
       return this;
     }
 
@@ -254,7 +270,7 @@ public final class DatabaseConfig {
      */
     public Builder pageSize(int bytes) {
       if (bytes < BufferPoolConfig.MIN_PAGE_SIZE) {
-        throw new IllegalArgumentException("the page size must be at least "
+        throw new InvalidConfigurationException("the page size must be at least "
             + BufferPoolConfig.MIN_PAGE_SIZE + " bytes, got " + bytes);
       }
       pool.pageSize(bytes);
@@ -263,9 +279,9 @@ public final class DatabaseConfig {
 
     /** How long a cached page is used before storage is asked again; zero or positive. */
     public Builder ttl(Duration ttl) {
-      Objects.requireNonNull(ttl, "ttl");
+      Args.notNull(ttl, "ttl");
       if (ttl.isNegative()) {
-        throw new IllegalArgumentException("the TTL must not be negative, got " + ttl);
+        throw new InvalidConfigurationException("the TTL must not be negative, got " + ttl);
       }
       pool.ttl(ttl);
       return this;
@@ -285,12 +301,13 @@ public final class DatabaseConfig {
 
     /** The checkpoint interval of the queue-based protocols; positive. */
     public Builder checkpointInterval(Duration interval) {
-      Objects.requireNonNull(interval, "interval");
+      Args.notNull(interval, "interval");
       if (interval.isNegative() || interval.isZero()) {
-        throw new IllegalArgumentException("the checkpoint interval must be positive, got "
+        throw new InvalidConfigurationException("the checkpoint interval must be positive, got "
             + interval);
       }
       this.checkpointInterval = interval;
+      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "checkpointInterval");
       return this;
     }
 
@@ -300,6 +317,7 @@ public final class DatabaseConfig {
      */
     public Builder checkpointLockTimeout(Duration timeout) {
       this.lockTimeout = positive("checkpoint lock timeout", timeout);
+      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "checkpointLockTimeout");
       return this;
     }
 
@@ -308,12 +326,13 @@ public final class DatabaseConfig {
      * 4.3: 5 s); zero or positive.
      */
     public Builder propagationPeriod(Duration period) {
-      Objects.requireNonNull(period, "period");
+      Args.notNull(period, "period");
       if (period.isNegative()) {
-        throw new IllegalArgumentException("the propagation period must not be negative, got "
+        throw new InvalidConfigurationException("the propagation period must not be negative, got "
             + period);
       }
       this.propagationPeriod = period;
+      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "propagationPeriod");
       return this;
     }
 
@@ -325,26 +344,29 @@ public final class DatabaseConfig {
      */
     public Builder writerLanes(int lanes) {
       if (lanes < 1 || lanes > MAX_WRITER_LANES) {
-        throw new IllegalArgumentException("writer lanes must be between 1 and "
+        throw new InvalidConfigurationException("writer lanes must be between 1 and "
             + MAX_WRITER_LANES + ", got " + lanes);
       }
       this.writerLanes = lanes;
+      optionsSet.putIfAbsent(ProtocolOption.WRITER_LANES, "writerLanes");
       return this;
     }
 
     /** X, the most log records one checkpoint applies (paper 000: 256); at least 1. */
     public Builder maxRecordsPerCheckpoint(int records) {
       if (records < 1) {
-        throw new IllegalArgumentException("a checkpoint must apply at least one record, got "
+        throw new InvalidConfigurationException("a checkpoint must apply at least one record, got "
             + records);
       }
       this.maxRecords = records;
+      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "maxRecordsPerCheckpoint");
       return this;
     }
 
     /** How checkpoints put pages (see {@link CheckpointWrites}). */
     public Builder checkpointWrites(CheckpointWrites writes) {
-      this.writes = Objects.requireNonNull(writes, "writes");
+      this.writes = Args.notNull(writes, "writes");
+      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "checkpointWrites");
       return this;
     }
 
@@ -356,12 +378,14 @@ public final class DatabaseConfig {
      */
     public Builder atomicTimeout(Duration timeout) {
       this.atomicTimeout = positive("atomic timeout", timeout);
+      optionsSet.putIfAbsent(ProtocolOption.ATOMIC_TIMEOUT, "atomicTimeout");
       return this;
     }
 
     /** The seed of the reader-side checkpoint decisions. */
     public Builder checkpointSeed(long seed) {
       this.checkpointSeed = seed;
+      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "checkpointSeed");
       return this;
     }
 
@@ -370,14 +394,15 @@ public final class DatabaseConfig {
      * owned by the protocol. The database does not shut a given executor down.
      */
     public Builder checkpointExecutor(Executor executor) {
-      this.checkpointExecutor = Objects.requireNonNull(executor, "executor");
+      this.checkpointExecutor = Args.notNull(executor, "executor");
+      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "checkpointExecutor");
       return this;
     }
 
     private static Duration positive(String what, Duration d) {
-      Objects.requireNonNull(d, what);
+      Args.notNull(d, what);
       if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException("the " + what + " must be positive, got " + d);
+        throw new InvalidConfigurationException("the " + what + " must be positive, got " + d);
       }
       return d;
     }
@@ -385,7 +410,7 @@ public final class DatabaseConfig {
     /** The buffer pool's bound in bytes of cached pages; positive. */
     public Builder poolBytes(long bytes) {
       if (bytes <= 0) {
-        throw new IllegalArgumentException("the pool size must be positive, got " + bytes);
+        throw new InvalidConfigurationException("the pool size must be positive, got " + bytes);
       }
       pool.maxBytes(bytes);
       return this;
@@ -393,10 +418,10 @@ public final class DatabaseConfig {
 
     /** This client's id, unique among the database's clients; 1 to 100 printable characters. */
     public Builder clientId(String clientId) {
-      Objects.requireNonNull(clientId, "clientId");
+      Args.notNull(clientId, "clientId");
       if (clientId.isEmpty() || clientId.length() > 100
           || !clientId.chars().allMatch(c -> c > 0x20 && c < 0x7F)) {
-        throw new IllegalArgumentException(
+        throw new InvalidConfigurationException(
             "a client id must be 1 to 100 printable ASCII characters without spaces");
       }
       this.clientId = clientId;
@@ -404,13 +429,13 @@ public final class DatabaseConfig {
     }
 
     public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
+      this.clock = Args.notNull(clock, "clock");
       return this;
     }
 
     /** Named steps at which tests kill the client; production leaves the default. */
     public Builder crashPoints(CrashPoints crashPoints) {
-      this.crashPoints = Objects.requireNonNull(crashPoints, "crashPoints");
+      this.crashPoints = Args.notNull(crashPoints, "crashPoints");
       return this;
     }
 
@@ -423,12 +448,35 @@ public final class DatabaseConfig {
       Names.check("collection", collection);
       Names.check("index", index);
       extractors.put(new IndexId(collection, index),
-          Objects.requireNonNull(extractor, "extractor"));
+          Args.notNull(extractor, "extractor"));
       return this;
     }
 
+    /**
+     * The configuration.
+     *
+     * @throws io.stratus.InvalidConfigurationException when a setting does not apply to the
+     *     protocol ({@link ProtocolKind#accepts}), or settings contradict each other
+     */
     public DatabaseConfig build() {
+      for (Map.Entry<ProtocolOption, String> e : optionsSet.entrySet()) {
+        if (!protocol.accepts(e.getKey())) {
+          throw new InvalidConfigurationException(e.getValue() + " does not apply to the "
+              + protocol.name().toLowerCase(Locale.ROOT) + " protocol; protocols with it: "
+              + protocolsWith(e.getKey()));
+        }
+      }
       return new DatabaseConfig(this);
+    }
+
+    private static String protocolsWith(ProtocolOption option) {
+      StringJoiner names = new StringJoiner(", ");
+      for (ProtocolKind k : ProtocolKind.values()) {
+        if (k.accepts(option)) {
+          names.add(k.name().toLowerCase(Locale.ROOT));
+        }
+      }
+      return names.toString();
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.stratus.core;
 
+import io.stratus.InvalidConfigurationException;
 import io.stratus.InvalidRequestException;
 import io.stratus.cloudapi.CloudServices;
 import io.stratus.protocols.CheckpointWrites;
@@ -8,7 +9,6 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
@@ -125,22 +125,22 @@ public final class DatabaseProperties {
    * A configuration builder with every {@value #PREFIX} setting of {@code properties} applied;
    * the caller may set more (index extractors, a clock) before building.
    *
-   * @throws InvalidRequestException for a missing {@link #DATABASE_URI}, an unknown key under
+   * @throws InvalidConfigurationException for a missing {@link #DATABASE_URI}, an unknown key under
    *     the prefix, or a value that does not parse or is out of range (the message names the key)
    */
   public static DatabaseConfig.Builder builder(CloudServices services,
       Map<String, String> properties) {
-    Objects.requireNonNull(services, "services");
-    Objects.requireNonNull(properties, "properties");
+    Args.notNull(services, "services");
+    Args.notNull(properties, "properties");
     String uri = properties.get(DATABASE_URI);
     if (uri == null || uri.isBlank()) {
-      throw new InvalidRequestException("the property " + DATABASE_URI + " is required");
+      throw new InvalidConfigurationException("the property " + DATABASE_URI + " is required");
     }
     DatabaseConfig.Builder b;
     try {
       b = DatabaseConfig.builder(services, uri.trim());
-    } catch (IllegalArgumentException e) {
-      throw new InvalidRequestException(DATABASE_URI + ": " + e.getMessage());
+    } catch (InvalidRequestException e) {
+      throw new InvalidConfigurationException(DATABASE_URI + ": " + e.getMessage());
     }
     for (Map.Entry<String, String> e : new TreeMap<>(properties).entrySet()) {
       String key = e.getKey();
@@ -149,14 +149,14 @@ public final class DatabaseProperties {
       }
       BiConsumer<DatabaseConfig.Builder, String> setter = SETTERS.get(key);
       if (setter == null) {
-        throw new InvalidRequestException("unknown property " + Names.quote(key) + "; known: "
+        throw new InvalidConfigurationException("unknown property " + Names.quote(key) + "; known: "
             + String.join(", ", SETTERS.keySet()));
       }
       String value = e.getValue() == null ? "" : e.getValue().trim();
       try {
         setter.accept(b, value);
-      } catch (IllegalArgumentException | ArithmeticException ex) {
-        throw new InvalidRequestException(key + ": " + ex.getMessage());
+      } catch (InvalidRequestException | IllegalArgumentException | ArithmeticException ex) {
+        throw new InvalidConfigurationException(key + ": " + ex.getMessage());
       }
     }
     return b;
@@ -177,7 +177,7 @@ public final class DatabaseProperties {
     try {
       return Duration.parse(v);
     } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException("not a duration: " + Names.quote(v)
+      throw new InvalidConfigurationException("not a duration: " + Names.quote(v)
           + " (e.g. 500ms, 45s, 2m, PT45S)");
     }
   }
@@ -185,7 +185,8 @@ public final class DatabaseProperties {
   private static long size(String key, String v) {
     Matcher m = SIZE.matcher(v);
     if (!m.matches()) {
-      throw new IllegalArgumentException("not a size: " + Names.quote(v) + " (e.g. 102400, 100k)");
+      throw new InvalidConfigurationException("not a size: " + Names.quote(v)
+          + " (e.g. 102400, 100k)");
     }
     long n = Long.parseLong(m.group(1));
     int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
@@ -195,7 +196,7 @@ public final class DatabaseProperties {
       default -> 0;
     };
     if (n > (Long.MAX_VALUE >> shift)) {
-      throw new IllegalArgumentException("too large: " + Names.quote(v));
+      throw new InvalidConfigurationException("too large: " + Names.quote(v));
     }
     return n << shift;
   }
@@ -204,7 +205,7 @@ public final class DatabaseProperties {
     try {
       return Long.parseLong(v);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("not a whole number: " + Names.quote(v));
+      throw new InvalidConfigurationException("not a whole number: " + Names.quote(v));
     }
   }
 
@@ -212,7 +213,7 @@ public final class DatabaseProperties {
     if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
       return Boolean.parseBoolean(v);
     }
-    throw new IllegalArgumentException("not true or false: " + Names.quote(v));
+    throw new InvalidConfigurationException("not true or false: " + Names.quote(v));
   }
 
   private static <E extends Enum<E>> E enumValue(Class<E> type, String key, String v) {
@@ -225,6 +226,6 @@ public final class DatabaseProperties {
     for (E e : type.getEnumConstants()) {
       known.append(known.length() == 0 ? "" : ", ").append(e.name().toLowerCase(Locale.ROOT));
     }
-    throw new IllegalArgumentException("not one of " + known + ": " + Names.quote(v));
+    throw new InvalidConfigurationException("not one of " + known + ": " + Names.quote(v));
   }
 }

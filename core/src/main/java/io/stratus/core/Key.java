@@ -3,7 +3,6 @@ package io.stratus.core;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -14,10 +13,10 @@ import java.util.UUID;
  * so the factories encode values such that byte order equals the values' natural order:
  *
  * <ul>
- *   <li>{@link #of(long)}, {@link #of(int)}: big-endian two's complement with the sign bit flipped
- *       (8 or 4 bytes), so negative numbers sort before positive ones. The two widths are
- *       different keys: {@code Key.of(1)} is the int encoding, {@code Key.of(1L)} the long one, so
- *       a collection should use one width for all its keys;
+ *   <li>{@link #of(long)}, {@link #ofInt(int)}: big-endian two's complement with the sign bit
+ *       flipped (8 or 4 bytes), so negative numbers sort before positive ones. The two widths are
+ *       different keys, so the 4-byte form has its own name: {@code Key.of(1)} and {@code
+ *       Key.of(1L)} are the same (8-byte) key, {@code Key.ofInt(1)} another;
  *   <li>{@link #of(String)}: UTF-8 (whose byte order is code-point order) with each 0x00 byte
  *       escaped as 0x00 0xFF, terminated by 0x00 0x01. The terminator sorts below every escaped or
  *       ordinary continuation, so a string sorts before its extensions even inside a composite.
@@ -52,14 +51,17 @@ public final class Key implements Comparable<Key> {
     return new Key(bytes.clone());
   }
 
-  /** A long in 8 order-preserving bytes. */
+  /** A long (or an int, widened) in 8 order-preserving bytes. */
   public static Key of(long value) {
     return new KeyBuilder().add(value).build();
   }
 
-  /** An int in 4 order-preserving bytes. */
-  public static Key of(int value) {
-    return new KeyBuilder().add(value).build();
+  /**
+   * An int in 4 order-preserving bytes: a compact key that is not equal to {@link #of(long)} of
+   * the same number; use one form for all keys of a collection.
+   */
+  public static Key ofInt(int value) {
+    return new KeyBuilder().addInt(value).build();
   }
 
   /** A string, UTF-8 with escaped NULs and a terminator (see the class comment). */
@@ -159,6 +161,6 @@ public final class Key implements Comparable<Key> {
   }
 
   static byte[] utf8(String s) {
-    return Objects.requireNonNull(s, "value").getBytes(StandardCharsets.UTF_8);
+    return Args.notNull(s, "value").getBytes(StandardCharsets.UTF_8);
   }
 }

@@ -1,7 +1,6 @@
 package io.stratus.core;
 
 import java.io.ByteArrayOutputStream;
-import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -23,8 +22,12 @@ public final class KeyBuilder {
     return this;
   }
 
-  /** Appends an int as 4 bytes, sign bit flipped, big-endian. */
-  public KeyBuilder add(int value) {
+  /**
+   * Appends an int as 4 bytes, sign bit flipped, big-endian: a different (shorter) component than
+   * {@link #add(long)} of the same number, so it has its own name; an {@code int} passed to {@code
+   * add} is widened to a long.
+   */
+  public KeyBuilder addInt(int value) {
     int v = value ^ Integer.MIN_VALUE;
     for (int shift = 24; shift >= 0; shift -= 8) {
       out.write(v >>> shift);
@@ -40,7 +43,7 @@ public final class KeyBuilder {
 
   /** Appends a UUID as 16 bytes ordered like {@link UUID#compareTo}. */
   public KeyBuilder add(UUID value) {
-    Objects.requireNonNull(value, "value");
+    Args.notNull(value, "value");
     add(value.getMostSignificantBits());
     add(value.getLeastSignificantBits());
     return this;
@@ -51,7 +54,7 @@ public final class KeyBuilder {
    * further components and still sort correctly.
    */
   public KeyBuilder addBytes(byte[] value) {
-    out.writeBytes(Key.escape(Objects.requireNonNull(value, "value")));
+    out.writeBytes(Key.escape(Args.notNull(value, "value")));
     return this;
   }
 
@@ -60,7 +63,7 @@ public final class KeyBuilder {
    * a fixed width).
    */
   public KeyBuilder addRaw(byte[] value) {
-    out.writeBytes(Objects.requireNonNull(value, "value"));
+    out.writeBytes(Args.notNull(value, "value"));
     return this;
   }
 

@@ -40,12 +40,12 @@ public final class KeyRange {
 
   /** {@code lo <= key}. */
   public static KeyRange atLeast(Key lo) {
-    return new KeyRange(Objects.requireNonNull(lo, "lo"), true, null, false);
+    return new KeyRange(Args.notNull(lo, "lo"), true, null, false);
   }
 
   /** {@code key < hi}. */
   public static KeyRange lessThan(Key hi) {
-    return new KeyRange(null, false, Objects.requireNonNull(hi, "hi"), false);
+    return new KeyRange(null, false, Args.notNull(hi, "hi"), false);
   }
 
   /**

@@ -34,6 +34,9 @@ final class Names {
    * outside; echoed whole it could flood a log or forge log lines.
    */
   static String quote(String name) {
+    if (name == null) {
+      return "null";
+    }
     StringBuilder b = new StringBuilder("\"");
     int shown = Math.min(name.length(), ECHO_LENGTH);
     for (int i = 0; i < shown; i++) {

@@ -1,7 +1,6 @@
 package io.stratus.core;
 
 import java.util.Arrays;
-import java.util.Objects;
 
 /**
  * One record of a collection: its key and payload (paper 000, section 3.2). Immutable: the payload
@@ -12,7 +11,7 @@ public final class Record {
   private final byte[] payload;
 
   public Record(Key key, byte[] payload) {
-    this.key = Objects.requireNonNull(key, "key");
+    this.key = Args.notNull(key, "key");
     this.payload = payload.clone();
   }
 

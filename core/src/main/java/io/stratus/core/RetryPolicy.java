@@ -1,7 +1,7 @@
 package io.stratus.core;
 
+import io.stratus.InvalidConfigurationException;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -107,7 +107,7 @@ public final class RetryPolicy {
     /** Attempts at most, the first included: 1 (no retry) to 1,000. */
     public Builder maxAttempts(int attempts) {
       if (attempts < 1 || attempts > 1_000) {
-        throw new IllegalArgumentException("maxAttempts must be 1 to 1000, got " + attempts);
+        throw new InvalidConfigurationException("maxAttempts must be 1 to 1000, got " + attempts);
       }
       this.maxAttempts = attempts;
       return this;
@@ -127,7 +127,7 @@ public final class RetryPolicy {
 
     /** What waits between attempts (tests pass one that records instead of waiting). */
     public Builder sleeper(Sleeper sleeper) {
-      this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+      this.sleeper = Args.notNull(sleeper, "sleeper");
       return this;
     }
 
@@ -140,16 +140,16 @@ public final class RetryPolicy {
     /** The policy; {@code initialBackoff} must not exceed {@code maxBackoff}. */
     public RetryPolicy build() {
       if (initialBackoff.compareTo(maxBackoff) > 0) {
-        throw new IllegalArgumentException("initialBackoff " + initialBackoff
+        throw new InvalidConfigurationException("initialBackoff " + initialBackoff
             + " exceeds maxBackoff " + maxBackoff);
       }
       return new RetryPolicy(this);
     }
 
     private static Duration checkBackoff(String name, Duration d) {
-      Objects.requireNonNull(d, name);
+      Args.notNull(d, name);
       if (d.isNegative() || d.compareTo(Duration.ofHours(1)) > 0) {
-        throw new IllegalArgumentException(name + " must be 0 to 1 hour, got " + d);
+        throw new InvalidConfigurationException(name + " must be 0 to 1 hour, got " + d);
       }
       return d;
     }

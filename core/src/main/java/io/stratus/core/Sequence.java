@@ -1,6 +1,7 @@
 package io.stratus.core;
 
 import io.stratus.InvalidRequestException;
+import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CounterService;
 
@@ -56,12 +57,17 @@ public final class Sequence {
   /**
    * The next id: from the current block, or from a new one (one counter request).
    *
-   * @throws io.stratus.cloudapi.CloudException when the counter service fails (retryable ones,
-   *     such as a restarted service refusing requests for a while, say so)
+   * @throws io.stratus.CloudServiceException when the counter service fails; retryable unless
+   *     the service refused the request for good (a lost reply only leaves a gap of ids)
    */
   public synchronized long next() {
     if (next == end) {
-      long block = CloudFutures.await(counters.increment(counterUri));
+      long block;
+      try {
+        block = CloudFutures.await(counters.increment(counterUri));
+      } catch (CloudException e) {
+        throw CloudFailures.reading("next id of sequence " + name, e);
+      }
       long first;
       try {
         first = Math.multiplyExact(block, (long) blockSize);

@@ -2,15 +2,16 @@ package io.stratus.core;
 
 import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
+import io.stratus.ConcurrentTransactionUseException;
+import io.stratus.DatabaseClosedException;
 import io.stratus.DuplicateKeyException;
 import io.stratus.IndexNotAttachedException;
 import io.stratus.NoSuchIndexException;
-import io.stratus.ConcurrentTransactionUseException;
-import io.stratus.DatabaseClosedException;
 import io.stratus.TransactionClosedException;
 import io.stratus.btree.BLinkTree;
 import io.stratus.btree.SecondaryKeys;
 import io.stratus.btree.TreeCursor;
+import io.stratus.cloudapi.CloudException;
 import io.stratus.core.Catalog.CollectionDef;
 import io.stratus.core.Catalog.IndexDef;
 import io.stratus.pagemanager.PageStore;
@@ -110,6 +111,8 @@ public final class Transaction implements AutoCloseable {
     Thread prior = enter();
     try {
       createOwned(collection, key, payload);
+    } catch (CloudException e) {
+      throw CloudFailures.reading(what("create"), e);
     } finally {
       exit(prior);
     }
@@ -146,6 +149,8 @@ public final class Transaction implements AutoCloseable {
     Thread prior = enter();
     try {
       return updateOwned(collection, key, payload);
+    } catch (CloudException e) {
+      throw CloudFailures.reading(what("update"), e);
     } finally {
       exit(prior);
     }
@@ -192,6 +197,8 @@ public final class Transaction implements AutoCloseable {
     Thread prior = enter();
     try {
       return putOwned(collection, key, payload);
+    } catch (CloudException e) {
+      throw CloudFailures.reading(what("put"), e);
     } finally {
       exit(prior);
     }
@@ -214,6 +221,8 @@ public final class Transaction implements AutoCloseable {
     Thread prior = enter();
     try {
       return deleteOwned(collection, key);
+    } catch (CloudException e) {
+      throw CloudFailures.reading(what("delete"), e);
     } finally {
       exit(prior);
     }
@@ -247,6 +256,8 @@ public final class Transaction implements AutoCloseable {
     Thread prior = enter();
     try {
       return readOwned(collection, key);
+    } catch (CloudException e) {
+      throw CloudFailures.reading(what("read"), e);
     } finally {
       exit(prior);
     }
@@ -272,6 +283,8 @@ public final class Transaction implements AutoCloseable {
     Thread prior = enter();
     try {
       return scanOwned(collection, range);
+    } catch (CloudException e) {
+      throw CloudFailures.reading(what("scan"), e);
     } finally {
       exit(prior);
     }
@@ -293,6 +306,8 @@ public final class Transaction implements AutoCloseable {
     Thread prior = enter();
     try {
       return probeOwned(collection, index, searchKey);
+    } catch (CloudException e) {
+      throw CloudFailures.reading(what("probe"), e);
     } finally {
       exit(prior);
     }
@@ -310,6 +325,8 @@ public final class Transaction implements AutoCloseable {
     Thread prior = enter();
     try {
       return probeRangeOwned(collection, index, searchKeys);
+    } catch (CloudException e) {
+      throw CloudFailures.reading(what("probeRange"), e);
     } finally {
       exit(prior);
     }
@@ -352,9 +369,15 @@ public final class Transaction implements AutoCloseable {
     CommitResult result;
     try {
       result = ws.isEmpty() ? CommitResult.empty() : db.protocol().commit(ws);
-    } catch (RuntimeException | Error e) {
+    } catch (RuntimeException | Error thrown) {
       ended = "ended by a failed commit";
       pages.abort();
+      Throwable e = thrown;
+      if (thrown instanceof CloudException c) {
+        // A cloud failure the protocol did not map: some pages or messages may be written.
+        e = new CommitStateUnknownException("commit of transaction " + id() + " failed: "
+            + c.getMessage() + " (it may have taken effect; read to find out)", c);
+      }
       if (!(e instanceof CommitFailedException)) {
         // Some pages may have been written: forget the pool's copies so reads go to storage.
         for (PageWrite w : ws.pages()) {
@@ -363,7 +386,10 @@ public final class Transaction implements AutoCloseable {
       }
       db.failedCommits.increment();
       db.protocol().onFinish(info, false);
-      throw e;
+      if (e instanceof Error err) {
+        throw err;
+      }
+      throw (RuntimeException) e;
     }
     ended = "committed";
     pages.complete(result.committedVersions());
@@ -377,6 +403,8 @@ public final class Transaction implements AutoCloseable {
     Thread prior = enter();
     try {
       abortOwned();
+    } catch (CloudException e) {
+      throw CloudFailures.reading(what("abort"), e);
     } finally {
       exit(prior);
     }
@@ -396,6 +424,10 @@ public final class Transaction implements AutoCloseable {
   }
 
   // ---- internals ----
+
+  private String what(String operation) {
+    return operation + " in transaction " + id();
+  }
   // Each public operation enters, runs its body (the ...Owned method) while this thread owns the
   // transaction, and exits.
 
@@ -577,7 +609,11 @@ public final class Transaction implements AutoCloseable {
         return false;
       }
       checkOpen();
-      return entries.hasNext();
+      try {
+        return entries.hasNext();
+      } catch (CloudException e) {
+        throw CloudFailures.reading(what("scan"), e);
+      }
     }
 
     @Override

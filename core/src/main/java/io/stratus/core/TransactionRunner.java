@@ -2,8 +2,6 @@ package io.stratus.core;
 
 import io.stratus.InvalidRequestException;
 import io.stratus.StratusException;
-import io.stratus.cloudapi.CloudException;
-import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -17,7 +15,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>What is never retried: a commit whose outcome is unknown ({@link
  * io.stratus.CommitStateUnknownException}: running it again could apply it twice), a failure that
  * is not transient (a wrong request, corrupt data), and any exception the function itself throws
- * that is not a Stratus or cloud failure. Each of these ends the run at once and reaches the
+ * that is not a Stratus failure (cloud failures reach it translated, as {@link
+ * io.stratus.CloudServiceException}). Each of these ends the run at once and reaches the
  * caller unchanged. When the attempts are used up the last failure is thrown, the earlier ones
  * attached as suppressed exceptions.
  */
@@ -36,8 +35,8 @@ final class TransactionRunner {
   }
 
   <T> T run(RetryPolicy policy, TransactionFunction<T> fn, boolean writes) {
-    Objects.requireNonNull(policy, "policy");
-    Objects.requireNonNull(fn, "fn");
+    Args.notNull(policy, "policy");
+    Args.notNull(fn, "fn");
     SplittableRandom jitter = policy.jitter(runs.incrementAndGet());
     RuntimeException failures = null;
     for (int attempt = 1; ; attempt++) {
@@ -56,11 +55,6 @@ final class TransactionRunner {
         }
         return value;
       } catch (StratusException e) {
-        if (!e.isRetryable()) {
-          throw attach(e, failures);
-        }
-        failure = e;
-      } catch (CloudException e) {
         if (!e.isRetryable()) {
           throw attach(e, failures);
         }

@@ -2,7 +2,6 @@ package io.stratus.core;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -27,7 +26,7 @@ public final class TypedCollection<T> {
 
   private TypedCollection(String name, Codec<T> codec) {
     this.name = Names.check("collection", name);
-    this.codec = Objects.requireNonNull(codec, "codec");
+    this.codec = Args.notNull(codec, "codec");
   }
 
   /**
@@ -105,7 +104,7 @@ public final class TypedCollection<T> {
    * record from its key and decoded value, or empty to leave it out of the index.
    */
   public IndexKeyExtractor index(TypedIndexKey<T> searchKey) {
-    Objects.requireNonNull(searchKey, "searchKey");
+    Args.notNull(searchKey, "searchKey");
     return (key, payload) -> searchKey.of(Key.ofBytes(key), codec.decode(payload))
         .map(Key::toBytes);
   }

@@ -1,64 +1,82 @@
 /**
- * The record manager (paper 000, section 3.2): the database handle, its catalog, collections,
- * secondary indexes and transactions. Applications use {@link io.stratus.core.Database#open} and
- * what it returns; everything else here is package-private.
+ * The record manager (paper 000, section 3.2) and the public API of Stratus: the database handle,
+ * its catalog, collections, secondary indexes, transactions, typed views and sequences.
+ * Applications use {@link io.stratus.core.Database#open} and what it returns; the other classes
+ * here are package-private.
  *
  * <pre>{@code
- * try (Database db = Database.open(DatabaseConfig.builder(cloud, "db/shop")
- *         .indexExtractor("orders", "byCustomer", (key, payload) -> Optional.of(customerOf(payload)))
- *         .build())) {
- *   db.createCollection("orders");
- *   try (Transaction tx = db.begin()) {
- *     tx.create("orders", Key.of(orderId), payload);
- *     tx.commit();
- *   }
+ * record Book(String title, long priceCents) {}
+ * TypedCollection<Book> books = TypedCollection.of("books", JacksonCodec.of(Book.class));
+ * try (Database db = Database.open(DatabaseConfig.builder(cloud, "db/shop").build())) {
+ *   db.createCollection("books");                      // idempotent, at start-up
+ *   long id = db.sequence("bookIds").next();
+ *   db.run(tx -> books.put(tx, Key.of(id), new Book("Dune", 999)));   // retried while safe
+ *   Optional<Book> b = db.read(tx -> books.get(tx, Key.of(id)));
  * }
  * }</pre>
  *
  * <h2>Commit protocols</h2>
  *
- * Chosen per database with {@link io.stratus.core.DatabaseConfig.Builder#protocol}:
- * <b>naive</b> (the default, the papers' baseline: commit writes the pages; concurrent clients
- * lose each other's updates on shared pages) or <b>basic</b> (paper 000, section 4: commit sends
- * log records to pending-update queues in about one queue round trip and writes no page;
- * checkpoints, run on the checkpoint executor when writers or readers find a page or tree not
- * checkpointed for the checkpoint interval, apply them). Under basic every committed record is
- * durable and eventually visible to all clients, including the writer (no read-your-writes before
- * its checkpoint), and a commit that fails part-way may be applied in part (no atomicity). {@link
- * io.stratus.core.Database#checkpointAll()} applies everything pending now (an operator call).
- * See {@code docs/protocols.md}.
+ * Chosen per database with {@link io.stratus.core.DatabaseConfig.Builder#protocol} (every client
+ * of one database uses the same); what each promises is {@link
+ * io.stratus.protocols.ProtocolKind#guarantees()}:
+ *
+ * <ul>
+ *   <li><b>monotonic</b> (the default): commit sends log records to pending-update queues in
+ *       about one queue round trip; checkpoints apply them. Durable and converging, with
+ *       monotonic writes and reads and read-your-writes;
+ *   <li><b>basic</b> (paper 000, section 4): the same queues without ordering per writer or
+ *       read-your-writes;
+ *   <li><b>atomic</b> (section 5.1): monotonic's guarantees, and a transaction becomes visible
+ *       whole or not at all;
+ *   <li><b>naive</b>: the papers' baseline, for comparison: commit writes the pages, and
+ *       concurrent clients lose each other's updates on shared pages.
+ * </ul>
+ *
+ * No protocol isolates concurrent transactions yet: two transactions that read and write the
+ * same record both commit. {@link io.stratus.core.Database#checkpointAll()} applies what is
+ * pending now (an operator call). See {@code docs/protocols.md} and {@code docs/using.md}.
  *
  * <h2>Public types</h2>
  *
- * {@link io.stratus.core.Database}, {@link io.stratus.core.DatabaseConfig}, {@link
- * io.stratus.core.Transaction}, {@link io.stratus.core.Key} (with {@link
- * io.stratus.core.KeyBuilder} and {@link io.stratus.core.KeyDecoder}), {@link
- * io.stratus.core.KeyRange}, {@link io.stratus.core.Record}, {@link io.stratus.core.RecordCursor},
- * {@link io.stratus.core.IndexKeyExtractor}, {@link io.stratus.core.DatabaseStats}.
+ * {@link io.stratus.core.Database} ({@code run}, {@code read}, {@code begin}, {@code sequence}),
+ * {@link io.stratus.core.DatabaseConfig} and {@link io.stratus.core.DatabaseProperties}, {@link
+ * io.stratus.core.Transaction}, {@link io.stratus.core.TransactionFunction}, {@link
+ * io.stratus.core.RetryPolicy}, {@link io.stratus.core.TypedCollection} with {@link
+ * io.stratus.core.Codec}, {@link io.stratus.core.Sequence}, {@link io.stratus.core.Key} (with
+ * {@link io.stratus.core.KeyBuilder} and {@link io.stratus.core.KeyDecoder}), {@link
+ * io.stratus.core.KeyRange}, {@link io.stratus.core.Record}, {@link
+ * io.stratus.core.RecordCursor}, {@link io.stratus.core.IndexKeyExtractor}, {@link
+ * io.stratus.core.DatabaseStats}.
  *
  * <h2>Exceptions</h2>
  *
- * All Stratus exceptions live in package {@code io.stratus} (whichever module defines them), so
- * an application imports one package and can tell from the type what to do:
+ * Every exception a database call throws is a {@link io.stratus.StratusException} from package
+ * {@code io.stratus}, which tells the caller what to do ({@code isRetryable()}, {@code
+ * isOutcomeUnknown()}):
  *
  * <pre>
- * StratusException (unchecked; isRetryable())
+ * StratusException (unchecked)
  * ├─ CommitFailedException          nothing visible happened; re-run the transaction if retryable
  * ├─ CommitStateUnknownException    the commit may have happened; read before acting
- * ├─ CorruptPageException           a stored page failed its checksum; nothing of it was used
+ * ├─ CloudServiceException          a cloud service failed under the call (cause: its exception)
+ * ├─ StalePageException             storage served a page older than one seen; retryable
+ * ├─ CorruptPageException           a stored page failed its checks; nothing of it was used
+ * ├─ CorruptLogMessageException     a queued log record failed its checks; it was not applied
+ * ├─ CodecException                 a codec could not encode or decode a value
  * └─ InvalidRequestException        the request is wrong; repeating it fails again
+ *    ├─ InvalidConfigurationException  a setting is out of range or not for the protocol
  *    ├─ NoSuchCollectionException
  *    ├─ NoSuchIndexException
  *    ├─ DuplicateKeyException       create of a key that exists
  *    ├─ RecordTooLargeException     record or index entry does not fit a page; nothing changed
  *    ├─ IndexNotAttachedException   write to a collection with an index lacking its extractor
- *    └─ TransactionClosedException  call on a committed, aborted or closed transaction
+ *    ├─ ConcurrentTransactionUseException  two threads inside one transaction at once
+ *    ├─ TransactionClosedException  call on a committed, aborted or closed transaction
+ *    └─ DatabaseClosedException     call on a closed handle or a transaction it began
  * </pre>
  *
- * Failures of the cloud services that the record manager does not translate (a storage read that
- * fails during a read) surface as {@link io.stratus.cloudapi.CloudException}, whose subtypes say
- * the same things (retryable, outcome unknown, bad request). Builder settings out of range are
- * {@link IllegalArgumentException}s; using a closed database handle is an {@link
- * IllegalStateException}.
+ * Failures of the cloud services are translated where they leave the record manager: commits end
+ * with the two commit exceptions, everything else with {@link io.stratus.CloudServiceException}.
  */
 package io.stratus.core;

@@ -7,6 +7,7 @@ import static io.stratus.core.BasicProtocolTest.update;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.stratus.InvalidConfigurationException;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CallInterceptor;
@@ -17,6 +18,7 @@ import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.CheckpointWrites;
+import io.stratus.protocols.ProtocolKind;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -234,17 +236,19 @@ class BasicFailureTest {
     try (Fixture f = new Fixture(seed, false)) {
       DatabaseConfig.Builder b = f.config();
       assertThatThrownBy(() -> b.checkpointLockTimeout(Duration.ZERO))
-          .isInstanceOf(IllegalArgumentException.class);
+          .isInstanceOf(InvalidConfigurationException.class);
       assertThatThrownBy(() -> b.propagationPeriod(Duration.ofSeconds(-1)))
-          .isInstanceOf(IllegalArgumentException.class);
+          .isInstanceOf(InvalidConfigurationException.class);
       assertThatThrownBy(() -> b.maxRecordsPerCheckpoint(0))
-          .isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> b.writerLanes(0)).isInstanceOf(IllegalArgumentException.class);
+          .isInstanceOf(InvalidConfigurationException.class);
+      assertThatThrownBy(() -> b.writerLanes(0)).isInstanceOf(InvalidConfigurationException.class);
       assertThatThrownBy(() -> b.writerLanes(DatabaseConfig.MAX_WRITER_LANES + 1))
-          .isInstanceOf(IllegalArgumentException.class);
-      assertThat(f.config().writerLanes(1).build().writerLanes()).isEqualTo(1);
-      assertThatThrownBy(() -> f.config().checkpointLockTimeout(Duration.ofSeconds(2)).build())
-          .isInstanceOf(IllegalArgumentException.class); // propagation 5 s >= lock 2 s
+          .isInstanceOf(InvalidConfigurationException.class);
+      assertThat(f.config().protocol(ProtocolKind.MONOTONIC).writerLanes(1).build().writerLanes())
+          .isEqualTo(1);
+      assertThatThrownBy(() -> f.config().protocol(ProtocolKind.BASIC)
+          .checkpointLockTimeout(Duration.ofSeconds(2)).build())
+          .isInstanceOf(InvalidConfigurationException.class); // propagation 5 s >= lock 2 s
       assertThatThrownBy(() -> f.open(f.config().protocol(io.stratus.protocols.ProtocolKind.BASIC)
           .checkpointWrites(CheckpointWrites.CONDITIONAL)))
           .isInstanceOf(io.stratus.InvalidRequestException.class);

@@ -9,6 +9,7 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -99,7 +100,8 @@ class BasicProtocolTest {
   private static List<Database> handles(Fixture f, ProtocolKind kind, ManualExecutor ex) {
     List<Database> dbs = new ArrayList<>();
     for (int c = 0; c < CLIENTS; c++) {
-      dbs.add(f.open(f.config().protocol(kind).clientId("c" + c).checkpointExecutor(ex)));
+      DatabaseConfig.Builder b = f.config().protocol(kind).clientId("c" + c);
+      dbs.add(f.open(kind.accepts(ProtocolOption.CHECKPOINTS) ? b.checkpointExecutor(ex) : b));
     }
     return dbs;
   }

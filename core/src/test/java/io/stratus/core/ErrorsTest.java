@@ -5,18 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.stratus.DatabaseClosedException;
 import io.stratus.DuplicateKeyException;
 import io.stratus.IndexNotAttachedException;
+import io.stratus.InvalidConfigurationException;
 import io.stratus.InvalidRequestException;
 import io.stratus.NoSuchCollectionException;
 import io.stratus.NoSuchIndexException;
 import io.stratus.RecordTooLargeException;
 import io.stratus.StratusException;
-import io.stratus.DatabaseClosedException;
 import io.stratus.TransactionClosedException;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -250,23 +252,52 @@ class ErrorsTest {
       }
       DatabaseConfig.Builder b = f.config();
       assertThatThrownBy(() -> b.ttl(Duration.ofSeconds(-1)))
-          .isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> b.pageSize(100)).isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> b.poolBytes(0)).isInstanceOf(IllegalArgumentException.class);
+          .isInstanceOf(InvalidConfigurationException.class);
+      assertThatThrownBy(() -> b.pageSize(100)).isInstanceOf(InvalidConfigurationException.class);
+      assertThatThrownBy(() -> b.poolBytes(0)).isInstanceOf(InvalidConfigurationException.class);
       assertThatThrownBy(() -> b.checkpointInterval(Duration.ZERO))
-          .isInstanceOf(IllegalArgumentException.class);
+          .isInstanceOf(InvalidConfigurationException.class);
       assertThatThrownBy(() -> b.clientId("has space"))
-          .isInstanceOf(IllegalArgumentException.class);
+          .isInstanceOf(InvalidConfigurationException.class);
       for (String uri : new String[] {"", "/db", "db/", "a//b", "d b"}) {
         assertThatThrownBy(() -> DatabaseConfig.builder(f.services(), uri))
-            .isInstanceOf(IllegalArgumentException.class);
+            .isInstanceOf(InvalidConfigurationException.class);
       }
       DatabaseConfig defaults = DatabaseConfig.builder(f.services(), "db").build();
-      assertThat(defaults.protocol()).isEqualTo(ProtocolKind.NAIVE);
+      assertThat(defaults.protocol()).as("the default protocol loses no update")
+          .isEqualTo(ProtocolKind.MONOTONIC);
       assertThat(defaults.pageSize()).isEqualTo(DatabaseConfig.DEFAULT_PAGE_SIZE);
       assertThat(defaults.checkpointInterval()).isEqualTo(Duration.ofSeconds(45));
       assertThat(defaults.clientId()).isNotBlank()
           .isNotEqualTo(DatabaseConfig.builder(f.services(), "db").build().clientId());
+    }
+  }
+
+  @Test
+  void settingsThatDoNotApplyToTheProtocolAreRefusedWhenBuilt(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      assertThatThrownBy(() -> f.config().protocol(ProtocolKind.NAIVE)
+          .checkpointInterval(Duration.ofSeconds(5)).build())
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("checkpointInterval does not apply to the naive protocol");
+      assertThatThrownBy(() -> f.config().protocol(ProtocolKind.BASIC).writerLanes(4).build())
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("writerLanes").hasMessageContaining("monotonic, atomic");
+      assertThatThrownBy(() -> f.config().protocol(ProtocolKind.MONOTONIC)
+          .atomicTimeout(Duration.ofMinutes(2)).build())
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("atomicTimeout");
+      // The protocol may be named after its settings: the rule is checked once, when built.
+      assertThat(f.config().atomicTimeout(Duration.ofMinutes(2)).writerLanes(4)
+          .protocol(ProtocolKind.ATOMIC).build().writerLanes()).isEqualTo(4);
+      for (ProtocolKind kind : ProtocolKind.values()) {
+        for (ProtocolOption option : ProtocolOption.values()) {
+          assertThat(kind.accepts(option)).as("%s %s", kind, option).isEqualTo(
+              kind != ProtocolKind.NAIVE && (option == ProtocolOption.CHECKPOINTS
+                  || option == ProtocolOption.WRITER_LANES && kind != ProtocolKind.BASIC
+                  || kind == ProtocolKind.ATOMIC));
+        }
+      }
     }
   }
 

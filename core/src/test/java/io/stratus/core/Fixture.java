@@ -7,6 +7,7 @@ import io.stratus.cloudapi.decorate.Decorators;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.time.ManualClock;
+import io.stratus.protocols.ProtocolKind;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,11 +68,16 @@ final class Fixture implements AutoCloseable {
     return cloud.services();
   }
 
-  /** A configuration on the cloud, seen through {@code interceptors}. */
+  /**
+   * A configuration on the cloud, seen through {@code interceptors}, under the naive protocol
+   * (whose commits are visible at once, which the record-manager tests rely on); tests of
+   * another protocol name it.
+   */
   DatabaseConfig.Builder config(CallInterceptor... interceptors) {
     CloudServices s = interceptors.length == 0 ? cloud.services()
         : Decorators.wrap(cloud.services(), interceptors);
-    return DatabaseConfig.builder(s, DB).clock(clock).pageSize(PAGE_SIZE).ttl(TTL);
+    return DatabaseConfig.builder(s, DB).protocol(ProtocolKind.NAIVE).clock(clock)
+        .pageSize(PAGE_SIZE).ttl(TTL);
   }
 
   Database open(DatabaseConfig.Builder config) {

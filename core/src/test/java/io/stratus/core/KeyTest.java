@@ -49,10 +49,10 @@ class KeyTest {
     for (int i = 0; i < 2000; i++) {
       int a = i == 0 ? Integer.MIN_VALUE : r.nextInt();
       int b = i == 0 ? Integer.MAX_VALUE : (i % 3 == 0 ? a : r.nextInt());
-      assertThat(Integer.signum(Key.of(a).compareTo(Key.of(b))))
+      assertThat(Integer.signum(Key.ofInt(a).compareTo(Key.ofInt(b))))
           .isEqualTo(Integer.signum(Integer.compare(a, b)));
-      assertThat(Key.of(a).decoder().nextInt()).isEqualTo(a);
-      assertThat(Key.of(a).length()).isEqualTo(4);
+      assertThat(Key.ofInt(a).decoder().nextInt()).isEqualTo(a);
+      assertThat(Key.ofInt(a).length()).isEqualTo(4);
     }
   }
 
@@ -140,8 +140,16 @@ class KeyTest {
   }
 
   @Test
+  void anIntLiteralAndALongMakeTheSameKey() {
+    assertThat(Key.of(1)).isEqualTo(Key.of(1L));
+    assertThat(Key.builder().add(7).build()).isEqualTo(Key.of(7L));
+    assertThat(Key.ofInt(1)).isNotEqualTo(Key.of(1L));
+    assertThat(Key.of(-3).decoder().nextLong()).isEqualTo(-3L);
+  }
+
+  @Test
   void decodingTheWrongLayoutFails() {
-    assertThatThrownBy(() -> Key.of(5).decoder().nextLong())
+    assertThatThrownBy(() -> Key.ofInt(5).decoder().nextLong())
         .isInstanceOf(InvalidRequestException.class);
     assertThatThrownBy(() -> Key.ofBytes(new byte[] {'a', 0, 7}).decoder().nextString())
         .isInstanceOf(InvalidRequestException.class);

@@ -3,6 +3,7 @@ package io.stratus.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.stratus.CloudServiceException;
 import io.stratus.InvalidRequestException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.testing.Seed;
@@ -69,8 +70,11 @@ class SequenceTest {
       Sequence s = f.open().sequence("orders", 1);
       long before = s.next();
       f.cloud.restartCounterService();
-      assertThatThrownBy(s::next).isInstanceOfSatisfying(CloudException.class,
-          e -> assertThat(e.isRetryable()).isTrue());
+      assertThatThrownBy(s::next).isInstanceOfSatisfying(CloudServiceException.class, e -> {
+        assertThat(e.isRetryable()).isTrue();
+        assertThat(e.isOutcomeUnknown()).isFalse();
+        assertThat(e.getCause()).isInstanceOf(CloudException.class);
+      });
       f.clock.advance(Duration.ofMinutes(5));
       assertThat(s.next()).isGreaterThan(before);
     }

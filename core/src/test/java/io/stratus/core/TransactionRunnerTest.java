@@ -7,17 +7,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
+import io.stratus.InvalidConfigurationException;
 import io.stratus.InvalidRequestException;
 import io.stratus.StalePageException;
+import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.FaultInterceptor;
 import io.stratus.cloudapi.decorate.FaultPlan;
-import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.testing.Seed;
+import io.stratus.cloudapi.testing.SeedExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import io.stratus.cloudapi.testing.Seed;
-import io.stratus.cloudapi.testing.SeedExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -156,11 +157,11 @@ class TransactionRunnerTest {
   @Test
   void policiesAreCheckedWhenBuilt() {
     assertThatThrownBy(() -> RetryPolicy.builder().maxAttempts(0))
-        .isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(InvalidConfigurationException.class);
     assertThatThrownBy(() -> RetryPolicy.builder().initialBackoff(Duration.ofMillis(-1)))
-        .isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(InvalidConfigurationException.class);
     assertThatThrownBy(() -> RetryPolicy.builder().initialBackoff(Duration.ofSeconds(5))
         .maxBackoff(Duration.ofSeconds(1)).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exceeds");
+        .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("exceeds");
   }
 }

@@ -15,30 +15,43 @@ public enum ProtocolKind {
    * The baseline: commit writes every modified and new page straight to storage. Subject to lost
    * updates when two clients change the same page; not even eventually consistent.
    */
-  NAIVE(true, EnumSet.noneOf(Guarantee.class)),
+  NAIVE(true, EnumSet.noneOf(Guarantee.class), EnumSet.noneOf(ProtocolOption.class)),
   /** Log records through pending-update queues, applied by checkpoints: eventual consistency. */
-  BASIC(true, EnumSet.of(Guarantee.DURABLE, Guarantee.CONVERGES)),
+  BASIC(true, EnumSet.of(Guarantee.DURABLE, Guarantee.CONVERGES),
+      EnumSet.of(ProtocolOption.CHECKPOINTS)),
   /**
    * Basic plus monotonic writes (paper 001, section 5.2: per-writer, per-queue counters applied
    * in order and exactly once), read-your-writes and monotonic reads (the buffer pool never
    * accepts a page version older than one it has seen).
    */
   MONOTONIC(true, EnumSet.of(Guarantee.DURABLE, Guarantee.CONVERGES,
-      Guarantee.MONOTONIC_WRITES, Guarantee.READ_YOUR_WRITES, Guarantee.MONOTONIC_READS)),
+      Guarantee.MONOTONIC_WRITES, Guarantee.READ_YOUR_WRITES, Guarantee.MONOTONIC_READS),
+      EnumSet.of(ProtocolOption.CHECKPOINTS, ProtocolOption.WRITER_LANES)),
   /**
    * Atomicity through per-client ATOMIC queues (section 5.1), including the monotonic
    * guarantees as in the papers' experiments (counters taken at commit and carried in the ATOMIC
    * log, read-your-writes, monotonic reads); a transaction that fits into one queue message is
    * committed with one send.
    */
-  ATOMIC(true, EnumSet.allOf(Guarantee.class));
+  ATOMIC(true, EnumSet.allOf(Guarantee.class), EnumSet.allOf(ProtocolOption.class));
 
   private final boolean available;
   private final EnumSet<Guarantee> guarantees;
+  private final EnumSet<ProtocolOption> options;
 
-  ProtocolKind(boolean available, EnumSet<Guarantee> guarantees) {
+  ProtocolKind(boolean available, EnumSet<Guarantee> guarantees,
+      EnumSet<ProtocolOption> options) {
     this.available = available;
     this.guarantees = guarantees;
+    this.options = options;
+  }
+
+  /**
+   * Whether the protocol has the settings of {@code option}: naive none; basic {@link
+   * ProtocolOption#CHECKPOINTS}; monotonic also {@link ProtocolOption#WRITER_LANES}; atomic all.
+   */
+  public boolean accepts(ProtocolOption option) {
+    return options.contains(option);
   }
 
   /**

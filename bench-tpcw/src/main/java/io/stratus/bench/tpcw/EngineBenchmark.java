@@ -16,13 +16,14 @@ import io.stratus.core.DatabaseConfig;
 import io.stratus.core.Key;
 import io.stratus.core.Record;
 import io.stratus.core.Transaction;
+import io.stratus.protocols.ProtocolKind;
 import java.io.PrintWriter;
 import java.util.AbstractList;
 import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The storage engine's benchmarks (issue "storage engine"): on the in-process cloud with zero
+ * The storage engine's benchmarks: on the in-process cloud with zero
  * latency unless a profile is given, it measures
  *
  * <ol>
@@ -60,7 +61,7 @@ final class EngineBenchmark {
               new MeteringInterceptor(meter),
               new LatencyInterceptor(LatencyProfiles.byName(settings.profile), scheduler));
       DatabaseConfig config =
-          DatabaseConfig.builder(services, "bench/engine")
+          DatabaseConfig.builder(services, "bench/engine").protocol(ProtocolKind.NAIVE)
               .pageSize(settings.pageSize)
               .clientId("engine-bench")
               .build();

@@ -20,6 +20,7 @@ import io.stratus.core.Record;
 import io.stratus.core.Transaction;
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolOption;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -29,7 +30,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Commit latency and cost per protocol (issue "protocols I"): for each protocol, latency profile and
+ * Commit latency and cost per protocol: for each protocol, latency profile and
  * transaction size, it commits transactions that update that many random records of a loaded
  * collection and reports the average commit latency (against one simple-queue round trip of the
  * profile), the cloud requests and dollars per transaction (its reads of uncached pages included),
@@ -81,12 +82,14 @@ final class ProtocolBenchmark {
     try (InProcessCloud cloud = InProcessCloud.builder().seed(settings.seed).build()) {
       CloudServices services = Decorators.wrap(cloud.services(), new MeteringInterceptor(meter),
           new LatencyInterceptor(model, scheduler));
-      DatabaseConfig config = DatabaseConfig.builder(services, "bench/protocols")
+      DatabaseConfig.Builder builder = DatabaseConfig.builder(services, "bench/protocols")
           .protocol(protocol)
           .pageSize(settings.pageSize)
-          .clientId("bench-" + protocol.name().toLowerCase())
-          .checkpointExecutor(heldBack::add)
-          .build();
+          .clientId("bench-" + protocol.name().toLowerCase());
+      if (protocol.accepts(ProtocolOption.CHECKPOINTS)) {
+        builder.checkpointExecutor(heldBack::add);
+      }
+      DatabaseConfig config = builder.build();
       try (Database db = Database.open(config)) {
         db.createCollection("items");
         db.bulkLoad("items", records());

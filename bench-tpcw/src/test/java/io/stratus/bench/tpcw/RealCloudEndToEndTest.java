@@ -12,6 +12,7 @@ import io.stratus.core.Record;
 import io.stratus.core.RecordCursor;
 import io.stratus.core.Transaction;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolOption;
 import io.stratus.zookeeper.ZooKeeperCloud;
 import io.stratus.zookeeper.ZooKeeperConfig;
 import java.nio.charset.StandardCharsets;
@@ -129,13 +130,15 @@ class RealCloudEndToEndTest {
 
   private static Database open(CloudServices cloud, ProtocolKind protocol, String client,
       ConcurrentLinkedQueue<Runnable> heldBack) {
-    return Database.open(DatabaseConfig.builder(cloud, "db/e2e")
+    DatabaseConfig.Builder b = DatabaseConfig.builder(cloud, "db/e2e")
         .protocol(protocol)
         .clientId(client)
         .pageSize(2048)
-        .ttl(Duration.ZERO) // every read revalidates: no waiting for caches in this test
-        .checkpointExecutor(heldBack::add) // checkpoints run explicitly, by checkpointAll
-        .build());
+        .ttl(Duration.ZERO); // every read revalidates: no waiting for caches in this test
+    if (protocol.accepts(ProtocolOption.CHECKPOINTS)) {
+      b.checkpointExecutor(heldBack::add); // checkpoints run explicitly, by checkpointAll
+    }
+    return Database.open(b.build());
   }
 
   private static Map<Long, String> readAll(Database db) {

@@ -19,6 +19,7 @@ import io.stratus.core.Record;
 import io.stratus.core.RecordCursor;
 import io.stratus.core.Transaction;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolOption;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,9 +83,19 @@ final class ContractCloud implements AutoCloseable {
     synchronized (executors) {
       executors.add(executor);
     }
-    return DatabaseConfig.builder(s, DB).clock(clock).pageSize(PAGE_SIZE).ttl(TTL)
-        .protocol(kind).clientId(clientId).checkpointExecutor(executor)
-        .checkpointSeed(seed);
+    DatabaseConfig.Builder b = DatabaseConfig.builder(s, DB).clock(clock).pageSize(PAGE_SIZE)
+        .ttl(TTL).protocol(kind).clientId(clientId);
+    return kind.accepts(ProtocolOption.CHECKPOINTS)
+        ? b.checkpointExecutor(executor).checkpointSeed(seed) : b;
+  }
+
+  /**
+   * {@code config} with the checkpoint settings {@code settings} when the protocol has
+   * checkpoints (a configuration may not name settings its protocol lacks).
+   */
+  DatabaseConfig.Builder checkpoints(DatabaseConfig.Builder config,
+      UnaryOperator<DatabaseConfig.Builder> settings) {
+    return kind.accepts(ProtocolOption.CHECKPOINTS) ? settings.apply(config) : config;
   }
 
   Database open(DatabaseConfig.Builder config) {

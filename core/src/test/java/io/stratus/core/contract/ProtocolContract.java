@@ -267,8 +267,8 @@ public abstract class ProtocolContract {
     try (ContractCloud c = cloud(s)) {
       PutGate gate = new PutGate("gated-checkpoint", 2);
       StepExecutor background = new StepExecutor();
-      Database h1 = c.open(c.config("h1", gate).checkpointExecutor(background)
-          .checkpointInterval(Duration.ofSeconds(1)));
+      Database h1 = c.open(c.checkpoints(c.config("h1", gate), b -> b
+          .checkpointExecutor(background).checkpointInterval(Duration.ofSeconds(1))));
       Database h2 = promises(Guarantee.DURABLE) ? c.open("h2") : h1;
       List<Long> loaded = new ArrayList<>();
       for (long k = 0; k < 30; k++) {
@@ -331,7 +331,7 @@ public abstract class ProtocolContract {
   @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
   void twoCheckpointThreadsOnOneHandleLoseNothing(long s) throws Exception {
     try (ContractCloud c = cloud(s)) {
-      Database cp = c.open(c.config("cp").maxRecordsPerCheckpoint(8));
+      Database cp = c.open(c.checkpoints(c.config("cp"), b -> b.maxRecordsPerCheckpoint(8)));
       List<Database> w = writers(c, "w", 2);
       ContractCloud.load(cp, 80);
       Map<Long, String> expected = new LinkedHashMap<>(scan(cp));

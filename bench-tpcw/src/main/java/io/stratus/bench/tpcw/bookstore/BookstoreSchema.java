@@ -4,12 +4,14 @@ import io.stratus.bench.tpcw.bookstore.Rows.AuthorRow;
 import io.stratus.bench.tpcw.bookstore.Rows.CustomerRow;
 import io.stratus.bench.tpcw.bookstore.Rows.ItemRow;
 import io.stratus.bench.tpcw.bookstore.Rows.OrderRow;
+import io.stratus.core.Codec;
 import io.stratus.core.Database;
 import io.stratus.core.DatabaseConfig;
 import io.stratus.core.IndexKeyExtractor;
 import io.stratus.core.Key;
 import io.stratus.core.RecordCursor;
 import io.stratus.core.Transaction;
+import io.stratus.core.TypedCollection;
 import java.util.List;
 import java.util.Optional;
 
@@ -50,6 +52,14 @@ public final class BookstoreSchema {
   /** Every table, in load order. */
   public static final List<String> TABLES = List.of(ITEM, AUTHOR, COUNTRY, CUSTOMER, ADDRESS,
       ORDERS, ORDER_LINE, CC_XACTS, SHOPPING_CART, SHOPPING_CART_LINE);
+
+  /** The tables whose rows interactions read and write as values (the tracked rows). */
+  static final TypedCollection<ItemRow> ITEMS =
+      TypedCollection.of(ITEM, Codec.of(ItemRow::encode, ItemRow::decode));
+  static final TypedCollection<CustomerRow> CUSTOMERS =
+      TypedCollection.of(CUSTOMER, Codec.of(CustomerRow::encode, CustomerRow::decode));
+  static final TypedCollection<AuthorRow> AUTHORS =
+      TypedCollection.of(AUTHOR, Codec.of(AuthorRow::encode, AuthorRow::decode));
 
   static final String ITEM_BY_TITLE = "by_title";
   static final String ITEM_BY_AUTHOR = "by_author";

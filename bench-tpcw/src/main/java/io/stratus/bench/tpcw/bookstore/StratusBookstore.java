@@ -1,13 +1,12 @@
 package io.stratus.bench.tpcw.bookstore;
 
-import io.stratus.CommitFailedException;
 import io.stratus.DuplicateKeyException;
 import io.stratus.bench.tpcw.workload.Bookstore;
 import io.stratus.bench.tpcw.workload.BrowserSession;
 import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.InteractionOutcome;
 import io.stratus.core.Database;
-import io.stratus.core.Transaction;
+import io.stratus.core.RetryPolicy;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
@@ -17,12 +16,14 @@ import java.util.function.Function;
  * The TPC-W bookstore on a Stratus database loaded by {@link DataGenerator}: opens browser
  * sessions and runs the fourteen web interactions for them, each as one Stratus transaction.
  *
- * <p><b>Attempts and retries.</b> An interaction's body runs in a fresh transaction and is
- * committed (read-only bodies commit an empty write set, which costs nothing). A commit that
- * fails with a retryable {@link CommitFailedException} runs the whole body again, up to {@link
- * #MAX_ATTEMPTS} attempts, each counted in {@link InteractionOutcome#retries()}; so does a
- * {@link DuplicateKeyException} on a freshly generated id (two sessions drew the same id; the
- * next attempt draws new ones), which is not counted. Everything else propagates. Session changes
+ * <p><b>Attempts and retries.</b> An interaction's body runs as a transaction function of {@link
+ * Database#run} (read-only bodies commit an empty write set, which costs nothing): a failure that
+ * says nothing took effect (a retryable {@link io.stratus.CommitFailedException}, a stale page,
+ * an unavailable service) runs the whole body again after a jittered back-off, up to {@link
+ * #MAX_ATTEMPTS} attempts, each counted in {@link InteractionOutcome#retries()}. A {@link
+ * DuplicateKeyException} on a freshly generated id (two sessions drew the same id) runs the
+ * interaction again too, drawing new ids, without counting a retry. Everything else propagates.
+ * Session changes
  * (cart, login, last item and search) and the versions of tracked rows it wrote are applied only
  * after the commit succeeded.
  *
@@ -47,6 +48,7 @@ public final class StratusBookstore implements Bookstore {
   private final BrowseInteractions browse;
   private final OrderInteractions order;
   private final LongAdder retries = new LongAdder();
+  private final RetryPolicy retryPolicy;
 
   /**
    * A bookstore on {@code db}, whose schema must be installed in this process ({@link
@@ -69,6 +71,7 @@ public final class StratusBookstore implements Bookstore {
     this.scale = Objects.requireNonNull(scale, "scale");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.seed = seed;
+    this.retryPolicy = RetryPolicy.builder().maxAttempts(MAX_ATTEMPTS).seed(seed).build();
     this.browse = new BrowseInteractions(scale,
         new RecentOrders(BrowseInteractions.BEST_SELLER_ORDERS));
     this.order = new OrderInteractions(scale, new RecentOrders(OrderInteractions.RELATED_ORDERS));
@@ -92,16 +95,9 @@ public final class StratusBookstore implements Bookstore {
   /** Runs {@code body} as {@code interaction} with the retry policy of the class comment. */
   InteractionOutcome execute(Interaction interaction, BookstoreSession s,
       Function<Work, ?> body) {
-    int retried = 0;
     for (int attempt = 1; ; attempt++) {
       try {
-        return attempt(s, body).outcome(interaction, retried);
-      } catch (CommitFailedException e) {
-        if (!e.isRetryable() || attempt >= MAX_ATTEMPTS) {
-          throw e;
-        }
-        retried++;
-        retries.increment();
+        return attempt(s, body).outcome(interaction);
       } catch (DuplicateKeyException e) {
         if (attempt >= MAX_ATTEMPTS) {
           throw e;
@@ -120,9 +116,9 @@ public final class StratusBookstore implements Bookstore {
     return tracker;
   }
 
-  /** What one committed attempt returned and did. */
-  record Attempt<T>(T page, Work work) {
-    InteractionOutcome outcome(Interaction interaction, int retried) {
+  /** What the committed attempt returned and did, and how many attempts before it failed. */
+  record Attempt<T>(T page, Work work, int retried) {
+    InteractionOutcome outcome(Interaction interaction) {
       return new InteractionOutcome(interaction, work.recordsWritten() > 0, work.recordsRead(),
           work.recordsWritten(), retried, work.staleness());
     }
@@ -133,14 +129,16 @@ public final class StratusBookstore implements Bookstore {
    * and applies the session changes. Package-private so that tests can drive single pages.
    */
   <T> Attempt<T> attempt(BookstoreSession s, Function<Work, T> body) {
-    long start = clock.millis();
-    Work w;
-    T page;
-    try (Transaction tx = db.begin()) {
-      w = new Work(tx, s, start, tracker);
-      page = body.apply(w);
-      tx.commit();
-    }
+    int[] runs = {0};
+    Work[] last = {null};
+    T page = db.run(retryPolicy, tx -> {
+      if (runs[0]++ > 0) {
+        retries.increment();
+      }
+      last[0] = new Work(tx, s, clock.millis(), tracker);
+      return body.apply(last[0]);
+    });
+    Work w = last[0];
     long committed = clock.millis();
     for (Work.TrackedWrite t : w.trackedWrites()) {
       tracker.committed(t.row(), t.version(), committed);
@@ -148,7 +146,7 @@ public final class StratusBookstore implements Bookstore {
     for (Runnable change : w.sessionChanges()) {
       change.run();
     }
-    return new Attempt<>(page, w);
+    return new Attempt<>(page, w, runs[0] - 1);
   }
 
   /** The body of one attempt, by interaction; package-private so tests can drive pages. */

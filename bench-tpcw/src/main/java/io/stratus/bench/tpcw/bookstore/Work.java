@@ -110,31 +110,33 @@ final class Work {
 
   /** Item {@code id}, its staleness noted; empty when this transaction cannot see it. */
   Optional<ItemRow> item(long id) {
-    return read(BookstoreSchema.ITEM, id).map(p -> seenItem(id, p));
+    Optional<ItemRow> row = BookstoreSchema.ITEMS.get(tx, BookstoreKeys.id(id));
+    row.ifPresent(r -> {
+      recordsRead++;
+      saw(new Row(BookstoreSchema.ITEM, id), r.version());
+    });
+    return row;
   }
 
   /** Decodes an item found by a probe and notes its staleness. */
   ItemRow item(Record r) {
-    return seenItem(BookstoreKeys.idOf(r.key()), r.payload());
-  }
-
-  private ItemRow seenItem(long id, byte[] payload) {
-    ItemRow row = ItemRow.decode(payload);
-    saw(new Row(BookstoreSchema.ITEM, id), row.version());
+    ItemRow row = BookstoreSchema.ITEMS.codec().decode(r.payload());
+    saw(new Row(BookstoreSchema.ITEM, BookstoreKeys.idOf(r.key())), row.version());
     return row;
   }
 
   Optional<CustomerRow> customer(long id) {
-    return read(BookstoreSchema.CUSTOMER, id).map(p -> seenCustomer(id, p));
+    Optional<CustomerRow> row = BookstoreSchema.CUSTOMERS.get(tx, BookstoreKeys.id(id));
+    row.ifPresent(r -> {
+      recordsRead++;
+      saw(new Row(BookstoreSchema.CUSTOMER, id), r.version());
+    });
+    return row;
   }
 
   CustomerRow customer(Record r) {
-    return seenCustomer(BookstoreKeys.idOf(r.key()), r.payload());
-  }
-
-  private CustomerRow seenCustomer(long id, byte[] payload) {
-    CustomerRow row = CustomerRow.decode(payload);
-    saw(new Row(BookstoreSchema.CUSTOMER, id), row.version());
+    CustomerRow row = BookstoreSchema.CUSTOMERS.codec().decode(r.payload());
+    saw(new Row(BookstoreSchema.CUSTOMER, BookstoreKeys.idOf(r.key())), row.version());
     return row;
   }
 
@@ -143,13 +145,15 @@ final class Work {
   }
 
   void updateItem(long id, ItemRow next) {
-    if (update(BookstoreSchema.ITEM, BookstoreKeys.id(id), next.encode())) {
+    if (BookstoreSchema.ITEMS.update(tx, BookstoreKeys.id(id), next)) {
+      recordsWritten++;
       trackedWrites.add(new TrackedWrite(new Row(BookstoreSchema.ITEM, id), next.version()));
     }
   }
 
   void updateCustomer(long id, CustomerRow next) {
-    if (update(BookstoreSchema.CUSTOMER, BookstoreKeys.id(id), next.encode())) {
+    if (BookstoreSchema.CUSTOMERS.update(tx, BookstoreKeys.id(id), next)) {
+      recordsWritten++;
       trackedWrites.add(new TrackedWrite(new Row(BookstoreSchema.CUSTOMER, id),
           next.version()));
     }
@@ -157,7 +161,9 @@ final class Work {
 
   /** The author of an item, empty if not visible. */
   Optional<AuthorRow> author(long authorId) {
-    return read(BookstoreSchema.AUTHOR, authorId).map(AuthorRow::decode);
+    Optional<AuthorRow> row = BookstoreSchema.AUTHORS.get(tx, BookstoreKeys.id(authorId));
+    row.ifPresent(r -> recordsRead++);
+    return row;
   }
 
   // ---- after the commit ----

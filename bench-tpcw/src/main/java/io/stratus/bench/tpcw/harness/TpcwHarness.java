@@ -23,6 +23,7 @@ import io.stratus.cloudapi.time.SystemScheduler;
 import io.stratus.core.Database;
 import io.stratus.core.DatabaseConfig;
 import io.stratus.core.DatabaseStats;
+import io.stratus.protocols.ProtocolOption;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -136,15 +137,16 @@ public final class TpcwHarness {
     try (CloudConnection cloud = CloudConnection.open(plan.target, runId, s.seed())) {
       CloudServices services = Decorators.wrap(cloud.services(),
           interceptors.toArray(new CallInterceptor[0]));
-      DatabaseConfig config = BookstoreSchema.configure(
+      DatabaseConfig.Builder builder = BookstoreSchema.configure(
               DatabaseConfig.builder(services, "tpcw/" + runId))
           .protocol(s.protocol())
           .pageSize(s.pageSize())
           .ttl(s.ttl())
-          .checkpointInterval(s.checkpointInterval())
-          .checkpointSeed(s.seed())
-          .clientId("tpcw-" + runId)
-          .build();
+          .clientId("tpcw-" + runId);
+      if (s.protocol().accepts(ProtocolOption.CHECKPOINTS)) {
+        builder.checkpointInterval(s.checkpointInterval()).checkpointSeed(s.seed());
+      }
+      DatabaseConfig config = builder.build();
       try (Database db = Database.open(config)) {
         Scale scale = new Scale(s.items(), s.ebs(), s.customersPerEb());
         LoadSummary load = load(db, scale, s, meter);

@@ -11,6 +11,7 @@ import io.stratus.core.Record;
 import io.stratus.core.RecordCursor;
 import io.stratus.core.Transaction;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -50,9 +51,13 @@ final class BookstoreFixture implements AutoCloseable {
 
   /** Another handle on the same database (another client), schema attached. */
   Database open(ProtocolKind protocol) {
-    Database d = Database.open(BookstoreSchema.configure(
+    DatabaseConfig.Builder b = BookstoreSchema.configure(
         DatabaseConfig.builder(cloud.services(), "db/tpcw")).protocol(protocol).clock(clock)
-        .pageSize(8192).checkpointExecutor(heldCheckpoints::add).build());
+        .pageSize(8192);
+    if (protocol.accepts(ProtocolOption.CHECKPOINTS)) {
+      b.checkpointExecutor(heldCheckpoints::add); // only checkpoint() applies queued updates
+    }
+    Database d = Database.open(b.build());
     BookstoreSchema.install(d);
     return d;
   }
