@@ -28,7 +28,7 @@ import java.util.concurrent.Executor;
  *     down on close (tests pass an executor that runs tasks when the test says)
  * @param checkpoints the checkpoint parameters (lock timeout, propagation period, X, write mode)
  * @param writerLanes how many commits of this handle the monotonic and atomic protocols number
- *     and send at once ({@link WriterLanes}); at least 1
+ *     and send at once ({@link io.stratus.protocols.engine.WriterLanes}); at least 1
  */
 public record ProtocolContext(
     CloudServices services, String databaseUri, String clientId, Clock clock,

@@ -17,7 +17,7 @@ import java.util.Optional;
  *   <li>{@code <db>/c/<collection>/root}: a collection's primary B-link tree, its other pages
  *       beside the root ({@code <db>/c/<collection>/...}); its leaves are the data pages;
  *   <li>{@code <db>/i/<collection>/<index>/root}: a secondary index, pages beside its root;
- *   <li>{@code <db>/pu/}: the pending-update queues ({@link PuQueues});
+ *   <li>{@code <db>/pu/}: the pending-update queues ({@link io.stratus.protocols.log.PuQueues});
  *   <li>{@code <db>/atomic/<clientId>}: the ATOMIC queue of each client;
  *   <li>{@code <db>/seq/<name>}: the counter of a sequence (counter service).
  * </ul>

@@ -34,7 +34,7 @@ import java.util.function.Predicate;
  *       stays in the queue.
  * </ul>
  *
- * <p>A writer is one lane of a handle's incarnation ({@link WriterLanes}): a record may also name
+ * <p>A writer is one lane of a handle's incarnation ({@link io.stratus.protocols.engine.WriterLanes}): a record may also name
  * counters of sibling lanes in the same queue that must be applied first ({@link
  * io.stratus.protocols.log.LaneDependency}); until they are, it waits like a record after a gap.
  * The records to apply come out in an order that respects both (chains and dependencies), the
