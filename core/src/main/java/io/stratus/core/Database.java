@@ -9,6 +9,7 @@ import io.stratus.btree.BLinkTree;
 import io.stratus.btree.BulkLoader;
 import io.stratus.btree.SecondaryKeys;
 import io.stratus.btree.TreeCursor;
+import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ConflictException;
 import io.stratus.cloudapi.ItemVersion;
@@ -423,7 +424,11 @@ public final class Database implements AutoCloseable {
 
   /** Begins a transaction, to be used by one thread at a time. */
   public Transaction begin() {
-    return CloudFailures.reading(() -> "beginning a transaction", () -> beginUnguarded());
+    try { // not through a lambda: every request begins transactions
+      return beginUnguarded();
+    } catch (CloudException e) {
+      throw CloudFailures.reading("beginning a transaction", e);
+    }
   }
 
   private Transaction beginUnguarded() {
