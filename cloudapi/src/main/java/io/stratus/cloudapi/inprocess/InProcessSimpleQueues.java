@@ -19,6 +19,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -49,9 +50,11 @@ import java.util.function.Supplier;
  * handle, or one of another queue, is rejected with {@link BadRequestException}. Any handle issued
  * for an entry deletes it, also a superseded one (the contract allows either).
  *
- * <p>Concurrency: the queue registry is a concurrent map; each queue's state is guarded by the
- * queue's monitor; the seeded random (ids, order, short receives, duplicates) has its own monitor
- * and is only taken inside a queue's monitor, never the other way round. A deleted queue is marked
+ * <p>Concurrency: the queue registry is a concurrent map; sends append to a queue's lock-free
+ * inbox; every other operation takes the queue's monitor and moves the inbox in first; the seeded
+ * random (order, short receives, duplicates) has its own monitor and is only taken inside a
+ * queue's monitor, never the other way round. Message ids are keyed hashes of (queue, sequence),
+ * reproducible without the random. A deleted queue is marked
  * so that a call that found it just before the deletion fails with {@link NotFoundException}.
  * Every call completes its future on the caller's thread; invalid input fails the future.
  */
@@ -129,12 +132,8 @@ final class InProcessSimpleQueues implements SimpleQueueService {
           limits.checkUri(uri);
           limits.checkMessage(payload);
           Queue q = queue(uri);
-          String id = nextMessageId(); // drawn and copied outside the monitor: sends wait less
-          byte[] copy = payload.clone();
-          synchronized (q) {
-            checkAlive(q, uri);
-            return q.add(id, copy, clock.instant());
-          }
+          checkAlive(q, uri);
+          return q.post(payload.clone(), clock.instant(), this::messageId);
         });
   }
 
@@ -145,22 +144,13 @@ final class InProcessSimpleQueues implements SimpleQueueService {
           limits.checkUri(uri);
           limits.checkMessageBatch(payloads);
           Queue q = queue(uri);
-          // Ids and copies are made outside the monitor, which every send and receive of the
-          // queue needs: a hot queue (one client's ATOMIC queue) otherwise forms a convoy.
+          checkAlive(q, uri);
+          Instant now = clock.instant();
           List<String> ids = new ArrayList<>(payloads.size());
-          List<byte[]> copies = new ArrayList<>(payloads.size());
           for (byte[] p : payloads) {
-            ids.add(nextMessageId());
-            copies.add(p.clone());
+            ids.add(q.post(p.clone(), now, this::messageId));
           }
-          synchronized (q) {
-            checkAlive(q, uri);
-            Instant now = clock.instant();
-            for (int i = 0; i < ids.size(); i++) {
-              q.add(ids.get(i), copies.get(i), now);
-            }
-            return ids;
-          }
+          return ids;
         });
   }
 
@@ -173,9 +163,10 @@ final class InProcessSimpleQueues implements SimpleQueueService {
           limits.checkBatch(maxMessages);
           limits.checkVisibilityTimeout(visibilityTimeout);
           Queue q = queue(uri);
+          Instant now = clock.instant();
           synchronized (q) {
             checkAlive(q, uri);
-            Instant now = clock.instant();
+            q.absorb();
             q.expire(now, limits.messageRetention());
             List<Entry> chosen = choose(q, maxMessages, now);
             List<QueueMessage> out = new ArrayList<>(chosen.size());
@@ -236,9 +227,11 @@ final class InProcessSimpleQueues implements SimpleQueueService {
         () -> {
           limits.checkUri(uri);
           Queue q = queue(uri);
+          long seq = parseHandle(q, receiptHandle);
           synchronized (q) {
             checkAlive(q, uri);
-            q.remove(parseHandle(q, receiptHandle));
+            q.absorb();
+            q.remove(seq);
             return null;
           }
         });
@@ -251,12 +244,13 @@ final class InProcessSimpleQueues implements SimpleQueueService {
           limits.checkUri(uri);
           limits.checkBatch(receiptHandles);
           Queue q = queue(uri);
+          List<Long> seqs = new ArrayList<>(receiptHandles.size());
+          for (String h : receiptHandles) {
+            seqs.add(parseHandle(q, h)); // all parsed first: a bad handle fails the whole batch
+          }
           synchronized (q) {
             checkAlive(q, uri);
-            List<Long> seqs = new ArrayList<>(receiptHandles.size());
-            for (String h : receiptHandles) {
-              seqs.add(parseHandle(q, h)); // all parsed first: a bad handle fails the whole batch
-            }
+            q.absorb();
             for (Long s : seqs) {
               q.remove(s);
             }
@@ -300,14 +294,14 @@ final class InProcessSimpleQueues implements SimpleQueueService {
     }
   }
 
-  /** A random (version 4) UUID from the seeded stream, so ids are reproducible but unordered. */
-  private String nextMessageId() {
-    long hi;
-    long lo;
-    synchronized (random) {
-      hi = random.nextLong();
-      lo = random.nextLong();
-    }
+  /**
+   * A version 4 UUID that looks random but is a keyed hash of the queue incarnation and the
+   * entry's sequence: reproducible from the seed, unordered, and made without a shared monitor
+   * (every send in the process used to queue up on the random's).
+   */
+  private String messageId(long incarnation, long seq) {
+    long hi = mix(mix(handleKey ^ incarnation) ^ seq);
+    long lo = mix(hi ^ 0x9E3779B97F4A7C15L);
     hi = (hi & ~0xF000L) | 0x4000L;
     lo = (lo & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
     return new UUID(hi, lo).toString();
@@ -366,9 +360,26 @@ final class InProcessSimpleQueues implements SimpleQueueService {
     }
   }
 
-  /** One queue; every field is guarded by the queue's monitor. */
+  /** Makes the message id of entry {@code seq} of the queue with {@code incarnation}. */
+  @FunctionalInterface
+  private interface MessageIds {
+    String of(long incarnation, long seq);
+  }
+
+  /**
+   * One queue. Sends never take its monitor: they number their entry from {@link #nextSeq} and
+   * put it in the lock-free {@link #inbox}; every other operation takes the monitor and first
+   * {@link #absorb}s the inbox. Under many concurrent senders (one client's ATOMIC queue, a hot
+   * tree queue) a monitor on the send path formed a convoy that made the simulated service, not
+   * the protocols, the bottleneck; SQS accepts sends to one queue in parallel. Every other field
+   * is guarded by the queue's monitor.
+   */
   private static final class Queue {
     final long incarnation;
+    /** The next entry's sequence number: send order, ghosts included. */
+    final AtomicLong nextSeq = new AtomicLong();
+    /** Entries sent but not yet absorbed into {@link #entries}. */
+    final ConcurrentLinkedQueue<Entry> inbox = new ConcurrentLinkedQueue<>();
     /** Entries by sequence number, i.e. in send order (ghosts after what was sent before them). */
     final TreeMap<Long, Entry> entries = new TreeMap<>();
     /**
@@ -381,30 +392,39 @@ final class InProcessSimpleQueues implements SimpleQueueService {
     /** When hidden entries become visible; stale wakes (entry gone or hidden again) are skipped. */
     final PriorityQueue<Wake> hidden =
         new PriorityQueue<>(Comparator.comparing(Wake::at).thenComparingLong(Wake::seq));
-    long nextSeq;
     /**
      * No entry was sent before this time (null: no entries), so most receives can skip the
      * retention sweep. It may be earlier than the oldest entry, never later.
      */
     Instant oldestSent;
-    boolean deleted;
+    volatile boolean deleted;
 
     Queue(long incarnation) {
       this.incarnation = incarnation;
     }
 
-    String add(String messageId, byte[] payload, Instant now) {
-      Entry e = new Entry(nextSeq++, messageId, payload, now, now, 0, false);
-      entries.put(e.seq, e);
-      visible.put(e.seq, e);
-      if (oldestSent == null) {
-        oldestSent = now;
+    /** A send: numbers the entry and leaves it in the inbox; its message id. */
+    String post(byte[] payload, Instant now, MessageIds ids) {
+      long seq = nextSeq.getAndIncrement();
+      String id = ids.of(incarnation, seq);
+      inbox.add(new Entry(seq, id, payload, now, now, 0, false));
+      return id;
+    }
+
+    /** Moves what was sent into the queue (caller holds the monitor). */
+    void absorb() {
+      Entry e;
+      while ((e = inbox.poll()) != null) {
+        entries.put(e.seq, e);
+        visible.put(e.seq, e);
+        if (oldestSent == null || e.sentAt.isBefore(oldestSent)) {
+          oldestSent = e.sentAt;
+        }
       }
-      return messageId;
     }
 
     void addGhost(Entry original, Instant visibleAt) {
-      Entry g = new Entry(nextSeq++, original.messageId, original.payload, original.sentAt,
+      Entry g = new Entry(nextSeq.getAndIncrement(), original.messageId, original.payload, original.sentAt,
           visibleAt, original.deliveries, true);
       entries.put(g.seq, g);
       hidden.add(new Wake(visibleAt, g.seq));
@@ -435,6 +455,7 @@ final class InProcessSimpleQueues implements SimpleQueueService {
     }
 
     void clear() {
+      inbox.clear();
       entries.clear();
       visible.clear();
       hidden.clear();

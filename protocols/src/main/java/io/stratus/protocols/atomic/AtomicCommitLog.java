@@ -59,9 +59,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * to the engine at once, so its read-your-writes overlay shows them.
  *
  * <p><b>Propagation</b> (checkpoint executor, never the application's thread): send the records to
- * the PU queues exactly as the basic commit does ({@code atomic.after-propagate}), then a clean-up
- * pass deletes the propagated transactions' messages from the ATOMIC queue ({@code
- * atomic.after-cleanup}). Pending propagations are a queue that {@link #drain} empties on
+ * the PU queues exactly as the basic commit does ({@code atomic.after-propagate}); a clean-up
+ * pass, a separate task that never holds propagation back, then deletes the propagated
+ * transactions' messages from the ATOMIC queue ({@code atomic.after-cleanup}). Pending propagations are a queue that {@link #drain} empties on
  * the caller's thread too, so an operator flush (or a benchmark that holds the executor back)
  * completes them. A failed propagation is left to recovery: the transaction stays a winner in the
  * ATOMIC queue and the next pass propagates it.
@@ -105,8 +105,10 @@ public final class AtomicCommitLog implements CommitLog {
   private final Set<String> propagated = ConcurrentHashMap.newKeySet();
   /** Commit records this process sent or saw: never taken for losers. */
   private final Set<String> knownCommitted = ConcurrentHashMap.newKeySet();
-  /** Flushes asked for since the running one started ({@link #requestFlush}). */
+  /** Propagations asked for since the running one started ({@link #requestFlush}). */
   private final AtomicInteger flushRequests = new AtomicInteger();
+  /** Clean-up passes asked for since the running one started ({@link #requestCleanUp}). */
+  private final AtomicInteger cleanUpRequests = new AtomicInteger();
   /**
    * How long after its commit time a two-step transaction may still send its commit record: three
    * quarters of the atomic timeout, leaving the rest for clock skew and the send itself.
@@ -288,10 +290,10 @@ public final class AtomicCommitLog implements CommitLog {
   }
 
   /**
-   * Asks for a flush on the checkpoint executor. At most one runs there at a time: it repeats
-   * while commits asked for more meanwhile, so one clean-up pass serves every commit that arrived
-   * while the previous pass ran, and the executor's other threads stay free for checkpoints (a
-   * flush per commit used to occupy all of them under load, and no checkpoint ran).
+   * Asks for a propagation on the checkpoint executor. At most one runs there at a time: it
+   * repeats while commits asked for more meanwhile, so one propagation serves every commit that
+   * arrived while the previous one ran, and the executor's other threads stay free for
+   * checkpoints (a flush per commit used to occupy all of them under load, and no checkpoint ran).
    */
   private void requestFlush() {
     if (flushRequests.getAndIncrement() == 0
@@ -304,24 +306,59 @@ public final class AtomicCommitLog implements CommitLog {
     int seen;
     do {
       seen = flushRequests.get();
-      flush();
+      propagatePending();
     } while (flushRequests.addAndGet(-seen) != 0);
+    requestCleanUp();
   }
 
   /**
-   * Propagates every pending commit to the PU queues, then cleans the ATOMIC queue up. Runs on
-   * the checkpoint executor, and on the caller's thread from {@link #drain}; one at a
-   * time.
+   * Asks for a clean-up pass on the checkpoint executor, one at a time like propagations, and
+   * apart from them. A pass receives the whole ATOMIC queue; under load it takes many round trips,
+   * and propagation waiting for it held every commit's records back from the PU queues (the
+   * tree checkpoints found their queues empty, and the own-writes overlay grew with the backlog).
+   */
+  private void requestCleanUp() {
+    if (cleanUpRequests.getAndIncrement() == 0
+        && !parts.scheduler().execute(this::drainCleanUpRequests)) {
+      cleanUpRequests.set(0);
+    }
+  }
+
+  private void drainCleanUpRequests() {
+    int seen;
+    do {
+      seen = cleanUpRequests.get();
+      cleanUp();
+    } while (cleanUpRequests.addAndGet(-seen) != 0);
+  }
+
+  /**
+   * Propagates every pending commit to the PU queues, then cleans the ATOMIC queue up. Runs on the
+   * caller's thread (an operator's flush, {@link #drain}); the background does the same in two
+   * tasks.
    */
   void flush() {
-    flush(true);
+    propagatePending();
+    cleanUp();
   }
 
-  /**
-   * @param cleanUp whether to run the clean-up pass after propagating (not at close: on a long
-   *     ATOMIC queue it takes a while, and the next recovery pass does it anyway)
-   */
-  private synchronized void flush(boolean cleanUp) {
+  /** Deletes the propagated transactions' messages from the ATOMIC queue (one pass). */
+  private void cleanUp() {
+    if (propagated.isEmpty()) {
+      return;
+    }
+    try {
+      AtomicLog.Pass pass = log.run(queue, pendingKeys, propagated, sentByPasses);
+      propagated.removeAll(pass.finished());
+    } catch (CloudException e) {
+      LOG.log(Level.DEBUG, "cleaning " + queue + " up failed; a later pass will", e);
+      return;
+    }
+    crashPoints.reach("atomic.after-cleanup");
+  }
+
+  /** Sends every pending commit's records to the PU queues; one propagation at a time. */
+  private synchronized void propagatePending() {
     Pending p;
     List<Pending> later = new ArrayList<>();
     List<Pending> batch = new ArrayList<>();
@@ -346,16 +383,6 @@ public final class AtomicCommitLog implements CommitLog {
       parts.events().queued(sentByPass);
     }
     propagate(batch);
-    if (cleanUp && !propagated.isEmpty()) {
-      try {
-        AtomicLog.Pass pass = log.run(queue, pendingKeys, propagated, sentByPasses);
-        propagated.removeAll(pass.finished());
-      } catch (CloudException e) {
-        LOG.log(Level.DEBUG, "cleaning " + queue + " up failed; a later pass will", e);
-        return;
-      }
-      crashPoints.reach("atomic.after-cleanup");
-    }
   }
 
   /**
@@ -463,7 +490,7 @@ public final class AtomicCommitLog implements CommitLog {
   @Override
   public void close() {
     try {
-      flush(false); // a graceful close settles unknown outcomes and propagates what it can
+      propagatePending(); // a graceful close settles unknown outcomes and propagates what it can
     } catch (RuntimeException e) {
       LOG.log(Level.DEBUG, "final flush at close failed; recovery will propagate", e);
     }
