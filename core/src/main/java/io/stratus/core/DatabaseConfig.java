@@ -6,6 +6,7 @@ import io.stratus.cloudapi.CrashPoints;
 import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.protocols.CheckpointSettings;
 import io.stratus.protocols.CheckpointWrites;
+import io.stratus.protocols.Guarantee;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
@@ -98,7 +99,7 @@ public final class DatabaseConfig {
     this.databaseUri = b.databaseUri;
     this.protocol = b.protocol;
     boolean monotonicReads = b.monotonicReads != null ? b.monotonicReads
-        : b.protocol == ProtocolKind.MONOTONIC || b.protocol == ProtocolKind.ATOMIC;
+        : b.protocol.guarantees(Guarantee.MONOTONIC_READS);
     this.pool = b.pool.monotonicReads(monotonicReads).build();
     this.checkpointInterval = b.checkpointInterval;
     if (b.propagationPeriod.compareTo(b.lockTimeout) >= 0) {

@@ -34,7 +34,7 @@ public final class DatabaseProperties {
 
   /** The database's URI prefix (required): segments of letters, digits, '_', '-' and '.'. */
   public static final String DATABASE_URI = PREFIX + "database-uri";
-  /** The commit protocol: naive, basic, monotonic or atomic. */
+  /** The commit protocol: naive, basic, monotonic, atomic or advanced_atomic. */
   public static final String PROTOCOL = PREFIX + "protocol";
   /** Default of {@link #PROTOCOL}. */
   public static final ProtocolKind PROTOCOL_DEFAULT = DatabaseConfig.DEFAULT_PROTOCOL;

@@ -17,6 +17,7 @@ import io.stratus.StratusException;
 import io.stratus.TransactionClosedException;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.protocols.Guarantee;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
 import java.time.Duration;
@@ -295,7 +296,7 @@ class ErrorsTest {
           assertThat(kind.accepts(option)).as("%s %s", kind, option).isEqualTo(
               kind != ProtocolKind.NAIVE && (option == ProtocolOption.CHECKPOINTS
                   || option == ProtocolOption.WRITER_LANES && kind != ProtocolKind.BASIC
-                  || kind == ProtocolKind.ATOMIC));
+                  || kind.guarantees(Guarantee.ATOMIC)));
         }
       }
     }

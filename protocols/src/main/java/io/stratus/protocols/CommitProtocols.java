@@ -1,6 +1,7 @@
 package io.stratus.protocols;
 
 import io.stratus.InvalidRequestException;
+import io.stratus.protocols.advanced.AdvancedAtomicProtocol;
 import io.stratus.protocols.atomic.AtomicProtocol;
 import io.stratus.protocols.basic.BasicProtocol;
 import io.stratus.protocols.basic.MonotonicProtocol;
@@ -28,11 +29,13 @@ public final class CommitProtocols {
         return MonotonicProtocol.open(context);
       case ATOMIC:
         return AtomicProtocol.open(context);
+      case ADVANCED_ATOMIC:
+        return AdvancedAtomicProtocol.open(context);
       default:
         throw new InvalidRequestException(
             "protocol " + kind + " is not available yet; this build implements "
                 + ProtocolKind.NAIVE + ", " + ProtocolKind.BASIC + ", " + ProtocolKind.MONOTONIC
-                + " and " + ProtocolKind.ATOMIC);
+                + ", " + ProtocolKind.ATOMIC + " and " + ProtocolKind.ADVANCED_ATOMIC);
     }
   }
 }

@@ -33,7 +33,14 @@ public enum ProtocolKind {
    * log, read-your-writes, monotonic reads); a transaction that fits into one queue message is
    * committed with one send.
    */
-  ATOMIC(true, EnumSet.allOf(Guarantee.class), EnumSet.allOf(ProtocolOption.class));
+  ATOMIC(true, EnumSet.allOf(Guarantee.class), EnumSet.allOf(ProtocolOption.class)),
+  /**
+   * Advanced atomicity (paper 000, section 5.3): the atomic protocol's guarantees through two
+   * advanced queues shared by all clients, keyed per transaction, so that any client recovers a
+   * crashed client's committed transaction once it is older than the atomic timeout. Needs the
+   * advanced queue service.
+   */
+  ADVANCED_ATOMIC(true, EnumSet.allOf(Guarantee.class), EnumSet.allOf(ProtocolOption.class));
 
   private final boolean available;
   private final EnumSet<Guarantee> guarantees;
@@ -48,7 +55,7 @@ public enum ProtocolKind {
 
   /**
    * Whether the protocol has the settings of {@code option}: naive none; basic {@link
-   * ProtocolOption#CHECKPOINTS}; monotonic also {@link ProtocolOption#WRITER_LANES}; atomic all.
+   * ProtocolOption#CHECKPOINTS}; monotonic also {@link ProtocolOption#WRITER_LANES}; atomic and advanced atomic all.
    */
   public boolean accepts(ProtocolOption option) {
     return options.contains(option);
@@ -65,7 +72,7 @@ public enum ProtocolKind {
    *   <li>BASIC: {@link Guarantee#DURABLE}, {@link Guarantee#CONVERGES}.
    *   <li>MONOTONIC: basic's, plus {@link Guarantee#MONOTONIC_WRITES}, {@link
    *       Guarantee#READ_YOUR_WRITES}, {@link Guarantee#MONOTONIC_READS}.
-   *   <li>ATOMIC: all of them, {@link Guarantee#ATOMIC} included.
+   *   <li>ATOMIC and ADVANCED_ATOMIC: all of them, {@link Guarantee#ATOMIC} included.
    * </ul>
    */
   public EnumSet<Guarantee> guarantees() {

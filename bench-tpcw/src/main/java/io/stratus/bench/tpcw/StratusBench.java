@@ -1,7 +1,5 @@
 package io.stratus.bench.tpcw;
 
-import io.stratus.cloudapi.decorate.LatencyProfiles;
-import io.stratus.protocols.ProtocolKind;
 import io.stratus.bench.tpcw.harness.CloudTarget;
 import io.stratus.bench.tpcw.harness.Defaults;
 import io.stratus.bench.tpcw.harness.Durations;
@@ -9,21 +7,23 @@ import io.stratus.bench.tpcw.harness.RunSettings;
 import io.stratus.bench.tpcw.harness.Sweep;
 import io.stratus.bench.tpcw.harness.TpcwHarness;
 import io.stratus.bench.tpcw.workload.Mix;
+import io.stratus.cloudapi.decorate.LatencyProfiles;
+import io.stratus.protocols.ProtocolKind;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.Optional;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The command line of Stratus's main job: the TPC-W harness ({@link TpcwHarness}). With no
@@ -50,7 +50,7 @@ import picocli.CommandLine.Option;
 public final class StratusBench implements Callable<Integer> {
 
   @Option(names = "--protocols", split = ",", paramLabel = "P",
-      description = "Protocols to compare (default: naive,basic,monotonic,atomic).")
+      description = "Protocols to compare (default: naive,basic,monotonic,atomic,advanced_atomic).")
   List<String> protocols;
 
   @Option(names = "--cloud", defaultValue = "in-process", paramLabel = "CLOUD",
@@ -255,7 +255,7 @@ public final class StratusBench implements Callable<Integer> {
         "latency profile and transaction size, on the in-process cloud."
       })
   static final class Protocols implements Callable<Integer> {
-    @Option(names = "--protocols", split = ",", defaultValue = "naive,basic,monotonic,atomic",
+    @Option(names = "--protocols", split = ",", defaultValue = "naive,basic,monotonic,atomic,advanced_atomic",
         description = "Protocols (default: ${DEFAULT-VALUE}).")
     List<String> protocols;
 

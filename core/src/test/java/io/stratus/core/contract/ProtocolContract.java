@@ -691,6 +691,8 @@ public abstract class ProtocolContract {
       "basic.before-send", "basic.after-send",
       "atomic.before-log", "atomic.after-commit-record", "atomic.after-propagate",
       "atomic.after-cleanup",
+      "aatomic.before-log", "aatomic.after-log", "aatomic.after-commit-record",
+      "aatomic.after-propagate", "aatomic.after-cleanup", "aatomic.recovery.after-propagate",
       "checkpoint.tree.after-lock", "checkpoint.tree.after-receive",
       "checkpoint.tree.after-put", "checkpoint.tree.after-delete",
       "checkpoint.page.after-lock", "checkpoint.page.after-receive",

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
-import io.stratus.InvalidRequestException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CloudLimits;
 import io.stratus.cloudapi.CloudServices;
@@ -208,18 +207,10 @@ class NaiveProtocolTest {
   }
 
   @Test
-  void theLaterProtocolsAreNotAvailableYet(@Seed long seed) {
+  void everyDeclaredProtocolIsAvailable(@Seed long seed) {
     naive(seed, CrashPoints.none());
     for (ProtocolKind kind : ProtocolKind.values()) {
-      boolean available = kind == ProtocolKind.NAIVE || kind == ProtocolKind.BASIC
-          || kind == ProtocolKind.ATOMIC || kind == ProtocolKind.MONOTONIC;
-      assertThat(kind.isAvailable()).isEqualTo(available);
-      if (!available) {
-        assertThatThrownBy(() -> CommitProtocols.create(kind, context(cloud.services(),
-            CrashPoints.none())))
-            .isInstanceOf(InvalidRequestException.class)
-            .hasMessageContaining("protocol " + kind + " is not available yet");
-      }
+      assertThat(kind.isAvailable()).as("%s", kind).isTrue();
     }
   }
 

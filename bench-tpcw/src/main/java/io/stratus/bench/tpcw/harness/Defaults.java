@@ -19,7 +19,8 @@ import java.util.Locale;
 public final class Defaults {
   /** Every protocol that has landed, in the order the papers present them. */
   public static final List<ProtocolKind> PROTOCOLS = List.of(
-      ProtocolKind.NAIVE, ProtocolKind.BASIC, ProtocolKind.MONOTONIC, ProtocolKind.ATOMIC);
+      ProtocolKind.NAIVE, ProtocolKind.BASIC, ProtocolKind.MONOTONIC, ProtocolKind.ATOMIC,
+      ProtocolKind.ADVANCED_ATOMIC);
   /** Page size: 100 KiB, close to the papers' 109 KB. */
   public static final int PAGE_SIZE = 100 * 1024;
   /** Buffer-pool TTL, as in the papers. */
