@@ -15,6 +15,7 @@ import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.WriteSet;
+import io.stratus.protocols.engine.CoalescingTask;
 import io.stratus.protocols.engine.CommitLog;
 import io.stratus.protocols.engine.EngineParts;
 import io.stratus.protocols.engine.Routed;
@@ -38,7 +39,6 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -127,7 +127,8 @@ public final class AdvancedAtomicLog implements CommitLog {
   private final int maxMessageSize;
   private final SecureRandom keys = new SecureRandom();
   private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
-  private final AtomicInteger flushRequests = new AtomicInteger();
+  /** Propagation on the checkpoint executor, one run serving every commit that arrived meanwhile. */
+  private final CoalescingTask propagation;
   private final AtomicLong passes = new AtomicLong();
   private volatile long lastCheckMillis = Long.MIN_VALUE;
   private volatile boolean recoveryNeeded;
@@ -156,6 +157,7 @@ public final class AdvancedAtomicLog implements CommitLog {
     this.commitDeadlineMillis = atomicTimeout.toMillis() * 3 / 4;
     this.recoveryCheckMillis = Math.max(1, atomicTimeout.toMillis() / 5);
     this.maxMessageSize = queues.limits().maxAdvancedMessageSize();
+    this.propagation = new CoalescingTask(parts.scheduler(), this::propagatePending);
     CloudFutures.await(queues.createQueue(logQueue));
     CloudFutures.await(queues.createQueue(commitQueue));
     CloudFutures.await(locks.setTimeout(prefix, ctx.checkpoints().lockTimeout()));
@@ -209,7 +211,7 @@ public final class AdvancedAtomicLog implements CommitLog {
     }
     parts.events().winner(routed);
     pending.add(new Pending(key, twoStep, routed, Optional.empty()));
-    requestFlush();
+    propagation.request();
   }
 
   /** A positive key below {@code Long.MAX_VALUE}, so (key - 1, key + 1) is a valid range. */
@@ -258,7 +260,7 @@ public final class AdvancedAtomicLog implements CommitLog {
       lane.completed(routed.byQueue());
       parts.events().winner(routed);
       pending.add(new Pending(key, twoStep, routed, Optional.of(message)));
-      requestFlush();
+      propagation.request();
       throw new CommitStateUnknownException("advanced atomic commit of transaction " + tx
           + ": the commit record may or may not have arrived; it is sent again until it has",
           s.failure());
@@ -309,21 +311,6 @@ public final class AdvancedAtomicLog implements CommitLog {
   }
 
   // ---- propagation ----
-
-  private void requestFlush() {
-    if (flushRequests.getAndIncrement() == 0
-        && !parts.scheduler().execute(this::drainFlushRequests)) {
-      flushRequests.set(0); // closed: nothing runs any more
-    }
-  }
-
-  private void drainFlushRequests() {
-    int seen;
-    do {
-      seen = flushRequests.get();
-      propagatePending();
-    } while (flushRequests.addAndGet(-seen) != 0);
-  }
 
   /**
    * Sends every pending commit's records to the PU queues in one batch, then deletes their

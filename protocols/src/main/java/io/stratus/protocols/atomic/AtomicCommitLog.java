@@ -9,6 +9,7 @@ import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.WriteSet;
+import io.stratus.protocols.engine.CoalescingTask;
 import io.stratus.protocols.engine.CommitLog;
 import io.stratus.protocols.engine.EngineParts;
 import io.stratus.protocols.engine.Routed;
@@ -30,7 +31,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The {@link CommitLog} of the atomic protocol (paper 000, section 5.1, Algorithms 3 and 4; paper
@@ -105,10 +105,18 @@ public final class AtomicCommitLog implements CommitLog {
   private final Set<String> propagated = ConcurrentHashMap.newKeySet();
   /** Commit records this process sent or saw: never taken for losers. */
   private final Set<String> knownCommitted = ConcurrentHashMap.newKeySet();
-  /** Propagations asked for since the running one started ({@link #requestFlush}). */
-  private final AtomicInteger flushRequests = new AtomicInteger();
-  /** Clean-up passes asked for since the running one started ({@link #requestCleanUp}). */
-  private final AtomicInteger cleanUpRequests = new AtomicInteger();
+  /**
+   * Propagation on the checkpoint executor, one run serving every commit that arrived meanwhile;
+   * each run asks for a clean-up.
+   */
+  private final CoalescingTask propagation;
+  /**
+   * The clean-up pass, apart from propagation: a pass receives the whole ATOMIC queue, which under
+   * load takes many round trips, and propagation waiting for it held every commit's records back
+   * from the PU queues (tree checkpoints found their queues empty, and the own-writes overlay grew
+   * with the backlog).
+   */
+  private final CoalescingTask cleanUps;
   /**
    * How long after its commit time a two-step transaction may still send its commit record: three
    * quarters of the atomic timeout, leaving the rest for clock skew and the send itself.
@@ -132,6 +140,11 @@ public final class AtomicCommitLog implements CommitLog {
     this.log = new AtomicLog(ctx, ctx.clientId() + "#" + nonce, parts.names(), sender,
         knownCommitted);
     this.queue = log.queueOf(ctx.clientId());
+    this.cleanUps = new CoalescingTask(parts.scheduler(), this::cleanUp);
+    this.propagation = new CoalescingTask(parts.scheduler(), () -> {
+      propagatePending();
+      cleanUps.request();
+    });
     CloudFutures.await(ctx.services().locks().setTimeout(log.prefix(),
         ctx.checkpoints().lockTimeout()));
     recoverOwn();
@@ -165,7 +178,7 @@ public final class AtomicCommitLog implements CommitLog {
     }
     parts.events().winner(routed);
     pending.add(new Pending(key, routed, List.of()));
-    requestFlush();
+    propagation.request();
   }
 
   /**
@@ -182,7 +195,7 @@ public final class AtomicCommitLog implements CommitLog {
     pendingKeys.add(key);
     parts.events().winner(routed); // a winner to be: later records of its keys follow
     pending.add(new Pending(key, routed, List.of(message)));
-    requestFlush();
+    propagation.request();
     return unknown(tx, sent);
   }
 
@@ -287,49 +300,6 @@ public final class AtomicCommitLog implements CommitLog {
       e.addSuppressed(sent.failures().get(i));
     }
     return e;
-  }
-
-  /**
-   * Asks for a propagation on the checkpoint executor. At most one runs there at a time: it
-   * repeats while commits asked for more meanwhile, so one propagation serves every commit that
-   * arrived while the previous one ran, and the executor's other threads stay free for
-   * checkpoints (a flush per commit used to occupy all of them under load, and no checkpoint ran).
-   */
-  private void requestFlush() {
-    if (flushRequests.getAndIncrement() == 0
-        && !parts.scheduler().execute(this::drainFlushRequests)) {
-      flushRequests.set(0); // closed: nothing runs any more
-    }
-  }
-
-  private void drainFlushRequests() {
-    int seen;
-    do {
-      seen = flushRequests.get();
-      propagatePending();
-    } while (flushRequests.addAndGet(-seen) != 0);
-    requestCleanUp();
-  }
-
-  /**
-   * Asks for a clean-up pass on the checkpoint executor, one at a time like propagations, and
-   * apart from them. A pass receives the whole ATOMIC queue; under load it takes many round trips,
-   * and propagation waiting for it held every commit's records back from the PU queues (the
-   * tree checkpoints found their queues empty, and the own-writes overlay grew with the backlog).
-   */
-  private void requestCleanUp() {
-    if (cleanUpRequests.getAndIncrement() == 0
-        && !parts.scheduler().execute(this::drainCleanUpRequests)) {
-      cleanUpRequests.set(0);
-    }
-  }
-
-  private void drainCleanUpRequests() {
-    int seen;
-    do {
-      seen = cleanUpRequests.get();
-      cleanUp();
-    } while (cleanUpRequests.addAndGet(-seen) != 0);
   }
 
   /**
