@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.CommitFailedException;
 import io.stratus.DatabaseInRecoveryException;
+import io.stratus.cloudapi.AdvancedQueueService;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CloudLimits;
 import io.stratus.cloudapi.LockGrant;
@@ -20,6 +21,7 @@ import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.advanced.AdvancedAtomicLog;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
@@ -221,6 +223,40 @@ class AdvancedAtomicTest {
       ex.runAll();
       settle(f, a);
       assertThat(applied(f.open(advanced(f, "reader", ex)), 1)).isZero();
+    }
+  }
+
+  /**
+   * Damaged messages are never dropped silently nor applied in part: a garbled log message under a
+   * committed transaction's key leaves that transaction (commit record and log) in place and
+   * unapplied, a garbled commit record stays in the queue, and neither stops other commits.
+   */
+  @Test
+  void damagedMessagesAreLeftInPlaceAndNeverAppliedInPart(@Seed long seed) {
+    try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(), smallAdvancedMessages())) {
+      ManualExecutor ex = new ManualExecutor();
+      Database b = f.open(advanced(f, "b", ex));
+      load(b, 200);
+      ScriptedCrashPoints crash = new ScriptedCrashPoints().arm("aatomic.after-commit-record", 1);
+      Database a = f.open(advanced(f, "a", new ManualExecutor()).crashPoints(crash));
+      assertThatThrownBy(() -> wideRound(a, 1)).isInstanceOf(SimulatedCrashException.class);
+      AdvancedQueueService q = f.services().advancedQueues();
+      long key = CloudFutures.await(q.receiveAfterId(COMMIT, 1, 0)).get(0).key();
+      byte[] garbage = "not a log message".getBytes(StandardCharsets.UTF_8);
+      CloudFutures.await(q.send(LOG, garbage, key));
+      CloudFutures.await(q.send(COMMIT, garbage, 7));
+      f.clock.advance(Duration.ofSeconds(61));
+
+      touch(b, 150, "goes-through");
+      ex.runAll();
+      assertThat(messages(f, COMMIT)).as("the transaction's commit record and the garbled one")
+          .isEqualTo(2);
+      assertThat(messages(f, LOG)).as("its log messages and the garbled one").isEqualTo(KEYS + 1);
+      settle(f, b);
+      Database reader = f.open(advanced(f, "reader", ex));
+      assertThat(applied(reader, 1)).as("nothing of a transaction with a damaged message")
+          .isZero();
+      assertThat(BasicProtocolTest.read(reader, 150)).isEqualTo("goes-through");
     }
   }
 }

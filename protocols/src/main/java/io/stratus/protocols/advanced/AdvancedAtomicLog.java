@@ -29,6 +29,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -39,6 +40,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -132,6 +134,8 @@ public final class AdvancedAtomicLog implements CommitLog {
   private final AtomicLong passes = new AtomicLong();
   private volatile long lastCheckMillis = Long.MIN_VALUE;
   private volatile boolean recoveryNeeded;
+  /** Whether a thread of this handle is running the recovery check. */
+  private final AtomicBoolean checking = new AtomicBoolean();
 
   /** The log over the engine's parts; creates the two queues when they are missing. */
   public AdvancedAtomicLog(EngineParts parts) {
@@ -230,15 +234,31 @@ public final class AdvancedAtomicLog implements CommitLog {
         && now - last < recoveryCheckMillis) {
       return;
     }
-    Recovery r;
-    try {
-      r = recoverStale(false);
-    } catch (CloudException e) {
-      throw new CommitFailedException("advanced atomic commit of transaction " + tx
-          + ": checking for transactions to recover failed; nothing was sent", e.isRetryable(), e);
+    // One check per handle at a time: the request threads that find a check due together would
+    // otherwise each ask the queues, and each but one be refused the recovery lock its own
+    // handle holds. The others go by the last result.
+    if (!checking.compareAndSet(false, true)) {
+      throwIfInRecovery(tx);
+      return;
     }
-    lastCheckMillis = now;
-    recoveryNeeded = r == Recovery.BUSY;
+    try {
+      Recovery r;
+      try {
+        r = recoverStale(false);
+      } catch (CloudException e) {
+        throw new CommitFailedException("advanced atomic commit of transaction " + tx
+            + ": checking for transactions to recover failed; nothing was sent",
+            e.isRetryable(), e);
+      }
+      lastCheckMillis = now;
+      recoveryNeeded = r == Recovery.BUSY;
+    } finally {
+      checking.set(false);
+    }
+    throwIfInRecovery(tx);
+  }
+
+  private void throwIfInRecovery(String tx) {
     if (recoveryNeeded) {
       throw new DatabaseInRecoveryException("advanced atomic commit of transaction " + tx
           + ": another client is recovering a crashed client's transaction; nothing was sent");
@@ -405,9 +425,13 @@ public final class AdvancedAtomicLog implements CommitLog {
   }
 
   private Recovery recover(boolean all, Tally tally) {
-    List<AdvancedMessage> stale = staleCommitRecords(all);
-    boolean orphansDue = all || !CloudFutures.await(
-        queues.receiveOlderThan(logQueue, 1, atomicTimeout)).isEmpty();
+    // Both questions at once: one round trip for the check that runs before commits.
+    CompletableFuture<List<AdvancedMessage>> commits = staleCommitRecords(all);
+    CompletableFuture<List<AdvancedMessage>> oldLogs = all ? null
+        : queues.receiveOlderThan(logQueue, 1, atomicTimeout);
+    Set<Long> leftAlone = new HashSet<>();
+    Map<String, List<AdvancedMessage>> stale = byCommitKey(CloudFutures.await(commits), leftAlone);
+    boolean orphansDue = all || !CloudFutures.await(oldLogs).isEmpty();
     if (stale.isEmpty() && !orphansDue) {
       return Recovery.NOT_NEEDED;
     }
@@ -421,13 +445,13 @@ public final class AdvancedAtomicLog implements CommitLog {
     long deadline = clock.millis() + grant.validFor().toMillis() / 2;
     try {
       for (int round = 0; round < MAX_ROUNDS && !stale.isEmpty(); round++) {
-        for (Map.Entry<String, List<AdvancedMessage>> t : byCommitKey(stale).entrySet()) {
+        for (List<AdvancedMessage> t : stale.values()) {
           if (clock.millis() > deadline) {
             return Recovery.RECOVERED; // the rest is left to the next pass, under a new lease
           }
-          recoverOne(t.getValue(), tally);
+          recoverOne(t, tally, leftAlone);
         }
-        stale = staleCommitRecords(all);
+        stale = byCommitKey(CloudFutures.await(staleCommitRecords(all)), leftAlone);
       }
       deleteOrphans(tally);
       return Recovery.RECOVERED;
@@ -440,57 +464,67 @@ public final class AdvancedAtomicLog implements CommitLog {
     }
   }
 
-  private List<AdvancedMessage> staleCommitRecords(boolean all) {
-    return CloudFutures.await(all ? queues.receiveAfterId(commitQueue, RECEIVE_MAX, 0)
-        : queues.receiveOlderThan(commitQueue, RECEIVE_MAX, atomicTimeout));
+  private CompletableFuture<List<AdvancedMessage>> staleCommitRecords(boolean all) {
+    return all ? queues.receiveAfterId(commitQueue, RECEIVE_MAX, 0)
+        : queues.receiveOlderThan(commitQueue, RECEIVE_MAX, atomicTimeout);
   }
 
-  /** The messages grouped by the commit key inside them; damaged ones under the empty key. */
-  private static Map<String, List<AdvancedMessage>> byCommitKey(List<AdvancedMessage> ms) {
+  /**
+   * The commit messages grouped by the commit key inside them, without those this pass leaves
+   * alone. A damaged commit message is left in the queue (logged, and left alone from then on):
+   * deleting it could drop a committed transaction, and an operator can still inspect it.
+   */
+  private Map<String, List<AdvancedMessage>> byCommitKey(List<AdvancedMessage> ms,
+      Set<Long> leftAlone) {
     Map<String, List<AdvancedMessage>> out = new LinkedHashMap<>();
     for (AdvancedMessage m : ms) {
-      String k;
-      try {
-        k = AtomicMessages.decode(m.payload()).commitKey();
-      } catch (CorruptLogMessageException e) {
-        k = "";
+      if (leftAlone.contains(m.id())) {
+        continue;
       }
-      out.computeIfAbsent(k, x -> new ArrayList<>()).add(m);
+      try {
+        String k = AtomicMessages.decode(m.payload()).commitKey();
+        out.computeIfAbsent(k, x -> new ArrayList<>()).add(m);
+      } catch (CorruptLogMessageException e) {
+        leftAlone.add(m.id());
+        LOG.log(Level.WARNING, "damaged message " + m.id() + " in " + commitQueue
+            + " left in the queue: " + e.getMessage());
+      }
     }
     return out;
   }
 
   /**
-   * Propagates the transaction of {@code commitMessages} (its complete message, or its commit
-   * record and the log messages of its key) and deletes its messages, log first.
+   * Propagates the transaction of {@code commitMessages} (copies of its complete message or
+   * commit record, all decodable) — its records, or those of the log messages of its key — and
+   * deletes its messages, log first. A transaction with a damaged log message is left alone
+   * (its ids join {@code leftAlone}): applying the rest would apply part of it.
    */
-  private void recoverOne(List<AdvancedMessage> commitMessages, Tally tally) {
-    AtomicMessages.Entry commit = null;
-    for (AdvancedMessage m : commitMessages) {
-      try {
-        commit = AtomicMessages.decode(m.payload());
-      } catch (CorruptLogMessageException e) {
-        LOG.log(Level.WARNING, "damaged message " + m.id() + " in " + commitQueue
-            + " deleted: " + e.getMessage());
-      }
-    }
+  private void recoverOne(List<AdvancedMessage> commitMessages, Tally tally,
+      Set<Long> leftAlone) {
+    AtomicMessages.Entry commit = AtomicMessages.decode(commitMessages.get(0).payload());
     long key = commitMessages.get(0).key();
     List<LogRecord> records = new ArrayList<>();
-    List<AdvancedMessage> logs = List.of();
-    if (commit != null && commit.complete()) {
+    List<AdvancedMessage> logs = new ArrayList<>();
+    if (commit.complete()) {
       records.addAll(commit.records());
-    } else if (commit != null) {
-      logs = CloudFutures.await(queues.receiveByKey(logQueue, RECEIVE_MAX, key - 1, key + 1));
+    } else {
       Map<Integer, List<LogRecord>> byIndex = new TreeMap<>();
-      for (AdvancedMessage m : logs) {
+      for (AdvancedMessage m : CloudFutures.await(
+          queues.receiveByKey(logQueue, RECEIVE_MAX, key - 1, key + 1))) {
+        AtomicMessages.Entry e;
         try {
-          AtomicMessages.Entry e = AtomicMessages.decode(m.payload());
-          if (e.commitKey().equals(commit.commitKey())) {
-            byIndex.putIfAbsent(e.messageIndex(), e.records());
-          }
-        } catch (CorruptLogMessageException e) {
-          LOG.log(Level.WARNING, "damaged message " + m.id() + " in " + logQueue + ": "
-              + e.getMessage());
+          e = AtomicMessages.decode(m.payload());
+        } catch (CorruptLogMessageException ex) {
+          LOG.log(Level.WARNING, "damaged message " + m.id() + " in " + logQueue + " under the"
+              + " key of committed transaction " + commit.commitKey() + ": it is left alone, with"
+              + " its commit record: " + ex.getMessage());
+          commitMessages.forEach(c -> leftAlone.add(c.id()));
+          tally.incomplete++;
+          return;
+        }
+        if (e.commitKey().equals(commit.commitKey())) { // another transaction may share the key
+          logs.add(m);
+          byIndex.putIfAbsent(e.messageIndex(), e.records());
         }
       }
       if (byIndex.size() < commit.messageCount()) {
@@ -550,7 +584,8 @@ public final class AdvancedAtomicLog implements CommitLog {
   public RecoverySummary recoverAbandonedClients() {
     Tally tally = new Tally();
     Recovery r = recover(true, tally);
-    int waiting = CloudFutures.await(queues.receiveAfterId(commitQueue, 1, 0)).size();
+    int waiting =
+        CloudFutures.await(queues.receiveAfterId(commitQueue, RECEIVE_MAX, 0)).size();
     return new RecoverySummary(1, tally.winners, tally.orphans, waiting,
         r == Recovery.BUSY ? 1 : 0, tally.incomplete);
   }
