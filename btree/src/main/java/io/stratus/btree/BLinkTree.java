@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import java.util.Optional;
 
 /**
@@ -84,14 +85,28 @@ public final class BLinkTree {
   private final int uriBytes;
   private final Navigator nav;
   private final Splitter splitter;
+  private final PieceState pieceState;
 
   private BLinkTree(String rootUri, String pagePrefix) {
+    this(rootUri, pagePrefix, PieceState.DROPPED);
+  }
+
+  private BLinkTree(String rootUri, String pagePrefix, PieceState pieceState) {
     this.rootUri = Objects.requireNonNull(rootUri, "rootUri");
     this.pagePrefix = Objects.requireNonNull(pagePrefix, "pagePrefix");
     this.uriBytes = Math.max(PageSizing.utf8Length(rootUri),
         PageSizing.utf8Length(pagePrefix) + NEW_URI_SUFFIX_RESERVE);
     this.nav = new Navigator(rootUri);
-    this.splitter = new Splitter(nav, pagePrefix, uriBytes);
+    this.pieceState = Objects.requireNonNull(pieceState, "pieceState");
+    this.splitter = new Splitter(nav, pagePrefix, uriBytes, pieceState);
+  }
+
+  /**
+   * This tree with splits that treat protocol state as {@code state} says (by default {@link
+   * PieceState#DROPPED}).
+   */
+  public BLinkTree withPieceState(PieceState state) {
+    return state == pieceState ? this : new BLinkTree(rootUri, pagePrefix, state);
   }
 
   /**
@@ -257,6 +272,16 @@ public final class BLinkTree {
    * again changes nothing and writes nothing. Every PUT is size-checked before anything is written.
    */
   public void applySorted(PageStore store, List<TreeChange> changes) {
+    applySorted(store, changes, UnaryOperator.identity());
+  }
+
+  /**
+   * {@link #applySorted(PageStore, List)}, passing every leaf the changes alter through {@code
+   * changedLeaf} before it is written (and split): how a checkpoint stamps the leaves it changed
+   * with what they now reflect, sized with the stamp.
+   */
+  public void applySorted(PageStore store, List<TreeChange> changes,
+      UnaryOperator<Page> changedLeaf) {
     int pageSize = store.pageSize();
     for (TreeChange c : changes) {
       if (c.kind() == TreeChange.Kind.PUT) {
@@ -274,7 +299,7 @@ public final class BLinkTree {
       }
       Page merged = merge(leaf, sorted, i, j);
       if (merged != null) {
-        splitter.writeOrSplit(store, merged);
+        splitter.writeOrSplit(store, changedLeaf.apply(merged));
       }
       i = j;
     }

@@ -33,7 +33,9 @@ import java.util.Optional;
  * own URI (the protocols key a data page's state by its URI and keep a tree's on the root), so
  * copies on other pages would only take room there, and a root's header copied into every child
  * would make each root split multiply it. A root split
- * keeps the root's whole header on the rewritten root.
+ * keeps the root's whole header on the rewritten root. A tree opened with {@link
+ * PieceState#COPIED} copies the protocol state into every piece instead (snapshot isolation
+ * stamps each page with the commit id it reflects, which holds for all pieces of the page).
  *
  * <p><b>Parents.</b> The parent is found by descending again from the root to the parent's level
  * (moving right as needed) rather than by remembering the path, which may be stale after other
@@ -47,12 +49,14 @@ final class Splitter {
   private final String rootUri;
   private final String pagePrefix;
   private final int uriBytes;
+  private final PieceState pieceState;
 
-  Splitter(Navigator nav, String pagePrefix, int uriBytes) {
+  Splitter(Navigator nav, String pagePrefix, int uriBytes, PieceState pieceState) {
     this.nav = nav;
     this.rootUri = nav.rootUri();
     this.pagePrefix = pagePrefix;
     this.uriBytes = uriBytes;
+    this.pieceState = pieceState;
   }
 
   /** Writes {@code node}, splitting it if it does not fit a page of {@code store}. */
@@ -128,9 +132,11 @@ final class Splitter {
    * A builder for a piece of {@code node}: its whole header when the piece keeps the node's URI,
    * else the header without what belongs to the node's URI (see the class comment).
    */
-  private static Page.Builder pieceOf(Page node, String uri, boolean keepsUri) {
+  private Page.Builder pieceOf(Page node, String uri, boolean keepsUri) {
     Page.Builder b = node.toBuilder();
-    if (!keepsUri) {
+    if (!keepsUri && pieceState == PieceState.COPIED) {
+      b.treeCheckpointMillis(0);
+    } else if (!keepsUri) {
       b.protocolState(new byte[0]).treeCheckpointMillis(0);
     }
     return b;

@@ -29,6 +29,7 @@ import io.stratus.protocols.CommitProtocols;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.StorageLayout;
+import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.TransactionInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -129,7 +130,7 @@ public final class Database implements AutoCloseable {
       protocol = CommitProtocols.create(config.protocol(), new ProtocolContext(
           config.services(), config.databaseUri(), config.clientId(), config.clock(),
           config.crashPoints(), pool, config.checkpointInterval(), config.checkpointExecutor(),
-          config.checkpoints(), config.writerLanes()));
+          config.checkpoints(), config.writerLanes(), config.isolation()));
       Database db = new Database(config, pool, protocol);
       db.catalog.current();
       return db;
@@ -424,25 +425,33 @@ public final class Database implements AutoCloseable {
 
   /** Begins a transaction, to be used by one thread at a time. */
   public Transaction begin() {
+    return begin(false);
+  }
+
+  /** Begins a transaction; {@code readOnly}: one that will not commit changes. */
+  Transaction begin(boolean readOnly) {
     try { // not through a lambda: every request begins transactions
-      return beginUnguarded();
+      return beginUnguarded(readOnly);
     } catch (CloudException e) {
       throw CloudFailures.reading("beginning a transaction", e);
     }
   }
 
-  private Transaction beginUnguarded() {
+  private Transaction beginUnguarded(boolean readOnly) {
     checkOpen();
     TransactionInfo info = new TransactionInfo(
         config.clientId() + "-" + transactionIds.incrementAndGet(), config.clientId(),
-        config.clock().instant());
+        config.clock().instant(), readOnly);
     PageTransaction pages = pool.begin();
+    ProtocolTransaction ptx = null;
     try {
-      protocol.onBegin(info);
-      return new Transaction(this, info, pages, protocol.readView(info, pages),
-          catalog.current());
+      ptx = protocol.begin(info);
+      return new Transaction(this, ptx, pages, catalog.current());
     } catch (RuntimeException | Error e) {
       pages.abort();
+      if (ptx != null) {
+        ptx.finish(false);
+      }
       throw e;
     }
   }

@@ -7,6 +7,7 @@ import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.protocols.CheckpointSettings;
 import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.Guarantee;
+import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
@@ -82,6 +83,7 @@ public final class DatabaseConfig {
   private final String databaseUri;
   private final ProtocolKind protocol;
   private final int writerLanes;
+  private final IsolationSettings isolation;
   private final BufferPoolConfig pool;
   private final Duration checkpointInterval;
   private final CheckpointSettings checkpoints;
@@ -116,6 +118,13 @@ public final class DatabaseConfig {
         b.writes, b.checkpointSeed, atomic);
     this.checkpointExecutor = b.checkpointExecutor;
     this.writerLanes = b.writerLanes;
+    this.isolation = new IsolationSettings(b.transactionTimeout, b.isolationLease,
+        b.snapshotReuse);
+    if (b.protocol.accepts(ProtocolOption.ISOLATION)) {
+      isolation.violation(atomic).ifPresent(v -> {
+        throw new InvalidConfigurationException(v);
+      });
+    }
     this.clientId = b.clientId == null ? UUID.randomUUID().toString() : b.clientId;
     this.clock = b.clock;
     this.crashPoints = b.crashPoints;
@@ -179,6 +188,11 @@ public final class DatabaseConfig {
     return writerLanes;
   }
 
+  /** The timeouts of the isolating protocols. */
+  public IsolationSettings isolation() {
+    return isolation;
+  }
+
   /** The checkpoint parameters of the queue-based protocols. */
   public CheckpointSettings checkpoints() {
     return checkpoints;
@@ -225,6 +239,9 @@ public final class DatabaseConfig {
     private CheckpointWrites writes = CheckpointWrites.AUTO;
     private long checkpointSeed;
     private Duration atomicTimeout;
+    private Duration transactionTimeout = IsolationSettings.DEFAULT_TRANSACTION_TIMEOUT;
+    private Duration isolationLease = IsolationSettings.DEFAULT_LEASE_TIMEOUT;
+    private Duration snapshotReuse = IsolationSettings.DEFAULT_SNAPSHOT_REUSE;
     private Executor checkpointExecutor;
     private String clientId;
     private Clock clock = Clock.systemUTC();
@@ -380,6 +397,44 @@ public final class DatabaseConfig {
     public Builder atomicTimeout(Duration timeout) {
       this.atomicTimeout = positive("atomic timeout", timeout);
       optionsSet.putIfAbsent(ProtocolOption.ATOMIC_TIMEOUT, "atomicTimeout");
+      return this;
+    }
+
+    /**
+     * The isolating protocols: the longest a transaction may run, from begin to the end of its
+     * commit (default 10 s). Reads of an older transaction fail with {@link
+     * io.stratus.TransactionTimeoutException}; archived versions older than this plus the lease
+     * are collected.
+     */
+    public Builder transactionTimeout(Duration timeout) {
+      this.transactionTimeout = positive("transaction timeout", timeout);
+      optionsSet.putIfAbsent(ProtocolOption.ISOLATION, "transactionTimeout");
+      return this;
+    }
+
+    /**
+     * The isolating protocols: how long a record lock and an unvalidated commit id last when
+     * their holder dies (default 120 s). Must exceed 2 x transaction timeout + atomic timeout +
+     * atomic timeout / 5 + 1 s (paper 000, section 5.4); {@link #build} refuses less.
+     */
+    public Builder isolationLeaseTimeout(Duration timeout) {
+      this.isolationLease = positive("isolation lease timeout", timeout);
+      optionsSet.putIfAbsent(ProtocolOption.ISOLATION, "isolationLeaseTimeout");
+      return this;
+    }
+
+    /**
+     * The isolating protocols: how long read-only transactions reuse a handle's snapshot before
+     * asking for a newer one (default 500 ms; zero: always ask).
+     */
+    public Builder snapshotReuse(Duration reuse) {
+      Args.notNull(reuse, "snapshotReuse");
+      if (reuse.isNegative()) {
+        throw new InvalidConfigurationException("the snapshot reuse must not be negative, got "
+            + reuse);
+      }
+      this.snapshotReuse = reuse;
+      optionsSet.putIfAbsent(ProtocolOption.ISOLATION, "snapshotReuse");
       return this;
     }
 

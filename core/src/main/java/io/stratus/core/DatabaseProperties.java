@@ -71,6 +71,12 @@ public final class DatabaseProperties {
   public static final int WRITER_LANES_DEFAULT = DatabaseConfig.DEFAULT_WRITER_LANES;
   /** Atomic: the age after which losers and abandoned commits are settled (a duration). */
   public static final String ATOMIC_TIMEOUT = PREFIX + "atomic.timeout";
+  /** Snapshot protocols: the longest a transaction may run (a duration; default 10 s). */
+  public static final String TRANSACTION_TIMEOUT = PREFIX + "isolation.transaction-timeout";
+  /** Snapshot protocols: the lease of record locks and commit ids (a duration; default 120 s). */
+  public static final String ISOLATION_LEASE = PREFIX + "isolation.lease-timeout";
+  /** Snapshot protocols: how long read-only transactions reuse a snapshot (default 500 ms). */
+  public static final String SNAPSHOT_REUSE = PREFIX + "isolation.snapshot-reuse";
   /** This client's id, unique among the database's clients (default: random). */
   public static final String CLIENT_ID = PREFIX + "client-id";
 
@@ -102,6 +108,11 @@ public final class DatabaseProperties {
     SETTERS.put(WRITER_LANES,
         (b, v) -> b.writerLanes(Math.toIntExact(number(WRITER_LANES, v))));
     SETTERS.put(ATOMIC_TIMEOUT, (b, v) -> b.atomicTimeout(duration(ATOMIC_TIMEOUT, v)));
+    SETTERS.put(TRANSACTION_TIMEOUT,
+        (b, v) -> b.transactionTimeout(duration(TRANSACTION_TIMEOUT, v)));
+    SETTERS.put(ISOLATION_LEASE,
+        (b, v) -> b.isolationLeaseTimeout(duration(ISOLATION_LEASE, v)));
+    SETTERS.put(SNAPSHOT_REUSE, (b, v) -> b.snapshotReuse(duration(SNAPSHOT_REUSE, v)));
     SETTERS.put(CLIENT_ID, (b, v) -> b.clientId(v));
   }
 

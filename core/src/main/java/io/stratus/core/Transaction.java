@@ -19,6 +19,7 @@ import io.stratus.pagemanager.PageTransaction;
 import io.stratus.pagemanager.PageWrite;
 import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.TransactionInfo;
 import io.stratus.protocols.WriteSet;
 import java.lang.invoke.MethodHandles;
@@ -60,6 +61,7 @@ public final class Transaction implements AutoCloseable {
 
   private final Database db;
   private final TransactionInfo info;
+  private final ProtocolTransaction protocolTx;
   private final PageTransaction pages;
   private final PageStore view;
   private Catalog catalog;
@@ -78,12 +80,13 @@ public final class Transaction implements AutoCloseable {
     }
   }
 
-  Transaction(Database db, TransactionInfo info, PageTransaction pages, PageStore view,
+  Transaction(Database db, ProtocolTransaction protocolTx, PageTransaction pages,
       Catalog catalog) {
     this.db = db;
-    this.info = info;
+    this.protocolTx = protocolTx;
+    this.info = protocolTx.info();
     this.pages = pages;
-    this.view = view;
+    this.view = protocolTx.readView(pages);
     this.catalog = catalog;
   }
 
@@ -368,7 +371,7 @@ public final class Transaction implements AutoCloseable {
     WriteSet ws = new WriteSet(info, changes, new ArrayList<>(writes.values()));
     CommitResult result;
     try {
-      result = ws.isEmpty() ? CommitResult.empty() : db.protocol().commit(ws);
+      result = ws.isEmpty() ? CommitResult.empty() : protocolTx.commit(ws);
     } catch (RuntimeException | Error thrown) {
       ended = "ended by a failed commit";
       pages.abort();
@@ -385,7 +388,7 @@ public final class Transaction implements AutoCloseable {
         }
       }
       db.failedCommits.increment();
-      db.protocol().onFinish(info, false);
+      protocolTx.finish(false);
       if (e instanceof Error err) {
         throw err;
       }
@@ -395,7 +398,7 @@ public final class Transaction implements AutoCloseable {
     pages.complete(result.committedVersions());
     db.commits.increment();
     db.pagesWritten.add(result.pagesWritten());
-    db.protocol().onFinish(info, true);
+    protocolTx.finish(true);
   }
 
   /** Discards every change (no cloud call) and ends the transaction. */
@@ -461,7 +464,7 @@ public final class Transaction implements AutoCloseable {
     ended = how;
     pages.close();
     db.aborts.increment();
-    db.protocol().onFinish(info, false);
+    protocolTx.finish(false);
   }
 
   private void checkOpen() {

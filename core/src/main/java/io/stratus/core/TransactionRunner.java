@@ -41,7 +41,7 @@ final class TransactionRunner {
     RuntimeException failures = null;
     for (int attempt = 1; ; attempt++) {
       RuntimeException failure;
-      try (Transaction tx = db.begin()) {
+      try (Transaction tx = db.begin(!writes)) {
         T value = fn.apply(tx);
         if (!tx.isOpen()) {
           throw new InvalidRequestException("the transaction function ended its transaction "

@@ -51,7 +51,23 @@ class DatabasePropertiesTest {
     assertThat(c.writerLanes()).isEqualTo(8);
     assertThat(c.checkpoints().atomicTimeout()).isEqualTo(Duration.ofMinutes(2));
     assertThat(c.clientId()).isEqualTo("web-1");
-    assertThat(DatabaseProperties.keys()).hasSize(14);
+    assertThat(DatabaseProperties.keys()).hasSize(17);
+  }
+
+  @Test
+  void isolationKeysReachTheConfiguration() {
+    Properties p = new Properties();
+    p.setProperty(DatabaseProperties.DATABASE_URI, "db/shop");
+    p.setProperty(DatabaseProperties.PROTOCOL, "snapshot_isolation");
+    p.setProperty(DatabaseProperties.TRANSACTION_TIMEOUT, "5s");
+    p.setProperty(DatabaseProperties.ISOLATION_LEASE, "3m");
+    p.setProperty(DatabaseProperties.SNAPSHOT_REUSE, "0ms");
+
+    DatabaseConfig c = DatabaseProperties.builder(cloud, p).build();
+
+    assertThat(c.isolation().transactionTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.isolation().leaseTimeout()).isEqualTo(Duration.ofMinutes(3));
+    assertThat(c.isolation().snapshotReuse()).isZero();
   }
 
   @Test

@@ -293,10 +293,14 @@ class ErrorsTest {
           .protocol(ProtocolKind.ATOMIC).build().writerLanes()).isEqualTo(4);
       for (ProtocolKind kind : ProtocolKind.values()) {
         for (ProtocolOption option : ProtocolOption.values()) {
-          assertThat(kind.accepts(option)).as("%s %s", kind, option).isEqualTo(
-              kind != ProtocolKind.NAIVE && (option == ProtocolOption.CHECKPOINTS
-                  || option == ProtocolOption.WRITER_LANES && kind != ProtocolKind.BASIC
-                  || kind.guarantees(Guarantee.ATOMIC)));
+          boolean isolating = kind.guarantees(Guarantee.SNAPSHOT_ISOLATION);
+          boolean expected = switch (option) {
+            case CHECKPOINTS -> kind != ProtocolKind.NAIVE;
+            case WRITER_LANES -> kind.guarantees(Guarantee.MONOTONIC_WRITES) && !isolating;
+            case ATOMIC_TIMEOUT -> kind.guarantees(Guarantee.ATOMIC);
+            case ISOLATION -> isolating;
+          };
+          assertThat(kind.accepts(option)).as("%s %s", kind, option).isEqualTo(expected);
         }
       }
     }

@@ -9,10 +9,12 @@ import io.stratus.pagemanager.PageStore;
  * record manager runs a transaction against its page transaction, then hands the {@link WriteSet}
  * to {@link #commit}. Which protocol runs is a per-database setting ({@link ProtocolKind}).
  *
- * <p>Transaction hooks, no-ops by default: {@link #onBegin} (before the first read), {@link
- * #readView} (a protocol may interpose on page reads: the queue protocols overlay the handle's
- * pending writes and schedule reader-side checkpoints), {@link #onFinish} (after commit or
- * abort). The record manager calls them for every transaction.
+ * <p>Per transaction the record manager calls {@link #begin}, and then the hooks of the {@link
+ * ProtocolTransaction} it returned. Protocols without per-transaction state keep the default,
+ * which routes to the handle-wide hooks, no-ops by default: {@link #onBegin} (before the first
+ * read), {@link #readView} (a protocol may interpose on page reads: the queue protocols overlay
+ * the handle's pending writes and schedule reader-side checkpoints), {@link #commit} and {@link
+ * #onFinish} (after commit or abort).
  *
  * <p>Implementations are thread-safe: one instance serves all transactions of a database handle
  * concurrently. A commit runs on the committing thread and may fan out asynchronous cloud calls.
@@ -22,7 +24,18 @@ public interface CommitProtocol extends AutoCloseable {
   /** Which protocol this is. */
   ProtocolKind kind();
 
-  /** Called when a transaction begins, before its first read. */
+  /**
+   * Begins a transaction: what the record manager calls first, before the transaction's first
+   * read. The default serves protocols without per-transaction state: it calls {@link #onBegin}
+   * and routes the transaction's hooks to {@link #readView}, {@link #commit} and {@link
+   * #onFinish}. Protocols that keep state per transaction (a snapshot, locks) return their own.
+   */
+  default ProtocolTransaction begin(TransactionInfo tx) {
+    onBegin(tx);
+    return new StatelessTransaction(this, tx);
+  }
+
+  /** Called when a transaction begins, before its first read (through the default {@link #begin}). */
   default void onBegin(TransactionInfo tx) {}
 
   /**

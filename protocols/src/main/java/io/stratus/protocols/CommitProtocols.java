@@ -6,6 +6,7 @@ import io.stratus.protocols.atomic.AtomicProtocol;
 import io.stratus.protocols.basic.BasicProtocol;
 import io.stratus.protocols.basic.MonotonicProtocol;
 import io.stratus.protocols.naive.NaiveProtocol;
+import io.stratus.protocols.snapshot.SnapshotIsolationProtocol;
 import java.util.Objects;
 
 /** Makes the {@link CommitProtocol} of a {@link ProtocolKind}. */
@@ -31,6 +32,9 @@ public final class CommitProtocols {
         return AtomicProtocol.open(context);
       case ADVANCED_ATOMIC:
         return AdvancedAtomicProtocol.open(context);
+      case SNAPSHOT_ISOLATION:
+      case SERIALIZABLE_SNAPSHOT:
+        return SnapshotIsolationProtocol.open(context, kind);
       default:
         throw new InvalidRequestException(
             "protocol " + kind + " is not available yet; this build implements "

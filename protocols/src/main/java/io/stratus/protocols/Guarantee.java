@@ -42,5 +42,19 @@ public enum Guarantee {
    * whose client died before it became durable, leaves none; one that returned, or that recovery
    * decided as committed, leaves all.
    */
-  ATOMIC
+  ATOMIC,
+  /**
+   * Snapshot isolation (generalized: the snapshot may be older than the newest commit): every
+   * transaction MUST read one consistent snapshot of committed transactions — all of a
+   * transaction's changes or none, and with a transaction's changes those of every transaction
+   * committed before it — and two concurrent transactions MUST NOT both commit a change of one
+   * key (first committer wins). Forbids the anomalies G0, G1a, G1b, G1c, G-single (read skew) and
+   * lost updates; allows write skew (G2).
+   */
+  SNAPSHOT_ISOLATION,
+  /**
+   * Serializability: every execution of committed transactions MUST be equivalent to some serial
+   * execution of them; no dependency cycle of any kind (G2 included: no write skew, no phantom).
+   */
+  SERIALIZABLE
 }

@@ -36,6 +36,9 @@ public final class LogicalChange {
   private final byte[] value;
   private final Optional<String> dataPageUri;
   private final boolean secondaryIndex;
+  /** The before image (snapshot isolation's undo), null when not recorded or the key was absent. */
+  private final byte[] before;
+  private final boolean beforeKnown;
 
   /** A change of a collection's primary tree (see the full constructor). */
   public LogicalChange(
@@ -54,6 +57,13 @@ public final class LogicalChange {
    */
   public LogicalChange(Kind kind, String treeUri, byte[] key, byte[] value,
       Optional<String> dataPageUri, boolean secondaryIndex) {
+    this(kind, treeUri, key, value, dataPageUri, secondaryIndex, false, null);
+  }
+
+  private LogicalChange(Kind kind, String treeUri, byte[] key, byte[] value,
+      Optional<String> dataPageUri, boolean secondaryIndex, boolean beforeKnown, byte[] before) {
+    this.beforeKnown = beforeKnown;
+    this.before = before == null ? null : before.clone();
     this.kind = Objects.requireNonNull(kind, "kind");
     this.treeUri = Objects.requireNonNull(treeUri, "treeUri");
     this.key = key.clone();
@@ -63,6 +73,25 @@ public final class LogicalChange {
     if (secondaryIndex && kind == Kind.UPDATE) {
       throw new IllegalArgumentException("an index entry changes by delete and insert, not update");
     }
+  }
+
+  /**
+   * This change with its before image: {@code before} is the key's value before the change, empty
+   * when the key was absent (what snapshot isolation rolls a page back with, paper 000 section 3.5).
+   */
+  public LogicalChange withBefore(Optional<byte[]> before) {
+    return new LogicalChange(kind, treeUri, key, value, dataPageUri, secondaryIndex, true,
+        before.orElse(null));
+  }
+
+  /** Whether a before image was recorded ({@link #withBefore}). */
+  public boolean hasBefore() {
+    return beforeKnown;
+  }
+
+  /** A copy of the before image; empty when the key was absent or none was recorded. */
+  public Optional<byte[]> before() {
+    return before == null ? Optional.empty() : Optional.of(before.clone());
   }
 
   /** Whether the tree is a secondary index rather than a collection's primary tree. */
@@ -100,7 +129,8 @@ public final class LogicalChange {
     LogicalChange c = (LogicalChange) o;
     return kind == c.kind && treeUri.equals(c.treeUri) && Arrays.equals(key, c.key)
         && Arrays.equals(value, c.value) && dataPageUri.equals(c.dataPageUri)
-        && secondaryIndex == c.secondaryIndex;
+        && secondaryIndex == c.secondaryIndex && beforeKnown == c.beforeKnown
+        && Arrays.equals(before, c.before);
   }
 
   @Override

@@ -29,11 +29,13 @@ import java.util.concurrent.Executor;
  * @param checkpoints the checkpoint parameters (lock timeout, propagation period, X, write mode)
  * @param writerLanes how many commits of this handle the monotonic and atomic protocols number
  *     and send at once ({@link io.stratus.protocols.engine.WriterLanes}); at least 1
+ * @param isolation the timeouts of the isolating protocols
  */
 public record ProtocolContext(
     CloudServices services, String databaseUri, String clientId, Clock clock,
     CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval,
-    Executor checkpointExecutor, CheckpointSettings checkpoints, int writerLanes) {
+    Executor checkpointExecutor, CheckpointSettings checkpoints, int writerLanes,
+    IsolationSettings isolation) {
 
   /**
    * Writer lanes per handle at most, by default: they are made as concurrent commits need them,
@@ -41,6 +43,15 @@ public record ProtocolContext(
    * (about 60 bytes) to its header.
    */
   public static final int DEFAULT_WRITER_LANES = 32;
+
+  /** A context with the default isolation settings. */
+  public ProtocolContext(
+      CloudServices services, String databaseUri, String clientId, Clock clock,
+      CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval,
+      Executor checkpointExecutor, CheckpointSettings checkpoints, int writerLanes) {
+    this(services, databaseUri, clientId, clock, crashPoints, bufferPool, checkpointInterval,
+        checkpointExecutor, checkpoints, writerLanes, IsolationSettings.defaults());
+  }
 
   /** A context with {@link #DEFAULT_WRITER_LANES} writer lanes. */
   public ProtocolContext(
@@ -68,6 +79,7 @@ public record ProtocolContext(
     Objects.requireNonNull(bufferPool, "bufferPool");
     Objects.requireNonNull(checkpointInterval, "checkpointInterval");
     Objects.requireNonNull(checkpoints, "checkpoints");
+    Objects.requireNonNull(isolation, "isolation");
     if (writerLanes < 1) {
       throw new IllegalArgumentException("at least one writer lane, got " + writerLanes);
     }

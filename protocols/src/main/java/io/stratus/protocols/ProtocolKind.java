@@ -33,14 +33,47 @@ public enum ProtocolKind {
    * log, read-your-writes, monotonic reads); a transaction that fits into one queue message is
    * committed with one send.
    */
-  ATOMIC(true, EnumSet.allOf(Guarantee.class), EnumSet.allOf(ProtocolOption.class)),
+  ATOMIC(true, Sets.ATOMIC, Sets.QUEUE_OPTIONS),
   /**
    * Advanced atomicity (paper 000, section 5.3): the atomic protocol's guarantees through two
    * advanced queues shared by all clients, keyed per transaction, so that any client recovers a
    * crashed client's committed transaction once it is older than the atomic timeout. Needs the
    * advanced queue service.
    */
-  ADVANCED_ATOMIC(true, EnumSet.allOf(Guarantee.class), EnumSet.allOf(ProtocolOption.class));
+  ADVANCED_ATOMIC(true, Sets.ATOMIC, Sets.QUEUE_OPTIONS),
+  /**
+   * Generalized snapshot isolation (paper 000, section 5.4, Algorithms 7 to 9): each transaction
+   * reads the snapshot of the highest validated commit id, pages rolled forward or back with the
+   * archived log records of their range; a commit locks its records, takes a commit id, aborts
+   * when a transaction committed after its snapshot changed one of its records, and commits
+   * through advanced atomicity. Needs advanced queues, locks and advanced counters.
+   */
+  SNAPSHOT_ISOLATION(true, Sets.with(Sets.ATOMIC, Guarantee.SNAPSHOT_ISOLATION),
+      Sets.ISOLATING_OPTIONS),
+  /**
+   * Serializable snapshot isolation, beyond the papers: snapshot isolation whose commits also
+   * validate what the transaction read (the key ranges of the leaves it read) against the
+   * transactions committed after its snapshot, so write skew and phantoms abort.
+   */
+  SERIALIZABLE_SNAPSHOT(true, Sets.with(Sets.ATOMIC, Guarantee.SNAPSHOT_ISOLATION,
+      Guarantee.SERIALIZABLE), Sets.ISOLATING_OPTIONS);
+
+  /** The guarantee and option sets several kinds share. */
+  private static final class Sets {
+    static final EnumSet<Guarantee> ATOMIC = EnumSet.of(Guarantee.DURABLE, Guarantee.CONVERGES,
+        Guarantee.MONOTONIC_WRITES, Guarantee.READ_YOUR_WRITES, Guarantee.MONOTONIC_READS,
+        Guarantee.ATOMIC);
+    static final EnumSet<ProtocolOption> QUEUE_OPTIONS = EnumSet.of(ProtocolOption.CHECKPOINTS,
+        ProtocolOption.WRITER_LANES, ProtocolOption.ATOMIC_TIMEOUT);
+    static final EnumSet<ProtocolOption> ISOLATING_OPTIONS = EnumSet.of(
+        ProtocolOption.CHECKPOINTS, ProtocolOption.ATOMIC_TIMEOUT, ProtocolOption.ISOLATION);
+
+    static EnumSet<Guarantee> with(EnumSet<Guarantee> base, Guarantee... more) {
+      EnumSet<Guarantee> s = EnumSet.copyOf(base);
+      s.addAll(java.util.List.of(more));
+      return s;
+    }
+  }
 
   private final boolean available;
   private final EnumSet<Guarantee> guarantees;
@@ -55,7 +88,9 @@ public enum ProtocolKind {
 
   /**
    * Whether the protocol has the settings of {@code option}: naive none; basic {@link
-   * ProtocolOption#CHECKPOINTS}; monotonic also {@link ProtocolOption#WRITER_LANES}; atomic and advanced atomic all.
+   * ProtocolOption#CHECKPOINTS}; monotonic also {@link ProtocolOption#WRITER_LANES}; atomic and advanced atomic
+   * also {@link ProtocolOption#ATOMIC_TIMEOUT}; the snapshot protocols checkpoints, the atomic
+   * timeout and {@link ProtocolOption#ISOLATION}.
    */
   public boolean accepts(ProtocolOption option) {
     return options.contains(option);
@@ -72,7 +107,9 @@ public enum ProtocolKind {
    *   <li>BASIC: {@link Guarantee#DURABLE}, {@link Guarantee#CONVERGES}.
    *   <li>MONOTONIC: basic's, plus {@link Guarantee#MONOTONIC_WRITES}, {@link
    *       Guarantee#READ_YOUR_WRITES}, {@link Guarantee#MONOTONIC_READS}.
-   *   <li>ATOMIC and ADVANCED_ATOMIC: all of them, {@link Guarantee#ATOMIC} included.
+   *   <li>ATOMIC and ADVANCED_ATOMIC: monotonic's, plus {@link Guarantee#ATOMIC}.
+   *   <li>SNAPSHOT_ISOLATION: atomic's, plus {@link Guarantee#SNAPSHOT_ISOLATION}.
+   *   <li>SERIALIZABLE_SNAPSHOT: snapshot isolation's, plus {@link Guarantee#SERIALIZABLE}.
    * </ul>
    */
   public EnumSet<Guarantee> guarantees() {

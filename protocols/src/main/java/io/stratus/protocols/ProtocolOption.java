@@ -15,5 +15,10 @@ public enum ProtocolOption {
   /** How many commits of a handle are numbered and sent at once: the monotonic-writes protocols. */
   WRITER_LANES,
   /** How long an uncommitted transaction in an atomic log is given: the atomic protocols. */
-  ATOMIC_TIMEOUT
+  ATOMIC_TIMEOUT,
+  /**
+   * The timeouts of the isolating protocols: transaction timeout, lease of record locks and
+   * commit ids, snapshot reuse ({@link IsolationSettings}).
+   */
+  ISOLATION
 }

@@ -72,7 +72,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * commit record ({@code aatomic.after-cleanup}). Deleting the log first keeps the rule recovery
  * relies on: log messages are missing only once the transaction has been propagated.
  *
- * <p><b>Recovery</b> (Algorithm 6): before a commit, at most once per {@link #recoveryCheckMillis}
+ * <p><b>Recovery</b> (Algorithm 6, {@link AdvancedAtomicity}): before a commit, at most once per atomic timeout / 5
  * (and at every commit while recovery is needed), a client looks for commit records older than
  * the atomic timeout. Finding some, it takes the recovery lock (the exclusive lock on the ATOMIC
  * COMMIT queue's URI, one owner per pass) and propagates each such transaction — its complete
@@ -89,95 +89,55 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class AdvancedAtomicLog implements CommitLog {
   private static final System.Logger LOG = System.getLogger(AdvancedAtomicLog.class.getName());
-  /** Messages fetched per receive during recovery. */
-  static final int RECEIVE_MAX = 1000;
-  /** Rounds of stale commit records one recovery pass handles at most. */
-  private static final int MAX_ROUNDS = 100;
-  /** Resends of a message whose outcome is unknown. */
-  private static final int RESENDS = 3;
-
   /**
    * A committed transaction whose records are not propagated yet; {@code resend}: the message
    * that commits it, to send again first (its outcome was unknown), or empty.
    */
   private record Pending(long key, boolean twoStep, Routed routed, Optional<byte[]> resend) {}
 
-  /** What a recovery check found. */
-  enum Recovery {
-    /** No stale commit record. */
-    NOT_NEEDED,
-    /** Stale commit records were recovered by this client. */
-    RECOVERED,
-    /** Another client holds the recovery lock. */
-    BUSY
-  }
-
   private final EngineParts parts;
   private final Sequencing sequencing;
   private final Clock clock;
   private final CrashPoints crashPoints;
-  private final AdvancedQueueService queues;
-  private final LockService locks;
-  private final PuQueues names;
   private final QueueSender sender;
-  private final String logQueue;
-  private final String commitQueue;
-  private final String owner;
-  private final Duration atomicTimeout;
-  private final long commitDeadlineMillis;
-  private final long recoveryCheckMillis;
+  private final AdvancedAtomicity atomicity;
   private final int maxMessageSize;
   private final SecureRandom keys = new SecureRandom();
   private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
   /** Propagation on the checkpoint executor, one run serving every commit that arrived meanwhile. */
   private final CoalescingTask propagation;
-  private final AtomicLong passes = new AtomicLong();
-  private volatile long lastCheckMillis = Long.MIN_VALUE;
-  private volatile boolean recoveryNeeded;
-  /** Whether a thread of this handle is running the recovery check. */
-  private final AtomicBoolean checking = new AtomicBoolean();
 
   /** The log over the engine's parts; creates the two queues when they are missing. */
   public AdvancedAtomicLog(EngineParts parts) {
     this.parts = parts;
     ProtocolContext ctx = parts.context();
-    if (!ctx.services().hasAdvancedQueues()) {
-      throw new io.stratus.InvalidRequestException(
-          "the advanced atomic protocol needs the advanced queue service");
-    }
     this.sequencing = parts.sequencing();
     this.clock = ctx.clock();
     this.crashPoints = ctx.crashPoints();
-    this.queues = ctx.services().advancedQueues();
-    this.locks = ctx.services().locks();
-    this.names = parts.names();
     this.sender = parts.sender();
-    String prefix = prefixOf(ctx.databaseUri());
-    this.logQueue = prefix + "log";
-    this.commitQueue = prefix + "commit";
-    this.owner = ctx.clientId() + "#" + Long.toString(clock.millis(), 36) + "-"
-        + UUID.randomUUID().toString().substring(0, 8);
-    this.atomicTimeout = ctx.checkpoints().atomicTimeout();
-    this.commitDeadlineMillis = atomicTimeout.toMillis() * 3 / 4;
-    this.recoveryCheckMillis = Math.max(1, atomicTimeout.toMillis() / 5);
-    this.maxMessageSize = queues.limits().maxAdvancedMessageSize();
+    PuQueues names = parts.names();
+    this.atomicity = new AdvancedAtomicity(ctx, records -> {
+      Map<String, List<LogRecord>> byQueue = new LinkedHashMap<>();
+      for (LogRecord r : records) {
+        byQueue.computeIfAbsent(names.queueOf(r), q -> new ArrayList<>()).add(r);
+      }
+      sender.sendAll(byQueue);
+    });
+    this.maxMessageSize = atomicity.maxMessageSize();
     this.propagation = new CoalescingTask(parts.scheduler(), this::propagatePending);
-    CloudFutures.await(queues.createQueue(logQueue));
-    CloudFutures.await(queues.createQueue(commitQueue));
-    CloudFutures.await(locks.setTimeout(prefix, ctx.checkpoints().lockTimeout()));
   }
 
   /** The URI prefix of a database's advanced atomicity queues (and of its recovery lock). */
   public static String prefixOf(String databaseUri) {
-    return databaseUri + "/aatomic/";
+    return AdvancedAtomicity.prefixOf(databaseUri);
   }
 
   @Override
   public void commit(WriteSet ws, Routed routed) {
     String tx = ws.transaction().transactionId();
-    checkRecovery(tx);
+    atomicity.checkBeforeCommit(tx);
     long key = newKey();
-    String commitKey = owner + "/" + tx;
+    String commitKey = atomicity.owner() + "/" + tx;
     boolean twoStep;
     try (Sequencing.Slot lane = sequencing.acquire()) {
       long now = clock.millis();
@@ -193,17 +153,17 @@ public final class AdvancedAtomicLog implements CommitLog {
         sendCommitting(tx, key, false, routed, single.get(), lane);
       } else {
         List<byte[]> messages = AtomicMessages.pack(commitKey, now, all, maxMessageSize);
-        Sent logs = send(logQueue, messages, key);
+        AdvancedAtomicity.Sent logs = atomicity.send(atomicity.logQueue(), messages, key);
         if (!logs.ok()) {
           // No commit record: what arrived is an orphan that recovery deletes once it is old.
           lane.giveBack(routed.byQueue());
           throw failed(tx, "sending its log messages failed", logs, true);
         }
         crashPoints.reach("aatomic.after-log");
-        if (clock.millis() - now > commitDeadlineMillis) {
+        if (clock.millis() - now > atomicity.commitDeadlineMillis()) {
           lane.giveBack(routed.byQueue());
           throw new CommitFailedException("advanced atomic commit of transaction " + tx
-              + ": sending its log messages took longer than " + commitDeadlineMillis
+              + ": sending its log messages took longer than " + atomicity.commitDeadlineMillis()
               + " ms, too close to the atomic timeout; no commit record was sent, so none of it"
               + " will be applied", true, null);
         }
@@ -224,54 +184,12 @@ public final class AdvancedAtomicLog implements CommitLog {
   }
 
   /**
-   * Algorithm 6 before a commit: at most once per check period, and at every commit while a
-   * recovery is needed.
-   */
-  private void checkRecovery(String tx) {
-    long now = clock.millis();
-    long last = lastCheckMillis;
-    if (!recoveryNeeded && last != Long.MIN_VALUE && now >= last
-        && now - last < recoveryCheckMillis) {
-      return;
-    }
-    // One check per handle at a time: the request threads that find a check due together would
-    // otherwise each ask the queues, and each but one be refused the recovery lock its own
-    // handle holds. The others go by the last result.
-    if (!checking.compareAndSet(false, true)) {
-      throwIfInRecovery(tx);
-      return;
-    }
-    try {
-      Recovery r;
-      try {
-        r = recoverStale(false);
-      } catch (CloudException e) {
-        throw new CommitFailedException("advanced atomic commit of transaction " + tx
-            + ": checking for transactions to recover failed; nothing was sent",
-            e.isRetryable(), e);
-      }
-      lastCheckMillis = now;
-      recoveryNeeded = r == Recovery.BUSY;
-    } finally {
-      checking.set(false);
-    }
-    throwIfInRecovery(tx);
-  }
-
-  private void throwIfInRecovery(String tx) {
-    if (recoveryNeeded) {
-      throw new DatabaseInRecoveryException("advanced atomic commit of transaction " + tx
-          + ": another client is recovering a crashed client's transaction; nothing was sent");
-    }
-  }
-
-  /**
    * Sends the message whose arrival commits the transaction (complete message or commit record):
    * sent, committed; maybe sent, settled as a winner later; not sent, nothing happened.
    */
   private void sendCommitting(String tx, long key, boolean twoStep, Routed routed,
       byte[] message, Sequencing.Slot lane) {
-    Sent s = send(commitQueue, List.of(message), key);
+    AdvancedAtomicity.Sent s = atomicity.send(atomicity.commitQueue(), List.of(message), key);
     if (s.ok()) {
       return;
     }
@@ -289,45 +207,12 @@ public final class AdvancedAtomicLog implements CommitLog {
     throw failed(tx, "sending its commit record failed", s, false);
   }
 
-  private static CommitFailedException failed(String tx, String what, Sent s,
+  private static CommitFailedException failed(String tx, String what, AdvancedAtomicity.Sent s,
       boolean unknownIsHarmless) {
     boolean retryable = s.failure() instanceof CloudException c
         && (c.isRetryable() || (unknownIsHarmless && c instanceof OutcomeUnknownException));
     return new CommitFailedException("advanced atomic commit of transaction " + tx + ": " + what
         + "; no commit record was sent, so none of it will be applied", retryable, s.failure());
-  }
-
-  /** A send's outcome: ok, or the last failure and whether anything may have arrived. */
-  private record Sent(boolean ok, boolean maybe, Throwable failure) {}
-
-  /** Sends {@code messages} with {@code key}, all at once; resends while the outcome is unknown. */
-  private Sent send(String queue, List<byte[]> messages, long key) {
-    boolean maybe = false;
-    Throwable last = null;
-    for (int attempt = 0; attempt <= RESENDS; attempt++) {
-      List<CompletableFuture<Long>> sends = new ArrayList<>(messages.size());
-      for (byte[] m : messages) {
-        sends.add(queues.send(queue, m, key));
-      }
-      last = null;
-      boolean unknown = false;
-      for (CompletableFuture<Long> f : sends) {
-        try {
-          CloudFutures.await(f);
-        } catch (CloudException e) {
-          last = e;
-          unknown |= e instanceof OutcomeUnknownException;
-        }
-      }
-      if (last == null) {
-        return new Sent(true, false, null);
-      }
-      maybe |= unknown;
-      if (!unknown && !maybe) {
-        return new Sent(false, false, last); // known not sent: no point in sending again
-      }
-    }
-    return new Sent(false, maybe, last);
   }
 
   // ---- propagation ----
@@ -342,7 +227,7 @@ public final class AdvancedAtomicLog implements CommitLog {
     Pending p;
     while ((p = pending.poll()) != null) {
       if (p.resend().isPresent()) {
-        if (!send(commitQueue, List.of(p.resend().get()), p.key()).ok()) {
+        if (!atomicity.send(atomicity.commitQueue(), List.of(p.resend().get()), p.key()).ok()) {
           later.add(p); // still not known to have arrived: the next flush tries again
           continue;
         }
@@ -370,19 +255,16 @@ public final class AdvancedAtomicLog implements CommitLog {
     }
     crashPoints.reach("aatomic.after-propagate");
     parts.events().queued(targets);
+    List<Long> keys = new ArrayList<>();
+    Set<Long> twoStep = new HashSet<>();
+    for (Pending b : batch) {
+      keys.add(b.key());
+      if (b.twoStep()) {
+        twoStep.add(b.key());
+      }
+    }
     try {
-      List<CompletableFuture<Integer>> deletes = new ArrayList<>();
-      for (Pending b : batch) {
-        if (b.twoStep()) {
-          deletes.add(queues.deleteByKey(logQueue, b.key() - 1, b.key() + 1));
-        }
-      }
-      awaitAll(deletes);
-      deletes.clear();
-      for (Pending b : batch) {
-        deletes.add(queues.deleteByKey(commitQueue, b.key() - 1, b.key() + 1));
-      }
-      awaitAll(deletes);
+      atomicity.cleanUp(keys, twoStep);
     } catch (CloudException e) {
       LOG.log(Level.DEBUG, "cleaning up " + batch.size() + " commits failed; recovery will", e);
       return;
@@ -390,204 +272,9 @@ public final class AdvancedAtomicLog implements CommitLog {
     crashPoints.reach("aatomic.after-cleanup");
   }
 
-  private static void awaitAll(List<? extends CompletableFuture<?>> futures) {
-    CloudException first = null;
-    for (CompletableFuture<?> f : futures) {
-      try {
-        CloudFutures.await(f);
-      } catch (CloudException e) {
-        if (first == null) {
-          first = e;
-        }
-      }
-    }
-    if (first != null) {
-      throw first;
-    }
-  }
-
-  // ---- recovery ----
-
-  /** What one recovery pass did. */
-  private static final class Tally {
-    int winners;
-    int orphans;
-    int incomplete;
-  }
-
-  /**
-   * One recovery pass under the recovery lock: every commit record older than the atomic timeout
-   * ({@code all}: every commit record, whatever its age — an operator's call) is propagated and
-   * deleted, then orphaned log messages older than the atomic timeout are deleted.
-   */
-  Recovery recoverStale(boolean all) {
-    return recover(all, new Tally());
-  }
-
-  private Recovery recover(boolean all, Tally tally) {
-    // Both questions at once: one round trip for the check that runs before commits.
-    CompletableFuture<List<AdvancedMessage>> commits = staleCommitRecords(all);
-    CompletableFuture<List<AdvancedMessage>> oldLogs = all ? null
-        : queues.receiveOlderThan(logQueue, 1, atomicTimeout);
-    Set<Long> leftAlone = new HashSet<>();
-    Map<String, List<AdvancedMessage>> stale = byCommitKey(CloudFutures.await(commits), leftAlone);
-    boolean orphansDue = all || !CloudFutures.await(oldLogs).isEmpty();
-    if (stale.isEmpty() && !orphansDue) {
-      return Recovery.NOT_NEEDED;
-    }
-    String passOwner = owner + "#" + passes.incrementAndGet();
-    LockGrant grant = CloudFutures.await(locks.acquireExclusive(commitQueue, passOwner));
-    if (!grant.granted()) {
-      // Only committed transactions make the database inconsistent; orphans are harmless and the
-      // lock's holder deletes them.
-      return stale.isEmpty() ? Recovery.NOT_NEEDED : Recovery.BUSY;
-    }
-    long deadline = clock.millis() + grant.validFor().toMillis() / 2;
-    try {
-      for (int round = 0; round < MAX_ROUNDS && !stale.isEmpty(); round++) {
-        for (List<AdvancedMessage> t : stale.values()) {
-          if (clock.millis() > deadline) {
-            return Recovery.RECOVERED; // the rest is left to the next pass, under a new lease
-          }
-          recoverOne(t, tally, leftAlone);
-        }
-        stale = byCommitKey(CloudFutures.await(staleCommitRecords(all)), leftAlone);
-      }
-      deleteOrphans(tally);
-      return Recovery.RECOVERED;
-    } finally {
-      try {
-        CloudFutures.await(locks.release(commitQueue, passOwner));
-      } catch (CloudException e) {
-        LOG.log(Level.DEBUG, "releasing the recovery lock failed; it lapses with its lease", e);
-      }
-    }
-  }
-
-  private CompletableFuture<List<AdvancedMessage>> staleCommitRecords(boolean all) {
-    return all ? queues.receiveAfterId(commitQueue, RECEIVE_MAX, 0)
-        : queues.receiveOlderThan(commitQueue, RECEIVE_MAX, atomicTimeout);
-  }
-
-  /**
-   * The commit messages grouped by the commit key inside them, without those this pass leaves
-   * alone. A damaged commit message is left in the queue (logged, and left alone from then on):
-   * deleting it could drop a committed transaction, and an operator can still inspect it.
-   */
-  private Map<String, List<AdvancedMessage>> byCommitKey(List<AdvancedMessage> ms,
-      Set<Long> leftAlone) {
-    Map<String, List<AdvancedMessage>> out = new LinkedHashMap<>();
-    for (AdvancedMessage m : ms) {
-      if (leftAlone.contains(m.id())) {
-        continue;
-      }
-      try {
-        String k = AtomicMessages.decode(m.payload()).commitKey();
-        out.computeIfAbsent(k, x -> new ArrayList<>()).add(m);
-      } catch (CorruptLogMessageException e) {
-        leftAlone.add(m.id());
-        LOG.log(Level.WARNING, "damaged message " + m.id() + " in " + commitQueue
-            + " left in the queue: " + e.getMessage());
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Propagates the transaction of {@code commitMessages} (copies of its complete message or
-   * commit record, all decodable) — its records, or those of the log messages of its key — and
-   * deletes its messages, log first. A transaction with a damaged log message is left alone
-   * (its ids join {@code leftAlone}): applying the rest would apply part of it.
-   */
-  private void recoverOne(List<AdvancedMessage> commitMessages, Tally tally,
-      Set<Long> leftAlone) {
-    AtomicMessages.Entry commit = AtomicMessages.decode(commitMessages.get(0).payload());
-    long key = commitMessages.get(0).key();
-    List<LogRecord> records = new ArrayList<>();
-    List<AdvancedMessage> logs = new ArrayList<>();
-    if (commit.complete()) {
-      records.addAll(commit.records());
-    } else {
-      Map<Integer, List<LogRecord>> byIndex = new TreeMap<>();
-      for (AdvancedMessage m : CloudFutures.await(
-          queues.receiveByKey(logQueue, RECEIVE_MAX, key - 1, key + 1))) {
-        AtomicMessages.Entry e;
-        try {
-          e = AtomicMessages.decode(m.payload());
-        } catch (CorruptLogMessageException ex) {
-          LOG.log(Level.WARNING, "damaged message " + m.id() + " in " + logQueue + " under the"
-              + " key of committed transaction " + commit.commitKey() + ": it is left alone, with"
-              + " its commit record: " + ex.getMessage());
-          commitMessages.forEach(c -> leftAlone.add(c.id()));
-          tally.incomplete++;
-          return;
-        }
-        if (e.commitKey().equals(commit.commitKey())) { // another transaction may share the key
-          logs.add(m);
-          byIndex.putIfAbsent(e.messageIndex(), e.records());
-        }
-      }
-      if (byIndex.size() < commit.messageCount()) {
-        // Log messages are deleted only after the transaction was propagated: this one was, by
-        // a clean-up that died before deleting its commit record. Sending again is harmless.
-        tally.incomplete++;
-      }
-      byIndex.values().forEach(records::addAll);
-    }
-    if (!records.isEmpty()) {
-      Map<String, List<LogRecord>> byQueue = new LinkedHashMap<>();
-      for (LogRecord r : records) {
-        byQueue.computeIfAbsent(names.queueOf(r), q -> new ArrayList<>()).add(r);
-      }
-      sender.sendAll(byQueue);
-      crashPoints.reach("aatomic.recovery.after-propagate");
-    }
-    List<CompletableFuture<Void>> deletes = new ArrayList<>();
-    for (AdvancedMessage m : logs) {
-      deletes.add(queues.delete(logQueue, m.id()));
-    }
-    awaitAll(deletes);
-    deletes.clear();
-    for (AdvancedMessage m : commitMessages) {
-      deletes.add(queues.delete(commitQueue, m.id()));
-    }
-    awaitAll(deletes);
-    tally.winners++;
-  }
-
-  /**
-   * Deletes log messages older than the atomic timeout that have no commit record: their
-   * transaction sent no commit record within three quarters of the timeout, so it never will.
-   */
-  private void deleteOrphans(Tally tally) {
-    List<AdvancedMessage> old =
-        CloudFutures.await(queues.receiveOlderThan(logQueue, RECEIVE_MAX, atomicTimeout));
-    Map<Long, List<AdvancedMessage>> byKey = new LinkedHashMap<>();
-    for (AdvancedMessage m : old) {
-      byKey.computeIfAbsent(m.key(), k -> new ArrayList<>()).add(m);
-    }
-    for (Map.Entry<Long, List<AdvancedMessage>> e : byKey.entrySet()) {
-      long key = e.getKey();
-      if (!CloudFutures.await(queues.receiveByKey(commitQueue, 1, key - 1, key + 1)).isEmpty()) {
-        continue; // committed: the next pass recovers it once its commit record is old
-      }
-      List<CompletableFuture<Void>> deletes = new ArrayList<>();
-      for (AdvancedMessage m : e.getValue()) {
-        deletes.add(queues.delete(logQueue, m.id()));
-      }
-      awaitAll(deletes);
-      tally.orphans++;
-    }
-  }
-
   @Override
   public RecoverySummary recoverAbandonedClients() {
-    Tally tally = new Tally();
-    Recovery r = recover(true, tally);
-    int waiting =
-        CloudFutures.await(queues.receiveAfterId(commitQueue, RECEIVE_MAX, 0)).size();
-    return new RecoverySummary(1, tally.winners, tally.orphans, waiting,
-        r == Recovery.BUSY ? 1 : 0, tally.incomplete);
+    return atomicity.recoverAbandonedClients();
   }
 
   /**

@@ -130,6 +130,11 @@ public final class LogMessages {
         .setCommitId(r.commitId())
         .setSecondaryIndex(c.secondaryIndex());
     c.dataPageUri().ifPresent(b::setDataPageUri);
+    if (c.hasBefore()) {
+      Optional<byte[]> before = c.before();
+      b.setBeforeKnown(true).setBeforePresent(before.isPresent());
+      before.ifPresent(v -> b.setBeforeValue(ByteString.copyFrom(v)));
+    }
     for (LaneDependency d : r.after()) {
       b.addAfter(LaneDependencyProto.newBuilder().setLane(d.lane()).setCounter(d.counter()));
     }
@@ -159,6 +164,10 @@ public final class LogMessages {
     LogicalChange change = new LogicalChange(
         kind, p.getTreeUri(), p.getKey().toByteArray(), p.getValue().toByteArray(), page,
         p.getSecondaryIndex());
+    if (p.getBeforeKnown()) {
+      change = change.withBefore(p.getBeforePresent()
+          ? Optional.of(p.getBeforeValue().toByteArray()) : Optional.empty());
+    }
     List<LaneDependency> after = new ArrayList<>(p.getAfterCount());
     for (LaneDependencyProto d : p.getAfterList()) {
       after.add(new LaneDependency(d.getLane(), d.getCounter()));

@@ -29,6 +29,11 @@ class LogMessagesTest {
     Optional<String> page =
         kind == LogicalChange.Kind.UPDATE ? Optional.of("db/c/items/p" + i) : Optional.empty();
     LogicalChange change = new LogicalChange(kind, "db/c/items/root", key, value, page);
+    switch (random.nextInt(3)) { // no before image, a known absent key, a before value
+      case 1 -> change = change.withBefore(Optional.empty());
+      case 2 -> change = change.withBefore(Optional.of(new byte[] {(byte) i, 7}));
+      default -> { }
+    }
     return new LogRecord(change, "client-" + random.nextInt(3), random.nextInt(1000),
         "tx-" + i, 1_700_000_000_000L + i, random.nextInt(10));
   }

@@ -1,0 +1,293 @@
+package io.stratus.core;
+
+import static io.stratus.core.BasicProtocolTest.load;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.stratus.InvalidConfigurationException;
+import io.stratus.TransactionConflictException;
+import io.stratus.TransactionTimeoutException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.testing.Seed;
+import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.protocols.ProtocolKind;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Snapshot isolation and its serializable mode (paper 000, section 5.4): what each transaction
+ * reads is one snapshot, however pages move underneath (commits, checkpoints, splits); of two
+ * concurrent writers of one record only the first commits; write skew passes under snapshot
+ * isolation and aborts when serializable; money moved between accounts by many threads of two
+ * handles never changes the total any audit sees.
+ */
+@ExtendWith(SeedExtension.class)
+class SnapshotIsolationTest {
+
+  static DatabaseConfig.Builder snapshot(Fixture f, ProtocolKind kind, String client,
+      ManualExecutor ex) {
+    return f.config().protocol(kind).clientId(client).checkpointExecutor(ex);
+  }
+
+  static String read(Transaction tx, long key) {
+    return tx.read("items", Key.of(key)).map(Fixture::string).orElse(null);
+  }
+
+  /** Two transactions read one record and both write it back: the second commit aborts. */
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT"})
+  void concurrentReadModifyWritesLoseNoUpdate(ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      Database a = f.open(snapshot(f, kind, "a", ex));
+      Database b = f.open(snapshot(f, kind, "b", ex));
+      load(a, 40);
+      for (Database second : List.of(a, b)) { // another transaction of one handle, or a client
+        Transaction t1 = a.begin();
+        Transaction t2 = second.begin();
+        String v1 = read(t1, 7);
+        String v2 = read(t2, 7);
+        assertThat(v2).isEqualTo(v1);
+        t1.update("items", Key.of(7), Fixture.bytes(v1 + "+1"));
+        t2.update("items", Key.of(7), Fixture.bytes(v2 + "+2"));
+        t1.commit();
+        assertThatThrownBy(t2::commit).isInstanceOf(TransactionConflictException.class)
+            .satisfies(e -> assertThat(((TransactionConflictException) e).isRetryable()).isTrue());
+        try (Transaction check = b.begin()) {
+          assertThat(read(check, 7)).isEqualTo(v1 + "+1");
+        }
+      }
+    }
+  }
+
+  /**
+   * Two doctors on call; each transaction checks that the other is on call and goes off call
+   * itself. Snapshot isolation lets both commit (write skew, G2); the serializable mode aborts the
+   * second.
+   */
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT"})
+  void writeSkewPassesUnderSnapshotIsolationOnly(ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      Database a = f.open(snapshot(f, kind, "a", ex));
+      load(a, 2);
+      Transaction t1 = a.begin();
+      Transaction t2 = a.begin();
+      assertThat(read(t1, 0)).isEqualTo("v0-0");
+      assertThat(read(t1, 1)).isEqualTo("v0-1");
+      assertThat(read(t2, 0)).isEqualTo("v0-0");
+      assertThat(read(t2, 1)).isEqualTo("v0-1");
+      t1.update("items", Key.of(0), Fixture.bytes("off"));
+      t2.update("items", Key.of(1), Fixture.bytes("off"));
+      t1.commit();
+      if (kind == ProtocolKind.SERIALIZABLE_SNAPSHOT) {
+        assertThatThrownBy(t2::commit).isInstanceOf(TransactionConflictException.class);
+        assertThat(Fixture.itemsByKey(a)).containsEntry("0", "off").containsEntry("1", "v0-1");
+      } else {
+        t2.commit(); // write skew: both off call
+        assertThat(Fixture.itemsByKey(a)).containsEntry("0", "off").containsEntry("1", "off");
+      }
+    }
+  }
+
+  /**
+   * A transaction whose snapshot predates commits and checkpoints that rewrote and split the
+   * pages it reads sees exactly its snapshot: updated records with their old values, no inserted
+   * record, deleted records still there (pages rolled back). A new transaction sees everything at
+   * once, before any checkpoint (pages rolled forward from the archive).
+   */
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT"})
+  void aSnapshotSurvivesCommitsCheckpointsAndSplits(ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      Database writer = f.open(snapshot(f, kind, "w", ex));
+      Database reader = f.open(snapshot(f, kind, "r", ex));
+      load(writer, 30);
+      Map<String, String> before = Fixture.itemsByKey(writer);
+      try (Transaction old = reader.begin()) {
+        for (int round = 0; round < 3; round++) {
+          for (int i = 0; i < 30; i += 3) {
+            int r = round;
+            int k = i;
+            writer.run(tx -> {
+              tx.update("items", Key.of(k), Fixture.bytes("r" + r + "-" + k + "-".repeat(40)));
+              tx.create("items", Key.of(1000 + r * 100 + k), Fixture.bytes("new" + k));
+              if (k % 2 == 0 && r == 0) {
+                tx.delete("items", Key.of(k + 1));
+              }
+              return null;
+            });
+          }
+          // Without a checkpoint: new transactions see it all, rolled forward from the archive.
+          Map<String, String> now = Fixture.itemsByKey(reader);
+          assertThat(now).containsEntry("3", "r" + round + "-3" + "-".repeat(40))
+              .containsKey(Long.toString(1000 + round * 100 + 27));
+          writer.checkpointAll();
+        }
+        Map<String, String> seen = new java.util.HashMap<>();
+        try (RecordCursor c = old.scan("items")) {
+          while (c.hasNext()) {
+            Record r = c.next();
+            seen.put(Long.toString(r.key().decoder().nextLong()), Fixture.string(r.payload()));
+          }
+        }
+        assertThat(seen).as("the old snapshot, rolled back").isEqualTo(before);
+      }
+      Map<String, String> after = Fixture.itemsByKey(reader);
+      assertThat(after).hasSize(30 - 5 + 30).containsEntry("0", "r2-0" + "-".repeat(40))
+          .doesNotContainKey("1");
+      reader.checkpointAll();
+      assertThat(Fixture.itemsByKey(writer)).isEqualTo(after);
+    }
+  }
+
+  /**
+   * Bank transfers by four threads over two handles (two threads each) between ten accounts, with
+   * read-only audits: every audit sums to the starting total, and so does the end state.
+   */
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT"})
+  void transfersKeepTheTotalForEveryAudit(ProtocolKind kind, @Seed long seed) throws Exception {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      Database a = f.open(snapshot(f, kind, "a", ex));
+      Database b = f.open(snapshot(f, kind, "b", ex));
+      a.createCollection("items");
+      a.run(tx -> {
+        for (int i = 0; i < 10; i++) {
+          tx.create("items", Key.of(i), Fixture.bytes("100"));
+        }
+        return null;
+      });
+      RetryPolicy retries = RetryPolicy.builder().maxAttempts(1000)
+          .sleeper(d -> { }).seed(seed).build();
+      AtomicInteger audits = new AtomicInteger();
+      AtomicInteger transfers = new AtomicInteger();
+      ExecutorService pool = Executors.newFixedThreadPool(4);
+      List<Future<?>> work = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        Database db = t % 2 == 0 ? a : b;
+        SplittableRandom r = new SplittableRandom(seed + t);
+        work.add(pool.submit(() -> {
+          for (int i = 0; i < 60; i++) {
+            if (i % 4 == 3) {
+              int total = db.read(retries, tx -> {
+                int sum = 0;
+                for (int k = 0; k < 10; k++) {
+                  sum += Integer.parseInt(read(tx, k));
+                }
+                return sum;
+              });
+              assertThat(total).as("seed " + seed + ": an audit's total").isEqualTo(1000);
+              audits.incrementAndGet();
+              continue;
+            }
+            int from = r.nextInt(10);
+            int to = (from + 1 + r.nextInt(9)) % 10;
+            int amount = 1 + r.nextInt(20);
+            db.run(retries, tx -> {
+              int x = Integer.parseInt(read(tx, from));
+              int y = Integer.parseInt(read(tx, to));
+              tx.update("items", Key.of(from), Fixture.bytes(Integer.toString(x - amount)));
+              tx.update("items", Key.of(to), Fixture.bytes(Integer.toString(y + amount)));
+              return null;
+            });
+            transfers.incrementAndGet();
+          }
+          return null;
+        }));
+      }
+      pool.shutdown();
+      for (Future<?> w : work) {
+        w.get(2, TimeUnit.MINUTES);
+      }
+      assertThat(pool.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
+      a.checkpointAll();
+      int total = Fixture.itemsByKey(b).values().stream().mapToInt(Integer::parseInt).sum();
+      assertThat(total).as("seed " + seed).isEqualTo(1000);
+      assertThat(transfers.get()).isEqualTo(4 * 45);
+      assertThat(audits.get()).isEqualTo(4 * 15);
+    }
+  }
+
+  /** A transaction older than the transaction timeout is refused reads (retryably). */
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION"})
+  void aTransactionPastItsTimeoutIsRefused(ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      Database a = f.open(snapshot(f, kind, "a", new ManualExecutor()));
+      load(a, 3);
+      try (Transaction tx = a.begin()) {
+        f.clock.advance(Duration.ofSeconds(11));
+        assertThatThrownBy(() -> read(tx, 1)).isInstanceOf(TransactionTimeoutException.class);
+      }
+    }
+  }
+
+  /** Lease timeouts that break paper 000's rule are refused when the configuration is built. */
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT"})
+  void leasesShorterThanTheRuleAreRefused(ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      assertThatThrownBy(() -> f.config().protocol(kind)
+          .isolationLeaseTimeout(Duration.ofSeconds(60)).build())
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("2 x transaction timeout");
+      f.config().protocol(kind).transactionTimeout(Duration.ofSeconds(2))
+          .atomicTimeout(Duration.ofSeconds(40)).isolationLeaseTimeout(Duration.ofSeconds(60))
+          .build();
+      assertThatThrownBy(() -> f.config().protocol(ProtocolKind.MONOTONIC)
+          .transactionTimeout(Duration.ofSeconds(2)).build())
+          .isInstanceOf(InvalidConfigurationException.class);
+    }
+  }
+
+  /** Archived records that no transaction can need are collected; reads stay right. */
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION"})
+  void theArchiveIsCollectedOnceNoTransactionNeedsIt(ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      Database a = f.open(snapshot(f, kind, "a", ex));
+      load(a, 20);
+      for (int i = 0; i < 20; i++) {
+        int k = i;
+        a.run(tx -> {
+          tx.update("items", Key.of(k), Fixture.bytes("x" + k));
+          return null;
+        });
+      }
+      String queue = Fixture.DB + "/si/log/" + Fixture.DB + "/c/items/root";
+      int archived = CloudFutures.await(f.services().advancedQueues().receiveAfterId(queue, 1000,
+          0)).size();
+      assertThat(archived).isEqualTo(20);
+      a.checkpointAll();
+      f.clock.advance(Duration.ofMinutes(3)); // past lease + transaction timeout and the TTL
+      a.checkpointAll(); // a new mark, then the collection
+      a.run(tx -> {
+        tx.update("items", Key.of(0), Fixture.bytes("y0"));
+        return null;
+      });
+      f.clock.advance(Duration.ofSeconds(20));
+      a.checkpointAll();
+      int left = CloudFutures.await(f.services().advancedQueues().receiveAfterId(queue, 1000,
+          0)).size();
+      assertThat(left).as("collected").isLessThan(archived);
+      Map<String, String> items = Fixture.itemsByKey(a);
+      assertThat(items).containsEntry("0", "y0").containsEntry("19", "x19").hasSize(20);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package io.stratus.protocols;
+
+import io.stratus.pagemanager.PageStore;
+
+/**
+ * One transaction as its commit protocol sees it: the protocol's own state for that transaction
+ * (a snapshot id, the locks it holds, what it read) behind the hooks the record manager calls.
+ * {@link CommitProtocol#begin} makes one per transaction; the record manager calls {@link
+ * #readView} once, then {@link #commit} at most once, then {@link #finish} exactly once.
+ *
+ * <p>Used by one thread at a time, like the transaction it belongs to; two transactions of one
+ * handle have two of these, so nothing one holds (a lock, a snapshot) is the other's.
+ */
+public interface ProtocolTransaction {
+
+  /** Who the transaction is. */
+  TransactionInfo info();
+
+  /**
+   * The page store the transaction's B-link trees use: {@code pages} (its page transaction) itself,
+   * or a view over it through which the protocol interposes on reads (an overlay of the handle's
+   * pending writes, pages as of a snapshot).
+   */
+  PageStore readView(PageStore pages);
+
+  /**
+   * Commits the write set.
+   *
+   * @return the committed page versions (for installing into the buffer pool) and counts
+   * @throws io.stratus.CommitFailedException the commit had no visible effect; retry the
+   *     transaction if {@link io.stratus.CommitFailedException#isRetryable()}
+   * @throws io.stratus.CommitStateUnknownException the commit may have taken effect, wholly or
+   *     partly
+   */
+  CommitResult commit(WriteSet ws);
+
+  /**
+   * Called once when the transaction ends: after its commit returned or failed ({@code committed}
+   * tells which), or when it aborted. Releases what the protocol holds for it.
+   */
+  void finish(boolean committed);
+}

@@ -1,0 +1,462 @@
+package io.stratus.protocols.advanced;
+
+import io.stratus.CommitFailedException;
+import io.stratus.CorruptLogMessageException;
+import io.stratus.DatabaseInRecoveryException;
+import io.stratus.cloudapi.AdvancedMessage;
+import io.stratus.cloudapi.AdvancedQueueService;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.CrashPoints;
+import io.stratus.cloudapi.LockGrant;
+import io.stratus.cloudapi.LockService;
+import io.stratus.cloudapi.OutcomeUnknownException;
+import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.RecoverySummary;
+import io.stratus.protocols.log.AtomicMessages;
+import io.stratus.protocols.log.LogRecord;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The queues and the recovery of advanced atomicity (paper 000, section 5.3, Algorithm 6), shared
+ * by the protocols that commit through them: ATOMIC ({@code <databaseUri>/aatomic/log}) for log
+ * messages and ATOMIC COMMIT ({@code <databaseUri>/aatomic/commit}) for commit records, advanced
+ * queues shared by every client of the database, every message keyed by its transaction.
+ *
+ * <p>What a protocol decides itself: the key of a transaction (advanced atomicity draws a random
+ * one, snapshot isolation uses the commit id) and where committed records go ({@link Propagator}:
+ * the PU queues, or the snapshot archive). What this class decides for all: sending with resends
+ * while an outcome is unknown ({@link #send}), the recovery check before a commit ({@link
+ * #checkBeforeCommit}) and the recovery itself.
+ *
+ * <p><b>Recovery</b> (Algorithm 6): a client looks for commit records older than the atomic
+ * timeout. Finding some, it takes the recovery lock (the exclusive lock on the ATOMIC COMMIT
+ * queue's URI, one owner per pass) and propagates each such transaction — its complete message,
+ * or its commit record's log messages fetched by key — then deletes them, log first. If another
+ * client holds the lock, the commit is refused with {@link DatabaseInRecoveryException}
+ * (retryable; nothing was sent). The same pass deletes orphans: log messages older than the atomic
+ * timeout without a commit record (their transaction never committed). Several recoverers, or a
+ * crash during recovery, do no harm: propagating a transaction twice is idempotent for every
+ * {@link Propagator}. Thread-safe.
+ */
+public final class AdvancedAtomicity {
+  private static final System.Logger LOG = System.getLogger(AdvancedAtomicity.class.getName());
+  /** Messages fetched per receive during recovery. */
+  static final int RECEIVE_MAX = 1000;
+  /** Rounds of stale commit records one recovery pass handles at most. */
+  private static final int MAX_ROUNDS = 100;
+  /** Resends of a message whose outcome is unknown. */
+  private static final int RESENDS = 3;
+
+  /**
+   * Sends a committed transaction's records on to where checkpoints find them. MUST be idempotent:
+   * recovery may propagate a transaction that was propagated before (a crash between propagation
+   * and clean-up), or two recoverers the same one.
+   */
+  @FunctionalInterface
+  public interface Propagator {
+    void propagate(List<LogRecord> records);
+  }
+
+  /** What a recovery check found. */
+  public enum Recovery {
+    /** No stale commit record. */
+    NOT_NEEDED,
+    /** Stale commit records were recovered by this client. */
+    RECOVERED,
+    /** Another client holds the recovery lock. */
+    BUSY
+  }
+
+  private final Clock clock;
+  private final CrashPoints crashPoints;
+  private final AdvancedQueueService queues;
+  private final LockService locks;
+  private final Propagator propagator;
+  private final String logQueue;
+  private final String commitQueue;
+  private final String owner;
+  private final Duration atomicTimeout;
+  private final long commitDeadlineMillis;
+  private final long recoveryCheckMillis;
+  private final int maxMessageSize;
+  private final AtomicLong passes = new AtomicLong();
+  private volatile long lastCheckMillis = Long.MIN_VALUE;
+  private volatile boolean recoveryNeeded;
+  /** Whether a thread of this handle is running the recovery check. */
+  private final AtomicBoolean checking = new AtomicBoolean();
+
+  /**
+   * The two queues of the database of {@code ctx} (created when missing) and their recovery,
+   * which sends recovered records to {@code propagator}.
+   */
+  public AdvancedAtomicity(ProtocolContext ctx, Propagator propagator) {
+    if (!ctx.services().hasAdvancedQueues() || !ctx.services().hasLocks()) {
+      throw new io.stratus.InvalidRequestException(
+          "advanced atomicity needs the advanced queue service and the lock service");
+    }
+    this.clock = ctx.clock();
+    this.crashPoints = ctx.crashPoints();
+    this.queues = ctx.services().advancedQueues();
+    this.locks = ctx.services().locks();
+    this.propagator = propagator;
+    String prefix = prefixOf(ctx.databaseUri());
+    this.logQueue = prefix + "log";
+    this.commitQueue = prefix + "commit";
+    this.owner = ctx.clientId() + "#" + Long.toString(clock.millis(), 36) + "-"
+        + UUID.randomUUID().toString().substring(0, 8);
+    this.atomicTimeout = ctx.checkpoints().atomicTimeout();
+    this.commitDeadlineMillis = atomicTimeout.toMillis() * 3 / 4;
+    this.recoveryCheckMillis = Math.max(1, atomicTimeout.toMillis() / 5);
+    this.maxMessageSize = queues.limits().maxAdvancedMessageSize();
+    CloudFutures.await(queues.createQueue(logQueue));
+    CloudFutures.await(queues.createQueue(commitQueue));
+    CloudFutures.await(locks.setTimeout(prefix, ctx.checkpoints().lockTimeout()));
+  }
+
+  /** The URI prefix of a database's advanced atomicity queues (and of its recovery lock). */
+  public static String prefixOf(String databaseUri) {
+    return databaseUri + "/aatomic/";
+  }
+
+  /** This handle's incarnation: unique among all clients and restarts, the prefix of commit keys. */
+  public String owner() {
+    return owner;
+  }
+
+  /** The ATOMIC queue (log messages of two-step transactions). */
+  public String logQueue() {
+    return logQueue;
+  }
+
+  /** The ATOMIC COMMIT queue (commit records and complete transactions). */
+  public String commitQueue() {
+    return commitQueue;
+  }
+
+  /** The largest message the queues take. */
+  public int maxMessageSize() {
+    return maxMessageSize;
+  }
+
+  /**
+   * How long after its start a two-step commit may still send its commit record: three quarters
+   * of the atomic timeout (Algorithm 5, line 5), so it is never recovered before it arrived.
+   */
+  public long commitDeadlineMillis() {
+    return commitDeadlineMillis;
+  }
+
+  /** How often a handle looks for transactions to recover, at most: the atomic timeout / 5. */
+  public long recoveryCheckMillis() {
+    return recoveryCheckMillis;
+  }
+
+  /**
+   * Algorithm 6 before a commit of transaction {@code tx}: at most once per check period, and at
+   * every commit while a recovery is needed.
+   *
+   * @throws DatabaseInRecoveryException while another client holds the recovery lock
+   * @throws CommitFailedException when the check itself failed (nothing was sent)
+   */
+  public void checkBeforeCommit(String tx) {
+    long now = clock.millis();
+    long last = lastCheckMillis;
+    if (!recoveryNeeded && last != Long.MIN_VALUE && now >= last
+        && now - last < recoveryCheckMillis) {
+      return;
+    }
+    // One check per handle at a time: the request threads that find a check due together would
+    // otherwise each ask the queues, and each but one be refused the recovery lock its own
+    // handle holds. The others go by the last result.
+    if (!checking.compareAndSet(false, true)) {
+      throwIfInRecovery(tx);
+      return;
+    }
+    try {
+      Recovery r;
+      try {
+        r = recoverStale(false);
+      } catch (CloudException e) {
+        throw new CommitFailedException("commit of transaction " + tx
+            + ": checking for transactions to recover failed; nothing was sent",
+            e.isRetryable(), e);
+      }
+      lastCheckMillis = now;
+      recoveryNeeded = r == Recovery.BUSY;
+    } finally {
+      checking.set(false);
+    }
+    throwIfInRecovery(tx);
+  }
+
+  private void throwIfInRecovery(String tx) {
+    if (recoveryNeeded) {
+      throw new DatabaseInRecoveryException("commit of transaction " + tx
+          + ": another client is recovering a crashed client's transaction; nothing was sent");
+    }
+  }
+
+  /** A send's outcome: ok, or the last failure and whether anything may have arrived. */
+  public record Sent(boolean ok, boolean maybe, Throwable failure) {}
+
+  /** Sends {@code messages} with {@code key}, all at once; resends while the outcome is unknown. */
+  public Sent send(String queue, List<byte[]> messages, long key) {
+    boolean maybe = false;
+    Throwable last = null;
+    for (int attempt = 0; attempt <= RESENDS; attempt++) {
+      List<CompletableFuture<Long>> sends = new ArrayList<>(messages.size());
+      for (byte[] m : messages) {
+        sends.add(queues.send(queue, m, key));
+      }
+      last = null;
+      boolean unknown = false;
+      for (CompletableFuture<Long> f : sends) {
+        try {
+          CloudFutures.await(f);
+        } catch (CloudException e) {
+          last = e;
+          unknown |= e instanceof OutcomeUnknownException;
+        }
+      }
+      if (last == null) {
+        return new Sent(true, false, null);
+      }
+      maybe |= unknown;
+      if (!unknown && !maybe) {
+        return new Sent(false, false, last); // known not sent: no point in sending again
+      }
+    }
+    return new Sent(false, maybe, last);
+  }
+
+  /**
+   * Deletes the messages of committed transactions that were propagated: the log messages of the
+   * two-step ones first, then every commit record (the order recovery relies on: log messages are
+   * missing only once their transaction was propagated).
+   *
+   * @param keys the transactions' keys
+   * @param twoStep the keys, of those, whose transactions sent log messages
+   */
+  public void cleanUp(List<Long> keys, Set<Long> twoStep) {
+    List<CompletableFuture<Integer>> deletes = new ArrayList<>();
+    for (long key : twoStep) {
+      deletes.add(queues.deleteByKey(logQueue, key - 1, key + 1));
+    }
+    awaitAll(deletes);
+    deletes.clear();
+    for (long key : keys) {
+      deletes.add(queues.deleteByKey(commitQueue, key - 1, key + 1));
+    }
+    awaitAll(deletes);
+  }
+
+  static void awaitAll(List<? extends CompletableFuture<?>> futures) {
+    CloudException first = null;
+    for (CompletableFuture<?> f : futures) {
+      try {
+        CloudFutures.await(f);
+      } catch (CloudException e) {
+        if (first == null) {
+          first = e;
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  // ---- recovery ----
+
+  /** What one recovery pass did. */
+  private static final class Tally {
+    int winners;
+    int orphans;
+    int incomplete;
+  }
+
+  /**
+   * One recovery pass under the recovery lock: every commit record older than the atomic timeout
+   * ({@code all}: every commit record, whatever its age — an operator's call) is propagated and
+   * deleted, then orphaned log messages older than the atomic timeout are deleted.
+   */
+  public Recovery recoverStale(boolean all) {
+    return recover(all, new Tally());
+  }
+
+  private Recovery recover(boolean all, Tally tally) {
+    // Both questions at once: one round trip for the check that runs before commits.
+    CompletableFuture<List<AdvancedMessage>> commits = staleCommitRecords(all);
+    CompletableFuture<List<AdvancedMessage>> oldLogs = all ? null
+        : queues.receiveOlderThan(logQueue, 1, atomicTimeout);
+    Set<Long> leftAlone = new HashSet<>();
+    Map<String, List<AdvancedMessage>> stale = byCommitKey(CloudFutures.await(commits), leftAlone);
+    boolean orphansDue = all || !CloudFutures.await(oldLogs).isEmpty();
+    if (stale.isEmpty() && !orphansDue) {
+      return Recovery.NOT_NEEDED;
+    }
+    String passOwner = owner + "#" + passes.incrementAndGet();
+    LockGrant grant = CloudFutures.await(locks.acquireExclusive(commitQueue, passOwner));
+    if (!grant.granted()) {
+      // Only committed transactions make the database inconsistent; orphans are harmless and the
+      // lock's holder deletes them.
+      return stale.isEmpty() ? Recovery.NOT_NEEDED : Recovery.BUSY;
+    }
+    long deadline = clock.millis() + grant.validFor().toMillis() / 2;
+    try {
+      for (int round = 0; round < MAX_ROUNDS && !stale.isEmpty(); round++) {
+        for (List<AdvancedMessage> t : stale.values()) {
+          if (clock.millis() > deadline) {
+            return Recovery.RECOVERED; // the rest is left to the next pass, under a new lease
+          }
+          recoverOne(t, tally, leftAlone);
+        }
+        stale = byCommitKey(CloudFutures.await(staleCommitRecords(all)), leftAlone);
+      }
+      deleteOrphans(tally);
+      return Recovery.RECOVERED;
+    } finally {
+      try {
+        CloudFutures.await(locks.release(commitQueue, passOwner));
+      } catch (CloudException e) {
+        LOG.log(Level.DEBUG, "releasing the recovery lock failed; it lapses with its lease", e);
+      }
+    }
+  }
+
+  private CompletableFuture<List<AdvancedMessage>> staleCommitRecords(boolean all) {
+    return all ? queues.receiveAfterId(commitQueue, RECEIVE_MAX, 0)
+        : queues.receiveOlderThan(commitQueue, RECEIVE_MAX, atomicTimeout);
+  }
+
+  /**
+   * The commit messages grouped by the commit key inside them, without those this pass leaves
+   * alone. A damaged commit message is left in the queue (logged, and left alone from then on):
+   * deleting it could drop a committed transaction, and an operator can still inspect it.
+   */
+  private Map<String, List<AdvancedMessage>> byCommitKey(List<AdvancedMessage> ms,
+      Set<Long> leftAlone) {
+    Map<String, List<AdvancedMessage>> out = new LinkedHashMap<>();
+    for (AdvancedMessage m : ms) {
+      if (leftAlone.contains(m.id())) {
+        continue;
+      }
+      try {
+        String k = AtomicMessages.decode(m.payload()).commitKey();
+        out.computeIfAbsent(k, x -> new ArrayList<>()).add(m);
+      } catch (CorruptLogMessageException e) {
+        leftAlone.add(m.id());
+        LOG.log(Level.WARNING, "damaged message " + m.id() + " in " + commitQueue
+            + " left in the queue: " + e.getMessage());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Propagates the transaction of {@code commitMessages} (copies of its complete message or
+   * commit record, all decodable) — its records, or those of the log messages of its key — and
+   * deletes its messages, log first. A transaction with a damaged log message is left alone
+   * (its ids join {@code leftAlone}): applying the rest would apply part of it.
+   */
+  private void recoverOne(List<AdvancedMessage> commitMessages, Tally tally,
+      Set<Long> leftAlone) {
+    AtomicMessages.Entry commit = AtomicMessages.decode(commitMessages.get(0).payload());
+    long key = commitMessages.get(0).key();
+    List<LogRecord> records = new ArrayList<>();
+    List<AdvancedMessage> logs = new ArrayList<>();
+    if (commit.complete()) {
+      records.addAll(commit.records());
+    } else {
+      Map<Integer, List<LogRecord>> byIndex = new TreeMap<>();
+      for (AdvancedMessage m : CloudFutures.await(
+          queues.receiveByKey(logQueue, RECEIVE_MAX, key - 1, key + 1))) {
+        AtomicMessages.Entry e;
+        try {
+          e = AtomicMessages.decode(m.payload());
+        } catch (CorruptLogMessageException ex) {
+          LOG.log(Level.WARNING, "damaged message " + m.id() + " in " + logQueue + " under the"
+              + " key of committed transaction " + commit.commitKey() + ": it is left alone, with"
+              + " its commit record: " + ex.getMessage());
+          commitMessages.forEach(c -> leftAlone.add(c.id()));
+          tally.incomplete++;
+          return;
+        }
+        if (e.commitKey().equals(commit.commitKey())) { // another transaction may share the key
+          logs.add(m);
+          byIndex.putIfAbsent(e.messageIndex(), e.records());
+        }
+      }
+      if (byIndex.size() < commit.messageCount()) {
+        // Log messages are deleted only after the transaction was propagated: this one was, by
+        // a clean-up that died before deleting its commit record. Sending again is harmless.
+        tally.incomplete++;
+      }
+      byIndex.values().forEach(records::addAll);
+    }
+    if (!records.isEmpty()) {
+      propagator.propagate(records);
+      crashPoints.reach("aatomic.recovery.after-propagate");
+    }
+    List<CompletableFuture<Void>> deletes = new ArrayList<>();
+    for (AdvancedMessage m : logs) {
+      deletes.add(queues.delete(logQueue, m.id()));
+    }
+    awaitAll(deletes);
+    deletes.clear();
+    for (AdvancedMessage m : commitMessages) {
+      deletes.add(queues.delete(commitQueue, m.id()));
+    }
+    awaitAll(deletes);
+    tally.winners++;
+  }
+
+  /**
+   * Deletes log messages older than the atomic timeout that have no commit record: their
+   * transaction sent no commit record within three quarters of the timeout, so it never will.
+   */
+  private void deleteOrphans(Tally tally) {
+    List<AdvancedMessage> old =
+        CloudFutures.await(queues.receiveOlderThan(logQueue, RECEIVE_MAX, atomicTimeout));
+    Map<Long, List<AdvancedMessage>> byKey = new LinkedHashMap<>();
+    for (AdvancedMessage m : old) {
+      byKey.computeIfAbsent(m.key(), k -> new ArrayList<>()).add(m);
+    }
+    for (Map.Entry<Long, List<AdvancedMessage>> e : byKey.entrySet()) {
+      long key = e.getKey();
+      if (!CloudFutures.await(queues.receiveByKey(commitQueue, 1, key - 1, key + 1)).isEmpty()) {
+        continue; // committed: the next pass recovers it once its commit record is old
+      }
+      List<CompletableFuture<Void>> deletes = new ArrayList<>();
+      for (AdvancedMessage m : e.getValue()) {
+        deletes.add(queues.delete(logQueue, m.id()));
+      }
+      awaitAll(deletes);
+      tally.orphans++;
+    }
+  }
+
+  /** Recovers every commit record in the queue, whatever its age (an operator's call). */
+  public RecoverySummary recoverAbandonedClients() {
+    Tally tally = new Tally();
+    Recovery r = recover(true, tally);
+    int waiting =
+        CloudFutures.await(queues.receiveAfterId(commitQueue, RECEIVE_MAX, 0)).size();
+    return new RecoverySummary(1, tally.winners, tally.orphans, waiting,
+        r == Recovery.BUSY ? 1 : 0, tally.incomplete);
+  }
+}

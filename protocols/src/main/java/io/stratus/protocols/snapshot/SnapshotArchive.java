@@ -1,0 +1,301 @@
+package io.stratus.protocols.snapshot;
+
+import io.stratus.CorruptLogMessageException;
+import io.stratus.btree.TreeChange;
+import io.stratus.cloudapi.AdvancedMessage;
+import io.stratus.cloudapi.AdvancedQueueService;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.OutcomeUnknownException;
+import io.stratus.protocols.log.LogMessages;
+import io.stratus.protocols.log.LogRecord;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The archive of committed log records of snapshot isolation (paper 000, section 5.4): one
+ * advanced queue per tree ({@code <databaseUri>/si/log/<treeRoot>}), every message keyed by the
+ * commit id of the transaction whose records it carries. It is the pending-update queue of the
+ * tree (checkpoints apply it in commit-id order) and, unlike the other protocols' PU queues, its
+ * records stay after they are applied, until no transaction can need them to roll a page back or
+ * forward ({@link SnapshotCheckpointer} collects them).
+ *
+ * <p><b>Why one queue per tree.</b> Validation and snapshot reads must find every record of a
+ * key, whatever happened to the page that held it (splits, deletes, re-creates): with one queue
+ * per tree the key alone says where to look. Checkpoints of one tree then run one at a time; a
+ * checkpoint applies all records up to the highest validated commit id at once, so the rate of
+ * commits does not bound it.
+ *
+ * <p><b>Completeness.</b> A commit sends its records here before it validates its commit id, and
+ * recovery sends a crashed commit's records before its commit id lapses into validity (the
+ * timeout rule of {@link io.stratus.protocols.IsolationSettings}). So the archive holds every
+ * record with a commit id up to the highest validated one: what {@link #versions} may cache.
+ * Ranges above it may still be filling and are read with {@link #fetch}, never cached.
+ *
+ * <p>Thread-safe; the cache is per tree, filled under the tree's monitor.
+ */
+final class SnapshotArchive {
+  private static final System.Logger LOG = System.getLogger(SnapshotArchive.class.getName());
+  /** Messages per receive; a full answer is split in two ranges and asked again. */
+  static final int RECEIVE_MAX = 1000;
+  /** Sends of one message while its outcome is unknown (a duplicate is harmless). */
+  private static final int SENDS = 4;
+
+  /** One archived record: what it did to its tree key, and how to undo it. */
+  record Version(long commitId, TreeChange redo, TreeChange undo) {
+    byte[] key() {
+      return redo.key();
+    }
+  }
+
+  private final AdvancedQueueService queues;
+  private final String prefix;
+  private final int maxMessageSize;
+  private final int cacheLimit;
+  private final Set<String> created = ConcurrentHashMap.newKeySet();
+  private final Map<String, TreeCache> caches = new ConcurrentHashMap<>();
+  private volatile int damaged;
+
+  /**
+   * @param cacheLimit the versions the cache keeps per tree at most (it forgets the oldest)
+   */
+  SnapshotArchive(AdvancedQueueService queues, String databaseUri, int cacheLimit) {
+    this.queues = queues;
+    this.prefix = prefixOf(databaseUri);
+    this.maxMessageSize = queues.limits().maxAdvancedMessageSize();
+    this.cacheLimit = cacheLimit;
+  }
+
+  /** The URI prefix of a database's archive queues. */
+  static String prefixOf(String databaseUri) {
+    return databaseUri + "/si/log/";
+  }
+
+  /** The archive queue of the tree rooted at {@code rootUri}. */
+  String queueOf(String rootUri) {
+    return prefix + rootUri;
+  }
+
+  /** The root of the tree whose archive queue is {@code queue}. */
+  String rootOf(String queue) {
+    return queue.substring(prefix.length());
+  }
+
+  /** Every archive queue of the database. */
+  List<String> queues() {
+    return CloudFutures.await(queues.listQueues(prefix));
+  }
+
+  /** Archived messages this handle found damaged and skipped (logged each time). */
+  int damaged() {
+    return damaged;
+  }
+
+  /**
+   * Sends {@code records} (of any trees, one commit each, keyed by their commit ids) to their
+   * trees' archive queues, all at once; sends again while an outcome is unknown.
+   *
+   * @throws CloudException when a message could not be sent (the caller leaves the rest to
+   *     recovery, which sends all of them again)
+   */
+  void send(List<LogRecord> records) {
+    Map<String, Map<Long, List<LogRecord>>> byQueue = new LinkedHashMap<>();
+    for (LogRecord r : records) {
+      byQueue.computeIfAbsent(queueOf(r.treeUri()), q -> new TreeMap<>())
+          .computeIfAbsent(r.commitId(), c -> new ArrayList<>()).add(r);
+    }
+    List<String> qs = new ArrayList<>();
+    List<Long> keys = new ArrayList<>();
+    List<byte[]> messages = new ArrayList<>();
+    for (Map.Entry<String, Map<Long, List<LogRecord>>> q : byQueue.entrySet()) {
+      ensure(q.getKey());
+      for (Map.Entry<Long, List<LogRecord>> c : q.getValue().entrySet()) {
+        for (byte[] m : LogMessages.pack(c.getValue(), maxMessageSize)) {
+          qs.add(q.getKey());
+          keys.add(c.getKey());
+          messages.add(m);
+        }
+      }
+    }
+    List<Integer> todo = new ArrayList<>();
+    for (int i = 0; i < messages.size(); i++) {
+      todo.add(i);
+    }
+    CloudException last = null;
+    for (int attempt = 0; attempt < SENDS && !todo.isEmpty(); attempt++) {
+      List<CompletableFuture<Long>> sends = new ArrayList<>();
+      for (int i : todo) {
+        sends.add(queues.send(qs.get(i), messages.get(i), keys.get(i)));
+      }
+      List<Integer> again = new ArrayList<>();
+      for (int j = 0; j < sends.size(); j++) {
+        try {
+          CloudFutures.await(sends.get(j));
+        } catch (CloudException e) {
+          last = e;
+          again.add(todo.get(j));
+        }
+      }
+      todo = again;
+      if (last != null && !last.isRetryable() && !(last instanceof OutcomeUnknownException)) {
+        break;
+      }
+    }
+    if (!todo.isEmpty()) {
+      throw last;
+    }
+  }
+
+  private void ensure(String queue) {
+    if (!created.contains(queue)) {
+      CloudFutures.await(queues.createQueue(queue));
+      created.add(queue);
+    }
+  }
+
+  /**
+   * The archived versions of the tree with commit ids in (lo, hi], in commit-id order (records of
+   * one commit in the order they were made), read from the queue now; never cached. For ranges
+   * that may still be filling (above the highest validated commit id).
+   */
+  List<Version> fetch(String rootUri, long lo, long hi) {
+    List<Version> out = new ArrayList<>();
+    if (hi <= lo) {
+      return out;
+    }
+    String queue = queueOf(rootUri);
+    ensure(queue);
+    collect(queue, lo, hi, out);
+    out.sort(Comparator.comparingLong(Version::commitId)); // stable: keeps a commit's order
+    return out;
+  }
+
+  /** Receives (lo, hi] completely: a full answer may have left some out, so halve and ask again. */
+  private void collect(String queue, long lo, long hi, List<Version> out) {
+    long above = hi == Long.MAX_VALUE ? Long.MAX_VALUE : hi + 1;
+    List<AdvancedMessage> ms = CloudFutures.await(queues.receiveByKey(queue, RECEIVE_MAX, lo,
+        above));
+    if (ms.size() >= RECEIVE_MAX && hi - lo > 1) {
+      long mid = lo + (hi - lo) / 2;
+      collect(queue, lo, mid, out);
+      collect(queue, mid, hi, out);
+      return;
+    }
+    ms = new ArrayList<>(ms);
+    ms.sort(Comparator.comparingLong(AdvancedMessage::id));
+    for (AdvancedMessage m : ms) {
+      List<LogRecord> records;
+      try {
+        records = LogMessages.unpack(m.payload());
+      } catch (CorruptLogMessageException e) {
+        damaged++;
+        LOG.log(Level.WARNING, "damaged message " + m.id() + " in archive " + queue
+            + " skipped: " + e.getMessage());
+        continue;
+      }
+      for (LogRecord r : records) {
+        out.add(versionOf(r, m.key()));
+      }
+    }
+  }
+
+  /** The version a record describes, under the commit id its message was keyed by. */
+  static Version versionOf(LogRecord r, long commitId) {
+    boolean index = r.change().secondaryIndex();
+    TreeChange redo = r.toTreeChange(index);
+    TreeChange undo;
+    if (index) {
+      undo = redo.kind() == TreeChange.Kind.PUT ? TreeChange.delete(redo.key())
+          : TreeChange.put(redo.key(), new byte[0]);
+    } else {
+      undo = r.change().before().map(b -> TreeChange.put(r.change().key(), b))
+          .orElseGet(() -> TreeChange.delete(r.change().key()));
+    }
+    return new Version(commitId, redo, undo);
+  }
+
+  /**
+   * The archived versions of the tree with commit ids in (lo, hi], in commit-id order, served from
+   * the cache where it covers them. {@code hi} MUST be at most a validated commit id (the range
+   * is complete, so it may be cached).
+   */
+  List<Version> versions(String rootUri, long lo, long hi) {
+    if (hi <= lo) {
+      return List.of();
+    }
+    return caches.computeIfAbsent(rootUri, r -> new TreeCache()).get(rootUri, lo, hi);
+  }
+
+  /** One tree's cached versions: complete for the commit ids in (coveredLo, coveredHi]. */
+  private final class TreeCache {
+    private final TreeMap<Long, List<Version>> byCommit = new TreeMap<>();
+    private long coveredLo;
+    private long coveredHi;
+    private boolean empty = true;
+    private int size;
+
+    synchronized List<Version> get(String rootUri, long lo, long hi) {
+      if (empty || hi < coveredLo || lo > coveredHi) {
+        byCommit.clear();
+        size = 0;
+        add(fetch(rootUri, lo, hi));
+        coveredLo = lo;
+        coveredHi = hi;
+        empty = false;
+      } else {
+        if (hi > coveredHi) {
+          add(fetch(rootUri, coveredHi, hi));
+          coveredHi = hi;
+        }
+        if (lo < coveredLo) {
+          add(fetch(rootUri, lo, coveredLo));
+          coveredLo = lo;
+        }
+      }
+      List<Version> out = new ArrayList<>();
+      for (List<Version> vs : byCommit.subMap(lo, false, hi, true).values()) {
+        out.addAll(vs);
+      }
+      trim(lo);
+      return out;
+    }
+
+    private void add(List<Version> vs) {
+      for (Version v : vs) {
+        byCommit.computeIfAbsent(v.commitId(), c -> new ArrayList<>()).add(v);
+        size++;
+      }
+    }
+
+    /** Forgets the oldest versions beyond the limit (never those above {@code keepFrom}). */
+    private void trim(long keepFrom) {
+      while (size > cacheLimit && !byCommit.isEmpty() && byCommit.firstKey() <= keepFrom) {
+        Map.Entry<Long, List<Version>> first = byCommit.pollFirstEntry();
+        size -= first.getValue().size();
+        coveredLo = first.getKey();
+      }
+    }
+  }
+
+  /** The versions of {@code all} whose keys lie in [low, high) (high empty: unbounded). */
+  static List<Version> inRange(List<Version> all, byte[] low,
+      java.util.Optional<byte[]> high) {
+    List<Version> out = new ArrayList<>();
+    for (Version v : all) {
+      byte[] k = v.key();
+      if (java.util.Arrays.compareUnsigned(k, low) >= 0
+          && (high.isEmpty() || java.util.Arrays.compareUnsigned(k, high.get()) < 0)) {
+        out.add(v);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,119 @@
+package io.stratus.protocols.snapshot;
+
+import io.stratus.btree.BLinkTree;
+import io.stratus.btree.TreeChange;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageKind;
+import io.stratus.pagemanager.PageStore;
+import io.stratus.pagemanager.PageTransaction;
+import io.stratus.protocols.StorageLayout;
+import io.stratus.protocols.snapshot.SnapshotArchive.Version;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The pages of one transaction as of its snapshot (paper 000, Algorithm 8): a leaf that reflects
+ * an older commit id than the snapshot is rolled forward with the archived records of its key range
+ * up to the snapshot; one that reflects a newer commit id is rolled back with the before images of
+ * the records above the snapshot. Inner pages are used as they are: any version of an inner page
+ * leads to the leaf responsible for a key (B-link right links), and each leaf is brought to the
+ * snapshot by itself.
+ *
+ * <p>The transaction's own changes (its private pages) are returned as they are: they were made on
+ * snapshot pages. A reconstructed leaf is kept for the transaction, so reading it again is stable
+ * and free. Every leaf read is reported to {@link ReadSet} (the key ranges a serializable commit
+ * validates). Not thread-safe: one transaction.
+ */
+final class SnapshotView implements PageStore {
+  /** Where the leaves a transaction read are reported. */
+  interface ReadSet {
+    void leaf(String rootUri, byte[] low, Optional<byte[]> high);
+  }
+
+  private final PageStore pages;
+  private final long snapshot;
+  private final SnapshotArchive archive;
+  private final Runnable deadline;
+  private final ReadSet readSet;
+  private final Map<String, Page[]> seen = new HashMap<>(); // uri -> {source, result}
+
+  /**
+   * @param deadline called before every read; throws when the transaction ran out of time
+   */
+  SnapshotView(PageStore pages, long snapshot, SnapshotArchive archive, Runnable deadline,
+      ReadSet readSet) {
+    this.pages = pages;
+    this.snapshot = snapshot;
+    this.archive = archive;
+    this.deadline = deadline;
+    this.readSet = readSet;
+  }
+
+  @Override
+  public Optional<Page> read(String uri) {
+    deadline.run();
+    Optional<Page> p = pages.read(uri);
+    if (p.isEmpty() || p.get().kind() != PageKind.LEAF) {
+      return p;
+    }
+    if (pages instanceof PageTransaction t && t.writes().containsKey(uri)) {
+      return p; // a private copy, made from the snapshot page
+    }
+    Page source = p.get();
+    Page[] known = seen.get(uri);
+    if (known != null && known[0] == source) {
+      return Optional.of(known[1]);
+    }
+    String root = StorageLayout.rootOf(uri);
+    readSet.leaf(root, source.lowKey(), source.highKey());
+    Page result = asOf(archive, root, source, snapshot);
+    seen.put(uri, new Page[] {source, result});
+    return Optional.of(result);
+  }
+
+  /** {@code leaf} (of the tree rooted at {@code root}) as of commit id {@code snapshot}. */
+  static Page asOf(SnapshotArchive archive, String root, Page leaf, long snapshot) {
+    long reflects = SnapshotState.of(leaf).commitId();
+    if (reflects == snapshot) {
+      return leaf;
+    }
+    boolean forward = reflects < snapshot;
+    List<Version> all = forward ? archive.versions(root, reflects, snapshot)
+        : archive.versions(root, snapshot, reflects);
+    List<Version> mine = SnapshotArchive.inRange(all, leaf.lowKey(), leaf.highKey());
+    if (mine.isEmpty()) {
+      return leaf;
+    }
+    // Rolling forward, a key ends with its newest record's redo; rolling back, with its oldest
+    // record's undo (the value before every change above the snapshot).
+    TreeMap<byte[], TreeChange> byKey = new TreeMap<>(Arrays::compareUnsigned);
+    for (Version v : mine) {
+      if (forward) {
+        byKey.put(v.key(), v.redo());
+      } else {
+        byKey.putIfAbsent(v.key(), v.undo());
+      }
+    }
+    return BLinkTree.overlay(leaf, new ArrayList<>(byKey.values()));
+  }
+
+  @Override
+  public void write(Page page) {
+    pages.write(page);
+  }
+
+  @Override
+  public String newPageUri(String prefix) {
+    return pages.newPageUri(prefix);
+  }
+
+  @Override
+  public int pageSize() {
+    return pages.pageSize();
+  }
+}
