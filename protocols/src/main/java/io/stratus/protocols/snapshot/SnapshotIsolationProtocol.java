@@ -668,9 +668,14 @@ public final class SnapshotIsolationProtocol implements CommitProtocol {
     }
   }
 
+  /**
+   * {@inheritDoc} Recovers the stale commit records first (commits in flight finish by
+   * themselves; their ids are not validated yet, so no checkpoint applies them), then checkpoints
+   * every tree with an archive up to the validated commit id.
+   */
   @Override
   public CheckpointSummary checkpointAll() {
-    RecoverySummary recovery = atomicity.recoverAbandonedClients();
+    AdvancedAtomicity.Recovery recovery = atomicity.recoverStale(false);
     long target = archivedThrough();
     int trees = 0;
     int runs = 0;
@@ -695,7 +700,7 @@ public final class SnapshotIsolationProtocol implements CommitProtocol {
       }
     }
     return new CheckpointSummary(trees, runs, applied, pages, 0, busy, 0,
-        recovery.waiting() + recovery.skipped());
+        recovery == AdvancedAtomicity.Recovery.BUSY ? 1 : 0);
   }
 
   @Override
