@@ -131,6 +131,7 @@ public final class Transaction implements AutoCloseable {
     List<Attached> indexes = attached(c);
     c.primary.checkEntry(pageSize(), k, p);
     List<byte[]> searchKeys = searchKeys(indexes, k, p, true);
+    readKey(c.primary, k);
     if (c.primary.get(view, k).isPresent()) {
       throw new DuplicateKeyException(collection, key.toString());
     }
@@ -169,6 +170,7 @@ public final class Transaction implements AutoCloseable {
     List<Attached> indexes = attached(c);
     c.primary.checkEntry(pageSize(), k, p);
     List<byte[]> newKeys = searchKeys(indexes, k, p, true);
+    readKey(c.primary, k);
     Optional<byte[]> old = c.primary.get(view, k);
     if (old.isEmpty()) {
       return false;
@@ -237,6 +239,7 @@ public final class Transaction implements AutoCloseable {
     byte[] k = key.toBytes();
     CollectionDef c = collection(collection);
     List<Attached> indexes = attached(c);
+    readKey(c.primary, k);
     Optional<byte[]> old = c.primary.get(view, k);
     if (old.isEmpty()) {
       return false;
@@ -269,7 +272,9 @@ public final class Transaction implements AutoCloseable {
   private Optional<byte[]> readOwned(String collection, Key key) {
     checkOpen();
     Args.notNull(key, "key");
-    return collection(collection).primary.get(view, key.bytesUnsafe());
+    BLinkTree tree = collection(collection).primary;
+    readKey(tree, key.bytesUnsafe());
+    return tree.get(view, key.bytesUnsafe());
   }
 
   /** Every record of the collection in key order. */
@@ -296,7 +301,10 @@ public final class Transaction implements AutoCloseable {
   private RecordCursor scanOwned(String collection, KeyRange range) {
     checkOpen();
     Args.notNull(range, "range");
-    return new Cursor(collection(collection).primary.scan(view, toTree(range)));
+    BLinkTree tree = collection(collection).primary;
+    io.stratus.btree.KeyRange r = toTree(range);
+    protocolTx.readKeys(tree.rootUri(), r);
+    return new Cursor(tree.scan(view, r));
   }
 
   /**
@@ -564,6 +572,11 @@ public final class Transaction implements AutoCloseable {
     }
   }
 
+  /** Tells the protocol that this transaction read {@code key} of {@code tree}. */
+  private void readKey(BLinkTree tree, byte[] key) {
+    protocolTx.readKeys(tree.rootUri(), io.stratus.btree.KeyRange.singleton(key));
+  }
+
   private void logPrimary(LogicalChange.Kind kind, BLinkTree tree, byte[] k, byte[] p) {
     changes.add(new LogicalChange(kind, tree.rootUri(), k, p,
         Optional.of(tree.leafFor(view, k))));
@@ -572,10 +585,12 @@ public final class Transaction implements AutoCloseable {
   private List<Record> probe(CollectionDef c, IndexDef index, io.stratus.btree.KeyRange range) {
     IndexKeyExtractor f = db.extractor(c.name, index.name());
     List<Record> out = new ArrayList<>();
+    protocolTx.readKeys(index.tree().rootUri(), range);
     TreeCursor entries = index.tree().scan(view, range);
     while (entries.hasNext()) {
       byte[] composite = entries.next().key();
       byte[] recordKey = SecondaryKeys.recordKey(composite);
+      readKey(c.primary, recordKey);
       Optional<byte[]> payload = c.primary.get(view, recordKey);
       if (payload.isEmpty()) {
         continue;

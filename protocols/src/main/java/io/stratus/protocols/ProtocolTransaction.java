@@ -1,5 +1,6 @@
 package io.stratus.protocols;
 
+import io.stratus.btree.KeyRange;
 import io.stratus.pagemanager.PageStore;
 
 /**
@@ -22,6 +23,14 @@ public interface ProtocolTransaction {
    * pending writes, pages as of a snapshot).
    */
   PageStore readView(PageStore pages);
+
+  /**
+   * Reports that the transaction read the keys of the tree rooted at {@code treeUri} that lie in
+   * {@code range}, whatever it found there (a point read is a singleton range; a scan or an index
+   * probe its whole range, however far the cursor got). The record manager reports every read;
+   * a serializable protocol validates them at commit. The default ignores them.
+   */
+  default void readKeys(String treeUri, KeyRange range) {}
 
   /**
    * Commits the write set.

@@ -11,10 +11,13 @@ import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -178,11 +181,43 @@ final class SnapshotArchive {
     return out;
   }
 
+  /**
+   * {@link #fetch} of (lo, hi] for several trees at once: the first receive of every tree goes
+   * out before any answer is awaited (one round trip for all, unless a tree's answer is full).
+   */
+  Map<String, List<Version>> fetchAll(java.util.Collection<String> roots, long lo, long hi) {
+    Map<String, List<Version>> out = new LinkedHashMap<>();
+    if (hi <= lo) {
+      roots.forEach(r -> out.put(r, new ArrayList<>()));
+      return out;
+    }
+    Map<String, CompletableFuture<List<AdvancedMessage>>> first = new LinkedHashMap<>();
+    for (String root : roots) {
+      String queue = queueOf(root);
+      ensure(queue);
+      first.put(root, receive(queue, lo, hi));
+    }
+    for (Map.Entry<String, CompletableFuture<List<AdvancedMessage>>> e : first.entrySet()) {
+      List<Version> vs = new ArrayList<>();
+      collect(queueOf(e.getKey()), lo, hi, vs, CloudFutures.await(e.getValue()));
+      vs.sort(Comparator.comparingLong(Version::commitId));
+      out.put(e.getKey(), vs);
+    }
+    return out;
+  }
+
+  private CompletableFuture<List<AdvancedMessage>> receive(String queue, long lo, long hi) {
+    long above = hi == Long.MAX_VALUE ? Long.MAX_VALUE : hi + 1;
+    return queues.receiveByKey(queue, RECEIVE_MAX, lo, above);
+  }
+
   /** Receives (lo, hi] completely: a full answer may have left some out, so halve and ask again. */
   private void collect(String queue, long lo, long hi, List<Version> out) {
-    long above = hi == Long.MAX_VALUE ? Long.MAX_VALUE : hi + 1;
-    List<AdvancedMessage> ms = CloudFutures.await(queues.receiveByKey(queue, RECEIVE_MAX, lo,
-        above));
+    collect(queue, lo, hi, out, CloudFutures.await(receive(queue, lo, hi)));
+  }
+
+  private void collect(String queue, long lo, long hi, List<Version> out,
+      List<AdvancedMessage> ms) {
     if (ms.size() >= RECEIVE_MAX && hi - lo > 1) {
       long mid = lo + (hi - lo) / 2;
       collect(queue, lo, mid, out);
@@ -231,35 +266,41 @@ final class SnapshotArchive {
     if (hi <= lo) {
       return List.of();
     }
-    return caches.computeIfAbsent(rootUri, r -> new TreeCache()).get(rootUri, lo, hi);
+    return cache(rootUri).versions(rootUri, lo, hi);
   }
 
-  /** One tree's cached versions: complete for the commit ids in (coveredLo, coveredHi]. */
+  /**
+   * What brings the keys in [low, high) of the tree from commit id {@code from} to commit id
+   * {@code to} (both at most a validated id): rolling forward ({@code from < to}), each key's
+   * newest redo in (from, to]; rolling back, each key's oldest undo in (to, from]. In key order.
+   */
+  List<TreeChange> changesBetween(String rootUri, byte[] low, Optional<byte[]> high, long from,
+      long to) {
+    if (from == to) {
+      return List.of();
+    }
+    return cache(rootUri).changes(rootUri, low, high, from, to);
+  }
+
+  private TreeCache cache(String rootUri) {
+    return caches.computeIfAbsent(rootUri, r -> new TreeCache());
+  }
+
+  /**
+   * One tree's cached versions, by commit id and by key: complete for the commit ids in
+   * (coveredLo, coveredHi].
+   */
   private final class TreeCache {
     private final TreeMap<Long, List<Version>> byCommit = new TreeMap<>();
+    private final TreeMap<byte[], TreeMap<Long, Version>> byKey =
+        new TreeMap<>(Arrays::compareUnsigned);
     private long coveredLo;
     private long coveredHi;
     private boolean empty = true;
     private int size;
 
-    synchronized List<Version> get(String rootUri, long lo, long hi) {
-      if (empty || hi < coveredLo || lo > coveredHi) {
-        byCommit.clear();
-        size = 0;
-        add(fetch(rootUri, lo, hi));
-        coveredLo = lo;
-        coveredHi = hi;
-        empty = false;
-      } else {
-        if (hi > coveredHi) {
-          add(fetch(rootUri, coveredHi, hi));
-          coveredHi = hi;
-        }
-        if (lo < coveredLo) {
-          add(fetch(rootUri, lo, coveredLo));
-          coveredLo = lo;
-        }
-      }
+    synchronized List<Version> versions(String rootUri, long lo, long hi) {
+      cover(rootUri, lo, hi);
       List<Version> out = new ArrayList<>();
       for (List<Version> vs : byCommit.subMap(lo, false, hi, true).values()) {
         out.addAll(vs);
@@ -268,9 +309,56 @@ final class SnapshotArchive {
       return out;
     }
 
+    synchronized List<TreeChange> changes(String rootUri, byte[] low, Optional<byte[]> high,
+        long from, long to) {
+      long lo = Math.min(from, to);
+      long hi = Math.max(from, to);
+      cover(rootUri, lo, hi);
+      NavigableMap<byte[], TreeMap<Long, Version>> keys = high.isPresent()
+          ? byKey.subMap(low, true, high.get(), false) : byKey.tailMap(low, true);
+      List<TreeChange> out = new ArrayList<>();
+      for (TreeMap<Long, Version> versions : keys.values()) {
+        if (from < to) {
+          Map.Entry<Long, Version> newest = versions.floorEntry(to);
+          if (newest != null && newest.getKey() > from) {
+            out.add(newest.getValue().redo());
+          }
+        } else {
+          Map.Entry<Long, Version> oldest = versions.higherEntry(to);
+          if (oldest != null && oldest.getKey() <= from) {
+            out.add(oldest.getValue().undo());
+          }
+        }
+      }
+      trim(lo);
+      return out;
+    }
+
+    private void cover(String rootUri, long lo, long hi) {
+      if (empty || hi < coveredLo || lo > coveredHi) {
+        byCommit.clear();
+        byKey.clear();
+        size = 0;
+        add(fetch(rootUri, lo, hi));
+        coveredLo = lo;
+        coveredHi = hi;
+        empty = false;
+        return;
+      }
+      if (hi > coveredHi) {
+        add(fetch(rootUri, coveredHi, hi));
+        coveredHi = hi;
+      }
+      if (lo < coveredLo) {
+        add(fetch(rootUri, lo, coveredLo));
+        coveredLo = lo;
+      }
+    }
+
     private void add(List<Version> vs) {
       for (Version v : vs) {
         byCommit.computeIfAbsent(v.commitId(), c -> new ArrayList<>()).add(v);
+        byKey.computeIfAbsent(v.key(), k -> new TreeMap<>()).put(v.commitId(), v);
         size++;
       }
     }
@@ -281,21 +369,16 @@ final class SnapshotArchive {
         Map.Entry<Long, List<Version>> first = byCommit.pollFirstEntry();
         size -= first.getValue().size();
         coveredLo = first.getKey();
+        for (Version v : first.getValue()) {
+          TreeMap<Long, Version> ofKey = byKey.get(v.key());
+          if (ofKey != null) {
+            ofKey.remove(v.commitId());
+            if (ofKey.isEmpty()) {
+              byKey.remove(v.key());
+            }
+          }
+        }
       }
     }
-  }
-
-  /** The versions of {@code all} whose keys lie in [low, high) (high empty: unbounded). */
-  static List<Version> inRange(List<Version> all, byte[] low,
-      java.util.Optional<byte[]> high) {
-    List<Version> out = new ArrayList<>();
-    for (Version v : all) {
-      byte[] k = v.key();
-      if (java.util.Arrays.compareUnsigned(k, low) >= 0
-          && (high.isEmpty() || java.util.Arrays.compareUnsigned(k, high.get()) < 0)) {
-        out.add(v);
-      }
-    }
-    return out;
   }
 }

@@ -6,6 +6,7 @@ import io.stratus.InvalidRequestException;
 import io.stratus.TransactionConflictException;
 import io.stratus.TransactionTimeoutException;
 import io.stratus.btree.BLinkTree;
+import io.stratus.btree.KeyRange;
 import io.stratus.btree.SecondaryKeys;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
@@ -82,7 +83,8 @@ import java.util.concurrent.locks.LockSupport;
  * transaction alone; take a commit id (in parallel with the recovery check); read the archive of
  * every written tree between snapshot and commit id and abort on a record of a written key (first
  * committer wins) — the serializable mode also waits until every smaller commit id is validated
- * and aborts on a record inside a key range the transaction read; commit through advanced
+ * and aborts on a record inside a key range the transaction read (every point read, scan and
+ * index probe, as the record manager reports them); commit through advanced
  * atomicity keyed by the commit id (one message when it fits); send the records to the archive;
  * validate the commit id; release the locks. Index entries change only with their record, so the
  * record's lock covers them. Crash points {@code snapshot.after-locks}, {@code
@@ -114,6 +116,7 @@ public final class SnapshotIsolationProtocol implements CommitProtocol {
   private final String counterUri;
   private final String lockPrefix;
   private final SnapshotArchive archive;
+  private final SnapshotView.Memo memo = new SnapshotView.Memo();
   private final AdvancedAtomicity atomicity;
   private final SnapshotCheckpointer checkpointer;
   private final boolean validatesReads;
@@ -256,8 +259,8 @@ public final class SnapshotIsolationProtocol implements CommitProtocol {
     private final long snapshot;
     private final long beganMillis;
     private final String owner;
-    /** Root to the key ranges of the leaves read: {low, high or null}. */
-    private final Map<String, List<byte[][]>> reads = new HashMap<>();
+    /** Root to the key ranges the transaction read (serializable mode only). */
+    private final Map<String, List<KeyRange>> reads = new HashMap<>();
     private PageStore view;
 
     SnapshotTransaction(TransactionInfo info, long snapshot) {
@@ -275,14 +278,15 @@ public final class SnapshotIsolationProtocol implements CommitProtocol {
 
     @Override
     public PageStore readView(PageStore pages) {
-      view = new SnapshotView(pages, snapshot, archive, this::checkTime,
-          validatesReads ? this::read : (root, low, high) -> { });
+      view = new SnapshotView(pages, snapshot, archive, this::checkTime, memo);
       return view;
     }
 
-    private void read(String root, byte[] low, Optional<byte[]> high) {
-      reads.computeIfAbsent(root, r -> new ArrayList<>()).add(
-          new byte[][] {low, high.orElse(null)});
+    @Override
+    public void readKeys(String treeUri, KeyRange range) {
+      if (validatesReads) {
+        reads.computeIfAbsent(treeUri, r -> new ArrayList<>()).add(range);
+      }
     }
 
     private void checkTime() {
@@ -319,8 +323,7 @@ public final class SnapshotIsolationProtocol implements CommitProtocol {
       List<LogicalChange> out = new ArrayList<>();
       PageTransaction committed = ctx.bufferPool().begin();
       try {
-        PageStore asOfSnapshot = new SnapshotView(committed, snapshot, archive, () -> { },
-            (root, low, high) -> { });
+        PageStore asOfSnapshot = new SnapshotView(committed, snapshot, archive, () -> { }, memo);
         for (LogicalChange c : last.values()) {
           BLinkTree tree = StorageLayout.tree(c.treeUri());
           if (c.secondaryIndex()) {
@@ -351,13 +354,8 @@ public final class SnapshotIsolationProtocol implements CommitProtocol {
 
     /** Whether a key of {@code root} lies in a key range this transaction read. */
     boolean readKey(String root, byte[] key) {
-      List<byte[][]> ranges = reads.get(root);
-      if (ranges == null) {
-        return false;
-      }
-      for (byte[][] r : ranges) {
-        if (Arrays.compareUnsigned(key, r[0]) >= 0
-            && (r[1] == null || Arrays.compareUnsigned(key, r[1]) < 0)) {
+      for (KeyRange r : reads.getOrDefault(root, List.of())) {
+        if (r.contains(key)) {
           return true;
         }
       }
@@ -478,8 +476,10 @@ public final class SnapshotIsolationProtocol implements CommitProtocol {
   /** First committer wins: no transaction after the snapshot changed a key this one writes. */
   private void validateWrites(SnapshotTransaction tx, Map<String, Set<String>> writtenKeys,
       long commitId) {
+    Map<String, List<Version>> after = archive.fetchAll(writtenKeys.keySet(), tx.snapshot,
+        commitId - 1);
     for (Map.Entry<String, Set<String>> e : writtenKeys.entrySet()) {
-      for (Version v : archive.fetch(e.getKey(), tx.snapshot, commitId - 1)) {
+      for (Version v : after.get(e.getKey())) {
         if (e.getValue().contains(HexFormat.of().formatHex(v.key()))) {
           throw new TransactionConflictException("commit of transaction "
               + tx.info.transactionId() + ": commit " + v.commitId() + ", after its snapshot "

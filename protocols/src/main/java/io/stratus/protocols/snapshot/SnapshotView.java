@@ -7,14 +7,13 @@ import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.protocols.StorageLayout;
-import io.stratus.protocols.snapshot.SnapshotArchive.Version;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The pages of one transaction as of its snapshot (paper 000, Algorithm 8): a leaf that reflects
@@ -26,32 +25,26 @@ import java.util.TreeMap;
  *
  * <p>The transaction's own changes (its private pages) are returned as they are: they were made on
  * snapshot pages. A reconstructed leaf is kept for the transaction, so reading it again is stable
- * and free. Every leaf read is reported to {@link ReadSet} (the key ranges a serializable commit
- * validates). Not thread-safe: one transaction.
+ * and free. Not thread-safe: one transaction.
  */
 final class SnapshotView implements PageStore {
-  /** Where the leaves a transaction read are reported. */
-  interface ReadSet {
-    void leaf(String rootUri, byte[] low, Optional<byte[]> high);
-  }
-
   private final PageStore pages;
   private final long snapshot;
   private final SnapshotArchive archive;
   private final Runnable deadline;
-  private final ReadSet readSet;
+  private final Memo memo;
   private final Map<String, Page[]> seen = new HashMap<>(); // uri -> {source, result}
 
   /**
    * @param deadline called before every read; throws when the transaction ran out of time
    */
   SnapshotView(PageStore pages, long snapshot, SnapshotArchive archive, Runnable deadline,
-      ReadSet readSet) {
+      Memo memo) {
+    this.memo = memo;
     this.pages = pages;
     this.snapshot = snapshot;
     this.archive = archive;
     this.deadline = deadline;
-    this.readSet = readSet;
   }
 
   @Override
@@ -70,8 +63,7 @@ final class SnapshotView implements PageStore {
       return Optional.of(known[1]);
     }
     String root = StorageLayout.rootOf(uri);
-    readSet.leaf(root, source.lowKey(), source.highKey());
-    Page result = asOf(archive, root, source, snapshot);
+    Page result = memo.asOf(archive, root, source, snapshot);
     seen.put(uri, new Page[] {source, result});
     return Optional.of(result);
   }
@@ -79,27 +71,34 @@ final class SnapshotView implements PageStore {
   /** {@code leaf} (of the tree rooted at {@code root}) as of commit id {@code snapshot}. */
   static Page asOf(SnapshotArchive archive, String root, Page leaf, long snapshot) {
     long reflects = SnapshotState.of(leaf).commitId();
-    if (reflects == snapshot) {
-      return leaf;
-    }
-    boolean forward = reflects < snapshot;
-    List<Version> all = forward ? archive.versions(root, reflects, snapshot)
-        : archive.versions(root, snapshot, reflects);
-    List<Version> mine = SnapshotArchive.inRange(all, leaf.lowKey(), leaf.highKey());
-    if (mine.isEmpty()) {
-      return leaf;
-    }
-    // Rolling forward, a key ends with its newest record's redo; rolling back, with its oldest
-    // record's undo (the value before every change above the snapshot).
-    TreeMap<byte[], TreeChange> byKey = new TreeMap<>(Arrays::compareUnsigned);
-    for (Version v : mine) {
-      if (forward) {
-        byKey.put(v.key(), v.redo());
-      } else {
-        byKey.putIfAbsent(v.key(), v.undo());
+    List<TreeChange> changes = archive.changesBetween(root, leaf.lowKey(), leaf.highKey(),
+        reflects, snapshot);
+    return changes.isEmpty() ? leaf : BLinkTree.overlay(leaf, changes);
+  }
+
+  /**
+   * Leaves already brought to a snapshot, shared by the transactions of a handle (read-only ones
+   * share snapshots): valid while the pool's copy is the same object. Bounded; thread-safe.
+   */
+  static final class Memo {
+    private static final int MAX = 4096;
+
+    private record Entry(Page source, long snapshot, Page result) {}
+
+    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+
+    Page asOf(SnapshotArchive archive, String root, Page leaf, long snapshot) {
+      Entry e = entries.get(leaf.uri());
+      if (e != null && e.source() == leaf && e.snapshot() == snapshot) {
+        return e.result();
       }
+      Page result = SnapshotView.asOf(archive, root, leaf, snapshot);
+      if (entries.size() >= MAX) {
+        entries.clear(); // crude but bounded; hot leaves come back at once
+      }
+      entries.put(leaf.uri(), new Entry(leaf, snapshot, result));
+      return result;
     }
-    return BLinkTree.overlay(leaf, new ArrayList<>(byKey.values()));
   }
 
   @Override

@@ -97,7 +97,7 @@ public final class StratusBookstore implements Bookstore {
       Function<Work, ?> body) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return attempt(s, body).outcome(interaction);
+        return attempt(s, body, !interaction.isUpdate()).outcome(interaction);
       } catch (DuplicateKeyException e) {
         if (attempt >= MAX_ATTEMPTS) {
           throw e;
@@ -129,15 +129,25 @@ public final class StratusBookstore implements Bookstore {
    * and applies the session changes. Package-private so that tests can drive single pages.
    */
   <T> Attempt<T> attempt(BookstoreSession s, Function<Work, T> body) {
+    return attempt(s, body, false);
+  }
+
+  /**
+   * {@link #attempt(BookstoreSession, Function)}; {@code readOnly}: the interaction only reads,
+   * so it runs as a read-only transaction ({@code Database.read}; the snapshot protocols serve it
+   * from a snapshot the handle holds).
+   */
+  <T> Attempt<T> attempt(BookstoreSession s, Function<Work, T> body, boolean readOnly) {
     int[] runs = {0};
     Work[] last = {null};
-    T page = db.run(retryPolicy, tx -> {
+    io.stratus.core.TransactionFunction<T> fn = tx -> {
       if (runs[0]++ > 0) {
         retries.increment();
       }
       last[0] = new Work(tx, s, clock.millis(), tracker);
       return body.apply(last[0]);
-    });
+    };
+    T page = readOnly ? db.read(retryPolicy, fn) : db.run(retryPolicy, fn);
     Work w = last[0];
     long committed = clock.millis();
     for (Work.TrackedWrite t : w.trackedWrites()) {
