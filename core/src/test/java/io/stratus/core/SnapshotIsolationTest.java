@@ -274,6 +274,48 @@ class SnapshotIsolationTest {
     }
   }
 
+  /**
+   * The counter and lock services fail and restart, losing their state: while they refuse,
+   * transactions fail retryably; afterwards commit ids continue in a higher epoch, snapshots
+   * include every commit before the restart, and first-committer-wins still holds.
+   */
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT"})
+  void coordinationServiceRestartsRefuseRetryablyAndBreakNothing(ProtocolKind kind,
+      @Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      Database a = f.open(snapshot(f, kind, "a", ex));
+      Database b = f.open(snapshot(f, kind, "b", ex));
+      load(a, 10);
+      a.run(tx -> {
+        tx.update("items", Key.of(3), Fixture.bytes("before"));
+        return null;
+      });
+      f.cloud.restartCounterService();
+      f.cloud.restartLockService();
+      assertThatThrownBy(() -> {
+        try (Transaction tx = b.begin()) {
+          tx.update("items", Key.of(3), Fixture.bytes("refused"));
+          tx.commit();
+        }
+      }).isInstanceOf(io.stratus.StratusException.class)
+          .satisfies(e -> assertThat(((io.stratus.StratusException) e).isRetryable()).isTrue());
+      f.clock.advance(Duration.ofSeconds(121)); // the refusal window: the longest lease
+      try (Transaction check = b.begin()) {
+        assertThat(read(check, 3)).as("a commit before the restart").isEqualTo("before");
+      }
+      Transaction t1 = a.begin();
+      Transaction t2 = b.begin();
+      t1.update("items", Key.of(3), Fixture.bytes(read(t1, 3) + "+a"));
+      t2.update("items", Key.of(3), Fixture.bytes(read(t2, 3) + "+b"));
+      t1.commit();
+      assertThatThrownBy(t2::commit).isInstanceOf(TransactionConflictException.class);
+      b.checkpointAll();
+      assertThat(Fixture.itemsByKey(b)).containsEntry("3", "before+a");
+    }
+  }
+
   /** A transaction older than the transaction timeout is refused reads (retryably). */
   @ParameterizedTest
   @EnumSource(names = {"SNAPSHOT_ISOLATION"})
