@@ -39,6 +39,7 @@ import picocli.CommandLine;
     name = "stratus-bench",
     mixinStandardHelpOptions = true,
     subcommands = {StratusBench.Engine.class, StratusBench.Protocols.class,
+        StratusBench.Contention.class,
         StratusBench.Jmh.class},
     version = "Stratus 0.1.0-SNAPSHOT",
     sortOptions = false,
@@ -241,6 +242,66 @@ public final class StratusBench implements Callable<Integer> {
       new EngineBenchmark(
           new EngineBenchmark.Settings(records, payloadBytes, pageSize, reads, inserts, profile,
               seed != null ? seed : System.nanoTime()),
+          spec.commandLine().getOut()).run();
+      return 0;
+    }
+  }
+
+  /** {@code stratus-bench contention}: abort rate and lost updates per protocol. */
+  @Command(
+      name = "contention",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Threads on several handles increment counters of a small hot set by read-modify-write;",
+        "reports commits per second, abort rate and lost updates per protocol."
+      })
+  static final class Contention implements Callable<Integer> {
+    @Option(names = "--protocols", split = ",",
+        defaultValue = "basic,monotonic,advanced_atomic,snapshot_isolation,serializable_snapshot",
+        description = "Protocols (default: ${DEFAULT-VALUE}).")
+    List<String> protocols;
+
+    @Option(names = "--profile", defaultValue = "ec2",
+        description = "Latency profile (default: ${DEFAULT-VALUE}).")
+    String profile;
+
+    @Option(names = "--keys", defaultValue = "50", description = "Hot keys (default: 50).")
+    int keys;
+
+    @Option(names = "--threads", defaultValue = "8", description = "Threads (default: 8).")
+    int threads;
+
+    @Option(names = "--handles", defaultValue = "2",
+        description = "Database handles the threads share (default: 2).")
+    int handles;
+
+    @Option(names = "--transactions", defaultValue = "100",
+        description = "Transactions per thread (default: 100).")
+    int transactions;
+
+    @Option(names = "--seed", description = "Seed (default: random, printed).")
+    Long seed;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      List<ProtocolKind> kinds = new ArrayList<>();
+      for (String p : protocols) {
+        try {
+          kinds.add(ProtocolKind.valueOf(p.trim().toUpperCase(Locale.ROOT)));
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.ParameterException(spec.commandLine(),
+              "unknown protocol '" + p + "'; known: " + Arrays.toString(ProtocolKind.values()));
+        }
+      }
+      LatencyProfiles.byName(profile);
+      if (keys < 2 || threads < 1 || handles < 1 || transactions < 1) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "--keys must be at least 2; --threads, --handles, --transactions positive");
+      }
+      new ContentionBenchmark(new ContentionBenchmark.Settings(kinds, profile, keys, threads,
+          handles, transactions, seed != null ? seed : System.nanoTime()),
           spec.commandLine().getOut()).run();
       return 0;
     }

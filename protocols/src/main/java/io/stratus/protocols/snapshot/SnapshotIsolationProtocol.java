@@ -429,7 +429,7 @@ public final class SnapshotIsolationProtocol implements CommitProtocol {
       LOG.log(Level.DEBUG, "validating commit id " + commitId + " failed; it lapses", e);
     }
     crashPoints.reach("snapshot.after-validate");
-    releaseQuietly(held, tx.owner);
+    releaseLater(held, tx.owner); // the commit is done: nobody waits for the release's reply
     cleanUpLater(commitId, twoStep);
     scheduleCheckpoints(writtenTrees(records));
     return new CommitResult(Map.of(), 0, 0, records.size());
@@ -594,6 +594,17 @@ public final class SnapshotIsolationProtocol implements CommitProtocol {
       } catch (CloudException e) {
         LOG.log(Level.DEBUG, "releasing a record lock failed; it lapses", e);
       }
+    }
+  }
+
+  /** Releases {@code held} without waiting for the replies (a failed release lapses). */
+  private void releaseLater(List<String> held, String owner) {
+    for (String u : held) {
+      locks.release(u, owner).whenComplete((released, failure) -> {
+        if (failure != null) {
+          LOG.log(Level.DEBUG, "releasing a record lock failed; it lapses", failure);
+        }
+      });
     }
   }
 
