@@ -1,0 +1,151 @@
+package io.stratus.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stratus.StratusException;
+import io.stratus.cloudapi.testing.Seed;
+import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.protocols.Guarantee;
+import io.stratus.protocols.ProtocolKind;
+import io.stratus.testkit.ListAppendHistory;
+import io.stratus.testkit.ListAppendHistory.Status;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Recorded list-append histories of six threads on two handles, checked for the isolation
+ * anomalies of Adya's classification ({@link ListAppendHistory}): snapshot isolation shows none but
+ * write skew (G2), the serializable mode none at all, and a protocol without isolation shows some
+ * (the checker sees what it checks).
+ */
+@ExtendWith(SeedExtension.class)
+class IsolationHistoryTest {
+  private static final int KEYS = 6;
+
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "MONOTONIC"})
+  void listAppendHistoriesShowOnlyWhatTheProtocolAllows(ProtocolKind kind, @Seed long seed)
+      throws Exception {
+    ListAppendHistory history = new ListAppendHistory();
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      List<Database> handles = List.of(
+          f.open(f.config().protocol(kind).clientId("a").checkpointExecutor(ex)),
+          f.open(f.config().protocol(kind).clientId("b").checkpointExecutor(ex)));
+      handles.get(0).createCollection("items");
+      handles.get(0).run(tx -> {
+        for (int k = 0; k < KEYS; k++) {
+          tx.create("items", Key.of(k), new byte[0]);
+        }
+        return null;
+      });
+      RetryPolicy retries = RetryPolicy.builder().maxAttempts(200)
+          .initialBackoff(Duration.ofMillis(1)).maxBackoff(Duration.ofMillis(5)).seed(seed)
+          .build();
+      ExecutorService pool = Executors.newFixedThreadPool(6);
+      List<Future<?>> work = new ArrayList<>();
+      for (int t = 0; t < 6; t++) {
+        int thread = t;
+        Database db = handles.get(t % 2);
+        SplittableRandom r = new SplittableRandom(seed + 101L * t);
+        work.add(pool.submit(() -> {
+          for (int i = 0; i < 25; i++) {
+            transact(db, retries, history, r, "t" + thread + "." + i);
+          }
+          return null;
+        }));
+      }
+      pool.shutdown();
+      for (Future<?> w : work) {
+        w.get(2, TimeUnit.MINUTES);
+      }
+      f.clock.advance(Duration.ofSeconds(31));
+      ex.runAll();
+      handles.get(0).checkpointAll();
+      f.clock.advance(Duration.ofSeconds(31));
+      handles.get(1).checkpointAll();
+      f.clock.advance(Fixture.TTL.plusSeconds(1));
+      Database fresh = f.open(f.config().protocol(kind).clientId("verifier")
+          .checkpointExecutor(ex));
+      Map<String, List<String>> last = new HashMap<>();
+      fresh.read(tx -> {
+        for (int k = 0; k < KEYS; k++) {
+          last.put("k" + k, list(tx, k));
+        }
+        return null;
+      });
+      ListAppendHistory.Result result = history.check(last);
+      System.out.println("[isolation] " + kind + " seed " + seed + ": "
+          + history.transactions().size() + " transactions, anomalies " + result.kinds());
+      if (kind.guarantees(Guarantee.SERIALIZABLE)) {
+        assertThat(result.anomalies()).as("seed " + seed).isEmpty();
+      } else if (kind.guarantees(Guarantee.SNAPSHOT_ISOLATION)) {
+        assertThat(result.beyond(Set.of("G2"))).as("seed " + seed).isEmpty();
+      } else {
+        assertThat(result.kinds()).as("seed " + seed + ": no isolation, and the checker sees it")
+            .isNotEmpty();
+      }
+    }
+  }
+
+  /** One transaction: read two lists, append to one or two keys (some read, some not). */
+  private static void transact(Database db, RetryPolicy retries, ListAppendHistory history,
+      SplittableRandom r, String id) {
+    int[] read = {r.nextInt(KEYS), r.nextInt(KEYS)};
+    int[] append = r.nextBoolean() ? new int[] {r.nextInt(KEYS)}
+        : new int[] {r.nextInt(KEYS), r.nextInt(KEYS)};
+    List<ListAppendHistory.Transaction> attempts = new ArrayList<>();
+    Status outcome = Status.COMMITTED;
+    try {
+      db.run(retries, tx -> {
+        String attempt = id + "." + attempts.size();
+        Map<String, List<String>> reads = new LinkedHashMap<>();
+        Map<String, String> appends = new LinkedHashMap<>();
+        for (int k : read) {
+          reads.putIfAbsent("k" + k, list(tx, k));
+        }
+        for (int k : append) {
+          if (appends.containsKey("k" + k)) {
+            continue;
+          }
+          List<String> now = list(tx, k);
+          reads.putIfAbsent("k" + k, now);
+          String element = attempt + "k" + k;
+          List<String> next = new ArrayList<>(now);
+          next.add(element);
+          tx.update("items", Key.of(k), Fixture.bytes(String.join(" ", next)));
+          appends.put("k" + k, element);
+        }
+        attempts.add(new ListAppendHistory.Transaction(attempt, reads, appends,
+            Status.ABORTED));
+        return null;
+      });
+    } catch (StratusException e) {
+      outcome = e.isOutcomeUnknown() ? Status.UNKNOWN : Status.ABORTED;
+    }
+    for (int i = 0; i < attempts.size(); i++) {
+      ListAppendHistory.Transaction a = attempts.get(i);
+      Status s = i == attempts.size() - 1 ? outcome : Status.ABORTED;
+      history.add(new ListAppendHistory.Transaction(a.id(), a.reads(), a.appends(), s));
+    }
+  }
+
+  private static List<String> list(Transaction tx, int key) {
+    String s = tx.read("items", Key.of(key)).map(Fixture::string).orElse("");
+    return s.isEmpty() ? List.of() : Arrays.asList(s.split(" "));
+  }
+}
