@@ -225,7 +225,7 @@ class SnapshotIsolationTest {
 
   /**
    * Six threads over two handles increment three shared counters by read-modify-write: every
-   * increment that committed is in the final values (no lost update), and conflicts were retried.
+   * increment that committed is in the final values (no lost update).
    */
   @ParameterizedTest
   @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT"})
@@ -268,9 +268,8 @@ class SnapshotIsolationTest {
         w.get(2, TimeUnit.MINUTES);
       }
       int total = Fixture.itemsByKey(b).values().stream().mapToInt(Integer::parseInt).sum();
+      // (Whether any commit conflicted depends on thread scheduling; losing none must not.)
       assertThat(total).as("seed " + seed + ": increments kept").isEqualTo(6 * 40);
-      assertThat(a.stats().retries() + b.stats().retries()).as("conflicts were retried")
-          .isPositive();
     }
   }
 
