@@ -44,6 +44,51 @@ class SnapshotIsolationTest {
     return tx.read("items", Key.of(key)).map(Fixture::string).orElse(null);
   }
 
+  /** Creates records 0..n-1 of "items", each with {@code value}. */
+  static void records(Database db, int n, String value) {
+    db.createCollection("items");
+    db.run(tx -> {
+      for (int i = 0; i < n; i++) {
+        tx.create("items", Key.of(i), Fixture.bytes(value));
+      }
+      return null;
+    });
+  }
+
+  /**
+   * Retries as in production (a few ms of back-off): a commit of the serializable mode waits for
+   * the commit ids below its own, and losers retrying without pause would use up their attempts.
+   */
+  static RetryPolicy retries(long seed) {
+    return RetryPolicy.builder().maxAttempts(1000).initialBackoff(Duration.ofMillis(1))
+        .maxBackoff(Duration.ofMillis(5)).seed(seed).build();
+  }
+
+  /** A body run by each of {@code threads} threads, given its number. */
+  interface ThreadBody {
+    void run(int thread) throws Exception;
+  }
+
+  /** Runs {@code body} on {@code threads} threads and waits for all (failures rethrown). */
+  static void inThreads(int threads, ThreadBody body) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> work = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        work.add(pool.submit(() -> {
+          body.run(thread);
+          return null;
+        }));
+      }
+      for (Future<?> w : work) {
+        w.get(2, TimeUnit.MINUTES);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   /** Two transactions read one record and both write it back: the second commit aborts. */
   @ParameterizedTest
   @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT"})
@@ -165,56 +210,39 @@ class SnapshotIsolationTest {
       ManualExecutor ex = new ManualExecutor();
       Database a = f.open(snapshot(f, kind, "a", ex));
       Database b = f.open(snapshot(f, kind, "b", ex));
-      a.createCollection("items");
-      a.run(tx -> {
-        for (int i = 0; i < 10; i++) {
-          tx.create("items", Key.of(i), Fixture.bytes("100"));
-        }
-        return null;
-      });
-      RetryPolicy retries = RetryPolicy.builder().maxAttempts(1000)
-          .sleeper(d -> { }).seed(seed).build();
+      records(a, 10, "100");
+      RetryPolicy retries = retries(seed);
       AtomicInteger audits = new AtomicInteger();
       AtomicInteger transfers = new AtomicInteger();
-      ExecutorService pool = Executors.newFixedThreadPool(4);
-      List<Future<?>> work = new ArrayList<>();
-      for (int t = 0; t < 4; t++) {
+      inThreads(4, t -> {
         Database db = t % 2 == 0 ? a : b;
         SplittableRandom r = new SplittableRandom(seed + t);
-        work.add(pool.submit(() -> {
-          for (int i = 0; i < 60; i++) {
-            if (i % 4 == 3) {
-              int total = db.read(retries, tx -> {
-                int sum = 0;
-                for (int k = 0; k < 10; k++) {
-                  sum += Integer.parseInt(read(tx, k));
-                }
-                return sum;
-              });
-              assertThat(total).as("seed " + seed + ": an audit's total").isEqualTo(1000);
-              audits.incrementAndGet();
-              continue;
-            }
-            int from = r.nextInt(10);
-            int to = (from + 1 + r.nextInt(9)) % 10;
-            int amount = 1 + r.nextInt(20);
-            db.run(retries, tx -> {
-              int x = Integer.parseInt(read(tx, from));
-              int y = Integer.parseInt(read(tx, to));
-              tx.update("items", Key.of(from), Fixture.bytes(Integer.toString(x - amount)));
-              tx.update("items", Key.of(to), Fixture.bytes(Integer.toString(y + amount)));
-              return null;
+        for (int i = 0; i < 60; i++) {
+          if (i % 4 == 3) {
+            int total = db.read(retries, tx -> {
+              int sum = 0;
+              for (int k = 0; k < 10; k++) {
+                sum += Integer.parseInt(read(tx, k));
+              }
+              return sum;
             });
-            transfers.incrementAndGet();
+            assertThat(total).as("seed " + seed + ": an audit's total").isEqualTo(1000);
+            audits.incrementAndGet();
+            continue;
           }
-          return null;
-        }));
-      }
-      pool.shutdown();
-      for (Future<?> w : work) {
-        w.get(2, TimeUnit.MINUTES);
-      }
-      assertThat(pool.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
+          int from = r.nextInt(10);
+          int to = (from + 1 + r.nextInt(9)) % 10;
+          int amount = 1 + r.nextInt(20);
+          db.run(retries, tx -> {
+            int x = Integer.parseInt(read(tx, from));
+            int y = Integer.parseInt(read(tx, to));
+            tx.update("items", Key.of(from), Fixture.bytes(Integer.toString(x - amount)));
+            tx.update("items", Key.of(to), Fixture.bytes(Integer.toString(y + amount)));
+            return null;
+          });
+          transfers.incrementAndGet();
+        }
+      });
       a.checkpointAll();
       int total = Fixture.itemsByKey(b).values().stream().mapToInt(Integer::parseInt).sum();
       assertThat(total).as("seed " + seed).isEqualTo(1000);
@@ -234,39 +262,20 @@ class SnapshotIsolationTest {
       ManualExecutor ex = new ManualExecutor();
       Database a = f.open(snapshot(f, kind, "a", ex));
       Database b = f.open(snapshot(f, kind, "b", ex));
-      a.createCollection("items");
-      a.run(tx -> {
-        for (int i = 0; i < 3; i++) {
-          tx.create("items", Key.of(i), Fixture.bytes("0"));
-        }
-        return null;
-      });
-      // Back-off as in production (a few ms): a commit of the serializable mode waits for the
-      // commit ids below its own, and losers retrying without pause would use up their attempts.
-      RetryPolicy retries = RetryPolicy.builder().maxAttempts(1000)
-          .initialBackoff(Duration.ofMillis(1)).maxBackoff(Duration.ofMillis(5)).seed(seed)
-          .build();
-      ExecutorService pool = Executors.newFixedThreadPool(6);
-      List<Future<?>> work = new ArrayList<>();
-      for (int t = 0; t < 6; t++) {
+      records(a, 3, "0");
+      RetryPolicy retries = retries(seed);
+      inThreads(6, t -> {
         Database db = t % 2 == 0 ? a : b;
         SplittableRandom r = new SplittableRandom(seed + t);
-        work.add(pool.submit(() -> {
-          for (int i = 0; i < 40; i++) {
-            int k = r.nextInt(3);
-            db.run(retries, tx -> {
-              int v = Integer.parseInt(read(tx, k));
-              tx.update("items", Key.of(k), Fixture.bytes(Integer.toString(v + 1)));
-              return null;
-            });
-          }
-          return null;
-        }));
-      }
-      pool.shutdown();
-      for (Future<?> w : work) {
-        w.get(2, TimeUnit.MINUTES);
-      }
+        for (int i = 0; i < 40; i++) {
+          int k = r.nextInt(3);
+          db.run(retries, tx -> {
+            int v = Integer.parseInt(read(tx, k));
+            tx.update("items", Key.of(k), Fixture.bytes(Integer.toString(v + 1)));
+            return null;
+          });
+        }
+      });
       int total = Fixture.itemsByKey(b).values().stream().mapToInt(Integer::parseInt).sum();
       // (Whether any commit conflicted depends on thread scheduling; losing none must not.)
       assertThat(total).as("seed " + seed + ": increments kept").isEqualTo(6 * 40);

@@ -286,15 +286,7 @@ public final class StratusBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      List<ProtocolKind> kinds = new ArrayList<>();
-      for (String p : protocols) {
-        try {
-          kinds.add(ProtocolKind.valueOf(p.trim().toUpperCase(Locale.ROOT)));
-        } catch (IllegalArgumentException e) {
-          throw new CommandLine.ParameterException(spec.commandLine(),
-              "unknown protocol '" + p + "'; known: " + Arrays.toString(ProtocolKind.values()));
-        }
-      }
+      List<ProtocolKind> kinds = protocolKinds(protocols, spec);
       LatencyProfiles.byName(profile);
       if (keys < 2 || threads < 1 || handles < 1 || transactions < 1) {
         throw new CommandLine.ParameterException(spec.commandLine(),
@@ -343,15 +335,7 @@ public final class StratusBench implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      List<ProtocolKind> kinds = new ArrayList<>();
-      for (String p : protocols) {
-        try {
-          kinds.add(ProtocolKind.valueOf(p.trim().toUpperCase(Locale.ROOT)));
-        } catch (IllegalArgumentException e) {
-          throw new CommandLine.ParameterException(spec.commandLine(),
-              "unknown protocol '" + p + "'; known: " + Arrays.toString(ProtocolKind.values()));
-        }
-      }
+      List<ProtocolKind> kinds = protocolKinds(protocols, spec);
       for (String profile : profiles) {
         LatencyProfiles.byName(profile);
       }
@@ -436,6 +420,21 @@ public final class StratusBench implements Callable<Integer> {
     }
     return new TpcwHarness.Plan(target, Sweep.parameterName(sw), Sweep.plan(base, kinds, sw), dir,
         !noProgress && System.console() != null, interactionsPerEb);
+  }
+
+  /** The protocols named on the command line, or a usage error naming the unknown one. */
+  static List<ProtocolKind> protocolKinds(List<String> names,
+      CommandLine.Model.CommandSpec spec) {
+    List<ProtocolKind> kinds = new ArrayList<>();
+    for (String p : names) {
+      try {
+        kinds.add(ProtocolKind.valueOf(p.trim().toUpperCase(Locale.ROOT)));
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "unknown protocol '" + p + "'; known: " + Arrays.toString(ProtocolKind.values()));
+      }
+    }
+    return kinds;
   }
 
   private static Duration nonNegative(String flag, Duration d) {
