@@ -7,6 +7,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What a commit protocol gets from the database handle that runs it: everything it may need now or
@@ -83,5 +86,18 @@ public record ProtocolContext(
     if (writerLanes < 1) {
       throw new IllegalArgumentException("at least one writer lane, got " + writerLanes);
     }
+  }
+
+  /**
+   * A pool of {@code threads} daemon threads named {@code stratus-<role>-<clientId>-<n>}, for a
+   * protocol's background work when no checkpoint executor was given; the caller shuts it down.
+   */
+  public ExecutorService newDaemonPool(String role, int threads) {
+    AtomicInteger n = new AtomicInteger();
+    return Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "stratus-" + role + "-" + clientId + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
   }
 }

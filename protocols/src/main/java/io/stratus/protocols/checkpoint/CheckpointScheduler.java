@@ -14,10 +14,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -76,12 +74,7 @@ public final class CheckpointScheduler implements AutoCloseable {
       this.executor = ctx.checkpointExecutor();
       this.owned = null;
     } else {
-      AtomicInteger n = new AtomicInteger();
-      this.owned = Executors.newFixedThreadPool(THREADS, r -> {
-        Thread t = new Thread(r, "stratus-checkpoint-" + ctx.clientId() + "-" + n.incrementAndGet());
-        t.setDaemon(true);
-        return t;
-      });
+      this.owned = ctx.newDaemonPool("checkpoint", THREADS);
       this.executor = owned;
     }
   }

@@ -57,9 +57,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -174,13 +172,7 @@ public final class SnapshotIsolationProtocol implements CommitProtocol {
       this.executor = ctx.checkpointExecutor();
       this.owned = null;
     } else {
-      AtomicInteger n = new AtomicInteger();
-      this.owned = Executors.newFixedThreadPool(THREADS, r -> {
-        Thread t = new Thread(r, "stratus-snapshot-" + ctx.clientId() + "-"
-            + n.incrementAndGet());
-        t.setDaemon(true);
-        return t;
-      });
+      this.owned = ctx.newDaemonPool("snapshot", THREADS);
       this.executor = owned;
     }
   }
