@@ -559,7 +559,7 @@ public final class Transaction implements AutoCloseable {
   private void insertEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
     if (searchKey != null) {
       index.tree().insert(view, SecondaryKeys.compose(searchKey, recordKey), NONE);
-      changes.add(new LogicalChange(LogicalChange.Kind.INSERT, index.tree().rootUri(), searchKey,
+      made(new LogicalChange(LogicalChange.Kind.INSERT, index.tree().rootUri(), searchKey,
           recordKey, Optional.empty(), true));
     }
   }
@@ -567,9 +567,15 @@ public final class Transaction implements AutoCloseable {
   private void deleteEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
     if (searchKey != null) {
       index.tree().delete(view, SecondaryKeys.compose(searchKey, recordKey));
-      changes.add(new LogicalChange(LogicalChange.Kind.DELETE, index.tree().rootUri(), searchKey,
+      made(new LogicalChange(LogicalChange.Kind.DELETE, index.tree().rootUri(), searchKey,
           recordKey, Optional.empty(), true));
     }
+  }
+
+  /** Logs a change made to the transaction's pages, and tells the protocol. */
+  private void made(LogicalChange change) {
+    changes.add(change);
+    protocolTx.wrote(change);
   }
 
   /** Tells the protocol that this transaction read {@code key} of {@code tree}. */
@@ -578,8 +584,7 @@ public final class Transaction implements AutoCloseable {
   }
 
   private void logPrimary(LogicalChange.Kind kind, BLinkTree tree, byte[] k, byte[] p) {
-    changes.add(new LogicalChange(kind, tree.rootUri(), k, p,
-        Optional.of(tree.leafFor(view, k))));
+    made(new LogicalChange(kind, tree.rootUri(), k, p, Optional.of(tree.leafFor(view, k))));
   }
 
   private List<Record> probe(CollectionDef c, IndexDef index, io.stratus.btree.KeyRange range) {

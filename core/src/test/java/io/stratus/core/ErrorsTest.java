@@ -293,7 +293,8 @@ class ErrorsTest {
           .protocol(ProtocolKind.ATOMIC).build().writerLanes()).isEqualTo(4);
       for (ProtocolKind kind : ProtocolKind.values()) {
         for (ProtocolOption option : ProtocolOption.values()) {
-          boolean isolating = kind.guarantees(Guarantee.SNAPSHOT_ISOLATION);
+          boolean isolating = kind.guarantees(Guarantee.SNAPSHOT_ISOLATION)
+              || kind.guarantees(Guarantee.SERIALIZABLE);
           boolean expected = switch (option) {
             case CHECKPOINTS -> kind != ProtocolKind.NAIVE;
             case WRITER_LANES -> kind.guarantees(Guarantee.MONOTONIC_WRITES) && !isolating;

@@ -37,7 +37,8 @@ class IsolationHistoryTest {
   private static final int KEYS = 6;
 
   @ParameterizedTest
-  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "MONOTONIC"})
+  @EnumSource(names = {
+      "SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING", "MONOTONIC"})
   void listAppendHistoriesShowOnlyWhatTheProtocolAllows(ProtocolKind kind, @Seed long seed)
       throws Exception {
     ListAppendHistory history = new ListAppendHistory();

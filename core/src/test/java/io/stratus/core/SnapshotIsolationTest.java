@@ -204,7 +204,7 @@ class SnapshotIsolationTest {
    * read-only audits: every audit sums to the starting total, and so does the end state.
    */
   @ParameterizedTest
-  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT"})
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING"})
   void transfersKeepTheTotalForEveryAudit(ProtocolKind kind, @Seed long seed) throws Exception {
     try (Fixture f = new Fixture(seed)) {
       ManualExecutor ex = new ManualExecutor();
@@ -256,7 +256,7 @@ class SnapshotIsolationTest {
    * increment that committed is in the final values (no lost update).
    */
   @ParameterizedTest
-  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT"})
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING"})
   void incrementsByManyThreadsAreNeverLost(ProtocolKind kind, @Seed long seed) throws Exception {
     try (Fixture f = new Fixture(seed)) {
       ManualExecutor ex = new ManualExecutor();
@@ -326,7 +326,7 @@ class SnapshotIsolationTest {
 
   /** A transaction older than the transaction timeout is refused reads (retryably). */
   @ParameterizedTest
-  @EnumSource(names = {"SNAPSHOT_ISOLATION"})
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "TWO_PHASE_LOCKING"})
   void aTransactionPastItsTimeoutIsRefused(ProtocolKind kind, @Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       Database a = f.open(snapshot(f, kind, "a", new ManualExecutor()));
@@ -340,7 +340,7 @@ class SnapshotIsolationTest {
 
   /** Lease timeouts that break paper 000's rule are refused when the configuration is built. */
   @ParameterizedTest
-  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT"})
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING"})
   void leasesShorterThanTheRuleAreRefused(ProtocolKind kind, @Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       assertThatThrownBy(() -> f.config().protocol(kind)

@@ -5,8 +5,9 @@ import io.stratus.protocols.advanced.AdvancedAtomicProtocol;
 import io.stratus.protocols.atomic.AtomicProtocol;
 import io.stratus.protocols.basic.BasicProtocol;
 import io.stratus.protocols.basic.MonotonicProtocol;
+import io.stratus.protocols.isolation.LockingProtocol;
+import io.stratus.protocols.isolation.SnapshotIsolationProtocol;
 import io.stratus.protocols.naive.NaiveProtocol;
-import io.stratus.protocols.snapshot.SnapshotIsolationProtocol;
 import java.util.Objects;
 
 /** Makes the {@link CommitProtocol} of a {@link ProtocolKind}. */
@@ -35,6 +36,8 @@ public final class CommitProtocols {
       case SNAPSHOT_ISOLATION:
       case SERIALIZABLE_SNAPSHOT:
         return SnapshotIsolationProtocol.open(context, kind);
+      case TWO_PHASE_LOCKING:
+        return LockingProtocol.open(context);
       default:
         throw new InvalidRequestException(
             "protocol " + kind + " is not available yet; this build implements "

@@ -56,7 +56,16 @@ public enum ProtocolKind {
    * transactions committed after its snapshot, so write skew and phantoms abort.
    */
   SERIALIZABLE_SNAPSHOT(true, Sets.with(Sets.ATOMIC, Guarantee.SNAPSHOT_ISOLATION,
-      Guarantee.SERIALIZABLE), Sets.ISOLATING_OPTIONS);
+      Guarantee.SERIALIZABLE), Sets.ISOLATING_OPTIONS),
+  /**
+   * Strict two-phase locking (paper 000, section 5.5): reads take shared locks (records, and the
+   * keys of a scanned range plus the key after it, so no phantom appears) and read the latest
+   * committed state; commits take exclusive locks and commit like snapshot isolation; a lock that
+   * cannot be granted aborts the transaction at once. Read-only transactions read a snapshot
+   * without locks. Needs advanced queues, locks and advanced counters.
+   */
+  TWO_PHASE_LOCKING(true, Sets.with(Sets.ATOMIC, Guarantee.SERIALIZABLE),
+      Sets.ISOLATING_OPTIONS);
 
   /** The guarantee and option sets several kinds share. */
   private static final class Sets {
@@ -89,8 +98,8 @@ public enum ProtocolKind {
   /**
    * Whether the protocol has the settings of {@code option}: naive none; basic {@link
    * ProtocolOption#CHECKPOINTS}; monotonic also {@link ProtocolOption#WRITER_LANES}; atomic and advanced atomic
-   * also {@link ProtocolOption#ATOMIC_TIMEOUT}; the snapshot protocols checkpoints, the atomic
-   * timeout and {@link ProtocolOption#ISOLATION}.
+   * also {@link ProtocolOption#ATOMIC_TIMEOUT}; the snapshot protocols and two-phase locking
+   * checkpoints, the atomic timeout and {@link ProtocolOption#ISOLATION}.
    */
   public boolean accepts(ProtocolOption option) {
     return options.contains(option);
@@ -110,6 +119,7 @@ public enum ProtocolKind {
    *   <li>ATOMIC and ADVANCED_ATOMIC: monotonic's, plus {@link Guarantee#ATOMIC}.
    *   <li>SNAPSHOT_ISOLATION: atomic's, plus {@link Guarantee#SNAPSHOT_ISOLATION}.
    *   <li>SERIALIZABLE_SNAPSHOT: snapshot isolation's, plus {@link Guarantee#SERIALIZABLE}.
+   *   <li>TWO_PHASE_LOCKING: atomic's, plus {@link Guarantee#SERIALIZABLE}.
    * </ul>
    */
   public EnumSet<Guarantee> guarantees() {

@@ -33,6 +33,13 @@ public interface ProtocolTransaction {
   default void readKeys(String treeUri, KeyRange range) {}
 
   /**
+   * Reports a change the transaction just made to its pages (a record, or an index entry), in the
+   * order made. A protocol that lays the latest committed state of the keys it locked over the
+   * pages it reads keeps the transaction's own changes apart with it. The default ignores them.
+   */
+  default void wrote(LogicalChange change) {}
+
+  /**
    * Commits the write set.
    *
    * @return the committed page versions (for installing into the buffer pool) and counts

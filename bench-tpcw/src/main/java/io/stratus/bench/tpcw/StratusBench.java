@@ -257,7 +257,8 @@ public final class StratusBench implements Callable<Integer> {
       })
   static final class Contention implements Callable<Integer> {
     @Option(names = "--protocols", split = ",",
-        defaultValue = "basic,monotonic,advanced_atomic,snapshot_isolation,serializable_snapshot",
+        defaultValue = "basic,monotonic,advanced_atomic,snapshot_isolation,serializable_snapshot,"
+            + "two_phase_locking",
         description = "Protocols (default: ${DEFAULT-VALUE}).")
     List<String> protocols;
 
@@ -308,7 +309,9 @@ public final class StratusBench implements Callable<Integer> {
         "latency profile and transaction size, on the in-process cloud."
       })
   static final class Protocols implements Callable<Integer> {
-    @Option(names = "--protocols", split = ",", defaultValue = "naive,basic,monotonic,atomic,advanced_atomic",
+    @Option(names = "--protocols", split = ",",
+        defaultValue = "naive,basic,monotonic,atomic,advanced_atomic,snapshot_isolation,"
+            + "serializable_snapshot,two_phase_locking",
         description = "Protocols (default: ${DEFAULT-VALUE}).")
     List<String> protocols;
 

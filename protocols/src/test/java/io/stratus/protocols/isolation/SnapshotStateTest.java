@@ -1,4 +1,4 @@
-package io.stratus.protocols.snapshot;
+package io.stratus.protocols.isolation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

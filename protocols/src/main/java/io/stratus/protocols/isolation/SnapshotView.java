@@ -1,4 +1,4 @@
-package io.stratus.protocols.snapshot;
+package io.stratus.protocols.isolation;
 
 import io.stratus.btree.BLinkTree;
 import io.stratus.btree.TreeChange;
@@ -7,8 +7,6 @@ import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.protocols.StorageLayout;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.stratus.protocols.snapshot;
+package io.stratus.protocols.isolation;
 
 import io.stratus.CorruptPageException;
 import io.stratus.pagemanager.Page;

@@ -1,4 +1,4 @@
-package io.stratus.protocols.snapshot;
+package io.stratus.protocols.isolation;
 
 import io.stratus.btree.BLinkTree;
 import io.stratus.btree.PieceState;
@@ -18,7 +18,7 @@ import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.StorageLayout;
 import io.stratus.protocols.checkpoint.DirectPageStore;
-import io.stratus.protocols.snapshot.SnapshotArchive.Version;
+import io.stratus.protocols.isolation.SnapshotArchive.Version;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -60,7 +60,7 @@ import java.util.function.LongSupplier;
  * no running transaction can have a snapshot below it: it is older than the lease timeout plus
  * the transaction timeout (a snapshot is at least every commit id issued a lease before its
  * begin, and a transaction lives at most the transaction timeout). Crash points {@code
- * snapshot.checkpoint.after-lock}, {@code .after-put}. Thread-safe.
+ * isolation.checkpoint.after-lock}, {@code .after-put}. Thread-safe.
  */
 final class SnapshotCheckpointer {
   private static final System.Logger LOG =
@@ -153,7 +153,7 @@ final class SnapshotCheckpointer {
     long margin = ctx.checkpoints().propagationPeriod().toMillis();
     DirectPageStore.Lease lease = () -> deadline - clock.millis() > margin;
     try {
-      crashPoints.reach("snapshot.checkpoint.after-lock");
+      crashPoints.reach("isolation.checkpoint.after-lock");
       Outcome o = apply(root, lease);
       collect(root);
       return o;
@@ -203,7 +203,7 @@ final class SnapshotCheckpointer {
     tree.rewrite(store, s.applyTo(newRoot));
     int pages = store.writes().size();
     Map<String, String> written = store.flush(lease, root);
-    crashPoints.reach("snapshot.checkpoint.after-put");
+    crashPoints.reach("isolation.checkpoint.after-put");
     store.install(written);
     return new Outcome(true, false, versions.size(), pages, target);
   }

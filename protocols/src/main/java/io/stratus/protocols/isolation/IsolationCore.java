@@ -1,0 +1,538 @@
+package io.stratus.protocols.isolation;
+
+import io.stratus.CommitFailedException;
+import io.stratus.CommitStateUnknownException;
+import io.stratus.InvalidRequestException;
+import io.stratus.TransactionTimeoutException;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.CounterService;
+import io.stratus.cloudapi.CrashPoints;
+import io.stratus.cloudapi.LockService;
+import io.stratus.cloudapi.OutcomeUnknownException;
+import io.stratus.cloudapi.SupportsConditionalPut;
+import io.stratus.protocols.CheckpointSummary;
+import io.stratus.protocols.CheckpointWrites;
+import io.stratus.protocols.CommitResult;
+import io.stratus.protocols.IsolationSettings;
+import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.RecoverySummary;
+import io.stratus.protocols.TransactionInfo;
+import io.stratus.protocols.advanced.AdvancedAtomicity;
+import io.stratus.protocols.log.AtomicMessages;
+import io.stratus.protocols.log.LogRecord;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * What the isolating protocols share (paper 000, sections 5.3 to 5.5): the commit-id counter
+ * {@code <databaseUri>/si/commits}, record locks under {@code <databaseUri>/si/lock/}, the per-tree
+ * archive of committed log records, advanced atomicity and the checkpoints that apply the archive.
+ * The protocols differ only in how a transaction reads and what it checks before it commits;
+ * snapshots ({@link #snapshotFor}) and the durable half of a commit ({@link #takeCommitId}, {@link
+ * #complete}) are the same for all of them.
+ *
+ * <p><b>The durable half of a commit</b>, once the transaction holds an exclusive lock on every
+ * record it writes: take a commit id (with the recovery check in flight: one round trip for
+ * both); send the records through advanced atomicity keyed by the commit id (one message when they
+ * fit; crash point {@code isolation.after-commit-record}); send them to the archive ({@code
+ * .after-archive}); validate the commit id ({@code .after-validate}); release the locks without
+ * waiting. A commit ended before its commit record leaves nothing: its commit id is validated at
+ * once and its locks released. Once the commit record may have arrived, the locks and the commit
+ * id are left to lapse: recovery (by any client, after the atomic timeout) archives the records
+ * and validates the id first — the lease rule of {@link IsolationSettings} sees to it.
+ *
+ * <p>Thread-safe: one instance serves every transaction of a handle.
+ */
+final class IsolationCore implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(IsolationCore.class.getName());
+  /** Versions the archive cache keeps per tree. */
+  private static final int CACHE_LIMIT = 200_000;
+  /** Polls of the counter while a snapshot or a validation waits for it. */
+  static final int COUNTER_POLLS = 2_000;
+  private static final int THREADS = 2;
+
+  private final ProtocolKind kind;
+  private final ProtocolContext ctx;
+  private final Clock clock;
+  private final CrashPoints crashPoints;
+  private final IsolationSettings settings;
+  private final CounterService counters;
+  private final LockService locks;
+  private final String counterUri;
+  private final String lockPrefix;
+  private final SnapshotArchive archive;
+  private final SnapshotView.Memo memo = new SnapshotView.Memo();
+  private final AdvancedAtomicity atomicity;
+  private final SnapshotCheckpointer checkpointer;
+  private final Executor executor;
+  private final ExecutorService owned;
+  /** Commit ids this handle's snapshots must include: its own commits and what it read. */
+  private final AtomicLong mustSee = new AtomicLong();
+  private final AtomicLong reusable = new AtomicLong(-1);
+  private volatile long reusableAtMillis;
+  private final Map<String, Long> lastCheckpoint = new ConcurrentHashMap<>();
+  private final Set<String> checkpointQueued = ConcurrentHashMap.newKeySet();
+  private final AtomicLong checkpointsRun = new AtomicLong();
+  private final AtomicLong checkpointsFailed = new AtomicLong();
+  private final AtomicLong owners = new AtomicLong();
+  private volatile boolean closed;
+
+  IsolationCore(ProtocolContext ctx, ProtocolKind kind) {
+    if (!ctx.services().hasAdvancedQueues() || !ctx.services().hasLocks()
+        || !ctx.services().hasCounters()) {
+      throw new InvalidRequestException("the " + kind.name().toLowerCase(Locale.ROOT)
+          + " protocol needs the advanced queue, lock and advanced counter services");
+    }
+    this.kind = kind;
+    this.ctx = ctx;
+    this.clock = ctx.clock();
+    this.crashPoints = ctx.crashPoints();
+    this.settings = ctx.isolation();
+    this.counters = ctx.services().counters();
+    this.locks = ctx.services().locks();
+    String prefix = ctx.databaseUri() + "/si/";
+    this.counterUri = prefix + "commits";
+    this.lockPrefix = prefix + "lock/";
+    this.archive = new SnapshotArchive(ctx.services().advancedQueues(), ctx.databaseUri(),
+        CACHE_LIMIT);
+    this.atomicity = new AdvancedAtomicity(ctx, this::recovered);
+    CheckpointWrites w = ctx.checkpoints().writes();
+    boolean conditional = SupportsConditionalPut.of(ctx.services().storage()) != null;
+    if (w == CheckpointWrites.CONDITIONAL && !conditional) {
+      throw new InvalidRequestException("checkpoint writes CONDITIONAL need storage with"
+          + " conditional puts");
+    }
+    this.checkpointer = new SnapshotCheckpointer(ctx, archive, this::archivedThrough,
+        w == CheckpointWrites.AUTO ? conditional : w == CheckpointWrites.CONDITIONAL);
+    CloudFutures.await(counters.setTimeout(counterUri, settings.leaseTimeout()));
+    CloudFutures.await(locks.setTimeout(lockPrefix, settings.leaseTimeout()));
+    if (ctx.checkpointExecutor() != null) {
+      this.executor = ctx.checkpointExecutor();
+      this.owned = null;
+    } else {
+      this.owned = ctx.newDaemonPool("isolation", THREADS);
+      this.executor = owned;
+    }
+  }
+
+  ProtocolKind kind() {
+    return kind;
+  }
+
+  ProtocolContext ctx() {
+    return ctx;
+  }
+
+  Clock clock() {
+    return clock;
+  }
+
+  IsolationSettings settings() {
+    return settings;
+  }
+
+  SnapshotArchive archive() {
+    return archive;
+  }
+
+  SnapshotView.Memo memo() {
+    return memo;
+  }
+
+  // ---- begin ----
+
+  /**
+   * Algorithm 7: the recovery check, then the snapshot id — the highest validated commit id,
+   * waiting briefly while it lags behind what this handle must see (its own latest commit, and
+   * any commit it read). Read-only transactions reuse a recent snapshot.
+   */
+  long snapshotFor(TransactionInfo tx) {
+    atomicity.checkBeforeCommit(tx.transactionId());
+    long must = mustSee.get();
+    long reuse = reusable.get();
+    if (tx.readOnly() && reuse >= must && reuse >= 0
+        && clock.millis() - reusableAtMillis < settings.snapshotReuse().toMillis()) {
+      return reuse;
+    }
+    long s = validated();
+    for (int i = 0; s < must; i++) {
+      if (i >= COUNTER_POLLS) {
+        throw new TransactionTimeoutException("transaction " + tx.transactionId()
+            + ": the commit counter has not validated commit " + must + " yet (it is at " + s
+            + "), which this handle wrote or read; a snapshot without it would go back in time");
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+      s = validated();
+    }
+    reusable.accumulateAndGet(s, Math::max);
+    reusableAtMillis = clock.millis();
+    return Math.max(s, 0);
+  }
+
+  /**
+   * The base of a transaction that reads the latest committed state (two-phase locking): the
+   * recovery check, then the highest validated commit id, without waiting for anything.
+   */
+  long latestBase(TransactionInfo tx) {
+    atomicity.checkBeforeCommit(tx.transactionId());
+    return Math.max(validated(), 0);
+  }
+
+  /** Later snapshots of this handle must include commit {@code commitId} (it was read). */
+  void mustSee(long commitId) {
+    mustSee.accumulateAndGet(commitId, Math::max);
+  }
+
+  /** The highest validated commit id: every commit up to it is archived. */
+  long validated() {
+    return CloudFutures.await(counters.highestValidated(counterUri));
+  }
+
+  /**
+   * Waits until every commit id below {@code commitId} is validated (so the archive holds all of
+   * them), for at most {@link #COUNTER_POLLS} polls and until {@code deadlineMillis}.
+   */
+  void awaitValidatedBelow(String txId, long commitId, long deadlineMillis) {
+    long v = validated();
+    for (int i = 0; v < commitId - 1; i++) {
+      if (i >= COUNTER_POLLS || clock.millis() > deadlineMillis) {
+        throw new TransactionTimeoutException("commit of transaction " + txId + ": earlier"
+            + " commits (below " + commitId + ") are still in flight after " + i + " polls");
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+      v = validated();
+    }
+  }
+
+  /** The validated commit id after the recovery check: what checkpoints may apply. */
+  private long archivedThrough() {
+    atomicity.checkBeforeCommit("checkpoint");
+    return validated();
+  }
+
+  /** Recovery found committed transactions: archive their records, then validate their ids. */
+  private void recovered(List<LogRecord> records) {
+    archive.send(records);
+    Set<Long> ids = new TreeSet<>();
+    for (LogRecord r : records) {
+      ids.add(r.commitId());
+    }
+    for (long id : ids) {
+      validateQuietly(id);
+    }
+  }
+
+  // ---- locks ----
+
+  /** The locks of a new transaction, under an owner of its own. */
+  LockSet newLocks(TransactionInfo tx) {
+    String owner = atomicity.owner() + "/" + tx.transactionId() + "/" + owners.incrementAndGet();
+    return new LockSet(locks, clock, owner, tx.transactionId());
+  }
+
+  /** The lock of a record: its tree and a digest of its key (keys may be long). */
+  String lockUri(String root, byte[] key) {
+    return lockPrefix + digest(root, (byte) 0, key);
+  }
+
+  /** The lock past the last key of a tree (next-key locking's end of the key space). */
+  String endLockUri(String root) {
+    return lockPrefix + digest(root, (byte) 1, new byte[0]);
+  }
+
+  private static String digest(String root, byte separator, byte[] key) {
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      d.update(root.getBytes(StandardCharsets.UTF_8));
+      d.update(separator);
+      d.update(key);
+      return HexFormat.of().formatHex(d.digest(), 0, 20);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing", e);
+    }
+  }
+
+  // ---- the durable half of a commit ----
+
+  /**
+   * A commit id for a transaction holding its exclusive locks, with the recovery check in
+   * flight. On failure the locks are released and nothing was sent.
+   */
+  long takeCommitId(String txId, LockSet held) {
+    try {
+      CompletableFuture<Long> next = counters.increment(counterUri);
+      try {
+        atomicity.checkBeforeCommit(txId);
+      } catch (RuntimeException e) {
+        next.thenAccept(this::validateQuietly);
+        throw e;
+      }
+      return CloudFutures.await(next);
+    } catch (CloudException e) {
+      held.releaseNow();
+      throw new CommitFailedException("commit of transaction " + txId + ": taking a commit id"
+          + " failed; nothing was sent", e.isRetryable() || e instanceof OutcomeUnknownException,
+          e);
+    } catch (RuntimeException e) {
+      held.releaseNow();
+      throw e;
+    }
+  }
+
+  /**
+   * Makes {@code changes} durable under {@code commitId} and releases {@code held}: commit record,
+   * archive, validation. The commit record is sent only before {@code sendByMillis} and while
+   * every lock stays valid until recovery could have applied it.
+   *
+   * @throws CommitFailedException nothing was committed (the id is validated, the locks released)
+   * @throws CommitStateUnknownException the commit record may have arrived (the locks lapse)
+   */
+  CommitResult complete(String txId, List<LogicalChange> changes, long commitId, LockSet held,
+      long sendByMillis) {
+    List<LogRecord> records = new ArrayList<>(changes.size());
+    long now = clock.millis();
+    for (LogicalChange c : changes) {
+      records.add(new LogRecord(c, ctx.clientId(), 0, txId, now, commitId));
+    }
+    boolean twoStep = sendCommitRecord(txId, records, commitId, held, sendByMillis);
+    crashPoints.reach("isolation.after-commit-record");
+    mustSee(commitId);
+    try {
+      archive.send(records);
+    } catch (CloudException e) {
+      // Committed: recovery archives the records and validates the id; the locks lapse first.
+      LOG.log(Level.DEBUG, "archiving commit " + commitId + " failed; recovery will", e);
+      held.leaveToLapse();
+      return new CommitResult(Map.of(), 0, 0, records.size());
+    }
+    crashPoints.reach("isolation.after-archive");
+    validateQuietly(commitId);
+    crashPoints.reach("isolation.after-validate");
+    held.releaseLater(); // the commit is done: nobody waits for the release's reply
+    cleanUpLater(commitId, twoStep);
+    scheduleCheckpoints(writtenTrees(records));
+    return new CommitResult(Map.of(), 0, 0, records.size());
+  }
+
+  /**
+   * Sends the complete message, or the log messages and then the commit record, keyed by the
+   * commit id; returns whether it took two steps.
+   */
+  private boolean sendCommitRecord(String id, List<LogRecord> records, long commitId,
+      LockSet held, long sendByMillis) {
+    String commitKey = atomicity.owner() + "/" + id;
+    long now = clock.millis();
+    Optional<byte[]> single = AtomicMessages.complete(commitKey, now, records,
+        atomicity.maxMessageSize());
+    byte[] committing;
+    boolean twoStep = single.isEmpty();
+    if (single.isPresent()) {
+      committing = single.get();
+    } else {
+      List<byte[]> messages = AtomicMessages.pack(commitKey, now, records,
+          atomicity.maxMessageSize());
+      AdvancedAtomicity.Sent logs = atomicity.send(atomicity.logQueue(), messages, commitId);
+      if (!logs.ok()) {
+        abandon(commitId, held);
+        throw failed(id, "sending its log messages failed", logs.failure(), true);
+      }
+      committing = AtomicMessages.commitRecord(commitKey, now, messages.size(), records.size());
+    }
+    long lockBound = held.validUntilMillis() - recoveryWindowMillis();
+    if (clock.millis() > Math.min(sendByMillis, lockBound)) {
+      abandon(commitId, held);
+      throw new CommitFailedException("commit of transaction " + id + " ran out of time before"
+          + " its commit record (transaction timeout or lock leases); none of it will be"
+          + " applied", true, null);
+    }
+    AdvancedAtomicity.Sent s = atomicity.send(atomicity.commitQueue(), List.of(committing),
+        commitId);
+    if (s.ok()) {
+      return twoStep;
+    }
+    if (s.maybe()) {
+      held.leaveToLapse(); // if the record arrived, recovery applies it before they lapse
+      throw new CommitStateUnknownException("commit of transaction " + id + ": the commit record"
+          + " may or may not have arrived; recovery applies it if it did", s.failure());
+    }
+    abandon(commitId, held);
+    throw failed(id, "sending its commit record failed", s.failure(), false);
+  }
+
+  /** How long after its commit record a commit may wait for recovery, at most. */
+  private long recoveryWindowMillis() {
+    long atomic = ctx.checkpoints().atomicTimeout().toMillis();
+    return atomic + atomic / 5 + IsolationSettings.NETWORK_MARGIN.toMillis();
+  }
+
+  /** The deadline of a commit's record when the commit starts now: the atomic deadline. */
+  long commitDeadlineFrom(long startMillis) {
+    return startMillis + atomicity.commitDeadlineMillis();
+  }
+
+  private static CommitFailedException failed(String tx, String what, Throwable cause,
+      boolean unknownIsHarmless) {
+    boolean retryable = cause instanceof CloudException c
+        && (c.isRetryable() || (unknownIsHarmless && c instanceof OutcomeUnknownException));
+    return new CommitFailedException("commit of transaction " + tx + ": " + what
+        + "; no commit record was sent, so none of it will be applied", retryable, cause);
+  }
+
+  /** A commit that ends before its commit record: validate its id, release its locks. */
+  void abandon(long commitId, LockSet held) {
+    validateQuietly(commitId);
+    held.releaseNow();
+  }
+
+  private void validateQuietly(long commitId) {
+    try {
+      CloudFutures.await(counters.validate(counterUri, commitId));
+    } catch (CloudException e) {
+      LOG.log(Level.DEBUG, "validating commit id " + commitId + " failed; it lapses", e);
+    }
+  }
+
+  private void cleanUpLater(long commitId, boolean twoStep) {
+    submit(() -> {
+      try {
+        atomicity.cleanUp(List.of(commitId), twoStep ? Set.of(commitId) : Set.of());
+      } catch (CloudException e) {
+        LOG.log(Level.DEBUG, "cleaning up commit " + commitId + " failed; recovery will", e);
+      }
+    });
+  }
+
+  private static Set<String> writtenTrees(List<LogRecord> records) {
+    Set<String> roots = new HashSet<>();
+    for (LogRecord r : records) {
+      roots.add(r.treeUri());
+    }
+    return roots;
+  }
+
+  // ---- checkpoints ----
+
+  /** Writer side: a tree whose last checkpoint by this handle is older than the interval. */
+  private void scheduleCheckpoints(Set<String> roots) {
+    long now = clock.millis();
+    long interval = ctx.checkpointInterval().toMillis();
+    for (String root : roots) {
+      Long last = lastCheckpoint.putIfAbsent(root, now);
+      if (last == null || now - last < interval || !checkpointQueued.add(root)) {
+        continue;
+      }
+      lastCheckpoint.put(root, now);
+      submit(() -> {
+        checkpointQueued.remove(root);
+        try {
+          checkpointsRun.incrementAndGet();
+          checkpointer.run(root);
+        } catch (RuntimeException e) {
+          checkpointsFailed.incrementAndGet();
+          LOG.log(Level.DEBUG, "background checkpoint of " + root + " failed", e);
+        }
+      });
+    }
+  }
+
+  private void submit(Runnable task) {
+    if (closed) {
+      return;
+    }
+    try {
+      executor.execute(() -> {
+        if (!closed) {
+          task.run();
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      LOG.log(Level.DEBUG, "background work refused: the handle is closing");
+    }
+  }
+
+  /**
+   * Recovers the stale commit records first (commits in flight finish by themselves; their ids
+   * are not validated yet, so no checkpoint applies them), then checkpoints every tree with an
+   * archive up to the validated commit id.
+   */
+  CheckpointSummary checkpointAll() {
+    AdvancedAtomicity.Recovery recovery = atomicity.recoverStale(false);
+    long target = archivedThrough();
+    int trees = 0;
+    int runs = 0;
+    int busy = 0;
+    long applied = 0;
+    long pages = 0;
+    for (String queue : archive.queues()) {
+      String root = archive.rootOf(queue);
+      trees++;
+      for (int attempt = 0; attempt < 3; attempt++) {
+        SnapshotCheckpointer.Outcome o = checkpointer.run(root);
+        if (o.busy()) {
+          busy++;
+          break;
+        }
+        runs++;
+        applied += o.applied();
+        pages += o.pagesWritten();
+        if (!o.ran() || o.through() >= target) {
+          break;
+        }
+      }
+    }
+    return new CheckpointSummary(trees, runs, applied, pages, 0, busy, 0,
+        recovery == AdvancedAtomicity.Recovery.BUSY ? 1 : 0);
+  }
+
+  RecoverySummary recoverAbandonedClients() {
+    return atomicity.recoverAbandonedClients();
+  }
+
+  long backgroundCheckpointsRun() {
+    return checkpointsRun.get();
+  }
+
+  long backgroundCheckpointsFailed() {
+    return checkpointsFailed.get();
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    if (owned != null) {
+      owned.shutdown();
+      try {
+        if (!owned.awaitTermination(ctx.checkpoints().lockTimeout().toMillis() + 5_000,
+            TimeUnit.MILLISECONDS)) {
+          owned.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        owned.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,158 @@
+package io.stratus.protocols.isolation;
+
+import io.stratus.TransactionConflictException;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.LockGrant;
+import io.stratus.cloudapi.LockMode;
+import io.stratus.cloudapi.LockService;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The record locks one transaction holds, under an owner of its own (two transactions of one
+ * handle never share a lock). Locks are requested in batches, every request of a batch at once;
+ * a refused lock aborts the transaction at once — nobody waits, so nobody deadlocks (paper 000,
+ * section 5.5).
+ *
+ * <p><b>Leases.</b> A granted lock lapses at the moment its request was sent plus the timeout the
+ * service reported ({@link LockGrant}); {@link #validUntilMillis()} is the earliest such moment of
+ * all locks held, which a commit checks before it makes itself durable.
+ *
+ * <p>A lock whose request failed with an unknown outcome may have been granted: it counts as held,
+ * so that releasing the set releases it too. Used by one thread at a time, like its transaction.
+ */
+final class LockSet {
+  private static final System.Logger LOG = System.getLogger(LockSet.class.getName());
+
+  private final LockService locks;
+  private final Clock clock;
+  private final String owner;
+  private final String transactionId;
+  private final Map<String, LockMode> held = new LinkedHashMap<>();
+  private long validUntil = Long.MAX_VALUE;
+
+  LockSet(LockService locks, Clock clock, String owner, String transactionId) {
+    this.locks = locks;
+    this.clock = clock;
+    this.owner = owner;
+    this.transactionId = transactionId;
+  }
+
+  /** The lock owner: one per transaction. */
+  String owner() {
+    return owner;
+  }
+
+  /** Whether a lock on {@code uri} at least as strong as {@code mode} is held. */
+  boolean holds(String uri, LockMode mode) {
+    LockMode m = held.get(uri);
+    return m == LockMode.EXCLUSIVE || m != null && mode == LockMode.SHARED;
+  }
+
+  /** How many locks are held. */
+  int size() {
+    return held.size();
+  }
+
+  /** The earliest moment (this clock) a held lock may lapse; {@code Long.MAX_VALUE} if none. */
+  long validUntilMillis() {
+    return validUntil;
+  }
+
+  /**
+   * Acquires {@code mode} on every URI of {@code uris} not yet held that strongly (a shared lock
+   * held is upgraded to an exclusive one), all requests at once.
+   *
+   * @throws TransactionConflictException when another transaction holds a conflicting lock on
+   *     one of them (the locks granted meanwhile are held; the caller ends the transaction)
+   * @throws CloudException when a request failed (likewise)
+   */
+  void acquire(Collection<String> uris, LockMode mode, String what) {
+    List<String> order = new ArrayList<>();
+    for (String u : uris) {
+      if (!holds(u, mode) && !order.contains(u)) {
+        order.add(u);
+      }
+    }
+    if (order.isEmpty()) {
+      return;
+    }
+    long sent = clock.millis();
+    List<CompletableFuture<LockGrant>> grants = new ArrayList<>(order.size());
+    for (String u : order) {
+      grants.add(mode == LockMode.EXCLUSIVE ? locks.acquireExclusive(u, owner)
+          : locks.acquireShared(u, owner));
+    }
+    String refused = null;
+    CloudException failure = null;
+    for (int i = 0; i < order.size(); i++) {
+      String u = order.get(i);
+      try {
+        LockGrant g = CloudFutures.await(grants.get(i));
+        if (g.granted()) {
+          held.put(u, g.mode() == LockMode.EXCLUSIVE ? LockMode.EXCLUSIVE
+              : held.getOrDefault(u, LockMode.SHARED));
+          validUntil = Math.min(validUntil, sent + g.validFor().toMillis());
+        } else if (refused == null) {
+          refused = u;
+        }
+      } catch (CloudException e) {
+        if (failure == null) {
+          failure = e;
+        }
+        held.putIfAbsent(u, mode); // it may have been granted: release it too
+        validUntil = Math.min(validUntil, sent);
+      }
+    }
+    if (refused != null) {
+      throw new TransactionConflictException("transaction " + transactionId + ": a concurrent"
+          + " transaction holds a lock that conflicts with " + what + " (" + refused + ")");
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** Releases every lock and waits for the replies (a failed release lapses). */
+  void releaseNow() {
+    List<CompletableFuture<Boolean>> releases = new ArrayList<>(held.size());
+    for (String u : held.keySet()) {
+      releases.add(locks.release(u, owner));
+    }
+    held.clear();
+    for (CompletableFuture<Boolean> r : releases) {
+      try {
+        CloudFutures.await(r);
+      } catch (CloudException e) {
+        LOG.log(Level.DEBUG, "releasing a record lock failed; it lapses", e);
+      }
+    }
+  }
+
+  /** Releases every lock without waiting for the replies (a failed release lapses). */
+  void releaseLater() {
+    for (String u : held.keySet()) {
+      locks.release(u, owner).whenComplete((released, failure) -> {
+        if (failure != null) {
+          LOG.log(Level.DEBUG, "releasing a record lock failed; it lapses", failure);
+        }
+      });
+    }
+    held.clear();
+  }
+
+  /**
+   * Forgets the locks without releasing them: they lapse by their lease (a commit whose record
+   * may have arrived keeps others away until recovery has applied it).
+   */
+  void leaveToLapse() {
+    held.clear();
+  }
+}

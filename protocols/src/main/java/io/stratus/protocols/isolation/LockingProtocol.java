@@ -1,0 +1,457 @@
+package io.stratus.protocols.isolation;
+
+import io.stratus.CommitFailedException;
+import io.stratus.InvalidRequestException;
+import io.stratus.TransactionConflictException;
+import io.stratus.TransactionTimeoutException;
+import io.stratus.btree.BLinkTree;
+import io.stratus.btree.KeyRange;
+import io.stratus.btree.TreeChange;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.LockMode;
+import io.stratus.cloudapi.OutcomeUnknownException;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageKind;
+import io.stratus.pagemanager.PageStore;
+import io.stratus.protocols.CheckpointSummary;
+import io.stratus.protocols.CommitProtocol;
+import io.stratus.protocols.CommitResult;
+import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolTransaction;
+import io.stratus.protocols.RecoverySummary;
+import io.stratus.protocols.StorageLayout;
+import io.stratus.protocols.TransactionInfo;
+import io.stratus.protocols.WriteSet;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Strict two-phase locking (paper 000, section 5.5): serializable transactions that lock what they
+ * read and write through the lock service, and commit through the same durable path as snapshot
+ * isolation ({@link IsolationCore}).
+ *
+ * <p><b>Reads</b> take a shared lock before they read (the record manager reports every read
+ * before it makes it): a point read locks its key, present or not; a scan or an index probe locks
+ * every key its range holds and the first key after it (or the end of the tree) — next-key
+ * locking, so no phantom can appear in the range. Locked keys are read in their latest committed
+ * state ({@link LatestCommitted}): a refresh of the tree's archive after the grant, never a
+ * TTL-old page. A range is read, locked, then read again; if it changed meanwhile it is locked
+ * again (a few times, then the transaction aborts). The transaction keeps what it read of locked
+ * keys and lays it over every page it reads, so a private page copied before a key was locked
+ * cannot show that key stale; its own changes (reported by the record manager) stay on top.
+ *
+ * <p><b>Commit</b>: exclusive locks on every key written (upgrading the shared ones) and, for
+ * each key inserted, on the first committed key after it — the fence a scanner of that gap holds;
+ * after the grant the fences are checked again. Then a commit id, the commit record, the archive,
+ * validation and the release of every lock, shared ones included, once the commit is durable.
+ * Any refused lock aborts at once (no waiting, no deadlock); every lock is held until the end
+ * (strict), so commit-id order is a serialization order. The transaction timeout runs from begin:
+ * reads and the commit after it fail retryably, and locks are never used past their lease.
+ *
+ * <p><b>Read-only transactions</b> ({@code Database.read}) take no locks: they read the snapshot
+ * of the highest validated commit id, which under strict two-phase locking is a prefix of the
+ * serialization order (a documented deviation from the paper, which locks them too).
+ *
+ * <p>Thread-safe: one instance serves every transaction of a handle.
+ */
+public final class LockingProtocol implements CommitProtocol {
+  /** Times a range is locked again because it changed between its read and its lock. */
+  private static final int RANGE_ATTEMPTS = 4;
+
+  private final IsolationCore core;
+
+  /** Opens two-phase locking over {@code ctx}. */
+  public static CommitProtocol open(ProtocolContext ctx) {
+    return new LockingProtocol(ctx);
+  }
+
+  private LockingProtocol(ProtocolContext ctx) {
+    this.core = new IsolationCore(ctx, ProtocolKind.TWO_PHASE_LOCKING);
+  }
+
+  @Override
+  public ProtocolKind kind() {
+    return ProtocolKind.TWO_PHASE_LOCKING;
+  }
+
+  @Override
+  public ProtocolTransaction begin(TransactionInfo tx) {
+    if (tx.readOnly()) {
+      return new ReadOnlyTransaction(tx, core.snapshotFor(tx), core.clock().millis());
+    }
+    return new LockingTransaction(tx, core.latestBase(tx));
+  }
+
+  private void checkTime(TransactionInfo info, long beganMillis) {
+    long age = core.clock().millis() - beganMillis;
+    if (age > core.settings().transactionTimeout().toMillis()) {
+      throw new TransactionTimeoutException("transaction " + info.transactionId() + " has run "
+          + age + " ms, longer than the transaction timeout of "
+          + core.settings().transactionTimeout() + "; run it again");
+    }
+  }
+
+  /** A read-only transaction: a snapshot, no locks. */
+  private final class ReadOnlyTransaction implements ProtocolTransaction {
+    private final TransactionInfo info;
+    private final long snapshot;
+    private final long beganMillis;
+
+    ReadOnlyTransaction(TransactionInfo info, long snapshot, long beganMillis) {
+      this.info = info;
+      this.snapshot = snapshot;
+      this.beganMillis = beganMillis;
+    }
+
+    @Override
+    public TransactionInfo info() {
+      return info;
+    }
+
+    @Override
+    public PageStore readView(PageStore pages) {
+      return new SnapshotView(pages, snapshot, core.archive(), () -> checkTime(info, beganMillis),
+          core.memo());
+    }
+
+    @Override
+    public CommitResult commit(WriteSet ws) {
+      if (!ws.changes().isEmpty()) {
+        throw new InvalidRequestException("transaction " + info.transactionId()
+            + " was begun read-only and cannot commit changes");
+      }
+      return CommitResult.empty();
+    }
+
+    @Override
+    public void finish(boolean committed) {}
+  }
+
+  /** A transaction that may write: its locks, what it read under them, its own changes. */
+  private final class LockingTransaction implements ProtocolTransaction {
+    private final TransactionInfo info;
+    private final long beganMillis;
+    private final LockSet locks;
+    private final LatestCommitted latest;
+    /** Per tree: the latest committed value of every key read under a lock. */
+    private final Map<String, TreeMap<byte[], Optional<byte[]>>> known = new HashMap<>();
+    /** Per tree: the ranges whose every key is in {@link #known}. */
+    private final Map<String, List<KeyRange>> ranges = new HashMap<>();
+    /** Per tree: the keys this transaction changed (its pages show them). */
+    private final Map<String, TreeSet<byte[]>> own = new HashMap<>();
+    private int version;
+    private boolean ended;
+
+    LockingTransaction(TransactionInfo info, long base) {
+      this.info = info;
+      this.beganMillis = core.clock().millis();
+      this.locks = core.newLocks(info);
+      this.latest = new LatestCommitted(core.archive(), core.memo(),
+          core.ctx().bufferPool().begin(), base, this::checkTime);
+    }
+
+    private void checkTime() {
+      LockingProtocol.this.checkTime(info, beganMillis);
+    }
+
+    @Override
+    public TransactionInfo info() {
+      return info;
+    }
+
+    @Override
+    public PageStore readView(PageStore pages) {
+      return new LockedView(pages, this);
+    }
+
+    @Override
+    public void readKeys(String treeUri, KeyRange range) {
+      checkTime();
+      if (range.isEmpty()) {
+        return;
+      }
+      Optional<byte[]> lower = range.lowerBound();
+      if (lower.isPresent() && range.equals(KeyRange.singleton(lower.get()))) {
+        readKey(treeUri, lower.get());
+      } else {
+        readRange(treeUri, range);
+      }
+    }
+
+    private void readKey(String root, byte[] key) {
+      TreeMap<byte[], Optional<byte[]>> k = knownOf(root);
+      if (k.containsKey(key)) {
+        return; // locked and read before: nobody can have changed it
+      }
+      lock(List.of(core.lockUri(root, key)), LockMode.SHARED, "a record it reads");
+      latest.refresh(List.of(root));
+      k.put(key, latest.get(root, key));
+      core.mustSee(latest.newestCommit(root, KeyRange.singleton(key)));
+      version++;
+    }
+
+    private void readRange(String root, KeyRange range) {
+      latest.refresh(List.of(root));
+      TreeMap<byte[], byte[]> entries = latest.scan(root, range);
+      Optional<byte[]> fence = latest.keyAfter(root, range);
+      for (int attempt = 0; attempt < RANGE_ATTEMPTS; attempt++) {
+        List<String> uris = new ArrayList<>(entries.size() + 1);
+        for (byte[] k : entries.keySet()) {
+          uris.add(core.lockUri(root, k));
+        }
+        uris.add(fenceUri(root, fence));
+        lock(uris, LockMode.SHARED, "a range it reads");
+        latest.refresh(List.of(root));
+        TreeMap<byte[], byte[]> again = latest.scan(root, range);
+        Optional<byte[]> fenceAgain = latest.keyAfter(root, range);
+        if (again.keySet().equals(entries.keySet()) && sameKey(fence, fenceAgain)) {
+          TreeMap<byte[], Optional<byte[]>> k = knownOf(root);
+          again.forEach((key, value) -> k.put(key, Optional.of(value)));
+          ranges.computeIfAbsent(root, r -> new ArrayList<>()).add(range);
+          core.mustSee(latest.newestCommit(root, range));
+          version++;
+          return;
+        }
+        entries = again;
+        fence = fenceAgain;
+      }
+      throw new TransactionConflictException("transaction " + info.transactionId()
+          + ": the key range it reads kept changing while it locked it (" + range + ")");
+    }
+
+    private TreeMap<byte[], Optional<byte[]>> knownOf(String root) {
+      return known.computeIfAbsent(root, r -> new TreeMap<>(Arrays::compareUnsigned));
+    }
+
+    private String fenceUri(String root, Optional<byte[]> key) {
+      return key.isPresent() ? core.lockUri(root, key.get()) : core.endLockUri(root);
+    }
+
+    private void lock(List<String> uris, LockMode mode, String what) {
+      locks.acquire(uris, mode, what);
+    }
+
+    @Override
+    public void wrote(LogicalChange change) {
+      own.computeIfAbsent(change.treeUri(), r -> new TreeSet<>(Arrays::compareUnsigned))
+          .add(ChangeSets.treeKey(change));
+      version++;
+    }
+
+    /** {@code leaf} with what this transaction knows of its locked keys laid over it. */
+    Page overlay(Page leaf) {
+      String root = StorageLayout.rootOf(leaf.uri());
+      TreeMap<byte[], Optional<byte[]>> k = known.get(root);
+      if (k == null) {
+        return leaf;
+      }
+      Set<byte[]> mine = own.getOrDefault(root, new TreeSet<>(Arrays::compareUnsigned));
+      byte[] low = leaf.lowKey();
+      Optional<byte[]> high = leaf.highKey();
+      TreeMap<byte[], TreeChange> changes = new TreeMap<>(Arrays::compareUnsigned);
+      for (Map.Entry<byte[], Optional<byte[]>> e : (high.isPresent()
+          ? k.subMap(low, true, high.get(), false) : k.tailMap(low, true)).entrySet()) {
+        if (!mine.contains(e.getKey())) {
+          changes.put(e.getKey(), e.getValue().map(v -> TreeChange.put(e.getKey(), v))
+              .orElseGet(() -> TreeChange.delete(e.getKey())));
+        }
+      }
+      for (KeyRange r : ranges.getOrDefault(root, List.of())) {
+        for (int i = 0; i < leaf.entryCount(); i++) {
+          byte[] key = leaf.key(i);
+          if (r.contains(key) && !k.containsKey(key) && !mine.contains(key)) {
+            changes.put(key, TreeChange.delete(key)); // gone from the range since cached
+          }
+        }
+      }
+      return changes.isEmpty() ? leaf : BLinkTree.overlay(leaf, List.copyOf(changes.values()));
+    }
+
+    int version() {
+      return version;
+    }
+
+    @Override
+    public CommitResult commit(WriteSet ws) {
+      checkTime();
+      long start = core.clock().millis();
+      Set<String> roots = new LinkedHashSet<>();
+      ws.changes().forEach(c -> roots.add(c.treeUri()));
+      if (roots.isEmpty()) {
+        return CommitResult.empty();
+      }
+      latest.refresh(roots);
+      List<LogicalChange> changes = ChangeSets.collapse(ws, latest);
+      if (changes.isEmpty()) {
+        return CommitResult.empty();
+      }
+      Set<String> exclusive = new LinkedHashSet<>();
+      Map<LogicalChange, String> fences = new LinkedHashMap<>();
+      for (LogicalChange c : changes) {
+        byte[] key = ChangeSets.treeKey(c);
+        exclusive.add(core.lockUri(c.treeUri(), key));
+        if (inserts(c)) {
+          String fence = fenceUri(c.treeUri(), latest.keyAfter(c.treeUri(), key));
+          fences.put(c, fence);
+          exclusive.add(fence);
+        }
+      }
+      lockForCommit(exclusive);
+      core.ctx().crashPoints().reach("isolation.after-locks");
+      long commitId = core.takeCommitId(info.transactionId(), locks);
+      try {
+        checkFences(fences);
+      } catch (RuntimeException e) {
+        core.abandon(commitId, locks);
+        throw e;
+      }
+      long sendBy = Math.min(core.commitDeadlineFrom(start),
+          beganMillis + core.settings().transactionTimeout().toMillis());
+      return core.complete(info.transactionId(), changes, commitId, locks, sendBy);
+    }
+
+    private void lockForCommit(Set<String> exclusive) {
+      try {
+        lock(List.copyOf(exclusive), LockMode.EXCLUSIVE, "what it writes");
+      } catch (CloudException e) {
+        locks.releaseNow();
+        throw new CommitFailedException("commit of transaction " + info.transactionId()
+            + ": locking what it writes failed; nothing was sent",
+            e.isRetryable() || e instanceof OutcomeUnknownException, e);
+      }
+    }
+
+    /**
+     * After the exclusive locks: no key was committed into an inserted key's gap between the
+     * first look and the lock (else the fence is locked too).
+     */
+    private void checkFences(Map<LogicalChange, String> fences) {
+      if (fences.isEmpty()) {
+        return;
+      }
+      Set<String> roots = new LinkedHashSet<>();
+      fences.keySet().forEach(c -> roots.add(c.treeUri()));
+      latest.refresh(roots);
+      List<String> more = new ArrayList<>();
+      for (Map.Entry<LogicalChange, String> e : fences.entrySet()) {
+        LogicalChange c = e.getKey();
+        String now = fenceUri(c.treeUri(), latest.keyAfter(c.treeUri(), ChangeSets.treeKey(c)));
+        if (!locks.holds(now, LockMode.EXCLUSIVE)) {
+          more.add(now);
+        }
+      }
+      if (!more.isEmpty()) {
+        lock(more, LockMode.EXCLUSIVE, "the gap of a key it inserts");
+      }
+    }
+
+    @Override
+    public void finish(boolean committed) {
+      if (ended) {
+        return;
+      }
+      ended = true;
+      latest.close();
+      locks.releaseLater(); // empty after a commit: it released or left them to lapse
+    }
+  }
+
+  /** Whether a change adds a key to its tree (a record created, an index entry added). */
+  private static boolean inserts(LogicalChange c) {
+    return c.kind() != LogicalChange.Kind.DELETE && c.before().isEmpty();
+  }
+
+  private static boolean sameKey(Optional<byte[]> a, Optional<byte[]> b) {
+    return a.isPresent() == b.isPresent() && (a.isEmpty() || Arrays.equals(a.get(), b.get()));
+  }
+
+  /**
+   * The pages of a locking transaction: its page transaction's (its own private copies included),
+   * every leaf with the latest committed values of the keys it locked laid over it.
+   */
+  private static final class LockedView implements PageStore {
+    private final PageStore pages;
+    private final LockingTransaction tx;
+    private final Map<String, Object[]> seen = new HashMap<>(); // uri -> {source, version, result}
+
+    LockedView(PageStore pages, LockingTransaction tx) {
+      this.pages = pages;
+      this.tx = tx;
+    }
+
+    @Override
+    public Optional<Page> read(String uri) {
+      tx.checkTime();
+      Optional<Page> p = pages.read(uri);
+      if (p.isEmpty() || p.get().kind() != PageKind.LEAF) {
+        return p;
+      }
+      Object[] s = seen.get(uri);
+      if (s != null && s[0] == p.get() && (int) s[1] == tx.version()) {
+        return Optional.of((Page) s[2]);
+      }
+      Page result = tx.overlay(p.get());
+      seen.put(uri, new Object[] {p.get(), tx.version(), result});
+      return Optional.of(result);
+    }
+
+    @Override
+    public void write(Page page) {
+      pages.write(page);
+    }
+
+    @Override
+    public String newPageUri(String prefix) {
+      return pages.newPageUri(prefix);
+    }
+
+    @Override
+    public int pageSize() {
+      return pages.pageSize();
+    }
+  }
+
+  // ---- maintenance ----
+
+  @Override
+  public CheckpointSummary checkpointAll() {
+    return core.checkpointAll();
+  }
+
+  @Override
+  public RecoverySummary recoverAbandonedClients() {
+    return core.recoverAbandonedClients();
+  }
+
+  @Override
+  public long backgroundCheckpointsRun() {
+    return core.backgroundCheckpointsRun();
+  }
+
+  @Override
+  public long backgroundCheckpointsFailed() {
+    return core.backgroundCheckpointsFailed();
+  }
+
+  @Override
+  public CommitResult commit(WriteSet ws) {
+    throw new IllegalStateException("two-phase locking commits through its transactions"
+        + " (begin)");
+  }
+
+  @Override
+  public void close() {
+    core.close();
+  }
+}
