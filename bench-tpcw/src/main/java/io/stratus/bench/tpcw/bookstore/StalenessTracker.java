@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Remembers when recent versions of tracked rows were committed, so that a read can be told how
@@ -23,6 +24,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * map's per-key lock ({@link ConcurrentHashMap#compute}), and readers see immutable histories.
  * Commits of the same version by two writers (possible under the weak protocols, where concurrent
  * read-modify-writes both write v+1) keep the earlier commit time.
+ *
+ * <p><b>Lost updates.</b> Every update of a tracked row writes the version it read plus one, so a
+ * second commit of a version that was committed before is a lost update: two transactions read
+ * the same version and both wrote its successor ({@link #lostUpdates}). Counted per table, at
+ * least: a duplicate of a version already evicted (more than {@link #VERSIONS_PER_ROW} newer ones
+ * committed, or the row dropped) goes unseen.
  */
 public final class StalenessTracker {
   static final int VERSIONS_PER_ROW = 8;
@@ -44,6 +51,7 @@ public final class StalenessTracker {
   }
 
   private final ConcurrentHashMap<Row, History> rows = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, LongAdder> lost = new ConcurrentHashMap<>();
   private final int maxRows;
   private final long horizonMillis;
 
@@ -62,7 +70,12 @@ public final class StalenessTracker {
 
   /** Records that {@code version} of {@code row} was committed at {@code commitMillis}. */
   void committed(Row row, long version, long commitMillis) {
-    rows.compute(row, (r, h) -> with(h, version, commitMillis));
+    rows.compute(row, (r, h) -> {
+      if (h != null && Arrays.binarySearch(h.versions, version) >= 0) {
+        lost.computeIfAbsent(r.table(), t -> new LongAdder()).increment();
+      }
+      return with(h, version, commitMillis);
+    });
     if (rows.size() > maxRows) {
       evict(commitMillis);
     }
@@ -84,6 +97,12 @@ public final class StalenessTracker {
       }
     }
     return firstMissed == Long.MAX_VALUE ? 0 : readStartMillis - firstMissed;
+  }
+
+  /** Lost updates of rows of {@code table} seen so far (see the class comment). */
+  public long lostUpdates(String table) {
+    LongAdder n = lost.get(table);
+    return n == null ? 0 : n.sum();
   }
 
   /** Rows tracked now. */

@@ -28,10 +28,15 @@ import java.util.Map;
  * @param backgroundMilliDollars2008 their cost under the 2008 prices
  * @param backgroundMilliDollars2026 their cost under today's prices
  * @param errorSamples a few of the errors interactions ended with (type and message)
+ * @param lostItemUpdates committed updates of an item row (Buy Confirm's stock decrement, Admin
+ *     Confirm's changes) that wrote a version another committed update had written too: the
+ *     update read the same version as that one, so one of the two was lost (whole run, warm-up
+ *     included; at least this many)
+ * @param lostCustomerUpdates the same for customer rows
  */
 public record RunResult(
     String label, RunSettings settings, LoadSummary load, Map<Interaction, ResponseStats> perInteraction,
     ResponseStats read, ResponseStats update, ResponseStats total, double wips,
     double measuredSeconds, double bufferPoolHitRate, long checkpointsRun, long checkpointsFailed,
     long backgroundRequests, double backgroundMilliDollars2008, double backgroundMilliDollars2026,
-    List<String> errorSamples) {}
+    List<String> errorSamples, long lostItemUpdates, long lostCustomerUpdates) {}

@@ -180,6 +180,7 @@ public final class TpcwHarness {
     double measureStarts = (double) s.warmUp().toMillis() / totalMillis;
     AtomicReference<DatabaseStats> atMeasureStart = new AtomicReference<>();
     EmulatorReport report;
+    StratusBookstore bookstore;
     try (Progress bar = Progress.open(plan.progressBars, "run", totalMillis / 1000, "s")) {
       Emulator.Builder emulator = Emulator.builder()
           .ebs(s.ebs())
@@ -200,7 +201,8 @@ public final class TpcwHarness {
       if (plan.interactionsPerEb > 0) {
         emulator.interactionsPerBrowser(plan.interactionsPerEb);
       }
-      report = emulator.build().run(new StratusBookstore(db, scale, Clock.systemUTC(), s.seed()));
+      bookstore = new StratusBookstore(db, scale, Clock.systemUTC(), s.seed());
+      report = emulator.build().run(bookstore);
     }
     DatabaseStats end = db.stats();
     DatabaseStats start = atMeasureStart.get() != null ? atMeasureStart.get() : end;
@@ -212,11 +214,14 @@ public final class TpcwHarness {
         end.checkpointsRun() - start.checkpointsRun(),
         end.checkpointsFailed() - start.checkpointsFailed(), report.backgroundRequests(),
         report.backgroundMilliDollars2008(), report.backgroundMilliDollars2026(),
-        report.errorSamples());
+        report.errorSamples(), bookstore.tracker().lostUpdates(BookstoreSchema.ITEM),
+        bookstore.tracker().lostUpdates(BookstoreSchema.CUSTOMER));
     out.printf(Locale.ROOT, "  %,d interactions (%,d errors), %.1f WIPS, avg %.1f ms,"
-            + " update avg %.1f ms, %.4f m$/WI (2008)%n", result.total().count(),
+            + " update avg %.1f ms, %.4f m$/WI (2008); lost updates: %,d item (stock), %,d"
+            + " customer%n", result.total().count(),
         result.total().errors(), result.wips(), result.total().meanMillis(),
-        result.update().meanMillis(), result.total().milliDollars2008());
+        result.update().meanMillis(), result.total().milliDollars2008(),
+        result.lostItemUpdates(), result.lostCustomerUpdates());
     out.flush();
     return result;
   }

@@ -37,7 +37,7 @@ final class CsvWriter {
       "wips", "measured_seconds", "buffer_pool_hit_rate", "checkpoints_run",
       "checkpoints_failed", "background_requests", "background_mdollars_2008",
       "background_mdollars_2026", "background_mdollars_per_wi_2008",
-      "background_mdollars_per_wi_2026",
+      "background_mdollars_per_wi_2026", "lost_item_updates", "lost_customer_updates",
       "row", "row_kind", "row_label", "is_update", "mix_percent",
       "count", "errors", "mean_ms", "p50_ms", "p90_ms", "p99_ms", "requests_per_wi",
       "mdollars_per_wi_2008", "mdollars_per_wi_2026", "mean_staleness_ms",
@@ -124,7 +124,8 @@ final class CsvWriter {
         Long.toString(run.backgroundRequests()), number(run.backgroundMilliDollars2008()),
         number(run.backgroundMilliDollars2026()),
         number(SweepView.backgroundPerWi2008(run)),
-        number(SweepView.backgroundPerWi2026(run)));
+        number(SweepView.backgroundPerWi2026(run)), Long.toString(run.lostItemUpdates()),
+        Long.toString(run.lostCustomerUpdates()));
   }
 
   private static List<String> rowFields(RunResult run, SweepView.Row row) {

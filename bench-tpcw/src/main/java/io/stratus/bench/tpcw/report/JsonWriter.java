@@ -81,6 +81,8 @@ final class JsonWriter {
     j.name("backgroundMilliDollars2026").value(r.backgroundMilliDollars2026());
     j.name("backgroundMilliDollarsPerWi2008").value(SweepView.backgroundPerWi2008(r));
     j.name("backgroundMilliDollarsPerWi2026").value(SweepView.backgroundPerWi2026(r));
+    j.name("lostItemUpdates").value(r.lostItemUpdates());
+    j.name("lostCustomerUpdates").value(r.lostCustomerUpdates());
     j.name("errorSamples").beginArray();
     for (String sample : r.errorSamples() == null ? List.<String>of() : r.errorSamples()) {
       j.value(sample);

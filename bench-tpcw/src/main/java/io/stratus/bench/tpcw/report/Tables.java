@@ -73,6 +73,8 @@ final class Tables {
         + Numbers.sig3(run.backgroundMilliDollars2026()) + " m$ 2026 (per WI "
         + Numbers.sig3(SweepView.backgroundPerWi2008(run)) + " / "
         + Numbers.sig3(SweepView.backgroundPerWi2026(run)) + ", included in the costs)");
+    facts.add("lost updates " + run.lostItemUpdates() + " item (stock), "
+        + run.lostCustomerUpdates() + " customer");
     long errors = SweepView.total(run).errors();
     if (errors > 0) {
       facts.add(errors + " errors");
@@ -87,7 +89,7 @@ final class Tables {
         .right("WIs").right("err").right("WIPS")
         .right("avg ms").right("read ms").right("upd ms")
         .right("m$/WI 2008").right("m$/WI 2026").right("bg share")
-        .right("hits").right("ckpts/fail");
+        .right("hits").right("ckpts/fail").right("lost upd");
     for (int i = 0; i < view.size(); i++) {
       RunResult r = view.run(i);
       ResponseStats total = SweepView.total(r);
@@ -100,7 +102,8 @@ final class Tables {
           Numbers.sig3(SweepView.costPerWi2026(r)),
           Numbers.percent(SweepView.backgroundShare2008(r)),
           Numbers.percent(r.bufferPoolHitRate()),
-          r.checkpointsRun() + "/" + r.checkpointsFailed());
+          r.checkpointsRun() + "/" + r.checkpointsFailed(),
+          Numbers.count(r.lostItemUpdates() + r.lostCustomerUpdates()));
     }
     return t;
   }

@@ -33,13 +33,18 @@ class StalenessTest {
     assertThat(t.staleness(new Row(BookstoreSchema.CUSTOMER, 7), 0, 10_000)).isZero();
   }
 
+  /** A version committed again is a lost update each time; it keeps the earlier commit time. */
   @Test
-  void theSameVersionCommittedTwiceKeepsTheEarlierTime() {
+  void theSameVersionCommittedTwiceKeepsTheEarlierTimeAndCountsALostUpdate() {
     StalenessTracker t = new StalenessTracker();
     t.committed(ITEM_7, 1, 2_000);
     t.committed(ITEM_7, 1, 1_000);
     t.committed(ITEM_7, 1, 3_000);
+    t.committed(ITEM_7, 2, 3_500);
+    t.committed(new Row(BookstoreSchema.CUSTOMER, 7), 1, 3_000);
     assertThat(t.staleness(ITEM_7, 0, 4_000)).isEqualTo(3_000);
+    assertThat(t.lostUpdates(BookstoreSchema.ITEM)).isEqualTo(2);
+    assertThat(t.lostUpdates(BookstoreSchema.CUSTOMER)).isZero();
   }
 
   @Test

@@ -96,10 +96,10 @@ final class Fixtures {
     RunResult awkward = new RunResult("basic, \"tuned\"\nv2",
         settings(ProtocolKind.BASIC, 10, Duration.ofSeconds(100)), load, per, plain.read(),
         plain.update(), plain.total(), 12.5, 25, 0.875, 3, 1, 10, 0.1, 0.01,
-        List.of("IOException: \"timeout\" at C:\\path", "tab\there\u0001bell"));
+        List.of("IOException: \"timeout\" at C:\\path", "tab\there\u0001bell"), 2, 1);
     RunResult empty = new RunResult("atomic", settings(ProtocolKind.ATOMIC, 10,
         Duration.ofSeconds(100)), null, Map.of(), null, null, null, 0, 25, Double.NaN, 0, 0,
-        0, 0, 0, List.of());
+        0, 0, 0, List.of(), 0, 0);
     return new SweepResult("protocol", List.of(plain, awkward, empty));
   }
 
@@ -172,7 +172,7 @@ final class Fixtures {
     LoadSummary load = new LoadSummary(tables, Duration.ofMillis(20_000 + s.ebs() * 100L), Duration.ofMillis(2_000),
         500 + s.ebs(), 0.2 * s.ebs(), 0.05 * s.ebs(), 30 + s.ebs());
     return new RunResult(label, s, load, per, read, update, all, total / 25.0, 25, 0.9, 2, 0,
-        (long) (bg * 100), bg, bg / 4, List.of());
+        (long) (bg * 100), bg, bg / 4, List.of(), 0, 0);
   }
 
   private static ResponseStats stats(String label, long count, double ms, double m08) {
