@@ -73,6 +73,8 @@ final class IsolationCore implements AutoCloseable {
   /** Polls of the counter while a snapshot or a validation waits for it. */
   static final int COUNTER_POLLS = 2_000;
   private static final int THREADS = 2;
+  /** How long closing waits for lock releases in flight. */
+  private static final long RELEASE_WAIT_SECONDS = 10;
 
   private final ProtocolKind kind;
   private final ProtocolContext ctx;
@@ -98,6 +100,8 @@ final class IsolationCore implements AutoCloseable {
   private final AtomicLong checkpointsRun = new AtomicLong();
   private final AtomicLong checkpointsFailed = new AtomicLong();
   private final AtomicLong owners = new AtomicLong();
+  /** Lock releases sent without waiting and not yet answered; {@link #close} waits for them. */
+  private final Set<CompletableFuture<?>> releases = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   IsolationCore(ProtocolContext ctx, ProtocolKind kind) {
@@ -250,7 +254,12 @@ final class IsolationCore implements AutoCloseable {
   /** The locks of a new transaction, under an owner of its own. */
   LockSet newLocks(TransactionInfo tx) {
     String owner = atomicity.owner() + "/" + tx.transactionId() + "/" + owners.incrementAndGet();
-    return new LockSet(locks, clock, owner, tx.transactionId());
+    return new LockSet(locks, clock, owner, tx.transactionId(), this::inFlight);
+  }
+
+  private void inFlight(CompletableFuture<?> release) {
+    releases.add(release);
+    release.whenComplete((r, e) -> releases.remove(release));
   }
 
   /** The lock of a record: its tree and a digest of its key (keys may be long). */
@@ -519,9 +528,22 @@ final class IsolationCore implements AutoCloseable {
     return checkpointsFailed.get();
   }
 
+  /**
+   * Stops background work (waiting for what runs) and waits, bounded, for the lock releases in
+   * flight: a handle closed right after a commit must not leave its locks to lapse, blocking every
+   * other client's writers of those records for the lease.
+   */
   @Override
   public void close() {
     closed = true;
+    try {
+      CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0]))
+          .get(RELEASE_WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      LOG.log(Level.DEBUG, "lock releases still unanswered at close; they lapse", e);
+    }
     if (owned != null) {
       owned.shutdown();
       try {

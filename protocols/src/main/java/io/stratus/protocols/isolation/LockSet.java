@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * The record locks one transaction holds, under an owner of its own (two transactions of one
@@ -36,9 +37,17 @@ final class LockSet {
   private final String owner;
   private final String transactionId;
   private final Map<String, LockMode> held = new LinkedHashMap<>();
+  private final Consumer<CompletableFuture<?>> inFlight;
   private long validUntil = Long.MAX_VALUE;
 
-  LockSet(LockService locks, Clock clock, String owner, String transactionId) {
+  /**
+   * @param inFlight told of every release sent without waiting, so that closing the handle can
+   *     wait for them (a process that exits right after its last commit must not leave its locks
+   *     to lapse)
+   */
+  LockSet(LockService locks, Clock clock, String owner, String transactionId,
+      Consumer<CompletableFuture<?>> inFlight) {
+    this.inFlight = inFlight;
     this.locks = locks;
     this.clock = clock;
     this.owner = owner;
@@ -139,11 +148,11 @@ final class LockSet {
   /** Releases every lock without waiting for the replies (a failed release lapses). */
   void releaseLater() {
     for (String u : held.keySet()) {
-      locks.release(u, owner).whenComplete((released, failure) -> {
+      inFlight.accept(locks.release(u, owner).whenComplete((released, failure) -> {
         if (failure != null) {
           LOG.log(Level.DEBUG, "releasing a record lock failed; it lapses", failure);
         }
-      });
+      }));
     }
     held.clear();
   }
