@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * next-key locks refuse inserts into its range (no phantom) but not beyond it; reads see the
  * latest commit of any client at once, never a cached page; a transaction's own writes stay on
  * top of what it reads; read-only transactions take no locks; every lock goes with the end of its
- * transaction, committed or not.
+ * transaction, committed or not; restarts of the lock and counter services break nothing.
  */
 @ExtendWith(SeedExtension.class)
 class TwoPhaseLockingTest {
@@ -294,6 +294,45 @@ class TwoPhaseLockingTest {
       });
       assertThat(Fixture.itemsByKey(b)).containsEntry("0", "after-abort")
           .containsEntry("1", "v0-1+a+b").containsEntry("9", "after-abort");
+    }
+  }
+
+  /**
+   * The lock and counter services restart and lose their state: while they refuse, transactions
+   * fail retryably; afterwards every commit before the restart is read, and a shared lock taken
+   * after it refuses a writer again.
+   */
+  @Test
+  void coordinationServiceRestartsRefuseRetryablyAndBreakNothing(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      Database a = open(f, "a");
+      Database b = open(f, "b");
+      load(a, 10);
+      a.run(ONCE, tx -> {
+        update(tx, 3, "before");
+        return null;
+      });
+      f.cloud.restartCounterService();
+      f.cloud.restartLockService();
+      assertThatThrownBy(() -> b.run(ONCE, tx -> {
+        update(tx, 3, "refused");
+        return null;
+      })).isInstanceOf(io.stratus.StratusException.class)
+          .satisfies(e -> assertThat(((io.stratus.StratusException) e).isRetryable()).isTrue());
+      f.clock.advance(Duration.ofSeconds(121)); // the refusal window: the longest lease
+      try (Transaction reader = a.begin()) {
+        assertThat(read(reader, 3)).as("a commit before the restart").isEqualTo("before");
+        assertThatThrownBy(() -> b.run(ONCE, tx -> {
+          update(tx, 3, "while read");
+          return null;
+        })).isInstanceOf(TransactionConflictException.class);
+        reader.commit();
+      }
+      b.run(ONCE, tx -> {
+        update(tx, 3, read(tx, 3) + "+b");
+        return null;
+      });
+      assertThat(Fixture.itemsByKey(a)).containsEntry("3", "before+b");
     }
   }
 
