@@ -282,16 +282,29 @@ public final class LockingProtocol implements CommitProtocol {
       return version;
     }
 
+    /**
+     * {@inheritDoc} The before images come from the latest committed state. A tree whose every
+     * written key was read under a lock needs no new look: those keys cannot have changed since
+     * (every look at a tree after a key's lock shows the key's latest commit), and the fences of
+     * inserted keys are checked after their locks anyway.
+     */
     @Override
     public CommitResult commit(WriteSet ws) {
       checkTime();
       long start = core.clock().millis();
-      Set<String> roots = new LinkedHashSet<>();
-      ws.changes().forEach(c -> roots.add(c.treeUri()));
-      if (roots.isEmpty()) {
+      if (ws.changes().isEmpty()) {
         return CommitResult.empty();
       }
-      latest.refresh(roots);
+      Set<String> unread = new LinkedHashSet<>();
+      for (LogicalChange c : ws.changes()) {
+        TreeMap<byte[], Optional<byte[]>> k = known.get(c.treeUri());
+        if (k == null || !k.containsKey(ChangeSets.treeKey(c))) {
+          unread.add(c.treeUri());
+        }
+      }
+      if (!unread.isEmpty()) {
+        latest.refresh(unread);
+      }
       List<LogicalChange> changes = ChangeSets.collapse(ws, latest);
       if (changes.isEmpty()) {
         return CommitResult.empty();
