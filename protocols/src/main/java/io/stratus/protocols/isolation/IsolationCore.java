@@ -57,7 +57,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>The durable half of a commit</b>, once the transaction holds an exclusive lock on every
  * record it writes: take a commit id (with the recovery check in flight: one round trip for
  * both); send the records through advanced atomicity keyed by the commit id (one message when they
- * fit; crash point {@code isolation.after-commit-record}); send them to the archive ({@code
+ * fit, else log messages first, {@code isolation.after-log}; crash point {@code
+ * isolation.after-commit-record}); send them to the archive ({@code
  * .after-archive}); validate the commit id ({@code .after-validate}); release the locks without
  * waiting. A commit ended before its commit record leaves nothing: its commit id is validated at
  * once and its locks released. Once the commit record may have arrived, the locks and the commit
@@ -369,6 +370,7 @@ final class IsolationCore implements AutoCloseable {
         throw failed(id, "sending its log messages failed", logs.failure(), true);
       }
       committing = AtomicMessages.commitRecord(commitKey, now, messages.size(), records.size());
+      crashPoints.reach("isolation.after-log");
     }
     long lockBound = held.validUntilMillis() - recoveryWindowMillis();
     if (clock.millis() > Math.min(sendByMillis, lockBound)) {

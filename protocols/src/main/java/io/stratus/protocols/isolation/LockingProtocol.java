@@ -331,7 +331,15 @@ public final class LockingProtocol implements CommitProtocol {
       }
       long sendBy = Math.min(core.commitDeadlineFrom(start),
           beganMillis + core.settings().transactionTimeout().toMillis());
-      return core.complete(info.transactionId(), changes, commitId, locks, sendBy);
+      try {
+        return core.complete(info.transactionId(), changes, commitId, locks, sendBy);
+      } catch (CommitFailedException e) {
+        throw e; // nothing was sent; the locks are released
+      } catch (RuntimeException e) {
+        // The commit record may be out: keep everyone away until recovery has applied it.
+        locks.leaveToLapse();
+        throw e;
+      }
     }
 
     private void lockForCommit(Set<String> exclusive) {

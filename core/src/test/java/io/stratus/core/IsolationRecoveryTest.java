@@ -1,0 +1,101 @@
+package io.stratus.core;
+
+import static io.stratus.core.AdvancedAtomicTest.COMMIT;
+import static io.stratus.core.AdvancedAtomicTest.LOG;
+import static io.stratus.core.AdvancedAtomicTest.messages;
+import static io.stratus.core.AdvancedAtomicTest.smallAdvancedMessages;
+import static io.stratus.core.AdvancedAtomicTest.touch;
+import static io.stratus.core.AtomicRecoveryTest.KEYS;
+import static io.stratus.core.AtomicRecoveryTest.applied;
+import static io.stratus.core.AtomicRecoveryTest.wideRound;
+import static io.stratus.core.BasicProtocolTest.load;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.stratus.TransactionConflictException;
+import io.stratus.cloudapi.decorate.ScriptedCrashPoints;
+import io.stratus.cloudapi.decorate.SimulatedCrashException;
+import io.stratus.cloudapi.inprocess.QueueBehavior;
+import io.stratus.cloudapi.testing.Seed;
+import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.protocols.ProtocolKind;
+import java.time.Duration;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A client of an isolating protocol dies inside a commit too large for one message, and another
+ * client recovers (paper 000, Algorithms 5 and 6 under Algorithm 9): dead between its log messages
+ * and its commit record, the transaction is a loser — nothing of it is ever read, its log messages
+ * are deleted and its locks lapse with their lease; dead after its commit record, it is a winner —
+ * the next client past the atomic timeout archives and validates it, and read-only transactions
+ * see all of it at once, before any checkpoint (under two-phase locking, transactions that lock
+ * what they read wait for the dead client's locks to lapse).
+ */
+@ExtendWith(SeedExtension.class)
+class IsolationRecoveryTest {
+
+  private static DatabaseConfig.Builder config(Fixture f, ProtocolKind kind, String client) {
+    return f.config().protocol(kind).clientId(client).checkpointExecutor(new ManualExecutor());
+  }
+
+  /** How many of round 1's records a read-only transaction sees. */
+  private static int readOnly(Database reader) {
+    return reader.read(tx -> {
+      int n = 0;
+      for (int k = 1; k <= KEYS; k++) {
+        if (("w1-" + k).equals(tx.read("items", Key.of((long) k * 30)).map(Fixture::string)
+            .orElse(null))) {
+          n++;
+        }
+      }
+      return n;
+    });
+  }
+
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING"})
+  void aCrashBetweenLogMessagesAndCommitRecordLeavesNothing(ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(), smallAdvancedMessages())) {
+      Database b = f.open(config(f, kind, "b"));
+      load(b, 200);
+      ScriptedCrashPoints crash = new ScriptedCrashPoints().arm("isolation.after-log", 1);
+      Database a = f.open(config(f, kind, "a").crashPoints(crash));
+      assertThatThrownBy(() -> wideRound(a, 1)).isInstanceOf(SimulatedCrashException.class);
+      assertThat(messages(f, LOG)).as("the log messages of two steps").isPositive();
+      assertThat(messages(f, COMMIT)).isZero();
+      assertThatThrownBy(() -> touch(b, 30, "while locked"))
+          .as("the dead client's locks still hold").isInstanceOf(TransactionConflictException.class);
+      f.clock.advance(Duration.ofSeconds(121)); // past the lease of its locks and commit id
+      touch(b, 30, "after");
+      touch(b, 150, "x"); // a commit's recovery check deletes the orphans
+      assertThat(messages(f, LOG)).as("orphans deleted").isZero();
+      Database reader = f.open(config(f, kind, "reader"));
+      assertThat(applied(reader, 1)).as("none of it").isZero();
+      assertThat(BasicProtocolTest.read(reader, 30)).isEqualTo("after");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING"})
+  void aCrashAfterTheCommitRecordIsRecoveredWhole(ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(), smallAdvancedMessages())) {
+      Database b = f.open(config(f, kind, "b"));
+      load(b, 200);
+      ScriptedCrashPoints crash = new ScriptedCrashPoints()
+          .arm("isolation.after-commit-record", 1);
+      Database a = f.open(config(f, kind, "a").crashPoints(crash));
+      assertThatThrownBy(() -> wideRound(a, 1)).isInstanceOf(SimulatedCrashException.class);
+      assertThat(messages(f, COMMIT)).isEqualTo(1);
+      f.clock.advance(Duration.ofSeconds(61)); // past the atomic timeout
+      touch(b, 1, "recovering"); // its begin recovers the stale commit record
+      Database reader = f.open(config(f, kind, "reader"));
+      assertThat(readOnly(reader)).as("all of it, before any checkpoint").isEqualTo(KEYS);
+      f.clock.advance(Duration.ofSeconds(61)); // its locks lapse too (2PL reads wait for that)
+      touch(b, 30, "next");
+      b.checkpointAll();
+      assertThat(applied(f.open(config(f, kind, "late")), 1)).isEqualTo(KEYS - 1);
+    }
+  }
+}
