@@ -355,7 +355,8 @@ public final class LockingProtocol implements CommitProtocol {
 
     /**
      * After the exclusive locks: no key was committed into an inserted key's gap between the
-     * first look and the lock (else the fence is locked too).
+     * first look and the lock — else the new fence is locked too, and the gap looked at again,
+     * until a look finds every fence locked (a few rounds, then the transaction aborts).
      */
     private void checkFences(Map<LogicalChange, String> fences) {
       if (fences.isEmpty()) {
@@ -363,18 +364,22 @@ public final class LockingProtocol implements CommitProtocol {
       }
       Set<String> roots = new LinkedHashSet<>();
       fences.keySet().forEach(c -> roots.add(c.treeUri()));
-      latest.refresh(roots);
-      List<String> more = new ArrayList<>();
-      for (Map.Entry<LogicalChange, String> e : fences.entrySet()) {
-        LogicalChange c = e.getKey();
-        String now = fenceUri(c.treeUri(), latest.keyAfter(c.treeUri(), ChangeSets.treeKey(c)));
-        if (!locks.holds(now, LockMode.EXCLUSIVE)) {
-          more.add(now);
+      for (int round = 0; round < RANGE_ATTEMPTS; round++) {
+        latest.refresh(roots);
+        List<String> more = new ArrayList<>();
+        for (LogicalChange c : fences.keySet()) {
+          String now = fenceUri(c.treeUri(), latest.keyAfter(c.treeUri(), ChangeSets.treeKey(c)));
+          if (!locks.holds(now, LockMode.EXCLUSIVE)) {
+            more.add(now);
+          }
         }
-      }
-      if (!more.isEmpty()) {
+        if (more.isEmpty()) {
+          return; // every gap is fenced by a lock this transaction holds
+        }
         lock(more, LockMode.EXCLUSIVE, "the gap of a key it inserts");
       }
+      throw new TransactionConflictException("transaction " + info.transactionId()
+          + ": keys kept arriving next to a key it inserts while it locked the gap");
     }
 
     @Override
