@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.TransactionConflictException;
+import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.decorate.CloudMeter;
+import io.stratus.cloudapi.decorate.MeterSnapshot;
+import io.stratus.cloudapi.decorate.MeteringInterceptor;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.ProtocolKind;
@@ -135,6 +139,45 @@ class TwoPhaseLockingTest {
       });
       assertThat(Fixture.itemsByKey(b)).containsKeys("0", "10", "12", "15", "20", "30", "35")
           .containsEntry("0", "outside").hasSize(7);
+    }
+  }
+
+  /**
+   * A range of more than {@code ESCALATE_AT} keys locks its tree whole, with one lock request
+   * instead of one per key: while the scanner runs, no other transaction commits to that tree,
+   * not even outside the range; other trees are untouched; afterwards writers go through.
+   */
+  @Test
+  void aLargeScanLocksItsTreeWhole(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      CloudMeter meter = new CloudMeter();
+      Database a = f.open(f.config(new MeteringInterceptor(meter)).protocol(KIND).clientId("a")
+          .checkpointExecutor(new ManualExecutor()));
+      Database b = open(f, "b");
+      load(a, 300);
+      b.createCollection("other");
+      try (Transaction scanner = a.begin()) {
+        MeterSnapshot before = meter.snapshot();
+        assertThat(keys(scanner, KeyRange.closed(Key.of(0L), Key.of(199L)))).hasSize(200);
+        MeterSnapshot scan = meter.snapshot().minus(before);
+        assertThat(scan.total(Operation.Service.LOCK).calls()).as("lock requests of the scan")
+            .isLessThanOrEqualTo(2);
+        assertThatThrownBy(() -> b.run(ONCE, tx -> {
+          update(tx, 250, "outside the range");
+          return null;
+        })).isInstanceOf(TransactionConflictException.class);
+        b.run(ONCE, tx -> {
+          tx.create("other", Key.of(1L), Fixture.bytes("another tree"));
+          return null;
+        });
+        update(scanner, 7, "scanned");
+        scanner.commit();
+      }
+      b.run(ONCE, tx -> {
+        update(tx, 250, "after");
+        return null;
+      });
+      assertThat(Fixture.itemsByKey(b)).containsEntry("7", "scanned").containsEntry("250", "after");
     }
   }
 

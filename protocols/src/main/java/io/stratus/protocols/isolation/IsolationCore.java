@@ -273,6 +273,15 @@ final class IsolationCore implements AutoCloseable {
     return lockPrefix + digest(root, (byte) 1, new byte[0]);
   }
 
+  /**
+   * The writers' lock of a tree (two-phase locking): every commit that writes the tree holds it
+   * shared; a transaction that read so much of the tree that it locks the whole tree instead of
+   * its keys holds it exclusively.
+   */
+  String treeLockUri(String root) {
+    return lockPrefix + digest(root, (byte) 2, new byte[0]);
+  }
+
   private static String digest(String root, byte separator, byte[] key) {
     try {
       MessageDigest d = MessageDigest.getInstance("SHA-256");

@@ -84,10 +84,21 @@ final class LockSet {
    * @throws CloudException when a request failed (likewise)
    */
   void acquire(Collection<String> uris, LockMode mode, String what) {
-    List<String> order = new ArrayList<>();
+    Map<String, LockMode> modes = new LinkedHashMap<>();
     for (String u : uris) {
-      if (!holds(u, mode) && !order.contains(u)) {
-        order.add(u);
+      modes.put(u, mode);
+    }
+    acquire(modes, what);
+  }
+
+  /**
+   * {@link #acquire(Collection, LockMode, String)} with a mode per URI, all requests at once.
+   */
+  void acquire(Map<String, LockMode> modes, String what) {
+    List<String> order = new ArrayList<>();
+    for (Map.Entry<String, LockMode> e : modes.entrySet()) {
+      if (!holds(e.getKey(), e.getValue())) {
+        order.add(e.getKey());
       }
     }
     if (order.isEmpty()) {
@@ -96,7 +107,7 @@ final class LockSet {
     long sent = clock.millis();
     List<CompletableFuture<LockGrant>> grants = new ArrayList<>(order.size());
     for (String u : order) {
-      grants.add(mode == LockMode.EXCLUSIVE ? locks.acquireExclusive(u, owner)
+      grants.add(modes.get(u) == LockMode.EXCLUSIVE ? locks.acquireExclusive(u, owner)
           : locks.acquireShared(u, owner));
     }
     String refused = null;
@@ -116,7 +127,7 @@ final class LockSet {
         if (failure == null) {
           failure = e;
         }
-        held.putIfAbsent(u, mode); // it may have been granted: release it too
+        held.putIfAbsent(u, modes.get(u)); // it may have been granted: release it too
         validUntil = Math.min(validUntil, sent);
       }
     }

@@ -68,6 +68,8 @@ import java.util.TreeSet;
 public final class LockingProtocol implements CommitProtocol {
   /** Times a range is locked again because it changed between its read and its lock. */
   private static final int RANGE_ATTEMPTS = 4;
+  /** Keys a range may hold before its transaction locks the whole tree instead of its keys. */
+  static final int ESCALATE_AT = 64;
 
   private final IsolationCore core;
 
@@ -150,6 +152,8 @@ public final class LockingProtocol implements CommitProtocol {
     private final Map<String, List<KeyRange>> ranges = new HashMap<>();
     /** Per tree: the keys this transaction changed (its pages show them). */
     private final Map<String, TreeSet<byte[]>> own = new HashMap<>();
+    /** Trees locked whole (their writers' lock held exclusively): nothing in them can change. */
+    private final Set<String> wholeTrees = new java.util.HashSet<>();
     private int version;
     private boolean ended;
 
@@ -194,6 +198,11 @@ public final class LockingProtocol implements CommitProtocol {
       if (k.containsKey(key)) {
         return; // locked and read before: nobody can have changed it
       }
+      if (wholeTrees.contains(root)) {
+        k.put(key, latest.get(root, key));
+        version++;
+        return;
+      }
       lock(List.of(core.lockUri(root, key)), LockMode.SHARED, "a record it reads");
       latest.refresh(List.of(root));
       k.put(key, latest.get(root, key));
@@ -202,8 +211,20 @@ public final class LockingProtocol implements CommitProtocol {
     }
 
     private void readRange(String root, KeyRange range) {
-      latest.refresh(List.of(root));
+      if (!wholeTrees.contains(root)) {
+        latest.refresh(List.of(root));
+      }
       TreeMap<byte[], byte[]> entries = latest.scan(root, range);
+      if (!wholeTrees.contains(root) && entries.size() > ESCALATE_AT) {
+        lock(List.of(core.treeLockUri(root)), LockMode.EXCLUSIVE, "a whole tree it reads");
+        latest.refresh(List.of(root)); // no writer of the tree commits from here on
+        wholeTrees.add(root);
+        entries = latest.scan(root, range);
+      }
+      if (wholeTrees.contains(root)) {
+        known(root, range, entries);
+        return;
+      }
       Optional<byte[]> fence = latest.keyAfter(root, range);
       for (int attempt = 0; attempt < RANGE_ATTEMPTS; attempt++) {
         List<String> uris = new ArrayList<>(entries.size() + 1);
@@ -216,11 +237,7 @@ public final class LockingProtocol implements CommitProtocol {
         TreeMap<byte[], byte[]> again = latest.scan(root, range);
         Optional<byte[]> fenceAgain = latest.keyAfter(root, range);
         if (again.keySet().equals(entries.keySet()) && sameKey(fence, fenceAgain)) {
-          TreeMap<byte[], Optional<byte[]>> k = knownOf(root);
-          again.forEach((key, value) -> k.put(key, Optional.of(value)));
-          ranges.computeIfAbsent(root, r -> new ArrayList<>()).add(range);
-          core.mustSee(latest.newestCommit(root, range));
-          version++;
+          known(root, range, again);
           return;
         }
         entries = again;
@@ -228,6 +245,15 @@ public final class LockingProtocol implements CommitProtocol {
       }
       throw new TransactionConflictException("transaction " + info.transactionId()
           + ": the key range it reads kept changing while it locked it (" + range + ")");
+    }
+
+    /** Records that {@code entries} are exactly the keys of {@code range}, locked. */
+    private void known(String root, KeyRange range, TreeMap<byte[], byte[]> entries) {
+      TreeMap<byte[], Optional<byte[]>> k = knownOf(root);
+      entries.forEach((key, value) -> k.putIfAbsent(key, Optional.of(value)));
+      ranges.computeIfAbsent(root, r -> new ArrayList<>()).add(range);
+      core.mustSee(latest.newestCommit(root, range));
+      version++;
     }
 
     private TreeMap<byte[], Optional<byte[]>> knownOf(String root) {
@@ -309,18 +335,19 @@ public final class LockingProtocol implements CommitProtocol {
       if (changes.isEmpty()) {
         return CommitResult.empty();
       }
-      Set<String> exclusive = new LinkedHashSet<>();
+      Map<String, LockMode> commitLocks = new LinkedHashMap<>();
       Map<LogicalChange, String> fences = new LinkedHashMap<>();
       for (LogicalChange c : changes) {
         byte[] key = ChangeSets.treeKey(c);
-        exclusive.add(core.lockUri(c.treeUri(), key));
+        commitLocks.putIfAbsent(core.treeLockUri(c.treeUri()), LockMode.SHARED);
+        commitLocks.put(core.lockUri(c.treeUri(), key), LockMode.EXCLUSIVE);
         if (inserts(c)) {
           String fence = fenceUri(c.treeUri(), latest.keyAfter(c.treeUri(), key));
           fences.put(c, fence);
-          exclusive.add(fence);
+          commitLocks.put(fence, LockMode.EXCLUSIVE);
         }
       }
-      lockForCommit(exclusive);
+      lockForCommit(commitLocks);
       core.ctx().crashPoints().reach("isolation.after-locks");
       long commitId = core.takeCommitId(info.transactionId(), locks);
       try {
@@ -342,9 +369,9 @@ public final class LockingProtocol implements CommitProtocol {
       }
     }
 
-    private void lockForCommit(Set<String> exclusive) {
+    private void lockForCommit(Map<String, LockMode> commitLocks) {
       try {
-        lock(List.copyOf(exclusive), LockMode.EXCLUSIVE, "what it writes");
+        locks.acquire(commitLocks, "what it writes");
       } catch (CloudException e) {
         locks.releaseNow();
         throw new CommitFailedException("commit of transaction " + info.transactionId()
