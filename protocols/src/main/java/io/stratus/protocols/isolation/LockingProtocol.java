@@ -13,14 +13,12 @@ import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolTransaction;
-import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.StorageLayout;
 import io.stratus.protocols.TransactionInfo;
 import io.stratus.protocols.WriteSet;
@@ -65,13 +63,12 @@ import java.util.TreeSet;
  *
  * <p>Thread-safe: one instance serves every transaction of a handle.
  */
-public final class LockingProtocol implements CommitProtocol {
+public final class LockingProtocol extends IsolatingProtocol {
   /** Times a range is locked again because it changed between its read and its lock. */
   private static final int RANGE_ATTEMPTS = 4;
   /** Keys a range may hold before its transaction locks the whole tree instead of its keys. */
   static final int ESCALATE_AT = 64;
 
-  private final IsolationCore core;
 
   /** Opens two-phase locking over {@code ctx}. */
   public static CommitProtocol open(ProtocolContext ctx) {
@@ -79,12 +76,7 @@ public final class LockingProtocol implements CommitProtocol {
   }
 
   private LockingProtocol(ProtocolContext ctx) {
-    this.core = new IsolationCore(ctx, ProtocolKind.TWO_PHASE_LOCKING);
-  }
-
-  @Override
-  public ProtocolKind kind() {
-    return ProtocolKind.TWO_PHASE_LOCKING;
+    super(new IsolationCore(ctx, ProtocolKind.TWO_PHASE_LOCKING));
   }
 
   @Override
@@ -473,38 +465,5 @@ public final class LockingProtocol implements CommitProtocol {
     public int pageSize() {
       return pages.pageSize();
     }
-  }
-
-  // ---- maintenance ----
-
-  @Override
-  public CheckpointSummary checkpointAll() {
-    return core.checkpointAll();
-  }
-
-  @Override
-  public RecoverySummary recoverAbandonedClients() {
-    return core.recoverAbandonedClients();
-  }
-
-  @Override
-  public long backgroundCheckpointsRun() {
-    return core.backgroundCheckpointsRun();
-  }
-
-  @Override
-  public long backgroundCheckpointsFailed() {
-    return core.backgroundCheckpointsFailed();
-  }
-
-  @Override
-  public CommitResult commit(WriteSet ws) {
-    throw new IllegalStateException("two-phase locking commits through its transactions"
-        + " (begin)");
-  }
-
-  @Override
-  public void close() {
-    core.close();
   }
 }

@@ -9,7 +9,6 @@ import io.stratus.cloudapi.LockMode;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.PageTransaction;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.Guarantee;
@@ -18,7 +17,6 @@ import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolTransaction;
-import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.TransactionInfo;
 import io.stratus.protocols.WriteSet;
 import io.stratus.protocols.isolation.SnapshotArchive.Version;
@@ -61,8 +59,7 @@ import java.util.TreeSet;
  * <p>The durable half of the commit and its failures are {@link IsolationCore}'s. Thread-safe:
  * one instance serves every transaction of a handle.
  */
-public final class SnapshotIsolationProtocol implements CommitProtocol {
-  private final IsolationCore core;
+public final class SnapshotIsolationProtocol extends IsolatingProtocol {
   private final boolean validatesReads;
 
   /** Opens the protocol {@code kind} (one of the two snapshot kinds) over {@code ctx}. */
@@ -71,16 +68,15 @@ public final class SnapshotIsolationProtocol implements CommitProtocol {
   }
 
   private SnapshotIsolationProtocol(ProtocolContext ctx, ProtocolKind kind) {
+    super(new IsolationCore(ctx, snapshotKind(kind)));
+    this.validatesReads = kind.guarantees(Guarantee.SERIALIZABLE);
+  }
+
+  private static ProtocolKind snapshotKind(ProtocolKind kind) {
     if (!kind.guarantees(Guarantee.SNAPSHOT_ISOLATION)) {
       throw new IllegalArgumentException(kind + " is not a snapshot protocol");
     }
-    this.validatesReads = kind.guarantees(Guarantee.SERIALIZABLE);
-    this.core = new IsolationCore(ctx, kind);
-  }
-
-  @Override
-  public ProtocolKind kind() {
-    return core.kind();
+    return kind;
   }
 
   @Override
@@ -242,42 +238,5 @@ public final class SnapshotIsolationProtocol implements CommitProtocol {
         }
       }
     }
-  }
-
-  // ---- maintenance ----
-
-  /**
-   * {@inheritDoc} Recovers the stale commit records first, then checkpoints every tree with an
-   * archive up to the validated commit id.
-   */
-  @Override
-  public CheckpointSummary checkpointAll() {
-    return core.checkpointAll();
-  }
-
-  @Override
-  public RecoverySummary recoverAbandonedClients() {
-    return core.recoverAbandonedClients();
-  }
-
-  @Override
-  public long backgroundCheckpointsRun() {
-    return core.backgroundCheckpointsRun();
-  }
-
-  @Override
-  public long backgroundCheckpointsFailed() {
-    return core.backgroundCheckpointsFailed();
-  }
-
-  @Override
-  public CommitResult commit(WriteSet ws) {
-    throw new IllegalStateException("snapshot isolation commits through its transactions"
-        + " (begin)");
-  }
-
-  @Override
-  public void close() {
-    core.close();
   }
 }
