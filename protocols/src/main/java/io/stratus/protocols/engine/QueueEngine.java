@@ -8,6 +8,7 @@ import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.PageTransaction;
+import io.stratus.pagemanager.ReadInterposer;
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.CommitProtocol;
@@ -190,7 +191,7 @@ public final class QueueEngine implements CommitProtocol {
 
   @Override
   public PageStore readView(TransactionInfo tx, PageStore pages) {
-    return new PageStore() {
+    return new ReadInterposer(pages) {
       @Override
       public Optional<Page> read(String uri) {
         Optional<Page> p = pages.read(uri);
@@ -199,21 +200,6 @@ public final class QueueEngine implements CommitProtocol {
           return p; // a private copy already holds what the transaction saw and did
         }
         return p.map(page -> ownWrites.overlay(pages, page));
-      }
-
-      @Override
-      public void write(Page page) {
-        pages.write(page);
-      }
-
-      @Override
-      public String newPageUri(String prefix) {
-        return pages.newPageUri(prefix);
-      }
-
-      @Override
-      public int pageSize() {
-        return pages.pageSize();
       }
     };
   }

@@ -13,6 +13,7 @@ import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
+import io.stratus.pagemanager.ReadInterposer;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.LogicalChange;
@@ -425,20 +426,19 @@ public final class LockingProtocol extends IsolatingProtocol {
    * The pages of a locking transaction: its page transaction's (its own private copies included),
    * every leaf with the latest committed values of the keys it locked laid over it.
    */
-  private static final class LockedView implements PageStore {
-    private final PageStore pages;
+  private static final class LockedView extends ReadInterposer {
     private final LockingTransaction tx;
     private final Map<String, Object[]> seen = new HashMap<>(); // uri -> {source, version, result}
 
     LockedView(PageStore pages, LockingTransaction tx) {
-      this.pages = pages;
+      super(pages);
       this.tx = tx;
     }
 
     @Override
     public Optional<Page> read(String uri) {
       tx.checkTime();
-      Optional<Page> p = pages.read(uri);
+      Optional<Page> p = beneath.read(uri);
       if (p.isEmpty() || p.get().kind() != PageKind.LEAF) {
         return p;
       }
@@ -449,21 +449,6 @@ public final class LockingProtocol extends IsolatingProtocol {
       Page result = tx.overlay(p.get());
       seen.put(uri, new Object[] {p.get(), tx.version(), result});
       return Optional.of(result);
-    }
-
-    @Override
-    public void write(Page page) {
-      pages.write(page);
-    }
-
-    @Override
-    public String newPageUri(String prefix) {
-      return pages.newPageUri(prefix);
-    }
-
-    @Override
-    public int pageSize() {
-      return pages.pageSize();
     }
   }
 }

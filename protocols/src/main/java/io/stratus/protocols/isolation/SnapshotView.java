@@ -6,6 +6,7 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.PageTransaction;
+import io.stratus.pagemanager.ReadInterposer;
 import io.stratus.protocols.StorageLayout;
 import java.util.HashMap;
 import java.util.List;
@@ -25,8 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * snapshot pages. A reconstructed leaf is kept for the transaction, so reading it again is stable
  * and free. Not thread-safe: one transaction.
  */
-final class SnapshotView implements PageStore {
-  private final PageStore pages;
+final class SnapshotView extends ReadInterposer {
   private final long snapshot;
   private final SnapshotArchive archive;
   private final Runnable deadline;
@@ -38,8 +38,8 @@ final class SnapshotView implements PageStore {
    */
   SnapshotView(PageStore pages, long snapshot, SnapshotArchive archive, Runnable deadline,
       Memo memo) {
+    super(pages);
     this.memo = memo;
-    this.pages = pages;
     this.snapshot = snapshot;
     this.archive = archive;
     this.deadline = deadline;
@@ -48,11 +48,11 @@ final class SnapshotView implements PageStore {
   @Override
   public Optional<Page> read(String uri) {
     deadline.run();
-    Optional<Page> p = pages.read(uri);
+    Optional<Page> p = beneath.read(uri);
     if (p.isEmpty() || p.get().kind() != PageKind.LEAF) {
       return p;
     }
-    if (pages instanceof PageTransaction t && t.writes().containsKey(uri)) {
+    if (beneath instanceof PageTransaction t && t.writes().containsKey(uri)) {
       return p; // a private copy, made from the snapshot page
     }
     Page source = p.get();
@@ -97,20 +97,5 @@ final class SnapshotView implements PageStore {
       entries.put(leaf.uri(), new Entry(leaf, snapshot, result));
       return result;
     }
-  }
-
-  @Override
-  public void write(Page page) {
-    pages.write(page);
-  }
-
-  @Override
-  public String newPageUri(String prefix) {
-    return pages.newPageUri(prefix);
-  }
-
-  @Override
-  public int pageSize() {
-    return pages.pageSize();
   }
 }
