@@ -2,7 +2,6 @@ package io.stratus.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stratus.StratusException;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CallInterceptor;
@@ -14,15 +13,10 @@ import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.Guarantee;
 import io.stratus.protocols.ProtocolKind;
-import io.stratus.testkit.ListAppendHistory.Status;
 import io.stratus.testkit.ListAppendHistory;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -108,13 +102,8 @@ class IsolationHistoryTest {
       List<Database> handles = List.of(
           f.open(f.config(through).protocol(kind).clientId("a").checkpointExecutor(ex)),
           f.open(f.config(through).protocol(kind).clientId("b").checkpointExecutor(ex)));
-      handles.get(0).createCollection("items");
-      handles.get(0).run(tx -> {
-        for (int k = 0; k < KEYS; k++) {
-          tx.create("items", Key.of(k), new byte[0]);
-        }
-        return null;
-      });
+      ListAppendWorkload workload = new ListAppendWorkload("items", KEYS);
+      workload.load(handles.get(0));
       RetryPolicy retries = RetryPolicy.builder().maxAttempts(200)
           .initialBackoff(Duration.ofMillis(1)).maxBackoff(Duration.ofMillis(5)).seed(seed)
           .build();
@@ -129,7 +118,7 @@ class IsolationHistoryTest {
         SplittableRandom r = new SplittableRandom(seed + 101L * t);
         work.add(pool.submit(() -> {
           for (int i = 0; i < 25; i++) {
-            transact(db, retries, history, r, "t" + thread + "." + i);
+            workload.transact(db, retries, history, r, "t" + thread + "." + i);
           }
           return null;
         }));
@@ -152,14 +141,7 @@ class IsolationHistoryTest {
       }
       Database fresh = f.open(f.config().protocol(kind).clientId("verifier")
           .checkpointExecutor(ex));
-      Map<String, List<String>> last = new HashMap<>();
-      fresh.read(tx -> {
-        for (int k = 0; k < KEYS; k++) {
-          last.put("k" + k, list(tx, k));
-        }
-        return null;
-      });
-      ListAppendHistory.Result result = history.check(last);
+      ListAppendHistory.Result result = history.check(workload.lists(fresh));
       System.out.println("[isolation] " + kind + " seed " + seed + ": "
           + history.transactions().size() + " transactions, "
           + (faults == null ? 0 : faults.faults.injectedFaults().size()) + " faults injected,"
@@ -173,52 +155,5 @@ class IsolationHistoryTest {
             .isNotEmpty();
       }
     }
-  }
-
-  /** One transaction: read two lists, append to one or two keys (some read, some not). */
-  private static void transact(Database db, RetryPolicy retries, ListAppendHistory history,
-      SplittableRandom r, String id) {
-    int[] read = {r.nextInt(KEYS), r.nextInt(KEYS)};
-    int[] append = r.nextBoolean() ? new int[] {r.nextInt(KEYS)}
-        : new int[] {r.nextInt(KEYS), r.nextInt(KEYS)};
-    List<ListAppendHistory.Transaction> attempts = new ArrayList<>();
-    Status outcome = Status.COMMITTED;
-    try {
-      db.run(retries, tx -> {
-        String attempt = id + "." + attempts.size();
-        Map<String, List<String>> reads = new LinkedHashMap<>();
-        Map<String, String> appends = new LinkedHashMap<>();
-        for (int k : read) {
-          reads.putIfAbsent("k" + k, list(tx, k));
-        }
-        for (int k : append) {
-          if (appends.containsKey("k" + k)) {
-            continue;
-          }
-          List<String> now = list(tx, k);
-          reads.putIfAbsent("k" + k, now);
-          String element = attempt + "k" + k;
-          List<String> next = new ArrayList<>(now);
-          next.add(element);
-          tx.update("items", Key.of(k), Fixture.bytes(String.join(" ", next)));
-          appends.put("k" + k, element);
-        }
-        attempts.add(new ListAppendHistory.Transaction(attempt, reads, appends,
-            Status.ABORTED));
-        return null;
-      });
-    } catch (StratusException e) {
-      outcome = e.isOutcomeUnknown() ? Status.UNKNOWN : Status.ABORTED;
-    }
-    for (int i = 0; i < attempts.size(); i++) {
-      ListAppendHistory.Transaction a = attempts.get(i);
-      Status s = i == attempts.size() - 1 ? outcome : Status.ABORTED;
-      history.add(new ListAppendHistory.Transaction(a.id(), a.reads(), a.appends(), s));
-    }
-  }
-
-  private static List<String> list(Transaction tx, int key) {
-    String s = tx.read("items", Key.of(key)).map(Fixture::string).orElse("");
-    return s.isEmpty() ? List.of() : Arrays.asList(s.split(" "));
   }
 }

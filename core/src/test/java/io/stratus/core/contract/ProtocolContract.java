@@ -765,6 +765,14 @@ public abstract class ProtocolContract {
     h.check(checks).assertValid();
   }
 
+  /** Isolation as the guarantees declare it, on a list-append history ({@link IsolationContract}). */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void isolationOfConcurrentTransactionsIsWhatTheGuaranteesSay(long s) throws Exception {
+    start(s);
+    IsolationContract.check(kind(), s);
+  }
+
   /**
    * The harness sees what it checks: where monotonic reads are promised, switching the buffer
    * pool's guard off makes the weak run show a stale read to the checker (within four seeds, as
