@@ -51,7 +51,8 @@ import picocli.CommandLine;
 public final class StratusBench implements Callable<Integer> {
 
   @Option(names = "--protocols", split = ",", paramLabel = "P",
-      description = "Protocols to compare (default: naive,basic,monotonic,atomic,advanced_atomic).")
+      description = "Protocols to compare, or all (default: naive,basic,monotonic,atomic,"
+          + "advanced_atomic).")
   List<String> protocols;
 
   @Option(names = "--cloud", defaultValue = "in-process", paramLabel = "CLOUD",
@@ -370,7 +371,7 @@ public final class StratusBench implements Callable<Integer> {
   TpcwHarness.Plan plan() {
     List<ProtocolKind> kinds = new ArrayList<>();
     for (String p : protocols == null ? List.<String>of() : protocols) {
-      kinds.add(protocolNamed(p));
+      kinds.addAll(protocolsNamed(p));
     }
     if (kinds.isEmpty()) {
       kinds.addAll(Defaults.PROTOCOLS);
@@ -431,10 +432,9 @@ public final class StratusBench implements Callable<Integer> {
     List<ProtocolKind> kinds = new ArrayList<>();
     for (String p : names) {
       try {
-        kinds.add(ProtocolKind.valueOf(p.trim().toUpperCase(Locale.ROOT)));
+        kinds.addAll(protocolsNamed(p));
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(),
-            "unknown protocol '" + p + "'; known: " + Arrays.toString(ProtocolKind.values()));
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
     }
     return kinds;
@@ -447,12 +447,16 @@ public final class StratusBench implements Callable<Integer> {
     return d;
   }
 
-  static ProtocolKind protocolNamed(String p) {
+  /** The protocol named {@code p}, or every available one for {@code all}. */
+  static List<ProtocolKind> protocolsNamed(String p) {
+    if (p.trim().equalsIgnoreCase("all")) {
+      return Arrays.stream(ProtocolKind.values()).filter(ProtocolKind::isAvailable).toList();
+    }
     try {
-      return ProtocolKind.valueOf(p.trim().toUpperCase(Locale.ROOT));
+      return List.of(ProtocolKind.valueOf(p.trim().toUpperCase(Locale.ROOT)));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "unknown protocol '" + p + "'; known: " + Arrays.toString(ProtocolKind.values()));
+      throw new IllegalArgumentException("unknown protocol '" + p + "'; known: all, "
+          + Arrays.toString(ProtocolKind.values()));
     }
   }
 }

@@ -97,6 +97,18 @@ class StratusBenchTest {
         .hasSize(4);
   }
 
+  /** {@code --protocols all} names every protocol this build has, in declaration order. */
+  @Test
+  void allNamesEveryProtocol() {
+    int code = run("contention", "--profile", "none", "--protocols", "all", "--keys", "4",
+        "--threads", "2", "--handles", "2", "--transactions", "3", "--seed", "3");
+
+    assertThat(code).as(err.toString()).isZero();
+    for (io.stratus.protocols.ProtocolKind k : io.stratus.protocols.ProtocolKind.values()) {
+      assertThat(out.toString()).contains(k.name().toLowerCase(java.util.Locale.ROOT) + " ");
+    }
+  }
+
   @Test
   void unknownProtocolGivesOneClearLine() {
     int code = run("protocols", "--protocols", "paxos");
