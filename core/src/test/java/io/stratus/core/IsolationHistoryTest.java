@@ -3,7 +3,6 @@ package io.stratus.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stratus.cloudapi.Operation;
-import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.FaultInterceptor;
 import io.stratus.cloudapi.decorate.FaultPlan;
@@ -19,12 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -68,23 +65,7 @@ class IsolationHistoryTest {
               Operation.STORAGE_GET_IF_CHANGED, Operation.ADVANCED_QUEUE_RECEIVE,
               Operation.COUNTER_HIGHEST_VALIDATED), 0.02)
           .build();
-      run(kind, seed, f, new Switch(new FaultInterceptor(plan, seed, f.clock)));
-    }
-  }
-
-  /** Faults while switched on: during the transactions, not while loading or verifying. */
-  private static final class Switch implements CallInterceptor {
-    private final FaultInterceptor faults;
-    private volatile boolean on;
-
-    Switch(FaultInterceptor faults) {
-      this.faults = faults;
-    }
-
-    @Override
-    public <T> CompletableFuture<T> intercept(Call<T> call,
-        Supplier<CompletableFuture<T>> proceed) {
-      return on ? faults.intercept(call, proceed) : proceed.get();
+      run(kind, seed, f, new SwitchedFaults(new FaultInterceptor(plan, seed, f.clock)));
     }
   }
 
@@ -92,7 +73,7 @@ class IsolationHistoryTest {
     run(kind, seed, f, null);
   }
 
-  private static void run(ProtocolKind kind, long seed, Fixture f, Switch faults)
+  private static void run(ProtocolKind kind, long seed, Fixture f, SwitchedFaults faults)
       throws Exception {
     ListAppendHistory history = new ListAppendHistory();
     CallInterceptor[] through = faults == null ? new CallInterceptor[0]
@@ -108,7 +89,7 @@ class IsolationHistoryTest {
           .initialBackoff(Duration.ofMillis(1)).maxBackoff(Duration.ofMillis(5)).seed(seed)
           .build();
       if (faults != null) {
-        faults.on = true;
+        faults.switchTo(true);
       }
       ExecutorService pool = Executors.newFixedThreadPool(6);
       List<Future<?>> work = new ArrayList<>();
@@ -128,7 +109,7 @@ class IsolationHistoryTest {
         w.get(2, TimeUnit.MINUTES);
       }
       if (faults != null) {
-        faults.on = false;
+        faults.switchTo(false);
       }
       f.clock.advance(Duration.ofSeconds(31));
       ex.runAll();
@@ -144,7 +125,7 @@ class IsolationHistoryTest {
       ListAppendHistory.Result result = history.check(workload.lists(fresh));
       System.out.println("[isolation] " + kind + " seed " + seed + ": "
           + history.transactions().size() + " transactions, "
-          + (faults == null ? 0 : faults.faults.injectedFaults().size()) + " faults injected,"
+          + (faults == null ? 0 : faults.injected()) + " faults injected,"
           + " anomalies " + result.kinds());
       if (kind.guarantees(Guarantee.SERIALIZABLE)) {
         assertThat(result.anomalies()).as("seed " + seed).isEmpty();

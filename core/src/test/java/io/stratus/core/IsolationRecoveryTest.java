@@ -13,11 +13,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.TransactionConflictException;
+import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.decorate.FaultInterceptor;
+import io.stratus.cloudapi.decorate.FaultPlan;
 import io.stratus.cloudapi.decorate.ScriptedCrashPoints;
 import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.cloudapi.time.SystemScheduler;
 import io.stratus.protocols.ProtocolKind;
 import java.time.Duration;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -52,6 +56,33 @@ class IsolationRecoveryTest {
       }
       return n;
     });
+  }
+
+  /**
+   * A handle closed right after a commit (a process about to exit) waits for the lock releases
+   * the commit sent without waiting: here every release takes 300 ms to be answered, and another
+   * client writes the record the moment the handle is closed.
+   */
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING"})
+  void closingAHandleReleasesTheLocksOfItsLastCommit(ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed); SystemScheduler scheduler = new SystemScheduler()) {
+      Database b = f.open(config(f, kind, "b"));
+      load(b, 50);
+      FaultPlan slowReleases = FaultPlan.builder()
+          .delay(FaultPlan.Selector.operations(Operation.LOCK_RELEASE), 1.0,
+              Duration.ofMillis(300))
+          .build();
+      Database a = f.open(f.config(new FaultInterceptor(slowReleases, seed, scheduler))
+          .protocol(kind).clientId("a").checkpointExecutor(new ManualExecutor()));
+      touch(a, 30, "a");
+      a.close();
+      b.run(RetryPolicy.builder().maxAttempts(1).build(), tx -> {
+        tx.update("items", Key.of(30L), Fixture.bytes(BasicProtocolTest.read(b, 30) + "+b"));
+        return null;
+      });
+      assertThat(BasicProtocolTest.read(b, 30)).isEqualTo("a+b");
+    }
   }
 
   @ParameterizedTest

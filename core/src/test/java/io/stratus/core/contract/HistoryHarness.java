@@ -4,8 +4,6 @@ import io.stratus.CommitStateUnknownException;
 import io.stratus.StratusException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.Operation;
-import io.stratus.cloudapi.decorate.Call;
-import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.FaultInterceptor;
 import io.stratus.cloudapi.decorate.FaultPlan;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
@@ -13,6 +11,7 @@ import io.stratus.cloudapi.inprocess.StorageConsistency;
 import io.stratus.core.Database;
 import io.stratus.core.DatabaseConfig;
 import io.stratus.core.Key;
+import io.stratus.core.SwitchedFaults;
 import io.stratus.core.Transaction;
 import io.stratus.protocols.Guarantee;
 import io.stratus.protocols.ProtocolKind;
@@ -30,7 +29,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * One seeded history run: clients run random read-and-update transactions against one cloud while
@@ -71,7 +69,6 @@ final class HistoryHarness {
   private final Boolean monotonicReadsGuard;
   private final Random random;
   private final HistoryRecorder recorder = new HistoryRecorder();
-  private volatile boolean faultsOn;
 
   /**
    * A run of {@code kind} under {@code setting}; {@code guard} overrides the buffer pool's
@@ -122,13 +119,13 @@ final class HistoryHarness {
   /** Three handles, one session each, round by round; returns the recorded history. */
   History runClients() {
     try (ContractCloud cloud = newCloud()) {
-      Switch faults = faults(cloud);
+      SwitchedFaults faults = faults(cloud);
       List<Database> clients = new ArrayList<>();
       for (int c = 0; c < 3; c++) {
         clients.add(cloud.open(config(cloud, "client-" + c, faults)));
       }
       load(cloud, clients.get(0));
-      faultsOn = setting.faults();
+      faults.switchTo(setting.faults());
       for (int round = 0; round < ROUNDS; round++) {
         for (int c = 0; c < clients.size(); c++) {
           transaction(clients.get(c), "client-" + c, c, clients.size(), round, random);
@@ -140,7 +137,7 @@ final class HistoryHarness {
         }
         cloud.clock.advance(ContractCloud.TTL.plusSeconds(1)); // pools refresh
       }
-      faultsOn = false;
+      faults.switchTo(false);
       cloud.settle(clients.get(0));
       cloud.settle(clients.get(1));
       for (int c = 0; c < clients.size(); c++) {
@@ -156,10 +153,10 @@ final class HistoryHarness {
    */
   History runThreads() throws Exception {
     try (ContractCloud cloud = newCloud()) {
-      Switch faults = faults(cloud);
+      SwitchedFaults faults = faults(cloud);
       Database shared = cloud.open(config(cloud, "shared", faults));
       load(cloud, shared);
-      faultsOn = setting.faults();
+      faults.switchTo(setting.faults());
       int threads = 3;
       List<CompletableFuture<Void>> done = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
@@ -182,7 +179,7 @@ final class HistoryHarness {
       for (CompletableFuture<Void> f : done) {
         f.get(60, TimeUnit.SECONDS);
       }
-      faultsOn = false;
+      faults.switchTo(false);
       cloud.settle(shared);
       Database reader = cloud.open(config(cloud, "reader", null));
       recorder.finalState("shared", view(shared));
@@ -195,7 +192,7 @@ final class HistoryHarness {
     return new ContractCloud(kind, seed, setting.queues(), setting.storage());
   }
 
-  private DatabaseConfig.Builder config(ContractCloud cloud, String client, Switch faults) {
+  private DatabaseConfig.Builder config(ContractCloud cloud, String client, SwitchedFaults faults) {
     DatabaseConfig.Builder b = faults == null ? cloud.config(client) : cloud.config(client, faults);
     b.pageSize(PAGE_SIZE);
     if (monotonicReadsGuard != null) {
@@ -205,14 +202,14 @@ final class HistoryHarness {
   }
 
   /** Sends that fail or lose their replies, and reads and receives refused, while switched on. */
-  private Switch faults(ContractCloud cloud) {
+  private SwitchedFaults faults(ContractCloud cloud) {
     FaultPlan plan = FaultPlan.builder()
         .fail(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.04)
         .loseReply(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.04)
         .unavailable(FaultPlan.Selector.operations(Operation.STORAGE_GET,
             Operation.STORAGE_GET_IF_CHANGED, Operation.QUEUE_RECEIVE), 0.02)
         .build();
-    return new Switch(new FaultInterceptor(plan, seed, cloud.clock));
+    return new SwitchedFaults(new FaultInterceptor(plan, seed, cloud.clock));
   }
 
   /**
@@ -268,20 +265,5 @@ final class HistoryHarness {
     Map<String, String> out = new HashMap<>();
     ContractCloud.scan(db).forEach((k, v) -> out.put(Long.toString(k), v));
     return out;
-  }
-
-  /** The fault interceptor, active only while the run says so (not while loading or settling). */
-  private final class Switch implements CallInterceptor {
-    private final FaultInterceptor faults;
-
-    Switch(FaultInterceptor faults) {
-      this.faults = faults;
-    }
-
-    @Override
-    public <T> CompletableFuture<T> intercept(Call<T> call,
-        Supplier<CompletableFuture<T>> proceed) {
-      return faultsOn ? faults.intercept(call, proceed) : proceed.get();
-    }
   }
 }

@@ -54,20 +54,10 @@ final class LockSet {
     this.transactionId = transactionId;
   }
 
-  /** The lock owner: one per transaction. */
-  String owner() {
-    return owner;
-  }
-
   /** Whether a lock on {@code uri} at least as strong as {@code mode} is held. */
   boolean holds(String uri, LockMode mode) {
     LockMode m = held.get(uri);
     return m == LockMode.EXCLUSIVE || m != null && mode == LockMode.SHARED;
-  }
-
-  /** How many locks are held. */
-  int size() {
-    return held.size();
   }
 
   /** The earliest moment (this clock) a held lock may lapse; {@code Long.MAX_VALUE} if none. */
