@@ -47,6 +47,25 @@ public final class CloudMeter {
     c.calls.increment();
   }
 
+  /**
+   * Adds counts taken elsewhere, e.g. to move the calls a scratch meter counted for one task to
+   * the meter of the category the task turned out to belong to (known only when it has ended).
+   */
+  public void add(MeterSnapshot counts) {
+    for (Map.Entry<Operation, OperationStats> e : counts.perOperation().entrySet()) {
+      OperationStats s = e.getValue();
+      if (s.calls() == 0 && s.bytesSent() == 0 && s.bytesReceived() == 0) {
+        continue;
+      }
+      Counters c = counters.get(e.getKey());
+      c.bytesSent.add(s.bytesSent());
+      c.bytesReceived.add(s.bytesReceived());
+      c.units.add(s.requestUnits64KiB());
+      c.failures.add(s.failures());
+      c.calls.add(s.calls());
+    }
+  }
+
   /** The counts so far, as an immutable value. */
   public MeterSnapshot snapshot() {
     Map<Operation, OperationStats> stats = new EnumMap<>(Operation.class);

@@ -78,6 +78,25 @@ public final class MeterSnapshot {
     return new MeterSnapshot(diff);
   }
 
+  /** The counts of this snapshot and {@code other} together, e.g. of two meters. */
+  public MeterSnapshot plus(MeterSnapshot other) {
+    Map<Operation, OperationStats> sum = new EnumMap<>(Operation.class);
+    for (Operation op : Operation.values()) {
+      sum.put(op, stats(op).plus(other.stats(op)));
+    }
+    return new MeterSnapshot(sum);
+  }
+
+  /** Whether no call was counted. */
+  public boolean isEmpty() {
+    for (OperationStats s : stats.values()) {
+      if (!s.equals(OperationStats.ZERO)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The exact cost in dollars under {@code table}: requests plus transfer. */
   public BigDecimal cost(PriceTable table) {
     BigDecimal sum = BigDecimal.ZERO;

@@ -177,6 +177,24 @@ class MeteringTest {
   }
 
   @Test
+  void snapshotsAddUpAndMoveBetweenMeters() {
+    storageScript();
+    MeterSnapshot storage = meter.snapshot();
+    queueScript();
+    MeterSnapshot all = meter.snapshot();
+    MeterSnapshot queue = all.minus(storage);
+
+    assertThat(storage.plus(queue)).isEqualTo(all);
+    assertThat(MeterSnapshot.empty().isEmpty()).isTrue();
+    assertThat(queue.isEmpty()).isFalse();
+    CloudMeter moved = new CloudMeter();
+    moved.add(storage);
+    moved.add(queue);
+    moved.add(MeterSnapshot.empty());
+    assertThat(moved.snapshot()).isEqualTo(all);
+  }
+
+  @Test
   void unitsAreSixtyFourKibibyteChunksWithAMinimumOfOne() {
     assertThat(CloudMeter.units64KiB(0)).isEqualTo(1);
     assertThat(CloudMeter.units64KiB(65_536)).isEqualTo(1);

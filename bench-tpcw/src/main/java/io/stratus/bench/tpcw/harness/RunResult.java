@@ -1,7 +1,9 @@
 package io.stratus.bench.tpcw.harness;
 
+import io.stratus.bench.tpcw.rbe.MixCompliance;
 import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.ResponseStats;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
@@ -33,10 +35,22 @@ import java.util.Map;
  *     update read the same version as that one, so one of the two was lost (whole run, warm-up
  *     included; at least this many)
  * @param lostCustomerUpdates the same for customer rows
+ * @param drain the drain at the end of the measurement interval, whose cost is in the background
+ *     figures
+ * @param serverCost the machines paid by the hour, per WI (not in the per-interaction costs)
  */
 public record RunResult(
     String label, RunSettings settings, LoadSummary load, Map<Interaction, ResponseStats> perInteraction,
     ResponseStats read, ResponseStats update, ResponseStats total, double wips,
     double measuredSeconds, double bufferPoolHitRate, long checkpointsRun, long checkpointsFailed,
     long backgroundRequests, double backgroundMilliDollars2008, double backgroundMilliDollars2026,
-    List<String> errorSamples, long lostItemUpdates, long lostCustomerUpdates) {}
+    List<String> errorSamples, long lostItemUpdates, long lostCustomerUpdates, Drain drain,
+    ServerCost serverCost) {
+
+  /** Whether the run followed its mix, per interaction ({@link MixCompliance}). */
+  public List<MixCompliance.Row> mixCompliance() {
+    Map<Interaction, Long> counts = new EnumMap<>(Interaction.class);
+    perInteraction.forEach((wi, stats) -> counts.put(wi, stats.count()));
+    return MixCompliance.of(settings.mix(), counts);
+  }
+}

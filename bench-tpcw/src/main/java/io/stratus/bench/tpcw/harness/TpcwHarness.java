@@ -10,6 +10,7 @@ import io.stratus.bench.tpcw.rbe.EmulatorReport;
 import io.stratus.bench.tpcw.rbe.InteractionAttribution;
 import io.stratus.bench.tpcw.report.Reports;
 import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.CloudMeter;
 import io.stratus.cloudapi.decorate.Decorators;
@@ -17,6 +18,7 @@ import io.stratus.cloudapi.decorate.LatencyInterceptor;
 import io.stratus.cloudapi.decorate.LatencyProfiles;
 import io.stratus.cloudapi.decorate.MeterSnapshot;
 import io.stratus.cloudapi.decorate.MeteringInterceptor;
+import io.stratus.cloudapi.decorate.OperationStats;
 import io.stratus.cloudapi.decorate.PriceTable;
 import io.stratus.cloudapi.decorate.PriceTables;
 import io.stratus.cloudapi.time.SystemScheduler;
@@ -33,6 +35,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
@@ -179,6 +182,7 @@ public final class TpcwHarness {
     long totalMillis = s.warmUp().plus(s.measure()).toMillis();
     double measureStarts = (double) s.warmUp().toMillis() / totalMillis;
     AtomicReference<DatabaseStats> atMeasureStart = new AtomicReference<>();
+    AtomicReference<DrainPasses> drained = new AtomicReference<>(DrainPasses.NONE);
     EmulatorReport report;
     StratusBookstore bookstore;
     try (Progress bar = Progress.open(plan.progressBars, "run", totalMillis / 1000, "s")) {
@@ -192,6 +196,7 @@ public final class TpcwHarness {
           .seed(s.seed())
           .attribution(attribution)
           .priceTables(paperPrices(s), todayPrices(s))
+          .drain(() -> drained.set(DrainPasses.run(db)))
           .progress(f -> {
             if (f >= measureStarts && atMeasureStart.get() == null) {
               atMeasureStart.compareAndSet(null, db.stats());
@@ -215,15 +220,39 @@ public final class TpcwHarness {
         end.checkpointsFailed() - start.checkpointsFailed(), report.backgroundRequests(),
         report.backgroundMilliDollars2008(), report.backgroundMilliDollars2026(),
         report.errorSamples(), bookstore.tracker().lostUpdates(BookstoreSchema.ITEM),
-        bookstore.tracker().lostUpdates(BookstoreSchema.CUSTOMER));
+        bookstore.tracker().lostUpdates(BookstoreSchema.CUSTOMER),
+        drained.get().toDrain(report.drain(), paperPrices(s), todayPrices(s)),
+        ServerCost.of(s.placement().equals("ec2") ? 1 : 0, usedCoordination(report),
+            report.measuredSeconds(), report.total().count()));
     out.printf(Locale.ROOT, "  %,d interactions (%,d errors), %.1f WIPS, avg %.1f ms,"
             + " update avg %.1f ms, %.4f m$/WI (2008); lost updates: %,d item (stock), %,d"
             + " customer%n", result.total().count(),
         result.total().errors(), result.wips(), result.total().meanMillis(),
         result.update().meanMillis(), result.total().milliDollars2008(),
         result.lostItemUpdates(), result.lostCustomerUpdates());
+    Drain d = result.drain();
+    out.printf(Locale.ROOT, "  drain: %d pass(es), %,d records applied, %,d pages, %,d requests,"
+            + " %.3f m$ (2008) in %.1f s%s%n", d.passes(), d.recordsApplied(), d.pagesWritten(),
+        d.requests(), d.milliDollars2008(), d.millis() / 1000.0,
+        d.quiescent() ? "" : "; work was still pending after the last pass");
     out.flush();
     return result;
+  }
+
+  /** Whether the run's measured calls used locks, counters or advanced queues. */
+  private static boolean usedCoordination(EmulatorReport report) {
+    MeterSnapshot all = report.background();
+    for (MeterSnapshot own : report.directUsage().values()) {
+      all = all.plus(own);
+    }
+    PriceTable table = PriceTables.paper2008();
+    for (Map.Entry<Operation, OperationStats> e : all.perOperation().entrySet()) {
+      if (e.getValue().calls() > 0
+          && table.priceClass(e.getKey()).name().equals(PriceTables.ADVANCED)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -3,13 +3,11 @@ package io.stratus.bench.tpcw.rbe;
 import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.InteractionOutcome;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * What one emulated browser measured in the measurement interval: per interaction, the counts, the
- * errors and what the bookstore reported; its response times go in batches to the run's shared
+ * What one emulated browser measured in the measurement interval: per interaction and ending
+ * ({@link Slots}), the counts, the errors and what the bookstore reported; its response times go in batches to the run's shared
  * {@link ResponseTimes}.
  *
  * <p>Why one per browser: recording must not make browsers contend, and several hundred browsers
@@ -24,10 +22,10 @@ final class BrowserTally {
   /** Response times buffered before they are added to the shared histograms. */
   static final int BATCH = 128;
 
-  private final Map<Interaction, Counts> measured = new EnumMap<>(Interaction.class);
+  private final Counts[] measured = new Counts[Slots.COUNT];
   private final List<String> errorSamples = new ArrayList<>();
   private final ResponseTimes responseTimes;
-  private final byte[] batchPages = new byte[BATCH];
+  private final byte[] batchSlots = new byte[BATCH];
   private final long[] batchMicros = new long[BATCH];
   private int batched;
   private long warmUpInteractions;
@@ -35,8 +33,8 @@ final class BrowserTally {
 
   BrowserTally(ResponseTimes responseTimes) {
     this.responseTimes = responseTimes;
-    for (Interaction wi : Interaction.values()) {
-      measured.put(wi, new Counts());
+    for (int i = 0; i < measured.length; i++) {
+      measured[i] = new Counts();
     }
   }
 
@@ -60,15 +58,16 @@ final class BrowserTally {
       warmUpInteractions++;
       return;
     }
-    Counts c = measured.get(wi);
     if (failure != null) {
-      c.errors++;
+      measured[Slots.failed(wi)].errors++;
       return;
     }
+    int slot = Slots.of(wi, outcome.wrote());
+    Counts c = measured[slot];
     c.completed++;
     long micros = Math.max(0, (responseNanos + 500) / 1000);
     c.sumMicros += micros;
-    batchPages[batched] = (byte) wi.ordinal();
+    batchSlots[batched] = (byte) slot;
     batchMicros[batched] = micros;
     if (++batched == BATCH) {
       flush();
@@ -93,21 +92,21 @@ final class BrowserTally {
   }
 
   /**
-   * Adds this browser's numbers to {@code into} (per interaction) and its samples to {@code
+   * Adds this browser's numbers to {@code into} (per {@link Slots slot}) and its samples to {@code
    * samples}, and its buffered response times to the shared histograms; returns its warm-up
    * interactions.
    */
-  synchronized long mergeInto(Map<Interaction, Counts> into, List<String> samples) {
+  synchronized long mergeInto(Counts[] into, List<String> samples) {
     flush();
-    for (Map.Entry<Interaction, Counts> e : measured.entrySet()) {
-      into.get(e.getKey()).add(e.getValue());
+    for (int i = 0; i < measured.length; i++) {
+      into[i].add(measured[i]);
     }
     samples.addAll(errorSamples);
     return warmUpInteractions;
   }
 
   private void flush() {
-    responseTimes.add(batchPages, batchMicros, batched);
+    responseTimes.add(batchSlots, batchMicros, batched);
     batched = 0;
   }
 

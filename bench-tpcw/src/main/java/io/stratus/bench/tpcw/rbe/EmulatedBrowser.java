@@ -1,5 +1,6 @@
 package io.stratus.bench.tpcw.rbe;
 
+import io.stratus.bench.tpcw.rbe.InteractionAttribution.Ending;
 import io.stratus.bench.tpcw.workload.Bookstore;
 import io.stratus.bench.tpcw.workload.BrowserSession;
 import io.stratus.bench.tpcw.workload.Interaction;
@@ -14,7 +15,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * interaction against the bookstore, then waiting the end-user round trip and a think time.
  *
  * <p>User sessions (TPC-W clause 5.3.1.2): each session gets a minimum duration drawn from a
- * truncated negative exponential on the emulator's clock. Once it has passed, the session ends at
+ * truncated negative exponential. The session's clock is the user's time: each interaction adds
+ * its response time and the think time that follows it. Without think time (the papers' runs) it
+ * adds instead a think time drawn as the specification's (mean 7 s, capped at 70 s; {@link
+ * Emulator.Builder#sessionThinkTimeMean}), which the browser does not wait: so sessions last as
+ * many interactions as the specification's would, and new visitors (new customers at Buy Request)
+ * appear at its rate rather than once in fifteen minutes of a browser that never pauses. Once the
+ * minimum duration has passed, the session ends at
  * the next transition to Home: the browser calls {@link BrowserSession#restart()} and that Home is
  * the new visitor's first page. Waiting for a transition the chain makes anyway (as the public
  * reference emulator does) leaves the chain's steady state, and so the mix, exactly as the
@@ -30,6 +37,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Whichever wins, the browser stops without starting another interaction.
  */
 final class EmulatedBrowser implements Runnable {
+  /** The specification's mean think time (clause 5.3.2.1), for the session clock. */
+  static final long SPEC_THINK_TIME_MEAN_NANOS = Duration.ofSeconds(7).toNanos();
   static final int RUNNING = 0;
   static final int WAITING = 1;
   static final int STOPPING = 2;
@@ -39,9 +48,10 @@ final class EmulatedBrowser implements Runnable {
   private final Bookstore bookstore;
   private final Navigation navigation;
   private final RunControl control;
-  private final InteractionAttribution attribution;
+  private final InteractionAttribution.Tap tap;
   private final Waiter waiter;
   private final NegativeExponential thinkTime;
+  private final NegativeExponential sessionThinkTime;
   private final NegativeExponential sessionLength;
   private final long endUserRoundTripNanos;
   private final long interactionLimit;
@@ -56,16 +66,18 @@ final class EmulatedBrowser implements Runnable {
   EmulatedBrowser(
       int index, long seed, Bookstore bookstore, Navigation navigation, RunControl control,
       InteractionAttribution attribution, Waiter waiter, NegativeExponential thinkTime,
-      NegativeExponential sessionLength, long endUserRoundTripNanos, long interactionLimit,
+      NegativeExponential sessionLength, NegativeExponential sessionThinkTime,
+      long endUserRoundTripNanos, long interactionLimit,
       ResponseTimes responseTimes, CountDownLatch finished) {
     this.index = index;
     this.seed = seed;
     this.bookstore = bookstore;
     this.navigation = navigation;
     this.control = control;
-    this.attribution = attribution;
+    this.tap = attribution.newTap();
     this.waiter = waiter;
     this.thinkTime = thinkTime;
+    this.sessionThinkTime = sessionThinkTime;
     this.sessionLength = sessionLength;
     this.endUserRoundTripNanos = endUserRoundTripNanos;
     this.interactionLimit = interactionLimit;
@@ -101,7 +113,8 @@ final class EmulatedBrowser implements Runnable {
     SplittableRandom thinking = random.split();
     SplittableRandom sessions = random.split();
     BrowserSession session = bookstore.newSession(random.nextLong());
-    long sessionEnds = control.elapsed(control.now()) + sessionLength.draw(sessions);
+    long sessionClock = 0;
+    long sessionEnds = sessionLength.draw(sessions);
     boolean newSessionAtNextPage = false;
     Interaction page = Navigation.start();
     long done = 0;
@@ -111,17 +124,17 @@ final class EmulatedBrowser implements Runnable {
       if (phase == InteractionAttribution.AFTER) {
         return;
       }
-      long elapsed = control.elapsed(start);
       boolean restart =
-          newSessionAtNextPage || (page == Interaction.HOME && elapsed >= sessionEnds);
+          newSessionAtNextPage || (page == Interaction.HOME && sessionClock >= sessionEnds);
       boolean measured = phase == InteractionAttribution.MEASURE;
       InteractionOutcome outcome = null;
       Throwable failure = null;
-      attribution.enter(page, measured);
+      tap.enter(page, measured);
       try {
         if (restart) {
           session.restart();
-          sessionEnds = elapsed + sessionLength.draw(sessions);
+          sessionClock = 0;
+          sessionEnds = sessionLength.draw(sessions);
           newSessionAtNextPage = false;
         }
         outcome = bookstore.execute(page, session);
@@ -131,7 +144,8 @@ final class EmulatedBrowser implements Runnable {
       } catch (RuntimeException e) {
         failure = e;
       } finally {
-        attribution.exit();
+        tap.exit(failure != null ? Ending.FAILED
+            : outcome != null && outcome.wrote() ? Ending.WROTE : Ending.READ_ONLY);
       }
       long responseNanos = control.now() - start + endUserRoundTripNanos;
       tally.record(page, measured, responseNanos, outcome, failure);
@@ -145,7 +159,9 @@ final class EmulatedBrowser implements Runnable {
       if (done == interactionLimit) {
         return;
       }
-      if (!pause(endUserRoundTripNanos) || !pause(thinkTime.draw(thinking))) {
+      long think = thinkTime.draw(thinking);
+      sessionClock += responseNanos + think + sessionThinkTime.draw(sessions);
+      if (!pause(endUserRoundTripNanos) || !pause(think)) {
         return;
       }
     }
@@ -187,6 +203,11 @@ final class EmulatedBrowser implements Runnable {
 
   BrowserTally tally() {
     return tally;
+  }
+
+  /** The browser's tap of the attribution. */
+  InteractionAttribution.Tap tap() {
+    return tap;
   }
 
   /** Whether the thread has ended. */

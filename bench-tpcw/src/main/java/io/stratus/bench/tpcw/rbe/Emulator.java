@@ -2,15 +2,12 @@ package io.stratus.bench.tpcw.rbe;
 
 import io.stratus.bench.tpcw.rbe.BrowserTally.Counts;
 import io.stratus.bench.tpcw.workload.Bookstore;
-import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.Mix;
 import io.stratus.cloudapi.decorate.PriceTable;
 import io.stratus.cloudapi.decorate.PriceTables;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
@@ -23,7 +20,8 @@ import java.util.function.LongSupplier;
  * The remote browser emulator (RBE) of TPC-W: N emulated browsers (EBs), each a platform thread
  * with its own browser session and random source, walk the mix's transition matrix against a
  * {@link Bookstore}; after a warm-up that is not measured, the emulator measures for the configured
- * interval, then stops every browser and waits for them (a bounded time) before reporting.
+ * interval, then stops every browser, waits for them (a bounded time) and runs the {@linkplain
+ * Builder#drain drain} before reporting.
  *
  * <p>Time: phase boundaries, response times and user sessions are read from an injectable ticker
  * ({@code nanoTime}), so that tests drive a run with a fake clock; waiting (think times, the
@@ -58,6 +56,7 @@ public final class Emulator {
   private final long thinkTimeMeanNanos;
   private final long endUserRoundTripNanos;
   private final long sessionMeanNanos;
+  private final long sessionThinkTimeMeanNanos;
   private final long seed;
   private final long interactionsPerBrowser;
   private final LongSupplier nanoTime;
@@ -67,6 +66,7 @@ public final class Emulator {
   private final PriceTable todayPrices;
   private final DoubleConsumer progress;
   private final long stopTimeoutNanos;
+  private final Runnable drain;
   private final AtomicBoolean running = new AtomicBoolean();
 
   private Emulator(Builder b) {
@@ -77,6 +77,7 @@ public final class Emulator {
     this.thinkTimeMeanNanos = b.thinkTimeMeanNanos;
     this.endUserRoundTripNanos = b.endUserRoundTripNanos;
     this.sessionMeanNanos = b.sessionMeanNanos;
+    this.sessionThinkTimeMeanNanos = b.sessionThinkTimeMeanNanos;
     this.seed = b.seed;
     this.interactionsPerBrowser = b.interactionsPerBrowser;
     this.nanoTime = b.nanoTime;
@@ -86,6 +87,7 @@ public final class Emulator {
     this.todayPrices = b.todayPrices;
     this.progress = b.progress;
     this.stopTimeoutNanos = b.stopTimeoutNanos;
+    this.drain = b.drain;
   }
 
   /** A builder with the defaults listed on its setters. */
@@ -144,6 +146,11 @@ public final class Emulator {
       control.stop();
       browsers.forEach(EmulatedBrowser::wakeToStop);
       interrupted |= awaitQuietly(finished, stopTimeoutNanos);
+      attribution.advance(InteractionAttribution.AFTER);
+      if (!interrupted) {
+        drain.run();
+      }
+      browsers.forEach(b -> b.tap().close());
       attribution.endRun();
     }
     EmulatorReport report =
@@ -162,11 +169,13 @@ public final class Emulator {
     Navigation navigation = Navigation.of(mix);
     NegativeExponential think = new NegativeExponential(thinkTimeMeanNanos, THINK_TIME_CAP);
     NegativeExponential session = new NegativeExponential(sessionMeanNanos, SESSION_CAP);
+    NegativeExponential sessionThink = new NegativeExponential(
+        thinkTimeMeanNanos > 0 ? 0 : sessionThinkTimeMeanNanos, THINK_TIME_CAP);
     List<EmulatedBrowser> browsers = new ArrayList<>(ebs);
     for (int i = 0; i < ebs; i++) {
       browsers.add(new EmulatedBrowser(
           i, seeds.nextLong(), bookstore, navigation, control, attribution, waiter, think,
-          session, endUserRoundTripNanos, interactionsPerBrowser, responseTimes, finished));
+          session, sessionThink, endUserRoundTripNanos, interactionsPerBrowser, responseTimes, finished));
     }
     return browsers;
   }
@@ -223,9 +232,9 @@ public final class Emulator {
   private EmulatorReport report(
       RunControl control, List<EmulatedBrowser> browsers, ResponseTimes responseTimes,
       InteractionAttribution.Usage usage) {
-    Map<Interaction, Counts> counts = new EnumMap<>(Interaction.class);
-    for (Interaction wi : Interaction.values()) {
-      counts.put(wi, new Counts());
+    Counts[] counts = new Counts[Slots.COUNT];
+    for (int i = 0; i < counts.length; i++) {
+      counts[i] = new Counts();
     }
     List<String> samples = new ArrayList<>();
     long warmUp = 0;
@@ -270,6 +279,7 @@ public final class Emulator {
     private long thinkTimeMeanNanos = 0;
     private long endUserRoundTripNanos = 0;
     private long sessionMeanNanos = Duration.ofMinutes(15).toNanos();
+    private long sessionThinkTimeMeanNanos = EmulatedBrowser.SPEC_THINK_TIME_MEAN_NANOS;
     private long seed = 2008;
     private long interactionsPerBrowser = Long.MAX_VALUE;
     private LongSupplier nanoTime = System::nanoTime;
@@ -279,6 +289,7 @@ public final class Emulator {
     private PriceTable todayPrices = PriceTables.aws2026();
     private DoubleConsumer progress = fraction -> { };
     private long stopTimeoutNanos = Duration.ofSeconds(60).toNanos();
+    private Runnable drain = () -> { };
 
     private Builder() {}
 
@@ -336,6 +347,18 @@ public final class Emulator {
      */
     public Builder sessionMean(Duration mean) {
       this.sessionMeanNanos = nanos("sessionMean", mean, false);
+      return this;
+    }
+
+    /**
+     * The mean think time that a user session's clock counts after each interaction when the
+     * browsers do not think ({@link #thinkTimeMean} zero), zero or more (default 7 s, the
+     * specification's): sessions then last as many interactions as the specification's would.
+     * Zero makes the session clock real time only. Ignored when the browsers think: their think
+     * times are on the session clock anyway.
+     */
+    public Builder sessionThinkTimeMean(Duration mean) {
+      this.sessionThinkTimeMeanNanos = nanos("sessionThinkTimeMean", mean, true);
       return this;
     }
 
@@ -406,6 +429,18 @@ public final class Emulator {
      */
     public Builder stopTimeout(Duration timeout) {
       this.stopTimeoutNanos = nanos("stopTimeout", timeout, false);
+      return this;
+    }
+
+    /**
+     * Work to run after the browsers have stopped, before the run ends (default: nothing): the
+     * harness drains what the measurement interval committed (a checkpoint of every queue), so
+     * that its cost is charged to the interval. Its calls count as background of the interval,
+     * reported separately as {@link EmulatorReport#drain()}. Not run when the run was interrupted.
+     * Runs on the emulator's thread; an exception it throws ends the run with that exception.
+     */
+    public Builder drain(Runnable drain) {
+      this.drain = Objects.requireNonNull(drain, "drain");
       return this;
     }
 

@@ -2,6 +2,7 @@ package io.stratus.bench.tpcw.rbe;
 
 import io.stratus.bench.tpcw.rbe.BrowserTally.Counts;
 import io.stratus.bench.tpcw.rbe.CostAllocation.Charge;
+import io.stratus.bench.tpcw.rbe.InteractionAttribution.Ending;
 import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.Mix;
 import io.stratus.bench.tpcw.workload.ResponseStats;
@@ -11,32 +12,38 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
+import java.util.function.IntPredicate;
 import org.HdrHistogram.Histogram;
 
 /**
- * What one emulator run measured over its measurement interval: response times, counts, errors and
- * staleness per interaction and per group ("read": the interactions that never write, "update",
- * "total"), throughput, and cloud usage per interaction.
+ * What one emulator run measured over its measurement interval: response times, counts, errors,
+ * work and staleness per interaction and per group, throughput, and cloud usage per interaction.
  *
  * <p>Which interactions count: those that started in the measurement interval (whenever they
  * ended). Response-time statistics cover the completed ones; {@link ResponseStats#errors()} counts
  * the failed ones. The observed mix is the completed counts' shares ({@link #observedPercent}).
  *
+ * <p>Groups are by what an interaction did in the run, not by what it may do: "update" holds the
+ * completed interactions that committed a write, "read" those that wrote nothing (a Shopping Cart
+ * that only showed the cart, a Customer Registration, which writes nothing). A failed interaction
+ * counts in the group of what its interaction may do ({@link Interaction#isUpdate()}).
+ *
  * <p>Cloud usage per interaction: {@link ResponseStats#requestsPerInteraction()} and the
- * milli-dollars are (the interaction's own calls + its share of the background calls of the
- * measurement interval) / (its completed + failed interactions), since failed interactions made
- * calls too. Its own calls are those {@link InteractionAttribution} metered on its browser's thread
- * (see there). The background rule: background calls of a Stratus run are checkpoints, which
- * apply exactly the records that committed update interactions queued, and the atomic protocol's
- * propagation of committed records; both scale with the records written. So update interaction i
- * pays the fraction {@code W_i / W} of the interval's background, where {@code W_i} is the records
- * written by its measured interactions that reported {@code wrote} and {@code W} their sum over
- * all update interactions; read interactions pay none, and when {@code W = 0} nothing is allocated.
- * The interval's background is what started in it: a checkpoint of warm-up writes that runs in
- * the interval is charged to it, one of the interval's writes that runs after it is not; over
- * several checkpoint intervals the two nearly cancel. {@link #backgroundRequests()} and the
- * background milli-dollars give the background as totals, {@link Work#backgroundShare()} each
+ * milli-dollars are (the interactions' own calls + their share of the background) / (completed +
+ * failed interactions), since failed interactions made calls too. Own calls are those {@link
+ * InteractionAttribution} metered on the browser's thread, kept per ending (wrote, read only,
+ * failed), so each group pays exactly its own calls. The background charged to the interval is
+ * what started in it plus what started after it until the run ended, which includes the drain
+ * (the checkpoint of everything the interval left queued, run by the emulator's {@link
+ * Emulator.Builder#drain drain}): so every record the interval committed is paid for. Background
+ * calls of a Stratus run are checkpoints, which apply exactly the records that committed update
+ * interactions queued, and the atomic protocols' propagation of committed records; both scale
+ * with the records written. So interaction i pays the fraction {@code W_i / W} of that
+ * background, where {@code W_i} is the records written by its measured interactions that wrote
+ * and {@code W} their sum over all interactions; interactions that wrote nothing pay none, and
+ * when {@code W = 0} nothing is allocated. One approximation remains at the start: a checkpoint of
+ * warm-up writes that runs in the interval is charged to the interval. {@link #background()} and
+ * {@link #drain()} give the background as totals, {@link Work#backgroundShare()} each
  * interaction's fraction, {@link #directUsage()} each interaction's own calls.
  *
  * <p>Immutable.
@@ -56,6 +63,7 @@ public final class EmulatorReport {
   private final Map<Interaction, Histogram> histograms;
   private final Map<Interaction, MeterSnapshot> directUsage;
   private final MeterSnapshot background;
+  private final MeterSnapshot drain;
   private final MeterSnapshot warmUpUsage;
   private final MeterSnapshot warmUpBackground;
   private final double backgroundMilliDollarsPaper;
@@ -88,6 +96,7 @@ public final class EmulatorReport {
     this.histograms = Collections.unmodifiableMap(b.histograms);
     this.directUsage = Collections.unmodifiableMap(b.directUsage);
     this.background = b.background;
+    this.drain = b.drain;
     this.warmUpUsage = b.warmUpUsage;
     this.warmUpBackground = b.warmUpBackground;
     this.backgroundMilliDollarsPaper = b.backgroundMilliDollarsPaper;
@@ -170,12 +179,23 @@ public final class EmulatorReport {
     return directUsage;
   }
 
-  /** The background calls started during the measurement interval (checkpoints, propagation). */
+  /**
+   * The background calls charged to the measurement interval (checkpoints, propagation): those
+   * started in it and those started after it until the run ended ({@link #drain()} included).
+   */
   public MeterSnapshot background() {
     return background;
   }
 
-  /** All background requests of the measurement interval. */
+  /**
+   * The part of {@link #background()} started after the measurement interval: the browsers' last
+   * interactions' background work and the drain of what the interval left queued.
+   */
+  public MeterSnapshot drain() {
+    return drain;
+  }
+
+  /** All background requests charged to the measurement interval. */
   public long backgroundRequests() {
     return background.requests();
   }
@@ -240,6 +260,7 @@ public final class EmulatorReport {
     private final Map<Interaction, Histogram> histograms = new EnumMap<>(Interaction.class);
     private Map<Interaction, MeterSnapshot> directUsage;
     private MeterSnapshot background;
+    private MeterSnapshot drain;
     private MeterSnapshot warmUpUsage;
     private MeterSnapshot warmUpBackground;
     private double backgroundMilliDollarsPaper;
@@ -249,9 +270,8 @@ public final class EmulatorReport {
     private int unfinishedBrowsers;
 
     static EmulatorReport build(
-        Mix mix, int ebs, double measuredSeconds, Map<Interaction, Counts> counts,
-        Map<Interaction, Histogram> histograms, InteractionAttribution.Usage usage,
-        PriceTable paper, PriceTable today,
+        Mix mix, int ebs, double measuredSeconds, Counts[] slots, Histogram[] histograms,
+        InteractionAttribution.Usage usage, PriceTable paper, PriceTable today,
         long warmUpInteractions, List<String> errorSamples, int unfinishedBrowsers) {
       Builder b = new Builder();
       b.mix = mix;
@@ -260,45 +280,65 @@ public final class EmulatorReport {
       b.warmUpInteractions = warmUpInteractions;
       b.errorSamples = errorSamples.subList(0, Math.min(MAX_ERROR_SAMPLES, errorSamples.size()));
       b.unfinishedBrowsers = unfinishedBrowsers;
-      b.directUsage = usage.measured();
-      b.background = usage.backgroundMeasure();
+      b.directUsage = usage.directPerInteraction();
+      b.drain = usage.backgroundAfter();
+      b.background = usage.backgroundMeasure().plus(b.drain);
       b.warmUpUsage = usage.warmUp();
       b.warmUpBackground = usage.backgroundWarmUp();
 
       Map<Interaction, Long> written = new EnumMap<>(Interaction.class);
-      counts.forEach((wi, c) -> written.put(wi, c.recordsWrittenByWriters));
+      for (Interaction wi : Interaction.values()) {
+        written.put(wi, slots[Slots.of(wi, true)].recordsWrittenByWriters);
+      }
       Map<Interaction, Double> shares = CostAllocation.backgroundShares(written);
-      Map<Interaction, Charge> charges =
-          CostAllocation.charges(usage.measured(), b.background, written, paper, today);
-      Charge allocated = Charge.of(b.background, paper, today);
-      b.backgroundMilliDollarsPaper = allocated.dollarsPaper() * 1000;
-      b.backgroundMilliDollarsToday = allocated.dollarsToday() * 1000;
+      Charge backgroundCharge = Charge.of(b.background, paper, today);
+      b.backgroundMilliDollarsPaper = backgroundCharge.dollarsPaper() * 1000;
+      b.backgroundMilliDollarsToday = backgroundCharge.dollarsToday() * 1000;
+      Charge[] charges = new Charge[Slots.COUNT];
+      for (int slot = 0; slot < Slots.COUNT; slot++) {
+        Interaction wi = Slots.interaction(slot);
+        boolean wrote = Slots.wrote(slot);
+        MeterSnapshot own = wrote ? usage.direct(wi, Ending.WROTE)
+            : usage.direct(wi, Ending.READ_ONLY);
+        if (Slots.failed(wi) == slot) {
+          own = own.plus(usage.direct(wi, Ending.FAILED));
+        }
+        Charge c = Charge.of(own, paper, today);
+        charges[slot] = wrote ? c.plus(backgroundCharge.times(shares.get(wi))) : c;
+      }
 
       for (Interaction wi : Interaction.values()) {
-        Counts c = counts.get(wi);
-        Histogram h = histograms.get(wi);
-        b.perInteraction.put(wi, stats(wi.label(), c, h, charges.get(wi)));
+        int reads = Slots.of(wi, false);
+        int writes = Slots.of(wi, true);
+        b.perInteraction.put(wi, group(wi.label(), slots, histograms, charges,
+            slot -> slot == reads || slot == writes));
+        Counts c = new Counts();
+        c.add(slots[reads]);
+        c.add(slots[writes]);
         b.work.put(wi, new Work(
             c.recordsRead, c.recordsWritten, c.retries, c.wrote, shares.get(wi)));
+        Histogram h = new Histogram(3);
+        h.add(histograms[reads]);
+        h.add(histograms[writes]);
         b.histograms.put(wi, h);
       }
-      b.read = group("read", counts, histograms, charges, wi -> !wi.isUpdate());
-      b.update = group("update", counts, histograms, charges, Interaction::isUpdate);
-      b.total = group("total", counts, histograms, charges, wi -> true);
+      b.read = group("read", slots, histograms, charges, slot -> !Slots.wrote(slot));
+      b.update = group("update", slots, histograms, charges, Slots::wrote);
+      b.total = group("total", slots, histograms, charges, slot -> true);
       return new EmulatorReport(b);
     }
 
     private static ResponseStats group(
-        String label, Map<Interaction, Counts> counts, Map<Interaction, Histogram> histograms,
-        Map<Interaction, Charge> charges, Predicate<Interaction> member) {
+        String label, Counts[] slots, Histogram[] histograms, Charge[] charges,
+        IntPredicate member) {
       Counts sum = new Counts();
       Histogram merged = new Histogram(3);
       Charge charge = Charge.NONE;
-      for (Interaction wi : Interaction.values()) {
-        if (member.test(wi)) {
-          sum.add(counts.get(wi));
-          merged.add(histograms.get(wi));
-          charge = charge.plus(charges.get(wi));
+      for (int slot = 0; slot < Slots.COUNT; slot++) {
+        if (member.test(slot)) {
+          sum.add(slots[slot]);
+          merged.add(histograms[slot]);
+          charge = charge.plus(charges[slot]);
         }
       }
       return stats(label, sum, merged, charge);
@@ -317,7 +357,10 @@ public final class EmulatorReport {
           attempts == 0 ? 0 : charge.dollarsPaper() * 1000 / attempts,
           attempts == 0 ? 0 : charge.dollarsToday() * 1000 / attempts,
           c.stalenessSamples == 0 ? 0 : (double) c.stalenessSumMillis / c.stalenessSamples,
-          c.stalenessMaxMillis);
+          c.stalenessMaxMillis, c.wrote,
+          any ? (double) c.recordsRead / c.completed : 0,
+          any ? (double) c.recordsWritten / c.completed : 0,
+          any ? (double) c.retries / c.completed : 0);
     }
   }
 }

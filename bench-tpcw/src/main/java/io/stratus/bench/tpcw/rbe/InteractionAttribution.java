@@ -23,14 +23,17 @@ import java.util.function.Supplier;
  *
  * <ul>
  *   <li>A call started on an emulated browser's thread while it executes an interaction of the
- *       measurement interval goes to that interaction's meter.
+ *       measurement interval goes to that interaction's meter, and there to the part of how the
+ *       interaction ended ({@link Ending}): it wrote, it only read, or it failed. The ending is
+ *       known only afterwards, so each browser counts its calls in a scratch meter of its own (a
+ *       {@link Tap}) and moves them to the right meter when the interaction ends.
  *   <li>A call started on a browser's thread while it executes a warm-up interaction goes to the
  *       warm-up meter.
  *   <li>Every other call is background: started on another thread (background checkpoints, the
  *       atomic protocol's asynchronous propagation) or on a browser's thread outside any
  *       interaction (opening its session). It goes to the background meter of the run phase the
- *       call starts in: warm-up, measurement, or outside the run (loading the database, shutting
- *       down).
+ *       call starts in: warm-up, measurement, after the measurement (browsers finishing, the drain
+ *       of what the interval committed), or outside the run (loading the database, shutting down).
  * </ul>
  *
  * <p>"Started on the thread" is exact only for the outermost interceptor: the decorators call
@@ -43,6 +46,10 @@ import java.util.function.Supplier;
  * background; Stratus does this only for checkpoints (which never run on the application thread)
  * and the atomic protocol's propagation, which is what the report's allocation rule (see {@link
  * EmulatorReport}) spreads over the writing interactions.
+ *
+ * <p>A call that completes after its interaction has ended (a chained resend) still lands in the
+ * browser's scratch meter; the tap moves it with the browser's next interaction or when the run
+ * ends, so no call is lost from the totals.
  *
  * <p>Concurrency: the interaction mark is a thread-local set and cleared by the browser thread
  * itself (and, around a completion, by the completing thread, which restores its own mark); the
@@ -58,19 +65,34 @@ public final class InteractionAttribution implements CallInterceptor {
   static final int MEASURE = 2;
   static final int AFTER = 3;
 
-  private final Map<Interaction, MeteringInterceptor> measured =
+  /** How a measured interaction ended, which decides the group its calls are charged to. */
+  public enum Ending {
+    /** It committed at least one write: an update interaction of the run. */
+    WROTE,
+    /** It completed without writing: a read interaction of the run. */
+    READ_ONLY,
+    /** It ended with an exception. */
+    FAILED
+  }
+
+  private final Map<Interaction, Map<Ending, CloudMeter>> measured =
       new EnumMap<>(Interaction.class);
-  private final MeteringInterceptor warmUpInteractions = metering();
+  private final CloudMeter warmUpInteractions = new CloudMeter();
   private final MeteringInterceptor backgroundOutside = metering();
   private final MeteringInterceptor backgroundWarmUp = metering();
   private final MeteringInterceptor backgroundMeasure = metering();
+  private final MeteringInterceptor backgroundAfter = metering();
   private final ThreadLocal<MeteringInterceptor> current = new ThreadLocal<>();
   private final AtomicInteger phase = new AtomicInteger(OUTSIDE);
 
   /** An attribution with empty meters, outside any run. */
   public InteractionAttribution() {
     for (Interaction wi : Interaction.values()) {
-      measured.put(wi, metering());
+      Map<Ending, CloudMeter> endings = new EnumMap<>(Ending.class);
+      for (Ending e : Ending.values()) {
+        endings.put(e, new CloudMeter());
+      }
+      measured.put(wi, endings);
     }
   }
 
@@ -109,14 +131,9 @@ public final class InteractionAttribution implements CallInterceptor {
     }
   }
 
-  /** Marks the calling thread as executing {@code interaction}, measured or warm-up. */
-  void enter(Interaction interaction, boolean inMeasurement) {
-    current.set(inMeasurement ? measured.get(interaction) : warmUpInteractions);
-  }
-
-  /** Ends the calling thread's mark. */
-  void exit() {
-    current.remove();
+  /** A new tap for one emulated browser. */
+  Tap newTap() {
+    return new Tap();
   }
 
   /** Starts a run: background calls from now on belong to {@code first} (warm-up or measure). */
@@ -136,20 +153,23 @@ public final class InteractionAttribution implements CallInterceptor {
 
   /** The counts of every meter now. */
   Usage snapshot() {
-    Map<Interaction, MeterSnapshot> perInteraction = new EnumMap<>(Interaction.class);
-    for (Map.Entry<Interaction, MeteringInterceptor> e : measured.entrySet()) {
-      perInteraction.put(e.getKey(), e.getValue().meter().snapshot());
+    Map<Interaction, Map<Ending, MeterSnapshot>> perInteraction = new EnumMap<>(Interaction.class);
+    for (Map.Entry<Interaction, Map<Ending, CloudMeter>> e : measured.entrySet()) {
+      Map<Ending, MeterSnapshot> endings = new EnumMap<>(Ending.class);
+      e.getValue().forEach((ending, meter) -> endings.put(ending, meter.snapshot()));
+      perInteraction.put(e.getKey(), Collections.unmodifiableMap(endings));
     }
     return new Usage(
-        Collections.unmodifiableMap(perInteraction), warmUpInteractions.meter().snapshot(),
+        Collections.unmodifiableMap(perInteraction), warmUpInteractions.snapshot(),
         backgroundWarmUp.meter().snapshot(), backgroundMeasure.meter().snapshot(),
-        backgroundOutside.meter().snapshot());
+        backgroundAfter.meter().snapshot(), backgroundOutside.meter().snapshot());
   }
 
   private MeteringInterceptor background(int runPhase) {
     return switch (runPhase) {
       case WARM_UP -> backgroundWarmUp;
       case MEASURE -> backgroundMeasure;
+      case AFTER -> backgroundAfter;
       default -> backgroundOutside;
     };
   }
@@ -159,28 +179,100 @@ public final class InteractionAttribution implements CallInterceptor {
   }
 
   /**
+   * One browser's view of the attribution: it marks the browser's thread while an interaction
+   * runs, counts that interaction's calls in a scratch meter, and moves them to the meter of the
+   * interaction and its ending when it ends. Used by its browser's thread, and once by the
+   * emulator after the run ({@link #close}); synchronized for that hand-over, never contended.
+   */
+  final class Tap {
+    private final CloudMeter scratch = new CloudMeter();
+    private final MeteringInterceptor marker = new MeteringInterceptor(scratch);
+    private MeterSnapshot moved = MeterSnapshot.empty();
+    private CloudMeter last;
+    private Interaction interaction;
+    private boolean inMeasurement;
+
+    private Tap() {}
+
+    /** Marks the calling thread as executing {@code interaction}, measured or warm-up. */
+    synchronized void enter(Interaction interaction, boolean inMeasurement) {
+      this.interaction = interaction;
+      this.inMeasurement = inMeasurement;
+      current.set(marker);
+    }
+
+    /** Ends the calling thread's mark and charges the interaction's calls to how it ended. */
+    synchronized void exit(Ending ending) {
+      current.remove();
+      moveTo(inMeasurement ? measured.get(interaction).get(ending) : warmUpInteractions);
+    }
+
+    /** Moves calls that completed after their interaction ended to where that one went. */
+    synchronized void close() {
+      if (last != null) {
+        moveTo(last);
+      }
+    }
+
+    private void moveTo(CloudMeter target) {
+      MeterSnapshot now = scratch.snapshot();
+      MeterSnapshot delta = now.minus(moved);
+      moved = now;
+      if (!delta.isEmpty()) {
+        target.add(delta);
+      }
+      last = target;
+    }
+  }
+
+  /**
    * Snapshots of all meters; {@link #minus} gives one run's usage.
    *
-   * @param measured calls of measured interactions, per interaction
+   * @param measured calls of measured interactions, per interaction and ending
    * @param warmUp calls of warm-up interactions
    * @param backgroundWarmUp background calls started during the warm-up
    * @param backgroundMeasure background calls started during the measurement interval
+   * @param backgroundAfter background calls started after the measurement interval, before the
+   *     run ended: the browsers' last interactions finishing and the drain of what the interval
+   *     committed
    * @param backgroundOutside background calls started outside a run
    */
   record Usage(
-      Map<Interaction, MeterSnapshot> measured, MeterSnapshot warmUp,
+      Map<Interaction, Map<Ending, MeterSnapshot>> measured, MeterSnapshot warmUp,
       MeterSnapshot backgroundWarmUp, MeterSnapshot backgroundMeasure,
-      MeterSnapshot backgroundOutside) {
+      MeterSnapshot backgroundAfter, MeterSnapshot backgroundOutside) {
+
+    /** The calls of {@code interaction}'s measured interactions with one of {@code endings}. */
+    MeterSnapshot direct(Interaction interaction, Ending... endings) {
+      MeterSnapshot sum = MeterSnapshot.empty();
+      for (Ending e : endings) {
+        sum = sum.plus(measured.get(interaction).get(e));
+      }
+      return sum;
+    }
+
+    /** Per interaction, all calls of its measured interactions. */
+    Map<Interaction, MeterSnapshot> directPerInteraction() {
+      Map<Interaction, MeterSnapshot> m = new EnumMap<>(Interaction.class);
+      for (Interaction wi : Interaction.values()) {
+        m.put(wi, direct(wi, Ending.values()));
+      }
+      return Collections.unmodifiableMap(m);
+    }
 
     Usage minus(Usage earlier) {
-      Map<Interaction, MeterSnapshot> diff = new EnumMap<>(Interaction.class);
-      for (Map.Entry<Interaction, MeterSnapshot> e : measured.entrySet()) {
-        diff.put(e.getKey(), e.getValue().minus(earlier.measured.get(e.getKey())));
+      Map<Interaction, Map<Ending, MeterSnapshot>> diff = new EnumMap<>(Interaction.class);
+      for (Map.Entry<Interaction, Map<Ending, MeterSnapshot>> e : measured.entrySet()) {
+        Map<Ending, MeterSnapshot> endings = new EnumMap<>(Ending.class);
+        Map<Ending, MeterSnapshot> before = earlier.measured.get(e.getKey());
+        e.getValue().forEach((ending, s) -> endings.put(ending, s.minus(before.get(ending))));
+        diff.put(e.getKey(), Collections.unmodifiableMap(endings));
       }
       return new Usage(
           Collections.unmodifiableMap(diff), warmUp.minus(earlier.warmUp),
           backgroundWarmUp.minus(earlier.backgroundWarmUp),
           backgroundMeasure.minus(earlier.backgroundMeasure),
+          backgroundAfter.minus(earlier.backgroundAfter),
           backgroundOutside.minus(earlier.backgroundOutside));
     }
   }

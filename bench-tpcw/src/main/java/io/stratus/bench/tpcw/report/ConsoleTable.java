@@ -54,7 +54,7 @@ final class ConsoleTable {
       RunResult run = view.run(i);
       blank();
       add("Run " + (i + 1) + "/" + view.size() + ": " + view.name(i) + varyingSettings(view, run));
-      addAll(Tables.detail(run).fixedWidth(INDENT));
+      addAll(Tables.detail(run, false).fixedWidth(INDENT));
       addAll(Tables.wrap(Tables.runFacts(run), INDENT, INDENT, " | ", Tables.CONSOLE_WIDTH));
       if (run.errorSamples() != null) {
         for (String sample : run.errorSamples().stream().limit(3).toList()) {
@@ -78,7 +78,7 @@ final class ConsoleTable {
     blank();
     add("Summary (ms; m$ per WI under 2008 and 2026 prices, background work included;"
         + " bg share: its part of the 2008 cost)");
-    addAll(Tables.summary(view).fixedWidth(INDENT));
+    addAll(Tables.summary(view, false).fixedWidth(INDENT));
     List<String> headlines = Tables.comparisonHeadlines(view, TIMES);
     if (!headlines.isEmpty()) {
       blank();

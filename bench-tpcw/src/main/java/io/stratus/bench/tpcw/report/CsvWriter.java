@@ -1,8 +1,11 @@
 package io.stratus.bench.tpcw.report;
 
+import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
 import io.stratus.bench.tpcw.harness.RunResult;
 import io.stratus.bench.tpcw.harness.RunSettings;
+import io.stratus.bench.tpcw.harness.ServerCost;
+import io.stratus.bench.tpcw.rbe.MixCompliance;
 import io.stratus.bench.tpcw.workload.ResponseStats;
 import java.io.IOException;
 import java.io.Writer;
@@ -13,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -38,10 +42,14 @@ final class CsvWriter {
       "checkpoints_failed", "background_requests", "background_mdollars_2008",
       "background_mdollars_2026", "background_mdollars_per_wi_2008",
       "background_mdollars_per_wi_2026", "lost_item_updates", "lost_customer_updates",
+      "drain_requests", "drain_mdollars_2008", "drain_mdollars_2026", "drain_records_applied",
+      "drain_quiescent", "server_hours", "coordination_hours", "machines_mdollars_per_wi_2008",
+      "machines_mdollars_per_wi_2026",
       "row", "row_kind", "row_label", "is_update", "mix_percent",
       "count", "errors", "mean_ms", "p50_ms", "p90_ms", "p99_ms", "requests_per_wi",
       "mdollars_per_wi_2008", "mdollars_per_wi_2026", "mean_staleness_ms",
-      "max_staleness_ms");
+      "max_staleness_ms", "wrote", "records_read_per_wi", "records_written_per_wi",
+      "retries_per_wi", "observed_percent", "mix_verdict");
 
   private static final String EOL = "\r\n";
 
@@ -111,7 +119,10 @@ final class CsvWriter {
   private static List<String> runFields(SweepView view, int i) {
     RunResult run = view.run(i);
     RunSettings s = run.settings();
-    return List.of(view.parameter(), Integer.toString(i + 1), nullToEmpty(run.label()),
+    Drain d = run.drain();
+    ServerCost m = run.serverCost();
+    List<String> fields = new ArrayList<>(List.of(view.parameter(), Integer.toString(i + 1),
+        nullToEmpty(run.label()),
         view.name(i),
         SweepView.protocol(run), nullToEmpty(s.cloud()), nullToEmpty(s.placement()),
         nullToEmpty(s.latencyProfile()), Integer.toString(s.pageSize()), millis(s.ttl()),
@@ -125,20 +136,36 @@ final class CsvWriter {
         number(run.backgroundMilliDollars2026()),
         number(SweepView.backgroundPerWi2008(run)),
         number(SweepView.backgroundPerWi2026(run)), Long.toString(run.lostItemUpdates()),
-        Long.toString(run.lostCustomerUpdates()));
+        Long.toString(run.lostCustomerUpdates())));
+    fields.addAll(List.of(Long.toString(d.requests()), number(d.milliDollars2008()),
+        number(d.milliDollars2026()), Long.toString(d.recordsApplied()),
+        Boolean.toString(d.quiescent()), number(m.serverHours()), number(m.coordinationHours()),
+        number(m.milliDollarsPerWi2008()), number(m.milliDollarsPerWi2026())));
+    return fields;
   }
 
   private static List<String> rowFields(RunResult run, SweepView.Row row) {
     ResponseStats st = row.stats();
     Boolean update = row.isUpdate();
     String mixPercent = row.isGroup() ? "" : number(run.settings().mix().percent(row.interaction()));
-    return List.of(row.key(), row.isGroup() ? "group" : "interaction", row.label(),
+    String observed = "";
+    String verdict = "";
+    if (!row.isGroup()) {
+      MixCompliance.Row mix = run.mixCompliance().get(row.interaction().ordinal());
+      observed = number(mix.observedPercent());
+      verdict = mix.verdict().name().toLowerCase(Locale.ROOT);
+    }
+    List<String> fields = new ArrayList<>(List.of(row.key(), row.isGroup() ? "group" : "interaction", row.label(),
         update == null ? "" : update.toString(), mixPercent,
         Long.toString(st.count()), Long.toString(st.errors()), number(st.meanMillis()),
         number(st.p50Millis()), number(st.p90Millis()), number(st.p99Millis()),
         number(st.requestsPerInteraction()), number(st.milliDollars2008()),
         number(st.milliDollars2026()), number(st.meanStalenessMillis()),
-        Long.toString(st.maxStalenessMillis()));
+        Long.toString(st.maxStalenessMillis())));
+    fields.addAll(List.of(Long.toString(st.wrote()), number(st.recordsReadPerInteraction()),
+        number(st.recordsWrittenPerInteraction()), number(st.retriesPerInteraction()), observed,
+        verdict));
+    return fields;
   }
 
   /** Writes one record, quoting fields as RFC 4180 requires. */

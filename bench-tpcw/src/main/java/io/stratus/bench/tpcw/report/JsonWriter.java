@@ -1,8 +1,11 @@
 package io.stratus.bench.tpcw.report;
 
+import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
 import io.stratus.bench.tpcw.harness.RunResult;
 import io.stratus.bench.tpcw.harness.RunSettings;
+import io.stratus.bench.tpcw.harness.ServerCost;
+import io.stratus.bench.tpcw.rbe.MixCompliance;
 import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.ResponseStats;
 import java.io.IOException;
@@ -83,6 +86,37 @@ final class JsonWriter {
     j.name("backgroundMilliDollarsPerWi2026").value(SweepView.backgroundPerWi2026(r));
     j.name("lostItemUpdates").value(r.lostItemUpdates());
     j.name("lostCustomerUpdates").value(r.lostCustomerUpdates());
+    Drain d = r.drain();
+    j.name("drain").beginObject();
+    j.name("requests").value(d.requests());
+    j.name("milliDollars2008").value(d.milliDollars2008());
+    j.name("milliDollars2026").value(d.milliDollars2026());
+    j.name("passes").value(d.passes());
+    j.name("recordsApplied").value(d.recordsApplied());
+    j.name("pagesWritten").value(d.pagesWritten());
+    j.name("millis").value(d.millis());
+    j.name("quiescent").value(d.quiescent());
+    j.endObject();
+    ServerCost m = r.serverCost();
+    j.name("machines").beginObject();
+    j.name("serverHours").value(m.serverHours());
+    j.name("coordinationHours").value(m.coordinationHours());
+    j.name("serverMilliDollarsPerWi2008").value(m.serverMilliDollarsPerWi2008());
+    j.name("serverMilliDollarsPerWi2026").value(m.serverMilliDollarsPerWi2026());
+    j.name("coordinationMilliDollarsPerWi2026").value(m.coordinationMilliDollarsPerWi2026());
+    j.endObject();
+    j.name("mixCompliance").beginArray();
+    for (MixCompliance.Row row : r.mixCompliance()) {
+      j.beginObject();
+      j.name("interaction").value(row.interaction().name());
+      j.name("count").value(row.count());
+      j.name("observedPercent").value(row.observedPercent());
+      j.name("targetPercent").value(row.targetPercent());
+      j.name("tolerancePoints").value(row.tolerancePoints());
+      j.name("verdict").value(row.verdict().name().toLowerCase(Locale.ROOT));
+      j.endObject();
+    }
+    j.endArray();
     j.name("errorSamples").beginArray();
     for (String sample : r.errorSamples() == null ? List.<String>of() : r.errorSamples()) {
       j.value(sample);
@@ -150,6 +184,10 @@ final class JsonWriter {
     j.name("milliDollars2026").value(s.milliDollars2026());
     j.name("meanStalenessMillis").value(s.meanStalenessMillis());
     j.name("maxStalenessMillis").value(s.maxStalenessMillis());
+    j.name("wrote").value(s.wrote());
+    j.name("recordsReadPerInteraction").value(s.recordsReadPerInteraction());
+    j.name("recordsWrittenPerInteraction").value(s.recordsWrittenPerInteraction());
+    j.name("retriesPerInteraction").value(s.retriesPerInteraction());
     j.endObject();
   }
 

@@ -60,8 +60,11 @@ final class MarkdownReport {
     add("Response times are in milliseconds; costs are in milli-dollars (m$) per web interaction"
         + " (WI) under the papers' 2008 prices and today's (2026) AWS prices. Costs include the"
         + " background work (checkpoints, propagation), which the harness charges to the update"
-        + " interactions that caused it, as the papers charge it (000, section 7.4); \"bg share\""
-        + " is its part of the cost per WI.");
+        + " interactions that caused it, as the papers charge it (000, section 7.4), including"
+        + " the drain of what the measurement interval left queued; \"bg share\" is its part of"
+        + " the cost per WI. Update interactions are those that committed a write in the run,"
+        + " read interactions those that wrote nothing. \"+machines\" adds the application server"
+        + " (ec2 placement) and the coordination ensemble, paid by the hour.");
     if (view.size() == 0) {
       return;
     }
@@ -88,7 +91,7 @@ final class MarkdownReport {
 
   private void summary() {
     section("Summary");
-    table(Tables.summary(view));
+    table(Tables.summary(view, true));
     List<String> headlines = Tables.comparisonHeadlines(view, TIMES);
     if (headlines.isEmpty()) {
       return;
@@ -164,11 +167,17 @@ final class MarkdownReport {
       blank();
       add("### " + (i + 1) + ". " + TextTable.escapeMarkdown(view.name(i)));
       blank();
-      table(Tables.detail(run));
+      table(Tables.detail(run, true));
       blank();
       for (String fact : Tables.runFacts(run)) {
         add("- " + TextTable.escapeMarkdown(fact));
       }
+      blank();
+      add("Mix compliance: observed against target share of the completed interactions; a share"
+          + " is off when chance over this many pages of the specification's Markov chain does"
+          + " not explain the difference, thin when too few were expected to judge.");
+      blank();
+      table(Tables.mixCompliance(run));
       if (run.errorSamples() != null && !run.errorSamples().isEmpty()) {
         blank();
         add("Error samples:");

@@ -146,7 +146,7 @@ final class SweepView {
   }
 
   private static ResponseStats orEmpty(ResponseStats s, String label) {
-    return s != null ? s : new ResponseStats(label, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    return s != null ? s : ResponseStats.empty(label);
   }
 
   static ResponseStats total(RunResult run) {

@@ -1,7 +1,11 @@
 package io.stratus.bench.tpcw.report;
 
+import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
 import io.stratus.bench.tpcw.harness.RunResult;
+import io.stratus.bench.tpcw.harness.ServerCost;
+import io.stratus.bench.tpcw.rbe.MixCompliance;
+import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.ResponseStats;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,28 +36,43 @@ final class Tables {
 
   private Tables() {}
 
-  /** A run's seventeen rows with every statistic (the per-run detail table). */
-  static TextTable detail(RunResult run) {
+  /**
+   * A run's seventeen rows with every statistic (the per-run detail table); {@code wide} adds
+   * what the interactions did (how many wrote, records read and written, retries), which does
+   * not fit a console line.
+   */
+  static TextTable detail(RunResult run, boolean wide) {
     TextTable t = new TextTable()
         .left("interaction", INTERACTION_WIDTH)
         .right("count").right("err")
         .right("avg ms").right("p50 ms").right("p90 ms").right("p99 ms")
         .right("req/WI").right("m$ 2008").right("m$ 2026")
         .right("stale ms").right("max stale");
+    if (wide) {
+      t.right("wrote").right("rec read").right("rec written").right("retries");
+    }
     for (SweepView.Row row : SweepView.rows(run)) {
       if (row.key().equals(SweepView.GROUPS.get(0))) {
         t.rule();
       }
       ResponseStats s = row.stats();
       boolean any = s.count() > 0;
-      t.row(row.label(), Numbers.count(s.count()), Numbers.count(s.errors()),
+      List<String> cells = new ArrayList<>(List.of(row.label(), Numbers.count(s.count()),
+          Numbers.count(s.errors()),
           ms(any, s.meanMillis()), ms(any, s.p50Millis()), ms(any, s.p90Millis()),
           ms(any, s.p99Millis()),
           any ? Numbers.sig3(s.requestsPerInteraction()) : Numbers.NONE,
           any ? Numbers.sig3(s.milliDollars2008()) : Numbers.NONE,
           any ? Numbers.sig3(s.milliDollars2026()) : Numbers.NONE,
           ms(any, s.meanStalenessMillis()),
-          any ? Numbers.count(s.maxStalenessMillis()) : Numbers.NONE);
+          any ? Numbers.count(s.maxStalenessMillis()) : Numbers.NONE));
+      if (wide) {
+        cells.addAll(List.of(Numbers.count(s.wrote()),
+            any ? Numbers.sig3(s.recordsReadPerInteraction()) : Numbers.NONE,
+            any ? Numbers.sig3(s.recordsWrittenPerInteraction()) : Numbers.NONE,
+            any ? Numbers.sig3(s.retriesPerInteraction()) : Numbers.NONE));
+      }
+      t.row(cells.toArray(new String[0]));
     }
     return t;
   }
@@ -73,8 +92,27 @@ final class Tables {
         + Numbers.sig3(run.backgroundMilliDollars2026()) + " m$ 2026 (per WI "
         + Numbers.sig3(SweepView.backgroundPerWi2008(run)) + " / "
         + Numbers.sig3(SweepView.backgroundPerWi2026(run)) + ", included in the costs)");
+    ResponseStats all = SweepView.total(run);
+    facts.add("work per WI: " + Numbers.sig3(all.recordsReadPerInteraction()) + " records read, "
+        + Numbers.sig3(all.recordsWrittenPerInteraction()) + " written, "
+        + Numbers.sig3(all.retriesPerInteraction()) + " retries; " + Numbers.count(all.wrote())
+        + " of " + Numbers.count(all.count()) + " WIs wrote");
+    Drain d = run.drain();
+    facts.add("drain " + d.passes() + " pass(es), " + d.recordsApplied() + " records, "
+        + d.requests() + " requests, " + Numbers.sig3(d.milliDollars2008()) + " m$ 2008 (in the"
+        + " background work)" + (d.quiescent() ? "" : ", work still pending after it"));
+    ServerCost server = run.serverCost();
+    facts.add("machines per WI " + Numbers.sig3(server.milliDollarsPerWi2008()) + " m$ 2008 / "
+        + Numbers.sig3(server.milliDollarsPerWi2026()) + " m$ 2026 (server "
+        + Numbers.fixed(server.serverHours() * 3600, 0) + " s, ensemble "
+        + Numbers.fixed(server.coordinationHours() * 3600, 0) + " s; not in the costs above)");
     facts.add("lost updates " + run.lostItemUpdates() + " item (stock), "
         + run.lostCustomerUpdates() + " customer");
+    List<MixCompliance.Row> mix = run.mixCompliance();
+    List<Interaction> off = MixCompliance.flagged(mix, MixCompliance.Verdict.OFF);
+    List<Interaction> thin = MixCompliance.flagged(mix, MixCompliance.Verdict.THIN);
+    facts.add("mix " + (off.isEmpty() ? "within tolerance" : "OFF for " + labels(off))
+        + (thin.isEmpty() ? "" : " (too few to judge: " + labels(thin) + ")"));
     long errors = SweepView.total(run).errors();
     if (errors > 0) {
       facts.add(errors + " errors");
@@ -82,28 +120,68 @@ final class Tables {
     return facts;
   }
 
-  /** One row per run: throughput, response times, all-in cost, buffer pool, checkpoints. */
-  static TextTable summary(SweepView view) {
+  private static ServerCost machines(RunResult r) {
+    return r.serverCost() == null ? ServerCost.NONE : r.serverCost();
+  }
+
+  private static String labels(List<Interaction> interactions) {
+    return String.join(", ", interactions.stream().map(Interaction::label).toList());
+  }
+
+  /**
+   * Observed against target share per interaction with sample counts and the verdict of {@link
+   * MixCompliance}.
+   */
+  static TextTable mixCompliance(RunResult run) {
+    TextTable t = new TextTable()
+        .left("interaction", INTERACTION_WIDTH)
+        .right("count").right("observed %").right("target %").right("tolerance pp")
+        .left("verdict", 7);
+    for (MixCompliance.Row row : run.mixCompliance()) {
+      t.row(row.interaction().label(), Numbers.count(row.count()),
+          Numbers.fixed(row.observedPercent(), 2), Numbers.fixed(row.targetPercent(), 2),
+          Double.isInfinite(row.tolerancePoints()) ? Numbers.NONE
+              : Numbers.fixed(row.tolerancePoints(), 2),
+          row.verdict().name().toLowerCase(java.util.Locale.ROOT));
+    }
+    return t;
+  }
+
+  /**
+   * One row per run: throughput, response times, all-in cost, buffer pool, checkpoints; {@code
+   * wide} adds the cost per WI with the machines paid by the hour, which does not fit a console
+   * line (the console shows it in each run's facts).
+   */
+  static TextTable summary(SweepView view, boolean wide) {
     TextTable t = new TextTable()
         .left("run", RUN_NAME_WIDTH)
         .right("WIs").right("err").right("WIPS")
         .right("avg ms").right("read ms").right("upd ms")
-        .right("m$/WI 2008").right("m$/WI 2026").right("bg share")
-        .right("hits").right("ckpts/fail").right("lost upd");
+        .right("m$/WI 2008").right("m$/WI 2026").right("bg share");
+    if (wide) {
+      t.right("+machines 2008").right("+machines 2026");
+    }
+    t.right("hits").right("ckpts/fail").right("lost upd");
     for (int i = 0; i < view.size(); i++) {
       RunResult r = view.run(i);
       ResponseStats total = SweepView.total(r);
-      t.row(view.name(i), Numbers.count(total.count()), Numbers.count(total.errors()),
+      List<String> cells = new ArrayList<>(List.of(view.name(i), Numbers.count(total.count()),
+          Numbers.count(total.errors()),
           Numbers.fixed(r.wips(), 2),
           ms(total.count() > 0, total.meanMillis()),
           ms(SweepView.read(r).count() > 0, SweepView.read(r).meanMillis()),
           ms(SweepView.update(r).count() > 0, SweepView.update(r).meanMillis()),
           Numbers.sig3(SweepView.costPerWi2008(r)),
           Numbers.sig3(SweepView.costPerWi2026(r)),
-          Numbers.percent(SweepView.backgroundShare2008(r)),
-          Numbers.percent(r.bufferPoolHitRate()),
+          Numbers.percent(SweepView.backgroundShare2008(r))));
+      if (wide) {
+        cells.add(Numbers.sig3(SweepView.costPerWi2008(r) + machines(r).milliDollarsPerWi2008()));
+        cells.add(Numbers.sig3(SweepView.costPerWi2026(r) + machines(r).milliDollarsPerWi2026()));
+      }
+      cells.addAll(List.of(Numbers.percent(r.bufferPoolHitRate()),
           r.checkpointsRun() + "/" + r.checkpointsFailed(),
-          Numbers.count(r.lostItemUpdates() + r.lostCustomerUpdates()));
+          Numbers.count(r.lostItemUpdates() + r.lostCustomerUpdates())));
+      t.row(cells.toArray(new String[0]));
     }
     return t;
   }

@@ -1,8 +1,9 @@
 package io.stratus.bench.tpcw.workload;
 
 /**
- * Response time, cloud usage and staleness of one interaction, or of a group of them (read
- * interactions, update interactions, all), over a measurement interval. Times in milliseconds;
+ * Response time, cloud usage, work and staleness of one interaction, or of a group of them (read
+ * interactions: those that wrote nothing; update interactions: those that committed a write; all),
+ * over a measurement interval. Times in milliseconds;
  * costs in milli-dollars per interaction under the papers' 2008 prices and today's AWS prices.
  * Requests and costs include the interaction's share of the background work (checkpoints, the
  * atomic protocol's propagation) that the emulator allocates to update interactions in proportion
@@ -20,8 +21,23 @@ package io.stratus.bench.tpcw.workload;
  * @param milliDollars2026 cost per interaction under the 2026 price table
  * @param meanStalenessMillis average staleness of the reads whose freshness is tracked (0 if none)
  * @param maxStalenessMillis largest staleness observed
+ * @param wrote completed interactions that committed at least one write
+ * @param recordsReadPerInteraction records read per completed interaction (probes and scans
+ *     included), as the bookstore reported them
+ * @param recordsWrittenPerInteraction records created, updated or deleted per completed
+ *     interaction
+ * @param retriesPerInteraction transaction attempts re-run per completed interaction after a
+ *     failure that said nothing took effect
  */
 public record ResponseStats(
     String label, long count, long errors, double meanMillis, double p50Millis, double p90Millis,
     double p99Millis, double requestsPerInteraction, double milliDollars2008,
-    double milliDollars2026, double meanStalenessMillis, long maxStalenessMillis) {}
+    double milliDollars2026, double meanStalenessMillis, long maxStalenessMillis, long wrote,
+    double recordsReadPerInteraction, double recordsWrittenPerInteraction,
+    double retriesPerInteraction) {
+
+  /** Nothing measured. */
+  public static ResponseStats empty(String label) {
+    return new ResponseStats(label, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  }
+}

@@ -3,7 +3,6 @@ package io.stratus.bench.tpcw.rbe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.stratus.bench.tpcw.rbe.CostAllocation.Charge;
 import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.InteractionOutcome;
 import io.stratus.bench.tpcw.workload.Mix;
@@ -14,7 +13,6 @@ import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CloudMeter;
 import io.stratus.cloudapi.decorate.MeterSnapshot;
 import io.stratus.cloudapi.decorate.MeteringInterceptor;
-import io.stratus.cloudapi.decorate.PriceTables;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import java.util.EnumMap;
@@ -24,16 +22,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The background allocation rule: update interactions that wrote pay in proportion to records. */
+/** The background allocation rule and the read / update groups by what interactions did. */
 @ExtendWith(SeedExtension.class)
 class CostAllocationTest {
 
   @Test
-  void sharesFollowTheRecordsWrittenByUpdateInteractions() {
+  void sharesFollowTheRecordsWritten() {
     Map<Interaction, Long> written = new EnumMap<>(Interaction.class);
     written.put(Interaction.BUY_CONFIRM, 30L);
     written.put(Interaction.SHOPPING_CART, 10L);
-    written.put(Interaction.HOME, 50L); // a read interaction never pays, whatever it reports
     Map<Interaction, Double> shares = CostAllocation.backgroundShares(written);
     assertThat(shares.get(Interaction.BUY_CONFIRM)).isEqualTo(0.75);
     assertThat(shares.get(Interaction.SHOPPING_CART)).isEqualTo(0.25);
@@ -48,23 +45,56 @@ class CostAllocationTest {
   }
 
   @Test
-  void chargesAreOwnCallsPlusTheShareOfTheBackground() {
-    Map<Interaction, MeterSnapshot> direct = new EnumMap<>(Interaction.class);
-    direct.put(Interaction.BUY_CONFIRM, puts(4));
-    MeterSnapshot background = puts(8);
-    Map<Interaction, Charge> charges = CostAllocation.charges(direct, background,
-        Map.of(Interaction.BUY_CONFIRM, 3L, Interaction.SHOPPING_CART, 1L),
-        PriceTables.paper2008(), PriceTables.aws2026());
-    // 2008: a put is $0.01 / 1000 plus 3 bytes of transfer at $0.10 / GB.
-    assertThat(charges.get(Interaction.BUY_CONFIRM).requests()).isEqualTo(4 + 6);
-    assertThat(charges.get(Interaction.SHOPPING_CART).requests()).isEqualTo(2);
-    assertThat(charges.get(Interaction.HOME).requests()).isZero();
-    double perPut = puts(1).cost(PriceTables.paper2008()).doubleValue();
-    assertThat(charges.get(Interaction.BUY_CONFIRM).dollarsPaper())
-        .isCloseTo(10 * perPut, within(1e-15));
-    double perPutToday = puts(1).cost(PriceTables.aws2026()).doubleValue();
-    assertThat(charges.get(Interaction.SHOPPING_CART).dollarsToday())
-        .isCloseTo(2 * perPutToday, within(1e-15));
+  void groupsFollowWhatInteractionsDidAndPayExactlyTheirOwnCalls(@Seed long seed) {
+    InteractionAttribution attribution = new InteractionAttribution();
+    CloudServices services = InteractionAttributionTest.wrappedCloud(seed, attribution);
+    // Shopping Cart writes on every other visit of a session and makes 3 calls when it does, 1
+    // when it only shows the cart; Customer Registration may write but never does; Buy Confirm
+    // writes 2 records with 2 calls and fails on every fifth visit after 1 call.
+    ScriptedBookstore bookstore = new ScriptedBookstore((wi, s) -> {
+      int visit = s.count(wi);
+      if (wi == Interaction.SHOPPING_CART && visit % 2 == 0) {
+        for (int i = 0; i < 3; i++) {
+          InteractionAttributionTest.put(services, wi);
+        }
+        return new InteractionOutcome(wi, true, 1, 1, 0, -1);
+      }
+      if (wi == Interaction.BUY_CONFIRM) {
+        InteractionAttributionTest.put(services, wi);
+        if (visit % 5 == 4) {
+          throw new IllegalStateException("scripted failure");
+        }
+        InteractionAttributionTest.put(services, wi);
+        return new InteractionOutcome(wi, true, 4, 2, 0, -1);
+      }
+      InteractionAttributionTest.put(services, wi);
+      return ScriptedBookstore.nothing(wi);
+    });
+    EmulatorReport report = ObservedMixTest.countMode(Mix.ORDERING, 2, 3_000, seed)
+        .attribution(attribution).build().run(bookstore);
+
+    ResponseStats cart = report.perInteraction().get(Interaction.SHOPPING_CART);
+    ResponseStats registration = report.perInteraction().get(Interaction.CUSTOMER_REGISTRATION);
+    ResponseStats buy = report.perInteraction().get(Interaction.BUY_CONFIRM);
+    assertThat(cart.wrote()).isPositive().isLessThan(cart.count());
+    assertThat(registration.count()).isPositive();
+    assertThat(registration.wrote()).isZero();
+    assertThat(buy.errors()).isPositive();
+    assertThat(buy.wrote()).isEqualTo(buy.count());
+    // The update group is exactly the interactions that wrote, plus the failures of interactions
+    // that may write; the read group everything else.
+    assertThat(report.update().count()).isEqualTo(cart.wrote() + buy.wrote());
+    assertThat(report.update().errors()).isEqualTo(buy.errors());
+    assertThat(report.read().count()).isEqualTo(report.total().count() - report.update().count());
+    // Each group pays exactly its own calls (no background here): 3 per cart write, 2 per buy,
+    // 1 per failed buy; 1 per interaction that only read.
+    double updateCalls = report.update().requestsPerInteraction()
+        * (report.update().count() + report.update().errors());
+    assertThat(updateCalls)
+        .isCloseTo(3.0 * cart.wrote() + 2.0 * buy.count() + buy.errors(), within(1e-6));
+    assertThat(report.read().requestsPerInteraction()).isCloseTo(1.0, within(1e-12));
+    assertThat(report.update().recordsWrittenPerInteraction())
+        .isCloseTo((cart.wrote() + 2.0 * buy.count()) / report.update().count(), within(1e-9));
   }
 
   @Test

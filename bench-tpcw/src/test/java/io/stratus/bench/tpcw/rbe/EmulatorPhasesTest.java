@@ -28,7 +28,7 @@ class EmulatorPhasesTest {
       ticker.advance(Duration.ofMillis(1));
       return ScriptedBookstore.nothing(wi);
     });
-    EmulatorReport report = Emulator.builder().ebs(1).mix(Mix.SHOPPING).seed(seed)
+    EmulatorReport report = Emulator.builder().sessionThinkTimeMean(Duration.ZERO).ebs(1).mix(Mix.SHOPPING).seed(seed)
         .warmUp(Duration.ofMillis(100)).measure(Duration.ofSeconds(1)).nanoTime(ticker)
         .waiter(new RecordingWaiter(ticker)).build().run(bookstore);
 
@@ -49,7 +49,7 @@ class EmulatorPhasesTest {
       ticker.advance(Duration.ofMillis(2));
       return ScriptedBookstore.nothing(wi);
     });
-    EmulatorReport report = Emulator.builder().ebs(1).seed(seed).warmUp(Duration.ofMillis(10))
+    EmulatorReport report = Emulator.builder().sessionThinkTimeMean(Duration.ZERO).ebs(1).seed(seed).warmUp(Duration.ofMillis(10))
         .measure(Duration.ofHours(1)).interactionsPerBrowser(505).nanoTime(ticker)
         .waiter(new RecordingWaiter(ticker)).build().run(bookstore);
     // 5 warm-up interactions (0..8 ms), then 500 measured ending at 1010 ms.
@@ -86,7 +86,7 @@ class EmulatorPhasesTest {
   @Test
   void onTheRealClockTheRunLastsWarmUpPlusMeasurement(@Seed long seed) {
     long before = System.nanoTime();
-    EmulatorReport report = Emulator.builder().ebs(4).seed(seed).warmUp(Duration.ofMillis(50))
+    EmulatorReport report = Emulator.builder().sessionThinkTimeMean(Duration.ZERO).ebs(4).seed(seed).warmUp(Duration.ofMillis(50))
         .measure(Duration.ofMillis(250)).build().run(ScriptedBookstore.idle());
     long tookNanos = System.nanoTime() - before;
     assertThat(tookNanos).isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
@@ -112,7 +112,7 @@ class EmulatorPhasesTest {
       return ScriptedBookstore.nothing(wi);
     });
     List<Double> progress = new ArrayList<>();
-    Emulator.builder().ebs(1).seed(seed).warmUp(Duration.ofMillis(500))
+    Emulator.builder().sessionThinkTimeMean(Duration.ZERO).ebs(1).seed(seed).warmUp(Duration.ofMillis(500))
         .measure(Duration.ofSeconds(2)).nanoTime(ticker).waiter(new RecordingWaiter(ticker))
         .progress(progress::add).build().run(bookstore);
     assertThat(progress).isNotEmpty().isSorted().allSatisfy(f -> assertThat(f).isBetween(0.0, 1.0));
@@ -134,7 +134,7 @@ class EmulatorPhasesTest {
       never.await();
     };
     ScriptedBookstore bookstore = ScriptedBookstore.idle();
-    EmulatorReport report = Emulator.builder().ebs(3).seed(seed).warmUp(Duration.ZERO)
+    EmulatorReport report = Emulator.builder().sessionThinkTimeMean(Duration.ZERO).ebs(3).seed(seed).warmUp(Duration.ZERO)
         .measure(Duration.ofSeconds(10)).thinkTimeMean(Duration.ofSeconds(7)).nanoTime(ticker)
         .waiter(blocksUntilInterrupted).stopTimeout(Duration.ofSeconds(20)).build()
         .run(bookstore);
@@ -152,7 +152,7 @@ class EmulatorPhasesTest {
       return ScriptedBookstore.nothing(wi);
     });
     int n = 20_000;
-    Emulator.builder().ebs(1).seed(seed).mix(Mix.SHOPPING).warmUp(Duration.ZERO)
+    Emulator.builder().sessionThinkTimeMean(Duration.ZERO).ebs(1).seed(seed).mix(Mix.SHOPPING).warmUp(Duration.ZERO)
         .measure(Duration.ofDays(365)).interactionsPerBrowser(n)
         .sessionMean(Duration.ofSeconds(60)).nanoTime(ticker).waiter(new RecordingWaiter(ticker))
         .build().run(bookstore);
@@ -175,5 +175,24 @@ class EmulatorPhasesTest {
     }
     // About n / (60 s + a few pages to the next Home) sessions; a loose bound either way.
     assertThat(restarts).isBetween(n / 200, n / 40);
+  }
+
+  @Test
+  void withoutThinkTimeSessionsLastAsManyInteractionsAsTheSpecificationsWould(@Seed long seed) {
+    // Interactions take 10 fake ms and browsers never think: in real time a 15-minute session
+    // would last 90,000 interactions. The session clock counts the specification's think time
+    // (mean 7 s) instead, so a session lasts about 900 / 7 = 129 interactions until the next Home.
+    FakeTicker ticker = new FakeTicker();
+    ScriptedBookstore bookstore = new ScriptedBookstore((wi, s) -> {
+      ticker.advance(Duration.ofMillis(10));
+      return ScriptedBookstore.nothing(wi);
+    });
+    int n = 20_000;
+    Emulator.builder().ebs(1).seed(seed).mix(Mix.SHOPPING).warmUp(Duration.ZERO)
+        .measure(Duration.ofDays(365)).interactionsPerBrowser(n).nanoTime(ticker)
+        .waiter(new RecordingWaiter(ticker)).build().run(bookstore);
+
+    long restarts = bookstore.sessions().get(0).restarts.get();
+    assertThat(restarts).as("sessions in %d interactions", n).isBetween(n / 250L, n / 90L);
   }
 }

@@ -88,7 +88,7 @@ class ObservedMixTest {
   }
 
   static Emulator.Builder countMode(Mix mix, int ebs, long perBrowser, long seed) {
-    return Emulator.builder().mix(mix).ebs(ebs).seed(seed).interactionsPerBrowser(perBrowser)
+    return Emulator.builder().sessionThinkTimeMean(Duration.ZERO).mix(mix).ebs(ebs).seed(seed).interactionsPerBrowser(perBrowser)
         .warmUp(Duration.ZERO).measure(Duration.ofDays(1)).nanoTime(new FakeTicker())
         .waiter(new RecordingWaiter());
   }

@@ -58,6 +58,17 @@ final class ScriptedBookstore implements Bookstore {
       this.seed = seed;
     }
 
+    /** How many times {@code wi} ran in this session before the current page (0 the first). */
+    int count(Interaction wi) {
+      int n = 0;
+      for (String page : log) {
+        if (page.equals(wi.name())) {
+          n++;
+        }
+      }
+      return n - 1;
+    }
+
     @Override
     public void restart() {
       restarts.incrementAndGet();

@@ -1,8 +1,10 @@
 package io.stratus.bench.tpcw.report;
 
+import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
 import io.stratus.bench.tpcw.harness.RunResult;
 import io.stratus.bench.tpcw.harness.RunSettings;
+import io.stratus.bench.tpcw.harness.ServerCost;
 import io.stratus.bench.tpcw.harness.SweepResult;
 import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.Mix;
@@ -88,7 +90,7 @@ final class Fixtures {
     Map<Interaction, ResponseStats> per = new EnumMap<>(plain.perInteraction());
     per.remove(Interaction.ADMIN_CONFIRM);
     per.put(Interaction.HOME, new ResponseStats("Home", 5, 1, Double.NaN, 1, 2, 3, 1.5, 0.01,
-        0.001, 0, 0));
+        0.001, 0, 0, 0, 4.5, 0, 0));
     Map<String, Long> tables = new LinkedHashMap<>();
     tables.put("item", 1000L);
     tables.put("odd, \"table\"", 7L);
@@ -96,10 +98,11 @@ final class Fixtures {
     RunResult awkward = new RunResult("basic, \"tuned\"\nv2",
         settings(ProtocolKind.BASIC, 10, Duration.ofSeconds(100)), load, per, plain.read(),
         plain.update(), plain.total(), 12.5, 25, 0.875, 3, 1, 10, 0.1, 0.01,
-        List.of("IOException: \"timeout\" at C:\\path", "tab\there\u0001bell"), 2, 1);
+        List.of("IOException: \"timeout\" at C:\\path", "tab\there\u0001bell"), 2, 1,
+        new Drain(7, 0.01, 0.002, 5, 40, 3, 900, false), ServerCost.of(1, true, 25, 312));
     RunResult empty = new RunResult("atomic", settings(ProtocolKind.ATOMIC, 10,
         Duration.ofSeconds(100)), null, Map.of(), null, null, null, 0, 25, Double.NaN, 0, 0,
-        0, 0, 0, List.of(), 0, 0);
+        0, 0, 0, List.of(), 0, 0, Drain.NONE, ServerCost.NONE);
     return new SweepResult("protocol", List.of(plain, awkward, empty));
   }
 
@@ -172,11 +175,13 @@ final class Fixtures {
     LoadSummary load = new LoadSummary(tables, Duration.ofMillis(20_000 + s.ebs() * 100L), Duration.ofMillis(2_000),
         500 + s.ebs(), 0.2 * s.ebs(), 0.05 * s.ebs(), 30 + s.ebs());
     return new RunResult(label, s, load, per, read, update, all, total / 25.0, 25, 0.9, 2, 0,
-        (long) (bg * 100), bg, bg / 4, List.of(), 0, 0);
+        (long) (bg * 100), bg, bg / 4, List.of(), 0, 0,
+        new Drain(12, bg / 10, bg / 40, 1, 30, 2, 400, true),
+        ServerCost.of(1, p != ProtocolKind.NAIVE, 25, total));
   }
 
   private static ResponseStats stats(String label, long count, double ms, double m08) {
     return new ResponseStats(label, count, 0, ms, ms * 0.9, ms * 1.5, ms * 2.5, 3.5, m08,
-        m08 / 4, 12.5, 80);
+        m08 / 4, 12.5, 80, count / 2, 6.25, 1.5, 0.125);
   }
 }
