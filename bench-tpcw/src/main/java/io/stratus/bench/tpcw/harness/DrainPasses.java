@@ -34,6 +34,12 @@ record DrainPasses(int passes, long recordsApplied, long pagesWritten, long mill
         passes, records, pages, (System.nanoTime() - start) / 1_000_000, quiescent);
   }
 
+  /** This drain and {@code other} (another client's) together. */
+  DrainPasses plus(DrainPasses other) {
+    return new DrainPasses(passes + other.passes, recordsApplied + other.recordsApplied,
+        pagesWritten + other.pagesWritten, millis + other.millis, quiescent && other.quiescent);
+  }
+
   /** The drain as the report shows it, with the calls started after the interval. */
   Drain toDrain(MeterSnapshot after, PriceTable paper, PriceTable today) {
     return new Drain(after.requests(), after.cost(paper).doubleValue() * 1000,

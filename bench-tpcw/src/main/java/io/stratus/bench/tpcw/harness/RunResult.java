@@ -38,6 +38,8 @@ import java.util.Map;
  * @param drain the drain at the end of the measurement interval, whose cost is in the background
  *     figures
  * @param serverCost the machines paid by the hour, per WI (not in the per-interaction costs)
+ * @param lockRefusals lock requests the lock service refused during the run, all clients
+ * @param clients each application server's part when there were several, else empty
  */
 public record RunResult(
     String label, RunSettings settings, LoadSummary load, Map<Interaction, ResponseStats> perInteraction,
@@ -45,7 +47,7 @@ public record RunResult(
     double measuredSeconds, double bufferPoolHitRate, long checkpointsRun, long checkpointsFailed,
     long backgroundRequests, double backgroundMilliDollars2008, double backgroundMilliDollars2026,
     List<String> errorSamples, long lostItemUpdates, long lostCustomerUpdates, Drain drain,
-    ServerCost serverCost) {
+    ServerCost serverCost, long lockRefusals, List<ClientResult> clients) {
 
   /** Whether the run followed its mix, per interaction ({@link MixCompliance}). */
   public List<MixCompliance.Row> mixCompliance() {

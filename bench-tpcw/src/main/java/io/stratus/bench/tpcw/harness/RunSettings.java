@@ -29,12 +29,44 @@ import java.util.Map;
  * @param thinkTimeMean mean think time (zero: none, as in the papers' runs)
  * @param endUserRoundTrip added to every interaction for the EC2 placement
  * @param seed the run's seed (data generation, navigation, checkpoint draws)
+ * @param clients application servers, each its own database handle (buffer pool, client id,
+ *     background checkpoints) serving {@code ebs} browsers; the database is scaled for all
+ *     {@code clients * ebs} browsers
  */
 public record RunSettings(
     ProtocolKind protocol, String cloud, String placement, String latencyProfile, int pageSize,
     Duration ttl, Duration checkpointInterval, int ebs, Mix mix, int items, int customersPerEb,
     Duration warmUp, Duration measure, Duration thinkTimeMean, Duration endUserRoundTrip,
-    long seed) {
+    long seed, int clients) {
+
+  /** Checks the client count. */
+  public RunSettings {
+    if (clients < 1) {
+      throw new IllegalArgumentException("clients must be positive, not " + clients);
+    }
+  }
+
+  /** Settings of one application server. */
+  public RunSettings(
+      ProtocolKind protocol, String cloud, String placement, String latencyProfile, int pageSize,
+      Duration ttl, Duration checkpointInterval, int ebs, Mix mix, int items, int customersPerEb,
+      Duration warmUp, Duration measure, Duration thinkTimeMean, Duration endUserRoundTrip,
+      long seed) {
+    this(protocol, cloud, placement, latencyProfile, pageSize, ttl, checkpointInterval, ebs, mix,
+        items, customersPerEb, warmUp, measure, thinkTimeMean, endUserRoundTrip, seed, 1);
+  }
+
+  /** These settings with {@code n} application servers. */
+  public RunSettings withClients(int n) {
+    return new RunSettings(protocol, cloud, placement, latencyProfile, pageSize, ttl,
+        checkpointInterval, ebs, mix, items, customersPerEb, warmUp, measure, thinkTimeMean,
+        endUserRoundTrip, seed, n);
+  }
+
+  /** Emulated browsers of all clients together. */
+  public int totalEbs() {
+    return ebs * clients;
+  }
 
   /** The settings as ordered name → value pairs, for reports. */
   public Map<String, String> describe() {
@@ -55,6 +87,7 @@ public record RunSettings(
     m.put("think time", Durations.format(thinkTimeMean));
     m.put("end-user round trip", Durations.format(endUserRoundTrip));
     m.put("seed", Long.toString(seed));
+    m.put("clients", Integer.toString(clients));
     return m;
   }
 }

@@ -4,6 +4,7 @@ import io.stratus.bench.tpcw.bookstore.BookstoreSchema;
 import io.stratus.bench.tpcw.bookstore.DataGenerator;
 import io.stratus.bench.tpcw.bookstore.LoadReport;
 import io.stratus.bench.tpcw.bookstore.Scale;
+import io.stratus.bench.tpcw.bookstore.StalenessTracker;
 import io.stratus.bench.tpcw.bookstore.StratusBookstore;
 import io.stratus.bench.tpcw.rbe.Emulator;
 import io.stratus.bench.tpcw.rbe.EmulatorReport;
@@ -38,7 +39,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Runs a plan of TPC-W runs and writes the report: for each run a fresh database in a namespace of
@@ -129,32 +130,71 @@ public final class TpcwHarness {
     RunSettings s = planned.settings();
     String runId = "r" + index + "-" + Long.toHexString(new SplittableRandom(System.nanoTime())
         .nextLong() & 0xffffffL);
-    InteractionAttribution attribution = new InteractionAttribution();
     CloudMeter meter = new CloudMeter();
+    try (CloudConnection cloud = CloudConnection.open(plan.target, runId, s.seed())) {
+      List<ClientHandle> clients = new ArrayList<>();
+      try {
+        for (int k = 0; k < s.clients(); k++) {
+          clients.add(openClient(cloud.services(), k, runId, s, meter, scheduler));
+        }
+        Scale scale = new Scale(s.items(), s.totalEbs(), s.customersPerEb());
+        LoadSummary load = load(clients.get(0).db(), scale, s, meter);
+        for (ClientHandle c : clients.subList(1, clients.size())) {
+          BookstoreSchema.install(c.db());
+        }
+        return measure(planned.label(), clients, scale, s, load);
+      } finally {
+        closeAll(clients);
+      }
+    }
+  }
+
+  /**
+   * One application server: its database handle (own buffer pool, client id and background
+   * checkpoints) over the run's services, decorated, outermost first, with its own interaction
+   * attribution and lock-refusal count, the run's meter and the latency of the run's profile.
+   */
+  private record ClientHandle(
+      Database db, InteractionAttribution attribution, LockRefusals refusals) {}
+
+  private ClientHandle openClient(CloudServices raw, int k, String runId, RunSettings s,
+      CloudMeter meter, SystemScheduler scheduler) {
+    InteractionAttribution attribution = new InteractionAttribution();
+    LockRefusals refusals = new LockRefusals();
     List<CallInterceptor> interceptors = new ArrayList<>(
-        List.of(attribution, new MeteringInterceptor(meter)));
+        List.of(attribution, refusals, new MeteringInterceptor(meter)));
     if (plan.target.simulatesLatency() && !s.latencyProfile().equals("none")) {
       interceptors.add(
           new LatencyInterceptor(LatencyProfiles.byName(s.latencyProfile()), scheduler));
     }
-    try (CloudConnection cloud = CloudConnection.open(plan.target, runId, s.seed())) {
-      CloudServices services = Decorators.wrap(cloud.services(),
-          interceptors.toArray(new CallInterceptor[0]));
-      DatabaseConfig.Builder builder = BookstoreSchema.configure(
-              DatabaseConfig.builder(services, "tpcw/" + runId))
-          .protocol(s.protocol())
-          .pageSize(s.pageSize())
-          .ttl(s.ttl())
-          .clientId("tpcw-" + runId);
-      if (s.protocol().accepts(ProtocolOption.CHECKPOINTS)) {
-        builder.checkpointInterval(s.checkpointInterval()).checkpointSeed(s.seed());
+    CloudServices services = Decorators.wrap(raw, interceptors.toArray(new CallInterceptor[0]));
+    DatabaseConfig.Builder builder = BookstoreSchema.configure(
+            DatabaseConfig.builder(services, "tpcw/" + runId))
+        .protocol(s.protocol())
+        .pageSize(s.pageSize())
+        .ttl(s.ttl())
+        .clientId("tpcw-" + runId + (k == 0 ? "" : "-c" + k));
+    if (s.protocol().accepts(ProtocolOption.CHECKPOINTS)) {
+      builder.checkpointInterval(s.checkpointInterval()).checkpointSeed(s.seed() + k);
+    }
+    return new ClientHandle(Database.open(builder.build()), attribution, refusals);
+  }
+
+  private static void closeAll(List<ClientHandle> clients) {
+    RuntimeException failure = null;
+    for (int k = clients.size() - 1; k >= 0; k--) {
+      try {
+        clients.get(k).db().close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
       }
-      DatabaseConfig config = builder.build();
-      try (Database db = Database.open(config)) {
-        Scale scale = new Scale(s.items(), s.ebs(), s.customersPerEb());
-        LoadSummary load = load(db, scale, s, meter);
-        return measure(planned.label(), db, scale, s, attribution, load);
-      }
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 
@@ -177,14 +217,27 @@ public final class TpcwHarness {
     return summary;
   }
 
-  private RunResult measure(String label, Database db, Scale scale, RunSettings s,
-      InteractionAttribution attribution, LoadSummary load) {
+  private RunResult measure(String label, List<ClientHandle> clients, Scale scale,
+      RunSettings s, LoadSummary load) {
     long totalMillis = s.warmUp().plus(s.measure()).toMillis();
     double measureStarts = (double) s.warmUp().toMillis() / totalMillis;
-    AtomicReference<DatabaseStats> atMeasureStart = new AtomicReference<>();
-    AtomicReference<DrainPasses> drained = new AtomicReference<>(DrainPasses.NONE);
-    EmulatorReport report;
-    StratusBookstore bookstore;
+    int n = clients.size();
+    AtomicReferenceArray<DatabaseStats> atMeasureStart = new AtomicReferenceArray<>(n);
+    AtomicReferenceArray<DrainPasses> drained = new AtomicReferenceArray<>(n);
+    StalenessTracker tracker = new StalenessTracker();
+    List<StratusBookstore> bookstores = new ArrayList<>();
+    List<Emulator.Client> emulated = new ArrayList<>();
+    for (int k = 0; k < n; k++) {
+      ClientHandle c = clients.get(k);
+      int client = k;
+      drained.set(k, DrainPasses.NONE);
+      StratusBookstore bookstore =
+          new StratusBookstore(c.db(), scale, Clock.systemUTC(), s.seed() + k, tracker);
+      bookstores.add(bookstore);
+      emulated.add(new Emulator.Client(bookstore, c.attribution(),
+          () -> drained.set(client, DrainPasses.run(c.db()))));
+    }
+    Emulator.ClientsReport reports;
     try (Progress bar = Progress.open(plan.progressBars, "run", totalMillis / 1000, "s")) {
       Emulator.Builder emulator = Emulator.builder()
           .ebs(s.ebs())
@@ -194,42 +247,66 @@ public final class TpcwHarness {
           .thinkTimeMean(s.thinkTimeMean())
           .endUserRoundTrip(s.endUserRoundTrip())
           .seed(s.seed())
-          .attribution(attribution)
           .priceTables(paperPrices(s), todayPrices(s))
-          .drain(() -> drained.set(DrainPasses.run(db)))
           .progress(f -> {
-            if (f >= measureStarts && atMeasureStart.get() == null) {
-              atMeasureStart.compareAndSet(null, db.stats());
+            if (f >= measureStarts) {
+              for (int k = 0; k < n; k++) {
+                atMeasureStart.compareAndSet(k, null, clients.get(k).db().stats());
+              }
             }
             bar.stepTo(Math.round(f * totalMillis / 1000));
           });
       if (plan.interactionsPerEb > 0) {
         emulator.interactionsPerBrowser(plan.interactionsPerEb);
       }
-      bookstore = new StratusBookstore(db, scale, Clock.systemUTC(), s.seed());
-      report = emulator.build().run(bookstore);
+      reports = emulator.build().runClients(emulated);
     }
-    DatabaseStats end = db.stats();
-    DatabaseStats start = atMeasureStart.get() != null ? atMeasureStart.get() : end;
-    long hits = end.bufferPool().hits() - start.bufferPool().hits();
-    long fetches = end.bufferPool().fetches() - start.bufferPool().fetches();
+    EmulatorReport report = reports.total();
+    long hits = 0;
+    long fetches = 0;
+    long checkpoints = 0;
+    long checkpointsFailed = 0;
+    long refusals = 0;
+    DrainPasses drain = DrainPasses.NONE;
+    List<ClientResult> perClient = new ArrayList<>();
+    for (int k = 0; k < n; k++) {
+      DatabaseStats end = clients.get(k).db().stats();
+      DatabaseStats start = atMeasureStart.get(k) != null ? atMeasureStart.get(k) : end;
+      hits += end.bufferPool().hits() - start.bufferPool().hits();
+      fetches += end.bufferPool().fetches() - start.bufferPool().fetches();
+      long run = end.checkpointsRun() - start.checkpointsRun();
+      long failed = end.checkpointsFailed() - start.checkpointsFailed();
+      checkpoints += run;
+      checkpointsFailed += failed;
+      long refused = clients.get(k).refusals().refused();
+      refusals += refused;
+      drain = drain.plus(drained.get(k));
+      EmulatorReport own = reports.perClient().get(k);
+      perClient.add(new ClientResult(k, own.wips(), own.total(), own.update(), run, failed,
+          refused));
+    }
     RunResult result = new RunResult(label, s, load, report.perInteraction(), report.read(),
         report.update(), report.total(), report.wips(), report.measuredSeconds(),
-        fetches == 0 ? 0 : (double) hits / fetches,
-        end.checkpointsRun() - start.checkpointsRun(),
-        end.checkpointsFailed() - start.checkpointsFailed(), report.backgroundRequests(),
-        report.backgroundMilliDollars2008(), report.backgroundMilliDollars2026(),
-        report.errorSamples(), bookstore.tracker().lostUpdates(BookstoreSchema.ITEM),
-        bookstore.tracker().lostUpdates(BookstoreSchema.CUSTOMER),
-        drained.get().toDrain(report.drain(), paperPrices(s), todayPrices(s)),
-        ServerCost.of(s.placement().equals("ec2") ? 1 : 0, usedCoordination(report),
-            report.measuredSeconds(), report.total().count()));
+        fetches == 0 ? 0 : (double) hits / fetches, checkpoints, checkpointsFailed,
+        report.backgroundRequests(), report.backgroundMilliDollars2008(),
+        report.backgroundMilliDollars2026(), report.errorSamples(),
+        tracker.lostUpdates(BookstoreSchema.ITEM), tracker.lostUpdates(BookstoreSchema.CUSTOMER),
+        drain.toDrain(report.drain(), paperPrices(s), todayPrices(s)),
+        ServerCost.of(s.placement().equals("ec2") ? n : 0, usedCoordination(report),
+            report.measuredSeconds(), report.total().count()),
+        refusals, n == 1 ? List.of() : List.copyOf(perClient));
     out.printf(Locale.ROOT, "  %,d interactions (%,d errors), %.1f WIPS, avg %.1f ms,"
             + " update avg %.1f ms, %.4f m$/WI (2008); lost updates: %,d item (stock), %,d"
             + " customer%n", result.total().count(),
         result.total().errors(), result.wips(), result.total().meanMillis(),
         result.update().meanMillis(), result.total().milliDollars2008(),
         result.lostItemUpdates(), result.lostCustomerUpdates());
+    for (ClientResult c : result.clients()) {
+      out.printf(Locale.ROOT, "  client %d: %.1f WIPS, avg %.1f ms, update avg %.1f ms, %.4f"
+              + " m$/WI (2008), %,d checkpoints, %,d lock refusals%n", c.index(), c.wips(),
+          c.total().meanMillis(), c.update().meanMillis(), c.total().milliDollars2008(),
+          c.checkpointsRun(), c.lockRefusals());
+    }
     Drain d = result.drain();
     out.printf(Locale.ROOT, "  drain: %d pass(es), %,d records applied, %,d pages, %,d requests,"
             + " %.3f m$ (2008) in %.1f s%s%n", d.passes(), d.recordsApplied(), d.pagesWritten(),

@@ -105,6 +105,11 @@ final class BrowserTally {
     return warmUpInteractions;
   }
 
+  /** Adds the buffered response times to the shared histograms now. */
+  synchronized void flushResponseTimes() {
+    flush();
+  }
+
   private void flush() {
     responseTimes.add(batchSlots, batchMicros, batched);
     batched = 0;

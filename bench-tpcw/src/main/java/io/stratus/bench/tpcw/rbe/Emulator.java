@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.DoubleConsumer;
 import java.util.function.LongSupplier;
+import org.HdrHistogram.Histogram;
 
 /**
  * The remote browser emulator (RBE) of TPC-W: N emulated browsers (EBs), each a platform thread
@@ -109,25 +110,78 @@ public final class Emulator {
    */
   public EmulatorReport run(Bookstore bookstore) {
     Objects.requireNonNull(bookstore, "bookstore");
+    return runClients(List.of(new Client(bookstore, attribution, drain))).total();
+  }
+
+  /**
+   * Runs {@link Builder#ebs} browsers for each client, all on one clock: warm-up, measurement
+   * interval, stop, then each client's drain in turn. Browser {@code i} of the run (client {@code i
+   * / ebs}) draws its seed as the {@code i}-th value of the run seed, so a single client runs
+   * exactly as {@link #run} does. The builder's attribution and drain are not used: each client
+   * brings its own.
+   *
+   * @return the whole run and each client's part of it
+   * @throws IllegalStateException as {@link #run} does
+   */
+  public ClientsReport runClients(List<Client> clients) {
+    if (clients.isEmpty()) {
+      throw new IllegalArgumentException("no client to run");
+    }
     if (!running.compareAndSet(false, true)) {
       throw new IllegalStateException("this emulator is already running");
     }
     try {
-      return runOnce(bookstore);
+      return runOnce(List.copyOf(clients));
     } finally {
       running.set(false);
     }
   }
 
-  private EmulatorReport runOnce(Bookstore bookstore) {
-    InteractionAttribution.Usage before = attribution.snapshot();
+  /**
+   * One application server of a run.
+   *
+   * @param bookstore its bookstore, over its own database handle
+   * @param attribution the attribution in that handle's decorator chain
+   * @param drain what to run after the browsers stop (see {@link Builder#drain})
+   */
+  public record Client(Bookstore bookstore, InteractionAttribution attribution, Runnable drain) {
+    /** Checks the parts. */
+    public Client {
+      Objects.requireNonNull(bookstore, "bookstore");
+      Objects.requireNonNull(attribution, "attribution");
+      Objects.requireNonNull(drain, "drain");
+    }
+  }
+
+  /**
+   * A run of several clients.
+   *
+   * @param total every browser of every client, the usage of all clients' handles together
+   * @param perClient each client's browsers and its handle's usage, in the order given
+   */
+  public record ClientsReport(EmulatorReport total, List<EmulatorReport> perClient) {}
+
+  private ClientsReport runOnce(List<Client> clients) {
+    List<InteractionAttribution> attributions =
+        clients.stream().map(Client::attribution).toList();
+    List<InteractionAttribution.Usage> before =
+        attributions.stream().map(InteractionAttribution::snapshot).toList();
     long start = nanoTime.getAsLong();
-    RunControl control = new RunControl(nanoTime, attribution, start, warmUpNanos, measureNanos);
-    attribution.beginRun(
-        warmUpNanos > 0 ? InteractionAttribution.WARM_UP : InteractionAttribution.MEASURE);
-    CountDownLatch finished = new CountDownLatch(ebs);
-    ResponseTimes responseTimes = new ResponseTimes();
-    List<EmulatedBrowser> browsers = browsers(bookstore, control, responseTimes, finished);
+    RunControl control = new RunControl(nanoTime, attributions, start, warmUpNanos, measureNanos);
+    for (InteractionAttribution a : attributions) {
+      a.beginRun(
+          warmUpNanos > 0 ? InteractionAttribution.WARM_UP : InteractionAttribution.MEASURE);
+    }
+    CountDownLatch finished = new CountDownLatch(ebs * clients.size());
+    List<ResponseTimes> responseTimes = new ArrayList<>();
+    List<List<EmulatedBrowser>> byClient = new ArrayList<>();
+    SplittableRandom seeds = new SplittableRandom(seed);
+    for (Client c : clients) {
+      ResponseTimes times = new ResponseTimes();
+      responseTimes.add(times);
+      byClient.add(browsers(c, byClient.size() * ebs, seeds, control, times, finished));
+    }
+    List<EmulatedBrowser> browsers = byClient.stream().flatMap(List::stream).toList();
     boolean interrupted = false;
     try {
       int started = 0;
@@ -146,26 +200,45 @@ public final class Emulator {
       control.stop();
       browsers.forEach(EmulatedBrowser::wakeToStop);
       interrupted |= awaitQuietly(finished, stopTimeoutNanos);
-      attribution.advance(InteractionAttribution.AFTER);
-      if (!interrupted) {
-        drain.run();
+      attributions.forEach(a -> a.advance(InteractionAttribution.AFTER));
+      try {
+        if (!interrupted) {
+          clients.forEach(c -> c.drain().run());
+        }
+      } finally {
+        browsers.forEach(b -> b.tap().close());
+        attributions.forEach(InteractionAttribution::endRun);
       }
-      browsers.forEach(b -> b.tap().close());
-      attribution.endRun();
     }
-    EmulatorReport report =
-        report(control, browsers, responseTimes, attribution.snapshot().minus(before));
+    browsers.forEach(b -> b.tally().flushResponseTimes());
+    List<EmulatorReport> perClient = new ArrayList<>();
+    InteractionAttribution.Usage all = null;
+    Histogram[] allTimes = null;
+    for (int k = 0; k < clients.size(); k++) {
+      InteractionAttribution.Usage usage = attributions.get(k).snapshot().minus(before.get(k));
+      Histogram[] times = responseTimes.get(k).copies();
+      perClient.add(report(control, byClient.get(k), times, usage));
+      all = all == null ? usage : all.plus(usage);
+      if (allTimes == null) {
+        allTimes = times;
+      } else {
+        for (int i = 0; i < allTimes.length; i++) {
+          allTimes[i].add(times[i]);
+        }
+      }
+    }
+    EmulatorReport total =
+        clients.size() == 1 ? perClient.get(0) : report(control, browsers, allTimes, all);
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
     progress.accept(1.0);
-    return report;
+    return new ClientsReport(total, List.copyOf(perClient));
   }
 
   private List<EmulatedBrowser> browsers(
-      Bookstore bookstore, RunControl control, ResponseTimes responseTimes,
-      CountDownLatch finished) {
-    SplittableRandom seeds = new SplittableRandom(seed);
+      Client client, int firstIndex, SplittableRandom seeds, RunControl control,
+      ResponseTimes responseTimes, CountDownLatch finished) {
     Navigation navigation = Navigation.of(mix);
     NegativeExponential think = new NegativeExponential(thinkTimeMeanNanos, THINK_TIME_CAP);
     NegativeExponential session = new NegativeExponential(sessionMeanNanos, SESSION_CAP);
@@ -174,8 +247,9 @@ public final class Emulator {
     List<EmulatedBrowser> browsers = new ArrayList<>(ebs);
     for (int i = 0; i < ebs; i++) {
       browsers.add(new EmulatedBrowser(
-          i, seeds.nextLong(), bookstore, navigation, control, attribution, waiter, think,
-          session, sessionThink, endUserRoundTripNanos, interactionsPerBrowser, responseTimes, finished));
+          firstIndex + i, seeds.nextLong(), client.bookstore(), navigation, control, client.attribution(),
+          waiter, think, session, sessionThink, endUserRoundTripNanos, interactionsPerBrowser,
+          responseTimes, finished));
     }
     return browsers;
   }
@@ -216,7 +290,8 @@ public final class Emulator {
     for (EmulatedBrowser b : browsers) {
       done += b.tally().interactionsDone();
     }
-    return Math.max(byTime, Math.min(1.0, (double) done / ((double) ebs * interactionsPerBrowser)));
+    return Math.max(byTime,
+        Math.min(1.0, (double) done / ((double) browsers.size() * interactionsPerBrowser)));
   }
 
   /** Waits for the browsers at most {@code nanos} of real time; true if interrupted. */
@@ -230,7 +305,7 @@ public final class Emulator {
   }
 
   private EmulatorReport report(
-      RunControl control, List<EmulatedBrowser> browsers, ResponseTimes responseTimes,
+      RunControl control, List<EmulatedBrowser> browsers, Histogram[] responseTimes,
       InteractionAttribution.Usage usage) {
     Counts[] counts = new Counts[Slots.COUNT];
     for (int i = 0; i < counts.length; i++) {
@@ -263,7 +338,7 @@ public final class Emulator {
     }
     long measuredNanos = Math.max(0, Math.min(lastEnd, control.measureEnd()) - control.warmUpEnd());
     return EmulatorReport.Builder.build(
-        mix, ebs, measuredNanos / 1e9, counts, responseTimes.copies(), usage, paperPrices,
+        mix, browsers.size(), measuredNanos / 1e9, counts, responseTimes, usage, paperPrices,
         todayPrices, warmUp, samples, unfinished);
   }
 

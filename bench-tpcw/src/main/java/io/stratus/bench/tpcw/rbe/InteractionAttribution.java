@@ -260,6 +260,23 @@ public final class InteractionAttribution implements CallInterceptor {
       return Collections.unmodifiableMap(m);
     }
 
+    /** The usage of this and {@code other} together (e.g. of two clients). */
+    Usage plus(Usage other) {
+      Map<Interaction, Map<Ending, MeterSnapshot>> sum = new EnumMap<>(Interaction.class);
+      for (Map.Entry<Interaction, Map<Ending, MeterSnapshot>> e : measured.entrySet()) {
+        Map<Ending, MeterSnapshot> endings = new EnumMap<>(Ending.class);
+        Map<Ending, MeterSnapshot> theirs = other.measured.get(e.getKey());
+        e.getValue().forEach((ending, s) -> endings.put(ending, s.plus(theirs.get(ending))));
+        sum.put(e.getKey(), Collections.unmodifiableMap(endings));
+      }
+      return new Usage(
+          Collections.unmodifiableMap(sum), warmUp.plus(other.warmUp),
+          backgroundWarmUp.plus(other.backgroundWarmUp),
+          backgroundMeasure.plus(other.backgroundMeasure),
+          backgroundAfter.plus(other.backgroundAfter),
+          backgroundOutside.plus(other.backgroundOutside));
+    }
+
     Usage minus(Usage earlier) {
       Map<Interaction, Map<Ending, MeterSnapshot>> diff = new EnumMap<>(Interaction.class);
       for (Map.Entry<Interaction, Map<Ending, MeterSnapshot>> e : measured.entrySet()) {

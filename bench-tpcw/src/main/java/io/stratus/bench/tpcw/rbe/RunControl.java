@@ -1,5 +1,6 @@
 package io.stratus.bench.tpcw.rbe;
 
+import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
@@ -10,14 +11,14 @@ import java.util.function.LongSupplier;
  * warm-up, those that start before {@code measureEnd} are measured, and none starts later. An
  * interaction belongs to the phase it starts in, whenever it ends; its cloud calls follow it.
  * Whoever first reads the clock past a boundary (a browser or the emulator's thread) moves the
- * attribution's background phase forward, so background calls change meter within one
+ * background phase of every client's attribution forward, so background calls change meter within one
  * interaction's time of the boundary.
  *
  * <p>Thread-safe: the boundaries are final, {@code stopping} is volatile.
  */
 final class RunControl {
   private final LongSupplier nanoTime;
-  private final InteractionAttribution attribution;
+  private final List<InteractionAttribution> attributions;
   private final long startNanos;
   /** Warm-up end, as nanoseconds after the start (offsets, so nanoTime's origin never matters). */
   private final long warmUpEnd;
@@ -26,10 +27,10 @@ final class RunControl {
   private volatile boolean stopping;
 
   RunControl(
-      LongSupplier nanoTime, InteractionAttribution attribution, long startNanos,
+      LongSupplier nanoTime, List<InteractionAttribution> attributions, long startNanos,
       long warmUpNanos, long measureNanos) {
     this.nanoTime = nanoTime;
-    this.attribution = attribution;
+    this.attributions = List.copyOf(attributions);
     this.startNanos = startNanos;
     this.warmUpEnd = warmUpNanos;
     this.measureEnd = saturatedAdd(warmUpEnd, measureNanos);
@@ -73,7 +74,9 @@ final class RunControl {
     } else {
       phase = InteractionAttribution.AFTER;
     }
-    attribution.advance(phase);
+    for (InteractionAttribution a : attributions) {
+      a.advance(phase);
+    }
     return phase;
   }
 

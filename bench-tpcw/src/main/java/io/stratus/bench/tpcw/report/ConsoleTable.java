@@ -56,6 +56,11 @@ final class ConsoleTable {
       add("Run " + (i + 1) + "/" + view.size() + ": " + view.name(i) + varyingSettings(view, run));
       addAll(Tables.detail(run, false).fixedWidth(INDENT));
       addAll(Tables.wrap(Tables.runFacts(run), INDENT, INDENT, " | ", Tables.CONSOLE_WIDTH));
+      TextTable clients = Tables.clients(run);
+      if (clients != null) {
+        add(INDENT + "per client (application server):");
+        addAll(clients.fixedWidth(INDENT));
+      }
       if (run.errorSamples() != null) {
         for (String sample : run.errorSamples().stream().limit(3).toList()) {
           add(INDENT + "error: " + sample);

@@ -44,7 +44,7 @@ final class CsvWriter {
       "background_mdollars_per_wi_2026", "lost_item_updates", "lost_customer_updates",
       "drain_requests", "drain_mdollars_2008", "drain_mdollars_2026", "drain_records_applied",
       "drain_quiescent", "server_hours", "coordination_hours", "machines_mdollars_per_wi_2008",
-      "machines_mdollars_per_wi_2026",
+      "machines_mdollars_per_wi_2026", "clients", "lock_refusals",
       "row", "row_kind", "row_label", "is_update", "mix_percent",
       "count", "errors", "mean_ms", "p50_ms", "p90_ms", "p99_ms", "requests_per_wi",
       "mdollars_per_wi_2008", "mdollars_per_wi_2026", "mean_staleness_ms",
@@ -140,7 +140,8 @@ final class CsvWriter {
     fields.addAll(List.of(Long.toString(d.requests()), number(d.milliDollars2008()),
         number(d.milliDollars2026()), Long.toString(d.recordsApplied()),
         Boolean.toString(d.quiescent()), number(m.serverHours()), number(m.coordinationHours()),
-        number(m.milliDollarsPerWi2008()), number(m.milliDollarsPerWi2026())));
+        number(m.milliDollarsPerWi2008()), number(m.milliDollarsPerWi2026()),
+        Integer.toString(s.clients()), Long.toString(run.lockRefusals())));
     return fields;
   }
 

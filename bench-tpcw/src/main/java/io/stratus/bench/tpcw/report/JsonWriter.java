@@ -1,5 +1,6 @@
 package io.stratus.bench.tpcw.report;
 
+import io.stratus.bench.tpcw.harness.ClientResult;
 import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
 import io.stratus.bench.tpcw.harness.RunResult;
@@ -105,6 +106,22 @@ final class JsonWriter {
     j.name("serverMilliDollarsPerWi2026").value(m.serverMilliDollarsPerWi2026());
     j.name("coordinationMilliDollarsPerWi2026").value(m.coordinationMilliDollarsPerWi2026());
     j.endObject();
+    j.name("lockRefusals").value(r.lockRefusals());
+    j.name("clients").beginArray();
+    for (ClientResult c : r.clients() == null ? List.<ClientResult>of() : r.clients()) {
+      j.beginObject();
+      j.name("index").value(c.index());
+      j.name("wips").value(c.wips());
+      j.name("total");
+      stats(j, c.total(), null);
+      j.name("update");
+      stats(j, c.update(), null);
+      j.name("checkpointsRun").value(c.checkpointsRun());
+      j.name("checkpointsFailed").value(c.checkpointsFailed());
+      j.name("lockRefusals").value(c.lockRefusals());
+      j.endObject();
+    }
+    j.endArray();
     j.name("mixCompliance").beginArray();
     for (MixCompliance.Row row : r.mixCompliance()) {
       j.beginObject();

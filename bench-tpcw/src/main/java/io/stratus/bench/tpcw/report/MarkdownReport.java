@@ -172,6 +172,13 @@ final class MarkdownReport {
       for (String fact : Tables.runFacts(run)) {
         add("- " + TextTable.escapeMarkdown(fact));
       }
+      TextTable clients = Tables.clients(run);
+      if (clients != null) {
+        blank();
+        add("Per application server (client), each with its own database handle:");
+        blank();
+        table(clients);
+      }
       blank();
       add("Mix compliance: observed against target share of the completed interactions; a share"
           + " is off when chance over this many pages of the specification's Markov chain does"

@@ -1,5 +1,6 @@
 package io.stratus.bench.tpcw.report;
 
+import io.stratus.bench.tpcw.harness.ClientResult;
 import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
 import io.stratus.bench.tpcw.harness.RunResult;
@@ -106,6 +107,7 @@ final class Tables {
         + Numbers.sig3(server.milliDollarsPerWi2026()) + " m$ 2026 (server "
         + Numbers.fixed(server.serverHours() * 3600, 0) + " s, ensemble "
         + Numbers.fixed(server.coordinationHours() * 3600, 0) + " s; not in the costs above)");
+    facts.add("lock refusals " + run.lockRefusals());
     facts.add("lost updates " + run.lostItemUpdates() + " item (stock), "
         + run.lostCustomerUpdates() + " customer");
     List<MixCompliance.Row> mix = run.mixCompliance();
@@ -118,6 +120,30 @@ final class Tables {
       facts.add(errors + " errors");
     }
     return facts;
+  }
+
+  /** One row per application server of a run with several; null for a run with one. */
+  static TextTable clients(RunResult run) {
+    if (run.clients() == null || run.clients().isEmpty()) {
+      return null;
+    }
+    TextTable t = new TextTable()
+        .left("client", 8)
+        .right("WIs").right("err").right("WIPS").right("avg ms").right("upd ms")
+        .right("req/WI").right("m$/WI 2008").right("m$/WI 2026").right("ckpts/fail")
+        .right("lock refusals");
+    for (ClientResult c : run.clients()) {
+      ResponseStats all = c.total();
+      boolean any = all.count() > 0;
+      t.row(Integer.toString(c.index()), Numbers.count(all.count()), Numbers.count(all.errors()),
+          Numbers.fixed(c.wips(), 2), ms(any, all.meanMillis()),
+          ms(c.update().count() > 0, c.update().meanMillis()),
+          any ? Numbers.sig3(all.requestsPerInteraction()) : Numbers.NONE,
+          any ? Numbers.sig3(all.milliDollars2008()) : Numbers.NONE,
+          any ? Numbers.sig3(all.milliDollars2026()) : Numbers.NONE,
+          c.checkpointsRun() + "/" + c.checkpointsFailed(), Numbers.count(c.lockRefusals()));
+    }
+    return t;
   }
 
   private static ServerCost machines(RunResult r) {

@@ -1,5 +1,6 @@
 package io.stratus.bench.tpcw.report;
 
+import io.stratus.bench.tpcw.harness.ClientResult;
 import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
 import io.stratus.bench.tpcw.harness.RunResult;
@@ -99,10 +100,12 @@ final class Fixtures {
         settings(ProtocolKind.BASIC, 10, Duration.ofSeconds(100)), load, per, plain.read(),
         plain.update(), plain.total(), 12.5, 25, 0.875, 3, 1, 10, 0.1, 0.01,
         List.of("IOException: \"timeout\" at C:\\path", "tab\there\u0001bell"), 2, 1,
-        new Drain(7, 0.01, 0.002, 5, 40, 3, 900, false), ServerCost.of(1, true, 25, 312));
+        new Drain(7, 0.01, 0.002, 5, 40, 3, 900, false), ServerCost.of(1, true, 25, 312), 4,
+        List.of(new ClientResult(0, 6.25, plain.total(), plain.update(), 2, 0, 3),
+            new ClientResult(1, 6.25, plain.total(), plain.update(), 1, 1, 1)));
     RunResult empty = new RunResult("atomic", settings(ProtocolKind.ATOMIC, 10,
         Duration.ofSeconds(100)), null, Map.of(), null, null, null, 0, 25, Double.NaN, 0, 0,
-        0, 0, 0, List.of(), 0, 0, Drain.NONE, ServerCost.NONE);
+        0, 0, 0, List.of(), 0, 0, Drain.NONE, ServerCost.NONE, 0, List.of());
     return new SweepResult("protocol", List.of(plain, awkward, empty));
   }
 
@@ -177,7 +180,7 @@ final class Fixtures {
     return new RunResult(label, s, load, per, read, update, all, total / 25.0, 25, 0.9, 2, 0,
         (long) (bg * 100), bg, bg / 4, List.of(), 0, 0,
         new Drain(12, bg / 10, bg / 40, 1, 30, 2, 400, true),
-        ServerCost.of(1, p != ProtocolKind.NAIVE, 25, total));
+        ServerCost.of(1, p != ProtocolKind.NAIVE, 25, total), 0, List.of());
   }
 
   private static ResponseStats stats(String label, long count, double ms, double m08) {
