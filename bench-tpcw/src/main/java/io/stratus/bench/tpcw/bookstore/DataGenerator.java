@@ -66,6 +66,7 @@ public final class DataGenerator {
   private static final int ORDER = 7;
   private static final int ORDER_LINES = 8;
   private static final int CC_XACT = 9;
+  private static final int ITEM_STOCK = 10;
 
   private final Database db;
   private final Scale scale;
@@ -168,8 +169,21 @@ public final class DataGenerator {
   }
 
   private SplittableRandom random(int table, long row) {
+    return random(seed, table, row);
+  }
+
+  private static SplittableRandom random(long seed, int table, long row) {
     return new SplittableRandom(seed * 0x9E3779B97F4A7C15L + table * 0xC2B2AE3D27D4EB4FL
         + row * 0x165667B19E3779F9L);
+  }
+
+  /**
+   * The stock item {@code i} (1-based) is loaded with by a generator of {@code seed}: 10 to 30
+   * (clause 4.7.1). Drawn from a stream of its own, so that the stock audit ({@link StockAudit})
+   * can recompute it from the seed alone.
+   */
+  static int loadedStock(long seed, long i) {
+    return random(seed, ITEM_STOCK, i).nextInt(10, 31);
   }
 
   // ---- items and authors ----
@@ -209,7 +223,7 @@ public final class DataGenerator {
     ItemRow row = new ItemRow(0, title, authorId, pubDay, Text.aString(r, 14, 60),
         itemSubject(i), Text.words(r, 100, 500), related, "img" + (i % 100) + "/thumb_" + i
             + ".gif", "img" + (i % 100) + "/image_" + i + ".gif", prices[1], prices[0],
-        pubDay + r.nextInt(1, 31), r.nextInt(10, 31), Text.aString(r, 13, 13),
+        pubDay + r.nextInt(1, 31), loadedStock(seed, i), Text.aString(r, 13, 13),
         r.nextInt(20, 10_000), Text.pick(r, Text.BACKINGS), dimensions);
     return new Record(BookstoreKeys.id(i), row.encode());
   }
