@@ -89,7 +89,18 @@ final class BookstoreKeys {
     return Key.builder().add(subject).add(fold(title)).build();
   }
 
-  /** item.by_subject_date: subject, then publication day descending (New Products). */
+  /**
+   * item.by_subject_date: subject, publication day descending, then lower-cased title (New
+   * Products lists the newest first and the items of one day by title).
+   */
+  static Key subjectNewest(String subject, long pubDay, String title) {
+    return Key.builder().add(subject).add(-pubDay).add(fold(title)).build();
+  }
+
+  /**
+   * The bound of item.by_subject_date before every item of {@code subject} published on {@code
+   * pubDay}: a search key without a title sorts before the keys it prefixes.
+   */
   static Key subjectNewest(String subject, long pubDay) {
     return Key.builder().add(subject).add(-pubDay).build();
   }

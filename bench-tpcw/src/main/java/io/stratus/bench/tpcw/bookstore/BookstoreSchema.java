@@ -24,7 +24,8 @@ import java.util.Optional;
  *   <li>{@code item.by_title}: lower-cased title (title search: prefix range);
  *   <li>{@code item.by_author}: author id (author search: author by last name, then this);
  *   <li>{@code item.by_subject}: subject, lower-cased title (subject search, sorted by title);
- *   <li>{@code item.by_subject_date}: subject, publication day descending (New Products);
+ *   <li>{@code item.by_subject_date}: subject, publication day descending, lower-cased title
+ *       (New Products);
  *   <li>{@code author.by_last_name}: lower-cased last name;
  *   <li>{@code customer.by_uname}: user name;
  *   <li>{@code orders.by_customer}: customer id, order id descending (latest order first).
@@ -82,7 +83,7 @@ public final class BookstoreSchema {
       }),
       new IndexSpec(ITEM, ITEM_BY_SUBJECT_DATE, (k, p) -> {
         ItemRow i = ItemRow.decode(p);
-        return key(BookstoreKeys.subjectNewest(i.subject(), i.pubDay()));
+        return key(BookstoreKeys.subjectNewest(i.subject(), i.pubDay(), i.title()));
       }),
       new IndexSpec(AUTHOR, AUTHOR_BY_LAST_NAME, (k, p) ->
           key(BookstoreKeys.titleSearch(AuthorRow.decode(p).lastName()))),

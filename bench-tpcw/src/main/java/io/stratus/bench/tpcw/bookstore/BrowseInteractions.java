@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -61,11 +62,24 @@ final class BrowseInteractions {
   }
 
   /**
-   * The promotional area of Home and Search Request: a random item's five related items, whose
-   * thumbnails are shown (clause 2.3.3).
+   * The promotional area of Home and Search Request ({@link #promotions}); the shopper may click
+   * the first promoted item next.
    */
   List<Long> promotionalItems(Work w) {
-    long anchor = randomItem(w);
+    List<Long> shown = promotions(w, scale.items());
+    if (!shown.isEmpty()) {
+      w.afterCommit(() -> w.session.lastItemId = shown.get(0));
+    }
+    return shown;
+  }
+
+  /**
+   * The promotional processing of Home, Shopping Cart and Search Request (clause 2.3.3): a
+   * random item's five related items, whose thumbnails are shown. Reads the random item and the
+   * related ones; returns those visible.
+   */
+  static List<Long> promotions(Work w, long items) {
+    long anchor = w.session.random.nextLong(1, items + 1);
     List<Long> shown = new ArrayList<>();
     Optional<ItemRow> item = w.item(anchor);
     if (item.isEmpty()) {
@@ -76,11 +90,13 @@ final class BrowseInteractions {
         shown.add(related);
       }
     }
-    w.afterCommit(() -> w.session.lastItemId = shown.isEmpty() ? 0 : shown.get(0));
     return shown;
   }
 
-  /** New Products: the 50 newest items of a random subject, newest first. */
+  /**
+   * New Products: the 50 newest items of a random subject, newest first, items published the same
+   * day by title (clause 2.12; the index's search key orders them so).
+   */
   List<Listed> newProducts(Work w) {
     String subject = Text.pick(w.session.random, Text.SUBJECTS);
     return newProducts(w, subject);
@@ -180,13 +196,20 @@ final class BrowseInteractions {
     return promotionalItems(w);
   }
 
-  /** Search Results: a search by author, title or subject with a random term. */
+  /**
+   * Search Results: a search by author, title or subject. The subject is uniform; an author or
+   * title term is the DigSyl of a NURand-drawn number (clause 2.10.5.1, A by the item scale), in
+   * the range the generator draws the leading syllables of last names and titles from, so that
+   * searches concentrate on some terms as the specification's emulator's do.
+   */
   List<Listed> searchResults(Work w) {
-    Search.Kind kind = Search.Kind.values()[w.session.random.nextInt(3)];
+    SplittableRandom random = w.session.random;
+    Search.Kind kind = Search.Kind.values()[random.nextInt(3)];
+    long a = NuRand.itemA(scale.items());
     String term = switch (kind) {
-      case AUTHOR -> Text.digSyl(w.session.random.nextLong(1, scale.authors() + 1));
-      case TITLE -> Text.digSyl(w.session.random.nextLong(1, scale.items() + 1));
-      case SUBJECT -> Text.pick(w.session.random, Text.SUBJECTS);
+      case AUTHOR -> Text.digSyl(NuRand.draw(random, a, 1, scale.authors()));
+      case TITLE -> Text.digSyl(NuRand.draw(random, a, 1, scale.items()));
+      case SUBJECT -> Text.pick(random, Text.SUBJECTS);
     };
     return searchResults(w, new Search(kind, term));
   }

@@ -8,6 +8,7 @@ import io.stratus.bench.tpcw.bookstore.Rows.CustomerRow;
 import io.stratus.bench.tpcw.bookstore.Rows.ItemRow;
 import io.stratus.bench.tpcw.bookstore.Rows.OrderLineRow;
 import io.stratus.bench.tpcw.bookstore.Rows.OrderRow;
+import io.stratus.cloudapi.decorate.MeterSnapshot;
 import io.stratus.core.BulkLoadResult;
 import io.stratus.core.Database;
 import io.stratus.core.Record;
@@ -25,6 +26,7 @@ import java.util.SplittableRandom;
 import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
 import java.util.function.LongUnaryOperator;
+import java.util.function.Supplier;
 
 /**
  * Populates an empty bookstore with the TPC-W initial database (specification clause 4.7) at a
@@ -41,6 +43,11 @@ import java.util.function.LongUnaryOperator;
  * reads "now", in order-number order, and order ids are time-ordered ({@link Ids}) like the ids of
  * orders created later by {@link StratusBookstore}; the most recent orders are therefore the tail
  * of the key space, which is what Best Sellers scans.
+ *
+ * <p><b>Cloud usage per table.</b> Given a meter of the database's cloud calls (a supplier of
+ * its snapshots), the generator reports what each table's bulk load requested ({@link
+ * LoadReport#usagePerTable()}): the papers' Table 4 measures loading the 1,000 products alone.
+ * Other calls in flight meanwhile (a background checkpoint of another client) are counted too.
  *
  * <p>Single use per database; not thread-safe (the load runs on the calling thread).
  */
@@ -59,24 +66,37 @@ public final class DataGenerator {
   private static final int ORDER = 7;
   private static final int ORDER_LINES = 8;
   private static final int CC_XACT = 9;
+  private static final int ITEM_STOCK = 10;
 
   private final Database db;
   private final Scale scale;
   private final long seed;
   private final long nowMillis;
   private final long today;
+  private final Supplier<MeterSnapshot> meter;
   private final Map<String, Duration> elapsed = new LinkedHashMap<>();
+  private final Map<String, MeterSnapshot> usage = new LinkedHashMap<>();
 
   /**
    * A generator for {@code db} (whose tables must be empty) with dates relative to {@code
-   * clock}'s present.
+   * clock}'s present; it reports no cloud usage.
    */
   public DataGenerator(Database db, Scale scale, long seed, Clock clock) {
+    this(db, scale, seed, clock, MeterSnapshot::empty);
+  }
+
+  /**
+   * A generator that also reports each table's cloud usage: {@code meter} gives a snapshot of
+   * the calls of {@code db}'s cloud so far (e.g. {@code cloudMeter::snapshot}).
+   */
+  public DataGenerator(Database db, Scale scale, long seed, Clock clock,
+      Supplier<MeterSnapshot> meter) {
     this.db = Objects.requireNonNull(db, "db");
     this.scale = Objects.requireNonNull(scale, "scale");
     this.seed = seed;
     this.nowMillis = clock.millis();
     this.today = Math.floorDiv(nowMillis, DAY_MILLIS);
+    this.meter = Objects.requireNonNull(meter, "meter");
   }
 
   /** {@link #load(LongConsumer)} without progress reports. */
@@ -111,7 +131,7 @@ public final class DataGenerator {
     rows.put(BookstoreSchema.SHOPPING_CART, 0L);
     rows.put(BookstoreSchema.SHOPPING_CART_LINE, 0L);
     return new LoadReport(scale, rows, totals[0], totals[1], totals[2],
-        Duration.ofNanos(System.nanoTime() - started), elapsed);
+        Duration.ofNanos(System.nanoTime() - started), elapsed, usage);
   }
 
   private void load(String table, long count, LongFunction<Record> row,
@@ -136,9 +156,11 @@ public final class DataGenerator {
 
   private void loadRecords(String table, Iterable<Record> records, Map<String, Long> rows,
       long[] totals, LongConsumer progress) {
+    MeterSnapshot before = meter.get();
     long started = System.nanoTime();
     BulkLoadResult r = db.bulkLoad(table, records);
     elapsed.put(table, Duration.ofNanos(System.nanoTime() - started));
+    usage.put(table, meter.get().minus(before));
     rows.put(table, r.records());
     totals[0] += r.records();
     totals[1] += r.indexEntries();
@@ -147,8 +169,21 @@ public final class DataGenerator {
   }
 
   private SplittableRandom random(int table, long row) {
+    return random(seed, table, row);
+  }
+
+  private static SplittableRandom random(long seed, int table, long row) {
     return new SplittableRandom(seed * 0x9E3779B97F4A7C15L + table * 0xC2B2AE3D27D4EB4FL
         + row * 0x165667B19E3779F9L);
+  }
+
+  /**
+   * The stock item {@code i} (1-based) is loaded with by a generator of {@code seed}: 10 to 30
+   * (clause 4.7.1). Drawn from a stream of its own, so that the stock audit ({@link StockAudit})
+   * can recompute it from the seed alone.
+   */
+  static int loadedStock(long seed, long i) {
+    return random(seed, ITEM_STOCK, i).nextInt(10, 31);
   }
 
   // ---- items and authors ----
@@ -188,7 +223,7 @@ public final class DataGenerator {
     ItemRow row = new ItemRow(0, title, authorId, pubDay, Text.aString(r, 14, 60),
         itemSubject(i), Text.words(r, 100, 500), related, "img" + (i % 100) + "/thumb_" + i
             + ".gif", "img" + (i % 100) + "/image_" + i + ".gif", prices[1], prices[0],
-        pubDay + r.nextInt(1, 31), r.nextInt(10, 31), Text.aString(r, 13, 13),
+        pubDay + r.nextInt(1, 31), loadedStock(seed, i), Text.aString(r, 13, 13),
         r.nextInt(20, 10_000), Text.pick(r, Text.BACKINGS), dimensions);
     return new Record(BookstoreKeys.id(i), row.encode());
   }

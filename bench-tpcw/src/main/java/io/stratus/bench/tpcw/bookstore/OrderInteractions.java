@@ -1,9 +1,8 @@
 package io.stratus.bench.tpcw.bookstore;
 
-import io.stratus.bench.tpcw.bookstore.RecentOrders.Line;
+import io.stratus.bench.tpcw.bookstore.CartPage.CartView;
+import io.stratus.bench.tpcw.bookstore.CartPage.Contents;
 import io.stratus.bench.tpcw.bookstore.Rows.AddressRow;
-import io.stratus.bench.tpcw.bookstore.Rows.CartLineRow;
-import io.stratus.bench.tpcw.bookstore.Rows.CartRow;
 import io.stratus.bench.tpcw.bookstore.Rows.CcXactRow;
 import io.stratus.bench.tpcw.bookstore.Rows.CountryRow;
 import io.stratus.bench.tpcw.bookstore.Rows.CustomerRow;
@@ -21,9 +20,10 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 
 /**
- * The ordering interactions (specification clauses 2.6 to 2.12 and 2.14): Shopping Cart,
- * Customer Registration, Buy Request, Buy Confirm, Order Inquiry, Order Display and Admin
- * Confirm. Each method is the body of one attempt, reading and writing through {@link Work}.
+ * The ordering interactions (specification clauses 2.6 to 2.12 and 2.14 to 2.16): Shopping Cart
+ * ({@link CartPage}), Customer Registration, Buy Request, Buy Confirm, Order Inquiry, Order
+ * Display and Admin Confirm ({@link RelatedItems}). Each method is the body of one attempt,
+ * reading and writing through {@link Work}.
  *
  * <p><b>Missing records are normal.</b> Under the queue-based protocols a client may not see its
  * own recent writes until a checkpoint applies them: a cart just created, a new customer, the
@@ -31,7 +31,8 @@ import java.util.SplittableRandom;
  * invisible cart is created again under the same id (the queue protocols apply a create of an
  * existing key as an upsert, and the create's duplicate check only sees visible records), so
  * are invisible cart lines; an invisible customer is not updated; an invisible order shows
- * nothing.
+ * nothing. Reads of the session's own cart and orders are judged against what it committed
+ * ({@link OwnWrites}).
  *
  * <p>Stateless apart from the shared {@link RecentOrders} window; thread-safe.
  */
@@ -39,103 +40,33 @@ final class OrderInteractions {
   private static final long DAY_MILLIS = 86_400_000L;
   /** Orders whose lines Admin Confirm mines for related items (clause 2.16.3: 10,000). */
   static final int RELATED_ORDERS = 10_000;
-
-  /** A cart as the page shows it: its id, and item id to quantity. */
-  record CartView(long cartId, Map<Long, Integer> quantities) {}
+  /** Per cent of Buy Confirms that ship to a new address (the specification's emulator: 5). */
+  static final int NEW_SHIP_ADDRESS_PERCENT = 5;
 
   /** An order as Order Display shows it. */
   record OrderView(long orderId, OrderRow order, List<OrderLineRow> lines,
       Optional<CcXactRow> payment, Optional<AddressRow> billTo, Optional<AddressRow> shipTo) {}
 
   private final Scale scale;
-  private final RecentOrders relatedOrders;
+  private final CartPage cart;
+  private final RelatedItems related;
 
   OrderInteractions(Scale scale, RecentOrders relatedOrders) {
     this.scale = scale;
-    this.relatedOrders = relatedOrders;
+    this.cart = new CartPage(scale);
+    this.related = new RelatedItems(scale, relatedOrders);
   }
 
   // ---- Shopping Cart ----
 
-  /**
-   * Shopping Cart: creates the cart if the session has none (or it is not visible), adds the
-   * item last seen (quantity + 1) or, when the shopper refreshes the page, sets new quantities
-   * (0 removes a line); an empty cart gets a random item (clause 2.6.3). Writes the cart's time.
-   */
+  /** Shopping Cart as the session's previous page requests it ({@link CartPage}). */
   CartView shoppingCart(Work w) {
-    return shoppingCart(w, w.session.lastItemId != 0 && w.session.random.nextInt(5) != 0);
+    return cart.shoppingCart(w);
   }
 
-  /** Shopping Cart, adding the last item seen ({@code add}) or refreshing the quantities. */
-  CartView shoppingCart(Work w, boolean add) {
-    SplittableRandom random = w.session.random;
-    long cartId = w.session.cartId;
-    Optional<byte[]> cart = cartId == 0 ? Optional.empty()
-        : w.read(BookstoreSchema.SHOPPING_CART, cartId);
-    Map<Long, Integer> lines = new LinkedHashMap<>();
-    if (cart.isEmpty()) {
-      if (cartId == 0) {
-        cartId = w.session.ids.next(w.startMillis);
-      } // else: created earlier but not visible yet; creating it again is an upsert
-      w.create(BookstoreSchema.SHOPPING_CART, BookstoreKeys.id(cartId),
-          new CartRow(w.startMillis, w.session.customerId).encode());
-    } else {
-      lines = cartLines(w, cartId);
-    }
-    if (add && w.session.lastItemId != 0) {
-      long item = w.session.lastItemId;
-      setLine(w, cartId, item, lines.getOrDefault(item, 0) + 1, lines.containsKey(item));
-      lines.merge(item, 1, Integer::sum);
-    } else {
-      for (Map.Entry<Long, Integer> e : new ArrayList<>(lines.entrySet())) {
-        int quantity = random.nextInt(0, 4);
-        if (quantity != e.getValue()) {
-          setLine(w, cartId, e.getKey(), quantity, true);
-          if (quantity == 0) {
-            lines.remove(e.getKey());
-          } else {
-            lines.put(e.getKey(), quantity);
-          }
-        }
-      }
-    }
-    if (lines.isEmpty()) {
-      long item = random.nextLong(1, scale.items() + 1);
-      setLine(w, cartId, item, 1, false);
-      lines.put(item, 1);
-    }
-    if (cart.isPresent()) {
-      w.update(BookstoreSchema.SHOPPING_CART, BookstoreKeys.id(cartId),
-          new CartRow(w.startMillis, CartRow.decode(cart.get()).customerId()).encode());
-    }
-    for (long item : lines.keySet()) {
-      w.item(item); // the page shows title, cost and backing of every line
-    }
-    long finalCartId = cartId;
-    w.afterCommit(() -> w.session.cartId = finalCartId);
-    return new CartView(cartId, lines);
-  }
-
-  /** Sets a line's quantity: creates, updates, or deletes it (quantity 0). */
-  private static void setLine(Work w, long cartId, long item, int quantity, boolean exists) {
-    Key key = BookstoreKeys.cartLine(cartId, item);
-    byte[] row = new CartLineRow(quantity).encode();
-    if (quantity == 0) {
-      w.delete(BookstoreSchema.SHOPPING_CART_LINE, key);
-    } else if (!exists || !w.update(BookstoreSchema.SHOPPING_CART_LINE, key, row)) {
-      w.create(BookstoreSchema.SHOPPING_CART_LINE, key, row);
-    }
-  }
-
-  /** The visible lines of a cart: item id to quantity. */
-  static Map<Long, Integer> cartLines(Work w, long cartId) {
-    Map<Long, Integer> lines = new LinkedHashMap<>();
-    for (Record r : w.scan(BookstoreSchema.SHOPPING_CART_LINE,
-        BookstoreKeys.childrenOf(cartId))) {
-      lines.put(BookstoreKeys.cartLineItem(r.key()), CartLineRow.decode(r.payload())
-          .quantity());
-    }
-    return lines;
+  /** Shopping Cart with the given request. */
+  CartView shoppingCart(Work w, CartPage.Action action) {
+    return cart.shoppingCart(w, action);
   }
 
   // ---- Customer Registration and Buy Request ----
@@ -197,10 +128,8 @@ final class OrderInteractions {
     if (customer != null) {
       addressWithCountry(w, customer.addressId());
     }
-    if (s.cartId != 0 && w.read(BookstoreSchema.SHOPPING_CART, s.cartId).isPresent()) {
-      for (long item : cartLines(w, s.cartId).keySet()) {
-        w.item(item);
-      }
+    for (long item : CartPage.read(w).lines().keySet()) {
+      w.item(item);
     }
     long loggedIn = customerId;
     w.afterCommit(() -> s.customerId = loggedIn);
@@ -238,25 +167,52 @@ final class OrderInteractions {
    * items; writes the order, its lines, the credit-card transaction and every item's stock
    * (restocked by 21 when it would fall below 10), and empties the cart. A cart that is missing
    * or empty (e.g. not yet visible) is ordered as one random item, as Shopping Cart would have
-   * filled it; a shopper not logged in orders as its returning identity or a random customer.
+   * filled it; a shopper not logged in orders as its returning identity or a NURand-drawn
+   * customer. {@link #NEW_SHIP_ADDRESS_PERCENT} per cent of the orders ship to a new address
+   * ({@link #buyConfirm(Work, boolean)}).
    *
    * @return the new order's id
    */
   long buyConfirm(Work w) {
+    return buyConfirm(w, shipsToNewAddress(w.session.random));
+  }
+
+  /**
+   * Whether a Buy Confirm ships to a new address: the specification's emulator fills in the
+   * shipping address fields in {@link #NEW_SHIP_ADDRESS_PERCENT} per cent of its requests.
+   */
+  static boolean shipsToNewAddress(SplittableRandom random) {
+    return random.nextInt(100) < NEW_SHIP_ADDRESS_PERCENT;
+  }
+
+  /**
+   * Buy Confirm, shipping to a new address when {@code newShipAddress}: the address the shopper
+   * entered is written as a new ADDRESS row (its country looked up) in the same transaction and
+   * becomes the order's shipping address and the payment's country; the bill goes to the
+   * customer's address.
+   */
+  long buyConfirm(Work w, boolean newShipAddress) {
     BookstoreSession s = w.session;
     SplittableRandom random = s.random;
     long customerId = s.customerId != 0 ? s.customerId
-        : s.returningCustomerId != 0 ? s.returningCustomerId
-        : random.nextLong(1, scale.customers() + 1);
+        : s.returningCustomerId != 0 ? s.returningCustomerId : s.anyCustomer();
     Optional<CustomerRow> customer = w.customer(customerId);
-    long addressId = customer.map(CustomerRow::addressId)
+    long billAddressId = customer.map(CustomerRow::addressId)
         .orElseGet(() -> random.nextLong(1, scale.addresses() + 1));
-    Optional<AddressRow> address = addressWithCountry(w, addressId);
+    Optional<AddressRow> billAddress = addressWithCountry(w, billAddressId);
+    long shipAddressId = billAddressId;
+    Optional<AddressRow> shipAddress = billAddress;
+    if (newShipAddress) {
+      shipAddressId = s.ids.next(w.startMillis);
+      AddressRow entered = newAddress(random);
+      w.read(BookstoreSchema.COUNTRY, entered.countryId()); // the country the shopper named
+      w.create(BookstoreSchema.ADDRESS, BookstoreKeys.id(shipAddressId), entered.encode());
+      shipAddress = Optional.of(entered);
+    }
     int discount = customer.map(CustomerRow::discountBasisPoints).orElse(0);
 
-    boolean cartVisible = s.cartId != 0
-        && w.read(BookstoreSchema.SHOPPING_CART, s.cartId).isPresent();
-    Map<Long, Integer> cart = cartVisible ? cartLines(w, s.cartId) : new LinkedHashMap<>();
+    Contents cartRead = CartPage.read(w);
+    Map<Long, Integer> cart = new LinkedHashMap<>(cartRead.lines());
     if (cart.isEmpty()) {
       cart.put(random.nextLong(1, scale.items() + 1), 1);
     }
@@ -278,7 +234,8 @@ final class OrderInteractions {
     long total = subTotal + tax + 300 + 100L * lines.size();
     OrderRow order = new OrderRow(customerId, w.startMillis, subTotal, tax, total,
         Text.pick(random, Text.SHIP_TYPES),
-        w.startMillis + random.nextLong(1, 8) * DAY_MILLIS, addressId, addressId, "PENDING");
+        w.startMillis + random.nextLong(1, 8) * DAY_MILLIS, billAddressId, shipAddressId,
+        "PENDING");
     w.create(BookstoreSchema.ORDERS, BookstoreKeys.id(orderId), order.encode());
     for (int i = 0; i < lines.size(); i++) {
       w.create(BookstoreSchema.ORDER_LINE, BookstoreKeys.orderLine(orderId, i + 1),
@@ -290,17 +247,19 @@ final class OrderInteractions {
         Text.pick(random, Text.CARD_TYPES), Text.nString(random, 16, 16), name,
         Math.floorDiv(w.startMillis, DAY_MILLIS) + random.nextInt(10, 731),
         Text.aString(random, 15, 15), total, w.startMillis,
-        address.map(AddressRow::countryId).orElse(1L)).encode());
+        shipAddress.map(AddressRow::countryId).orElse(1L)).encode());
     for (OrderLineRow l : lines) {
-      w.updateItem(l.itemId(), items.get(l.itemId()).afterSale(l.quantity()));
+      ItemRow read = items.get(l.itemId());
+      w.updateItem(l.itemId(), read, read.afterSale(l.quantity()));
     }
-    if (cartVisible) {
-      for (long item : cart.keySet()) {
-        w.delete(BookstoreSchema.SHOPPING_CART_LINE, BookstoreKeys.cartLine(s.cartId, item));
+    if (cartRead.visible()) {
+      Map<Long, Integer> emptied = new LinkedHashMap<>();
+      for (long item : cartRead.lines().keySet()) {
+        CartPage.setLine(w, s.cartId, item, 0, true, emptied);
       }
-      w.update(BookstoreSchema.SHOPPING_CART, BookstoreKeys.id(s.cartId),
-          new CartRow(w.startMillis, customerId).encode());
+      CartPage.write(w, s.cartId, true, customerId, emptied);
     }
+    w.afterCommitAt(millis -> s.own.orderCommitted(orderId, customerId, millis));
     return orderId;
   }
 
@@ -313,25 +272,25 @@ final class OrderInteractions {
   }
 
   /**
-   * Order Display: the customer (by user name; a random loaded one if the shopper is unknown),
-   * their most recent order, its lines with items, payment and addresses. Empty when the customer
-   * or the order is not visible.
+   * Order Display: the customer (by user name; a NURand-drawn loaded one if the shopper is
+   * unknown), their most recent order, its lines with items, payment and addresses. Empty when
+   * the customer or the order is not visible. The order shown is judged against the orders the
+   * session placed for the customer ({@link OwnWrites#latestOrderRead}).
    */
   Optional<OrderView> orderDisplay(Work w) {
     long known = w.session.knownCustomer();
-    long customerId = known != 0 ? known
-        : w.session.random.nextLong(1, scale.customers() + 1);
+    long customerId = known != 0 ? known : w.session.anyCustomer();
     Optional<Found> found = customerByUserName(w, DataGenerator.userName(customerId));
-    if (found.isEmpty()) {
-      return Optional.empty();
-    }
-    List<Record> orders = w.probeRange(BookstoreSchema.ORDERS,
+    List<Record> orders = found.isEmpty() ? List.of() : w.probeRange(BookstoreSchema.ORDERS,
         BookstoreSchema.ORDERS_BY_CUSTOMER, BookstoreKeys.childrenOf(found.get().id()));
+    // newest first: the search key holds the negated order id
+    long shown = orders.isEmpty() ? -1 : BookstoreKeys.idOf(orders.get(0).key());
+    w.ownRead(w.session.own.latestOrderRead(customerId, shown, w.startMillis));
     if (orders.isEmpty()) {
       return Optional.empty();
     }
-    Record latest = orders.get(0); // newest first: the search key holds the negated order id
-    long orderId = BookstoreKeys.idOf(latest.key());
+    Record latest = orders.get(0);
+    long orderId = shown;
     OrderRow order = OrderRow.decode(latest.payload());
     List<OrderLineRow> lines = new ArrayList<>();
     for (Record r : w.scan(BookstoreSchema.ORDER_LINE, BookstoreKeys.childrenOf(orderId))) {
@@ -350,8 +309,8 @@ final class OrderInteractions {
 
   /**
    * Admin Confirm: changes an item's cost, image, thumbnail and publication date (today), and
-   * sets its related items to the five items bought most often together with it in the recent
-   * orders (clause 2.16.3), completed with random items.
+   * sets its related items as the specification computes them from the recent orders ({@link
+   * RelatedItems}).
    *
    * @return the item's id, or empty when it is not visible
    */
@@ -363,52 +322,13 @@ final class OrderInteractions {
     if (item.isEmpty()) {
       return Optional.empty();
     }
-    long[] related = relatedItems(w, itemId, random);
+    long[] relatedItems = related.of(w, itemId);
     long cost = Math.max(1, item.get().srpCents() * random.nextInt(50, 101) / 100);
     ItemRow next = item.get().afterAdminChange(cost, "img" + (itemId % 100) + "/image_"
         + itemId + "_" + (item.get().version() + 1) + ".gif", "img" + (itemId % 100)
         + "/thumb_" + itemId + "_" + (item.get().version() + 1) + ".gif",
-        Math.floorDiv(w.startMillis, DAY_MILLIS), related);
-    w.updateItem(itemId, next);
+        Math.floorDiv(w.startMillis, DAY_MILLIS), relatedItems);
+    w.updateItem(itemId, item.get(), next);
     return Optional.of(itemId);
-  }
-
-  private long[] relatedItems(Work w, long itemId, SplittableRandom random) {
-    Map<Long, List<Long>> itemsByOrder = new LinkedHashMap<>();
-    for (Line l : relatedOrders.lines(w)) {
-      itemsByOrder.computeIfAbsent(l.orderId(), k -> new ArrayList<>()).add(l.row().itemId());
-    }
-    Map<Long, Integer> together = new HashMap<>();
-    for (List<Long> order : itemsByOrder.values()) {
-      if (order.contains(itemId)) {
-        for (long other : order) {
-          if (other != itemId) {
-            together.merge(other, 1, Integer::sum);
-          }
-        }
-      }
-    }
-    List<Map.Entry<Long, Integer>> ranked = new ArrayList<>(together.entrySet());
-    ranked.sort(Map.Entry.<Long, Integer>comparingByValue().reversed()
-        .thenComparing(Map.Entry.comparingByKey()));
-    long[] related = new long[5];
-    int n = 0;
-    for (Map.Entry<Long, Integer> e : ranked) {
-      if (n == 5) {
-        break;
-      }
-      related[n++] = e.getKey();
-    }
-    while (n < 5) {
-      long candidate = random.nextLong(1, scale.items() + 1);
-      boolean fresh = candidate != itemId;
-      for (int k = 0; k < n; k++) {
-        fresh &= related[k] != candidate;
-      }
-      if (fresh) {
-        related[n++] = candidate;
-      }
-    }
-    return related;
   }
 }

@@ -10,8 +10,9 @@ import io.stratus.bench.tpcw.bookstore.RowCodec.Writer;
  *
  * <p>Representation choices: money in cents, dates as epoch days, times as epoch milliseconds,
  * discounts in basis points (1/100 of a per cent). Rows whose freshness the harness reports
- * ({@link ItemRow}, {@link CustomerRow}) carry a {@code version} that every update increments,
- * so that {@link StalenessTracker} can tell which committed version a read saw.
+ * ({@link ItemRow}, {@link CustomerRow}, {@link CartRow}) carry a {@code version} that every
+ * update increments, so that a read can be told which committed version it saw ({@link
+ * StalenessTracker}, {@link OwnWrites}).
  */
 final class Rows {
   private Rows() {}
@@ -209,15 +210,20 @@ final class Rows {
     }
   }
 
-  /** SHOPPING_CART; {@code customerId} 0 while the shopper is anonymous. */
-  record CartRow(long timeMillis, long customerId) {
+  /**
+   * SHOPPING_CART; {@code customerId} 0 while the shopper is anonymous. {@code version} counts the
+   * cart's changes (0 when created): only its session writes a cart, and it compares the version
+   * it reads back with the ones it committed ({@link OwnWrites}).
+   */
+  record CartRow(long version, long timeMillis, long customerId) {
     byte[] encode() {
-      return new Writer(CART_FORMAT).putLong(timeMillis).putLong(customerId).toBytes();
+      return new Writer(CART_FORMAT).putLong(version).putLong(timeMillis).putLong(customerId)
+          .toBytes();
     }
 
     static CartRow decode(byte[] payload) {
       Reader r = new Reader(payload, CART_FORMAT, "shopping_cart");
-      return new CartRow(r.getLong(), r.getLong());
+      return new CartRow(r.getLong(), r.getLong(), r.getLong());
     }
   }
 

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -30,6 +31,12 @@ import java.util.concurrent.atomic.LongAdder;
  * the same version and both wrote its successor ({@link #lostUpdates}). Counted per table, at
  * least: a duplicate of a version already evicted (more than {@link #VERSIONS_PER_ROW} newer ones
  * committed, or the row dropped) goes unseen.
+ *
+ * <p><b>A client's own data.</b> Carts and orders are written only by the session that owns them,
+ * so each session judges its own reads of them ({@link OwnWrites}); the bookstore adds the
+ * verdicts of every committed interaction here ({@link #ownReadsChecked}, {@link
+ * #ownStaleReads}): a client that does not see its own writes is the anomaly the protocols'
+ * read-your-writes guarantee rules out.
  */
 public final class StalenessTracker {
   static final int VERSIONS_PER_ROW = 8;
@@ -52,6 +59,11 @@ public final class StalenessTracker {
 
   private final ConcurrentHashMap<Row, History> rows = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, LongAdder> lost = new ConcurrentHashMap<>();
+  private final LongAdder ownChecked = new LongAdder();
+  private final LongAdder ownStale = new LongAdder();
+  private final LongAdder ownStaleMillis = new LongAdder();
+  private final LongAdder interactionsWithStaleOwnReads = new LongAdder();
+  private final LongAccumulator ownMaxStaleMillis = new LongAccumulator(Math::max, 0);
   private final int maxRows;
   private final long horizonMillis;
 
@@ -103,6 +115,60 @@ public final class StalenessTracker {
   public long lostUpdates(String table) {
     LongAdder n = lost.get(table);
     return n == null ? 0 : n.sum();
+  }
+
+  /**
+   * Adds the verdicts on one committed interaction's reads of its session's own data: {@code
+   * checked} reads were compared with what the session had committed, {@code stale} of them
+   * showed less, the stalest by {@code maxStalenessMillis}.
+   */
+  void ownReads(int checked, int stale, long maxStalenessMillis) {
+    if (checked < 0 || stale < 0 || stale > checked || maxStalenessMillis < 0) {
+      throw new IllegalArgumentException("bad own-read counts: " + checked + ", " + stale + ", "
+          + maxStalenessMillis);
+    }
+    ownChecked.add(checked);
+    ownStale.add(stale);
+    if (stale > 0) {
+      interactionsWithStaleOwnReads.increment();
+      ownStaleMillis.add(maxStalenessMillis);
+      ownMaxStaleMillis.accumulate(maxStalenessMillis);
+    }
+  }
+
+  /**
+   * Reads of a session's own data (its shopping cart, read back by Shopping Cart, Buy Request and
+   * Buy Confirm; its latest order, read back by Order Display) that were compared with what the
+   * session had committed, over all committed interactions so far.
+   */
+  public long ownReadsChecked() {
+    return ownChecked.sum();
+  }
+
+  /**
+   * Of {@link #ownReadsChecked()}, the reads that showed an older version of the session's cart
+   * than it had committed (or missed the cart or its lines), or an older latest order than the
+   * session had placed (or none): the client did not see its own writes.
+   */
+  public long ownStaleReads() {
+    return ownStale.sum();
+  }
+
+  /**
+   * The largest staleness of a stale own read, in milliseconds: the time from the commit of the
+   * first own write the read missed to the start of the interaction; 0 when none was stale.
+   */
+  public long maxOwnStalenessMillis() {
+    return ownMaxStaleMillis.get();
+  }
+
+  /**
+   * The mean staleness of the interactions with a stale own read, in milliseconds (each counted
+   * with its stalest own read); 0 when none was stale.
+   */
+  public double meanOwnStalenessMillis() {
+    long stale = interactionsWithStaleOwnReads.sum();
+    return stale == 0 ? 0 : (double) ownStaleMillis.sum() / stale;
   }
 
   /** Rows tracked now. */

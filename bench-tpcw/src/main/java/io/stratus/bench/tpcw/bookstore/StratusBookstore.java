@@ -1,16 +1,24 @@
 package io.stratus.bench.tpcw.bookstore;
 
 import io.stratus.DuplicateKeyException;
+import io.stratus.StratusException;
+import io.stratus.bench.tpcw.bookstore.Rows.ItemRow;
 import io.stratus.bench.tpcw.workload.Bookstore;
 import io.stratus.bench.tpcw.workload.BrowserSession;
 import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.InteractionOutcome;
 import io.stratus.core.Database;
+import io.stratus.core.KeyRange;
 import io.stratus.core.RetryPolicy;
+import io.stratus.core.TypedCollection;
+import io.stratus.protocols.CheckpointSummary;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 
 /**
  * The TPC-W bookstore on a Stratus database loaded by {@link DataGenerator}: opens browser
@@ -29,7 +37,19 @@ import java.util.function.Function;
  *
  * <p><b>Staleness.</b> Item and customer rows carry versions. After each commit the new versions
  * are recorded with the clock's time; every tracked read is compared with them ({@link
- * StalenessTracker}), and the outcome reports the largest staleness of the interaction's reads.
+ * StalenessTracker}), and the outcome reports the largest staleness of the interaction's reads,
+ * reads of the session's own cart and orders included ({@link OwnWrites}; their counts go to the
+ * tracker too).
+ *
+ * <p><b>The previous page.</b> Every interaction executed for a session passes here in order, so
+ * the session remembers the last one that completed ({@link BookstoreSession#previous}): Shopping
+ * Cart adds, refreshes or only shows the cart depending on it, as the specification's emulator
+ * requests it from each page.
+ *
+ * <p><b>Stock audit.</b> Every committed stock change (Buy Confirm's sales and restocks) is
+ * recorded, and those of interactions whose commit outcome was unknown separately; {@link
+ * #auditStock()} compares every item's stock with its loaded stock plus the committed changes,
+ * which finds lost updates by accounting.
  *
  * <p><b>Thread safety.</b> Thread-safe: sessions are confined to their emulated browser's thread,
  * and the shared parts (the database, the tracker, the recent-orders windows, the counters) are
@@ -39,6 +59,8 @@ import java.util.function.Function;
 public final class StratusBookstore implements Bookstore {
   /** Attempts at one interaction before its retryable commit failure propagates. */
   public static final int MAX_ATTEMPTS = 5;
+  /** Rounds of {@link Database#checkpointAll()} at most before an audit reads the stock. */
+  static final int AUDIT_CHECKPOINT_ROUNDS = 10;
 
   private final Database db;
   private final Scale scale;
@@ -49,11 +71,14 @@ public final class StratusBookstore implements Bookstore {
   private final OrderInteractions order;
   private final LongAdder retries = new LongAdder();
   private final RetryPolicy retryPolicy;
+  private final StockLedger stock = new StockLedger();
 
   /**
    * A bookstore on {@code db}, whose schema must be installed in this process ({@link
    * BookstoreSchema#install}) and whose population has {@code scale}; {@code clock} dates orders,
-   * logins and commits; {@code seed} is mixed into every session's seed.
+   * logins and commits; {@code seed} is mixed into every session's seed and is the seed the
+   * {@link DataGenerator} loaded the database with (the stock audit recomputes the loaded stock
+   * from it).
    */
   public StratusBookstore(Database db, Scale scale, Clock clock, long seed) {
     this(db, scale, clock, seed, new StalenessTracker());
@@ -92,17 +117,28 @@ public final class StratusBookstore implements Bookstore {
     return execute(interaction, s, w -> run(interaction, w));
   }
 
-  /** Runs {@code body} as {@code interaction} with the retry policy of the class comment. */
+  /**
+   * Runs {@code body} as {@code interaction} with the retry policy of the class comment; the
+   * session then is on {@code interaction}'s page, or on none when it failed.
+   */
   InteractionOutcome execute(Interaction interaction, BookstoreSession s,
       Function<Work, ?> body) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return attempt(s, body, !interaction.isUpdate()).outcome(interaction);
-      } catch (DuplicateKeyException e) {
-        if (attempt >= MAX_ATTEMPTS) {
-          throw e;
+    try {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          InteractionOutcome outcome = attempt(s, body, !interaction.isUpdate())
+              .outcome(interaction);
+          s.previous = interaction;
+          return outcome;
+        } catch (DuplicateKeyException e) {
+          if (attempt >= MAX_ATTEMPTS) {
+            throw e;
+          }
         }
       }
+    } catch (RuntimeException | Error e) {
+      s.previous = null; // an error page: the next request comes from no known page
+      throw e;
     }
   }
 
@@ -111,9 +147,43 @@ public final class StratusBookstore implements Bookstore {
     return retries.sum();
   }
 
-  /** The staleness tracker. */
+  /**
+   * The staleness tracker: staleness and lost updates of item and customer rows, and the reads
+   * of the sessions' own carts and orders ({@link StalenessTracker#ownReadsChecked()}, {@link
+   * StalenessTracker#ownStaleReads()}).
+   */
   public StalenessTracker tracker() {
     return tracker;
+  }
+
+  /**
+   * Audits the stock of every item: applies the database's pending updates ({@link
+   * Database#checkpointAll()}, until it reports nothing left or after {@link
+   * #AUDIT_CHECKPOINT_ROUNDS} rounds), reads every item in a new transaction of this bookstore's
+   * handle, and compares each stock with the stock the generator loaded plus the changes of the
+   * Buy Confirms this bookstore committed ({@link StockAudit}).
+   *
+   * <p>Call it when no interaction runs any more (after the emulated browsers stopped): changes
+   * committed during the audit may or may not be counted. It accounts only for this bookstore's
+   * Buy Confirms: with several bookstores (clients) on one database, the others' purchases would
+   * show as differences. It reads through this handle's buffer pool, whose pages the handle's own
+   * checkpoints keep current.
+   */
+  public StockAudit auditStock() {
+    for (int round = 0; round < AUDIT_CHECKPOINT_ROUNDS; round++) {
+      CheckpointSummary done = db.checkpointAll();
+      if (done.quiescent() && done.recordsApplied() == 0) {
+        break;
+      }
+    }
+    Map<Long, Integer> stockRead = db.run(retryPolicy, tx -> {
+      Map<Long, Integer> read = new HashMap<>();
+      for (TypedCollection.Entry<ItemRow> e : BookstoreSchema.ITEMS.scan(tx, KeyRange.all())) {
+        read.put(BookstoreKeys.idOf(e.key()), e.value().stock());
+      }
+      return read;
+    });
+    return stock.audit(stockRead, item -> DataGenerator.loadedStock(seed, item));
   }
 
   /** What the committed attempt returned and did, and how many attempts before it failed. */
@@ -147,14 +217,24 @@ public final class StratusBookstore implements Bookstore {
       last[0] = new Work(tx, s, clock.millis(), tracker);
       return body.apply(last[0]);
     };
-    T page = readOnly ? db.read(retryPolicy, fn) : db.run(retryPolicy, fn);
+    T page;
+    try {
+      page = readOnly ? db.read(retryPolicy, fn) : db.run(retryPolicy, fn);
+    } catch (StratusException e) {
+      if (e.isOutcomeUnknown() && last[0] != null) {
+        stock.uncertain(last[0].stockChanges()); // the commit may have applied them
+      }
+      throw e;
+    }
     Work w = last[0];
     long committed = clock.millis();
     for (Work.TrackedWrite t : w.trackedWrites()) {
       tracker.committed(t.row(), t.version(), committed);
     }
-    for (Runnable change : w.sessionChanges()) {
-      change.run();
+    stock.committed(w.stockChanges());
+    tracker.ownReads(w.ownReadsChecked(), w.ownStaleReads(), w.ownStaleness());
+    for (LongConsumer change : w.sessionChanges()) {
+      change.accept(committed);
     }
     return new Attempt<>(page, w, runs[0] - 1);
   }
@@ -194,5 +274,10 @@ public final class StratusBookstore implements Bookstore {
 
   Clock clock() {
     return clock;
+  }
+
+  /** The recorded stock changes, for tests that inspect them. */
+  StockLedger stockLedger() {
+    return stock;
   }
 }

@@ -12,15 +12,18 @@ import io.stratus.core.Transaction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 
 /**
  * One attempt at one interaction: its transaction, the time its reads began, and what it read
  * and wrote. Every access of an interaction goes through here, so the counts reported in {@link
  * io.stratus.bench.tpcw.workload.InteractionOutcome} and the staleness of tracked rows (items and
- * customers, which carry versions) are measured in one place.
+ * customers, which carry versions) and of the session's reads of its own data ({@link
+ * #ownRead}) are measured in one place.
  *
- * <p>Session changes and tracked writes are collected and applied by {@link StratusBookstore}
- * only after the commit succeeded, so a failed attempt leaves no trace outside the database.
+ * <p>Session changes, tracked writes and stock changes are collected and applied by {@link
+ * StratusBookstore} only after the commit succeeded, so a failed attempt leaves no trace outside
+ * the database.
  *
  * <p>Confined to the thread running the interaction.
  */
@@ -34,11 +37,18 @@ final class Work {
   private int recordsRead;
   private int recordsWritten;
   private long staleness = -1;
-  private final List<Runnable> afterCommit = new ArrayList<>();
+  private int ownReadsChecked;
+  private int ownStaleReads;
+  private long ownStaleness;
+  private final List<LongConsumer> afterCommit = new ArrayList<>();
   private final List<TrackedWrite> trackedWrites = new ArrayList<>();
+  private final List<StockChange> stockChanges = new ArrayList<>();
 
   /** A new version of a tracked row, recorded once the commit succeeded. */
   record TrackedWrite(Row row, long version) {}
+
+  /** An item's stock written by this attempt: the new stock minus the stock it read. */
+  record StockChange(long itemId, int delta) {}
 
   Work(Transaction tx, BookstoreSession session, long startMillis, StalenessTracker tracker) {
     this.tx = tx;
@@ -144,10 +154,17 @@ final class Work {
     staleness = Math.max(staleness, tracker.staleness(row, version, startMillis));
   }
 
-  void updateItem(long id, ItemRow next) {
+  /**
+   * Writes {@code next} over item {@code id}, which this attempt read as {@code read}; a stock
+   * that changed is noted for the stock audit ({@link StockLedger}).
+   */
+  void updateItem(long id, ItemRow read, ItemRow next) {
     if (BookstoreSchema.ITEMS.update(tx, BookstoreKeys.id(id), next)) {
       recordsWritten++;
       trackedWrites.add(new TrackedWrite(new Row(BookstoreSchema.ITEM, id), next.version()));
+      if (next.stock() != read.stock()) {
+        stockChanges.add(new StockChange(id, next.stock() - read.stock()));
+      }
     }
   }
 
@@ -166,15 +183,58 @@ final class Work {
     return row;
   }
 
+  // ---- the session's own data ----
+
+  /**
+   * Notes a read back of data only this session writes (its cart, its orders) as {@link
+   * OwnWrites} judged it. A stale one counts into the interaction's staleness like a stale
+   * tracked read.
+   */
+  void ownRead(OwnWrites.OwnRead read) {
+    if (!read.checked()) {
+      return;
+    }
+    ownReadsChecked++;
+    if (read.stale()) {
+      ownStaleReads++;
+      staleness = Math.max(staleness, read.stalenessMillis());
+      ownStaleness = Math.max(ownStaleness, read.stalenessMillis());
+    } else {
+      staleness = Math.max(staleness, 0);
+    }
+  }
+
+  int ownReadsChecked() {
+    return ownReadsChecked;
+  }
+
+  int ownStaleReads() {
+    return ownStaleReads;
+  }
+
+  /** Largest staleness of a read of the session's own data, 0 when none was stale. */
+  long ownStaleness() {
+    return ownStaleness;
+  }
+
   // ---- after the commit ----
 
   /** Runs {@code change} (to the session) once the transaction committed. */
   void afterCommit(Runnable change) {
+    afterCommit.add(commitMillis -> change.run());
+  }
+
+  /** Runs {@code change} once the transaction committed, with the commit's time. */
+  void afterCommitAt(LongConsumer change) {
     afterCommit.add(change);
   }
 
-  List<Runnable> sessionChanges() {
+  List<LongConsumer> sessionChanges() {
     return afterCommit;
+  }
+
+  List<StockChange> stockChanges() {
+    return stockChanges;
   }
 
   List<TrackedWrite> trackedWrites() {

@@ -25,7 +25,8 @@ import java.util.Set;
  * setting and run-level counter, so any row can be plotted without joins (per-interaction costs
  * already include the background work the harness allocated to them; the background_ columns
  * say how much that was); load.csv has one row per
- * run with what loading the database took (the papers' Table 4), with one rows_ column per table.
+ * run with what loading the database took (the papers' Table 4), with one rows_ column per table
+ * and the ITEM table's time, requests and cost (item_table_ columns).
  *
  * <p>Format: RFC 4180 (comma separated, CRLF line ends, fields with commas, quotes or line breaks
  * quoted and quotes doubled), UTF-8, a header row. Numbers are plain decimals with a decimal point
@@ -84,8 +85,9 @@ final class CsvWriter {
     for (String table : tables) {
       header.add("rows_" + table);
     }
-    header.addAll(List.of("elapsed_seconds", "item_table_seconds", "requests", "pages_written", "mdollars_2008",
-        "mdollars_2026"));
+    header.addAll(List.of("elapsed_seconds", "item_table_seconds", "requests", "pages_written",
+        "mdollars_2008", "mdollars_2026", "item_table_requests", "item_table_mdollars_2008",
+        "item_table_mdollars_2026"));
     try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
       writeRecord(w, header);
       for (int i = 0; i < view.size(); i++) {
@@ -110,6 +112,9 @@ final class CsvWriter {
           record.add(Long.toString(load.pagesWritten()));
           record.add(number(load.milliDollars2008()));
           record.add(number(load.milliDollars2026()));
+          record.add(Long.toString(load.itemRequests()));
+          record.add(number(load.itemMilliDollars2008()));
+          record.add(number(load.itemMilliDollars2026()));
         }
         writeRecord(w, record);
       }

@@ -181,6 +181,9 @@ final class JsonWriter {
     j.name("milliDollars2008").value(load.milliDollars2008());
     j.name("milliDollars2026").value(load.milliDollars2026());
     j.name("pagesWritten").value(load.pagesWritten());
+    j.name("itemTableRequests").value(load.itemRequests());
+    j.name("itemTableMilliDollars2008").value(load.itemMilliDollars2008());
+    j.name("itemTableMilliDollars2026").value(load.itemMilliDollars2026());
     j.endObject();
   }
 

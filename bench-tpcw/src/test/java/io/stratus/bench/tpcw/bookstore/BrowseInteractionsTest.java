@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -39,6 +40,12 @@ class BrowseInteractionsTest {
   private static Comparator<Long> byTitle(Map<Long, ItemRow> items) {
     return Comparator.comparing((Long id) -> BookstoreKeys.fold(items.get(id).title()))
         .thenComparing(id -> id);
+  }
+
+  /** New Products' order: newest first, then by title (case ignored), then by id. */
+  private static Comparator<Long> newestFirst(Map<Long, ItemRow> items) {
+    return Comparator.comparing((Long id) -> -items.get(id).pubDay())
+        .thenComparing(byTitle(items));
   }
 
   @Test
@@ -102,9 +109,37 @@ class BrowseInteractionsTest {
         List<Listed> newest = f.page(s, w -> f.store.browse().newProducts(w, subject));
         assertThat(newest).extracting(Listed::itemId).as(subject)
             .containsExactlyElementsOf(ofSubject.stream()
-                .sorted(Comparator.comparing((Long id) -> -items.get(id).pubDay())
-                    .thenComparing(id -> id)).toList());
+                .sorted(newestFirst(items)).toList());
       }
+    }
+  }
+
+  /**
+   * Items published on the same day are listed by title: Admin Confirm republishes three items of
+   * one subject today, and New Products lists them first, by title, whatever their ids.
+   */
+  @Test
+  void newProductsOfOneDayAreListedByTitle(@Seed long seed) {
+    try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
+      Map<Long, ItemRow> items = items(f);
+      String subject = items.values().stream().collect(Collectors.groupingBy(
+          ItemRow::subject, Collectors.counting())).entrySet().stream()
+          .max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+      List<Long> ofSubject = items.keySet().stream()
+          .filter(id -> items.get(id).subject().equals(subject)).toList();
+      assertThat(ofSubject).as("the largest subject of 100 items").hasSizeGreaterThanOrEqualTo(5);
+      List<Long> republished = ofSubject.subList(0, 3);
+      BookstoreSession s = f.session(seed);
+      for (long id : republished) {
+        s.lastItemId = id;
+        f.page(s, w -> f.store.order().adminConfirm(w));
+      }
+      Map<Long, ItemRow> after = items(f);
+      List<Long> expected = ofSubject.stream().sorted(newestFirst(after)).toList();
+      assertThat(expected.subList(0, 3)).containsExactlyInAnyOrderElementsOf(republished);
+      assertThat(expected.subList(0, 3)).isSortedAccordingTo(byTitle(after));
+      List<Listed> newest = f.page(s, w -> f.store.browse().newProducts(w, subject));
+      assertThat(newest).extracting(Listed::itemId).containsExactlyElementsOf(expected);
     }
   }
 
@@ -130,8 +165,7 @@ class BrowseInteractionsTest {
               f.attempt(s, w -> f.store.browse().newProducts(w, subject));
           assertThat(page.page()).extracting(Listed::itemId).as(subject)
               .containsExactlyElementsOf(ofSubject.stream()
-                  .sorted(Comparator.comparing((Long id) -> -items.get(id).pubDay())
-                      .thenComparing(id -> id)).limit(50).toList());
+                  .sorted(newestFirst(items)).limit(50).toList());
           newProductReads += page.work().recordsRead();
           Attempt<List<Listed>> search = f.attempt(s, w -> f.store.browse().searchResults(w,
               new Search(Search.Kind.SUBJECT, subject)));

@@ -8,8 +8,17 @@ import io.stratus.bench.tpcw.bookstore.Rows.CustomerRow;
 import io.stratus.bench.tpcw.bookstore.Rows.ItemRow;
 import io.stratus.bench.tpcw.bookstore.Rows.OrderLineRow;
 import io.stratus.bench.tpcw.bookstore.Rows.OrderRow;
+import io.stratus.cloudapi.decorate.CloudMeter;
+import io.stratus.cloudapi.decorate.Decorators;
+import io.stratus.cloudapi.decorate.MeterSnapshot;
+import io.stratus.cloudapi.decorate.MeteringInterceptor;
+import io.stratus.cloudapi.decorate.PriceTables;
+import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.cloudapi.time.ManualClock;
+import io.stratus.core.Database;
+import io.stratus.core.DatabaseConfig;
 import io.stratus.core.Key;
 import io.stratus.core.Record;
 import io.stratus.protocols.ProtocolKind;
@@ -110,6 +119,49 @@ class DataGeneratorTest {
           assertThat(Arrays.equals(y.get(i).payload(), x.get(i).payload())).as(table).isTrue();
         }
       }
+    }
+  }
+
+  /**
+   * Given a meter, the generator reports each table's cloud calls: the ITEM table's (what the
+   * papers' Table 4 counts for the products) among them, all within the load's total.
+   */
+  @Test
+  void reportsTheCloudUsageOfEachTable(@Seed long seed) {
+    ManualClock clock = new ManualClock();
+    CloudMeter meter = new CloudMeter();
+    try (InProcessCloud cloud = InProcessCloud.builder().clock(clock).seed(seed).build();
+        Database db = Database.open(BookstoreSchema.configure(DatabaseConfig.builder(
+            Decorators.wrap(cloud.services(), new MeteringInterceptor(meter)), "db/tpcw"))
+            .protocol(ProtocolKind.NAIVE).clock(clock).pageSize(8192).build())) {
+      MeterSnapshot before = meter.snapshot();
+      LoadReport report =
+          new DataGenerator(db, BookstoreFixture.SMALL, seed, clock, meter::snapshot).load();
+      MeterSnapshot whole = meter.snapshot().minus(before);
+
+      MeterSnapshot items = report.usage(BookstoreSchema.ITEM);
+      assertThat(items.requests()).as("pages of the table and its four indexes")
+          .isGreaterThanOrEqualTo(5);
+      assertThat(items.cost(PriceTables.paper2008()).signum()).isPositive();
+      long perTable = 0;
+      for (String table : List.of(BookstoreSchema.ITEM, BookstoreSchema.AUTHOR,
+          BookstoreSchema.COUNTRY, BookstoreSchema.CUSTOMER, BookstoreSchema.ADDRESS,
+          BookstoreSchema.ORDERS, BookstoreSchema.ORDER_LINE, BookstoreSchema.CC_XACTS)) {
+        assertThat(report.usage(table).requests()).as(table).isPositive();
+        perTable += report.usage(table).requests();
+      }
+      assertThat(report.usage(BookstoreSchema.SHOPPING_CART)).as("empty: not loaded")
+          .isEqualTo(MeterSnapshot.empty());
+      assertThat(perTable).as("the schema's installation is outside the tables")
+          .isLessThan(whole.requests());
+    }
+  }
+
+  @Test
+  void withoutAMeterTheUsageIsEmpty(@Seed long seed) {
+    try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
+      assertThat(f.report.usage(BookstoreSchema.ITEM)).isEqualTo(MeterSnapshot.empty());
+      assertThat(f.report.usagePerTable()).containsKey(BookstoreSchema.ITEM);
     }
   }
 

@@ -54,14 +54,15 @@ class QueueProtocolTest {
     try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.BASIC)) {
       BookstoreSession s = f.session(seed);
       s.lastItemId = 17;
-      f.page(s, w -> f.store.order().shoppingCart(w, true));
+      f.page(s, w -> f.store.order().shoppingCart(w, CartPage.Action.ADD));
       long cartId = s.cartId;
       s.lastItemId = 18;
-      f.page(s, w -> f.store.order().shoppingCart(w, true)); // the cart is not visible yet
+      // the cart is not visible yet
+      f.page(s, w -> f.store.order().shoppingCart(w, CartPage.Action.ADD));
       assertThat(s.cartId).isEqualTo(cartId);
       f.checkpoint();
       s.lastItemId = 19;
-      OrderInteractions.CartView view = f.page(s, w -> f.store.order().shoppingCart(w, true));
+      CartPage.CartView view = f.page(s, w -> f.store.order().shoppingCart(w, CartPage.Action.ADD));
       assertThat(view.quantities()).containsOnlyKeys(17L, 18L, 19L);
       f.checkpoint();
       assertThat(f.scan(BookstoreSchema.SHOPPING_CART_LINE, BookstoreKeys.childrenOf(cartId)))

@@ -97,10 +97,17 @@ class CsvWriterTest {
 
     List<String> header = records.get(0);
     assertThat(header).containsExactly("parameter", "run", "label", "name", "protocol",
-        "total_rows", "rows_item", "rows_customer", "rows_odd, \"table\"", "elapsed_seconds", "item_table_seconds",
-        "requests", "pages_written", "mdollars_2008", "mdollars_2026");
+        "total_rows", "rows_item", "rows_customer", "rows_odd, \"table\"", "elapsed_seconds",
+        "item_table_seconds", "requests", "pages_written", "mdollars_2008", "mdollars_2026",
+        "item_table_requests", "item_table_mdollars_2008", "item_table_mdollars_2026");
     assertThat(records).hasSize(4).allSatisfy(r -> assertThat(r).hasSize(header.size()));
     assertThat(field(header, records.get(2), "elapsed_seconds")).isEqualTo("23.3");
+    // the item table of the first run: 100 + 10 EBs requests, 0.4 and 0.1 m$
+    assertThat(field(header, records.get(1), "item_table_requests")).isEqualTo("110");
+    assertThat(field(header, records.get(1), "item_table_mdollars_2008")).isEqualTo("0.4");
+    assertThat(field(header, records.get(1), "item_table_mdollars_2026")).isEqualTo("0.1");
+    // a summary without item-table usage reports zero
+    assertThat(field(header, records.get(2), "item_table_requests")).isEqualTo("0");
     assertThat(field(header, records.get(2), "rows_odd, \"table\"")).isEqualTo("7");
     assertThat(field(header, records.get(2), "rows_customer")).isEmpty();
     assertThat(field(header, records.get(3), "total_rows")).isEmpty(); // no load summary

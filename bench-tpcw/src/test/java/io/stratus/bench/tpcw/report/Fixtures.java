@@ -175,8 +175,9 @@ final class Fixtures {
     Map<String, Long> tables = new LinkedHashMap<>();
     tables.put("item", (long) s.items());
     tables.put("customer", (long) s.customersPerEb() * s.ebs());
-    LoadSummary load = new LoadSummary(tables, Duration.ofMillis(20_000 + s.ebs() * 100L), Duration.ofMillis(2_000),
-        500 + s.ebs(), 0.2 * s.ebs(), 0.05 * s.ebs(), 30 + s.ebs());
+    LoadSummary load = new LoadSummary(tables, Duration.ofMillis(20_000 + s.ebs() * 100L),
+        Duration.ofMillis(2_000), 500 + s.ebs(), 0.2 * s.ebs(), 0.05 * s.ebs(), 30 + s.ebs(),
+        100 + s.ebs(), 0.04 * s.ebs(), 0.01 * s.ebs());
     return new RunResult(label, s, load, per, read, update, all, total / 25.0, 25, 0.9, 2, 0,
         (long) (bg * 100), bg, bg / 4, List.of(), 0, 0,
         new Drain(12, bg / 10, bg / 40, 1, 30, 2, 400, true),

@@ -2,6 +2,7 @@ package io.stratus.bench.tpcw.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.stratus.bench.tpcw.workload.Interaction;
 import java.util.Arrays;
@@ -51,6 +52,10 @@ class JsonWriterTest {
     assertThat(obj(atomic.get("total")).get("label")).isEqualTo("total");
     assertThat(obj(obj(atomic.get("load")).get("rowsPerTable")).keySet())
         .containsExactly("item", "customer");
+    Map<String, Object> load = obj(atomic.get("load"));
+    assertThat(load.get("itemTableRequests")).isEqualTo(110.0);
+    assertThat((double) load.get("itemTableMilliDollars2008")).isCloseTo(0.4, within(1e-9));
+    assertThat((double) load.get("itemTableMilliDollars2026")).isCloseTo(0.1, within(1e-9));
     assertThat(atomic.get("backgroundMilliDollars2008")).isEqualTo(20.0);
   }
 
