@@ -59,6 +59,7 @@ public final class StalenessTracker {
 
   private final ConcurrentHashMap<Row, History> rows = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, LongAdder> lost = new ConcurrentHashMap<>();
+  private final StockLedger stockLedger = new StockLedger();
   private final LongAdder ownChecked = new LongAdder();
   private final LongAdder ownStale = new LongAdder();
   private final LongAdder ownStaleMillis = new LongAdder();
@@ -225,5 +226,13 @@ public final class StalenessTracker {
         it.remove();
       }
     }
+  }
+
+  /**
+   * The stock changes committed by the bookstores that share this tracker, which their stock
+   * audit checks the database against.
+   */
+  StockLedger stockLedger() {
+    return stockLedger;
   }
 }

@@ -71,7 +71,7 @@ public final class StratusBookstore implements Bookstore {
   private final OrderInteractions order;
   private final LongAdder retries = new LongAdder();
   private final RetryPolicy retryPolicy;
-  private final StockLedger stock = new StockLedger();
+  private final StockLedger stock;
 
   /**
    * A bookstore on {@code db}, whose schema must be installed in this process ({@link
@@ -92,6 +92,7 @@ public final class StratusBookstore implements Bookstore {
   public StratusBookstore(Database db, Scale scale, Clock clock, long seed,
       StalenessTracker tracker) {
     this.tracker = Objects.requireNonNull(tracker, "tracker");
+    this.stock = tracker.stockLedger();
     this.db = Objects.requireNonNull(db, "db");
     this.scale = Objects.requireNonNull(scale, "scale");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -161,13 +162,15 @@ public final class StratusBookstore implements Bookstore {
    * Database#checkpointAll()}, until it reports nothing left or after {@link
    * #AUDIT_CHECKPOINT_ROUNDS} rounds), reads every item in a new transaction of this bookstore's
    * handle, and compares each stock with the stock the generator loaded plus the changes of the
-   * Buy Confirms this bookstore committed ({@link StockAudit}).
+   * Buy Confirms committed by every bookstore that shares this one's {@link StalenessTracker}
+   * ({@link StockAudit}).
    *
    * <p>Call it when no interaction runs any more (after the emulated browsers stopped): changes
-   * committed during the audit may or may not be counted. It accounts only for this bookstore's
-   * Buy Confirms: with several bookstores (clients) on one database, the others' purchases would
-   * show as differences. It reads through this handle's buffer pool, whose pages the handle's own
-   * checkpoints keep current.
+   * committed during the audit may or may not be counted. It accounts for the Buy Confirms of
+   * every bookstore that shares the tracker: several bookstores (clients) on one database must
+   * share it, and must have been built with the seed the database was loaded with. It reads
+   * through this handle's buffer pool after its checkpoint passes, which keep those pages
+   * current.
    */
   public StockAudit auditStock() {
     for (int round = 0; round < AUDIT_CHECKPOINT_ROUNDS; round++) {

@@ -1,5 +1,6 @@
 package io.stratus.bench.tpcw.harness;
 
+import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.rbe.MixCompliance;
 import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.ResponseStats;
@@ -40,6 +41,9 @@ import java.util.Map;
  * @param serverCost the machines paid by the hour, per WI (not in the per-interaction costs)
  * @param lockRefusals lock requests the lock service refused during the run, all clients
  * @param clients each application server's part when there were several, else empty
+ * @param stockAudit every item's stock against its loaded stock plus the committed Buy Confirms'
+ *     changes, after the drain (lost updates found by accounting), or null when not audited
+ * @param ownReads the freshness of sessions' reads of their own writes
  */
 public record RunResult(
     String label, RunSettings settings, LoadSummary load, Map<Interaction, ResponseStats> perInteraction,
@@ -47,7 +51,8 @@ public record RunResult(
     double measuredSeconds, double bufferPoolHitRate, long checkpointsRun, long checkpointsFailed,
     long backgroundRequests, double backgroundMilliDollars2008, double backgroundMilliDollars2026,
     List<String> errorSamples, long lostItemUpdates, long lostCustomerUpdates, Drain drain,
-    ServerCost serverCost, long lockRefusals, List<ClientResult> clients) {
+    ServerCost serverCost, long lockRefusals, List<ClientResult> clients, StockAudit stockAudit,
+    OwnReads ownReads) {
 
   /** Whether the run followed its mix, per interaction ({@link MixCompliance}). */
   public List<MixCompliance.Row> mixCompliance() {

@@ -5,6 +5,7 @@ import io.stratus.bench.tpcw.bookstore.DataGenerator;
 import io.stratus.bench.tpcw.bookstore.LoadReport;
 import io.stratus.bench.tpcw.bookstore.Scale;
 import io.stratus.bench.tpcw.bookstore.StalenessTracker;
+import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.bookstore.StratusBookstore;
 import io.stratus.bench.tpcw.rbe.Emulator;
 import io.stratus.bench.tpcw.rbe.EmulatorReport;
@@ -236,7 +237,7 @@ public final class TpcwHarness {
       int client = k;
       drained.set(k, DrainPasses.NONE);
       StratusBookstore bookstore =
-          new StratusBookstore(c.db(), scale, Clock.systemUTC(), s.seed() + k, tracker);
+          new StratusBookstore(c.db(), scale, Clock.systemUTC(), s.seed(), tracker);
       bookstores.add(bookstore);
       emulated.add(new Emulator.Client(bookstore, c.attribution(),
           () -> drained.set(client, DrainPasses.run(c.db()))));
@@ -266,6 +267,7 @@ public final class TpcwHarness {
       reports = emulator.build().runClients(emulated);
     }
     EmulatorReport report = reports.total();
+    StockAudit audit = bookstores.get(0).auditStock();
     long hits = 0;
     long fetches = 0;
     long checkpoints = 0;
@@ -298,13 +300,20 @@ public final class TpcwHarness {
         drain.toDrain(report.drain(), paperPrices(s), todayPrices(s)),
         ServerCost.of(s.placement().equals("ec2") ? n : 0, usedCoordination(report),
             report.measuredSeconds(), report.total().count()),
-        refusals, n == 1 ? List.of() : List.copyOf(perClient));
+        refusals, n == 1 ? List.of() : List.copyOf(perClient), audit,
+        new OwnReads(tracker.ownReadsChecked(), tracker.ownStaleReads(),
+            tracker.maxOwnStalenessMillis()));
     out.printf(Locale.ROOT, "  %,d interactions (%,d errors), %.1f WIPS, avg %.1f ms,"
             + " update avg %.1f ms, %.4f m$/WI (2008); lost updates: %,d item (stock), %,d"
             + " customer%n", result.total().count(),
         result.total().errors(), result.wips(), result.total().meanMillis(),
         result.update().meanMillis(), result.total().milliDollars2008(),
         result.lostItemUpdates(), result.lostCustomerUpdates());
+    out.printf(Locale.ROOT, "  stock audit: %,d of %,d items do not add up (%,d units)%s;"
+            + " own reads: %,d stale of %,d%n", audit.itemsOff(), audit.itemsChecked(),
+        audit.unitsOff(), audit.uncertainBuys() == 0 ? ""
+            : String.format(Locale.ROOT, ", %,d buys of unknown outcome", audit.uncertainBuys()),
+        result.ownReads().stale(), result.ownReads().checked());
     for (ClientResult c : result.clients()) {
       out.printf(Locale.ROOT, "  client %d: %.1f WIPS, avg %.1f ms, update avg %.1f ms, %.4f"
               + " m$/WI (2008), %,d checkpoints, %,d lock refusals%n", c.index(), c.wips(),

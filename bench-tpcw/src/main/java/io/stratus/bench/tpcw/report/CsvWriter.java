@@ -1,7 +1,9 @@
 package io.stratus.bench.tpcw.report;
 
+import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
+import io.stratus.bench.tpcw.harness.OwnReads;
 import io.stratus.bench.tpcw.harness.RunResult;
 import io.stratus.bench.tpcw.harness.RunSettings;
 import io.stratus.bench.tpcw.harness.ServerCost;
@@ -45,7 +47,8 @@ final class CsvWriter {
       "background_mdollars_per_wi_2026", "lost_item_updates", "lost_customer_updates",
       "drain_requests", "drain_mdollars_2008", "drain_mdollars_2026", "drain_records_applied",
       "drain_quiescent", "server_hours", "coordination_hours", "machines_mdollars_per_wi_2008",
-      "machines_mdollars_per_wi_2026", "clients", "lock_refusals",
+      "machines_mdollars_per_wi_2026", "clients", "lock_refusals", "stock_items_off",
+      "stock_units_off", "stock_uncertain_buys", "own_reads_checked", "own_reads_stale",
       "row", "row_kind", "row_label", "is_update", "mix_percent",
       "count", "errors", "mean_ms", "p50_ms", "p90_ms", "p99_ms", "requests_per_wi",
       "mdollars_per_wi_2008", "mdollars_per_wi_2026", "mean_staleness_ms",
@@ -147,6 +150,12 @@ final class CsvWriter {
         Boolean.toString(d.quiescent()), number(m.serverHours()), number(m.coordinationHours()),
         number(m.milliDollarsPerWi2008()), number(m.milliDollarsPerWi2026()),
         Integer.toString(s.clients()), Long.toString(run.lockRefusals())));
+    StockAudit audit = run.stockAudit();
+    OwnReads own = run.ownReads() == null ? OwnReads.NONE : run.ownReads();
+    fields.addAll(List.of(audit == null ? "" : Long.toString(audit.itemsOff()),
+        audit == null ? "" : Long.toString(audit.unitsOff()),
+        audit == null ? "" : Long.toString(audit.uncertainBuys()),
+        Long.toString(own.checked()), Long.toString(own.stale())));
     return fields;
   }
 

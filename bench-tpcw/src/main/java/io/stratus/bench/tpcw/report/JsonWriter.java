@@ -1,8 +1,10 @@
 package io.stratus.bench.tpcw.report;
 
+import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.harness.ClientResult;
 import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
+import io.stratus.bench.tpcw.harness.OwnReads;
 import io.stratus.bench.tpcw.harness.RunResult;
 import io.stratus.bench.tpcw.harness.RunSettings;
 import io.stratus.bench.tpcw.harness.ServerCost;
@@ -107,6 +109,22 @@ final class JsonWriter {
     j.name("coordinationMilliDollarsPerWi2026").value(m.coordinationMilliDollarsPerWi2026());
     j.endObject();
     j.name("lockRefusals").value(r.lockRefusals());
+    StockAudit audit = r.stockAudit();
+    if (audit != null) {
+      j.name("stockAudit").beginObject();
+      j.name("itemsChecked").value(audit.itemsChecked());
+      j.name("itemsOff").value(audit.itemsOff());
+      j.name("unitsOff").value(audit.unitsOff());
+      j.name("itemsUncertain").value(audit.itemsUncertain());
+      j.name("uncertainBuys").value(audit.uncertainBuys());
+      j.endObject();
+    }
+    OwnReads own = r.ownReads() == null ? OwnReads.NONE : r.ownReads();
+    j.name("ownReads").beginObject();
+    j.name("checked").value(own.checked());
+    j.name("stale").value(own.stale());
+    j.name("maxStalenessMillis").value(own.maxStalenessMillis());
+    j.endObject();
     j.name("clients").beginArray();
     for (ClientResult c : r.clients() == null ? List.<ClientResult>of() : r.clients()) {
       j.beginObject();

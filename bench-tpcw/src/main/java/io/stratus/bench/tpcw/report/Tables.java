@@ -2,7 +2,9 @@ package io.stratus.bench.tpcw.report;
 
 import io.stratus.bench.tpcw.harness.ClientResult;
 import io.stratus.bench.tpcw.harness.Drain;
+import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.harness.LoadSummary;
+import io.stratus.bench.tpcw.harness.OwnReads;
 import io.stratus.bench.tpcw.harness.RunResult;
 import io.stratus.bench.tpcw.harness.ServerCost;
 import io.stratus.bench.tpcw.rbe.MixCompliance;
@@ -111,6 +113,18 @@ final class Tables {
     facts.add("lock refusals " + run.lockRefusals());
     facts.add("lost updates " + run.lostItemUpdates() + " item (stock), "
         + run.lostCustomerUpdates() + " customer");
+    StockAudit audit = run.stockAudit();
+    if (audit != null) {
+      facts.add("stock audit " + (audit.clean() ? "adds up" : audit.itemsOff() + " of "
+          + audit.itemsChecked() + " items off by " + audit.unitsOff() + " units")
+          + (audit.uncertainBuys() == 0 ? "" : " (" + audit.uncertainBuys()
+              + " buys of unknown outcome)"));
+    }
+    OwnReads own = run.ownReads();
+    if (own != null && own.checked() > 0) {
+      facts.add("own writes read stale " + own.stale() + " of " + own.checked()
+          + (own.stale() == 0 ? "" : " (max " + own.maxStalenessMillis() + " ms)"));
+    }
     List<MixCompliance.Row> mix = run.mixCompliance();
     List<Interaction> off = MixCompliance.flagged(mix, MixCompliance.Verdict.OFF);
     List<Interaction> thin = MixCompliance.flagged(mix, MixCompliance.Verdict.THIN);

@@ -1,8 +1,10 @@
 package io.stratus.bench.tpcw.report;
 
+import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.harness.ClientResult;
 import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
+import io.stratus.bench.tpcw.harness.OwnReads;
 import io.stratus.bench.tpcw.harness.RunResult;
 import io.stratus.bench.tpcw.harness.RunSettings;
 import io.stratus.bench.tpcw.harness.ServerCost;
@@ -102,10 +104,11 @@ final class Fixtures {
         List.of("IOException: \"timeout\" at C:\\path", "tab\there\u0001bell"), 2, 1,
         new Drain(7, 0.01, 0.002, 5, 40, 3, 900, false), ServerCost.of(1, true, 25, 312), 4,
         List.of(new ClientResult(0, 6.25, plain.total(), plain.update(), 2, 0, 3),
-            new ClientResult(1, 6.25, plain.total(), plain.update(), 1, 1, 1)));
+            new ClientResult(1, 6.25, plain.total(), plain.update(), 1, 1, 1)),
+        new StockAudit(1000, 3, 7, 2, 1), new OwnReads(40, 2, 1500));
     RunResult empty = new RunResult("atomic", settings(ProtocolKind.ATOMIC, 10,
         Duration.ofSeconds(100)), null, Map.of(), null, null, null, 0, 25, Double.NaN, 0, 0,
-        0, 0, 0, List.of(), 0, 0, Drain.NONE, ServerCost.NONE, 0, List.of());
+        0, 0, 0, List.of(), 0, 0, Drain.NONE, ServerCost.NONE, 0, List.of(), null, null);
     return new SweepResult("protocol", List.of(plain, awkward, empty));
   }
 
@@ -181,7 +184,9 @@ final class Fixtures {
     return new RunResult(label, s, load, per, read, update, all, total / 25.0, 25, 0.9, 2, 0,
         (long) (bg * 100), bg, bg / 4, List.of(), 0, 0,
         new Drain(12, bg / 10, bg / 40, 1, 30, 2, 400, true),
-        ServerCost.of(1, p != ProtocolKind.NAIVE, 25, total), 0, List.of());
+        ServerCost.of(1, p != ProtocolKind.NAIVE, 25, total), 0, List.of(),
+        new StockAudit(s.items(), 0, 0, 0, 0), new OwnReads(100, p == ProtocolKind.NAIVE ? 0 : 3,
+            250));
   }
 
   private static ResponseStats stats(String label, long count, double ms, double m08) {
