@@ -15,7 +15,7 @@ import java.util.Optional;
  * applies its pending updates once per checkpoint interval; a measurement interval of a few such
  * periods averages over many expiries and checkpoints, a shorter one over none or one or two. With
  * a 100 s TTL and 25 s measured no cached page ever expires, so reads cost no request at all and a
- * TTL sweep shows nothing; with 45 s checkpoints a 25 s run sees two of them or none.
+ * TTL sweep shows nothing; with 45 s checkpoints a 25 s run checkpoints each page once at most.
  *
  * <p>The rule: the measurement interval must be at least {@value #PERIODS} times the longest
  * period that matters for the run, the TTL or, for a protocol that checkpoints ({@link
