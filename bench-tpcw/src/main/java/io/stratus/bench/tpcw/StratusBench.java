@@ -32,8 +32,10 @@ import picocli.CommandLine;
 /**
  * The command line of Stratus's main job: the TPC-W harness ({@link TpcwHarness}). With no
  * arguments it compares every landed protocol on the in-process cloud with the ec2 latency
- * profile, prints the table and writes the report. Subcommands run the engine and protocol
- * micro-benchmarks.
+ * profile, prints the table and writes the report. {@code --preset} sets the flags of one of the
+ * papers' experiments ({@link Preset}); flags given next to it win. A run too short for its TTL or
+ * checkpoint interval is announced by a warning ({@link RunWarnings}). Subcommands run the engine
+ * and protocol micro-benchmarks.
  *
  * <p>Bad flags produce one clear line and exit code 2; failures of the run (an unreachable
  * endpoint, refused credentials) one line and exit code 1, never a stack trace (run with {@code
@@ -173,7 +175,9 @@ public final class StratusBench implements Callable<Integer> {
     CommandLine cli = new CommandLine(new StratusBench());
     cli.setOut(out);
     cli.setErr(err);
-    cli.getCommandSpec().usageMessage().footer(presetListing().toArray(new String[0]));
+    List<String> footer = new ArrayList<>(List.of(""));
+    footer.addAll(presetListing());
+    cli.getCommandSpec().usageMessage().footer(footer.toArray(new String[0]));
     cli.setParameterExceptionHandler(
         (ex, a) -> {
           err.println("stratus-bench: " + ex.getMessage() + " (see --help)");
@@ -389,7 +393,6 @@ public final class StratusBench implements Callable<Integer> {
   /** The lines {@code --preset list} prints and {@code --help} ends with. */
   static List<String> presetListing() {
     List<String> lines = new ArrayList<>();
-    lines.add("");
     lines.add("Presets: paper 000's settings for its figures (--preset paper-figN names any");
     lines.add("figure a preset covers); flags given with a preset replace its values.");
     for (Preset p : Preset.all()) {
