@@ -3,7 +3,9 @@ package io.stratus.bench.tpcw;
 import io.stratus.bench.tpcw.harness.CloudTarget;
 import io.stratus.bench.tpcw.harness.Defaults;
 import io.stratus.bench.tpcw.harness.Durations;
+import io.stratus.bench.tpcw.harness.Preset;
 import io.stratus.bench.tpcw.harness.RunSettings;
+import io.stratus.bench.tpcw.harness.RunWarnings;
 import io.stratus.bench.tpcw.harness.Sweep;
 import io.stratus.bench.tpcw.harness.TpcwHarness;
 import io.stratus.bench.tpcw.workload.Mix;
@@ -17,8 +19,10 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -28,8 +32,10 @@ import picocli.CommandLine;
 /**
  * The command line of Stratus's main job: the TPC-W harness ({@link TpcwHarness}). With no
  * arguments it compares every landed protocol on the in-process cloud with the ec2 latency
- * profile, prints the table and writes the report. Subcommands run the engine and protocol
- * micro-benchmarks.
+ * profile, prints the table and writes the report. {@code --preset} sets the flags of one of the
+ * papers' experiments ({@link Preset}); flags given next to it win. A run too short for its TTL or
+ * checkpoint interval is announced by a warning ({@link RunWarnings}). Subcommands run the engine
+ * and protocol micro-benchmarks.
  *
  * <p>Bad flags produce one clear line and exit code 2; failures of the run (an unreachable
  * endpoint, refused credentials) one line and exit code 1, never a stack trace (run with {@code
@@ -49,6 +55,11 @@ import picocli.CommandLine;
       "Default: every landed protocol on the in-process cloud, ec2 latency profile."
     })
 public final class StratusBench implements Callable<Integer> {
+
+  @Option(names = "--preset", paramLabel = "NAME",
+      description = "The papers' settings for a figure (see below; list: --preset list); flags"
+          + " given with it replace its values.")
+  String preset;
 
   @Option(names = "--protocols", split = ",", paramLabel = "P",
       description = "Protocols to compare, or all (default: naive,basic,monotonic,atomic,"
@@ -94,12 +105,13 @@ public final class StratusBench implements Callable<Integer> {
       description = "Page size, e.g. 100k or 8192 (default: ${DEFAULT-VALUE}).")
   String pageSize;
 
-  @Option(names = "--ttl", defaultValue = "100s", paramLabel = "DURATION",
-      description = "Buffer-pool time to live (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--ttl", defaultValue = "7s", paramLabel = "DURATION",
+      description = "Buffer-pool time to live (default: ${DEFAULT-VALUE}; the papers': 100s).")
   String ttl;
 
-  @Option(names = "--checkpoint-interval", defaultValue = "10s", paramLabel = "DURATION",
-      description = "Checkpoint interval (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--checkpoint-interval", defaultValue = "7s", paramLabel = "DURATION",
+      description = "Checkpoint interval of the protocols that checkpoint (default:"
+          + " ${DEFAULT-VALUE}; the papers': 45s).")
   String checkpointInterval;
 
   @Option(names = "--ebs", defaultValue = "10", paramLabel = "N",
@@ -118,12 +130,13 @@ public final class StratusBench implements Callable<Integer> {
       description = "CUSTOMER rows per EB (default: ${DEFAULT-VALUE}, the specification's).")
   int customersPerEb;
 
-  @Option(names = "--warm-up", defaultValue = "5s", paramLabel = "DURATION",
+  @Option(names = "--warm-up", defaultValue = "2s", paramLabel = "DURATION",
       description = "Warm-up before measuring (default: ${DEFAULT-VALUE}).")
   String warmUp;
 
-  @Option(names = "--duration", defaultValue = "25s", paramLabel = "DURATION",
-      description = "Measurement interval per run (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--duration", defaultValue = "21s", paramLabel = "DURATION",
+      description = "Measurement interval per run; a warning says when it is shorter than"
+          + " 3 times the TTL or checkpoint interval (default: ${DEFAULT-VALUE}).")
   String duration;
 
   @Option(names = "--think-time", defaultValue = "0", paramLabel = "DURATION",
@@ -162,6 +175,9 @@ public final class StratusBench implements Callable<Integer> {
     CommandLine cli = new CommandLine(new StratusBench());
     cli.setOut(out);
     cli.setErr(err);
+    List<String> footer = new ArrayList<>(List.of(""));
+    footer.addAll(presetListing());
+    cli.getCommandSpec().usageMessage().footer(footer.toArray(new String[0]));
     cli.setParameterExceptionHandler(
         (ex, a) -> {
           err.println("stratus-bench: " + ex.getMessage() + " (see --help)");
@@ -357,14 +373,55 @@ public final class StratusBench implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    if (preset != null && preset.trim().equalsIgnoreCase("list")) {
+      presetListing().forEach(out::println);
+      return 0;
+    }
     TpcwHarness.Plan plan;
     try {
-      plan = plan();
+      plan = withPreset().plan();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    new TpcwHarness(plan, spec.commandLine().getOut(), spec.commandLine().getErr()).run();
+    RunWarnings.forPlan(plan.sweptParameter(), plan.runs()).forEach(out::println);
+    out.flush();
+    new TpcwHarness(plan, out, spec.commandLine().getErr()).run();
     return 0;
+  }
+
+  /** The lines {@code --preset list} prints and {@code --help} ends with. */
+  static List<String> presetListing() {
+    List<String> lines = new ArrayList<>();
+    lines.add("Presets: paper 000's settings for its figures (--preset paper-figN names any");
+    lines.add("figure a preset covers); flags given with a preset replace its values.");
+    for (Preset p : Preset.all()) {
+      lines.add("  " + p.summary());
+    }
+    return lines;
+  }
+
+  /**
+   * This command's flags completed by the preset's: without {@code --preset} this command itself;
+   * with one, a fresh command parsed from the preset's flags that were not given (see {@link
+   * Preset#argsBesides}) followed by the arguments as given, so that the preset's values pass the
+   * same parsing and checks as typed ones and typed ones win.
+   */
+  StratusBench withPreset() {
+    if (preset == null) {
+      return this;
+    }
+    Preset p = Preset.named(preset);
+    CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+    Map<String, String> given = new HashMap<>();
+    for (CommandLine.Model.OptionSpec o : parsed.matchedOptions()) {
+      given.put(o.longestName(), String.join(",", o.stringValues()));
+    }
+    List<String> args = new ArrayList<>(p.argsBesides(given));
+    args.addAll(parsed.originalArgs());
+    StratusBench completed = new StratusBench();
+    new CommandLine(completed).parseArgs(args.toArray(new String[0]));
+    return completed;
   }
 
   /** Checks every flag once and turns them into the harness's plan. */

@@ -2,16 +2,28 @@ package io.stratus.bench.tpcw;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.bench.tpcw.harness.Defaults;
+import io.stratus.bench.tpcw.harness.Durations;
+import io.stratus.bench.tpcw.harness.Preset;
+import io.stratus.bench.tpcw.harness.RunSettings;
+import io.stratus.bench.tpcw.harness.RunWarnings;
+import io.stratus.bench.tpcw.harness.Sweep;
+import io.stratus.bench.tpcw.harness.TpcwHarness;
 import io.stratus.bench.tpcw.workload.Interaction;
+import io.stratus.bench.tpcw.workload.Mix;
+import io.stratus.protocols.ProtocolKind;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
 
 class StratusBenchTest {
 
@@ -146,5 +158,148 @@ class StratusBenchTest {
     assertThat(code).as(err.toString()).isZero();
     assertThat(out.toString()).contains("protocol=" + protocol).contains("Report: ")
         .contains("lost updates: 0 item (stock), 0 customer");
+  }
+
+  /** The plan the command line makes, without running it. */
+  private static TpcwHarness.Plan plan(String... args) {
+    StratusBench bench = new StratusBench();
+    new CommandLine(bench).parseArgs(args);
+    return bench.withPreset().plan();
+  }
+
+  private static final List<ProtocolKind> PAPER_PROTOCOLS = List.of(ProtocolKind.NAIVE,
+      ProtocolKind.BASIC, ProtocolKind.ATOMIC, ProtocolKind.TWO_PHASE_LOCKING,
+      ProtocolKind.SNAPSHOT_ISOLATION);
+
+  /** The sweep each preset runs: parameter and values ("protocol" and none without a sweep). */
+  private static final Map<String, List<String>> PRESET_SWEEPS = Map.of(
+      "paper-fig3", List.of("protocol"),
+      "paper-fig5", List.of("protocol"),
+      "paper-fig9", List.of("ebs", "1", "10", "20", "50", "100"),
+      "paper-fig11", List.of("page-size", "10000", "50000", "109000", "200000"),
+      "paper-fig13", List.of("ttl", "0", "10s", "50s", "100s"));
+
+  @Test
+  void everyPresetRunsTheFigureWithThePapersSettingsAndNeedsNoWarning() {
+    assertThat(Preset.all()).extracting(Preset::name)
+        .containsExactlyInAnyOrderElementsOf(PRESET_SWEEPS.keySet());
+    for (Preset preset : Preset.all()) {
+      TpcwHarness.Plan plan = plan("--preset", preset.name());
+      List<String> sweep = PRESET_SWEEPS.get(preset.name());
+      String placement = preset.name().equals("paper-fig3") || preset.name().equals("paper-fig11")
+          || preset.name().equals("paper-fig13") ? "eu" : "ec2";
+
+      assertThat(plan.sweptParameter()).as(preset.name()).isEqualTo(sweep.get(0));
+      int values = Math.max(1, sweep.size() - 1);
+      assertThat(plan.runs()).as(preset.name()).hasSize(values * PAPER_PROTOCOLS.size());
+      assertThat(plan.runs().subList(0, PAPER_PROTOCOLS.size()))
+          .extracting(r -> r.settings().protocol()).containsExactlyElementsOf(PAPER_PROTOCOLS);
+      if (sweep.size() > 1) {
+        assertThat(plan.runs().stream().map(Sweep.Planned::label).distinct())
+            .containsExactlyElementsOf(sweep.subList(1, sweep.size()));
+      }
+      for (Sweep.Planned run : plan.runs()) {
+        RunSettings s = run.settings();
+        String swept = sweep.get(0);
+        assertThat(s.placement()).isEqualTo(placement);
+        assertThat(s.latencyProfile()).isEqualTo(placement);
+        assertThat(s.endUserRoundTrip())
+            .isEqualTo(placement.equals("ec2") ? Duration.ofMillis(100) : Duration.ZERO);
+        assertThat(s.pageSize()).isEqualTo(swept.equals("page-size")
+            ? Integer.parseInt(run.label()) : 109_000);
+        assertThat(s.ttl()).isEqualTo(swept.equals("ttl") ? Durations.parse(run.label())
+            : Duration.ofSeconds(100));
+        assertThat(s.checkpointInterval()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(s.ebs()).isEqualTo(swept.equals("ebs") ? Integer.parseInt(run.label()) : 1);
+        assertThat(s.mix()).isEqualTo(Mix.SHOPPING);
+        assertThat(s.items()).isEqualTo(1000);
+        assertThat(s.customersPerEb()).isEqualTo(2880);
+        assertThat(s.thinkTimeMean()).isZero();
+        assertThat(s.warmUp()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(s.measure()).isEqualTo(Duration.ofMinutes(5));
+      }
+      assertThat(RunWarnings.forPlan(plan.sweptParameter(), plan.runs())).as(preset.name())
+          .isEmpty();
+    }
+  }
+
+  @Test
+  void flagsGivenWithAPresetReplaceItsValues() {
+    TpcwHarness.Plan plan = plan("--ebs", "4", "--preset", "paper-fig5", "--protocols",
+        "basic,atomic", "--duration=1m", "--page-size", "100k");
+
+    assertThat(plan.runs()).extracting(r -> r.settings().protocol())
+        .containsExactly(ProtocolKind.BASIC, ProtocolKind.ATOMIC);
+    RunSettings s = plan.runs().get(0).settings();
+    assertThat(s.ebs()).isEqualTo(4);
+    assertThat(s.measure()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(s.pageSize()).isEqualTo(100 * 1024);
+    assertThat(s.ttl()).isEqualTo(Duration.ofSeconds(100));
+    assertThat(s.endUserRoundTrip()).isEqualTo(Duration.ofMillis(100));
+    assertThat(RunWarnings.forPlan(plan.sweptParameter(), plan.runs())).hasSize(1);
+
+    TpcwHarness.Plan fixedEbs = plan("--preset", "paper-fig9", "--ebs", "5");
+    assertThat(fixedEbs.sweptParameter()).isEqualTo("protocol");
+    assertThat(fixedEbs.runs()).hasSize(5).allMatch(r -> r.settings().ebs() == 5);
+
+    TpcwHarness.Plan ownSweep = plan("--preset", "paper-fig9", "--sweep", "mix=browsing");
+    assertThat(ownSweep.sweptParameter()).isEqualTo("mix");
+    assertThat(ownSweep.runs()).allMatch(r -> r.settings().ebs() == 1
+        && r.settings().mix() == Mix.BROWSING);
+
+    TpcwHarness.Plan inEurope = plan("--preset", "paper-fig5", "--placement", "eu");
+    assertThat(inEurope.runs()).allMatch(r -> r.settings().placement().equals("eu")
+        && r.settings().endUserRoundTrip().isZero());
+  }
+
+  @Test
+  void anUnknownPresetGivesOneLineAndExitCodeTwo() {
+    int code = run("--preset", "paper-fig2");
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString().strip().lines()).hasSize(1);
+    assertThat(err.toString()).startsWith("stratus-bench: unknown preset 'paper-fig2'");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void presetListAndHelpListEveryPresetOnOneLine() {
+    assertThat(run("--preset", "list")).isZero();
+    String listed = out.toString();
+    assertThat(run("--help")).isZero();
+    String help = out.toString().substring(listed.length());
+
+    for (Preset p : Preset.all()) {
+      assertThat(listed.lines().filter(l -> l.startsWith("  " + p.name() + " "))).hasSize(1);
+      assertThat(help).contains("  " + p.summary());
+    }
+  }
+
+  @Test
+  void theDefaultRunIsTheDefaultsAndNeedsNoWarning() {
+    TpcwHarness.Plan plan = plan();
+
+    assertThat(plan.runs()).extracting(r -> r.settings().protocol())
+        .containsExactlyElementsOf(Defaults.PROTOCOLS);
+    for (Sweep.Planned run : plan.runs()) {
+      assertThat(run.settings()).isEqualTo(Defaults.settings(run.settings().protocol()));
+    }
+    assertThat(RunWarnings.forPlan(plan.sweptParameter(), plan.runs())).isEmpty();
+  }
+
+  /** A run too short for its TTL says so on one line before it starts. */
+  @Test
+  void aShortRunIsWarnedAboutBeforeItStarts(@TempDir Path dir) {
+    int code = run("--protocols", "naive", "--profile", "none", "--ebs", "1", "--items", "100",
+        "--customers-per-eb", "20", "--warm-up", "0", "--duration", "10m", "--ttl", "5m",
+        "--interactions-per-eb", "5", "--seed", "5", "--out", dir.toString());
+
+    assertThat(code).as(err.toString()).isZero();
+    List<String> lines = out.toString().lines().toList();
+    assertThat(lines.get(0)).isEqualTo("warning: measuring 10m is shorter than 3 times the TTL"
+        + " (5m): few cached pages expire, so reads cost too few requests; use --duration 15m or"
+        + " more, or a shorter --ttl (naive)");
+    assertThat(lines.get(1)).startsWith("Stratus TPC-W: 1 run(s)");
+    assertThat(lines).filteredOn(l -> l.startsWith("warning")).hasSize(1);
   }
 }

@@ -1,0 +1,158 @@
+package io.stratus.bench.tpcw.harness;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * Named sets of command-line values that reproduce the experiments of paper 000, section 7: {@code
+ * --preset paper-fig3} runs what Figures 3, 4 and 7 show. A preset is a list of flags in the
+ * command line's own syntax, so its values go through the same parsing and checks as typed ones,
+ * and a flag given explicitly next to a preset replaces the preset's value of that flag.
+ *
+ * <p>Every preset uses the papers' settings (000 section 7.1): the five protocols the paper
+ * compares (naive, basic, atomic, locking, snapshot isolation), 109 KB pages (decimal kilobytes,
+ * as the latency profiles read the papers' tables), a 100 s TTL, 45 s checkpoints, one emulated
+ * browser (the papers' single client issued one request at a time, without think time) against
+ * one application server, and the specification's shopping mix, 1,000 items and 2,880 customers
+ * per EB. The measurement interval is five minutes, the shortest that spans {@value
+ * RunWarnings#PERIODS} TTLs, so that cached pages expire and checkpoints run several times in
+ * every run. In the EC2 placement the papers timed each interaction end to end from a machine in
+ * Europe; the presets add a 100 ms round trip per interaction for that hop, the figure the ec2 and
+ * eu latency profiles assume for a service on EC2 reached from Europe.
+ *
+ * @param name the name given to {@code --preset}
+ * @param aliases further names, one per figure the same runs reproduce
+ * @param reproduces the figures of paper 000 the runs reproduce and what they vary, briefly
+ * @param options the flags, long names to values, in the order they are listed
+ */
+public record Preset(
+    String name, List<String> aliases, String reproduces, Map<String, String> options) {
+
+  /** The protocols paper 000 compares in section 7, in its order. */
+  public static final String PAPER_PROTOCOLS =
+      "naive,basic,atomic,two_phase_locking,snapshot_isolation";
+  /** The round trip from the papers' client machine in Europe to EC2. */
+  public static final String EUROPE_TO_EC2 = "100ms";
+
+  private static final List<Preset> ALL = List.of(
+      new Preset("paper-fig3", List.of("paper-fig4", "paper-fig7"),
+          "Figs. 3, 4, 7: the protocols, EU placement",
+          paper("--placement", "eu")),
+      new Preset("paper-fig5", List.of("paper-fig6", "paper-fig8"),
+          "Figs. 5, 6, 8: the protocols, EC2 placement",
+          paper("--placement", "ec2", "--end-user-rtt", EUROPE_TO_EC2)),
+      new Preset("paper-fig9", List.of("paper-fig10"),
+          "Figs. 9, 10: 1-100 EBs, EC2 placement",
+          paper("--placement", "ec2", "--end-user-rtt", EUROPE_TO_EC2,
+              "--sweep", "ebs=1,10,20,50,100")),
+      new Preset("paper-fig11", List.of("paper-fig12"),
+          "Figs. 11, 12: 10-200 KB pages, EU placement",
+          paper("--placement", "eu", "--sweep", "page-size=10000,50000,109000,200000")),
+      new Preset("paper-fig13", List.of("paper-fig14"),
+          "Figs. 13, 14: TTLs 0-100 s, EU placement",
+          paper("--placement", "eu", "--sweep", "ttl=0,10s,50s,100s")));
+
+  /** Checks the preset. */
+  public Preset {
+    Objects.requireNonNull(name, "name");
+    aliases = List.copyOf(aliases);
+    Objects.requireNonNull(reproduces, "reproduces");
+    options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
+  }
+
+  /** Every preset, in the order of the figures. */
+  public static List<Preset> all() {
+    return ALL;
+  }
+
+  /** The preset named {@code name} (or one of its aliases), case ignored. */
+  public static Preset named(String name) {
+    String n = name.trim().toLowerCase(Locale.ROOT);
+    for (Preset p : ALL) {
+      if (p.name.equals(n) || p.aliases.contains(n)) {
+        return p;
+      }
+    }
+    throw new IllegalArgumentException("unknown preset '" + name + "' (known: "
+        + String.join(", ", ALL.stream().map(Preset::name).toList())
+        + "; --preset list describes them)");
+  }
+
+  /** Every name the presets answer to. */
+  public static List<String> names() {
+    return ALL.stream().flatMap(p -> Stream.concat(Stream.of(p.name), p.aliases.stream()))
+        .toList();
+  }
+
+  /**
+   * The preset's flags, as command-line arguments, except those the user gave: a given flag
+   * replaces the preset's value. The preset's sweep also yields to a given {@code --sweep} and to
+   * a given value of the swept parameter (a fixed {@code --ebs 5} ends an EB sweep), and its
+   * end-user round trip to a given placement other than ec2, where it has no meaning.
+   *
+   * @param given the flags given on the command line, long names to their values as typed
+   */
+  public List<String> argsBesides(Map<String, String> given) {
+    List<String> args = new ArrayList<>();
+    options.forEach((flag, value) -> {
+      boolean keep = !given.containsKey(flag);
+      if (flag.equals("--sweep")) {
+        keep &= !given.containsKey("--" + value.substring(0, value.indexOf('=')));
+      }
+      if (flag.equals("--end-user-rtt") && given.containsKey("--placement")) {
+        keep &= given.get("--placement").trim().equalsIgnoreCase("ec2");
+      }
+      if (keep) {
+        args.add(flag);
+        args.add(value);
+      }
+    });
+    return args;
+  }
+
+  /** The number of runs: protocols times sweep values. */
+  public int runs() {
+    int protocols = options.get("--protocols").split(",").length;
+    String sweep = options.get("--sweep");
+    return sweep == null ? protocols : protocols * sweep.split(",").length;
+  }
+
+  /** The time the runs take at least: warm-up and measurement of each, without the loads. */
+  public Duration leastRunTime() {
+    Duration warmUp = Durations.parse(options.get("--warm-up"));
+    return warmUp.plus(Durations.parse(options.get("--duration"))).multipliedBy(runs());
+  }
+
+  /** One line for {@code --preset list} and {@code --help}, under 80 columns. */
+  public String summary() {
+    return String.format(Locale.ROOT, "%-12s %s; %d runs, %d+ min", name, reproduces, runs(),
+        leastRunTime().toMinutes());
+  }
+
+  /** The papers' settings (000 section 7.1; see the class comment), then {@code more}. */
+  private static Map<String, String> paper(String... more) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("--protocols", PAPER_PROTOCOLS);
+    m.put("--page-size", "109000");
+    m.put("--ttl", "100s");
+    m.put("--checkpoint-interval", "45s");
+    m.put("--ebs", "1");
+    m.put("--think-time", "0");
+    m.put("--mix", "shopping");
+    m.put("--items", "1000");
+    m.put("--customers-per-eb", "2880");
+    m.put("--warm-up", "30s");
+    m.put("--duration", "5m");
+    for (int i = 0; i < more.length; i += 2) {
+      m.put(more[i], more[i + 1]);
+    }
+    return m;
+  }
+}
