@@ -143,9 +143,15 @@ public final class StratusBench implements Callable<Integer> {
       description = "Mean think time, negative exponential (default: ${DEFAULT-VALUE}, none).")
   String thinkTime;
 
+  @Option(names = "--clients", defaultValue = "1", paramLabel = "N[,N...]",
+      description = "Application servers, each its own database handle serving --ebs browsers"
+          + " over one shared database; several values sweep them, e.g. 1,2,4,8"
+          + " (default: ${DEFAULT-VALUE}).")
+  String clients;
+
   @Option(names = "--sweep", paramLabel = "NAME=V1,V2",
       description = "Sweep one parameter across the protocols: ebs, page-size, ttl,"
-          + " checkpoint-interval, items, mix, think-time, end-user-rtt or profile.")
+          + " checkpoint-interval, items, mix, think-time, end-user-rtt, profile or clients.")
   String sweep;
 
   @Option(names = "--seed", defaultValue = "2008", paramLabel = "N",
@@ -470,6 +476,15 @@ public final class StratusBench implements Callable<Integer> {
         nonNegative("--think-time", Durations.parse(thinkTime)), nonNegative("--end-user-rtt", rtt),
         seed);
     Optional<Sweep> sw = sweep == null ? Optional.empty() : Optional.of(Sweep.parse(sweep));
+    if (clients.contains(",")) {
+      if (sw.isPresent()) {
+        throw new IllegalArgumentException(
+            "several --clients values sweep them; that cannot be combined with --sweep");
+      }
+      sw = Optional.of(Sweep.parse("clients=" + clients));
+    } else {
+      base = base.withClients(Defaults.positive("--clients", clients));
+    }
     if (sw.isPresent() && sw.get().parameter().equals("profile")
         && kind != CloudTarget.Kind.IN_PROCESS) {
       throw new IllegalArgumentException("--sweep profile needs the in-process cloud");

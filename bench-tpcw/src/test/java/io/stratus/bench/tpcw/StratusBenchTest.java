@@ -53,6 +53,25 @@ class StratusBenchTest {
   }
 
   @Test
+  void severalClientsShareTheDatabaseAndAreReportedEach(@TempDir Path dir) throws Exception {
+    int code = run("--protocols", "basic", "--profile", "none", "--clients", "1,2", "--ebs", "2",
+        "--items", "100", "--customers-per-eb", "20", "--warm-up", "0", "--duration", "10m",
+        "--interactions-per-eb", "40", "--seed", "9", "--out", dir.toString());
+
+    assertThat(code).as(err.toString()).isZero();
+    String printed = out.toString();
+    assertThat(printed).contains("[1/2] clients=1 (basic)").contains("[2/2] clients=2 (basic)")
+        .contains("client 0:").contains("client 1:").contains("per client (application server)")
+        .contains("stock audit").contains("drain:");
+    // Two clients of two browsers run twice the interactions of one.
+    assertThat(printed).contains("80 interactions").contains("160 interactions");
+    assertThat(Files.readString(dir.resolve("results.json"))).contains("\"clients\": [")
+        .contains("\"lockRefusals\"");
+    assertThat(run("--clients", "0")).isEqualTo(2);
+    assertThat(run("--clients", "1,2", "--sweep", "ebs=1,2")).isEqualTo(2);
+  }
+
+  @Test
   void badFlagGivesOneClearLineAndExitCodeTwo() {
     int code = run("--ebs", "many");
 

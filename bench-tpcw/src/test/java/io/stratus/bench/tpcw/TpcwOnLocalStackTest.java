@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A short TPC-W run against real services, through the command line as a user would start it:
+ * A short TPC-W run of two application servers (clients) against real services, through the
+ * command line as a user would start it:
  * S3 and SQS on LocalStack (found or started by the AWS adapter's fixture), locks and counters on
  * a real ZooKeeper. It runs a fixed number of interactions per browser, so it takes the same work
  * on a fast or a slow machine.
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TpcwOnLocalStackTest {
 
   @Test
-  void basicAndAtomicRunTheBookstoreOnLocalStackAndZooKeeper(@TempDir Path dir) throws Exception {
+  void twoClientsRunTheBookstoreOnLocalStackAndZooKeeperUnderBasicAndAtomic(@TempDir Path dir) throws Exception {
     LocalStackFixture localstack = LocalStackFixture.get();
     String endpoint = localstack.config().build().endpoint().orElseThrow().toString();
     StringWriter out = new StringWriter();
@@ -30,7 +31,7 @@ class TpcwOnLocalStackTest {
       int code = StratusBench.run(new String[] {
           "--cloud", "localstack", "--endpoint", endpoint, "--bucket", localstack.bucket(),
           "--zookeeper", zookeeper.getConnectString(), "--protocols", "basic,atomic",
-          "--ebs", "2", "--items", "50", "--customers-per-eb", "10", "--warm-up", "0",
+          "--clients", "2", "--ebs", "2", "--items", "50", "--customers-per-eb", "10", "--warm-up", "0",
           "--duration", "10m", "--interactions-per-eb", "25", "--seed", "11",
           "--out", dir.toString()}, new PrintWriter(out, true), new PrintWriter(err, true));
 
@@ -38,7 +39,7 @@ class TpcwOnLocalStackTest {
     }
     String printed = out.toString();
     assertThat(printed).contains("localstack").contains("[1/2] protocol=basic")
-        .contains("[2/2] protocol=atomic").contains("(0 errors)");
+        .contains("[2/2] protocol=atomic").contains("(0 errors)").contains("client 1:");
     assertThat(printed).doesNotContain("WIPS 0.00");
     for (Interaction wi : Interaction.values()) {
       assertThat(printed).contains(wi.label());

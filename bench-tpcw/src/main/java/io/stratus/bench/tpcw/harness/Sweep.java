@@ -19,7 +19,7 @@ public record Sweep(String parameter, List<String> values) {
   /** The parameters that can be swept. */
   public static final List<String> PARAMETERS = List.of(
       "ebs", "page-size", "ttl", "checkpoint-interval", "items", "mix", "think-time",
-      "end-user-rtt", "profile");
+      "end-user-rtt", "profile", "clients");
 
   /** One planned run: its label within the sweep and its settings. */
   public record Planned(String label, RunSettings settings) {}
@@ -82,11 +82,18 @@ public record Sweep(String parameter, List<String> values) {
   private static RunSettings with(RunSettings s, ProtocolKind p) {
     return new RunSettings(p, s.cloud(), s.placement(), s.latencyProfile(), s.pageSize(), s.ttl(),
         s.checkpointInterval(), s.ebs(), s.mix(), s.items(), s.customersPerEb(), s.warmUp(),
-        s.measure(), s.thinkTimeMean(), s.endUserRoundTrip(), s.seed());
+        s.measure(), s.thinkTimeMean(), s.endUserRoundTrip(), s.seed(), s.clients());
   }
 
   /** {@code s} with the swept parameter set to {@code value}. */
   RunSettings apply(RunSettings s, String value) {
+    if (parameter.equals("clients")) {
+      return s.withClients(Defaults.positive("clients", value));
+    }
+    return applyOne(s, value).withClients(s.clients());
+  }
+
+  private RunSettings applyOne(RunSettings s, String value) {
     try {
       return switch (parameter) {
         case "ebs" -> new RunSettings(s.protocol(), s.cloud(), s.placement(), s.latencyProfile(),

@@ -153,10 +153,12 @@ public final class TpcwHarness {
   /**
    * One application server: its database handle (own buffer pool, client id and background
    * checkpoints) over the run's services, decorated, outermost first, with its own interaction
-   * attribution and lock-refusal count, the run's meter and the latency of the run's profile.
+   * attribution and lock-refusal count, the run's meter and the latency of the run's profile
+   * (switched off for the drain: see {@link LatencySwitch}).
    */
   private record ClientHandle(
-      Database db, InteractionAttribution attribution, LockRefusals refusals) {}
+      Database db, InteractionAttribution attribution, LockRefusals refusals,
+      LatencySwitch latency) {}
 
   private ClientHandle openClient(CloudServices raw, int k, String runId, RunSettings s,
       CloudMeter meter, SystemScheduler scheduler) {
@@ -164,10 +166,11 @@ public final class TpcwHarness {
     LockRefusals refusals = new LockRefusals();
     List<CallInterceptor> interceptors = new ArrayList<>(
         List.of(attribution, refusals, new MeteringInterceptor(meter)));
-    if (plan.target.simulatesLatency() && !s.latencyProfile().equals("none")) {
-      interceptors.add(
-          new LatencyInterceptor(LatencyProfiles.byName(s.latencyProfile()), scheduler));
-    }
+    LatencySwitch latency = new LatencySwitch(
+        plan.target.simulatesLatency() && !s.latencyProfile().equals("none")
+            ? new LatencyInterceptor(LatencyProfiles.byName(s.latencyProfile()), scheduler)
+            : null);
+    interceptors.add(latency);
     CloudServices services = Decorators.wrap(raw, interceptors.toArray(new CallInterceptor[0]));
     DatabaseConfig.Builder builder = BookstoreSchema.configure(
             DatabaseConfig.builder(services, "tpcw/" + runId))
@@ -178,7 +181,7 @@ public final class TpcwHarness {
     if (s.protocol().accepts(ProtocolOption.CHECKPOINTS)) {
       builder.checkpointInterval(s.checkpointInterval()).checkpointSeed(s.seed() + k);
     }
-    return new ClientHandle(Database.open(builder.build()), attribution, refusals);
+    return new ClientHandle(Database.open(builder.build()), attribution, refusals, latency);
   }
 
   private static void closeAll(List<ClientHandle> clients) {
@@ -239,8 +242,10 @@ public final class TpcwHarness {
       StratusBookstore bookstore =
           new StratusBookstore(c.db(), scale, Clock.systemUTC(), s.seed(), tracker);
       bookstores.add(bookstore);
-      emulated.add(new Emulator.Client(bookstore, c.attribution(),
-          () -> drained.set(client, DrainPasses.run(c.db()))));
+      emulated.add(new Emulator.Client(bookstore, c.attribution(), () -> {
+        clients.forEach(other -> other.latency().off());
+        drained.set(client, DrainPasses.run(c.db()));
+      }));
     }
     Emulator.ClientsReport reports;
     try (Progress bar = Progress.open(plan.progressBars, "run", totalMillis / 1000, "s")) {
