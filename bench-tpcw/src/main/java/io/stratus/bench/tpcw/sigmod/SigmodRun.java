@@ -83,6 +83,8 @@ final class SigmodRun {
   /** Paper 001 section 6.1: the client's cache was limited to 5 MB. */
   static final long POOL_BYTES = 5L * 1024 * 1024;
   private static final String DATABASE = "sigmod/bookstore";
+  /** Order ids a transaction draws before it gives up on duplicates. */
+  private static final int ORDER_ID_DRAWS = 4;
 
   /**
    * What to run.
@@ -109,11 +111,6 @@ final class SigmodRun {
         throw new IllegalArgumentException("a simulated run needs a non-negative spacing");
       }
     }
-
-    Spec withMode(Mode m, int perClient, Duration interval, Duration space) {
-      return new Spec(protocol, m, profile, clients, warmUp, perClient, interval, scale,
-          pageSize, ttl, timeScale, space, seed);
-    }
   }
 
   /**
@@ -135,9 +132,9 @@ final class SigmodRun {
    * @param pendingMessages messages left in the pending-update and ATOMIC queues after the drain
    */
   record Result(Spec spec, long committed, long failed, long retries, long totalNanos,
-      long maxNanos, long serialNanos, long serialMaxNanos, long recordsRead, long recordsWritten, MeterSnapshot transactions,
-      MeterSnapshot background, MeterSnapshot all, long checkpoints, long pendingMessages,
-      Duration wallTime) {
+      long maxNanos, long serialNanos, long serialMaxNanos, long recordsRead,
+      long recordsWritten, MeterSnapshot transactions, MeterSnapshot background,
+      MeterSnapshot all, long checkpoints, long pendingMessages, Duration wallTime) {
 
     /** Average simulated seconds per committed transaction. */
     double averageSeconds() {
@@ -376,34 +373,30 @@ final class SigmodRun {
       long started = nanos.getAsLong();
       long[] attempts = {0};
       LongAdder serialNanos = new LongAdder();
-      for (int duplicate = 0; ; duplicate++) {
+      ComplexOrder.Outcome o = null;
+      for (int draws = 0; o == null && draws < ORDER_ID_DRAWS; draws++) {
         try {
-          ComplexOrder.Outcome o = attribution.charge(meter, () -> serial.measure(serialNanos,
+          o = attribution.charge(meter, () -> serial.measure(serialNanos,
               () -> c.db().run(c.retries(), tx -> {
                 attempts[0]++;
                 return c.orders().execute(tx, plan, clock.millis());
               })));
-          tally.committed.increment();
-          tally.read.add(o.recordsRead());
-          tally.written.add(o.recordsWritten());
-          break;
         } catch (DuplicateKeyException e) {
-          if (duplicate >= 3) {
-            tally.failed.increment();
-            break;
-          }
+          // another client drew the same order id: run again with a new one
         } catch (StratusException e) {
-          tally.failed.increment();
-          break;
+          break; // retries used up, or a failure that says nothing about retrying
         }
       }
       tally.retries.add(Math.max(0, attempts[0] - 1));
-      tally.serial(serialNanos.sum());
-      if (spacing >= 0) {
-        tally.took(spacing);
-      } else {
-        tally.took(nanos.getAsLong() - started);
+      if (o == null) {
+        tally.failed.increment();
+        return;
       }
+      tally.committed.increment();
+      tally.read.add(o.recordsRead());
+      tally.written.add(o.recordsWritten());
+      tally.serial(serialNanos.sum());
+      tally.took(spacing >= 0 ? spacing : nanos.getAsLong() - started);
     }
 
     Database open(String clientId, Background executor) {
