@@ -41,6 +41,7 @@ import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -48,6 +49,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -192,7 +194,7 @@ final class SigmodRun {
 
   private Result timed(long wallStart) {
     try (ScaledTime time = new ScaledTime(EPOCH, spec.timeScale())) {
-      Background background = new Background(Math.max(2, spec.clients()));
+      Background background = Background.threads(workers());
       try {
         Fixture f = new Fixture(time, time, time::threadNanos, background);
         return f.measure(wallStart, (clients, count, meter, tally) ->
@@ -205,7 +207,7 @@ final class SigmodRun {
 
   private Result simulated(long wallStart) {
     ManualClock clock = new ManualClock(EPOCH);
-    Background background = new Background(0);
+    Background background = Background.simulated(workers());
     long[] now = {0};
     Fixture f = new Fixture(clock, null, () -> now[0], background);
     return f.measure(wallStart, (clients, count, meter, tally) -> {
@@ -223,8 +225,9 @@ final class SigmodRun {
         Next n = queue.poll();
         clock.advance(Duration.ofNanos(n.at - now[0]));
         now[0] = n.at;
+        background.runDue(n.at, f::timedTask);
         f.transaction(clients.get(n.client), meter, tally, spacing);
-        background.runPending();
+        background.runDue(n.at, f::timedTask);
         end = Math.max(end, n.at + spacing);
         if (++done[n.client] < count) {
           queue.add(new Next(n.at + spacing, n.client));
@@ -233,6 +236,11 @@ final class SigmodRun {
       clock.advance(Duration.ofNanos(end - now[0])); // the last transactions end
       now[0] = end;
     });
+  }
+
+  /** Background workers: as many as clients, at least two. */
+  private int workers() {
+    return Math.max(2, spec.clients());
   }
 
   private static void runThreads(Fixture f, List<Client> clients, int count, CloudMeter meter,
@@ -399,6 +407,16 @@ final class SigmodRun {
       tally.took(spacing >= 0 ? spacing : nanos.getAsLong() - started);
     }
 
+    /** Runs a background task; returns the latency of its calls made one by one. */
+    long timedTask(Runnable task) {
+      LongAdder took = new LongAdder();
+      serial.measure(took, () -> {
+        task.run();
+        return null;
+      });
+      return took.sum();
+    }
+
     Database open(String clientId, Background executor) {
       DatabaseConfig.Builder b = BookstoreSchema.configure(
           DatabaseConfig.builder(services, DATABASE)).protocol(spec.protocol())
@@ -476,21 +494,36 @@ final class SigmodRun {
   }
 
   /**
-   * Where the handles' background work runs: a pool whose idleness can be awaited (timed runs),
-   * or a queue the simulated run's driver empties on its own thread ({@code threads} 0).
+   * Where the handles' background work runs. Timed runs: a pool of {@code workers} threads whose
+   * idleness can be awaited. Simulated runs: a queue that the driver empties on its own thread
+   * through {@code workers} modelled workers ({@link #runDue}): a worker free at the current
+   * simulated time runs queued tasks, each keeping it busy for the latency of its calls made one
+   * by one, and work that arrives while every worker is busy waits. Waiting matters: the atomic
+   * protocol coalesces the commits that arrive during a propagation into the next one, as the
+   * threads of a timed run do.
    */
-  static final class Background implements java.util.concurrent.Executor {
+  static final class Background implements Executor {
     private final ExecutorService pool;
     private final ConcurrentLinkedQueue<Runnable> queued = new ConcurrentLinkedQueue<>();
+    private final long[] freeAt;
     private final Object lock = new Object();
     private int inFlight;
 
-    Background(int threads) {
-      this.pool = threads == 0 ? null : Executors.newFixedThreadPool(threads, r -> {
+    private Background(ExecutorService pool, int workers) {
+      this.pool = pool;
+      this.freeAt = new long[workers];
+    }
+
+    static Background threads(int workers) {
+      return new Background(Executors.newFixedThreadPool(workers, r -> {
         Thread t = new Thread(r, "sigmod-background");
         t.setDaemon(true);
         return t;
-      });
+      }), workers);
+    }
+
+    static Background simulated(int workers) {
+      return new Background(null, workers);
     }
 
     @Override
@@ -514,16 +547,27 @@ final class SigmodRun {
       });
     }
 
-    /** Simulated runs: runs the queued tasks, and those they queue, on this thread. */
-    void runPending() {
-      for (Runnable t = queued.poll(); t != null; t = queued.poll()) {
-        t.run();
+    /**
+     * Simulated runs, at simulated time {@code now}: every worker free by then runs queued tasks
+     * until one keeps it busy past {@code now}; {@code run} runs a task and returns its duration.
+     */
+    void runDue(long now, ToLongFunction<Runnable> run) {
+      for (int w = 0; w < freeAt.length; w++) {
+        while (freeAt[w] <= now) {
+          Runnable t = queued.poll();
+          if (t == null) {
+            return;
+          }
+          freeAt[w] = Math.max(freeAt[w], now) + run.applyAsLong(t);
+        }
       }
     }
 
-    /** Returns once no task is queued or running. */
+    /** Returns once no task is queued or running; queued tasks run on this thread. */
     void awaitIdle() {
-      runPending();
+      for (Runnable t = queued.poll(); t != null; t = queued.poll()) {
+        t.run();
+      }
       synchronized (lock) {
         while (inFlight > 0) {
           try {
