@@ -49,7 +49,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
-import java.util.function.ToLongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -73,8 +72,8 @@ import java.util.function.Supplier;
  * {@link ManualClock} and no latency: each client starts a transaction every {@link
  * Spec#spacing()} of simulated time (the time per transaction a timed run measured), the
  * clients' transactions interleaved in start order, and background work runs right after the
- * transaction that asked for it. Nothing waits, so hundreds of simulated minutes take seconds,
- * and the run repeats exactly from its seed: the checkpoint-interval sweep uses it.
+ * transaction that asked for it ({@link Background#runQueued}). Nothing waits, so hundreds of simulated minutes take seconds, and the run repeats exactly from
+ * its seed: the checkpoint-interval sweep uses it.
  */
 final class SigmodRun {
   /** How clients are driven (see the class comment). */
@@ -85,6 +84,8 @@ final class SigmodRun {
   /** Paper 001 section 6.1: the client's cache was limited to 5 MB. */
   static final long POOL_BYTES = 5L * 1024 * 1024;
   private static final String DATABASE = "sigmod/bookstore";
+  /** The threads of a handle's own checkpoint pool, which the shared pool replaces. */
+  private static final int BACKGROUND_THREADS_PER_CLIENT = 4;
   /** Order ids a transaction draws before it gives up on duplicates. */
   private static final int ORDER_ID_DRAWS = 4;
 
@@ -194,7 +195,8 @@ final class SigmodRun {
 
   private Result timed(long wallStart) {
     try (ScaledTime time = new ScaledTime(EPOCH, spec.timeScale())) {
-      Background background = Background.threads(workers());
+      Background background =
+          Background.threads(BACKGROUND_THREADS_PER_CLIENT * spec.clients());
       try {
         Fixture f = new Fixture(time, time, time::threadNanos, background);
         return f.measure(wallStart, (clients, count, meter, tally) ->
@@ -207,7 +209,7 @@ final class SigmodRun {
 
   private Result simulated(long wallStart) {
     ManualClock clock = new ManualClock(EPOCH);
-    Background background = Background.simulated(workers());
+    Background background = Background.simulated();
     long[] now = {0};
     Fixture f = new Fixture(clock, null, () -> now[0], background);
     return f.measure(wallStart, (clients, count, meter, tally) -> {
@@ -225,9 +227,8 @@ final class SigmodRun {
         Next n = queue.poll();
         clock.advance(Duration.ofNanos(n.at - now[0]));
         now[0] = n.at;
-        background.runDue(n.at, f::timedTask);
         f.transaction(clients.get(n.client), meter, tally, spacing);
-        background.runDue(n.at, f::timedTask);
+        background.runQueued();
         end = Math.max(end, n.at + spacing);
         if (++done[n.client] < count) {
           queue.add(new Next(n.at + spacing, n.client));
@@ -236,11 +237,6 @@ final class SigmodRun {
       clock.advance(Duration.ofNanos(end - now[0])); // the last transactions end
       now[0] = end;
     });
-  }
-
-  /** Background workers: as many as clients, at least two. */
-  private int workers() {
-    return Math.max(2, spec.clients());
   }
 
   private static void runThreads(Fixture f, List<Client> clients, int count, CloudMeter meter,
@@ -407,16 +403,6 @@ final class SigmodRun {
       tally.took(spacing >= 0 ? spacing : nanos.getAsLong() - started);
     }
 
-    /** Runs a background task; returns the latency of its calls made one by one. */
-    long timedTask(Runnable task) {
-      LongAdder took = new LongAdder();
-      serial.measure(took, () -> {
-        task.run();
-        return null;
-      });
-      return took.sum();
-    }
-
     Database open(String clientId, Background executor) {
       DatabaseConfig.Builder b = BookstoreSchema.configure(
           DatabaseConfig.builder(services, DATABASE)).protocol(spec.protocol())
@@ -494,24 +480,19 @@ final class SigmodRun {
   }
 
   /**
-   * Where the handles' background work runs. Timed runs: a pool of {@code workers} threads whose
-   * idleness can be awaited. Simulated runs: a queue that the driver empties on its own thread
-   * through {@code workers} modelled workers ({@link #runDue}): a worker free at the current
-   * simulated time runs queued tasks, each keeping it busy for the latency of its calls made one
-   * by one, and work that arrives while every worker is busy waits. Waiting matters: the atomic
-   * protocol coalesces the commits that arrive during a propagation into the next one, as the
-   * threads of a timed run do.
+   * Where the handles' background work runs. Timed runs: a pool of threads whose idleness can be
+   * awaited. Simulated runs: a queue that the driver empties on its own thread right after the
+   * transaction that filled it ({@link #runQueued}), so that every checkpoint runs when it is due,
+   * however many are due: the sweep measures the interval, not the capacity of a thread pool.
    */
   static final class Background implements Executor {
     private final ExecutorService pool;
     private final ConcurrentLinkedQueue<Runnable> queued = new ConcurrentLinkedQueue<>();
-    private final long[] freeAt;
     private final Object lock = new Object();
     private int inFlight;
 
-    private Background(ExecutorService pool, int workers) {
+    private Background(ExecutorService pool) {
       this.pool = pool;
-      this.freeAt = new long[workers];
     }
 
     static Background threads(int workers) {
@@ -519,11 +500,11 @@ final class SigmodRun {
         Thread t = new Thread(r, "sigmod-background");
         t.setDaemon(true);
         return t;
-      }), workers);
+      }));
     }
 
-    static Background simulated(int workers) {
-      return new Background(null, workers);
+    static Background simulated() {
+      return new Background(null);
     }
 
     @Override
@@ -547,27 +528,16 @@ final class SigmodRun {
       });
     }
 
-    /**
-     * Simulated runs, at simulated time {@code now}: every worker free by then runs queued tasks
-     * until one keeps it busy past {@code now}; {@code run} runs a task and returns its duration.
-     */
-    void runDue(long now, ToLongFunction<Runnable> run) {
-      for (int w = 0; w < freeAt.length; w++) {
-        while (freeAt[w] <= now) {
-          Runnable t = queued.poll();
-          if (t == null) {
-            return;
-          }
-          freeAt[w] = Math.max(freeAt[w], now) + run.applyAsLong(t);
-        }
+    /** Simulated runs: runs the queued tasks, and those they queue, on this thread. */
+    void runQueued() {
+      for (Runnable t = queued.poll(); t != null; t = queued.poll()) {
+        t.run();
       }
     }
 
     /** Returns once no task is queued or running; queued tasks run on this thread. */
     void awaitIdle() {
-      for (Runnable t = queued.poll(); t != null; t = queued.poll()) {
-        t.run();
-      }
+      runQueued();
       synchronized (lock) {
         while (inFlight > 0) {
           try {
