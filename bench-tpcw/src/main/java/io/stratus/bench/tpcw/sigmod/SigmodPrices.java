@@ -91,8 +91,7 @@ public final class SigmodPrices {
    */
   public static PriceTable paper001(BigDecimal perThousand) {
     String name = perThousand.compareTo(SQS_PER_THOUSAND) == 0 ? "paper 001 prices"
-        : "paper 001 prices, SQS $" + perThousand.stripTrailingZeros().toPlainString()
-            + "/1,000";
+        : "paper 001 (SQS $" + perThousand.stripTrailingZeros().toPlainString() + ")";
     return PriceTable.builder(name)
         .priceClass(PriceTables.STORAGE_WRITE, "0.01", 1_000, Billing.PER_CALL, STORAGE_PUT,
             STORAGE_PUT_IF_ABSENT, STORAGE_PUT_IF_VERSION, STORAGE_LIST)
