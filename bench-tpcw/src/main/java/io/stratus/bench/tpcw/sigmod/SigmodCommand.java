@@ -29,10 +29,10 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Paper 001 (SIGMOD 2008) section 6: one complex transaction (read a customer, search six",
-      "products, order three) run by N clients per protocol on the in-process cloud; time and",
-      "cost per transaction (its Tables 3 and 4) and cost against the checkpoint interval (its",
-      "Figure 3, as CSV and PNG)."
+      "Paper 001 (SIGMOD 2008) section 6: one complex transaction (read a customer,",
+      "search six products, order three) run by N clients per protocol on the",
+      "in-process cloud; time and cost per transaction (its Tables 3 and 4), and cost",
+      "against the checkpoint interval (its Figure 3) as CSV and PNG."
     })
 public final class SigmodCommand implements Callable<Integer> {
   @Option(names = "--protocols", split = ",", defaultValue = "naive,basic,monotonic,atomic",
