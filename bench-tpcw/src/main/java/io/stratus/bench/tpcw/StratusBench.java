@@ -8,6 +8,7 @@ import io.stratus.bench.tpcw.harness.RunSettings;
 import io.stratus.bench.tpcw.harness.RunWarnings;
 import io.stratus.bench.tpcw.harness.Sweep;
 import io.stratus.bench.tpcw.harness.TpcwHarness;
+import io.stratus.bench.tpcw.sigmod.SigmodCommand;
 import io.stratus.bench.tpcw.workload.Mix;
 import io.stratus.cloudapi.decorate.LatencyProfiles;
 import io.stratus.protocols.ProtocolKind;
@@ -45,7 +46,7 @@ import picocli.CommandLine;
     name = "stratus-bench",
     mixinStandardHelpOptions = true,
     subcommands = {StratusBench.Engine.class, StratusBench.Protocols.class,
-        StratusBench.Contention.class,
+        StratusBench.Contention.class, SigmodCommand.class,
         StratusBench.Jmh.class},
     version = "Stratus 0.1.0-SNAPSHOT",
     sortOptions = false,
