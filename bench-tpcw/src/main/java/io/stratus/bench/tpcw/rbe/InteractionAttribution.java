@@ -82,7 +82,7 @@ public final class InteractionAttribution implements CallInterceptor {
   private final MeteringInterceptor backgroundWarmUp = metering();
   private final MeteringInterceptor backgroundMeasure = metering();
   private final MeteringInterceptor backgroundAfter = metering();
-  private final ThreadLocal<MeteringInterceptor> current = new ThreadLocal<>();
+  private final ThreadMarkedMetering marks = new ThreadMarkedMetering();
   private final AtomicInteger phase = new AtomicInteger(OUTSIDE);
 
   /** An attribution with empty meters, outside any run. */
@@ -98,37 +98,7 @@ public final class InteractionAttribution implements CallInterceptor {
 
   @Override
   public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> proceed) {
-    MeteringInterceptor mark = current.get();
-    MeteringInterceptor meter = mark != null ? mark : background(phase.get());
-    CompletableFuture<T> metered = meter.intercept(call, proceed);
-    if (metered.isDone()) {
-      return metered; // stages added later run on the caller's thread, which has the mark
-    }
-    // Completes the caller's future with this call's mark set on the completing thread, so that a
-    // call the caller chains on it (thenCompose, exceptionallyCompose) counts where this one did.
-    CompletableFuture<T> result = new CompletableFuture<>();
-    metered.whenComplete((value, failure) -> {
-      MeteringInterceptor previous = current.get();
-      mark(mark);
-      try {
-        if (failure == null) {
-          result.complete(value);
-        } else {
-          result.completeExceptionally(failure);
-        }
-      } finally {
-        mark(previous);
-      }
-    });
-    return result;
-  }
-
-  private void mark(MeteringInterceptor meter) {
-    if (meter == null) {
-      current.remove();
-    } else {
-      current.set(meter);
-    }
+    return marks.intercept(call, proceed, background(phase.get()));
   }
 
   /** A new tap for one emulated browser. */
@@ -198,12 +168,12 @@ public final class InteractionAttribution implements CallInterceptor {
     synchronized void enter(Interaction interaction, boolean inMeasurement) {
       this.interaction = interaction;
       this.inMeasurement = inMeasurement;
-      current.set(marker);
+      marks.mark(marker);
     }
 
     /** Ends the calling thread's mark and charges the interaction's calls to how it ended. */
     synchronized void exit(Ending ending) {
-      current.remove();
+      marks.mark(null);
       moveTo(inMeasurement ? measured.get(interaction).get(ending) : warmUpInteractions);
     }
 

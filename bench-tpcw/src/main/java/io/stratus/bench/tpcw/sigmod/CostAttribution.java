@@ -1,5 +1,6 @@
 package io.stratus.bench.tpcw.sigmod;
 
+import io.stratus.bench.tpcw.rbe.ThreadMarkedMetering;
 import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.CloudMeter;
@@ -25,7 +26,7 @@ import java.util.function.Supplier;
  * where the first was. Thread-safe.
  */
 final class CostAttribution implements CallInterceptor {
-  private final ThreadLocal<MeteringInterceptor> mark = new ThreadLocal<>();
+  private final ThreadMarkedMetering marks = new ThreadMarkedMetering();
   private volatile MeteringInterceptor background;
 
   /** Charges unmarked calls to {@code background} until told otherwise. */
@@ -40,45 +41,17 @@ final class CostAttribution implements CallInterceptor {
 
   /** Runs {@code work} on this thread, charging the calls it starts to {@code meter}. */
   <T> T charge(CloudMeter meter, Supplier<T> work) {
-    MeteringInterceptor previous = mark.get();
-    mark.set(new MeteringInterceptor(meter));
+    MeteringInterceptor previous = marks.mark();
+    marks.mark(new MeteringInterceptor(meter));
     try {
       return work.get();
     } finally {
-      restore(previous);
+      marks.mark(previous);
     }
   }
 
   @Override
   public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> proceed) {
-    MeteringInterceptor marked = mark.get();
-    MeteringInterceptor meter = marked != null ? marked : background;
-    CompletableFuture<T> metered = meter.intercept(call, proceed);
-    if (metered.isDone() || marked == null) {
-      return metered; // later stages run on a thread charged as this one, or on the background
-    }
-    CompletableFuture<T> result = new CompletableFuture<>();
-    metered.whenComplete((value, failure) -> {
-      MeteringInterceptor previous = mark.get();
-      mark.set(marked);
-      try {
-        if (failure == null) {
-          result.complete(value);
-        } else {
-          result.completeExceptionally(failure);
-        }
-      } finally {
-        restore(previous);
-      }
-    });
-    return result;
-  }
-
-  private void restore(MeteringInterceptor previous) {
-    if (previous == null) {
-      mark.remove();
-    } else {
-      mark.set(previous);
-    }
+    return marks.intercept(call, proceed, background);
   }
 }
