@@ -2,6 +2,7 @@ package io.stratus.core;
 
 import io.stratus.InvalidConfigurationException;
 import io.stratus.cloudapi.CloudServices;
+import io.stratus.btree.BLinkTree;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.protocols.CheckpointSettings;
@@ -11,6 +12,7 @@ import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
+import io.stratus.protocols.StorageLayout;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -64,6 +66,27 @@ public final class DatabaseConfig {
   public static final Duration DEFAULT_TTL = BufferPoolConfig.DEFAULT_TTL;
   /** 45 s, the papers' checkpoint interval (paper 000, section 7.1). */
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(45);
+  /**
+   * The longest duration any setting accepts: 365 days. Longer ones (up to {@code
+   * Long.MAX_VALUE} seconds) overflow the millisecond and nanosecond arithmetic of timers and
+   * leases, and mean "never" in practice; a TTL or checkpoint interval that long is refused here
+   * rather than failing later.
+   */
+  public static final Duration MAX_DURATION = Duration.ofDays(365);
+  /**
+   * The shortest checkpoint lock timeout the atomic protocol accepts: 5 s. Its recovery passes
+   * receive with a visibility timeout that ends a second before the lock's lease and is at least
+   * a second long; with a lease of 2 s or less they would receive nothing at all.
+   */
+  public static final Duration MIN_ATOMIC_LOCK_TIMEOUT = Duration.ofSeconds(5);
+  /**
+   * The least key + value a page must hold in every tree of a database: 128 bytes. Each page
+   * reserves room for two maximal keys and two page URIs, which grow with the database URI and
+   * the collection and index names (up to 100 characters each), so a small page under a long
+   * database URI can hold no record at all; such a page size is refused when the configuration
+   * is built.
+   */
+  public static final int MIN_RECORD_BYTES = 128;
   /** 256 MiB of cached pages. */
   public static final long DEFAULT_POOL_BYTES = BufferPoolConfig.DEFAULT_MAX_BYTES;
   /**
@@ -104,9 +127,23 @@ public final class DatabaseConfig {
         : b.protocol.guarantees(Guarantee.MONOTONIC_READS);
     this.pool = b.pool.monotonicReads(monotonicReads).build();
     this.checkpointInterval = b.checkpointInterval;
+    checkRecordsFit(b.databaseUri, pool.pageSize());
     if (b.propagationPeriod.compareTo(b.lockTimeout) >= 0) {
       throw new InvalidConfigurationException("the propagation period (" + b.propagationPeriod
           + ") must be shorter than the checkpoint lock timeout (" + b.lockTimeout + ")");
+    }
+    if (b.protocol == ProtocolKind.ATOMIC && b.lockTimeout.compareTo(MIN_ATOMIC_LOCK_TIMEOUT) < 0) {
+      throw new InvalidConfigurationException("the checkpoint lock timeout (" + b.lockTimeout
+          + ") must be at least " + MIN_ATOMIC_LOCK_TIMEOUT + " under the atomic protocol: its"
+          + " recovery receives with a visibility timeout that ends a second before the lease");
+    }
+    if (b.services.hasSimpleQueues() && b.protocol.accepts(ProtocolOption.CHECKPOINTS)) {
+      Duration maxVisibility = b.services.simpleQueues().limits().maxVisibilityTimeout();
+      if (b.lockTimeout.compareTo(maxVisibility) > 0) {
+        throw new InvalidConfigurationException("the checkpoint lock timeout (" + b.lockTimeout
+            + ") must not exceed the queues' longest visibility timeout (" + maxVisibility
+            + "): checkpoints hide the messages they apply for that long");
+      }
     }
     Duration atomic = b.atomicTimeout != null ? b.atomicTimeout
         : max(CheckpointSettings.DEFAULT_ATOMIC_TIMEOUT, b.lockTimeout.multipliedBy(2));
@@ -129,6 +166,26 @@ public final class DatabaseConfig {
     this.clock = b.clock;
     this.crashPoints = b.crashPoints;
     this.extractors = Map.copyOf(b.extractors);
+  }
+
+  /**
+   * Refuses a page size at which the worst-placed tree of the database (an index with names of
+   * the longest allowed length) holds less than {@link #MIN_RECORD_BYTES} of key + value.
+   */
+  private static void checkRecordsFit(String databaseUri, int pageSize) {
+    String longest = "n".repeat(Names.MAX_LENGTH);
+    BLinkTree worst = StorageLayout.tree(new StorageLayout(databaseUri).indexRoot(longest, longest));
+    if (worst.maxEntryBytes(pageSize) >= MIN_RECORD_BYTES) {
+      return;
+    }
+    int enough = pageSize;
+    while (worst.maxEntryBytes(enough) < MIN_RECORD_BYTES) {
+      enough += 256;
+    }
+    throw new InvalidConfigurationException("a page of " + pageSize + " bytes holds records of at"
+        + " most " + worst.maxEntryBytes(pageSize) + " bytes in a database at "
+        + Names.quote(databaseUri) + " (each page reserves room for its URI and two keys); use a"
+        + " page size of at least " + enough + " bytes");
   }
 
   private static Duration max(Duration a, Duration b) {
@@ -301,6 +358,7 @@ public final class DatabaseConfig {
       if (ttl.isNegative()) {
         throw new InvalidConfigurationException("the TTL must not be negative, got " + ttl);
       }
+      atMost("TTL", ttl);
       pool.ttl(ttl);
       return this;
     }
@@ -324,6 +382,7 @@ public final class DatabaseConfig {
         throw new InvalidConfigurationException("the checkpoint interval must be positive, got "
             + interval);
       }
+      atMost("checkpoint interval", interval);
       this.checkpointInterval = interval;
       optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "checkpointInterval");
       return this;
@@ -455,12 +514,20 @@ public final class DatabaseConfig {
       return this;
     }
 
+    private static Duration atMost(String what, Duration d) {
+      if (d.compareTo(MAX_DURATION) > 0) {
+        throw new InvalidConfigurationException("the " + what + " must be at most "
+            + MAX_DURATION.toDays() + " days, got " + d);
+      }
+      return d;
+    }
+
     private static Duration positive(String what, Duration d) {
       Args.notNull(d, what);
       if (d.isNegative() || d.isZero()) {
         throw new InvalidConfigurationException("the " + what + " must be positive, got " + d);
       }
-      return d;
+      return atMost(what, d);
     }
 
     /** The buffer pool's bound in bytes of cached pages; positive. */

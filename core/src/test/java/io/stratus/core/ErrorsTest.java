@@ -4,6 +4,7 @@ import static io.stratus.core.Fixture.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.stratus.DatabaseClosedException;
 import io.stratus.DuplicateKeyException;
@@ -271,6 +272,66 @@ class ErrorsTest {
       assertThat(defaults.checkpointInterval()).isEqualTo(Duration.ofSeconds(45));
       assertThat(defaults.clientId()).isNotBlank()
           .isNotEqualTo(DatabaseConfig.builder(f.services(), "db").build().clientId());
+    }
+  }
+
+  @Test
+  void aPageSizeThatHoldsNoRecordIsRefusedNamingOneThatDoes(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      // The page manager's minimum holds no record under this database URI: refused at build,
+      // naming a size that works.
+      DatabaseConfig.Builder tiny = f.config().protocol(ProtocolKind.NAIVE)
+          .pageSize(io.stratus.pagemanager.BufferPoolConfig.MIN_PAGE_SIZE);
+      assertThatThrownBy(tiny::build).isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("use a page size of at least");
+      String message = catchThrowable(tiny::build).getMessage();
+      int enough = Integer.parseInt(message.replaceAll(".*at least (\\d+) bytes.*", "$1"));
+      try (Database db = f.open(f.config().protocol(ProtocolKind.NAIVE).pageSize(enough))) {
+        fillAndRead(db);
+      }
+    }
+  }
+
+  private static void fillAndRead(Database db) {
+    db.createCollection("items");
+    for (long k = 0; k < 50; k++) {
+      long key = k;
+      db.run(tx -> {
+        tx.create("items", Key.of(key), bytes("value " + key));
+        return null;
+      });
+    }
+    Optional<byte[]> last = db.read(tx -> tx.read("items", Key.of(49L)));
+    assertThat(last).isPresent();
+  }
+
+  @Test
+  void settingsThatWouldBreakLaterAreRefusedWhenTheConfigurationIsBuilt(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      // Durations near Long.MAX_VALUE overflowed timer arithmetic later.
+      Duration forever = Duration.ofSeconds(Long.MAX_VALUE);
+      assertThatThrownBy(() -> f.config().ttl(forever))
+          .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("TTL");
+      assertThatThrownBy(() -> f.config().checkpointInterval(forever))
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("checkpoint interval");
+      assertThatThrownBy(() -> f.config().checkpointLockTimeout(Duration.ofDays(400)))
+          .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("365 days");
+      assertThatCode(() -> f.config().ttl(DatabaseConfig.MAX_DURATION)).doesNotThrowAnyException();
+      // A lock timeout longer than the queues can hide a message: every checkpoint would fail.
+      assertThatThrownBy(() -> f.config().protocol(ProtocolKind.BASIC)
+          .checkpointLockTimeout(Duration.ofHours(13)).build())
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("visibility timeout");
+      // Under atomic, a lease of 2 s or less leaves recovery no time to receive anything.
+      assertThatThrownBy(() -> f.config().protocol(ProtocolKind.ATOMIC)
+          .checkpointLockTimeout(Duration.ofSeconds(2)).propagationPeriod(Duration.ofSeconds(1))
+          .build())
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("at least PT5S");
+      assertThatCode(() -> f.config().protocol(ProtocolKind.BASIC)
+          .checkpointLockTimeout(Duration.ofSeconds(2)).propagationPeriod(Duration.ofSeconds(1))
+          .build()).doesNotThrowAnyException();
     }
   }
 
