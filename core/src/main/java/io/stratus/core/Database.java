@@ -497,7 +497,8 @@ public final class Database implements AutoCloseable {
   public DatabaseStats stats() {
     return new DatabaseStats(pool.stats(), commits.sum(), aborts.sum(), failedCommits.sum(),
         pagesWritten.sum(), protocol.backgroundCheckpointsRun(),
-        protocol.backgroundCheckpointsFailed(), protocol.pendingOwnWrites(), runner.retries());
+        protocol.backgroundCheckpointsFailed(), protocol.pendingOwnWrites(), runner.retries(),
+        protocol.backgroundFailures());
   }
 
   /**

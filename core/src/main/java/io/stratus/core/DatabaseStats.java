@@ -20,10 +20,11 @@ public final class DatabaseStats {
   private final long checkpointsFailed;
   private final long pendingOwnWrites;
   private final long retries;
+  private final long backgroundFailures;
 
   DatabaseStats(BufferPoolStats bufferPool, long commits, long aborts, long failedCommits,
       long pagesWritten, long checkpointsRun, long checkpointsFailed, long pendingOwnWrites,
-      long retries) {
+      long retries, long backgroundFailures) {
     this.bufferPool = Objects.requireNonNull(bufferPool, "bufferPool");
     this.commits = commits;
     this.aborts = aborts;
@@ -33,6 +34,7 @@ public final class DatabaseStats {
     this.checkpointsFailed = checkpointsFailed;
     this.pendingOwnWrites = pendingOwnWrites;
     this.retries = retries;
+    this.backgroundFailures = backgroundFailures;
   }
 
   /** The buffer pool's counters (hits, misses, refreshes, evictions, size). */
@@ -83,19 +85,28 @@ public final class DatabaseStats {
     return retries;
   }
 
+  /**
+   * Failures of background work other than checkpoints that left committed records invisible
+   * until a later pass: the atomic protocols' propagation, clean-up and recovery, the isolating
+   * protocols' archiving. Each kind is also logged as a warning at most once a minute.
+   */
+  public long backgroundFailures() {
+    return backgroundFailures;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof DatabaseStats s && bufferPool.equals(s.bufferPool) && commits == s.commits
         && aborts == s.aborts && failedCommits == s.failedCommits
         && pagesWritten == s.pagesWritten && checkpointsRun == s.checkpointsRun
         && checkpointsFailed == s.checkpointsFailed && pendingOwnWrites == s.pendingOwnWrites
-        && retries == s.retries;
+        && retries == s.retries && backgroundFailures == s.backgroundFailures;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(bufferPool, commits, aborts, failedCommits, pagesWritten, checkpointsRun,
-        checkpointsFailed, pendingOwnWrites, retries);
+        checkpointsFailed, pendingOwnWrites, retries, backgroundFailures);
   }
 
   @Override
@@ -103,6 +114,7 @@ public final class DatabaseStats {
     return "DatabaseStats{commits=" + commits + ", aborts=" + aborts + ", failedCommits="
         + failedCommits + ", pagesWritten=" + pagesWritten + ", checkpointsRun=" + checkpointsRun
         + ", checkpointsFailed=" + checkpointsFailed + ", pendingOwnWrites=" + pendingOwnWrites
-        + ", retries=" + retries + ", bufferPool=" + bufferPool + "}";
+        + ", retries=" + retries + ", backgroundFailures=" + backgroundFailures + ", bufferPool="
+        + bufferPool + "}";
   }
 }

@@ -8,7 +8,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.CommitStateUnknownException;
 import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.QueueMessage;
+import io.stratus.cloudapi.ServiceUnavailableException;
+import io.stratus.cloudapi.decorate.Call;
+import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.FaultInterceptor;
 import io.stratus.cloudapi.decorate.FaultPlan;
 import io.stratus.cloudapi.decorate.ScriptedCrashPoints;
@@ -27,6 +31,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -183,6 +189,42 @@ class AtomicProtocolTest {
       assertThat(visibleMessages(f, Fixture.DB + "/atomic/w")).as("cleaned up").isZero();
       ex.runAll(); // the held-back tasks find nothing left to do
       assertThat(db.checkpointAll().recordsApplied()).isZero();
+    }
+  }
+
+  /**
+   * A propagation that fails (the PU queues refuse sends) leaves the committed records in the
+   * ATOMIC queue, counts a background failure in the stats, and a later pass propagates them.
+   */
+  @Test
+  void aFailedPropagationIsCountedAndALaterPassDeliversIt(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      AtomicBoolean refuse = new AtomicBoolean();
+      CallInterceptor puDown = new CallInterceptor() {
+        @Override
+        public <T> CompletableFuture<T> intercept(
+            Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+          boolean send = call.operation() == Operation.QUEUE_SEND
+              || call.operation() == Operation.QUEUE_SEND_BATCH;
+          if (refuse.get() && send && call.target().contains("/pu/")) {
+            return CompletableFuture.failedFuture(
+                new ServiceUnavailableException("PU queues down"));
+          }
+          return proceed.get();
+        }
+      };
+      Database db = f.open(f.config(puDown).protocol(ProtocolKind.ATOMIC).clientId("w")
+          .checkpointExecutor(ex));
+      load(db, 20);
+      assertThat(db.stats().backgroundFailures()).isZero();
+      refuse.set(true);
+      update(db, 3, "x");
+      ex.runAll(); // the propagation fails
+      assertThat(db.stats().backgroundFailures()).isPositive();
+      refuse.set(false);
+      assertThat(db.checkpointAll().recordsApplied()).isEqualTo(1);
+      assertThat(read(db, 3)).isEqualTo("x");
     }
   }
 

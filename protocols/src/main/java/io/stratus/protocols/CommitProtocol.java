@@ -101,6 +101,15 @@ public interface CommitProtocol extends AutoCloseable {
     return 0;
   }
 
+  /**
+   * Failures of other background work that left committed records for a later pass (the atomic
+   * protocols' propagation, clean-up and recovery), warned about at most once a minute per kind
+   * ({@link BackgroundFailures}); 0 for protocols without such work.
+   */
+  default long backgroundFailures() {
+    return 0;
+  }
+
   /** Releases what the protocol holds (threads, queues it polls); the default holds nothing. */
   @Override
   default void close() {}

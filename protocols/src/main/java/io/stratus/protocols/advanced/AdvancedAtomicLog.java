@@ -12,6 +12,7 @@ import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.OutcomeUnknownException;
+import io.stratus.protocols.BackgroundFailures;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.WriteSet;
@@ -98,6 +99,7 @@ public final class AdvancedAtomicLog implements CommitLog {
   private final EngineParts parts;
   private final Sequencing sequencing;
   private final Clock clock;
+  private final BackgroundFailures failures;
   private final CrashPoints crashPoints;
   private final QueueSender sender;
   private final AdvancedAtomicity atomicity;
@@ -113,6 +115,7 @@ public final class AdvancedAtomicLog implements CommitLog {
     ProtocolContext ctx = parts.context();
     this.sequencing = parts.sequencing();
     this.clock = ctx.clock();
+    this.failures = new BackgroundFailures(LOG, ctx.clock());
     this.crashPoints = ctx.crashPoints();
     this.sender = parts.sender();
     PuQueues names = parts.names();
@@ -250,7 +253,8 @@ public final class AdvancedAtomicLog implements CommitLog {
       sender.sendAll(byQueue);
     } catch (CloudException e) {
       // The commit records stay; recovery propagates them once they are old.
-      LOG.log(Level.DEBUG, "propagating " + batch.size() + " commits failed; recovery will", e);
+      failures.report("propagation", "propagating " + batch.size() + " committed transactions"
+          + " failed; they stay invisible until recovery propagates them", e);
       return;
     }
     crashPoints.reach("aatomic.after-propagate");
@@ -266,10 +270,16 @@ public final class AdvancedAtomicLog implements CommitLog {
     try {
       atomicity.cleanUp(keys, twoStep);
     } catch (CloudException e) {
-      LOG.log(Level.DEBUG, "cleaning up " + batch.size() + " commits failed; recovery will", e);
+      failures.report("clean-up", "cleaning up " + batch.size() + " commits failed; recovery"
+          + " will", e);
       return;
     }
     crashPoints.reach("aatomic.after-cleanup");
+  }
+
+  @Override
+  public long backgroundFailures() {
+    return failures.count();
   }
 
   @Override
@@ -289,7 +299,7 @@ public final class AdvancedAtomicLog implements CommitLog {
       RecoverySummary s = recoverAbandonedClients();
       waiting += s.waiting() + s.skipped();
     } catch (CloudException e) {
-      LOG.log(Level.WARNING, "recovering the advanced atomicity queues failed", e);
+      failures.report("recovery", "recovering the advanced atomicity queues failed", e);
       waiting++;
     }
     return waiting;

@@ -6,6 +6,7 @@ import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.OutcomeUnknownException;
+import io.stratus.protocols.BackgroundFailures;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.WriteSet;
@@ -91,6 +92,7 @@ public final class AtomicCommitLog implements CommitLog {
   private final EngineParts parts;
   private final Sequencing sequencing;
   private final Clock clock;
+  private final BackgroundFailures failures;
   private final CrashPoints crashPoints;
   private final String nonce;
   private final String queue;
@@ -132,6 +134,7 @@ public final class AtomicCommitLog implements CommitLog {
     this.sequencing = parts.sequencing();
     ProtocolContext ctx = parts.context();
     this.clock = ctx.clock();
+    this.failures = new BackgroundFailures(LOG, ctx.clock());
     this.crashPoints = ctx.crashPoints();
     this.commitDeadlineMillis = ctx.checkpoints().atomicTimeout().toMillis() * 3 / 4;
     this.nonce = Long.toString(ctx.clock().millis(), 36) + "-"
@@ -321,7 +324,7 @@ public final class AtomicCommitLog implements CommitLog {
       AtomicLog.Pass pass = log.run(queue, pendingKeys, propagated, sentByPasses);
       propagated.removeAll(pass.finished());
     } catch (CloudException e) {
-      LOG.log(Level.DEBUG, "cleaning " + queue + " up failed; a later pass will", e);
+      failures.report("clean-up", "cleaning " + queue + " up failed; a later pass will", e);
       return;
     }
     crashPoints.reach("atomic.after-cleanup");
@@ -380,7 +383,8 @@ public final class AtomicCommitLog implements CommitLog {
       for (Pending b : batch) {
         pendingKeys.remove(b.key()); // a winner in the ATOMIC queue: the next pass sends it
       }
-      LOG.log(Level.DEBUG, "propagating " + batch.size() + " commits failed; recovery will", e);
+      failures.report("propagation", "propagating " + batch.size() + " committed transactions"
+          + " from " + queue + " failed; they stay invisible until a later pass sends them", e);
       return;
     }
     crashPoints.reach("atomic.after-propagate");
@@ -391,6 +395,11 @@ public final class AtomicCommitLog implements CommitLog {
     parts.events().queued(targets);
   }
 
+  @Override
+  public long backgroundFailures() {
+    return failures.count();
+  }
+
   /** Algorithm 4 on this client's own queue (at open, and from {@link #drain}). */
   private AtomicLog.Pass recoverOwn() {
     try {
@@ -398,7 +407,8 @@ public final class AtomicCommitLog implements CommitLog {
       propagated.removeAll(pass.finished());
       return pass;
     } catch (CloudException e) {
-      LOG.log(Level.WARNING, "recovering " + queue + " failed; checkpointAll will retry", e);
+      failures.report("recovery", "recovering " + queue + " failed; checkpointAll will retry",
+          e);
       return AtomicLog.Pass.SKIPPED;
     }
   }

@@ -6,6 +6,7 @@ import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.log.PuQueues.Target;
 import io.stratus.protocols.log.PuQueues;
 import java.lang.System.Logger.Level;
+import io.stratus.protocols.BackgroundFailures;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.Optional;
@@ -51,6 +52,7 @@ public final class CheckpointScheduler implements AutoCloseable {
   private final PuQueues names;
   private final BufferPool pool;
   private final Clock clock;
+  private final BackgroundFailures failures;
   private final long intervalMillis;
   private final Executor executor;
   private final ExecutorService owned;
@@ -67,6 +69,7 @@ public final class CheckpointScheduler implements AutoCloseable {
     this.names = names;
     this.pool = ctx.bufferPool();
     this.clock = ctx.clock();
+    this.failures = new BackgroundFailures(LOG, ctx.clock());
     this.intervalMillis = ctx.checkpointInterval().toMillis();
     this.random = new Random(ctx.checkpoints().seed());
     this.closeWaitMillis = ctx.checkpoints().lockTimeout().toMillis() + 5_000;
@@ -147,7 +150,8 @@ public final class CheckpointScheduler implements AutoCloseable {
           }
         } catch (RuntimeException e) {
           failed.incrementAndGet();
-          LOG.log(Level.DEBUG, "checkpoint of " + queue + " failed; its records stay queued", e);
+          failures.report("checkpoint", "checkpoint of " + queue + " failed; its records stay"
+              + " queued until a later checkpoint", e);
         } finally {
           scheduled.remove(queue);
         }

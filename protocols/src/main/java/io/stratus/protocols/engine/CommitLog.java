@@ -40,6 +40,14 @@ public interface CommitLog extends AutoCloseable {
    */
   int drain();
 
+  /**
+   * Failures of this log's background work (propagation, clean-up, recovery) so far; the default
+   * has no background work.
+   */
+  default long backgroundFailures() {
+    return 0;
+  }
+
   /** Recovers the logs of other clients (abandoned ones); the default has none. */
   default RecoverySummary recoverAbandonedClients() {
     return RecoverySummary.NONE;

@@ -289,6 +289,11 @@ public final class QueueEngine implements CommitProtocol {
   }
 
   @Override
+  public long backgroundFailures() {
+    return log.backgroundFailures();
+  }
+
+  @Override
   public void close() {
     try {
       scheduler.close();

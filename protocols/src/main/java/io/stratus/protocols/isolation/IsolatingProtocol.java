@@ -48,6 +48,11 @@ abstract class IsolatingProtocol implements CommitProtocol {
     return core.backgroundCheckpointsFailed();
   }
 
+  @Override
+  public final long backgroundFailures() {
+    return core.backgroundFailures();
+  }
+
   /** Not used: every commit goes through the transaction {@link #begin} returned. */
   @Override
   public final CommitResult commit(WriteSet ws) {

@@ -11,6 +11,7 @@ import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.cloudapi.SupportsConditionalPut;
+import io.stratus.protocols.BackgroundFailures;
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.CommitResult;
@@ -80,6 +81,8 @@ final class IsolationCore implements AutoCloseable {
   private final ProtocolKind kind;
   private final ProtocolContext ctx;
   private final Clock clock;
+  private final BackgroundFailures failures;
+  private final BackgroundFailures checkpointFailures;
   private final CrashPoints crashPoints;
   private final IsolationSettings settings;
   private final CounterService counters;
@@ -114,6 +117,8 @@ final class IsolationCore implements AutoCloseable {
     this.kind = kind;
     this.ctx = ctx;
     this.clock = ctx.clock();
+    this.failures = new BackgroundFailures(LOG, ctx.clock());
+    this.checkpointFailures = new BackgroundFailures(LOG, ctx.clock());
     this.crashPoints = ctx.crashPoints();
     this.settings = ctx.isolation();
     this.counters = ctx.services().counters();
@@ -343,7 +348,8 @@ final class IsolationCore implements AutoCloseable {
       archive.send(records);
     } catch (CloudException e) {
       // Committed: recovery archives the records and validates the id; the locks lapse first.
-      LOG.log(Level.DEBUG, "archiving commit " + commitId + " failed; recovery will", e);
+      failures.report("archive", "archiving commit " + commitId + " failed; it stays"
+          + " invisible to newer snapshots until recovery archives it", e);
       held.leaveToLapse();
       return new CommitResult(Map.of(), 0, 0, records.size());
     }
@@ -440,7 +446,8 @@ final class IsolationCore implements AutoCloseable {
       try {
         atomicity.cleanUp(List.of(commitId), twoStep ? Set.of(commitId) : Set.of());
       } catch (CloudException e) {
-        LOG.log(Level.DEBUG, "cleaning up commit " + commitId + " failed; recovery will", e);
+        failures.report("clean-up", "cleaning up commit " + commitId + " failed; recovery will",
+            e);
       }
     });
   }
@@ -472,7 +479,8 @@ final class IsolationCore implements AutoCloseable {
           checkpointer.run(root);
         } catch (RuntimeException e) {
           checkpointsFailed.incrementAndGet();
-          LOG.log(Level.DEBUG, "background checkpoint of " + root + " failed", e);
+          checkpointFailures.report("checkpoint", "background checkpoint of " + root
+              + " failed; its records stay queued until a later checkpoint", e);
         }
       });
     }
@@ -533,6 +541,10 @@ final class IsolationCore implements AutoCloseable {
 
   long backgroundCheckpointsRun() {
     return checkpointsRun.get();
+  }
+
+  long backgroundFailures() {
+    return failures.count();
   }
 
   long backgroundCheckpointsFailed() {
