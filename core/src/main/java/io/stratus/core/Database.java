@@ -498,7 +498,7 @@ public final class Database implements AutoCloseable {
     return new DatabaseStats(pool.stats(), commits.sum(), aborts.sum(), failedCommits.sum(),
         pagesWritten.sum(), protocol.backgroundCheckpointsRun(),
         protocol.backgroundCheckpointsFailed(), protocol.pendingOwnWrites(), runner.retries(),
-        protocol.backgroundFailures());
+        protocol.backgroundFailures(), protocol.corruptMessages());
   }
 
   /**

@@ -21,10 +21,11 @@ public final class DatabaseStats {
   private final long pendingOwnWrites;
   private final long retries;
   private final long backgroundFailures;
+  private final long corruptMessages;
 
   DatabaseStats(BufferPoolStats bufferPool, long commits, long aborts, long failedCommits,
       long pagesWritten, long checkpointsRun, long checkpointsFailed, long pendingOwnWrites,
-      long retries, long backgroundFailures) {
+      long retries, long backgroundFailures, long corruptMessages) {
     this.bufferPool = Objects.requireNonNull(bufferPool, "bufferPool");
     this.commits = commits;
     this.aborts = aborts;
@@ -35,6 +36,7 @@ public final class DatabaseStats {
     this.pendingOwnWrites = pendingOwnWrites;
     this.retries = retries;
     this.backgroundFailures = backgroundFailures;
+    this.corruptMessages = corruptMessages;
   }
 
   /** The buffer pool's counters (hits, misses, refreshes, evictions, size). */
@@ -94,19 +96,28 @@ public final class DatabaseStats {
     return backgroundFailures;
   }
 
+  /**
+   * Distinct damaged messages (bad checksum, unknown format) this handle's background work found
+   * in queues and left there unapplied; each is also logged as a warning, once.
+   */
+  public long corruptMessages() {
+    return corruptMessages;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof DatabaseStats s && bufferPool.equals(s.bufferPool) && commits == s.commits
         && aborts == s.aborts && failedCommits == s.failedCommits
         && pagesWritten == s.pagesWritten && checkpointsRun == s.checkpointsRun
         && checkpointsFailed == s.checkpointsFailed && pendingOwnWrites == s.pendingOwnWrites
-        && retries == s.retries && backgroundFailures == s.backgroundFailures;
+        && retries == s.retries && backgroundFailures == s.backgroundFailures
+        && corruptMessages == s.corruptMessages;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(bufferPool, commits, aborts, failedCommits, pagesWritten, checkpointsRun,
-        checkpointsFailed, pendingOwnWrites, retries, backgroundFailures);
+        checkpointsFailed, pendingOwnWrites, retries, backgroundFailures, corruptMessages);
   }
 
   @Override
@@ -114,7 +125,7 @@ public final class DatabaseStats {
     return "DatabaseStats{commits=" + commits + ", aborts=" + aborts + ", failedCommits="
         + failedCommits + ", pagesWritten=" + pagesWritten + ", checkpointsRun=" + checkpointsRun
         + ", checkpointsFailed=" + checkpointsFailed + ", pendingOwnWrites=" + pendingOwnWrites
-        + ", retries=" + retries + ", backgroundFailures=" + backgroundFailures + ", bufferPool="
-        + bufferPool + "}";
+        + ", retries=" + retries + ", backgroundFailures=" + backgroundFailures
+        + ", corruptMessages=" + corruptMessages + ", bufferPool=" + bufferPool + "}";
   }
 }

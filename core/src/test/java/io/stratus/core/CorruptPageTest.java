@@ -10,7 +10,9 @@ import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.StoredItem;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -60,6 +62,30 @@ class CorruptPageTest {
         tx.create("items", Key.of(2L), bytes("two"));
         tx.commit();
       }
+    }
+  }
+
+  @Test
+  void aDamagedLogMessageIsCountedAndWarnedAboutOnceAndBlocksNothingElse(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      Database db = f.open(f.config().protocol(io.stratus.protocols.ProtocolKind.BASIC)
+          .checkpointExecutor(task -> { }));
+      BasicProtocolTest.load(db, 20);
+      BasicProtocolTest.update(db, 4, "first");
+      List<String> queues = CloudFutures.await(
+          f.services().simpleQueues().listQueues(Fixture.DB + "/pu/"));
+      assertThat(queues).isNotEmpty();
+      for (String queue : queues) {
+        CloudFutures.await(f.services().simpleQueues()
+            .send(queue, "not a log message".getBytes(StandardCharsets.UTF_8)));
+      }
+      BasicProtocolTest.update(db, 5, "second");
+
+      db.checkpointAll();
+      db.checkpointAll(); // the damaged messages are received again, not counted again
+      assertThat(db.stats().corruptMessages()).isEqualTo(queues.size());
+      assertThat(BasicProtocolTest.read(db, 4)).isEqualTo("first");
+      assertThat(BasicProtocolTest.read(db, 5)).isEqualTo("second");
     }
   }
 

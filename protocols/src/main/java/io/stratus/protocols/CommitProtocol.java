@@ -110,6 +110,14 @@ public interface CommitProtocol extends AutoCloseable {
     return 0;
   }
 
+  /**
+   * Distinct damaged messages (bad checksum, unknown format) the background work found in queues
+   * and left there unapplied; each is warned about once ({@link CorruptMessages}).
+   */
+  default long corruptMessages() {
+    return 0;
+  }
+
   /** Releases what the protocol holds (threads, queues it polls); the default holds nothing. */
   @Override
   default void close() {}

@@ -9,6 +9,7 @@ import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
+import io.stratus.protocols.CorruptMessages;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.log.AtomicMessages;
 import io.stratus.protocols.log.LogRecord;
@@ -83,6 +84,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class AtomicLog {
   private static final System.Logger LOG = System.getLogger(AtomicLog.class.getName());
+  private final CorruptMessages corrupt = new CorruptMessages(LOG);
   /** Empty receives in a row that end a pass (short receives return nothing at times). */
   static final int EMPTY_RECEIVES = 5;
   /** At most this many receives per pass. */
@@ -189,6 +191,11 @@ final class AtomicLog {
     return prefix() + clientId;
   }
 
+  /** Distinct damaged messages found in ATOMIC queues (each warned about once). */
+  long corruptMessages() {
+    return corrupt.count();
+  }
+
   /**
    * Runs one pass over {@code queue}.
    *
@@ -252,8 +259,7 @@ final class AtomicLog {
         try {
           e = AtomicMessages.decode(m.payload());
         } catch (CorruptLogMessageException ex) {
-          LOG.log(Level.WARNING, "corrupt message " + m.messageId() + " in " + queue
-              + " left in the queue: " + ex.getMessage());
+          corrupt.report(queue, m.messageId(), ex.getMessage());
           continue;
         }
         Txn t = txns.computeIfAbsent(e.commitKey(), Txn::new);

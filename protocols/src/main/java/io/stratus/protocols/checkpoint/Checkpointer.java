@@ -18,6 +18,7 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageWriter;
 import io.stratus.protocols.CheckpointWrites;
+import io.stratus.protocols.CorruptMessages;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.StorageLayout;
@@ -25,7 +26,6 @@ import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues.Target;
 import io.stratus.protocols.log.PuQueues;
-import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -127,6 +127,7 @@ public final class Checkpointer {
   private final String nonce = UUID.randomUUID().toString().substring(0, 8);
   /** Numbers this process's checkpoint runs (each its own lock owner). */
   private final AtomicLong runs = new AtomicLong();
+  private final CorruptMessages corrupt = new CorruptMessages(LOG);
   /** One checkpoint of a queue per process at a time. */
   private final ConcurrentHashMap<String, ReentrantLock> mutexes = new ConcurrentHashMap<>();
   private final StorageService storage;
@@ -173,6 +174,11 @@ public final class Checkpointer {
     this.leases = new WriterLeases(locks, ctx.databaseUri(), clientId, clock, lockTimeout);
     this.horizonMillis = horizonFor(lockTimeout);
   }
+  /** Distinct damaged log messages this checkpointer found (each warned about once). */
+  public long corruptMessages() {
+    return corrupt.count();
+  }
+
 
   /**
    * The retirement horizon: three writer leases (and at least 15 minutes), so a chain is retired
@@ -618,8 +624,7 @@ public final class Checkpointer {
           in.byMessage.put(m.messageId(), rs);
           in.handles.put(m.messageId(), m.receiptHandle());
         } catch (CorruptLogMessageException e) {
-          LOG.log(Level.WARNING, "corrupt log message " + m.messageId() + " in " + queue
-              + " left in the queue, not applied: " + e.getMessage());
+          corrupt.report(queue, m.messageId(), e.getMessage());
         }
       }
     }

@@ -294,6 +294,11 @@ public final class QueueEngine implements CommitProtocol {
   }
 
   @Override
+  public long corruptMessages() {
+    return checkpointer.corruptMessages() + log.corruptMessages();
+  }
+
+  @Override
   public void close() {
     try {
       scheduler.close();

@@ -547,6 +547,10 @@ final class IsolationCore implements AutoCloseable {
     return failures.count();
   }
 
+  long corruptMessages() {
+    return archive.damaged();
+  }
+
   long backgroundCheckpointsFailed() {
     return checkpointsFailed.get();
   }

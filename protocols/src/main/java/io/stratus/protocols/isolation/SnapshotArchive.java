@@ -7,9 +7,9 @@ import io.stratus.cloudapi.AdvancedQueueService;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.OutcomeUnknownException;
+import io.stratus.protocols.CorruptMessages;
 import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
-import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -65,7 +65,7 @@ final class SnapshotArchive {
   private final int cacheLimit;
   private final Set<String> created = ConcurrentHashMap.newKeySet();
   private final Map<String, TreeCache> caches = new ConcurrentHashMap<>();
-  private volatile int damaged;
+  private final CorruptMessages damaged = new CorruptMessages(LOG);
 
   /**
    * @param cacheLimit the versions the cache keeps per tree at most (it forgets the oldest)
@@ -97,9 +97,9 @@ final class SnapshotArchive {
     return CloudFutures.await(queues.listQueues(prefix));
   }
 
-  /** Archived messages this handle found damaged and skipped (logged each time). */
-  int damaged() {
-    return damaged;
+  /** Distinct archived messages this handle found damaged and skipped (warned about once). */
+  long damaged() {
+    return damaged.count();
   }
 
   /**
@@ -231,9 +231,7 @@ final class SnapshotArchive {
       try {
         records = LogMessages.unpack(m.payload());
       } catch (CorruptLogMessageException e) {
-        damaged++;
-        LOG.log(Level.WARNING, "damaged message " + m.id() + " in archive " + queue
-            + " skipped: " + e.getMessage());
+        damaged.report("archive " + queue, Long.toString(m.id()), e.getMessage());
         continue;
       }
       for (LogRecord r : records) {
