@@ -2,9 +2,7 @@ package io.stratus.bench.tpcw.report;
 
 import io.stratus.bench.tpcw.harness.RunResult;
 import io.stratus.bench.tpcw.workload.ResponseStats;
-import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -12,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.BitmapEncoder.BitmapFormat;
@@ -57,25 +54,12 @@ final class Charts {
   static final String SWEEP_COST = "chart-sweep-cost.png";
 
   /** Colour-blind-safe palette (Okabe-Ito), then darker repeats for long sweeps. */
-  private static final Color[] PALETTE = {
-      new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73), new Color(0xE69F00),
-      new Color(0xCC79A7), new Color(0x56B4E9), new Color(0xF0E442), new Color(0x000000),
-      new Color(0x004C77), new Color(0x8E3E00), new Color(0x00694D), new Color(0x996A00)};
 
   private static final int HEIGHT = 600;
 
   /** Beyond this many series the legend moves from below the plot to its right. */
   private static final int LEGEND_BELOW_MAX_SERIES = 6;
 
-  private static final BasicStroke SOLID = new BasicStroke(2f);
-  private static final BasicStroke DASHED = new BasicStroke(
-      2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {7f, 5f}, 0f);
-
-  static {
-    if (System.getProperty("java.awt.headless") == null) {
-      System.setProperty("java.awt.headless", "true");
-    }
-  }
 
   private Charts() {}
 
@@ -189,7 +173,7 @@ final class Charts {
     List<String> protocols = view.protocols();
     for (int p = 0; p < protocols.size(); p++) {
       String protocol = protocols.get(p);
-      Color color = PALETTE[p % PALETTE.length];
+      Color color = ChartStyle.color(p);
       List<Integer> runsOfProtocol = new ArrayList<>();
       for (int i = 0; i < view.size(); i++) {
         if (SweepView.protocol(view.run(i)).equals(protocol)) {
@@ -209,30 +193,16 @@ final class Charts {
         series.setLineColor(color);
         series.setMarkerColor(color);
         // The second measure (2026 prices) is dashed, in the protocol's colour.
-        series.setLineStyle(m == measures.get(0) ? SOLID : DASHED);
+        series.setLineStyle(m == measures.get(0) ? ChartStyle.SOLID : ChartStyle.DASHED);
       }
     }
     return chart;
   }
 
   private static void style(AxesChartStyler s) {
-    s.setLocale(Locale.ROOT);
-    s.setChartBackgroundColor(Color.WHITE);
-    s.setPlotBackgroundColor(Color.WHITE);
-    s.setPlotBorderVisible(true);
-    s.setPlotBorderColor(Color.GRAY);
-    s.setPlotGridVerticalLinesVisible(false);
-    s.setPlotGridLinesColor(new Color(0xDDDDDD));
-    s.setLegendPosition(LegendPosition.OutsideS);
-    s.setLegendLayout(LegendLayout.Horizontal);
-    s.setLegendBorderColor(Color.WHITE);
-    s.setSeriesColors(PALETTE);
-    s.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
-    s.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-    s.setYAxisMin(0.0);
-    s.setYAxisDecimalPattern("#,##0.####");
-    s.setAntiAlias(true);
+    ChartStyle.apply(s);
   }
+
 
   private static String decimalPattern(double[] values) {
     for (double v : values) {

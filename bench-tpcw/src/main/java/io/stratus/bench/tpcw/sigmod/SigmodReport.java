@@ -1,11 +1,10 @@
 package io.stratus.bench.tpcw.sigmod;
 
+import io.stratus.bench.tpcw.report.ChartStyle;
 import io.stratus.cloudapi.decorate.PriceTable;
 import io.stratus.cloudapi.decorate.PriceTables;
 import io.stratus.protocols.ProtocolKind;
-import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +21,6 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.XYSeries.XYSeriesRenderStyle;
-import org.knowm.xchart.style.Styler.LegendPosition;
 
 /**
  * The files of a run: the tables as CSV ({@value #TABLE}), the checkpoint-interval sweep as CSV
@@ -36,18 +34,6 @@ final class SigmodReport {
   static final String CHART_PAPER = "cost-vs-checkpoint-interval.png";
   static final String CHART_2026 = "cost-vs-checkpoint-interval-2026.png";
 
-  private static final Color[] PALETTE = {
-      new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73), new Color(0xE69F00),
-      new Color(0xCC79A7), new Color(0x56B4E9), new Color(0x000000), new Color(0x8E3E00)};
-  private static final BasicStroke SOLID = new BasicStroke(2f);
-  private static final BasicStroke DASHED = new BasicStroke(
-      2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {7f, 5f}, 0f);
-
-  static {
-    if (System.getProperty("java.awt.headless") == null) {
-      System.setProperty("java.awt.headless", "true");
-    }
-  }
 
   private SigmodReport() {}
 
@@ -121,21 +107,11 @@ final class SigmodReport {
             + ")")
         .xAxisTitle("checkpoint interval (s)").yAxisTitle("$ per 1,000 transactions").build();
     var styler = chart.getStyler();
-    styler.setLocale(Locale.ROOT);
-    styler.setChartBackgroundColor(Color.WHITE);
-    styler.setPlotBackgroundColor(Color.WHITE);
-    styler.setPlotBorderColor(Color.GRAY);
-    styler.setPlotGridLinesColor(new Color(0xDDDDDD));
-    styler.setLegendPosition(LegendPosition.OutsideS);
-    styler.setLegendBorderColor(Color.WHITE);
-    styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
+    ChartStyle.apply(styler);
     styler.setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Line);
     styler.setMarkerSize(8);
-    styler.setYAxisMin(0.0);
     styler.setXAxisMin(0.0);
-    styler.setYAxisDecimalPattern("#,##0.####");
     styler.setXAxisDecimalPattern("#,##0.#");
-    styler.setAntiAlias(true);
     Map<ProtocolKind, List<SigmodRun.Result>> byProtocol = new LinkedHashMap<>();
     for (SigmodRun.Result r : sweep) {
       byProtocol.computeIfAbsent(r.spec().protocol(), k -> new ArrayList<>()).add(r);
@@ -153,16 +129,16 @@ final class SigmodReport {
         total[i] = r.perThousand(r.all(), prices).doubleValue();
         transactions[i] = r.perThousand(r.transactions(), prices).doubleValue();
       }
-      Color color = PALETTE[p++ % PALETTE.length];
+      Color color = ChartStyle.color(p++);
       String name = e.getKey().name().toLowerCase(Locale.ROOT);
       XYSeries t = chart.addSeries(name + " total", xs, total);
       t.setLineColor(color);
       t.setMarkerColor(color);
-      t.setLineStyle(SOLID);
+      t.setLineStyle(ChartStyle.SOLID);
       XYSeries own = chart.addSeries(name + " transactions only", xs, transactions);
       own.setLineColor(color);
       own.setMarkerColor(color);
-      own.setLineStyle(DASHED);
+      own.setLineStyle(ChartStyle.DASHED);
     }
     try (OutputStream out = Files.newOutputStream(file)) {
       BitmapEncoder.saveBitmap(chart, out, BitmapFormat.PNG);
