@@ -340,8 +340,10 @@ public final class DatabaseConfig {
     }
 
     /**
-     * The page size in bytes, at least {@link BufferPoolConfig#MIN_PAGE_SIZE}; every client of one
-     * database should use the same. Keys are limited to about a fifth of a page.
+     * The page size in bytes, at least {@link BufferPoolConfig#MIN_PAGE_SIZE}, and (checked at
+     * {@link #build}) enough for every tree of the database to hold a record of {@link
+     * DatabaseConfig#MIN_RECORD_BYTES}; every client of one database should use the same. Keys
+     * are limited to about a fifth of a page.
      */
     public Builder pageSize(int bytes) {
       if (bytes < BufferPoolConfig.MIN_PAGE_SIZE) {

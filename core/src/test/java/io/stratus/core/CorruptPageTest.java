@@ -10,6 +10,7 @@ import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.StoredItem;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.protocols.ProtocolKind;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -68,7 +69,7 @@ class CorruptPageTest {
   @Test
   void aDamagedLogMessageIsCountedAndWarnedAboutOnceAndBlocksNothingElse(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
-      Database db = f.open(f.config().protocol(io.stratus.protocols.ProtocolKind.BASIC)
+      Database db = f.open(f.config().protocol(ProtocolKind.BASIC)
           .checkpointExecutor(task -> { }));
       BasicProtocolTest.load(db, 20);
       BasicProtocolTest.update(db, 4, "first");

@@ -18,6 +18,7 @@ import io.stratus.StratusException;
 import io.stratus.TransactionClosedException;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.protocols.Guarantee;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
@@ -281,7 +282,7 @@ class ErrorsTest {
       // The page manager's minimum holds no record under this database URI: refused at build,
       // naming a size that works.
       DatabaseConfig.Builder tiny = f.config().protocol(ProtocolKind.NAIVE)
-          .pageSize(io.stratus.pagemanager.BufferPoolConfig.MIN_PAGE_SIZE);
+          .pageSize(BufferPoolConfig.MIN_PAGE_SIZE);
       assertThatThrownBy(tiny::build).isInstanceOf(InvalidConfigurationException.class)
           .hasMessageContaining("use a page size of at least");
       String message = catchThrowable(tiny::build).getMessage();

@@ -20,6 +20,7 @@ public final class CloudMeter {
   public static final long UNIT_BYTES = 64 * 1024;
 
   private final Map<Operation, Counters> counters = new EnumMap<>(Operation.class);
+  private final LongAdder calls = new LongAdder();
 
   public CloudMeter() {
     for (Operation op : Operation.values()) {
@@ -45,6 +46,7 @@ public final class CloudMeter {
       c.failures.increment();
     }
     c.calls.increment();
+    calls.increment();
   }
 
   /**
@@ -63,7 +65,16 @@ public final class CloudMeter {
       c.units.add(s.requestUnits64KiB());
       c.failures.add(s.failures());
       c.calls.add(s.calls());
+      calls.add(s.calls());
     }
+  }
+
+  /**
+   * Calls counted so far, of every operation: a cheap check (one counter) of whether anything was
+   * counted since an earlier look, without taking a {@link #snapshot()}.
+   */
+  public long calls() {
+    return calls.sum();
   }
 
   /** The counts so far, as an immutable value. */

@@ -192,6 +192,7 @@ class MeteringTest {
     moved.add(queue);
     moved.add(MeterSnapshot.empty());
     assertThat(moved.snapshot()).isEqualTo(all);
+    assertThat(moved.calls()).isEqualTo(all.requests()).isEqualTo(meter.calls());
   }
 
   @Test

@@ -158,6 +158,7 @@ public final class InteractionAttribution implements CallInterceptor {
     private final CloudMeter scratch = new CloudMeter();
     private final MeteringInterceptor marker = new MeteringInterceptor(scratch);
     private MeterSnapshot moved = MeterSnapshot.empty();
+    private long movedCalls;
     private CloudMeter last;
     private Interaction interaction;
     private boolean inMeasurement;
@@ -185,13 +186,17 @@ public final class InteractionAttribution implements CallInterceptor {
     }
 
     private void moveTo(CloudMeter target) {
+      last = target;
+      if (scratch.calls() == movedCalls) {
+        return; // most interactions are served from the cache: nothing to move
+      }
       MeterSnapshot now = scratch.snapshot();
+      movedCalls = now.requests();
       MeterSnapshot delta = now.minus(moved);
       moved = now;
       if (!delta.isEmpty()) {
         target.add(delta);
       }
-      last = target;
     }
   }
 
