@@ -26,6 +26,8 @@ import io.stratus.pagemanager.PageWriter;
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitProtocols;
+import io.stratus.protocols.DamageReports;
+import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.StorageLayout;
@@ -95,9 +97,14 @@ public final class Database implements AutoCloseable {
   final LongAdder failedCommits = new LongAdder();
   final LongAdder pagesWritten = new LongAdder();
   private volatile boolean closed;
+  /** What this handle's background work found damaged (shared with the protocol). */
+  private final DamageReports damage;
+  private final DeadLetters deadLetters;
 
-  private Database(DatabaseConfig config, BufferPool pool, CommitProtocol protocol) {
+  private Database(DatabaseConfig config, BufferPool pool, CommitProtocol protocol,
+      DamageReports damage) {
     this.config = config;
+    this.damage = damage;
     this.storage = config.services().storage();
     this.pool = pool;
     this.protocol = protocol;
@@ -105,6 +112,9 @@ public final class Database implements AutoCloseable {
     this.writer = new PageWriter(storage, pool);
     this.catalog = new CatalogStore(layout.catalog(), writer, pool);
     this.extractors = new ConcurrentHashMap<>(config.extractors());
+    this.deadLetters = new DeadLetters(storage,
+        config.services().hasSimpleQueues() ? config.services().simpleQueues() : null, layout,
+        config.clock(), damage);
   }
 
   /**
@@ -126,12 +136,13 @@ public final class Database implements AutoCloseable {
     BufferPool pool =
         new BufferPool(config.services().storage(), config.bufferPoolConfig(), config.clock());
     CommitProtocol protocol = null;
+    DamageReports damage = new DamageReports();
     try {
       protocol = CommitProtocols.create(config.protocol(), new ProtocolContext(
           config.services(), config.databaseUri(), config.clientId(), config.clock(),
           config.crashPoints(), pool, config.checkpointInterval(), config.checkpointExecutor(),
-          config.checkpoints(), config.writerLanes(), config.isolation()));
-      Database db = new Database(config, pool, protocol);
+          config.checkpoints(), config.writerLanes(), config.isolation(), damage));
+      Database db = new Database(config, pool, protocol, damage);
       db.catalog.current();
       return db;
     } catch (RuntimeException | Error e) {
@@ -476,6 +487,77 @@ public final class Database implements AutoCloseable {
   }
 
   /**
+   * The damaged messages in the database's dead-letter area: log messages that failed their
+   * checksum or had an unknown format, moved out of their queues by checkpoints and recovery (so
+   * they no longer come back to every pass, nor hold back their writer's later records) and kept
+   * for an operator. Each entry says where it came from, why and when, and holds its bytes.
+   * {@link DatabaseStats#deadLettered()} counts those this handle moved.
+   *
+   * @throws io.stratus.CloudServiceException when storage cannot be listed or read
+   */
+  public List<DeadLetters.Entry> deadLetters() {
+    return CloudFailures.reading(() -> "listing dead letters", () -> {
+      checkOpen();
+      return deadLetters.list();
+    });
+  }
+
+  /**
+   * Sends a dead letter's bytes back to its queue and removes it from the area: for a message a
+   * newer client version can read, or one an operator repaired. A checkpoint that still cannot
+   * read it sets it aside again. Safe to retry: a message sent twice is applied once.
+   *
+   * @return the id of the message sent
+   * @throws io.stratus.CloudServiceException when the send or the delete fails
+   */
+  public String replayDeadLetter(DeadLetters.Entry entry) {
+    Args.notNull(entry, "entry");
+    return CloudFailures.changing(() -> "replaying " + entry.item(), () -> {
+      checkOpen();
+      return deadLetters.replay(entry);
+    });
+  }
+
+  /**
+   * Removes a dead letter for good: whatever its records held is given up. For a message an
+   * operator has judged unrecoverable (its writer's later records no longer wait for it either
+   * way: it left its queue when it was set aside).
+   *
+   * @throws io.stratus.CloudServiceException when the delete fails
+   */
+  public void discardDeadLetter(DeadLetters.Entry entry) {
+    Args.notNull(entry, "entry");
+    CloudFailures.changing(() -> "discarding " + entry.item(), () -> {
+      checkOpen();
+      deadLetters.discard(entry);
+      return null;
+    });
+  }
+
+  /**
+   * Gives a dead letter up and lets its queue move on: removes it from the area, then checkpoints
+   * its queue taking the counters its writer's chains still wait for as gone, so that what the
+   * writer committed after it is applied (under the monotonic protocols those records wait for
+   * the missing one, for ever). The writer's own reads then show what everyone reads. Use it once
+   * the message is known to be unrecoverable; a record of the skipped counters that still arrives
+   * is dropped as applied. The waiting records must be visible to the checkpoint: a checkpoint
+   * that received them within the last checkpoint lock timeout hid them until it ends, and a
+   * chain is closed only up to the records seen (skipping a dead letter twice is harmless).
+   *
+   * @return whether the queue's checkpoint ran (false: another client holds it, or the queue is
+   *     not one of this protocol's; call again)
+   * @throws io.stratus.CloudServiceException when a cloud call fails
+   */
+  public boolean skipDeadLetter(DeadLetters.Entry entry) {
+    Args.notNull(entry, "entry");
+    return CloudFailures.changing(() -> "skipping " + entry.item(), () -> {
+      checkOpen();
+      deadLetters.discard(entry);
+      return protocol.closeGaps(entry.queue());
+    });
+  }
+
+  /**
    * Operator maintenance under the atomic protocol (paper 000, section 5.1): recovers the ATOMIC
    * queues of the other clients of the database, on the calling thread — committed transactions
    * of clients that died before propagating them are propagated, transactions that never got a
@@ -498,7 +580,8 @@ public final class Database implements AutoCloseable {
     return new DatabaseStats(pool.stats(), commits.sum(), aborts.sum(), failedCommits.sum(),
         pagesWritten.sum(), protocol.backgroundCheckpointsRun(),
         protocol.backgroundCheckpointsFailed(), protocol.pendingOwnWrites(), runner.retries(),
-        protocol.backgroundFailures(), protocol.corruptMessages());
+        protocol.backgroundFailures(), damage.corruptMessages(), damage.corruptPages(),
+        damage.deadLettered(), protocol.owedCheckpoints());
   }
 
   /**

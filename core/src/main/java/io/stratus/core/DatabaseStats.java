@@ -22,10 +22,14 @@ public final class DatabaseStats {
   private final long retries;
   private final long backgroundFailures;
   private final long corruptMessages;
+  private final long corruptPages;
+  private final long deadLettered;
+  private final long owedCheckpoints;
 
   DatabaseStats(BufferPoolStats bufferPool, long commits, long aborts, long failedCommits,
       long pagesWritten, long checkpointsRun, long checkpointsFailed, long pendingOwnWrites,
-      long retries, long backgroundFailures, long corruptMessages) {
+      long retries, long backgroundFailures, long corruptMessages, long corruptPages,
+      long deadLettered, long owedCheckpoints) {
     this.bufferPool = Objects.requireNonNull(bufferPool, "bufferPool");
     this.commits = commits;
     this.aborts = aborts;
@@ -37,6 +41,9 @@ public final class DatabaseStats {
     this.retries = retries;
     this.backgroundFailures = backgroundFailures;
     this.corruptMessages = corruptMessages;
+    this.corruptPages = corruptPages;
+    this.deadLettered = deadLettered;
+    this.owedCheckpoints = owedCheckpoints;
   }
 
   /** The buffer pool's counters (hits, misses, refreshes, evictions, size). */
@@ -98,10 +105,37 @@ public final class DatabaseStats {
 
   /**
    * Distinct damaged messages (bad checksum, unknown format) this handle's background work found
-   * in queues and left there unapplied; each is also logged as a warning, once.
+   * in queues, never applied; each is also logged as a warning, once. Those of simple queues are
+   * moved into the dead-letter area ({@link #deadLettered()}).
    */
   public long corruptMessages() {
     return corruptMessages;
+  }
+
+  /**
+   * Distinct pages this handle's checkpoints found corrupt (checksum, format, structure, or a page
+   * of another address): each blocks the records that would change it, and only those, until it
+   * is repaired. Each is also logged as a warning, once.
+   */
+  public long corruptPages() {
+    return corruptPages;
+  }
+
+  /**
+   * Damaged messages this handle moved out of their queues into the dead-letter area, where
+   * {@link Database#deadLetters()} lists them for inspection, replay or discarding.
+   */
+  public long deadLettered() {
+    return deadLettered;
+  }
+
+  /**
+   * Queues this handle sent records to and has not yet seen applied by a checkpoint of its own:
+   * it schedules one for each once its record is older than the checkpoint interval, so records
+   * nobody touches again are still applied (0 for protocols without queues, and once all are).
+   */
+  public long owedCheckpoints() {
+    return owedCheckpoints;
   }
 
   @Override
@@ -111,13 +145,14 @@ public final class DatabaseStats {
         && pagesWritten == s.pagesWritten && checkpointsRun == s.checkpointsRun
         && checkpointsFailed == s.checkpointsFailed && pendingOwnWrites == s.pendingOwnWrites
         && retries == s.retries && backgroundFailures == s.backgroundFailures
-        && corruptMessages == s.corruptMessages;
+        && corruptMessages == s.corruptMessages && corruptPages == s.corruptPages
+        && deadLettered == s.deadLettered && owedCheckpoints == s.owedCheckpoints;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(bufferPool, commits, aborts, failedCommits, pagesWritten, checkpointsRun,
-        checkpointsFailed, pendingOwnWrites, retries, backgroundFailures, corruptMessages);
+        checkpointsFailed, pendingOwnWrites, retries, backgroundFailures, corruptMessages, corruptPages, deadLettered, owedCheckpoints);
   }
 
   @Override
@@ -126,6 +161,8 @@ public final class DatabaseStats {
         + failedCommits + ", pagesWritten=" + pagesWritten + ", checkpointsRun=" + checkpointsRun
         + ", checkpointsFailed=" + checkpointsFailed + ", pendingOwnWrites=" + pendingOwnWrites
         + ", retries=" + retries + ", backgroundFailures=" + backgroundFailures
-        + ", corruptMessages=" + corruptMessages + ", bufferPool=" + bufferPool + "}";
+        + ", corruptMessages=" + corruptMessages + ", corruptPages=" + corruptPages
+        + ", deadLettered=" + deadLettered + ", owedCheckpoints=" + owedCheckpoints
+        + ", bufferPool=" + bufferPool + "}";
   }
 }

@@ -84,7 +84,7 @@ public final class Page {
     this.versionStamp = b.versionStamp;
     this.keys = keys;
     this.values = values;
-    int size = HEADER_OVERHEAD + uri.length() + lowKey.length
+    int size = HEADER_OVERHEAD + utf8Length(uri) + lowKey.length
         + (highKey == null ? 0 : highKey.length)
         + (rightSibling == null ? 0 : utf8Length(rightSibling))
         + (treeCheckpointMillis == 0 ? 0 : TREE_CHECKPOINT_OVERHEAD)

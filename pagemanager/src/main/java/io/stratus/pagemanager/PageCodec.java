@@ -18,10 +18,11 @@ import java.util.zip.CRC32C;
  * <p>Why so strict on the way in: a page read from storage feeds the shared buffer pool, and a
  * wrong page there (bit rot, a truncated upload, a foreign item under a page URI) would silently
  * corrupt every transaction that reads it. So {@link #decode} checks the format version, the
- * checksum over the exact stored body bytes, and the structure (known kind, non-negative level,
- * sorted unique keys, one value per key), and either returns a correct page or throws {@link
+ * checksum over the exact stored body bytes, the page's identity (the URI it was written for is
+ * the one it is read from) and the structure (known kind, non-negative level, sorted unique keys,
+ * one value per key), and either returns a correct page or throws {@link
  * CorruptPageException}; it never returns a page built from bad bytes. The envelope must not carry
- * unknown fields either: the format is ours and version 1 has exactly three.
+ * unknown fields either: the format is ours and its envelope has exactly three.
  *
  * <p>Every page's encoding is at most {@link Page#encodedSizeBound()} bytes; the page-size checks
  * of the layers above rely on that (the tests check it over random pages). Stateless and
@@ -29,17 +30,23 @@ import java.util.zip.CRC32C;
  */
 public final class PageCodec {
   /**
-   * The format this codec writes and the only one it reads. 2: protocol state as one opaque field
-   * (format 1 kept writers' counters and chain times in fields of their own).
+   * The format this codec writes and the only one it reads. 3: the body names the page's own URI
+   * (format 2 did not, so a page copied to another item's name was accepted as that page); 2:
+   * protocol state as one opaque field (format 1 kept writers' counters and chain times in fields
+   * of their own).
    */
-  public static final int FORMAT_VERSION = 2;
+  public static final int FORMAT_VERSION = 3;
 
   private PageCodec() {}
 
-  /** The stored form of {@code page} (its URI is not part of it: the URI names the item). */
+  /**
+   * The stored form of {@code page}. Its URI is part of it as well as the item's name, so that
+   * {@link #decode} can tell the page that belongs under a name from one copied there.
+   */
   public static byte[] encode(Page page) {
     PageBody.Builder body =
         PageBody.newBuilder()
+            .setUri(page.uri())
             .setKind(kindOf(page.kind()))
             .setLevel(page.level())
             .setLowKey(UnsafeByteOperations.unsafeWrap(page.lowKey()))
@@ -104,6 +111,12 @@ public final class PageCodec {
   }
 
   private static Page toPage(String uri, PageBody body) {
+    if (!body.getUri().equals(uri)) {
+      // A valid page of another address: taking it for this one made scans return a fraction of
+      // the records and commits land in the foreign page.
+      throw new CorruptPageException(uri, "it holds page " + body.getUri()
+          + " (copied or moved from another address)");
+    }
     PageKind kind = kindOf(uri, body.getKind());
     if (body.getLevel() < 0) {
       throw new CorruptPageException(

@@ -45,6 +45,13 @@ class BufferPoolCorruptionTest {
         return RandomPages.bytes(r, 1 + r.nextInt(2 * good.length));
       }
     },
+    /** A valid page of another address copied under this one. */
+    FOREIGN_PAGE {
+      @Override
+      byte[] apply(byte[] good, Random r) {
+        return PageCodec.encode(RandomPages.page(r, URI + "-elsewhere"));
+      }
+    },
     WRONG_FORMAT_VERSION {
       @Override
       byte[] apply(byte[] good, Random r) {

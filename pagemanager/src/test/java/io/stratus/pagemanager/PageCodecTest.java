@@ -55,9 +55,13 @@ class PageCodecTest {
   }
 
   @Test
-  void decodedPageTakesTheUriItIsReadUnder() {
+  void aValidPageReadUnderAnotherAddressIsRefused() {
     Page p = RandomPages.leaf(URI, 3, 10);
-    assertThat(PageCodec.decode("elsewhere", PageCodec.encode(p)).uri()).isEqualTo("elsewhere");
+    assertThatThrownBy(() -> PageCodec.decode("elsewhere", PageCodec.encode(p)))
+        .isInstanceOf(CorruptPageException.class)
+        .hasMessageContaining("page elsewhere is corrupt")
+        .hasMessageContaining("holds page " + URI);
+    assertThat(PageCodec.decode(URI, PageCodec.encode(p)).uri()).isEqualTo(URI);
   }
 
   @Test
@@ -211,7 +215,7 @@ class PageCodecTest {
   }
 
   private static PageBody.Builder body(StoredPageKind kind) {
-    return PageBody.newBuilder().setKind(kind);
+    return PageBody.newBuilder().setUri(URI).setKind(kind);
   }
 
   private static StoredPage.Builder envelope(byte[] body) {

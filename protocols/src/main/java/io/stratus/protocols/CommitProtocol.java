@@ -72,6 +72,29 @@ public interface CommitProtocol extends AutoCloseable {
   }
 
   /**
+   * Queues this handle sent records to that no checkpoint of its own has covered yet: it owes
+   * each a checkpoint, which it schedules once the record is older than the checkpoint interval
+   * (so a record nobody touches again is still applied well within the queue's retention); 0 for
+   * protocols without queues.
+   */
+  default int owedCheckpoints() {
+    return 0;
+  }
+
+  /**
+   * Operator repair of pending-update queue {@code queue} whose writers' chains wait for messages
+   * that will never come (damaged and set aside, or discarded): one checkpoint that takes each
+   * waiting chain's missing counters as gone and applies what follows them. Protocols without
+   * writer chains do nothing.
+   *
+   * @return whether the queue was checkpointed (false: not a queue of this protocol, or its
+   *     checkpoint is held by another client or failed; try again)
+   */
+  default boolean closeGaps(String queue) {
+    return false;
+  }
+
+  /**
    * Operator maintenance for the atomic protocol (paper 000, section 5.1): recovers the ATOMIC
    * queues of other clients (abandoned ones), on the calling thread. Safe while those clients live
    * and while other clients recover at once. Protocols without ATOMIC queues do nothing.
@@ -107,14 +130,6 @@ public interface CommitProtocol extends AutoCloseable {
    * ({@link BackgroundFailures}); 0 for protocols without such work.
    */
   default long backgroundFailures() {
-    return 0;
-  }
-
-  /**
-   * Distinct damaged messages (bad checksum, unknown format) the background work found in queues
-   * and left there unapplied; each is warned about once ({@link CorruptMessages}).
-   */
-  default long corruptMessages() {
     return 0;
   }
 

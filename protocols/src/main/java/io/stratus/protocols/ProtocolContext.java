@@ -33,12 +33,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param writerLanes how many commits of this handle the monotonic and atomic protocols number
  *     and send at once ({@link io.stratus.protocols.engine.WriterLanes}); at least 1
  * @param isolation the timeouts of the isolating protocols
+ * @param damage where the handle's background work reports damaged pages and messages (one per
+ *     handle, shared by all its parts, so its statistics count each object once)
  */
 public record ProtocolContext(
     CloudServices services, String databaseUri, String clientId, Clock clock,
     CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval,
     Executor checkpointExecutor, CheckpointSettings checkpoints, int writerLanes,
-    IsolationSettings isolation) {
+    IsolationSettings isolation, DamageReports damage) {
 
   /**
    * Writer lanes per handle at most, by default: they are made as concurrent commits need them,
@@ -46,6 +48,16 @@ public record ProtocolContext(
    * (about 60 bytes) to its header.
    */
   public static final int DEFAULT_WRITER_LANES = 32;
+
+  /** A context with damage reports of its own. */
+  public ProtocolContext(
+      CloudServices services, String databaseUri, String clientId, Clock clock,
+      CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval,
+      Executor checkpointExecutor, CheckpointSettings checkpoints, int writerLanes,
+      IsolationSettings isolation) {
+    this(services, databaseUri, clientId, clock, crashPoints, bufferPool, checkpointInterval,
+        checkpointExecutor, checkpoints, writerLanes, isolation, new DamageReports());
+  }
 
   /** A context with the default isolation settings. */
   public ProtocolContext(
@@ -83,6 +95,7 @@ public record ProtocolContext(
     Objects.requireNonNull(checkpointInterval, "checkpointInterval");
     Objects.requireNonNull(checkpoints, "checkpoints");
     Objects.requireNonNull(isolation, "isolation");
+    Objects.requireNonNull(damage, "damage");
     if (writerLanes < 1) {
       throw new IllegalArgumentException("at least one writer lane, got " + writerLanes);
     }

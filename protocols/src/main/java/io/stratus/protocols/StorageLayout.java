@@ -19,7 +19,9 @@ import java.util.Optional;
  *   <li>{@code <db>/i/<collection>/<index>/root}: a secondary index, pages beside its root;
  *   <li>{@code <db>/pu/}: the pending-update queues ({@link io.stratus.protocols.log.PuQueues});
  *   <li>{@code <db>/atomic/<clientId>}: the ATOMIC queue of each client;
- *   <li>{@code <db>/seq/<name>}: the counter of a sequence (counter service).
+ *   <li>{@code <db>/seq/<name>}: the counter of a sequence (counter service);
+ *   <li>{@code <db>/dead/<queue hash>-<message id>}: a damaged message set aside from its queue
+ *       ({@link io.stratus.protocols.DeadLetters}).
  * </ul>
  *
  * <p>A tree's pages are named in its root's directory, so the root URI alone identifies a tree
@@ -76,6 +78,38 @@ public final class StorageLayout {
   /** The prefix of every pending-update queue. */
   public String pendingUpdatePrefix() {
     return databaseUri + "/pu/";
+  }
+
+  /** The prefix of every item of the dead-letter area. */
+  public String deadLetterPrefix() {
+    return databaseUri + "/dead/";
+  }
+
+  /**
+   * The item that holds message {@code messageId} of {@code queue} once it is set aside: the same
+   * for every client that sets it aside, so two doing it at once write one item. The queue is
+   * named by a hash (its URI has slashes and may be long), the message id as is where it is made
+   * of safe characters.
+   */
+  public String deadLetter(String queue, String messageId) {
+    StringBuilder id = new StringBuilder(messageId.length());
+    for (char c : messageId.toCharArray()) {
+      boolean safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '-' || c == '_' || c == '.';
+      id.append(safe ? c : '_');
+    }
+    return deadLetterPrefix() + shortHash(queue) + "-" + id;
+  }
+
+  /** Sixteen hex digits of SHA-256 of {@code text}: distinct for distinct queues in practice. */
+  private static String shortHash(String text) {
+    try {
+      byte[] d = java.security.MessageDigest.getInstance("SHA-256")
+          .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.util.HexFormat.of().formatHex(d, 0, 8);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
   }
 
   /** The prefix of every ATOMIC queue (also their lock-timeout prefix). */

@@ -400,11 +400,6 @@ public final class AtomicCommitLog implements CommitLog {
     return failures.count();
   }
 
-  @Override
-  public long corruptMessages() {
-    return log.corruptMessages();
-  }
-
   /** Algorithm 4 on this client's own queue (at open, and from {@link #drain}). */
   private AtomicLog.Pass recoverOwn() {
     try {

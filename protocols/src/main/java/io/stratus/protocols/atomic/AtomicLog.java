@@ -9,7 +9,7 @@ import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
-import io.stratus.protocols.CorruptMessages;
+import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.log.AtomicMessages;
 import io.stratus.protocols.log.LogRecord;
@@ -84,7 +84,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class AtomicLog {
   private static final System.Logger LOG = System.getLogger(AtomicLog.class.getName());
-  private final CorruptMessages corrupt = new CorruptMessages(LOG);
+  /** Where damaged messages of ATOMIC queues go, so that they no longer come back to every pass. */
+  private final DeadLetters deadLetters;
   /** Empty receives in a row that end a pass (short receives return nothing at times). */
   static final int EMPTY_RECEIVES = 5;
   /** At most this many receives per pass. */
@@ -179,6 +180,7 @@ final class AtomicLog {
     this.names = names;
     this.sender = sender;
     this.knownCommitted = knownCommitted;
+    this.deadLetters = DeadLetters.of(ctx);
   }
 
   /** The prefix of every ATOMIC queue of the database (also the lock-timeout prefix). */
@@ -189,11 +191,6 @@ final class AtomicLog {
   /** The ATOMIC queue of {@code clientId}. */
   String queueOf(String clientId) {
     return prefix() + clientId;
-  }
-
-  /** Distinct damaged messages found in ATOMIC queues (each warned about once). */
-  long corruptMessages() {
-    return corrupt.count();
   }
 
   /**
@@ -259,7 +256,10 @@ final class AtomicLog {
         try {
           e = AtomicMessages.decode(m.payload());
         } catch (CorruptLogMessageException ex) {
-          corrupt.report(queue, m.messageId(), ex.getMessage());
+          // This pass holds the queue's lock: no other client deletes or applies it meanwhile.
+          if (deadLetters.setAside(queue, m, ex.getMessage())) {
+            received.remove(m.messageId());
+          }
           continue;
         }
         Txn t = txns.computeIfAbsent(e.commitKey(), Txn::new);

@@ -9,14 +9,18 @@ import java.lang.System.Logger.Level;
 import io.stratus.protocols.BackgroundFailures;
 import java.time.Clock;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -36,6 +40,22 @@ import java.util.concurrent.atomic.AtomicLong;
  *       gone unchecked, the less likely it has pending updates.
  * </ul>
  *
+ * <p><b>Owed checkpoints</b> (beyond the paper). The two rules above only fire when somebody
+ * touches the page again; a record committed to a page nobody reads or writes afterwards waited
+ * for an operator's checkpoint, and a queue deletes messages older than its retention (SQS: at
+ * most 14 days), so such a record could be lost although its commit returned. So the writer owes
+ * a checkpoint to every queue it sent to: it remembers the queue with the time of its first
+ * record not yet covered by a checkpoint of its own, and a <em>sweep</em> schedules one for each
+ * queue owed longer than the interval. A queue leaves the list when a checkpoint this handle
+ * started after that time completes (one that another client holds does not count). Sweeps run
+ * after each commit and read (they cost a look at the earliest due time unless one is due) and,
+ * when this scheduler owns its threads, on a timer armed only while something is owed: an idle
+ * handle, or one whose records are all checkpointed, sets no timer and makes no request. So a
+ * record committed by a handle that stays open is checkpointed within about two intervals (and
+ * the retries a busy or failing queue needs), whoever touches its page. With an executor handed in
+ * the embedding owns background timing: sweeps then run only with commits, reads and {@link
+ * #sweep} (what tests drive with their clocks).
+ *
  * <p>At most one checkpoint per queue is scheduled or running per client at a time. Failures of a
  * scheduled checkpoint are logged and counted; the records stay queued for a later one.
  */
@@ -54,10 +74,20 @@ public final class CheckpointScheduler implements AutoCloseable {
   private final Clock clock;
   private final BackgroundFailures failures;
   private final long intervalMillis;
+  /** A run that received this many may have left more in the queue. */
+  private final int maxRecords;
   private final Executor executor;
   private final ExecutorService owned;
   private final Random random;
   private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
+  /** Queues this handle sent records to, with the time of the first record no checkpoint of
+   *  this handle has covered yet. */
+  private final ConcurrentHashMap<Target, Long> owed = new ConcurrentHashMap<>();
+  /** The earliest time a sweep has work: the oldest owed time plus the interval. */
+  private final AtomicLong nextDue = new AtomicLong(Long.MAX_VALUE);
+  /** Runs sweeps while something is owed; only when this scheduler owns its threads. */
+  private final ScheduledExecutorService timer;
+  private final AtomicBoolean timerArmed = new AtomicBoolean();
   private final AtomicLong ran = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private volatile boolean closed;
@@ -71,6 +101,7 @@ public final class CheckpointScheduler implements AutoCloseable {
     this.clock = ctx.clock();
     this.failures = new BackgroundFailures(LOG, ctx.clock());
     this.intervalMillis = ctx.checkpointInterval().toMillis();
+    this.maxRecords = ctx.checkpoints().maxRecordsPerCheckpoint();
     this.random = new Random(ctx.checkpoints().seed());
     this.closeWaitMillis = ctx.checkpoints().lockTimeout().toMillis() + 5_000;
     if (ctx.checkpointExecutor() != null) {
@@ -80,11 +111,23 @@ public final class CheckpointScheduler implements AutoCloseable {
       this.owned = ctx.newDaemonPool("checkpoint", THREADS);
       this.executor = owned;
     }
+    this.timer = owned == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "stratus-checkpoint-sweep-" + ctx.clientId());
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   /** Writer side: called after a commit sent records to {@code targets}. */
   public void afterCommit(Collection<Target> targets) {
     long now = clock.millis();
+    for (Target t : targets) {
+      if (owed.putIfAbsent(t, now) == null) {
+        nextDue.accumulateAndGet(now + intervalMillis, Math::min);
+      }
+    }
+    armTimer();
+    sweepIfDue(now);
     for (Target t : targets) {
       Optional<Long> last;
       try {
@@ -100,6 +143,7 @@ public final class CheckpointScheduler implements AutoCloseable {
 
   /** Reader side: called for every page a transaction reads. */
   public void onRead(Page page) {
+    sweepIfDue(clock.millis());
     if (names.isDataPage(page)) {
       consider(new Target(PuQueues.Kind.DATA_PAGE, page.uri()), page.lastCheckpointMillis());
     }
@@ -132,6 +176,59 @@ public final class CheckpointScheduler implements AutoCloseable {
     };
   }
 
+  /**
+   * Schedules a checkpoint of every queue owed for longer than the interval (see the class
+   * comment); returns how many it scheduled.
+   */
+  public int sweep() {
+    long now = clock.millis();
+    long next = Long.MAX_VALUE;
+    int n = 0;
+    for (Map.Entry<Target, Long> e : owed.entrySet()) {
+      long due = e.getValue() + intervalMillis;
+      if (due <= now) {
+        n += schedule(e.getKey()) ? 1 : 0;
+        due = now + intervalMillis; // not before the next interval, unless it completes first
+      }
+      next = Math.min(next, due);
+    }
+    nextDue.set(next);
+    return n;
+  }
+
+  /** Queues this handle owes a checkpoint (sent to, not yet covered by a checkpoint of its own). */
+  public int owedQueues() {
+    return owed.size();
+  }
+
+  private void sweepIfDue(long now) {
+    if (now >= nextDue.get()) {
+      sweep();
+    }
+  }
+
+  /** Arms the timer when something is owed and it is not armed; it disarms when nothing is. */
+  private void armTimer() {
+    if (timer == null || closed || owed.isEmpty() || !timerArmed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      timer.schedule(this::onTimer, intervalMillis, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      timerArmed.set(false);
+    }
+  }
+
+  private void onTimer() {
+    timerArmed.set(false);
+    try {
+      sweep();
+    } catch (RuntimeException e) {
+      failures.report("checkpoint sweep", "sweeping owed checkpoints failed", e);
+    }
+    armTimer();
+  }
+
   /** Schedules a checkpoint of {@code t} unless one is scheduled or running; whether it did. */
   public boolean schedule(Target t) {
     String queue = names.queueOf(t);
@@ -142,9 +239,14 @@ public final class CheckpointScheduler implements AutoCloseable {
       executor.execute(() -> {
         try {
           if (!closed) {
+            long startedAt = clock.millis();
             Checkpointer.Outcome o = checkpointer.run(t);
             ran.incrementAndGet();
-            if (!o.completed() && !o.busy()) { // busy: another run applies the records
+            if (o.completed() && o.deferred() == 0 && o.received() < maxRecords) {
+              // What this handle sent before the run started is applied: the run took all it
+              // received and left nothing waiting. Later sends keep the queue owed.
+              owed.computeIfPresent(t, (k, since) -> since <= startedAt ? null : since);
+            } else if (!o.busy()) { // busy: another run applies the records
               failed.incrementAndGet();
             }
           }
@@ -202,6 +304,9 @@ public final class CheckpointScheduler implements AutoCloseable {
   @Override
   public void close() {
     closed = true; // queued tasks that have not started skip themselves
+    if (timer != null) {
+      timer.shutdownNow();
+    }
     if (owned != null) {
       // Running work is let finish, not interrupted: a checkpoint or clean-up cut short leaves
       // the messages it received hidden for a whole visibility timeout, and a reader right after

@@ -1,6 +1,7 @@
 package io.stratus.protocols.checkpoint;
 
 import io.stratus.CorruptLogMessageException;
+import io.stratus.CorruptPageException;
 import io.stratus.btree.BLinkTree;
 import io.stratus.btree.TreeChange;
 import io.stratus.cloudapi.CloudException;
@@ -18,7 +19,8 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageWriter;
 import io.stratus.protocols.CheckpointWrites;
-import io.stratus.protocols.CorruptMessages;
+import io.stratus.protocols.DamageReports;
+import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.StorageLayout;
@@ -31,6 +33,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -38,12 +41,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 
 /**
  * Runs one checkpoint of one pending-update queue (paper 000, Algorithm 2 for a data page, section
@@ -81,7 +86,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * before the records are applied ({@link #writeHeader} splits a page it no longer fits, a root
  * included). Records with counter 0 (the basic protocol) pass unchanged.
  *
- * <p>A message that fails its checksum is left in the queue and reported, never applied.
+ * <p><b>Damage.</b> A message that fails its checksum (or has an unknown format) is never
+ * applied: the run, which holds the queue's lock, moves it into the dead-letter area ({@link
+ * DeadLetters}). A corrupt page blocks only the records that would change it: the page's own
+ * queue gives up (reported once, {@link DamageReports}); a tree checkpoint that meets a corrupt
+ * page on the way to some records locates every record's leaf and applies those whose way is
+ * healthy, leaving the others queued like records after a gap.
  * Crash points: {@code checkpoint.page.after-lock}, {@code .after-receive}, {@code .after-put},
  * {@code .after-delete}, and the same with {@code checkpoint.tree.}.
  *
@@ -127,7 +137,10 @@ public final class Checkpointer {
   private final String nonce = UUID.randomUUID().toString().substring(0, 8);
   /** Numbers this process's checkpoint runs (each its own lock owner). */
   private final AtomicLong runs = new AtomicLong();
-  private final CorruptMessages corrupt = new CorruptMessages(LOG);
+  /** Where corrupt pages are reported (each once). */
+  private final DamageReports damage;
+  /** Where damaged messages go: out of the queue, kept for an operator. */
+  private final DeadLetters deadLetters;
   /** One checkpoint of a queue per process at a time. */
   private final ConcurrentHashMap<String, ReentrantLock> mutexes = new ConcurrentHashMap<>();
   private final StorageService storage;
@@ -173,12 +186,9 @@ public final class Checkpointer {
     this.maxRecords = ctx.checkpoints().maxRecordsPerCheckpoint();
     this.leases = new WriterLeases(locks, ctx.databaseUri(), clientId, clock, lockTimeout);
     this.horizonMillis = horizonFor(lockTimeout);
+    this.damage = ctx.damage();
+    this.deadLetters = DeadLetters.of(ctx);
   }
-  /** Distinct damaged log messages this checkpointer found (each warned about once). */
-  public long corruptMessages() {
-    return corrupt.count();
-  }
-
 
   /**
    * The retirement horizon: three writer leases (and at least 15 minutes), so a chain is retired
@@ -211,7 +221,7 @@ public final class Checkpointer {
       return Outcome.busy("a checkpoint of this queue is running in this process");
     }
     try {
-      return runExclusively(target, queue);
+      return runExclusively(target, queue, false);
     } finally {
       mutex.unlock();
     }
@@ -225,6 +235,24 @@ public final class Checkpointer {
    * @throws CloudException when a cloud call fails
    */
   public Outcome runAfterOthers(Target target) {
+    return runAfterOthers(target, false);
+  }
+
+  /**
+   * An operator's repair of a queue whose writers' chains wait for a message that will never come
+   * (it was damaged and set aside into the dead-letter area, or discarded): one checkpoint, after
+   * any running one, that first moves each writer's recorded counter up to just before the
+   * smallest counter of that writer's records it received, then applies as usual. Records of the
+   * missing counters that arrive later are skipped as applied: use it only once the missing
+   * messages are known to be gone, not merely hidden.
+   *
+   * @throws CloudException when a cloud call fails
+   */
+  public Outcome closeGaps(Target target) {
+    return runAfterOthers(target, true);
+  }
+
+  private Outcome runAfterOthers(Target target, boolean closeGaps) {
     String queue = names.queueOf(target);
     ReentrantLock mutex = mutexOf(queue);
     try {
@@ -236,7 +264,7 @@ public final class Checkpointer {
       return Outcome.gaveUp("interrupted while waiting for this process's checkpoint", 0);
     }
     try {
-      return runExclusively(target, queue);
+      return runExclusively(target, queue, closeGaps);
     } finally {
       mutex.unlock();
     }
@@ -252,7 +280,7 @@ public final class Checkpointer {
    * with the client id as owner, a second run of the same client was granted the lock as a
    * renewal while the first still held it, and both wrote the page.
    */
-  private Outcome runExclusively(Target target, String queue) {
+  private Outcome runExclusively(Target target, String queue, boolean closeGaps) {
     String owner = clientId + "/" + nonce + "/" + runs.incrementAndGet();
     String step = target.isTree() ? "checkpoint.tree." : "checkpoint.page.";
     long sentAt = clock.millis();
@@ -265,7 +293,7 @@ public final class Checkpointer {
     Outcome outcome;
     try {
       crashPoints.reach(step + "after-lock");
-      outcome = checkpoint(target, queue, step, lease, held);
+      outcome = checkpoint(target, queue, step, lease, held, closeGaps);
     } catch (SimulatedCrashException e) {
       throw e; // the process died here: it releases nothing, its leases lapse
     } catch (DirectPageStore.Abandoned e) {
@@ -352,13 +380,87 @@ public final class Checkpointer {
   }
 
   private Outcome checkpoint(Target target, String queue, String step,
-      DirectPageStore.Lease lease, Held held) {
+      DirectPageStore.Lease lease, Held held, boolean closeGaps) {
     leases.renewIfDue(); // a handle that checkpoints is alive, whether or not its queue has work
     Received in = receive(queue);
     crashPoints.reach(step + "after-receive");
     if (in.handles.isEmpty()) {
       return new Outcome(true, false, 0, 0, 0, 0, "queue empty");
     }
+    Set<LogRecord> none = Set.of();
+    try {
+      return apply(target, queue, step, lease, held, in, none, closeGaps);
+    } catch (CorruptPageException e) {
+      // Nothing was put yet: pages are read (and found corrupt) before the first put.
+      damage.corruptPage(e.uri(), e.getMessage());
+      if (e.uri().equals(target.uri())) {
+        return Outcome.gaveUp("page " + e.uri() + " is corrupt", in.records.size());
+      }
+    }
+    Set<LogRecord> blocked = behindCorruptPages(target, in.records);
+    try {
+      return apply(target, queue, step, lease, held, in, blocked, closeGaps);
+    } catch (CorruptPageException e) {
+      damage.corruptPage(e.uri(), e.getMessage());
+      return Outcome.gaveUp("page " + e.uri() + " is corrupt", in.records.size());
+    }
+  }
+
+  /**
+   * {@code page} with each writer's recorded counter moved up to just before the smallest counter
+   * of that writer's {@code records}, where that leaves a gap (see {@link #closeGaps}).
+   */
+  private static Page withGapsClosed(Page page, List<LogRecord> records, Target target) {
+    Map<String, Long> smallest = new HashMap<>();
+    for (LogRecord r : records) {
+      if (r.clientCounter() > 0) {
+        smallest.merge(r.clientId(), r.clientCounter(), Math::min);
+      }
+    }
+    ChainState state = ChainState.of(page);
+    Map<String, Long> counters = new LinkedHashMap<>(state.counters());
+    for (Map.Entry<String, Long> w : smallest.entrySet()) {
+      String key = WriteChains.key(w.getKey(), target.isTree(), target.uri());
+      long recorded = counters.getOrDefault(key, 0L);
+      if (w.getValue() > recorded + 1) {
+        LOG.log(System.Logger.Level.WARNING, "closing the gap of chain " + key + " on "
+            + target.uri() + ": counters " + (recorded + 1) + ".." + (w.getValue() - 1)
+            + " are taken as gone (operator repair)");
+        counters.put(key, w.getValue() - 1);
+      }
+    }
+    return page.toBuilder().protocolState(state.withCounters(counters).encode()).build();
+  }
+
+  /**
+   * The records whose way to their leaf (inner pages, the leaf, right links) passes a corrupt
+   * page, by identity: located one by one in a fresh read of the tree.
+   */
+  private Set<LogRecord> behindCorruptPages(Target target, List<LogRecord> records) {
+    DirectPageStore store = new DirectPageStore(storage, writer, conditionalPuts,
+        pool.config().pageSize());
+    Set<LogRecord> blocked = Collections.newSetFromMap(new IdentityHashMap<>());
+    boolean secondary = target.kind() == PuQueues.Kind.INDEX_TREE;
+    for (LogRecord r : records) {
+      try {
+        String leaf = treeOf(r.treeUri()).leafFor(store, r.toTreeChange(secondary).key());
+        store.read(leaf);
+      } catch (CorruptPageException e) {
+        damage.corruptPage(e.uri(), e.getMessage());
+        blocked.add(r);
+      }
+    }
+    return blocked;
+  }
+
+  /**
+   * Applies the received records but {@code blocked} (which wait in the queue) and puts the pages,
+   * deletes the applied messages, installs the pages.
+   *
+   * @throws CorruptPageException when a page read on the way is corrupt (before anything is put)
+   */
+  private Outcome apply(Target target, String queue, String step, DirectPageStore.Lease lease,
+      Held held, Received in, Set<LogRecord> blocked, boolean closeGaps) {
     DirectPageStore store = new DirectPageStore(storage, writer, conditionalPuts,
         pool.config().pageSize());
     long now = clock.millis();
@@ -369,13 +471,18 @@ public final class Checkpointer {
       }
       return Outcome.gaveUp("data page " + target.uri() + " does not exist", in.handles.size());
     }
+    if (closeGaps) {
+      first = Optional.of(withGapsClosed(first.get(), in.records, target));
+      store.stage(first.get());
+    }
     // Records whose key a split moved to another page are applied there, under that page's lock;
     // when it is not available now they wait like records after a gap.
     if (!target.isTree()) {
-      lockMovedPages(first.get(), in.records, store, held);
+      lockMovedPages(first.get(), in.records, store, held, blocked);
     }
     // Monotonic writes: each writer's chain in counter order, exactly once (WriteChains).
-    WriteChains.Filtered chains = filterChains(in.records, first.get(), target, store, now, held);
+    WriteChains.Filtered chains = filterChains(in.records, first.get(), target, store, now,
+        r -> blocked.contains(r) || held.blocked(r));
     List<LogRecord> records = chains.apply();
     int applied;
     if (target.isTree()) {
@@ -399,11 +506,11 @@ public final class Checkpointer {
    * header, so that the changes applied next (and any split they cause) already account for it.
    */
   private WriteChains.Filtered filterChains(List<LogRecord> records, Page page, Target target,
-      DirectPageStore store, long now, Held held) {
+      DirectPageStore store, long now, Predicate<LogRecord> blocked) {
     WriteChains.Policy policy = new WriteChains.Policy(now,
         headerBudget(page, store.pageSize(), target), horizonMillis, leases::probe);
     WriteChains.Filtered chains = WriteChains.filter(records, page, target.isTree(),
-        target.uri(), held::blocked, policy);
+        target.uri(), blocked, policy);
     store.stage(chains.header(page));
     return chains;
   }
@@ -521,8 +628,11 @@ public final class Checkpointer {
    * responsible, and locks them ({@code held}).
    */
   private void lockMovedPages(Page page, List<LogRecord> records, DirectPageStore store,
-      Held held) {
+      Held held, Set<LogRecord> blocked) {
     for (LogRecord r : records) {
+      if (blocked.contains(r)) {
+        continue;
+      }
       String leaf = responsibleLeaf(store, page, r);
       if (!leaf.equals(page.uri())) {
         held.movedTo.put(r, leaf);
@@ -624,7 +734,7 @@ public final class Checkpointer {
           in.byMessage.put(m.messageId(), rs);
           in.handles.put(m.messageId(), m.receiptHandle());
         } catch (CorruptLogMessageException e) {
-          corrupt.report(queue, m.messageId(), e.getMessage());
+          deadLetters.setAside(queue, m, e.getMessage()); // this run holds the queue's lock
         }
       }
     }

@@ -48,11 +48,6 @@ public interface CommitLog extends AutoCloseable {
     return 0;
   }
 
-  /** Distinct damaged messages found in this log's queues; the default has no queues of its own. */
-  default long corruptMessages() {
-    return 0;
-  }
-
   /** Recovers the logs of other clients (abandoned ones); the default has none. */
   default RecoverySummary recoverAbandonedClients() {
     return RecoverySummary.NONE;

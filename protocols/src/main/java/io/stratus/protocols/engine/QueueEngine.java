@@ -1,5 +1,6 @@
 package io.stratus.protocols.engine;
 
+import io.stratus.CorruptPageException;
 import io.stratus.InvalidRequestException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
@@ -168,10 +169,20 @@ public final class QueueEngine implements CommitProtocol {
     return names;
   }
 
-  /** Forgets the overlay's records known applied for longer than the TTL (see OwnWrites). */
+  /**
+   * Forgets the overlay's records known applied for longer than the TTL (see OwnWrites). A corrupt
+   * page shows nothing applied: its records stay, which is the truth while it blocks them.
+   */
   private int pruneOwnWrites() {
     BufferPool pool = ctx.bufferPool();
-    return ownWrites.prune(pool::fetch, ctx.clock().millis(), pool.config().ttl().toMillis());
+    return ownWrites.prune(uri -> {
+      try {
+        return pool.fetch(uri);
+      } catch (CorruptPageException e) {
+        ctx.damage().corruptPage(e.uri(), e.getMessage());
+        return Optional.empty();
+      }
+    }, ctx.clock().millis(), pool.config().ttl().toMillis());
   }
 
   @Override
@@ -216,6 +227,17 @@ public final class QueueEngine implements CommitProtocol {
    * empty, bounded; the listing is repeated (bounded) while a pass applied anything, so queues
    * created meanwhile are applied too. Commits the log still holds count as waiting.
    */
+  @Override
+  public int owedCheckpoints() {
+    return scheduler.owedQueues();
+  }
+
+  @Override
+  public boolean closeGaps(String queue) {
+    Optional<Target> target = names.parse(queue);
+    return target.isPresent() && checkpointer.closeGaps(target.get()).completed();
+  }
+
   @Override
   public CheckpointSummary checkpointAll() {
     int waiting = log.drain();
@@ -291,11 +313,6 @@ public final class QueueEngine implements CommitProtocol {
   @Override
   public long backgroundFailures() {
     return log.backgroundFailures();
-  }
-
-  @Override
-  public long corruptMessages() {
-    return checkpointer.corruptMessages() + log.corruptMessages();
   }
 
   @Override

@@ -53,11 +53,6 @@ abstract class IsolatingProtocol implements CommitProtocol {
     return core.backgroundFailures();
   }
 
-  @Override
-  public final long corruptMessages() {
-    return core.corruptMessages();
-  }
-
   /** Not used: every commit goes through the transaction {@link #begin} returned. */
   @Override
   public final CommitResult commit(WriteSet ws) {

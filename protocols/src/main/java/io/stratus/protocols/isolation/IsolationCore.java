@@ -127,7 +127,7 @@ final class IsolationCore implements AutoCloseable {
     this.counterUri = prefix + "commits";
     this.lockPrefix = prefix + "lock/";
     this.archive = new SnapshotArchive(ctx.services().advancedQueues(), ctx.databaseUri(),
-        CACHE_LIMIT);
+        CACHE_LIMIT, ctx.damage());
     this.atomicity = new AdvancedAtomicity(ctx, this::recovered);
     CheckpointWrites w = ctx.checkpoints().writes();
     boolean conditional = SupportsConditionalPut.of(ctx.services().storage()) != null;
@@ -545,10 +545,6 @@ final class IsolationCore implements AutoCloseable {
 
   long backgroundFailures() {
     return failures.count();
-  }
-
-  long corruptMessages() {
-    return archive.damaged();
   }
 
   long backgroundCheckpointsFailed() {

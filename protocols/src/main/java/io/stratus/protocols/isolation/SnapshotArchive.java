@@ -7,7 +7,7 @@ import io.stratus.cloudapi.AdvancedQueueService;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.OutcomeUnknownException;
-import io.stratus.protocols.CorruptMessages;
+import io.stratus.protocols.DamageReports;
 import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
 import java.util.ArrayList;
@@ -46,7 +46,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Thread-safe; the cache is per tree, filled under the tree's monitor.
  */
 final class SnapshotArchive {
-  private static final System.Logger LOG = System.getLogger(SnapshotArchive.class.getName());
   /** Messages per receive; a full answer is split in two ranges and asked again. */
   static final int RECEIVE_MAX = 1000;
   /** Sends of one message while its outcome is unknown (a duplicate is harmless). */
@@ -65,13 +64,16 @@ final class SnapshotArchive {
   private final int cacheLimit;
   private final Set<String> created = ConcurrentHashMap.newKeySet();
   private final Map<String, TreeCache> caches = new ConcurrentHashMap<>();
-  private final CorruptMessages damaged = new CorruptMessages(LOG);
+  private final DamageReports damaged;
 
   /**
    * @param cacheLimit the versions the cache keeps per tree at most (it forgets the oldest)
+   * @param damaged where damaged archived messages are reported (they are skipped, not applied)
    */
-  SnapshotArchive(AdvancedQueueService queues, String databaseUri, int cacheLimit) {
+  SnapshotArchive(AdvancedQueueService queues, String databaseUri, int cacheLimit,
+      DamageReports damaged) {
     this.queues = queues;
+    this.damaged = damaged;
     this.prefix = prefixOf(databaseUri);
     this.maxMessageSize = queues.limits().maxAdvancedMessageSize();
     this.cacheLimit = cacheLimit;
@@ -97,10 +99,6 @@ final class SnapshotArchive {
     return CloudFutures.await(queues.listQueues(prefix));
   }
 
-  /** Distinct archived messages this handle found damaged and skipped (warned about once). */
-  long damaged() {
-    return damaged.count();
-  }
 
   /**
    * Sends {@code records} (of any trees, one commit each, keyed by their commit ids) to their
@@ -231,7 +229,7 @@ final class SnapshotArchive {
       try {
         records = LogMessages.unpack(m.payload());
       } catch (CorruptLogMessageException e) {
-        damaged.report("archive " + queue, Long.toString(m.id()), e.getMessage());
+        damaged.corruptMessage("archive " + queue, Long.toString(m.id()), e.getMessage());
         continue;
       }
       for (LogRecord r : records) {

@@ -68,7 +68,7 @@ class BasicPartsTest {
   }
 
   @Test
-  void aCorruptMessageStaysInTheQueueAndIsNeverApplied() {
+  void aCorruptMessageIsSetAsideAndNeverApplied() {
     ManualClock clock = new ManualClock();
     InProcessCloud cloud = InProcessCloud.builder().clock(clock).seed(1).build();
     BufferPool pool = new BufferPool(cloud.services().storage(),
@@ -98,7 +98,10 @@ class BasicPartsTest {
       assertThat(now.lastCheckpointMillis()).isEqualTo(clock.millis());
       clock.advance(Duration.ofSeconds(31));
       assertThat(CloudFutures.await(cloud.services().simpleQueues().receive(queue, 10,
-          Duration.ofSeconds(1)))).hasSize(1); // the corrupt one, left in place
+          Duration.ofSeconds(1)))).isEmpty(); // the corrupt one left the queue ...
+      assertThat(ctx.damage().deadLettered()).isEqualTo(1);
+      assertThat(CloudFutures.await(cloud.services().storage().listAll("db/dead/")))
+          .hasSize(1); // ... into the dead-letter area
     }
     pool.close();
   }
