@@ -111,7 +111,7 @@ final class Coordination {
               TimeoutTable.plus(TimeoutTable.plus(clock.instant(), longest), skew));
           // Checking the timeouts' version: a longer timeout set meanwhile must count.
           return zk.write(List.of(Op.check(timeoutsPath, nodes.get(1).version()),
-                  Zk.put(statePath, nodes.get(0), next.encode())))
+                  zk.put(statePath, nodes.get(0), next.encode())))
               .thenApply(v -> next.generation());
         }));
   }
@@ -133,7 +133,7 @@ final class Coordination {
           if (data.length > ZooKeeperConfig.MAX_ZNODE_PAYLOAD) {
             throw new BadRequestException("too many " + kind + " timeout prefixes");
           }
-          return zk.write(List.of(Zk.put(timeoutsPath, n, data)));
+          return zk.write(List.of(zk.put(timeoutsPath, n, data)));
         }));
   }
 }

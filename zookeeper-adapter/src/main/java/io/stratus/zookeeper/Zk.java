@@ -22,8 +22,8 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -40,6 +40,8 @@ import org.apache.zookeeper.data.Stat;
  *   <li>A read that fails for the connection had no effect: {@link ServiceUnavailableException}.
  *   <li>A write that fails for the connection may have been applied: {@link
  *       OutcomeUnknownException}.
+ *   <li>NoAuth (the znode's ACL does not admit this client's credentials) is {@link
+ *       BadRequestException}: no retry helps, only the right credentials.
  *   <li>NoNode, NodeExists, BadVersion and NotEmpty are answers, not failures: they stay {@link
  *       KeeperException}s for the caller to act on (a compare-and-set retries, see {@link
  *       #retrying}); one that reaches the caller unhandled becomes a {@link ConflictException}.
@@ -60,9 +62,13 @@ final class Zk {
   private final Executor executor;
   private final long opTimeoutMillis;
   private final Sequencer sequencer;
+  private final List<ACL> acl;
 
-  Zk(CuratorFramework curator, ConnectionWatch connection, Executor executor, Duration opTimeout) {
+  /** {@code acl}: the ACL of every znode this object creates (see {@link ZooKeeperConfig}). */
+  Zk(CuratorFramework curator, ConnectionWatch connection, Executor executor, Duration opTimeout,
+      List<ACL> acl) {
     this.curator = curator;
+    this.acl = acl;
     this.connection = connection;
     this.executor = executor;
     this.opTimeoutMillis = opTimeout.toMillis();
@@ -182,7 +188,7 @@ final class Zk {
 
   /** Creates a node; returns the created path (with its sequence, for sequential modes). */
   CompletableFuture<String> create(String path, byte[] data, CreateMode mode) {
-    return op(true, path, (zk, f) -> zk.create(path, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, mode,
+    return op(true, path, (zk, f) -> zk.create(path, data, acl, mode,
         (rc, p, ctx, name) -> {
           if (rc == Code.OK.intValue()) {
             f.complete(name);
@@ -203,13 +209,18 @@ final class Zk {
     }, null));
   }
 
-  static Op create(String path, byte[] data) {
-    return Op.create(path, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+  /** An operation that creates a persistent node with this object's ACL. */
+  Op createOp(String path, byte[] data) {
+    return createOp(path, data, acl);
+  }
+
+  static Op createOp(String path, byte[] data, List<ACL> acl) {
+    return Op.create(path, data, acl, CreateMode.PERSISTENT);
   }
 
   /** Writes {@code data} at {@code path}: a create when {@code node} is absent, else a set. */
-  static Op put(String path, Node node, byte[] data) {
-    return node.exists() ? Op.setData(path, data, node.version()) : create(path, data);
+  Op put(String path, Node node, byte[] data) {
+    return node.exists() ? Op.setData(path, data, node.version()) : createOp(path, data);
   }
 
   // ---- composition ----
@@ -339,6 +350,17 @@ final class Zk {
     return out;
   }
 
+  /**
+   * The failure for a request the server refused for this client's identity. Not retryable: the
+   * znodes' ACLs admit another identity, and only other credentials help.
+   */
+  static BadRequestException accessDenied(String path, Code code) {
+    return new BadRequestException("ZooKeeper denied this client access to " + path + " ("
+        + code + "): the znode's ACL does not admit the client's identity; every client of a"
+        + " namespace must use the digest credentials (ZooKeeperConfig.digestCredentials) of the"
+        + " client that created it");
+  }
+
   /** The failure for a ZooKeeper result code (see the class comment). */
   static Throwable failure(Code code, String path, boolean write) {
     switch (code) {
@@ -354,6 +376,7 @@ final class Zk {
         return new BadRequestException("ZooKeeper rejected the request for " + path + ": " + code);
       case NOAUTH:
       case AUTHFAILED:
+        return accessDenied(path, code);
       case NOTREADONLY:
       case THROTTLEDOP:
       case QUOTAEXCEEDED:

@@ -147,7 +147,7 @@ final class ZkCounters implements CounterService {
           }
           long value = CounterValues.of(state.generation(), next.lastIssued());
           return zk.write(List.of(Op.check(coordination.statePath(), stateNode.version()),
-                  Zk.put(path, counterNode, data)))
+                  zk.put(path, counterNode, data)))
               .thenApply(v -> value);
         });
   }

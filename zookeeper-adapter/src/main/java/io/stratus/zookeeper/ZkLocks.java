@@ -184,7 +184,7 @@ final class ZkLocks implements LockService {
             throw new ServiceUnavailableException("the lock on " + uri + " has too many holders");
           }
           return zk.write(List.of(Op.check(coordination.statePath(), stateNode.version()),
-                  Zk.put(path, lockNode, data)))
+                  zk.put(path, lockNode, data)))
               .thenApply(v -> new Outcome(grant, true, TimeoutTable.plus(now, timeout)));
         });
   }

@@ -1,6 +1,7 @@
 package io.stratus.zookeeper;
 
 import io.stratus.cloudapi.AdvancedQueueService;
+import io.stratus.cloudapi.BadRequestException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CloudServices;
 import io.stratus.cloudapi.CounterService;
@@ -23,12 +24,15 @@ import java.util.function.Consumer;
 import org.apache.curator.RetryLoop;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.ZKConfig;
+import org.apache.zookeeper.data.ACL;
 
 /**
  * The Cloud API's coordination services on one ZooKeeper ensemble: {@link #locks()}, {@link
@@ -99,7 +103,7 @@ public final class ZooKeeperCloud implements AutoCloseable {
     this.executor = executor;
     this.watch = watch;
     this.paths = new ZkPaths(config.namespace());
-    Zk zk = new Zk(curator, watch, executor, config.sessionTimeout());
+    Zk zk = new Zk(curator, watch, executor, config.sessionTimeout(), config.acl());
     this.locks = new ZkLocks(zk, paths, config);
     this.counters = new ZkCounters(zk, paths, config);
     this.queues = new ZkAdvancedQueues(zk, paths, config);
@@ -111,12 +115,31 @@ public final class ZooKeeperCloud implements AutoCloseable {
    * layout if it is missing (see the class comment for what an empty namespace means).
    *
    * @throws ServiceUnavailableException when no connection could be made or the layout not set up
+   * @throws BadRequestException when the namespace's ACL does not admit this client's digest
+   *     credentials (or the lack of them): retrying cannot help, other credentials can
    */
   public static ZooKeeperCloud connect(ZooKeeperConfig config) {
     Objects.requireNonNull(config, "config");
     ZKClientConfig clientConfig = new ZKClientConfig();
     clientConfig.setProperty(ZKConfig.JUTE_MAXBUFFER, Integer.toString(CLIENT_MAX_REPLY_BYTES));
-    CuratorFramework curator = CuratorFrameworkFactory.builder()
+    CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder();
+    if (config.credentials() != null) {
+      // Curator adds the authentication to every ZooKeeper handle it makes, also after an expiry.
+      builder.authorization(ZooKeeperConfig.DIGEST_SCHEME, config.credentials().authBytes());
+    }
+    List<ACL> acl = config.acl();
+    CuratorFramework curator = builder
+        .aclProvider(new ACLProvider() {
+          @Override
+          public List<ACL> getDefaultAcl() {
+            return acl;
+          }
+
+          @Override
+          public List<ACL> getAclForPath(String path) {
+            return acl;
+          }
+        })
         .connectString(config.connectString())
         .sessionTimeoutMs((int) config.sessionTimeout().toMillis())
         .connectionTimeoutMs((int) config.connectionTimeout().toMillis())
@@ -149,6 +172,12 @@ public final class ZooKeeperCloud implements AutoCloseable {
       Throwable cause = CloudFutures.unwrap(e);
       if (cause instanceof ServiceUnavailableException) {
         throw (ServiceUnavailableException) cause;
+      }
+      if (cause instanceof BadRequestException) {
+        throw (BadRequestException) cause;
+      }
+      if (Zk.isCode(cause, Code.NOAUTH, Code.AUTHFAILED)) {
+        throw namespaceDenied(config, (KeeperException) cause);
       }
       throw new ServiceUnavailableException(
           "could not set up the ZooKeeper services at " + config.connectString() + ": " + cause,
@@ -237,24 +266,45 @@ public final class ZooKeeperCloud implements AutoCloseable {
     }
   }
 
+  /** Why {@link #connect} cannot use the namespace: its ACL admits another identity. */
+  private static BadRequestException namespaceDenied(ZooKeeperConfig config, KeeperException e) {
+    String who = config.digestUser()
+        .map(u -> "this client authenticates as digest user " + u)
+        .orElse("this client has no credentials");
+    return new BadRequestException("ZooKeeper denied this client access to the namespace /"
+        + config.namespace() + " (" + e.code() + " at " + e.getPath() + "): the znodes' ACL admits"
+        + " another identity and " + who + "; connect with the digest credentials"
+        + " (ZooKeeperConfig.digestCredentials) of the client that created the namespace", e);
+  }
+
   /**
    * Creates the namespace's layout in one multi-op unless its {@code meta} node exists; true when
    * this call created it. Idempotent, so Curator may retry it after a connection loss (a retry
    * that finds the nodes made by its own first attempt answers false, which only skips nothing).
+   *
+   * <p>Why {@code exists} before each create of the namespace's path: the server checks the
+   * parent's ACL before it looks for the node, so creating a node that exists under a parent of
+   * another identity answers NoAuth rather than NodeExists, where {@code exists} at most asks for
+   * READ on the node itself. Why the {@code meta} node is read rather than only tested: reading
+   * needs READ, so a client with other credentials learns it here, once, with a clear message.
    */
   private static boolean setUpLayout(ZooKeeper zk, ZooKeeperConfig config) throws Exception {
     ZkPaths paths = new ZkPaths(config.namespace());
+    List<ACL> acl = config.acl();
     String path = "";
     for (String part : config.namespace().split("/")) {
       path += "/" + part;
+      if (zk.exists(path, false) != null) {
+        continue;
+      }
       try {
-        zk.create(path, new byte[0], org.apache.zookeeper.ZooDefs.Ids.OPEN_ACL_UNSAFE,
-            org.apache.zookeeper.CreateMode.PERSISTENT);
+        zk.create(path, new byte[0], acl, org.apache.zookeeper.CreateMode.PERSISTENT);
       } catch (KeeperException.NodeExistsException e) {
-        // made before
+        // made meanwhile by another client
       }
     }
     if (zk.exists(paths.meta(), false) != null) {
+      zk.getData(paths.meta(), false, null);
       return false;
     }
     Instant now = config.clock().instant();
@@ -265,17 +315,18 @@ public final class ZooKeeperCloud implements AutoCloseable {
     byte[] none = new byte[0];
     byte[] noTimeouts = TimeoutTable.EMPTY.encode();
     List<Op> ops = new ArrayList<>();
-    ops.add(Zk.create(paths.meta(), new Codec.Writer().writeInstant(now).toBytes()));
-    ops.add(Zk.create(paths.locksDir(), none));
-    ops.add(Zk.create(ZkPaths.state(paths.locksDir()), new ServiceState(0, refuseUntil).encode()));
-    ops.add(Zk.create(ZkPaths.timeouts(paths.locksDir()), noTimeouts));
-    ops.add(Zk.create(paths.heldDir(), none));
-    ops.add(Zk.create(paths.countersDir(), none));
-    ops.add(Zk.create(ZkPaths.state(paths.countersDir()),
-        new ServiceState(epoch, refuseUntil).encode()));
-    ops.add(Zk.create(ZkPaths.timeouts(paths.countersDir()), noTimeouts));
-    ops.add(Zk.create(paths.valuesDir(), none));
-    ops.add(Zk.create(paths.queuesDir(), none));
+    ops.add(Zk.createOp(paths.meta(), new Codec.Writer().writeInstant(now).toBytes(), acl));
+    ops.add(Zk.createOp(paths.locksDir(), none, acl));
+    ops.add(Zk.createOp(ZkPaths.state(paths.locksDir()),
+        new ServiceState(0, refuseUntil).encode(), acl));
+    ops.add(Zk.createOp(ZkPaths.timeouts(paths.locksDir()), noTimeouts, acl));
+    ops.add(Zk.createOp(paths.heldDir(), none, acl));
+    ops.add(Zk.createOp(paths.countersDir(), none, acl));
+    ops.add(Zk.createOp(ZkPaths.state(paths.countersDir()),
+        new ServiceState(epoch, refuseUntil).encode(), acl));
+    ops.add(Zk.createOp(ZkPaths.timeouts(paths.countersDir()), noTimeouts, acl));
+    ops.add(Zk.createOp(paths.valuesDir(), none, acl));
+    ops.add(Zk.createOp(paths.queuesDir(), none, acl));
     try {
       zk.multi(ops);
       return true;

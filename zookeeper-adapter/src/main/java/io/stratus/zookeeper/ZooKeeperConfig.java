@@ -3,8 +3,15 @@ package io.stratus.zookeeper;
 import io.stratus.cloudapi.CloudLimits;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.common.PathUtils;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
 
 /**
  * How to reach a ZooKeeper ensemble and how the Cloud API services on it behave.
@@ -26,6 +33,13 @@ import org.apache.zookeeper.common.PathUtils;
  *       for the longest timeout). The adapter cannot tell a first deployment from a lost one, so it
  *       refuses for this long unless told otherwise; set zero when creating a deployment.
  * </ul>
+ *
+ * <p>Access control: with {@link Builder#digestCredentials digest credentials} the client
+ * authenticates with ZooKeeper's {@code digest} scheme and every znode it creates (the namespace
+ * and its ancestors included) carries an ACL that admits only that identity (all permissions),
+ * plus read access for an optional {@link Builder#extraReader extra reader} such as a monitoring
+ * identity. Without credentials the znodes are open to every client, which suits only an ensemble
+ * that nothing else can reach. The password is kept only to authenticate and never printed.
  *
  * <p>Immutable; {@link Builder#build()} validates every setting once.
  */
@@ -52,6 +66,8 @@ public final class ZooKeeperConfig {
    * drop the connection, so payloads stay clear of it by room for the longest path.
    */
   public static final int MAX_ZNODE_PAYLOAD = 1_000_000;
+  /** The ZooKeeper authentication scheme of {@link Builder#digestCredentials}. */
+  public static final String DIGEST_SCHEME = "digest";
 
   private final String connectString;
   private final Duration sessionTimeout;
@@ -65,6 +81,11 @@ public final class ZooKeeperConfig {
   private final Duration maxClockSkew;
   private final Duration freshNamespaceRefusal;
   private final CloudLimits limits;
+  /** Null: no authentication, open ACLs. */
+  private final DigestCredentials credentials;
+  /** Null: nobody else may read. */
+  private final Id extraReader;
+  private final List<ACL> acl;
 
   private ZooKeeperConfig(Builder b) {
     this.connectString = b.connectString;
@@ -83,6 +104,14 @@ public final class ZooKeeperConfig {
     // connection; the service reports the limit it enforces.
     this.limits = b.limits.maxAdvancedMessageSize() <= MAX_ZNODE_PAYLOAD ? b.limits
         : b.limits.toBuilder().maxAdvancedMessageSize(MAX_ZNODE_PAYLOAD).build();
+    this.credentials = b.credentials;
+    this.extraReader = b.extraReader;
+    // Not List.of: ZooKeeper's client asks the list whether it contains null, which List.of's
+    // lists answer with a NullPointerException.
+    this.acl = credentials == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE
+        : Collections.unmodifiableList(extraReader == null
+            ? Arrays.asList(credentials.fullAccess())
+            : Arrays.asList(credentials.fullAccess(), new ACL(ZooDefs.Perms.READ, extraReader)));
   }
 
   /** A builder for the ensemble at {@code connectString} ("host:port,host:port"). */
@@ -141,9 +170,32 @@ public final class ZooKeeperConfig {
     return limits;
   }
 
+  /** The user of the digest credentials, when the client authenticates. */
+  public Optional<String> digestUser() {
+    return credentials == null ? Optional.empty() : Optional.of(credentials.user());
+  }
+
+  /** The extra identity granted read access, as {@code scheme:id}, when one is configured. */
+  public Optional<String> extraReader() {
+    return extraReader == null ? Optional.empty()
+        : Optional.of(extraReader.getScheme() + ":" + extraReader.getId());
+  }
+
+  /** The credentials to authenticate with, or null; for {@link ZooKeeperCloud} only. */
+  DigestCredentials credentials() {
+    return credentials;
+  }
+
+  /** The ACL of every znode the adapter creates (open when no credentials are configured). */
+  List<ACL> acl() {
+    return acl;
+  }
+
   @Override
   public String toString() {
     return "ZooKeeperConfig{" + connectString + ", namespace=/" + namespace
+        + ", auth=" + (credentials == null ? "none" : credentials)
+        + (extraReader == null ? "" : ", extraReader=" + extraReader().orElseThrow())
         + ", sessionTimeout=" + sessionTimeout + ", connectionTimeout=" + connectionTimeout
         + ", retry=" + retryBaseSleep + " x" + retryMaxRetries + ", lockTimeout="
         + defaultLockTimeout + ", counterTimeout=" + defaultCounterTimeout + ", maxClockSkew="
@@ -169,6 +221,9 @@ public final class ZooKeeperConfig {
     /** Null: the longer default timeout plus the skew. */
     private Duration freshNamespaceRefusal;
     private CloudLimits limits = CloudLimits.aws();
+    private DigestCredentials credentials;
+    private Id extraReader;
+    private String invalidAuth;
 
     private Builder(String connectString) {
       this.connectString = connectString;
@@ -227,6 +282,35 @@ public final class ZooKeeperConfig {
       return this;
     }
 
+    /**
+     * Authenticates with ZooKeeper's digest scheme as {@code user} and restricts every znode the
+     * adapter creates to that identity. Every client of a namespace must use the same user and
+     * password; a client with other credentials, or none, is refused with {@code
+     * BadRequestException}. The user may not contain ':'.
+     */
+    public Builder digestCredentials(String user, String password) {
+      this.credentials = null;
+      this.invalidAuth = null;
+      if (user == null || user.isBlank() || user.indexOf(':') >= 0) {
+        invalidAuth = "the digest user must be non-blank and without ':'";
+      } else if (password == null || password.isEmpty()) {
+        invalidAuth = "the digest password must not be empty";
+      } else {
+        this.credentials = new DigestCredentials(user, password);
+      }
+      return this;
+    }
+
+    /**
+     * Grants read access (and nothing else) on every znode the adapter creates to one more
+     * identity, e.g. {@code ("digest", "monitor:<base64 SHA-1 of monitor:password>")} or {@code
+     * ("ip", "10.0.0.0/8")}. Only with {@link #digestCredentials}.
+     */
+    public Builder extraReader(String scheme, String id) {
+      this.extraReader = scheme == null || id == null ? null : new Id(scheme, id);
+      return this;
+    }
+
     /** @throws IllegalArgumentException naming the first invalid setting */
     public ZooKeeperConfig build() {
       if (connectString == null || connectString.isBlank()) {
@@ -262,6 +346,18 @@ public final class ZooKeeperConfig {
         notNegative("freshNamespaceRefusal", freshNamespaceRefusal);
       }
       Objects.requireNonNull(limits, "limits");
+      if (invalidAuth != null) {
+        throw new IllegalArgumentException(invalidAuth);
+      }
+      if (extraReader != null) {
+        if (credentials == null) {
+          throw new IllegalArgumentException(
+              "an extraReader needs digestCredentials: without them every znode is open anyway");
+        }
+        if (extraReader.getScheme().isBlank() || extraReader.getId().isBlank()) {
+          throw new IllegalArgumentException("an extraReader needs a scheme and an id");
+        }
+      }
       return new ZooKeeperConfig(this);
     }
 

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * per test), enqueue instants on a {@code ManualClock}; plus what the ZooKeeper queues fix: ids
  * from 1, a recreated queue is new, URIs of any shape, and the payload limit of one znode.
  */
-class ZkAdvancedQueuesContractTest extends AdvancedQueueServiceContract {
+class ZkAdvancedQueuesContractTest extends AdvancedQueueServiceContract
+    implements ZkTesting.Clients {
   /** Small, so that the limit test sends small payloads. */
   private static final int MAX_MESSAGE = 4096;
 
@@ -29,6 +30,11 @@ class ZkAdvancedQueuesContractTest extends AdvancedQueueServiceContract {
 
   private final ManualClock clock = new ManualClock();
   private ZooKeeperCloud cloud;
+
+  @Override
+  public ZooKeeperCloud cloud() {
+    return cloud;
+  }
 
   @BeforeAll
   static void startServer() throws Exception {
@@ -43,7 +49,7 @@ class ZkAdvancedQueuesContractTest extends AdvancedQueueServiceContract {
 
   @Override
   protected AdvancedQueueService newQueues(long seed) {
-    cloud = clouds.replace(ZooKeeperCloud.connect(ZkTesting.config(server.getConnectString(), clock)
+    cloud = clouds.replace(ZooKeeperCloud.connect(config(server.getConnectString(), clock)
         .limits(CloudLimits.builder().maxAdvancedMessageSize(MAX_MESSAGE).build())
         .build()));
     return cloud.advancedQueues();

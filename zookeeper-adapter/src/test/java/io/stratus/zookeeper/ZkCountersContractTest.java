@@ -18,12 +18,17 @@ import org.junit.jupiter.api.Test;
  * test), validation judged on a {@code ManualClock}, restarts simulated by the adapter; plus exact
  * epochs, the refusal of a namespace found empty, and the compression of validated prefixes.
  */
-class ZkCountersContractTest extends CounterServiceContract {
+class ZkCountersContractTest extends CounterServiceContract implements ZkTesting.Clients {
   private static TestingServer server;
   private static final ZkTesting.OneAtATime clouds = new ZkTesting.OneAtATime();
 
   private final ManualClock clock = new ManualClock();
   private ZooKeeperCloud cloud;
+
+  @Override
+  public ZooKeeperCloud cloud() {
+    return cloud;
+  }
 
   @BeforeAll
   static void startServer() throws Exception {
@@ -39,7 +44,7 @@ class ZkCountersContractTest extends CounterServiceContract {
   @Override
   protected CounterService newCounters(long seed) {
     cloud = clouds.replace(
-        ZooKeeperCloud.connect(ZkTesting.config(server.getConnectString(), clock).build()));
+        ZooKeeperCloud.connect(config(server.getConnectString(), clock).build()));
     return cloud.counters();
   }
 
@@ -98,10 +103,10 @@ class ZkCountersContractTest extends CounterServiceContract {
   void aNamespaceFoundEmptyRefusesEveryClientForTheConfiguredPeriod() {
     String ns = "t/fresh-" + seed;
     try (ZooKeeperCloud first = ZooKeeperCloud.connect(
-            ZkTesting.config(server.getConnectString(), clock, ns)
+            config(server.getConnectString(), clock, ns)
                 .freshNamespaceRefusal(Duration.ofSeconds(45)).build());
         ZooKeeperCloud second = ZooKeeperCloud.connect(
-            ZkTesting.config(server.getConnectString(), clock, ns).build())) {
+            config(server.getConnectString(), clock, ns).build())) {
       assertThat(first.foundFreshNamespace()).isTrue();
       assertThat(second.foundFreshNamespace()).isFalse();
       assertThat(assertRefused(() -> second.counters().increment("c")).retryAfter())

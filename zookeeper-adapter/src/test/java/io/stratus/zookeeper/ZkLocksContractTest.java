@@ -20,12 +20,17 @@ import org.junit.jupiter.api.Test;
  * adapter adds: the exact refusal period, several clients sharing one namespace, and the cleanup
  * of released locks.
  */
-class ZkLocksContractTest extends LockServiceContract {
+class ZkLocksContractTest extends LockServiceContract implements ZkTesting.Clients {
   private static TestingServer server;
   private static final ZkTesting.OneAtATime clouds = new ZkTesting.OneAtATime();
 
   private final ManualClock clock = new ManualClock();
   private ZooKeeperCloud cloud;
+
+  @Override
+  public ZooKeeperCloud cloud() {
+    return cloud;
+  }
 
   @BeforeAll
   static void startServer() throws Exception {
@@ -41,7 +46,7 @@ class ZkLocksContractTest extends LockServiceContract {
   @Override
   protected LockService newLocks(long seed) {
     cloud = clouds.replace(
-        ZooKeeperCloud.connect(ZkTesting.config(server.getConnectString(), clock).build()));
+        ZooKeeperCloud.connect(config(server.getConnectString(), clock).build()));
     return cloud.locks();
   }
 
@@ -77,7 +82,7 @@ class ZkLocksContractTest extends LockServiceContract {
 
   @Test
   void clientsOfOneNamespaceShareLocksTimeoutsAndRestarts() {
-    try (ZooKeeperCloud other = ZooKeeperCloud.connect(ZkTesting.config(
+    try (ZooKeeperCloud other = ZooKeeperCloud.connect(config(
         server.getConnectString(), clock, cloud.config().namespace()).build())) {
       assertThat(other.foundFreshNamespace()).isFalse();
       LockService mine = locks;
@@ -96,7 +101,7 @@ class ZkLocksContractTest extends LockServiceContract {
 
   @Test
   void defaultTimeoutsOfEveryClientCountForTheRefusal() {
-    try (ZooKeeperCloud other = ZooKeeperCloud.connect(ZkTesting.config(
+    try (ZooKeeperCloud other = ZooKeeperCloud.connect(config(
             server.getConnectString(), clock, cloud.config().namespace())
         .defaultLockTimeout(Duration.ofMinutes(7)).build())) {
       String unset = "unset-" + seed; // outside the prefix the suite configured

@@ -73,6 +73,29 @@ final class ZkTesting {
   }
 
   /**
+   * How a test class connects its clients: every configuration goes through {@link #secured}, so
+   * that a subclass implementing {@link ZkAclTesting.Secured} runs the same tests with digest
+   * credentials and ACLs.
+   */
+  interface Clients {
+    /** The cloud of the current test. */
+    ZooKeeperCloud cloud();
+
+    /** The configuration every client of the test gets; unchanged here. */
+    default ZooKeeperConfig.Builder secured(ZooKeeperConfig.Builder b) {
+      return b;
+    }
+
+    default ZooKeeperConfig.Builder config(String connectString, Clock clock) {
+      return secured(ZkTesting.config(connectString, clock));
+    }
+
+    default ZooKeeperConfig.Builder config(String connectString, Clock clock, String namespace) {
+      return secured(ZkTesting.config(connectString, clock, namespace));
+    }
+  }
+
+  /**
    * Keeps one cloud per test open until the next test's (or the class's end): the contract suites
    * still use their service in their own tear-down, which runs after the subclass's.
    */
