@@ -9,9 +9,12 @@ import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.RetryableException;
+import io.stratus.cloudapi.QueueBacklog;
 import io.stratus.cloudapi.SimpleQueueService;
+import io.stratus.cloudapi.SupportsQueueInspection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -62,11 +65,23 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
  *   <li><b>Re-creation.</b> Real SQS refuses to create a queue for 60 s after deleting one of the
  *       same name; that is a {@link io.stratus.cloudapi.ServiceUnavailableException} with a
  *       retry-after of 60 s.
+ *   <li><b>Inspection</b> ({@link #inspect}) is two requests: GetQueueAttributes for the counts
+ *       (ApproximateNumberOfMessages, ApproximateNumberOfMessagesNotVisible) and the queue's own
+ *       MessageRetentionPeriod, and a ReceiveMessage of {@value #INSPECT_SAMPLE} messages with a
+ *       visibility timeout of 0 and no wait, asking for their SentTimestamp. SQS has no
+ *       oldest-message age among its queue attributes (ApproximateAgeOfOldestMessage is a
+ *       CloudWatch metric only), so the oldest send time is the oldest of that sample: a lower
+ *       bound of the true age, exact for a queue of at most {@value #INSPECT_SAMPLE} visible
+ *       messages. A visibility timeout of 0 hides nothing, but SQS counts the look as a receive
+ *       (ApproximateReceiveCount grows by one per inspection).
  * </ul>
  */
-final class SqsQueues implements SimpleQueueService {
+final class SqsQueues implements SupportsQueueInspection {
   /** Rounds of re-sending the entries of a batch that failed for a server-side reason. */
   static final int ENTRY_RETRIES = 3;
+
+  /** Messages an inspection samples for their send times: the most one receive returns. */
+  static final int INSPECT_SAMPLE = 10;
 
   /** Entry errors that are the request's fault: sending them again fails again. */
   private static final Set<String> SENDER_CODES =
@@ -514,6 +529,85 @@ final class SqsQueues implements SimpleQueueService {
                   ? CompletableFuture.completedFuture(null)
                   : afterBackOff(round).thenCompose(v -> deleteEntries(q, again, round + 1));
             });
+  }
+
+  @Override
+  public CompletableFuture<QueueBacklog> inspect(String uri, int maxPeeked) {
+    String what = "SQS inspection of " + uri;
+    return AwsErrors.guard(
+        what, false,
+        () -> {
+          limits.checkUri(uri);
+          if (maxPeeked < 0 || maxPeeked > limits.maxBatchSize()) {
+            throw new BadRequestException("maxPeeked must be 0 to " + limits.maxBatchSize()
+                + ", got " + maxPeeked);
+          }
+          return onQueue(
+              what, false, uri,
+              q -> sqs.getQueueAttributes(
+                      b -> b.queueUrl(q.url()).attributeNames(
+                          QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                          QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+                          QueueAttributeName.MESSAGE_RETENTION_PERIOD))
+                  .thenCompose(
+                      a -> sqs.receiveMessage(
+                              b -> b.queueUrl(q.url()).maxNumberOfMessages(INSPECT_SAMPLE)
+                                  .visibilityTimeout(0).waitTimeSeconds(0)
+                                  .messageSystemAttributeNames(
+                                      MessageSystemAttributeName.SENT_TIMESTAMP,
+                                      MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+                          .thenApply(r -> backlog(uri, a.attributes(), r.messages(),
+                              maxPeeked))));
+        });
+  }
+
+  private QueueBacklog backlog(String uri, Map<QueueAttributeName, String> attributes,
+      List<Message> sample, int maxPeeked) {
+    long visible = longAttribute(attributes, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, 0);
+    long inFlight = longAttribute(attributes,
+        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, 0);
+    long retention = longAttribute(attributes, QueueAttributeName.MESSAGE_RETENTION_PERIOD,
+        limits.messageRetention().toSeconds());
+    Instant oldest = null;
+    List<QueueBacklog.PeekedMessage> peeked = new ArrayList<>();
+    for (Message m : sample) {
+      String sent = m.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP);
+      Instant at;
+      try {
+        at = sent == null ? null : Instant.ofEpochMilli(Long.parseLong(sent));
+      } catch (NumberFormatException e) {
+        at = null;
+      }
+      if (at == null) {
+        continue;
+      }
+      if (oldest == null || at.isBefore(oldest)) {
+        oldest = at;
+      }
+      if (peeked.size() < maxPeeked) {
+        QueueMessage qm = toQueueMessage(m);
+        // The receive that looked counts as one: the deliveries before it are one fewer.
+        peeked.add(new QueueBacklog.PeekedMessage(qm.messageId(), at,
+            Math.max(0, qm.deliveryCount() - 1), qm.payload()));
+      }
+    }
+    // The counts lag; a sample proves at least that many messages are there.
+    visible = Math.max(visible, sample.size());
+    return new QueueBacklog(uri, visible, inFlight, Optional.ofNullable(oldest),
+        Duration.ofSeconds(retention), peeked);
+  }
+
+  private static long longAttribute(Map<QueueAttributeName, String> attributes,
+      QueueAttributeName name, long otherwise) {
+    String v = attributes.get(name);
+    if (v == null) {
+      return otherwise;
+    }
+    try {
+      return Math.max(0, Long.parseLong(v.trim()));
+    } catch (NumberFormatException e) {
+      return otherwise;
+    }
   }
 
   // ---- helpers ----

@@ -23,6 +23,8 @@ public enum Operation {
   QUEUE_RECEIVE(Service.SIMPLE_QUEUE, true),
   QUEUE_DELETE_MESSAGE(Service.SIMPLE_QUEUE, true),
   QUEUE_DELETE_BATCH(Service.SIMPLE_QUEUE, true),
+  /** {@link SupportsQueueInspection#inspect}: counts, oldest message, a few peeked messages. */
+  QUEUE_INSPECT(Service.SIMPLE_QUEUE, false),
 
   ADVANCED_QUEUE_CREATE(Service.ADVANCED_QUEUE, true),
   ADVANCED_QUEUE_DELETE(Service.ADVANCED_QUEUE, true),

@@ -575,6 +575,46 @@ public final class Database implements AutoCloseable {
     return protocol.recoverAbandonedClients();
   }
 
+  /**
+   * Operator maintenance: scans the database without changing it and reports what is wrong, with
+   * {@linkplain VerifyOptions#defaults() default options}. See {@link #verify(VerifyOptions)}.
+   */
+  public VerificationReport verify() {
+    return verify(VerifyOptions.defaults());
+  }
+
+  /**
+   * Operator maintenance: scans the database without changing it (no lock, no write, no message
+   * received or deleted) and reports what is wrong: pages that do not decode, broken B-link
+   * invariants in any tree, catalog entries without roots and roots without catalog entries, index
+   * entries without records and records missing from their indexes (for indexes whose extractor
+   * is attached here), pending-update and ATOMIC queues whose oldest message is late or near the
+   * queue's retention, pages no tree reaches, and dead letters. Pages are read straight from
+   * storage, past this handle's buffer pool. Damage is a finding, never an exception: the scan
+   * goes on past it. Reads every page of the database: cost and time grow with its size.
+   *
+   * @throws io.stratus.InvalidRequestException when {@code options} is null
+   */
+  public VerificationReport verify(VerifyOptions options) {
+    checkOpen();
+    Args.notNull(options, "options");
+    return new Verifier(config, this::extractor, options).run();
+  }
+
+  /**
+   * {@link #verify(VerifyOptions)} without opening the database: for a database that does not
+   * open (a damaged catalog), or to verify without starting a commit protocol. Uses the
+   * extractors of {@code config}.
+   *
+   * @throws io.stratus.InvalidRequestException when an argument is null
+   */
+  public static VerificationReport verify(DatabaseConfig config, VerifyOptions options) {
+    Args.notNull(config, "config");
+    Args.notNull(options, "options");
+    return new Verifier(config,
+        (c, i) -> config.extractors().get(new IndexId(c, i)), options).run();
+  }
+
   /** This handle's counters now. */
   public DatabaseStats stats() {
     return new DatabaseStats(pool.stats(), commits.sum(), aborts.sum(), failedCommits.sum(),

@@ -55,6 +55,21 @@ public final class StorageLayout {
     return databaseUri;
   }
 
+  /** The prefix of every collection's pages (each collection's tree directory lies under it). */
+  public String collectionsPrefix() {
+    return collections;
+  }
+
+  /** The prefix of every secondary index's pages. */
+  public String indexesPrefix() {
+    return indexes;
+  }
+
+  /** Whether {@code uri} names a tree root ({@code .../root}). */
+  public static boolean isRootUri(String uri) {
+    return uri.endsWith(SLASH_ROOT);
+  }
+
   /** The URI of the catalog page. */
   public String catalog() {
     return databaseUri + "/catalog";

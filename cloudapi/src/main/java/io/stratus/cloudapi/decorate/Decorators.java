@@ -8,6 +8,7 @@ import io.stratus.cloudapi.MachineReservationService;
 import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.SupportsConditionalPut;
+import io.stratus.cloudapi.SupportsQueueInspection;
 import java.util.List;
 import java.util.Objects;
 
@@ -26,7 +27,8 @@ import java.util.Objects;
  * (default methods such as {@link StorageService#listAll} too, since they call intercepted
  * methods); methods that are not calls ({@code limits()}, {@code isStronglyConsistent()}) are
  * forwarded; a synchronous exception of a service or interceptor becomes a failed future; and the
- * wrapped storage implements {@link SupportsConditionalPut} exactly when the original does.
+ * wrapped storage implements {@link SupportsConditionalPut} exactly when the original does, and the
+ * wrapped simple queues {@link SupportsQueueInspection} exactly when the originals do.
  */
 public final class Decorators {
   private Decorators() {}
@@ -44,7 +46,7 @@ public final class Decorators {
       b.storage(storage(services.storage(), chain, false));
     }
     if (services.hasSimpleQueues()) {
-      b.simpleQueues(new InterceptedSimpleQueues(services.simpleQueues(), chain, false));
+      b.simpleQueues(simpleQueues(services.simpleQueues(), chain, false));
     }
     if (services.hasAdvancedQueues()) {
       b.advancedQueues(new InterceptedAdvancedQueues(services.advancedQueues(), chain, false));
@@ -69,11 +71,13 @@ public final class Decorators {
     return storage(Objects.requireNonNull(storage, "storage"), chain(interceptors), true);
   }
 
-  /** {@code queues} with their calls intercepted; closing the result closes {@code queues}. */
+  /**
+   * {@code queues} with their calls intercepted; the result implements {@link
+   * SupportsQueueInspection} exactly when {@code queues} do. Closing it closes {@code queues}.
+   */
   public static SimpleQueueService wrap(
       SimpleQueueService queues, CallInterceptor... interceptors) {
-    return new InterceptedSimpleQueues(
-        Objects.requireNonNull(queues, "queues"), chain(interceptors), true);
+    return simpleQueues(Objects.requireNonNull(queues, "queues"), chain(interceptors), true);
   }
 
   /** {@code queues} with their calls intercepted; closing the result closes {@code queues}. */
@@ -108,6 +112,15 @@ public final class Decorators {
           (SupportsConditionalPut) storage, chain, closesDelegate);
     }
     return new InterceptedStorage(storage, chain, closesDelegate);
+  }
+
+  private static SimpleQueueService simpleQueues(
+      SimpleQueueService queues, InterceptorChain chain, boolean closesDelegate) {
+    if (queues instanceof SupportsQueueInspection) {
+      return new InterceptedInspectableQueues(
+          (SupportsQueueInspection) queues, chain, closesDelegate);
+    }
+    return new InterceptedSimpleQueues(queues, chain, closesDelegate);
   }
 
   private static InterceptorChain chain(CallInterceptor[] interceptors) {

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /** Simple queues whose every call goes through an {@link InterceptorChain}. */
-final class InterceptedSimpleQueues extends InterceptedService<SimpleQueueService>
+class InterceptedSimpleQueues extends InterceptedService<SimpleQueueService>
     implements SimpleQueueService {
   InterceptedSimpleQueues(
       SimpleQueueService delegate, InterceptorChain chain, boolean closesDelegate) {

@@ -24,6 +24,7 @@ import static io.stratus.cloudapi.Operation.QUEUE_CREATE;
 import static io.stratus.cloudapi.Operation.QUEUE_DELETE;
 import static io.stratus.cloudapi.Operation.QUEUE_DELETE_BATCH;
 import static io.stratus.cloudapi.Operation.QUEUE_DELETE_MESSAGE;
+import static io.stratus.cloudapi.Operation.QUEUE_INSPECT;
 import static io.stratus.cloudapi.Operation.QUEUE_LIST;
 import static io.stratus.cloudapi.Operation.QUEUE_RECEIVE;
 import static io.stratus.cloudapi.Operation.QUEUE_SEND;
@@ -68,7 +69,7 @@ public final class PriceTables {
   };
   private static final Operation[] QUEUE = {
     QUEUE_CREATE, QUEUE_DELETE, QUEUE_LIST, QUEUE_SEND, QUEUE_SEND_BATCH, QUEUE_RECEIVE,
-    QUEUE_DELETE_MESSAGE, QUEUE_DELETE_BATCH
+    QUEUE_DELETE_MESSAGE, QUEUE_DELETE_BATCH, QUEUE_INSPECT
   };
   private static final Operation[] ADVANCED_OPS = {
     ADVANCED_QUEUE_CREATE, ADVANCED_QUEUE_DELETE, ADVANCED_QUEUE_LIST, ADVANCED_QUEUE_SEND,
@@ -91,6 +92,7 @@ public final class PriceTables {
    *       conditional gets (getIfModifiedSince is in the paper's API) are priced as gets.
    *   <li>storage delete: free (AWS has never charged for DELETE; the paper gives no price).
    *   <li>simple queues: $0.01 per 10,000 requests, every call one request (000 section 2.2.3,
+   *       an inspection, which SQS answers with two, included;
    *       prices as of 2008-10-01).
    *   <li>advanced queues, locks, counters: $0.01 per 1,000 requests (000 section 7.1).
    *   <li>machine start/stop/describe: free; EC2 machines cost $0.10 to $0.80 per hour (000 section

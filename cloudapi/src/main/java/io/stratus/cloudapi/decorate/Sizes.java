@@ -68,6 +68,14 @@ final class Sizes {
     return total;
   }
 
+  static long backlog(io.stratus.cloudapi.QueueBacklog backlog) {
+    long n = 0;
+    for (io.stratus.cloudapi.QueueBacklog.PeekedMessage m : backlog.peeked()) {
+      n += m.size();
+    }
+    return n;
+  }
+
   static long advancedMessages(List<AdvancedMessage> messages) {
     long total = 0;
     for (AdvancedMessage m : messages) {

@@ -3,8 +3,9 @@ package io.stratus.cloudapi.inprocess;
 import io.stratus.cloudapi.BadRequestException;
 import io.stratus.cloudapi.CloudLimits;
 import io.stratus.cloudapi.NotFoundException;
+import io.stratus.cloudapi.QueueBacklog;
 import io.stratus.cloudapi.QueueMessage;
-import io.stratus.cloudapi.SimpleQueueService;
+import io.stratus.cloudapi.SupportsQueueInspection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,6 +15,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -57,8 +59,12 @@ import java.util.function.Supplier;
  * reproducible without the random. A deleted queue is marked
  * so that a call that found it just before the deletion fails with {@link NotFoundException}.
  * Every call completes its future on the caller's thread; invalid input fails the future.
+ *
+ * <p>{@link #inspect} is exact (the queue's monitor is held while it counts) and changes nothing a
+ * receive could notice: it hides nothing and counts no delivery. Ghosts (duplicates that have not
+ * been delivered) are not counted, as SQS would not count a copy it has not made yet.
  */
-final class InProcessSimpleQueues implements SimpleQueueService {
+final class InProcessSimpleQueues implements SupportsQueueInspection {
   private final Clock clock;
   private final CloudLimits limits;
   private final QueueBehavior behavior;
@@ -255,6 +261,49 @@ final class InProcessSimpleQueues implements SimpleQueueService {
               q.remove(s);
             }
             return null;
+          }
+        });
+  }
+
+  @Override
+  public CompletableFuture<QueueBacklog> inspect(String uri, int maxPeeked) {
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          if (maxPeeked < 0 || maxPeeked > limits.maxBatchSize()) {
+            throw new BadRequestException("maxPeeked must be 0 to " + limits.maxBatchSize()
+                + ", got " + maxPeeked);
+          }
+          Queue q = queue(uri);
+          Instant now = clock.instant();
+          synchronized (q) {
+            checkAlive(q, uri);
+            q.absorb();
+            q.expire(now, limits.messageRetention());
+            q.reveal(now);
+            long visible = 0;
+            long inFlight = 0;
+            Instant oldest = null;
+            List<QueueBacklog.PeekedMessage> peeked = new ArrayList<>();
+            for (Entry e : q.entries.values()) {
+              if (e.ghost) {
+                continue;
+              }
+              if (e.visibleAt.isAfter(now)) {
+                inFlight++;
+              } else {
+                visible++;
+              }
+              if (oldest == null || e.sentAt.isBefore(oldest)) {
+                oldest = e.sentAt;
+              }
+              if (peeked.size() < maxPeeked) {
+                peeked.add(new QueueBacklog.PeekedMessage(e.messageId, e.sentAt, e.deliveries,
+                    e.payload));
+              }
+            }
+            return new QueueBacklog(uri, visible, inFlight, Optional.ofNullable(oldest),
+                limits.messageRetention(), peeked);
           }
         });
   }

@@ -24,6 +24,7 @@ import static io.stratus.cloudapi.Operation.QUEUE_CREATE;
 import static io.stratus.cloudapi.Operation.QUEUE_DELETE;
 import static io.stratus.cloudapi.Operation.QUEUE_DELETE_BATCH;
 import static io.stratus.cloudapi.Operation.QUEUE_DELETE_MESSAGE;
+import static io.stratus.cloudapi.Operation.QUEUE_INSPECT;
 import static io.stratus.cloudapi.Operation.QUEUE_LIST;
 import static io.stratus.cloudapi.Operation.QUEUE_RECEIVE;
 import static io.stratus.cloudapi.Operation.QUEUE_SEND;
@@ -101,7 +102,7 @@ public final class SigmodPrices {
         .priceClass(QUEUE_SENDS, perThousand, 1_000, Billing.PER_CALL, QUEUE_SEND,
             QUEUE_SEND_BATCH)
         .free(QUEUE_OTHER, QUEUE_CREATE, QUEUE_DELETE, QUEUE_LIST, QUEUE_RECEIVE,
-            QUEUE_DELETE_MESSAGE, QUEUE_DELETE_BATCH)
+            QUEUE_DELETE_MESSAGE, QUEUE_DELETE_BATCH, QUEUE_INSPECT)
         .free(LOCKS, LOCK_SET_TIMEOUT, LOCK_ACQUIRE_EXCLUSIVE, LOCK_ACQUIRE_SHARED, LOCK_RELEASE,
             LOCK_GET_TIMEOUT)
         .priceClass(ADVANCED, "0.01", 1_000, Billing.PER_CALL, ADVANCED_QUEUE_CREATE,

@@ -1,0 +1,24 @@
+package io.stratus.cli;
+
+import io.stratus.cloudapi.CloudServices;
+import java.time.Clock;
+
+/**
+ * Opens the cloud services a command works on. The command line uses {@link RealClouds}; tests
+ * inject a prepared in-process cloud, so that every command runs in the test's JVM against
+ * exactly the state the test made.
+ */
+@FunctionalInterface
+public interface CloudOpener {
+  /**
+   * The services for {@code options}; the caller closes them.
+   *
+   * @throws IllegalArgumentException when the options do not describe a reachable cloud
+   */
+  CloudServices open(ConnectionOptions options);
+
+  /** The clock of the database's clients, which ages are measured on; the system clock. */
+  default Clock clock() {
+    return Clock.systemUTC();
+  }
+}
