@@ -14,6 +14,8 @@ import io.stratus.core.Catalog.CollectionDef;
 import io.stratus.core.Catalog.IndexDef;
 import io.stratus.core.Finding.Kind;
 import io.stratus.core.Finding.Severity;
+import io.stratus.protocols.DamageReports;
+import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.StorageLayout;
 import java.nio.ByteBuffer;
 import java.time.Clock;
@@ -375,19 +377,21 @@ final class Verifier {
 
   // ---- dead letters ----
 
+  /** The database's dead-letter area ({@link DeadLetters}), read only. */
   private void checkDeadLetters() {
-    List<DeadLetterSource.DeadLetter> letters;
+    List<DeadLetters.Entry> letters;
     try {
-      letters = options.deadLetters().deadLetters();
+      letters = new DeadLetters(services.storage(), null, layout, clock, new DamageReports())
+          .list();
     } catch (RuntimeException e) {
       findings.error(Kind.UNREADABLE, layout.databaseUri(), "could not list dead letters ("
           + e.getMessage() + ")");
       return;
     }
-    for (DeadLetterSource.DeadLetter d : letters) {
-      findings.warning(Kind.DEAD_LETTER, d.uri(), "set aside from " + d.origin()
-          + d.since().map(t -> " at " + t).orElse("") + ": " + d.reason()
-          + "; its change reaches no page until it is dealt with");
+    for (DeadLetters.Entry d : letters) {
+      findings.warning(Kind.DEAD_LETTER, d.item(), "message " + d.messageId() + " set aside from "
+          + d.queue() + " at " + d.setAsideAt() + ": " + d.reason()
+          + "; its change reaches no page until it is replayed, skipped or discarded");
     }
   }
 }

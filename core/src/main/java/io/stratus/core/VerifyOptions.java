@@ -12,8 +12,7 @@ import io.stratus.InvalidConfigurationException;
  *       client runs them);
  *   <li>{@link #DEFAULT_MAX_FINDINGS_PER_KIND} findings of one kind are listed, the rest counted
  *       (a damaged tree can produce one finding per page);
- *   <li>{@link #DEFAULT_PEEK_PER_QUEUE} messages peeked per queue and kept in the report;
- *   <li>no dead-letter source ({@link DeadLetterSource#NONE}).
+ *   <li>{@link #DEFAULT_PEEK_PER_QUEUE} messages peeked per queue and kept in the report.
  * </ul>
  */
 public final class VerifyOptions {
@@ -31,13 +30,11 @@ public final class VerifyOptions {
   private final int backlogFactor;
   private final int maxFindingsPerKind;
   private final int peekPerQueue;
-  private final DeadLetterSource deadLetters;
 
   private VerifyOptions(Builder b) {
     this.backlogFactor = b.backlogFactor;
     this.maxFindingsPerKind = b.maxFindingsPerKind;
     this.peekPerQueue = b.peekPerQueue;
-    this.deadLetters = b.deadLetters;
   }
 
   /** Every default. */
@@ -64,17 +61,11 @@ public final class VerifyOptions {
     return peekPerQueue;
   }
 
-  /** Where dead-lettered items are listed. */
-  public DeadLetterSource deadLetters() {
-    return deadLetters;
-  }
-
   /** Collects the options. */
   public static final class Builder {
     private int backlogFactor = DEFAULT_BACKLOG_FACTOR;
     private int maxFindingsPerKind = DEFAULT_MAX_FINDINGS_PER_KIND;
     private int peekPerQueue = DEFAULT_PEEK_PER_QUEUE;
-    private DeadLetterSource deadLetters = DeadLetterSource.NONE;
 
     private Builder() {}
 
@@ -105,12 +96,6 @@ public final class VerifyOptions {
             + MAX_PEEK_PER_QUEUE + ", not " + messages);
       }
       this.peekPerQueue = messages;
-      return this;
-    }
-
-    /** Where dead-lettered items are listed (see {@link DeadLetterSource}). */
-    public Builder deadLetters(DeadLetterSource source) {
-      this.deadLetters = Args.notNull(source, "source");
       return this;
     }
 

@@ -14,15 +14,14 @@ import io.stratus.core.Finding.Severity;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
+import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.StorageLayout;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -244,11 +243,12 @@ class VerifierTest {
   void deadLettersAreReported(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       Database db = build(f, seed);
-      DeadLetterSource source = () -> List.of(new DeadLetterSource.DeadLetter(
-          Fixture.DB + "/dead/1", LAYOUT.pendingUpdatePrefix() + "t/x", "bad checksum",
-          Optional.of(Instant.EPOCH)));
+      String queue = LAYOUT.pendingUpdatePrefix() + "t/x";
+      CloudFutures.await(f.services().storage().put(LAYOUT.deadLetter(queue, "m-1"),
+          DeadLetters.encode(queue, "m-1", "bad checksum", 0, new byte[] {1, 2}),
+          java.util.Map.of()));
 
-      VerificationReport report = db.verify(VerifyOptions.builder().deadLetters(source).build());
+      VerificationReport report = db.verify();
 
       assertThat(report.findings()).singleElement().satisfies(x -> {
         assertThat(x.kind()).isEqualTo(Kind.DEAD_LETTER);

@@ -160,7 +160,11 @@ public final class DeadLetters {
     CloudFutures.await(storage.delete(entry.item()));
   }
 
-  static byte[] encode(String queue, String messageId, String reason, long atMillis,
+  /**
+   * The stored form of a dead letter: what {@link #setAside} puts, for tools that write one (a
+   * repaired message put back for {@link #replay}, a test's damaged message).
+   */
+  public static byte[] encode(String queue, String messageId, String reason, long atMillis,
       byte[] payload) {
     String why = reason.length() > MAX_REASON_CHARS
         ? reason.substring(0, MAX_REASON_CHARS) + "..." : reason;
