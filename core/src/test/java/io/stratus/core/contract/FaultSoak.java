@@ -66,11 +66,14 @@ final class FaultSoak {
    * io.stratus.protocols.IsolationSettings#NETWORK_MARGIN} (1 s), and the atomic timeout
    * against a commit's time, which allows a quarter of the timeout (commits give up after three
    * quarters); leases are judged on one clock and are not affected. Clients within half a
-   * second of the cloud disagree by at most one second.
+   * second of the cloud disagree by at most one second. {@code -Dstratus.soak.maxSkewMillis}
+   * changes it (to find what a protocol tolerates).
    */
-  static final Duration MAX_SKEW = Duration.ofMillis(500);
-  /** Per reach of a registered point while the faults are on. */
-  private static final double CRASH_PROBABILITY = 0.02;
+  static final Duration MAX_SKEW = Duration.ofMillis(
+      Long.getLong("stratus.soak.maxSkewMillis", 500));
+  /** Per reach of a registered point while the faults are on ({@code -Dstratus.soak.crashes}). */
+  private static final double CRASH_PROBABILITY =
+      Double.parseDouble(System.getProperty("stratus.soak.crashes", "0.02"));
 
   private final ProtocolKind kind;
   private final long seed;
@@ -208,13 +211,17 @@ final class FaultSoak {
     }
   }
 
-  /** A lock- or counter-service restart while the round's threads run, sometimes. */
+  /**
+   * A lock- or counter-service restart while the round's threads run, sometimes; {@code
+   * -Dstratus.soak.restarts=locks|counters|none} narrows it.
+   */
   private void restartMaybe(ContractCloud c) {
     int r = random.nextInt(6);
-    if (r == 0) {
+    String only = System.getProperty("stratus.soak.restarts", "locks,counters");
+    if (r == 0 && only.contains("locks")) {
       c.cloud.restartLockService();
       faults.merge("lock-service-restart", 1, Integer::sum);
-    } else if (r == 1) {
+    } else if (r == 1 && only.contains("counters")) {
       c.cloud.restartCounterService();
       faults.merge("counter-service-restart", 1, Integer::sum);
     }
