@@ -26,7 +26,6 @@ import io.stratus.testkit.History;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +53,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Every test runs once per seed of {@link ContractSeeds#seeds()}; the seed is printed and named
  * in every failure, with the property that replays it. The seeded history runs ({@link
- * HistoryHarness}) come last.
+ * HistoryHarness}) come last. The crash-point sweep over every protocol is {@link
+ * CrashPointSweepTest}.
  */
 @ExtendWith(ContractSeeds.class)
 public abstract class ProtocolContract {
@@ -683,42 +683,6 @@ public abstract class ProtocolContract {
         }
       }
     }
-  }
-
-  /** Every named crash point of the commit, propagation and checkpoint paths. */
-  static final List<String> CRASH_POINTS = Arrays.asList(
-      "naive.before-pages", "naive.after-new-pages", "naive.after-pages",
-      "basic.before-send", "basic.after-send",
-      "atomic.before-log", "atomic.after-commit-record", "atomic.after-propagate",
-      "atomic.after-cleanup",
-      "aatomic.before-log", "aatomic.after-log", "aatomic.after-commit-record",
-      "aatomic.after-propagate", "aatomic.after-cleanup", "aatomic.recovery.after-propagate",
-      "isolation.after-locks", "isolation.after-log", "isolation.after-commit-record",
-      "isolation.after-archive",
-      "isolation.after-validate", "isolation.checkpoint.after-lock",
-      "isolation.checkpoint.after-put",
-      "checkpoint.tree.after-lock", "checkpoint.tree.after-receive",
-      "checkpoint.tree.after-put", "checkpoint.tree.after-delete",
-      "checkpoint.page.after-lock", "checkpoint.page.after-receive",
-      "checkpoint.page.after-put", "checkpoint.page.after-delete");
-
-  /**
-   * A client dies at each named crash point (the ones its protocol reaches), another recovers:
-   * commits that returned are kept, a commit it died in is all-or-nothing where atomicity is
-   * promised (each of its changes is old or new otherwise), the tree is well-formed.
-   */
-  @ParameterizedTest(name = "seed {0}")
-  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
-  void aCrashAtAnyNamedPointIsRecoveredByAnotherClient(long s) {
-    start(s);
-    List<String> crashed = new ArrayList<>();
-    for (String point : CRASH_POINTS) {
-      if (CrashRun.run(this, s, point)) {
-        crashed.add(point);
-      }
-    }
-    System.out.println("[contract] " + kind() + " crashed at " + crashed);
-    assertThat(crashed).as("the protocol reaches some crash points").isNotEmpty();
   }
 
   /**

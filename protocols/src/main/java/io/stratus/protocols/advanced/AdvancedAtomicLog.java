@@ -13,6 +13,7 @@ import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.protocols.BackgroundFailures;
+import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.WriteSet;
@@ -149,7 +150,7 @@ public final class AdvancedAtomicLog implements CommitLog {
       for (List<LogRecord> rs : routed.byQueue().values()) {
         all.addAll(rs);
       }
-      crashPoints.reach("aatomic.before-log");
+      crashPoints.reach(CrashPoint.AATOMIC_BEFORE_LOG.id());
       Optional<byte[]> single = AtomicMessages.complete(commitKey, now, all, maxMessageSize);
       twoStep = single.isEmpty();
       if (single.isPresent()) {
@@ -162,7 +163,7 @@ public final class AdvancedAtomicLog implements CommitLog {
           lane.giveBack(routed.byQueue());
           throw failed(tx, "sending its log messages failed", logs, true);
         }
-        crashPoints.reach("aatomic.after-log");
+        crashPoints.reach(CrashPoint.AATOMIC_AFTER_LOG.id());
         if (clock.millis() - now > atomicity.commitDeadlineMillis()) {
           lane.giveBack(routed.byQueue());
           throw new CommitFailedException("advanced atomic commit of transaction " + tx
@@ -174,7 +175,7 @@ public final class AdvancedAtomicLog implements CommitLog {
             AtomicMessages.commitRecord(commitKey, now, messages.size(), all.size()), lane);
       }
       lane.completed(routed.byQueue());
-      crashPoints.reach("aatomic.after-commit-record");
+      crashPoints.reach(CrashPoint.AATOMIC_AFTER_COMMIT_RECORD.id());
     }
     parts.events().winner(routed);
     pending.add(new Pending(key, twoStep, routed, Optional.empty()));
@@ -257,7 +258,7 @@ public final class AdvancedAtomicLog implements CommitLog {
           + " failed; they stay invisible until recovery propagates them", e);
       return;
     }
-    crashPoints.reach("aatomic.after-propagate");
+    crashPoints.reach(CrashPoint.AATOMIC_AFTER_PROPAGATE.id());
     parts.events().queued(targets);
     List<Long> keys = new ArrayList<>();
     Set<Long> twoStep = new HashSet<>();
@@ -274,7 +275,7 @@ public final class AdvancedAtomicLog implements CommitLog {
           + " will", e);
       return;
     }
-    crashPoints.reach("aatomic.after-cleanup");
+    crashPoints.reach(CrashPoint.AATOMIC_AFTER_CLEANUP.id());
   }
 
   @Override

@@ -11,6 +11,7 @@ import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.OutcomeUnknownException;
+import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.log.AtomicMessages;
@@ -410,7 +411,7 @@ public final class AdvancedAtomicity {
     }
     if (!records.isEmpty()) {
       propagator.propagate(records);
-      crashPoints.reach("aatomic.recovery.after-propagate");
+      crashPoints.reach(CrashPoint.AATOMIC_RECOVERY_AFTER_PROPAGATE.id());
     }
     List<CompletableFuture<Void>> deletes = new ArrayList<>();
     for (AdvancedMessage m : logs) {

@@ -7,6 +7,7 @@ import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.protocols.BackgroundFailures;
+import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.WriteSet;
@@ -169,7 +170,7 @@ public final class AtomicCommitLog implements CommitLog {
       for (List<LogRecord> rs : routed.byQueue().values()) {
         all.addAll(rs);
       }
-      crashPoints.reach("atomic.before-log");
+      crashPoints.reach(CrashPoint.ATOMIC_BEFORE_LOG.id());
       Optional<byte[]> single = AtomicMessages.complete(key, now, all, sender.maxMessageSize());
       if (single.isPresent()) {
         commitInOneMessage(tx, key, routed, single.get(), lane);
@@ -177,7 +178,7 @@ public final class AtomicCommitLog implements CommitLog {
         commitInTwoSteps(tx, key, now, routed, all, lane);
       }
       lane.completed(routed.byQueue()); // a known winner: later commits come after it
-      crashPoints.reach("atomic.after-commit-record");
+      crashPoints.reach(CrashPoint.ATOMIC_AFTER_COMMIT_RECORD.id());
     }
     parts.events().winner(routed);
     pending.add(new Pending(key, routed, List.of()));
@@ -246,7 +247,7 @@ public final class AtomicCommitLog implements CommitLog {
       lane.giveBack(routed.byQueue());
       throw failed("sending its log records to the ATOMIC queue failed", tx, logs.sent(), true);
     }
-    crashPoints.reach("atomic.after-log");
+    crashPoints.reach(CrashPoint.ATOMIC_AFTER_LOG.id());
     // Paper 000, Algorithm 5, line 5: the commit record goes only while the transaction is well
     // within its timeout; older, another client may already have deleted its log records as a
     // loser's, and the commit record would commit half of it.
@@ -327,7 +328,7 @@ public final class AtomicCommitLog implements CommitLog {
       failures.report("clean-up", "cleaning " + queue + " up failed; a later pass will", e);
       return;
     }
-    crashPoints.reach("atomic.after-cleanup");
+    crashPoints.reach(CrashPoint.ATOMIC_AFTER_CLEANUP.id());
   }
 
   /** Sends every pending commit's records to the PU queues; one propagation at a time. */
@@ -387,7 +388,7 @@ public final class AtomicCommitLog implements CommitLog {
           + " from " + queue + " failed; they stay invisible until a later pass sends them", e);
       return;
     }
-    crashPoints.reach("atomic.after-propagate");
+    crashPoints.reach(CrashPoint.ATOMIC_AFTER_PROPAGATE.id());
     for (Pending b : batch) {
       propagated.add(b.key());
       pendingKeys.remove(b.key());

@@ -9,6 +9,7 @@ import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
+import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.log.AtomicMessages;
@@ -338,7 +339,7 @@ final class AtomicLog {
         }
       }
       if (!winners.isEmpty()) {
-        crashPoints.reach("atomic.pass-after-propagate");
+        crashPoints.reach(CrashPoint.ATOMIC_PASS_AFTER_PROPAGATE.id());
       }
       if (!markers.isEmpty() && !sender.sendMessages(queue, markers).ok()) {
         LOG.log(Level.DEBUG, "ATOMIC queue " + queue + ": propagation markers not sent; the"
@@ -363,11 +364,11 @@ final class AtomicLog {
         logIds.addAll(t.logIds);
       }
       if (!markers.isEmpty()) {
-        crashPoints.reach("atomic.pass-after-marker");
+        crashPoints.reach(CrashPoint.ATOMIC_PASS_AFTER_MARKER.id());
       }
       deleteAll(queue, logIds, handles, deleted);
       if (!logIds.isEmpty()) {
-        crashPoints.reach("atomic.pass-after-log-deletes");
+        crashPoints.reach(CrashPoint.ATOMIC_PASS_AFTER_LOG_DELETES.id());
       }
       Set<String> commitIds = new LinkedHashSet<>();
       for (Txn t : winners) {

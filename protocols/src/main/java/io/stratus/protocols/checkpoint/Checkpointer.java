@@ -19,6 +19,7 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageWriter;
 import io.stratus.protocols.CheckpointWrites;
+import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.DamageReports;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.LogicalChange;
@@ -92,8 +93,8 @@ import java.util.function.Predicate;
  * queue gives up (reported once, {@link DamageReports}); a tree checkpoint that meets a corrupt
  * page on the way to some records locates every record's leaf and applies those whose way is
  * healthy, leaving the others queued like records after a gap.
- * Crash points: {@code checkpoint.page.after-lock}, {@code .after-receive}, {@code .after-put},
- * {@code .after-delete}, and the same with {@code checkpoint.tree.}.
+ * Crash points: {@link CrashPoint#CHECKPOINT_PAGE_AFTER_LOCK} and the page's other steps (after
+ * receive, put, delete), and the same four for a tree.
  *
  * <p><b>Mutual exclusion.</b> Every run takes the queue's lock as an owner of its own (client id,
  * process nonce, run number), and the locks of leaves its moved records land on as that owner's
@@ -282,7 +283,7 @@ public final class Checkpointer {
    */
   private Outcome runExclusively(Target target, String queue, boolean closeGaps) {
     String owner = clientId + "/" + nonce + "/" + runs.incrementAndGet();
-    String step = target.isTree() ? "checkpoint.tree." : "checkpoint.page.";
+    Steps step = target.isTree() ? Steps.TREE : Steps.PAGE;
     long sentAt = clock.millis();
     LockGrant grant = CloudFutures.await(locks.acquireExclusive(queue, owner));
     if (!grant.granted()) {
@@ -292,7 +293,7 @@ public final class Checkpointer {
     DirectPageStore.Lease lease = () -> held.deadline - clock.millis() > propagationMillis;
     Outcome outcome;
     try {
-      crashPoints.reach(step + "after-lock");
+      crashPoints.reach(step.afterLock().id());
       outcome = checkpoint(target, queue, step, lease, held, closeGaps);
     } catch (SimulatedCrashException e) {
       throw e; // the process died here: it releases nothing, its leases lapse
@@ -379,11 +380,11 @@ public final class Checkpointer {
     }
   }
 
-  private Outcome checkpoint(Target target, String queue, String step,
+  private Outcome checkpoint(Target target, String queue, Steps step,
       DirectPageStore.Lease lease, Held held, boolean closeGaps) {
     leases.renewIfDue(); // a handle that checkpoints is alive, whether or not its queue has work
     Received in = receive(queue);
-    crashPoints.reach(step + "after-receive");
+    crashPoints.reach(step.afterReceive().id());
     if (in.handles.isEmpty()) {
       return new Outcome(true, false, 0, 0, 0, 0, "queue empty");
     }
@@ -459,7 +460,7 @@ public final class Checkpointer {
    *
    * @throws CorruptPageException when a page read on the way is corrupt (before anything is put)
    */
-  private Outcome apply(Target target, String queue, String step, DirectPageStore.Lease lease,
+  private Outcome apply(Target target, String queue, Steps step, DirectPageStore.Lease lease,
       Held held, Received in, Set<LogRecord> blocked, boolean closeGaps) {
     DirectPageStore store = new DirectPageStore(storage, writer, conditionalPuts,
         pool.config().pageSize());
@@ -492,9 +493,9 @@ public final class Checkpointer {
           .orElse(0);
     }
     Map<String, String> versions = store.flush(lease, target.uri()); // counters last
-    crashPoints.reach(step + "after-put");
+    crashPoints.reach(step.afterPut().id());
     delete(queue, in.handlesWithout(chains.deferred()));
-    crashPoints.reach(step + "after-delete");
+    crashPoints.reach(step.afterDelete().id());
     store.install(versions);
     return new Outcome(true, false, in.records.size(), applied, chains.deferred().size(),
         versions.size(), "done");
@@ -685,6 +686,17 @@ public final class Checkpointer {
   }
 
   /** Messages received by one checkpoint: the records of the valid ones, and every handle. */
+  /** The crash points of one checkpoint's steps: a tree's or a data page's. */
+  private record Steps(CrashPoint afterLock, CrashPoint afterReceive, CrashPoint afterPut,
+      CrashPoint afterDelete) {
+    static final Steps TREE = new Steps(CrashPoint.CHECKPOINT_TREE_AFTER_LOCK,
+        CrashPoint.CHECKPOINT_TREE_AFTER_RECEIVE, CrashPoint.CHECKPOINT_TREE_AFTER_PUT,
+        CrashPoint.CHECKPOINT_TREE_AFTER_DELETE);
+    static final Steps PAGE = new Steps(CrashPoint.CHECKPOINT_PAGE_AFTER_LOCK,
+        CrashPoint.CHECKPOINT_PAGE_AFTER_RECEIVE, CrashPoint.CHECKPOINT_PAGE_AFTER_PUT,
+        CrashPoint.CHECKPOINT_PAGE_AFTER_DELETE);
+  }
+
   private static final class Received {
     final List<LogRecord> records = new ArrayList<>();
     /** Message id to its latest receipt handle (duplicate deliveries are applied once). */

@@ -4,6 +4,7 @@ import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CrashPoints;
+import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.WriteSet;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.QueueSender;
@@ -53,7 +54,7 @@ public final class PuQueueLog implements CommitLog {
 
   @Override
   public void commit(WriteSet ws, Routed routed) {
-    crashPoints.reach("basic.before-send");
+    crashPoints.reach(CrashPoint.BASIC_BEFORE_SEND.id());
     Sequencing sequencing = parts.sequencing();
     QueueSender.Sent sent;
     try (Sequencing.Slot slot = sequencing.acquire()) {
@@ -82,7 +83,7 @@ public final class PuQueueLog implements CommitLog {
     if (!sent.ok()) {
       throw failure(ws, routed, sent);
     }
-    crashPoints.reach("basic.after-send");
+    crashPoints.reach(CrashPoint.BASIC_AFTER_SEND.id());
     parts.events().winner(routed);
     parts.events().queued(routed.targets());
   }

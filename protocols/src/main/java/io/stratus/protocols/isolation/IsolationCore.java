@@ -15,6 +15,7 @@ import io.stratus.protocols.BackgroundFailures;
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.CommitResult;
+import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
@@ -342,7 +343,7 @@ final class IsolationCore implements AutoCloseable {
       records.add(new LogRecord(c, ctx.clientId(), 0, txId, now, commitId));
     }
     boolean twoStep = sendCommitRecord(txId, records, commitId, held, sendByMillis);
-    crashPoints.reach("isolation.after-commit-record");
+    crashPoints.reach(CrashPoint.ISOLATION_AFTER_COMMIT_RECORD.id());
     mustSee(commitId);
     try {
       archive.send(records);
@@ -353,9 +354,9 @@ final class IsolationCore implements AutoCloseable {
       held.leaveToLapse();
       return new CommitResult(Map.of(), 0, 0, records.size());
     }
-    crashPoints.reach("isolation.after-archive");
+    crashPoints.reach(CrashPoint.ISOLATION_AFTER_ARCHIVE.id());
     validateQuietly(commitId);
-    crashPoints.reach("isolation.after-validate");
+    crashPoints.reach(CrashPoint.ISOLATION_AFTER_VALIDATE.id());
     held.releaseLater(); // the commit is done: nobody waits for the release's reply
     cleanUpLater(commitId, twoStep);
     scheduleCheckpoints(writtenTrees(records));
@@ -385,7 +386,7 @@ final class IsolationCore implements AutoCloseable {
         throw failed(id, "sending its log messages failed", logs.failure(), true);
       }
       committing = AtomicMessages.commitRecord(commitKey, now, messages.size(), records.size());
-      crashPoints.reach("isolation.after-log");
+      crashPoints.reach(CrashPoint.ISOLATION_AFTER_LOG.id());
     }
     long lockBound = held.validUntilMillis() - recoveryWindowMillis();
     if (clock.millis() > Math.min(sendByMillis, lockBound)) {

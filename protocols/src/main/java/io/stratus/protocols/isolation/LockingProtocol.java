@@ -16,6 +16,7 @@ import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.ReadInterposer;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitResult;
+import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
@@ -341,7 +342,7 @@ public final class LockingProtocol extends IsolatingProtocol {
         }
       }
       lockForCommit(commitLocks);
-      core.ctx().crashPoints().reach("isolation.after-locks");
+      core.ctx().crashPoints().reach(CrashPoint.ISOLATION_AFTER_LOCKS.id());
       long commitId = core.takeCommitId(info.transactionId(), locks);
       try {
         checkFences(fences);

@@ -14,6 +14,7 @@ import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageWriter;
+import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.StorageLayout;
@@ -153,7 +154,7 @@ final class SnapshotCheckpointer {
     long margin = ctx.checkpoints().propagationPeriod().toMillis();
     DirectPageStore.Lease lease = () -> deadline - clock.millis() > margin;
     try {
-      crashPoints.reach("isolation.checkpoint.after-lock");
+      crashPoints.reach(CrashPoint.ISOLATION_CHECKPOINT_AFTER_LOCK.id());
       Outcome o = apply(root, lease);
       collect(root);
       return o;
@@ -203,7 +204,7 @@ final class SnapshotCheckpointer {
     tree.rewrite(store, s.applyTo(newRoot));
     int pages = store.writes().size();
     Map<String, String> written = store.flush(lease, root);
-    crashPoints.reach("isolation.checkpoint.after-put");
+    crashPoints.reach(CrashPoint.ISOLATION_CHECKPOINT_AFTER_PUT.id());
     store.install(written);
     return new Outcome(true, false, versions.size(), pages, target);
   }

@@ -11,6 +11,7 @@ import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitResult;
+import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.Guarantee;
 import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.LogicalChange;
@@ -190,7 +191,7 @@ public final class SnapshotIsolationProtocol extends IsolatingProtocol {
           + " failed; nothing was sent", e.isRetryable() || e instanceof OutcomeUnknownException,
           e);
     }
-    core.ctx().crashPoints().reach("isolation.after-locks");
+    core.ctx().crashPoints().reach(CrashPoint.ISOLATION_AFTER_LOCKS.id());
     long commitId = core.takeCommitId(id, held);
     try {
       validateWrites(tx, writtenKeys, commitId);

@@ -15,6 +15,7 @@ import io.stratus.pagemanager.PageWrite;
 import io.stratus.pagemanager.PageWriter;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitResult;
+import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
@@ -258,14 +259,14 @@ public final class NaiveProtocol implements CommitProtocol {
       }
     }
     Progress progress = new Progress(ws);
-    crashPoints.reach("naive.before-pages");
+    crashPoints.reach(CrashPoint.NAIVE_BEFORE_PAGES.id());
     try {
       putAll(fresh, progress);
-      crashPoints.reach("naive.after-new-pages");
+      crashPoints.reach(CrashPoint.NAIVE_AFTER_NEW_PAGES.id());
       for (List<PageWrite> level : modifiedByLevel.values()) {
         putAll(level, progress);
       }
-      crashPoints.reach("naive.after-pages");
+      crashPoints.reach(CrashPoint.NAIVE_AFTER_PAGES.id());
     } catch (CommitStateUnknownException e) {
       for (PageWrite w : writes) {
         pool.invalidate(w.uri()); // some may be written: read them from storage
