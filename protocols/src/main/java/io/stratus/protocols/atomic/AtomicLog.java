@@ -11,6 +11,7 @@ import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.protocols.CorruptMessages;
 import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.AtomicMessages;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues;
@@ -257,7 +258,7 @@ final class AtomicLog {
         received.put(m.messageId(), m.receiptHandle());
         AtomicMessages.Entry e;
         try {
-          e = AtomicMessages.decode(m.payload());
+          e = AtomicMessages.decode(LogPayloads.of(m));
         } catch (CorruptLogMessageException ex) {
           corrupt.report(queue, m.messageId(), ex.getMessage());
           continue;
