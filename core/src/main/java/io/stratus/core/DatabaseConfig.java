@@ -4,6 +4,7 @@ import io.stratus.InvalidConfigurationException;
 import io.stratus.cloudapi.CloudServices;
 import io.stratus.btree.BLinkTree;
 import io.stratus.cloudapi.CrashPoints;
+import io.stratus.cloudapi.crypto.Encryption;
 import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.protocols.CheckpointSettings;
 import io.stratus.protocols.CheckpointWrites;
@@ -19,6 +20,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.UUID;
 import java.util.concurrent.Executor;
@@ -50,7 +52,9 @@ import java.util.regex.Pattern;
  *       {@link #DEFAULT_WRITER_LANES} (monotonic and atomic: {@link
  *       ProtocolOption#WRITER_LANES});
  *   <li>client id: a random UUID per configuration; clock: the system UTC clock; crash points:
- *       none.
+ *       none;
+ *   <li>encryption: off ({@link Builder#encryption} turns on client-side encryption of every
+ *       page and log message with a {@link Keyring}).
  * </ul>
  */
 public final class DatabaseConfig {
@@ -103,6 +107,7 @@ public final class DatabaseConfig {
   private static final Pattern URI_SEGMENT = Pattern.compile("[A-Za-z0-9_.-]+");
 
   private final CloudServices services;
+  private final Keyring keyring;
   private final String databaseUri;
   private final ProtocolKind protocol;
   private final int writerLanes;
@@ -120,7 +125,10 @@ public final class DatabaseConfig {
   record IndexId(String collection, String index) {}
 
   private DatabaseConfig(Builder b) {
-    this.services = b.services;
+    this.keyring = b.keyring;
+    this.services = b.keyring == null ? b.services
+        : Encryption.of(new CollectionKeys(b.keyring, new StorageLayout(b.databaseUri)))
+            .wrap(b.services);
     this.databaseUri = b.databaseUri;
     this.protocol = b.protocol;
     boolean monotonicReads = b.monotonicReads != null ? b.monotonicReads
@@ -128,6 +136,13 @@ public final class DatabaseConfig {
     this.pool = b.pool.monotonicReads(monotonicReads).build();
     this.checkpointInterval = b.checkpointInterval;
     checkRecordsFit(b.databaseUri, pool.pageSize());
+    long maxObject = services.storage().limits().maxObjectSize();
+    if (pool.pageSize() > maxObject) {
+      throw new InvalidConfigurationException("the page size (" + pool.pageSize() + " bytes) must"
+          + " not exceed the storage's largest object (" + maxObject + " bytes"
+          + (keyring == null ? "" : ", less " + Encryption.OVERHEAD + " bytes of encryption")
+          + ")");
+    }
     if (b.propagationPeriod.compareTo(b.lockTimeout) >= 0) {
       throw new InvalidConfigurationException("the propagation period (" + b.propagationPeriod
           + ") must be shorter than the checkpoint lock timeout (" + b.lockTimeout + ")");
@@ -203,9 +218,18 @@ public final class DatabaseConfig {
     return new Builder(services, databaseUri);
   }
 
-  /** The cloud services; the database uses them but does not own them (never closes them). */
+  /**
+   * The cloud services the database calls: those given to the builder, with storage and queues
+   * wrapped for encryption when it is on. The database uses them but does not own them (never
+   * closes them); the wrappers hold no resources of their own.
+   */
   public CloudServices services() {
     return services;
+  }
+
+  /** The keyring of client-side encryption, or empty when encryption is off (the default). */
+  public Optional<Keyring> encryption() {
+    return Optional.ofNullable(keyring);
   }
 
   public String databaseUri() {
@@ -284,6 +308,7 @@ public final class DatabaseConfig {
   public static final class Builder {
     private final CloudServices services;
     private final String databaseUri;
+    private Keyring keyring;
     private ProtocolKind protocol = DEFAULT_PROTOCOL;
     private Boolean monotonicReads; // null: by protocol
     private final BufferPoolConfig.Builder pool = BufferPoolConfig.builder()
@@ -331,6 +356,20 @@ public final class DatabaseConfig {
         }
       }
       return uri;
+    }
+
+    /**
+     * Turns on client-side encryption (paper 001, section 3.6): every page and every log message
+     * is sealed with AES-GCM under the keyring's active key for its collection before it leaves
+     * the process, bound to its URI, and authenticated when read; a payload that fails is
+     * reported as a corrupt page or a corrupt log message. Off by default. Every client of one
+     * database must hold every key that may have sealed what it reads; see docs/operations.md for
+     * rotation. Limits the layers above size their payloads by shrink by {@link
+     * Encryption#OVERHEAD} bytes.
+     */
+    public Builder encryption(Keyring keyring) {
+      this.keyring = Args.notNull(keyring, "keyring");
+      return this;
     }
 
     /** The commit protocol; every client of one database must use the same. */

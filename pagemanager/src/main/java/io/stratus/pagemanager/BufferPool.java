@@ -1,5 +1,6 @@
 package io.stratus.pagemanager;
 
+import io.stratus.CorruptPageException;
 import io.stratus.StalePageException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ConditionalRead;
@@ -404,7 +405,7 @@ public final class BufferPool implements AutoCloseable {
       String uri, CompletableFuture<Content> mine, long started, Optional<StoredItem> item,
       Throwable failure) {
     if (failure != null) {
-      fail(uri, mine, failure, false);
+      failRead(uri, mine, failure);
       return;
     }
     accept(uri, mine, started, item, 1);
@@ -460,7 +461,7 @@ public final class BufferPool implements AutoCloseable {
     }
     call(() -> storage.get(uri)).whenComplete((item, failure) -> {
       if (failure != null) {
-        fail(uri, mine, failure, false);
+        failRead(uri, mine, failure);
         return;
       }
       accept(uri, mine, started, item, attempt + 1);
@@ -483,7 +484,7 @@ public final class BufferPool implements AutoCloseable {
       ConditionalRead read, Throwable failure) {
     if (failure != null) {
       // The old version stays, expired: the next fetch asks storage again.
-      fail(uri, mine, failure, false);
+      failRead(uri, mine, failure);
       return;
     }
     try {
@@ -546,6 +547,15 @@ public final class BufferPool implements AutoCloseable {
   }
 
   /** Ends a failed load; a corrupt page ({@code drop}) is removed from the pool. */
+  /**
+   * Ends a load whose storage read failed. An item storage could not open is a corrupt page and
+   * is dropped as one that failed decoding; any other failure leaves the slot as it was.
+   */
+  private void failRead(String uri, CompletableFuture<Content> mine, Throwable failure) {
+    Throwable f = PageCodec.readFailure(uri, failure);
+    fail(uri, mine, f, f instanceof CorruptPageException);
+  }
+
   private void fail(String uri, CompletableFuture<Content> mine, Throwable failure, boolean drop) {
     try {
       if (drop) {

@@ -4,6 +4,8 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnsafeByteOperations;
 import io.stratus.CorruptPageException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.UnreadablePayloadException;
 import io.stratus.pagemanager.proto.PageBody;
 import io.stratus.pagemanager.proto.StoredPage;
 import io.stratus.pagemanager.proto.StoredPageKind;
@@ -72,6 +74,20 @@ public final class PageCodec {
         .setBody(UnsafeByteOperations.unsafeWrap(bodyBytes))
         .build()
         .toByteArray();
+  }
+
+  /**
+   * How a failed read of the item at {@code uri} is reported to page readers: an item the storage
+   * could not open (client-side encryption: it failed authentication or names an unknown key)
+   * becomes a {@link CorruptPageException}, as damaged bytes would, so the readers' handling of
+   * corrupt pages applies; any other failure is returned unwrapped and unchanged.
+   */
+  public static Throwable readFailure(String uri, Throwable failure) {
+    Throwable f = CloudFutures.unwrap(failure);
+    if (f instanceof UnreadablePayloadException) {
+      return new CorruptPageException(uri, ((UnreadablePayloadException) f).problem(), f);
+    }
+    return f;
   }
 
   /**

@@ -105,11 +105,18 @@ public final class DeadLetters {
    * message. The caller must be the queue's only consumer for the moment (it holds the queue's
    * checkpoint or recovery lock), so no other client applies or deletes the message meanwhile.
    * When a cloud call fails the message stays in its queue and is reported as damaged; a later
-   * pass tries again.
+   * pass tries again. A message the services could not open ({@link QueueMessage#isReadable()}
+   * false: client-side encryption failed) stays too, reported: there are no bytes to keep.
    *
    * @return whether the message was moved
    */
   public boolean setAside(String queue, QueueMessage m, String why) {
+    if (!m.isReadable()) {
+      // Client-side encryption could not open it: its bytes are not ours to keep, and a key
+      // missing here (rotation not yet everywhere) makes it readable in place once it arrives.
+      reports.corruptMessage(queue, m.messageId(), why);
+      return false;
+    }
     String item = layout.deadLetter(queue, m.messageId());
     try {
       CloudFutures.await(storage.put(item,

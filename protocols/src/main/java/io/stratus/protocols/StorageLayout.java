@@ -19,6 +19,8 @@ import java.util.Optional;
  *   <li>{@code <db>/i/<collection>/<index>/root}: a secondary index, pages beside its root;
  *   <li>{@code <db>/pu/}: the pending-update queues ({@link io.stratus.protocols.log.PuQueues});
  *   <li>{@code <db>/atomic/<clientId>}: the ATOMIC queue of each client;
+ *   <li>{@code <db>/si/log/<treeRootUri>}: the snapshot archive of each tree (advanced queues of
+ *       the isolating protocols);
  *   <li>{@code <db>/seq/<name>}: the counter of a sequence (counter service);
  *   <li>{@code <db>/dead/<queue hash>-<message id>}: a damaged message set aside from its queue
  *       ({@link io.stratus.protocols.DeadLetters}).
@@ -130,6 +132,46 @@ public final class StorageLayout {
   /** The prefix of every ATOMIC queue (also their lock-timeout prefix). */
   public String atomicPrefix() {
     return databaseUri + "/atomic/";
+  }
+
+  /** The prefix of the snapshot archive's queues: one per tree, this prefix and its root URI. */
+  public String archivePrefix() {
+    return databaseUri + "/si/log/";
+  }
+
+  /**
+   * The collection an object or queue of this database belongs to: a page of a collection's
+   * primary tree or of one of its indexes, and a pending-update or archive queue that feeds such a
+   * tree or page (their names end with the tree's or page's URI). Empty for everything shared by
+   * all collections — the catalog, the ATOMIC queues (one per client, holding records of any
+   * collection), the isolating protocols' commit queues — and for URIs outside the database.
+   *
+   * <p>Why: client-side encryption chooses a key per collection from the URI alone, as the cloud
+   * services see nothing else.
+   */
+  public Optional<String> collectionOf(String uri) {
+    if (uri.startsWith(collections) || uri.startsWith(indexes)) {
+      return firstSegment(uri, uri.startsWith(collections) ? collections : indexes);
+    }
+    for (String queues : new String[] {pendingUpdatePrefix(), archivePrefix()}) {
+      if (uri.startsWith(queues)) {
+        int c = uri.indexOf(collections, queues.length());
+        int i = uri.indexOf(indexes, queues.length());
+        if (c < 0 && i < 0) {
+          return Optional.empty();
+        }
+        boolean primary = c >= 0 && (i < 0 || c < i);
+        return collectionOf(uri.substring(primary ? c : i));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The segment after {@code prefix} when another '/' follows it (a tree's page, not its dir). */
+  private static Optional<String> firstSegment(String uri, String prefix) {
+    int end = uri.indexOf('/', prefix.length());
+    return end > prefix.length() ? Optional.of(uri.substring(prefix.length(), end))
+        : Optional.empty();
   }
 
   /** Whether {@code page} is a data page: a leaf of a collection's primary tree. */

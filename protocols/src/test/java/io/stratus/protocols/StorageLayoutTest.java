@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
+import io.stratus.protocols.log.PuQueues;
 import org.junit.jupiter.api.Test;
 
 class StorageLayoutTest {
@@ -41,5 +42,27 @@ class StorageLayoutTest {
     assertThat(layout.rootKind(indexRoot)).contains(StorageLayout.TreeKind.INDEX);
     assertThat(layout.rootKind(leaf)).isEmpty();
     assertThat(layout.rootKind(catalog)).isEmpty();
+  }
+
+  @Test
+  void tellsTheCollectionOfPagesAndOfTheQueuesThatFeedThem() {
+    PuQueues pu = new PuQueues(layout);
+    String page = "db/shop/c/items/p-3";
+    String indexRoot = layout.indexRoot("items", "byTitle");
+    assertThat(layout.collectionOf(page)).contains("items");
+    assertThat(layout.collectionOf(layout.collectionRoot("orders"))).contains("orders");
+    assertThat(layout.collectionOf(indexRoot)).contains("items");
+    assertThat(layout.collectionOf(pu.pageQueue(page))).contains("items");
+    assertThat(layout.collectionOf(pu.treeQueue(layout.collectionRoot("orders"), false)))
+        .contains("orders");
+    assertThat(layout.collectionOf(pu.treeQueue(indexRoot, true))).contains("items");
+    assertThat(layout.collectionOf(layout.archivePrefix() + layout.collectionRoot("orders")))
+        .contains("orders");
+
+    assertThat(layout.collectionOf(layout.catalog())).isEmpty();
+    assertThat(layout.collectionOf(layout.atomicPrefix() + "client-1")).isEmpty();
+    assertThat(layout.collectionOf(layout.sequenceCounter("ids"))).isEmpty();
+    assertThat(layout.collectionOf("db/other/c/items/root")).isEmpty();
+    assertThat(layout.collectionOf("db/shop/c/items")).isEmpty();
   }
 }

@@ -225,7 +225,8 @@ public final class StratusBench implements Callable<Integer> {
       mixinStandardHelpOptions = true,
       description = {
         "Benchmarks the storage engine on the in-process cloud: bulk load, cached point reads",
-        "on one thread, and inserts with the naive protocol."
+        "on one thread, and inserts with the naive protocol; --encrypt measures them with",
+        "client-side encryption on."
       })
   static final class Engine implements Callable<Integer> {
     @Option(names = "--records", defaultValue = "100000",
@@ -255,6 +256,10 @@ public final class StratusBench implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed (default: random, printed).")
     Long seed;
 
+    @Option(names = "--encrypt",
+        description = "Encrypt every page and message client-side (AES-256-GCM, a random key).")
+    boolean encrypt;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -265,7 +270,7 @@ public final class StratusBench implements Callable<Integer> {
       }
       new EngineBenchmark(
           new EngineBenchmark.Settings(records, payloadBytes, pageSize, reads, inserts, profile,
-              seed != null ? seed : System.nanoTime()),
+              seed != null ? seed : System.nanoTime(), encrypt),
           spec.commandLine().getOut()).run();
       return 0;
     }

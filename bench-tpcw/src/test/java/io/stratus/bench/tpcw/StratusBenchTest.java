@@ -119,6 +119,16 @@ class StratusBenchTest {
   }
 
   @Test
+  void engineBenchmarkRunsEncrypted() {
+    int code = run("engine", "--records", "2000", "--reads", "20000", "--inserts", "20",
+        "--page-size", "4096", "--seed", "7", "--encrypt");
+
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("encryption AES-256-GCM")
+        .contains("bulk load        2,000 records").contains("naive inserts");
+  }
+
+  @Test
   void protocolBenchmarkReportsEveryCell() {
     int code = run("protocols", "--profiles", "none", "--sizes", "1,3", "--commits", "2",
         "--page-size", "4096", "--seed", "3");

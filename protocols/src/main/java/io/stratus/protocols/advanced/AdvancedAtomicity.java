@@ -14,6 +14,7 @@ import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
+import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.AtomicMessages;
 import io.stratus.protocols.log.LogRecord;
 import java.lang.System.Logger.Level;
@@ -357,7 +358,7 @@ public final class AdvancedAtomicity {
         continue;
       }
       try {
-        String k = AtomicMessages.decode(m.payload()).commitKey();
+        String k = AtomicMessages.decode(LogPayloads.of(m)).commitKey();
         out.computeIfAbsent(k, x -> new ArrayList<>()).add(m);
       } catch (CorruptLogMessageException e) {
         leftAlone.add(m.id());
@@ -376,7 +377,7 @@ public final class AdvancedAtomicity {
    */
   private void recoverOne(List<AdvancedMessage> commitMessages, Tally tally,
       Set<Long> leftAlone) {
-    AtomicMessages.Entry commit = AtomicMessages.decode(commitMessages.get(0).payload());
+    AtomicMessages.Entry commit = AtomicMessages.decode(LogPayloads.of(commitMessages.get(0)));
     long key = commitMessages.get(0).key();
     List<LogRecord> records = new ArrayList<>();
     List<AdvancedMessage> logs = new ArrayList<>();
@@ -388,7 +389,7 @@ public final class AdvancedAtomicity {
           queues.receiveByKey(logQueue, RECEIVE_MAX, key - 1, key + 1))) {
         AtomicMessages.Entry e;
         try {
-          e = AtomicMessages.decode(m.payload());
+          e = AtomicMessages.decode(LogPayloads.of(m));
         } catch (CorruptLogMessageException ex) {
           LOG.log(Level.WARNING, "damaged message " + m.id() + " in " + logQueue + " under the"
               + " key of committed transaction " + commit.commitKey() + ": it is left alone, with"

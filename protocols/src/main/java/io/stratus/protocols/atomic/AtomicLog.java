@@ -12,6 +12,7 @@ import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.AtomicMessages;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues;
@@ -255,7 +256,7 @@ final class AtomicLog {
         received.put(m.messageId(), m.receiptHandle());
         AtomicMessages.Entry e;
         try {
-          e = AtomicMessages.decode(m.payload());
+          e = AtomicMessages.decode(LogPayloads.of(m));
         } catch (CorruptLogMessageException ex) {
           // This pass holds the queue's lock: no other client deletes or applies it meanwhile.
           if (deadLetters.setAside(queue, m, ex.getMessage())) {

@@ -25,6 +25,7 @@ import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.StorageLayout;
+import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues.Target;
@@ -741,7 +742,7 @@ public final class Checkpointer {
           continue;
         }
         try {
-          List<LogRecord> rs = LogMessages.unpack(m.payload());
+          List<LogRecord> rs = LogMessages.unpack(LogPayloads.of(m));
           in.records.addAll(rs);
           in.byMessage.put(m.messageId(), rs);
           in.handles.put(m.messageId(), m.receiptHandle());

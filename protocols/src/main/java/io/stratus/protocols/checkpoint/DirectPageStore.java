@@ -1,5 +1,6 @@
 package io.stratus.protocols.checkpoint;
 
+import io.stratus.CorruptPageException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ConflictException;
@@ -7,6 +8,7 @@ import io.stratus.cloudapi.ItemVersion;
 import io.stratus.cloudapi.PreconditionFailedException;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.StoredItem;
+import io.stratus.cloudapi.UnreadablePayloadException;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageStore;
@@ -83,7 +85,12 @@ public final class DirectPageStore implements PageStore {
     if (read.containsKey(uri)) {
       return Optional.ofNullable(read.get(uri));
     }
-    Optional<StoredItem> item = CloudFutures.await(storage.get(uri));
+    Optional<StoredItem> item;
+    try {
+      item = CloudFutures.await(storage.get(uri));
+    } catch (UnreadablePayloadException e) {
+      throw (CorruptPageException) PageCodec.readFailure(uri, e);
+    }
     Page p = item.map(i -> PageCodec.decode(uri, i.payload())).orElse(null);
     long seen = writer.seenStamp(uri);
     if (seen > 0 && (p == null || p.versionStamp() < seen)) {

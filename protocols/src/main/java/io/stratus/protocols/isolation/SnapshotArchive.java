@@ -8,6 +8,8 @@ import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.protocols.DamageReports;
+import io.stratus.protocols.StorageLayout;
+import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
 import java.util.ArrayList;
@@ -81,7 +83,7 @@ final class SnapshotArchive {
 
   /** The URI prefix of a database's archive queues. */
   static String prefixOf(String databaseUri) {
-    return databaseUri + "/si/log/";
+    return new StorageLayout(databaseUri).archivePrefix();
   }
 
   /** The archive queue of the tree rooted at {@code rootUri}. */
@@ -227,7 +229,7 @@ final class SnapshotArchive {
     for (AdvancedMessage m : ms) {
       List<LogRecord> records;
       try {
-        records = LogMessages.unpack(m.payload());
+        records = LogMessages.unpack(LogPayloads.of(m));
       } catch (CorruptLogMessageException e) {
         damaged.corruptMessage("archive " + queue, Long.toString(m.id()), e.getMessage());
         continue;
