@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
 
 /**
  * The operator command line, {@code bin/stratus}: verify a database, show its statistics,
- * checkpoint every pending update, recover abandoned clients, and look at one page or queue.
+ * checkpoint every pending update, recover abandoned clients, look at one page or queue, and deal
+ * with the damaged messages of the dead-letter area.
  *
  * <p><b>Exit codes.</b> {@code verify}: 0 clean (nothing worse than information), 1 warnings, 2
  * errors. Every command: {@value #EXIT_FAILED} when it could not do its work (an unreachable
@@ -30,9 +31,10 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "Stratus 0.1.0-SNAPSHOT",
     subcommands = {VerifyCommand.class, StatsCommand.class, MaintenanceCommands.CheckpointAll.class,
-        MaintenanceCommands.Recover.class, InspectCommand.class},
+        MaintenanceCommands.Recover.class, InspectCommand.class, DeadLetterCommand.class},
     description = {"Operator commands for a Stratus database: verify, stats, checkpoint-all,",
-        "recover, inspect page|queue. Connection flags go after the command name."})
+        "recover, inspect page|queue, dead-letters list|replay|skip|discard. Connection flags go",
+        "after the command name."})
 public final class StratusCli implements Runnable {
   /** Exit code of a command that could not do its work. */
   public static final int EXIT_FAILED = 3;

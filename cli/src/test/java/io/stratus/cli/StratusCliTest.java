@@ -157,6 +157,32 @@ class StratusCliTest {
   }
 
   @Test
+  void aDamagedMessageIsListedAsADeadLetterAndSkipped() {
+    Database db = app(ProtocolKind.MONOTONIC);
+    try (Transaction tx = db.begin()) {
+      tx.update("items", Key.of(5L), bytes("changed"));
+      tx.commit();
+    }
+    String queue = CloudFutures.await(cloud.services().simpleQueues()
+        .listQueues(LAYOUT.pendingUpdatePrefix())).get(0);
+    CloudFutures.await(cloud.services().simpleQueues().send(queue, bytes("not a log message")));
+
+    assertThat(run("checkpoint-all", "--db", DB)).as(out + "\n" + err).isZero();
+    assertThat(run("dead-letters", "list", "--db", DB)).as(err.toString()).isEqualTo(1);
+    assertThat(out.toString()).contains("queue=" + queue).contains("1 dead letter(s)");
+    assertThat(run("verify", "--db", DB)).isEqualTo(1);
+    assertThat(out.toString()).contains("DEAD_LETTER");
+
+    String item = db.deadLetters().get(0).item();
+    clock.advance(Duration.ofMinutes(1)); // past the checkpoint's hiding of what it received
+    assertThat(run("dead-letters", "skip", item, "--db", DB)).as(out + "\n" + err).isZero();
+    assertThat(out.toString()).contains("skipped " + item);
+    assertThat(db.deadLetters()).isEmpty();
+    assertThat(run("dead-letters", "discard", item, "--db", DB)).isEqualTo(1);
+    assertThat(err.toString()).contains("no dead letter " + item);
+  }
+
+  @Test
   void statsListsCollectionsCountsAndCloudCalls() {
     app(ProtocolKind.NAIVE);
 
