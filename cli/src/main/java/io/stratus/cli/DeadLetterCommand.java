@@ -86,9 +86,11 @@ final class DeadLetterCommand implements Runnable {
     }
   }
 
-  @Command(name = "replay", mixinStandardHelpOptions = true,
-      description = "Sends dead letters back to their queues (a newer client reads them).")
-  static final class Replay implements Callable<Integer> {
+  /**
+   * The actions on named items: the same flags, items and exit codes; each names its verb and
+   * what it does to one entry (picocli reads the annotated fields of this superclass).
+   */
+  abstract static class ItemAction implements Callable<Integer> {
     @ParentCommand
     DeadLetterCommand parent;
 
@@ -98,52 +100,58 @@ final class DeadLetterCommand implements Runnable {
     @Parameters(arity = "1..*", paramLabel = "ITEM", description = "dead-letter item URIs")
     List<String> items;
 
+    abstract String verb();
+
+    abstract boolean apply(Database db, DeadLetters.Entry entry);
+
     @Override
     public Integer call() {
-      return act(parent.root, connection, items, "replayed", (db, e) -> {
-        db.replayDeadLetter(e);
-        return true;
-      });
+      return act(parent.root, connection, items, verb(), this::apply);
+    }
+  }
+
+  @Command(name = "replay", mixinStandardHelpOptions = true,
+      description = "Sends dead letters back to their queues (a newer client reads them).")
+  static final class Replay extends ItemAction {
+    @Override
+    String verb() {
+      return "replayed";
+    }
+
+    @Override
+    boolean apply(Database db, DeadLetters.Entry entry) {
+      db.replayDeadLetter(entry);
+      return true;
     }
   }
 
   @Command(name = "skip", mixinStandardHelpOptions = true,
       description = {"Gives dead letters up and lets what their writers committed after them be",
           "applied (run it more than a checkpoint lock timeout after the queue's last checkpoint)."})
-  static final class Skip implements Callable<Integer> {
-    @ParentCommand
-    DeadLetterCommand parent;
-
-    @Mixin
-    ConnectionOptions connection;
-
-    @Parameters(arity = "1..*", paramLabel = "ITEM", description = "dead-letter item URIs")
-    List<String> items;
+  static final class Skip extends ItemAction {
+    @Override
+    String verb() {
+      return "skipped";
+    }
 
     @Override
-    public Integer call() {
-      return act(parent.root, connection, items, "skipped", Database::skipDeadLetter);
+    boolean apply(Database db, DeadLetters.Entry entry) {
+      return db.skipDeadLetter(entry);
     }
   }
 
   @Command(name = "discard", mixinStandardHelpOptions = true,
       description = "Deletes dead letters for good.")
-  static final class Discard implements Callable<Integer> {
-    @ParentCommand
-    DeadLetterCommand parent;
-
-    @Mixin
-    ConnectionOptions connection;
-
-    @Parameters(arity = "1..*", paramLabel = "ITEM", description = "dead-letter item URIs")
-    List<String> items;
+  static final class Discard extends ItemAction {
+    @Override
+    String verb() {
+      return "discarded";
+    }
 
     @Override
-    public Integer call() {
-      return act(parent.root, connection, items, "discarded", (db, e) -> {
-        db.discardDeadLetter(e);
-        return true;
-      });
+    boolean apply(Database db, DeadLetters.Entry entry) {
+      db.discardDeadLetter(entry);
+      return true;
     }
   }
 }
