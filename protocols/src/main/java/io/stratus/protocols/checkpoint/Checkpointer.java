@@ -182,13 +182,13 @@ public final class Checkpointer {
 
 
   /**
-   * The retirement horizon: three writer leases (and at least 15 minutes), so a chain is retired
-   * only after its incarnation's lease has long lapsed and every message of it hidden by a
-   * receive (for a lock timeout each) has reappeared many times over.
+   * The retirement horizon: three death times of a writer lease (and at least 15 minutes), so a
+   * chain is retired only long after its incarnation stopped renewing, and every message of it
+   * hidden by a receive (for a lock timeout each) has reappeared many times over.
    */
   public static long horizonFor(Duration lockTimeout) {
     return Math.max(Duration.ofMinutes(15).toMillis(),
-        3 * lockTimeout.multipliedBy(WriterLeases.LEASE_FACTOR).toMillis());
+        3 * lockTimeout.multipliedBy(WriterLeases.DEATH_FACTOR).toMillis());
   }
 
   /** This handle's writer lease and the probes of other writers' leases. */

@@ -8,6 +8,7 @@ import io.stratus.protocols.log.WriterIds;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -15,29 +16,68 @@ import java.util.concurrent.TimeUnit;
 /**
  * Liveness of monotonic-writes incarnations through the lock service: an open incarnation holds
  * an exclusive lease on {@code <db>/writers/<incarnation>}, renews it (from its checkpoints, and
- * from a timer so an idle handle stays alive), and releases it at a graceful close; a checkpoint that considers retiring a chain
- * asks whether that lease is free ({@link #probe}).
+ * from a timer so an idle handle stays alive), and releases it at a graceful close; a checkpoint
+ * that considers retiring a chain asks whether that lease is free ({@link #probe}).
  *
- * <p>A probe takes a shared lock on the writer's URI and gives it back at once: granted means no
- * one holds the lease (the incarnation closed, or its process stopped renewing for a whole lease);
- * refused means it is held; any failure (a lock service refusing every request after a restart,
- * a network error) answers {@link State#UNKNOWN}, which callers treat as alive. The writer lease
- * is {@link #LEASE_FACTOR} lock timeouts long and renewed once half of it has passed, so a probe
- * of a handle that runs checkpoints never finds it free. Thread-safe.
+ * <p>A probe takes a shared lock on the writer's URI and gives it back at once: refused means the
+ * lease is held ({@link State#ALIVE}); any failure (a lock service refusing every request after a
+ * restart, a network error) answers {@link State#UNKNOWN}; granted means the lease is free now.
+ * Callers treat every answer but {@link State#DEAD} as alive.
+ *
+ * <p><b>Why a free lease is not yet a dead writer.</b> A lock-service restart drops every lease,
+ * and the service then refuses every acquire, renewals included, until the longest timeout it was
+ * ever configured with has passed ({@link io.stratus.cloudapi.LockService}). When it grants again,
+ * the lease of every live writer is free until that writer's next renewal: a probe in that moment
+ * would take a live writer for dead, retire its chains, and its later records would wait forever
+ * or be skipped as leftovers of a dead writer. So a probe answers {@link State#DEAD} only when
+ * this handle found the lease free at a probe at least a {@linkplain #deathTime() death time}
+ * ({@link #DEATH_FACTOR} lock timeouts) before and at every probe since; a probe that finds it
+ * held, or fails, starts the count again. A live writer renews many times within a death time
+ * (the lease is one lock timeout, renewed once half of it has passed), so only a writer that
+ * stopped renewing, or closed, stays free that long.
+ *
+ * <p><b>Why the lease is one lock timeout, not a death time.</b> Whatever timeout the lease's
+ * URI prefix carries becomes the restart window of the whole lock service, in which every
+ * checkpoint lock and atomic-log lock of every client is refused; a lease of ten lock timeouts
+ * made each restart stop all checkpoints for ten lock timeouts, long enough for handles that
+ * replaced crashed ones to start on pages missing what the crashed ones had committed. Thread-safe.
  */
 public final class WriterLeases {
   private static final System.Logger LOG = System.getLogger(WriterLeases.class.getName());
-  /** The writer lease is this many checkpoint lock timeouts long. */
-  static final int LEASE_FACTOR = 10;
+  /** A writer is dead once its lease was found free for this many checkpoint lock timeouts. */
+  static final int DEATH_FACTOR = 10;
+  /**
+   * How many incarnations a handle remembers as found free; beyond it the memory starts over,
+   * which only delays retirements.
+   */
+  static final int FREE_KEPT = 4096;
 
   /** What a probe found out about an incarnation. */
-  public enum State { ALIVE, DEAD, UNKNOWN }
+  public enum State {
+    /** Its lease is held. */
+    ALIVE,
+    /** Its lease was found free at every probe for a whole death time: closed, or gone. */
+    DEAD,
+    /**
+     * Its lease is free now, but was not found free for a whole death time (a live writer's lease
+     * is free for a moment after a lock-service restart): counts as alive.
+     */
+    LAPSED,
+    /** The probe failed: counts as alive. */
+    UNKNOWN
+  }
 
   private final LockService locks;
   private final String prefix;
   private final String prober;
   private final Clock clock;
   private final Duration leaseTime;
+  private final Duration deathTime;
+  /**
+   * Per incarnation whose lease the last probe found free: when a probe first found it free
+   * (millis on this handle's clock, taken before the request).
+   */
+  private final ConcurrentHashMap<String, Long> freeSince = new ConcurrentHashMap<>();
   /** The incarnation this handle writes as; null while it holds none. */
   private volatile String own;
   /** When this handle next renews its own lease (millis on its clock). */
@@ -55,12 +95,18 @@ public final class WriterLeases {
     this.prefix = databaseUri + "/writers/";
     this.prober = clientId + "/probe";
     this.clock = clock;
-    this.leaseTime = lockTimeout.multipliedBy(LEASE_FACTOR);
+    this.leaseTime = lockTimeout;
+    this.deathTime = lockTimeout.multipliedBy(DEATH_FACTOR);
   }
 
-  /** How long a writer lease lasts. */
+  /** How long a writer lease lasts: one checkpoint lock timeout. */
   public Duration leaseTime() {
     return leaseTime;
+  }
+
+  /** How long a lease must be found free before its writer counts as dead. */
+  public Duration deathTime() {
+    return deathTime;
   }
 
   /** Takes the lease of {@code incarnation}, this handle's own, and keeps it from now on. */
@@ -126,16 +172,21 @@ public final class WriterLeases {
     }
   }
 
-  /** Whether the incarnation of {@code writer} holds its lease now. */
+  /**
+   * Whether the incarnation of {@code writer} is alive: {@link State#DEAD} only once its lease was
+   * found free at every probe of this handle for a whole death time.
+   */
   public State probe(String writer) {
     String incarnation = WriterIds.incarnationOf(writer);
     if (incarnation.equals(own)) {
       return State.ALIVE;
     }
     String uri = prefix + incarnation;
+    long sentAt = clock.millis();
     try {
       LockGrant g = CloudFutures.await(locks.acquireShared(uri, prober));
       if (!g.granted()) {
+        freeSince.remove(incarnation);
         return State.ALIVE;
       }
       try {
@@ -143,9 +194,16 @@ public final class WriterLeases {
       } catch (CloudException e) {
         // the probe's lock lapses by itself
       }
-      return State.DEAD;
     } catch (CloudException e) {
+      // Refused as unavailable: the service may have just restarted, after which live writers'
+      // leases are free for a moment. Whatever was seen free before proves nothing now.
+      freeSince.remove(incarnation);
       return State.UNKNOWN;
     }
+    if (freeSince.size() >= FREE_KEPT && !freeSince.containsKey(incarnation)) {
+      freeSince.clear();
+    }
+    long first = freeSince.merge(incarnation, sentAt, Math::min);
+    return sentAt - first >= deathTime.toMillis() ? State.DEAD : State.LAPSED;
   }
 }
