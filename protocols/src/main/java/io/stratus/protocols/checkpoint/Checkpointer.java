@@ -402,7 +402,8 @@ public final class Checkpointer {
   private WriteChains.Filtered filterChains(List<LogRecord> records, Page page, Target target,
       DirectPageStore store, long now, Held held) {
     WriteChains.Policy policy = new WriteChains.Policy(now,
-        headerBudget(page, store.pageSize(), target), horizonMillis, leases::probe);
+        headerBudget(page, store.pageSize(), target), horizonMillis,
+        leases.deathTime().toMillis(), leases::probe);
     WriteChains.Filtered chains = WriteChains.filter(records, page, target.isTree(),
         target.uri(), held::blocked, policy);
     store.stage(chains.header(page));

@@ -8,7 +8,6 @@ import io.stratus.protocols.log.WriterIds;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -20,49 +19,43 @@ import java.util.concurrent.TimeUnit;
  * that considers retiring a chain asks whether that lease is free ({@link #probe}).
  *
  * <p>A probe takes a shared lock on the writer's URI and gives it back at once: refused means the
- * lease is held ({@link State#ALIVE}); any failure (a lock service refusing every request after a
- * restart, a network error) answers {@link State#UNKNOWN}; granted means the lease is free now.
- * Callers treat every answer but {@link State#DEAD} as alive.
+ * lease is held ({@link State#ALIVE}); granted means it is free now ({@link State#FREE}); any
+ * failure (a lock service refusing every request after a restart, a network error) answers
+ * {@link State#UNKNOWN}, which callers treat as alive.
  *
- * <p><b>Why a free lease is not yet a dead writer.</b> A lock-service restart drops every lease,
- * and the service then refuses every acquire, renewals included, until the longest timeout it was
- * ever configured with has passed ({@link io.stratus.cloudapi.LockService}). When it grants again,
- * the lease of every live writer is free until that writer's next renewal: a probe in that moment
- * would take a live writer for dead, retire its chains, and its later records would wait forever
- * or be skipped as leftovers of a dead writer. So a probe answers {@link State#DEAD} only when
- * this handle found the lease free at a probe at least a {@linkplain #deathTime() death time}
- * ({@link #DEATH_FACTOR} lock timeouts) before and at every probe since; a probe that finds it
- * held, or fails, starts the count again. A live writer renews many times within a death time
- * (the lease is one lock timeout, renewed once half of it has passed), so only a writer that
- * stopped renewing, or closed, stays free that long.
+ * <p><b>A free lease is not yet a dead writer.</b> A lock-service restart drops every lease, and
+ * the service then refuses every acquire, renewals included, until the longest timeout it was
+ * ever configured with has passed ({@link io.stratus.cloudapi.LockService}). When it grants
+ * again, the lease of every live writer is free until that writer's next renewal: a probe in that
+ * moment finds a live writer's lease free. So one probe never decides: {@link WriteChains} retires
+ * a chain only once its writer's lease was found free at probes a whole {@linkplain #deathTime()
+ * death time} ({@link #DEATH_FACTOR} lock timeouts) apart with none finding it held or failing in
+ * between, and keeps that first sighting in the page's header, so whichever client checkpoints
+ * next continues the count. A live writer renews many times within a death time (the lease is one
+ * lock timeout, renewed once half of it has passed), so only a writer that stopped renewing, or
+ * closed, is found free that long.
  *
  * <p><b>Why the lease is one lock timeout, not a death time.</b> Whatever timeout the lease's
  * URI prefix carries becomes the restart window of the whole lock service, in which every
  * checkpoint lock and atomic-log lock of every client is refused; a lease of ten lock timeouts
  * made each restart stop all checkpoints for ten lock timeouts, long enough for handles that
- * replaced crashed ones to start on pages missing what the crashed ones had committed. Thread-safe.
+ * replaced crashed ones to start on pages missing what the crashed ones had committed.
+ * Thread-safe.
  */
 public final class WriterLeases {
   private static final System.Logger LOG = System.getLogger(WriterLeases.class.getName());
   /** A writer is dead once its lease was found free for this many checkpoint lock timeouts. */
   static final int DEATH_FACTOR = 10;
-  /**
-   * How many incarnations a handle remembers as found free; beyond it the memory starts over,
-   * which only delays retirements.
-   */
-  static final int FREE_KEPT = 4096;
 
-  /** What a probe found out about an incarnation. */
+  /** What a probe found out about an incarnation's lease, now. */
   public enum State {
-    /** Its lease is held. */
+    /** The lease is held. */
     ALIVE,
-    /** Its lease was found free at every probe for a whole death time: closed, or gone. */
-    DEAD,
     /**
-     * Its lease is free now, but was not found free for a whole death time (a live writer's lease
-     * is free for a moment after a lock-service restart): counts as alive.
+     * The lease is free: the incarnation closed or stopped renewing, or the lock service
+     * restarted a moment ago and its renewal has not come yet.
      */
-    LAPSED,
+    FREE,
     /** The probe failed: counts as alive. */
     UNKNOWN
   }
@@ -73,11 +66,6 @@ public final class WriterLeases {
   private final Clock clock;
   private final Duration leaseTime;
   private final Duration deathTime;
-  /**
-   * Per incarnation whose lease the last probe found free: when a probe first found it free
-   * (millis on this handle's clock, taken before the request).
-   */
-  private final ConcurrentHashMap<String, Long> freeSince = new ConcurrentHashMap<>();
   /** The incarnation this handle writes as; null while it holds none. */
   private volatile String own;
   /** When this handle next renews its own lease (millis on its clock). */
@@ -104,7 +92,7 @@ public final class WriterLeases {
     return leaseTime;
   }
 
-  /** How long a lease must be found free before its writer counts as dead. */
+  /** How long a lease must be found free, probe after probe, before its writer counts as dead. */
   public Duration deathTime() {
     return deathTime;
   }
@@ -172,21 +160,16 @@ public final class WriterLeases {
     }
   }
 
-  /**
-   * Whether the incarnation of {@code writer} is alive: {@link State#DEAD} only once its lease was
-   * found free at every probe of this handle for a whole death time.
-   */
+  /** Whether the incarnation of {@code writer} holds its lease now. */
   public State probe(String writer) {
     String incarnation = WriterIds.incarnationOf(writer);
     if (incarnation.equals(own)) {
       return State.ALIVE;
     }
     String uri = prefix + incarnation;
-    long sentAt = clock.millis();
     try {
       LockGrant g = CloudFutures.await(locks.acquireShared(uri, prober));
       if (!g.granted()) {
-        freeSince.remove(incarnation);
         return State.ALIVE;
       }
       try {
@@ -194,16 +177,9 @@ public final class WriterLeases {
       } catch (CloudException e) {
         // the probe's lock lapses by itself
       }
+      return State.FREE;
     } catch (CloudException e) {
-      // Refused as unavailable: the service may have just restarted, after which live writers'
-      // leases are free for a moment. Whatever was seen free before proves nothing now.
-      freeSince.remove(incarnation);
       return State.UNKNOWN;
     }
-    if (freeSince.size() >= FREE_KEPT && !freeSince.containsKey(incarnation)) {
-      freeSince.clear();
-    }
-    long first = freeSince.merge(incarnation, sentAt, Math::min);
-    return sentAt - first >= deathTime.toMillis() ? State.DEAD : State.LAPSED;
   }
 }
