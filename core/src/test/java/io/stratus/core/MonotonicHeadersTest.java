@@ -236,4 +236,56 @@ class MonotonicHeadersTest {
       assertThat(view).doesNotContainKey("1").containsEntry("2", "b");
     }
   }
+
+  /**
+   * A lock-service restart drops every writer lease and refuses every acquire for the longest
+   * configured timeout; when it grants again, a live writer's lease is free until the writer
+   * renews. A checkpoint that probes in that moment must not retire the live writer's idle chain:
+   * its later records would then be held back for good (the writer answers alive) and its
+   * committed write never applied.
+   */
+  @Test
+  void aLiveIdleWritersChainSurvivesALockServiceRestart(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      Database admin = open(f, "admin");
+      admin.createCollection("items");
+      Database live = open(f, "live");
+      insert(live, 1, "a");
+      live.checkpointAll();
+      // Closed writers' chains fill half the root's budget, so checkpoints probe for retirement.
+      for (int i = 0; i < 4; i++) {
+        Database db = open(f, "filler-" + i);
+        insert(db, 100 + i, "f");
+        db.checkpointAll();
+        db.close();
+      }
+      // The live handle writes nothing past the horizon, but its checkpoints renew its lease.
+      for (Duration idle = Duration.ZERO; idle.compareTo(PAST_HORIZON) < 0;
+          idle = idle.plusMinutes(2)) {
+        f.clock.advance(Duration.ofMinutes(2));
+        live.checkpointAll();
+      }
+      f.cloud.restartLockService();
+      // Past the restart window however long the leases made it (ten lock timeouts before).
+      f.clock.advance(Duration.ofMinutes(5).plusSeconds(1));
+      insert(admin, 200, "a");
+      admin.checkpointAll(); // probes the oldest chains, the live writer's first
+      Page root = page(f, treeQueueRoot(f));
+      assertThat(ChainState.of(root).counters().keySet()).anyMatch(k -> k.startsWith("t:live#"));
+
+      insert(live, 2, "b");
+      live.checkpointAll();
+      // A death time later the closed writers' chains retire (the admin's chain waited for
+      // their room meanwhile); the live writer's stays.
+      f.clock.advance(Duration.ofMinutes(6));
+      live.checkpointAll();
+      admin.checkpointAll();
+      root = page(f, treeQueueRoot(f));
+      assertThat(ChainState.of(root).counters().keySet()).anyMatch(k -> k.startsWith("t:live#"))
+          .noneMatch(k -> k.startsWith("t:filler-"));
+      Map<String, String> view = storedView(f, "reader");
+      assertThat(view).as("the live writer's insert after the restart")
+          .containsEntry("1", "a").containsEntry("2", "b").containsEntry("200", "a");
+    }
+  }
 }

@@ -8,22 +8,27 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
  * The queue protocols' state in a page, kept in the page's opaque protocol state ({@code
  * chain_state.proto}): per chain key ({@link WriteChains#key}), the highest counter applied; when
- * each chain last advanced; and hashes of retired chain keys. Read through {@link #of(Page)},
- * which decodes once per page object. Immutable.
+ * each chain last advanced; since when its writer's lease has been found free (the death count of
+ * {@link WriterLeases}, kept here so that any client's next checkpoint continues it); and hashes
+ * of retired chain keys. Read through {@link #of(Page)}, which decodes once per page object.
+ * Immutable.
  *
  * @param counters per chain key, the highest counter applied
  * @param appliedMinutes per chain key (some may lack), when the chain last advanced, in minutes
  *     since the epoch
  * @param retired hashes of retired chain keys, oldest first
+ * @param freeMinutes per chain key (some may lack), when a probe first found its writer's lease
+ *     free, in minutes since the epoch
  */
 public record ChainState(Map<String, Long> counters, Map<String, Integer> appliedMinutes,
-    List<Integer> retired) {
+    List<Integer> retired, Map<String, Integer> freeMinutes) {
   /** No chains. */
   public static final ChainState EMPTY = new ChainState(Map.of(), Map.of(), List.of());
 
@@ -32,14 +37,27 @@ public record ChainState(Map<String, Long> counters, Map<String, Integer> applie
 
   public ChainState {
     counters = Collections.unmodifiableMap(new HashMap<>(counters));
-    Map<String, Integer> times = new HashMap<>();
-    for (Map.Entry<String, Integer> e : appliedMinutes.entrySet()) {
-      if (counters.containsKey(e.getKey())) { // only keys that have a counter
-        times.put(e.getKey(), e.getValue());
+    appliedMinutes = onlyCounted(appliedMinutes, counters);
+    freeMinutes = onlyCounted(freeMinutes, counters);
+    retired = List.copyOf(retired);
+  }
+
+  /** Chains without a writer lease found free. */
+  public ChainState(Map<String, Long> counters, Map<String, Integer> appliedMinutes,
+      List<Integer> retired) {
+    this(counters, appliedMinutes, retired, Map.of());
+  }
+
+  /** The entries of {@code times} whose key has a counter, and a time. */
+  private static Map<String, Integer> onlyCounted(Map<String, Integer> times,
+      Map<String, Long> counters) {
+    Map<String, Integer> out = new HashMap<>();
+    for (Map.Entry<String, Integer> e : times.entrySet()) {
+      if (counters.containsKey(e.getKey()) && e.getValue() != 0) {
+        out.put(e.getKey(), e.getValue());
       }
     }
-    appliedMinutes = Collections.unmodifiableMap(times);
-    retired = List.copyOf(retired);
+    return Collections.unmodifiableMap(out);
   }
 
   /** The chain state of {@code page} (empty when it has none). */
@@ -63,7 +81,7 @@ public record ChainState(Map<String, Long> counters, Map<String, Integer> applie
 
   /** This state with {@code counters} instead (chain times of other keys dropped). */
   public ChainState withCounters(Map<String, Long> newCounters) {
-    return new ChainState(newCounters, appliedMinutes, retired);
+    return new ChainState(newCounters, appliedMinutes, retired, freeMinutes);
   }
 
   /** The stored form; empty bytes for no chains. */
@@ -75,6 +93,11 @@ public record ChainState(Map<String, Long> counters, Map<String, Integer> applie
     if (!appliedMinutes.isEmpty()) {
       for (String key : new TreeSet<>(counters.keySet())) {
         b.addAppliedMinutes(appliedMinutes.getOrDefault(key, 0));
+      }
+    }
+    if (!freeMinutes.isEmpty()) {
+      for (String key : new TreeSet<>(counters.keySet())) {
+        b.addFreeMinutes(freeMinutes.getOrDefault(key, 0));
       }
     }
     return b.addAllRetired(retired).build().toByteArray();
@@ -91,17 +114,24 @@ public record ChainState(Map<String, Long> counters, Map<String, Integer> applie
       throw new CorruptPageException("(protocol state)", "unreadable chain state: "
           + e.getMessage(), e);
     }
+    return new ChainState(stored.getCountersMap(),
+        byKey(stored.getCountersMap().keySet(), stored.getAppliedMinutesList()),
+        stored.getRetiredList(),
+        byKey(stored.getCountersMap().keySet(), stored.getFreeMinutesList()));
+  }
+
+  /** Times stored aligned with the ascending keys, by key; none when not aligned. */
+  private static Map<String, Integer> byKey(Set<String> keys, List<Integer> minutes) {
     Map<String, Integer> times = new HashMap<>();
-    List<Integer> minutes = stored.getAppliedMinutesList();
-    if (minutes.size() == stored.getCountersCount()) {
+    if (minutes.size() == keys.size()) {
       int i = 0;
-      for (String key : new TreeSet<>(stored.getCountersMap().keySet())) {
+      for (String key : new TreeSet<>(keys)) {
         int m = minutes.get(i++);
         if (m != 0) {
           times.put(key, m);
         }
       }
     }
-    return new ChainState(stored.getCountersMap(), times, stored.getRetiredList());
+    return times;
   }
 }

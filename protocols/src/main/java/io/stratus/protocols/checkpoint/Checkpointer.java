@@ -193,13 +193,13 @@ public final class Checkpointer {
   }
 
   /**
-   * The retirement horizon: three writer leases (and at least 15 minutes), so a chain is retired
-   * only after its incarnation's lease has long lapsed and every message of it hidden by a
-   * receive (for a lock timeout each) has reappeared many times over.
+   * The retirement horizon: three death times of a writer lease (and at least 15 minutes), so a
+   * chain is retired only long after its incarnation stopped renewing, and every message of it
+   * hidden by a receive (for a lock timeout each) has reappeared many times over.
    */
   public static long horizonFor(Duration lockTimeout) {
     return Math.max(Duration.ofMinutes(15).toMillis(),
-        3 * lockTimeout.multipliedBy(WriterLeases.LEASE_FACTOR).toMillis());
+        3 * lockTimeout.multipliedBy(WriterLeases.DEATH_FACTOR).toMillis());
   }
 
   /** This handle's writer lease and the probes of other writers' leases. */
@@ -510,7 +510,8 @@ public final class Checkpointer {
   private WriteChains.Filtered filterChains(List<LogRecord> records, Page page, Target target,
       DirectPageStore store, long now, Predicate<LogRecord> blocked) {
     WriteChains.Policy policy = new WriteChains.Policy(now,
-        headerBudget(page, store.pageSize(), target), horizonMillis, leases::probe);
+        headerBudget(page, store.pageSize(), target), horizonMillis,
+        leases.deathTime().toMillis(), leases::probe);
     WriteChains.Filtered chains = WriteChains.filter(records, page, target.isTree(),
         target.uri(), blocked, policy);
     store.stage(chains.header(page));

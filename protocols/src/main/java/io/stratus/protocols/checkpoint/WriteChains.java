@@ -60,19 +60,27 @@ import java.util.function.Predicate;
  * <p><b>Bounded headers.</b> Every incarnation and lane that writes a page adds an entry, and
  * restarts make new incarnations without end, so entries must also leave. Each entry carries the
  * time its chain last advanced ({@link ChainState#appliedMinutes()}). A chain is <em>retired</em>
- * (its entry removed) only when both hold: its incarnation's writer lease is free ({@link
- * WriterLeases}: closed, or dead for a whole lease; a probe that fails counts as alive) and it
- * has not advanced for the {@linkplain Policy#horizonMillis horizon}, which is many visibility
- * timeouts long, so every hidden or short-received message of it has come back and been drained
- * by then. What the entry protected against is a record of that chain applied again (a late
+ * (its entry removed) only when both hold: its incarnation is dead and it has not advanced for the
+ * {@linkplain Policy#horizonMillis horizon}, which is many visibility timeouts long, so every
+ * hidden or short-received message of it has come back and been drained by then.
+ *
+ * <p><b>Dead.</b> A probe of the writer lease ({@link WriterLeases}) tells only whether the
+ * lease is free now, and a lock-service restart frees every live writer's lease until its next
+ * renewal. So a free lease starts a count kept in the header ({@link ChainState#freeMinutes()}:
+ * when a probe first found it free), which a probe finding it held or failing clears, and so does
+ * the chain advancing; the writer is dead once a probe finds its lease free again a whole
+ * {@linkplain Policy#deathMillis death time} after the first. The count lives in the page, not in
+ * the prober, because the clients that checkpoint a page come and go.
+ *
+ * <p>What the entry protected against is a record of that chain applied again (a late
  * redelivery) or applied out of order; a dead incarnation sends nothing new, so only such stray
  * copies can still come. To recognise them the page keeps the hashes of the last {@link
  * #RETIRED_KEPT} retired keys ({@link ChainState#retired()}): a record whose chain has no entry but
- * whose key hash is there is a <em>leftover</em> when its incarnation is still dead — skipped
- * (its message deleted), logged and counted, never applied; when the incarnation answers alive
- * or unknown (a lease lost while the process lives), the record waits instead. A writer retired
- * longer ago than the kept hashes reach is no longer recognised; by then its copies would have
- * had to stay hidden for many horizons.
+ * whose key hash is there is a <em>leftover</em> when its writer's lease is free — skipped (its
+ * message deleted), logged and counted, never applied; when the lease is held or the probe fails
+ * (a lease lost while the process lives), the record waits instead. A writer retired longer ago
+ * than the kept hashes reach is no longer recognised; by then its copies would have had to stay
+ * hidden for many horizons.
  *
  * <p>The header has a {@linkplain Policy#budgetBytes budget}: a chain that has no entry yet
  * starts only if its entry fits; otherwise its records wait in the queue (deferred, counted)
@@ -98,6 +106,9 @@ public final class WriteChains {
   private static final int TIMES = Page.PROTOCOL_STATE_OVERHEAD + 4;
   /** Bytes the retired hashes cost besides four bytes per hash (tag and length). */
   private static final int RETIRED_FIXED = 4;
+  /** Bytes the free-lease times cost once any is kept: framing, and a varint per chain entry. */
+  private static final int FREE_FIXED = 4;
+  private static final int FREE_PER_ENTRY = 5;
 
   private WriteChains() {}
 
@@ -107,13 +118,14 @@ public final class WriteChains {
    * @param nowMillis the checkpoint's time
    * @param budgetBytes the most the header's chain entries and retired hashes may take
    * @param horizonMillis how long a chain must not have advanced before it may be retired
-   * @param liveness whether a writer's incarnation is alive
+   * @param deathMillis how long a writer's lease must be found free before it counts as dead
+   * @param liveness whether a writer's lease is held now ({@link WriterLeases#probe})
    */
-  public record Policy(long nowMillis, int budgetBytes, long horizonMillis,
+  public record Policy(long nowMillis, int budgetBytes, long horizonMillis, long deathMillis,
       Function<String, WriterLeases.State> liveness) {
     /** No budget and no retirement: only what the chains say. */
     public static Policy unbounded(long nowMillis) {
-      return new Policy(nowMillis, Integer.MAX_VALUE, Long.MAX_VALUE,
+      return new Policy(nowMillis, Integer.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE,
           w -> WriterLeases.State.UNKNOWN);
     }
   }
@@ -125,21 +137,33 @@ public final class WriteChains {
    * @param leftovers records of retired chains whose writer is dead: not applied, not deferred
    * @param waiting how many deferred records wait for room in the header
    * @param retired how many chains were retired
+   * @param free per chain key, since when its writer's lease has been found free (minutes)
    */
   public record Filtered(List<LogRecord> apply, List<LogRecord> deferred, Map<String, Long> counters,
       Map<String, Integer> minutes, List<Integer> retiredChains, List<LogRecord> leftovers,
-      int waiting, int retired) {
+      int waiting, int retired, Map<String, Integer> free) {
     /** {@code page} with this header. */
     public Page header(Page page) {
-      return new ChainState(counters, minutes, retiredChains).writeTo(page);
+      return new ChainState(counters, minutes, retiredChains, free).writeTo(page);
     }
   }
 
   /** Bytes chain state with these entries and retired hashes takes in a page, at most. */
   public static int headerBytes(Map<String, Long> counters, List<Integer> retired) {
+    return headerBytes(counters, retired, false);
+  }
+
+  /**
+   * Bytes chain state with these entries and retired hashes takes in a page, at most, with or
+   * without free-lease times ({@link ChainState#freeMinutes()}).
+   */
+  static int headerBytes(Map<String, Long> counters, List<Integer> retired, boolean freeTimes) {
     int size = counters.isEmpty() && retired.isEmpty() ? 0 : TIMES;
     for (String k : counters.keySet()) {
       size += entryBytes(k);
+    }
+    if (freeTimes && !counters.isEmpty()) {
+      size += FREE_FIXED + FREE_PER_ENTRY * counters.size();
     }
     return size + (retired.isEmpty() ? 0 : RETIRED_FIXED + 4 * retired.size());
   }
@@ -185,9 +209,14 @@ public final class WriteChains {
     }
     int nowMinutes = (int) Math.max(1, policy.nowMillis() / 60_000);
     Map<String, Integer> minutes = new HashMap<>();
+    Map<String, Integer> free = new HashMap<>();
     for (String k : out.keySet()) {
       // An entry without a time (written before times were kept) starts aging now.
       minutes.put(k, stored.appliedMinutes().getOrDefault(k, nowMinutes));
+      Integer since = stored.freeMinutes().get(k);
+      if (since != null) {
+        free.put(k, since);
+      }
     }
     ArrayDeque<Integer> retiredKeys = new ArrayDeque<>(stored.retired());
     List<LogRecord> unchained = new ArrayList<>();
@@ -205,7 +234,7 @@ public final class WriteChains {
       chain.sort(Comparator.comparingLong(LogRecord::clientCounter));
       w.setValue(new ArrayDeque<>(chain));
     }
-    int retired = retire(out, minutes, retiredKeys, byWriter.keySet(), tree, uri, policy,
+    int retired = retire(out, minutes, free, retiredKeys, byWriter.keySet(), tree, uri, policy,
         nowMinutes);
     List<LogRecord> leftovers = new ArrayList<>();
     for (Iterator<Map.Entry<String, ArrayDeque<LogRecord>>> it = byWriter.entrySet().iterator();
@@ -216,7 +245,7 @@ public final class WriteChains {
         continue;
       }
       WriterLeases.State state = policy.liveness().apply(w.getKey());
-      if (state == WriterLeases.State.DEAD) {
+      if (state == WriterLeases.State.FREE) {
         LOG.log(System.Logger.Level.WARNING, w.getValue().size() + " record(s) of retired chain "
             + key + " on " + uri + " skipped: its writer is gone and the chain was applied"
             + " and retired before (stray copies)");
@@ -228,7 +257,8 @@ public final class WriteChains {
       }
       it.remove();
     }
-    int size = headerBytes(out, List.copyOf(retiredKeys));
+    boolean freeTimes = !free.isEmpty();
+    int size = headerBytes(out, List.copyOf(retiredKeys), freeTimes);
     // Repeatedly take, among the records that are next in their chain and whose lane
     // dependencies are applied, the earliest in commit order: every chain stays in counter order,
     // every dependency is applied first, and independent writers interleave by commit time. A
@@ -258,9 +288,10 @@ public final class WriteChains {
       byWriter.get(best.clientId()).pollFirst();
       String key = key(best.clientId(), tree, uri);
       if (out.put(key, best.clientCounter()) == null) {
-        size += entryBytes(key);
+        size += entryBytes(key) + (freeTimes ? FREE_PER_ENTRY : 0);
       }
       minutes.put(key, nowMinutes);
+      free.remove(key); // a chain that advances has a live writer, or one that was until lately
       chained.add(best);
     }
     // What is left follows a gap or an unmet dependency, or waits for room: it waits, with the
@@ -282,23 +313,29 @@ public final class WriteChains {
     apply.addAll(unchained);
     apply.addAll(chained); // in the order chosen above, not re-sorted
     minutes.keySet().retainAll(out.keySet());
+    free.keySet().retainAll(out.keySet());
     return new Filtered(apply, deferred, out, minutes, List.copyOf(retiredKeys), leftovers,
-        waiting, retired);
+        waiting, retired, free);
   }
 
   /**
-   * Removes from {@code out} the entries of this queue's chains whose writers are gone and that
+   * Removes from {@code out} the entries of this queue's chains whose writers are dead and that
    * have not advanced for the horizon (not those with records in this checkpoint), remembering
-   * their key hashes; returns how many. Probes only once the header fills half its budget.
+   * their key hashes; returns how many. A candidate whose lease is found free for the first time
+   * gets its free time in {@code free}; one found held or unknown loses it. Probes only once the
+   * header fills half its budget.
    */
   private static int retire(Map<String, Long> out, Map<String, Integer> minutes,
-      ArrayDeque<Integer> retiredKeys, Set<String> writersNow, boolean tree, String uri,
-      Policy policy, int nowMinutes) {
-    int size = headerBytes(out, List.copyOf(retiredKeys));
+      Map<String, Integer> free, ArrayDeque<Integer> retiredKeys, Set<String> writersNow,
+      boolean tree, String uri, Policy policy, int nowMinutes) {
+    int size = headerBytes(out, List.copyOf(retiredKeys), !free.isEmpty());
     if (size <= policy.budgetBytes() / 2 || policy.horizonMillis() == Long.MAX_VALUE) {
       return 0;
     }
     long horizonMinutes = policy.horizonMillis() / 60_000 + 1;
+    // Whole minutes that surely span a death time, whatever the seconds of the two probes.
+    long deathMinutes = policy.deathMillis() == Long.MAX_VALUE ? Long.MAX_VALUE
+        : policy.deathMillis() / 60_000 + 1;
     List<String> candidates = new ArrayList<>();
     for (String k : out.keySet()) {
       String writer = writerOf(k, tree, uri);
@@ -321,9 +358,15 @@ public final class WriteChains {
         state = policy.liveness().apply(writerOf(k, tree, uri));
         seen.put(incarnation, state);
       }
-      if (state == WriterLeases.State.DEAD) {
+      if (state != WriterLeases.State.FREE) {
+        free.remove(k); // held, or the probe failed (a restart?): the count starts again
+        continue;
+      }
+      Integer since = free.putIfAbsent(k, nowMinutes);
+      if (since != null && nowMinutes - since >= deathMinutes) {
         out.remove(k);
         minutes.remove(k);
+        free.remove(k);
         retiredKeys.remove(k.hashCode());
         retiredKeys.addLast(k.hashCode());
         while (retiredKeys.size() > RETIRED_KEPT) {

@@ -15,29 +15,57 @@ import java.util.concurrent.TimeUnit;
 /**
  * Liveness of monotonic-writes incarnations through the lock service: an open incarnation holds
  * an exclusive lease on {@code <db>/writers/<incarnation>}, renews it (from its checkpoints, and
- * from a timer so an idle handle stays alive), and releases it at a graceful close; a checkpoint that considers retiring a chain
- * asks whether that lease is free ({@link #probe}).
+ * from a timer so an idle handle stays alive), and releases it at a graceful close; a checkpoint
+ * that considers retiring a chain asks whether that lease is free ({@link #probe}).
  *
- * <p>A probe takes a shared lock on the writer's URI and gives it back at once: granted means no
- * one holds the lease (the incarnation closed, or its process stopped renewing for a whole lease);
- * refused means it is held; any failure (a lock service refusing every request after a restart,
- * a network error) answers {@link State#UNKNOWN}, which callers treat as alive. The writer lease
- * is {@link #LEASE_FACTOR} lock timeouts long and renewed once half of it has passed, so a probe
- * of a handle that runs checkpoints never finds it free. Thread-safe.
+ * <p>A probe takes a shared lock on the writer's URI and gives it back at once: refused means the
+ * lease is held ({@link State#ALIVE}); granted means it is free now ({@link State#FREE}); any
+ * failure (a lock service refusing every request after a restart, a network error) answers
+ * {@link State#UNKNOWN}, which callers treat as alive.
+ *
+ * <p><b>A free lease is not yet a dead writer.</b> A lock-service restart drops every lease, and
+ * the service then refuses every acquire, renewals included, until the longest timeout it was
+ * ever configured with has passed ({@link io.stratus.cloudapi.LockService}). When it grants
+ * again, the lease of every live writer is free until that writer's next renewal: a probe in that
+ * moment finds a live writer's lease free. So one probe never decides: {@link WriteChains} retires
+ * a chain only once its writer's lease was found free at probes a whole {@linkplain #deathTime()
+ * death time} ({@link #DEATH_FACTOR} lock timeouts) apart with none finding it held or failing in
+ * between, and keeps that first sighting in the page's header, so whichever client checkpoints
+ * next continues the count. A live writer renews many times within a death time (the lease is one
+ * lock timeout, renewed once half of it has passed), so only a writer that stopped renewing, or
+ * closed, is found free that long.
+ *
+ * <p><b>Why the lease is one lock timeout, not a death time.</b> Whatever timeout the lease's
+ * URI prefix carries becomes the restart window of the whole lock service, in which every
+ * checkpoint lock and atomic-log lock of every client is refused; a lease of ten lock timeouts
+ * made each restart stop all checkpoints for ten lock timeouts, long enough for handles that
+ * replaced crashed ones to start on pages missing what the crashed ones had committed.
+ * Thread-safe.
  */
 public final class WriterLeases {
   private static final System.Logger LOG = System.getLogger(WriterLeases.class.getName());
-  /** The writer lease is this many checkpoint lock timeouts long. */
-  static final int LEASE_FACTOR = 10;
+  /** A writer is dead once its lease was found free for this many checkpoint lock timeouts. */
+  static final int DEATH_FACTOR = 10;
 
-  /** What a probe found out about an incarnation. */
-  public enum State { ALIVE, DEAD, UNKNOWN }
+  /** What a probe found out about an incarnation's lease, now. */
+  public enum State {
+    /** The lease is held. */
+    ALIVE,
+    /**
+     * The lease is free: the incarnation closed or stopped renewing, or the lock service
+     * restarted a moment ago and its renewal has not come yet.
+     */
+    FREE,
+    /** The probe failed: counts as alive. */
+    UNKNOWN
+  }
 
   private final LockService locks;
   private final String prefix;
   private final String prober;
   private final Clock clock;
   private final Duration leaseTime;
+  private final Duration deathTime;
   /** The incarnation this handle writes as; null while it holds none. */
   private volatile String own;
   /** When this handle next renews its own lease (millis on its clock). */
@@ -55,12 +83,18 @@ public final class WriterLeases {
     this.prefix = databaseUri + "/writers/";
     this.prober = clientId + "/probe";
     this.clock = clock;
-    this.leaseTime = lockTimeout.multipliedBy(LEASE_FACTOR);
+    this.leaseTime = lockTimeout;
+    this.deathTime = lockTimeout.multipliedBy(DEATH_FACTOR);
   }
 
-  /** How long a writer lease lasts. */
+  /** How long a writer lease lasts: one checkpoint lock timeout. */
   public Duration leaseTime() {
     return leaseTime;
+  }
+
+  /** How long a lease must be found free, probe after probe, before its writer counts as dead. */
+  public Duration deathTime() {
+    return deathTime;
   }
 
   /** Takes the lease of {@code incarnation}, this handle's own, and keeps it from now on. */
@@ -143,7 +177,7 @@ public final class WriterLeases {
       } catch (CloudException e) {
         // the probe's lock lapses by itself
       }
-      return State.DEAD;
+      return State.FREE;
     } catch (CloudException e) {
       return State.UNKNOWN;
     }

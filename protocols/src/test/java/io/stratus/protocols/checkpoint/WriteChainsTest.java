@@ -100,4 +100,55 @@ class WriteChainsTest {
     List<byte[]> messages = LogMessages.pack(List.of(c1), 256 * 1024);
     assertThat(LogMessages.unpack(messages.get(0))).containsExactly(c1);
   }
+
+  /**
+   * A free writer lease is counted, not believed: a lock-service restart frees every live
+   * writer's lease until its next renewal. A chain past the horizon is retired only when its lease
+   * is found free again a death time after the first sighting (kept in the header, so another
+   * client's checkpoint continues the count), and a probe finding it held starts over.
+   */
+  @Test
+  void aChainIsRetiredOnlyOnceItsLeaseWasFoundFreeForADeathTime() {
+    long minute = 60_000;
+    long horizon = 15 * minute;
+    long death = 5 * minute;
+    String idle = WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE);
+    Map<String, Long> counters = new java.util.HashMap<>();
+    counters.put(idle, 3L);
+    for (int i = 0; i < 12; i++) { // other writers' entries: the header is past half its budget
+      counters.put(WriteChains.key(WriterIds.of("w" + i + "#k1-0001", 0), false, PAGE), 1L);
+    }
+    long t0 = 1_000 * minute;
+    Page page = new ChainState(counters, Map.of(idle, (int) (t0 / minute)), List.of())
+        .writeTo(Page.builder(PAGE, PageKind.LEAF).build());
+    int budget = WriteChains.headerBytes(counters, List.of()) + 64;
+    java.util.function.Function<String, WriterLeases.State> free =
+        w -> w.startsWith("a#") ? WriterLeases.State.FREE : WriterLeases.State.ALIVE;
+    java.util.function.Function<String, WriterLeases.State> held = w -> WriterLeases.State.ALIVE;
+
+    long t1 = t0 + horizon + 2 * minute; // past the horizon; the lease free (a restart?)
+    WriteChains.Filtered first = WriteChains.filter(List.of(), page, false, PAGE, r -> false,
+        new WriteChains.Policy(t1, budget, horizon, death, free));
+    assertThat(first.counters()).containsKey(idle);
+    assertThat(first.free()).containsEntry(idle, (int) (t1 / minute));
+    page = first.header(page);
+
+    // Found held in between (the writer renewed): the count starts over.
+    WriteChains.Filtered renewed = WriteChains.filter(List.of(), page, false, PAGE, r -> false,
+        new WriteChains.Policy(t1 + minute, budget, horizon, death, held));
+    assertThat(renewed.free()).doesNotContainKey(idle);
+    page = renewed.header(page);
+    WriteChains.Filtered again = WriteChains.filter(List.of(), page, false, PAGE, r -> false,
+        new WriteChains.Policy(t1 + death + 2 * minute, budget, horizon, death, free));
+    assertThat(again.counters()).as("free again, but not for a death time").containsKey(idle);
+    page = again.header(page);
+    assertThat(ChainState.of(page).freeMinutes()).containsKey(idle);
+
+    long t2 = t1 + 2 * death + 4 * minute;
+    WriteChains.Filtered dead = WriteChains.filter(List.of(), page, false, PAGE, r -> false,
+        new WriteChains.Policy(t2, budget, horizon, death, free));
+    assertThat(dead.counters()).doesNotContainKey(idle);
+    assertThat(dead.retired()).isEqualTo(1);
+    assertThat(dead.free()).isEmpty();
+  }
 }
