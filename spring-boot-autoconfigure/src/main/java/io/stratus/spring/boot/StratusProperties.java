@@ -1,6 +1,7 @@
 package io.stratus.spring.boot;
 
 import io.stratus.core.DatabaseProperties;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -376,6 +377,12 @@ public class StratusProperties {
     private String connectString;
     /** The clients' ZooKeeper namespace (default stratus). */
     private String namespace;
+    /**
+     * How long locks and counters are refused after this client finds the namespace empty (a new
+     * or wiped ensemble): 0s when creating a deployment; default the adapter's (the longest
+     * timeout plus the clock skew), which protects clients that held locks in a lost namespace.
+     */
+    private Duration freshNamespaceRefusal;
 
     public String getConnectString() {
       return connectString;
@@ -391,6 +398,14 @@ public class StratusProperties {
 
     public void setNamespace(String namespace) {
       this.namespace = namespace;
+    }
+
+    public Duration getFreshNamespaceRefusal() {
+      return freshNamespaceRefusal;
+    }
+
+    public void setFreshNamespaceRefusal(Duration freshNamespaceRefusal) {
+      this.freshNamespaceRefusal = freshNamespaceRefusal;
     }
   }
 

@@ -16,6 +16,9 @@ final class ZooKeeperClouds {
       if (zk.getNamespace() != null) {
         builder.namespace(zk.getNamespace());
       }
+      if (zk.getFreshNamespaceRefusal() != null) {
+        builder.freshNamespaceRefusal(zk.getFreshNamespaceRefusal());
+      }
       config = builder.build();
     } catch (IllegalArgumentException e) {
       throw new InvalidConfigurationException("stratus.cloud.zookeeper: " + e.getMessage());
