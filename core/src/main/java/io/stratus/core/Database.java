@@ -95,6 +95,7 @@ public final class Database implements AutoCloseable {
   final LongAdder commits = new LongAdder();
   final LongAdder aborts = new LongAdder();
   final LongAdder failedCommits = new LongAdder();
+  final LongAdder unknownCommits = new LongAdder();
   final LongAdder pagesWritten = new LongAdder();
   private volatile boolean closed;
   /** What this handle's background work found damaged (shared with the protocol). */
@@ -618,7 +619,7 @@ public final class Database implements AutoCloseable {
   /** This handle's counters now. */
   public DatabaseStats stats() {
     return new DatabaseStats(pool.stats(), commits.sum(), aborts.sum(), failedCommits.sum(),
-        pagesWritten.sum(), protocol.backgroundCheckpointsRun(),
+        unknownCommits.sum(), pagesWritten.sum(), protocol.backgroundCheckpointsRun(),
         protocol.backgroundCheckpointsFailed(), protocol.pendingOwnWrites(), runner.retries(),
         protocol.backgroundFailures(), damage.corruptMessages(), damage.corruptPages(),
         damage.deadLettered(), protocol.owedCheckpoints());
@@ -641,11 +642,15 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  // ---- for Transaction ----
-
-  boolean isClosed() {
+  /**
+   * Whether {@link #close()} has been called: every call but {@link #stats()} and this one then
+   * fails with {@link DatabaseClosedException}. For health checks.
+   */
+  public boolean isClosed() {
     return closed;
   }
+
+  // ---- for Transaction ----
 
   CommitProtocol protocol() {
     return protocol;

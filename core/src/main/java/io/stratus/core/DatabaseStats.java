@@ -15,6 +15,7 @@ public final class DatabaseStats {
   private final long commits;
   private final long aborts;
   private final long failedCommits;
+  private final long unknownCommits;
   private final long pagesWritten;
   private final long checkpointsRun;
   private final long checkpointsFailed;
@@ -27,13 +28,14 @@ public final class DatabaseStats {
   private final long owedCheckpoints;
 
   DatabaseStats(BufferPoolStats bufferPool, long commits, long aborts, long failedCommits,
-      long pagesWritten, long checkpointsRun, long checkpointsFailed, long pendingOwnWrites,
-      long retries, long backgroundFailures, long corruptMessages, long corruptPages,
+      long unknownCommits, long pagesWritten, long checkpointsRun, long checkpointsFailed,
+      long pendingOwnWrites, long retries, long backgroundFailures, long corruptMessages, long corruptPages,
       long deadLettered, long owedCheckpoints) {
     this.bufferPool = Objects.requireNonNull(bufferPool, "bufferPool");
     this.commits = commits;
     this.aborts = aborts;
     this.failedCommits = failedCommits;
+    this.unknownCommits = unknownCommits;
     this.pagesWritten = pagesWritten;
     this.checkpointsRun = checkpointsRun;
     this.checkpointsFailed = checkpointsFailed;
@@ -64,6 +66,16 @@ public final class DatabaseStats {
   /** Commits that failed (and so ended their transaction). */
   public long failedCommits() {
     return failedCommits;
+  }
+
+  /**
+   * Of {@link #failedCommits()}, those whose outcome is unknown ({@link
+   * io.stratus.CommitStateUnknownException}): the commit may have taken effect, and nobody retried
+   * it. Each is a transaction whose effect the application must find out by reading; a count that
+   * rises means the cloud is failing in ways that leave writes in doubt.
+   */
+  public long unknownCommits() {
+    return unknownCommits;
   }
 
   /** Pages the commit protocol wrote to storage. */
@@ -142,6 +154,7 @@ public final class DatabaseStats {
   public boolean equals(Object o) {
     return o instanceof DatabaseStats s && bufferPool.equals(s.bufferPool) && commits == s.commits
         && aborts == s.aborts && failedCommits == s.failedCommits
+        && unknownCommits == s.unknownCommits
         && pagesWritten == s.pagesWritten && checkpointsRun == s.checkpointsRun
         && checkpointsFailed == s.checkpointsFailed && pendingOwnWrites == s.pendingOwnWrites
         && retries == s.retries && backgroundFailures == s.backgroundFailures
@@ -151,14 +164,16 @@ public final class DatabaseStats {
 
   @Override
   public int hashCode() {
-    return Objects.hash(bufferPool, commits, aborts, failedCommits, pagesWritten, checkpointsRun,
-        checkpointsFailed, pendingOwnWrites, retries, backgroundFailures, corruptMessages, corruptPages, deadLettered, owedCheckpoints);
+    return Objects.hash(bufferPool, commits, aborts, failedCommits, unknownCommits, pagesWritten,
+        checkpointsRun, checkpointsFailed, pendingOwnWrites, retries, backgroundFailures,
+        corruptMessages, corruptPages, deadLettered, owedCheckpoints);
   }
 
   @Override
   public String toString() {
     return "DatabaseStats{commits=" + commits + ", aborts=" + aborts + ", failedCommits="
-        + failedCommits + ", pagesWritten=" + pagesWritten + ", checkpointsRun=" + checkpointsRun
+        + failedCommits + ", unknownCommits=" + unknownCommits + ", pagesWritten=" + pagesWritten
+        + ", checkpointsRun=" + checkpointsRun
         + ", checkpointsFailed=" + checkpointsFailed + ", pendingOwnWrites=" + pendingOwnWrites
         + ", retries=" + retries + ", backgroundFailures=" + backgroundFailures
         + ", corruptMessages=" + corruptMessages + ", corruptPages=" + corruptPages

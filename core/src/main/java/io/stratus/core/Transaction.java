@@ -396,6 +396,9 @@ public final class Transaction implements AutoCloseable {
         }
       }
       db.failedCommits.increment();
+      if (e instanceof CommitStateUnknownException) {
+        db.unknownCommits.increment();
+      }
       protocolTx.finish(false);
       if (e instanceof Error err) {
         throw err;

@@ -40,6 +40,7 @@ class CommitFailureTest {
       assertThat(TwoHandlesTest.read(db, "items", 1)).isNull();
       assertThat(TwoHandlesTest.read(f.open(), "items", 1)).isNull();
       assertThat(db.stats().failedCommits()).isEqualTo(1);
+      assertThat(db.stats().unknownCommits()).isZero(); // it failed: nothing in doubt
 
       TwoHandlesTest.commitCreate(db, "items", 1, "one"); // the application's retry
       assertThat(TwoHandlesTest.read(f.open(), "items", 1)).isEqualTo("one");

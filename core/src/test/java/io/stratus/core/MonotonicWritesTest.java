@@ -181,6 +181,8 @@ class MonotonicWritesTest {
       lose.remaining = 4; // the send and its three resends
       assertThatThrownBy(() -> update(db, 3, "x1"))
           .isInstanceOf(io.stratus.CommitStateUnknownException.class);
+      assertThat(db.stats().unknownCommits()).isEqualTo(1);
+      assertThat(db.stats().failedCommits()).isEqualTo(1);
       f.clock.advance(Duration.ofMillis(1));
       update(db, 3, "x2");
       ex.runAll(); // the background resend

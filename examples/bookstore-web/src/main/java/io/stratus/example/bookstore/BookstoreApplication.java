@@ -1,0 +1,16 @@
+package io.stratus.example.bookstore;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+/**
+ * A bookstore on Stratus: the {@link io.stratus.core.Database} bean comes from the Stratus
+ * auto-configuration and the {@code stratus.*} properties of application.properties (the
+ * in-process cloud by default; LocalStack or AWS, with ZooKeeper, by properties).
+ */
+@SpringBootApplication
+public class BookstoreApplication {
+  public static void main(String[] args) {
+    SpringApplication.run(BookstoreApplication.class, args);
+  }
+}

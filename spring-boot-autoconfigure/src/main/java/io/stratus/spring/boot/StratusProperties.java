@@ -1,0 +1,445 @@
+package io.stratus.spring.boot;
+
+import io.stratus.core.DatabaseProperties;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code stratus.*} settings of a Spring application: where the cloud is ({@code
+ * stratus.cloud.*}), the database's settings (the keys of {@link DatabaseProperties}, same names,
+ * same value syntax), and what to publish ({@code stratus.metrics.*}).
+ *
+ * <p>Why the database settings are strings: {@link DatabaseProperties} parses and checks them, so a
+ * Spring application and one configured from a properties file accept exactly the same values
+ * ({@code 45s}, {@code 100k}, ...) and get the same error, naming the key, for a bad one; this
+ * class only carries them there ({@link #databaseSettings()}). Unknown keys under {@code stratus.}
+ * fail the start-up, as they do for {@link DatabaseProperties}: a misspelt setting silently
+ * ignored is a setting that silently does not apply. Unset values keep the library's defaults.
+ */
+@ConfigurationProperties(prefix = "stratus", ignoreUnknownFields = false)
+public class StratusProperties {
+  /** Whether to create the Stratus beans at all. */
+  private boolean enabled = true;
+  /** The database's URI prefix (required), e.g. db/shop. */
+  private String databaseUri;
+  /** The commit protocol: naive, basic, monotonic, atomic, advanced_atomic, snapshot_isolation,
+   * serializable_snapshot or two_phase_locking (default monotonic). */
+  private String protocol;
+  /** The page size: bytes, or with k, m, g (default 100k). */
+  private String pageSize;
+  /** The buffer pool's time to live: 500ms, 45s, 2m, 1h or ISO-8601 (default 100s). */
+  private String ttl;
+  /** The buffer pool's bound on cached bytes: a size. */
+  private String poolBytes;
+  /** Whether the buffer pool never goes back to an older page version. */
+  private Boolean monotonicReads;
+  /** Monotonic and atomic protocols: commits of one handle numbered and sent at once. */
+  private Integer writerLanes;
+  /** This client's id, unique among the database's clients (default: random). */
+  private String clientId;
+
+  private final Checkpoint checkpoint = new Checkpoint();
+  private final Atomic atomic = new Atomic();
+  private final Isolation isolation = new Isolation();
+  private final Cloud cloud = new Cloud();
+  private final Metrics metrics = new Metrics();
+
+  /**
+   * The database settings as {@link DatabaseProperties} keys and values, the unset ones left out
+   * (so that the library's defaults apply).
+   */
+  public Map<String, String> databaseSettings() {
+    Map<String, String> m = new TreeMap<>();
+    put(m, DatabaseProperties.DATABASE_URI, databaseUri);
+    put(m, DatabaseProperties.PROTOCOL, protocol);
+    put(m, DatabaseProperties.PAGE_SIZE, pageSize);
+    put(m, DatabaseProperties.TTL, ttl);
+    put(m, DatabaseProperties.POOL_BYTES, poolBytes);
+    put(m, DatabaseProperties.MONOTONIC_READS, monotonicReads);
+    put(m, DatabaseProperties.WRITER_LANES, writerLanes);
+    put(m, DatabaseProperties.CLIENT_ID, clientId);
+    put(m, DatabaseProperties.CHECKPOINT_INTERVAL, checkpoint.interval);
+    put(m, DatabaseProperties.CHECKPOINT_LOCK_TIMEOUT, checkpoint.lockTimeout);
+    put(m, DatabaseProperties.PROPAGATION_PERIOD, checkpoint.propagationPeriod);
+    put(m, DatabaseProperties.MAX_RECORDS_PER_CHECKPOINT, checkpoint.maxRecords);
+    put(m, DatabaseProperties.CHECKPOINT_WRITES, checkpoint.writes);
+    put(m, DatabaseProperties.ATOMIC_TIMEOUT, atomic.timeout);
+    put(m, DatabaseProperties.TRANSACTION_TIMEOUT, isolation.transactionTimeout);
+    put(m, DatabaseProperties.ISOLATION_LEASE, isolation.leaseTimeout);
+    put(m, DatabaseProperties.SNAPSHOT_REUSE, isolation.snapshotReuse);
+    return m;
+  }
+
+  private static void put(Map<String, String> m, String key, Object value) {
+    if (value != null && !value.toString().isBlank()) {
+      m.put(key, value.toString());
+    }
+  }
+
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public String getDatabaseUri() {
+    return databaseUri;
+  }
+
+  public void setDatabaseUri(String databaseUri) {
+    this.databaseUri = databaseUri;
+  }
+
+  public String getProtocol() {
+    return protocol;
+  }
+
+  public void setProtocol(String protocol) {
+    this.protocol = protocol;
+  }
+
+  public String getPageSize() {
+    return pageSize;
+  }
+
+  public void setPageSize(String pageSize) {
+    this.pageSize = pageSize;
+  }
+
+  public String getTtl() {
+    return ttl;
+  }
+
+  public void setTtl(String ttl) {
+    this.ttl = ttl;
+  }
+
+  public String getPoolBytes() {
+    return poolBytes;
+  }
+
+  public void setPoolBytes(String poolBytes) {
+    this.poolBytes = poolBytes;
+  }
+
+  public Boolean getMonotonicReads() {
+    return monotonicReads;
+  }
+
+  public void setMonotonicReads(Boolean monotonicReads) {
+    this.monotonicReads = monotonicReads;
+  }
+
+  public Integer getWriterLanes() {
+    return writerLanes;
+  }
+
+  public void setWriterLanes(Integer writerLanes) {
+    this.writerLanes = writerLanes;
+  }
+
+  public String getClientId() {
+    return clientId;
+  }
+
+  public void setClientId(String clientId) {
+    this.clientId = clientId;
+  }
+
+  public Checkpoint getCheckpoint() {
+    return checkpoint;
+  }
+
+  public Atomic getAtomic() {
+    return atomic;
+  }
+
+  public Isolation getIsolation() {
+    return isolation;
+  }
+
+  public Cloud getCloud() {
+    return cloud;
+  }
+
+  public Metrics getMetrics() {
+    return metrics;
+  }
+
+  /** {@code stratus.checkpoint.*}: the queue protocols' checkpoints. */
+  public static class Checkpoint {
+    /** The checkpoint interval: a duration (default 45s). */
+    private String interval;
+    /** The lease on a queue's lock, also a checkpoint's visibility timeout (default 30s). */
+    private String lockTimeout;
+    /** The lease a checkpoint must have left to still put pages (default 5s). */
+    private String propagationPeriod;
+    /** The most log records one checkpoint applies (default 256). */
+    private Integer maxRecords;
+    /** How checkpoints put pages: auto, conditional or timing_only (default auto). */
+    private String writes;
+
+    public String getInterval() {
+      return interval;
+    }
+
+    public void setInterval(String interval) {
+      this.interval = interval;
+    }
+
+    public String getLockTimeout() {
+      return lockTimeout;
+    }
+
+    public void setLockTimeout(String lockTimeout) {
+      this.lockTimeout = lockTimeout;
+    }
+
+    public String getPropagationPeriod() {
+      return propagationPeriod;
+    }
+
+    public void setPropagationPeriod(String propagationPeriod) {
+      this.propagationPeriod = propagationPeriod;
+    }
+
+    public Integer getMaxRecords() {
+      return maxRecords;
+    }
+
+    public void setMaxRecords(Integer maxRecords) {
+      this.maxRecords = maxRecords;
+    }
+
+    public String getWrites() {
+      return writes;
+    }
+
+    public void setWrites(String writes) {
+      this.writes = writes;
+    }
+  }
+
+  /** {@code stratus.atomic.*}. */
+  public static class Atomic {
+    /** The age after which losers and abandoned commits are settled: a duration. */
+    private String timeout;
+
+    public String getTimeout() {
+      return timeout;
+    }
+
+    public void setTimeout(String timeout) {
+      this.timeout = timeout;
+    }
+  }
+
+  /** {@code stratus.isolation.*}: the snapshot and locking protocols. */
+  public static class Isolation {
+    /** The longest a transaction may run (default 10s). */
+    private String transactionTimeout;
+    /** The lease of record locks and commit ids (default 120s). */
+    private String leaseTimeout;
+    /** How long read-only transactions reuse a snapshot (default 500ms). */
+    private String snapshotReuse;
+
+    public String getTransactionTimeout() {
+      return transactionTimeout;
+    }
+
+    public void setTransactionTimeout(String transactionTimeout) {
+      this.transactionTimeout = transactionTimeout;
+    }
+
+    public String getLeaseTimeout() {
+      return leaseTimeout;
+    }
+
+    public void setLeaseTimeout(String leaseTimeout) {
+      this.leaseTimeout = leaseTimeout;
+    }
+
+    public String getSnapshotReuse() {
+      return snapshotReuse;
+    }
+
+    public void setSnapshotReuse(String snapshotReuse) {
+      this.snapshotReuse = snapshotReuse;
+    }
+  }
+
+  /** The clouds the auto-configuration can connect to. */
+  public enum CloudKind {
+    /** A cloud inside this JVM: nothing to set up, nothing kept after the application stops. */
+    INPROCESS,
+    /** LocalStack (S3, SQS) at {@code stratus.cloud.endpoint}, with its test credentials. */
+    LOCALSTACK,
+    /** AWS with the default credential chain. */
+    AWS
+  }
+
+  /** {@code stratus.cloud.*}: where the database lives. */
+  public static class Cloud {
+    /** inprocess, localstack or aws. */
+    private CloudKind kind = CloudKind.INPROCESS;
+    /** LocalStack's endpoint, e.g. http://localhost:4566 (localstack only). */
+    private String endpoint;
+    /** The AWS region. */
+    private String region = "us-east-1";
+    /** The bucket holding the pages (required on localstack and aws). */
+    private String bucket;
+    /** Whether to create the bucket when it is missing (always done on localstack). */
+    private boolean createBucket;
+    /** Key prefix of the pages in the bucket (default items/). */
+    private String keyPrefix;
+    /** SQS queue-name prefix (default stratus-). */
+    private String queuePrefix;
+    /** Where simple queues live: sqs or s3. */
+    private String queueBackend = "sqs";
+    private final ZooKeeper zookeeper = new ZooKeeper();
+
+    public CloudKind getKind() {
+      return kind;
+    }
+
+    public void setKind(CloudKind kind) {
+      this.kind = kind;
+    }
+
+    public String getEndpoint() {
+      return endpoint;
+    }
+
+    public void setEndpoint(String endpoint) {
+      this.endpoint = endpoint;
+    }
+
+    public String getRegion() {
+      return region;
+    }
+
+    public void setRegion(String region) {
+      this.region = region;
+    }
+
+    public String getBucket() {
+      return bucket;
+    }
+
+    public void setBucket(String bucket) {
+      this.bucket = bucket;
+    }
+
+    public boolean isCreateBucket() {
+      return createBucket;
+    }
+
+    public void setCreateBucket(boolean createBucket) {
+      this.createBucket = createBucket;
+    }
+
+    public String getKeyPrefix() {
+      return keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+      this.keyPrefix = keyPrefix;
+    }
+
+    public String getQueuePrefix() {
+      return queuePrefix;
+    }
+
+    public void setQueuePrefix(String queuePrefix) {
+      this.queuePrefix = queuePrefix;
+    }
+
+    public String getQueueBackend() {
+      return queueBackend;
+    }
+
+    public void setQueueBackend(String queueBackend) {
+      this.queueBackend = queueBackend;
+    }
+
+    public ZooKeeper getZookeeper() {
+      return zookeeper;
+    }
+  }
+
+  /** {@code stratus.cloud.zookeeper.*}: locks, counters and advanced queues on ZooKeeper. */
+  public static class ZooKeeper {
+    /** The ensemble, host:port[,host:port...]; unset: those services come from this JVM. */
+    private String connectString;
+    /** The clients' ZooKeeper namespace (default stratus). */
+    private String namespace;
+    /**
+     * How long locks and counters are refused after this client finds the namespace empty (a new
+     * or wiped ensemble): 0s when creating a deployment; default the adapter's (the longest
+     * timeout plus the clock skew), which protects clients that held locks in a lost namespace.
+     */
+    private Duration freshNamespaceRefusal;
+
+    public String getConnectString() {
+      return connectString;
+    }
+
+    public void setConnectString(String connectString) {
+      this.connectString = connectString;
+    }
+
+    public String getNamespace() {
+      return namespace;
+    }
+
+    public void setNamespace(String namespace) {
+      this.namespace = namespace;
+    }
+
+    public Duration getFreshNamespaceRefusal() {
+      return freshNamespaceRefusal;
+    }
+
+    public void setFreshNamespaceRefusal(Duration freshNamespaceRefusal) {
+      this.freshNamespaceRefusal = freshNamespaceRefusal;
+    }
+  }
+
+  /** {@code stratus.metrics.*}: what the Micrometer binder publishes. */
+  public static class Metrics {
+    /** Whether to publish the database's meters when Micrometer is present. */
+    private boolean enabled = true;
+    /** Whether to count the cloud calls (a metering decorator on the services). */
+    private boolean cloudRequests = true;
+    /** The prices of the cost meters: aws2026, paper2008 or none. */
+    private String priceTable = "aws2026";
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public boolean isCloudRequests() {
+      return cloudRequests;
+    }
+
+    public void setCloudRequests(boolean cloudRequests) {
+      this.cloudRequests = cloudRequests;
+    }
+
+    public String getPriceTable() {
+      return priceTable;
+    }
+
+    public void setPriceTable(String priceTable) {
+      this.priceTable = priceTable;
+    }
+  }
+}
