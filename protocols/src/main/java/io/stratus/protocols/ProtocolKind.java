@@ -16,7 +16,13 @@ public enum ProtocolKind {
    * updates when two clients change the same page; not even eventually consistent.
    */
   NAIVE(true, EnumSet.noneOf(Guarantee.class), EnumSet.noneOf(ProtocolOption.class)),
-  /** Log records through pending-update queues, applied by checkpoints: eventual consistency. */
+  /**
+   * Log records through pending-update queues, applied by checkpoints: eventual consistency.
+   * Every acknowledged record is applied, but records carry no counters, so on a queue that
+   * duplicates or reorders a later delivery of an older record (an insert after the key's delete
+   * included) can re-apply its after image (paper 000, section 4.3); {@link #MONOTONIC} removes
+   * that.
+   */
   BASIC(true, EnumSet.of(Guarantee.DURABLE, Guarantee.CONVERGES),
       EnumSet.of(ProtocolOption.CHECKPOINTS)),
   /**

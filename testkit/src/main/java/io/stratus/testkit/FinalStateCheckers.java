@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * The checkers that judge what is visible: observed values are real writes, committed writes
@@ -104,7 +105,11 @@ final class FinalStateCheckers {
     return new CheckResult(List.of(name), out);
   }
 
-  static CheckResult updatesTakeEffect(History h, WriteOrder order) {
+  /**
+   * See {@link Checkers#updatesTakeEffect(java.util.Set)}: the initial-state clause only for keys
+   * whose first placed write is by a transaction {@code settled} accepts.
+   */
+  static CheckResult updatesTakeEffect(History h, WriteOrder order, Predicate<Txn> settled) {
     String name = Checkers.UPDATES_TAKE_EFFECT;
     Analysis a = new Analysis(h, order);
     List<Anomaly> out = new ArrayList<>();
@@ -134,7 +139,7 @@ final class FinalStateCheckers {
         Op initial = a.effective(first).get(key);
         boolean lost = f == null
             ? initial instanceof Op.Write && !a.hasOtherDelete(key, first)
-            : w.txn() == first;
+            : w.txn() == first && settled.test(first);
         if (lost) {
           out.add(new Anomaly(name, key, ids(laterOk, w), where + " shows " + Analysis.show(f)
               + ", the key's initial state from " + first.txId() + ", although OK "

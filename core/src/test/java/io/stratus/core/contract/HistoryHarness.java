@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -83,19 +84,35 @@ final class HistoryHarness {
   }
 
   /**
+   * The checkers that state {@code guarantees} for a history recorded under {@code queues}, every
+   * key's first write settled before its next one (see {@link #checkersFor(Set, QueueBehavior,
+   * Optional)}).
+   */
+  static Guarantees checkersFor(Set<Guarantee> guarantees, QueueBehavior queues) {
+    return checkersFor(guarantees, queues, Optional.empty());
+  }
+
+  /**
    * The checkers that state {@code guarantees} for a history recorded under {@code queues}.
    * Every protocol's values are someone's writes. DURABLE is "the latest committed write
    * survives" where the protocol also orders writes or the queues neither reorder nor duplicate;
    * otherwise a late or redelivered redo record may re-apply an older committed value, and
-   * durability means only that no update is lost outright. MONOTONIC_WRITES brings
-   * writes-follow-reads along: both rest on applying each record once, in the writer's order.
+   * durability means only that no update is lost outright. That includes a key's first write: a
+   * duplicate of an insert's record, delivered after the key's delete or update was applied,
+   * inserts the first value again, so a final state showing it proves a lost update only where
+   * that insert was settled (applied and drained by quiescence) before the key's next write.
+   * {@code settled} names those transactions (the load); empty means every key's first write.
+   * MONOTONIC_WRITES brings writes-follow-reads along: both rest on applying each record once, in
+   * the writer's order.
    */
-  static Guarantees checkersFor(Set<Guarantee> guarantees, QueueBehavior queues) {
+  static Guarantees checkersFor(Set<Guarantee> guarantees, QueueBehavior queues,
+      Optional<Set<String>> settled) {
     List<Checker> c = new ArrayList<>();
     c.add(Checkers.valuesWereWritten());
     if (guarantees.contains(Guarantee.DURABLE)) {
       boolean ordered = guarantees.contains(Guarantee.MONOTONIC_WRITES) || queues.isReliable();
-      c.add(ordered ? Checkers.committedWritesSurvive() : Checkers.updatesTakeEffect());
+      c.add(ordered ? Checkers.committedWritesSurvive()
+          : settled.map(Checkers::updatesTakeEffect).orElseGet(Checkers::updatesTakeEffect));
     }
     if (guarantees.contains(Guarantee.CONVERGES)) {
       c.add(Checkers.convergence());
