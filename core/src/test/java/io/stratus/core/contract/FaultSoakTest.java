@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>{@code -Dstratus.soak.histories=N}: N seeds per protocol, drawn from
  *       {@code -Dstratus.soak.seedBase=B} (default: the time; printed);
  *   <li>{@code -Dstratus.soak.protocols=all|KIND,KIND}: which protocols;
- *   <li>{@code -Dstratus.soak.seed=S}: only seed S (replays one history).
+ *   <li>{@code -Dstratus.soak.seed=S}: only seed S (replays one history); {@code S1,S2,...}
+ *       replays several.
  * </ul>
  *
  * <p>Every history runs; a protocol's test fails at the end, naming each failing seed, its
@@ -100,7 +101,7 @@ class FaultSoakTest {
   private static List<Long> seeds() {
     String one = System.getProperty(SEED);
     if (one != null && !one.isBlank()) {
-      return List.of(Long.parseLong(one.trim()));
+      return Stream.of(one.split(",")).map(x -> Long.parseLong(x.trim())).toList();
     }
     String many = System.getProperty(HISTORIES);
     if (many == null || many.isBlank()) {
