@@ -100,7 +100,7 @@ final class QueueNames {
     }
     for (int i = dash + 1; i < name.length(); i++) {
       char c = name.charAt(i);
-      if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
         return false;
       }
     }
@@ -112,7 +112,7 @@ final class QueueNames {
     StringBuilder sb = new StringBuilder(n);
     for (int i = 0; i < n; i++) {
       char c = uri.charAt(i);
-      boolean safe = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+      boolean safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
           || c == '-' || c == '_';
       sb.append(safe ? c : '_');
     }

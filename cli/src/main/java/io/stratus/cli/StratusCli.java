@@ -8,6 +8,7 @@ import io.stratus.cloudapi.decorate.Decorators;
 import io.stratus.cloudapi.decorate.MeteringInterceptor;
 import io.stratus.core.DatabaseConfig;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.util.Objects;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -53,8 +54,10 @@ public final class StratusCli implements Runnable {
 
   /** Runs the command line with the real clouds and exits with its code. */
   public static void main(String[] args) {
-    PrintWriter out = new PrintWriter(System.out, true);
-    PrintWriter err = new PrintWriter(System.err, true);
+    // The console's own encoding (the platform's), named so that the choice is visible.
+    Charset console = Charset.defaultCharset();
+    PrintWriter out = new PrintWriter(System.out, true, console);
+    PrintWriter err = new PrintWriter(System.err, true, console);
     System.exit(run(args, out, err, new RealClouds()));
   }
 

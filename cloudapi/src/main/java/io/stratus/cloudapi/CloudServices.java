@@ -3,7 +3,6 @@ package io.stratus.cloudapi;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -109,7 +108,7 @@ public final class CloudServices implements AutoCloseable {
   /** Closes every distinct service and extra resource once; the first failure is rethrown. */
   @Override
   public void close() {
-    Map<Object, Boolean> seen = new IdentityHashMap<>();
+    IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
     List<AutoCloseable> all = new ArrayList<>();
     for (AutoCloseable c :
         new AutoCloseable[] {storage, simpleQueues, advancedQueues, locks, counters, machines}) {

@@ -19,8 +19,8 @@ public interface Codec<T> {
   T decode(byte[] payload);
 
   /**
-   * A codec from two functions, e.g. a value type's own {@code encode} method and static {@code
-   * decode} factory: {@code Codec.of(Book::encode, Book::decode)}. Both must be thread-safe.
+   * A codec from two functions, e.g. a value type's own encoding method and static decoding
+   * factory: {@code Codec.of(Book::encode, Book::decode)}. Both must be thread-safe.
    */
   static <T> Codec<T> of(Function<? super T, byte[]> encoder,
       Function<byte[], ? extends T> decoder) {

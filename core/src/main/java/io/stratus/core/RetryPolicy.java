@@ -30,7 +30,7 @@ public final class RetryPolicy {
     void sleep(Duration d) throws InterruptedException;
 
     /** Waits on the calling thread. */
-    Sleeper THREAD = d -> Thread.sleep(d.toMillis(), (int) (d.toNanosPart() % 1_000_000));
+    Sleeper THREAD = d -> Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000);
   }
 
   private static final RetryPolicy DEFAULTS = builder().build();

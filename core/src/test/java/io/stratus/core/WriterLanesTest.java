@@ -204,7 +204,7 @@ class WriterLanesTest {
           workers.add(done);
         }
         CompletableFuture<Void> all =
-            CompletableFuture.allOf(workers.toArray(new CompletableFuture[0]));
+            CompletableFuture.allOf(workers.toArray(new CompletableFuture<?>[0]));
         while (!all.isDone()) {
           db.checkpointAll(); // checkpoints interleave with the commits
         }

@@ -609,7 +609,7 @@ public final class BufferPool implements AutoCloseable {
   private void setContent(PoolSlot s, Content c) {
     Content old = s.content;
     s.content = c;
-    long delta = (c == null ? 0 : c.bytes) - (old == null ? 0 : old.bytes);
+    long delta = (c == null ? 0L : c.bytes) - (old == null ? 0L : old.bytes);
     if (delta != 0) {
       bytesCached.addAndGet(delta);
     }

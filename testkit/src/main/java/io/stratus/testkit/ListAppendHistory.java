@@ -126,7 +126,7 @@ public final class ListAppendHistory {
     Map<String, Integer> index = new HashMap<>();
     for (Transaction t : all) {
       boolean observed = t.appends().values().stream().anyMatch(seen::contains);
-      if (t.status() == Status.COMMITTED || t.status() == Status.UNKNOWN && observed) {
+      if (t.status() == Status.COMMITTED || (t.status() == Status.UNKNOWN && observed)) {
         index.put(t.id(), nodes.size());
         nodes.add(t);
       } else if (t.status() == Status.ABORTED && observed) {

@@ -311,7 +311,11 @@ public final class ZooKeeperConfig {
       return this;
     }
 
-    /** @throws IllegalArgumentException naming the first invalid setting */
+    /**
+     * Checks every setting once and returns the configuration.
+     *
+     * @throws IllegalArgumentException naming the first invalid setting
+     */
     public ZooKeeperConfig build() {
       if (connectString == null || connectString.isBlank()) {
         throw new IllegalArgumentException("a connect string is required");

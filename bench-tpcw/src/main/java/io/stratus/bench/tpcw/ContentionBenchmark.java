@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -142,7 +143,7 @@ final class ContentionBenchmark {
         long expected = 2 * committed.get();
         double abortRate = attempts.get() == 0 ? 0
             : (double) (attempts.get() - committed.get() - failed.get()) / attempts.get();
-        out.printf("%-22s %10.1f %10.3f %12d %14d%n", protocol.name().toLowerCase(),
+        out.printf("%-22s %10.1f %10.3f %12d %14d%n", protocol.name().toLowerCase(Locale.ROOT),
             committed.get() / seconds, abortRate, expected, Math.max(0, expected - total));
       } finally {
         for (Database db : dbs) {

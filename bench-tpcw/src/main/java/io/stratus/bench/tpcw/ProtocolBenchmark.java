@@ -26,6 +26,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -91,7 +92,7 @@ final class ProtocolBenchmark {
       DatabaseConfig.Builder builder = DatabaseConfig.builder(services, "bench/protocols")
           .protocol(protocol)
           .pageSize(settings.pageSize)
-          .clientId("bench-" + protocol.name().toLowerCase());
+          .clientId("bench-" + protocol.name().toLowerCase(Locale.ROOT));
       if (protocol.accepts(ProtocolOption.CHECKPOINTS)) {
         builder.checkpointExecutor(heldBack::add);
       }
@@ -125,7 +126,7 @@ final class ProtocolBenchmark {
           ckptCost = milli(ckpt, PriceTables.paper2008(), profile, checkpoints);
         }
         out.printf("%-21s %-7s %5d %12.1f %9.2f %8.1f %10.1f %14s %14s %12s %14s%n",
-            protocol.name().toLowerCase(), profile, size, commitMs, commitMs / queueMs, txMs,
+            protocol.name().toLowerCase(Locale.ROOT), profile, size, commitMs, commitMs / queueMs, txMs,
             (double) commits.requests() / settings.commits,
             milli(commits, PriceTables.paper2008(), profile, settings.commits),
             milli(commits, PriceTables.aws2026(), profile, settings.commits), ckptRequests,

@@ -14,9 +14,11 @@ import io.stratus.cloudapi.decorate.LatencyProfiles;
 import io.stratus.protocols.ProtocolKind;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -174,7 +176,10 @@ public final class StratusBench implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    // The console's own encoding (the platform's), named so that the choice is visible.
+    Charset console = Charset.defaultCharset();
+    System.exit(run(args, new PrintWriter(System.out, true, console),
+        new PrintWriter(System.err, true, console)));
   }
 
   /** Runs the command; returns the exit code. */
@@ -496,7 +501,7 @@ public final class StratusBench implements Callable<Integer> {
       throw new IllegalArgumentException("--sweep profile needs the in-process cloud");
     }
     Path dir = out != null ? out : Path.of("tpcw-results",
-        LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     if (interactionsPerEb < 0) {
       throw new IllegalArgumentException("--interactions-per-eb must not be negative");
     }

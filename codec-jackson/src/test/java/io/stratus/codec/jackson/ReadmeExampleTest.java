@@ -29,6 +29,7 @@ class ReadmeExampleTest {
 
   @Test
   void theReadmeExampleRunsAsWritten() throws IOException {
+    // spotless:off (the README shows these lines as laid out here, comments aligned)
     // README example begins
     CloudServices cloud = InProcessCloud.create().services();   // or the AWS / ZooKeeper adapters
     TypedCollection<Book> books = TypedCollection.of("books", JacksonCodec.of(Book.class));
@@ -39,6 +40,7 @@ class ReadmeExampleTest {
       Optional<Book> book = db.read(tx -> books.get(tx, Key.of(id)));  // a read-only transaction
     }
     // README example ends
+    // spotless:on
 
     try (Database db = Database.open(DatabaseConfig.builder(cloud, "db/shop").build())) {
       db.checkpointAll();

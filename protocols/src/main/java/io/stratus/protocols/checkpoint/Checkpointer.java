@@ -331,7 +331,7 @@ public final class Checkpointer {
     /** Page URI to whether its queue's lock was granted. */
     final Map<String, Boolean> pages = new HashMap<>();
     /** Record (by identity) to the other leaf now responsible for its key. */
-    final Map<LogRecord, String> movedTo = new IdentityHashMap<>();
+    final IdentityHashMap<LogRecord, String> movedTo = new IdentityHashMap<>();
 
     public Held(long deadline, String owner) {
       this.deadline = deadline;

@@ -49,7 +49,7 @@ import java.util.function.Function;
  * also forgotten in the background ({@link #prune}), so memory follows what is still pending.
  */
 public final class OwnWrites implements ReadYourWrites {
-  /** Every how many added records a prune is due ({@link #add}). */
+  /** Every how many remembered records a prune is due ({@link #remember}). */
   static final int PRUNE_EVERY = 256;
 
   /** A pending record, where its chain is recorded, and since when it is known applied. */

@@ -92,7 +92,6 @@ public final class QueueEngine implements CommitProtocol {
   private final ProtocolKind kind;
   private final ProtocolContext ctx;
   private final PuQueues names;
-  private final CheckpointWrites writes;
   private final Checkpointer checkpointer;
   private final CheckpointScheduler scheduler;
   private final Sequencing sequencing;
@@ -116,7 +115,6 @@ public final class QueueEngine implements CommitProtocol {
       throw new InvalidRequestException("checkpoint writes CONDITIONAL need storage with"
           + " conditional puts, and " + ctx.services().storage() + " has none");
     }
-    this.writes = w;
     this.names = new PuQueues(ctx.databaseUri());
     QueueSender sender = new QueueSender(ctx.services().simpleQueues());
     this.checkpointer = new Checkpointer(ctx, w, names);

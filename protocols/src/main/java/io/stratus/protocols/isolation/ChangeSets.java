@@ -44,8 +44,8 @@ final class ChangeSets {
         continue;
       }
       Optional<byte[]> was = tree.get(before, c.key());
-      if (!after && was.isEmpty()
-          || after && was.isPresent() && Arrays.equals(was.get(), c.value())) {
+      if ((!after && was.isEmpty())
+          || (after && was.isPresent() && Arrays.equals(was.get(), c.value()))) {
         continue; // no change to the value it had
       }
       LogicalChange.Kind k = !after ? LogicalChange.Kind.DELETE

@@ -264,6 +264,8 @@ final class IsolationCore implements AutoCloseable {
     return new LockSet(locks, clock, owner, tx.transactionId(), this::inFlight);
   }
 
+  // Futures are tracked by identity, which is what their (inherited) equals compares.
+  @SuppressWarnings("CollectionUndefinedEquality")
   private void inFlight(CompletableFuture<?> release) {
     releases.add(release);
     release.whenComplete((r, e) -> releases.remove(release));

@@ -57,7 +57,7 @@ final class LockSet {
   /** Whether a lock on {@code uri} at least as strong as {@code mode} is held. */
   boolean holds(String uri, LockMode mode) {
     LockMode m = held.get(uri);
-    return m == LockMode.EXCLUSIVE || m != null && mode == LockMode.SHARED;
+    return m == LockMode.EXCLUSIVE || (m != null && mode == LockMode.SHARED);
   }
 
   /** The earliest moment (this clock) a held lock may lapse; {@code Long.MAX_VALUE} if none. */

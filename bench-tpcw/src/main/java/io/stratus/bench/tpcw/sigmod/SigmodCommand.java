@@ -9,6 +9,7 @@ import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -166,7 +167,7 @@ public final class SigmodCommand implements Callable<Integer> {
     }
     Scale scale = new Scale(items, 1, positive("--customers", customers));
     Path dir = out != null ? out : Path.of("sigmod-results",
-        LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     return new SigmodBenchmark.Settings(tables, swept, sweptIntervals,
         profile.trim().toLowerCase(Locale.ROOT), clients, warmUp, transactions,
         sweepTransactions, positive("--checkpoint-interval", Durations.parse(checkpointInterval)),

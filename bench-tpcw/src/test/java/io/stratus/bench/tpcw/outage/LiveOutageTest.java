@@ -136,7 +136,7 @@ class LiveOutageTest {
       InstanceSpec leader = Outages.leader(zookeeper);
       long leaderKilled = log.now();
       assertThat(zookeeper.killServer(leader)).isTrue();
-      CompletableFuture.allOf(reconnected.toArray(new CompletableFuture[0]))
+      CompletableFuture.allOf(reconnected.toArray(new CompletableFuture<?>[0]))
           .get(WAIT_NANOS, TimeUnit.NANOSECONDS);
       long zooKeeperBack = log.now();
       InstanceSpec newLeader = Outages.leader(zookeeper);
