@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class MultiProcessIsolationTest {
   private static final int CLIENTS = 3;
-  private static final int TRANSACTIONS = 24;
+  private static final int TRANSACTIONS = 12;
   private static final int ACCOUNTS = 10;
   private static final long START = 100;
   private static final Pattern RESULT = Pattern.compile("transfers (\\d+) audits (\\d+) bad (\\d+)");
