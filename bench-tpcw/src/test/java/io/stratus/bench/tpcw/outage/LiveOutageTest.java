@@ -52,6 +52,13 @@ import org.junit.jupiter.api.Test;
  * Printed: response times before, during and after each outage.
  */
 class LiveOutageTest {
+  static {
+    // A killed quorum server's listener thread may fail to re-bind its election port and then
+    // asks ZooKeeper to exit the JVM (exit code 14), which would take the test JVM down with it.
+    org.apache.zookeeper.util.ServiceUtils.setSystemExitProcedure(
+        org.apache.zookeeper.util.ServiceUtils.LOG_ONLY);
+  }
+
   private static final Duration STORAGE_PAUSE = Duration.ofSeconds(5);
   /** How long record locks and commit ids of a client cut off mid-commit last. */
   private static final Duration LEASE = Duration.ofSeconds(15);
