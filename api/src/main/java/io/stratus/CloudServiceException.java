@@ -29,8 +29,8 @@ public class CloudServiceException extends StratusException {
    * @param retryable whether running the work again is safe and may succeed
    * @param outcomeUnknown whether the work may have taken effect (then not retryable)
    */
-  public CloudServiceException(String message, Throwable cause, boolean retryable,
-      boolean outcomeUnknown) {
+  public CloudServiceException(
+      String message, Throwable cause, boolean retryable, boolean outcomeUnknown) {
     super(message, cause);
     if (retryable && outcomeUnknown) {
       throw new IllegalArgumentException("an unknown outcome is never safe to retry blindly");

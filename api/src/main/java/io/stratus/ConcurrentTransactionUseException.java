@@ -11,7 +11,11 @@ public class ConcurrentTransactionUseException extends InvalidRequestException {
   private static final long serialVersionUID = 1L;
 
   public ConcurrentTransactionUseException(String transactionId, String otherThread) {
-    super("transaction " + transactionId + " is in use by thread " + otherThread
-        + " at the same time; a transaction belongs to one thread at a time");
+    super(
+        "transaction "
+            + transactionId
+            + " is in use by thread "
+            + otherThread
+            + " at the same time; a transaction belongs to one thread at a time");
   }
 }

@@ -11,8 +11,12 @@ public class IndexNotAttachedException extends InvalidRequestException {
   private static final long serialVersionUID = 1L;
 
   public IndexNotAttachedException(String collection, String index) {
-    super("collection \"" + collection + "\" has index \"" + index
-        + "\" but no key extractor is attached for it in this process; attach it with "
-        + "DatabaseConfig.indexExtractor or Database.attachIndex before writing");
+    super(
+        "collection \""
+            + collection
+            + "\" has index \""
+            + index
+            + "\" but no key extractor is attached for it in this process; attach it with "
+            + "DatabaseConfig.indexExtractor or Database.attachIndex before writing");
   }
 }

@@ -5,7 +5,11 @@ public class RecordTooLargeException extends InvalidRequestException {
   private static final long serialVersionUID = 1L;
 
   public RecordTooLargeException(int recordBytes, int maxBytes) {
-    super("a record of " + recordBytes + " bytes does not fit into a page; at most " + maxBytes
-        + " bytes fit at the configured page size");
+    super(
+        "a record of "
+            + recordBytes
+            + " bytes does not fit into a page; at most "
+            + maxBytes
+            + " bytes fit at the configured page size");
   }
 }

@@ -12,8 +12,14 @@ public class StalePageException extends StratusException {
   private final String uri;
 
   public StalePageException(String uri, long seen, long served) {
-    super("page " + uri + ": storage served version stamp " + served + " after this client saw "
-        + seen + "; not used (monotonic reads), retry later");
+    super(
+        "page "
+            + uri
+            + ": storage served version stamp "
+            + served
+            + " after this client saw "
+            + seen
+            + "; not used (monotonic reads), retry later");
     this.uri = uri;
   }
 

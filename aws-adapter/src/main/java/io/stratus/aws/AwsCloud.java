@@ -73,15 +73,16 @@ public final class AwsCloud implements AutoCloseable {
         config.maxAttempts() == 1
             ? AwsRetryStrategy.doNotRetry()
             : AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                .maxAttempts(config.maxAttempts()).build();
+                .maxAttempts(config.maxAttempts())
+                .build();
     ClientOverrideConfiguration usual = overrides(config, retries, interceptors);
-    ClientOverrideConfiguration once = overrides(config, AwsRetryStrategy.doNotRetry(),
-        interceptors);
+    ClientOverrideConfiguration once =
+        overrides(config, AwsRetryStrategy.doNotRetry(), interceptors);
 
-    this.s3 = configure(S3AsyncClient.builder(), usual)
-        .forcePathStyle(config.pathStyleAccess()).build();
-    this.s3NoRetry = configure(S3AsyncClient.builder(), once)
-        .forcePathStyle(config.pathStyleAccess()).build();
+    this.s3 =
+        configure(S3AsyncClient.builder(), usual).forcePathStyle(config.pathStyleAccess()).build();
+    this.s3NoRetry =
+        configure(S3AsyncClient.builder(), once).forcePathStyle(config.pathStyleAccess()).build();
     this.sqs = configure(SqsAsyncClient.builder(), usual).build();
     this.ec2 = configure(Ec2AsyncClient.builder(), usual).build();
 
@@ -92,7 +93,8 @@ public final class AwsCloud implements AutoCloseable {
             ? new SqsQueues(sqs, config)
             : new S3Queues(
                 new S3Storage(s3, s3NoRetry, config.bucket(), config.s3QueueKeyPrefix(), clock),
-                clock, config.s3QueueMaxMessageSize());
+                clock,
+                config.s3QueueMaxMessageSize());
     this.machines = new Ec2Machines(ec2, config.instanceType(), config.machineTag(), clock);
   }
 
@@ -141,9 +143,9 @@ public final class AwsCloud implements AutoCloseable {
       return false;
     } catch (CompletionException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
-      boolean missing = cause instanceof NoSuchBucketException
-          || (cause instanceof AwsServiceException ase
-              && ase.statusCode() == 404);
+      boolean missing =
+          cause instanceof NoSuchBucketException
+              || (cause instanceof AwsServiceException ase && ase.statusCode() == 404);
       if (!missing) {
         throw AwsErrors.map(cause, "HEAD bucket " + bucket, false);
       }
@@ -192,8 +194,11 @@ public final class AwsCloud implements AutoCloseable {
   /** Region, credentials, endpoint, time-outs and retries, and the one shared HTTP client. */
   private <B extends AwsClientBuilder<B, ?> & AwsAsyncClientBuilder<B, ?>> B configure(
       B builder, ClientOverrideConfiguration overrides) {
-    builder.region(Region.of(config.region())).credentialsProvider(credentials)
-        .overrideConfiguration(overrides).httpClient(http);
+    builder
+        .region(Region.of(config.region()))
+        .credentialsProvider(credentials)
+        .overrideConfiguration(overrides)
+        .httpClient(http);
     config.endpoint().ifPresent(builder::endpointOverride);
     return builder;
   }
@@ -216,8 +221,7 @@ public final class AwsCloud implements AutoCloseable {
     return StaticCredentialsProvider.create(
         c.sessionToken() == null
             ? AwsBasicCredentials.create(c.accessKeyId(), c.secretAccessKey())
-            : AwsSessionCredentials.create(c.accessKeyId(), c.secretAccessKey(),
-                c.sessionToken()));
+            : AwsSessionCredentials.create(c.accessKeyId(), c.secretAccessKey(), c.sessionToken()));
   }
 
   @Override

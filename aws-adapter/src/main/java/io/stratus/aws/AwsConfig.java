@@ -23,41 +23,56 @@ import java.util.regex.Pattern;
 public final class AwsConfig {
   /** Default region: us-east-1 (also what LocalStack uses). */
   public static final String DEFAULT_REGION = "us-east-1";
+
   /** Default prefix of storage keys: "items/", so that S3 queues can live beside under "queues/". */
   public static final String DEFAULT_KEY_PREFIX = "items/";
+
   /** Default prefix of the S3 keys of S3-backed simple queues: "queues/". */
   public static final String DEFAULT_S3_QUEUE_KEY_PREFIX = "queues/";
+
   /** Default prefix of SQS queue names: "stratus-" (SQS names are per account and region). */
   public static final String DEFAULT_QUEUE_NAME_PREFIX = "stratus-";
+
   /** Longest queue-name prefix, so that the rest of an 80-character SQS name stays readable. */
   public static final int MAX_QUEUE_NAME_PREFIX_LENGTH = 24;
+
   /** Default attempts per call, the first included: 3 (the SDK's standard retry mode). */
   public static final int DEFAULT_MAX_ATTEMPTS = 3;
+
   /** Default bound on one call, all attempts and back-offs included: 60 s. */
   public static final Duration DEFAULT_API_CALL_TIMEOUT = Duration.ofSeconds(60);
+
   /** Default bound on one HTTP attempt: 20 s. */
   public static final Duration DEFAULT_API_CALL_ATTEMPT_TIMEOUT = Duration.ofSeconds(20);
+
   /** Default bound on opening a connection: 5 s. */
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
   /** Default most open connections per endpoint: 128 (calls are fanned out asynchronously). */
   public static final int DEFAULT_MAX_CONNECTIONS = 128;
+
   /** Default SQS MessageRetentionPeriod set at queue creation: 14 days, the SQS maximum. */
   public static final Duration DEFAULT_MESSAGE_RETENTION = Duration.ofDays(14);
+
   /** Longest SQS retention: 14 days. */
   public static final Duration MAX_MESSAGE_RETENTION = Duration.ofDays(14);
+
   /** Default SQS MaximumMessageSize set at queue creation: 1 MiB, the SQS maximum. */
   public static final int DEFAULT_SQS_MAXIMUM_MESSAGE_SIZE = 1024 * 1024;
+
   /** Default SQS long-poll wait of a receive: none (a receive answers at once). */
   public static final Duration DEFAULT_RECEIVE_WAIT = Duration.ZERO;
+
   /** Default largest message of an S3-backed queue: 4 MiB (S3 has no small message limit). */
   public static final int DEFAULT_S3_QUEUE_MAX_MESSAGE_SIZE = 4 * 1024 * 1024;
+
   /** Default EC2 instance type of machine reservation: t3.micro. */
   public static final String DEFAULT_INSTANCE_TYPE = "t3.micro";
+
   /** Default value of the tag that marks the EC2 instances this deployment started: "stratus". */
   public static final String DEFAULT_MACHINE_TAG = "stratus";
 
-  private static final Pattern BUCKET =
-      Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+  private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
   private static final Pattern REGION = Pattern.compile("[a-z0-9][a-z0-9-]*[a-z0-9]");
   private static final Pattern QUEUE_NAME_PREFIX = Pattern.compile("[A-Za-z0-9_-]*");
 
@@ -234,16 +249,46 @@ public final class AwsConfig {
 
   @Override
   public String toString() {
-    return "AwsConfig{region=" + region + ", endpoint=" + (endpoint == null ? "AWS" : endpoint)
-        + ", pathStyleAccess=" + pathStyleAccess + ", credentials="
-        + (credentials == null ? "default chain" : credentials) + ", bucket=" + bucket
-        + ", keyPrefix=" + keyPrefix + ", queueBackend=" + queueBackend + ", queueNamePrefix="
-        + queueNamePrefix + ", s3QueueKeyPrefix=" + s3QueueKeyPrefix + ", maxAttempts="
-        + maxAttempts + ", apiCallTimeout=" + apiCallTimeout + ", apiCallAttemptTimeout="
-        + apiCallAttemptTimeout + ", connectTimeout=" + connectTimeout + ", maxConnections="
-        + maxConnections + ", messageRetention=" + messageRetention + ", sqsMaximumMessageSize="
-        + sqsMaximumMessageSize + ", receiveWait=" + receiveWait + ", s3QueueMaxMessageSize="
-        + s3QueueMaxMessageSize + ", instanceType=" + instanceType + ", machineTag=" + machineTag
+    return "AwsConfig{region="
+        + region
+        + ", endpoint="
+        + (endpoint == null ? "AWS" : endpoint)
+        + ", pathStyleAccess="
+        + pathStyleAccess
+        + ", credentials="
+        + (credentials == null ? "default chain" : credentials)
+        + ", bucket="
+        + bucket
+        + ", keyPrefix="
+        + keyPrefix
+        + ", queueBackend="
+        + queueBackend
+        + ", queueNamePrefix="
+        + queueNamePrefix
+        + ", s3QueueKeyPrefix="
+        + s3QueueKeyPrefix
+        + ", maxAttempts="
+        + maxAttempts
+        + ", apiCallTimeout="
+        + apiCallTimeout
+        + ", apiCallAttemptTimeout="
+        + apiCallAttemptTimeout
+        + ", connectTimeout="
+        + connectTimeout
+        + ", maxConnections="
+        + maxConnections
+        + ", messageRetention="
+        + messageRetention
+        + ", sqsMaximumMessageSize="
+        + sqsMaximumMessageSize
+        + ", receiveWait="
+        + receiveWait
+        + ", s3QueueMaxMessageSize="
+        + s3QueueMaxMessageSize
+        + ", instanceType="
+        + instanceType
+        + ", machineTag="
+        + machineTag
         + '}';
   }
 
@@ -336,7 +381,9 @@ public final class AwsConfig {
     /** Uses these credentials; {@code sessionToken} is for temporary ones (may be null). */
     public Builder staticCredentials(
         String accessKeyId, String secretAccessKey, String sessionToken) {
-      if (accessKeyId == null || accessKeyId.isBlank() || secretAccessKey == null
+      if (accessKeyId == null
+          || accessKeyId.isBlank()
+          || secretAccessKey == null
           || secretAccessKey.isBlank()) {
         throw new IllegalArgumentException(
             "static credentials need a non-blank access key id and secret access key");
@@ -437,14 +484,17 @@ public final class AwsConfig {
     public AwsConfig build() {
       List<String> problems = new ArrayList<>();
       if (bucket == null || !BUCKET.matcher(bucket).matches() || bucket.contains("..")) {
-        problems.add("bucket must be a valid S3 bucket name (3-63 characters: lower-case letters,"
-            + " digits, '.', '-'; starting and ending with a letter or digit), got " + show(bucket));
+        problems.add(
+            "bucket must be a valid S3 bucket name (3-63 characters: lower-case letters,"
+                + " digits, '.', '-'; starting and ending with a letter or digit), got "
+                + show(bucket));
       }
       if (region == null || !REGION.matcher(region).matches()) {
         problems.add("region must look like us-east-1, got " + show(region));
       }
       if (endpoint != null
-          && (!endpoint.isAbsolute() || endpoint.getHost() == null
+          && (!endpoint.isAbsolute()
+              || endpoint.getHost() == null
               || !(endpoint.getScheme().equals("http") || endpoint.getScheme().equals("https"))
               || endpoint.getUserInfo() != null)) {
         problems.add("endpoint must be an http(s) URI with a host and no user info");
@@ -454,16 +504,25 @@ public final class AwsConfig {
       if (queueBackend == null) {
         problems.add("queueBackend must be set");
       }
-      if (queueBackend == QueueBackend.S3 && keyPrefix != null && s3QueueKeyPrefix != null
+      if (queueBackend == QueueBackend.S3
+          && keyPrefix != null
+          && s3QueueKeyPrefix != null
           && (keyPrefix.startsWith(s3QueueKeyPrefix) || s3QueueKeyPrefix.startsWith(keyPrefix))) {
-        problems.add("keyPrefix and s3QueueKeyPrefix must not be prefixes of one another (queue"
-            + " objects would show in storage listings), got " + show(keyPrefix) + " and "
-            + show(s3QueueKeyPrefix));
+        problems.add(
+            "keyPrefix and s3QueueKeyPrefix must not be prefixes of one another (queue"
+                + " objects would show in storage listings), got "
+                + show(keyPrefix)
+                + " and "
+                + show(s3QueueKeyPrefix));
       }
-      if (queueNamePrefix == null || !QUEUE_NAME_PREFIX.matcher(queueNamePrefix).matches()
+      if (queueNamePrefix == null
+          || !QUEUE_NAME_PREFIX.matcher(queueNamePrefix).matches()
           || queueNamePrefix.length() > MAX_QUEUE_NAME_PREFIX_LENGTH) {
-        problems.add("queueNamePrefix must be at most " + MAX_QUEUE_NAME_PREFIX_LENGTH
-            + " letters, digits, '-' or '_', got " + show(queueNamePrefix));
+        problems.add(
+            "queueNamePrefix must be at most "
+                + MAX_QUEUE_NAME_PREFIX_LENGTH
+                + " letters, digits, '-' or '_', got "
+                + show(queueNamePrefix));
       }
       if (maxAttempts < 1 || maxAttempts > 10) {
         problems.add("maxAttempts must be 1 to 10, got " + maxAttempts);
@@ -471,22 +530,26 @@ public final class AwsConfig {
       checkPositive(problems, "apiCallTimeout", apiCallTimeout);
       checkPositive(problems, "apiCallAttemptTimeout", apiCallAttemptTimeout);
       checkPositive(problems, "connectTimeout", connectTimeout);
-      if (apiCallTimeout != null && apiCallAttemptTimeout != null
+      if (apiCallTimeout != null
+          && apiCallAttemptTimeout != null
           && apiCallAttemptTimeout.compareTo(apiCallTimeout) > 0) {
         problems.add("apiCallAttemptTimeout must not exceed apiCallTimeout");
       }
       if (maxConnections < 1) {
         problems.add("maxConnections must be positive, got " + maxConnections);
       }
-      if (messageRetention == null || messageRetention.compareTo(Duration.ofMinutes(1)) < 0
+      if (messageRetention == null
+          || messageRetention.compareTo(Duration.ofMinutes(1)) < 0
           || messageRetention.compareTo(MAX_MESSAGE_RETENTION) > 0) {
         problems.add("messageRetention must be 1 minute to 14 days (SQS), got " + messageRetention);
       }
-      if (sqsMaximumMessageSize < 1024 || sqsMaximumMessageSize > DEFAULT_SQS_MAXIMUM_MESSAGE_SIZE) {
-        problems.add("sqsMaximumMessageSize must be 1024 to 1048576 bytes, got "
-            + sqsMaximumMessageSize);
+      if (sqsMaximumMessageSize < 1024
+          || sqsMaximumMessageSize > DEFAULT_SQS_MAXIMUM_MESSAGE_SIZE) {
+        problems.add(
+            "sqsMaximumMessageSize must be 1024 to 1048576 bytes, got " + sqsMaximumMessageSize);
       }
-      if (receiveWait == null || receiveWait.isNegative()
+      if (receiveWait == null
+          || receiveWait.isNegative()
           || receiveWait.compareTo(Duration.ofSeconds(20)) > 0
           || receiveWait.toMillis() % 1000 != 0) {
         problems.add("receiveWait must be 0 to 20 whole seconds, got " + receiveWait);
@@ -504,8 +567,8 @@ public final class AwsConfig {
         problems.add("machineTag must be 1 to 256 characters");
       }
       if (!problems.isEmpty()) {
-        throw new IllegalArgumentException("invalid AWS configuration: "
-            + String.join("; ", problems));
+        throw new IllegalArgumentException(
+            "invalid AWS configuration: " + String.join("; ", problems));
       }
       return new AwsConfig(this);
     }

@@ -60,17 +60,38 @@ import software.amazon.awssdk.core.exception.SdkClientException;
  */
 final class AwsErrors {
   private static final Set<String> THROTTLING =
-      Set.of("Throttling", "ThrottlingException", "ThrottledException", "RequestThrottled",
-          "RequestThrottledException", "SlowDown", "TooManyRequestsException",
-          "RequestLimitExceeded", "ProvisionedThroughputExceededException", "BandwidthLimitExceeded",
-          "EC2ThrottledException", "PriorRequestNotComplete",
-          "AWS.SimpleQueueService.RequestThrottled", "KMS.ThrottlingException");
+      Set.of(
+          "Throttling",
+          "ThrottlingException",
+          "ThrottledException",
+          "RequestThrottled",
+          "RequestThrottledException",
+          "SlowDown",
+          "TooManyRequestsException",
+          "RequestLimitExceeded",
+          "ProvisionedThroughputExceededException",
+          "BandwidthLimitExceeded",
+          "EC2ThrottledException",
+          "PriorRequestNotComplete",
+          "AWS.SimpleQueueService.RequestThrottled",
+          "KMS.ThrottlingException");
   private static final Set<String> AUTH =
-      Set.of("AccessDenied", "AccessDeniedException", "InvalidAccessKeyId",
-          "SignatureDoesNotMatch", "InvalidClientTokenId", "ExpiredToken", "ExpiredTokenException",
-          "UnrecognizedClientException", "AuthFailure", "UnauthorizedOperation",
-          "InvalidToken", "MissingAuthenticationToken", "IncompleteSignature",
-          "InvalidSecurity", "KMS.AccessDeniedException");
+      Set.of(
+          "AccessDenied",
+          "AccessDeniedException",
+          "InvalidAccessKeyId",
+          "SignatureDoesNotMatch",
+          "InvalidClientTokenId",
+          "ExpiredToken",
+          "ExpiredTokenException",
+          "UnrecognizedClientException",
+          "AuthFailure",
+          "UnauthorizedOperation",
+          "InvalidToken",
+          "MissingAuthenticationToken",
+          "IncompleteSignature",
+          "InvalidSecurity",
+          "KMS.AccessDeniedException");
 
   private AwsErrors() {}
 
@@ -100,7 +121,9 @@ final class AwsErrors {
    * mapped}.
    */
   static <T> CompletableFuture<T> recover(
-      CompletableFuture<T> f, String what, boolean mutating,
+      CompletableFuture<T> f,
+      String what,
+      boolean mutating,
       BiFunction<Throwable, AwsServiceException, T> onFailure) {
     return f.handle(
             (v, t) -> {
@@ -136,8 +159,7 @@ final class AwsErrors {
     }
     if (t instanceof SdkClientException) {
       if (failedBeforeSending(t)) {
-        return new ServiceUnavailableException(
-            what + " could not be sent: " + brief(t), null, t);
+        return new ServiceUnavailableException(what + " could not be sent: " + brief(t), null, t);
       }
       return unknownOrRetryable(what + " failed in transit: " + brief(t), t, mutating);
     }
@@ -184,7 +206,8 @@ final class AwsErrors {
         || "AWS.SimpleQueueService.QueueDeletedRecently".equals(code)) {
       return new ServiceUnavailableException(
           msg + " (SQS refuses to re-create a queue for 60 s after deleting it)",
-          Duration.ofSeconds(60), e);
+          Duration.ofSeconds(60),
+          e);
     }
     if ("AWS.SimpleQueueService.NonExistentQueue".equals(code)
         || "QueueDoesNotExist".equals(code)) {
@@ -192,19 +215,30 @@ final class AwsErrors {
     }
     if ("NoSuchBucket".equals(code)) {
       return new NotFoundException(
-          what + " failed: the configured bucket does not exist (check AwsConfig.bucket and"
-              + " region; request id " + e.requestId() + ")");
+          what
+              + " failed: the configured bucket does not exist (check AwsConfig.bucket and"
+              + " region; request id "
+              + e.requestId()
+              + ")");
     }
     if (status == 401 || status == 403 || AUTH.contains(code)) {
       return new BadRequestException(
-          what + " was refused (HTTP " + status + " " + code + "): check the credentials and the"
-              + " IAM permissions listed in the aws-adapter README (request id " + e.requestId()
-              + ")", e);
+          what
+              + " was refused (HTTP "
+              + status
+              + " "
+              + code
+              + "): check the credentials and the"
+              + " IAM permissions listed in the aws-adapter README (request id "
+              + e.requestId()
+              + ")",
+          e);
     }
     if ("RequestTimeTooSkewed".equals(code) || "SignatureExpired".equals(code)) {
       return new BadRequestException(msg + " (this machine's clock is off)", e);
     }
-    if (status == 301 || "PermanentRedirect".equals(code)
+    if (status == 301
+        || "PermanentRedirect".equals(code)
         || "AuthorizationHeaderMalformed".equals(code)) {
       return new BadRequestException(msg + " (is AwsConfig.region the bucket's region?)", e);
     }
@@ -226,13 +260,16 @@ final class AwsErrors {
    */
   static boolean failedBeforeSending(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (c instanceof ConnectException || c instanceof UnknownHostException
+      if (c instanceof ConnectException
+          || c instanceof UnknownHostException
           || c instanceof NoRouteToHostException) {
         return true;
       }
       String m = c.getMessage() == null ? "" : c.getMessage();
-      if (m.contains("Unable to load credentials") || m.contains("Acquire operation took longer")
-          || m.contains("Unable to load region") || m.contains("Connection refused")) {
+      if (m.contains("Unable to load credentials")
+          || m.contains("Acquire operation took longer")
+          || m.contains("Unable to load region")
+          || m.contains("Connection refused")) {
         return true;
       }
     }
@@ -243,7 +280,9 @@ final class AwsErrors {
     if (e.awsErrorDetails() == null || e.awsErrorDetails().sdkHttpResponse() == null) {
       return Optional.empty();
     }
-    return e.awsErrorDetails().sdkHttpResponse().firstMatchingHeader("Retry-After")
+    return e.awsErrorDetails()
+        .sdkHttpResponse()
+        .firstMatchingHeader("Retry-After")
         .flatMap(
             v -> {
               try {
@@ -262,7 +301,10 @@ final class AwsErrors {
         e.awsErrorDetails() == null || e.awsErrorDetails().errorMessage() == null
             ? ""
             : ": " + e.awsErrorDetails().errorMessage();
-    return "HTTP " + e.statusCode() + (code.isEmpty() ? "" : " " + code) + message
+    return "HTTP "
+        + e.statusCode()
+        + (code.isEmpty() ? "" : " " + code)
+        + message
         + (e.requestId() == null ? "" : " (request id " + e.requestId() + ")");
   }
 

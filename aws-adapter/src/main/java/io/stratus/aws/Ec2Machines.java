@@ -52,17 +52,24 @@ final class Ec2Machines implements MachineReservationService {
   @Override
   public CompletableFuture<MachineDescription> start(String machineImage) {
     return AwsErrors.guard(
-        "EC2 start of " + machineImage, true,
+        "EC2 start of " + machineImage,
+        true,
         () -> {
           if (machineImage == null || machineImage.isBlank()) {
             throw new BadRequestException("a machine image must not be blank");
           }
           TagSpecification tags =
-              TagSpecification.builder().resourceType(ResourceType.INSTANCE)
-                  .tags(Tag.builder().key(TAG_KEY).value(tagValue).build()).build();
+              TagSpecification.builder()
+                  .resourceType(ResourceType.INSTANCE)
+                  .tags(Tag.builder().key(TAG_KEY).value(tagValue).build())
+                  .build();
           return ec2.runInstances(
-                  b -> b.imageId(machineImage).instanceType(instanceType).minCount(1).maxCount(1)
-                      .tagSpecifications(tags))
+                  b ->
+                      b.imageId(machineImage)
+                          .instanceType(instanceType)
+                          .minCount(1)
+                          .maxCount(1)
+                          .tagSpecifications(tags))
               .thenApply(
                   r -> {
                     if (r.instances().isEmpty()) {
@@ -77,13 +84,16 @@ final class Ec2Machines implements MachineReservationService {
   public CompletableFuture<Void> stop(String machineId) {
     String what = "EC2 stop of " + machineId;
     return AwsErrors.guard(
-        what, true,
+        what,
+        true,
         () -> {
           checkId(machineId);
           CompletableFuture<Boolean> f =
               ec2.terminateInstances(b -> b.instanceIds(machineId)).thenApply(r -> Boolean.TRUE);
           return AwsErrors.recover(
-                  f, what, true,
+                  f,
+                  what,
+                  true,
                   (t, e) -> {
                     if (isUnknownId(e)) {
                       throw new NotFoundException("there is no machine " + machineId);
@@ -98,7 +108,8 @@ final class Ec2Machines implements MachineReservationService {
   public CompletableFuture<Optional<MachineDescription>> describe(String machineId) {
     String what = "EC2 describe of " + machineId;
     return AwsErrors.guard(
-        what, false,
+        what,
+        false,
         () -> {
           checkId(machineId);
           CompletableFuture<Optional<MachineDescription>> f =
@@ -114,15 +125,16 @@ final class Ec2Machines implements MachineReservationService {
                         }
                         return Optional.empty();
                       });
-          return AwsErrors.recover(f, what, false, (t, e) -> isUnknownId(e) ? Optional.empty()
-              : null);
+          return AwsErrors.recover(
+              f, what, false, (t, e) -> isUnknownId(e) ? Optional.empty() : null);
         });
   }
 
   @Override
   public CompletableFuture<List<MachineDescription>> listRunning() {
     return AwsErrors.guard(
-        "EC2 list of machines", false,
+        "EC2 list of machines",
+        false,
         () -> {
           List<MachineDescription> out = new ArrayList<>();
           return listFrom(null, out).thenApply(v -> out);
@@ -131,8 +143,11 @@ final class Ec2Machines implements MachineReservationService {
 
   private CompletableFuture<Void> listFrom(String token, List<MachineDescription> into) {
     Filter tag = Filter.builder().name("tag:" + TAG_KEY).values(tagValue).build();
-    Filter live = Filter.builder().name("instance-state-name")
-        .values("pending", "running", "shutting-down", "stopping", "stopped").build();
+    Filter live =
+        Filter.builder()
+            .name("instance-state-name")
+            .values("pending", "running", "shutting-down", "stopping", "stopped")
+            .build();
     return ec2.describeInstances(b -> b.filters(tag, live).nextToken(token))
         .thenCompose(
             r -> {

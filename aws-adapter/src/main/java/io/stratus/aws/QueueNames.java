@@ -42,17 +42,21 @@ import java.util.TreeMap;
 final class QueueNames {
   /** SQS's longest queue name. */
   static final int MAX_NAME_LENGTH = 80;
+
   /** Hex digits of SHA-256 in a name: 80 bits. */
   static final int HASH_DIGITS = 20;
+
   /** Longest SQS tag value. */
   static final int TAG_CHUNK = 256;
+
   /** Tag keys that hold the URI: this + chunk number. */
   static final String URI_TAG = "stratus-uri-";
 
   /** Ascending UTF-8 byte order of URIs, the order in which queues are listed. */
   static final Comparator<String> UTF8_ORDER =
-      (a, b) -> Arrays.compareUnsigned(
-          a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+      (a, b) ->
+          Arrays.compareUnsigned(
+              a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
 
   private final String prefix;
   private final int readableLength;
@@ -112,8 +116,12 @@ final class QueueNames {
     StringBuilder sb = new StringBuilder(n);
     for (int i = 0; i < n; i++) {
       char c = uri.charAt(i);
-      boolean safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-          || c == '-' || c == '_';
+      boolean safe =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '-'
+              || c == '_';
       sb.append(safe ? c : '_');
     }
     return sb.toString();
@@ -126,7 +134,9 @@ final class QueueNames {
    */
   static Map<String, String> uriTags(String uri) {
     String encoded =
-        Base64.getUrlEncoder().withoutPadding().encodeToString(uri.getBytes(StandardCharsets.UTF_8));
+        Base64.getUrlEncoder()
+            .withoutPadding()
+            .encodeToString(uri.getBytes(StandardCharsets.UTF_8));
     Map<String, String> tags = new HashMap<>();
     for (int i = 0, chunk = 0; i < encoded.length(); i += TAG_CHUNK, chunk++) {
       tags.put(URI_TAG + chunk, encoded.substring(i, Math.min(encoded.length(), i + TAG_CHUNK)));
@@ -152,8 +162,8 @@ final class QueueNames {
     StringBuilder sb = new StringBuilder();
     chunks.values().forEach(sb::append);
     try {
-      return Optional.of(new String(Base64.getUrlDecoder().decode(sb.toString()),
-          StandardCharsets.UTF_8));
+      return Optional.of(
+          new String(Base64.getUrlDecoder().decode(sb.toString()), StandardCharsets.UTF_8));
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }

@@ -102,15 +102,17 @@ final class S3Metadata {
   static String decodeValue(String stored) {
     try {
       if (stored.startsWith(ENCODED_VALUE)) {
-        return new String(Base64.getDecoder().decode(stored.substring(ENCODED_VALUE.length())),
+        return new String(
+            Base64.getDecoder().decode(stored.substring(ENCODED_VALUE.length())),
             StandardCharsets.UTF_8);
       }
       Matcher m = RFC2047.matcher(stored);
       if (m.matches()) {
         Charset cs = Charset.forName(m.group(1));
-        byte[] raw = m.group(2).equalsIgnoreCase("B")
-            ? Base64.getDecoder().decode(m.group(3))
-            : quotedPrintable(m.group(3));
+        byte[] raw =
+            m.group(2).equalsIgnoreCase("B")
+                ? Base64.getDecoder().decode(m.group(3))
+                : quotedPrintable(m.group(3));
         return new String(raw, cs);
       }
     } catch (IllegalArgumentException e) {

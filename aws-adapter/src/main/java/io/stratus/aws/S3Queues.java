@@ -74,8 +74,10 @@ import java.util.regex.Pattern;
 final class S3Queues implements SimpleQueueService {
   /** Messages a receive lists per page. */
   static final int PAGE = 1000;
+
   /** Pages a receive looks at before it answers with what it has. */
   static final int MAX_PAGES = 3;
+
   /** What {@link #limits()} reports as retention: S3 keeps objects until they are deleted. */
   static final Duration RETENTION = Duration.ofDays(36_500);
 
@@ -101,7 +103,9 @@ final class S3Queues implements SimpleQueueService {
     }
     this.clock = Objects.requireNonNull(clock, "clock");
     this.limits =
-        CloudLimits.aws().toBuilder().maxMessageSize(maxMessageSize).messageRetention(RETENTION)
+        CloudLimits.aws().toBuilder()
+            .maxMessageSize(maxMessageSize)
+            .messageRetention(RETENTION)
             .build();
     byte[] id = new byte[4];
     RANDOM.nextBytes(id);
@@ -118,11 +122,13 @@ final class S3Queues implements SimpleQueueService {
   @Override
   public CompletableFuture<Void> createQueue(String uri) {
     return AwsErrors.guard(
-        "S3 queue create of " + uri, true,
+        "S3 queue create of " + uri,
+        true,
         () -> {
           limits.checkUri(uri);
           String name = names.nameFor(uri);
-          return storage.put(marker(name), uri.getBytes(StandardCharsets.UTF_8), Map.of())
+          return storage
+              .put(marker(name), uri.getBytes(StandardCharsets.UTF_8), Map.of())
               .thenAccept(
                   v -> {
                     knownQueues.add(uri);
@@ -134,20 +140,23 @@ final class S3Queues implements SimpleQueueService {
   @Override
   public CompletableFuture<Void> deleteQueue(String uri) {
     return AwsErrors.guard(
-        "S3 queue delete of " + uri, true,
+        "S3 queue delete of " + uri,
+        true,
         () -> {
           limits.checkUri(uri);
           String name = names.nameFor(uri);
           knownQueues.remove(uri);
           // The marker first: from then on the queue is gone for everyone who checks.
-          return storage.delete(marker(name))
+          return storage
+              .delete(marker(name))
               .thenCompose(v -> deleteAll(messages(name)))
               .thenCompose(v -> deleteAll(leases(name)));
         });
   }
 
   private CompletableFuture<Void> deleteAll(String prefix) {
-    return storage.listAll(prefix)
+    return storage
+        .listAll(prefix)
         .thenCompose(
             items -> {
               List<CompletableFuture<Void>> deletes = new ArrayList<>();
@@ -159,10 +168,12 @@ final class S3Queues implements SimpleQueueService {
   @Override
   public CompletableFuture<List<String>> listQueues(String prefix) {
     return AwsErrors.guard(
-        "S3 queue list of " + prefix, false,
+        "S3 queue list of " + prefix,
+        false,
         () -> {
           limits.checkPrefix(prefix);
-          return storage.listAll(marker(names.namePrefixFor(prefix)))
+          return storage
+              .listAll(marker(names.namePrefixFor(prefix)))
               .thenCompose(
                   markers -> {
                     List<CompletableFuture<Optional<String>>> uris = new ArrayList<>();
@@ -174,8 +185,10 @@ final class S3Queues implements SimpleQueueService {
                             v -> {
                               List<String> out = new ArrayList<>();
                               uris.forEach(
-                                  f -> f.join().filter(u -> u.startsWith(prefix))
-                                      .ifPresent(out::add));
+                                  f ->
+                                      f.join()
+                                          .filter(u -> u.startsWith(prefix))
+                                          .ifPresent(out::add));
                               out.sort(QueueNames.UTF8_ORDER);
                               return out;
                             });
@@ -192,7 +205,8 @@ final class S3Queues implements SimpleQueueService {
     if (readable.isPresent()) {
       return CompletableFuture.completedFuture(readable);
     }
-    return storage.get(marker(name))
+    return storage
+        .get(marker(name))
         .thenApply(item -> item.map(i -> new String(i.payload(), StandardCharsets.UTF_8)));
   }
 
@@ -202,7 +216,8 @@ final class S3Queues implements SimpleQueueService {
     if (knownQueues.contains(uri)) {
       return CompletableFuture.completedFuture(name);
     }
-    return storage.getMetadata(marker(name))
+    return storage
+        .getMetadata(marker(name))
         .thenApply(
             m -> {
               if (m.isEmpty()) {
@@ -219,7 +234,8 @@ final class S3Queues implements SimpleQueueService {
   @Override
   public CompletableFuture<String> send(String uri, byte[] payload) {
     return AwsErrors.guard(
-        "S3 queue send to " + uri, true,
+        "S3 queue send to " + uri,
+        true,
         () -> {
           limits.checkUri(uri);
           limits.checkMessage(payload);
@@ -241,7 +257,8 @@ final class S3Queues implements SimpleQueueService {
   public CompletableFuture<List<String>> sendBatch(String uri, List<byte[]> payloads) {
     String what = "S3 queue send batch to " + uri;
     return AwsErrors.guard(
-        what, true,
+        what,
+        true,
         () -> {
           limits.checkUri(uri);
           limits.checkMessageBatch(payloads);
@@ -249,14 +266,15 @@ final class S3Queues implements SimpleQueueService {
           for (byte[] p : payloads) {
             copies.add(p.clone());
           }
-          return existing(uri).thenCompose(
-              name -> {
-                List<CompletableFuture<String>> puts = new ArrayList<>();
-                copies.forEach(p -> puts.add(putMessage(name, p)));
-                return CompletableFuture.allOf(puts.toArray(new CompletableFuture<?>[0]))
-                    .handle((v, t) -> finishBatch(what, puts, t))
-                    .thenCompose(x -> x);
-              });
+          return existing(uri)
+              .thenCompose(
+                  name -> {
+                    List<CompletableFuture<String>> puts = new ArrayList<>();
+                    copies.forEach(p -> puts.add(putMessage(name, p)));
+                    return CompletableFuture.allOf(puts.toArray(new CompletableFuture<?>[0]))
+                        .handle((v, t) -> finishBatch(what, puts, t))
+                        .thenCompose(x -> x);
+                  });
         });
   }
 
@@ -280,9 +298,16 @@ final class S3Queues implements SimpleQueueService {
       unknown |= e instanceof OutcomeUnknownException;
     }
     if (stored > 0 || unknown) {
-      return CompletableFuture.failedFuture(new OutcomeUnknownException(
-          what + ": " + stored + " of " + puts.size() + " messages were stored, the rest failed: "
-              + first.getMessage(), first));
+      return CompletableFuture.failedFuture(
+          new OutcomeUnknownException(
+              what
+                  + ": "
+                  + stored
+                  + " of "
+                  + puts.size()
+                  + " messages were stored, the rest failed: "
+                  + first.getMessage(),
+              first));
     }
     return CompletableFuture.failedFuture(first);
   }
@@ -298,19 +323,26 @@ final class S3Queues implements SimpleQueueService {
   public CompletableFuture<List<QueueMessage>> receive(
       String uri, int maxMessages, Duration visibilityTimeout) {
     return AwsErrors.guard(
-        "S3 queue receive from " + uri, true,
+        "S3 queue receive from " + uri,
+        true,
         () -> {
           limits.checkUri(uri);
           limits.checkBatch(maxMessages);
           limits.checkVisibilityTimeout(visibilityTimeout);
-          return existing(uri).thenCompose(
-              name -> storage.listAll(leases(name)).thenCompose(
-                  leased -> {
-                    Set<String> leasedIds = ConcurrentHashMap.newKeySet();
-                    leased.forEach(s -> leasedIds.add(s.uri().substring(leases(name).length())));
-                    Receive r = new Receive(name, maxMessages, visibilityTimeout, leasedIds);
-                    return r.fromPage(Optional.empty(), MAX_PAGES);
-                  }));
+          return existing(uri)
+              .thenCompose(
+                  name ->
+                      storage
+                          .listAll(leases(name))
+                          .thenCompose(
+                              leased -> {
+                                Set<String> leasedIds = ConcurrentHashMap.newKeySet();
+                                leased.forEach(
+                                    s -> leasedIds.add(s.uri().substring(leases(name).length())));
+                                Receive r =
+                                    new Receive(name, maxMessages, visibilityTimeout, leasedIds);
+                                return r.fromPage(Optional.empty(), MAX_PAGES);
+                              }));
         });
   }
 
@@ -331,7 +363,8 @@ final class S3Queues implements SimpleQueueService {
     }
 
     CompletableFuture<List<QueueMessage>> fromPage(Optional<String> token, int pagesLeft) {
-      return storage.list(messages(name), token, PAGE)
+      return storage
+          .list(messages(name), token, PAGE)
           .thenCompose(
               page -> {
                 // Messages nobody holds first, in id order; then the leased ones, which need a
@@ -377,8 +410,10 @@ final class S3Queues implements SimpleQueueService {
                 for (CompletableFuture<Optional<QueueMessage>> f : wave) {
                   if (f.isCompletedExceptionally()) {
                     Throwable t = f.handle((x, e) -> e).join();
-                    firstFailure = firstFailure != null ? firstFailure
-                        : AwsErrors.map(t, "S3 queue receive", true);
+                    firstFailure =
+                        firstFailure != null
+                            ? firstFailure
+                            : AwsErrors.map(t, "S3 queue receive", true);
                   } else {
                     f.join().ifPresent(got::add);
                   }
@@ -395,27 +430,31 @@ final class S3Queues implements SimpleQueueService {
         return acquire(storage.putIfAbsent(key, mine.encode(), Map.of()), mine)
             .thenCompose(won -> won.isPresent() ? fetch(id, won.get()) : none());
       }
-      return storage.get(key).thenCompose(
-          current -> {
-            if (current.isEmpty()) {
-              return take(id, false); // released (its message was being deleted): try afresh
-            }
-            Lease l = Lease.parse(current.get());
-            if (l.until > clock.millis()) {
-              return none();
-            }
-            Lease mine = newLease(l.deliveries + 1);
-            return acquire(storage.putIfVersionMatches(key, mine.encode(), Map.of(),
-                    current.get().version()), mine)
-                .thenCompose(won -> won.isPresent() ? fetch(id, won.get()) : none());
-          });
+      return storage
+          .get(key)
+          .thenCompose(
+              current -> {
+                if (current.isEmpty()) {
+                  return take(id, false); // released (its message was being deleted): try afresh
+                }
+                Lease l = Lease.parse(current.get());
+                if (l.until > clock.millis()) {
+                  return none();
+                }
+                Lease mine = newLease(l.deliveries + 1);
+                return acquire(
+                        storage.putIfVersionMatches(
+                            key, mine.encode(), Map.of(), current.get().version()),
+                        mine)
+                    .thenCompose(won -> won.isPresent() ? fetch(id, won.get()) : none());
+              });
     }
 
     private Lease newLease(int deliveries) {
       byte[] t = new byte[8];
       RANDOM.nextBytes(t);
-      return new Lease(deliveries, clock.millis() + visibility.toMillis(),
-          HexFormat.of().formatHex(t));
+      return new Lease(
+          deliveries, clock.millis() + visibility.toMillis(), HexFormat.of().formatHex(t));
     }
 
     /** {@code mine} when the conditional put won, empty when another receiver won the race. */
@@ -435,15 +474,19 @@ final class S3Queues implements SimpleQueueService {
     }
 
     private CompletableFuture<Optional<QueueMessage>> fetch(String id, Lease lease) {
-      return storage.get(messages(name) + id).thenCompose(
-          m -> {
-            if (m.isEmpty()) {
-              // Deleted while we took the lease: drop the lease we just made.
-              return storage.delete(leases(name) + id).handle((v, t) -> Optional.empty());
-            }
-            return CompletableFuture.completedFuture(Optional.of(new QueueMessage(
-                id, id + "/" + lease.token, m.get().payload(), lease.deliveries)));
-          });
+      return storage
+          .get(messages(name) + id)
+          .thenCompose(
+              m -> {
+                if (m.isEmpty()) {
+                  // Deleted while we took the lease: drop the lease we just made.
+                  return storage.delete(leases(name) + id).handle((v, t) -> Optional.empty());
+                }
+                return CompletableFuture.completedFuture(
+                    Optional.of(
+                        new QueueMessage(
+                            id, id + "/" + lease.token, m.get().payload(), lease.deliveries)));
+              });
     }
 
     private CompletableFuture<Optional<QueueMessage>> none() {
@@ -485,8 +528,11 @@ final class S3Queues implements SimpleQueueService {
 
   @Override
   public CompletableFuture<Void> delete(String uri, String receiptHandle) {
-    return deleteBatchChecked("S3 queue delete from " + uri, uri,
-        receiptHandle == null ? null : List.of(receiptHandle), false);
+    return deleteBatchChecked(
+        "S3 queue delete from " + uri,
+        uri,
+        receiptHandle == null ? null : List.of(receiptHandle),
+        false);
   }
 
   @Override
@@ -497,39 +543,42 @@ final class S3Queues implements SimpleQueueService {
   private CompletableFuture<Void> deleteBatchChecked(
       String what, String uri, List<String> handles, boolean batch) {
     return AwsErrors.guard(
-        what, true,
+        what,
+        true,
         () -> {
           limits.checkUri(uri);
           if (handles == null) {
-            throw new BadRequestException(batch ? "a batch must not be null"
-                : "a receipt handle must not be null");
+            throw new BadRequestException(
+                batch ? "a batch must not be null" : "a receipt handle must not be null");
           }
           if (batch) {
             limits.checkBatch(handles.size());
           }
           List<String> ids = new ArrayList<>();
           handles.forEach(h -> ids.add(idOf(h)));
-          return existing(uri).thenCompose(
-              name -> {
-                List<CompletableFuture<Void>> messages = new ArrayList<>();
-                ids.forEach(id -> messages.add(storage.delete(messages(name) + id)));
-                // Messages first, then leases: a lease without a message is harmless.
-                return CompletableFuture.allOf(messages.toArray(new CompletableFuture<?>[0]))
-                    .thenCompose(
-                        v -> {
-                          List<CompletableFuture<Void>> leases = new ArrayList<>();
-                          ids.forEach(id -> leases.add(storage.delete(leases(name) + id)));
-                          return CompletableFuture.allOf(
-                              leases.toArray(new CompletableFuture<?>[0]));
-                        });
-              });
+          return existing(uri)
+              .thenCompose(
+                  name -> {
+                    List<CompletableFuture<Void>> messages = new ArrayList<>();
+                    ids.forEach(id -> messages.add(storage.delete(messages(name) + id)));
+                    // Messages first, then leases: a lease without a message is harmless.
+                    return CompletableFuture.allOf(messages.toArray(new CompletableFuture<?>[0]))
+                        .thenCompose(
+                            v -> {
+                              List<CompletableFuture<Void>> leases = new ArrayList<>();
+                              ids.forEach(id -> leases.add(storage.delete(leases(name) + id)));
+                              return CompletableFuture.allOf(
+                                  leases.toArray(new CompletableFuture<?>[0]));
+                            });
+                  });
         });
   }
 
   /** The message id of a receipt handle; a malformed handle is a bad request. */
   private static String idOf(String handle) {
     int slash = handle == null ? -1 : handle.indexOf('/');
-    if (slash < 0 || !ID.matcher(handle.substring(0, slash)).matches()
+    if (slash < 0
+        || !ID.matcher(handle.substring(0, slash)).matches()
         || !TOKEN.matcher(handle.substring(slash + 1)).matches()) {
       throw new BadRequestException("not a receipt handle of an S3 queue: " + handle);
     }

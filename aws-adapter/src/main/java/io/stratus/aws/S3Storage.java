@@ -103,7 +103,8 @@ final class S3Storage implements SupportsConditionalPut {
   public CompletableFuture<ItemVersion> put(
       String uri, byte[] payload, Map<String, String> metadata) {
     return AwsErrors.guard(
-        "S3 put of " + uri, true,
+        "S3 put of " + uri,
+        true,
         () -> putObject(s3, uri, payload, metadata, b -> {}).thenApply(this::versionOf));
   }
 
@@ -111,9 +112,11 @@ final class S3Storage implements SupportsConditionalPut {
   public CompletableFuture<ItemVersion> putIfAbsent(
       String uri, byte[] payload, Map<String, String> metadata) {
     return AwsErrors.guard(
-        "S3 put-if-absent of " + uri, true,
-        () -> putObject(s3NoRetry, uri, payload, metadata, b -> b.ifNoneMatch("*"))
-            .thenApply(this::versionOf));
+        "S3 put-if-absent of " + uri,
+        true,
+        () ->
+            putObject(s3NoRetry, uri, payload, metadata, b -> b.ifNoneMatch("*"))
+                .thenApply(this::versionOf));
   }
 
   @Override
@@ -121,7 +124,8 @@ final class S3Storage implements SupportsConditionalPut {
       String uri, byte[] payload, Map<String, String> metadata, String expectedVersion) {
     String what = "S3 put-if-version-matches of " + uri;
     return AwsErrors.guard(
-        what, true,
+        what,
+        true,
         () -> {
           if (expectedVersion == null) {
             throw new BadRequestException("the expected version must not be null");
@@ -135,7 +139,9 @@ final class S3Storage implements SupportsConditionalPut {
               putObject(s3NoRetry, uri, payload, metadata, b -> b.ifMatch(quote(expectedVersion)));
           // S3 answers If-Match on a missing key with 404: the precondition did not hold.
           return AwsErrors.recover(
-                  f, what, true,
+                  f,
+                  what,
+                  true,
                   (t, e) -> {
                     if (e.statusCode() == 404 && !"NoSuchBucket".equals(AwsErrors.errorCode(e))) {
                       throw new PreconditionFailedException(what + ": there is no such item", e);
@@ -147,11 +153,17 @@ final class S3Storage implements SupportsConditionalPut {
   }
 
   private CompletableFuture<PutObjectResponse> putObject(
-      S3AsyncClient client, String uri, byte[] payload, Map<String, String> metadata,
+      S3AsyncClient client,
+      String uri,
+      byte[] payload,
+      Map<String, String> metadata,
       Consumer<PutObjectRequest.Builder> condition) {
     Map<String, String> stored = checkPut(uri, payload, metadata);
     PutObjectRequest.Builder b =
-        PutObjectRequest.builder().bucket(bucket).key(key(uri)).metadata(stored)
+        PutObjectRequest.builder()
+            .bucket(bucket)
+            .key(key(uri))
+            .metadata(stored)
             .contentLength((long) payload.length);
     condition.accept(b);
     return client.putObject(b.build(), AsyncRequestBody.fromBytes(payload));
@@ -168,7 +180,8 @@ final class S3Storage implements SupportsConditionalPut {
   public CompletableFuture<Optional<StoredItem>> get(String uri) {
     String what = "S3 get of " + uri;
     return AwsErrors.guard(
-        what, false,
+        what,
+        false,
         () -> {
           limits.checkUri(uri);
           CompletableFuture<Optional<StoredItem>> f =
@@ -181,7 +194,8 @@ final class S3Storage implements SupportsConditionalPut {
   public CompletableFuture<Optional<ItemMetadata>> getMetadata(String uri) {
     String what = "S3 head of " + uri;
     return AwsErrors.guard(
-        what, false,
+        what,
+        false,
         () -> {
           limits.checkUri(uri);
           CompletableFuture<Optional<ItemMetadata>> f =
@@ -195,7 +209,8 @@ final class S3Storage implements SupportsConditionalPut {
   public CompletableFuture<ConditionalRead> getIfChanged(String uri, String knownVersion) {
     String what = "S3 get-if-changed of " + uri;
     return AwsErrors.guard(
-        what, false,
+        what,
+        false,
         () -> {
           limits.checkUri(uri);
           if (knownVersion == null) {
@@ -212,7 +227,8 @@ final class S3Storage implements SupportsConditionalPut {
   public CompletableFuture<ConditionalRead> getIfModifiedSince(String uri, Instant since) {
     String what = "S3 get-if-modified-since of " + uri;
     return AwsErrors.guard(
-        what, false,
+        what,
+        false,
         () -> {
           limits.checkUri(uri);
           if (since == null) {
@@ -230,7 +246,9 @@ final class S3Storage implements SupportsConditionalPut {
     CompletableFuture<ConditionalRead> f =
         getObject(uri, condition).thenApply(r -> ConditionalRead.modified(itemOf(uri, r)));
     return AwsErrors.recover(
-        f, what, false,
+        f,
+        what,
+        false,
         (t, e) -> {
           if (e.statusCode() == 304) {
             return ConditionalRead.notModified();
@@ -251,7 +269,8 @@ final class S3Storage implements SupportsConditionalPut {
       String listPrefix, Optional<String> continuationToken, int maxItems) {
     String what = "S3 list of " + listPrefix;
     return AwsErrors.guard(
-        what, false,
+        what,
+        false,
         () -> {
           limits.checkPrefix(listPrefix);
           if (continuationToken == null) {
@@ -264,19 +283,26 @@ final class S3Storage implements SupportsConditionalPut {
             throw new LimitExceededException("list page size", maxItems, limits.maxListPageSize());
           }
           ListObjectsV2Request.Builder b =
-              ListObjectsV2Request.builder().bucket(bucket).prefix(prefix + listPrefix)
-                  .maxKeys(maxItems).encodingType(EncodingType.URL);
+              ListObjectsV2Request.builder()
+                  .bucket(bucket)
+                  .prefix(prefix + listPrefix)
+                  .maxKeys(maxItems)
+                  .encodingType(EncodingType.URL);
           continuationToken.ifPresent(b::continuationToken);
           return s3.listObjectsV2(b.build())
               .thenApply(
                   r -> {
                     List<ItemSummary> items = new ArrayList<>();
                     for (S3Object o : r.contents()) {
-                      items.add(new ItemSummary(o.key().substring(prefix.length()),
-                          o.size() == null ? 0 : o.size(), unquote(o.eTag()), o.lastModified()));
+                      items.add(
+                          new ItemSummary(
+                              o.key().substring(prefix.length()),
+                              o.size() == null ? 0 : o.size(),
+                              unquote(o.eTag()),
+                              o.lastModified()));
                     }
-                    boolean more = Boolean.TRUE.equals(r.isTruncated())
-                        && r.nextContinuationToken() != null;
+                    boolean more =
+                        Boolean.TRUE.equals(r.isTruncated()) && r.nextContinuationToken() != null;
                     return new ListPage(
                         items, more ? Optional.of(r.nextContinuationToken()) : Optional.empty());
                   });
@@ -286,7 +312,8 @@ final class S3Storage implements SupportsConditionalPut {
   @Override
   public CompletableFuture<Void> delete(String uri) {
     return AwsErrors.guard(
-        "S3 delete of " + uri, true,
+        "S3 delete of " + uri,
+        true,
         () -> {
           limits.checkUri(uri);
           return s3.deleteObject(b -> b.bucket(bucket).key(key(uri))).thenApply(r -> null);
@@ -311,12 +338,19 @@ final class S3Storage implements SupportsConditionalPut {
 
   private StoredItem itemOf(String uri, ResponseBytes<GetObjectResponse> r) {
     GetObjectResponse h = r.response();
-    return new StoredItem(uri, r.asByteArrayUnsafe(), S3Metadata.decode(h.metadata()),
-        unquote(h.eTag()), lastModified(h.lastModified(), h.sdkHttpResponse()));
+    return new StoredItem(
+        uri,
+        r.asByteArrayUnsafe(),
+        S3Metadata.decode(h.metadata()),
+        unquote(h.eTag()),
+        lastModified(h.lastModified(), h.sdkHttpResponse()));
   }
 
   private ItemMetadata metadataOf(String uri, HeadObjectResponse h) {
-    return new ItemMetadata(uri, S3Metadata.decode(h.metadata()), unquote(h.eTag()),
+    return new ItemMetadata(
+        uri,
+        S3Metadata.decode(h.metadata()),
+        unquote(h.eTag()),
         lastModified(h.lastModified(), h.sdkHttpResponse()),
         h.contentLength() == null ? 0 : h.contentLength());
   }

@@ -7,9 +7,9 @@ import io.stratus.cloudapi.CloudLimits;
 import io.stratus.cloudapi.LimitExceededException;
 import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.OutcomeUnknownException;
+import io.stratus.cloudapi.QueueBacklog;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.RetryableException;
-import io.stratus.cloudapi.QueueBacklog;
 import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.SupportsQueueInspection;
 import java.nio.charset.StandardCharsets;
@@ -85,10 +85,20 @@ final class SqsQueues implements SupportsQueueInspection {
 
   /** Entry errors that are the request's fault: sending them again fails again. */
   private static final Set<String> SENDER_CODES =
-      Set.of("ReceiptHandleIsInvalid", "InvalidParameterValue", "InvalidParameterValueException",
-          "InvalidMessageContents", "MessageTooLong", "InvalidBatchEntryId",
-          "InvalidIdFormat", "UnsupportedOperation", "KmsAccessDenied", "KmsDisabled",
-          "KmsInvalidKeyUsage", "KmsInvalidState", "KmsNotFound");
+      Set.of(
+          "ReceiptHandleIsInvalid",
+          "InvalidParameterValue",
+          "InvalidParameterValueException",
+          "InvalidMessageContents",
+          "MessageTooLong",
+          "InvalidBatchEntryId",
+          "InvalidIdFormat",
+          "UnsupportedOperation",
+          "KmsAccessDenied",
+          "KmsDisabled",
+          "KmsInvalidKeyUsage",
+          "KmsInvalidState",
+          "KmsNotFound");
 
   private final SqsAsyncClient sqs;
   private final QueueNames names;
@@ -131,29 +141,37 @@ final class SqsQueues implements SupportsQueueInspection {
   public CompletableFuture<Void> createQueue(String uri) {
     String what = "SQS create of queue " + uri;
     return AwsErrors.guard(
-        what, true,
+        what,
+        true,
         () -> {
           limits.checkUri(uri);
           String name = names.nameFor(uri);
           Map<QueueAttributeName, String> attributes =
-              Map.of(QueueAttributeName.MESSAGE_RETENTION_PERIOD, Long.toString(retentionSeconds),
+              Map.of(
+                  QueueAttributeName.MESSAGE_RETENTION_PERIOD,
+                  Long.toString(retentionSeconds),
                   QueueAttributeName.MAXIMUM_MESSAGE_SIZE,
                   Integer.toString(createMaximumMessageSize));
           CompletableFuture<QueueInfo> created =
-              sqs.createQueue(b -> b.queueName(name).attributes(attributes)
-                      .tags(QueueNames.uriTags(uri)))
-                  .thenApply(r -> new QueueInfo(r.queueUrl(),
-                      maxPayloadFor(createMaximumMessageSize)));
+              sqs.createQueue(
+                      b -> b.queueName(name).attributes(attributes).tags(QueueNames.uriTags(uri)))
+                  .thenApply(
+                      r -> new QueueInfo(r.queueUrl(), maxPayloadFor(createMaximumMessageSize)));
           // The queue exists with other attributes (made with another configuration): use it.
           CompletableFuture<Optional<QueueInfo>> maybe = created.thenApply(Optional::of);
           return AwsErrors.recover(
-                  maybe, what, true,
-                  (t, e) -> isQueueNameExists(AwsErrors.errorCode(e))
-                      ? Optional.<QueueInfo>empty() : null)
+                  maybe,
+                  what,
+                  true,
+                  (t, e) ->
+                      isQueueNameExists(AwsErrors.errorCode(e))
+                          ? Optional.<QueueInfo>empty()
+                          : null)
               .thenCompose(
-                  info -> info.isPresent()
-                      ? CompletableFuture.completedFuture(info.get())
-                      : lookUp(uri))
+                  info ->
+                      info.isPresent()
+                          ? CompletableFuture.completedFuture(info.get())
+                          : lookUp(uri))
               .thenAccept(
                   info -> {
                     queues.put(uri, info);
@@ -166,7 +184,8 @@ final class SqsQueues implements SupportsQueueInspection {
   public CompletableFuture<Void> deleteQueue(String uri) {
     String what = "SQS delete of queue " + uri;
     return AwsErrors.guard(
-        what, true,
+        what,
+        true,
         () -> {
           limits.checkUri(uri);
           queues.remove(uri);
@@ -175,7 +194,8 @@ final class SqsQueues implements SupportsQueueInspection {
                   .thenCompose(r -> sqs.deleteQueue(b -> b.queueUrl(r.queueUrl())))
                   .thenApply(r -> Boolean.TRUE);
           // Already gone: deleting is idempotent.
-          return AwsErrors.recover(f, what, true, (t, e) -> isMissingQueue(e) ? Boolean.FALSE : null)
+          return AwsErrors.recover(
+                  f, what, true, (t, e) -> isMissingQueue(e) ? Boolean.FALSE : null)
               .whenComplete((v, t) -> queues.remove(uri))
               .thenApply(existed -> (Void) null);
         });
@@ -185,7 +205,8 @@ final class SqsQueues implements SupportsQueueInspection {
   public CompletableFuture<List<String>> listQueues(String prefix) {
     String what = "SQS list of queues " + prefix;
     return AwsErrors.guard(
-        what, false,
+        what,
+        false,
         () -> {
           limits.checkPrefix(prefix);
           List<String> urls = new ArrayList<>();
@@ -231,8 +252,10 @@ final class SqsQueues implements SupportsQueueInspection {
       } else {
         lookups.add(
             AwsErrors.recover(
-                sqs.listQueueTags(b -> b.queueUrl(url)).thenApply(r -> QueueNames.uriFromTags(r.tags())),
-                "SQS tags of " + name, false,
+                sqs.listQueueTags(b -> b.queueUrl(url))
+                    .thenApply(r -> QueueNames.uriFromTags(r.tags())),
+                "SQS tags of " + name,
+                false,
                 (t, e) -> isMissingQueue(e) ? Optional.empty() : null));
       }
     }
@@ -251,32 +274,35 @@ final class SqsQueues implements SupportsQueueInspection {
     if (cached != null) {
       return CompletableFuture.completedFuture(cached);
     }
-    return lookUp(uri).thenApply(
-        info -> {
-          queues.put(uri, info);
-          uriByName.put(names.nameFor(uri), uri);
-          return info;
-        });
+    return lookUp(uri)
+        .thenApply(
+            info -> {
+              queues.put(uri, info);
+              uriByName.put(names.nameFor(uri), uri);
+              return info;
+            });
   }
 
   private CompletableFuture<QueueInfo> lookUp(String uri) {
     return sqs.getQueueUrl(b -> b.queueName(names.nameFor(uri)))
         .thenCompose(
-            r -> sqs.getQueueAttributes(
-                    b -> b.queueUrl(r.queueUrl())
-                        .attributeNames(QueueAttributeName.MAXIMUM_MESSAGE_SIZE))
-                .thenApply(
-                    a -> {
-                      String size = a.attributes().get(QueueAttributeName.MAXIMUM_MESSAGE_SIZE);
-                      int max = size == null ? createMaximumMessageSize : Integer.parseInt(size);
-                      return new QueueInfo(r.queueUrl(), maxPayloadFor(max));
-                    }));
+            r ->
+                sqs.getQueueAttributes(
+                        b ->
+                            b.queueUrl(r.queueUrl())
+                                .attributeNames(QueueAttributeName.MAXIMUM_MESSAGE_SIZE))
+                    .thenApply(
+                        a -> {
+                          String size = a.attributes().get(QueueAttributeName.MAXIMUM_MESSAGE_SIZE);
+                          int max =
+                              size == null ? createMaximumMessageSize : Integer.parseInt(size);
+                          return new QueueInfo(r.queueUrl(), maxPayloadFor(max));
+                        }));
   }
 
   /** Runs {@code call} on the resolved queue; a missing queue drops the cached URL. */
   private <T> CompletableFuture<T> onQueue(
-      String what, boolean mutating, String uri,
-      Function<QueueInfo, CompletableFuture<T>> call) {
+      String what, boolean mutating, String uri, Function<QueueInfo, CompletableFuture<T>> call) {
     return AwsErrors.guard(what, mutating, () -> resolve(uri).thenCompose(call))
         .whenComplete(
             (v, t) -> {
@@ -291,13 +317,16 @@ final class SqsQueues implements SupportsQueueInspection {
   @Override
   public CompletableFuture<String> send(String uri, byte[] payload) {
     return AwsErrors.guard(
-        "SQS send to " + uri, true,
+        "SQS send to " + uri,
+        true,
         () -> {
           limits.checkUri(uri);
           limits.checkMessage(payload);
           String body = Base64.getEncoder().encodeToString(payload);
           return onQueue(
-              "SQS send to " + uri, true, uri,
+              "SQS send to " + uri,
+              true,
+              uri,
               q -> {
                 checkFits(q, payload.length);
                 return sqs.sendMessage(b -> b.queueUrl(q.url()).messageBody(body))
@@ -316,7 +345,8 @@ final class SqsQueues implements SupportsQueueInspection {
   public CompletableFuture<List<String>> sendBatch(String uri, List<byte[]> payloads) {
     String what = "SQS send batch to " + uri;
     return AwsErrors.guard(
-        what, true,
+        what,
+        true,
         () -> {
           limits.checkUri(uri);
           limits.checkMessageBatch(payloads);
@@ -325,7 +355,9 @@ final class SqsQueues implements SupportsQueueInspection {
             bodies.add(Base64.getEncoder().encodeToString(p));
           }
           return onQueue(
-              what, true, uri,
+              what,
+              true,
+              uri,
               q -> {
                 for (byte[] p : payloads) {
                   checkFits(q, p.length);
@@ -337,7 +369,8 @@ final class SqsQueues implements SupportsQueueInspection {
                 while (from < bodies.size()) {
                   int to = from;
                   long bytes = 0;
-                  while (to < bodies.size() && to - from < limits.maxBatchSize()
+                  while (to < bodies.size()
+                      && to - from < limits.maxBatchSize()
                       && (to == from || bytes + bodies.get(to).length() <= maxRequestBytes)) {
                     bytes += bodies.get(to).length();
                     to++;
@@ -361,27 +394,28 @@ final class SqsQueues implements SupportsQueueInspection {
     List<SendMessageBatchRequestEntry> request = new ArrayList<>();
     entries.forEach(
         (id, i) ->
-            request.add(SendMessageBatchRequestEntry.builder().id(id).messageBody(bodies.get(i))
-                .build()));
+            request.add(
+                SendMessageBatchRequestEntry.builder().id(id).messageBody(bodies.get(i)).build()));
     return sqs.sendMessageBatch(b -> b.queueUrl(q.url()).entries(request))
         .thenCompose(
             r -> {
               r.successful().forEach(s -> ids[entries.get(s.id())] = s.messageId());
               Map<String, Integer> again = new HashMap<>();
               List<String> permanent = new ArrayList<>();
-              r.failed().forEach(
-                  f -> {
-                    if (isRetryableEntry(f.senderFault(), f.code()) && round < ENTRY_RETRIES) {
-                      again.put(f.id(), entries.get(f.id()));
-                    } else {
-                      permanent.add("entry " + f.id() + ": " + f.code() + " " + f.message());
-                    }
-                  });
+              r.failed()
+                  .forEach(
+                      f -> {
+                        if (isRetryableEntry(f.senderFault(), f.code()) && round < ENTRY_RETRIES) {
+                          again.put(f.id(), entries.get(f.id()));
+                        } else {
+                          permanent.add("entry " + f.id() + ": " + f.code() + " " + f.message());
+                        }
+                      });
               CompletableFuture<Void> retried =
                   again.isEmpty()
                       ? CompletableFuture.completedFuture(null)
-                      : afterBackOff(round).thenCompose(v -> sendEntries(q, bodies, again, ids,
-                          round + 1));
+                      : afterBackOff(round)
+                          .thenCompose(v -> sendEntries(q, bodies, again, ids, round + 1));
               return retried.thenApply(
                   v -> {
                     if (!permanent.isEmpty()) {
@@ -405,9 +439,16 @@ final class SqsQueues implements SupportsQueueInspection {
     }
     CloudException e = AwsErrors.map(failure, what, true);
     if (sent > 0) {
-      return CompletableFuture.failedFuture(new OutcomeUnknownException(
-          what + ": " + sent + " of " + ids.length + " messages were sent, the rest failed: "
-              + e.getMessage(), e));
+      return CompletableFuture.failedFuture(
+          new OutcomeUnknownException(
+              what
+                  + ": "
+                  + sent
+                  + " of "
+                  + ids.length
+                  + " messages were sent, the rest failed: "
+                  + e.getMessage(),
+              e));
     }
     return CompletableFuture.failedFuture(e);
   }
@@ -417,7 +458,8 @@ final class SqsQueues implements SupportsQueueInspection {
       String uri, int maxMessages, Duration visibilityTimeout) {
     String what = "SQS receive from " + uri;
     return AwsErrors.guard(
-        what, true,
+        what,
+        true,
         () -> {
           limits.checkUri(uri);
           limits.checkBatch(maxMessages);
@@ -426,20 +468,26 @@ final class SqsQueues implements SupportsQueueInspection {
           long ms = visibilityTimeout.toMillis();
           int seconds = (int) ((ms + 999) / 1000);
           return onQueue(
-              what, true, uri,
-              q -> sqs.receiveMessage(
-                      b -> b.queueUrl(q.url()).maxNumberOfMessages(maxMessages)
-                          .visibilityTimeout(seconds).waitTimeSeconds(receiveWaitSeconds)
-                          .messageSystemAttributeNames(
-                              MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
-                  .thenApply(
-                      r -> {
-                        List<QueueMessage> out = new ArrayList<>();
-                        for (Message m : r.messages()) {
-                          out.add(toQueueMessage(m));
-                        }
-                        return out;
-                      }));
+              what,
+              true,
+              uri,
+              q ->
+                  sqs.receiveMessage(
+                          b ->
+                              b.queueUrl(q.url())
+                                  .maxNumberOfMessages(maxMessages)
+                                  .visibilityTimeout(seconds)
+                                  .waitTimeSeconds(receiveWaitSeconds)
+                                  .messageSystemAttributeNames(
+                                      MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+                      .thenApply(
+                          r -> {
+                            List<QueueMessage> out = new ArrayList<>();
+                            for (Message m : r.messages()) {
+                              out.add(toQueueMessage(m));
+                            }
+                            return out;
+                          }));
         });
   }
 
@@ -466,14 +514,18 @@ final class SqsQueues implements SupportsQueueInspection {
   public CompletableFuture<Void> delete(String uri, String receiptHandle) {
     String what = "SQS delete from " + uri;
     return AwsErrors.guard(
-        what, true,
+        what,
+        true,
         () -> {
           limits.checkUri(uri);
           checkHandle(receiptHandle);
           return onQueue(
-              what, true, uri,
-              q -> sqs.deleteMessage(b -> b.queueUrl(q.url()).receiptHandle(receiptHandle))
-                  .thenApply(r -> null));
+              what,
+              true,
+              uri,
+              q ->
+                  sqs.deleteMessage(b -> b.queueUrl(q.url()).receiptHandle(receiptHandle))
+                      .thenApply(r -> null));
         });
   }
 
@@ -486,7 +538,8 @@ final class SqsQueues implements SupportsQueueInspection {
   public CompletableFuture<Void> deleteBatch(String uri, List<String> receiptHandles) {
     String what = "SQS delete batch from " + uri;
     return AwsErrors.guard(
-        what, true,
+        what,
+        true,
         () -> {
           limits.checkUri(uri);
           limits.checkBatch(receiptHandles);
@@ -503,8 +556,8 @@ final class SqsQueues implements SupportsQueueInspection {
       QueueInfo q, Map<String, String> entries, int round) {
     List<DeleteMessageBatchRequestEntry> request = new ArrayList<>();
     entries.forEach(
-        (id, h) -> request.add(
-            DeleteMessageBatchRequestEntry.builder().id(id).receiptHandle(h).build()));
+        (id, h) ->
+            request.add(DeleteMessageBatchRequestEntry.builder().id(id).receiptHandle(h).build()));
     return sqs.deleteMessageBatch(b -> b.queueUrl(q.url()).entries(request))
         .thenCompose(
             r -> {
@@ -535,39 +588,53 @@ final class SqsQueues implements SupportsQueueInspection {
   public CompletableFuture<QueueBacklog> inspect(String uri, int maxPeeked) {
     String what = "SQS inspection of " + uri;
     return AwsErrors.guard(
-        what, false,
+        what,
+        false,
         () -> {
           limits.checkUri(uri);
           if (maxPeeked < 0 || maxPeeked > limits.maxBatchSize()) {
-            throw new BadRequestException("maxPeeked must be 0 to " + limits.maxBatchSize()
-                + ", got " + maxPeeked);
+            throw new BadRequestException(
+                "maxPeeked must be 0 to " + limits.maxBatchSize() + ", got " + maxPeeked);
           }
           return onQueue(
-              what, false, uri,
-              q -> sqs.getQueueAttributes(
-                      b -> b.queueUrl(q.url()).attributeNames(
-                          QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
-                          QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
-                          QueueAttributeName.MESSAGE_RETENTION_PERIOD))
-                  .thenCompose(
-                      a -> sqs.receiveMessage(
-                              b -> b.queueUrl(q.url()).maxNumberOfMessages(INSPECT_SAMPLE)
-                                  .visibilityTimeout(0).waitTimeSeconds(0)
-                                  .messageSystemAttributeNames(
-                                      MessageSystemAttributeName.SENT_TIMESTAMP,
-                                      MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
-                          .thenApply(r -> backlog(uri, a.attributes(), r.messages(),
-                              maxPeeked))));
+              what,
+              false,
+              uri,
+              q ->
+                  sqs.getQueueAttributes(
+                          b ->
+                              b.queueUrl(q.url())
+                                  .attributeNames(
+                                      QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                                      QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+                                      QueueAttributeName.MESSAGE_RETENTION_PERIOD))
+                      .thenCompose(
+                          a ->
+                              sqs.receiveMessage(
+                                      b ->
+                                          b.queueUrl(q.url())
+                                              .maxNumberOfMessages(INSPECT_SAMPLE)
+                                              .visibilityTimeout(0)
+                                              .waitTimeSeconds(0)
+                                              .messageSystemAttributeNames(
+                                                  MessageSystemAttributeName.SENT_TIMESTAMP,
+                                                  MessageSystemAttributeName
+                                                      .APPROXIMATE_RECEIVE_COUNT))
+                                  .thenApply(
+                                      r -> backlog(uri, a.attributes(), r.messages(), maxPeeked))));
         });
   }
 
-  private QueueBacklog backlog(String uri, Map<QueueAttributeName, String> attributes,
-      List<Message> sample, int maxPeeked) {
+  private QueueBacklog backlog(
+      String uri, Map<QueueAttributeName, String> attributes, List<Message> sample, int maxPeeked) {
     long visible = longAttribute(attributes, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, 0);
-    long inFlight = longAttribute(attributes,
-        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, 0);
-    long retention = longAttribute(attributes, QueueAttributeName.MESSAGE_RETENTION_PERIOD,
-        limits.messageRetention().toSeconds());
+    long inFlight =
+        longAttribute(attributes, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, 0);
+    long retention =
+        longAttribute(
+            attributes,
+            QueueAttributeName.MESSAGE_RETENTION_PERIOD,
+            limits.messageRetention().toSeconds());
     Instant oldest = null;
     List<QueueBacklog.PeekedMessage> peeked = new ArrayList<>();
     for (Message m : sample) {
@@ -587,18 +654,19 @@ final class SqsQueues implements SupportsQueueInspection {
       if (peeked.size() < maxPeeked) {
         QueueMessage qm = toQueueMessage(m);
         // The receive that looked counts as one: the deliveries before it are one fewer.
-        peeked.add(new QueueBacklog.PeekedMessage(qm.messageId(), at,
-            Math.max(0, qm.deliveryCount() - 1), qm.payload()));
+        peeked.add(
+            new QueueBacklog.PeekedMessage(
+                qm.messageId(), at, Math.max(0, qm.deliveryCount() - 1), qm.payload()));
       }
     }
     // The counts lag; a sample proves at least that many messages are there.
     visible = Math.max(visible, sample.size());
-    return new QueueBacklog(uri, visible, inFlight, Optional.ofNullable(oldest),
-        Duration.ofSeconds(retention), peeked);
+    return new QueueBacklog(
+        uri, visible, inFlight, Optional.ofNullable(oldest), Duration.ofSeconds(retention), peeked);
   }
 
-  private static long longAttribute(Map<QueueAttributeName, String> attributes,
-      QueueAttributeName name, long otherwise) {
+  private static long longAttribute(
+      Map<QueueAttributeName, String> attributes, QueueAttributeName name, long otherwise) {
     String v = attributes.get(name);
     if (v == null) {
       return otherwise;
@@ -614,8 +682,8 @@ final class SqsQueues implements SupportsQueueInspection {
 
   private void checkFits(QueueInfo q, int payloadLength) {
     if (payloadLength > q.maxPayload()) {
-      throw new LimitExceededException("message size for this queue", payloadLength,
-          q.maxPayload());
+      throw new LimitExceededException(
+          "message size for this queue", payloadLength, q.maxPayload());
     }
   }
 
@@ -631,8 +699,8 @@ final class SqsQueues implements SupportsQueueInspection {
 
   private static CompletableFuture<Void> afterBackOff(int round) {
     long ms = 50L << round;
-    return CompletableFuture.runAsync(() -> {}, CompletableFuture.delayedExecutor(ms,
-        TimeUnit.MILLISECONDS));
+    return CompletableFuture.runAsync(
+        () -> {}, CompletableFuture.delayedExecutor(ms, TimeUnit.MILLISECONDS));
   }
 
   private static boolean isQueueNameExists(String code) {

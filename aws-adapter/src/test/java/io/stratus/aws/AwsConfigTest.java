@@ -43,8 +43,9 @@ class AwsConfigTest {
     assertInvalid(ok().maxAttempts(0), "maxAttempts");
     assertInvalid(ok().apiCallTimeout(Duration.ZERO), "apiCallTimeout");
     assertInvalid(ok().apiCallAttemptTimeout(Duration.ofSeconds(-1)), "apiCallAttemptTimeout");
-    assertInvalid(ok().apiCallTimeout(Duration.ofSeconds(5))
-        .apiCallAttemptTimeout(Duration.ofSeconds(10)), "must not exceed");
+    assertInvalid(
+        ok().apiCallTimeout(Duration.ofSeconds(5)).apiCallAttemptTimeout(Duration.ofSeconds(10)),
+        "must not exceed");
     assertInvalid(ok().messageRetention(Duration.ofDays(15)), "messageRetention");
     assertInvalid(ok().messageRetention(Duration.ofSeconds(59)), "messageRetention");
     assertInvalid(ok().sqsMaximumMessageSize(1023), "sqsMaximumMessageSize");
@@ -61,8 +62,11 @@ class AwsConfigTest {
   @Test
   void s3QueuesNeedAPrefixApartFromStorage() {
     assertInvalid(ok().queueBackend(AwsConfig.QueueBackend.S3).keyPrefix(""), "s3QueueKeyPrefix");
-    assertInvalid(ok().queueBackend(AwsConfig.QueueBackend.S3).keyPrefix("db/")
-        .s3QueueKeyPrefix("db/queues/"), "s3QueueKeyPrefix");
+    assertInvalid(
+        ok().queueBackend(AwsConfig.QueueBackend.S3)
+            .keyPrefix("db/")
+            .s3QueueKeyPrefix("db/queues/"),
+        "s3QueueKeyPrefix");
     // With SQS the S3 queue prefix is unused, so an overlap does not matter.
     ok().keyPrefix("").build();
     ok().queueBackend(AwsConfig.QueueBackend.S3).build();
@@ -72,7 +76,8 @@ class AwsConfigTest {
   void everyProblemIsReportedAtOnce() {
     assertThatThrownBy(() -> AwsConfig.builder("B").region("").maxAttempts(99).build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("bucket").hasMessageContaining("region")
+        .hasMessageContaining("bucket")
+        .hasMessageContaining("region")
         .hasMessageContaining("maxAttempts");
   }
 
@@ -80,12 +85,17 @@ class AwsConfigTest {
   void credentialsNeverShow() {
     AwsConfig c = ok().staticCredentials(KEY_ID, SECRET, "session-token-xyz").build();
     assertThat(c.hasStaticCredentials()).isTrue();
-    assertThat(c.toString()).doesNotContain(SECRET).doesNotContain(KEY_ID)
-        .doesNotContain("session-token-xyz").contains("****");
+    assertThat(c.toString())
+        .doesNotContain(SECRET)
+        .doesNotContain(KEY_ID)
+        .doesNotContain("session-token-xyz")
+        .contains("****");
     assertThatThrownBy(() -> ok().staticCredentials(KEY_ID, SECRET).maxAttempts(0).build())
-        .hasMessageNotContaining(SECRET).hasMessageNotContaining(KEY_ID);
+        .hasMessageNotContaining(SECRET)
+        .hasMessageNotContaining(KEY_ID);
     assertThatThrownBy(() -> ok().staticCredentials(KEY_ID, " "))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining(KEY_ID);
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageNotContaining(KEY_ID);
     try (AwsCloud cloud = AwsCloud.connect(c)) {
       assertThat(cloud.toString()).doesNotContain(SECRET).doesNotContain(KEY_ID);
     }
@@ -93,10 +103,18 @@ class AwsConfigTest {
 
   @Test
   void toBuilderKeepsEverySetting() {
-    AwsConfig c = ok().region("eu-west-1").endpoint(URI.create("http://127.0.0.1:4566"))
-        .pathStyleAccess(true).staticCredentials(KEY_ID, SECRET).keyPrefix("db/")
-        .queueNamePrefix("q-").queueBackend(AwsConfig.QueueBackend.S3).maxAttempts(5)
-        .receiveWait(Duration.ofSeconds(2)).machineTag("t").build();
+    AwsConfig c =
+        ok().region("eu-west-1")
+            .endpoint(URI.create("http://127.0.0.1:4566"))
+            .pathStyleAccess(true)
+            .staticCredentials(KEY_ID, SECRET)
+            .keyPrefix("db/")
+            .queueNamePrefix("q-")
+            .queueBackend(AwsConfig.QueueBackend.S3)
+            .maxAttempts(5)
+            .receiveWait(Duration.ofSeconds(2))
+            .machineTag("t")
+            .build();
     assertThat(c.toBuilder().build().toString()).isEqualTo(c.toString());
     assertThat(c.toBuilder().build().hasStaticCredentials()).isTrue();
   }
@@ -106,7 +124,8 @@ class AwsConfigTest {
   }
 
   private static void assertInvalid(AwsConfig.Builder b, String naming) {
-    assertThatThrownBy(b::build).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(b::build)
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(naming);
   }
 }

@@ -38,7 +38,8 @@ class AwsErrorsTest {
   @Test
   void preconditionAndConflict() {
     assertThat(write(s3Error(412, "PreconditionFailed")))
-        .isInstanceOf(PreconditionFailedException.class).hasMessageContaining("HTTP 412")
+        .isInstanceOf(PreconditionFailedException.class)
+        .hasMessageContaining("HTTP 412")
         .hasMessageContaining("req-1");
     CloudException conflict = write(s3Error(409, "ConditionalRequestConflict"));
     assertThat(conflict).isInstanceOf(ConflictException.class);
@@ -68,12 +69,9 @@ class AwsErrorsTest {
   void serverErrorsAreRetryableButAGatewayTimeoutLeavesAWriteOpen() {
     CloudException internal = write(s3Error(500, "InternalError"));
     assertThat(internal).isExactlyInstanceOf(RetryableException.class);
-    assertThat(write(s3Error(504, "GatewayTimeout")))
-        .isInstanceOf(OutcomeUnknownException.class);
-    assertThat(read(s3Error(504, "GatewayTimeout")))
-        .isExactlyInstanceOf(RetryableException.class);
-    assertThat(write(s3Error(400, "RequestTimeout")))
-        .isExactlyInstanceOf(RetryableException.class);
+    assertThat(write(s3Error(504, "GatewayTimeout"))).isInstanceOf(OutcomeUnknownException.class);
+    assertThat(read(s3Error(504, "GatewayTimeout"))).isExactlyInstanceOf(RetryableException.class);
+    assertThat(write(s3Error(400, "RequestTimeout"))).isExactlyInstanceOf(RetryableException.class);
   }
 
   @Test
@@ -81,12 +79,14 @@ class AwsErrorsTest {
     assertThat(write(s3Error(400, "InvalidArgument"))).isInstanceOf(BadRequestException.class);
     assertThat(write(s3Error(400, "KeyTooLongError"))).isInstanceOf(BadRequestException.class);
     assertThat(write(s3Error(404, "NoSuchBucket")))
-        .isInstanceOf(NotFoundException.class).hasMessageContaining("configured bucket");
+        .isInstanceOf(NotFoundException.class)
+        .hasMessageContaining("configured bucket");
     assertThat(write(sqsError(400, "AWS.SimpleQueueService.NonExistentQueue")))
         .isInstanceOf(NotFoundException.class);
     assertThat(write(sqsError(400, "QueueDoesNotExist"))).isInstanceOf(NotFoundException.class);
     assertThat(write(s3Error(301, "PermanentRedirect")))
-        .isInstanceOf(BadRequestException.class).hasMessageContaining("region");
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("region");
     assertThat(write(s3Error(403, "RequestTimeTooSkewed"))).isInstanceOf(BadRequestException.class);
     ServiceUnavailableException recently =
         (ServiceUnavailableException) write(sqsError(400, "QueueDeletedRecently"));
@@ -95,11 +95,15 @@ class AwsErrorsTest {
 
   @Test
   void authenticationFailuresNameTheCauseNotTheCredentials() {
-    for (String code : new String[] {"AccessDenied", "SignatureDoesNotMatch",
-        "InvalidAccessKeyId", "ExpiredToken"}) {
+    for (String code :
+        new String[] {
+          "AccessDenied", "SignatureDoesNotMatch", "InvalidAccessKeyId", "ExpiredToken"
+        }) {
       CloudException e = write(s3Error(403, code));
-      assertThat(e).isInstanceOf(BadRequestException.class)
-          .hasMessageContaining("credentials").hasMessageContaining("IAM")
+      assertThat(e)
+          .isInstanceOf(BadRequestException.class)
+          .hasMessageContaining("credentials")
+          .hasMessageContaining("IAM")
           .hasMessageNotContaining("scripted");
     }
   }
@@ -116,25 +120,37 @@ class AwsErrorsTest {
 
   @Test
   void failuresBeforeSendingHadNoEffect() {
-    SdkClientException refused = SdkClientException.builder().message("Unable to execute")
-        .cause(new ConnectException("Connection refused")).build();
-    SdkClientException unknownHost = SdkClientException.builder().message("Unable to execute")
-        .cause(new UnknownHostException("bucket.s3.example")).build();
-    SdkClientException noCredentials =
-        SdkClientException.builder().message("Unable to load credentials from any provider")
+    SdkClientException refused =
+        SdkClientException.builder()
+            .message("Unable to execute")
+            .cause(new ConnectException("Connection refused"))
             .build();
-    SdkClientException noConnection = SdkClientException.builder()
-        .message("Acquire operation took longer than the configured maximum time").build();
-    for (SdkClientException e : new SdkClientException[] {refused, unknownHost, noCredentials,
-        noConnection}) {
+    SdkClientException unknownHost =
+        SdkClientException.builder()
+            .message("Unable to execute")
+            .cause(new UnknownHostException("bucket.s3.example"))
+            .build();
+    SdkClientException noCredentials =
+        SdkClientException.builder()
+            .message("Unable to load credentials from any provider")
+            .build();
+    SdkClientException noConnection =
+        SdkClientException.builder()
+            .message("Acquire operation took longer than the configured maximum time")
+            .build();
+    for (SdkClientException e :
+        new SdkClientException[] {refused, unknownHost, noCredentials, noConnection}) {
       assertThat(write(e)).as(e.getMessage()).isInstanceOf(ServiceUnavailableException.class);
     }
   }
 
   @Test
   void brokenConnectionsAfterSendingLeaveWritesOpen() {
-    SdkClientException reset = SdkClientException.builder().message("Unable to execute")
-        .cause(new IOException("Connection reset by peer")).build();
+    SdkClientException reset =
+        SdkClientException.builder()
+            .message("Unable to execute")
+            .cause(new IOException("Connection reset by peer"))
+            .build();
     assertThat(write(reset)).isInstanceOf(OutcomeUnknownException.class);
     assertThat(read(reset)).isExactlyInstanceOf(RetryableException.class);
     assertThat(write(new IOException("Broken pipe"))).isInstanceOf(OutcomeUnknownException.class);
@@ -151,9 +167,13 @@ class AwsErrorsTest {
 
   @Test
   void guardTurnsThrowsIntoFailedFutures() {
-    CompletableFuture<Object> thrown = AwsErrors.guard("x", true, () -> {
-      throw new BadRequestException("bad");
-    });
+    CompletableFuture<Object> thrown =
+        AwsErrors.guard(
+            "x",
+            true,
+            () -> {
+              throw new BadRequestException("bad");
+            });
     assertThat(thrown).isCompletedExceptionally();
     CompletableFuture<Object> failed =
         AwsErrors.guard("x", true, () -> CompletableFuture.failedFuture(s3Error(500, "Internal")));

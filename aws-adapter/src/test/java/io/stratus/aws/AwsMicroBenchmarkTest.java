@@ -41,8 +41,10 @@ class AwsMicroBenchmarkTest {
 
     @Override
     public void beforeTransmission(Context.BeforeTransmission c, ExecutionAttributes a) {
-      String op = a.getAttribute(SdkExecutionAttribute.SERVICE_NAME) + "."
-          + a.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
+      String op =
+          a.getAttribute(SdkExecutionAttribute.SERVICE_NAME)
+              + "."
+              + a.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
       counts.computeIfAbsent(op, k -> new LongAdder()).increment();
     }
 
@@ -60,13 +62,30 @@ class AwsMicroBenchmarkTest {
   void printLatencyAndRequestsPerOperation() {
     String run = UUID.randomUUID().toString().substring(0, 8);
     LocalStackFixture ls = LocalStackFixture.get();
-    try (AwsCloud sqsCloud = AwsCloud.connect(ls.config().keyPrefix("bench-" + run + "/")
-            .queueNamePrefix("bench" + run + "-").build(), List.of(counter));
-        AwsCloud s3Cloud = AwsCloud.connect(ls.config().keyPrefix("bench-" + run + "/")
-            .queueBackend(AwsConfig.QueueBackend.S3).s3QueueKeyPrefix("benchq-" + run + "/")
-            .build(), List.of(counter))) {
-      table.append(String.format("%-34s %6s %9s %9s %9s  %s%n", "operation (LocalStack "
-          + "2026.3.0)", "calls", "p50 ms", "p90 ms", "req/call", "requests"));
+    try (AwsCloud sqsCloud =
+            AwsCloud.connect(
+                ls.config()
+                    .keyPrefix("bench-" + run + "/")
+                    .queueNamePrefix("bench" + run + "-")
+                    .build(),
+                List.of(counter));
+        AwsCloud s3Cloud =
+            AwsCloud.connect(
+                ls.config()
+                    .keyPrefix("bench-" + run + "/")
+                    .queueBackend(AwsConfig.QueueBackend.S3)
+                    .s3QueueKeyPrefix("benchq-" + run + "/")
+                    .build(),
+                List.of(counter))) {
+      table.append(
+          String.format(
+              "%-34s %6s %9s %9s %9s  %s%n",
+              "operation (LocalStack " + "2026.3.0)",
+              "calls",
+              "p50 ms",
+              "p90 ms",
+              "req/call",
+              "requests"));
       storage(sqsCloud.storage());
       queues("SQS", sqsCloud.simpleQueues(), "bench-q-" + run);
       queues("S3 queue", s3Cloud.simpleQueues(), "bench-q-" + run);
@@ -82,11 +101,13 @@ class AwsMicroBenchmarkTest {
     measure("S3 put 10 KB", () -> s.put("page-" + n[0]++ % 10, page, Map.of()));
     measure("S3 get 10 KB", () -> s.get("page"));
     measure("S3 get-if-changed (304)", () -> s.getIfChanged("page", v[0].version()));
-    measure("S3 put-if-version-matches 10 KB", () -> {
-      page[0]++;
-      return s.putIfVersionMatches("page", page, Map.of(), v[0].version())
-          .thenApply(x -> v[0] = x);
-    });
+    measure(
+        "S3 put-if-version-matches 10 KB",
+        () -> {
+          page[0]++;
+          return s.putIfVersionMatches("page", page, Map.of(), v[0].version())
+              .thenApply(x -> v[0] = x);
+        });
     measure("S3 put-if-absent 10 KB", () -> s.putIfAbsent("fresh-" + n[0]++, page, Map.of()));
   }
 
@@ -112,7 +133,10 @@ class AwsMicroBenchmarkTest {
       receives[0]++;
       held.addAll(got);
     }
-    report(label + " receive up to 10", receiveNanos, delta(sent, counter.snapshot()),
+    report(
+        label + " receive up to 10",
+        receiveNanos,
+        delta(sent, counter.snapshot()),
         String.format(" (%.1f messages per receive)", held.size() / (double) receives[0]));
     Map<String, Long> received = counter.snapshot();
     List<Long> deleteNanos = new ArrayList<>();
@@ -157,12 +181,13 @@ class AwsMicroBenchmarkTest {
 
   private static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
     Map<String, Long> d = new TreeMap<>();
-    after.forEach((k, v) -> {
-      long n = v - before.getOrDefault(k, 0L);
-      if (n > 0) {
-        d.put(k, n);
-      }
-    });
+    after.forEach(
+        (k, v) -> {
+          long n = v - before.getOrDefault(k, 0L);
+          if (n > 0) {
+            d.put(k, n);
+          }
+        });
     return d;
   }
 
@@ -170,11 +195,20 @@ class AwsMicroBenchmarkTest {
     long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
     long total = requests.values().stream().mapToLong(Long::longValue).sum();
     StringBuilder per = new StringBuilder();
-    requests.forEach((k, v) -> per.append(per.length() == 0 ? "" : ", ")
-        .append(String.format("%s %.2f", k, v / (double) sorted.length)));
-    table.append(String.format("%-34s %6d %9.2f %9.2f %9.2f  %s%s%n", label, sorted.length,
-        percentile(sorted, 0.5), percentile(sorted, 0.9), total / (double) sorted.length, per,
-        note));
+    requests.forEach(
+        (k, v) ->
+            per.append(per.length() == 0 ? "" : ", ")
+                .append(String.format("%s %.2f", k, v / (double) sorted.length)));
+    table.append(
+        String.format(
+            "%-34s %6d %9.2f %9.2f %9.2f  %s%s%n",
+            label,
+            sorted.length,
+            percentile(sorted, 0.5),
+            percentile(sorted, 0.9),
+            total / (double) sorted.length,
+            per,
+            note));
   }
 
   private static double percentile(long[] sorted, double p) {

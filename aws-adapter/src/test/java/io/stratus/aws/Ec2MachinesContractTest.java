@@ -16,8 +16,13 @@ class Ec2MachinesContractTest extends MachineReservationServiceContract {
 
   @BeforeAll
   static void connect() {
-    cloud = AwsCloud.connect(LocalStackFixture.get().requireEc2().config()
-        .machineTag("contract-" + UUID.randomUUID().toString().substring(0, 8)).build());
+    cloud =
+        AwsCloud.connect(
+            LocalStackFixture.get()
+                .requireEc2()
+                .config()
+                .machineTag("contract-" + UUID.randomUUID().toString().substring(0, 8))
+                .build());
   }
 
   @AfterAll

@@ -34,25 +34,34 @@ import software.amazon.awssdk.services.ec2.model.TerminateInstancesResponse;
 class Ec2MachinesTest {
   private static final Instant LAUNCHED = Instant.parse("2026-03-01T12:00:00Z");
   private final Fakes.Ec2 ec2 = new Fakes.Ec2();
-  private final Ec2Machines machines = new Ec2Machines(ec2, "m7g.large", "prod",
-      Clock.fixed(LAUNCHED, ZoneOffset.UTC));
+  private final Ec2Machines machines =
+      new Ec2Machines(ec2, "m7g.large", "prod", Clock.fixed(LAUNCHED, ZoneOffset.UTC));
 
   private static <T> T await(CompletableFuture<T> f) {
     return CloudFutures.await(f);
   }
 
   private static Instance instance(String id, InstanceStateName state) {
-    return Instance.builder().instanceId(id).imageId("ami-1").privateIpAddress("10.0.0.7")
-        .launchTime(LAUNCHED).state(InstanceState.builder().name(state).build()).build();
+    return Instance.builder()
+        .instanceId(id)
+        .imageId("ami-1")
+        .privateIpAddress("10.0.0.7")
+        .launchTime(LAUNCHED)
+        .state(InstanceState.builder().name(state).build())
+        .build();
   }
 
   @Test
   void startRunsOneTaggedInstanceOfTheConfiguredType() {
-    ec2.answer = r -> RunInstancesResponse.builder()
-        .instances(instance("i-1", InstanceStateName.PENDING)).build();
+    ec2.answer =
+        r ->
+            RunInstancesResponse.builder()
+                .instances(instance("i-1", InstanceStateName.PENDING))
+                .build();
     MachineDescription d = await(machines.start("ami-1"));
-    assertThat(d).isEqualTo(new MachineDescription("i-1", "ami-1", MachineState.PENDING,
-        "10.0.0.7", LAUNCHED));
+    assertThat(d)
+        .isEqualTo(
+            new MachineDescription("i-1", "ami-1", MachineState.PENDING, "10.0.0.7", LAUNCHED));
     RunInstancesRequest r = (RunInstancesRequest) ec2.requests.get(0);
     assertThat(r.imageId()).isEqualTo("ami-1");
     assertThat(r.instanceTypeAsString()).isEqualTo("m7g.large");
@@ -68,7 +77,8 @@ class Ec2MachinesTest {
     assertThat(ec2.requests).isEmpty();
     ec2.answer = r -> ec2Error(400, "InvalidAMIID.NotFound");
     assertThatThrownBy(() -> await(machines.start("ami-x")))
-        .isInstanceOf(BadRequestException.class).hasMessageContaining("InvalidAMIID.NotFound");
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("InvalidAMIID.NotFound");
   }
 
   @Test
@@ -77,8 +87,7 @@ class Ec2MachinesTest {
     await(machines.stop("i-1"));
     assertThat(((TerminateInstancesRequest) ec2.requests.get(0)).instanceIds())
         .containsExactly("i-1");
-    for (String code : new String[] {"InvalidInstanceID.NotFound",
-        "InvalidInstanceID.Malformed"}) {
+    for (String code : new String[] {"InvalidInstanceID.NotFound", "InvalidInstanceID.Malformed"}) {
       ec2.answer = r -> ec2Error(400, code);
       assertThatThrownBy(() -> await(machines.stop("i-nope")))
           .isInstanceOf(NotFoundException.class);
@@ -100,23 +109,31 @@ class Ec2MachinesTest {
 
   @Test
   void listRunningFiltersByTagAndStateAndFollowsPages() {
-    ec2.answer = r -> {
-      DescribeInstancesRequest d = (DescribeInstancesRequest) r;
-      return d.nextToken() == null
-          ? DescribeInstancesResponse.builder().nextToken("p2")
-              .reservations(Reservation.builder()
-                  .instances(instance("i-1", InstanceStateName.RUNNING)).build())
-              .build()
-          : DescribeInstancesResponse.builder()
-              .reservations(Reservation.builder().instances(
-                  instance("i-2", InstanceStateName.PENDING),
-                  instance("i-3", InstanceStateName.TERMINATED)).build())
-              .build();
-    };
+    ec2.answer =
+        r -> {
+          DescribeInstancesRequest d = (DescribeInstancesRequest) r;
+          return d.nextToken() == null
+              ? DescribeInstancesResponse.builder()
+                  .nextToken("p2")
+                  .reservations(
+                      Reservation.builder()
+                          .instances(instance("i-1", InstanceStateName.RUNNING))
+                          .build())
+                  .build()
+              : DescribeInstancesResponse.builder()
+                  .reservations(
+                      Reservation.builder()
+                          .instances(
+                              instance("i-2", InstanceStateName.PENDING),
+                              instance("i-3", InstanceStateName.TERMINATED))
+                          .build())
+                  .build();
+        };
     List<MachineDescription> running = await(machines.listRunning());
     assertThat(running).extracting(MachineDescription::id).containsExactly("i-1", "i-2");
     DescribeInstancesRequest first = (DescribeInstancesRequest) ec2.requests.get(0);
-    assertThat(first.filters()).extracting(Filter::name)
+    assertThat(first.filters())
+        .extracting(Filter::name)
         .containsExactly("tag:" + Ec2Machines.TAG_KEY, "instance-state-name");
     assertThat(first.filters().get(0).values()).containsExactly("prod");
     assertThat(first.filters().get(1).values()).doesNotContain("terminated");

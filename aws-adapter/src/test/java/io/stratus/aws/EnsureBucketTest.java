@@ -25,10 +25,16 @@ class EnsureBucketTest {
   @Test
   void anUnreachableEndpointIsACloudException() {
     // Port 9 (discard) on the loopback interface: nothing listens there on a test machine.
-    AwsConfig config = AwsConfig.builder("stratus-nowhere").region("us-east-1")
-        .endpoint(URI.create("http://127.0.0.1:9")).pathStyleAccess(true)
-        .staticCredentials("test", "test").maxAttempts(1)
-        .apiCallAttemptTimeout(Duration.ofSeconds(5)).apiCallTimeout(Duration.ofSeconds(10)).build();
+    AwsConfig config =
+        AwsConfig.builder("stratus-nowhere")
+            .region("us-east-1")
+            .endpoint(URI.create("http://127.0.0.1:9"))
+            .pathStyleAccess(true)
+            .staticCredentials("test", "test")
+            .maxAttempts(1)
+            .apiCallAttemptTimeout(Duration.ofSeconds(5))
+            .apiCallTimeout(Duration.ofSeconds(10))
+            .build();
     try (AwsCloud cloud = AwsCloud.connect(config)) {
       assertThatThrownBy(cloud::ensureBucket).isInstanceOf(CloudException.class);
     }

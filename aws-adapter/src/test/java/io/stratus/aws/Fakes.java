@@ -53,8 +53,11 @@ final class Fakes {
 
   /** A service error as the SDK raises it, with an optional Retry-After header. */
   static AwsServiceException s3Error(int status, String code, String retryAfter) {
-    return S3Exception.builder().statusCode(status).requestId("req-1")
-        .awsErrorDetails(details(status, code, retryAfter)).build();
+    return S3Exception.builder()
+        .statusCode(status)
+        .requestId("req-1")
+        .awsErrorDetails(details(status, code, retryAfter))
+        .build();
   }
 
   static AwsServiceException s3Error(int status, String code) {
@@ -62,13 +65,19 @@ final class Fakes {
   }
 
   static AwsServiceException sqsError(int status, String code) {
-    return SqsException.builder().statusCode(status).requestId("req-2")
-        .awsErrorDetails(details(status, code, null)).build();
+    return SqsException.builder()
+        .statusCode(status)
+        .requestId("req-2")
+        .awsErrorDetails(details(status, code, null))
+        .build();
   }
 
   static AwsServiceException ec2Error(int status, String code) {
-    return Ec2Exception.builder().statusCode(status).requestId("req-3")
-        .awsErrorDetails(details(status, code, null)).build();
+    return Ec2Exception.builder()
+        .statusCode(status)
+        .requestId("req-3")
+        .awsErrorDetails(details(status, code, null))
+        .build();
   }
 
   private static AwsErrorDetails details(int status, String code, String retryAfter) {
@@ -76,16 +85,21 @@ final class Fakes {
     if (retryAfter != null) {
       http.putHeader("Retry-After", retryAfter);
     }
-    return AwsErrorDetails.builder().errorCode(code).errorMessage("scripted " + code)
-        .serviceName("fake").sdkHttpResponse(http.build()).build();
+    return AwsErrorDetails.builder()
+        .errorCode(code)
+        .errorMessage("scripted " + code)
+        .serviceName("fake")
+        .sdkHttpResponse(http.build())
+        .build();
   }
 
   /** A fake whose every call goes through {@link #answer}. */
   abstract static class Scripted {
     final List<Object> requests = new ArrayList<>();
-    Function<Object, Object> answer = r -> {
-      throw new UnsupportedOperationException("no answer scripted for " + r);
-    };
+    Function<Object, Object> answer =
+        r -> {
+          throw new UnsupportedOperationException("no answer scripted for " + r);
+        };
 
     /** The answer to {@code request}: a value, or a Throwable to fail the future with. */
     @SuppressWarnings("unchecked")
@@ -161,8 +175,7 @@ final class Fakes {
     }
 
     @Override
-    public CompletableFuture<SendMessageBatchResponse> sendMessageBatch(
-        SendMessageBatchRequest r) {
+    public CompletableFuture<SendMessageBatchResponse> sendMessageBatch(SendMessageBatchRequest r) {
       return respond(r);
     }
 

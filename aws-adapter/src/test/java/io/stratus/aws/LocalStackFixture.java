@@ -42,6 +42,7 @@ public final class LocalStackFixture {
   static final String REGION = "us-east-1";
   static final String ACCESS_KEY = "test";
   static final String SECRET_KEY = "test";
+
   /** Bounds the launcher: a first install takes about 70 s, a start a few seconds. */
   static final Duration LAUNCH_TIMEOUT = Duration.ofMinutes(6);
 
@@ -70,14 +71,19 @@ public final class LocalStackFixture {
     List<String> reasons = new ArrayList<>();
     try {
       instance = find(reasons);
-      System.out.println("LocalStack for the AWS adapter tests: " + instance.source + " at "
-          + instance.endpoint);
+      System.out.println(
+          "LocalStack for the AWS adapter tests: " + instance.source + " at " + instance.endpoint);
       return instance;
     } catch (RuntimeException e) {
       reasons.add(e.toString());
-      failure = new IllegalStateException(
-          "no LocalStack for the AWS adapter tests: " + String.join("; ", reasons)
-              + ". Set " + ENDPOINT_VARIABLE + ", start Docker, or fix bin/localstack.", e);
+      failure =
+          new IllegalStateException(
+              "no LocalStack for the AWS adapter tests: "
+                  + String.join("; ", reasons)
+                  + ". Set "
+                  + ENDPOINT_VARIABLE
+                  + ", start Docker, or fix bin/localstack.",
+              e);
       throw failure;
     }
   }
@@ -128,18 +134,18 @@ public final class LocalStackFixture {
     }
     ProcessBuilder pb =
         new ProcessBuilder("bash", script.toString(), "start", "--port", Integer.toString(port))
-            .directory(root.toFile()).redirectErrorStream(true)
+            .directory(root.toFile())
+            .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     try {
       Process p = pb.start();
       // A real external process: wait for it, bounded (the first run installs LocalStack).
       if (!p.waitFor(LAUNCH_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new IllegalStateException("bin/localstack start did not finish within "
-            + LAUNCH_TIMEOUT + ": " + tail(log));
+        throw new IllegalStateException(
+            "bin/localstack start did not finish within " + LAUNCH_TIMEOUT + ": " + tail(log));
       }
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(script, port),
-          "localstack-stop"));
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(script, port), "localstack-stop"));
       if (p.exitValue() != 0) {
         throw new IllegalStateException(
             "bin/localstack start failed (exit " + p.exitValue() + "): " + tail(log));
@@ -155,9 +161,11 @@ public final class LocalStackFixture {
 
   private static void stop(Path script, int port) {
     try {
-      Process p = new ProcessBuilder("bash", script.toString(), "stop", "--port",
-          Integer.toString(port)).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      Process p =
+          new ProcessBuilder("bash", script.toString(), "stop", "--port", Integer.toString(port))
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
       p.waitFor(30, TimeUnit.SECONDS);
     } catch (IOException e) {
       // the JVM is exiting: nothing more to do
@@ -169,13 +177,13 @@ public final class LocalStackFixture {
   /** The folder that holds bin/localstack: the module's parent when run by Maven. */
   private static Path projectRoot() {
     for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-      if (Files.isRegularFile(p.resolve("bin/localstack")) && Files.isRegularFile(
-          p.resolve("pom.xml"))) {
+      if (Files.isRegularFile(p.resolve("bin/localstack"))
+          && Files.isRegularFile(p.resolve("pom.xml"))) {
         return p;
       }
     }
-    throw new IllegalStateException("bin/localstack not found above " + Path.of("")
-        .toAbsolutePath());
+    throw new IllegalStateException(
+        "bin/localstack not found above " + Path.of("").toAbsolutePath());
   }
 
   private static int freePort() {
@@ -225,9 +233,14 @@ public final class LocalStackFixture {
   LocalStackFixture requireEc2() {
     String health = health(endpoint);
     if (health == null || !health.matches("(?s).*\"ec2\": ?\"(available|running)\".*")) {
-      throw new IllegalStateException("the LocalStack at " + endpoint + " (" + source
-          + ") does not offer EC2; start it with SERVICES including ec2, as bin/localstack does."
-          + " Health: " + health);
+      throw new IllegalStateException(
+          "the LocalStack at "
+              + endpoint
+              + " ("
+              + source
+              + ") does not offer EC2; start it with SERVICES including ec2, as bin/localstack does."
+              + " Health: "
+              + health);
     }
     return this;
   }
@@ -239,17 +252,24 @@ public final class LocalStackFixture {
 
   /** A configuration for this LocalStack and {@link #bucket()}, to be completed by the test. */
   public AwsConfig.Builder config() {
-    return AwsConfig.builder(bucket).region(REGION).endpoint(endpoint).pathStyleAccess(true)
-        .staticCredentials(ACCESS_KEY, SECRET_KEY).maxAttempts(3)
-        .apiCallAttemptTimeout(Duration.ofSeconds(30)).apiCallTimeout(Duration.ofSeconds(90));
+    return AwsConfig.builder(bucket)
+        .region(REGION)
+        .endpoint(endpoint)
+        .pathStyleAccess(true)
+        .staticCredentials(ACCESS_KEY, SECRET_KEY)
+        .maxAttempts(3)
+        .apiCallAttemptTimeout(Duration.ofSeconds(30))
+        .apiCallTimeout(Duration.ofSeconds(90));
   }
 
   /** A raw S3 client for tests that look behind the adapter; the caller closes it. */
   S3AsyncClient rawS3() {
-    return S3AsyncClient.builder().region(Region.of(REGION)).endpointOverride(endpoint)
+    return S3AsyncClient.builder()
+        .region(Region.of(REGION))
+        .endpointOverride(endpoint)
         .forcePathStyle(true)
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
         .build();
   }
 

@@ -20,8 +20,23 @@ class QueueNamesTest {
 
   /** A random URI: ASCII, separators, Latin, CJK and surrogate pairs, 1 to 400 characters. */
   private static String randomUri(SplittableRandom r) {
-    String[] pieces = {"a", "Z", "7", "-", "_", "/", ".", " ", "~", "\u00e9", "\u4e2d",
-        "\ud83d\ude00", "db", "page", "%"};
+    String[] pieces = {
+      "a",
+      "Z",
+      "7",
+      "-",
+      "_",
+      "/",
+      ".",
+      " ",
+      "~",
+      "\u00e9",
+      "\u4e2d",
+      "\ud83d\ude00",
+      "db",
+      "page",
+      "%"
+    };
     int n = 1 + r.nextInt(r.nextInt(10) == 0 ? 400 : 40);
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < n; i++) {
@@ -53,8 +68,9 @@ class QueueNamesTest {
       assertThat(before == null || before.equals(uri)).as("collision of %s", uri).isTrue();
     }
     // URIs whose readable parts are equal, or equal once cut, still differ by their hash.
-    List<String> lookAlike = List.of("a/b", "a.b", "a b", "a_b", "a\u00e9b",
-        "x".repeat(200) + "1", "x".repeat(200) + "2");
+    List<String> lookAlike =
+        List.of(
+            "a/b", "a.b", "a b", "a_b", "a\u00e9b", "x".repeat(200) + "1", "x".repeat(200) + "2");
     assertThat(lookAlike.stream().map(names::nameFor).distinct()).hasSize(lookAlike.size());
   }
 

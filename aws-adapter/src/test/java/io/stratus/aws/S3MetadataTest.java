@@ -17,15 +17,33 @@ class S3MetadataTest {
 
   @Test
   void everythingElseRoundTrips() {
-    Map<String, String> md = Map.of("Upper", "v", "x-looks-encoded", "v", "spa ce", " lead",
-        "k1", "trail ", "k2", "\u00e9\u4e2d\ud83d\ude00", "k3", "=?UTF-8?B?YQ==?=", "k4",
-        "~b64~abc", "k5", "tab\there", "k6", "");
+    Map<String, String> md =
+        Map.of(
+            "Upper",
+            "v",
+            "x-looks-encoded",
+            "v",
+            "spa ce",
+            " lead",
+            "k1",
+            "trail ",
+            "k2",
+            "\u00e9\u4e2d\ud83d\ude00",
+            "k3",
+            "=?UTF-8?B?YQ==?=",
+            "k4",
+            "~b64~abc",
+            "k5",
+            "tab\there",
+            "k6",
+            "");
     Map<String, String> stored = S3Metadata.encode(md);
-    stored.forEach((k, v) -> {
-      assertThat(k).matches("[a-z0-9][a-z0-9._-]*");
-      assertThat(v).matches("[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?|");
-      assertThat(v).doesNotStartWith("=?");
-    });
+    stored.forEach(
+        (k, v) -> {
+          assertThat(k).matches("[a-z0-9][a-z0-9._-]*");
+          assertThat(v).matches("[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?|");
+          assertThat(v).doesNotStartWith("=?");
+        });
     assertThat(S3Metadata.decode(stored)).isEqualTo(md);
   }
 
@@ -43,6 +61,7 @@ class S3MetadataTest {
   void theStoredFormIsLimitedTo2KiB() {
     S3Metadata.encode(Map.of("k", "v".repeat(2047)));
     assertThatThrownBy(() -> S3Metadata.encode(Map.of("k", "\u00e9".repeat(800))))
-        .isInstanceOf(LimitExceededException.class).hasMessageContaining("stored in S3");
+        .isInstanceOf(LimitExceededException.class)
+        .hasMessageContaining("stored in S3");
   }
 }

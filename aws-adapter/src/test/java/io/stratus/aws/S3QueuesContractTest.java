@@ -24,8 +24,13 @@ class S3QueuesContractTest extends SimpleQueueServiceContract {
 
   @BeforeAll
   static void connect() {
-    cloud = AwsCloud.connect(LocalStackFixture.get().config()
-        .queueBackend(AwsConfig.QueueBackend.S3).s3QueueKeyPrefix(QUEUE_PREFIX).build());
+    cloud =
+        AwsCloud.connect(
+            LocalStackFixture.get()
+                .config()
+                .queueBackend(AwsConfig.QueueBackend.S3)
+                .s3QueueKeyPrefix(QUEUE_PREFIX)
+                .build());
   }
 
   @AfterAll
@@ -78,8 +83,13 @@ class S3QueuesContractTest extends SimpleQueueServiceContract {
     String q = newQueue("shared");
     String id = await(queues.send(q, bytes("one")));
     QueueMessage mine = drain(q, Set.of(id)).get(id);
-    try (AwsCloud other = AwsCloud.connect(LocalStackFixture.get().config()
-        .queueBackend(AwsConfig.QueueBackend.S3).s3QueueKeyPrefix(QUEUE_PREFIX).build())) {
+    try (AwsCloud other =
+        AwsCloud.connect(
+            LocalStackFixture.get()
+                .config()
+                .queueBackend(AwsConfig.QueueBackend.S3)
+                .s3QueueKeyPrefix(QUEUE_PREFIX)
+                .build())) {
       SimpleQueueService theirs = other.simpleQueues();
       assertThat(await(theirs.listQueues(uri("")))).containsExactly(q);
       assertThat(await(theirs.receive(q, 10, LONG_VISIBILITY))).isEmpty();

@@ -80,8 +80,8 @@ class S3QueuesInProcessContractTest extends SimpleQueueServiceContract {
     String id = await(queues.send(q, bytes("m")));
     String handle = drain(q, Set.of(id), SHORT_VISIBILITY).get(id).receiptHandle();
     for (String bad : new String[] {"garbage", "", "1/2", handle + "x", null}) {
-      assertThatThrownBy(() -> await(queues.delete(q, bad))).isInstanceOf(
-          BadRequestException.class);
+      assertThatThrownBy(() -> await(queues.delete(q, bad)))
+          .isInstanceOf(BadRequestException.class);
     }
     assertThatThrownBy(() -> await(queues.deleteBatch(q, List.of(handle, "garbage"))))
         .isInstanceOf(BadRequestException.class);
@@ -98,6 +98,7 @@ class S3QueuesInProcessContractTest extends SimpleQueueServiceContract {
     String c = await(queues.send(q, bytes("c")));
     assertThat(List.of(a, b, c)).isSorted();
     assertThat(await(queues.receive(q, 10, LONG_VISIBILITY)))
-        .extracting(QueueMessage::messageId).containsExactly(a, b, c);
+        .extracting(QueueMessage::messageId)
+        .containsExactly(a, b, c);
   }
 }

@@ -25,8 +25,8 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
  * and a missing bucket is a clear error.
  */
 class S3StorageContractTest extends StorageServiceContract {
-  private static final String PREFIX = "storage-" + UUID.randomUUID().toString().substring(0, 8)
-      + "/";
+  private static final String PREFIX =
+      "storage-" + UUID.randomUUID().toString().substring(0, 8) + "/";
   private static AwsCloud cloud;
 
   @BeforeAll
@@ -62,8 +62,9 @@ class S3StorageContractTest extends StorageServiceContract {
   void itemsAreObjectsAtPrefixPlusUri() {
     await(storage.put(uri("k"), bytes("v"), Map.of("n", "1")));
     try (S3AsyncClient raw = LocalStackFixture.get().rawS3()) {
-      HeadObjectResponse h = raw.headObject(
-          b -> b.bucket(LocalStackFixture.get().bucket()).key(PREFIX + uri("k"))).join();
+      HeadObjectResponse h =
+          raw.headObject(b -> b.bucket(LocalStackFixture.get().bucket()).key(PREFIX + uri("k")))
+              .join();
       assertThat(h.contentLength()).isEqualTo(1);
       assertThat(h.metadata()).containsEntry("n", "1");
       assertThat('"' + await(storage.getMetadata(uri("k"))).orElseThrow().version() + '"')
@@ -73,8 +74,18 @@ class S3StorageContractTest extends StorageServiceContract {
 
   @Test
   void anyMetadataRoundTrips() {
-    Map<String, String> md = Map.of("Lsn", "42", "x-odd", " spaced ", "unicode", "\u00e9\u20ac",
-        "=?", "=?UTF-8?B?not?=", "empty", "");
+    Map<String, String> md =
+        Map.of(
+            "Lsn",
+            "42",
+            "x-odd",
+            " spaced ",
+            "unicode",
+            "\u00e9\u20ac",
+            "=?",
+            "=?UTF-8?B?not?=",
+            "empty",
+            "");
     await(storage.put(uri("m"), bytes("x"), md));
     StoredItem item = await(storage.get(uri("m"))).orElseThrow();
     assertThat(item.metadata()).isEqualTo(md);
@@ -101,13 +112,18 @@ class S3StorageContractTest extends StorageServiceContract {
 
   @Test
   void aMissingBucketIsNotFoundNamingTheConfiguration() {
-    try (AwsCloud wrong = AwsCloud.connect(LocalStackFixture.get().config()
-        .bucket("stratus-no-such-bucket-" + UUID.randomUUID().toString().substring(0, 8))
-        .build())) {
-      for (var call : new java.util.function.Supplier<?>[] {
-          () -> await(wrong.storage().get("a")),
-          () -> await(wrong.storage().put("a", bytes("x"), Map.of())),
-          () -> await(wrong.storage().list("", Optional.empty(), 10))}) {
+    try (AwsCloud wrong =
+        AwsCloud.connect(
+            LocalStackFixture.get()
+                .config()
+                .bucket("stratus-no-such-bucket-" + UUID.randomUUID().toString().substring(0, 8))
+                .build())) {
+      for (var call :
+          new java.util.function.Supplier<?>[] {
+            () -> await(wrong.storage().get("a")),
+            () -> await(wrong.storage().put("a", bytes("x"), Map.of())),
+            () -> await(wrong.storage().list("", Optional.empty(), 10))
+          }) {
         assertThatThrownBy(call::get)
             .isInstanceOf(NotFoundException.class)
             .hasMessageContaining("bucket");

@@ -39,8 +39,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 class S3StorageMappingTest {
   private final Fakes.S3 s3 = new Fakes.S3();
   private final Fakes.S3 once = new Fakes.S3();
-  private final Clock clock = Clock.fixed(Instant.parse("2026-05-01T10:00:00.700Z"),
-      ZoneOffset.UTC);
+  private final Clock clock =
+      Clock.fixed(Instant.parse("2026-05-01T10:00:00.700Z"), ZoneOffset.UTC);
   private final S3Storage storage = new S3Storage(s3, once, "bucket", "db/", clock);
 
   private static <T> T await(java.util.concurrent.CompletableFuture<T> f) {
@@ -60,8 +60,8 @@ class S3StorageMappingTest {
   @Test
   void putsGoToPrefixPlusUriAndReportTheUnquotedEtagAndS3sDate() {
     s3.answer = r -> putReply("\"abc\"", "Fri, 01 May 2026 09:59:59 GMT");
-    ItemVersion v = await(storage.put("page/1", "x".getBytes(StandardCharsets.UTF_8),
-        Map.of("Lsn", "7")));
+    ItemVersion v =
+        await(storage.put("page/1", "x".getBytes(StandardCharsets.UTF_8), Map.of("Lsn", "7")));
     assertThat(v.version()).isEqualTo("abc");
     assertThat(v.lastModified()).isEqualTo(Instant.parse("2026-05-01T09:59:59Z"));
     PutObjectRequest r = (PutObjectRequest) s3.requests.get(0);
@@ -122,8 +122,10 @@ class S3StorageMappingTest {
     assertThat(await(storage.getIfChanged("a", "v1")).status())
         .isEqualTo(ConditionalRead.Status.NOT_MODIFIED);
     assertThat(((GetObjectRequest) s3.requests.get(0)).ifNoneMatch()).isEqualTo("\"v1\"");
-    assertThat(await(storage.getIfModifiedSince("a", Instant.parse("2026-01-01T00:00:00.900Z")))
-        .status()).isEqualTo(ConditionalRead.Status.NOT_MODIFIED);
+    assertThat(
+            await(storage.getIfModifiedSince("a", Instant.parse("2026-01-01T00:00:00.900Z")))
+                .status())
+        .isEqualTo(ConditionalRead.Status.NOT_MODIFIED);
     // HTTP dates have whole seconds: truncated down, so no change can hide in the fraction.
     assertThat(((GetObjectRequest) s3.requests.get(1)).ifModifiedSince())
         .isEqualTo(Instant.parse("2026-01-01T00:00:00Z"));
@@ -138,8 +140,15 @@ class S3StorageMappingTest {
   @Test
   void getReturnsTheItemWithDecodedMetadataAndUnquotedVersion() {
     Instant lm = Instant.parse("2026-04-01T00:00:00Z");
-    s3.answer = r -> Fakes.S3.object(GetObjectResponse.builder().eTag("\"e1\"").lastModified(lm)
-        .metadata(S3Metadata.encode(Map.of("Kind", "p\u00e4ge"))).build(), new byte[] {1, 2});
+    s3.answer =
+        r ->
+            Fakes.S3.object(
+                GetObjectResponse.builder()
+                    .eTag("\"e1\"")
+                    .lastModified(lm)
+                    .metadata(S3Metadata.encode(Map.of("Kind", "p\u00e4ge")))
+                    .build(),
+                new byte[] {1, 2});
     StoredItem item = await(storage.getIfChanged("a", "e0")).item().orElseThrow();
     assertThat(item.version()).isEqualTo("e1");
     assertThat(item.metadata()).isEqualTo(Map.of("Kind", "p\u00e4ge"));
@@ -160,14 +169,27 @@ class S3StorageMappingTest {
   @Test
   void listingStripsThePrefixAndPassesS3sTokenThrough() {
     Instant lm = Instant.parse("2026-04-01T00:00:00Z");
-    s3.answer = r -> ListObjectsV2Response.builder()
-        .contents(S3Object.builder().key("db/x/1").size(3L).eTag("\"e\"").lastModified(lm).build())
-        .isTruncated(true).nextContinuationToken("tok-2").build();
+    s3.answer =
+        r ->
+            ListObjectsV2Response.builder()
+                .contents(
+                    S3Object.builder()
+                        .key("db/x/1")
+                        .size(3L)
+                        .eTag("\"e\"")
+                        .lastModified(lm)
+                        .build())
+                .isTruncated(true)
+                .nextContinuationToken("tok-2")
+                .build();
     var page = await(storage.list("x/", Optional.of("tok-1"), 1));
-    assertThat(page.items()).singleElement().satisfies(s -> {
-      assertThat(s.uri()).isEqualTo("x/1");
-      assertThat(s.version()).isEqualTo("e");
-    });
+    assertThat(page.items())
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.uri()).isEqualTo("x/1");
+              assertThat(s.version()).isEqualTo("e");
+            });
     assertThat(page.nextToken()).contains("tok-2");
     ListObjectsV2Request r = (ListObjectsV2Request) s3.requests.get(0);
     assertThat(r.prefix()).isEqualTo("db/x/");
@@ -181,10 +203,13 @@ class S3StorageMappingTest {
     assertThatThrownBy(() -> await(storage.put("x".repeat(1022), new byte[0], Map.of())))
         .isInstanceOf(LimitExceededException.class);
     // 1,601 bytes as given, within the 2 KiB limit; 2,142 bytes once encoded for S3.
-    assertThatThrownBy(() -> await(storage.put("a", new byte[0], Map.of("k",
-        "\u00e9".repeat(800))))).isInstanceOf(LimitExceededException.class);
+    assertThatThrownBy(
+            () -> await(storage.put("a", new byte[0], Map.of("k", "\u00e9".repeat(800)))))
+        .isInstanceOf(LimitExceededException.class);
     assertThat(s3.requests).isEmpty();
-    assertThat(List.of(S3Storage.unquote("\"a\""), S3Storage.unquote("W/\"b\""),
-        S3Storage.unquote("c"))).containsExactly("a", "b", "c");
+    assertThat(
+            List.of(
+                S3Storage.unquote("\"a\""), S3Storage.unquote("W/\"b\""), S3Storage.unquote("c")))
+        .containsExactly("a", "b", "c");
   }
 }

@@ -26,8 +26,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * set at creation, exact URIs listed back through tags, and limits read from the queue.
  */
 class SqsQueuesContractTest extends SimpleQueueServiceContract {
-  private static final String NAME_PREFIX = "st" + UUID.randomUUID().toString().substring(0, 6)
-      + "-";
+  private static final String NAME_PREFIX =
+      "st" + UUID.randomUUID().toString().substring(0, 6) + "-";
   private static AwsCloud cloud;
   private static SqsAsyncClient raw;
 
@@ -35,11 +35,15 @@ class SqsQueuesContractTest extends SimpleQueueServiceContract {
   static void connect() {
     LocalStackFixture ls = LocalStackFixture.get();
     cloud = AwsCloud.connect(ls.config().queueNamePrefix(NAME_PREFIX).build());
-    raw = SqsAsyncClient.builder().region(Region.of(LocalStackFixture.REGION))
-        .endpointOverride(ls.endpoint())
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
-            LocalStackFixture.ACCESS_KEY, LocalStackFixture.SECRET_KEY)))
-        .build();
+    raw =
+        SqsAsyncClient.builder()
+            .region(Region.of(LocalStackFixture.REGION))
+            .endpointOverride(ls.endpoint())
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(
+                        LocalStackFixture.ACCESS_KEY, LocalStackFixture.SECRET_KEY)))
+            .build();
   }
 
   @AfterAll
@@ -79,11 +83,19 @@ class SqsQueuesContractTest extends SimpleQueueServiceContract {
   @Test
   void queuesAreCreatedWithRetentionSizeAndTheirUriInTags() {
     String q = newQueue("attributes");
-    String url = raw.getQueueUrl(b -> b.queueName(NAME_PREFIX + "x").queueName(
-        new QueueNames(NAME_PREFIX).nameFor(q))).join().queueUrl();
-    Map<QueueAttributeName, String> a = raw.getQueueAttributes(
-        b -> b.queueUrl(url).attributeNames(QueueAttributeName.ALL)).join().attributes();
-    assertThat(a).containsEntry(QueueAttributeName.MESSAGE_RETENTION_PERIOD, "1209600")
+    String url =
+        raw.getQueueUrl(
+                b ->
+                    b.queueName(NAME_PREFIX + "x")
+                        .queueName(new QueueNames(NAME_PREFIX).nameFor(q)))
+            .join()
+            .queueUrl();
+    Map<QueueAttributeName, String> a =
+        raw.getQueueAttributes(b -> b.queueUrl(url).attributeNames(QueueAttributeName.ALL))
+            .join()
+            .attributes();
+    assertThat(a)
+        .containsEntry(QueueAttributeName.MESSAGE_RETENTION_PERIOD, "1209600")
         .containsEntry(QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "1048576");
     assertThat(QueueNames.uriFromTags(raw.listQueueTags(b -> b.queueUrl(url)).join().tags()))
         .contains(q);
@@ -99,8 +111,8 @@ class SqsQueuesContractTest extends SimpleQueueServiceContract {
         .containsExactlyInAnyOrder(slashed, unicode, longOne, similar);
     assertThat(await(queues.listQueues(uri("pages/")))).containsExactly(slashed);
     // Another client, with no cache, reads the URIs back from the tags.
-    try (AwsCloud other = AwsCloud.connect(
-        LocalStackFixture.get().config().queueNamePrefix(NAME_PREFIX).build())) {
+    try (AwsCloud other =
+        AwsCloud.connect(LocalStackFixture.get().config().queueNamePrefix(NAME_PREFIX).build())) {
       assertThat(await(other.simpleQueues().listQueues(uri("p"))))
           .containsExactly(slashed, similar, unicode);
       String id = await(other.simpleQueues().send(unicode, bytes("hello")));
@@ -112,8 +124,11 @@ class SqsQueuesContractTest extends SimpleQueueServiceContract {
   void aQueueMadeElsewhereWithASmallerSizeIsCheckedAgainstItsOwn() {
     String q = uri("small");
     String name = new QueueNames(NAME_PREFIX).nameFor(q);
-    raw.createQueue(b -> b.queueName(name)
-        .attributes(Map.of(QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "1024"))).join();
+    raw.createQueue(
+            b ->
+                b.queueName(name)
+                    .attributes(Map.of(QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "1024")))
+        .join();
     await(queues.createQueue(q)); // exists with other attributes: adopted as it is
     await(queues.send(q, new byte[768]));
     assertThatThrownBy(() -> await(queues.send(q, new byte[769])))

@@ -20,14 +20,19 @@ import org.junit.jupiter.api.Test;
  * oldest send time, and leaves every message receivable.
  */
 class SqsQueuesInspectionTest {
-  private static final String NAME_PREFIX = "si" + UUID.randomUUID().toString().substring(0, 6)
-      + "-";
+  private static final String NAME_PREFIX =
+      "si" + UUID.randomUUID().toString().substring(0, 6) + "-";
   private static AwsCloud cloud;
 
   @BeforeAll
   static void connect() {
-    cloud = AwsCloud.connect(LocalStackFixture.get().config().queueNamePrefix(NAME_PREFIX)
-        .messageRetention(Duration.ofDays(14)).build());
+    cloud =
+        AwsCloud.connect(
+            LocalStackFixture.get()
+                .config()
+                .queueNamePrefix(NAME_PREFIX)
+                .messageRetention(Duration.ofDays(14))
+                .build());
   }
 
   @AfterAll
@@ -52,7 +57,8 @@ class SqsQueuesInspectionTest {
     assertThat(b.messages()).isEqualTo(2);
     assertThat(b.retention()).isEqualTo(Duration.ofDays(14));
     assertThat(b.oldestSentAt()).hasValueSatisfying(t -> assertThat(t).isAfter(before));
-    assertThat(b.peeked()).extracting(QueueBacklog.PeekedMessage::size)
+    assertThat(b.peeked())
+        .extracting(QueueBacklog.PeekedMessage::size)
         .containsExactlyInAnyOrder(1, 2);
     List<QueueMessage> got = CloudFutures.await(queues.receive(q, 10, Duration.ofSeconds(30)));
     assertThat(got).hasSize(2);

@@ -54,17 +54,19 @@ class SqsQueuesMappingTest {
 
   /** Answers queue look-ups, and {@code batch} for everything else. */
   private void script(java.util.function.Function<Object, Object> batch) {
-    sqs.answer = r -> {
-      if (r instanceof GetQueueUrlRequest) {
-        lookups.incrementAndGet();
-        return GetQueueUrlResponse.builder().queueUrl(URL).build();
-      }
-      if (r instanceof GetQueueAttributesRequest) {
-        return GetQueueAttributesResponse.builder()
-            .attributes(Map.of(QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "1024")).build();
-      }
-      return batch.apply(r);
-    };
+    sqs.answer =
+        r -> {
+          if (r instanceof GetQueueUrlRequest) {
+            lookups.incrementAndGet();
+            return GetQueueUrlResponse.builder().queueUrl(URL).build();
+          }
+          if (r instanceof GetQueueAttributesRequest) {
+            return GetQueueAttributesResponse.builder()
+                .attributes(Map.of(QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "1024"))
+                .build();
+          }
+          return batch.apply(r);
+        };
   }
 
   private static SendMessageBatchResponse sendReply(
@@ -73,8 +75,13 @@ class SqsQueuesMappingTest {
     List<BatchResultErrorEntry> failed = new ArrayList<>();
     for (SendMessageBatchRequestEntry e : r.entries()) {
       if (e.id().equals(failId)) {
-        failed.add(BatchResultErrorEntry.builder().id(e.id()).senderFault(senderFault).code(code)
-            .message("scripted").build());
+        failed.add(
+            BatchResultErrorEntry.builder()
+                .id(e.id())
+                .senderFault(senderFault)
+                .code(code)
+                .message("scripted")
+                .build());
       } else {
         ok.add(SendMessageBatchResultEntry.builder().id(e.id()).messageId("m" + e.id()).build());
       }
@@ -84,7 +91,8 @@ class SqsQueuesMappingTest {
 
   private List<SendMessageBatchRequest> batches() {
     List<SendMessageBatchRequest> out = new ArrayList<>();
-    sqs.requests.stream().filter(r -> r instanceof SendMessageBatchRequest)
+    sqs.requests.stream()
+        .filter(r -> r instanceof SendMessageBatchRequest)
         .forEach(r -> out.add((SendMessageBatchRequest) r));
     return out;
   }
@@ -107,11 +115,17 @@ class SqsQueuesMappingTest {
   @Test
   void entriesThatFailedOnTheServerAreSentAgain() {
     AtomicInteger calls = new AtomicInteger();
-    script(r -> sendReply((SendMessageBatchRequest) r, calls.getAndIncrement() == 0 ? "1" : "",
-        false, "InternalError"));
+    script(
+        r ->
+            sendReply(
+                (SendMessageBatchRequest) r,
+                calls.getAndIncrement() == 0 ? "1" : "",
+                false,
+                "InternalError"));
     assertThat(await(queues.sendBatch("q", payloads(3, 10)))).containsExactly("m0", "m1", "m2");
     assertThat(batches()).hasSize(2);
-    assertThat(batches().get(1).entries()).extracting(SendMessageBatchRequestEntry::id)
+    assertThat(batches().get(1).entries())
+        .extracting(SendMessageBatchRequestEntry::id)
         .containsExactly("1");
   }
 
@@ -119,7 +133,8 @@ class SqsQueuesMappingTest {
   void aPartlySentBatchIsAnUnknownOutcome() {
     script(r -> sendReply((SendMessageBatchRequest) r, "2", true, "InvalidMessageContents"));
     assertThatThrownBy(() -> await(queues.sendBatch("q", payloads(3, 10))))
-        .isInstanceOf(OutcomeUnknownException.class).hasMessageContaining("2 of 3");
+        .isInstanceOf(OutcomeUnknownException.class)
+        .hasMessageContaining("2 of 3");
     assertThat(batches()).hasSize(1);
   }
 
@@ -147,8 +162,11 @@ class SqsQueuesMappingTest {
 
   @Test
   void sendsCarryBase64Bodies() {
-    script(r -> software.amazon.awssdk.services.sqs.model.SendMessageResponse.builder()
-        .messageId("id-1").build());
+    script(
+        r ->
+            software.amazon.awssdk.services.sqs.model.SendMessageResponse.builder()
+                .messageId("id-1")
+                .build());
     byte[] payload = {0, (byte) 0xff, 65};
     assertThat(await(queues.send("q", payload))).isEqualTo("id-1");
     SendMessageRequest r = (SendMessageRequest) sqs.requests.get(sqs.requests.size() - 1);
@@ -159,13 +177,21 @@ class SqsQueuesMappingTest {
   @Test
   void invalidHandlesAreBadRequestsEvenWhenSqsCallsThemServerFaults() {
     // LocalStack reports ReceiptHandleIsInvalid with SenderFault=false: the code decides.
-    script(r -> DeleteMessageBatchResponse.builder()
-        .successful(DeleteMessageBatchResultEntry.builder().id("0").build())
-        .failed(BatchResultErrorEntry.builder().id("1").senderFault(false)
-            .code("ReceiptHandleIsInvalid").message("bad").build())
-        .build());
+    script(
+        r ->
+            DeleteMessageBatchResponse.builder()
+                .successful(DeleteMessageBatchResultEntry.builder().id("0").build())
+                .failed(
+                    BatchResultErrorEntry.builder()
+                        .id("1")
+                        .senderFault(false)
+                        .code("ReceiptHandleIsInvalid")
+                        .message("bad")
+                        .build())
+                .build());
     assertThatThrownBy(() -> await(queues.deleteBatch("q", List.of("h0", "h1"))))
-        .isInstanceOf(BadRequestException.class).hasMessageContaining("ReceiptHandleIsInvalid");
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("ReceiptHandleIsInvalid");
     assertThat(sqs.requests.stream().filter(r -> r instanceof DeleteMessageBatchRequest))
         .hasSize(1);
   }
@@ -173,16 +199,22 @@ class SqsQueuesMappingTest {
   @Test
   void deletesThatFailedOnTheServerAreSentAgain() {
     AtomicInteger calls = new AtomicInteger();
-    script(r -> {
-      DeleteMessageBatchRequest d = (DeleteMessageBatchRequest) r;
-      if (calls.getAndIncrement() == 0) {
-        return DeleteMessageBatchResponse.builder()
-            .failed(BatchResultErrorEntry.builder().id(d.entries().get(0).id()).senderFault(false)
-                .code("InternalError").message("try again").build())
-            .build();
-      }
-      return DeleteMessageBatchResponse.builder().build();
-    });
+    script(
+        r -> {
+          DeleteMessageBatchRequest d = (DeleteMessageBatchRequest) r;
+          if (calls.getAndIncrement() == 0) {
+            return DeleteMessageBatchResponse.builder()
+                .failed(
+                    BatchResultErrorEntry.builder()
+                        .id(d.entries().get(0).id())
+                        .senderFault(false)
+                        .code("InternalError")
+                        .message("try again")
+                        .build())
+                .build();
+          }
+          return DeleteMessageBatchResponse.builder().build();
+        });
     await(queues.deleteBatch("q", List.of("h0")));
     assertThat(calls).hasValue(2);
   }
@@ -193,10 +225,13 @@ class SqsQueuesMappingTest {
     assertThatThrownBy(() -> await(queues.send("q", new byte[1])))
         .isInstanceOf(NotFoundException.class);
     AtomicInteger sends = new AtomicInteger();
-    script(r -> sends.getAndIncrement() == 0
-        ? software.amazon.awssdk.services.sqs.model.SendMessageResponse.builder().messageId("a")
-            .build()
-        : sqsError(400, "QueueDoesNotExist"));
+    script(
+        r ->
+            sends.getAndIncrement() == 0
+                ? software.amazon.awssdk.services.sqs.model.SendMessageResponse.builder()
+                    .messageId("a")
+                    .build()
+                : sqsError(400, "QueueDoesNotExist"));
     await(queues.send("q", new byte[1]));
     assertThatThrownBy(() -> await(queues.send("q", new byte[1])))
         .isInstanceOf(NotFoundException.class);
@@ -208,15 +243,19 @@ class SqsQueuesMappingTest {
 
   @Test
   void receivedMessagesAreDecoded() {
-    Message m = Message.builder().messageId("id").receiptHandle("rh")
-        .body(Base64.getEncoder().encodeToString(new byte[] {1, 2, 3}))
-        .attributes(Map.of(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "3")).build();
+    Message m =
+        Message.builder()
+            .messageId("id")
+            .receiptHandle("rh")
+            .body(Base64.getEncoder().encodeToString(new byte[] {1, 2, 3}))
+            .attributes(Map.of(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "3"))
+            .build();
     QueueMessage q = SqsQueues.toQueueMessage(m);
     assertThat(q.payload()).containsExactly(1, 2, 3);
     assertThat(q.deliveryCount()).isEqualTo(3);
     assertThat(q.receiptHandle()).isEqualTo("rh");
-    Message foreign = Message.builder().messageId("id").receiptHandle("rh").body("not base64!")
-        .build();
+    Message foreign =
+        Message.builder().messageId("id").receiptHandle("rh").body("not base64!").build();
     assertThat(SqsQueues.toQueueMessage(foreign).payload())
         .isEqualTo("not base64!".getBytes(StandardCharsets.UTF_8));
     assertThat(SqsQueues.toQueueMessage(foreign).deliveryCount()).isEqualTo(1);
@@ -226,8 +265,8 @@ class SqsQueuesMappingTest {
   void urisSurviveTheTagRoundTrip() {
     for (String uri : new String[] {"a", "pages/\u00e9/\ud83d\ude00", "x".repeat(1000)}) {
       Map<String, String> tags = QueueNames.uriTags(uri);
-      assertThat(tags.values()).allSatisfy(v -> assertThat(v).hasSizeLessThanOrEqualTo(256)
-          .matches("[A-Za-z0-9_-]*"));
+      assertThat(tags.values())
+          .allSatisfy(v -> assertThat(v).hasSizeLessThanOrEqualTo(256).matches("[A-Za-z0-9_-]*"));
       assertThat(QueueNames.uriFromTags(tags)).contains(uri);
     }
     assertThat(QueueNames.uriFromTags(Map.of("other", "x"))).isEmpty();

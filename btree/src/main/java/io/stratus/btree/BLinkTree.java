@@ -10,8 +10,8 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.UnaryOperator;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * A client-side B-link tree over the page manager (paper 000, section 3.4; Lehman and Yao, with
@@ -94,8 +94,10 @@ public final class BLinkTree {
   private BLinkTree(String rootUri, String pagePrefix, PieceState pieceState) {
     this.rootUri = Objects.requireNonNull(rootUri, "rootUri");
     this.pagePrefix = Objects.requireNonNull(pagePrefix, "pagePrefix");
-    this.uriBytes = Math.max(PageSizing.utf8Length(rootUri),
-        PageSizing.utf8Length(pagePrefix) + NEW_URI_SUFFIX_RESERVE);
+    this.uriBytes =
+        Math.max(
+            PageSizing.utf8Length(rootUri),
+            PageSizing.utf8Length(pagePrefix) + NEW_URI_SUFFIX_RESERVE);
     this.nav = new Navigator(rootUri);
     this.pieceState = Objects.requireNonNull(pieceState, "pieceState");
     this.splitter = new Splitter(nav, pagePrefix, uriBytes, pieceState);
@@ -160,8 +162,11 @@ public final class BLinkTree {
    * pageSize}; callers can check before logging a change.
    */
   public void checkEntry(int pageSize, byte[] key, byte[] value) {
-    PageSizing.checkEntry(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value,
-        "value"), pageSize, uriBytes);
+    PageSizing.checkEntry(
+        Objects.requireNonNull(key, "key"),
+        Objects.requireNonNull(value, "value"),
+        pageSize,
+        uriBytes);
   }
 
   // ---- reads ----
@@ -280,8 +285,8 @@ public final class BLinkTree {
    * changedLeaf} before it is written (and split): how a checkpoint stamps the leaves it changed
    * with what they now reflect, sized with the stamp.
    */
-  public void applySorted(PageStore store, List<TreeChange> changes,
-      UnaryOperator<Page> changedLeaf) {
+  public void applySorted(
+      PageStore store, List<TreeChange> changes, UnaryOperator<Page> changedLeaf) {
     int pageSize = store.pageSize();
     for (TreeChange c : changes) {
       if (c.kind() == TreeChange.Kind.PUT) {

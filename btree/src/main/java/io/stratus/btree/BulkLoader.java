@@ -93,8 +93,8 @@ public final class BulkLoader {
   public Summary load(PageStore store, Iterator<TreeCursor.Entry> sorted) {
     Optional<Page> root = tree.readRoot(store);
     if (root.isPresent() && (root.get().level() > 0 || root.get().entryCount() > 0)) {
-      throw new InvalidRequestException("bulk load into " + tree.rootUri()
-          + " refused: the tree is not empty");
+      throw new InvalidRequestException(
+          "bulk load into " + tree.rootUri() + " refused: the tree is not empty");
     }
     int pageSize = store.pageSize();
     int budget = Math.max(1, (int) Math.floor(fillFactor * pageSize));
@@ -106,8 +106,10 @@ public final class BulkLoader {
       TreeCursor.Entry e = sorted.next();
       byte[] key = e.keyRaw();
       if (previous != null && Keys.compare(previous, key) >= 0) {
-        throw new IllegalArgumentException("bulk load input is not strictly increasing at entry "
-            + entries + (Keys.compare(previous, key) == 0 ? " (duplicate key)" : ""));
+        throw new IllegalArgumentException(
+            "bulk load input is not strictly increasing at entry "
+                + entries
+                + (Keys.compare(previous, key) == 0 ? " (duplicate key)" : ""));
       }
       tree.checkEntry(pageSize, key, e.valueRaw());
       levels.get(0).offer(key, e.valueRaw());
@@ -181,10 +183,14 @@ public final class BulkLoader {
       if (pagesWritten == 0) { // the level's first page may turn out to be the root
         uriBytes = Math.max(uriBytes, PageSizing.utf8Length(tree.rootUri()));
       }
-      long size = PageSizing.headerBytes(uriBytes, lowKey.length,
-          nextKey == null ? -1 : nextKey.length,
-          nextKey == null ? -1 : PageSizing.utf8Length(nextUri))
-          + entryBytes + PageSizing.entryBytes(key, value);
+      long size =
+          PageSizing.headerBytes(
+                  uriBytes,
+                  lowKey.length,
+                  nextKey == null ? -1 : nextKey.length,
+                  nextKey == null ? -1 : PageSizing.utf8Length(nextUri))
+              + entryBytes
+              + PageSizing.entryBytes(key, value);
       boolean needsSecond = level > 0 && keys.size() < 2;
       return size <= (needsSecond ? store.pageSize() : budget);
     }
@@ -227,17 +233,24 @@ public final class BulkLoader {
     }
 
     private void writePage(String pageUri, byte[] highKey, String sibling) {
-      Page page = Page.builder(pageUri, level == 0 ? PageKind.LEAF : PageKind.INNER)
-          .level(level)
-          .lowKey(lowKey)
-          .highKey(highKey)
-          .rightSibling(sibling)
-          .entries(keys.toArray(new byte[0][]), values.toArray(new byte[0][]))
-          .build();
+      Page page =
+          Page.builder(pageUri, level == 0 ? PageKind.LEAF : PageKind.INNER)
+              .level(level)
+              .lowKey(lowKey)
+              .highKey(highKey)
+              .rightSibling(sibling)
+              .entries(keys.toArray(new byte[0][]), values.toArray(new byte[0][]))
+              .build();
       if (page.encodedSizeBound() > store.pageSize()) {
         // Only if the page format's size bound is not additive in its fields, as estimated.
-        throw new IllegalStateException("bulk-loaded page " + pageUri + " needs "
-            + page.encodedSizeBound() + " bytes of a " + store.pageSize() + "-byte page");
+        throw new IllegalStateException(
+            "bulk-loaded page "
+                + pageUri
+                + " needs "
+                + page.encodedSizeBound()
+                + " bytes of a "
+                + store.pageSize()
+                + "-byte page");
       }
       store.write(page);
       pagesWritten++;

@@ -218,19 +218,22 @@ public final class KeyRange {
       return false;
     }
     KeyRange r = (KeyRange) o;
-    return Arrays.equals(lower, r.lower) && lowerInclusive == r.lowerInclusive
-        && Arrays.equals(upper, r.upper) && upperInclusive == r.upperInclusive;
+    return Arrays.equals(lower, r.lower)
+        && lowerInclusive == r.lowerInclusive
+        && Arrays.equals(upper, r.upper)
+        && upperInclusive == r.upperInclusive;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(Arrays.hashCode(lower), lowerInclusive, Arrays.hashCode(upper),
-        upperInclusive);
+    return Objects.hash(
+        Arrays.hashCode(lower), lowerInclusive, Arrays.hashCode(upper), upperInclusive);
   }
 
   @Override
   public String toString() {
-    return (lower == null ? "(-inf" : (lowerInclusive ? "[" : "(") + hex(lower)) + ", "
+    return (lower == null ? "(-inf" : (lowerInclusive ? "[" : "(") + hex(lower))
+        + ", "
         + (upper == null ? "+inf)" : hex(upper) + (upperInclusive ? "]" : ")"));
   }
 

@@ -38,8 +38,8 @@ final class Navigator {
   Page root(PageStore store) {
     Optional<Page> root = store.read(rootUri);
     if (root.isEmpty()) {
-      throw new InvalidRequestException("there is no B-link tree at " + rootUri
-          + " (create it first)");
+      throw new InvalidRequestException(
+          "there is no B-link tree at " + rootUri + " (create it first)");
     }
     return root.get();
   }
@@ -138,8 +138,9 @@ final class Navigator {
     }
     Page s = read(store, next.get(), p);
     if (s.level() != p.level()) {
-      throw new CorruptPageException(s.uri(), "right sibling of " + p.uri() + " is on level "
-          + s.level() + ", not " + p.level());
+      throw new CorruptPageException(
+          s.uri(),
+          "right sibling of " + p.uri() + " is on level " + s.level() + ", not " + p.level());
     }
     return s;
   }
@@ -148,8 +149,9 @@ final class Navigator {
   Page child(PageStore store, Page p, int i) {
     Page c = read(store, childUri(p, i), p);
     if (c.level() != p.level() - 1) {
-      throw new CorruptPageException(c.uri(), "child of " + p.uri() + " is on level " + c.level()
-          + ", not " + (p.level() - 1));
+      throw new CorruptPageException(
+          c.uri(),
+          "child of " + p.uri() + " is on level " + c.level() + ", not " + (p.level() - 1));
     }
     return c;
   }

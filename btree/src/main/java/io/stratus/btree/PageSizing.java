@@ -33,22 +33,28 @@ final class PageSizing {
    * about 70% of the page for one record, at 64 KB about 96%).
    */
   static final int KEY_CAP = 1024;
+
   /** Bytes of an empty leaf with an empty URI and no keys, siblings or counters. */
   static final int FIXED;
+
   /** Bytes one entry costs beyond its key and value. */
   static final int PER_ENTRY;
+
   /** Extra bytes a present (empty) high key costs beyond its length. */
   static final int HIGH_KEY_PRESENT;
+
   /** Extra bytes a present (empty) right-sibling URI costs beyond its length. */
   static final int SIBLING_PRESENT;
 
   static {
     byte[] none = new byte[0];
     FIXED = Page.builder("", PageKind.LEAF).build().encodedSizeBound();
-    PER_ENTRY = Page.builder("", PageKind.LEAF)
-        .entries(new byte[][] {none}, new byte[][] {none})
-        .build()
-        .encodedSizeBound() - FIXED;
+    PER_ENTRY =
+        Page.builder("", PageKind.LEAF)
+                .entries(new byte[][] {none}, new byte[][] {none})
+                .build()
+                .encodedSizeBound()
+            - FIXED;
     HIGH_KEY_PRESENT =
         Page.builder("", PageKind.LEAF).highKey(none).build().encodedSizeBound() - FIXED;
     SIBLING_PRESENT =
@@ -73,8 +79,12 @@ final class PageSizing {
    * (low and high key of {@link #maxKeyBytes}, own and sibling URI of {@code uriBytes}).
    */
   static int maxEntryBytes(int pageSize, int uriBytes) {
-    int worstHeader = FIXED + HIGH_KEY_PRESENT + SIBLING_PRESENT + 2 * uriBytes
-        + 2 * maxKeyBytes(pageSize, uriBytes);
+    int worstHeader =
+        FIXED
+            + HIGH_KEY_PRESENT
+            + SIBLING_PRESENT
+            + 2 * uriBytes
+            + 2 * maxKeyBytes(pageSize, uriBytes);
     return Math.max(0, pageSize - worstHeader - PER_ENTRY);
   }
 
@@ -89,7 +99,9 @@ final class PageSizing {
    * the real bound before they are written.
    */
   static int headerBytes(int uriBytes, int lowKeyBytes, int highKeyBytes, int siblingBytes) {
-    return FIXED + uriBytes + lowKeyBytes
+    return FIXED
+        + uriBytes
+        + lowKeyBytes
         + (highKeyBytes < 0 ? 0 : HIGH_KEY_PRESENT + highKeyBytes)
         + (siblingBytes < 0 ? 0 : SIBLING_PRESENT + siblingBytes);
   }

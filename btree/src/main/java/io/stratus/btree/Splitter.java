@@ -100,17 +100,25 @@ final class Splitter {
       int from = cuts.get(j);
       int to = j + 1 < pieces ? cuts.get(j + 1) : n;
       boolean last = j == pieces - 1;
-      built[j] = pieceOf(node, uris[j], j == 0 && !isRoot)
-          .uri(uris[j])
-          .lowKey(j == 0 ? nodeLow : keys[from])
-          .highKey(last ? nodeHigh : keys[to])
-          .rightSibling(last ? nodeSibling : uris[j + 1])
-          .entries(Arrays.copyOfRange(keys, from, to), Arrays.copyOfRange(values, from, to))
-          .build();
+      built[j] =
+          pieceOf(node, uris[j], j == 0 && !isRoot)
+              .uri(uris[j])
+              .lowKey(j == 0 ? nodeLow : keys[from])
+              .highKey(last ? nodeHigh : keys[to])
+              .rightSibling(last ? nodeSibling : uris[j + 1])
+              .entries(Arrays.copyOfRange(keys, from, to), Arrays.copyOfRange(values, from, to))
+              .build();
       if (built[j].encodedSizeBound() > store.pageSize()) {
-        throw new IllegalStateException("split piece " + uris[j] + " needs "
-            + built[j].encodedSizeBound() + " bytes of a " + store.pageSize()
-            + "-byte page: page URIs are longer than the " + uriBytes + " bytes reserved");
+        throw new IllegalStateException(
+            "split piece "
+                + uris[j]
+                + " needs "
+                + built[j].encodedSizeBound()
+                + " bytes of a "
+                + store.pageSize()
+                + "-byte page: page URIs are longer than the "
+                + uriBytes
+                + " bytes reserved");
       }
     }
     // New pages first, rightmost first: unreachable until the page to their left is written.
@@ -234,13 +242,14 @@ final class Splitter {
       boolean last = to == keys.length;
       // A root split moves everything into new pages; otherwise only piece 0 keeps the low key.
       byte[] low = from == 0 ? nodeLow : keys[from];
-      Page trial = pieceOf(node, placeholderUri, from == 0 && !isRoot)
-          .uri(placeholderUri)
-          .lowKey(low)
-          .highKey(last ? nodeHigh : keys[to])
-          .rightSibling(last ? (isRoot ? null : nodeSibling) : placeholderUri)
-          .entries(Arrays.copyOfRange(keys, from, to), Arrays.copyOfRange(values, from, to))
-          .build();
+      Page trial =
+          pieceOf(node, placeholderUri, from == 0 && !isRoot)
+              .uri(placeholderUri)
+              .lowKey(low)
+              .highKey(last ? nodeHigh : keys[to])
+              .rightSibling(last ? (isRoot ? null : nodeSibling) : placeholderUri)
+              .entries(Arrays.copyOfRange(keys, from, to), Arrays.copyOfRange(values, from, to))
+              .build();
       return trial.encodedSizeBound() <= pageSize;
     }
   }

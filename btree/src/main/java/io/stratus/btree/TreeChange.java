@@ -61,7 +61,9 @@ public record TreeChange(Kind kind, byte[] key, byte[] value) {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof TreeChange c && kind == c.kind && Arrays.equals(key, c.key)
+    return o instanceof TreeChange c
+        && kind == c.kind
+        && Arrays.equals(key, c.key)
         && Arrays.equals(value, c.value);
   }
 
@@ -72,7 +74,11 @@ public record TreeChange(Kind kind, byte[] key, byte[] value) {
 
   @Override
   public String toString() {
-    return "TreeChange[" + kind + " " + Arrays.toString(key)
-        + (kind == Kind.PUT ? " = " + value.length + " bytes" : "") + "]";
+    return "TreeChange["
+        + kind
+        + " "
+        + Arrays.toString(key)
+        + (kind == Kind.PUT ? " = " + value.length + " bytes" : "")
+        + "]";
   }
 }

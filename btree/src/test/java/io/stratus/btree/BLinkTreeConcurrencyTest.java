@@ -44,18 +44,22 @@ class BLinkTreeConcurrencyTest {
     Map<String, Page> snapshot = Map.copyOf(store.pages);
     int heightBefore = store.pages.get("t").level();
     insertRandom(rnd, store, tree, model, 6000);
-    assertThat(store.pages.get("t").level()).as("root split since the snapshot")
+    assertThat(store.pages.get("t").level())
+        .as("root split since the snapshot")
         .isGreaterThan(heightBefore);
 
     // Inner pages (the root included) as of the snapshot, leaves current.
-    PageStore stale = new ViewStore(uri -> {
-      Page old = snapshot.get(uri);
-      return old != null && old.kind() == PageKind.INNER
-          ? Optional.of(old) : Optional.ofNullable(store.pages.get(uri));
-    });
+    PageStore stale =
+        new ViewStore(
+            uri -> {
+              Page old = snapshot.get(uri);
+              return old != null && old.kind() == PageKind.INNER
+                  ? Optional.of(old)
+                  : Optional.ofNullable(store.pages.get(uri));
+            });
     for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
-      assertThat(tree.get(stale, e.getKey())).hasValueSatisfying(
-          v -> assertThat(v).isEqualTo(e.getValue()));
+      assertThat(tree.get(stale, e.getKey()))
+          .hasValueSatisfying(v -> assertThat(v).isEqualTo(e.getValue()));
       assertThat(tree.leafFor(stale, e.getKey())).isEqualTo(tree.leafFor(store, e.getKey()));
     }
     assertScanEquals(tree, stale, model.keySet());
@@ -81,8 +85,11 @@ class BLinkTreeConcurrencyTest {
       MemoryPageStore txn = storage.copy();
       int pagesBefore = txn.pages.size();
       boolean untilRootSplits = round % 2 == 1;
-      for (int i = 0; i < 400 && (txn.pages.size() == pagesBefore
-          || (untilRootSplits && txn.pages.get("t").level() == root.level())); i++) {
+      for (int i = 0;
+          i < 400
+              && (txn.pages.size() == pagesBefore
+                  || (untilRootSplits && txn.pages.get("t").level() == root.level()));
+          i++) {
         insertRandom(rnd, txn, tree, model, 1);
       }
       assertThat(txn.pages.size()).as("the unit of work split a node").isGreaterThan(pagesBefore);
@@ -90,8 +97,8 @@ class BLinkTreeConcurrencyTest {
       MemoryPageStore replay = storage.copy();
       for (Page p : txn.writeLog) {
         Page previous = replay.pages.put(p.uri(), p);
-        boolean structural = previous == null || p.level() > 0
-            || !previous.rightSibling().equals(p.rightSibling());
+        boolean structural =
+            previous == null || p.level() > 0 || !previous.rightSibling().equals(p.rightSibling());
         if (structural) { // plain leaf updates cannot break readability; checking is costly
           assertReadable(rnd, tree, replay, before, model);
         }
@@ -180,8 +187,8 @@ class BLinkTreeConcurrencyTest {
     return n;
   }
 
-  private static void insertRandom(Random rnd, PageStore store, BLinkTree tree,
-      NavigableMap<byte[], byte[]> model, int n) {
+  private static void insertRandom(
+      Random rnd, PageStore store, BLinkTree tree, NavigableMap<byte[], byte[]> model, int n) {
     for (int i = 0; i < n; i++) {
       byte[] k = BLinkTreeModelTest.key(rnd);
       byte[] v = BLinkTreeModelTest.value(rnd, 24);
@@ -194,8 +201,12 @@ class BLinkTreeConcurrencyTest {
    * Scans return every key of {@code before} exactly once and in order; point reads find a
    * sample of them (all of them when few).
    */
-  private static void assertReadable(Random rnd, BLinkTree tree, PageStore view,
-      TreeSet<byte[]> before, NavigableMap<byte[], byte[]> finalModel) {
+  private static void assertReadable(
+      Random rnd,
+      BLinkTree tree,
+      PageStore view,
+      TreeSet<byte[]> before,
+      NavigableMap<byte[], byte[]> finalModel) {
     int sample = 200;
     for (byte[] k : before) {
       if (rnd.nextInt(before.size()) < sample) {
@@ -217,14 +228,14 @@ class BLinkTreeConcurrencyTest {
           i++;
         }
         assertThat(i < seen.size() && Keys.compare(seen.get(i), k) == 0)
-            .as("existing key found by the scan").isTrue();
+            .as("existing key found by the scan")
+            .isTrue();
         i++;
       }
     }
   }
 
-  private static void assertScanEquals(BLinkTree tree, PageStore view,
-      Set<byte[]> keys) {
+  private static void assertScanEquals(BLinkTree tree, PageStore view, Set<byte[]> keys) {
     for (boolean descending : new boolean[] {false, true}) {
       List<byte[]> seen = new ArrayList<>();
       tree.scan(view, KeyRange.all(), descending).forEachRemaining(e -> seen.add(e.key()));
@@ -239,7 +250,8 @@ class BLinkTreeConcurrencyTest {
   private static void assertStrictlyOrdered(List<byte[]> keys, boolean descending) {
     for (int i = 1; i < keys.size(); i++) {
       int c = Keys.compare(keys.get(i - 1), keys.get(i));
-      assertThat(descending ? c > 0 : c < 0).as("order at %d (duplicate or out of order)", i)
+      assertThat(descending ? c > 0 : c < 0)
+          .as("order at %d (duplicate or out of order)", i)
           .isTrue();
     }
   }

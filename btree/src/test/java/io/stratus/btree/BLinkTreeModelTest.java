@@ -112,8 +112,12 @@ class BLinkTreeModelTest {
     return TreeChecker.check(store, tree, model);
   }
 
-  static void checkScan(Random rnd, MemoryPageStore store, BLinkTree tree,
-      NavigableMap<byte[], byte[]> model, List<byte[]> pool) {
+  static void checkScan(
+      Random rnd,
+      MemoryPageStore store,
+      BLinkTree tree,
+      NavigableMap<byte[], byte[]> model,
+      List<byte[]> pool) {
     KeyRange range = randomRange(rnd, pool);
     boolean descending = rnd.nextBoolean();
     List<Map.Entry<byte[], byte[]>> expected = new ArrayList<>(expected(model, range, descending));

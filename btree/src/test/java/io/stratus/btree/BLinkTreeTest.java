@@ -48,7 +48,8 @@ class BLinkTreeTest {
   void operationsOnATreeThatWasNeverCreatedAreRefused() {
     MemoryPageStore store = new MemoryPageStore(PAGE_SIZE);
     BLinkTree tree = BLinkTree.open("nothing");
-    assertThatThrownBy(() -> tree.get(store, b("k"))).isInstanceOf(InvalidRequestException.class)
+    assertThatThrownBy(() -> tree.get(store, b("k")))
+        .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("nothing");
     assertThatThrownBy(() -> tree.put(store, b("k"), b("v")))
         .isInstanceOf(InvalidRequestException.class);
@@ -85,8 +86,9 @@ class BLinkTreeTest {
     }
     assertThat(TreeChecker.check(store, tree, model)).isGreaterThanOrEqualTo(3);
     assertThat(store.pages.get("db/items").kind()).isEqualTo(PageKind.INNER);
-    assertThat(store.pages.keySet()).allSatisfy(
-        uri -> assertThat(uri.equals("db/items") || uri.startsWith("db/items/")).isTrue());
+    assertThat(store.pages.keySet())
+        .allSatisfy(
+            uri -> assertThat(uri.equals("db/items") || uri.startsWith("db/items/")).isTrue());
     byte[] k = b("key01234");
     String leaf = tree.leafFor(store, k);
     assertThat(store.pages.get(leaf).kind()).isEqualTo(PageKind.LEAF);
@@ -116,8 +118,11 @@ class BLinkTreeTest {
         .isInstanceOf(RecordTooLargeException.class);
     assertThatThrownBy(() -> tree.put(store, new byte[maxKey + 1], new byte[0]))
         .isInstanceOf(RecordTooLargeException.class);
-    assertThatThrownBy(() -> tree.applySorted(store,
-        List.of(TreeChange.put(b("a"), b("x")), TreeChange.put(b("bb"), tooBig))))
+    assertThatThrownBy(
+            () ->
+                tree.applySorted(
+                    store,
+                    List.of(TreeChange.put(b("a"), b("x")), TreeChange.put(b("bb"), tooBig))))
         .isInstanceOf(RecordTooLargeException.class);
     assertThatThrownBy(() -> tree.checkEntry(PAGE_SIZE, key, tooBig))
         .isInstanceOf(RecordTooLargeException.class);
@@ -217,10 +222,12 @@ class BLinkTreeTest {
   void applySortedLetsTheLastChangeToAKeyWin() {
     MemoryPageStore store = new MemoryPageStore(PAGE_SIZE);
     BLinkTree tree = BLinkTree.create(store, "t");
-    tree.applySorted(store, List.of(
-        TreeChange.put(b("a"), b("1")), TreeChange.delete(b("a")),
-        TreeChange.delete(b("b")), TreeChange.put(b("b"), b("2")),
-        TreeChange.put(b("c"), b("3")), TreeChange.put(b("c"), b("4"))));
+    tree.applySorted(
+        store,
+        List.of(
+            TreeChange.put(b("a"), b("1")), TreeChange.delete(b("a")),
+            TreeChange.delete(b("b")), TreeChange.put(b("b"), b("2")),
+            TreeChange.put(b("c"), b("3")), TreeChange.put(b("c"), b("4"))));
     assertThat(tree.get(store, b("a"))).isEmpty();
     assertThat(tree.get(store, b("b"))).hasValueSatisfying(v -> assertThat(v).isEqualTo(b("2")));
     assertThat(tree.get(store, b("c"))).hasValueSatisfying(v -> assertThat(v).isEqualTo(b("4")));
@@ -256,8 +263,10 @@ class BLinkTreeTest {
         .containsExactly("001", "000");
     assertThat(keys(tree.scan(store, KeyRange.greaterThan(b("497")))))
         .containsExactly("498", "499");
-    assertThat(keys(tree.scan(store, KeyRange.prefix(b("49")), true))).hasSize(10)
-        .startsWith("499").endsWith("490");
+    assertThat(keys(tree.scan(store, KeyRange.prefix(b("49")), true)))
+        .hasSize(10)
+        .startsWith("499")
+        .endsWith("490");
     assertThat(keys(tree.scan(store, KeyRange.closed(b("2"), b("1"))))).isEmpty();
   }
 

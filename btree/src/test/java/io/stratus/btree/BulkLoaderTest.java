@@ -55,8 +55,10 @@ class BulkLoaderTest {
         BulkLoader.forTree(tree).withFillFactor(fillFactor).load(store, entries(model));
 
     assertThat(s.entries()).isEqualTo(10_000);
-    assertThat(store.writes() - writesBefore).as("one write per page")
-        .isEqualTo(s.pagesWritten()).isEqualTo(s.leaves() + s.innerPages());
+    assertThat(store.writes() - writesBefore)
+        .as("one write per page")
+        .isEqualTo(s.pagesWritten())
+        .isEqualTo(s.leaves() + s.innerPages());
     assertThat(store.pages).hasSize(s.pagesWritten()); // the root was rewritten, not added
     assertThat(TreeChecker.check(store, tree, model)).isEqualTo(s.levels());
     assertThat(s.levels()).isGreaterThanOrEqualTo(3);
@@ -73,16 +75,19 @@ class BulkLoaderTest {
       if (i + 1 < leaves.size()) {
         Page next = leaves.get(i + 1);
         int nextEntry = PageSizing.entryBytes(next.key(0), next.value(0));
-        assertThat(leaf.encodedSizeBound() + nextEntry + slack).as("leaf %d is full", i)
+        assertThat(leaf.encodedSizeBound() + nextEntry + slack)
+            .as("leaf %d is full", i)
             .isGreaterThan(budget);
       }
     }
     // About N / entries-per-page leaf writes: the point of bulk loading (000, Table 4).
-    long entryBytes = model.entrySet().stream()
-        .mapToLong(e -> PageSizing.entryBytes(e.getKey(), e.getValue())).sum();
+    long entryBytes =
+        model.entrySet().stream()
+            .mapToLong(e -> PageSizing.entryBytes(e.getKey(), e.getValue()))
+            .sum();
     // Each leaf but the last wastes at most its header and less than one entry (12 + 30 bytes).
-    int waste = PageSizing.headerBytes(16, 12, 12, 16) + PageSizing.entryBytes(new byte[12],
-        new byte[30]);
+    int waste =
+        PageSizing.headerBytes(16, 12, 12, 16) + PageSizing.entryBytes(new byte[12], new byte[30]);
     assertThat(s.leaves()).isLessThanOrEqualTo((int) (entryBytes / (budget - waste)) + 1);
     assertThat(s.innerPages()).isLessThan(s.leaves() / 5);
 
@@ -119,9 +124,11 @@ class BulkLoaderTest {
     BLinkTree tree = BLinkTree.create(store, "t");
     tree.put(store, b("x"), b("1"));
     Map<String, Page> before = Map.copyOf(store.pages);
-    assertThatThrownBy(() -> BulkLoader.forTree(tree)
-        .load(store, List.of(new TreeCursor.Entry(b("a"), b("1")))))
-        .isInstanceOf(InvalidRequestException.class).hasMessageContaining("not empty");
+    assertThatThrownBy(
+            () ->
+                BulkLoader.forTree(tree).load(store, List.of(new TreeCursor.Entry(b("a"), b("1")))))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("not empty");
     assertThat(store.pages).isEqualTo(before);
     // An inner root over leaves that are all empty is still not an empty tree to load into.
     for (int i = 0; i < 200; i++) {
@@ -164,8 +171,9 @@ class BulkLoaderTest {
     MemoryPageStore store = new MemoryPageStore(PAGE_SIZE);
     BLinkTree tree = BLinkTree.create(store, "t");
     byte[] tooBig = new byte[tree.maxEntryBytes(PAGE_SIZE)];
-    assertThatThrownBy(() -> BulkLoader.forTree(tree)
-        .load(store, List.of(new TreeCursor.Entry(b("a"), tooBig))))
+    assertThatThrownBy(
+            () ->
+                BulkLoader.forTree(tree).load(store, List.of(new TreeCursor.Entry(b("a"), tooBig))))
         .isInstanceOf(RecordTooLargeException.class);
     assertThatThrownBy(() -> BulkLoader.forTree(tree).withFillFactor(0))
         .isInstanceOf(IllegalArgumentException.class);
@@ -179,8 +187,8 @@ class BulkLoaderTest {
     NavigableMap<byte[], byte[]> model = randomModel(rnd, 500);
     MemoryPageStore store = new MemoryPageStore(PAGE_SIZE);
     BLinkTree tree = BLinkTree.open("t");
-    BulkLoader.Summary s = BulkLoader.forTree(tree).withFillFactor(0.01).load(store,
-        entries(model));
+    BulkLoader.Summary s =
+        BulkLoader.forTree(tree).withFillFactor(0.01).load(store, entries(model));
     assertThat(s.leaves()).isEqualTo(500); // one entry per leaf
     assertThat(TreeChecker.check(store, tree, model)).isEqualTo(s.levels());
   }

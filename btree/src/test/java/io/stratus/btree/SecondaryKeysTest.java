@@ -19,9 +19,20 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(SeedExtension.class)
 class SecondaryKeysTest {
   private static final byte[][] EDGE_KEYS = {
-    {}, {0x00}, {0x00, 0x00}, {0x00, 0x01}, {0x00, (byte) 0xFF}, {0x01}, {(byte) 0xFF},
-    {(byte) 0xFF, 0x00}, {(byte) 0xFF, (byte) 0xFF}, {0x41}, {0x41, 0x00}, {0x41, 0x00, 0x01},
-    {0x41, 0x01}, {0x41, (byte) 0xFF}
+    {},
+    {0x00},
+    {0x00, 0x00},
+    {0x00, 0x01},
+    {0x00, (byte) 0xFF},
+    {0x01},
+    {(byte) 0xFF},
+    {(byte) 0xFF, 0x00},
+    {(byte) 0xFF, (byte) 0xFF},
+    {0x41},
+    {0x41, 0x00},
+    {0x41, 0x00, 0x01},
+    {0x41, 0x01},
+    {0x41, (byte) 0xFF}
   };
 
   private static final Comparator<byte[][]> PAIR_ORDER =
@@ -49,9 +60,11 @@ class SecondaryKeysTest {
       byte[][] a = pairs.get(rnd.nextInt(pairs.size()));
       byte[][] b = pairs.get(rnd.nextInt(pairs.size()));
       int expected = Integer.signum(PAIR_ORDER.compare(a, b));
-      int actual = Integer.signum(Keys.compare(
-          SecondaryKeys.compose(a[0], a[1]), SecondaryKeys.compose(b[0], b[1])));
-      assertThat(actual).as("%s vs %s", Arrays.deepToString(a), Arrays.deepToString(b))
+      int actual =
+          Integer.signum(
+              Keys.compare(SecondaryKeys.compose(a[0], a[1]), SecondaryKeys.compose(b[0], b[1])));
+      assertThat(actual)
+          .as("%s vs %s", Arrays.deepToString(a), Arrays.deepToString(b))
           .isEqualTo(expected);
     }
   }
@@ -64,8 +77,10 @@ class SecondaryKeysTest {
     List<byte[][]> entries = new ArrayList<>();
     for (int i = 0; i < 1500; i++) {
       // Few distinct search keys (many duplicates), edge bytes included.
-      byte[] search = rnd.nextInt(3) == 0 ? EDGE_KEYS[rnd.nextInt(EDGE_KEYS.length)]
-          : new byte[] {(byte) rnd.nextInt(4), (byte) (rnd.nextBoolean() ? 0 : 0xFF)};
+      byte[] search =
+          rnd.nextInt(3) == 0
+              ? EDGE_KEYS[rnd.nextInt(EDGE_KEYS.length)]
+              : new byte[] {(byte) rnd.nextInt(4), (byte) (rnd.nextBoolean() ? 0 : 0xFF)};
       byte[] record = new byte[] {(byte) rnd.nextInt(), (byte) rnd.nextInt()};
       if (index.insert(store, SecondaryKeys.compose(search, record), new byte[0])) {
         entries.add(new byte[][] {search, record});
@@ -77,14 +92,17 @@ class SecondaryKeysTest {
       byte[] hi = rnd.nextInt(4) == 0 ? lo : EDGE_KEYS[rnd.nextInt(EDGE_KEYS.length)];
       boolean loIn = rnd.nextBoolean();
       boolean hiIn = rnd.nextBoolean();
-      KeyRange searchRange = switch (rnd.nextInt(4)) {
-        case 0 -> KeyRange.singleton(lo);
-        case 1 -> KeyRange.of(lo, loIn, null, false);
-        case 2 -> KeyRange.of(null, false, hi, hiIn);
-        default -> KeyRange.of(lo, loIn, hi, hiIn);
-      };
-      KeyRange treeRange = i % 2 == 0 && searchRange.equals(KeyRange.singleton(lo))
-          ? SecondaryKeys.forSearchKey(lo) : SecondaryKeys.forSearchRange(searchRange);
+      KeyRange searchRange =
+          switch (rnd.nextInt(4)) {
+            case 0 -> KeyRange.singleton(lo);
+            case 1 -> KeyRange.of(lo, loIn, null, false);
+            case 2 -> KeyRange.of(null, false, hi, hiIn);
+            default -> KeyRange.of(lo, loIn, hi, hiIn);
+          };
+      KeyRange treeRange =
+          i % 2 == 0 && searchRange.equals(KeyRange.singleton(lo))
+              ? SecondaryKeys.forSearchKey(lo)
+              : SecondaryKeys.forSearchRange(searchRange);
       List<byte[][]> expected = new ArrayList<>();
       for (byte[][] e : entries) {
         if (searchRange.contains(e[0])) {
@@ -93,8 +111,14 @@ class SecondaryKeysTest {
       }
       boolean descending = rnd.nextBoolean();
       List<byte[][]> actual = new ArrayList<>();
-      index.scan(store, treeRange, descending).forEachRemaining(e -> actual.add(
-          new byte[][] {SecondaryKeys.searchKey(e.key()), SecondaryKeys.recordKey(e.key())}));
+      index
+          .scan(store, treeRange, descending)
+          .forEachRemaining(
+              e ->
+                  actual.add(
+                      new byte[][] {
+                        SecondaryKeys.searchKey(e.key()), SecondaryKeys.recordKey(e.key())
+                      }));
       if (descending) {
         Collections.reverse(actual);
       }
@@ -105,9 +129,10 @@ class SecondaryKeysTest {
     }
     byte[] closedLo = {0x01};
     byte[] closedHi = {0x02};
-    long closed = entries.stream()
-        .filter(e -> Keys.compare(e[0], closedLo) >= 0 && Keys.compare(e[0], closedHi) <= 0)
-        .count();
+    long closed =
+        entries.stream()
+            .filter(e -> Keys.compare(e[0], closedLo) >= 0 && Keys.compare(e[0], closedHi) <= 0)
+            .count();
     List<TreeCursor.Entry> got = new ArrayList<>();
     index.scan(store, SecondaryKeys.forSearchRange(closedLo, closedHi)).forEachRemaining(got::add);
     assertThat(got).hasSize((int) closed);

@@ -40,13 +40,15 @@ final class TreeChecker {
       checkChain(store, levelPages, level);
       List<Page> next = new ArrayList<>();
       for (Page p : levelPages) {
-        assertThat(p.encodedSizeBound()).as("size of %s", p.uri())
+        assertThat(p.encodedSizeBound())
+            .as("size of %s", p.uri())
             .isLessThanOrEqualTo(store.pageSize());
         assertThat(p.level()).isEqualTo(level);
         assertThat(p.kind()).isEqualTo(level == 0 ? PageKind.LEAF : PageKind.INNER);
         for (int i = 0; i < p.entryCount(); i++) {
           assertThat(p.isBelowLowKey(p.key(i)) || p.isBeyondHighKey(p.key(i)))
-              .as("key %d of %s outside its range", i, p.uri()).isFalse();
+              .as("key %d of %s outside its range", i, p.uri())
+              .isFalse();
         }
         if (level == 0) {
           for (int i = 0; i < p.entryCount(); i++) {
@@ -60,12 +62,12 @@ final class TreeChecker {
         for (int i = 0; i < p.entryCount(); i++) {
           String childUri = new String(p.value(i), StandardCharsets.UTF_8);
           Page child = store.read(childUri).orElseThrow(() -> new AssertionError(childUri));
-          assertThat(child.lowKey()).as("low key of %s vs separator", childUri)
-              .isEqualTo(p.key(i));
+          assertThat(child.lowKey()).as("low key of %s vs separator", childUri).isEqualTo(p.key(i));
           Optional<byte[]> expectedHigh =
               i + 1 < p.entryCount() ? Optional.of(p.key(i + 1)) : p.highKey();
           assertThat(child.highKey().map(Arrays::toString))
-              .as("high key of %s", childUri).isEqualTo(expectedHigh.map(Arrays::toString));
+              .as("high key of %s", childUri)
+              .isEqualTo(expectedHigh.map(Arrays::toString));
           next.add(child);
         }
       }
@@ -79,7 +81,8 @@ final class TreeChecker {
       i++;
     }
     for (byte[] k : model.keySet()) {
-      assertThat(tree.get(store, k)).as("get %s", Arrays.toString(k))
+      assertThat(tree.get(store, k))
+          .as("get %s", Arrays.toString(k))
           .hasValueSatisfying(v -> assertThat(v).isEqualTo(model.get(k)));
     }
     return root.level() + 1;
@@ -91,15 +94,15 @@ final class TreeChecker {
     assertThat(first.lowKey()).as("low key of the first node on level %d", level).isEmpty();
     Page p = first;
     for (int j = 0; j < fromParents.size(); j++) {
-      assertThat(p.uri()).as("node %d of level %d", j, level)
-          .isEqualTo(fromParents.get(j).uri());
+      assertThat(p.uri()).as("node %d of level %d", j, level).isEqualTo(fromParents.get(j).uri());
       if (j + 1 == fromParents.size()) {
         assertThat(p.rightSibling()).as("sibling of the last node on level %d", level).isEmpty();
         assertThat(p.highKey()).as("high key of the last node on level %d", level).isEmpty();
         break;
       }
       Page next = store.read(p.rightSibling().orElseThrow()).orElseThrow();
-      assertThat(p.highKey()).as("high key of %s", p.uri())
+      assertThat(p.highKey())
+          .as("high key of %s", p.uri())
           .hasValueSatisfying(h -> assertThat(h).isEqualTo(next.lowKey()));
       p = next;
     }

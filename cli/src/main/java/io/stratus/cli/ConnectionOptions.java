@@ -14,55 +14,88 @@ public final class ConnectionOptions {
   /** Environment variable naming a running LocalStack, as the test fixtures and the bench use. */
   public static final String LOCALSTACK_ENDPOINT_ENV = "STRATUS_LOCALSTACK_ENDPOINT";
 
-  @Option(names = "--cloud", defaultValue = "inprocess", paramLabel = "CLOUD",
+  @Option(
+      names = "--cloud",
+      defaultValue = "inprocess",
+      paramLabel = "CLOUD",
       description = "inprocess, localstack or aws (default: ${DEFAULT-VALUE}).")
   String cloud;
 
-  @Option(names = "--endpoint", paramLabel = "URL",
+  @Option(
+      names = "--endpoint",
+      paramLabel = "URL",
       description = "LocalStack endpoint (default: $" + LOCALSTACK_ENDPOINT_ENV + ").")
   String endpoint;
 
-  @Option(names = "--region", defaultValue = "us-east-1", paramLabel = "REGION",
+  @Option(
+      names = "--region",
+      defaultValue = "us-east-1",
+      paramLabel = "REGION",
       description = "AWS region (default: ${DEFAULT-VALUE}).")
   String region;
 
-  @Option(names = "--bucket", paramLabel = "BUCKET",
+  @Option(
+      names = "--bucket",
+      paramLabel = "BUCKET",
       description = "The bucket holding the pages (required on localstack and aws).")
   String bucket;
 
-  @Option(names = "--key-prefix", defaultValue = "items/", paramLabel = "PREFIX",
+  @Option(
+      names = "--key-prefix",
+      defaultValue = "items/",
+      paramLabel = "PREFIX",
       description = "Key prefix of the pages in the bucket (default: ${DEFAULT-VALUE}).")
   String keyPrefix;
 
-  @Option(names = "--queue-prefix", defaultValue = "stratus-", paramLabel = "PREFIX",
+  @Option(
+      names = "--queue-prefix",
+      defaultValue = "stratus-",
+      paramLabel = "PREFIX",
       description = "SQS queue-name prefix (default: ${DEFAULT-VALUE}).")
   String queuePrefix;
 
-  @Option(names = "--queue-backend", defaultValue = "sqs", paramLabel = "sqs|s3",
+  @Option(
+      names = "--queue-backend",
+      defaultValue = "sqs",
+      paramLabel = "sqs|s3",
       description = "Where simple queues live (default: ${DEFAULT-VALUE}).")
   String queueBackend;
 
-  @Option(names = "--zookeeper", paramLabel = "HOST:PORT",
+  @Option(
+      names = "--zookeeper",
+      paramLabel = "HOST:PORT",
       description = "ZooKeeper connect string for locks, counters and advanced queues.")
   String zookeeper;
 
-  @Option(names = "--zk-namespace", defaultValue = "stratus", paramLabel = "NAME",
+  @Option(
+      names = "--zk-namespace",
+      defaultValue = "stratus",
+      paramLabel = "NAME",
       description = "ZooKeeper namespace of the clients (default: ${DEFAULT-VALUE}).")
   String zkNamespace;
 
-  @Option(names = "--db", defaultValue = "db", paramLabel = "URI",
+  @Option(
+      names = "--db",
+      defaultValue = "db",
+      paramLabel = "URI",
       description = "The database URI (default: ${DEFAULT-VALUE}).")
   String database;
 
-  @Option(names = "--protocol", defaultValue = "monotonic", paramLabel = "PROTOCOL",
+  @Option(
+      names = "--protocol",
+      defaultValue = "monotonic",
+      paramLabel = "PROTOCOL",
       description = "The commit protocol the database's clients run (default: ${DEFAULT-VALUE}).")
   String protocol;
 
-  @Option(names = "--checkpoint-interval", paramLabel = "SECONDS",
+  @Option(
+      names = "--checkpoint-interval",
+      paramLabel = "SECONDS",
       description = "The clients' checkpoint interval in seconds (default: the library's).")
   Long checkpointSeconds;
 
-  @Option(names = "--demo",
+  @Option(
+      names = "--demo",
       description = "On the in-process cloud: first create a small demo database to look at.")
   boolean demo;
 
@@ -76,8 +109,11 @@ public final class ConnectionOptions {
     try {
       return ProtocolKind.valueOf(protocol.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("unknown protocol '" + protocol + "'; known: "
-          + java.util.Arrays.toString(ProtocolKind.values()).toLowerCase(Locale.ROOT));
+      throw new IllegalArgumentException(
+          "unknown protocol '"
+              + protocol
+              + "'; known: "
+              + java.util.Arrays.toString(ProtocolKind.values()).toLowerCase(Locale.ROOT));
     }
   }
 
@@ -94,8 +130,8 @@ public final class ConnectionOptions {
           return c;
         }
       }
-      throw new IllegalArgumentException("unknown cloud '" + name
-          + "' (expected inprocess, localstack or aws)");
+      throw new IllegalArgumentException(
+          "unknown cloud '" + name + "' (expected inprocess, localstack or aws)");
     }
   }
 }

@@ -17,13 +17,18 @@ import picocli.CommandLine.ParentCommand;
  * (their storage item URIs, as {@code list} prints them) and exit 0 when each was done, 1 when
  * some was not (an unknown item, or a skip whose queue was busy: run it again).
  */
-@Command(name = "dead-letters", mixinStandardHelpOptions = true,
+@Command(
+    name = "dead-letters",
+    mixinStandardHelpOptions = true,
     description = "Lists, replays, skips or discards damaged messages set aside from queues.",
-    subcommands = {DeadLetterCommand.ListCommand.class, DeadLetterCommand.Replay.class,
-        DeadLetterCommand.Skip.class, DeadLetterCommand.Discard.class})
+    subcommands = {
+      DeadLetterCommand.ListCommand.class,
+      DeadLetterCommand.Replay.class,
+      DeadLetterCommand.Skip.class,
+      DeadLetterCommand.Discard.class
+    })
 final class DeadLetterCommand implements Runnable {
-  @ParentCommand
-  StratusCli root;
+  @ParentCommand StratusCli root;
 
   @Override
   public void run() {
@@ -37,16 +42,19 @@ final class DeadLetterCommand implements Runnable {
   }
 
   /** Runs {@code action} on each named item; 0 when every one was found and done, else 1. */
-  private static int act(StratusCli root, ConnectionOptions connection, List<String> items,
-      String verb, Action action) {
+  private static int act(
+      StratusCli root,
+      ConnectionOptions connection,
+      List<String> items,
+      String verb,
+      Action action) {
     MaintenanceCommands.warnWithoutCoordination(root, connection);
     try (StratusCli.Session s = root.open(connection);
         Database db = Database.open(s.config())) {
       List<DeadLetters.Entry> all = db.deadLetters();
       int code = 0;
       for (String item : items) {
-        Optional<DeadLetters.Entry> e = all.stream().filter(x -> x.item().equals(item))
-            .findFirst();
+        Optional<DeadLetters.Entry> e = all.stream().filter(x -> x.item().equals(item)).findFirst();
         if (e.isEmpty()) {
           root.err.println("stratus: no dead letter " + item);
           code = 1;
@@ -61,14 +69,14 @@ final class DeadLetterCommand implements Runnable {
     }
   }
 
-  @Command(name = "list", mixinStandardHelpOptions = true,
+  @Command(
+      name = "list",
+      mixinStandardHelpOptions = true,
       description = "Lists the dead letters: item, queue, message id, time, size, reason.")
   static final class ListCommand implements Callable<Integer> {
-    @ParentCommand
-    DeadLetterCommand parent;
+    @ParentCommand DeadLetterCommand parent;
 
-    @Mixin
-    ConnectionOptions connection;
+    @Mixin ConnectionOptions connection;
 
     @Override
     public Integer call() {
@@ -77,8 +85,9 @@ final class DeadLetterCommand implements Runnable {
           Database db = Database.open(s.config())) {
         List<DeadLetters.Entry> all = db.deadLetters();
         for (DeadLetters.Entry e : all) {
-          root.out.printf("%s  queue=%s  message=%s  at=%s  bytes=%d  reason=%s%n", e.item(),
-              e.queue(), e.messageId(), e.setAsideAt(), e.payload().length, e.reason());
+          root.out.printf(
+              "%s  queue=%s  message=%s  at=%s  bytes=%d  reason=%s%n",
+              e.item(), e.queue(), e.messageId(), e.setAsideAt(), e.payload().length, e.reason());
         }
         root.out.println(all.size() + " dead letter(s) in " + connection.database);
         return all.isEmpty() ? 0 : 1;
@@ -91,11 +100,9 @@ final class DeadLetterCommand implements Runnable {
    * what it does to one entry (picocli reads the annotated fields of this superclass).
    */
   abstract static class ItemAction implements Callable<Integer> {
-    @ParentCommand
-    DeadLetterCommand parent;
+    @ParentCommand DeadLetterCommand parent;
 
-    @Mixin
-    ConnectionOptions connection;
+    @Mixin ConnectionOptions connection;
 
     @Parameters(arity = "1..*", paramLabel = "ITEM", description = "dead-letter item URIs")
     List<String> items;
@@ -110,7 +117,9 @@ final class DeadLetterCommand implements Runnable {
     }
   }
 
-  @Command(name = "replay", mixinStandardHelpOptions = true,
+  @Command(
+      name = "replay",
+      mixinStandardHelpOptions = true,
       description = "Sends dead letters back to their queues (a newer client reads them).")
   static final class Replay extends ItemAction {
     @Override
@@ -125,9 +134,13 @@ final class DeadLetterCommand implements Runnable {
     }
   }
 
-  @Command(name = "skip", mixinStandardHelpOptions = true,
-      description = {"Gives dead letters up and lets what their writers committed after them be",
-          "applied (run it more than a checkpoint lock timeout after the queue's last checkpoint)."})
+  @Command(
+      name = "skip",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Gives dead letters up and lets what their writers committed after them be",
+        "applied (run it more than a checkpoint lock timeout after the queue's last checkpoint)."
+      })
   static final class Skip extends ItemAction {
     @Override
     String verb() {
@@ -140,7 +153,9 @@ final class DeadLetterCommand implements Runnable {
     }
   }
 
-  @Command(name = "discard", mixinStandardHelpOptions = true,
+  @Command(
+      name = "discard",
+      mixinStandardHelpOptions = true,
       description = "Deletes dead letters for good.")
   static final class Discard extends ItemAction {
     @Override

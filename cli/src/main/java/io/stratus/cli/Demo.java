@@ -21,11 +21,12 @@ final class Demo {
   private static final String[] COLOURS = {"red", "green", "blue"};
 
   /** The demo index's extractor: the payload's text before the first ':'. */
-  static final IndexKeyExtractor BY_COLOUR = (key, payload) -> {
-    String s = new String(payload, StandardCharsets.UTF_8);
-    int colon = s.indexOf(':');
-    return colon < 0 ? Optional.empty() : Optional.of(Key.of(s.substring(0, colon)).toBytes());
-  };
+  static final IndexKeyExtractor BY_COLOUR =
+      (key, payload) -> {
+        String s = new String(payload, StandardCharsets.UTF_8);
+        int colon = s.indexOf(':');
+        return colon < 0 ? Optional.empty() : Optional.of(Key.of(s.substring(0, colon)).toBytes());
+      };
 
   private Demo() {}
 
@@ -34,8 +35,8 @@ final class Demo {
       db.createCollection("items");
       List<Record> records = new ArrayList<>();
       for (int i = 0; i < RECORDS; i++) {
-        records.add(new Record(Key.of((long) i), bytes(COLOURS[i % COLOURS.length] + ":item "
-            + i)));
+        records.add(
+            new Record(Key.of((long) i), bytes(COLOURS[i % COLOURS.length] + ":item " + i)));
       }
       db.bulkLoad("items", records);
       db.createIndex("items", "byColour", BY_COLOUR);

@@ -25,15 +25,16 @@ import picocli.CommandLine.ParentCommand;
  * decoded (header and the first entries), or one queue's backlog and a few of its messages,
  * peeked without hiding them. Read-only, like {@code verify}.
  */
-@Command(name = "inspect", mixinStandardHelpOptions = true,
+@Command(
+    name = "inspect",
+    mixinStandardHelpOptions = true,
     subcommands = {InspectCommand.PageCommand.class, InspectCommand.QueueCommand.class},
     description = "Looks at one page or one queue.")
 final class InspectCommand implements Runnable {
   /** Most bytes of a key or value shown. */
   static final int SHOWN_BYTES = 40;
 
-  @ParentCommand
-  StratusCli root;
+  @ParentCommand StratusCli root;
 
   @Override
   public void run() {
@@ -41,19 +42,22 @@ final class InspectCommand implements Runnable {
   }
 
   /** {@code inspect page}. */
-  @Command(name = "page", mixinStandardHelpOptions = true,
+  @Command(
+      name = "page",
+      mixinStandardHelpOptions = true,
       description = "Decodes a stored page: header and the first entries.")
   static final class PageCommand implements Callable<Integer> {
-    @ParentCommand
-    InspectCommand inspect;
+    @ParentCommand InspectCommand inspect;
 
-    @Mixin
-    ConnectionOptions connection;
+    @Mixin ConnectionOptions connection;
 
     @Parameters(paramLabel = "URI", description = "The page's URI, e.g. db/c/items/root.")
     String uri;
 
-    @Option(names = "--limit", defaultValue = "20", paramLabel = "N",
+    @Option(
+        names = "--limit",
+        defaultValue = "20",
+        paramLabel = "N",
         description = "Entries shown (default: ${DEFAULT-VALUE}).")
     int limit;
 
@@ -70,17 +74,24 @@ final class InspectCommand implements Runnable {
         try {
           p = PageCodec.decode(uri, item.get().payload());
         } catch (CorruptPageException e) {
-          out.printf("%s: %d bytes, version %s, CORRUPT: %s%n", uri, item.get().size(),
-              item.get().version(), e.getMessage());
+          out.printf(
+              "%s: %d bytes, version %s, CORRUPT: %s%n",
+              uri, item.get().size(), item.get().version(), e.getMessage());
           return 2;
         }
-        out.printf("%s: %s, level %d, %d entries, %d bytes stored, version %s%n", uri, p.kind(),
-            p.level(), p.entryCount(), item.get().size(), item.get().version());
-        out.printf("  low key   %s%n  high key  %s%n  sibling   %s%n", show(p.lowKey()),
+        out.printf(
+            "%s: %s, level %d, %d entries, %d bytes stored, version %s%n",
+            uri, p.kind(), p.level(), p.entryCount(), item.get().size(), item.get().version());
+        out.printf(
+            "  low key   %s%n  high key  %s%n  sibling   %s%n",
+            show(p.lowKey()),
             p.highKey().map(InspectCommand::show).orElse("+infinity"),
             p.rightSibling().orElse("none"));
-        out.printf("  stamp %d, last checkpoint %s, tree checkpoint %s, protocol state %d bytes%n",
-            p.versionStamp(), time(p.lastCheckpointMillis()), time(p.treeCheckpointMillis()),
+        out.printf(
+            "  stamp %d, last checkpoint %s, tree checkpoint %s, protocol state %d bytes%n",
+            p.versionStamp(),
+            time(p.lastCheckpointMillis()),
+            time(p.treeCheckpointMillis()),
             p.protocolState().length);
         int shown = Math.min(limit, p.entryCount());
         for (int i = 0; i < shown; i++) {
@@ -95,19 +106,22 @@ final class InspectCommand implements Runnable {
   }
 
   /** {@code inspect queue}. */
-  @Command(name = "queue", mixinStandardHelpOptions = true,
+  @Command(
+      name = "queue",
+      mixinStandardHelpOptions = true,
       description = "A queue's backlog, oldest message age and a few peeked messages.")
   static final class QueueCommand implements Callable<Integer> {
-    @ParentCommand
-    InspectCommand inspect;
+    @ParentCommand InspectCommand inspect;
 
-    @Mixin
-    ConnectionOptions connection;
+    @Mixin ConnectionOptions connection;
 
     @Parameters(paramLabel = "URI", description = "The queue's URI, e.g. db/pu/t/db/c/items/root.")
     String uri;
 
-    @Option(names = "--peek", defaultValue = "5", paramLabel = "N",
+    @Option(
+        names = "--peek",
+        defaultValue = "5",
+        paramLabel = "N",
         description = "Messages peeked, 0 to 10 (default: ${DEFAULT-VALUE}).")
     int peek;
 
@@ -117,18 +131,28 @@ final class InspectCommand implements Runnable {
       try (StratusCli.Session s = inspect.root.open(connection)) {
         SupportsQueueInspection q = SupportsQueueInspection.of(s.services().simpleQueues());
         if (q == null) {
-          inspect.root.err.println("stratus: these simple queues cannot be inspected without"
-              + " receiving from them");
+          inspect.root.err.println(
+              "stratus: these simple queues cannot be inspected without" + " receiving from them");
           return StratusCli.EXIT_FAILED;
         }
         QueueBacklog b = CloudFutures.await(q.inspect(uri, peek));
         Instant now = s.config().clock().instant();
-        out.printf("%s: %d messages (%d visible, %d in flight), oldest %s, retention %s%n", uri,
-            b.messages(), b.visible(), b.inFlight(),
-            b.oldestAge(now).map(VerifyCommand::age).orElse("-"), b.retention());
+        out.printf(
+            "%s: %d messages (%d visible, %d in flight), oldest %s, retention %s%n",
+            uri,
+            b.messages(),
+            b.visible(),
+            b.inFlight(),
+            b.oldestAge(now).map(VerifyCommand::age).orElse("-"),
+            b.retention());
         for (QueueBacklog.PeekedMessage m : b.peeked()) {
-          out.printf("  %s: sent %s (%s ago), %d deliveries, %d bytes: %s%n", m.messageId(),
-              m.sentAt(), VerifyCommand.age(m.sentAt(), now), m.deliveries(), m.size(),
+          out.printf(
+              "  %s: sent %s (%s ago), %d deliveries, %d bytes: %s%n",
+              m.messageId(),
+              m.sentAt(),
+              VerifyCommand.age(m.sentAt(), now),
+              m.deliveries(),
+              m.size(),
               show(m.payload()));
         }
         return 0;
@@ -149,8 +173,10 @@ final class InspectCommand implements Runnable {
         break;
       }
     }
-    String shown = text ? "\"" + new String(bytes, 0, n, StandardCharsets.UTF_8) + "\""
-        : "0x" + HexFormat.of().formatHex(bytes, 0, n);
+    String shown =
+        text
+            ? "\"" + new String(bytes, 0, n, StandardCharsets.UTF_8) + "\""
+            : "0x" + HexFormat.of().formatHex(bytes, 0, n);
     return shown + (n < bytes.length ? "... (" + bytes.length + " bytes)" : "");
   }
 

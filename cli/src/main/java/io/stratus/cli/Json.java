@@ -14,8 +14,13 @@ final class Json {
   static String report(VerificationReport r) {
     StringBuilder b = new StringBuilder("{");
     field(b, "database", r.databaseUri()).append(',');
-    field(b, "status", VerifyCommand.exitCode(r) == 2 ? "errors"
-        : VerifyCommand.exitCode(r) == 1 ? "warnings" : "clean").append(',');
+    field(
+            b,
+            "status",
+            VerifyCommand.exitCode(r) == 2
+                ? "errors"
+                : VerifyCommand.exitCode(r) == 1 ? "warnings" : "clean")
+        .append(',');
     b.append("\"exitCode\":").append(VerifyCommand.exitCode(r)).append(',');
     field(b, "startedAt", r.startedAt().toString()).append(',');
     b.append("\"tookMillis\":").append(r.took().toMillis()).append(',');
@@ -40,8 +45,9 @@ final class Json {
       field(b, "uri", q.uri()).append(',');
       b.append("\"visible\":").append(q.visible()).append(',');
       b.append("\"inFlight\":").append(q.inFlight()).append(',');
-      b.append("\"oldestAgeSeconds\":").append(q.oldestAge(r.startedAt())
-          .map(d -> Long.toString(d.toSeconds())).orElse("null")).append(',');
+      b.append("\"oldestAgeSeconds\":")
+          .append(q.oldestAge(r.startedAt()).map(d -> Long.toString(d.toSeconds())).orElse("null"))
+          .append(',');
       b.append("\"retentionSeconds\":").append(q.retention().toSeconds()).append('}');
       sep = ",";
     }

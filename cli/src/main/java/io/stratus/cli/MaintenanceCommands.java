@@ -19,20 +19,21 @@ final class MaintenanceCommands {
   /** Tells the operator when this process's locks exclude no other client. */
   static void warnWithoutCoordination(StratusCli root, ConnectionOptions c) {
     if (c.cloud() != ConnectionOptions.Cloud.INPROCESS && c.zookeeper == null) {
-      root.err.println("stratus: warning: without --zookeeper this process's locks exclude no"
-          + " other client; stop the clients first, or give the ZooKeeper they use");
+      root.err.println(
+          "stratus: warning: without --zookeeper this process's locks exclude no"
+              + " other client; stop the clients first, or give the ZooKeeper they use");
     }
   }
 
   /** {@code stratus checkpoint-all}: {@link Database#checkpointAll()}. */
-  @Command(name = "checkpoint-all", mixinStandardHelpOptions = true,
+  @Command(
+      name = "checkpoint-all",
+      mixinStandardHelpOptions = true,
       description = "Applies every pending update of the database now (before a planned stop).")
   static final class CheckpointAll implements Callable<Integer> {
-    @ParentCommand
-    StratusCli root;
+    @ParentCommand StratusCli root;
 
-    @Mixin
-    ConnectionOptions connection;
+    @Mixin ConnectionOptions connection;
 
     @Override
     public Integer call() {
@@ -40,11 +41,19 @@ final class MaintenanceCommands {
       try (StratusCli.Session s = root.open(connection);
           Database db = Database.open(s.config())) {
         CheckpointSummary r = db.checkpointAll();
-        root.out.printf("checkpoint-all of %s: %d queues, %d checkpoints, %d records applied,"
+        root.out.printf(
+            "checkpoint-all of %s: %d queues, %d checkpoints, %d records applied,"
                 + " %d pages written, %d failures, %d queues busy, %d records deferred,"
-                + " %d transactions waiting: %s%n", connection.database, r.queues(),
-            r.checkpoints(), r.recordsApplied(), r.pagesWritten(), r.failures(), r.queuesBusy(),
-            r.recordsDeferred(), r.transactionsWaiting(),
+                + " %d transactions waiting: %s%n",
+            connection.database,
+            r.queues(),
+            r.checkpoints(),
+            r.recordsApplied(),
+            r.pagesWritten(),
+            r.failures(),
+            r.queuesBusy(),
+            r.recordsDeferred(),
+            r.transactionsWaiting(),
             r.quiescent() ? "quiescent" : "not quiescent, run again");
         return r.quiescent() ? 0 : 1;
       }
@@ -52,14 +61,14 @@ final class MaintenanceCommands {
   }
 
   /** {@code stratus recover}: {@link Database#recoverAbandonedClients()}. */
-  @Command(name = "recover", mixinStandardHelpOptions = true,
+  @Command(
+      name = "recover",
+      mixinStandardHelpOptions = true,
       description = "Recovers the ATOMIC queues of clients that died (atomic protocol).")
   static final class Recover implements Callable<Integer> {
-    @ParentCommand
-    StratusCli root;
+    @ParentCommand StratusCli root;
 
-    @Mixin
-    ConnectionOptions connection;
+    @Mixin ConnectionOptions connection;
 
     @Override
     public Integer call() {
@@ -67,10 +76,17 @@ final class MaintenanceCommands {
       try (StratusCli.Session s = root.open(connection);
           Database db = Database.open(s.config())) {
         RecoverySummary r = db.recoverAbandonedClients();
-        root.out.printf("recover of %s: %d queues, %d committed transactions propagated, %d"
+        root.out.printf(
+            "recover of %s: %d queues, %d committed transactions propagated, %d"
                 + " uncommitted deleted, %d waiting, %d skipped, %d incomplete: %s%n",
-            connection.database, r.queues(), r.winners(), r.losers(), r.waiting(), r.skipped(),
-            r.incomplete(), r.quiescent() ? "quiescent" : "not quiescent, run again");
+            connection.database,
+            r.queues(),
+            r.winners(),
+            r.losers(),
+            r.waiting(),
+            r.skipped(),
+            r.incomplete(),
+            r.quiescent() ? "quiescent" : "not quiescent, run again");
         return r.quiescent() ? 0 : 1;
       }
     }

@@ -25,20 +25,27 @@ final class RealClouds implements CloudOpener {
       return local.services();
     }
     if (o.bucket == null || o.bucket.isBlank()) {
-      throw new IllegalArgumentException("--cloud " + cloud.name().toLowerCase(Locale.ROOT)
-          + " needs --bucket");
+      throw new IllegalArgumentException(
+          "--cloud " + cloud.name().toLowerCase(Locale.ROOT) + " needs --bucket");
     }
-    AwsConfig.Builder aws = AwsConfig.builder(o.bucket).region(o.region).keyPrefix(o.keyPrefix)
-        .queueNamePrefix(o.queuePrefix).queueBackend(queueBackend(o.queueBackend));
+    AwsConfig.Builder aws =
+        AwsConfig.builder(o.bucket)
+            .region(o.region)
+            .keyPrefix(o.keyPrefix)
+            .queueNamePrefix(o.queuePrefix)
+            .queueBackend(queueBackend(o.queueBackend));
     if (cloud == ConnectionOptions.Cloud.LOCALSTACK) {
-      String url = o.endpoint != null ? o.endpoint
-          : System.getenv(ConnectionOptions.LOCALSTACK_ENDPOINT_ENV);
+      String url =
+          o.endpoint != null
+              ? o.endpoint
+              : System.getenv(ConnectionOptions.LOCALSTACK_ENDPOINT_ENV);
       if (url == null || url.isBlank()) {
-        throw new IllegalArgumentException("--cloud localstack needs --endpoint (or $"
-            + ConnectionOptions.LOCALSTACK_ENDPOINT_ENV + "), e.g. http://localhost:4566");
+        throw new IllegalArgumentException(
+            "--cloud localstack needs --endpoint (or $"
+                + ConnectionOptions.LOCALSTACK_ENDPOINT_ENV
+                + "), e.g. http://localhost:4566");
       }
-      aws.endpoint(URI.create(url.trim())).pathStyleAccess(true).staticCredentials("test",
-          "test");
+      aws.endpoint(URI.create(url.trim())).pathStyleAccess(true).staticCredentials("test", "test");
     } else {
       aws.defaultCredentials();
     }
@@ -46,8 +53,9 @@ final class RealClouds implements CloudOpener {
     try {
       CloudServices.Builder b = awsCloud.addTo(CloudServices.builder());
       if (o.zookeeper != null) {
-        ZooKeeperCloud zk = ZooKeeperCloud.connect(ZooKeeperConfig.builder(o.zookeeper)
-            .namespace(o.zkNamespace).build());
+        ZooKeeperCloud zk =
+            ZooKeeperCloud.connect(
+                ZooKeeperConfig.builder(o.zookeeper).namespace(o.zkNamespace).build());
         zk.addTo(b);
       } else {
         CloudServices in = local.services();

@@ -31,14 +31,23 @@ import picocli.CommandLine.Command;
     name = "stratus",
     mixinStandardHelpOptions = true,
     version = "Stratus 0.1.0-SNAPSHOT",
-    subcommands = {VerifyCommand.class, StatsCommand.class, MaintenanceCommands.CheckpointAll.class,
-        MaintenanceCommands.Recover.class, InspectCommand.class, DeadLetterCommand.class},
-    description = {"Operator commands for a Stratus database: verify, stats, checkpoint-all,",
-        "recover, inspect page|queue, dead-letters list|replay|skip|discard. Connection flags go",
-        "after the command name."})
+    subcommands = {
+      VerifyCommand.class,
+      StatsCommand.class,
+      MaintenanceCommands.CheckpointAll.class,
+      MaintenanceCommands.Recover.class,
+      InspectCommand.class,
+      DeadLetterCommand.class
+    },
+    description = {
+      "Operator commands for a Stratus database: verify, stats, checkpoint-all,",
+      "recover, inspect page|queue, dead-letters list|replay|skip|discard. Connection flags go",
+      "after the command name."
+    })
 public final class StratusCli implements Runnable {
   /** Exit code of a command that could not do its work. */
   public static final int EXIT_FAILED = 3;
+
   /** Exit code of a command line that does not parse. */
   public static final int EXIT_USAGE = 64;
 
@@ -66,19 +75,26 @@ public final class StratusCli implements Runnable {
     CommandLine cl = new CommandLine(new StratusCli(out, err, opener));
     cl.setOut(out).setErr(err);
     cl.setExitCodeExceptionMapper(e -> EXIT_FAILED);
-    cl.setParameterExceptionHandler((e, a) -> {
-      err.println("stratus: " + e.getMessage());
-      err.println("Try 'stratus " + (e.getCommandLine().getCommandSpec().qualifiedName(" ")
-          .replaceFirst("^stratus ?", "")) + " --help'.");
-      return EXIT_USAGE;
-    });
-    cl.setExecutionExceptionHandler((e, c, p) -> {
-      err.println("stratus: " + describe(e));
-      if (Boolean.getBoolean("stratus.verbose")) {
-        e.printStackTrace(err);
-      }
-      return EXIT_FAILED;
-    });
+    cl.setParameterExceptionHandler(
+        (e, a) -> {
+          err.println("stratus: " + e.getMessage());
+          err.println(
+              "Try 'stratus "
+                  + (e.getCommandLine()
+                      .getCommandSpec()
+                      .qualifiedName(" ")
+                      .replaceFirst("^stratus ?", ""))
+                  + " --help'.");
+          return EXIT_USAGE;
+        });
+    cl.setExecutionExceptionHandler(
+        (e, c, p) -> {
+          err.println("stratus: " + describe(e));
+          if (Boolean.getBoolean("stratus.verbose")) {
+            e.printStackTrace(err);
+          }
+          return EXIT_FAILED;
+        });
     int code = cl.execute(args);
     out.flush();
     err.flush();
@@ -86,8 +102,10 @@ public final class StratusCli implements Runnable {
   }
 
   private static String describe(Exception e) {
-    if (e instanceof IllegalArgumentException || e instanceof StratusException
-        || e instanceof CloudException || e instanceof IllegalStateException) {
+    if (e instanceof IllegalArgumentException
+        || e instanceof StratusException
+        || e instanceof CloudException
+        || e instanceof IllegalStateException) {
       return firstLine(e.getMessage());
     }
     return e.toString();
@@ -112,16 +130,19 @@ public final class StratusCli implements Runnable {
     CloudMeter meter = new CloudMeter();
     CloudServices services = Decorators.wrap(raw, new MeteringInterceptor(meter));
     try {
-      DatabaseConfig.Builder b = DatabaseConfig.builder(services, options.database)
-          .protocol(options.protocol()).clientId("stratus-cli").clock(opener.clock());
+      DatabaseConfig.Builder b =
+          DatabaseConfig.builder(services, options.database)
+              .protocol(options.protocol())
+              .clientId("stratus-cli")
+              .clock(opener.clock());
       if (options.checkpointSeconds != null) {
         b.checkpointInterval(java.time.Duration.ofSeconds(options.checkpointSeconds));
       }
       DatabaseConfig config = b.build();
       if (options.demo) {
         if (options.cloud() != ConnectionOptions.Cloud.INPROCESS) {
-          throw new IllegalArgumentException("--demo builds a database on the in-process cloud"
-              + " only");
+          throw new IllegalArgumentException(
+              "--demo builds a database on the in-process cloud" + " only");
         }
         Demo.populate(config);
       }

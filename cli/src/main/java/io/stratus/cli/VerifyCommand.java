@@ -20,32 +20,45 @@ import picocli.CommandLine.ParentCommand;
  * message received) and prints the findings. Exit code 0 when clean, 1 with warnings, 2 with
  * errors.
  */
-@Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Scans the database read-only: page checksums, B-link invariants, catalog,",
-        "indexes, queue backlog. Exit code 0 clean, 1 warnings, 2 errors."})
+@Command(
+    name = "verify",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Scans the database read-only: page checksums, B-link invariants, catalog,",
+      "indexes, queue backlog. Exit code 0 clean, 1 warnings, 2 errors."
+    })
 final class VerifyCommand implements Callable<Integer> {
-  @ParentCommand
-  StratusCli root;
+  @ParentCommand StratusCli root;
 
-  @Mixin
-  ConnectionOptions connection;
+  @Mixin ConnectionOptions connection;
 
   @Option(names = "--json", description = "Print the report as JSON.")
   boolean json;
 
-  @Option(names = "--backlog-factor", defaultValue = "" + VerifyOptions.DEFAULT_BACKLOG_FACTOR,
-      paramLabel = "N", description = "A queue's oldest message is late beyond N checkpoint"
-          + " intervals (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--backlog-factor",
+      defaultValue = "" + VerifyOptions.DEFAULT_BACKLOG_FACTOR,
+      paramLabel = "N",
+      description =
+          "A queue's oldest message is late beyond N checkpoint"
+              + " intervals (default: ${DEFAULT-VALUE}).")
   int backlogFactor;
 
-  @Option(names = "--max-findings", defaultValue = "" + VerifyOptions.DEFAULT_MAX_FINDINGS_PER_KIND,
-      paramLabel = "N", description = "Findings listed per kind (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--max-findings",
+      defaultValue = "" + VerifyOptions.DEFAULT_MAX_FINDINGS_PER_KIND,
+      paramLabel = "N",
+      description = "Findings listed per kind (default: ${DEFAULT-VALUE}).")
   int maxFindings;
 
   @Override
   public Integer call() {
-    VerifyOptions options = VerifyOptions.builder().backlogFactor(backlogFactor)
-        .maxFindingsPerKind(maxFindings).build();
+    VerifyOptions options =
+        VerifyOptions.builder()
+            .backlogFactor(backlogFactor)
+            .maxFindingsPerKind(maxFindings)
+            .build();
     VerificationReport report;
     try (StratusCli.Session s = root.open(connection)) {
       report = Database.verify(s.config(), options);
@@ -68,12 +81,20 @@ final class VerifyCommand implements Callable<Integer> {
   }
 
   private static void print(PrintWriter out, VerificationReport r) {
-    out.printf("database %s: %d trees, %d pages, %d entries checked in %d ms%n", r.databaseUri(),
-        r.treesChecked(), r.pagesChecked(), r.recordsChecked(), r.took().toMillis());
+    out.printf(
+        "database %s: %d trees, %d pages, %d entries checked in %d ms%n",
+        r.databaseUri(),
+        r.treesChecked(),
+        r.pagesChecked(),
+        r.recordsChecked(),
+        r.took().toMillis());
     long errors = r.findings(Finding.Severity.ERROR).size();
     long warnings = r.findings(Finding.Severity.WARNING).size();
-    out.printf("%s: %d errors, %d warnings, %d notes%s%n",
-        errors > 0 ? "ERRORS" : warnings > 0 ? "WARNINGS" : "CLEAN", errors, warnings,
+    out.printf(
+        "%s: %d errors, %d warnings, %d notes%s%n",
+        errors > 0 ? "ERRORS" : warnings > 0 ? "WARNINGS" : "CLEAN",
+        errors,
+        warnings,
         r.findings(Finding.Severity.INFO).size(),
         r.suppressed() > 0 ? " (" + r.suppressed() + " more not listed)" : "");
     for (Finding f : r.findings()) {
@@ -82,8 +103,12 @@ final class VerifyCommand implements Callable<Integer> {
     if (!r.queues().isEmpty()) {
       out.println("queues:");
       for (QueueBacklog q : r.queues()) {
-        out.printf("  %s: %d messages (%d in flight), oldest %s%n", q.uri(), q.messages(),
-            q.inFlight(), q.oldestAge(r.startedAt()).map(VerifyCommand::age).orElse("-"));
+        out.printf(
+            "  %s: %d messages (%d in flight), oldest %s%n",
+            q.uri(),
+            q.messages(),
+            q.inFlight(),
+            q.oldestAge(r.startedAt()).map(VerifyCommand::age).orElse("-"));
       }
     }
   }
@@ -100,7 +125,7 @@ final class VerifyCommand implements Callable<Integer> {
   }
 
   static String age(Instant since, Instant now) {
-    return age(Duration.between(since, now).isNegative() ? Duration.ZERO
-        : Duration.between(since, now));
+    return age(
+        Duration.between(since, now).isNegative() ? Duration.ZERO : Duration.between(since, now));
   }
 }

@@ -35,12 +35,13 @@ import org.junit.jupiter.api.Test;
 class StratusCliTest {
   private static final String DB = "db/shop";
   private static final StorageLayout LAYOUT = new StorageLayout(DB);
+
   /** Background checkpoints never run: the tests decide when pending updates are applied. */
-  private static final Executor NEVER = task -> { };
+  private static final Executor NEVER = task -> {};
 
   private final ManualClock clock = new ManualClock();
-  private final InProcessCloud cloud = InProcessCloud.builder().clock(clock)
-      .queueBehavior(QueueBehavior.reliable()).build();
+  private final InProcessCloud cloud =
+      InProcessCloud.builder().clock(clock).queueBehavior(QueueBehavior.reliable()).build();
   private final List<Database> opened = new ArrayList<>();
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
@@ -52,8 +53,12 @@ class StratusCliTest {
 
   /** A database under {@code protocol} with 100 records in "items"; pages of 1 KiB. */
   private Database app(ProtocolKind protocol) {
-    DatabaseConfig.Builder b = DatabaseConfig.builder(cloud.services(), DB).protocol(protocol)
-        .clock(clock).pageSize(1024).clientId("app");
+    DatabaseConfig.Builder b =
+        DatabaseConfig.builder(cloud.services(), DB)
+            .protocol(protocol)
+            .clock(clock)
+            .pageSize(1024)
+            .clientId("app");
     if (protocol != ProtocolKind.NAIVE) {
       b.checkpointExecutor(NEVER);
     }
@@ -69,21 +74,25 @@ class StratusCliTest {
   }
 
   private int run(String... args) {
-    CloudOpener opener = new CloudOpener() {
-      @Override
-      public CloudServices open(ConnectionOptions options) {
-        // The command closes what it opens; the test's cloud must outlive it.
-        return CloudServices.builder().storage(cloud.services().storage())
-            .simpleQueues(cloud.services().simpleQueues())
-            .advancedQueues(cloud.services().advancedQueues())
-            .locks(cloud.services().locks()).counters(cloud.services().counters()).build();
-      }
+    CloudOpener opener =
+        new CloudOpener() {
+          @Override
+          public CloudServices open(ConnectionOptions options) {
+            // The command closes what it opens; the test's cloud must outlive it.
+            return CloudServices.builder()
+                .storage(cloud.services().storage())
+                .simpleQueues(cloud.services().simpleQueues())
+                .advancedQueues(cloud.services().advancedQueues())
+                .locks(cloud.services().locks())
+                .counters(cloud.services().counters())
+                .build();
+          }
 
-      @Override
-      public Clock clock() {
-        return clock;
-      }
-    };
+          @Override
+          public Clock clock() {
+            return clock;
+          }
+        };
     return StratusCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true), opener);
   }
 
@@ -110,8 +119,12 @@ class StratusCliTest {
 
     assertThat(code).isEqualTo(2);
     String json = out.toString().trim();
-    assertThat(json).startsWith("{").endsWith("}").contains("\"status\":\"errors\"")
-        .contains("\"exitCode\":2").contains("\"kind\":\"CORRUPT_PAGE\"")
+    assertThat(json)
+        .startsWith("{")
+        .endsWith("}")
+        .contains("\"status\":\"errors\"")
+        .contains("\"exitCode\":2")
+        .contains("\"kind\":\"CORRUPT_PAGE\"")
         .contains("\"uri\":\"" + root + "\"");
   }
 
@@ -124,7 +137,8 @@ class StratusCliTest {
     }
     clock.advance(Duration.ofMinutes(10));
 
-    assertThat(run("verify", "--db", DB, "--checkpoint-interval", "30")).as(out.toString())
+    assertThat(run("verify", "--db", DB, "--checkpoint-interval", "30"))
+        .as(out.toString())
         .isEqualTo(1);
     assertThat(out.toString()).contains("QUEUE_BACKLOG").contains("1 messages");
 
@@ -143,15 +157,19 @@ class StratusCliTest {
     String root = LAYOUT.collectionRoot("items");
 
     assertThat(run("inspect", "page", root, "--db", DB, "--limit", "2")).isZero();
-    assertThat(out.toString()).contains(root + ": INNER, level 1").contains("[0] (empty)")
+    assertThat(out.toString())
+        .contains(root + ": INNER, level 1")
+        .contains("[0] (empty)")
         .contains("more entries");
 
-    List<String> queues = CloudFutures.await(cloud.services().simpleQueues()
-        .listQueues(LAYOUT.pendingUpdatePrefix()));
+    List<String> queues =
+        CloudFutures.await(
+            cloud.services().simpleQueues().listQueues(LAYOUT.pendingUpdatePrefix()));
     assertThat(queues).hasSize(1);
     clock.advance(Duration.ofSeconds(90));
     assertThat(run("inspect", "queue", queues.get(0), "--db", DB)).as(err.toString()).isZero();
-    assertThat(out.toString()).contains("1 messages (1 visible, 0 in flight), oldest 90 s")
+    assertThat(out.toString())
+        .contains("1 messages (1 visible, 0 in flight), oldest 90 s")
         .contains("0 deliveries");
     assertThat(db.checkpointAll().recordsApplied()).as("the peek took nothing").isEqualTo(1);
   }
@@ -163,8 +181,9 @@ class StratusCliTest {
       tx.update("items", Key.of(5L), bytes("changed"));
       tx.commit();
     }
-    String queue = CloudFutures.await(cloud.services().simpleQueues()
-        .listQueues(LAYOUT.pendingUpdatePrefix())).get(0);
+    String queue =
+        CloudFutures.await(cloud.services().simpleQueues().listQueues(LAYOUT.pendingUpdatePrefix()))
+            .get(0);
     CloudFutures.await(cloud.services().simpleQueues().send(queue, bytes("not a log message")));
 
     assertThat(run("checkpoint-all", "--db", DB)).as(out + "\n" + err).isZero();
@@ -188,8 +207,10 @@ class StratusCliTest {
 
     assertThat(run("stats", "--db", DB, "--protocol", "naive")).isZero();
 
-    assertThat(out.toString()).contains("collection items: 100 records, indexes []")
-        .contains("cloud calls made by this command").contains("STORAGE_GET");
+    assertThat(out.toString())
+        .contains("collection items: 100 records, indexes []")
+        .contains("cloud calls made by this command")
+        .contains("STORAGE_GET");
   }
 
   @Test
@@ -211,11 +232,17 @@ class StratusCliTest {
 
   @Test
   void theDemoDatabaseVerifiesOnTheInProcessCloud() {
-    int code = StratusCli.run(new String[] {"verify", "--demo", "--db", "demo"},
-        new PrintWriter(out, true), new PrintWriter(err, true), new RealClouds());
+    int code =
+        StratusCli.run(
+            new String[] {"verify", "--demo", "--db", "demo"},
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            new RealClouds());
 
     assertThat(code).as(out + "\n" + err).isZero();
-    assertThat(out.toString()).contains("2 trees").contains("INDEX_NOT_CHECKED")
+    assertThat(out.toString())
+        .contains("2 trees")
+        .contains("INDEX_NOT_CHECKED")
         .contains("queues:");
   }
 

@@ -45,19 +45,40 @@ class StratusOnLocalStackIT {
     String keyPrefix = "cli-" + run + "/";
     String queuePrefix = "cli" + run + "-";
     String db = "db/ops";
-    List<String> connection = List.of("--cloud", "localstack", "--endpoint", endpoint,
-        "--bucket", localstack.bucket(), "--key-prefix", keyPrefix, "--queue-prefix",
-        queuePrefix, "--db", db);
+    List<String> connection =
+        List.of(
+            "--cloud",
+            "localstack",
+            "--endpoint",
+            endpoint,
+            "--bucket",
+            localstack.bucket(),
+            "--key-prefix",
+            keyPrefix,
+            "--queue-prefix",
+            queuePrefix,
+            "--db",
+            db);
     StorageLayout layout = new StorageLayout(db);
 
-    AwsCloud aws = AwsCloud.connect(localstack.config().keyPrefix(keyPrefix)
-        .queueNamePrefix(queuePrefix).build());
+    AwsCloud aws =
+        AwsCloud.connect(
+            localstack.config().keyPrefix(keyPrefix).queueNamePrefix(queuePrefix).build());
     CloudServices in = InProcessCloud.create().services();
-    CloudServices services = aws.addTo(CloudServices.builder()).locks(in.locks())
-        .counters(in.counters()).advancedQueues(in.advancedQueues()).build();
-    try (services; Database app = Database.open(DatabaseConfig.builder(services, db)
-        .protocol(ProtocolKind.MONOTONIC).pageSize(2048).checkpointExecutor(task -> { })
-        .build())) {
+    CloudServices services =
+        aws.addTo(CloudServices.builder())
+            .locks(in.locks())
+            .counters(in.counters())
+            .advancedQueues(in.advancedQueues())
+            .build();
+    try (services;
+        Database app =
+            Database.open(
+                DatabaseConfig.builder(services, db)
+                    .protocol(ProtocolKind.MONOTONIC)
+                    .pageSize(2048)
+                    .checkpointExecutor(task -> {})
+                    .build())) {
       app.createCollection("items");
       List<Record> records = new ArrayList<>();
       for (int i = 0; i < 60; i++) {
@@ -74,8 +95,9 @@ class StratusOnLocalStackIT {
       assertThat(clean.out()).contains("CLEAN").contains("queues:").contains("1 messages");
 
       String queue = layout.pendingUpdatePrefix();
-      Result inspect = stratus(with(List.of("inspect", "queue"), connection,
-          List.of(onlyQueue(services, layout))));
+      Result inspect =
+          stratus(
+              with(List.of("inspect", "queue"), connection, List.of(onlyQueue(services, layout))));
       assertThat(inspect.code()).as(inspect.err()).isZero();
       assertThat(inspect.out()).contains(queue).contains("1 messages");
 
@@ -87,14 +109,15 @@ class StratusOnLocalStackIT {
 
       Result damaged = stratus(with(List.of("verify", "--json"), connection));
       assertThat(damaged.code()).as(damaged.out() + damaged.err()).isEqualTo(2);
-      assertThat(damaged.out()).contains("\"kind\":\"CORRUPT_PAGE\"")
+      assertThat(damaged.out())
+          .contains("\"kind\":\"CORRUPT_PAGE\"")
           .contains("\"uri\":\"" + root + "\"");
     }
   }
 
   private static String onlyQueue(CloudServices services, StorageLayout layout) {
-    List<String> queues = CloudFutures.await(services.simpleQueues()
-        .listQueues(layout.pendingUpdatePrefix()));
+    List<String> queues =
+        CloudFutures.await(services.simpleQueues().listQueues(layout.pendingUpdatePrefix()));
     assertThat(queues).hasSize(1);
     return queues.get(0);
   }
@@ -111,17 +134,25 @@ class StratusOnLocalStackIT {
   /** Runs bin/stratus with {@code args}; waits for it, bounded. */
   private static Result stratus(List<String> args) throws IOException, InterruptedException {
     Path root = projectRoot();
-    List<String> command = new ArrayList<>(List.of("bash", root.resolve("bin/stratus")
-        .toString()));
+    List<String> command = new ArrayList<>(List.of("bash", root.resolve("bin/stratus").toString()));
     command.addAll(args);
     Path out = Files.createTempFile("stratus-cli", ".out");
     Path err = Files.createTempFile("stratus-cli", ".err");
-    Process p = new ProcessBuilder(command).directory(root.toFile())
-        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    Process p =
+        new ProcessBuilder(command)
+            .directory(root.toFile())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
     if (!p.waitFor(PROCESS_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
       p.destroyForcibly();
-      throw new AssertionError("bin/stratus " + args + " did not finish within "
-          + PROCESS_TIMEOUT_SECONDS + " s: " + Files.readString(err));
+      throw new AssertionError(
+          "bin/stratus "
+              + args
+              + " did not finish within "
+              + PROCESS_TIMEOUT_SECONDS
+              + " s: "
+              + Files.readString(err));
     }
     return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
   }

@@ -25,7 +25,11 @@ public final class AdvancedMessage {
     this(id, key, payload.clone(), enqueuedAt, null);
   }
 
-  private AdvancedMessage(long id, long key, byte[] payload, Instant enqueuedAt,
+  private AdvancedMessage(
+      long id,
+      long key,
+      byte[] payload,
+      Instant enqueuedAt,
       UnreadablePayloadException unreadable) {
     this.id = id;
     this.key = key;
@@ -35,8 +39,8 @@ public final class AdvancedMessage {
   }
 
   /** A message whose payload could not be opened; {@link #payload()} throws {@code why}. */
-  public static AdvancedMessage unreadable(long id, long key, Instant enqueuedAt,
-      UnreadablePayloadException why) {
+  public static AdvancedMessage unreadable(
+      long id, long key, Instant enqueuedAt, UnreadablePayloadException why) {
     return new AdvancedMessage(id, key, null, enqueuedAt, Objects.requireNonNull(why, "why"));
   }
 
@@ -71,7 +75,8 @@ public final class AdvancedMessage {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof AdvancedMessage && ((AdvancedMessage) o).id == id
+    return o instanceof AdvancedMessage
+        && ((AdvancedMessage) o).id == id
         && ((AdvancedMessage) o).key == key
         && Arrays.equals(((AdvancedMessage) o).payload, payload);
   }
@@ -83,7 +88,12 @@ public final class AdvancedMessage {
 
   @Override
   public String toString() {
-    return "AdvancedMessage{id=" + id + ", key=" + key + ", "
-        + (unreadable == null ? payload.length + " bytes" : "unreadable") + '}';
+    return "AdvancedMessage{id="
+        + id
+        + ", key="
+        + key
+        + ", "
+        + (unreadable == null ? payload.length + " bytes" : "unreadable")
+        + '}';
   }
 }

@@ -22,20 +22,28 @@ import java.util.Objects;
 public final class CloudLimits {
   /** Default largest object in one put: 5 GiB (S3 single PUT). */
   public static final long DEFAULT_MAX_OBJECT_SIZE = 5L * 1024 * 1024 * 1024;
+
   /** Default largest user metadata, keys plus values in UTF-8 bytes: 2 KiB (S3). */
   public static final int DEFAULT_MAX_METADATA_SIZE = 2 * 1024;
+
   /** Default longest URI in UTF-8 bytes: 1,024 (S3 object key). */
   public static final int DEFAULT_MAX_URI_LENGTH = 1024;
+
   /** Default largest simple-queue message: 1 MiB (SQS since 2025). */
   public static final int DEFAULT_MAX_MESSAGE_SIZE = 1024 * 1024;
+
   /** Default largest advanced-queue message: 1 MiB (one ZooKeeper node). */
   public static final int DEFAULT_MAX_ADVANCED_MESSAGE_SIZE = 1024 * 1024;
+
   /** Default most entries in one batch call and most messages in one receive: 10 (SQS). */
   public static final int DEFAULT_MAX_BATCH_SIZE = 10;
+
   /** Default most items in one list page: 1,000 (S3 ListObjectsV2). */
   public static final int DEFAULT_MAX_LIST_PAGE_SIZE = 1000;
+
   /** Default longest visibility timeout: 12 hours (SQS). */
   public static final Duration DEFAULT_MAX_VISIBILITY_TIMEOUT = Duration.ofHours(12);
+
   /** Default time a simple queue keeps an undeleted message: 4 days (SQS default; at most 14). */
   public static final Duration DEFAULT_MESSAGE_RETENTION = Duration.ofDays(4);
 
@@ -249,11 +257,25 @@ public final class CloudLimits {
 
   @Override
   public String toString() {
-    return "CloudLimits{maxObjectSize=" + maxObjectSize + ", maxMetadataSize=" + maxMetadataSize
-        + ", maxUriLength=" + maxUriLength + ", maxMessageSize=" + maxMessageSize
-        + ", maxAdvancedMessageSize=" + maxAdvancedMessageSize + ", maxBatchSize=" + maxBatchSize
-        + ", maxListPageSize=" + maxListPageSize + ", maxVisibilityTimeout=" + maxVisibilityTimeout
-        + ", messageRetention=" + messageRetention + '}';
+    return "CloudLimits{maxObjectSize="
+        + maxObjectSize
+        + ", maxMetadataSize="
+        + maxMetadataSize
+        + ", maxUriLength="
+        + maxUriLength
+        + ", maxMessageSize="
+        + maxMessageSize
+        + ", maxAdvancedMessageSize="
+        + maxAdvancedMessageSize
+        + ", maxBatchSize="
+        + maxBatchSize
+        + ", maxListPageSize="
+        + maxListPageSize
+        + ", maxVisibilityTimeout="
+        + maxVisibilityTimeout
+        + ", messageRetention="
+        + messageRetention
+        + '}';
   }
 
   /** Validates each setting as it is given. */

@@ -127,7 +127,8 @@ public final class CloudServices implements AutoCloseable {
         all.get(i).close();
       } catch (Exception e) {
         if (first == null) {
-          first = e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
+          first =
+              e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
         } else {
           first.addSuppressed(e);
         }

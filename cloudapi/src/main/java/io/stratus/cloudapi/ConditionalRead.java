@@ -19,7 +19,8 @@ public final class ConditionalRead {
     ABSENT
   }
 
-  private static final ConditionalRead NOT_MODIFIED = new ConditionalRead(Status.NOT_MODIFIED, null);
+  private static final ConditionalRead NOT_MODIFIED =
+      new ConditionalRead(Status.NOT_MODIFIED, null);
   private static final ConditionalRead ABSENT = new ConditionalRead(Status.ABSENT, null);
 
   private final Status status;

@@ -9,8 +9,10 @@ package io.stratus.cloudapi;
 public final class CounterValues {
   /** Bits of a value that hold the sequence number within an epoch. */
   public static final int SEQUENCE_BITS = 40;
+
   /** The largest sequence number within one epoch. */
   public static final long MAX_SEQUENCE = (1L << SEQUENCE_BITS) - 1;
+
   /** The largest epoch. */
   public static final long MAX_EPOCH = (1L << (63 - SEQUENCE_BITS)) - 1;
 

@@ -17,8 +17,13 @@ import java.util.Optional;
  * @param retention how long the queue keeps a message before dropping it unapplied
  * @param peeked a few of the messages, oldest first when the service keeps an order
  */
-public record QueueBacklog(String uri, long visible, long inFlight, Optional<Instant> oldestSentAt,
-    Duration retention, List<PeekedMessage> peeked) {
+public record QueueBacklog(
+    String uri,
+    long visible,
+    long inFlight,
+    Optional<Instant> oldestSentAt,
+    Duration retention,
+    List<PeekedMessage> peeked) {
 
   /** Checks the values and copies the list. */
   public QueueBacklog {
@@ -70,8 +75,10 @@ public record QueueBacklog(String uri, long visible, long inFlight, Optional<Ins
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof PeekedMessage m && m.messageId.equals(messageId)
-          && m.sentAt.equals(sentAt) && m.deliveries == deliveries
+      return o instanceof PeekedMessage m
+          && m.messageId.equals(messageId)
+          && m.sentAt.equals(sentAt)
+          && m.deliveries == deliveries
           && java.util.Arrays.equals(m.payload, payload);
     }
 
@@ -82,8 +89,15 @@ public record QueueBacklog(String uri, long visible, long inFlight, Optional<Ins
 
     @Override
     public String toString() {
-      return "PeekedMessage{" + messageId + ", sent " + sentAt + ", " + payload.length
-          + " bytes, " + deliveries + " deliveries}";
+      return "PeekedMessage{"
+          + messageId
+          + ", sent "
+          + sentAt
+          + ", "
+          + payload.length
+          + " bytes, "
+          + deliveries
+          + " deliveries}";
     }
   }
 }

@@ -29,7 +29,11 @@ public final class QueueMessage {
     this(messageId, receiptHandle, payload.clone(), deliveryCount, null);
   }
 
-  private QueueMessage(String messageId, String receiptHandle, byte[] payload, int deliveryCount,
+  private QueueMessage(
+      String messageId,
+      String receiptHandle,
+      byte[] payload,
+      int deliveryCount,
       UnreadablePayloadException unreadable) {
     this.messageId = Objects.requireNonNull(messageId, "messageId");
     this.receiptHandle = Objects.requireNonNull(receiptHandle, "receiptHandle");
@@ -39,10 +43,10 @@ public final class QueueMessage {
   }
 
   /** A message whose payload could not be opened; {@link #payload()} throws {@code why}. */
-  public static QueueMessage unreadable(String messageId, String receiptHandle, int deliveryCount,
-      UnreadablePayloadException why) {
-    return new QueueMessage(messageId, receiptHandle, null, deliveryCount,
-        Objects.requireNonNull(why, "why"));
+  public static QueueMessage unreadable(
+      String messageId, String receiptHandle, int deliveryCount, UnreadablePayloadException why) {
+    return new QueueMessage(
+        messageId, receiptHandle, null, deliveryCount, Objects.requireNonNull(why, "why"));
   }
 
   public String messageId() {
@@ -88,8 +92,12 @@ public final class QueueMessage {
 
   @Override
   public String toString() {
-    return "QueueMessage{" + messageId + ", "
-        + (unreadable == null ? payload.length + " bytes" : "unreadable") + ", delivery "
-        + deliveryCount + '}';
+    return "QueueMessage{"
+        + messageId
+        + ", "
+        + (unreadable == null ? payload.length + " bytes" : "unreadable")
+        + ", delivery "
+        + deliveryCount
+        + '}';
   }
 }

@@ -20,7 +20,10 @@ public final class StoredItem {
   private final Instant lastModified;
 
   public StoredItem(
-      String uri, byte[] payload, Map<String, String> metadata, String version,
+      String uri,
+      byte[] payload,
+      Map<String, String> metadata,
+      String version,
       Instant lastModified) {
     this.uri = Objects.requireNonNull(uri, "uri");
     this.payload = payload.clone();
@@ -68,8 +71,10 @@ public final class StoredItem {
       return false;
     }
     StoredItem other = (StoredItem) o;
-    return uri.equals(other.uri) && Arrays.equals(payload, other.payload)
-        && metadata.equals(other.metadata) && version.equals(other.version)
+    return uri.equals(other.uri)
+        && Arrays.equals(payload, other.payload)
+        && metadata.equals(other.metadata)
+        && version.equals(other.version)
         && lastModified.equals(other.lastModified);
   }
 
@@ -80,7 +85,14 @@ public final class StoredItem {
 
   @Override
   public String toString() {
-    return "StoredItem{" + uri + ", " + payload.length + " bytes, version=" + version
-        + ", lastModified=" + lastModified + '}';
+    return "StoredItem{"
+        + uri
+        + ", "
+        + payload.length
+        + " bytes, version="
+        + version
+        + ", lastModified="
+        + lastModified
+        + '}';
   }
 }

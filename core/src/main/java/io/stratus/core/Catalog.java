@@ -2,9 +2,9 @@ package io.stratus.core;
 
 import io.stratus.CorruptPageException;
 import io.stratus.btree.BLinkTree;
-import io.stratus.protocols.StorageLayout;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
+import io.stratus.protocols.StorageLayout;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -56,8 +56,7 @@ final class Catalog {
       this.name = name;
       this.primary = StorageLayout.tree(rootUri);
       SortedMap<String, IndexDef> m = new TreeMap<>();
-      indexRoots.forEach(
-          (n, root) -> m.put(n, new IndexDef(n, StorageLayout.tree(root))));
+      indexRoots.forEach((n, root) -> m.put(n, new IndexDef(n, StorageLayout.tree(root))));
       this.indexes = Collections.unmodifiableSortedMap(m);
     }
 
@@ -105,8 +104,8 @@ final class Catalog {
 
   static Catalog fromPage(Page page) {
     if (page.kind() != PageKind.META) {
-      throw new CorruptPageException(page.uri(), "a catalog must be a META page, not "
-          + page.kind());
+      throw new CorruptPageException(
+          page.uri(), "a catalog must be a META page, not " + page.kind());
     }
     SortedMap<String, CollectionDef> m = new TreeMap<>();
     for (int i = 0; i < page.entryCount(); i++) {
@@ -136,8 +135,8 @@ final class Catalog {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
       int format = in.readUnsignedByte();
       if (format != FORMAT) {
-        throw new CorruptPageException(uri, "collection " + name + ": unknown catalog format "
-            + format);
+        throw new CorruptPageException(
+            uri, "collection " + name + ": unknown catalog format " + format);
       }
       String root = in.readUTF();
       int n = in.readInt();

@@ -80,19 +80,22 @@ final class CatalogStore {
       if (after == before) {
         return before;
       }
-      PageWriter.Condition condition = !writer.supportsConditions() ? PageWriter.Condition.none()
-          : base.map(c -> PageWriter.Condition.version(c.version()))
-              .orElse(PageWriter.Condition.absent());
+      PageWriter.Condition condition =
+          !writer.supportsConditions()
+              ? PageWriter.Condition.none()
+              : base.map(c -> PageWriter.Condition.version(c.version()))
+                  .orElse(PageWriter.Condition.absent());
       try {
-        writer.write(after.toPage(uri), base.map(c -> c.page().versionStamp()).orElse(0L),
-            condition);
+        writer.write(
+            after.toPage(uri), base.map(c -> c.page().versionStamp()).orElse(0L), condition);
       } catch (PreconditionFailedException | ConflictException lostRace) {
         continue; // another process changed the catalog: merge into its version
       }
       return after;
     }
     throw new CommitFailedException(
-        "the catalog " + uri + " changed under " + MAX_ATTEMPTS + " attempts to update it", true,
+        "the catalog " + uri + " changed under " + MAX_ATTEMPTS + " attempts to update it",
+        true,
         null);
   }
 

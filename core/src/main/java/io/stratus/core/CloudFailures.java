@@ -28,17 +28,29 @@ final class CloudFailures {
   /** {@code e} interrupting {@code what}, which changes nothing shared. */
   static CloudServiceException reading(String what, CloudException e) {
     boolean retryable = e.isRetryable() || e instanceof OutcomeUnknownException;
-    return new CloudServiceException(what + " failed: " + e.getMessage()
-        + (retryable ? " (nothing changed; safe to retry)" : ""), e, retryable, false);
+    return new CloudServiceException(
+        what
+            + " failed: "
+            + e.getMessage()
+            + (retryable ? " (nothing changed; safe to retry)" : ""),
+        e,
+        retryable,
+        false);
   }
 
   /** {@code e} interrupting {@code what}, which changes shared state. */
   static CloudServiceException changing(String what, CloudException e) {
     boolean unknown = e instanceof OutcomeUnknownException;
-    return new CloudServiceException(what + " failed: " + e.getMessage()
-        + (unknown ? " (it may have taken effect; read to find out)"
-            : e.isRetryable() ? " (nothing changed; safe to retry)" : ""),
-        e, e.isRetryable() && !unknown, unknown);
+    return new CloudServiceException(
+        what
+            + " failed: "
+            + e.getMessage()
+            + (unknown
+                ? " (it may have taken effect; read to find out)"
+                : e.isRetryable() ? " (nothing changed; safe to retry)" : ""),
+        e,
+        e.isRetryable() && !unknown,
+        unknown);
   }
 
   /** Runs {@code body}, which changes nothing shared, translating a cloud failure. */

@@ -22,8 +22,8 @@ public interface Codec<T> {
    * A codec from two functions, e.g. a value type's own encoding method and static decoding
    * factory: {@code Codec.of(Book::encode, Book::decode)}. Both must be thread-safe.
    */
-  static <T> Codec<T> of(Function<? super T, byte[]> encoder,
-      Function<byte[], ? extends T> decoder) {
+  static <T> Codec<T> of(
+      Function<? super T, byte[]> encoder, Function<byte[], ? extends T> decoder) {
     Args.notNull(encoder, "encoder");
     Args.notNull(decoder, "decoder");
     return new Codec<>() {

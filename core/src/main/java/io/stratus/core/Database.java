@@ -29,9 +29,9 @@ import io.stratus.protocols.CommitProtocols;
 import io.stratus.protocols.DamageReports;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.StorageLayout;
-import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.TransactionInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -98,12 +98,14 @@ public final class Database implements AutoCloseable {
   final LongAdder unknownCommits = new LongAdder();
   final LongAdder pagesWritten = new LongAdder();
   private volatile boolean closed;
+
   /** What this handle's background work found damaged (shared with the protocol). */
   private final DamageReports damage;
+
   private final DeadLetters deadLetters;
 
-  private Database(DatabaseConfig config, BufferPool pool, CommitProtocol protocol,
-      DamageReports damage) {
+  private Database(
+      DatabaseConfig config, BufferPool pool, CommitProtocol protocol, DamageReports damage) {
     this.config = config;
     this.damage = damage;
     this.storage = config.services().storage();
@@ -113,9 +115,13 @@ public final class Database implements AutoCloseable {
     this.writer = new PageWriter(storage, pool);
     this.catalog = new CatalogStore(layout.catalog(), writer, pool);
     this.extractors = new ConcurrentHashMap<>(config.extractors());
-    this.deadLetters = new DeadLetters(storage,
-        config.services().hasSimpleQueues() ? config.services().simpleQueues() : null, layout,
-        config.clock(), damage);
+    this.deadLetters =
+        new DeadLetters(
+            storage,
+            config.services().hasSimpleQueues() ? config.services().simpleQueues() : null,
+            layout,
+            config.clock(),
+            damage);
   }
 
   /**
@@ -128,8 +134,8 @@ public final class Database implements AutoCloseable {
    */
   public static Database open(DatabaseConfig config) {
     Args.notNull(config, "config");
-    return CloudFailures.reading(() -> "opening database " + config.databaseUri(),
-        () -> openUnguarded(config));
+    return CloudFailures.reading(
+        () -> "opening database " + config.databaseUri(), () -> openUnguarded(config));
   }
 
   private static Database openUnguarded(DatabaseConfig config) {
@@ -139,10 +145,22 @@ public final class Database implements AutoCloseable {
     CommitProtocol protocol = null;
     DamageReports damage = new DamageReports();
     try {
-      protocol = CommitProtocols.create(config.protocol(), new ProtocolContext(
-          config.services(), config.databaseUri(), config.clientId(), config.clock(),
-          config.crashPoints(), pool, config.checkpointInterval(), config.checkpointExecutor(),
-          config.checkpoints(), config.writerLanes(), config.isolation(), damage));
+      protocol =
+          CommitProtocols.create(
+              config.protocol(),
+              new ProtocolContext(
+                  config.services(),
+                  config.databaseUri(),
+                  config.clientId(),
+                  config.clock(),
+                  config.crashPoints(),
+                  pool,
+                  config.checkpointInterval(),
+                  config.checkpointExecutor(),
+                  config.checkpoints(),
+                  config.writerLanes(),
+                  config.isolation(),
+                  damage));
       Database db = new Database(config, pool, protocol, damage);
       db.catalog.current();
       return db;
@@ -169,8 +187,8 @@ public final class Database implements AutoCloseable {
    * @throws io.stratus.InvalidRequestException for an invalid name (see {@link Names})
    */
   public boolean createCollection(String name) {
-    return CloudFailures.changing(() -> "creating collection " + Names.quote(name),
-        () -> createCollectionUnguarded(name));
+    return CloudFailures.changing(
+        () -> "creating collection " + Names.quote(name), () -> createCollectionUnguarded(name));
   }
 
   private boolean createCollectionUnguarded(String name) {
@@ -182,10 +200,11 @@ public final class Database implements AutoCloseable {
     String root = layout.collectionRoot(name);
     ensureRoot(root);
     AtomicBoolean added = new AtomicBoolean();
-    catalog.update(c -> {
-      added.set(c.collection(name).isEmpty());
-      return added.get() ? c.with(new CollectionDef(name, root, new TreeMap<>())) : c;
-    });
+    catalog.update(
+        c -> {
+          added.set(c.collection(name).isEmpty());
+          return added.get() ? c.with(new CollectionDef(name, root, new TreeMap<>())) : c;
+        });
     return added.get();
   }
 
@@ -205,12 +224,13 @@ public final class Database implements AutoCloseable {
    *     (nothing is recorded in the catalog)
    */
   public boolean createIndex(String collection, String index, IndexKeyExtractor extractor) {
-    return CloudFailures.changing(() -> "creating index " + Names.quote(index),
+    return CloudFailures.changing(
+        () -> "creating index " + Names.quote(index),
         () -> createIndexUnguarded(collection, index, extractor));
   }
 
-  private boolean createIndexUnguarded(String collection, String index,
-      IndexKeyExtractor extractor) {
+  private boolean createIndexUnguarded(
+      String collection, String index, IndexKeyExtractor extractor) {
     checkOpen();
     Names.check("index", index);
     Args.notNull(extractor, "extractor");
@@ -226,12 +246,13 @@ public final class Database implements AutoCloseable {
     writeNewTrees(pages, List.of(root));
     extractors.put(id, extractor);
     AtomicBoolean added = new AtomicBoolean();
-    catalog.update(c -> {
-      CollectionDef now = c.collection(collection).orElseThrow(
-          () -> new NoSuchCollectionException(collection));
-      added.set(!now.indexes.containsKey(index));
-      return added.get() ? c.with(now.withIndex(index, root)) : c;
-    });
+    catalog.update(
+        c -> {
+          CollectionDef now =
+              c.collection(collection).orElseThrow(() -> new NoSuchCollectionException(collection));
+          added.set(!now.indexes.containsKey(index));
+          return added.get() ? c.with(now.withIndex(index, root)) : c;
+        });
     return added.get();
   }
 
@@ -254,7 +275,8 @@ public final class Database implements AutoCloseable {
    * @throws io.stratus.RecordTooLargeException when a record or index entry does not fit a page
    */
   public BulkLoadResult bulkLoad(String collection, Iterable<Record> records) {
-    return CloudFailures.changing(() -> "bulk load of " + Names.quote(collection),
+    return CloudFailures.changing(
+        () -> "bulk load of " + Names.quote(collection),
         () -> bulkLoadUnguarded(collection, records));
   }
 
@@ -286,8 +308,12 @@ public final class Database implements AutoCloseable {
     sorted.sort(Comparator.comparing(TreeCursor.Entry::key, Keys.ORDER));
     for (int i = 1; i < sorted.size(); i++) {
       if (Arrays.equals(sorted.get(i - 1).key(), sorted.get(i).key())) {
-        throw new InvalidRequestException("bulk load of " + collection + ": key "
-            + Key.ofBytes(sorted.get(i).key()) + " occurs twice");
+        throw new InvalidRequestException(
+            "bulk load of "
+                + collection
+                + ": key "
+                + Key.ofBytes(sorted.get(i).key())
+                + " occurs twice");
       }
     }
     List<Page> pages = new ArrayList<>(build(def.primary, sorted));
@@ -313,10 +339,12 @@ public final class Database implements AutoCloseable {
    * @throws NoSuchIndexException when the collection has no such index
    */
   public void attachIndex(String collection, String index, IndexKeyExtractor extractor) {
-    CloudFailures.reading(() -> "attaching index " + Names.quote(index), () -> {
-      attachIndexUnguarded(collection, index, extractor);
-      return null;
-    });
+    CloudFailures.reading(
+        () -> "attaching index " + Names.quote(index),
+        () -> {
+          attachIndexUnguarded(collection, index, extractor);
+          return null;
+        });
   }
 
   private void attachIndexUnguarded(String collection, String index, IndexKeyExtractor extractor) {
@@ -339,20 +367,20 @@ public final class Database implements AutoCloseable {
 
   private Set<String> collectionsUnguarded() {
     checkOpen();
-    return Collections.unmodifiableSortedSet(new TreeSet<>(catalog.current().collections()
-        .keySet()));
+    return Collections.unmodifiableSortedSet(
+        new TreeSet<>(catalog.current().collections().keySet()));
   }
 
   /** The names of {@code collection}'s secondary indexes, sorted. */
   public Set<String> indexes(String collection) {
-    return CloudFailures.reading(() -> "listing indexes of " + Names.quote(collection),
-        () -> indexesUnguarded(collection));
+    return CloudFailures.reading(
+        () -> "listing indexes of " + Names.quote(collection), () -> indexesUnguarded(collection));
   }
 
   private Set<String> indexesUnguarded(String collection) {
     checkOpen();
-    return Collections.unmodifiableSortedSet(new TreeSet<>(collection(collection).indexes
-        .keySet()));
+    return Collections.unmodifiableSortedSet(
+        new TreeSet<>(collection(collection).indexes.keySet()));
   }
 
   /**
@@ -378,14 +406,23 @@ public final class Database implements AutoCloseable {
     checkOpen();
     Names.check("sequence", name);
     if (!config.services().hasCounters()) {
-      throw new io.stratus.InvalidRequestException("sequences need the counter service, and this"
-          + " database's cloud has none");
+      throw new io.stratus.InvalidRequestException(
+          "sequences need the counter service, and this" + " database's cloud has none");
     }
-    Sequence s = sequences.computeIfAbsent(name, n -> new Sequence(n,
-        layout.sequenceCounter(n), config.services().counters(), blockSize));
+    Sequence s =
+        sequences.computeIfAbsent(
+            name,
+            n ->
+                new Sequence(
+                    n, layout.sequenceCounter(n), config.services().counters(), blockSize));
     if (s.blockSize() != blockSize) {
-      throw new io.stratus.InvalidRequestException("sequence " + name + " is used with block size "
-          + s.blockSize() + " here, not " + blockSize);
+      throw new io.stratus.InvalidRequestException(
+          "sequence "
+              + name
+              + " is used with block size "
+              + s.blockSize()
+              + " here, not "
+              + blockSize);
     }
     return s;
   }
@@ -451,9 +488,12 @@ public final class Database implements AutoCloseable {
 
   private Transaction beginUnguarded(boolean readOnly) {
     checkOpen();
-    TransactionInfo info = new TransactionInfo(
-        config.clientId() + "-" + transactionIds.incrementAndGet(), config.clientId(),
-        config.clock().instant(), readOnly);
+    TransactionInfo info =
+        new TransactionInfo(
+            config.clientId() + "-" + transactionIds.incrementAndGet(),
+            config.clientId(),
+            config.clock().instant(),
+            readOnly);
     PageTransaction pages = pool.begin();
     ProtocolTransaction ptx = null;
     try {
@@ -497,10 +537,12 @@ public final class Database implements AutoCloseable {
    * @throws io.stratus.CloudServiceException when storage cannot be listed or read
    */
   public List<DeadLetters.Entry> deadLetters() {
-    return CloudFailures.reading(() -> "listing dead letters", () -> {
-      checkOpen();
-      return deadLetters.list();
-    });
+    return CloudFailures.reading(
+        () -> "listing dead letters",
+        () -> {
+          checkOpen();
+          return deadLetters.list();
+        });
   }
 
   /**
@@ -513,10 +555,12 @@ public final class Database implements AutoCloseable {
    */
   public String replayDeadLetter(DeadLetters.Entry entry) {
     Args.notNull(entry, "entry");
-    return CloudFailures.changing(() -> "replaying " + entry.item(), () -> {
-      checkOpen();
-      return deadLetters.replay(entry);
-    });
+    return CloudFailures.changing(
+        () -> "replaying " + entry.item(),
+        () -> {
+          checkOpen();
+          return deadLetters.replay(entry);
+        });
   }
 
   /**
@@ -528,11 +572,13 @@ public final class Database implements AutoCloseable {
    */
   public void discardDeadLetter(DeadLetters.Entry entry) {
     Args.notNull(entry, "entry");
-    CloudFailures.changing(() -> "discarding " + entry.item(), () -> {
-      checkOpen();
-      deadLetters.discard(entry);
-      return null;
-    });
+    CloudFailures.changing(
+        () -> "discarding " + entry.item(),
+        () -> {
+          checkOpen();
+          deadLetters.discard(entry);
+          return null;
+        });
   }
 
   /**
@@ -551,11 +597,13 @@ public final class Database implements AutoCloseable {
    */
   public boolean skipDeadLetter(DeadLetters.Entry entry) {
     Args.notNull(entry, "entry");
-    return CloudFailures.changing(() -> "skipping " + entry.item(), () -> {
-      checkOpen();
-      deadLetters.discard(entry);
-      return protocol.closeGaps(entry.queue());
-    });
+    return CloudFailures.changing(
+        () -> "skipping " + entry.item(),
+        () -> {
+          checkOpen();
+          deadLetters.discard(entry);
+          return protocol.closeGaps(entry.queue());
+        });
   }
 
   /**
@@ -567,8 +615,8 @@ public final class Database implements AutoCloseable {
    * nothing under the other protocols.
    */
   public RecoverySummary recoverAbandonedClients() {
-    return CloudFailures.reading(() -> "recoverAbandonedClients",
-        () -> recoverAbandonedClientsUnguarded());
+    return CloudFailures.reading(
+        () -> "recoverAbandonedClients", () -> recoverAbandonedClientsUnguarded());
   }
 
   private RecoverySummary recoverAbandonedClientsUnguarded() {
@@ -612,17 +660,28 @@ public final class Database implements AutoCloseable {
   public static VerificationReport verify(DatabaseConfig config, VerifyOptions options) {
     Args.notNull(config, "config");
     Args.notNull(options, "options");
-    return new Verifier(config,
-        (c, i) -> config.extractors().get(new IndexId(c, i)), options).run();
+    return new Verifier(config, (c, i) -> config.extractors().get(new IndexId(c, i)), options)
+        .run();
   }
 
   /** This handle's counters now. */
   public DatabaseStats stats() {
-    return new DatabaseStats(pool.stats(), commits.sum(), aborts.sum(), failedCommits.sum(),
-        unknownCommits.sum(), pagesWritten.sum(), protocol.backgroundCheckpointsRun(),
-        protocol.backgroundCheckpointsFailed(), protocol.pendingOwnWrites(), runner.retries(),
-        protocol.backgroundFailures(), damage.corruptMessages(), damage.corruptPages(),
-        damage.deadLettered(), protocol.owedCheckpoints());
+    return new DatabaseStats(
+        pool.stats(),
+        commits.sum(),
+        aborts.sum(),
+        failedCommits.sum(),
+        unknownCommits.sum(),
+        pagesWritten.sum(),
+        protocol.backgroundCheckpointsRun(),
+        protocol.backgroundCheckpointsFailed(),
+        protocol.pendingOwnWrites(),
+        runner.retries(),
+        protocol.backgroundFailures(),
+        damage.corruptMessages(),
+        damage.corruptPages(),
+        damage.deadLettered(),
+        protocol.owedCheckpoints());
   }
 
   /**

@@ -1,8 +1,8 @@
 package io.stratus.core;
 
 import io.stratus.InvalidConfigurationException;
-import io.stratus.cloudapi.CloudServices;
 import io.stratus.btree.BLinkTree;
+import io.stratus.cloudapi.CloudServices;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.crypto.Encryption;
 import io.stratus.pagemanager.BufferPoolConfig;
@@ -64,12 +64,16 @@ public final class DatabaseConfig {
    * commit.
    */
   public static final ProtocolKind DEFAULT_PROTOCOL = ProtocolKind.MONOTONIC;
+
   /** 100 KiB, the papers' page size (paper 000, section 7.1). */
   public static final int DEFAULT_PAGE_SIZE = BufferPoolConfig.DEFAULT_PAGE_SIZE;
+
   /** 100 s, the papers' buffer-pool TTL (paper 000, section 7.1). */
   public static final Duration DEFAULT_TTL = BufferPoolConfig.DEFAULT_TTL;
+
   /** 45 s, the papers' checkpoint interval (paper 000, section 7.1). */
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(45);
+
   /**
    * The longest duration any setting accepts: 365 days. Longer ones (up to {@code
    * Long.MAX_VALUE} seconds) overflow the millisecond and nanosecond arithmetic of timers and
@@ -77,12 +81,14 @@ public final class DatabaseConfig {
    * rather than failing later.
    */
   public static final Duration MAX_DURATION = Duration.ofDays(365);
+
   /**
    * The shortest checkpoint lock timeout the atomic protocol accepts: 5 s. Its recovery passes
    * receive with a visibility timeout that ends a second before the lock's lease and is at least
    * a second long; with a lease of 2 s or less they would receive nothing at all.
    */
   public static final Duration MIN_ATOMIC_LOCK_TIMEOUT = Duration.ofSeconds(5);
+
   /**
    * The least key + value a page must hold in every tree of a database: 128 bytes. Each page
    * reserves room for two maximal keys and two page URIs, which grow with the database URI and
@@ -91,16 +97,20 @@ public final class DatabaseConfig {
    * is built.
    */
   public static final int MIN_RECORD_BYTES = 128;
+
   /** 256 MiB of cached pages. */
   public static final long DEFAULT_POOL_BYTES = BufferPoolConfig.DEFAULT_MAX_BYTES;
+
   /**
    * 32: how many commits of one handle the monotonic and atomic protocols send at once (more wait
    * for a free writer lane; lanes are made as needed); each lane that writes to a page adds about
    * 60 bytes to its header.
    */
   public static final int DEFAULT_WRITER_LANES = ProtocolContext.DEFAULT_WRITER_LANES;
+
   /** The most writer lanes accepted. */
   public static final int MAX_WRITER_LANES = 1024;
+
   /** The longest database URI accepted, in characters. */
   public static final int MAX_DATABASE_URI_LENGTH = 200;
 
@@ -126,56 +136,86 @@ public final class DatabaseConfig {
 
   private DatabaseConfig(Builder b) {
     this.keyring = b.keyring;
-    this.services = b.keyring == null ? b.services
-        : Encryption.of(new CollectionKeys(b.keyring, new StorageLayout(b.databaseUri)))
-            .wrap(b.services);
+    this.services =
+        b.keyring == null
+            ? b.services
+            : Encryption.of(new CollectionKeys(b.keyring, new StorageLayout(b.databaseUri)))
+                .wrap(b.services);
     this.databaseUri = b.databaseUri;
     this.protocol = b.protocol;
-    boolean monotonicReads = b.monotonicReads != null ? b.monotonicReads
-        : b.protocol.guarantees(Guarantee.MONOTONIC_READS);
+    boolean monotonicReads =
+        b.monotonicReads != null
+            ? b.monotonicReads
+            : b.protocol.guarantees(Guarantee.MONOTONIC_READS);
     this.pool = b.pool.monotonicReads(monotonicReads).build();
     this.checkpointInterval = b.checkpointInterval;
     checkRecordsFit(b.databaseUri, pool.pageSize());
     long maxObject = services.storage().limits().maxObjectSize();
     if (pool.pageSize() > maxObject) {
-      throw new InvalidConfigurationException("the page size (" + pool.pageSize() + " bytes) must"
-          + " not exceed the storage's largest object (" + maxObject + " bytes"
-          + (keyring == null ? "" : ", less " + Encryption.OVERHEAD + " bytes of encryption")
-          + ")");
+      throw new InvalidConfigurationException(
+          "the page size ("
+              + pool.pageSize()
+              + " bytes) must"
+              + " not exceed the storage's largest object ("
+              + maxObject
+              + " bytes"
+              + (keyring == null ? "" : ", less " + Encryption.OVERHEAD + " bytes of encryption")
+              + ")");
     }
     if (b.propagationPeriod.compareTo(b.lockTimeout) >= 0) {
-      throw new InvalidConfigurationException("the propagation period (" + b.propagationPeriod
-          + ") must be shorter than the checkpoint lock timeout (" + b.lockTimeout + ")");
+      throw new InvalidConfigurationException(
+          "the propagation period ("
+              + b.propagationPeriod
+              + ") must be shorter than the checkpoint lock timeout ("
+              + b.lockTimeout
+              + ")");
     }
     if (b.protocol == ProtocolKind.ATOMIC && b.lockTimeout.compareTo(MIN_ATOMIC_LOCK_TIMEOUT) < 0) {
-      throw new InvalidConfigurationException("the checkpoint lock timeout (" + b.lockTimeout
-          + ") must be at least " + MIN_ATOMIC_LOCK_TIMEOUT + " under the atomic protocol: its"
-          + " recovery receives with a visibility timeout that ends a second before the lease");
+      throw new InvalidConfigurationException(
+          "the checkpoint lock timeout ("
+              + b.lockTimeout
+              + ") must be at least "
+              + MIN_ATOMIC_LOCK_TIMEOUT
+              + " under the atomic protocol: its"
+              + " recovery receives with a visibility timeout that ends a second before the lease");
     }
     if (b.services.hasSimpleQueues() && b.protocol.accepts(ProtocolOption.CHECKPOINTS)) {
       Duration maxVisibility = b.services.simpleQueues().limits().maxVisibilityTimeout();
       if (b.lockTimeout.compareTo(maxVisibility) > 0) {
-        throw new InvalidConfigurationException("the checkpoint lock timeout (" + b.lockTimeout
-            + ") must not exceed the queues' longest visibility timeout (" + maxVisibility
-            + "): checkpoints hide the messages they apply for that long");
+        throw new InvalidConfigurationException(
+            "the checkpoint lock timeout ("
+                + b.lockTimeout
+                + ") must not exceed the queues' longest visibility timeout ("
+                + maxVisibility
+                + "): checkpoints hide the messages they apply for that long");
       }
     }
-    Duration atomic = b.atomicTimeout != null ? b.atomicTimeout
-        : max(CheckpointSettings.DEFAULT_ATOMIC_TIMEOUT, b.lockTimeout.multipliedBy(2));
+    Duration atomic =
+        b.atomicTimeout != null
+            ? b.atomicTimeout
+            : max(CheckpointSettings.DEFAULT_ATOMIC_TIMEOUT, b.lockTimeout.multipliedBy(2));
     if (atomic.compareTo(b.lockTimeout) <= 0) {
-      throw new InvalidConfigurationException("the atomic timeout (" + atomic + ") must be longer"
-          + " than the checkpoint lock timeout (" + b.lockTimeout + ")");
+      throw new InvalidConfigurationException(
+          "the atomic timeout ("
+              + atomic
+              + ") must be longer"
+              + " than the checkpoint lock timeout ("
+              + b.lockTimeout
+              + ")");
     }
-    this.checkpoints = new CheckpointSettings(b.lockTimeout, b.propagationPeriod, b.maxRecords,
-        b.writes, b.checkpointSeed, atomic);
+    this.checkpoints =
+        new CheckpointSettings(
+            b.lockTimeout, b.propagationPeriod, b.maxRecords, b.writes, b.checkpointSeed, atomic);
     this.checkpointExecutor = b.checkpointExecutor;
     this.writerLanes = b.writerLanes;
-    this.isolation = new IsolationSettings(b.transactionTimeout, b.isolationLease,
-        b.snapshotReuse);
+    this.isolation = new IsolationSettings(b.transactionTimeout, b.isolationLease, b.snapshotReuse);
     if (b.protocol.accepts(ProtocolOption.ISOLATION)) {
-      isolation.violation(atomic).ifPresent(v -> {
-        throw new InvalidConfigurationException(v);
-      });
+      isolation
+          .violation(atomic)
+          .ifPresent(
+              v -> {
+                throw new InvalidConfigurationException(v);
+              });
     }
     this.clientId = b.clientId == null ? UUID.randomUUID().toString() : b.clientId;
     this.clock = b.clock;
@@ -189,7 +229,8 @@ public final class DatabaseConfig {
    */
   private static void checkRecordsFit(String databaseUri, int pageSize) {
     String longest = "n".repeat(Names.MAX_LENGTH);
-    BLinkTree worst = StorageLayout.tree(new StorageLayout(databaseUri).indexRoot(longest, longest));
+    BLinkTree worst =
+        StorageLayout.tree(new StorageLayout(databaseUri).indexRoot(longest, longest));
     if (worst.maxEntryBytes(pageSize) >= MIN_RECORD_BYTES) {
       return;
     }
@@ -197,10 +238,18 @@ public final class DatabaseConfig {
     while (worst.maxEntryBytes(enough) < MIN_RECORD_BYTES) {
       enough += 256;
     }
-    throw new InvalidConfigurationException("a page of " + pageSize + " bytes holds records of at"
-        + " most " + worst.maxEntryBytes(pageSize) + " bytes in a database at "
-        + Names.quote(databaseUri) + " (each page reserves room for its URI and two keys); use a"
-        + " page size of at least " + enough + " bytes");
+    throw new InvalidConfigurationException(
+        "a page of "
+            + pageSize
+            + " bytes holds records of at"
+            + " most "
+            + worst.maxEntryBytes(pageSize)
+            + " bytes in a database at "
+            + Names.quote(databaseUri)
+            + " (each page reserves room for its URI and two keys); use a"
+            + " page size of at least "
+            + enough
+            + " bytes");
   }
 
   private static Duration max(Duration a, Duration b) {
@@ -311,8 +360,11 @@ public final class DatabaseConfig {
     private Keyring keyring;
     private ProtocolKind protocol = DEFAULT_PROTOCOL;
     private Boolean monotonicReads; // null: by protocol
-    private final BufferPoolConfig.Builder pool = BufferPoolConfig.builder()
-        .pageSize(DEFAULT_PAGE_SIZE).ttl(DEFAULT_TTL).maxBytes(DEFAULT_POOL_BYTES);
+    private final BufferPoolConfig.Builder pool =
+        BufferPoolConfig.builder()
+            .pageSize(DEFAULT_PAGE_SIZE)
+            .ttl(DEFAULT_TTL)
+            .maxBytes(DEFAULT_POOL_BYTES);
     private Duration checkpointInterval = DEFAULT_CHECKPOINT_INTERVAL;
     private Duration lockTimeout = CheckpointSettings.DEFAULT_LOCK_TIMEOUT;
     private Duration propagationPeriod = CheckpointSettings.DEFAULT_PROPAGATION_PERIOD;
@@ -329,6 +381,7 @@ public final class DatabaseConfig {
     private Clock clock = Clock.systemUTC();
     private CrashPoints crashPoints = CrashPoints.none();
     private final Map<IndexId, IndexKeyExtractor> extractors = new LinkedHashMap<>();
+
     /** Protocol options set explicitly, each with the first setting that set it. */
     private final EnumMap<ProtocolOption, String> optionsSet = new EnumMap<>(ProtocolOption.class);
 
@@ -343,16 +396,22 @@ public final class DatabaseConfig {
     private static String validUri(String uri) {
       Args.notNull(uri, "databaseUri");
       if (uri.isEmpty() || uri.length() > MAX_DATABASE_URI_LENGTH) {
-        throw new InvalidConfigurationException("the database URI must have 1 to "
-            + MAX_DATABASE_URI_LENGTH + " characters, got " + uri.length());
+        throw new InvalidConfigurationException(
+            "the database URI must have 1 to "
+                + MAX_DATABASE_URI_LENGTH
+                + " characters, got "
+                + uri.length());
       }
       for (String segment : uri.split("/", -1)) {
-        if (!URI_SEGMENT.matcher(segment).matches() || segment.equals(".")
+        if (!URI_SEGMENT.matcher(segment).matches()
+            || segment.equals(".")
             || segment.equals("..")) {
-          throw new InvalidConfigurationException("the database URI " + Names.quote(uri)
-              + " must be"
-              + " segments of letters, digits, '_', '-' and '.' (not \".\" or \"..\") joined by"
-              + " single '/'");
+          throw new InvalidConfigurationException(
+              "the database URI "
+                  + Names.quote(uri)
+                  + " must be"
+                  + " segments of letters, digits, '_', '-' and '.' (not \".\" or \"..\") joined by"
+                  + " single '/'");
         }
       }
       return uri;
@@ -386,8 +445,11 @@ public final class DatabaseConfig {
      */
     public Builder pageSize(int bytes) {
       if (bytes < BufferPoolConfig.MIN_PAGE_SIZE) {
-        throw new InvalidConfigurationException("the page size must be at least "
-            + BufferPoolConfig.MIN_PAGE_SIZE + " bytes, got " + bytes);
+        throw new InvalidConfigurationException(
+            "the page size must be at least "
+                + BufferPoolConfig.MIN_PAGE_SIZE
+                + " bytes, got "
+                + bytes);
       }
       pool.pageSize(bytes);
       return this;
@@ -420,8 +482,8 @@ public final class DatabaseConfig {
     public Builder checkpointInterval(Duration interval) {
       Args.notNull(interval, "interval");
       if (interval.isNegative() || interval.isZero()) {
-        throw new InvalidConfigurationException("the checkpoint interval must be positive, got "
-            + interval);
+        throw new InvalidConfigurationException(
+            "the checkpoint interval must be positive, got " + interval);
       }
       atMost("checkpoint interval", interval);
       this.checkpointInterval = interval;
@@ -446,8 +508,8 @@ public final class DatabaseConfig {
     public Builder propagationPeriod(Duration period) {
       Args.notNull(period, "period");
       if (period.isNegative()) {
-        throw new InvalidConfigurationException("the propagation period must not be negative, got "
-            + period);
+        throw new InvalidConfigurationException(
+            "the propagation period must not be negative, got " + period);
       }
       this.propagationPeriod = period;
       optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "propagationPeriod");
@@ -462,8 +524,8 @@ public final class DatabaseConfig {
      */
     public Builder writerLanes(int lanes) {
       if (lanes < 1 || lanes > MAX_WRITER_LANES) {
-        throw new InvalidConfigurationException("writer lanes must be between 1 and "
-            + MAX_WRITER_LANES + ", got " + lanes);
+        throw new InvalidConfigurationException(
+            "writer lanes must be between 1 and " + MAX_WRITER_LANES + ", got " + lanes);
       }
       this.writerLanes = lanes;
       optionsSet.putIfAbsent(ProtocolOption.WRITER_LANES, "writerLanes");
@@ -473,8 +535,8 @@ public final class DatabaseConfig {
     /** X, the most log records one checkpoint applies (paper 000: 256); at least 1. */
     public Builder maxRecordsPerCheckpoint(int records) {
       if (records < 1) {
-        throw new InvalidConfigurationException("a checkpoint must apply at least one record, got "
-            + records);
+        throw new InvalidConfigurationException(
+            "a checkpoint must apply at least one record, got " + records);
       }
       this.maxRecords = records;
       optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "maxRecordsPerCheckpoint");
@@ -530,8 +592,8 @@ public final class DatabaseConfig {
     public Builder snapshotReuse(Duration reuse) {
       Args.notNull(reuse, "snapshotReuse");
       if (reuse.isNegative()) {
-        throw new InvalidConfigurationException("the snapshot reuse must not be negative, got "
-            + reuse);
+        throw new InvalidConfigurationException(
+            "the snapshot reuse must not be negative, got " + reuse);
       }
       this.snapshotReuse = reuse;
       optionsSet.putIfAbsent(ProtocolOption.ISOLATION, "snapshotReuse");
@@ -557,8 +619,8 @@ public final class DatabaseConfig {
 
     private static Duration atMost(String what, Duration d) {
       if (d.compareTo(MAX_DURATION) > 0) {
-        throw new InvalidConfigurationException("the " + what + " must be at most "
-            + MAX_DURATION.toDays() + " days, got " + d);
+        throw new InvalidConfigurationException(
+            "the " + what + " must be at most " + MAX_DURATION.toDays() + " days, got " + d);
       }
       return d;
     }
@@ -583,7 +645,8 @@ public final class DatabaseConfig {
     /** This client's id, unique among the database's clients; 1 to 100 printable characters. */
     public Builder clientId(String clientId) {
       Args.notNull(clientId, "clientId");
-      if (clientId.isEmpty() || clientId.length() > 100
+      if (clientId.isEmpty()
+          || clientId.length() > 100
           || !clientId.chars().allMatch(c -> c > 0x20 && c < 0x7F)) {
         throw new InvalidConfigurationException(
             "a client id must be 1 to 100 printable ASCII characters without spaces");
@@ -607,12 +670,10 @@ public final class DatabaseConfig {
      * The extractor of index {@code index} of {@code collection}, attached when the database opens
      * (see {@link Database#attachIndex}); the index need not exist yet.
      */
-    public Builder indexExtractor(
-        String collection, String index, IndexKeyExtractor extractor) {
+    public Builder indexExtractor(String collection, String index, IndexKeyExtractor extractor) {
       Names.check("collection", collection);
       Names.check("index", index);
-      extractors.put(new IndexId(collection, index),
-          Args.notNull(extractor, "extractor"));
+      extractors.put(new IndexId(collection, index), Args.notNull(extractor, "extractor"));
       return this;
     }
 
@@ -625,9 +686,12 @@ public final class DatabaseConfig {
     public DatabaseConfig build() {
       for (Map.Entry<ProtocolOption, String> e : optionsSet.entrySet()) {
         if (!protocol.accepts(e.getKey())) {
-          throw new InvalidConfigurationException(e.getValue() + " does not apply to the "
-              + protocol.name().toLowerCase(Locale.ROOT) + " protocol; protocols with it: "
-              + protocolsWith(e.getKey()));
+          throw new InvalidConfigurationException(
+              e.getValue()
+                  + " does not apply to the "
+                  + protocol.name().toLowerCase(Locale.ROOT)
+                  + " protocol; protocols with it: "
+                  + protocolsWith(e.getKey()));
         }
       }
       return new DatabaseConfig(this);

@@ -27,10 +27,22 @@ public final class DatabaseStats {
   private final long deadLettered;
   private final long owedCheckpoints;
 
-  DatabaseStats(BufferPoolStats bufferPool, long commits, long aborts, long failedCommits,
-      long unknownCommits, long pagesWritten, long checkpointsRun, long checkpointsFailed,
-      long pendingOwnWrites, long retries, long backgroundFailures, long corruptMessages, long corruptPages,
-      long deadLettered, long owedCheckpoints) {
+  DatabaseStats(
+      BufferPoolStats bufferPool,
+      long commits,
+      long aborts,
+      long failedCommits,
+      long unknownCommits,
+      long pagesWritten,
+      long checkpointsRun,
+      long checkpointsFailed,
+      long pendingOwnWrites,
+      long retries,
+      long backgroundFailures,
+      long corruptMessages,
+      long corruptPages,
+      long deadLettered,
+      long owedCheckpoints) {
     this.bufferPool = Objects.requireNonNull(bufferPool, "bufferPool");
     this.commits = commits;
     this.aborts = aborts;
@@ -152,32 +164,76 @@ public final class DatabaseStats {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof DatabaseStats s && bufferPool.equals(s.bufferPool) && commits == s.commits
-        && aborts == s.aborts && failedCommits == s.failedCommits
+    return o instanceof DatabaseStats s
+        && bufferPool.equals(s.bufferPool)
+        && commits == s.commits
+        && aborts == s.aborts
+        && failedCommits == s.failedCommits
         && unknownCommits == s.unknownCommits
-        && pagesWritten == s.pagesWritten && checkpointsRun == s.checkpointsRun
-        && checkpointsFailed == s.checkpointsFailed && pendingOwnWrites == s.pendingOwnWrites
-        && retries == s.retries && backgroundFailures == s.backgroundFailures
-        && corruptMessages == s.corruptMessages && corruptPages == s.corruptPages
-        && deadLettered == s.deadLettered && owedCheckpoints == s.owedCheckpoints;
+        && pagesWritten == s.pagesWritten
+        && checkpointsRun == s.checkpointsRun
+        && checkpointsFailed == s.checkpointsFailed
+        && pendingOwnWrites == s.pendingOwnWrites
+        && retries == s.retries
+        && backgroundFailures == s.backgroundFailures
+        && corruptMessages == s.corruptMessages
+        && corruptPages == s.corruptPages
+        && deadLettered == s.deadLettered
+        && owedCheckpoints == s.owedCheckpoints;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(bufferPool, commits, aborts, failedCommits, unknownCommits, pagesWritten,
-        checkpointsRun, checkpointsFailed, pendingOwnWrites, retries, backgroundFailures,
-        corruptMessages, corruptPages, deadLettered, owedCheckpoints);
+    return Objects.hash(
+        bufferPool,
+        commits,
+        aborts,
+        failedCommits,
+        unknownCommits,
+        pagesWritten,
+        checkpointsRun,
+        checkpointsFailed,
+        pendingOwnWrites,
+        retries,
+        backgroundFailures,
+        corruptMessages,
+        corruptPages,
+        deadLettered,
+        owedCheckpoints);
   }
 
   @Override
   public String toString() {
-    return "DatabaseStats{commits=" + commits + ", aborts=" + aborts + ", failedCommits="
-        + failedCommits + ", unknownCommits=" + unknownCommits + ", pagesWritten=" + pagesWritten
-        + ", checkpointsRun=" + checkpointsRun
-        + ", checkpointsFailed=" + checkpointsFailed + ", pendingOwnWrites=" + pendingOwnWrites
-        + ", retries=" + retries + ", backgroundFailures=" + backgroundFailures
-        + ", corruptMessages=" + corruptMessages + ", corruptPages=" + corruptPages
-        + ", deadLettered=" + deadLettered + ", owedCheckpoints=" + owedCheckpoints
-        + ", bufferPool=" + bufferPool + "}";
+    return "DatabaseStats{commits="
+        + commits
+        + ", aborts="
+        + aborts
+        + ", failedCommits="
+        + failedCommits
+        + ", unknownCommits="
+        + unknownCommits
+        + ", pagesWritten="
+        + pagesWritten
+        + ", checkpointsRun="
+        + checkpointsRun
+        + ", checkpointsFailed="
+        + checkpointsFailed
+        + ", pendingOwnWrites="
+        + pendingOwnWrites
+        + ", retries="
+        + retries
+        + ", backgroundFailures="
+        + backgroundFailures
+        + ", corruptMessages="
+        + corruptMessages
+        + ", corruptPages="
+        + corruptPages
+        + ", deadLettered="
+        + deadLettered
+        + ", owedCheckpoints="
+        + owedCheckpoints
+        + ", bufferPool="
+        + bufferPool
+        + "}";
   }
 }

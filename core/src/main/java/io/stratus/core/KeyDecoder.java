@@ -87,7 +87,11 @@ public final class KeyDecoder {
   private void need(int n, String what) {
     if (bytes.length - pos < n) {
       throw new InvalidRequestException(
-          "key has " + (bytes.length - pos) + " bytes left at byte " + pos + ", too few for "
+          "key has "
+              + (bytes.length - pos)
+              + " bytes left at byte "
+              + pos
+              + ", too few for "
               + what);
     }
   }

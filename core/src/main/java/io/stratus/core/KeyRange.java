@@ -108,8 +108,10 @@ public final class KeyRange {
       return false;
     }
     KeyRange r = (KeyRange) o;
-    return Objects.equals(lower, r.lower) && lowerInclusive == r.lowerInclusive
-        && Objects.equals(upper, r.upper) && upperInclusive == r.upperInclusive;
+    return Objects.equals(lower, r.lower)
+        && lowerInclusive == r.lowerInclusive
+        && Objects.equals(upper, r.upper)
+        && upperInclusive == r.upperInclusive;
   }
 
   @Override
@@ -119,7 +121,8 @@ public final class KeyRange {
 
   @Override
   public String toString() {
-    return (lower == null ? "(-inf" : (lowerInclusive ? "[" : "(") + lower) + ", "
+    return (lower == null ? "(-inf" : (lowerInclusive ? "[" : "(") + lower)
+        + ", "
         + (upper == null ? "+inf)" : upper + (upperInclusive ? "]" : ")"));
   }
 }

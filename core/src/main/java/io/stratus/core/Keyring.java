@@ -80,8 +80,13 @@ public final class Keyring {
 
   @Override
   public String toString() {
-    return "Keyring{keys=" + keys.keySet() + ", default=" + defaultKeyId + ", collections="
-        + collectionKeyIds + '}';
+    return "Keyring{keys="
+        + keys.keySet()
+        + ", default="
+        + defaultKeyId
+        + ", collections="
+        + collectionKeyIds
+        + '}';
   }
 
   /** Collects keys and choices; each setting is checked as it is made, the whole at build. */
@@ -100,8 +105,12 @@ public final class Keyring {
     public Builder key(String id, byte[] material) {
       Args.notNull(material, "material");
       if (material.length != 16 && material.length != 24 && material.length != 32) {
-        throw new InvalidConfigurationException("key " + checkId(id) + " must have 16, 24 or 32"
-            + " bytes (AES-128, -192 or -256), got " + material.length);
+        throw new InvalidConfigurationException(
+            "key "
+                + checkId(id)
+                + " must have 16, 24 or 32"
+                + " bytes (AES-128, -192 or -256), got "
+                + material.length);
       }
       return add(id, new SecretKeySpec(material, "AES"));
     }
@@ -111,8 +120,8 @@ public final class Keyring {
       Args.notNull(key, "key");
       byte[] material = key.getEncoded();
       if (!"AES".equalsIgnoreCase(key.getAlgorithm()) || material == null) {
-        throw new InvalidConfigurationException("key " + checkId(id) + " must be an AES key"
-            + " with extractable material");
+        throw new InvalidConfigurationException(
+            "key " + checkId(id) + " must be an AES key" + " with extractable material");
       }
       try {
         return key(id, material);
@@ -124,8 +133,8 @@ public final class Keyring {
     private Builder add(String id, SecretKey key) {
       checkId(id);
       if (keys.containsKey(id)) {
-        throw new InvalidConfigurationException("the keyring already has a key " + id
-            + ": a key id names one key for good");
+        throw new InvalidConfigurationException(
+            "the keyring already has a key " + id + ": a key id names one key for good");
       }
       keys.put(id, key);
       return this;
@@ -170,16 +179,21 @@ public final class Keyring {
 
     private void requireKey(String what, String id) {
       if (!keys.containsKey(id)) {
-        throw new InvalidConfigurationException(what + " is " + id
-            + ", which is not in the keyring " + new TreeMap<>(keys).keySet());
+        throw new InvalidConfigurationException(
+            what + " is " + id + ", which is not in the keyring " + new TreeMap<>(keys).keySet());
       }
     }
 
     private static String checkId(String id) {
       Args.notNull(id, "key id");
       if (!Encryption.isValidKeyId(id)) {
-        throw new InvalidConfigurationException("invalid key id " + Names.quote(id) + ": use 1"
-            + " to " + Encryption.MAX_KEY_ID_LENGTH + " letters, digits, '_', '-' or '.'");
+        throw new InvalidConfigurationException(
+            "invalid key id "
+                + Names.quote(id)
+                + ": use 1"
+                + " to "
+                + Encryption.MAX_KEY_ID_LENGTH
+                + " letters, digits, '_', '-' or '.'");
       }
       return id;
     }

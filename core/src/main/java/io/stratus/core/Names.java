@@ -16,11 +16,15 @@ final class Names {
 
   /** {@code name} if valid, else {@link InvalidRequestException}. */
   static String check(String what, String name) {
-    if (name == null || !NAME.matcher(name).matches() || name.equals(".")
-        || name.equals("..")) {
-      throw new InvalidRequestException("invalid " + what + " name "
-          + (name == null ? "null" : quote(name)) + ": use 1 to " + MAX_LENGTH
-          + " letters, digits, '_', '-' or '.'");
+    if (name == null || !NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
+      throw new InvalidRequestException(
+          "invalid "
+              + what
+              + " name "
+              + (name == null ? "null" : quote(name))
+              + ": use 1 to "
+              + MAX_LENGTH
+              + " letters, digits, '_', '-' or '.'");
     }
     return name;
   }
@@ -41,8 +45,10 @@ final class Names {
     int shown = Math.min(name.length(), ECHO_LENGTH);
     for (int i = 0; i < shown; i++) {
       char c = name.charAt(i);
-      if (c < 0x20 || c == 0x7f || Character.isISOControl(c) || Character.getType(c)
-          == Character.FORMAT) {
+      if (c < 0x20
+          || c == 0x7f
+          || Character.isISOControl(c)
+          || Character.getType(c) == Character.FORMAT) {
         b.append(String.format("\\u%04x", (int) c));
       } else {
         b.append(c);

@@ -36,7 +36,8 @@ public final class Record {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Record && key.equals(((Record) o).key)
+    return o instanceof Record
+        && key.equals(((Record) o).key)
         && Arrays.equals(payload, ((Record) o).payload);
   }
 

@@ -18,8 +18,10 @@ import java.util.SplittableRandom;
 public final class RetryPolicy {
   /** Default attempts at most, the first one included. */
   public static final int DEFAULT_MAX_ATTEMPTS = 8;
+
   /** Default upper bound of the first back-off. */
   public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofMillis(20);
+
   /** Default upper bound of any back-off. */
   public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(2);
 
@@ -140,8 +142,8 @@ public final class RetryPolicy {
     /** The policy; {@code initialBackoff} must not exceed {@code maxBackoff}. */
     public RetryPolicy build() {
       if (initialBackoff.compareTo(maxBackoff) > 0) {
-        throw new InvalidConfigurationException("initialBackoff " + initialBackoff
-            + " exceeds maxBackoff " + maxBackoff);
+        throw new InvalidConfigurationException(
+            "initialBackoff " + initialBackoff + " exceeds maxBackoff " + maxBackoff);
       }
       return new RetryPolicy(this);
     }

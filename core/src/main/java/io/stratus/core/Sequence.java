@@ -23,6 +23,7 @@ import io.stratus.cloudapi.CounterService;
 public final class Sequence {
   /** The block size of {@link Database#sequence(String)}. */
   public static final int DEFAULT_BLOCK_SIZE = 100;
+
   /** The largest block size. */
   public static final int MAX_BLOCK_SIZE = 1 << 20;
 
@@ -35,8 +36,8 @@ public final class Sequence {
 
   Sequence(String name, String counterUri, CounterService counters, int blockSize) {
     if (blockSize < 1 || blockSize > MAX_BLOCK_SIZE) {
-      throw new InvalidRequestException("sequence block size must be 1 to " + MAX_BLOCK_SIZE
-          + ", got " + blockSize);
+      throw new InvalidRequestException(
+          "sequence block size must be 1 to " + MAX_BLOCK_SIZE + ", got " + blockSize);
     }
     this.name = name;
     this.counterUri = counterUri;
@@ -73,8 +74,15 @@ public final class Sequence {
         first = Math.multiplyExact(block, (long) blockSize);
         Math.addExact(first, blockSize);
       } catch (ArithmeticException e) {
-        throw new InvalidRequestException("sequence " + name + " has run out of ids with block"
-            + " size " + blockSize + " (counter value " + block + ")");
+        throw new InvalidRequestException(
+            "sequence "
+                + name
+                + " has run out of ids with block"
+                + " size "
+                + blockSize
+                + " (counter value "
+                + block
+                + ")");
       }
       next = first;
       end = first + blockSize;

@@ -46,8 +46,12 @@ final class StoredPages {
     try {
       item = CloudFutures.await(storage.get(uri));
     } catch (CloudException e) {
-      findings.error(Finding.Kind.UNREADABLE, uri, "could not read the page (" + e.getMessage()
-          + "); what lies behind it is unchecked: verify again");
+      findings.error(
+          Finding.Kind.UNREADABLE,
+          uri,
+          "could not read the page ("
+              + e.getMessage()
+              + "); what lies behind it is unchecked: verify again");
       return new Read(State.UNREADABLE, null);
     }
     if (item.isEmpty()) {
@@ -58,9 +62,12 @@ final class StoredPages {
       decoded++;
       return new Read(State.OK, page);
     } catch (CorruptPageException e) {
-      findings.error(Finding.Kind.CORRUPT_PAGE, uri, e.getMessage()
-          + "; restore the item from a backup or replica (pages it links to are checked only if"
-          + " reached otherwise)");
+      findings.error(
+          Finding.Kind.CORRUPT_PAGE,
+          uri,
+          e.getMessage()
+              + "; restore the item from a backup or replica (pages it links to are checked only if"
+              + " reached otherwise)");
       return new Read(State.CORRUPT, null);
     }
   }

@@ -68,8 +68,10 @@ public final class Transaction implements AutoCloseable {
   private final List<LogicalChange> changes = new ArrayList<>();
   private String ended; // null while open, else how it ended
   private boolean midWrite;
+
   /** The thread inside a public operation now, or null (see {@link #enter}). */
   private volatile Thread user;
+
   private static final VarHandle USER;
 
   static {
@@ -80,8 +82,7 @@ public final class Transaction implements AutoCloseable {
     }
   }
 
-  Transaction(Database db, ProtocolTransaction protocolTx, PageTransaction pages,
-      Catalog catalog) {
+  Transaction(Database db, ProtocolTransaction protocolTx, PageTransaction pages, Catalog catalog) {
     this.db = db;
     this.protocolTx = protocolTx;
     this.info = protocolTx.info();
@@ -135,13 +136,14 @@ public final class Transaction implements AutoCloseable {
     if (c.primary.get(view, k).isPresent()) {
       throw new DuplicateKeyException(collection, key.toString());
     }
-    writing(() -> {
-      c.primary.insert(view, k, p);
-      logPrimary(LogicalChange.Kind.INSERT, c.primary, k, p);
-      for (int i = 0; i < indexes.size(); i++) {
-        insertEntry(indexes.get(i).def, searchKeys.get(i), k);
-      }
-    });
+    writing(
+        () -> {
+          c.primary.insert(view, k, p);
+          logPrimary(LogicalChange.Kind.INSERT, c.primary, k, p);
+          for (int i = 0; i < indexes.size(); i++) {
+            insertEntry(indexes.get(i).def, searchKeys.get(i), k);
+          }
+        });
   }
 
   /**
@@ -176,18 +178,19 @@ public final class Transaction implements AutoCloseable {
       return false;
     }
     List<byte[]> oldKeys = searchKeys(indexes, k, old.get(), false);
-    writing(() -> {
-      c.primary.update(view, k, p);
-      logPrimary(LogicalChange.Kind.UPDATE, c.primary, k, p);
-      for (int i = 0; i < indexes.size(); i++) {
-        byte[] before = oldKeys.get(i);
-        byte[] after = newKeys.get(i);
-        if (!Arrays.equals(before, after)) { // an index entry changes by delete + insert
-          deleteEntry(indexes.get(i).def, before, k);
-          insertEntry(indexes.get(i).def, after, k);
-        }
-      }
-    });
+    writing(
+        () -> {
+          c.primary.update(view, k, p);
+          logPrimary(LogicalChange.Kind.UPDATE, c.primary, k, p);
+          for (int i = 0; i < indexes.size(); i++) {
+            byte[] before = oldKeys.get(i);
+            byte[] after = newKeys.get(i);
+            if (!Arrays.equals(before, after)) { // an index entry changes by delete + insert
+              deleteEntry(indexes.get(i).def, before, k);
+              insertEntry(indexes.get(i).def, after, k);
+            }
+          }
+        });
     return true;
   }
 
@@ -245,13 +248,14 @@ public final class Transaction implements AutoCloseable {
       return false;
     }
     List<byte[]> oldKeys = searchKeys(indexes, k, old.get(), false);
-    writing(() -> {
-      c.primary.delete(view, k);
-      logPrimary(LogicalChange.Kind.DELETE, c.primary, k, NONE);
-      for (int i = 0; i < indexes.size(); i++) {
-        deleteEntry(indexes.get(i).def, oldKeys.get(i), k);
-      }
-    });
+    writing(
+        () -> {
+          c.primary.delete(view, k);
+          logPrimary(LogicalChange.Kind.DELETE, c.primary, k, NONE);
+          for (int i = 0; i < indexes.size(); i++) {
+            deleteEntry(indexes.get(i).def, oldKeys.get(i), k);
+          }
+        });
     return true;
   }
 
@@ -386,8 +390,14 @@ public final class Transaction implements AutoCloseable {
       Throwable e = thrown;
       if (thrown instanceof CloudException c) {
         // A cloud failure the protocol did not map: some pages or messages may be written.
-        e = new CommitStateUnknownException("commit of transaction " + id() + " failed: "
-            + c.getMessage() + " (it may have taken effect; read to find out)", c);
+        e =
+            new CommitStateUnknownException(
+                "commit of transaction "
+                    + id()
+                    + " failed: "
+                    + c.getMessage()
+                    + " (it may have taken effect; read to find out)",
+                c);
       }
       if (!(e instanceof CommitFailedException)) {
         // Some pages may have been written: forget the pool's copies so reads go to storage.
@@ -442,6 +452,7 @@ public final class Transaction implements AutoCloseable {
   private String what(String operation) {
     return operation + " in transaction " + id();
   }
+
   // Each public operation enters, runs its body (the ...Owned method) while this thread owns the
   // transaction, and exits.
 
@@ -562,16 +573,28 @@ public final class Transaction implements AutoCloseable {
   private void insertEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
     if (searchKey != null) {
       index.tree().insert(view, SecondaryKeys.compose(searchKey, recordKey), NONE);
-      made(new LogicalChange(LogicalChange.Kind.INSERT, index.tree().rootUri(), searchKey,
-          recordKey, Optional.empty(), true));
+      made(
+          new LogicalChange(
+              LogicalChange.Kind.INSERT,
+              index.tree().rootUri(),
+              searchKey,
+              recordKey,
+              Optional.empty(),
+              true));
     }
   }
 
   private void deleteEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
     if (searchKey != null) {
       index.tree().delete(view, SecondaryKeys.compose(searchKey, recordKey));
-      made(new LogicalChange(LogicalChange.Kind.DELETE, index.tree().rootUri(), searchKey,
-          recordKey, Optional.empty(), true));
+      made(
+          new LogicalChange(
+              LogicalChange.Kind.DELETE,
+              index.tree().rootUri(),
+              searchKey,
+              recordKey,
+              Optional.empty(),
+              true));
     }
   }
 

@@ -44,14 +44,19 @@ final class TransactionRunner {
       try (Transaction tx = db.begin(!writes)) {
         T value = fn.apply(tx);
         if (!tx.isOpen()) {
-          throw new InvalidRequestException("the transaction function ended its transaction "
-              + tx.id() + " itself; the runner commits or ends it");
+          throw new InvalidRequestException(
+              "the transaction function ended its transaction "
+                  + tx.id()
+                  + " itself; the runner commits or ends it");
         }
         if (writes) {
           tx.commit();
         } else if (tx.hasChanges()) {
-          throw new InvalidRequestException("a read-only transaction function wrote records"
-              + " (transaction " + tx.id() + "); use Database.run to commit changes");
+          throw new InvalidRequestException(
+              "a read-only transaction function wrote records"
+                  + " (transaction "
+                  + tx.id()
+                  + "); use Database.run to commit changes");
         }
         return value;
       } catch (StratusException e) {

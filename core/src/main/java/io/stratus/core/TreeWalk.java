@@ -4,8 +4,8 @@ import io.stratus.pagemanager.Keys;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -63,8 +63,11 @@ final class TreeWalk {
     StoredPages.Read root = pages.read(rootUri);
     reached.add(rootUri);
     if (root.state() == StoredPages.State.ABSENT) {
-      findings.error(Finding.Kind.MISSING_ROOT, rootUri, "the catalog names this tree, but its"
-          + " root page is not in storage: the collection or index cannot be read");
+      findings.error(
+          Finding.Kind.MISSING_ROOT,
+          rootUri,
+          "the catalog names this tree, but its"
+              + " root page is not in storage: the collection or index cannot be read");
       return false;
     }
     if (!root.ok()) {
@@ -72,10 +75,16 @@ final class TreeWalk {
     }
     Page r = root.page();
     if (r.lowKey().length != 0 || r.highKey().isPresent() || r.rightSibling().isPresent()) {
-      findings.error(Finding.Kind.BAD_ROOT, rootUri, "a root must span all keys and have no"
-          + " sibling; it has low key " + show(r.lowKey()) + ", high key "
-          + r.highKey().map(TreeWalk::show).orElse("none") + ", sibling "
-          + r.rightSibling().orElse("none"));
+      findings.error(
+          Finding.Kind.BAD_ROOT,
+          rootUri,
+          "a root must span all keys and have no"
+              + " sibling; it has low key "
+              + show(r.lowKey())
+              + ", high key "
+              + r.highKey().map(TreeWalk::show).orElse("none")
+              + ", sibling "
+              + r.rightSibling().orElse("none"));
     }
     Map<String, byte[]> named = new LinkedHashMap<>();
     named.put(rootUri, new byte[0]);
@@ -92,8 +101,8 @@ final class TreeWalk {
    * Walks one level along its sibling chain, starting at the first page named by the level above,
    * and returns the children the level's inner pages name (child URI to separator, in key order).
    */
-  private Map<String, byte[]> walkLevel(int level, Map<String, byte[]> named,
-      Map<String, Page> preread, LeafVisitor visitor) {
+  private Map<String, byte[]> walkLevel(
+      int level, Map<String, byte[]> named, Map<String, Page> preread, LeafVisitor visitor) {
     Map<String, byte[]> children = new LinkedHashMap<>();
     Set<String> onLevel = new HashSet<>();
     boolean broken = false;
@@ -103,8 +112,13 @@ final class TreeWalk {
         continue;
       }
       if (!first && !broken) {
-        findings.error(Finding.Kind.UNREACHABLE_NODE, start, "its parent names it, but the"
-            + " sibling chain of level " + level + " does not reach it: range scans skip it");
+        findings.error(
+            Finding.Kind.UNREACHABLE_NODE,
+            start,
+            "its parent names it, but the"
+                + " sibling chain of level "
+                + level
+                + " does not reach it: range scans skip it");
       }
       broken = false;
       String uri = start;
@@ -112,20 +126,27 @@ final class TreeWalk {
       Set<String> chain = new HashSet<>();
       while (uri != null) {
         if (!chain.add(uri)) {
-          findings.error(Finding.Kind.SIBLING_MISMATCH, uri, "the sibling chain of level " + level
-              + " returns to this page (a cycle)");
+          findings.error(
+              Finding.Kind.SIBLING_MISMATCH,
+              uri,
+              "the sibling chain of level " + level + " returns to this page (a cycle)");
           break;
         }
         if (!onLevel.add(uri)) {
           break; // joins the part of the level an earlier chain walked
         }
         reached.add(uri);
-        StoredPages.Read read = preread.containsKey(uri)
-            ? new StoredPages.Read(StoredPages.State.OK, preread.get(uri)) : pages.read(uri);
+        StoredPages.Read read =
+            preread.containsKey(uri)
+                ? new StoredPages.Read(StoredPages.State.OK, preread.get(uri))
+                : pages.read(uri);
         if (!read.ok()) {
           if (read.state() == StoredPages.State.ABSENT) {
-            findings.error(Finding.Kind.MISSING_PAGE, uri, (previous == null ? "a parent"
-                : "left sibling " + previous.uri()) + " refers to it, but it is not in storage");
+            findings.error(
+                Finding.Kind.MISSING_PAGE,
+                uri,
+                (previous == null ? "a parent" : "left sibling " + previous.uri())
+                    + " refers to it, but it is not in storage");
           }
           broken = true;
           break;
@@ -136,17 +157,21 @@ final class TreeWalk {
           for (int i = 0; i < p.entryCount(); i++) {
             String child = p.valueText(i);
             if (children.putIfAbsent(child, p.key(i)) != null) {
-              findings.error(Finding.Kind.SEPARATOR_MISMATCH, p.uri(), "names child " + child
-                  + " twice");
+              findings.error(
+                  Finding.Kind.SEPARATOR_MISMATCH, p.uri(), "names child " + child + " twice");
             }
           }
         } else if (p.level() == 0 && level == 0) {
           visitor.leaf(p);
         }
         if (!named.containsKey(uri) && previous != null) {
-          findings.info(Finding.Kind.UNPOSTED_SPLIT, uri, "reached from " + previous.uri()
-              + " but no parent names it yet (a split whose separator was not posted; readers"
-              + " move right to it)");
+          findings.info(
+              Finding.Kind.UNPOSTED_SPLIT,
+              uri,
+              "reached from "
+                  + previous.uri()
+                  + " but no parent names it yet (a split whose separator was not posted; readers"
+                  + " move right to it)");
         }
         previous = p;
         uri = p.rightSibling().orElse(null);
@@ -161,55 +186,100 @@ final class TreeWalk {
     String uri = p.uri();
     PageKind expected = level == 0 ? PageKind.LEAF : PageKind.INNER;
     if (p.level() != level || p.kind() != expected) {
-      findings.error(Finding.Kind.LEVEL_MISMATCH, uri, "expected a " + expected + " at level "
-          + level + ", found a " + p.kind() + " at level " + p.level()
-          + "; its entries were not followed");
+      findings.error(
+          Finding.Kind.LEVEL_MISMATCH,
+          uri,
+          "expected a "
+              + expected
+              + " at level "
+              + level
+              + ", found a "
+              + p.kind()
+              + " at level "
+              + p.level()
+              + "; its entries were not followed");
     }
     byte[] low = p.lowKey();
     Optional<byte[]> high = p.highKey();
     if (leftmost && low.length != 0) {
-      findings.error(Finding.Kind.LEVEL_MISMATCH, uri, "the first page of level " + level
-          + " must start at minus infinity, not at " + show(low));
+      findings.error(
+          Finding.Kind.LEVEL_MISMATCH,
+          uri,
+          "the first page of level "
+              + level
+              + " must start at minus infinity, not at "
+              + show(low));
     }
     if (high.isPresent() && Keys.compare(low, high.get()) >= 0) {
-      findings.error(Finding.Kind.KEY_OUT_OF_RANGE, uri, "low key " + show(low)
-          + " is not below high key " + show(high.get()));
+      findings.error(
+          Finding.Kind.KEY_OUT_OF_RANGE,
+          uri,
+          "low key " + show(low) + " is not below high key " + show(high.get()));
     }
     int n = p.entryCount();
     if (n > 0) {
       if (p.compareKeyAt(0, low) < 0) {
-        findings.error(Finding.Kind.KEY_OUT_OF_RANGE, uri, "key " + show(p.key(0))
-            + " lies below the page's low key " + show(low));
+        findings.error(
+            Finding.Kind.KEY_OUT_OF_RANGE,
+            uri,
+            "key " + show(p.key(0)) + " lies below the page's low key " + show(low));
       }
       if (high.isPresent() && p.compareKeyAt(n - 1, high.get()) >= 0) {
-        findings.error(Finding.Kind.KEY_OUT_OF_RANGE, uri, "key " + show(p.key(n - 1))
-            + " lies at or above the page's high key " + show(high.get())
-            + ": readers look for it in the right sibling");
+        findings.error(
+            Finding.Kind.KEY_OUT_OF_RANGE,
+            uri,
+            "key "
+                + show(p.key(n - 1))
+                + " lies at or above the page's high key "
+                + show(high.get())
+                + ": readers look for it in the right sibling");
       }
       if (p.kind() == PageKind.INNER && p.compareKeyAt(0, low) != 0) {
-        findings.error(Finding.Kind.SEPARATOR_MISMATCH, uri, "an inner page's first key must be"
-            + " its low key " + show(low) + ", not " + show(p.key(0)));
+        findings.error(
+            Finding.Kind.SEPARATOR_MISMATCH,
+            uri,
+            "an inner page's first key must be"
+                + " its low key "
+                + show(low)
+                + ", not "
+                + show(p.key(0)));
       }
     } else if (p.kind() == PageKind.INNER) {
       findings.error(Finding.Kind.SEPARATOR_MISMATCH, uri, "an inner page without children");
     }
     if (separator != null && !Arrays.equals(separator, low)) {
-      findings.error(Finding.Kind.SEPARATOR_MISMATCH, uri, "its parent's separator is "
-          + show(separator) + " but its low key is " + show(low));
+      findings.error(
+          Finding.Kind.SEPARATOR_MISMATCH,
+          uri,
+          "its parent's separator is " + show(separator) + " but its low key is " + show(low));
     }
     if (previous != null) {
       Optional<byte[]> before = previous.highKey();
       if (before.isPresent() && !Arrays.equals(before.get(), low)) {
-        findings.error(Finding.Kind.SIBLING_MISMATCH, uri, "left sibling " + previous.uri()
-            + " ends at " + show(before.get()) + " but this page starts at " + show(low));
+        findings.error(
+            Finding.Kind.SIBLING_MISMATCH,
+            uri,
+            "left sibling "
+                + previous.uri()
+                + " ends at "
+                + show(before.get())
+                + " but this page starts at "
+                + show(low));
       }
     }
     if (p.rightSibling().isPresent() && high.isEmpty()) {
-      findings.error(Finding.Kind.SIBLING_MISMATCH, uri, "has right sibling "
-          + p.rightSibling().get() + " but no high key");
+      findings.error(
+          Finding.Kind.SIBLING_MISMATCH,
+          uri,
+          "has right sibling " + p.rightSibling().get() + " but no high key");
     } else if (p.rightSibling().isEmpty() && high.isPresent()) {
-      findings.error(Finding.Kind.SIBLING_MISMATCH, uri, "has high key " + show(high.get())
-          + " but no right sibling: keys from there on cannot be reached on level " + level);
+      findings.error(
+          Finding.Kind.SIBLING_MISMATCH,
+          uri,
+          "has high key "
+              + show(high.get())
+              + " but no right sibling: keys from there on cannot be reached on level "
+              + level);
     }
   }
 

@@ -105,8 +105,8 @@ public final class TypedCollection<T> {
    */
   public IndexKeyExtractor index(TypedIndexKey<T> searchKey) {
     Args.notNull(searchKey, "searchKey");
-    return (key, payload) -> searchKey.of(Key.ofBytes(key), codec.decode(payload))
-        .map(Key::toBytes);
+    return (key, payload) ->
+        searchKey.of(Key.ofBytes(key), codec.decode(payload)).map(Key::toBytes);
   }
 
   private List<Entry<T>> decode(List<Record> records) {

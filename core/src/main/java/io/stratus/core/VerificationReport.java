@@ -30,9 +30,17 @@ public final class VerificationReport {
   private final long treesChecked;
   private final long recordsChecked;
 
-  VerificationReport(String databaseUri, Instant startedAt, Duration took, List<Finding> findings,
-      EnumMap<Finding.Kind, Long> counts, long suppressed, List<QueueBacklog> queues,
-      long pagesChecked, long treesChecked, long recordsChecked) {
+  VerificationReport(
+      String databaseUri,
+      Instant startedAt,
+      Duration took,
+      List<Finding> findings,
+      EnumMap<Finding.Kind, Long> counts,
+      long suppressed,
+      List<QueueBacklog> queues,
+      long pagesChecked,
+      long treesChecked,
+      long recordsChecked) {
     this.databaseUri = Objects.requireNonNull(databaseUri, "databaseUri");
     this.startedAt = Objects.requireNonNull(startedAt, "startedAt");
     this.took = Objects.requireNonNull(took, "took");
@@ -125,8 +133,20 @@ public final class VerificationReport {
 
   @Override
   public String toString() {
-    return "VerificationReport{" + databaseUri + ", " + findings.size() + " findings (worst "
-        + worst() + "), " + treesChecked + " trees, " + pagesChecked + " pages, " + recordsChecked
-        + " entries, " + queues.size() + " queues}";
+    return "VerificationReport{"
+        + databaseUri
+        + ", "
+        + findings.size()
+        + " findings (worst "
+        + worst()
+        + "), "
+        + treesChecked
+        + " trees, "
+        + pagesChecked
+        + " pages, "
+        + recordsChecked
+        + " entries, "
+        + queues.size()
+        + " queues}";
   }
 }

@@ -62,10 +62,13 @@ final class Verifier {
   private final Set<String> reached = new HashSet<>();
   private long trees;
   private long entries;
+
   /** Messages waiting in queues, or -1 when unknown. */
   private long pending;
 
-  Verifier(DatabaseConfig config, BiFunction<String, String, IndexKeyExtractor> extractors,
+  Verifier(
+      DatabaseConfig config,
+      BiFunction<String, String, IndexKeyExtractor> extractors,
       VerifyOptions options) {
     this.services = config.services();
     this.layout = new StorageLayout(config.databaseUri());
@@ -99,9 +102,17 @@ final class Verifier {
       checkUnreached(stored.get(), catalog.isPresent());
     }
     checkDeadLetters();
-    return new VerificationReport(layout.databaseUri(), started,
-        Duration.ofNanos(System.nanoTime() - t0), findings.sorted(), findings.counts(),
-        findings.suppressed(), queues, pages.decoded(), trees, entries);
+    return new VerificationReport(
+        layout.databaseUri(),
+        started,
+        Duration.ofNanos(System.nanoTime() - t0),
+        findings.sorted(),
+        findings.counts(),
+        findings.suppressed(),
+        queues,
+        pages.decoded(),
+        trees,
+        entries);
   }
 
   // ---- catalog ----
@@ -111,20 +122,27 @@ final class Verifier {
     StoredPages.Read read = pages.read(uri);
     reached.add(uri);
     if (read.state() == StoredPages.State.ABSENT) {
-      findings.info(Kind.CATALOG_MISSING, uri, "no catalog: the database is empty (or the"
-          + " database URI is wrong)");
+      findings.info(
+          Kind.CATALOG_MISSING,
+          uri,
+          "no catalog: the database is empty (or the" + " database URI is wrong)");
       return Optional.of(Catalog.EMPTY);
     }
     if (!read.ok()) {
-      findings.error(Kind.CATALOG_CORRUPT, uri, "the catalog cannot be read, so the database"
-          + " cannot be opened; the trees found in storage were checked without it");
+      findings.error(
+          Kind.CATALOG_CORRUPT,
+          uri,
+          "the catalog cannot be read, so the database"
+              + " cannot be opened; the trees found in storage were checked without it");
       return Optional.empty();
     }
     try {
       return Optional.of(Catalog.fromPage(read.page()));
     } catch (CorruptPageException e) {
-      findings.error(Kind.CATALOG_CORRUPT, uri, e.getMessage()
-          + "; the trees found in storage were checked without it");
+      findings.error(
+          Kind.CATALOG_CORRUPT,
+          uri,
+          e.getMessage() + "; the trees found in storage were checked without it");
       return Optional.empty();
     }
   }
@@ -143,35 +161,48 @@ final class Verifier {
         expected.put(index.name(), new HashSet<>());
       }
     }
-    boolean complete = walk(root, leaf -> {
-      for (int i = 0; i < leaf.entryCount(); i++) {
-        byte[] key = leaf.key(i);
-        keys.add(ByteBuffer.wrap(key));
-        entries++;
-        for (Map.Entry<String, IndexKeyExtractor> e : attached.entrySet()) {
-          expect(def, e.getKey(), e.getValue(), key, leaf.value(i), expected);
-        }
-      }
-    });
+    boolean complete =
+        walk(
+            root,
+            leaf -> {
+              for (int i = 0; i < leaf.entryCount(); i++) {
+                byte[] key = leaf.key(i);
+                keys.add(ByteBuffer.wrap(key));
+                entries++;
+                for (Map.Entry<String, IndexKeyExtractor> e : attached.entrySet()) {
+                  expect(def, e.getKey(), e.getValue(), key, leaf.value(i), expected);
+                }
+              }
+            });
     for (IndexDef index : def.indexes.values()) {
       checkIndex(def, index, complete ? keys : null, expected.get(index.name()));
     }
   }
 
-  private void expect(CollectionDef def, String index, IndexKeyExtractor f, byte[] key,
-      byte[] payload, Map<String, Set<ByteBuffer>> expected) {
+  private void expect(
+      CollectionDef def,
+      String index,
+      IndexKeyExtractor f,
+      byte[] key,
+      byte[] payload,
+      Map<String, Set<ByteBuffer>> expected) {
     Set<ByteBuffer> into = expected.get(index);
     if (into == null) {
       return;
     }
     try {
-      f.extract(key, payload).ifPresent(
-          search -> into.add(ByteBuffer.wrap(SecondaryKeys.compose(search, key))));
+      f.extract(key, payload)
+          .ifPresent(search -> into.add(ByteBuffer.wrap(SecondaryKeys.compose(search, key))));
     } catch (RuntimeException e) {
       expected.remove(index);
-      findings.warning(Kind.INDEX_NOT_CHECKED, def.indexes.get(index).tree().rootUri(),
-          "the attached extractor failed on record " + TreeWalk.show(key) + " (" + e
-          + "); records missing from the index were not looked for");
+      findings.warning(
+          Kind.INDEX_NOT_CHECKED,
+          def.indexes.get(index).tree().rootUri(),
+          "the attached extractor failed on record "
+              + TreeWalk.show(key)
+              + " ("
+              + e
+              + "); records missing from the index were not looked for");
     }
   }
 
@@ -180,59 +211,106 @@ final class Verifier {
    * when the collection could not be read whole) and the entries its extractor expects ({@code
    * expected}; null when no extractor is attached).
    */
-  private void checkIndex(CollectionDef def, IndexDef index, Set<ByteBuffer> keys,
-      Set<ByteBuffer> expected) {
+  private void checkIndex(
+      CollectionDef def, IndexDef index, Set<ByteBuffer> keys, Set<ByteBuffer> expected) {
     String root = index.tree().rootUri();
     if (keys == null) {
-      findings.info(Kind.INDEX_NOT_CHECKED, root, "collection " + def.name + " could not be"
-          + " read whole, so this index was not compared with it");
+      findings.info(
+          Kind.INDEX_NOT_CHECKED,
+          root,
+          "collection "
+              + def.name
+              + " could not be"
+              + " read whole, so this index was not compared with it");
     } else if (expected == null) {
-      findings.info(Kind.INDEX_NOT_CHECKED, root, "no extractor is attached for this index, so"
-          + " records missing from it were not looked for (attach it to check)");
+      findings.info(
+          Kind.INDEX_NOT_CHECKED,
+          root,
+          "no extractor is attached for this index, so"
+              + " records missing from it were not looked for (attach it to check)");
     }
     Severity disagreement = pending == 0 ? Severity.ERROR : Severity.WARNING;
-    String note = pending == 0 ? ""
-        : pending < 0 ? " (the queues could not be inspected: a pending update may explain it)"
-        : " (" + pending + " messages wait in queues: a checkpoint may still apply the change;"
-            + " run checkpoint-all and verify again)";
-    boolean complete = walk(root, leaf -> {
-      for (int i = 0; i < leaf.entryCount(); i++) {
-        byte[] composite = leaf.key(i);
-        entries++;
-        if (keys == null) {
-          continue;
-        }
-        byte[] recordKey;
-        try {
-          recordKey = SecondaryKeys.recordKey(composite);
-        } catch (IllegalArgumentException e) {
-          findings.error(Kind.BAD_INDEX_ENTRY, leaf.uri(), "entry " + TreeWalk.show(composite)
-              + " is not a (search key, record key) composite: " + e.getMessage());
-          continue;
-        }
-        if (!keys.contains(ByteBuffer.wrap(recordKey))) {
-          findings.add(disagreement, Kind.INDEX_ENTRY_WITHOUT_RECORD, leaf.uri(), "index "
-              + index.name() + " lists record " + TreeWalk.show(recordKey) + ", which "
-              + def.name + " does not hold; a probe returns a record that is not there" + note);
-          if (expected != null) {
-            expected.remove(ByteBuffer.wrap(composite));
-          }
-        } else if (expected != null && !expected.remove(ByteBuffer.wrap(composite))) {
-          findings.add(disagreement, Kind.STALE_INDEX_ENTRY, leaf.uri(), "index "
-              + index.name() + " lists record " + TreeWalk.show(recordKey) + " under search key "
-              + TreeWalk.show(SecondaryKeys.searchKey(composite)) + ", which the record's"
-              + " extractor does not give" + note);
-        }
-      }
-    });
+    String note =
+        pending == 0
+            ? ""
+            : pending < 0
+                ? " (the queues could not be inspected: a pending update may explain it)"
+                : " ("
+                    + pending
+                    + " messages wait in queues: a checkpoint may still apply the change;"
+                    + " run checkpoint-all and verify again)";
+    boolean complete =
+        walk(
+            root,
+            leaf -> {
+              for (int i = 0; i < leaf.entryCount(); i++) {
+                byte[] composite = leaf.key(i);
+                entries++;
+                if (keys == null) {
+                  continue;
+                }
+                byte[] recordKey;
+                try {
+                  recordKey = SecondaryKeys.recordKey(composite);
+                } catch (IllegalArgumentException e) {
+                  findings.error(
+                      Kind.BAD_INDEX_ENTRY,
+                      leaf.uri(),
+                      "entry "
+                          + TreeWalk.show(composite)
+                          + " is not a (search key, record key) composite: "
+                          + e.getMessage());
+                  continue;
+                }
+                if (!keys.contains(ByteBuffer.wrap(recordKey))) {
+                  findings.add(
+                      disagreement,
+                      Kind.INDEX_ENTRY_WITHOUT_RECORD,
+                      leaf.uri(),
+                      "index "
+                          + index.name()
+                          + " lists record "
+                          + TreeWalk.show(recordKey)
+                          + ", which "
+                          + def.name
+                          + " does not hold; a probe returns a record that is not there"
+                          + note);
+                  if (expected != null) {
+                    expected.remove(ByteBuffer.wrap(composite));
+                  }
+                } else if (expected != null && !expected.remove(ByteBuffer.wrap(composite))) {
+                  findings.add(
+                      disagreement,
+                      Kind.STALE_INDEX_ENTRY,
+                      leaf.uri(),
+                      "index "
+                          + index.name()
+                          + " lists record "
+                          + TreeWalk.show(recordKey)
+                          + " under search key "
+                          + TreeWalk.show(SecondaryKeys.searchKey(composite))
+                          + ", which the record's"
+                          + " extractor does not give"
+                          + note);
+                }
+              }
+            });
     if (complete && keys != null && expected != null) {
       for (ByteBuffer missing : expected) {
         byte[] composite = new byte[missing.remaining()];
         missing.duplicate().get(composite);
-        findings.add(disagreement, Kind.RECORD_MISSING_FROM_INDEX, root, "record "
-            + TreeWalk.show(SecondaryKeys.recordKey(composite)) + " of " + def.name
-            + " is not listed under its search key "
-            + TreeWalk.show(SecondaryKeys.searchKey(composite)) + "; probes miss it" + note);
+        findings.add(
+            disagreement,
+            Kind.RECORD_MISSING_FROM_INDEX,
+            root,
+            "record "
+                + TreeWalk.show(SecondaryKeys.recordKey(composite))
+                + " of "
+                + def.name
+                + " is not listed under its search key "
+                + TreeWalk.show(SecondaryKeys.searchKey(composite))
+                + "; probes miss it"
+                + note);
       }
     }
   }
@@ -249,8 +327,10 @@ final class Verifier {
 
   private long readFailures() {
     Map<Kind, Long> c = findings.counts();
-    return c.getOrDefault(Kind.CORRUPT_PAGE, 0L) + c.getOrDefault(Kind.MISSING_PAGE, 0L)
-        + c.getOrDefault(Kind.UNREADABLE, 0L) + c.getOrDefault(Kind.MISSING_ROOT, 0L)
+    return c.getOrDefault(Kind.CORRUPT_PAGE, 0L)
+        + c.getOrDefault(Kind.MISSING_PAGE, 0L)
+        + c.getOrDefault(Kind.UNREADABLE, 0L)
+        + c.getOrDefault(Kind.MISSING_ROOT, 0L)
         + c.getOrDefault(Kind.LEVEL_MISMATCH, 0L);
   }
 
@@ -265,8 +345,12 @@ final class Verifier {
           uris.add(s.uri());
         }
       } catch (CloudException e) {
-        findings.error(Kind.UNREADABLE, prefix, "could not list the stored pages ("
-            + e.getMessage() + "); pages no tree reaches were not looked for");
+        findings.error(
+            Kind.UNREADABLE,
+            prefix,
+            "could not list the stored pages ("
+                + e.getMessage()
+                + "); pages no tree reaches were not looked for");
         return Optional.empty();
       }
     }
@@ -292,15 +376,22 @@ final class Verifier {
           continue;
         }
       }
-      findings.warning(Kind.UNREACHABLE_PAGE, uri, "no tree reaches this page (left by a load"
-          + " or split that did not finish, or cut off by damage reported above); it only costs"
-          + " storage");
+      findings.warning(
+          Kind.UNREACHABLE_PAGE,
+          uri,
+          "no tree reaches this page (left by a load"
+              + " or split that did not finish, or cut off by damage reported above); it only costs"
+              + " storage");
     }
     for (String root : orphanRoots) {
       int more = orphanPages.getOrDefault(root, 0);
-      findings.warning(Kind.ORPHAN_ROOT, root, "a tree root that no catalog entry names"
-          + (more > 0 ? " (with " + more + " more pages)" : "") + ": a collection or index"
-          + " creation that did not finish; creating it again adopts it");
+      findings.warning(
+          Kind.ORPHAN_ROOT,
+          root,
+          "a tree root that no catalog entry names"
+              + (more > 0 ? " (with " + more + " more pages)" : "")
+              + ": a collection or index"
+              + " creation that did not finish; creating it again adopts it");
     }
   }
 
@@ -318,17 +409,22 @@ final class Verifier {
         uris.addAll(CloudFutures.await(queues.listQueues(prefix)));
       } catch (CloudException e) {
         pending = -1;
-        findings.error(Kind.UNREADABLE, prefix, "could not list the queues (" + e.getMessage()
-            + "); their backlog is unknown");
+        findings.error(
+            Kind.UNREADABLE,
+            prefix,
+            "could not list the queues (" + e.getMessage() + "); their backlog is unknown");
       }
     }
     SupportsQueueInspection inspectable = SupportsQueueInspection.of(queues);
     if (inspectable == null) {
       if (!uris.isEmpty()) {
         pending = -1;
-        findings.info(Kind.QUEUE_NOT_INSPECTABLE, layout.pendingUpdatePrefix(), uris.size()
-            + " queues, but this queue service cannot be inspected without receiving (which"
-            + " would hide messages from checkpoints): their backlog is unknown");
+        findings.info(
+            Kind.QUEUE_NOT_INSPECTABLE,
+            layout.pendingUpdatePrefix(),
+            uris.size()
+                + " queues, but this queue service cannot be inspected without receiving (which"
+                + " would hide messages from checkpoints): their backlog is unknown");
       }
       return out;
     }
@@ -340,8 +436,10 @@ final class Verifier {
         continue; // deleted since it was listed
       } catch (CloudException e) {
         pending = -1;
-        findings.error(Kind.UNREADABLE, uri, "could not inspect the queue (" + e.getMessage()
-            + "); its backlog is unknown");
+        findings.error(
+            Kind.UNREADABLE,
+            uri,
+            "could not inspect the queue (" + e.getMessage() + "); its backlog is unknown");
         continue;
       }
       out.add(b);
@@ -360,18 +458,34 @@ final class Verifier {
     }
     Duration retention = b.retention();
     if (age.get().compareTo(retention.dividedBy(2)) > 0) {
-      findings.warning(Kind.QUEUE_NEAR_RETENTION, b.uri(), "the oldest message is "
-          + age.get() + " old, more than half the queue's retention of " + retention
-          + ": at " + retention + " the queue drops it and a committed change is lost; "
-          + (atomic ? "run recover now" : "run checkpoint-all now"));
+      findings.warning(
+          Kind.QUEUE_NEAR_RETENTION,
+          b.uri(),
+          "the oldest message is "
+              + age.get()
+              + " old, more than half the queue's retention of "
+              + retention
+              + ": at "
+              + retention
+              + " the queue drops it and a committed change is lost; "
+              + (atomic ? "run recover now" : "run checkpoint-all now"));
     }
     Duration late = checkpointInterval.multipliedBy(options.backlogFactor());
     if (age.get().compareTo(late) > 0) {
-      findings.warning(Kind.QUEUE_BACKLOG, b.uri(), b.messages() + " messages, the oldest "
-          + age.get() + " old: more than " + options.backlogFactor()
-          + " checkpoint intervals (" + late + "); " + (atomic
-              ? "the client of this ATOMIC queue may have died: run recover"
-              : "checkpoints do not keep up or no client runs them: run checkpoint-all"));
+      findings.warning(
+          Kind.QUEUE_BACKLOG,
+          b.uri(),
+          b.messages()
+              + " messages, the oldest "
+              + age.get()
+              + " old: more than "
+              + options.backlogFactor()
+              + " checkpoint intervals ("
+              + late
+              + "); "
+              + (atomic
+                  ? "the client of this ATOMIC queue may have died: run recover"
+                  : "checkpoints do not keep up or no client runs them: run checkpoint-all"));
     }
   }
 
@@ -381,17 +495,28 @@ final class Verifier {
   private void checkDeadLetters() {
     List<DeadLetters.Entry> letters;
     try {
-      letters = new DeadLetters(services.storage(), null, layout, clock, new DamageReports())
-          .list();
+      letters =
+          new DeadLetters(services.storage(), null, layout, clock, new DamageReports()).list();
     } catch (RuntimeException e) {
-      findings.error(Kind.UNREADABLE, layout.databaseUri(), "could not list dead letters ("
-          + e.getMessage() + ")");
+      findings.error(
+          Kind.UNREADABLE,
+          layout.databaseUri(),
+          "could not list dead letters (" + e.getMessage() + ")");
       return;
     }
     for (DeadLetters.Entry d : letters) {
-      findings.warning(Kind.DEAD_LETTER, d.item(), "message " + d.messageId() + " set aside from "
-          + d.queue() + " at " + d.setAsideAt() + ": " + d.reason()
-          + "; its change reaches no page until it is replayed, skipped or discarded");
+      findings.warning(
+          Kind.DEAD_LETTER,
+          d.item(),
+          "message "
+              + d.messageId()
+              + " set aside from "
+              + d.queue()
+              + " at "
+              + d.setAsideAt()
+              + ": "
+              + d.reason()
+              + "; its change reaches no page until it is replayed, skipped or discarded");
     }
   }
 }

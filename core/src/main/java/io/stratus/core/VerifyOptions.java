@@ -18,10 +18,13 @@ import io.stratus.InvalidConfigurationException;
 public final class VerifyOptions {
   /** Default factor on the checkpoint interval beyond which a queue's oldest message is late. */
   public static final int DEFAULT_BACKLOG_FACTOR = 10;
+
   /** Default number of findings listed per kind. */
   public static final int DEFAULT_MAX_FINDINGS_PER_KIND = 100;
+
   /** Default number of messages peeked per queue. */
   public static final int DEFAULT_PEEK_PER_QUEUE = 0;
+
   /** Most messages peeked per queue: one inspection's worth. */
   public static final int MAX_PEEK_PER_QUEUE = 10;
 
@@ -72,8 +75,8 @@ public final class VerifyOptions {
     /** At least 1. */
     public Builder backlogFactor(int factor) {
       if (factor < 1) {
-        throw new InvalidConfigurationException("the backlog factor must be at least 1, not "
-            + factor);
+        throw new InvalidConfigurationException(
+            "the backlog factor must be at least 1, not " + factor);
       }
       this.backlogFactor = factor;
       return this;
@@ -82,8 +85,8 @@ public final class VerifyOptions {
     /** At least 1. */
     public Builder maxFindingsPerKind(int max) {
       if (max < 1) {
-        throw new InvalidConfigurationException("at least one finding per kind must be listed,"
-            + " not " + max);
+        throw new InvalidConfigurationException(
+            "at least one finding per kind must be listed," + " not " + max);
       }
       this.maxFindingsPerKind = max;
       return this;
@@ -92,8 +95,8 @@ public final class VerifyOptions {
     /** 0 to {@link #MAX_PEEK_PER_QUEUE}. */
     public Builder peekPerQueue(int messages) {
       if (messages < 0 || messages > MAX_PEEK_PER_QUEUE) {
-        throw new InvalidConfigurationException("messages peeked per queue must be 0 to "
-            + MAX_PEEK_PER_QUEUE + ", not " + messages);
+        throw new InvalidConfigurationException(
+            "messages peeked per queue must be 0 to " + MAX_PEEK_PER_QUEUE + ", not " + messages);
       }
       this.peekPerQueue = messages;
       return this;

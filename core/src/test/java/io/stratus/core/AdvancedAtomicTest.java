@@ -38,6 +38,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class AdvancedAtomicTest {
   static final String LOG = AdvancedAtomicLog.prefixOf(Fixture.DB) + "log";
   static final String COMMIT = AdvancedAtomicLog.prefixOf(Fixture.DB) + "commit";
+
   /** Advanced-queue messages this small make a transaction of four records take two steps. */
   static final int SMALL = 200;
 
@@ -46,7 +47,9 @@ class AdvancedAtomicTest {
   }
 
   static DatabaseConfig.Builder advanced(Fixture f, String client, ManualExecutor ex) {
-    return f.config().protocol(ProtocolKind.ADVANCED_ATOMIC).clientId(client)
+    return f.config()
+        .protocol(ProtocolKind.ADVANCED_ATOMIC)
+        .clientId(client)
         .checkpointExecutor(ex);
   }
 
@@ -79,13 +82,13 @@ class AdvancedAtomicTest {
   @Test
   void aStaleCommitRecordIsRecoveredByTheNextCommitOfAnyClient(@Seed long seed) {
     for (boolean twoStep : new boolean[] {false, true}) {
-      try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(),
-          twoStep ? smallAdvancedMessages() : b -> b)) {
+      try (Fixture f =
+          new Fixture(
+              seed, true, QueueBehavior.reliable(), twoStep ? smallAdvancedMessages() : b -> b)) {
         ManualExecutor ex = new ManualExecutor();
         Database b = f.open(advanced(f, "b", ex));
         load(b, 200);
-        ScriptedCrashPoints crash = new ScriptedCrashPoints()
-            .arm("aatomic.after-commit-record", 1);
+        ScriptedCrashPoints crash = new ScriptedCrashPoints().arm("aatomic.after-commit-record", 1);
         Database a = f.open(advanced(f, "a", new ManualExecutor()).crashPoints(crash));
         assertThatThrownBy(() -> wideRound(a, 1)).isInstanceOf(SimulatedCrashException.class);
         assertThat(messages(f, COMMIT)).as("its commit record").isEqualTo(1);
@@ -147,8 +150,8 @@ class AdvancedAtomicTest {
       Database a = f.open(advanced(f, "a", new ManualExecutor()).crashPoints(crash));
       assertThatThrownBy(() -> wideRound(a, 1)).isInstanceOf(SimulatedCrashException.class);
       f.clock.advance(Duration.ofSeconds(61));
-      LockGrant held = CloudFutures.await(
-          f.services().locks().acquireExclusive(COMMIT, "another-recoverer"));
+      LockGrant held =
+          CloudFutures.await(f.services().locks().acquireExclusive(COMMIT, "another-recoverer"));
       assertThat(held.granted()).isTrue();
 
       assertThatThrownBy(() -> touch(b, 150, "refused"))
@@ -158,7 +161,8 @@ class AdvancedAtomicTest {
 
       CloudFutures.await(f.services().locks().release(COMMIT, "another-recoverer"));
       touch(b, 150, "accepted");
-      assertThat(messages(f, COMMIT)).as("recovered, and the new commit propagated later")
+      assertThat(messages(f, COMMIT))
+          .as("recovered, and the new commit propagated later")
           .isLessThanOrEqualTo(1);
       ex.runAll();
       settle(f, b);
@@ -184,8 +188,8 @@ class AdvancedAtomicTest {
       assertThatThrownBy(() -> wideRound(a, 1)).isInstanceOf(SimulatedCrashException.class);
       f.clock.advance(Duration.ofSeconds(61));
 
-      ScriptedCrashPoints crashB = new ScriptedCrashPoints()
-          .arm("aatomic.recovery.after-propagate", 1);
+      ScriptedCrashPoints crashB =
+          new ScriptedCrashPoints().arm("aatomic.recovery.after-propagate", 1);
       Database b = f.open(advanced(f, "b", new ManualExecutor()).crashPoints(crashB));
       assertThatThrownBy(() -> touch(b, 150, "b")).isInstanceOf(SimulatedCrashException.class);
       assertThat(messages(f, COMMIT)).as("the dead recoverer left it").isEqualTo(1);
@@ -196,7 +200,8 @@ class AdvancedAtomicTest {
       ex.runAll();
       settle(f, c);
       Database reader = f.open(advanced(f, "reader", ex));
-      assertThat(BasicProtocolTest.read(reader, 30)).as("the repeat did not overwrite")
+      assertThat(BasicProtocolTest.read(reader, 30))
+          .as("the repeat did not overwrite")
           .isEqualTo("newer");
       for (int k = 2; k <= KEYS; k++) {
         assertThat(BasicProtocolTest.read(reader, (long) k * 30)).isEqualTo("w1-" + k);
@@ -211,13 +216,19 @@ class AdvancedAtomicTest {
   void aTwoStepCommitPastItsDeadlineSendsNoCommitRecord(@Seed long seed) {
     try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(), smallAdvancedMessages())) {
       ManualExecutor ex = new ManualExecutor();
-      Database a = f.open(advanced(f, "a", ex).crashPoints(point -> {
-        if (point.equals("aatomic.after-log")) {
-          f.clock.advance(Duration.ofSeconds(50)); // past three quarters of the atomic timeout
-        }
-      }));
+      Database a =
+          f.open(
+              advanced(f, "a", ex)
+                  .crashPoints(
+                      point -> {
+                        if (point.equals("aatomic.after-log")) {
+                          f.clock.advance(
+                              Duration.ofSeconds(50)); // past three quarters of the atomic timeout
+                        }
+                      }));
       load(a, 200);
-      assertThatThrownBy(() -> wideRound(a, 1)).isInstanceOf(CommitFailedException.class)
+      assertThatThrownBy(() -> wideRound(a, 1))
+          .isInstanceOf(CommitFailedException.class)
           .satisfies(e -> assertThat(((CommitFailedException) e).isRetryable()).isTrue());
       assertThat(messages(f, COMMIT)).isZero();
       ex.runAll();
@@ -249,13 +260,13 @@ class AdvancedAtomicTest {
 
       touch(b, 150, "goes-through");
       ex.runAll();
-      assertThat(messages(f, COMMIT)).as("the transaction's commit record and the garbled one")
+      assertThat(messages(f, COMMIT))
+          .as("the transaction's commit record and the garbled one")
           .isEqualTo(2);
       assertThat(messages(f, LOG)).as("its log messages and the garbled one").isEqualTo(KEYS + 1);
       settle(f, b);
       Database reader = f.open(advanced(f, "reader", ex));
-      assertThat(applied(reader, 1)).as("nothing of a transaction with a damaged message")
-          .isZero();
+      assertThat(applied(reader, 1)).as("nothing of a transaction with a damaged message").isZero();
       assertThat(BasicProtocolTest.read(reader, 150)).isEqualTo("goes-through");
     }
   }

@@ -38,9 +38,11 @@ class AtomicCommitDeadlineTest {
     }
 
     @Override
-    public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+    public <T> CompletableFuture<T> intercept(
+        Call<T> call, Supplier<CompletableFuture<T>> proceed) {
       if (call.operation() == Operation.QUEUE_SEND_BATCH
-          && call.target().startsWith(Fixture.DB + "/atomic/") && armed.compareAndSet(true, false)) {
+          && call.target().startsWith(Fixture.DB + "/atomic/")
+          && armed.compareAndSet(true, false)) {
         f.clock.advance(Duration.ofSeconds(90));
       }
       return proceed.get();
@@ -49,25 +51,39 @@ class AtomicCommitDeadlineTest {
 
   @Test
   void aCommitRecordIsNotSentLateInTheAtomicTimeout(@Seed long seed) {
-    try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(),
-        Fixture.maxMessageSize(1024))) {
+    try (Fixture f =
+        new Fixture(seed, true, QueueBehavior.reliable(), Fixture.maxMessageSize(1024))) {
       SlowLogSend slow = new SlowLogSend(f);
-      Database a = f.open(f.config(slow).protocol(ProtocolKind.ATOMIC).clientId("a")
-          .checkpointExecutor(new ManualExecutor()));
+      Database a =
+          f.open(
+              f.config(slow)
+                  .protocol(ProtocolKind.ATOMIC)
+                  .clientId("a")
+                  .checkpointExecutor(new ManualExecutor()));
       load(a, 30);
       slow.armed.set(true);
-      assertThatThrownBy(() -> a.run(io.stratus.core.RetryPolicy.builder().maxAttempts(1)
-          .build(), tx -> {
-            for (long k = 0; k < 30; k++) { // too large for one message: the two-step form
-              tx.update("items", Key.of(k), Fixture.bytes("late-" + k + "-".repeat(40)));
-            }
-            return null;
-          }))
-          .isInstanceOfSatisfying(CommitFailedException.class,
-              e -> assertThat(e.isRetryable()).isTrue());
+      assertThatThrownBy(
+              () ->
+                  a.run(
+                      io.stratus.core.RetryPolicy.builder().maxAttempts(1).build(),
+                      tx -> {
+                        for (long k = 0;
+                            k < 30;
+                            k++) { // too large for one message: the two-step form
+                          tx.update(
+                              "items", Key.of(k), Fixture.bytes("late-" + k + "-".repeat(40)));
+                        }
+                        return null;
+                      }))
+          .isInstanceOfSatisfying(
+              CommitFailedException.class, e -> assertThat(e.isRetryable()).isTrue());
 
-      Database b = f.open(f.config().protocol(ProtocolKind.ATOMIC).clientId("b")
-          .checkpointExecutor(new ManualExecutor()));
+      Database b =
+          f.open(
+              f.config()
+                  .protocol(ProtocolKind.ATOMIC)
+                  .clientId("b")
+                  .checkpointExecutor(new ManualExecutor()));
       BasicProtocolTest.quiesce(f, b);
       BasicProtocolTest.quiesce(f, b);
       for (long k = 0; k < 30; k++) {

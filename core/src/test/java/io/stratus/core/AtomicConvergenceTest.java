@@ -18,8 +18,8 @@ import io.stratus.cloudapi.decorate.FaultPlan.Selector;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
-import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.CheckpointSummary;
+import io.stratus.protocols.ProtocolKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,7 +50,8 @@ class AtomicConvergenceTest {
     }
 
     @Override
-    public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+    public <T> CompletableFuture<T> intercept(
+        Call<T> call, Supplier<CompletableFuture<T>> proceed) {
       return on ? faults.intercept(call, proceed) : proceed.get();
     }
   }
@@ -63,12 +64,13 @@ class AtomicConvergenceTest {
    */
   @Test
   void aBurstOfFaultsConvergesWithinTwoCheckpointRounds(@Seed long seed) {
-    try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(),
-        Fixture.maxMessageSize(600))) {
-      FaultPlan plan = FaultPlan.builder()
-          .fail(Selector.services(Operation.Service.SIMPLE_QUEUE, Operation.Service.LOCK), 0.15)
-          .loseReply(Selector.services(Operation.Service.SIMPLE_QUEUE), 0.1)
-          .build();
+    try (Fixture f =
+        new Fixture(seed, true, QueueBehavior.reliable(), Fixture.maxMessageSize(600))) {
+      FaultPlan plan =
+          FaultPlan.builder()
+              .fail(Selector.services(Operation.Service.SIMPLE_QUEUE, Operation.Service.LOCK), 0.15)
+              .loseReply(Selector.services(Operation.Service.SIMPLE_QUEUE), 0.1)
+              .build();
       ManualExecutor ex = new ManualExecutor();
       Database loader = f.open(atomic(f, "loader", ex));
       load(loader, 200);
@@ -77,8 +79,9 @@ class AtomicConvergenceTest {
       for (String c : new String[] {"a", "b"}) {
         Switch s = new Switch(new FaultInterceptor(plan, seed + c.hashCode(), f.clock));
         switches.put(c, s);
-        clients.put(c, f.open(f.config(s).protocol(ProtocolKind.ATOMIC).clientId(c)
-            .checkpointExecutor(ex)));
+        clients.put(
+            c,
+            f.open(f.config(s).protocol(ProtocolKind.ATOMIC).clientId(c).checkpointExecutor(ex)));
       }
       for (Switch s : switches.values()) {
         s.on = true; // the burst starts
@@ -92,7 +95,9 @@ class AtomicConvergenceTest {
         String value = c + i;
         try (Transaction tx = clients.get(c).begin()) {
           for (int k = 0; k < width; k++) {
-            tx.update("items", Key.of((key + k * 7) % 100 + (c.equals("a") ? 0 : 100)),
+            tx.update(
+                "items",
+                Key.of((key + k * 7) % 100 + (c.equals("a") ? 0 : 100)),
                 Fixture.bytes(value));
           }
           tx.commit();
@@ -134,8 +139,7 @@ class AtomicConvergenceTest {
       if (early.stream().allMatch(CheckpointSummary::quiescent)) {
         Database reader = f.open(atomic(f, "reader0", ex));
         for (Map.Entry<Long, String> e : acknowledged.entrySet()) {
-          assertThat(read(reader, e.getKey())).as("quiescent: %s", early)
-              .isEqualTo(e.getValue());
+          assertThat(read(reader, e.getKey())).as("quiescent: %s", early).isEqualTo(e.getValue());
         }
       }
       f.clock.advance(Duration.ofSeconds(31)); // leases of failed passes lapse
@@ -152,15 +156,17 @@ class AtomicConvergenceTest {
             missing++;
           }
         }
-        int queued = AtomicProtocolTest.visibleMessages(f, QUEUE_A)
-            + AtomicProtocolTest.visibleMessages(f, Fixture.DB + "/atomic/b");
+        int queued =
+            AtomicProtocolTest.visibleMessages(f, QUEUE_A)
+                + AtomicProtocolTest.visibleMessages(f, Fixture.DB + "/atomic/b");
         converged = missing == 0;
         if (last.stream().allMatch(CheckpointSummary::quiescent)) {
           assertThat(missing).as("round %d says quiescent: %s", round, last).isZero();
           assertThat(queued).as("round %d says quiescent: %s", round, last).isZero();
         }
         if (round == 2) {
-          assertThat(missing).as("acknowledged commits invisible after two rounds (%s)", last)
+          assertThat(missing)
+              .as("acknowledged commits invisible after two rounds (%s)", last)
               .isZero();
         }
       }
@@ -180,30 +186,41 @@ class AtomicConvergenceTest {
       CountDownLatch entered = new CountDownLatch(1);
       CompletableFuture<Runnable> held = new CompletableFuture<>();
       Thread[] passThread = new Thread[1];
-      CallInterceptor holdDelete = new CallInterceptor() {
-        @Override
-        @SuppressWarnings("unchecked")
-        public <T> CompletableFuture<T> intercept(Call<T> call,
-            Supplier<CompletableFuture<T>> proceed) {
-          if (call.operation() != Operation.QUEUE_DELETE_BATCH || !call.target().equals(QUEUE_A)
-              || held.isDone()) {
-            return proceed.get();
-          }
-          CompletableFuture<T> later = new CompletableFuture<>();
-          passThread[0] = Thread.currentThread();
-          held.complete(() -> proceed.get().whenComplete((v, e) -> {
-            if (e != null) {
-              later.completeExceptionally(e);
-            } else {
-              later.complete(v);
+      CallInterceptor holdDelete =
+          new CallInterceptor() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <T> CompletableFuture<T> intercept(
+                Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+              if (call.operation() != Operation.QUEUE_DELETE_BATCH
+                  || !call.target().equals(QUEUE_A)
+                  || held.isDone()) {
+                return proceed.get();
+              }
+              CompletableFuture<T> later = new CompletableFuture<>();
+              passThread[0] = Thread.currentThread();
+              held.complete(
+                  () ->
+                      proceed
+                          .get()
+                          .whenComplete(
+                              (v, e) -> {
+                                if (e != null) {
+                                  later.completeExceptionally(e);
+                                } else {
+                                  later.complete(v);
+                                }
+                              }));
+              entered.countDown();
+              return later;
             }
-          }));
-          entered.countDown();
-          return later;
-        }
-      };
-      Database a = Database.open(f.config(holdDelete).protocol(ProtocolKind.ATOMIC)
-          .clientId("a").build()); // its own background executor
+          };
+      Database a =
+          Database.open(
+              f.config(holdDelete)
+                  .protocol(ProtocolKind.ATOMIC)
+                  .clientId("a")
+                  .build()); // its own background executor
       BasicProtocolTest.update(a, 7, "x");
       assertThat(entered.await(20, TimeUnit.SECONDS)).as("the clean-up pass deletes").isTrue();
       Thread closer = new Thread(a::close, "closer");
@@ -212,14 +229,17 @@ class AtomicConvergenceTest {
       // Until the close has interrupted the background thread and waits for it to end (a thread
       // waiting in CompletableFuture.join hides its interrupt status, so watch the closer).
       while (closer.getState() != Thread.State.TIMED_WAITING
-          && closer.getState() != Thread.State.TERMINATED && System.nanoTime() < until) {
+          && closer.getState() != Thread.State.TERMINATED
+          && System.nanoTime() < until) {
         Thread.onSpinWait();
       }
       held.get().run(); // the delete goes through now
       closer.join(TimeUnit.SECONDS.toMillis(30));
       assertThat(closer.isAlive()).isFalse();
-      assertThat(CloudFutures.await(f.services().locks().acquireExclusive(QUEUE_A, "probe"))
-          .granted()).as("the pass released its lock").isTrue();
+      assertThat(
+              CloudFutures.await(f.services().locks().acquireExclusive(QUEUE_A, "probe")).granted())
+          .as("the pass released its lock")
+          .isTrue();
       f.clock.advance(Duration.ofSeconds(31));
       assertThat(AtomicProtocolTest.visibleMessages(f, QUEUE_A)).as("nothing left").isZero();
       assertThat(read(loader, 7)).isIn("x", "v0-7");

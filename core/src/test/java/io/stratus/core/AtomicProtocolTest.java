@@ -45,13 +45,21 @@ class AtomicProtocolTest {
   static final String QUEUE_A = Fixture.DB + "/atomic/a";
 
   /** The crash points of a commit in one complete-transaction message (the common case). */
-  static final List<String> CRASH_POINTS = List.of("atomic.before-log",
-      "atomic.after-commit-record", "atomic.after-propagate", "atomic.after-cleanup");
+  static final List<String> CRASH_POINTS =
+      List.of(
+          "atomic.before-log",
+          "atomic.after-commit-record",
+          "atomic.after-propagate",
+          "atomic.after-cleanup");
 
   /** Those of a two-step commit (log records, then the commit record): one more. */
-  static final List<String> TWO_STEP_CRASH_POINTS = List.of("atomic.before-log",
-      "atomic.after-log", "atomic.after-commit-record", "atomic.after-propagate",
-      "atomic.after-cleanup");
+  static final List<String> TWO_STEP_CRASH_POINTS =
+      List.of(
+          "atomic.before-log",
+          "atomic.after-log",
+          "atomic.after-commit-record",
+          "atomic.after-propagate",
+          "atomic.after-cleanup");
 
   /** Queue messages this small make a transaction of two records take two steps. */
   static final int SMALL_MESSAGES = 200;
@@ -99,18 +107,27 @@ class AtomicProtocolTest {
     }
   }
 
-  private void crashAndRecover(long seed, QueueBehavior q, boolean selfRecovery, String point,
-      int maxMessage) {
-    String what = point + (selfRecovery ? ", self" : ", other") + ", " + q
-        + (maxMessage > 0 ? ", two steps" : ", one message");
-    try (Fixture f = new Fixture(seed, true, q,
-        maxMessage > 0 ? Fixture.maxMessageSize(maxMessage) : b -> b)) {
+  private void crashAndRecover(
+      long seed, QueueBehavior q, boolean selfRecovery, String point, int maxMessage) {
+    String what =
+        point
+            + (selfRecovery ? ", self" : ", other")
+            + ", "
+            + q
+            + (maxMessage > 0 ? ", two steps" : ", one message");
+    try (Fixture f =
+        new Fixture(seed, true, q, maxMessage > 0 ? Fixture.maxMessageSize(maxMessage) : b -> b)) {
       ManualExecutor ex = new ManualExecutor();
       FaultInterceptor faults = new FaultInterceptor(FaultPlan.none(), seed, f.clock);
-      ScriptedCrashPoints crash = new ScriptedCrashPoints().arm(point, 2)
-          .onCrash(faults::killClient);
-      Database a = f.open(f.config(faults).protocol(ProtocolKind.ATOMIC).clientId("a")
-          .checkpointExecutor(ex).crashPoints(crash));
+      ScriptedCrashPoints crash =
+          new ScriptedCrashPoints().arm(point, 2).onCrash(faults::killClient);
+      Database a =
+          f.open(
+              f.config(faults)
+                  .protocol(ProtocolKind.ATOMIC)
+                  .clientId("a")
+                  .checkpointExecutor(ex)
+                  .crashPoints(crash));
       Database b = f.open(atomic(f, "b", ex));
       load(b, 100);
       Map<Long, String> committed = new LinkedHashMap<>();
@@ -143,14 +160,17 @@ class AtomicProtocolTest {
       quiesce(f, recoverer);
       Database reader = f.open(atomic(f, "reader", ex));
       for (Map.Entry<Long, String> e : committed.entrySet()) {
-        assertThat(read(reader, e.getKey())).as("key %d, %s", e.getKey(), what)
+        assertThat(read(reader, e.getKey()))
+            .as("key %d, %s", e.getKey(), what)
             .isEqualTo(e.getValue());
       }
       if (dying >= 0) {
         boolean winner = point.equals("atomic.after-commit-record");
-        assertThat(read(reader, 1000L + dying)).as("insert of the dying tx, %s", what)
+        assertThat(read(reader, 1000L + dying))
+            .as("insert of the dying tx, %s", what)
             .isEqualTo(winner ? "n" + dying : null);
-        assertThat(read(reader, (long) dying * 30)).as("update of the dying tx, %s", what)
+        assertThat(read(reader, (long) dying * 30))
+            .as("update of the dying tx, %s", what)
             .isEqualTo(winner ? "u" + dying : "v0-" + dying * 30);
       }
       if (q.isReliable()) {
@@ -163,8 +183,8 @@ class AtomicProtocolTest {
   }
 
   static int visibleMessages(Fixture f, String queue) {
-    List<QueueMessage> got = CloudFutures.await(f.services().simpleQueues()
-        .receive(queue, 10, Duration.ofSeconds(1)));
+    List<QueueMessage> got =
+        CloudFutures.await(f.services().simpleQueues().receive(queue, 10, Duration.ofSeconds(1)));
     return got.size();
   }
 
@@ -182,7 +202,8 @@ class AtomicProtocolTest {
       update(db, 8, "y");
       assertThat(ex.pending()).as("propagation waits for the executor").isPositive();
       assertThat(CloudFutures.await(f.services().simpleQueues().listQueues(Fixture.DB + "/pu/")))
-          .as("nothing sent to PU queues on the application's thread").isEmpty();
+          .as("nothing sent to PU queues on the application's thread")
+          .isEmpty();
       assertThat(db.checkpointAll().recordsApplied()).isEqualTo(2);
       assertThat(read(db, 7)).isEqualTo("x");
       assertThat(read(db, 8)).isEqualTo("y");
@@ -201,21 +222,24 @@ class AtomicProtocolTest {
     try (Fixture f = new Fixture(seed)) {
       ManualExecutor ex = new ManualExecutor();
       AtomicBoolean refuse = new AtomicBoolean();
-      CallInterceptor puDown = new CallInterceptor() {
-        @Override
-        public <T> CompletableFuture<T> intercept(
-            Call<T> call, Supplier<CompletableFuture<T>> proceed) {
-          boolean send = call.operation() == Operation.QUEUE_SEND
-              || call.operation() == Operation.QUEUE_SEND_BATCH;
-          if (refuse.get() && send && call.target().contains("/pu/")) {
-            return CompletableFuture.failedFuture(
-                new ServiceUnavailableException("PU queues down"));
-          }
-          return proceed.get();
-        }
-      };
-      Database db = f.open(f.config(puDown).protocol(ProtocolKind.ATOMIC).clientId("w")
-          .checkpointExecutor(ex));
+      CallInterceptor puDown =
+          new CallInterceptor() {
+            @Override
+            public <T> CompletableFuture<T> intercept(
+                Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+              boolean send =
+                  call.operation() == Operation.QUEUE_SEND
+                      || call.operation() == Operation.QUEUE_SEND_BATCH;
+              if (refuse.get() && send && call.target().contains("/pu/")) {
+                return CompletableFuture.failedFuture(
+                    new ServiceUnavailableException("PU queues down"));
+              }
+              return proceed.get();
+            }
+          };
+      Database db =
+          f.open(
+              f.config(puDown).protocol(ProtocolKind.ATOMIC).clientId("w").checkpointExecutor(ex));
       load(db, 20);
       assertThat(db.stats().backgroundFailures()).isZero();
       refuse.set(true);
@@ -235,8 +259,8 @@ class AtomicProtocolTest {
    */
   @Test
   void severalRecoverersAtOnceAreSafe(@Seed long seed) throws Exception {
-    try (Fixture f = new Fixture(seed, true, QueueBehavior.weak(),
-        Fixture.maxMessageSize(SMALL_MESSAGES))) {
+    try (Fixture f =
+        new Fixture(seed, true, QueueBehavior.weak(), Fixture.maxMessageSize(SMALL_MESSAGES))) {
       ManualExecutor held = new ManualExecutor(); // a's propagation never runs
       ScriptedCrashPoints crash = new ScriptedCrashPoints().arm("atomic.after-log", 3);
       Database a = f.open(atomic(f, "a", held).crashPoints(crash));
@@ -286,18 +310,19 @@ class AtomicProtocolTest {
   /** A recoverer leaves a live client's commit in flight alone: no commit record yet, young. */
   @Test
   void aLiveClientsCommitInFlightIsNotDestroyed(@Seed long seed) {
-    try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(),
-        Fixture.maxMessageSize(SMALL_MESSAGES))) {
+    try (Fixture f =
+        new Fixture(seed, true, QueueBehavior.reliable(), Fixture.maxMessageSize(SMALL_MESSAGES))) {
       ManualExecutor ex = new ManualExecutor();
       Database b = f.open(atomic(f, "b", ex));
       load(b, 100);
       RecoverySummary[] seen = new RecoverySummary[1];
-      io.stratus.cloudapi.CrashPoints recoverMidCommit = point -> {
-        if (point.equals("atomic.after-log") && seen[0] == null) {
-          f.clock.advance(Duration.ofSeconds(31)); // a slow commit, but within the timeout
-          seen[0] = b.recoverAbandonedClients();
-        }
-      };
+      io.stratus.cloudapi.CrashPoints recoverMidCommit =
+          point -> {
+            if (point.equals("atomic.after-log") && seen[0] == null) {
+              f.clock.advance(Duration.ofSeconds(31)); // a slow commit, but within the timeout
+              seen[0] = b.recoverAbandonedClients();
+            }
+          };
       Database a = f.open(atomic(f, "a", ex).crashPoints(recoverMidCommit));
       round(a, 1);
       assertThat(seen[0].losers()).isZero();
@@ -315,13 +340,18 @@ class AtomicProtocolTest {
   @Test
   void aSmallTransactionIsOneMessageALargeOneTwoSteps(@Seed long seed) {
     for (int maxMessage : List.of(0, SMALL_MESSAGES)) {
-      try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(),
-          maxMessage > 0 ? Fixture.maxMessageSize(maxMessage) : b -> b)) {
+      try (Fixture f =
+          new Fixture(
+              seed,
+              true,
+              QueueBehavior.reliable(),
+              maxMessage > 0 ? Fixture.maxMessageSize(maxMessage) : b -> b)) {
         ManualExecutor held = new ManualExecutor();
         Database a = f.open(atomic(f, "a", held));
         load(a, 100);
         round(a, 1); // an update and an insert
-        assertThat(visibleMessages(f, QUEUE_A)).as("max message %d", maxMessage)
+        assertThat(visibleMessages(f, QUEUE_A))
+            .as("max message %d", maxMessage)
             .isEqualTo(maxMessage > 0 ? 3 : 1);
         f.clock.advance(Duration.ofSeconds(2));
         quiesce(f, a);
@@ -343,8 +373,9 @@ class AtomicProtocolTest {
       Database a = f.open(atomic(f, "a", ex));
       load(a, 50);
       update(a, 7, "x1");
-      List<QueueMessage> copy = CloudFutures.await(f.services().simpleQueues()
-          .receive(QUEUE_A, 10, Duration.ofSeconds(1)));
+      List<QueueMessage> copy =
+          CloudFutures.await(
+              f.services().simpleQueues().receive(QUEUE_A, 10, Duration.ofSeconds(1)));
       assertThat(copy).hasSize(1);
       f.clock.advance(Duration.ofSeconds(2));
       ex.runAll(); // propagation and clean-up of x1
@@ -371,19 +402,21 @@ class AtomicProtocolTest {
     try (Fixture f = new Fixture(seed)) {
       ManualExecutor ex = new ManualExecutor();
       LoseReplies lose = new LoseReplies(Fixture.DB + "/atomic/");
-      Database a = f.open(f.config(lose).protocol(ProtocolKind.ATOMIC).clientId("a")
-          .checkpointExecutor(ex));
+      Database a =
+          f.open(f.config(lose).protocol(ProtocolKind.ATOMIC).clientId("a").checkpointExecutor(ex));
       load(a, 50);
       lose.remaining = 1;
       update(a, 7, "x1"); // the resend's reply arrives: committed
       lose.remaining = 4; // the send and all three resends
-      assertThatThrownBy(() -> {
-        try (Transaction tx = a.begin()) {
-          tx.update("items", Key.of(7L), Fixture.bytes("x2"));
-          tx.update("items", Key.of(8L), Fixture.bytes("y2"));
-          tx.commit();
-        }
-      }).isInstanceOf(CommitStateUnknownException.class);
+      assertThatThrownBy(
+              () -> {
+                try (Transaction tx = a.begin()) {
+                  tx.update("items", Key.of(7L), Fixture.bytes("x2"));
+                  tx.update("items", Key.of(8L), Fixture.bytes("y2"));
+                  tx.commit();
+                }
+              })
+          .isInstanceOf(CommitStateUnknownException.class);
       update(a, 7, "x3"); // not stalled behind the unknown commit's counters
       ex.runAll();
       quiesce(f, a);

@@ -72,23 +72,25 @@ class AtomicRecoveryTest {
    */
   @Test
   void aCommittedSetWithAnUnseenLogMessageIsNeverAppliedInPart(@Seed long seed) {
-    try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(),
-        Fixture.maxMessageSize(SMALL_MESSAGES))) {
+    try (Fixture f =
+        new Fixture(seed, true, QueueBehavior.reliable(), Fixture.maxMessageSize(SMALL_MESSAGES))) {
       ManualExecutor held = new ManualExecutor(); // a never propagates itself
       ManualExecutor ex = new ManualExecutor();
       Database b = f.open(atomic(f, "b", ex));
       load(b, 200);
       Database a = f.open(atomic(f, "a", held));
       wideRound(a, 1);
-      List<QueueMessage> away = CloudFutures.await(f.services().simpleQueues()
-          .receive(QUEUE_A, 1, Duration.ofSeconds(200))); // the first log message
+      List<QueueMessage> away =
+          CloudFutures.await(
+              f.services()
+                  .simpleQueues()
+                  .receive(QUEUE_A, 1, Duration.ofSeconds(200))); // the first log message
       assertThat(away).hasSize(1);
       f.clock.advance(Duration.ofSeconds(61));
       b.recoverAbandonedClients();
       b.checkpointAll();
       Database reader = f.open(atomic(f, "reader", ex));
-      assertThat(applied(reader, 1)).as("a committed set with a message out of sight")
-          .isZero();
+      assertThat(applied(reader, 1)).as("a committed set with a message out of sight").isZero();
       f.clock.advance(Duration.ofSeconds(140)); // the message is back
       quiesce(f, b);
       Database late = f.open(atomic(f, "late", ex));
@@ -135,8 +137,11 @@ class AtomicRecoveryTest {
   }
 
   /** The points between a pass's steps on a two-step winner. */
-  static final List<String> PASS_POINTS = List.of("atomic.pass-after-propagate",
-      "atomic.pass-after-marker", "atomic.pass-after-log-deletes");
+  static final List<String> PASS_POINTS =
+      List.of(
+          "atomic.pass-after-propagate",
+          "atomic.pass-after-marker",
+          "atomic.pass-after-log-deletes");
 
   /**
    * A recoverer dies between any two steps of its pass over a dead client's two-step winner
@@ -156,10 +161,15 @@ class AtomicRecoveryTest {
           Database a = f.open(atomic(f, "a", held));
           wideRound(a, 1);
           FaultInterceptor faults = new FaultInterceptor(FaultPlan.none(), seed, f.clock);
-          ScriptedCrashPoints crash = new ScriptedCrashPoints().arm(point, 1)
-              .onCrash(faults::killClient);
-          Database b = f.open(f.config(faults).protocol(ProtocolKind.ATOMIC).clientId("b")
-              .checkpointExecutor(ex).crashPoints(crash));
+          ScriptedCrashPoints crash =
+              new ScriptedCrashPoints().arm(point, 1).onCrash(faults::killClient);
+          Database b =
+              f.open(
+                  f.config(faults)
+                      .protocol(ProtocolKind.ATOMIC)
+                      .clientId("b")
+                      .checkpointExecutor(ex)
+                      .crashPoints(crash));
           for (int i = 0; i < 10 && !crash.crashed(); i++) {
             try {
               b.recoverAbandonedClients();
@@ -197,8 +207,8 @@ class AtomicRecoveryTest {
    */
   @Test
   void aLaterPassOfTheSameProcessIsNotGrantedWhileMessagesAreHidden(@Seed long seed) {
-    try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(),
-        Fixture.maxMessageSize(SMALL_MESSAGES))) {
+    try (Fixture f =
+        new Fixture(seed, true, QueueBehavior.reliable(), Fixture.maxMessageSize(SMALL_MESSAGES))) {
       ManualExecutor ex = new ManualExecutor();
       Database b = f.open(atomic(f, "b", ex));
       load(b, 200);
@@ -209,8 +219,7 @@ class AtomicRecoveryTest {
       assertThat(first.waiting()).as("young, no commit record").isEqualTo(1);
       RecoverySummary second = b.recoverAbandonedClients();
       assertThat(second.skipped()).as("the second pass could not see the queue").isEqualTo(1);
-      LockGrant probe = CloudFutures.await(f.services().locks().acquireExclusive(QUEUE_A,
-          "probe"));
+      LockGrant probe = CloudFutures.await(f.services().locks().acquireExclusive(QUEUE_A, "probe"));
       assertThat(probe.granted()).as("the lock stays held while messages are hidden").isFalse();
       f.clock.advance(Duration.ofSeconds(61)); // hidden messages back, the loser is old
       RecoverySummary third = b.recoverAbandonedClients();
@@ -235,34 +244,38 @@ class AtomicRecoveryTest {
       AtomicInteger made = new AtomicInteger();
       AtomicInteger deleteCalls = new AtomicInteger();
       Database[] a = new Database[1];
-      CallInterceptor load = new CallInterceptor() {
-        @Override
-        public <T> java.util.concurrent.CompletableFuture<T> intercept(Call<T> call,
-            Supplier<java.util.concurrent.CompletableFuture<T>> proceed) {
-          if (call.target().equals(QUEUE_A) && a[0] != null) {
-            if (call.operation() == Operation.QUEUE_RECEIVE && made.get() < commits) {
-              int i = made.incrementAndGet();
-              BasicProtocolTest.update(a[0], i % 150, "c" + i); // arrives during the pass
-            } else if (call.operation() == Operation.QUEUE_DELETE_BATCH) {
-              deleteCalls.incrementAndGet();
+      CallInterceptor load =
+          new CallInterceptor() {
+            @Override
+            public <T> java.util.concurrent.CompletableFuture<T> intercept(
+                Call<T> call, Supplier<java.util.concurrent.CompletableFuture<T>> proceed) {
+              if (call.target().equals(QUEUE_A) && a[0] != null) {
+                if (call.operation() == Operation.QUEUE_RECEIVE && made.get() < commits) {
+                  int i = made.incrementAndGet();
+                  BasicProtocolTest.update(a[0], i % 150, "c" + i); // arrives during the pass
+                } else if (call.operation() == Operation.QUEUE_DELETE_BATCH) {
+                  deleteCalls.incrementAndGet();
+                }
+              }
+              return proceed.get();
             }
-          }
-          return proceed.get();
-        }
-      };
-      a[0] = f.open(f.config(load).protocol(ProtocolKind.ATOMIC).clientId("a")
-          .checkpointExecutor(ex));
+          };
+      a[0] =
+          f.open(f.config(load).protocol(ProtocolKind.ATOMIC).clientId("a").checkpointExecutor(ex));
       BasicProtocolTest.update(a[0], 0, "c0");
       ex.runAll();
       assertThat(made.get()).isEqualTo(commits);
       f.clock.advance(Duration.ofSeconds(31)); // anything hidden is visible again
       int left = 0;
       for (int i = 0; i < 20; i++) {
-        left += CloudFutures.await(f.services().simpleQueues()
-            .receive(QUEUE_A, 10, Duration.ofSeconds(1))).size();
+        left +=
+            CloudFutures.await(
+                    f.services().simpleQueues().receive(QUEUE_A, 10, Duration.ofSeconds(1)))
+                .size();
       }
-      assertThat(left).as("ATOMIC messages left after the flushes (%d delete batches)",
-          deleteCalls.get()).isLessThanOrEqualTo(1);
+      assertThat(left)
+          .as("ATOMIC messages left after the flushes (%d delete batches)", deleteCalls.get())
+          .isLessThanOrEqualTo(1);
       // batched: far fewer delete requests than commits
       assertThat(deleteCalls.get()).isLessThanOrEqualTo(commits / 2);
       Database reader = f.open(atomic(f, "reader", ex));
@@ -278,21 +291,23 @@ class AtomicRecoveryTest {
    */
   @Test
   void aTwoStepCommitPastItsDeadlineFailsWithoutCommitRecord(@Seed long seed) {
-    try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(),
-        Fixture.maxMessageSize(SMALL_MESSAGES))) {
+    try (Fixture f =
+        new Fixture(seed, true, QueueBehavior.reliable(), Fixture.maxMessageSize(SMALL_MESSAGES))) {
       ManualExecutor ex = new ManualExecutor();
       Database b = f.open(atomic(f, "b", ex));
       load(b, 200);
       boolean[] slow = {true};
-      io.stratus.cloudapi.CrashPoints slowLog = point -> {
-        if (point.equals("atomic.after-log") && slow[0]) {
-          slow[0] = false;
-          f.clock.advance(Duration.ofSeconds(46)); // atomic timeout 60 s, deadline 45 s
-        }
-      };
+      io.stratus.cloudapi.CrashPoints slowLog =
+          point -> {
+            if (point.equals("atomic.after-log") && slow[0]) {
+              slow[0] = false;
+              f.clock.advance(Duration.ofSeconds(46)); // atomic timeout 60 s, deadline 45 s
+            }
+          };
       Database a = f.open(atomic(f, "a", ex).crashPoints(slowLog));
-      assertThatThrownBy(() -> wideRound(a, 1)).isInstanceOfSatisfying(
-          CommitFailedException.class, e -> assertThat(e.isRetryable()).isTrue());
+      assertThatThrownBy(() -> wideRound(a, 1))
+          .isInstanceOfSatisfying(
+              CommitFailedException.class, e -> assertThat(e.isRetryable()).isTrue());
       wideRound(a, 2); // in time
       ex.runAll();
       f.clock.advance(Duration.ofSeconds(61));
@@ -302,7 +317,8 @@ class AtomicRecoveryTest {
       f.clock.advance(Duration.ofSeconds(61));
       a.checkpointAll();
       f.clock.advance(Duration.ofSeconds(31));
-      assertThat(visibleMessages(f, QUEUE_A)).as("the late commit's log messages are losers")
+      assertThat(visibleMessages(f, QUEUE_A))
+          .as("the late commit's log messages are losers")
           .isZero();
     }
   }

@@ -47,8 +47,9 @@ class BasicFailureTest {
 
     @Override
     public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> go) {
-      boolean put = call.operation() == Operation.STORAGE_PUT
-          || call.operation() == Operation.STORAGE_PUT_IF_VERSION;
+      boolean put =
+          call.operation() == Operation.STORAGE_PUT
+              || call.operation() == Operation.STORAGE_PUT_IF_VERSION;
       Runnable h = hook;
       if (put && call.target().equals(uri) && h != null) {
         hook = null;
@@ -64,23 +65,28 @@ class BasicFailureTest {
    * nothing is lost; with timing only (the papers' mode) A's put overwrites B's update.
    */
   @Test
-  void aStalledCheckpointerLosesNothingWithConditionalPutsButDoesWithTimingOnly(
-      @Seed long seed) {
-    for (CheckpointWrites mode : List.of(CheckpointWrites.CONDITIONAL,
-        CheckpointWrites.TIMING_ONLY)) {
+  void aStalledCheckpointerLosesNothingWithConditionalPutsButDoesWithTimingOnly(@Seed long seed) {
+    for (CheckpointWrites mode :
+        List.of(CheckpointWrites.CONDITIONAL, CheckpointWrites.TIMING_ONLY)) {
       try (Fixture f = new Fixture(seed)) {
         ManualExecutor ex = new ManualExecutor();
         StallFirstPut stall = new StallFirstPut(ROOT);
-        Database a = f.open(f.config(stall).protocol(io.stratus.protocols.ProtocolKind.BASIC)
-            .clientId("a").checkpointExecutor(ex).checkpointWrites(mode));
+        Database a =
+            f.open(
+                f.config(stall)
+                    .protocol(io.stratus.protocols.ProtocolKind.BASIC)
+                    .clientId("a")
+                    .checkpointExecutor(ex)
+                    .checkpointWrites(mode));
         Database b = f.open(basic(f, "b", ex).checkpointWrites(mode));
         load(a, 10);
         update(a, 1, "from-a");
-        stall.hook = () -> {
-          f.clock.advance(Duration.ofSeconds(31)); // A's lease lapses meanwhile
-          update(b, 2, "from-b");
-          assertThat(b.checkpointAll().recordsApplied()).isEqualTo(2); // A's message too
-        };
+        stall.hook =
+            () -> {
+              f.clock.advance(Duration.ofSeconds(31)); // A's lease lapses meanwhile
+              update(b, 2, "from-b");
+              assertThat(b.checkpointAll().recordsApplied()).isEqualTo(2); // A's message too
+            };
         a.checkpointAll();
         assertThat(stall.hook).isNull();
         BasicProtocolTest.quiesce(f, b);
@@ -89,7 +95,8 @@ class BasicFailureTest {
         if (mode == CheckpointWrites.CONDITIONAL) {
           assertThat(read(fresh, 2)).as("no lost update").isEqualTo("from-b");
         } else {
-          assertThat(read(fresh, 2)).as("the lost update of timing-only checkpoints")
+          assertThat(read(fresh, 2))
+              .as("the lost update of timing-only checkpoints")
               .isEqualTo("v0-2");
         }
       }
@@ -103,13 +110,13 @@ class BasicFailureTest {
       ManualExecutor ex = new ManualExecutor();
       ScriptedCrashPoints none = new ScriptedCrashPoints();
       Database b = f.open(basic(f, "b", ex));
-      io.stratus.cloudapi.CrashPoints stallAfterReceive = point -> {
-        none.reach(point);
-        if (point.equals("checkpoint.page.after-receive")
-            && none.reached(point) == 1) {
-          f.clock.advance(Duration.ofSeconds(26)); // 30 s lease - 5 s propagation: too late
-        }
-      };
+      io.stratus.cloudapi.CrashPoints stallAfterReceive =
+          point -> {
+            none.reach(point);
+            if (point.equals("checkpoint.page.after-receive") && none.reached(point) == 1) {
+              f.clock.advance(Duration.ofSeconds(26)); // 30 s lease - 5 s propagation: too late
+            }
+          };
       Database a = f.open(basic(f, "a", ex).crashPoints(stallAfterReceive));
       load(a, 10);
       update(a, 1, "x");
@@ -122,12 +129,13 @@ class BasicFailureTest {
     }
   }
 
-  static final List<String> CRASH_POINTS = List.of(
-      "basic.before-send", "basic.after-send",
-      "checkpoint.tree.after-lock", "checkpoint.tree.after-receive",
-      "checkpoint.tree.after-put", "checkpoint.tree.after-delete",
-      "checkpoint.page.after-lock", "checkpoint.page.after-receive",
-      "checkpoint.page.after-put", "checkpoint.page.after-delete");
+  static final List<String> CRASH_POINTS =
+      List.of(
+          "basic.before-send", "basic.after-send",
+          "checkpoint.tree.after-lock", "checkpoint.tree.after-receive",
+          "checkpoint.tree.after-put", "checkpoint.tree.after-delete",
+          "checkpoint.page.after-lock", "checkpoint.page.after-receive",
+          "checkpoint.page.after-put", "checkpoint.page.after-delete");
 
   /** Whatever step a client dies at, nothing whose commit returned is lost. */
   @Test
@@ -135,8 +143,8 @@ class BasicFailureTest {
     for (String point : CRASH_POINTS) {
       try (Fixture f = new Fixture(seed)) {
         ManualExecutor ex = new ManualExecutor();
-        ScriptedCrashPoints crash = new ScriptedCrashPoints()
-            .arm(point, point.startsWith("basic.") ? 3 : 1);
+        ScriptedCrashPoints crash =
+            new ScriptedCrashPoints().arm(point, point.startsWith("basic.") ? 3 : 1);
         Database a = f.open(basic(f, "a", ex).crashPoints(crash));
         Database b = f.open(basic(f, "b", ex));
         load(b, 100);
@@ -158,7 +166,8 @@ class BasicFailureTest {
         assertThat(crash.crashed()).as("crashed at %s", point).isTrue();
         BasicProtocolTest.quiesce(f, b);
         for (Map.Entry<Long, String> e : committed.entrySet()) {
-          assertThat(read(b, e.getKey())).as("key %d after a crash at %s", e.getKey(), point)
+          assertThat(read(b, e.getKey()))
+              .as("key %d after a crash at %s", e.getKey(), point)
               .isEqualTo(e.getValue());
         }
       }
@@ -186,8 +195,12 @@ class BasicFailureTest {
     try (Fixture f = new Fixture(seed)) {
       ManualExecutor ex = new ManualExecutor();
       Switchable latency = new Switchable(new LatencyInterceptor(LatencyProfiles.ec2(), f.clock));
-      Database db = f.open(f.config(latency).protocol(io.stratus.protocols.ProtocolKind.BASIC)
-          .clientId("w").checkpointExecutor(ex));
+      Database db =
+          f.open(
+              f.config(latency)
+                  .protocol(io.stratus.protocols.ProtocolKind.BASIC)
+                  .clientId("w")
+                  .checkpointExecutor(ex));
       load(db, 1000);
       Transaction warm = db.begin();
       for (int i = 0; i < 20; i++) {
@@ -200,10 +213,12 @@ class BasicFailureTest {
       }
       latency.on = true;
       Thread[] committer = new Thread[1];
-      ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-        committer[0] = new Thread(r, "committer");
-        return committer[0];
-      });
+      ExecutorService thread =
+          Executors.newSingleThreadExecutor(
+              r -> {
+                committer[0] = new Thread(r, "committer");
+                return committer[0];
+              });
       try {
         CompletableFuture<Void> commit = CompletableFuture.runAsync(tx::commit, thread);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -246,11 +261,19 @@ class BasicFailureTest {
           .isInstanceOf(InvalidConfigurationException.class);
       assertThat(f.config().protocol(ProtocolKind.MONOTONIC).writerLanes(1).build().writerLanes())
           .isEqualTo(1);
-      assertThatThrownBy(() -> f.config().protocol(ProtocolKind.BASIC)
-          .checkpointLockTimeout(Duration.ofSeconds(2)).build())
+      assertThatThrownBy(
+              () ->
+                  f.config()
+                      .protocol(ProtocolKind.BASIC)
+                      .checkpointLockTimeout(Duration.ofSeconds(2))
+                      .build())
           .isInstanceOf(InvalidConfigurationException.class); // propagation 5 s >= lock 2 s
-      assertThatThrownBy(() -> f.open(f.config().protocol(io.stratus.protocols.ProtocolKind.BASIC)
-          .checkpointWrites(CheckpointWrites.CONDITIONAL)))
+      assertThatThrownBy(
+              () ->
+                  f.open(
+                      f.config()
+                          .protocol(io.stratus.protocols.ProtocolKind.BASIC)
+                          .checkpointWrites(CheckpointWrites.CONDITIONAL)))
           .isInstanceOf(io.stratus.InvalidRequestException.class);
     }
   }

@@ -118,7 +118,8 @@ class BasicProtocolTest {
         CheckpointSummary s = quiesce(f, dbs.get(0));
         assertThat(s.recordsApplied()).isGreaterThanOrEqualTo(CLIENTS * ROUNDS * 5);
         for (Database db : dbs) {
-          assertThat(readAll(db)).as("queues %s, handle %s", q, db.config().clientId())
+          assertThat(readAll(db))
+              .as("queues %s, handle %s", q, db.config().clientId())
               .isEqualTo(expected);
         }
       }
@@ -134,8 +135,8 @@ class BasicProtocolTest {
       Map<Long, String> expected = concurrentRounds(f, dbs);
       quiesce(f, dbs.get(0));
       Map<Long, String> actual = readAll(dbs.get(0));
-      long lost = expected.keySet().stream()
-          .filter(k -> !expected.get(k).equals(actual.get(k))).count();
+      long lost =
+          expected.keySet().stream().filter(k -> !expected.get(k).equals(actual.get(k))).count();
       assertThat(lost).as("updates lost under the naive protocol").isPositive();
     }
   }
@@ -144,11 +145,11 @@ class BasicProtocolTest {
   void insertsAndDeletesThroughTreeQueuesSplitEveryLevelAndKeepIndexes(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       ManualExecutor ex = new ManualExecutor();
-      DatabaseConfig.Builder cfg = basic(f, "writer", ex)
-          .indexExtractor("items", "byCategory", Fixture.BY_CATEGORY);
+      DatabaseConfig.Builder cfg =
+          basic(f, "writer", ex).indexExtractor("items", "byCategory", Fixture.BY_CATEGORY);
       Database db = f.open(cfg);
-      Database other = f.open(basic(f, "other", ex)
-          .indexExtractor("items", "byCategory", Fixture.BY_CATEGORY));
+      Database other =
+          f.open(basic(f, "other", ex).indexExtractor("items", "byCategory", Fixture.BY_CATEGORY));
       db.createCollection("items");
       db.createIndex("items", "byCategory", Fixture.BY_CATEGORY);
       Random r = new Random(seed);
@@ -182,8 +183,15 @@ class BasicProtocolTest {
         }
         quiesce(f, phase % 2 == 0 ? db : other);
       }
-      Page root = PageCodec.decode(Fixture.DB + "/c/items/root", f.services().storage()
-          .get(Fixture.DB + "/c/items/root").join().orElseThrow().payload());
+      Page root =
+          PageCodec.decode(
+              Fixture.DB + "/c/items/root",
+              f.services()
+                  .storage()
+                  .get(Fixture.DB + "/c/items/root")
+                  .join()
+                  .orElseThrow()
+                  .payload());
       assertThat(root.level()).as("levels above the leaves").isGreaterThanOrEqualTo(2);
       assertThat(root.treeCheckpointMillis()).isPositive();
       for (Database d : List.of(db, other)) {
@@ -199,8 +207,8 @@ class BasicProtocolTest {
             }
             List<Long> wanted = new ArrayList<>();
             for (Map.Entry<Long, byte[]> e : model.entrySet()) {
-              Optional<byte[]> s = Fixture.BY_CATEGORY.extract(Key.of(e.getKey()).toBytes(),
-                  e.getValue());
+              Optional<byte[]> s =
+                  Fixture.BY_CATEGORY.extract(Key.of(e.getKey()).toBytes(), e.getValue());
               if (s.isPresent() && java.util.Arrays.equals(s.get(), Key.of(cat).toBytes())) {
                 wanted.add(e.getKey());
               }

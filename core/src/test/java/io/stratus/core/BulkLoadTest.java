@@ -37,8 +37,10 @@ class BulkLoadTest {
   void loadsAnEmptyCollectionAndItsIndexWithOnePutPerPage(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       CloudMeter meter = new CloudMeter();
-      Database db = f.open(f.config(new MeteringInterceptor(meter))
-          .indexExtractor("items", "byCategory", Fixture.BY_CATEGORY));
+      Database db =
+          f.open(
+              f.config(new MeteringInterceptor(meter))
+                  .indexExtractor("items", "byCategory", Fixture.BY_CATEGORY));
       db.createCollection("items");
       db.createIndex("items", "byCategory", Fixture.BY_CATEGORY);
       List<Record> records = records(3000, seed);
@@ -56,12 +58,14 @@ class BulkLoadTest {
       other.attachIndex("items", "byCategory", Fixture.BY_CATEGORY);
       try (Transaction tx = other.begin()) {
         for (Record r : records) {
-          assertThat(tx.read("items", r.key())).hasValueSatisfying(
-              p -> assertThat(p).isEqualTo(r.payload()));
+          assertThat(tx.read("items", r.key()))
+              .hasValueSatisfying(p -> assertThat(p).isEqualTo(r.payload()));
         }
-        long indexed = records.stream()
-            .filter(r -> Fixture.BY_CATEGORY.extract(r.key().toBytes(), r.payload()).isPresent())
-            .count();
+        long indexed =
+            records.stream()
+                .filter(
+                    r -> Fixture.BY_CATEGORY.extract(r.key().toBytes(), r.payload()).isPresent())
+                .count();
         long probed = 0;
         for (int c = 0; c < 7; c++) {
           probed += tx.probe("items", "byCategory", Key.of(c)).size();
@@ -81,11 +85,13 @@ class BulkLoadTest {
           .isInstanceOf(RecordTooLargeException.class);
       Record a = new Record(Key.of(1L), Fixture.bytes("a"));
       assertThatThrownBy(() -> db.bulkLoad("items", List.of(a, a)))
-          .isInstanceOf(InvalidRequestException.class).hasMessageContaining("twice");
+          .isInstanceOf(InvalidRequestException.class)
+          .hasMessageContaining("twice");
 
       db.bulkLoad("items", List.of(a));
       assertThatThrownBy(() -> db.bulkLoad("items", List.of(new Record(Key.of(2L), new byte[1]))))
-          .isInstanceOf(InvalidRequestException.class).hasMessageContaining("empty");
+          .isInstanceOf(InvalidRequestException.class)
+          .hasMessageContaining("empty");
 
       db.createCollection("other");
       db.createIndex("other", "byCategory", Fixture.BY_CATEGORY);

@@ -49,15 +49,18 @@ class CheckpointExclusionTest {
     }
   }
 
-  private static DatabaseConfig.Builder basic(Fixture f, String client, ManualExecutor ex,
-      Pause pause) {
+  private static DatabaseConfig.Builder basic(
+      Fixture f, String client, ManualExecutor ex, Pause pause) {
     return basic(f.config(), client, ex, pause);
   }
 
-  private static DatabaseConfig.Builder basic(DatabaseConfig.Builder base, String client,
-      ManualExecutor ex, Pause pause) {
-    return base.protocol(ProtocolKind.BASIC).clientId(client).checkpointExecutor(ex)
-        .checkpointInterval(INTERVAL).checkpointWrites(CheckpointWrites.TIMING_ONLY)
+  private static DatabaseConfig.Builder basic(
+      DatabaseConfig.Builder base, String client, ManualExecutor ex, Pause pause) {
+    return base.protocol(ProtocolKind.BASIC)
+        .clientId(client)
+        .checkpointExecutor(ex)
+        .checkpointInterval(INTERVAL)
+        .checkpointWrites(CheckpointWrites.TIMING_ONLY)
         .crashPoints(pause::at);
   }
 
@@ -74,10 +77,11 @@ class CheckpointExclusionTest {
       pause.armed.set(false);
       Database a = f.open(basic(f, "a", ex, pause));
       a.createCollection("items");
-      a.run(tx -> {
-        tx.create("items", Key.of(1L), bytes("v0"));
-        return null;
-      });
+      a.run(
+          tx -> {
+            tx.create("items", Key.of(1L), bytes("v0"));
+            return null;
+          });
       a.checkpointAll();
       a.run(tx -> tx.update("items", Key.of(1L), bytes("v1")));
 
@@ -105,10 +109,11 @@ class CheckpointExclusionTest {
       pause.armed.set(false);
       Database a = f.open(basic(f, "a", ex, pause));
       a.createCollection("items");
-      a.run(tx -> {
-        tx.create("items", Key.of(1L), bytes("v0"));
-        return null;
-      });
+      a.run(
+          tx -> {
+            tx.create("items", Key.of(1L), bytes("v0"));
+            return null;
+          });
       a.checkpointAll();
       f.clock.advance(INTERVAL.plusSeconds(1));
       a.run(tx -> tx.update("items", Key.of(1L), bytes("v1"))); // schedules a writer checkpoint
@@ -128,8 +133,9 @@ class CheckpointExclusionTest {
       background.get(30, TimeUnit.SECONDS);
       flusher.join();
 
-      assertThat(returnedEarly).as("checkpointAll returned while the background run held the"
-          + " messages").isFalse();
+      assertThat(returnedEarly)
+          .as("checkpointAll returned while the background run held the" + " messages")
+          .isFalse();
     }
   }
 
@@ -138,7 +144,8 @@ class CheckpointExclusionTest {
     private final AtomicBoolean done = new AtomicBoolean();
 
     @Override
-    public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+    public <T> CompletableFuture<T> intercept(
+        Call<T> call, Supplier<CompletableFuture<T>> proceed) {
       if (call.operation() == Operation.STORAGE_PUT && done.compareAndSet(false, true)) {
         throw new IllegalStateException("a bug in the middle of a checkpoint");
       }
@@ -153,20 +160,21 @@ class CheckpointExclusionTest {
       none.armed.set(false);
       Database setup = f.open(basic(f, "setup", new ManualExecutor(), none));
       setup.createCollection("items");
-      setup.run(tx -> {
-        tx.create("items", Key.of(1L), bytes("v0"));
-        return null;
-      });
+      setup.run(
+          tx -> {
+            tx.create("items", Key.of(1L), bytes("v0"));
+            return null;
+          });
       setup.checkpointAll();
-      Database a = f.open(basic(f.config(new FailFirstPagePut()), "a", new ManualExecutor(),
-          none));
+      Database a = f.open(basic(f.config(new FailFirstPagePut()), "a", new ManualExecutor(), none));
       a.run(tx -> tx.update("items", Key.of(1L), bytes("v1")));
       assertThatThrownBy(a::checkpointAll).isInstanceOf(IllegalStateException.class);
 
       // No time passes, and the queue's lock is free for another client's checkpoint.
       String queue = Fixture.DB + "/pu/p/" + Fixture.DB + "/c/items/root";
       assertThat(f.services().locks().acquireExclusive(queue, "another-client").join().granted())
-          .as("the failed checkpoint released the queue's lock").isTrue();
+          .as("the failed checkpoint released the queue's lock")
+          .isTrue();
     }
   }
 }

@@ -23,38 +23,51 @@ class CheckpointInstallTest {
   @Test
   void aLateInstallNeverReplacesANewerCachedPage(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
-      AtomicReference<Runnable> atInstall = new AtomicReference<>(() -> { });
+      AtomicReference<Runnable> atInstall = new AtomicReference<>(() -> {});
       AtomicBoolean armed = new AtomicBoolean();
-      Database a = f.open(f.config().protocol(ProtocolKind.BASIC).clientId("a")
-          .checkpointExecutor(new ManualExecutor())
-          .crashPoints(point -> {
-            if (point.equals("checkpoint.page.after-delete") && armed.compareAndSet(true, false)) {
-              atInstall.get().run();
-            }
-          }));
-      Database b = f.open(f.config().protocol(ProtocolKind.BASIC).clientId("b")
-          .checkpointExecutor(new ManualExecutor()));
+      Database a =
+          f.open(
+              f.config()
+                  .protocol(ProtocolKind.BASIC)
+                  .clientId("a")
+                  .checkpointExecutor(new ManualExecutor())
+                  .crashPoints(
+                      point -> {
+                        if (point.equals("checkpoint.page.after-delete")
+                            && armed.compareAndSet(true, false)) {
+                          atInstall.get().run();
+                        }
+                      }));
+      Database b =
+          f.open(
+              f.config()
+                  .protocol(ProtocolKind.BASIC)
+                  .clientId("b")
+                  .checkpointExecutor(new ManualExecutor()));
       a.createCollection("items");
-      a.run(tx -> {
-        tx.create("items", Key.of(1L), bytes("one"));
-        return null;
-      });
+      a.run(
+          tx -> {
+            tx.create("items", Key.of(1L), bytes("one"));
+            return null;
+          });
       a.checkpointAll();
       a.run(tx -> tx.update("items", Key.of(1L), bytes("uno"))); // to the data page's queue
 
-      atInstall.set(() -> {
-        // A has put the page and deleted its messages; before it installs its copy, B inserts
-        // key 2 and its tree checkpoint rewrites the same leaf ...
-        b.run(tx -> {
-          tx.create("items", Key.of(2L), bytes("two"));
-          return null;
-        });
-        b.checkpointAll();
-        // ... and A loads that newer version once its cached copy's TTL has run out.
-        f.clock.advance(Fixture.TTL.plusSeconds(1));
-        boolean seen = a.read(tx -> tx.read("items", Key.of(2L)).isPresent());
-        assertThat(seen).as("A sees B's key once its copy expired").isTrue();
-      });
+      atInstall.set(
+          () -> {
+            // A has put the page and deleted its messages; before it installs its copy, B inserts
+            // key 2 and its tree checkpoint rewrites the same leaf ...
+            b.run(
+                tx -> {
+                  tx.create("items", Key.of(2L), bytes("two"));
+                  return null;
+                });
+            b.checkpointAll();
+            // ... and A loads that newer version once its cached copy's TTL has run out.
+            f.clock.advance(Fixture.TTL.plusSeconds(1));
+            boolean seen = a.read(tx -> tx.read("items", Key.of(2L)).isPresent());
+            assertThat(seen).as("A sees B's key once its copy expired").isTrue();
+          });
       armed.set(true);
       a.checkpointAll();
       assertThat(armed).as("the install hook ran").isFalse();

@@ -28,13 +28,16 @@ class CommitFailureTest {
     try (Fixture f = new Fixture(seed)) {
       f.open().createCollection("items");
       // The database's first plain put of the collection's root (its first commit) fails.
-      FaultPlan plan = FaultPlan.builder()
-          .onNthCall(Operation.STORAGE_PUT, ROOT, 1, FaultPlan.Fault.fail()).build();
+      FaultPlan plan =
+          FaultPlan.builder()
+              .onNthCall(Operation.STORAGE_PUT, ROOT, 1, FaultPlan.Fault.fail())
+              .build();
       Database db = f.open(f.config(new FaultInterceptor(plan, seed, f.clock)));
       Transaction tx = db.begin();
       tx.create("items", Key.of(1L), bytes("one"));
-      assertThatThrownBy(tx::commit).isInstanceOfSatisfying(CommitFailedException.class,
-          e -> assertThat(e.isRetryable()).isTrue());
+      assertThatThrownBy(tx::commit)
+          .isInstanceOfSatisfying(
+              CommitFailedException.class, e -> assertThat(e.isRetryable()).isTrue());
       assertThat(tx.isOpen()).isFalse();
       assertThatThrownBy(tx::commit).isInstanceOf(TransactionClosedException.class);
       assertThat(TwoHandlesTest.read(db, "items", 1)).isNull();
@@ -53,8 +56,10 @@ class CommitFailureTest {
       Database setup = f.open();
       setup.createCollection("items");
       TwoHandlesTest.commitCreate(setup, "items", 1, "one");
-      FaultPlan plan = FaultPlan.builder()
-          .onNthCall(Operation.STORAGE_PUT, ROOT, 1, FaultPlan.Fault.loseReply()).build();
+      FaultPlan plan =
+          FaultPlan.builder()
+              .onNthCall(Operation.STORAGE_PUT, ROOT, 1, FaultPlan.Fault.loseReply())
+              .build();
       Database db = f.open(f.config(new FaultInterceptor(plan, seed, f.clock)));
       assertThat(TwoHandlesTest.read(db, "items", 1)).isEqualTo("one"); // cached now
       Transaction tx = db.begin();

@@ -33,8 +33,7 @@ class ConcurrencyTest {
   @Test
   void threadsRunTheirOwnTransactionsOnDistinctKeys(@Seed long seed) throws Exception {
     try (Fixture f = new Fixture(seed)) {
-      Database db = f.open(f.config().indexExtractor("items", "byCategory",
-          Fixture.BY_CATEGORY));
+      Database db = f.open(f.config().indexExtractor("items", "byCategory", Fixture.BY_CATEGORY));
       db.createCollection("items");
       db.createIndex("items", "byCategory", Fixture.BY_CATEGORY);
       ExecutorService pool = Executors.newFixedThreadPool(THREADS);
@@ -43,25 +42,27 @@ class ConcurrencyTest {
       try {
         for (int t = 0; t < THREADS; t++) {
           int thread = t;
-          workers.add(pool.submit(() -> {
-            Random r = new Random(seed + thread);
-            start.await();
-            for (int i = 0; i < 40; i++) {
-              try (Transaction tx = db.begin()) {
-                for (int j = 0; j < 3; j++) {
-                  Key key = Key.of(thread * 10_000L + r.nextInt(60));
-                  byte[] payload = payload(r, thread);
-                  if (!tx.update("items", key, payload)) {
-                    tx.create("items", key, payload);
-                  }
-                }
-                if (r.nextInt(5) > 0) {
-                  tx.commit();
-                }
-              }
-            }
-            return null;
-          }));
+          workers.add(
+              pool.submit(
+                  () -> {
+                    Random r = new Random(seed + thread);
+                    start.await();
+                    for (int i = 0; i < 40; i++) {
+                      try (Transaction tx = db.begin()) {
+                        for (int j = 0; j < 3; j++) {
+                          Key key = Key.of(thread * 10_000L + r.nextInt(60));
+                          byte[] payload = payload(r, thread);
+                          if (!tx.update("items", key, payload)) {
+                            tx.create("items", key, payload);
+                          }
+                        }
+                        if (r.nextInt(5) > 0) {
+                          tx.commit();
+                        }
+                      }
+                    }
+                    return null;
+                  }));
         }
         start.countDown();
         for (Future<?> w : workers) {
@@ -71,7 +72,8 @@ class ConcurrencyTest {
         pool.shutdownNow();
       }
       // Whatever was lost, the tree is sound: keys ascending, unique, each one some thread wrote.
-      try (Transaction tx = db.begin(); RecordCursor c = tx.scan("items")) {
+      try (Transaction tx = db.begin();
+          RecordCursor c = tx.scan("items")) {
         Key previous = null;
         while (c.hasNext()) {
           Record rec = c.next();
@@ -93,8 +95,8 @@ class ConcurrencyTest {
           tx.commit();
         }
         try (Transaction tx = db.begin()) {
-          assertThat(tx.read("items", key)).hasValueSatisfying(
-              v -> assertThat(v).containsExactly(1, 9, (byte) i));
+          assertThat(tx.read("items", key))
+              .hasValueSatisfying(v -> assertThat(v).containsExactly(1, 9, (byte) i));
         }
       }
     }
@@ -110,45 +112,51 @@ class ConcurrencyTest {
       AtomicBoolean writing = new AtomicBoolean(true);
       ExecutorService pool = Executors.newFixedThreadPool(1 + THREADS);
       try {
-        Future<?> writer = pool.submit(() -> {
-          Random r = new Random(seed);
-          try {
-            for (int i = 0; i < 300; i++) {
-              List<Key> keys = new ArrayList<>();
-              try (Transaction tx = db.begin()) {
-                for (int j = 0; j < 1 + r.nextInt(4); j++) {
-                  Key key = Key.of(r.nextLong());
-                  tx.create("items", key, new byte[r.nextInt(120)]);
-                  keys.add(key);
-                }
-                tx.commit();
-              }
-              committed.addAll(keys); // only once the commit has returned
-            }
-          } finally {
-            writing.set(false);
-          }
-          return null;
-        });
+        Future<?> writer =
+            pool.submit(
+                () -> {
+                  Random r = new Random(seed);
+                  try {
+                    for (int i = 0; i < 300; i++) {
+                      List<Key> keys = new ArrayList<>();
+                      try (Transaction tx = db.begin()) {
+                        for (int j = 0; j < 1 + r.nextInt(4); j++) {
+                          Key key = Key.of(r.nextLong());
+                          tx.create("items", key, new byte[r.nextInt(120)]);
+                          keys.add(key);
+                        }
+                        tx.commit();
+                      }
+                      committed.addAll(keys); // only once the commit has returned
+                    }
+                  } finally {
+                    writing.set(false);
+                  }
+                  return null;
+                });
         List<Future<Integer>> readers = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
-          readers.add(pool.submit(() -> {
-            int scans = 0;
-            while (writing.get() || scans < 3) {
-              Set<Key> before = new HashSet<>(committed);
-              List<Key> seen = new ArrayList<>();
-              try (Transaction tx = db.begin(); RecordCursor c = tx.scan("items")) {
-                c.forEachRemaining(rec -> seen.add(rec.key()));
-              }
-              for (int i = 1; i < seen.size(); i++) {
-                assertThat(seen.get(i)).as("strictly ascending, no key twice")
-                    .isGreaterThan(seen.get(i - 1));
-              }
-              assertThat(new HashSet<>(seen)).containsAll(before);
-              scans++;
-            }
-            return scans;
-          }));
+          readers.add(
+              pool.submit(
+                  () -> {
+                    int scans = 0;
+                    while (writing.get() || scans < 3) {
+                      Set<Key> before = new HashSet<>(committed);
+                      List<Key> seen = new ArrayList<>();
+                      try (Transaction tx = db.begin();
+                          RecordCursor c = tx.scan("items")) {
+                        c.forEachRemaining(rec -> seen.add(rec.key()));
+                      }
+                      for (int i = 1; i < seen.size(); i++) {
+                        assertThat(seen.get(i))
+                            .as("strictly ascending, no key twice")
+                            .isGreaterThan(seen.get(i - 1));
+                      }
+                      assertThat(new HashSet<>(seen)).containsAll(before);
+                      scans++;
+                    }
+                    return scans;
+                  }));
         }
         writer.get(60, TimeUnit.SECONDS);
         for (Future<Integer> reader : readers) {
@@ -157,7 +165,8 @@ class ConcurrencyTest {
       } finally {
         pool.shutdownNow();
       }
-      try (Transaction tx = db.begin(); RecordCursor c = tx.scan("items")) {
+      try (Transaction tx = db.begin();
+          RecordCursor c = tx.scan("items")) {
         Set<Key> all = new HashSet<>();
         c.forEachRemaining(rec -> all.add(rec.key()));
         assertThat(all).isEqualTo(committed);
@@ -166,8 +175,11 @@ class ConcurrencyTest {
   }
 
   private static byte[] payload(Random r, int thread) {
-    byte[] p = ByteBuffer.allocate(2 + r.nextInt(60)).put((byte) r.nextInt(100))
-        .put((byte) thread).array();
+    byte[] p =
+        ByteBuffer.allocate(2 + r.nextInt(60))
+            .put((byte) r.nextInt(100))
+            .put((byte) thread)
+            .array();
     return p;
   }
 }

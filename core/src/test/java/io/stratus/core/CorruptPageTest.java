@@ -40,8 +40,8 @@ class CorruptPageTest {
       Database reader = f.open(); // an empty pool: it must read the damaged item
       try (Transaction tx = reader.begin()) {
         assertThatThrownBy(() -> tx.read("items", Key.of(1L)))
-            .isInstanceOfSatisfying(CorruptPageException.class,
-                e -> assertThat(e.uri()).isEqualTo(ROOT));
+            .isInstanceOfSatisfying(
+                CorruptPageException.class, e -> assertThat(e.uri()).isEqualTo(ROOT));
         // Asking again reads storage again (nothing of the bad page was cached) and fails again.
         assertThatThrownBy(() -> tx.read("items", Key.of(1L)))
             .isInstanceOf(CorruptPageException.class);
@@ -69,16 +69,17 @@ class CorruptPageTest {
   @Test
   void aDamagedLogMessageIsCountedAndWarnedAboutOnceAndBlocksNothingElse(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
-      Database db = f.open(f.config().protocol(ProtocolKind.BASIC)
-          .checkpointExecutor(task -> { }));
+      Database db = f.open(f.config().protocol(ProtocolKind.BASIC).checkpointExecutor(task -> {}));
       BasicProtocolTest.load(db, 20);
       BasicProtocolTest.update(db, 4, "first");
-      List<String> queues = CloudFutures.await(
-          f.services().simpleQueues().listQueues(Fixture.DB + "/pu/"));
+      List<String> queues =
+          CloudFutures.await(f.services().simpleQueues().listQueues(Fixture.DB + "/pu/"));
       assertThat(queues).isNotEmpty();
       for (String queue : queues) {
-        CloudFutures.await(f.services().simpleQueues()
-            .send(queue, "not a log message".getBytes(StandardCharsets.UTF_8)));
+        CloudFutures.await(
+            f.services()
+                .simpleQueues()
+                .send(queue, "not a log message".getBytes(StandardCharsets.UTF_8)));
       }
       BasicProtocolTest.update(db, 5, "second");
 

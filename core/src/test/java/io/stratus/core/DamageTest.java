@@ -39,6 +39,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ExtendWith(SeedExtension.class)
 class DamageTest {
   private static final String ITEMS = Fixture.DB + "/c/items/";
+
   /** Loaded keys are even (0, 2, ...), so an odd key falls between two records of one leaf. */
   private static final int LOADED = 300;
 
@@ -103,11 +104,13 @@ class DamageTest {
 
   /** A fresh handle: nothing cached, no own writes. */
   private static Database reader(Fixture f, ProtocolKind kind, String id) {
-    return f.open(f.config().protocol(kind).clientId(id).checkpointExecutor(task -> { }));
+    return f.open(f.config().protocol(kind).clientId(id).checkpointExecutor(task -> {}));
   }
 
   @ParameterizedTest
-  @EnumSource(value = ProtocolKind.class, names = {"BASIC", "MONOTONIC", "ATOMIC"})
+  @EnumSource(
+      value = ProtocolKind.class,
+      names = {"BASIC", "MONOTONIC", "ATOMIC"})
   void aCorruptLeafHoldsBackOnlyTheRecordsThatWouldChangeIt(ProtocolKind kind, @Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       Database db = reader(f, kind, "writer");
@@ -139,9 +142,11 @@ class DamageTest {
       Database fresh = reader(f, kind, "reader");
       for (Leaf l : leaves) {
         if (l != bad) {
-          assertThat(read(fresh, l.insideKey())).as("insert into healthy leaf %s", l.page().uri())
+          assertThat(read(fresh, l.insideKey()))
+              .as("insert into healthy leaf %s", l.page().uri())
               .isEqualTo("new-" + l.insideKey());
-          assertThat(read(fresh, l.firstKey())).as("update on healthy leaf %s", l.page().uri())
+          assertThat(read(fresh, l.firstKey()))
+              .as("update on healthy leaf %s", l.page().uri())
               .isEqualTo("upd-" + l.firstKey());
         }
       }
@@ -170,23 +175,24 @@ class DamageTest {
 
       Database fresh = reader(f, ProtocolKind.MONOTONIC, "reader");
       assertThatThrownBy(() -> read(fresh, victim.firstKey()))
-          .isInstanceOfSatisfying(CorruptPageException.class,
-              e -> assertThat(e.uri()).isEqualTo(victim.page().uri()))
+          .isInstanceOfSatisfying(
+              CorruptPageException.class, e -> assertThat(e.uri()).isEqualTo(victim.page().uri()))
           .hasMessageContaining("holds page " + leaves.get(0).page().uri());
-      assertThatThrownBy(() -> {
-        try (Transaction tx = fresh.begin()) {
-          tx.create("items", Key.of(victim.insideKey()), bytes("x"));
-          tx.commit();
-        }
-      }).isInstanceOf(CorruptPageException.class);
+      assertThatThrownBy(
+              () -> {
+                try (Transaction tx = fresh.begin()) {
+                  tx.create("items", Key.of(victim.insideKey()), bytes("x"));
+                  tx.commit();
+                }
+              })
+          .isInstanceOf(CorruptPageException.class);
     }
   }
 
   /** Takes the one message of {@code queue} out and puts a damaged copy back; the good bytes. */
   private static byte[] damageTheMessageOf(Fixture f, String queue) {
     SimpleQueueService queues = f.services().simpleQueues();
-    List<QueueMessage> got =
-        CloudFutures.await(queues.receive(queue, 10, Duration.ofSeconds(1)));
+    List<QueueMessage> got = CloudFutures.await(queues.receive(queue, 10, Duration.ofSeconds(1)));
     assertThat(got).as("messages in %s", queue).hasSize(1);
     byte[] good = got.get(0).payload();
     CloudFutures.await(queues.delete(queue, got.get(0).receiptHandle()));
@@ -198,8 +204,8 @@ class DamageTest {
   }
 
   private static String onlyPageQueue(Fixture f) {
-    List<String> queues = CloudFutures.await(
-        f.services().simpleQueues().listQueues(Fixture.DB + "/pu/p/"));
+    List<String> queues =
+        CloudFutures.await(f.services().simpleQueues().listQueues(Fixture.DB + "/pu/p/"));
     assertThat(queues).hasSize(1);
     return queues.get(0);
   }
@@ -218,16 +224,25 @@ class DamageTest {
       assertThat(db.stats().deadLettered()).isEqualTo(1);
       assertThat(db.stats().corruptMessages()).isEqualTo(1);
       List<DeadLetters.Entry> dead = db.deadLetters();
-      assertThat(dead).singleElement().satisfies(e -> {
-        assertThat(e.queue()).isEqualTo(queue);
-        assertThat(e.reason()).containsIgnoringCase("checksum");
-        assertThat(e.payload()).hasSize(good.length);
-      });
+      assertThat(dead)
+          .singleElement()
+          .satisfies(
+              e -> {
+                assertThat(e.queue()).isEqualTo(queue);
+                assertThat(e.reason()).containsIgnoringCase("checksum");
+                assertThat(e.payload()).hasSize(good.length);
+              });
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       assertThat(read(reader(f, ProtocolKind.BASIC, "r1"), 0)).isEqualTo("v0-0");
 
-      DeadLetters.Entry repaired = new DeadLetters.Entry(dead.get(0).item(), queue,
-          dead.get(0).messageId(), dead.get(0).reason(), dead.get(0).setAsideAt(), good);
+      DeadLetters.Entry repaired =
+          new DeadLetters.Entry(
+              dead.get(0).item(),
+              queue,
+              dead.get(0).messageId(),
+              dead.get(0).reason(),
+              dead.get(0).setAsideAt(),
+              good);
       db.replayDeadLetter(repaired);
       assertThat(db.deadLetters()).isEmpty();
       db.checkpointAll();

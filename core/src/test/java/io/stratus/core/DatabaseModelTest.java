@@ -37,14 +37,13 @@ class DatabaseModelTest {
   void randomTransactionsMatchTheModel(@Seed long seed) throws Exception {
     Random r = new Random(seed);
     try (Fixture f = new Fixture(seed)) {
-      DatabaseConfig.Builder config =
-          f.config().indexExtractor(ITEMS, INDEX, Fixture.BY_CATEGORY);
+      DatabaseConfig.Builder config = f.config().indexExtractor(ITEMS, INDEX, Fixture.BY_CATEGORY);
       Database db = f.open(config);
       assertThat(db.createCollection(ITEMS)).isTrue();
       assertThat(db.createCollection(LOGS)).isTrue();
       assertThat(db.createIndex(ITEMS, INDEX, Fixture.BY_CATEGORY)).isTrue();
-      Map<String, TreeMap<Key, byte[]>> committed = Map.of(
-          ITEMS, new TreeMap<>(), LOGS, new TreeMap<>());
+      Map<String, TreeMap<Key, byte[]>> committed =
+          Map.of(ITEMS, new TreeMap<>(), LOGS, new TreeMap<>());
       int reopenings = 0;
       for (int t = 0; t < 250; t++) {
         if (t % 40 == 39 || r.nextInt(40) == 0) {
@@ -54,8 +53,12 @@ class DatabaseModelTest {
           assertThat(db.collections()).containsExactlyInAnyOrder(ITEMS, LOGS);
           assertThat(db.indexes(ITEMS)).containsExactly(INDEX);
         }
-        Map<String, TreeMap<Key, byte[]>> model = Map.of(
-            ITEMS, new TreeMap<>(committed.get(ITEMS)), LOGS, new TreeMap<>(committed.get(LOGS)));
+        Map<String, TreeMap<Key, byte[]>> model =
+            Map.of(
+                ITEMS,
+                new TreeMap<>(committed.get(ITEMS)),
+                LOGS,
+                new TreeMap<>(committed.get(LOGS)));
         Transaction tx = db.begin();
         int ops = 1 + r.nextInt(10);
         for (int i = 0; i < ops; i++) {
@@ -84,8 +87,9 @@ class DatabaseModelTest {
       assertThat(reopenings).isGreaterThanOrEqualTo(6);
       // Small pages and a few hundred records: the trees split at every level.
       String root = Fixture.DB + "/c/" + ITEMS + "/root";
-      Page rootPage = PageCodec.decode(root,
-          CloudFutures.await(f.services().storage().get(root)).orElseThrow().payload());
+      Page rootPage =
+          PageCodec.decode(
+              root, CloudFutures.await(f.services().storage().get(root)).orElseThrow().payload());
       assertThat(rootPage.level()).isGreaterThanOrEqualTo(2);
     }
   }
@@ -123,14 +127,15 @@ class DatabaseModelTest {
         Key hi = Key.of((long) r.nextInt(400) - 200);
         boolean loIn = r.nextBoolean();
         boolean hiIn = r.nextBoolean();
-        KeyRange range = KeyRange.of(r.nextInt(5) == 0 ? null : lo, loIn,
-            r.nextInt(5) == 0 ? null : hi, hiIn);
+        KeyRange range =
+            KeyRange.of(r.nextInt(5) == 0 ? null : lo, loIn, r.nextInt(5) == 0 ? null : hi, hiIn);
         List<Record> expected = new ArrayList<>();
-        model.forEach((k, v) -> {
-          if (range.contains(k)) {
-            expected.add(new Record(k, v));
-          }
-        });
+        model.forEach(
+            (k, v) -> {
+              if (range.contains(k)) {
+                expected.add(new Record(k, v));
+              }
+            });
         assertThat(scan(tx.scan(coll, range))).as("scan %s", range).isEqualTo(expected);
       }
       default -> {

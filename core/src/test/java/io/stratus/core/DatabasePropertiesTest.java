@@ -72,8 +72,9 @@ class DatabasePropertiesTest {
 
   @Test
   void defaultsApplyToWhatIsNotSet() {
-    DatabaseConfig c = DatabaseProperties.builder(cloud,
-        Map.of(DatabaseProperties.DATABASE_URI, "db/shop")).build();
+    DatabaseConfig c =
+        DatabaseProperties.builder(cloud, Map.of(DatabaseProperties.DATABASE_URI, "db/shop"))
+            .build();
     assertThat(c.protocol()).isEqualTo(DatabaseProperties.PROTOCOL_DEFAULT);
     assertThat(c.pageSize()).isEqualTo(DatabaseProperties.PAGE_SIZE_DEFAULT);
     assertThat(c.ttl()).isEqualTo(DatabaseProperties.TTL_DEFAULT);
@@ -86,22 +87,50 @@ class DatabasePropertiesTest {
     assertThatThrownBy(() -> DatabaseProperties.builder(cloud, Map.of()))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining(DatabaseProperties.DATABASE_URI);
-    assertThatThrownBy(() -> DatabaseProperties.builder(cloud, Map.of(
-        DatabaseProperties.DATABASE_URI, "db/shop", "stratus.ttll", "10s")))
-        .isInstanceOf(InvalidRequestException.class).hasMessageContaining("stratus.ttll");
-    assertThatThrownBy(() -> DatabaseProperties.builder(cloud, Map.of(
-        DatabaseProperties.DATABASE_URI, "db/shop", DatabaseProperties.TTL, "soon")))
-        .isInstanceOf(InvalidRequestException.class).hasMessageContaining("stratus.ttl")
+    assertThatThrownBy(
+            () ->
+                DatabaseProperties.builder(
+                    cloud,
+                    Map.of(DatabaseProperties.DATABASE_URI, "db/shop", "stratus.ttll", "10s")))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("stratus.ttll");
+    assertThatThrownBy(
+            () ->
+                DatabaseProperties.builder(
+                    cloud,
+                    Map.of(
+                        DatabaseProperties.DATABASE_URI,
+                        "db/shop",
+                        DatabaseProperties.TTL,
+                        "soon")))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("stratus.ttl")
         .hasMessageContaining("not a duration");
-    assertThatThrownBy(() -> DatabaseProperties.builder(cloud, Map.of(
-        DatabaseProperties.DATABASE_URI, "db/shop", DatabaseProperties.PROTOCOL, "gsi")))
-        .isInstanceOf(InvalidRequestException.class).hasMessageContaining("naive, basic");
-    assertThatThrownBy(() -> DatabaseProperties.builder(cloud, Map.of(
-        DatabaseProperties.DATABASE_URI, "db/shop", DatabaseProperties.WRITER_LANES, "0")))
+    assertThatThrownBy(
+            () ->
+                DatabaseProperties.builder(
+                    cloud,
+                    Map.of(
+                        DatabaseProperties.DATABASE_URI,
+                        "db/shop",
+                        DatabaseProperties.PROTOCOL,
+                        "gsi")))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("naive, basic");
+    assertThatThrownBy(
+            () ->
+                DatabaseProperties.builder(
+                    cloud,
+                    Map.of(
+                        DatabaseProperties.DATABASE_URI,
+                        "db/shop",
+                        DatabaseProperties.WRITER_LANES,
+                        "0")))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining(DatabaseProperties.WRITER_LANES);
-    assertThatThrownBy(() -> DatabaseProperties.builder(cloud, Map.of(
-        DatabaseProperties.DATABASE_URI, "../x")))
+    assertThatThrownBy(
+            () ->
+                DatabaseProperties.builder(cloud, Map.of(DatabaseProperties.DATABASE_URI, "../x")))
         .isInstanceOf(InvalidRequestException.class);
   }
 }

@@ -22,7 +22,6 @@ import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -52,12 +51,16 @@ class EncryptionTest {
 
   /** Default key "db-1", collection "items" under its own key "items-1". */
   static Keyring keyring(long seed) {
-    return Keyring.builder().key("db-1", material(seed)).key("items-1", material(seed + 1))
-        .defaultKey("db-1").collectionKey("items", "items-1").build();
+    return Keyring.builder()
+        .key("db-1", material(seed))
+        .key("items-1", material(seed + 1))
+        .defaultKey("db-1")
+        .collectionKey("items", "items-1")
+        .build();
   }
 
-  private static DatabaseConfig.Builder config(Fixture f, ProtocolKind kind, String client,
-      ManualExecutor ex, Keyring keyring) {
+  private static DatabaseConfig.Builder config(
+      Fixture f, ProtocolKind kind, String client, ManualExecutor ex, Keyring keyring) {
     DatabaseConfig.Builder b = f.config().protocol(kind).clientId(client).encryption(keyring);
     return kind.accepts(ProtocolOption.CHECKPOINTS) ? b.checkpointExecutor(ex) : b;
   }
@@ -74,14 +77,15 @@ class EncryptionTest {
       Map<Long, String> expected = new TreeMap<>();
       for (int round = 0; round < 3; round++) {
         int r = round;
-        writer.run(tx -> {
-          for (long k = r * 30L; k < r * 30L + 30; k++) {
-            String v = MARKER + "-" + k;
-            tx.create("items", Key.of(k), bytes(v));
-            expected.put(k, v);
-          }
-          return null;
-        });
+        writer.run(
+            tx -> {
+              for (long k = r * 30L; k < r * 30L + 30; k++) {
+                String v = MARKER + "-" + k;
+                tx.create("items", Key.of(k), bytes(v));
+                expected.put(k, v);
+              }
+              return null;
+            });
       }
       int messages = assertNoPlaintextInQueues(f);
       assertThat(messages > 0).as("messages checked").isEqualTo(kind != ProtocolKind.NAIVE);
@@ -102,8 +106,11 @@ class EncryptionTest {
       for (ItemSummary s : items) {
         byte[] stored = raw(f, s.uri()).payload();
         assertThat(latin1(stored)).as(s.uri()).doesNotContain(MARKER).doesNotContain("items/");
-        String expectedKey = s.uri().startsWith(Fixture.DB + "/c/items/")
-            || s.uri().startsWith(Fixture.DB + "/i/items/") ? "items-1" : "db-1";
+        String expectedKey =
+            s.uri().startsWith(Fixture.DB + "/c/items/")
+                    || s.uri().startsWith(Fixture.DB + "/i/items/")
+                ? "items-1"
+                : "db-1";
         assertThat(keyIdOf(stored)).as(s.uri()).isEqualTo(expectedKey);
       }
     }
@@ -144,10 +151,12 @@ class EncryptionTest {
       Database reader = f.open(f.config().encryption(keys));
       try (Transaction tx = reader.begin()) {
         assertThatThrownBy(() -> tx.read("items", Key.of(1L)))
-            .isInstanceOfSatisfying(CorruptPageException.class, e -> {
-              assertThat(e.uri()).isEqualTo(ROOT);
-              assertThat(e.getMessage()).contains("failed authentication");
-            });
+            .isInstanceOfSatisfying(
+                CorruptPageException.class,
+                e -> {
+                  assertThat(e.uri()).isEqualTo(ROOT);
+                  assertThat(e.getMessage()).contains("failed authentication");
+                });
       }
       CloudFutures.await(storage.put(ROOT, good.payload(), Map.of())); // the repair
       try (Transaction tx = reader.begin()) {
@@ -159,16 +168,20 @@ class EncryptionTest {
   @Test
   void aLogMessageMovedToAnotherQueueIsCountedAsCorruptAndBlocksNothingElse(@Seed long seed) {
     try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable())) {
-      Database db = f.open(f.config().protocol(ProtocolKind.BASIC)
-          .checkpointExecutor(task -> { }).encryption(keyring(seed)));
+      Database db =
+          f.open(
+              f.config()
+                  .protocol(ProtocolKind.BASIC)
+                  .checkpointExecutor(task -> {})
+                  .encryption(keyring(seed)));
       BasicProtocolTest.load(db, 200);
       BasicProtocolTest.update(db, 4, "first");
       BasicProtocolTest.update(db, 150, "other");
       var queues = f.services().simpleQueues();
       List<String> names = CloudFutures.await(queues.listQueues(Fixture.DB + "/pu/"));
       assertThat(names).hasSizeGreaterThan(1);
-      byte[] sealed = CloudFutures.await(queues.receive(names.get(0), 1, Duration.ZERO))
-          .get(0).payload();
+      byte[] sealed =
+          CloudFutures.await(queues.receive(names.get(0), 1, Duration.ZERO)).get(0).payload();
       CloudFutures.await(queues.send(names.get(1), sealed));
 
       db.checkpointAll();
@@ -205,7 +218,8 @@ class EncryptionTest {
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       try (Transaction tx = before.begin()) {
         assertThatThrownBy(() -> tx.read("items", Key.of(2L)))
-            .isInstanceOf(CorruptPageException.class).hasMessageContaining("\"k2\"")
+            .isInstanceOf(CorruptPageException.class)
+            .hasMessageContaining("\"k2\"")
             .hasMessageContaining("not in the keyring");
       }
     }
@@ -226,12 +240,18 @@ class EncryptionTest {
 
   @Test
   void aPageSizeAboveTheEncryptedObjectLimitIsRefusedAtBuild(@Seed long seed) {
-    try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(),
-        b -> b.limits(CloudLimits.aws().toBuilder().maxObjectSize(Fixture.PAGE_SIZE).build()))) {
+    try (Fixture f =
+        new Fixture(
+            seed,
+            true,
+            QueueBehavior.reliable(),
+            b ->
+                b.limits(CloudLimits.aws().toBuilder().maxObjectSize(Fixture.PAGE_SIZE).build()))) {
       f.config().build(); // fits without encryption
       assertThatThrownBy(() -> f.config().encryption(keyring(seed)).build())
           .isInstanceOf(InvalidConfigurationException.class)
-          .hasMessageContaining("page size").hasMessageContaining("encryption");
+          .hasMessageContaining("page size")
+          .hasMessageContaining("encryption");
     }
   }
 
@@ -239,9 +259,15 @@ class EncryptionTest {
   void aKeyringIsValidatedAndNeverShowsKeyMaterial(@Seed long seed) {
     byte[] m = material(seed);
     String hex = HexFormat.of().formatHex(m);
-    Keyring k = Keyring.builder().key("a", m).key("b", material(seed + 1)).defaultKey("a")
-        .collectionKey("items", "b").build();
-    assertThat(k.toString()).isEqualTo("Keyring{keys=[a, b], default=a, collections={items=b}}")
+    Keyring k =
+        Keyring.builder()
+            .key("a", m)
+            .key("b", material(seed + 1))
+            .defaultKey("a")
+            .collectionKey("items", "b")
+            .build();
+    assertThat(k.toString())
+        .isEqualTo("Keyring{keys=[a, b], default=a, collections={items=b}}")
         .doesNotContain(hex);
     assertThat(k.activeKeyId("items")).isEqualTo("b");
     assertThat(k.activeKeyId("other")).isEqualTo("a");
@@ -249,19 +275,25 @@ class EncryptionTest {
         .isEqualTo("a");
 
     assertThatThrownBy(() -> Keyring.builder().build())
-        .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("at least one");
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("at least one");
     assertThatThrownBy(() -> Keyring.builder().key("a", m).build())
-        .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("default");
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("default");
     assertThatThrownBy(() -> Keyring.builder().key("a", m).defaultKey("x").build())
-        .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("x");
-    assertThatThrownBy(() -> Keyring.builder().key("a", m).defaultKey("a")
-        .collectionKey("items", "y").build())
-        .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("items");
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("x");
+    assertThatThrownBy(
+            () -> Keyring.builder().key("a", m).defaultKey("a").collectionKey("items", "y").build())
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("items");
     assertThatThrownBy(() -> Keyring.builder().key("a", new byte[15]))
-        .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("15")
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("15")
         .hasMessageNotContaining(hex);
     assertThatThrownBy(() -> Keyring.builder().key("a", m).key("a", material(seed + 2)))
-        .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("already");
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("already");
     assertThatThrownBy(() -> Keyring.builder().key("bad id", m))
         .isInstanceOf(InvalidConfigurationException.class);
     assertThatThrownBy(() -> Keyring.builder().key("a", m).collectionKey("no/slash", "a"))
@@ -270,7 +302,8 @@ class EncryptionTest {
 
   private static Map<Long, String> readAll(Database db) {
     Map<Long, String> out = new TreeMap<>();
-    try (Transaction tx = db.begin(); RecordCursor c = tx.scan("items")) {
+    try (Transaction tx = db.begin();
+        RecordCursor c = tx.scan("items")) {
       while (c.hasNext()) {
         Record r = c.next();
         out.put(r.key().decoder().nextLong(), Fixture.string(r.payload()));

@@ -40,7 +40,8 @@ class ErrorsTest {
       db.createCollection("items");
       try (Transaction tx = db.begin()) {
         assertThatThrownBy(() -> tx.read("nope", Key.of(1L)))
-            .isInstanceOf(NoSuchCollectionException.class).hasMessageContaining("nope");
+            .isInstanceOf(NoSuchCollectionException.class)
+            .hasMessageContaining("nope");
         assertThatThrownBy(() -> tx.create("nope", Key.of(1L), new byte[0]))
             .isInstanceOf(NoSuchCollectionException.class);
         assertThatThrownBy(() -> tx.scan("nope")).isInstanceOf(NoSuchCollectionException.class);
@@ -80,17 +81,18 @@ class ErrorsTest {
       Database db = f.open();
       db.createCollection("items");
       try (Transaction tx = db.begin()) {
-        List<org.assertj.core.api.ThrowableAssert.ThrowingCallable> calls = List.of(
-            () -> tx.create("items", null, bytes("x")),
-            () -> tx.create("items", Key.of(1L), null),
-            () -> tx.create(null, Key.of(1L), bytes("x")),
-            () -> tx.update("items", null, bytes("x")),
-            () -> tx.put("items", Key.of(1L), null),
-            () -> tx.delete("items", null),
-            () -> tx.read("items", null),
-            () -> tx.scan("items", null),
-            () -> tx.probe("items", "byCategory", null),
-            () -> tx.probeRange("items", "byCategory", null));
+        List<org.assertj.core.api.ThrowableAssert.ThrowingCallable> calls =
+            List.of(
+                () -> tx.create("items", null, bytes("x")),
+                () -> tx.create("items", Key.of(1L), null),
+                () -> tx.create(null, Key.of(1L), bytes("x")),
+                () -> tx.update("items", null, bytes("x")),
+                () -> tx.put("items", Key.of(1L), null),
+                () -> tx.delete("items", null),
+                () -> tx.read("items", null),
+                () -> tx.scan("items", null),
+                () -> tx.probe("items", "byCategory", null),
+                () -> tx.probeRange("items", "byCategory", null));
         for (org.assertj.core.api.ThrowableAssert.ThrowingCallable call : calls) {
           assertThatThrownBy(call).isInstanceOf(InvalidRequestException.class);
         }
@@ -106,19 +108,24 @@ class ErrorsTest {
       String flood = "a\nFAKE LOG LINE\r\u0000" + "x".repeat(10_000);
       assertThatThrownBy(() -> db.createCollection(flood))
           .isInstanceOf(InvalidRequestException.class)
-          .satisfies(e -> {
-            assertThat(e.getMessage()).hasSizeLessThan(200)
-                .doesNotContain("\n").doesNotContain("\r").doesNotContain("\u0000")
-                .contains("\\u000a").contains("(10017 characters)");
-          });
+          .satisfies(
+              e -> {
+                assertThat(e.getMessage())
+                    .hasSizeLessThan(200)
+                    .doesNotContain("\n")
+                    .doesNotContain("\r")
+                    .doesNotContain("\u0000")
+                    .contains("\\u000a")
+                    .contains("(10017 characters)");
+              });
     }
   }
 
   @Test
   void tooLargeRecordsChangeNothing(@Seed long seed) throws Exception {
     try (Fixture f = new Fixture(seed)) {
-      Database db = f.open(f.config().indexExtractor("items", "byPayload",
-          (k, p) -> Optional.of(p)));
+      Database db =
+          f.open(f.config().indexExtractor("items", "byPayload", (k, p) -> Optional.of(p)));
       db.createCollection("items");
       db.createIndex("items", "byPayload", (k, p) -> Optional.of(p));
       try (Transaction tx = db.begin()) {
@@ -139,8 +146,8 @@ class ErrorsTest {
             .isInstanceOf(RecordTooLargeException.class);
         assertThat(tx.read("items", Key.of(2L))).isEmpty();
         assertThat(tx.read("items", Key.of(3L))).isEmpty();
-        assertThat(tx.read("items", Key.of(1L))).hasValueSatisfying(
-            v -> assertThat(v).isEqualTo(bytes("small")));
+        assertThat(tx.read("items", Key.of(1L)))
+            .hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("small")));
         tx.commit();
       }
       assertThat(db.stats().pagesWritten()).isEqualTo(pagesBefore);
@@ -184,21 +191,21 @@ class ErrorsTest {
       aborted.abort();
       Transaction closed = db.begin();
       closed.close();
-      List<Consumer<Transaction>> calls = List.of(
-          tx -> tx.create("items", Key.of(1L), new byte[0]),
-          tx -> tx.read("items", Key.of(1L)),
-          tx -> tx.update("items", Key.of(1L), new byte[0]),
-          tx -> tx.delete("items", Key.of(1L)),
-          tx -> tx.scan("items"),
-          tx -> tx.probe("items", "i", Key.of(1L)),
-          tx -> tx.probeRange("items", "i", Key.of(1L), Key.of(2L)),
-          Transaction::commit,
-          Transaction::abort);
+      List<Consumer<Transaction>> calls =
+          List.of(
+              tx -> tx.create("items", Key.of(1L), new byte[0]),
+              tx -> tx.read("items", Key.of(1L)),
+              tx -> tx.update("items", Key.of(1L), new byte[0]),
+              tx -> tx.delete("items", Key.of(1L)),
+              tx -> tx.scan("items"),
+              tx -> tx.probe("items", "i", Key.of(1L)),
+              tx -> tx.probeRange("items", "i", Key.of(1L), Key.of(2L)),
+              Transaction::commit,
+              Transaction::abort);
       for (Transaction tx : List.of(committed, aborted, closed)) {
         assertThat(tx.isOpen()).isFalse();
         for (Consumer<Transaction> call : calls) {
-          assertThatThrownBy(() -> call.accept(tx))
-              .isInstanceOf(TransactionClosedException.class);
+          assertThatThrownBy(() -> call.accept(tx)).isInstanceOf(TransactionClosedException.class);
         }
         assertThatCode(tx::close).doesNotThrowAnyException();
       }
@@ -225,7 +232,8 @@ class ErrorsTest {
       Database db = f.open(); // a process that did not configure the extractor
       try (Transaction tx = db.begin()) {
         assertThatThrownBy(() -> tx.create("items", Key.of(2L), bytes("\u0001two")))
-            .isInstanceOf(IndexNotAttachedException.class).hasMessageContaining("byCategory");
+            .isInstanceOf(IndexNotAttachedException.class)
+            .hasMessageContaining("byCategory");
         assertThatThrownBy(() -> tx.update("items", Key.of(1L), bytes("x")))
             .isInstanceOf(IndexNotAttachedException.class);
         assertThatThrownBy(() -> tx.delete("items", Key.of(1L)))
@@ -237,7 +245,8 @@ class ErrorsTest {
       db.attachIndex("items", "byCategory", Fixture.BY_CATEGORY);
       TwoHandlesTest.commitCreate(db, "items", 2, "\u0001two");
       try (Transaction tx = db.begin()) {
-        assertThat(tx.probe("items", "byCategory", Key.of(1))).extracting(Record::key)
+        assertThat(tx.probe("items", "byCategory", Key.of(1)))
+            .extracting(Record::key)
             .containsExactly(Key.of(1L), Key.of(2L));
       }
     }
@@ -267,11 +276,13 @@ class ErrorsTest {
             .isInstanceOf(InvalidConfigurationException.class);
       }
       DatabaseConfig defaults = DatabaseConfig.builder(f.services(), "db").build();
-      assertThat(defaults.protocol()).as("the default protocol loses no update")
+      assertThat(defaults.protocol())
+          .as("the default protocol loses no update")
           .isEqualTo(ProtocolKind.MONOTONIC);
       assertThat(defaults.pageSize()).isEqualTo(DatabaseConfig.DEFAULT_PAGE_SIZE);
       assertThat(defaults.checkpointInterval()).isEqualTo(Duration.ofSeconds(45));
-      assertThat(defaults.clientId()).isNotBlank()
+      assertThat(defaults.clientId())
+          .isNotBlank()
           .isNotEqualTo(DatabaseConfig.builder(f.services(), "db").build().clientId());
     }
   }
@@ -281,9 +292,10 @@ class ErrorsTest {
     try (Fixture f = new Fixture(seed)) {
       // The page manager's minimum holds no record under this database URI: refused at build,
       // naming a size that works.
-      DatabaseConfig.Builder tiny = f.config().protocol(ProtocolKind.NAIVE)
-          .pageSize(BufferPoolConfig.MIN_PAGE_SIZE);
-      assertThatThrownBy(tiny::build).isInstanceOf(InvalidConfigurationException.class)
+      DatabaseConfig.Builder tiny =
+          f.config().protocol(ProtocolKind.NAIVE).pageSize(BufferPoolConfig.MIN_PAGE_SIZE);
+      assertThatThrownBy(tiny::build)
+          .isInstanceOf(InvalidConfigurationException.class)
           .hasMessageContaining("use a page size of at least");
       String message = catchThrowable(tiny::build).getMessage();
       int enough = Integer.parseInt(message.replaceAll(".*at least (\\d+) bytes.*", "$1"));
@@ -297,10 +309,11 @@ class ErrorsTest {
     db.createCollection("items");
     for (long k = 0; k < 50; k++) {
       long key = k;
-      db.run(tx -> {
-        tx.create("items", Key.of(key), bytes("value " + key));
-        return null;
-      });
+      db.run(
+          tx -> {
+            tx.create("items", Key.of(key), bytes("value " + key));
+            return null;
+          });
     }
     Optional<byte[]> last = db.read(tx -> tx.read("items", Key.of(49L)));
     assertThat(last).isPresent();
@@ -312,57 +325,89 @@ class ErrorsTest {
       // Durations near Long.MAX_VALUE overflowed timer arithmetic later.
       Duration forever = Duration.ofSeconds(Long.MAX_VALUE);
       assertThatThrownBy(() -> f.config().ttl(forever))
-          .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("TTL");
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("TTL");
       assertThatThrownBy(() -> f.config().checkpointInterval(forever))
           .isInstanceOf(InvalidConfigurationException.class)
           .hasMessageContaining("checkpoint interval");
       assertThatThrownBy(() -> f.config().checkpointLockTimeout(Duration.ofDays(400)))
-          .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("365 days");
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("365 days");
       assertThatCode(() -> f.config().ttl(DatabaseConfig.MAX_DURATION)).doesNotThrowAnyException();
       // A lock timeout longer than the queues can hide a message: every checkpoint would fail.
-      assertThatThrownBy(() -> f.config().protocol(ProtocolKind.BASIC)
-          .checkpointLockTimeout(Duration.ofHours(13)).build())
+      assertThatThrownBy(
+              () ->
+                  f.config()
+                      .protocol(ProtocolKind.BASIC)
+                      .checkpointLockTimeout(Duration.ofHours(13))
+                      .build())
           .isInstanceOf(InvalidConfigurationException.class)
           .hasMessageContaining("visibility timeout");
       // Under atomic, a lease of 2 s or less leaves recovery no time to receive anything.
-      assertThatThrownBy(() -> f.config().protocol(ProtocolKind.ATOMIC)
-          .checkpointLockTimeout(Duration.ofSeconds(2)).propagationPeriod(Duration.ofSeconds(1))
-          .build())
+      assertThatThrownBy(
+              () ->
+                  f.config()
+                      .protocol(ProtocolKind.ATOMIC)
+                      .checkpointLockTimeout(Duration.ofSeconds(2))
+                      .propagationPeriod(Duration.ofSeconds(1))
+                      .build())
           .isInstanceOf(InvalidConfigurationException.class)
           .hasMessageContaining("at least PT5S");
-      assertThatCode(() -> f.config().protocol(ProtocolKind.BASIC)
-          .checkpointLockTimeout(Duration.ofSeconds(2)).propagationPeriod(Duration.ofSeconds(1))
-          .build()).doesNotThrowAnyException();
+      assertThatCode(
+              () ->
+                  f.config()
+                      .protocol(ProtocolKind.BASIC)
+                      .checkpointLockTimeout(Duration.ofSeconds(2))
+                      .propagationPeriod(Duration.ofSeconds(1))
+                      .build())
+          .doesNotThrowAnyException();
     }
   }
 
   @Test
   void settingsThatDoNotApplyToTheProtocolAreRefusedWhenBuilt(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
-      assertThatThrownBy(() -> f.config().protocol(ProtocolKind.NAIVE)
-          .checkpointInterval(Duration.ofSeconds(5)).build())
+      assertThatThrownBy(
+              () ->
+                  f.config()
+                      .protocol(ProtocolKind.NAIVE)
+                      .checkpointInterval(Duration.ofSeconds(5))
+                      .build())
           .isInstanceOf(InvalidConfigurationException.class)
           .hasMessageContaining("checkpointInterval does not apply to the naive protocol");
       assertThatThrownBy(() -> f.config().protocol(ProtocolKind.BASIC).writerLanes(4).build())
           .isInstanceOf(InvalidConfigurationException.class)
-          .hasMessageContaining("writerLanes").hasMessageContaining("monotonic, atomic");
-      assertThatThrownBy(() -> f.config().protocol(ProtocolKind.MONOTONIC)
-          .atomicTimeout(Duration.ofMinutes(2)).build())
+          .hasMessageContaining("writerLanes")
+          .hasMessageContaining("monotonic, atomic");
+      assertThatThrownBy(
+              () ->
+                  f.config()
+                      .protocol(ProtocolKind.MONOTONIC)
+                      .atomicTimeout(Duration.ofMinutes(2))
+                      .build())
           .isInstanceOf(InvalidConfigurationException.class)
           .hasMessageContaining("atomicTimeout");
       // The protocol may be named after its settings: the rule is checked once, when built.
-      assertThat(f.config().atomicTimeout(Duration.ofMinutes(2)).writerLanes(4)
-          .protocol(ProtocolKind.ATOMIC).build().writerLanes()).isEqualTo(4);
+      assertThat(
+              f.config()
+                  .atomicTimeout(Duration.ofMinutes(2))
+                  .writerLanes(4)
+                  .protocol(ProtocolKind.ATOMIC)
+                  .build()
+                  .writerLanes())
+          .isEqualTo(4);
       for (ProtocolKind kind : ProtocolKind.values()) {
         for (ProtocolOption option : ProtocolOption.values()) {
-          boolean isolating = kind.guarantees(Guarantee.SNAPSHOT_ISOLATION)
-              || kind.guarantees(Guarantee.SERIALIZABLE);
-          boolean expected = switch (option) {
-            case CHECKPOINTS -> kind != ProtocolKind.NAIVE;
-            case WRITER_LANES -> kind.guarantees(Guarantee.MONOTONIC_WRITES) && !isolating;
-            case ATOMIC_TIMEOUT -> kind.guarantees(Guarantee.ATOMIC);
-            case ISOLATION -> isolating;
-          };
+          boolean isolating =
+              kind.guarantees(Guarantee.SNAPSHOT_ISOLATION)
+                  || kind.guarantees(Guarantee.SERIALIZABLE);
+          boolean expected =
+              switch (option) {
+                case CHECKPOINTS -> kind != ProtocolKind.NAIVE;
+                case WRITER_LANES -> kind.guarantees(Guarantee.MONOTONIC_WRITES) && !isolating;
+                case ATOMIC_TIMEOUT -> kind.guarantees(Guarantee.ATOMIC);
+                case ISOLATION -> isolating;
+              };
           assertThat(kind.accepts(option)).as("%s %s", kind, option).isEqualTo(expected);
         }
       }

@@ -27,10 +27,11 @@ final class Fixture implements AutoCloseable {
   static final Duration TTL = Duration.ofSeconds(10);
 
   /** Index "byCategory": the first payload byte mod 7 as an int key; not indexed if 0 mod 5. */
-  static final IndexKeyExtractor BY_CATEGORY = (key, payload) ->
-      payload.length == 0 || payload[0] % 5 == 0
-          ? Optional.empty()
-          : Optional.of(Key.of(Math.floorMod(payload[0], 7)).toBytes());
+  static final IndexKeyExtractor BY_CATEGORY =
+      (key, payload) ->
+          payload.length == 0 || payload[0] % 5 == 0
+              ? Optional.empty()
+              : Optional.of(Key.of(Math.floorMod(payload[0], 7)).toBytes());
 
   final ManualClock clock = new ManualClock();
   final InProcessCloud cloud;
@@ -49,10 +50,20 @@ final class Fixture implements AutoCloseable {
   }
 
   /** A cloud with further settings ({@code tweak}: limits, storage consistency, ...). */
-  Fixture(long seed, boolean conditionalPut, QueueBehavior queues,
+  Fixture(
+      long seed,
+      boolean conditionalPut,
+      QueueBehavior queues,
       UnaryOperator<InProcessCloud.Builder> tweak) {
-    this.cloud = tweak.apply(InProcessCloud.builder().clock(clock).seed(seed)
-        .conditionalPut(conditionalPut).queueBehavior(queues)).build();
+    this.cloud =
+        tweak
+            .apply(
+                InProcessCloud.builder()
+                    .clock(clock)
+                    .seed(seed)
+                    .conditionalPut(conditionalPut)
+                    .queueBehavior(queues))
+            .build();
   }
 
   /**
@@ -74,10 +85,15 @@ final class Fixture implements AutoCloseable {
    * another protocol name it.
    */
   DatabaseConfig.Builder config(CallInterceptor... interceptors) {
-    CloudServices s = interceptors.length == 0 ? cloud.services()
-        : Decorators.wrap(cloud.services(), interceptors);
-    return DatabaseConfig.builder(s, DB).protocol(ProtocolKind.NAIVE).clock(clock)
-        .pageSize(PAGE_SIZE).ttl(TTL);
+    CloudServices s =
+        interceptors.length == 0
+            ? cloud.services()
+            : Decorators.wrap(cloud.services(), interceptors);
+    return DatabaseConfig.builder(s, DB)
+        .protocol(ProtocolKind.NAIVE)
+        .clock(clock)
+        .pageSize(PAGE_SIZE)
+        .ttl(TTL);
   }
 
   Database open(DatabaseConfig.Builder config) {
@@ -93,7 +109,8 @@ final class Fixture implements AutoCloseable {
   /** Every record of collection "items": decimal key to payload text. */
   static Map<String, String> itemsByKey(Database db) {
     Map<String, String> view = new HashMap<>();
-    try (Transaction tx = db.begin(); RecordCursor c = tx.scan("items")) {
+    try (Transaction tx = db.begin();
+        RecordCursor c = tx.scan("items")) {
       while (c.hasNext()) {
         Record r = c.next();
         view.put(Long.toString(r.key().decoder().nextLong()), string(r.payload()));

@@ -29,19 +29,26 @@ class GracefulCloseTest {
       CountDownLatch reached = new CountDownLatch(1);
       CountDownLatch release = new CountDownLatch(1);
       // The handle's own checkpoint threads (no test executor): what close really stops.
-      Database a = f.open(f.config().protocol(ProtocolKind.BASIC).clientId("a")
-          .crashPoints(point -> {
-            if (point.equals("checkpoint.page.after-receive") && armed.compareAndSet(true, false)) {
-              reached.countDown();
-              try {
-                release.await(30, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                // As a blocking network call would: the interrupted checkpoint fails.
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for the cloud", e);
-              }
-            }
-          }));
+      Database a =
+          f.open(
+              f.config()
+                  .protocol(ProtocolKind.BASIC)
+                  .clientId("a")
+                  .crashPoints(
+                      point -> {
+                        if (point.equals("checkpoint.page.after-receive")
+                            && armed.compareAndSet(true, false)) {
+                          reached.countDown();
+                          try {
+                            release.await(30, TimeUnit.SECONDS);
+                          } catch (InterruptedException e) {
+                            // As a blocking network call would: the interrupted checkpoint fails.
+                            Thread.currentThread().interrupt();
+                            throw new IllegalStateException(
+                                "interrupted while waiting for the cloud", e);
+                          }
+                        }
+                      }));
       load(a, 10);
       armed.set(true);
       update(a, 3, "x"); // its writer-side checkpoint starts in the background
@@ -58,8 +65,12 @@ class GracefulCloseTest {
 
       // No time passes: nothing is left hidden, the update is applied.
       f.clock.advance(Fixture.TTL.plusSeconds(1)); // past the TTL only, not a lease
-      Database reader = f.open(f.config().protocol(ProtocolKind.BASIC).clientId("r")
-          .checkpointExecutor(new ManualExecutor()));
+      Database reader =
+          f.open(
+              f.config()
+                  .protocol(ProtocolKind.BASIC)
+                  .clientId("r")
+                  .checkpointExecutor(new ManualExecutor()));
       reader.checkpointAll();
       assertThat(read(reader, 3)).isEqualTo("x");
     }

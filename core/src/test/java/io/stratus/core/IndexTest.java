@@ -19,11 +19,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(SeedExtension.class)
 class IndexTest {
   /** Search key: the payload's text before the first ':' as a string key. */
-  private static final IndexKeyExtractor CITY = (key, payload) -> {
-    String s = Fixture.string(payload);
-    int colon = s.indexOf(':');
-    return colon < 0 ? Optional.empty() : Optional.of(Key.of(s.substring(0, colon)).toBytes());
-  };
+  private static final IndexKeyExtractor CITY =
+      (key, payload) -> {
+        String s = Fixture.string(payload);
+        int colon = s.indexOf(':');
+        return colon < 0 ? Optional.empty() : Optional.of(Key.of(s.substring(0, colon)).toBytes());
+      };
+
   private static final String[] CITIES = {"Basel", "Bern", "Genf", "Zug", "Zürich", "", "a\0b"};
 
   @Test
@@ -37,8 +39,10 @@ class IndexTest {
         try (Transaction tx = db.begin()) {
           for (int i = 0; i < 30; i++) {
             Key key = Key.of((long) batch * 100 + i);
-            String value = r.nextInt(6) == 0 ? "homeless"
-                : CITIES[r.nextInt(CITIES.length)] + ":person " + key;
+            String value =
+                r.nextInt(6) == 0
+                    ? "homeless"
+                    : CITIES[r.nextInt(CITIES.length)] + ":person " + key;
             tx.create("people", key, Fixture.bytes(value));
             model.put(key, value);
           }
@@ -48,8 +52,9 @@ class IndexTest {
       assertThat(db.createIndex("people", "byCity", CITY)).isTrue();
       assertThat(db.createIndex("people", "byCity", CITY)).isFalse();
       String root = Fixture.DB + "/i/people/byCity/root";
-      Page rootPage = PageCodec.decode(root,
-          CloudFutures.await(f.services().storage().get(root)).orElseThrow().payload());
+      Page rootPage =
+          PageCodec.decode(
+              root, CloudFutures.await(f.services().storage().get(root)).orElseThrow().payload());
       assertThat(rootPage.level()).as("a bulk load over many pages").isPositive();
 
       Database other = f.open(); // probes need no extractor
@@ -57,15 +62,17 @@ class IndexTest {
         try (Transaction tx = d.begin()) {
           for (String city : CITIES) {
             assertThat(tx.probe("people", "byCity", Key.of(city)))
-                .extracting(Record::key).containsExactlyElementsOf(expected(model, city));
+                .extracting(Record::key)
+                .containsExactlyElementsOf(expected(model, city));
           }
           // [Bern, Zug): Bern, Genf — by search key, then record key.
           List<Key> range = new ArrayList<>(expected(model, "Bern"));
           range.addAll(expected(model, "Genf"));
           assertThat(tx.probeRange("people", "byCity", Key.of("Bern"), Key.of("Zug")))
-              .extracting(Record::key).containsExactlyElementsOf(range);
-          assertThat(tx.probeRange("people", "byCity", KeyRange.all())).hasSize(
-              (int) model.values().stream().filter(v -> v.contains(":")).count());
+              .extracting(Record::key)
+              .containsExactlyElementsOf(range);
+          assertThat(tx.probeRange("people", "byCity", KeyRange.all()))
+              .hasSize((int) model.values().stream().filter(v -> v.contains(":")).count());
         }
       }
     }
@@ -92,9 +99,11 @@ class IndexTest {
         tx.commit();
       }
       try (Transaction tx = db.begin()) {
-        assertThat(tx.probe("people", "byCity", Key.of("Bern"))).extracting(Record::key)
+        assertThat(tx.probe("people", "byCity", Key.of("Bern")))
+            .extracting(Record::key)
             .containsExactly(Key.of(2L));
-        assertThat(tx.probe("people", "byCity", Key.of("Zug"))).extracting(Record::payload)
+        assertThat(tx.probe("people", "byCity", Key.of("Zug")))
+            .extracting(Record::payload)
             .containsExactly(Fixture.bytes("Zug:anna"));
         assertThat(tx.probe("people", "byCity", Key.of("Basel"))).hasSize(1);
         tx.delete("people", Key.of(2L));
@@ -109,15 +118,15 @@ class IndexTest {
       Database reopened = f.open(f.config().indexExtractor("people", "byCity", CITY));
       try (Transaction tx = reopened.begin()) {
         assertThat(tx.probe("people", "byCity", Key.of("Bern"))).isEmpty();
-        assertThat(tx.probeRange("people", "byCity", KeyRange.all())).extracting(Record::key)
+        assertThat(tx.probeRange("people", "byCity", KeyRange.all()))
+            .extracting(Record::key)
             .containsExactly(Key.of(3L), Key.of(1L)); // Basel, then Zug
       }
     }
   }
 
   @Test
-  void staleEntriesDoNotMisleadProbesWhenTheExtractorIsAttached(@Seed long seed)
-      throws Exception {
+  void staleEntriesDoNotMisleadProbesWhenTheExtractorIsAttached(@Seed long seed) throws Exception {
     try (Fixture f = new Fixture(seed)) {
       Database setup = f.open();
       setup.createCollection("people");
@@ -145,7 +154,8 @@ class IndexTest {
       }
       Database blind = f.open(); // without the extractor a probe cannot check
       try (Transaction tx = blind.begin()) {
-        assertThat(tx.probe("people", "byCity", Key.of("Zug"))).extracting(Record::key)
+        assertThat(tx.probe("people", "byCity", Key.of("Zug")))
+            .extracting(Record::key)
             .containsExactly(Key.of(1L));
       }
     }
@@ -153,11 +163,12 @@ class IndexTest {
 
   private static List<Key> expected(TreeMap<Key, String> model, String city) {
     List<Key> out = new ArrayList<>();
-    model.forEach((k, v) -> {
-      if (v.startsWith(city + ":")) {
-        out.add(k);
-      }
-    });
+    model.forEach(
+        (k, v) -> {
+          if (v.startsWith(city + ":")) {
+            out.add(k);
+          }
+        });
     return out;
   }
 }

@@ -37,8 +37,8 @@ class IsolationHistoryTest {
   private static final int KEYS = 6;
 
   @ParameterizedTest
-  @EnumSource(names = {
-      "SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING", "MONOTONIC"})
+  @EnumSource(
+      names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING", "MONOTONIC"})
   void listAppendHistoriesShowOnlyWhatTheProtocolAllows(ProtocolKind kind, @Seed long seed)
       throws Exception {
     try (Fixture f = new Fixture(seed)) {
@@ -55,16 +55,29 @@ class IsolationHistoryTest {
   @ParameterizedTest
   @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING"})
   void faultsBreakNoIsolationGuarantee(ProtocolKind kind, @Seed long seed) throws Exception {
-    try (Fixture f = new Fixture(seed, true, QueueBehavior.weak(),
-        b -> b.storageConsistency(StorageConsistency.eventual(Duration.ofMinutes(2))))) {
-      FaultPlan plan = FaultPlan.builder()
-          .loseReply(FaultPlan.Selector.operations(Operation.LOCK_ACQUIRE_EXCLUSIVE,
-              Operation.LOCK_ACQUIRE_SHARED, Operation.LOCK_RELEASE,
-              Operation.COUNTER_VALIDATE), 0.03)
-          .unavailable(FaultPlan.Selector.operations(Operation.STORAGE_GET,
-              Operation.STORAGE_GET_IF_CHANGED, Operation.ADVANCED_QUEUE_RECEIVE,
-              Operation.COUNTER_HIGHEST_VALIDATED), 0.02)
-          .build();
+    try (Fixture f =
+        new Fixture(
+            seed,
+            true,
+            QueueBehavior.weak(),
+            b -> b.storageConsistency(StorageConsistency.eventual(Duration.ofMinutes(2))))) {
+      FaultPlan plan =
+          FaultPlan.builder()
+              .loseReply(
+                  FaultPlan.Selector.operations(
+                      Operation.LOCK_ACQUIRE_EXCLUSIVE,
+                      Operation.LOCK_ACQUIRE_SHARED,
+                      Operation.LOCK_RELEASE,
+                      Operation.COUNTER_VALIDATE),
+                  0.03)
+              .unavailable(
+                  FaultPlan.Selector.operations(
+                      Operation.STORAGE_GET,
+                      Operation.STORAGE_GET_IF_CHANGED,
+                      Operation.ADVANCED_QUEUE_RECEIVE,
+                      Operation.COUNTER_HIGHEST_VALIDATED),
+                  0.02)
+              .build();
       run(kind, seed, f, new SwitchedFaults(new FaultInterceptor(plan, seed, f.clock)));
     }
   }
@@ -76,18 +89,23 @@ class IsolationHistoryTest {
   private static void run(ProtocolKind kind, long seed, Fixture f, SwitchedFaults faults)
       throws Exception {
     ListAppendHistory history = new ListAppendHistory();
-    CallInterceptor[] through = faults == null ? new CallInterceptor[0]
-        : new CallInterceptor[] {faults};
+    CallInterceptor[] through =
+        faults == null ? new CallInterceptor[0] : new CallInterceptor[] {faults};
     {
       ManualExecutor ex = new ManualExecutor();
-      List<Database> handles = List.of(
-          f.open(f.config(through).protocol(kind).clientId("a").checkpointExecutor(ex)),
-          f.open(f.config(through).protocol(kind).clientId("b").checkpointExecutor(ex)));
+      List<Database> handles =
+          List.of(
+              f.open(f.config(through).protocol(kind).clientId("a").checkpointExecutor(ex)),
+              f.open(f.config(through).protocol(kind).clientId("b").checkpointExecutor(ex)));
       ListAppendWorkload workload = new ListAppendWorkload("items", KEYS);
       workload.load(handles.get(0));
-      RetryPolicy retries = RetryPolicy.builder().maxAttempts(200)
-          .initialBackoff(Duration.ofMillis(1)).maxBackoff(Duration.ofMillis(5)).seed(seed)
-          .build();
+      RetryPolicy retries =
+          RetryPolicy.builder()
+              .maxAttempts(200)
+              .initialBackoff(Duration.ofMillis(1))
+              .maxBackoff(Duration.ofMillis(5))
+              .seed(seed)
+              .build();
       if (faults != null) {
         faults.switchTo(true);
       }
@@ -97,12 +115,14 @@ class IsolationHistoryTest {
         int thread = t;
         Database db = handles.get(t % 2);
         SplittableRandom r = new SplittableRandom(seed + 101L * t);
-        work.add(pool.submit(() -> {
-          for (int i = 0; i < 25; i++) {
-            workload.transact(db, retries, history, r, "t" + thread + "." + i);
-          }
-          return null;
-        }));
+        work.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 25; i++) {
+                    workload.transact(db, retries, history, r, "t" + thread + "." + i);
+                  }
+                  return null;
+                }));
       }
       pool.shutdown();
       for (Future<?> w : work) {
@@ -120,19 +140,28 @@ class IsolationHistoryTest {
       if (faults != null) {
         f.clock.advance(Duration.ofMinutes(2).plusSeconds(1)); // storage's stale window
       }
-      Database fresh = f.open(f.config().protocol(kind).clientId("verifier")
-          .checkpointExecutor(ex));
+      Database fresh =
+          f.open(f.config().protocol(kind).clientId("verifier").checkpointExecutor(ex));
       ListAppendHistory.Result result = history.check(workload.lists(fresh));
-      System.out.println("[isolation] " + kind + " seed " + seed + ": "
-          + history.transactions().size() + " transactions, "
-          + (faults == null ? 0 : faults.injected()) + " faults injected,"
-          + " anomalies " + result.kinds());
+      System.out.println(
+          "[isolation] "
+              + kind
+              + " seed "
+              + seed
+              + ": "
+              + history.transactions().size()
+              + " transactions, "
+              + (faults == null ? 0 : faults.injected())
+              + " faults injected,"
+              + " anomalies "
+              + result.kinds());
       if (kind.guarantees(Guarantee.SERIALIZABLE)) {
         assertThat(result.anomalies()).as("seed " + seed).isEmpty();
       } else if (kind.guarantees(Guarantee.SNAPSHOT_ISOLATION)) {
         assertThat(result.beyond(Set.of("G2"))).as("seed " + seed).isEmpty();
       } else {
-        assertThat(result.kinds()).as("seed " + seed + ": no isolation, and the checker sees it")
+        assertThat(result.kinds())
+            .as("seed " + seed + ": no isolation, and the checker sees it")
             .isNotEmpty();
       }
     }

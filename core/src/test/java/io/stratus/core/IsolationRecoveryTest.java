@@ -46,16 +46,18 @@ class IsolationRecoveryTest {
 
   /** How many of round 1's records a read-only transaction sees. */
   private static int readOnly(Database reader) {
-    return reader.read(tx -> {
-      int n = 0;
-      for (int k = 1; k <= KEYS; k++) {
-        if (("w1-" + k).equals(tx.read("items", Key.of((long) k * 30)).map(Fixture::string)
-            .orElse(null))) {
-          n++;
-        }
-      }
-      return n;
-    });
+    return reader.read(
+        tx -> {
+          int n = 0;
+          for (int k = 1; k <= KEYS; k++) {
+            if (("w1-" + k)
+                .equals(
+                    tx.read("items", Key.of((long) k * 30)).map(Fixture::string).orElse(null))) {
+              n++;
+            }
+          }
+          return n;
+        });
   }
 
   /**
@@ -66,21 +68,31 @@ class IsolationRecoveryTest {
   @ParameterizedTest
   @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING"})
   void closingAHandleReleasesTheLocksOfItsLastCommit(ProtocolKind kind, @Seed long seed) {
-    try (Fixture f = new Fixture(seed); SystemScheduler scheduler = new SystemScheduler()) {
+    try (Fixture f = new Fixture(seed);
+        SystemScheduler scheduler = new SystemScheduler()) {
       Database b = f.open(config(f, kind, "b"));
       load(b, 50);
-      FaultPlan slowReleases = FaultPlan.builder()
-          .delay(FaultPlan.Selector.operations(Operation.LOCK_RELEASE), 1.0,
-              Duration.ofMillis(300))
-          .build();
-      Database a = f.open(f.config(new FaultInterceptor(slowReleases, seed, scheduler))
-          .protocol(kind).clientId("a").checkpointExecutor(new ManualExecutor()));
+      FaultPlan slowReleases =
+          FaultPlan.builder()
+              .delay(
+                  FaultPlan.Selector.operations(Operation.LOCK_RELEASE),
+                  1.0,
+                  Duration.ofMillis(300))
+              .build();
+      Database a =
+          f.open(
+              f.config(new FaultInterceptor(slowReleases, seed, scheduler))
+                  .protocol(kind)
+                  .clientId("a")
+                  .checkpointExecutor(new ManualExecutor()));
       touch(a, 30, "a");
       a.close();
-      b.run(RetryPolicy.builder().maxAttempts(1).build(), tx -> {
-        tx.update("items", Key.of(30L), Fixture.bytes(BasicProtocolTest.read(b, 30) + "+b"));
-        return null;
-      });
+      b.run(
+          RetryPolicy.builder().maxAttempts(1).build(),
+          tx -> {
+            tx.update("items", Key.of(30L), Fixture.bytes(BasicProtocolTest.read(b, 30) + "+b"));
+            return null;
+          });
       assertThat(BasicProtocolTest.read(b, 30)).isEqualTo("a+b");
     }
   }
@@ -97,7 +109,8 @@ class IsolationRecoveryTest {
       assertThat(messages(f, LOG)).as("the log messages of two steps").isPositive();
       assertThat(messages(f, COMMIT)).isZero();
       assertThatThrownBy(() -> touch(b, 30, "while locked"))
-          .as("the dead client's locks still hold").isInstanceOf(TransactionConflictException.class);
+          .as("the dead client's locks still hold")
+          .isInstanceOf(TransactionConflictException.class);
       f.clock.advance(Duration.ofSeconds(121)); // past the lease of its locks and commit id
       touch(b, 30, "after");
       touch(b, 150, "x"); // a commit's recovery check deletes the orphans
@@ -114,8 +127,7 @@ class IsolationRecoveryTest {
     try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(), smallAdvancedMessages())) {
       Database b = f.open(config(f, kind, "b"));
       load(b, 200);
-      ScriptedCrashPoints crash = new ScriptedCrashPoints()
-          .arm("isolation.after-commit-record", 1);
+      ScriptedCrashPoints crash = new ScriptedCrashPoints().arm("isolation.after-commit-record", 1);
       Database a = f.open(config(f, kind, "a").crashPoints(crash));
       assertThatThrownBy(() -> wideRound(a, 1)).isInstanceOf(SimulatedCrashException.class);
       assertThat(messages(f, COMMIT)).isEqualTo(1);

@@ -22,12 +22,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(SeedExtension.class)
 class KeyOrderAcrossQueuesTest {
-  private static final List<ProtocolKind> ORDERED = List.of(ProtocolKind.MONOTONIC,
-      ProtocolKind.ATOMIC);
+  private static final List<ProtocolKind> ORDERED =
+      List.of(ProtocolKind.MONOTONIC, ProtocolKind.ATOMIC);
 
   private static Database open(Fixture f, ProtocolKind kind, String client) {
-    return f.open(f.config().protocol(kind).clientId(client)
-        .checkpointExecutor(new ManualExecutor()));
+    return f.open(
+        f.config().protocol(kind).clientId(client).checkpointExecutor(new ManualExecutor()));
   }
 
   @Test
@@ -38,17 +38,16 @@ class KeyOrderAcrossQueuesTest {
         load(a, 10);
         update(a, 3, "x1"); // to the data page's queue
         a.run(tx -> tx.delete("items", Key.of(3L)));
-        a.run(tx -> {
-          tx.create("items", Key.of(3L), bytes("x3"));
-          return null;
-        });
+        a.run(
+            tx -> {
+              tx.create("items", Key.of(3L), bytes("x3"));
+              return null;
+            });
         assertThat(read(a, 3)).as("%s: the writer at once", kind).isEqualTo("x3");
 
         BasicProtocolTest.quiesce(f, a);
-        assertThat(read(a, 3)).as("%s: the writer after the checkpoints", kind)
-            .isEqualTo("x3");
-        assertThat(read(open(f, kind, "b"), 3)).as("%s: another client", kind)
-            .isEqualTo("x3");
+        assertThat(read(a, 3)).as("%s: the writer after the checkpoints", kind).isEqualTo("x3");
+        assertThat(read(open(f, kind, "b"), 3)).as("%s: another client", kind).isEqualTo("x3");
       }
     }
   }
@@ -59,10 +58,11 @@ class KeyOrderAcrossQueuesTest {
       try (Fixture f = new Fixture(seed)) {
         Database a = open(f, kind, "a");
         load(a, 10);
-        a.run(tx -> {
-          tx.create("items", Key.of(42L), bytes("c0")); // to the tree's queue
-          return null;
-        });
+        a.run(
+            tx -> {
+              tx.create("items", Key.of(42L), bytes("c0")); // to the tree's queue
+              return null;
+            });
         update(a, 42, "c1"); // the insert is pending: an upsert on the tree's queue
         f.clock.advance(Duration.ofMillis(5));
         // Another client applies the tree's records now; this client's pool still shows the

@@ -59,8 +59,20 @@ class KeyTest {
   @Test
   void stringsSortByCodePointsIncludingNulsAndUnicode(@Seed long seed) {
     Random r = new Random(seed);
-    List<String> values = new ArrayList<>(List.of("", "\0", "\0\0", "a", "a\0", "a\0b", "ab",
-        "\uffff", "\ud83d\ude00", "\u00ff", "\u0001"));
+    List<String> values =
+        new ArrayList<>(
+            List.of(
+                "",
+                "\0",
+                "\0\0",
+                "a",
+                "a\0",
+                "a\0b",
+                "ab",
+                "\uffff",
+                "\ud83d\ude00",
+                "\u00ff",
+                "\u0001"));
     for (int i = 0; i < 1500; i++) {
       values.add(randomString(r));
     }
@@ -78,8 +90,10 @@ class KeyTest {
     Random r = new Random(seed);
     for (int i = 0; i < 1000; i++) {
       UUID a = new UUID(r.nextLong(), r.nextLong());
-      UUID b = i % 4 == 0 ? new UUID(a.getMostSignificantBits(), r.nextLong())
-          : new UUID(r.nextLong(), r.nextLong());
+      UUID b =
+          i % 4 == 0
+              ? new UUID(a.getMostSignificantBits(), r.nextLong())
+              : new UUID(r.nextLong(), r.nextLong());
       assertThat(Integer.signum(Key.of(a).compareTo(Key.of(b))))
           .isEqualTo(Integer.signum(a.compareTo(b)));
       assertThat(Key.of(a).decoder().nextUuid()).isEqualTo(a);
@@ -94,8 +108,8 @@ class KeyTest {
         Comparator.comparing(Pair::s, CODE_POINTS).thenComparingLong(Pair::n);
     List<Pair> pairs = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
-      String s = i % 3 == 0 && !pairs.isEmpty() ? pairs.get(r.nextInt(pairs.size())).s()
-          : randomString(r);
+      String s =
+          i % 3 == 0 && !pairs.isEmpty() ? pairs.get(r.nextInt(pairs.size())).s() : randomString(r);
       pairs.add(new Pair(s, r.nextInt(5) - 2));
     }
     for (Pair a : pairs) {
@@ -126,8 +140,8 @@ class KeyTest {
 
   @Test
   void valueSemanticsAndHex() {
-    assertThat(Key.ofBytes(new byte[] {1, (byte) 0xAB})).isEqualTo(Key.ofBytes(new byte[] {1,
-        (byte) 0xAB}));
+    assertThat(Key.ofBytes(new byte[] {1, (byte) 0xAB}))
+        .isEqualTo(Key.ofBytes(new byte[] {1, (byte) 0xAB}));
     assertThat(Key.ofBytes(new byte[] {1, (byte) 0xAB}).hashCode())
         .isEqualTo(Key.ofBytes(new byte[] {1, (byte) 0xAB}).hashCode());
     assertThat(Key.ofBytes(new byte[] {1, (byte) 0xAB})).hasToString("01ab");
@@ -166,8 +180,10 @@ class KeyTest {
     KeyRange p = KeyRange.prefix(Key.builder().add("ab").build());
     assertThat(p.contains(Key.builder().add("ab").add(3L).build())).isTrue();
     assertThat(p.contains(Key.builder().add("abc").add(3L).build())).isFalse();
-    assertThat(KeyRange.prefix(Key.ofBytes(new byte[] {1, (byte) 0xFF}))
-        .contains(Key.ofBytes(new byte[] {2}))).isFalse();
+    assertThat(
+            KeyRange.prefix(Key.ofBytes(new byte[] {1, (byte) 0xFF}))
+                .contains(Key.ofBytes(new byte[] {2})))
+        .isFalse();
   }
 
   private static String randomString(Random r) {

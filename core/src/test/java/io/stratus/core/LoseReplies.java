@@ -21,12 +21,15 @@ final class LoseReplies implements CallInterceptor {
 
   @Override
   public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> proceed) {
-    if (call.operation() != Operation.QUEUE_SEND_BATCH || !call.target().startsWith(prefix)
+    if (call.operation() != Operation.QUEUE_SEND_BATCH
+        || !call.target().startsWith(prefix)
         || remaining == 0) {
       return proceed.get();
     }
     remaining--;
-    return proceed.get().thenCompose(r -> CompletableFuture.failedFuture(
-        new OutcomeUnknownException("reply lost")));
+    return proceed
+        .get()
+        .thenCompose(
+            r -> CompletableFuture.failedFuture(new OutcomeUnknownException("reply lost")));
   }
 }

@@ -34,13 +34,16 @@ class MonotonicHeadersTest {
   private static final Duration PAST_HORIZON = Duration.ofMinutes(16);
 
   private static Database open(Fixture f, String client) {
-    return f.open(f.config().protocol(ProtocolKind.MONOTONIC).clientId(client)
-        .checkpointExecutor(new ManualExecutor()));
+    return f.open(
+        f.config()
+            .protocol(ProtocolKind.MONOTONIC)
+            .clientId(client)
+            .checkpointExecutor(new ManualExecutor()));
   }
 
   private static String treeQueueRoot(Fixture f) {
-    List<String> qs = CloudFutures.await(
-        f.services().simpleQueues().listQueues(Fixture.DB + "/pu/t/"));
+    List<String> qs =
+        CloudFutures.await(f.services().simpleQueues().listQueues(Fixture.DB + "/pu/t/"));
     assertThat(qs).hasSize(1);
     return qs.get(0).substring((Fixture.DB + "/pu/t/").length());
   }
@@ -52,8 +55,8 @@ class MonotonicHeadersTest {
 
   /** Bytes the chain entries and retired hashes take in {@code p}'s bound. */
   private static int headerBytes(Page p) {
-    return p.encodedSizeBound() - p.toBuilder().protocolState(new byte[0]).build()
-        .encodedSizeBound();
+    return p.encodedSizeBound()
+        - p.toBuilder().protocolState(new byte[0]).build().encodedSizeBound();
   }
 
   private static void insert(Database db, long key, String value) {
@@ -172,7 +175,8 @@ class MonotonicHeadersTest {
       insert(dead, 7, "old");
       SimpleQueueService queues = f.services().simpleQueues();
       String queue = Fixture.DB + "/pu/t/" + treeQueueRoot(f);
-      List<QueueMessage> copy = CloudFutures.await(queues.receive(queue, 10, Duration.ofSeconds(1)));
+      List<QueueMessage> copy =
+          CloudFutures.await(queues.receive(queue, 10, Duration.ofSeconds(1)));
       assertThat(copy).hasSize(1);
       f.clock.advance(Duration.ofSeconds(2));
       dead.checkpointAll();
@@ -227,7 +231,8 @@ class MonotonicHeadersTest {
         admin.checkpointAll();
       }
       Page root = page(f, treeQueueRoot(f));
-      assertThat(ChainState.of(root).counters().keySet()).anyMatch(k -> k.startsWith("t:live#"))
+      assertThat(ChainState.of(root).counters().keySet())
+          .anyMatch(k -> k.startsWith("t:live#"))
           .noneMatch(k -> k.startsWith("t:filler-"));
       delete(live, 1);
       insert(live, 2, "b");
@@ -260,7 +265,8 @@ class MonotonicHeadersTest {
         db.close();
       }
       // The live handle writes nothing past the horizon, but its checkpoints renew its lease.
-      for (Duration idle = Duration.ZERO; idle.compareTo(PAST_HORIZON) < 0;
+      for (Duration idle = Duration.ZERO;
+          idle.compareTo(PAST_HORIZON) < 0;
           idle = idle.plusMinutes(2)) {
         f.clock.advance(Duration.ofMinutes(2));
         live.checkpointAll();
@@ -281,11 +287,15 @@ class MonotonicHeadersTest {
       live.checkpointAll();
       admin.checkpointAll();
       root = page(f, treeQueueRoot(f));
-      assertThat(ChainState.of(root).counters().keySet()).anyMatch(k -> k.startsWith("t:live#"))
+      assertThat(ChainState.of(root).counters().keySet())
+          .anyMatch(k -> k.startsWith("t:live#"))
           .noneMatch(k -> k.startsWith("t:filler-"));
       Map<String, String> view = storedView(f, "reader");
-      assertThat(view).as("the live writer's insert after the restart")
-          .containsEntry("1", "a").containsEntry("2", "b").containsEntry("200", "a");
+      assertThat(view)
+          .as("the live writer's insert after the restart")
+          .containsEntry("1", "a")
+          .containsEntry("2", "b")
+          .containsEntry("200", "a");
     }
   }
 }

@@ -40,15 +40,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(SeedExtension.class)
 class MonotonicWritesTest {
 
-  static DatabaseConfig.Builder config(Fixture f, ProtocolKind kind, String client,
-      ManualExecutor ex) {
+  static DatabaseConfig.Builder config(
+      Fixture f, ProtocolKind kind, String client, ManualExecutor ex) {
     return f.config().protocol(kind).clientId(client).checkpointExecutor(ex);
   }
 
   /** The single PU queue of data pages there is (the tests load one page). */
   static String pageQueue(Fixture f) {
-    List<String> qs = CloudFutures.await(
-        f.services().simpleQueues().listQueues(Fixture.DB + "/pu/p/"));
+    List<String> qs =
+        CloudFutures.await(f.services().simpleQueues().listQueues(Fixture.DB + "/pu/p/"));
     assertThat(qs).hasSize(1);
     return qs.get(0);
   }
@@ -74,7 +74,8 @@ class MonotonicWritesTest {
         db.checkpointAll();
         f.clock.advance(Fixture.TTL.plusSeconds(1));
         Database other = f.open(config(f, kind, "b", ex)); // sees storage, not a's own writes
-        assertThat(read(other, 3)).as("%s", kind)
+        assertThat(read(other, 3))
+            .as("%s", kind)
             .isEqualTo(kind == ProtocolKind.MONOTONIC ? "x2" : "x1");
       }
     }
@@ -94,17 +95,21 @@ class MonotonicWritesTest {
         load(db, 10);
         update(db, 3, "x1");
         String q = pageQueue(f);
-        assertThat(CloudFutures.await(f.services().simpleQueues()
-            .receive(q, 10, Duration.ofSeconds(40)))).hasSize(1); // x1 hidden for 40 s
+        assertThat(
+                CloudFutures.await(
+                    f.services().simpleQueues().receive(q, 10, Duration.ofSeconds(40))))
+            .hasSize(1); // x1 hidden for 40 s
         update(db, 3, "x2");
         db.checkpointAll();
         f.clock.advance(Fixture.TTL.plusSeconds(1));
-        assertThat(read(other, 3)).as("%s while x1 is hidden", kind)
+        assertThat(read(other, 3))
+            .as("%s while x1 is hidden", kind)
             .isEqualTo(kind == ProtocolKind.MONOTONIC ? "v0-3" : "x2");
         f.clock.advance(Duration.ofSeconds(31)); // x1 visible again
         db.checkpointAll();
         f.clock.advance(Fixture.TTL.plusSeconds(1));
-        assertThat(read(other, 3)).as("%s at the end", kind)
+        assertThat(read(other, 3))
+            .as("%s at the end", kind)
             .isEqualTo(kind == ProtocolKind.MONOTONIC ? "x2" : "x1");
       }
     }
@@ -117,8 +122,7 @@ class MonotonicWritesTest {
     for (int trial = 0; trial < 5; trial++) {
       try (Fixture f = new Fixture(seed + trial, true, weak)) {
         ManualExecutor ex = new ManualExecutor();
-        Database db = f.open(config(f, ProtocolKind.MONOTONIC, "a", ex)
-            .maxRecordsPerCheckpoint(1));
+        Database db = f.open(config(f, ProtocolKind.MONOTONIC, "a", ex).maxRecordsPerCheckpoint(1));
         load(db, 10);
         for (int i = 1; i <= 6; i++) {
           update(db, 3, "x" + i);
@@ -136,7 +140,8 @@ class MonotonicWritesTest {
           s = BasicProtocolTest.quiesce(f, db);
           rounds++;
         } while ((s.recordsApplied() > 0 || s.recordsDeferred() > 0) && rounds < 12);
-        assertThat(s.recordsDeferred()).as("trial %d: deferred after %d rounds", trial, rounds)
+        assertThat(s.recordsDeferred())
+            .as("trial %d: deferred after %d rounds", trial, rounds)
             .isZero();
         BasicProtocolTest.quiesce(f, db);
         Database other = f.open(config(f, ProtocolKind.MONOTONIC, "b", ex));
@@ -174,8 +179,9 @@ class MonotonicWritesTest {
     try (Fixture f = new Fixture(seed)) {
       ManualExecutor ex = new ManualExecutor();
       LoseReplies lose = new LoseReplies(Fixture.DB + "/pu/");
-      Database db = f.open(f.config(lose).protocol(ProtocolKind.MONOTONIC).clientId("a")
-          .checkpointExecutor(ex));
+      Database db =
+          f.open(
+              f.config(lose).protocol(ProtocolKind.MONOTONIC).clientId("a").checkpointExecutor(ex));
       load(db, 10);
       update(db, 4, "w"); // creates the page's queue
       lose.remaining = 4; // the send and its three resends
@@ -203,18 +209,22 @@ class MonotonicWritesTest {
       ManualExecutor ex = new ManualExecutor();
       int[] dropped = {0};
       CallInterceptor dropSends = new CallInterceptor() { // "unknown", and nothing arrived
-        @Override
-        public <T> CompletableFuture<T> intercept(Call<T> call,
-            Supplier<CompletableFuture<T>> proceed) {
-          if (call.operation() == Operation.QUEUE_SEND_BATCH && dropped[0] > 0) {
-            dropped[0]--;
-            return CompletableFuture.failedFuture(new OutcomeUnknownException("request lost"));
-          }
-          return proceed.get();
-        }
-      };
-      Database db = f.open(f.config(dropSends).protocol(ProtocolKind.MONOTONIC).clientId("a")
-          .checkpointExecutor(ex));
+            @Override
+            public <T> CompletableFuture<T> intercept(
+                Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+              if (call.operation() == Operation.QUEUE_SEND_BATCH && dropped[0] > 0) {
+                dropped[0]--;
+                return CompletableFuture.failedFuture(new OutcomeUnknownException("request lost"));
+              }
+              return proceed.get();
+            }
+          };
+      Database db =
+          f.open(
+              f.config(dropSends)
+                  .protocol(ProtocolKind.MONOTONIC)
+                  .clientId("a")
+                  .checkpointExecutor(ex));
       load(db, 10);
       update(db, 4, "w"); // creates the page's queue
       dropped[0] = 4; // the send and its three resends
@@ -254,8 +264,10 @@ class MonotonicWritesTest {
       String q = Fixture.DB + "/pu/p/";
       List<String> queues = CloudFutures.await(f.services().simpleQueues().listQueues(q));
       assertThat(queues).hasSize(1);
-      assertThat(CloudFutures.await(f.services().simpleQueues()
-          .receive(queues.get(0), 10, Duration.ofSeconds(40)))).hasSize(1); // x1 hidden 40 s
+      assertThat(
+              CloudFutures.await(
+                  f.services().simpleQueues().receive(queues.get(0), 10, Duration.ofSeconds(40))))
+          .hasSize(1); // x1 hidden 40 s
       for (int i = 1; i <= 12; i++) { // inserts just below k split its leaf; k moves right
         try (Transaction tx = b.begin()) {
           tx.create("items", Key.of(k - i), Fixture.bytes("n".repeat(60)));
@@ -286,8 +298,8 @@ class MonotonicWritesTest {
    */
   @Test
   void anUpdateQueuedOnARootLeafThatSplitIsApplied(@Seed long seed) {
-    for (ProtocolKind kind : List.of(ProtocolKind.BASIC, ProtocolKind.MONOTONIC,
-        ProtocolKind.ATOMIC)) {
+    for (ProtocolKind kind :
+        List.of(ProtocolKind.BASIC, ProtocolKind.MONOTONIC, ProtocolKind.ATOMIC)) {
       try (Fixture f = new Fixture(seed)) {
         ManualExecutor ex = new ManualExecutor();
         Database a = f.open(config(f, kind, "a", ex));
@@ -299,8 +311,11 @@ class MonotonicWritesTest {
           ex.runQueued(); // propagated to the root's queue; its checkpoint waits
         }
         String q = pageQueue(f);
-        assertThat(CloudFutures.await(f.services().simpleQueues()
-            .receive(q, 10, Duration.ofSeconds(40)))).as("%s", kind).hasSize(1); // hidden 40 s
+        assertThat(
+                CloudFutures.await(
+                    f.services().simpleQueues().receive(q, 10, Duration.ofSeconds(40))))
+            .as("%s", kind)
+            .hasSize(1); // hidden 40 s
         for (int i = 0; i < 12; i++) { // the root leaf splits
           try (Transaction tx = b.begin()) {
             tx.create("items", Key.of(100L + i), Fixture.bytes("n".repeat(80)));
@@ -309,7 +324,8 @@ class MonotonicWritesTest {
         }
         f.clock.advance(Duration.ofSeconds(1));
         b.checkpointAll();
-        assertThat(leafHolding(f, 3)).as("%s: the root is no longer the key's leaf", kind)
+        assertThat(leafHolding(f, 3))
+            .as("%s: the root is no longer the key's leaf", kind)
             .isNotEqualTo(root);
         f.clock.advance(Duration.ofSeconds(41)); // x1 visible again
         BasicProtocolTest.quiesce(f, b);

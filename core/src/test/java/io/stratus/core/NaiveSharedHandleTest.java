@@ -34,25 +34,29 @@ class NaiveSharedHandleTest {
       for (int t = 0; t < THREADS; t++) {
         int thread = t;
         SplittableRandom random = new SplittableRandom(seed + t);
-        threads.add(new Thread(() -> {
-          for (int i = 0; i < PER_THREAD; i++) {
-            long key = (long) i * THREADS + thread;
-            String value = "t" + thread + "-" + i + "-" + random.nextInt(1000);
-            db.run(tx -> {
-              tx.create("items", Key.of(key), bytes(value));
-              return null;
-            });
-            acknowledged.put(key, value);
-            if (i % 7 == 3) { // updates and deletes of this thread's earlier keys too
-              long earlier = (long) random.nextInt(i + 1) * THREADS + thread;
-              String again = value + "-u";
-              boolean updated = db.run(tx -> tx.update("items", Key.of(earlier), bytes(again)));
-              if (updated) {
-                acknowledged.put(earlier, again);
-              }
-            }
-          }
-        }));
+        threads.add(
+            new Thread(
+                () -> {
+                  for (int i = 0; i < PER_THREAD; i++) {
+                    long key = (long) i * THREADS + thread;
+                    String value = "t" + thread + "-" + i + "-" + random.nextInt(1000);
+                    db.run(
+                        tx -> {
+                          tx.create("items", Key.of(key), bytes(value));
+                          return null;
+                        });
+                    acknowledged.put(key, value);
+                    if (i % 7 == 3) { // updates and deletes of this thread's earlier keys too
+                      long earlier = (long) random.nextInt(i + 1) * THREADS + thread;
+                      String again = value + "-u";
+                      boolean updated =
+                          db.run(tx -> tx.update("items", Key.of(earlier), bytes(again)));
+                      if (updated) {
+                        acknowledged.put(earlier, again);
+                      }
+                    }
+                  }
+                }));
       }
       threads.forEach(Thread::start);
       for (Thread t : threads) {
@@ -62,8 +66,8 @@ class NaiveSharedHandleTest {
       Map<String, String> scanned = Fixture.itemsByKey(db);
       assertThat(scanned).as("scan vs acknowledged commits").hasSize(acknowledged.size());
       for (Map.Entry<Long, String> e : acknowledged.entrySet()) {
-        String read = db.read(tx -> tx.read("items", Key.of(e.getKey())).map(Fixture::string)
-            .orElse(null));
+        String read =
+            db.read(tx -> tx.read("items", Key.of(e.getKey())).map(Fixture::string).orElse(null));
         assertThat(read).as("key %d", e.getKey()).isEqualTo(e.getValue());
         assertThat(scanned.get(Long.toString(e.getKey()))).isEqualTo(e.getValue());
       }

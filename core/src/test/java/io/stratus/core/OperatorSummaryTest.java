@@ -23,18 +23,28 @@ class OperatorSummaryTest {
   @Test
   void recordsAfterAGapAreReportedAsDeferred(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
-      Database a = f.open(f.config().protocol(ProtocolKind.MONOTONIC).clientId("a")
-          .checkpointExecutor(new ManualExecutor()));
+      Database a =
+          f.open(
+              f.config()
+                  .protocol(ProtocolKind.MONOTONIC)
+                  .clientId("a")
+                  .checkpointExecutor(new ManualExecutor()));
       load(a, 10);
       update(a, 3, "x1");
       String queue = MonotonicWritesTest.pageQueue(f);
       // Someone's receive hides the first update for ten minutes.
-      assertThat(CloudFutures.await(f.services().simpleQueues().receive(queue, 1,
-          Duration.ofMinutes(10)))).hasSize(1);
+      assertThat(
+              CloudFutures.await(
+                  f.services().simpleQueues().receive(queue, 1, Duration.ofMinutes(10))))
+          .hasSize(1);
       update(a, 3, "x2");
 
-      Database b = f.open(f.config().protocol(ProtocolKind.MONOTONIC).clientId("b")
-          .checkpointExecutor(new ManualExecutor()));
+      Database b =
+          f.open(
+              f.config()
+                  .protocol(ProtocolKind.MONOTONIC)
+                  .clientId("b")
+                  .checkpointExecutor(new ManualExecutor()));
       CheckpointSummary s = b.checkpointAll();
       assertThat(s.recordsDeferred()).isEqualTo(1);
       assertThat(s.quiescent()).isFalse();
@@ -49,13 +59,16 @@ class OperatorSummaryTest {
   @Test
   void aQueueAnotherCheckpointHoldsIsReportedBusy(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
-      Database a = f.open(f.config().protocol(ProtocolKind.BASIC).clientId("a")
-          .checkpointExecutor(new ManualExecutor()));
+      Database a =
+          f.open(
+              f.config()
+                  .protocol(ProtocolKind.BASIC)
+                  .clientId("a")
+                  .checkpointExecutor(new ManualExecutor()));
       load(a, 10);
       update(a, 3, "x1");
       String queue = MonotonicWritesTest.pageQueue(f);
-      assertThat(f.services().locks().acquireExclusive(queue, "someone").join().granted())
-          .isTrue();
+      assertThat(f.services().locks().acquireExclusive(queue, "someone").join().granted()).isTrue();
       CheckpointSummary s = a.checkpointAll();
       assertThat(s.queuesBusy()).isEqualTo(1);
       assertThat(s.failures()).isZero();

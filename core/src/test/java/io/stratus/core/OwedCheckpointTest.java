@@ -6,9 +6,9 @@ import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.ProtocolKind;
 import java.time.Duration;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A record committed to a page nobody touches again is still checkpointed by its writer: the
@@ -20,13 +20,19 @@ class OwedCheckpointTest {
   private static final Duration INTERVAL = Duration.ofSeconds(10);
 
   @ParameterizedTest
-  @EnumSource(value = ProtocolKind.class, names = {"BASIC", "MONOTONIC", "ATOMIC",
-      "ADVANCED_ATOMIC"})
+  @EnumSource(
+      value = ProtocolKind.class,
+      names = {"BASIC", "MONOTONIC", "ATOMIC", "ADVANCED_ATOMIC"})
   void aRecordNobodyTouchesAgainIsCheckpointedByItsWriter(ProtocolKind kind, @Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       ManualExecutor background = new ManualExecutor();
-      Database writer = f.open(f.config().protocol(kind).clientId("writer")
-          .checkpointInterval(INTERVAL).checkpointExecutor(background));
+      Database writer =
+          f.open(
+              f.config()
+                  .protocol(kind)
+                  .clientId("writer")
+                  .checkpointInterval(INTERVAL)
+                  .checkpointExecutor(background));
       BasicProtocolTest.load(writer, 20);
       BasicProtocolTest.update(writer, 3, "warm");
       background.runAll(); // the writer rule: the page was never checkpointed
@@ -43,8 +49,8 @@ class OwedCheckpointTest {
       assertThat(writer.stats().owedCheckpoints()).isZero();
 
       f.clock.advance(Fixture.TTL.plusSeconds(1));
-      Database reader = f.open(f.config().protocol(kind).clientId("reader")
-          .checkpointExecutor(task -> { }));
+      Database reader =
+          f.open(f.config().protocol(kind).clientId("reader").checkpointExecutor(task -> {}));
       assertThat(BasicProtocolTest.read(reader, 3)).isEqualTo("late");
 
       // Nothing owed: however long the handle idles, a sweep has nothing to schedule.

@@ -88,7 +88,8 @@ class ReadYourWritesTest {
         assertThat(db.stats().pendingOwnWrites()).as("%s", kind).isEqualTo(300);
         ex.runAll(); // propagation (atomic), checkpoints, prunes
         db.checkpointAll(); // everything applied; the prune notes it
-        assertThat(db.stats().pendingOwnWrites()).as("%s: kept for a TTL after", kind)
+        assertThat(db.stats().pendingOwnWrites())
+            .as("%s: kept for a TTL after", kind)
             .isEqualTo(300);
         f.clock.advance(Fixture.TTL.plusSeconds(1));
         update(db, 3, "late"); // still queued when the next prune runs

@@ -29,11 +29,13 @@ class SequenceTest {
       List<Thread> threads = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
         Sequence s = handles.get(t % 2).sequence("orders", 7);
-        threads.add(new Thread(() -> {
-          for (int i = 0; i < 500; i++) {
-            ids.add(s.next());
-          }
-        }));
+        threads.add(
+            new Thread(
+                () -> {
+                  for (int i = 0; i < 500; i++) {
+                    ids.add(s.next());
+                  }
+                }));
       }
       threads.forEach(Thread::start);
       for (Thread t : threads) {
@@ -70,11 +72,14 @@ class SequenceTest {
       Sequence s = f.open().sequence("orders", 1);
       long before = s.next();
       f.cloud.restartCounterService();
-      assertThatThrownBy(s::next).isInstanceOfSatisfying(CloudServiceException.class, e -> {
-        assertThat(e.isRetryable()).isTrue();
-        assertThat(e.isOutcomeUnknown()).isFalse();
-        assertThat(e.getCause()).isInstanceOf(CloudException.class);
-      });
+      assertThatThrownBy(s::next)
+          .isInstanceOfSatisfying(
+              CloudServiceException.class,
+              e -> {
+                assertThat(e.isRetryable()).isTrue();
+                assertThat(e.isOutcomeUnknown()).isFalse();
+                assertThat(e.getCause()).isInstanceOf(CloudException.class);
+              });
       f.clock.advance(Duration.ofMinutes(5));
       assertThat(s.next()).isGreaterThan(before);
     }
@@ -89,7 +94,8 @@ class SequenceTest {
       db.sequence("x", 10);
       assertThat(db.sequence("x", 10)).isSameAs(db.sequence("x", 10));
       assertThatThrownBy(() -> db.sequence("x", 11))
-          .isInstanceOf(InvalidRequestException.class).hasMessageContaining("block size");
+          .isInstanceOf(InvalidRequestException.class)
+          .hasMessageContaining("block size");
     }
   }
 }

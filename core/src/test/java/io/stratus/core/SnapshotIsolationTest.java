@@ -35,8 +35,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ExtendWith(SeedExtension.class)
 class SnapshotIsolationTest {
 
-  static DatabaseConfig.Builder snapshot(Fixture f, ProtocolKind kind, String client,
-      ManualExecutor ex) {
+  static DatabaseConfig.Builder snapshot(
+      Fixture f, ProtocolKind kind, String client, ManualExecutor ex) {
     return f.config().protocol(kind).clientId(client).checkpointExecutor(ex);
   }
 
@@ -47,12 +47,13 @@ class SnapshotIsolationTest {
   /** Creates records 0..n-1 of "items", each with {@code value}. */
   static void records(Database db, int n, String value) {
     db.createCollection("items");
-    db.run(tx -> {
-      for (int i = 0; i < n; i++) {
-        tx.create("items", Key.of(i), Fixture.bytes(value));
-      }
-      return null;
-    });
+    db.run(
+        tx -> {
+          for (int i = 0; i < n; i++) {
+            tx.create("items", Key.of(i), Fixture.bytes(value));
+          }
+          return null;
+        });
   }
 
   /**
@@ -60,8 +61,12 @@ class SnapshotIsolationTest {
    * the commit ids below its own, and losers retrying without pause would use up their attempts.
    */
   static RetryPolicy retries(long seed) {
-    return RetryPolicy.builder().maxAttempts(1000).initialBackoff(Duration.ofMillis(1))
-        .maxBackoff(Duration.ofMillis(5)).seed(seed).build();
+    return RetryPolicy.builder()
+        .maxAttempts(1000)
+        .initialBackoff(Duration.ofMillis(1))
+        .maxBackoff(Duration.ofMillis(5))
+        .seed(seed)
+        .build();
   }
 
   /** A body run by each of {@code threads} threads, given its number. */
@@ -76,10 +81,12 @@ class SnapshotIsolationTest {
       List<Future<?>> work = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int thread = t;
-        work.add(pool.submit(() -> {
-          body.run(thread);
-          return null;
-        }));
+        work.add(
+            pool.submit(
+                () -> {
+                  body.run(thread);
+                  return null;
+                }));
       }
       for (Future<?> w : work) {
         w.get(2, TimeUnit.MINUTES);
@@ -107,7 +114,8 @@ class SnapshotIsolationTest {
         t1.update("items", Key.of(7), Fixture.bytes(v1 + "+1"));
         t2.update("items", Key.of(7), Fixture.bytes(v2 + "+2"));
         t1.commit();
-        assertThatThrownBy(t2::commit).isInstanceOf(TransactionConflictException.class)
+        assertThatThrownBy(t2::commit)
+            .isInstanceOf(TransactionConflictException.class)
             .satisfies(e -> assertThat(((TransactionConflictException) e).isRetryable()).isTrue());
         try (Transaction check = b.begin()) {
           assertThat(read(check, 7)).isEqualTo(v1 + "+1");
@@ -167,18 +175,20 @@ class SnapshotIsolationTest {
           for (int i = 0; i < 30; i += 3) {
             int r = round;
             int k = i;
-            writer.run(tx -> {
-              tx.update("items", Key.of(k), Fixture.bytes("r" + r + "-" + k + "-".repeat(40)));
-              tx.create("items", Key.of(1000 + r * 100 + k), Fixture.bytes("new" + k));
-              if (k % 2 == 0 && r == 0) {
-                tx.delete("items", Key.of(k + 1));
-              }
-              return null;
-            });
+            writer.run(
+                tx -> {
+                  tx.update("items", Key.of(k), Fixture.bytes("r" + r + "-" + k + "-".repeat(40)));
+                  tx.create("items", Key.of(1000 + r * 100 + k), Fixture.bytes("new" + k));
+                  if (k % 2 == 0 && r == 0) {
+                    tx.delete("items", Key.of(k + 1));
+                  }
+                  return null;
+                });
           }
           // Without a checkpoint: new transactions see it all, rolled forward from the archive.
           Map<String, String> now = Fixture.itemsByKey(reader);
-          assertThat(now).containsEntry("3", "r" + round + "-3" + "-".repeat(40))
+          assertThat(now)
+              .containsEntry("3", "r" + round + "-3" + "-".repeat(40))
               .containsKey(Long.toString(1000 + round * 100 + 27));
           writer.checkpointAll();
         }
@@ -192,7 +202,9 @@ class SnapshotIsolationTest {
         assertThat(seen).as("the old snapshot, rolled back").isEqualTo(before);
       }
       Map<String, String> after = Fixture.itemsByKey(reader);
-      assertThat(after).hasSize(30 - 5 + 30).containsEntry("0", "r2-0" + "-".repeat(40))
+      assertThat(after)
+          .hasSize(30 - 5 + 30)
+          .containsEntry("0", "r2-0" + "-".repeat(40))
           .doesNotContainKey("1");
       reader.checkpointAll();
       assertThat(Fixture.itemsByKey(writer)).isEqualTo(after);
@@ -214,35 +226,42 @@ class SnapshotIsolationTest {
       RetryPolicy retries = retries(seed);
       AtomicInteger audits = new AtomicInteger();
       AtomicInteger transfers = new AtomicInteger();
-      inThreads(4, t -> {
-        Database db = t % 2 == 0 ? a : b;
-        SplittableRandom r = new SplittableRandom(seed + t);
-        for (int i = 0; i < 60; i++) {
-          if (i % 4 == 3) {
-            int total = db.read(retries, tx -> {
-              int sum = 0;
-              for (int k = 0; k < 10; k++) {
-                sum += Integer.parseInt(read(tx, k));
+      inThreads(
+          4,
+          t -> {
+            Database db = t % 2 == 0 ? a : b;
+            SplittableRandom r = new SplittableRandom(seed + t);
+            for (int i = 0; i < 60; i++) {
+              if (i % 4 == 3) {
+                int total =
+                    db.read(
+                        retries,
+                        tx -> {
+                          int sum = 0;
+                          for (int k = 0; k < 10; k++) {
+                            sum += Integer.parseInt(read(tx, k));
+                          }
+                          return sum;
+                        });
+                assertThat(total).as("seed " + seed + ": an audit's total").isEqualTo(1000);
+                audits.incrementAndGet();
+                continue;
               }
-              return sum;
-            });
-            assertThat(total).as("seed " + seed + ": an audit's total").isEqualTo(1000);
-            audits.incrementAndGet();
-            continue;
-          }
-          int from = r.nextInt(10);
-          int to = (from + 1 + r.nextInt(9)) % 10;
-          int amount = 1 + r.nextInt(20);
-          db.run(retries, tx -> {
-            int x = Integer.parseInt(read(tx, from));
-            int y = Integer.parseInt(read(tx, to));
-            tx.update("items", Key.of(from), Fixture.bytes(Integer.toString(x - amount)));
-            tx.update("items", Key.of(to), Fixture.bytes(Integer.toString(y + amount)));
-            return null;
+              int from = r.nextInt(10);
+              int to = (from + 1 + r.nextInt(9)) % 10;
+              int amount = 1 + r.nextInt(20);
+              db.run(
+                  retries,
+                  tx -> {
+                    int x = Integer.parseInt(read(tx, from));
+                    int y = Integer.parseInt(read(tx, to));
+                    tx.update("items", Key.of(from), Fixture.bytes(Integer.toString(x - amount)));
+                    tx.update("items", Key.of(to), Fixture.bytes(Integer.toString(y + amount)));
+                    return null;
+                  });
+              transfers.incrementAndGet();
+            }
           });
-          transfers.incrementAndGet();
-        }
-      });
       a.checkpointAll();
       int total = Fixture.itemsByKey(b).values().stream().mapToInt(Integer::parseInt).sum();
       assertThat(total).as("seed " + seed).isEqualTo(1000);
@@ -264,18 +283,22 @@ class SnapshotIsolationTest {
       Database b = f.open(snapshot(f, kind, "b", ex));
       records(a, 3, "0");
       RetryPolicy retries = retries(seed);
-      inThreads(6, t -> {
-        Database db = t % 2 == 0 ? a : b;
-        SplittableRandom r = new SplittableRandom(seed + t);
-        for (int i = 0; i < 40; i++) {
-          int k = r.nextInt(3);
-          db.run(retries, tx -> {
-            int v = Integer.parseInt(read(tx, k));
-            tx.update("items", Key.of(k), Fixture.bytes(Integer.toString(v + 1)));
-            return null;
+      inThreads(
+          6,
+          t -> {
+            Database db = t % 2 == 0 ? a : b;
+            SplittableRandom r = new SplittableRandom(seed + t);
+            for (int i = 0; i < 40; i++) {
+              int k = r.nextInt(3);
+              db.run(
+                  retries,
+                  tx -> {
+                    int v = Integer.parseInt(read(tx, k));
+                    tx.update("items", Key.of(k), Fixture.bytes(Integer.toString(v + 1)));
+                    return null;
+                  });
+            }
           });
-        }
-      });
       int total = Fixture.itemsByKey(b).values().stream().mapToInt(Integer::parseInt).sum();
       // (Whether any commit conflicted depends on thread scheduling; losing none must not.)
       assertThat(total).as("seed " + seed + ": increments kept").isEqualTo(6 * 40);
@@ -289,25 +312,28 @@ class SnapshotIsolationTest {
    */
   @ParameterizedTest
   @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT"})
-  void coordinationServiceRestartsRefuseRetryablyAndBreakNothing(ProtocolKind kind,
-      @Seed long seed) {
+  void coordinationServiceRestartsRefuseRetryablyAndBreakNothing(
+      ProtocolKind kind, @Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       ManualExecutor ex = new ManualExecutor();
       Database a = f.open(snapshot(f, kind, "a", ex));
       Database b = f.open(snapshot(f, kind, "b", ex));
       load(a, 10);
-      a.run(tx -> {
-        tx.update("items", Key.of(3), Fixture.bytes("before"));
-        return null;
-      });
+      a.run(
+          tx -> {
+            tx.update("items", Key.of(3), Fixture.bytes("before"));
+            return null;
+          });
       f.cloud.restartCounterService();
       f.cloud.restartLockService();
-      assertThatThrownBy(() -> {
-        try (Transaction tx = b.begin()) {
-          tx.update("items", Key.of(3), Fixture.bytes("refused"));
-          tx.commit();
-        }
-      }).isInstanceOf(io.stratus.StratusException.class)
+      assertThatThrownBy(
+              () -> {
+                try (Transaction tx = b.begin()) {
+                  tx.update("items", Key.of(3), Fixture.bytes("refused"));
+                  tx.commit();
+                }
+              })
+          .isInstanceOf(io.stratus.StratusException.class)
           .satisfies(e -> assertThat(((io.stratus.StratusException) e).isRetryable()).isTrue());
       f.clock.advance(Duration.ofSeconds(121)); // the refusal window: the longest lease
       try (Transaction check = b.begin()) {
@@ -343,15 +369,22 @@ class SnapshotIsolationTest {
   @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING"})
   void leasesShorterThanTheRuleAreRefused(ProtocolKind kind, @Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
-      assertThatThrownBy(() -> f.config().protocol(kind)
-          .isolationLeaseTimeout(Duration.ofSeconds(60)).build())
+      assertThatThrownBy(
+              () -> f.config().protocol(kind).isolationLeaseTimeout(Duration.ofSeconds(60)).build())
           .isInstanceOf(InvalidConfigurationException.class)
           .hasMessageContaining("2 x transaction timeout");
-      f.config().protocol(kind).transactionTimeout(Duration.ofSeconds(2))
-          .atomicTimeout(Duration.ofSeconds(40)).isolationLeaseTimeout(Duration.ofSeconds(60))
+      f.config()
+          .protocol(kind)
+          .transactionTimeout(Duration.ofSeconds(2))
+          .atomicTimeout(Duration.ofSeconds(40))
+          .isolationLeaseTimeout(Duration.ofSeconds(60))
           .build();
-      assertThatThrownBy(() -> f.config().protocol(ProtocolKind.MONOTONIC)
-          .transactionTimeout(Duration.ofSeconds(2)).build())
+      assertThatThrownBy(
+              () ->
+                  f.config()
+                      .protocol(ProtocolKind.MONOTONIC)
+                      .transactionTimeout(Duration.ofSeconds(2))
+                      .build())
           .isInstanceOf(InvalidConfigurationException.class);
     }
   }
@@ -366,27 +399,29 @@ class SnapshotIsolationTest {
       load(a, 20);
       for (int i = 0; i < 20; i++) {
         int k = i;
-        a.run(tx -> {
-          tx.update("items", Key.of(k), Fixture.bytes("x" + k));
-          return null;
-        });
+        a.run(
+            tx -> {
+              tx.update("items", Key.of(k), Fixture.bytes("x" + k));
+              return null;
+            });
       }
       String queue = Fixture.DB + "/si/log/" + Fixture.DB + "/c/items/root";
-      int archived = CloudFutures.await(f.services().advancedQueues().receiveAfterId(queue, 1000,
-          0)).size();
+      int archived =
+          CloudFutures.await(f.services().advancedQueues().receiveAfterId(queue, 1000, 0)).size();
       assertThat(archived).isEqualTo(20);
       ex.runAll(); // the background clean-up of the commits' ATOMIC messages
       a.checkpointAll();
       f.clock.advance(Duration.ofMinutes(3)); // past lease + transaction timeout and the TTL
       a.checkpointAll(); // a new mark, then the collection
-      a.run(tx -> {
-        tx.update("items", Key.of(0), Fixture.bytes("y0"));
-        return null;
-      });
+      a.run(
+          tx -> {
+            tx.update("items", Key.of(0), Fixture.bytes("y0"));
+            return null;
+          });
       f.clock.advance(Duration.ofSeconds(20));
       a.checkpointAll();
-      int left = CloudFutures.await(f.services().advancedQueues().receiveAfterId(queue, 1000,
-          0)).size();
+      int left =
+          CloudFutures.await(f.services().advancedQueues().receiveAfterId(queue, 1000, 0)).size();
       assertThat(left).as("collected: only the newest commit's record is left").isEqualTo(1);
       Map<String, String> items = Fixture.itemsByKey(a);
       assertThat(items).containsEntry("0", "y0").containsEntry("19", "x19").hasSize(20);

@@ -33,20 +33,22 @@ class TransactionOwnershipTest {
     private boolean held;
 
     @Override
-    public synchronized <T> CompletableFuture<T> intercept(Call<T> call,
-        Supplier<CompletableFuture<T>> proceed) {
+    public synchronized <T> CompletableFuture<T> intercept(
+        Call<T> call, Supplier<CompletableFuture<T>> proceed) {
       if (held || call.operation() != Operation.STORAGE_GET || !call.target().equals(ROOT)) {
         return proceed.get();
       }
       held = true;
       entered.countDown();
-      return CompletableFuture.runAsync(() -> {
-        try {
-          release.await(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }).thenCompose(v -> proceed.get());
+      return CompletableFuture.runAsync(
+              () -> {
+                try {
+                  release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              })
+          .thenCompose(v -> proceed.get());
     }
   }
 
@@ -56,10 +58,11 @@ class TransactionOwnershipTest {
     try (Fixture f = new Fixture(seed)) {
       Database setup = f.open();
       setup.createCollection("items");
-      setup.run(tx -> {
-        tx.create("items", Key.of(1L), bytes("one"));
-        return null;
-      });
+      setup.run(
+          tx -> {
+            tx.create("items", Key.of(1L), bytes("one"));
+            return null;
+          });
       HoldFirstRootRead gate = new HoldFirstRootRead();
       Database db = f.open(f.config(gate));
       Transaction tx = db.begin();

@@ -34,8 +34,13 @@ class TransactionRunnerTest {
   private final List<Duration> slept = new ArrayList<>();
 
   private RetryPolicy policy(long seed, int attempts) {
-    return RetryPolicy.builder().maxAttempts(attempts).initialBackoff(Duration.ofMillis(10))
-        .maxBackoff(Duration.ofMillis(80)).seed(seed).sleeper(slept::add).build();
+    return RetryPolicy.builder()
+        .maxAttempts(attempts)
+        .initialBackoff(Duration.ofMillis(10))
+        .maxBackoff(Duration.ofMillis(80))
+        .seed(seed)
+        .sleeper(slept::add)
+        .build();
   }
 
   @Test
@@ -43,10 +48,13 @@ class TransactionRunnerTest {
     try (Fixture f = new Fixture(seed)) {
       Database db = f.open();
       db.createCollection("items");
-      String v = db.run(policy(seed, 3), tx -> {
-        tx.create("items", Key.of(1L), bytes("one"));
-        return "done";
-      });
+      String v =
+          db.run(
+              policy(seed, 3),
+              tx -> {
+                tx.create("items", Key.of(1L), bytes("one"));
+                return "done";
+              });
       assertThat(v).isEqualTo("done");
       String read = db.read(tx -> tx.read("items", Key.of(1L)).map(Fixture::string).orElse(null));
       assertThat(read).isEqualTo("one");
@@ -58,14 +66,19 @@ class TransactionRunnerTest {
   void aRetryableCommitFailureRunsTheWholeFunctionAgain(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       f.open().createCollection("items");
-      FaultPlan plan = FaultPlan.builder()
-          .onNthCall(Operation.STORAGE_PUT, ROOT, 1, FaultPlan.Fault.fail()).build();
+      FaultPlan plan =
+          FaultPlan.builder()
+              .onNthCall(Operation.STORAGE_PUT, ROOT, 1, FaultPlan.Fault.fail())
+              .build();
       Database db = f.open(f.config(new FaultInterceptor(plan, seed, f.clock)));
       AtomicInteger calls = new AtomicInteger();
-      int attempt = db.run(policy(seed, 3), tx -> {
-        tx.create("items", Key.of(1L), bytes("one #" + calls.incrementAndGet()));
-        return calls.get();
-      });
+      int attempt =
+          db.run(
+              policy(seed, 3),
+              tx -> {
+                tx.create("items", Key.of(1L), bytes("one #" + calls.incrementAndGet()));
+                return calls.get();
+              });
       assertThat(attempt).isEqualTo(2);
       assertThat(slept).hasSize(1);
       assertThat(db.stats().retries()).isEqualTo(1);
@@ -78,15 +91,22 @@ class TransactionRunnerTest {
   void anUnknownOutcomeIsNeverRetried(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       f.open().createCollection("items");
-      FaultPlan plan = FaultPlan.builder()
-          .onNthCall(Operation.STORAGE_PUT, ROOT, 1, FaultPlan.Fault.loseReply()).build();
+      FaultPlan plan =
+          FaultPlan.builder()
+              .onNthCall(Operation.STORAGE_PUT, ROOT, 1, FaultPlan.Fault.loseReply())
+              .build();
       Database db = f.open(f.config(new FaultInterceptor(plan, seed, f.clock)));
       AtomicInteger calls = new AtomicInteger();
-      assertThatThrownBy(() -> db.run(policy(seed, 5), tx -> {
-        calls.incrementAndGet();
-        tx.create("items", Key.of(1L), bytes("one"));
-        return null;
-      })).isInstanceOf(CommitStateUnknownException.class);
+      assertThatThrownBy(
+              () ->
+                  db.run(
+                      policy(seed, 5),
+                      tx -> {
+                        calls.incrementAndGet();
+                        tx.create("items", Key.of(1L), bytes("one"));
+                        return null;
+                      }))
+          .isInstanceOf(CommitStateUnknownException.class);
       assertThat(calls).hasValue(1);
       assertThat(slept).isEmpty();
       // The put did happen: reading tells the caller what to do next.
@@ -101,15 +121,25 @@ class TransactionRunnerTest {
       Database db = f.open();
       db.createCollection("items");
       AtomicInteger calls = new AtomicInteger();
-      assertThatThrownBy(() -> db.run(policy(seed, 5), tx -> {
-        calls.incrementAndGet();
-        tx.create("items", Key.of(1L), bytes("one"));
-        throw new IllegalStateException("the application changed its mind");
-      })).isInstanceOf(IllegalStateException.class);
-      assertThatThrownBy(() -> db.run(policy(seed, 5), tx -> {
-        calls.incrementAndGet();
-        throw new CommitFailedException("permanent", false, null);
-      })).isInstanceOf(CommitFailedException.class);
+      assertThatThrownBy(
+              () ->
+                  db.run(
+                      policy(seed, 5),
+                      tx -> {
+                        calls.incrementAndGet();
+                        tx.create("items", Key.of(1L), bytes("one"));
+                        throw new IllegalStateException("the application changed its mind");
+                      }))
+          .isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(
+              () ->
+                  db.run(
+                      policy(seed, 5),
+                      tx -> {
+                        calls.incrementAndGet();
+                        throw new CommitFailedException("permanent", false, null);
+                      }))
+          .isInstanceOf(CommitFailedException.class);
       assertThat(calls).hasValue(2);
       assertThat(slept).isEmpty();
       boolean present = db.read(tx -> tx.read("items", Key.of(1L)).isPresent());
@@ -122,12 +152,19 @@ class TransactionRunnerTest {
     try (Fixture f = new Fixture(seed)) {
       Database db = f.open();
       AtomicInteger calls = new AtomicInteger();
-      assertThatThrownBy(() -> db.read(policy(seed, 4), tx -> {
-        throw new StalePageException("db/p" + calls.incrementAndGet(), 2, 1);
-      })).isInstanceOfSatisfying(StalePageException.class, e -> {
-        assertThat(e.uri()).isEqualTo("db/p4");
-        assertThat(e.getSuppressed()).hasSize(1);
-      });
+      assertThatThrownBy(
+              () ->
+                  db.read(
+                      policy(seed, 4),
+                      tx -> {
+                        throw new StalePageException("db/p" + calls.incrementAndGet(), 2, 1);
+                      }))
+          .isInstanceOfSatisfying(
+              StalePageException.class,
+              e -> {
+                assertThat(e.uri()).isEqualTo("db/p4");
+                assertThat(e.getSuppressed()).hasSize(1);
+              });
       assertThat(calls).hasValue(4);
       assertThat(slept).hasSize(3);
       // Full jitter under caps that double: 10, 20, 40 ms.
@@ -142,15 +179,25 @@ class TransactionRunnerTest {
     try (Fixture f = new Fixture(seed)) {
       Database db = f.open();
       db.createCollection("items");
-      assertThatThrownBy(() -> db.read(tx -> {
-        tx.create("items", Key.of(1L), bytes("one"));
-        return null;
-      })).isInstanceOf(InvalidRequestException.class).hasMessageContaining("Database.run");
-      assertThatThrownBy(() -> db.run(tx -> {
-        tx.create("items", Key.of(2L), bytes("two"));
-        tx.commit();
-        return null;
-      })).isInstanceOf(InvalidRequestException.class).hasMessageContaining("runner");
+      assertThatThrownBy(
+              () ->
+                  db.read(
+                      tx -> {
+                        tx.create("items", Key.of(1L), bytes("one"));
+                        return null;
+                      }))
+          .isInstanceOf(InvalidRequestException.class)
+          .hasMessageContaining("Database.run");
+      assertThatThrownBy(
+              () ->
+                  db.run(
+                      tx -> {
+                        tx.create("items", Key.of(2L), bytes("two"));
+                        tx.commit();
+                        return null;
+                      }))
+          .isInstanceOf(InvalidRequestException.class)
+          .hasMessageContaining("runner");
     }
   }
 
@@ -160,8 +207,13 @@ class TransactionRunnerTest {
         .isInstanceOf(InvalidConfigurationException.class);
     assertThatThrownBy(() -> RetryPolicy.builder().initialBackoff(Duration.ofMillis(-1)))
         .isInstanceOf(InvalidConfigurationException.class);
-    assertThatThrownBy(() -> RetryPolicy.builder().initialBackoff(Duration.ofSeconds(5))
-        .maxBackoff(Duration.ofSeconds(1)).build())
-        .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("exceeds");
+    assertThatThrownBy(
+            () ->
+                RetryPolicy.builder()
+                    .initialBackoff(Duration.ofSeconds(5))
+                    .maxBackoff(Duration.ofSeconds(1))
+                    .build())
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("exceeds");
   }
 }

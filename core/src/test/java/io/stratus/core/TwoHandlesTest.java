@@ -1,7 +1,6 @@
 package io.stratus.core;
 
 import static io.stratus.core.Fixture.bytes;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -67,7 +66,8 @@ class TwoHandlesTest {
         assertThatThrownBy(() -> tx.create("orders", Key.of(2L), bytes("o2")))
             .isInstanceOf(IndexNotAttachedException.class);
         assertThat(tx.probe("orders", "byFirstByte", Key.ofBytes(bytes("o"))))
-            .extracting(Record::key).containsExactly(Key.of(1L));
+            .extracting(Record::key)
+            .containsExactly(Key.of(1L));
       }
       b.attachIndex("orders", "byFirstByte", firstByte());
       commitCreate(b, "orders", 2, "o2");
@@ -77,7 +77,8 @@ class TwoHandlesTest {
       assertThat(c.collections()).containsExactly("orders");
       try (Transaction tx = c.begin()) {
         assertThat(tx.probe("orders", "byFirstByte", Key.ofBytes(bytes("o"))))
-            .extracting(Record::key).containsExactly(Key.of(1L), Key.of(2L));
+            .extracting(Record::key)
+            .containsExactly(Key.of(1L), Key.of(2L));
       }
       commitCreate(c, "orders", 3, "o3");
 
@@ -95,19 +96,22 @@ class TwoHandlesTest {
       // a's catalog write is held until b has changed the catalog: a's conditional put then
       // fails, and a must re-read and merge instead of overwriting b's collection.
       AtomicBoolean raced = new AtomicBoolean();
-      CallInterceptor race = new CallInterceptor() {
-        @Override
-        public <T> CompletableFuture<T> intercept(Call<T> call,
-            Supplier<CompletableFuture<T>> proceed) {
-          boolean conditional = call.operation() == Operation.STORAGE_PUT_IF_ABSENT
-              || call.operation() == Operation.STORAGE_PUT_IF_VERSION;
-          if (conditional && call.target().endsWith("/catalog") && raced.compareAndSet(false,
-              true)) {
-            b.createCollection("fromB");
-          }
-          return proceed.get();
-        }
-      };
+      CallInterceptor race =
+          new CallInterceptor() {
+            @Override
+            public <T> CompletableFuture<T> intercept(
+                Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+              boolean conditional =
+                  call.operation() == Operation.STORAGE_PUT_IF_ABSENT
+                      || call.operation() == Operation.STORAGE_PUT_IF_VERSION;
+              if (conditional
+                  && call.target().endsWith("/catalog")
+                  && raced.compareAndSet(false, true)) {
+                b.createCollection("fromB");
+              }
+              return proceed.get();
+            }
+          };
       Database a = f.open(f.config(race));
       assertThat(a.createCollection("fromA")).isTrue();
       assertThat(raced).isTrue();
@@ -169,8 +173,10 @@ class TwoHandlesTest {
   }
 
   private static IndexKeyExtractor firstByte() {
-    return (key, payload) -> payload.length == 0 ? java.util.Optional.empty()
-        : java.util.Optional.of(new byte[] {payload[0]});
+    return (key, payload) ->
+        payload.length == 0
+            ? java.util.Optional.empty()
+            : java.util.Optional.of(new byte[] {payload[0]});
   }
 
   static void commitCreate(Database db, String coll, long key, String value) {
@@ -192,5 +198,4 @@ class TwoHandlesTest {
       return tx.read(coll, Key.of(key)).map(Fixture::string).orElse(null);
     }
   }
-
 }

@@ -31,12 +31,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(SeedExtension.class)
 class TwoPhaseLockingTest {
   private static final ProtocolKind KIND = ProtocolKind.TWO_PHASE_LOCKING;
+
   /** One attempt: a conflict surfaces instead of being retried. */
   private static final RetryPolicy ONCE = RetryPolicy.builder().maxAttempts(1).build();
 
   private static Database open(Fixture f, String client) {
-    return f.open(f.config().protocol(KIND).clientId(client)
-        .checkpointExecutor(new ManualExecutor()));
+    return f.open(
+        f.config().protocol(KIND).clientId(client).checkpointExecutor(new ManualExecutor()));
   }
 
   private static void update(Transaction tx, long key, String value) {
@@ -61,9 +62,9 @@ class TwoPhaseLockingTest {
         assertThat(read(t2, 7)).isEqualTo(v);
         update(t1, 7, v + "+1");
         update(t2, 7, v + "+2");
-        assertThatThrownBy(t1::commit).isInstanceOf(TransactionConflictException.class)
-            .satisfies(e -> assertThat(((TransactionConflictException) e).isRetryable())
-                .isTrue());
+        assertThatThrownBy(t1::commit)
+            .isInstanceOf(TransactionConflictException.class)
+            .satisfies(e -> assertThat(((TransactionConflictException) e).isRetryable()).isTrue());
         t1.close();
         t2.commit();
         t2.close();
@@ -108,37 +109,50 @@ class TwoPhaseLockingTest {
       Database a = open(f, "a");
       Database b = open(f, "b");
       a.createCollection("items");
-      a.run(tx -> {
-        for (long k = 0; k < 40; k += 10) {
-          tx.create("items", Key.of(k), Fixture.bytes("v" + k));
-        }
-        return null;
-      });
+      a.run(
+          tx -> {
+            for (long k = 0; k < 40; k += 10) {
+              tx.create("items", Key.of(k), Fixture.bytes("v" + k));
+            }
+            return null;
+          });
       KeyRange range = KeyRange.closed(Key.of(5L), Key.of(25L)); // holds 10, 20; next key 30
       try (Transaction scanner = a.begin()) {
         assertThat(keys(scanner, range)).containsExactly(10L, 20L);
         for (long phantom : new long[] {15L, 22L, 27L}) {
-          assertThatThrownBy(() -> b.run(ONCE, tx -> {
-            tx.create("items", Key.of(phantom), Fixture.bytes("phantom"));
-            return null;
-          })).as("insert of %d", phantom).isInstanceOf(TransactionConflictException.class);
+          assertThatThrownBy(
+                  () ->
+                      b.run(
+                          ONCE,
+                          tx -> {
+                            tx.create("items", Key.of(phantom), Fixture.bytes("phantom"));
+                            return null;
+                          }))
+              .as("insert of %d", phantom)
+              .isInstanceOf(TransactionConflictException.class);
         }
-        b.run(ONCE, tx -> {
-          tx.create("items", Key.of(35L), Fixture.bytes("beyond"));
-          tx.update("items", Key.of(0L), Fixture.bytes("outside"));
-          return null;
-        });
+        b.run(
+            ONCE,
+            tx -> {
+              tx.create("items", Key.of(35L), Fixture.bytes("beyond"));
+              tx.update("items", Key.of(0L), Fixture.bytes("outside"));
+              return null;
+            });
         assertThat(keys(scanner, range)).containsExactly(10L, 20L);
         scanner.create("items", Key.of(12L), Fixture.bytes("own"));
         assertThat(keys(scanner, range)).containsExactly(10L, 12L, 20L);
         scanner.commit();
       }
-      b.run(ONCE, tx -> {
-        tx.create("items", Key.of(15L), Fixture.bytes("after"));
-        return null;
-      });
-      assertThat(Fixture.itemsByKey(b)).containsKeys("0", "10", "12", "15", "20", "30", "35")
-          .containsEntry("0", "outside").hasSize(7);
+      b.run(
+          ONCE,
+          tx -> {
+            tx.create("items", Key.of(15L), Fixture.bytes("after"));
+            return null;
+          });
+      assertThat(Fixture.itemsByKey(b))
+          .containsKeys("0", "10", "12", "15", "20", "30", "35")
+          .containsEntry("0", "outside")
+          .hasSize(7);
     }
   }
 
@@ -151,8 +165,12 @@ class TwoPhaseLockingTest {
   void aLargeScanLocksItsTreeWhole(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       CloudMeter meter = new CloudMeter();
-      Database a = f.open(f.config(new MeteringInterceptor(meter)).protocol(KIND).clientId("a")
-          .checkpointExecutor(new ManualExecutor()));
+      Database a =
+          f.open(
+              f.config(new MeteringInterceptor(meter))
+                  .protocol(KIND)
+                  .clientId("a")
+                  .checkpointExecutor(new ManualExecutor()));
       Database b = open(f, "b");
       load(a, 300);
       b.createCollection("other");
@@ -160,23 +178,33 @@ class TwoPhaseLockingTest {
         MeterSnapshot before = meter.snapshot();
         assertThat(keys(scanner, KeyRange.closed(Key.of(0L), Key.of(199L)))).hasSize(200);
         MeterSnapshot scan = meter.snapshot().minus(before);
-        assertThat(scan.total(Operation.Service.LOCK).calls()).as("lock requests of the scan")
+        assertThat(scan.total(Operation.Service.LOCK).calls())
+            .as("lock requests of the scan")
             .isLessThanOrEqualTo(2);
-        assertThatThrownBy(() -> b.run(ONCE, tx -> {
-          update(tx, 250, "outside the range");
-          return null;
-        })).isInstanceOf(TransactionConflictException.class);
-        b.run(ONCE, tx -> {
-          tx.create("other", Key.of(1L), Fixture.bytes("another tree"));
-          return null;
-        });
+        assertThatThrownBy(
+                () ->
+                    b.run(
+                        ONCE,
+                        tx -> {
+                          update(tx, 250, "outside the range");
+                          return null;
+                        }))
+            .isInstanceOf(TransactionConflictException.class);
+        b.run(
+            ONCE,
+            tx -> {
+              tx.create("other", Key.of(1L), Fixture.bytes("another tree"));
+              return null;
+            });
         update(scanner, 7, "scanned");
         scanner.commit();
       }
-      b.run(ONCE, tx -> {
-        update(tx, 250, "after");
-        return null;
-      });
+      b.run(
+          ONCE,
+          tx -> {
+            update(tx, 250, "after");
+            return null;
+          });
       assertThat(Fixture.itemsByKey(b)).containsEntry("7", "scanned").containsEntry("250", "after");
     }
   }
@@ -184,36 +212,50 @@ class TwoPhaseLockingTest {
   /** A probe holds its search key: a record moved into it by another transaction is refused. */
   @Test
   void anIndexProbeAdmitsNoPhantom(@Seed long seed) {
-    IndexKeyExtractor city = (key, payload) -> {
-      String s = Fixture.string(payload);
-      int colon = s.indexOf(':');
-      return colon < 0 ? Optional.empty() : Optional.of(Key.of(s.substring(0, colon)).toBytes());
-    };
+    IndexKeyExtractor city =
+        (key, payload) -> {
+          String s = Fixture.string(payload);
+          int colon = s.indexOf(':');
+          return colon < 0
+              ? Optional.empty()
+              : Optional.of(Key.of(s.substring(0, colon)).toBytes());
+        };
     try (Fixture f = new Fixture(seed)) {
-      DatabaseConfig.Builder cfg = f.config().protocol(KIND)
-          .checkpointExecutor(new ManualExecutor()).indexExtractor("people", "byCity", city);
+      DatabaseConfig.Builder cfg =
+          f.config()
+              .protocol(KIND)
+              .checkpointExecutor(new ManualExecutor())
+              .indexExtractor("people", "byCity", city);
       Database a = f.open(cfg.clientId("a"));
       Database b = f.open(cfg.clientId("b"));
       a.createCollection("people");
       a.createIndex("people", "byCity", city);
-      a.run(tx -> {
-        tx.create("people", Key.of(1L), Fixture.bytes("Bern:anna"));
-        tx.create("people", Key.of(2L), Fixture.bytes("Zug:bruno"));
-        return null;
-      });
+      a.run(
+          tx -> {
+            tx.create("people", Key.of(1L), Fixture.bytes("Bern:anna"));
+            tx.create("people", Key.of(2L), Fixture.bytes("Zug:bruno"));
+            return null;
+          });
       try (Transaction prober = a.begin()) {
         assertThat(prober.probe("people", "byCity", Key.of("Bern"))).hasSize(1);
-        assertThatThrownBy(() -> b.run(ONCE, tx -> {
-          tx.update("people", Key.of(2L), Fixture.bytes("Bern:bruno"));
-          return null;
-        })).isInstanceOf(TransactionConflictException.class);
+        assertThatThrownBy(
+                () ->
+                    b.run(
+                        ONCE,
+                        tx -> {
+                          tx.update("people", Key.of(2L), Fixture.bytes("Bern:bruno"));
+                          return null;
+                        }))
+            .isInstanceOf(TransactionConflictException.class);
         assertThat(prober.probe("people", "byCity", Key.of("Bern"))).hasSize(1);
         prober.commit();
       }
-      b.run(ONCE, tx -> {
-        tx.update("people", Key.of(2L), Fixture.bytes("Bern:bruno"));
-        return null;
-      });
+      b.run(
+          ONCE,
+          tx -> {
+            tx.update("people", Key.of(2L), Fixture.bytes("Bern:bruno"));
+            return null;
+          });
       try (Transaction tx = a.begin()) {
         assertThat(tx.probe("people", "byCity", Key.of("Bern"))).hasSize(2);
       }
@@ -234,12 +276,14 @@ class TwoPhaseLockingTest {
       assertThat(Fixture.itemsByKey(a)).containsEntry("4", "v0-4"); // cached by a
       for (int round = 0; round < 3; round++) {
         String v = "b" + round;
-        b.run(ONCE, tx -> {
-          update(tx, 4, v);
-          tx.delete("items", Key.of(5L));
-          tx.create("items", Key.of(5L), Fixture.bytes("again-" + v));
-          return null;
-        });
+        b.run(
+            ONCE,
+            tx -> {
+              update(tx, 4, v);
+              tx.delete("items", Key.of(5L));
+              tx.create("items", Key.of(5L), Fixture.bytes("again-" + v));
+              return null;
+            });
         try (Transaction tx = a.begin()) {
           assertThat(read(tx, 4)).isEqualTo(v);
           assertThat(read(tx, 5)).isEqualTo("again-" + v);
@@ -264,16 +308,19 @@ class TwoPhaseLockingTest {
       load(a, 10);
       try (Transaction tx = a.begin()) {
         update(tx, 1, "mine"); // copies the leaf holding 1 and 2
-        b.run(ONCE, other -> {
-          update(other, 2, "theirs");
-          return null;
-        });
+        b.run(
+            ONCE,
+            other -> {
+              update(other, 2, "theirs");
+              return null;
+            });
         assertThat(read(tx, 2)).isEqualTo("theirs");
         assertThat(read(tx, 1)).isEqualTo("mine");
         update(tx, 2, read(tx, 2) + "+mine");
         tx.commit();
       }
-      assertThat(Fixture.itemsByKey(b)).containsEntry("1", "mine")
+      assertThat(Fixture.itemsByKey(b))
+          .containsEntry("1", "mine")
           .containsEntry("2", "theirs+mine");
     }
   }
@@ -290,15 +337,19 @@ class TwoPhaseLockingTest {
       Database b = open(f, "b");
       load(a, 5);
       List<String> seen = new ArrayList<>();
-      a.read(ONCE, ro -> {
-        seen.add(read(ro, 3));
-        b.run(ONCE, tx -> {
-          update(tx, 3, "changed");
-          return null;
-        });
-        seen.add(read(ro, 3));
-        return null;
-      });
+      a.read(
+          ONCE,
+          ro -> {
+            seen.add(read(ro, 3));
+            b.run(
+                ONCE,
+                tx -> {
+                  update(tx, 3, "changed");
+                  return null;
+                });
+            seen.add(read(ro, 3));
+            return null;
+          });
       assertThat(seen).containsExactly("v0-3", "v0-3");
       String writer = b.read(ONCE, ro -> read(ro, 3));
       assertThat(writer).as("the writer reads its write").isEqualTo("changed");
@@ -322,21 +373,27 @@ class TwoPhaseLockingTest {
         read(tx, 0);
         keys(tx, KeyRange.all());
       } // closed without commit: aborted
-      b.run(ONCE, tx -> {
-        update(tx, 0, "after-abort");
-        tx.create("items", Key.of(9L), Fixture.bytes("after-abort"));
-        return null;
-      });
+      b.run(
+          ONCE,
+          tx -> {
+            update(tx, 0, "after-abort");
+            tx.create("items", Key.of(9L), Fixture.bytes("after-abort"));
+            return null;
+          });
       try (Transaction tx = a.begin()) {
         update(tx, 1, read(tx, 1) + "+a");
         tx.commit();
       }
-      b.run(ONCE, tx -> {
-        update(tx, 1, read(tx, 1) + "+b");
-        return null;
-      });
-      assertThat(Fixture.itemsByKey(b)).containsEntry("0", "after-abort")
-          .containsEntry("1", "v0-1+a+b").containsEntry("9", "after-abort");
+      b.run(
+          ONCE,
+          tx -> {
+            update(tx, 1, read(tx, 1) + "+b");
+            return null;
+          });
+      assertThat(Fixture.itemsByKey(b))
+          .containsEntry("0", "after-abort")
+          .containsEntry("1", "v0-1+a+b")
+          .containsEntry("9", "after-abort");
     }
   }
 
@@ -351,30 +408,44 @@ class TwoPhaseLockingTest {
       Database a = open(f, "a");
       Database b = open(f, "b");
       load(a, 10);
-      a.run(ONCE, tx -> {
-        update(tx, 3, "before");
-        return null;
-      });
+      a.run(
+          ONCE,
+          tx -> {
+            update(tx, 3, "before");
+            return null;
+          });
       f.cloud.restartCounterService();
       f.cloud.restartLockService();
-      assertThatThrownBy(() -> b.run(ONCE, tx -> {
-        update(tx, 3, "refused");
-        return null;
-      })).isInstanceOf(io.stratus.StratusException.class)
+      assertThatThrownBy(
+              () ->
+                  b.run(
+                      ONCE,
+                      tx -> {
+                        update(tx, 3, "refused");
+                        return null;
+                      }))
+          .isInstanceOf(io.stratus.StratusException.class)
           .satisfies(e -> assertThat(((io.stratus.StratusException) e).isRetryable()).isTrue());
       f.clock.advance(Duration.ofSeconds(121)); // the refusal window: the longest lease
       try (Transaction reader = a.begin()) {
         assertThat(read(reader, 3)).as("a commit before the restart").isEqualTo("before");
-        assertThatThrownBy(() -> b.run(ONCE, tx -> {
-          update(tx, 3, "while read");
-          return null;
-        })).isInstanceOf(TransactionConflictException.class);
+        assertThatThrownBy(
+                () ->
+                    b.run(
+                        ONCE,
+                        tx -> {
+                          update(tx, 3, "while read");
+                          return null;
+                        }))
+            .isInstanceOf(TransactionConflictException.class);
         reader.commit();
       }
-      b.run(ONCE, tx -> {
-        update(tx, 3, read(tx, 3) + "+b");
-        return null;
-      });
+      b.run(
+          ONCE,
+          tx -> {
+            update(tx, 3, read(tx, 3) + "+b");
+            return null;
+          });
       assertThat(Fixture.itemsByKey(a)).containsEntry("3", "before+b");
     }
   }

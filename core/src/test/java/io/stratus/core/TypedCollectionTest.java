@@ -19,27 +19,28 @@ class TypedCollectionTest {
   record Book(String title, int price) {}
 
   /** Price (4 bytes) then the title in UTF-8. */
-  static final Codec<Book> BOOKS = new Codec<>() {
-    @Override
-    public byte[] encode(Book b) {
-      byte[] t = b.title().getBytes(StandardCharsets.UTF_8);
-      return ByteBuffer.allocate(4 + t.length).putInt(b.price()).put(t).array();
-    }
+  static final Codec<Book> BOOKS =
+      new Codec<>() {
+        @Override
+        public byte[] encode(Book b) {
+          byte[] t = b.title().getBytes(StandardCharsets.UTF_8);
+          return ByteBuffer.allocate(4 + t.length).putInt(b.price()).put(t).array();
+        }
 
-    @Override
-    public Book decode(byte[] payload) {
-      ByteBuffer in = ByteBuffer.wrap(payload);
-      int price = in.getInt();
-      byte[] t = new byte[in.remaining()];
-      in.get(t);
-      return new Book(new String(t, StandardCharsets.UTF_8), price);
-    }
-  };
+        @Override
+        public Book decode(byte[] payload) {
+          ByteBuffer in = ByteBuffer.wrap(payload);
+          int price = in.getInt();
+          byte[] t = new byte[in.remaining()];
+          in.get(t);
+          return new Book(new String(t, StandardCharsets.UTF_8), price);
+        }
+      };
 
   private static final TypedCollection<Book> BOOKS_VIEW = TypedCollection.of("books", BOOKS);
   private static final IndexKeyExtractor BY_PRICE =
-      BOOKS_VIEW.index((key, book) -> book.price() > 0 ? Optional.of(Key.of(book.price()))
-          : Optional.empty());
+      BOOKS_VIEW.index(
+          (key, book) -> book.price() > 0 ? Optional.of(Key.of(book.price())) : Optional.empty());
 
   @Test
   void valuesGoInAndComeOutTyped(@Seed long seed) {
@@ -47,11 +48,12 @@ class TypedCollectionTest {
       Database db = f.open(f.config().indexExtractor("books", "byPrice", BY_PRICE));
       db.createCollection("books");
       db.createIndex("books", "byPrice", BY_PRICE);
-      db.run(tx -> {
-        BOOKS_VIEW.create(tx, Key.of(1L), new Book("Dune", 10));
-        BOOKS_VIEW.create(tx, Key.of(2L), new Book("Emma", 7));
-        return BOOKS_VIEW.put(tx, Key.of(3L), new Book("Free", 0)); // not in the index
-      });
+      db.run(
+          tx -> {
+            BOOKS_VIEW.create(tx, Key.of(1L), new Book("Dune", 10));
+            BOOKS_VIEW.create(tx, Key.of(2L), new Book("Emma", 7));
+            return BOOKS_VIEW.put(tx, Key.of(3L), new Book("Free", 0)); // not in the index
+          });
 
       Optional<Book> emma = db.read(tx -> BOOKS_VIEW.get(tx, Key.of(2L)));
       assertThat(emma).contains(new Book("Emma", 7));
@@ -65,14 +67,20 @@ class TypedCollectionTest {
       assertThat(created).isFalse();
       ten = db.read(tx -> BOOKS_VIEW.probe(tx, "byPrice", Key.of(10)));
       assertThat(ten).isEmpty();
-      List<TypedCollection.Entry<Book>> priced = db.read(tx -> BOOKS_VIEW.probeRange(tx,
-          "byPrice", KeyRange.halfOpen(Key.of(1), Key.of(100))));
+      List<TypedCollection.Entry<Book>> priced =
+          db.read(
+              tx ->
+                  BOOKS_VIEW.probeRange(tx, "byPrice", KeyRange.halfOpen(Key.of(1), Key.of(100))));
       assertThat(priced).extracting(e -> e.value().price()).containsExactly(7, 12);
 
-      assertThatThrownBy(() -> db.run(tx -> {
-        BOOKS_VIEW.create(tx, Key.of(2L), new Book("again", 1));
-        return null;
-      })).isInstanceOf(DuplicateKeyException.class);
+      assertThatThrownBy(
+              () ->
+                  db.run(
+                      tx -> {
+                        BOOKS_VIEW.create(tx, Key.of(2L), new Book("again", 1));
+                        return null;
+                      }))
+          .isInstanceOf(DuplicateKeyException.class);
       boolean deleted = db.run(tx -> BOOKS_VIEW.delete(tx, Key.of(2L)));
       assertThat(deleted).isTrue();
       emma = db.read(tx -> BOOKS_VIEW.get(tx, Key.of(2L)));

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.CommitStateUnknownException;
-import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.testing.Seed;
@@ -40,7 +40,8 @@ class UnknownOutcomeLanesTest {
     final CountDownLatch release = new CountDownLatch(1);
 
     @Override
-    public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+    public <T> CompletableFuture<T> intercept(
+        Call<T> call, Supplier<CompletableFuture<T>> proceed) {
       if (call.operation() != Operation.QUEUE_SEND_BATCH
           || !call.target().startsWith(Fixture.DB + "/pu/")) {
         return proceed.get();
@@ -61,8 +62,7 @@ class UnknownOutcomeLanesTest {
   }
 
   @Test
-  void aLaterCommitOnAnotherLaneWaitsForAnUnknownOneToBeSettled(@Seed long seed)
-      throws Exception {
+  void aLaterCommitOnAnotherLaneWaitsForAnUnknownOneToBeSettled(@Seed long seed) throws Exception {
     ProtocolKind kind = ProtocolKind.MONOTONIC;
     {
       try (Fixture f = new Fixture(seed)) {
@@ -85,8 +85,9 @@ class UnknownOutcomeLanesTest {
         busy.get(30, TimeUnit.SECONDS);
 
         // Another client checkpoints before the background resend of x1 has run ...
-        Database b = f.open(f.config().protocol(kind).clientId("b")
-            .checkpointExecutor(new ManualExecutor()));
+        Database b =
+            f.open(
+                f.config().protocol(kind).clientId("b").checkpointExecutor(new ManualExecutor()));
         BasicProtocolTest.quiesce(f, b);
         ex.runAll(); // ... and after it
         BasicProtocolTest.quiesce(f, b);
@@ -106,20 +107,28 @@ class UnknownOutcomeLanesTest {
     try (Fixture f = new Fixture(seed)) {
       ManualExecutor ex = new ManualExecutor();
       Sends sends = new Sends();
-      Database a = f.open(f.config(sends).protocol(ProtocolKind.MONOTONIC).clientId("a")
-          .checkpointExecutor(ex));
+      Database a =
+          f.open(
+              f.config(sends)
+                  .protocol(ProtocolKind.MONOTONIC)
+                  .clientId("a")
+                  .checkpointExecutor(ex));
       load(a, 10);
       update(a, 4, "w"); // creates the page's queue
       sends.drop.set(4); // the send and its three resends: unknown, nothing arrived
-      assertThatThrownBy(() -> update(a, 3, "x1"))
-          .isInstanceOf(CommitStateUnknownException.class);
+      assertThatThrownBy(() -> update(a, 3, "x1")).isInstanceOf(CommitStateUnknownException.class);
       a.run(tx -> tx.delete("items", io.stratus.core.Key.of(3L)));
-      a.run(tx -> {
-        tx.create("items", io.stratus.core.Key.of(3L), io.stratus.core.Fixture.bytes("x3"));
-        return null;
-      });
-      Database b = f.open(f.config().protocol(ProtocolKind.MONOTONIC).clientId("b")
-          .checkpointExecutor(new ManualExecutor()));
+      a.run(
+          tx -> {
+            tx.create("items", io.stratus.core.Key.of(3L), io.stratus.core.Fixture.bytes("x3"));
+            return null;
+          });
+      Database b =
+          f.open(
+              f.config()
+                  .protocol(ProtocolKind.MONOTONIC)
+                  .clientId("b")
+                  .checkpointExecutor(new ManualExecutor()));
       BasicProtocolTest.quiesce(f, b); // before the resend
       ex.runAll(); // the background resend of x1
       BasicProtocolTest.quiesce(f, b);

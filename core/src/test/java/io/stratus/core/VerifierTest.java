@@ -39,8 +39,7 @@ class VerifierTest {
 
   /** A naive database with "items" (a tree of several levels), an index on it, and "other". */
   private static Database build(Fixture f, long seed) {
-    Database db = f.open(f.config().indexExtractor("items", "byCategory",
-        Fixture.BY_CATEGORY));
+    Database db = f.open(f.config().indexExtractor("items", "byCategory", Fixture.BY_CATEGORY));
     db.createCollection("items");
     db.createIndex("items", "byCategory", Fixture.BY_CATEGORY);
     db.createCollection("other");
@@ -87,12 +86,14 @@ class VerifierTest {
 
       VerificationReport report = db.verify();
 
-      assertThat(report.findings(Severity.ERROR)).extracting(Finding::kind, Finding::uri)
+      assertThat(report.findings(Severity.ERROR))
+          .extracting(Finding::kind, Finding::uri)
           .contains(org.assertj.core.groups.Tuple.tuple(Kind.CORRUPT_PAGE, leaf.uri()));
       assertThat(report.worst()).isEqualTo(Severity.ERROR);
       assertThat(report.treesChecked()).isEqualTo(3);
-      assertThat(report.count(Kind.INDEX_NOT_CHECKED)).as("the index is not compared with a"
-          + " collection read in part").isEqualTo(1);
+      assertThat(report.count(Kind.INDEX_NOT_CHECKED))
+          .as("the index is not compared with a" + " collection read in part")
+          .isEqualTo(1);
       assertThat(report.findings()).noneMatch(x -> x.kind() == Kind.INDEX_ENTRY_WITHOUT_RECORD);
     }
   }
@@ -110,11 +111,13 @@ class VerifierTest {
       VerificationReport report = db.verify();
 
       assertThat(report.count(Kind.SIBLING_MISMATCH)).isEqualTo(1);
-      assertThat(report.findings()).anySatisfy(x -> {
-        assertThat(x.kind()).isEqualTo(Kind.UNREACHABLE_NODE);
-        assertThat(x.uri()).isEqualTo(skipped.uri());
-        assertThat(x.severity()).isEqualTo(Severity.ERROR);
-      });
+      assertThat(report.findings())
+          .anySatisfy(
+              x -> {
+                assertThat(x.kind()).isEqualTo(Kind.UNREACHABLE_NODE);
+                assertThat(x.uri()).isEqualTo(skipped.uri());
+                assertThat(x.severity()).isEqualTo(Severity.ERROR);
+              });
     }
   }
 
@@ -128,10 +131,12 @@ class VerifierTest {
 
       VerificationReport report = db.verify();
 
-      assertThat(report.findings()).anySatisfy(x -> {
-        assertThat(x.kind()).isEqualTo(Kind.KEY_OUT_OF_RANGE);
-        assertThat(x.uri()).isEqualTo(leaf.uri());
-      });
+      assertThat(report.findings())
+          .anySatisfy(
+              x -> {
+                assertThat(x.kind()).isEqualTo(Kind.KEY_OUT_OF_RANGE);
+                assertThat(x.uri()).isEqualTo(leaf.uri());
+              });
     }
   }
 
@@ -154,15 +159,19 @@ class VerifierTest {
       VerificationReport report = db.verify();
 
       byte[] goneKey = gone;
-      assertThat(report.findings(Severity.ERROR)).anySatisfy(x -> {
-        assertThat(x.kind()).isEqualTo(Kind.INDEX_ENTRY_WITHOUT_RECORD);
-        assertThat(x.message()).contains(TreeWalk.show(goneKey));
-      });
-      assertThat(report.findings(Severity.ERROR)).anySatisfy(x -> {
-        assertThat(x.kind()).isEqualTo(Kind.RECORD_MISSING_FROM_INDEX);
-        assertThat(x.uri()).isEqualTo(INDEX);
-        assertThat(x.message()).contains(TreeWalk.show(SecondaryKeys.recordKey(dropped)));
-      });
+      assertThat(report.findings(Severity.ERROR))
+          .anySatisfy(
+              x -> {
+                assertThat(x.kind()).isEqualTo(Kind.INDEX_ENTRY_WITHOUT_RECORD);
+                assertThat(x.message()).contains(TreeWalk.show(goneKey));
+              });
+      assertThat(report.findings(Severity.ERROR))
+          .anySatisfy(
+              x -> {
+                assertThat(x.kind()).isEqualTo(Kind.RECORD_MISSING_FROM_INDEX);
+                assertThat(x.uri()).isEqualTo(INDEX);
+                assertThat(x.message()).contains(TreeWalk.show(SecondaryKeys.recordKey(dropped)));
+              });
 
       // Without the extractor, entries without records are still found; missing ones are not.
       VerificationReport bare = Database.verify(f.config().build(), VerifyOptions.defaults());
@@ -183,9 +192,10 @@ class VerifierTest {
 
       VerificationReport report = db.verify();
 
-      assertThat(report.findings()).extracting(Finding::kind, Finding::uri, Finding::severity)
-          .contains(org.assertj.core.groups.Tuple.tuple(Kind.MISSING_ROOT, otherRoot,
-                  Severity.ERROR),
+      assertThat(report.findings())
+          .extracting(Finding::kind, Finding::uri, Finding::severity)
+          .contains(
+              org.assertj.core.groups.Tuple.tuple(Kind.MISSING_ROOT, otherRoot, Severity.ERROR),
               org.assertj.core.groups.Tuple.tuple(Kind.ORPHAN_ROOT, ghost, Severity.WARNING));
     }
   }
@@ -194,8 +204,8 @@ class VerifierTest {
   void aDamagedCatalogIsFoundAndTheTreesAreStillChecked(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       build(f, seed);
-      CloudFutures.await(f.services().storage().put(LAYOUT.catalog(), bytes("not a page"),
-          Map.of()));
+      CloudFutures.await(
+          f.services().storage().put(LAYOUT.catalog(), bytes("not a page"), Map.of()));
 
       VerificationReport report = Database.verify(f.config().build(), VerifyOptions.defaults());
 
@@ -208,25 +218,33 @@ class VerifierTest {
   @Test
   void aLateBacklogIsReportedWithoutConsumingIt(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
-      Database db = f.open(f.config().protocol(ProtocolKind.MONOTONIC).clientId("a")
-          .checkpointInterval(Duration.ofSeconds(30)).checkpointExecutor(new ManualExecutor()));
+      Database db =
+          f.open(
+              f.config()
+                  .protocol(ProtocolKind.MONOTONIC)
+                  .clientId("a")
+                  .checkpointInterval(Duration.ofSeconds(30))
+                  .checkpointExecutor(new ManualExecutor()));
       BasicProtocolTest.load(db, 10);
       BasicProtocolTest.update(db, 3, "x1");
       VerifyOptions peek = VerifyOptions.builder().peekPerQueue(5).build();
 
       VerificationReport fresh = db.verify(peek);
       assertThat(fresh.isClean()).as(fresh.findings().toString()).isTrue();
-      QueueBacklog queue = fresh.queues().stream().filter(q -> q.messages() > 0).findFirst()
-          .orElseThrow();
+      QueueBacklog queue =
+          fresh.queues().stream().filter(q -> q.messages() > 0).findFirst().orElseThrow();
       assertThat(queue.peeked()).hasSize(1);
 
       f.clock.advance(Duration.ofMinutes(6)); // more than 10 intervals of 30 s
       VerificationReport late = db.verify();
-      assertThat(late.findings()).singleElement().satisfies(x -> {
-        assertThat(x.kind()).isEqualTo(Kind.QUEUE_BACKLOG);
-        assertThat(x.severity()).isEqualTo(Severity.WARNING);
-        assertThat(x.uri()).isEqualTo(queue.uri());
-      });
+      assertThat(late.findings())
+          .singleElement()
+          .satisfies(
+              x -> {
+                assertThat(x.kind()).isEqualTo(Kind.QUEUE_BACKLOG);
+                assertThat(x.severity()).isEqualTo(Severity.WARNING);
+                assertThat(x.uri()).isEqualTo(queue.uri());
+              });
 
       f.clock.advance(Duration.ofDays(2)); // beyond half the 4-day retention
       VerificationReport old = db.verify();
@@ -244,17 +262,24 @@ class VerifierTest {
     try (Fixture f = new Fixture(seed)) {
       Database db = build(f, seed);
       String queue = LAYOUT.pendingUpdatePrefix() + "t/x";
-      CloudFutures.await(f.services().storage().put(LAYOUT.deadLetter(queue, "m-1"),
-          DeadLetters.encode(queue, "m-1", "bad checksum", 0, new byte[] {1, 2}),
-          java.util.Map.of()));
+      CloudFutures.await(
+          f.services()
+              .storage()
+              .put(
+                  LAYOUT.deadLetter(queue, "m-1"),
+                  DeadLetters.encode(queue, "m-1", "bad checksum", 0, new byte[] {1, 2}),
+                  java.util.Map.of()));
 
       VerificationReport report = db.verify();
 
-      assertThat(report.findings()).singleElement().satisfies(x -> {
-        assertThat(x.kind()).isEqualTo(Kind.DEAD_LETTER);
-        assertThat(x.severity()).isEqualTo(Severity.WARNING);
-        assertThat(x.message()).contains("bad checksum");
-      });
+      assertThat(report.findings())
+          .singleElement()
+          .satisfies(
+              x -> {
+                assertThat(x.kind()).isEqualTo(Kind.DEAD_LETTER);
+                assertThat(x.severity()).isEqualTo(Severity.WARNING);
+                assertThat(x.message()).contains("bad checksum");
+              });
     }
   }
 
@@ -267,8 +292,7 @@ class VerifierTest {
         CloudFutures.await(f.services().storage().put(leaf.uri(), bytes("x"), Map.of()));
       }
 
-      VerificationReport report = db.verify(VerifyOptions.builder().maxFindingsPerKind(1)
-          .build());
+      VerificationReport report = db.verify(VerifyOptions.builder().maxFindingsPerKind(1).build());
 
       assertThat(report.count(Kind.CORRUPT_PAGE)).isEqualTo(3);
       assertThat(report.findings()).filteredOn(x -> x.kind() == Kind.CORRUPT_PAGE).hasSize(1);
@@ -279,8 +303,8 @@ class VerifierTest {
   // ---- storage helpers ----
 
   static Page read(Fixture f, String uri) {
-    return PageCodec.decode(uri,
-        CloudFutures.await(f.services().storage().get(uri)).orElseThrow().payload());
+    return PageCodec.decode(
+        uri, CloudFutures.await(f.services().storage().get(uri)).orElseThrow().payload());
   }
 
   static void write(Fixture f, Page page) {

@@ -59,11 +59,12 @@ class WriterLanesTest {
     }
 
     @Override
-    public <T> CompletableFuture<T> intercept(Call<T> call,
-        Supplier<CompletableFuture<T>> proceed) {
+    public <T> CompletableFuture<T> intercept(
+        Call<T> call, Supplier<CompletableFuture<T>> proceed) {
       String name = Thread.currentThread().getName();
       CountDownLatch gate = release.get(name);
-      if (gate != null && call.operation() == Operation.QUEUE_SEND_BATCH
+      if (gate != null
+          && call.operation() == Operation.QUEUE_SEND_BATCH
           && (call.target().startsWith(Fixture.DB + "/pu/")
               || call.target().startsWith(Fixture.DB + "/atomic/"))) {
         reached.get(name).countDown();
@@ -81,17 +82,20 @@ class WriterLanesTest {
   }
 
   /** Runs {@code update(db, key, value)} on a new thread named {@code name}. */
-  private static CompletableFuture<Void> updateOn(String name, Database db, long key,
-      String value) {
+  private static CompletableFuture<Void> updateOn(
+      String name, Database db, long key, String value) {
     CompletableFuture<Void> done = new CompletableFuture<>();
-    Thread t = new Thread(() -> {
-      try {
-        update(db, key, value);
-        done.complete(null);
-      } catch (Throwable e) {
-        done.completeExceptionally(e);
-      }
-    }, name);
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                update(db, key, value);
+                done.complete(null);
+              } catch (Throwable e) {
+                done.completeExceptionally(e);
+              }
+            },
+            name);
     t.start();
     return done;
   }
@@ -141,8 +145,11 @@ class WriterLanesTest {
           ex.runQueued(); // propagated to the page's queue; its checkpoint waits in the executor
         }
         String q = MonotonicWritesTest.pageQueue(f);
-        assertThat(CloudFutures.await(f.services().simpleQueues()
-            .receive(q, 10, Duration.ofSeconds(40)))).as("%s", kind).hasSize(1); // A hidden 40 s
+        assertThat(
+                CloudFutures.await(
+                    f.services().simpleQueues().receive(q, 10, Duration.ofSeconds(40))))
+            .as("%s", kind)
+            .hasSize(1); // A hidden 40 s
         hold.hold("slow");
         CompletableFuture<Void> d = updateOn("slow", db, 5, "d"); // lane 0, held
         hold.awaitReached("slow");
@@ -186,20 +193,23 @@ class WriterLanesTest {
           Random random = new Random(seed + t);
           String name = "session-" + t;
           CompletableFuture<Void> done = new CompletableFuture<>();
-          Thread thread = new Thread(() -> {
-            try {
-              for (int i = 0; i < 15; i++) {
-                long key = random.nextInt(3);
-                String value = name + "-" + i;
-                long start = ticks.incrementAndGet();
-                update(db, key, value);
-                writes.add(new Write(key, value, start, ticks.incrementAndGet()));
-              }
-              done.complete(null);
-            } catch (Throwable e) {
-              done.completeExceptionally(e);
-            }
-          }, name);
+          Thread thread =
+              new Thread(
+                  () -> {
+                    try {
+                      for (int i = 0; i < 15; i++) {
+                        long key = random.nextInt(3);
+                        String value = name + "-" + i;
+                        long start = ticks.incrementAndGet();
+                        update(db, key, value);
+                        writes.add(new Write(key, value, start, ticks.incrementAndGet()));
+                      }
+                      done.complete(null);
+                    } catch (Throwable e) {
+                      done.completeExceptionally(e);
+                    }
+                  },
+                  name);
           thread.start();
           workers.add(done);
         }
@@ -222,11 +232,24 @@ class WriterLanesTest {
             assertThat(value).isEqualTo("v0-" + key);
             continue;
           }
-          Write last = ofKey.stream().filter(w -> w.value().equals(value)).findFirst()
-              .orElseThrow(() -> new AssertionError(kind + ": key " + key + " holds " + value
-                  + ", which no write wrote"));
-          assertThat(ofKey).as("%s: key %d holds %s; no write of it may have begun after that"
-              + " one ended", kind, key, value).noneMatch(w -> w.start() > last.end());
+          Write last =
+              ofKey.stream()
+                  .filter(w -> w.value().equals(value))
+                  .findFirst()
+                  .orElseThrow(
+                      () ->
+                          new AssertionError(
+                              kind
+                                  + ": key "
+                                  + key
+                                  + " holds "
+                                  + value
+                                  + ", which no write wrote"));
+          assertThat(ofKey)
+              .as(
+                  "%s: key %d holds %s; no write of it may have begun after that" + " one ended",
+                  kind, key, value)
+              .noneMatch(w -> w.start() > last.end());
         }
       }
     }

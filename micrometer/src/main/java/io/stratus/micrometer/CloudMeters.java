@@ -39,45 +39,91 @@ final class CloudMeters {
 
   void bindTo(MeterRegistry registry) {
     for (Operation op : Operation.values()) {
-      Tags opTags = Tags.of("service", StratusMetrics.tagValue(op.service()),
-          "operation", StratusMetrics.tagValue(op));
-      counter(registry, StratusMetrics.CLOUD_REQUESTS, "cloud calls", opTags, null,
+      Tags opTags =
+          Tags.of(
+              "service",
+              StratusMetrics.tagValue(op.service()),
+              "operation",
+              StratusMetrics.tagValue(op));
+      counter(
+          registry,
+          StratusMetrics.CLOUD_REQUESTS,
+          "cloud calls",
+          opTags,
+          null,
           s -> s.stats(op).calls());
-      counter(registry, StratusMetrics.CLOUD_FAILURES, "cloud calls that failed", opTags, null,
+      counter(
+          registry,
+          StratusMetrics.CLOUD_FAILURES,
+          "cloud calls that failed",
+          opTags,
+          null,
           s -> s.stats(op).failures());
       if (prices != null) {
         PriceTable.PriceClass pc = prices.priceClass(op);
-        counter(registry, StratusMetrics.CLOUD_COST, "what the cloud calls cost",
-            opTags.and("price.table", prices.name()), StratusMetrics.DOLLARS, s -> {
+        counter(
+            registry,
+            StratusMetrics.CLOUD_COST,
+            "what the cloud calls cost",
+            opTags.and("price.table", prices.name()),
+            StratusMetrics.DOLLARS,
+            s -> {
               OperationStats o = s.stats(op);
-              long n = pc.billing() == PriceTable.Billing.PER_CALL ? o.calls()
-                  : o.requestUnits64KiB();
+              long n =
+                  pc.billing() == PriceTable.Billing.PER_CALL ? o.calls() : o.requestUnits64KiB();
               return pc.pricePerRequest().multiply(BigDecimal.valueOf(n)).doubleValue();
             });
       }
     }
     Tags sent = Tags.of("direction", "sent");
     Tags received = Tags.of("direction", "received");
-    counter(registry, StratusMetrics.CLOUD_BYTES, "payload bytes of cloud calls", sent,
-        BaseUnits.BYTES, s -> s.total().bytesSent());
-    counter(registry, StratusMetrics.CLOUD_BYTES, "payload bytes of cloud calls", received,
-        BaseUnits.BYTES, s -> s.total().bytesReceived());
+    counter(
+        registry,
+        StratusMetrics.CLOUD_BYTES,
+        "payload bytes of cloud calls",
+        sent,
+        BaseUnits.BYTES,
+        s -> s.total().bytesSent());
+    counter(
+        registry,
+        StratusMetrics.CLOUD_BYTES,
+        "payload bytes of cloud calls",
+        received,
+        BaseUnits.BYTES,
+        s -> s.total().bytesReceived());
     if (prices != null) {
       Tags table = Tags.of("price.table", prices.name());
-      counter(registry, StratusMetrics.CLOUD_TRANSFER_COST, "what the transfer cost",
-          sent.and(table), StratusMetrics.DOLLARS,
+      counter(
+          registry,
+          StratusMetrics.CLOUD_TRANSFER_COST,
+          "what the transfer cost",
+          sent.and(table),
+          StratusMetrics.DOLLARS,
           s -> s.costBreakdown(prices).get(PriceTable.TRANSFER_IN).doubleValue());
-      counter(registry, StratusMetrics.CLOUD_TRANSFER_COST, "what the transfer cost",
-          received.and(table), StratusMetrics.DOLLARS,
+      counter(
+          registry,
+          StratusMetrics.CLOUD_TRANSFER_COST,
+          "what the transfer cost",
+          received.and(table),
+          StratusMetrics.DOLLARS,
           s -> s.costBreakdown(prices).get(PriceTable.TRANSFER_OUT).doubleValue());
     }
   }
 
-  private void counter(MeterRegistry registry, String name, String description, Tags extra,
-      String unit, ToDoubleFunction<MeterSnapshot> value) {
+  private void counter(
+      MeterRegistry registry,
+      String name,
+      String description,
+      Tags extra,
+      String unit,
+      ToDoubleFunction<MeterSnapshot> value) {
     // Keyed on the cloud meter; the function keeps this reading (and so the meter) alive.
     FunctionCounter.builder(name, meter, m -> value.applyAsDouble(snapshot()))
-        .description(description).baseUnit(unit).tags(tags).tags(extra).register(registry);
+        .description(description)
+        .baseUnit(unit)
+        .tags(tags)
+        .tags(extra)
+        .register(registry);
   }
 
   /** The meter's counts, taken again only when calls were counted since the last reading. */

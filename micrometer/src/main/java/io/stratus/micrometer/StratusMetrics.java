@@ -92,53 +92,76 @@ import java.util.function.ToLongFunction;
 public final class StratusMetrics implements MeterBinder {
   /** Tag: the database URI. */
   public static final String TAG_DATABASE = "database";
+
   /** Tag: the handle's client id. */
   public static final String TAG_CLIENT = "client";
 
   /** Transactions committed (read-only ones included). */
   public static final String COMMITS = "stratus.commits";
+
   /** Commits that failed, of every kind. */
   public static final String COMMITS_FAILED = "stratus.commits.failed";
+
   /** Failed commits whose outcome is unknown (they may have taken effect). */
   public static final String COMMITS_UNKNOWN = "stratus.commits.unknown";
+
   /** Transactions the application aborted. */
   public static final String ABORTS = "stratus.aborts";
+
   /** Attempts of {@code db.run} / {@code db.read} that failed retryably and ran again. */
   public static final String RETRIES = "stratus.retries";
+
   /** Pages the commit protocol wrote. */
   public static final String PAGES_WRITTEN = "stratus.pages.written";
+
   /** Background checkpoints run. */
   public static final String CHECKPOINTS = "stratus.checkpoints";
+
   /** Background checkpoints that gave up or failed. */
   public static final String CHECKPOINTS_FAILED = "stratus.checkpoints.failed";
+
   /** Queues owed a checkpoint by this handle (a level). */
   public static final String CHECKPOINTS_OWED = "stratus.checkpoints.owed";
+
   /** Committed records overlaid on this handle's reads until applied (a level). */
   public static final String PENDING_OWN_WRITES = "stratus.pending.own.writes";
+
   /** Failures of background work other than checkpoints. */
   public static final String BACKGROUND_FAILURES = "stratus.background.failures";
+
   /** Distinct damaged queue messages found. */
   public static final String CORRUPT_MESSAGES = "stratus.corrupt.messages";
+
   /** Distinct corrupt pages found by checkpoints. */
   public static final String CORRUPT_PAGES = "stratus.corrupt.pages";
+
   /** Damaged messages moved into the dead-letter area. */
   public static final String DEAD_LETTERED = "stratus.dead.lettered";
+
   /** Buffer-pool fetches, tagged by {@code result}. */
   public static final String CACHE_REQUESTS = "stratus.cache.requests";
+
   /** Pages the buffer pool dropped to stay within its bound. */
   public static final String CACHE_EVICTIONS = "stratus.cache.evictions";
+
   /** Pages in the buffer pool (a level). */
   public static final String CACHE_PAGES = "stratus.cache.pages";
+
   /** Bytes the buffer pool's pages take at most (a level). */
   public static final String CACHE_BYTES = "stratus.cache.bytes";
+
   /** Cloud calls, per operation. */
   public static final String CLOUD_REQUESTS = "stratus.cloud.requests";
+
   /** Cloud calls that failed, per operation. */
   public static final String CLOUD_FAILURES = "stratus.cloud.failures";
+
   /** Payload bytes moved, per direction. */
   public static final String CLOUD_BYTES = "stratus.cloud.bytes";
+
   /** Dollars the cloud calls cost under the price table, per operation. */
   public static final String CLOUD_COST = "stratus.cloud.cost";
+
   /** Dollars the transfer cost under the price table, per direction. */
   public static final String CLOUD_TRANSFER_COST = "stratus.cloud.transfer.cost";
 
@@ -154,8 +177,10 @@ public final class StratusMetrics implements MeterBinder {
     this.db = b.db;
     this.cloudMeter = b.cloudMeter;
     this.priceTable = b.priceTable;
-    this.tags = Tags.of(TAG_DATABASE, b.db.config().databaseUri())
-        .and(TAG_CLIENT, b.db.config().clientId()).and(b.tags);
+    this.tags =
+        Tags.of(TAG_DATABASE, b.db.config().databaseUri())
+            .and(TAG_CLIENT, b.db.config().clientId())
+            .and(b.tags);
   }
 
   /** A builder for the metrics of {@code db}. */
@@ -172,24 +197,42 @@ public final class StratusMetrics implements MeterBinder {
   public void bindTo(MeterRegistry registry) {
     counter(registry, COMMITS, "transactions committed", DatabaseStats::commits);
     counter(registry, COMMITS_FAILED, "commits that failed", DatabaseStats::failedCommits);
-    counter(registry, COMMITS_UNKNOWN, "failed commits whose outcome is unknown",
+    counter(
+        registry,
+        COMMITS_UNKNOWN,
+        "failed commits whose outcome is unknown",
         DatabaseStats::unknownCommits);
     counter(registry, ABORTS, "transactions aborted by the application", DatabaseStats::aborts);
     counter(registry, RETRIES, "transaction attempts run again", DatabaseStats::retries);
     counter(registry, PAGES_WRITTEN, "pages written by commits", DatabaseStats::pagesWritten);
     counter(registry, CHECKPOINTS, "background checkpoints run", DatabaseStats::checkpointsRun);
-    counter(registry, CHECKPOINTS_FAILED, "background checkpoints that gave up or failed",
+    counter(
+        registry,
+        CHECKPOINTS_FAILED,
+        "background checkpoints that gave up or failed",
         DatabaseStats::checkpointsFailed);
-    gauge(registry, CHECKPOINTS_OWED, "queues owed a checkpoint by this handle",
+    gauge(
+        registry,
+        CHECKPOINTS_OWED,
+        "queues owed a checkpoint by this handle",
         DatabaseStats::owedCheckpoints);
-    gauge(registry, PENDING_OWN_WRITES, "committed records overlaid on this handle's reads",
+    gauge(
+        registry,
+        PENDING_OWN_WRITES,
+        "committed records overlaid on this handle's reads",
         DatabaseStats::pendingOwnWrites);
-    counter(registry, BACKGROUND_FAILURES, "failures of background work other than checkpoints",
+    counter(
+        registry,
+        BACKGROUND_FAILURES,
+        "failures of background work other than checkpoints",
         DatabaseStats::backgroundFailures);
-    counter(registry, CORRUPT_MESSAGES, "damaged queue messages found",
-        DatabaseStats::corruptMessages);
+    counter(
+        registry, CORRUPT_MESSAGES, "damaged queue messages found", DatabaseStats::corruptMessages);
     counter(registry, CORRUPT_PAGES, "corrupt pages found", DatabaseStats::corruptPages);
-    counter(registry, DEAD_LETTERED, "messages moved to the dead-letter area",
+    counter(
+        registry,
+        DEAD_LETTERED,
+        "messages moved to the dead-letter area",
         DatabaseStats::deadLettered);
     cacheMeters(registry);
     if (cloudMeter != null) {
@@ -199,37 +242,66 @@ public final class StratusMetrics implements MeterBinder {
 
   private void cacheMeters(MeterRegistry registry) {
     String fetches = "buffer-pool fetches";
-    counter(registry, CACHE_REQUESTS, fetches, Tags.of("result", "hit"),
-        s -> s.bufferPool().hits());
-    counter(registry, CACHE_REQUESTS, fetches, Tags.of("result", "miss"),
-        s -> s.bufferPool().misses());
-    counter(registry, CACHE_REQUESTS, fetches, Tags.of("result", "refresh"),
+    counter(
+        registry, CACHE_REQUESTS, fetches, Tags.of("result", "hit"), s -> s.bufferPool().hits());
+    counter(
+        registry, CACHE_REQUESTS, fetches, Tags.of("result", "miss"), s -> s.bufferPool().misses());
+    counter(
+        registry,
+        CACHE_REQUESTS,
+        fetches,
+        Tags.of("result", "refresh"),
         s -> s.bufferPool().refreshes());
-    counter(registry, CACHE_REQUESTS, fetches, Tags.of("result", "coalesced"),
+    counter(
+        registry,
+        CACHE_REQUESTS,
+        fetches,
+        Tags.of("result", "coalesced"),
         s -> s.bufferPool().coalesced());
-    counter(registry, CACHE_EVICTIONS, "pages dropped from the buffer pool", Tags.empty(),
+    counter(
+        registry,
+        CACHE_EVICTIONS,
+        "pages dropped from the buffer pool",
+        Tags.empty(),
         s -> s.bufferPool().evictions());
     gauge(registry, CACHE_PAGES, "pages in the buffer pool", s -> s.bufferPool().pagesCached());
     Gauge.builder(CACHE_BYTES, db, d -> d.stats().bufferPool().bytesCached())
-        .description("bytes the buffer pool's pages take at most").baseUnit(BaseUnits.BYTES)
-        .tags(tags).register(registry);
+        .description("bytes the buffer pool's pages take at most")
+        .baseUnit(BaseUnits.BYTES)
+        .tags(tags)
+        .register(registry);
   }
 
-  private void counter(MeterRegistry registry, String name, String description,
+  private void counter(
+      MeterRegistry registry,
+      String name,
+      String description,
       ToLongFunction<DatabaseStats> value) {
     counter(registry, name, description, Tags.empty(), value);
   }
 
-  private void counter(MeterRegistry registry, String name, String description, Tags extra,
+  private void counter(
+      MeterRegistry registry,
+      String name,
+      String description,
+      Tags extra,
       ToLongFunction<DatabaseStats> value) {
     FunctionCounter.builder(name, db, d -> value.applyAsLong(d.stats()))
-        .description(description).tags(tags).tags(extra).register(registry);
+        .description(description)
+        .tags(tags)
+        .tags(extra)
+        .register(registry);
   }
 
-  private void gauge(MeterRegistry registry, String name, String description,
+  private void gauge(
+      MeterRegistry registry,
+      String name,
+      String description,
       ToLongFunction<DatabaseStats> value) {
     Gauge.builder(name, db, (ToDoubleFunction<Database>) d -> value.applyAsLong(d.stats()))
-        .description(description).tags(tags).register(registry);
+        .description(description)
+        .tags(tags)
+        .register(registry);
   }
 
   /** The lower-case tag value of an enum constant. */
@@ -296,8 +368,9 @@ public final class StratusMetrics implements MeterBinder {
      */
     public StratusMetrics build() {
       if (priceTable != null && cloudMeter == null) {
-        throw new InvalidRequestException("a price table needs a cloud meter: the cost is that of"
-            + " the metered calls (set cloudMeter too)");
+        throw new InvalidRequestException(
+            "a price table needs a cloud meter: the cost is that of"
+                + " the metered calls (set cloudMeter too)");
       }
       return new StratusMetrics(this);
     }

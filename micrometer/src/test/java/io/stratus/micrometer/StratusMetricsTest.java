@@ -38,8 +38,12 @@ class StratusMetricsTest {
   @BeforeEach
   void open() {
     cloud = Decorators.wrap(InProcessCloud.create().services(), new MeteringInterceptor(meter));
-    db = Database.open(DatabaseConfig.builder(cloud, "db/metrics")
-        .protocol(ProtocolKind.BASIC).clientId("client-1").build());
+    db =
+        Database.open(
+            DatabaseConfig.builder(cloud, "db/metrics")
+                .protocol(ProtocolKind.BASIC)
+                .clientId("client-1")
+                .build());
     db.createCollection("books");
   }
 
@@ -52,10 +56,11 @@ class StratusMetricsTest {
   private void work(int n) {
     for (int i = 0; i < n; i++) {
       long id = i;
-      db.run(tx -> {
-        tx.put("books", Key.of(id), ("book " + id).getBytes(StandardCharsets.UTF_8));
-        return null;
-      });
+      db.run(
+          tx -> {
+            tx.put("books", Key.of(id), ("book " + id).getBytes(StandardCharsets.UTF_8));
+            return null;
+          });
       db.read(tx -> tx.read("books", Key.of(id)));
     }
     db.begin().abort();
@@ -91,28 +96,48 @@ class StratusMetricsTest {
   @Test
   void cloudRequestsAndTheirCostMatchTheMetersOwnPricing() {
     PriceTable table = PriceTables.paper2008();
-    StratusMetrics.builder(db).cloudMeter(meter).priceTable(table).tag("app", "shop").build()
+    StratusMetrics.builder(db)
+        .cloudMeter(meter)
+        .priceTable(table)
+        .tag("app", "shop")
+        .build()
         .bindTo(registry);
     work(5);
     db.checkpointAll();
     MeterSnapshot snap = meter.snapshot();
     assertThat(counter(StratusMetrics.CLOUD_REQUESTS, "operation", "storage_get"))
         .isEqualTo(snap.stats(Operation.STORAGE_GET).calls());
-    assertThat(counter(StratusMetrics.CLOUD_REQUESTS, "operation", "queue_send_batch",
-        "service", "simple_queue")).isEqualTo(snap.stats(Operation.QUEUE_SEND_BATCH).calls())
+    assertThat(
+            counter(
+                StratusMetrics.CLOUD_REQUESTS,
+                "operation",
+                "queue_send_batch",
+                "service",
+                "simple_queue"))
+        .isEqualTo(snap.stats(Operation.QUEUE_SEND_BATCH).calls())
         .isPositive(); // the basic protocol's commits
-    double requests = registry.find(StratusMetrics.CLOUD_REQUESTS).functionCounters().stream()
-        .mapToDouble(FunctionCounter::count).sum();
+    double requests =
+        registry.find(StratusMetrics.CLOUD_REQUESTS).functionCounters().stream()
+            .mapToDouble(FunctionCounter::count)
+            .sum();
     assertThat(requests).isEqualTo(snap.requests());
     assertThat(counter(StratusMetrics.CLOUD_BYTES, "direction", "sent"))
         .isEqualTo(snap.total().bytesSent());
-    double dollars = registry.find(StratusMetrics.CLOUD_COST).functionCounters().stream()
-        .mapToDouble(FunctionCounter::count).sum()
-        + registry.find(StratusMetrics.CLOUD_TRANSFER_COST).functionCounters().stream()
-            .mapToDouble(FunctionCounter::count).sum();
+    double dollars =
+        registry.find(StratusMetrics.CLOUD_COST).functionCounters().stream()
+                .mapToDouble(FunctionCounter::count)
+                .sum()
+            + registry.find(StratusMetrics.CLOUD_TRANSFER_COST).functionCounters().stream()
+                .mapToDouble(FunctionCounter::count)
+                .sum();
     assertThat(dollars).isPositive().isCloseTo(snap.cost(table).doubleValue(), within(1e-12));
-    assertThat(registry.get(StratusMetrics.CLOUD_COST).tags("price.table", table.name(),
-        "operation", "storage_get").functionCounter().getId().getBaseUnit())
+    assertThat(
+            registry
+                .get(StratusMetrics.CLOUD_COST)
+                .tags("price.table", table.name(), "operation", "storage_get")
+                .functionCounter()
+                .getId()
+                .getBaseUnit())
         .isEqualTo(StratusMetrics.DOLLARS);
     // One series per operation, whether called or not; the builder's tag on all.
     assertThat(registry.find(StratusMetrics.CLOUD_REQUESTS).tag("app", "shop").meters())
@@ -134,17 +159,26 @@ class StratusMetricsTest {
 
   @Test
   void everyNameIsUnderTheStratusPrefixAndDistinct() {
-    StratusMetrics.builder(db).cloudMeter(meter).priceTable(PriceTables.aws2026()).build()
+    StratusMetrics.builder(db)
+        .cloudMeter(meter)
+        .priceTable(PriceTables.aws2026())
+        .build()
         .bindTo(registry);
     Set<String> names = new TreeSet<>();
     for (Meter m : registry.getMeters()) {
       names.add(m.getId().getName());
     }
     assertThat(names).allMatch(n -> n.startsWith("stratus."));
-    assertThat(names).contains(StratusMetrics.COMMITS, StratusMetrics.COMMITS_UNKNOWN,
-        StratusMetrics.BACKGROUND_FAILURES, StratusMetrics.CORRUPT_PAGES,
-        StratusMetrics.DEAD_LETTERED, StratusMetrics.CHECKPOINTS_OWED, StratusMetrics.CLOUD_COST,
-        StratusMetrics.CLOUD_TRANSFER_COST);
+    assertThat(names)
+        .contains(
+            StratusMetrics.COMMITS,
+            StratusMetrics.COMMITS_UNKNOWN,
+            StratusMetrics.BACKGROUND_FAILURES,
+            StratusMetrics.CORRUPT_PAGES,
+            StratusMetrics.DEAD_LETTERED,
+            StratusMetrics.CHECKPOINTS_OWED,
+            StratusMetrics.CLOUD_COST,
+            StratusMetrics.CLOUD_TRANSFER_COST);
   }
 
   @Test
@@ -152,7 +186,8 @@ class StratusMetricsTest {
     assertThatThrownBy(() -> StratusMetrics.builder(null))
         .isInstanceOf(InvalidRequestException.class);
     assertThatThrownBy(() -> StratusMetrics.builder(db).priceTable(PriceTables.aws2026()).build())
-        .isInstanceOf(InvalidRequestException.class).hasMessageContaining("cloud meter");
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("cloud meter");
     assertThatThrownBy(() -> StratusMetrics.builder(db).tag(StratusMetrics.TAG_CLIENT, "x"))
         .isInstanceOf(InvalidRequestException.class);
   }

@@ -75,9 +75,11 @@ public final class BufferPool implements AutoCloseable {
   private final long ttlMillis;
   private final long lowWaterBytes;
   private final ConcurrentHashMap<String, PoolSlot> slots = new ConcurrentHashMap<>();
+
   /** The one storage read in flight per URI; futures complete with the content or null (absent). */
   private final ConcurrentHashMap<String, CompletableFuture<Content>> inflight =
       new ConcurrentHashMap<>();
+
   private final ReentrantLock evictionLock = new ReentrantLock();
   private final AtomicLong bytesCached = new AtomicLong();
   private final AtomicLong pagesCached = new AtomicLong();
@@ -89,8 +91,10 @@ public final class BufferPool implements AutoCloseable {
   private final LongAdder evictions = new LongAdder();
   private final LongAdder staleInstallsRefused = new LongAdder();
   private final LongAdder staleRefused = new LongAdder();
+
   /** Monotonic reads: per URI the highest version stamp this pool has seen; null when off. */
   private final ConcurrentHashMap<String, Long> stamps;
+
   private volatile boolean evictionRequested;
   private volatile boolean closed;
 
@@ -234,8 +238,14 @@ public final class BufferPool implements AutoCloseable {
   /** The pool's counters now. */
   public BufferPoolStats stats() {
     return new BufferPoolStats(
-        hits.sum(), misses.sum(), refreshes.sum(), notModified.sum(), coalesced.sum(),
-        evictions.sum(), bytesCached.get(), pagesCached.get());
+        hits.sum(),
+        misses.sum(),
+        refreshes.sum(),
+        notModified.sum(),
+        coalesced.sum(),
+        evictions.sum(),
+        bytesCached.get(),
+        pagesCached.get());
   }
 
   /**
@@ -287,7 +297,7 @@ public final class BufferPool implements AutoCloseable {
    */
   PoolSlot pinSlot(String uri) {
     checkOpen();
-    for (;;) {
+    for (; ; ) {
       PoolSlot s = slots.get(uri);
       if (s == null) {
         s = slots.computeIfAbsent(uri, PoolSlot::new);
@@ -402,7 +412,10 @@ public final class BufferPool implements AutoCloseable {
   }
 
   private void finishGet(
-      String uri, CompletableFuture<Content> mine, long started, Optional<StoredItem> item,
+      String uri,
+      CompletableFuture<Content> mine,
+      long started,
+      Optional<StoredItem> item,
       Throwable failure) {
     if (failure != null) {
       failRead(uri, mine, failure);
@@ -412,8 +425,12 @@ public final class BufferPool implements AutoCloseable {
   }
 
   /** Settles a storage answer, or re-reads (attempt {@code attempt}) one older than seen. */
-  private void accept(String uri, CompletableFuture<Content> mine, long started,
-      Optional<StoredItem> item, int attempt) {
+  private void accept(
+      String uri,
+      CompletableFuture<Content> mine,
+      long started,
+      Optional<StoredItem> item,
+      int attempt) {
     try {
       Content c = item.isEmpty() ? null : decode(uri, item.get(), started);
       if (stale(uri, c)) {
@@ -451,26 +468,32 @@ public final class BufferPool implements AutoCloseable {
    * replica), up to {@link #MAX_REREADS} times, then fail with the retryable {@link
    * StalePageException}. No waiting: nothing here depends on time passing.
    */
-  private void reread(String uri, CompletableFuture<Content> mine, long started, int attempt,
-      Content served) {
+  private void reread(
+      String uri, CompletableFuture<Content> mine, long started, int attempt, Content served) {
     staleRefused.increment();
     if (attempt > MAX_REREADS) {
-      fail(uri, mine, new StalePageException(uri, highestStamp(uri),
-          served == null ? -1 : served.page.versionStamp()), false);
+      fail(
+          uri,
+          mine,
+          new StalePageException(
+              uri, highestStamp(uri), served == null ? -1 : served.page.versionStamp()),
+          false);
       return;
     }
-    call(() -> storage.get(uri)).whenComplete((item, failure) -> {
-      if (failure != null) {
-        failRead(uri, mine, failure);
-        return;
-      }
-      accept(uri, mine, started, item, attempt + 1);
-    });
+    call(() -> storage.get(uri))
+        .whenComplete(
+            (item, failure) -> {
+              if (failure != null) {
+                failRead(uri, mine, failure);
+                return;
+              }
+              accept(uri, mine, started, item, attempt + 1);
+            });
   }
 
   /** Storage answered a refresh with an older version (or none): keep the newer copy or re-read. */
-  private void refreshedStale(String uri, CompletableFuture<Content> mine, long started,
-      Content base, Content served) {
+  private void refreshedStale(
+      String uri, CompletableFuture<Content> mine, long started, Content base, Content served) {
     if (base.page.versionStamp() >= highestStamp(uri)) {
       staleRefused.increment();
       settle(uri, mine, base.withExpiry(expiry(started))); // as "not modified": still the newest
@@ -480,8 +503,12 @@ public final class BufferPool implements AutoCloseable {
   }
 
   private void finishRefresh(
-      String uri, CompletableFuture<Content> mine, long started, Content base,
-      ConditionalRead read, Throwable failure) {
+      String uri,
+      CompletableFuture<Content> mine,
+      long started,
+      Content base,
+      ConditionalRead read,
+      Throwable failure) {
     if (failure != null) {
       // The old version stays, expired: the next fetch asks storage again.
       failRead(uri, mine, failure);
@@ -594,7 +621,7 @@ public final class BufferPool implements AutoCloseable {
    * Retries when the slot is retired between the look-up and the lock.
    */
   private void withSlot(String uri, Consumer<PoolSlot> action) {
-    for (;;) {
+    for (; ; ) {
       PoolSlot s = slots.computeIfAbsent(uri, PoolSlot::new);
       synchronized (s) {
         if (!s.isRetired()) {

@@ -15,10 +15,13 @@ public final class BufferPoolConfig {
    * large enough to amortise the per-request cost of storage, small enough to transfer quickly.
    */
   public static final int DEFAULT_PAGE_SIZE = 100 * 1024;
+
   /** 100 seconds: the buffer pool TTL of the paper's experiments (paper 000, section 7.1). */
   public static final Duration DEFAULT_TTL = Duration.ofSeconds(100);
+
   /** 256 MiB of cached pages (about 2,600 pages of the default size). */
   public static final long DEFAULT_MAX_BYTES = 256L * 1024 * 1024;
+
   /** The smallest page size accepted: below it a page holds hardly more than its header. */
   public static final int MIN_PAGE_SIZE = 256;
 
@@ -47,7 +50,10 @@ public final class BufferPoolConfig {
 
   /** A builder holding this configuration's settings. */
   public Builder toBuilder() {
-    return new Builder().ttl(ttl).maxBytes(maxBytes).pageSize(pageSize)
+    return new Builder()
+        .ttl(ttl)
+        .maxBytes(maxBytes)
+        .pageSize(pageSize)
         .monotonicReads(monotonicReads);
   }
 
@@ -87,7 +93,9 @@ public final class BufferPoolConfig {
       return false;
     }
     BufferPoolConfig c = (BufferPoolConfig) o;
-    return ttl.equals(c.ttl) && maxBytes == c.maxBytes && pageSize == c.pageSize
+    return ttl.equals(c.ttl)
+        && maxBytes == c.maxBytes
+        && pageSize == c.pageSize
         && monotonicReads == c.monotonicReads;
   }
 
@@ -98,7 +106,12 @@ public final class BufferPoolConfig {
 
   @Override
   public String toString() {
-    return "BufferPoolConfig{ttl=" + ttl + ", maxBytes=" + maxBytes + ", pageSize=" + pageSize
+    return "BufferPoolConfig{ttl="
+        + ttl
+        + ", maxBytes="
+        + maxBytes
+        + ", pageSize="
+        + pageSize
         + '}';
   }
 

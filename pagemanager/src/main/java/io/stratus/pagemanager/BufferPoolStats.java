@@ -20,8 +20,14 @@ package io.stratus.pagemanager;
  * @param pagesCached pages in the pool now
  */
 public record BufferPoolStats(
-    long hits, long misses, long refreshes, long notModified, long coalesced, long evictions,
-    long bytesCached, long pagesCached) {
+    long hits,
+    long misses,
+    long refreshes,
+    long notModified,
+    long coalesced,
+    long evictions,
+    long bytesCached,
+    long pagesCached) {
 
   /** The fetches counted: hits, misses, refreshes and coalesced fetches. */
   public long fetches() {

@@ -3,8 +3,8 @@ package io.stratus.pagemanager;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.function.Function;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * One page: the unit of transfer and buffering, stored as one storage item under its URI (paper 000,
@@ -39,14 +39,19 @@ import java.util.Optional;
  */
 public final class Page {
   private static final byte[][] NO_BYTES = new byte[0][];
+
   /** Bytes a page's encoding costs besides its keys and values (header, framing), an upper bound. */
   static final int HEADER_OVERHEAD = 64;
+
   /** Bytes of framing each entry costs in the encoding, an upper bound. */
   static final int ENTRY_OVERHEAD = 10;
+
   /** Bytes a set tree checkpoint time costs (tag and a varint of up to ten bytes). */
   static final int TREE_CHECKPOINT_OVERHEAD = 11;
+
   /** Bytes a set version stamp costs (tag and a varint of up to ten bytes). */
   static final int VERSION_STAMP_OVERHEAD = 11;
+
   /** Bytes set protocol state costs besides its own bytes (tag and a length of up to 5 bytes). */
   public static final int PROTOCOL_STATE_OVERHEAD = 6;
 
@@ -59,12 +64,15 @@ public final class Page {
   private final long lastCheckpointMillis;
   private final long treeCheckpointMillis;
   private final byte[] protocolState;
+
   /** The protocol state as last decoded ({@link #protocolState(Function)}); a cache. */
   private volatile Decoded decoded;
+
   private final long versionStamp;
   private final byte[][] keys;
   private final byte[][] values;
   private final int encodedSizeBound;
+
   /** A decoding of the protocol state, and the decoder that made it. */
   private record Decoded(Function<byte[], ?> decoder, Object value) {}
 
@@ -84,11 +92,14 @@ public final class Page {
     this.versionStamp = b.versionStamp;
     this.keys = keys;
     this.values = values;
-    int size = HEADER_OVERHEAD + utf8Length(uri) + lowKey.length
-        + (highKey == null ? 0 : highKey.length)
-        + (rightSibling == null ? 0 : utf8Length(rightSibling))
-        + (treeCheckpointMillis == 0 ? 0 : TREE_CHECKPOINT_OVERHEAD)
-        + VERSION_STAMP_OVERHEAD; // always: stamping a page on its way out must not grow it
+    int size =
+        HEADER_OVERHEAD
+            + utf8Length(uri)
+            + lowKey.length
+            + (highKey == null ? 0 : highKey.length)
+            + (rightSibling == null ? 0 : utf8Length(rightSibling))
+            + (treeCheckpointMillis == 0 ? 0 : TREE_CHECKPOINT_OVERHEAD)
+            + VERSION_STAMP_OVERHEAD; // always: stamping a page on its way out must not grow it
     size += protocolState.length == 0 ? 0 : PROTOCOL_STATE_OVERHEAD + protocolState.length;
     for (int i = 0; i < keys.length; i++) {
       size += keys[i].length + values[i].length + ENTRY_OVERHEAD;
@@ -321,14 +332,18 @@ public final class Page {
       return false;
     }
     Page p = (Page) o;
-    return uri.equals(p.uri) && kind == p.kind && level == p.level
-        && Arrays.equals(lowKey, p.lowKey) && Arrays.equals(highKey, p.highKey)
+    return uri.equals(p.uri)
+        && kind == p.kind
+        && level == p.level
+        && Arrays.equals(lowKey, p.lowKey)
+        && Arrays.equals(highKey, p.highKey)
         && Objects.equals(rightSibling, p.rightSibling)
         && lastCheckpointMillis == p.lastCheckpointMillis
         && treeCheckpointMillis == p.treeCheckpointMillis
         && Arrays.equals(protocolState, p.protocolState)
         && versionStamp == p.versionStamp
-        && Arrays.deepEquals(keys, p.keys) && Arrays.deepEquals(values, p.values);
+        && Arrays.deepEquals(keys, p.keys)
+        && Arrays.deepEquals(values, p.values);
   }
 
   @Override
@@ -338,8 +353,17 @@ public final class Page {
 
   @Override
   public String toString() {
-    return "Page{" + uri + ", " + kind + " level " + level + ", " + keys.length + " entries"
-        + (rightSibling == null ? "" : ", right=" + rightSibling) + '}';
+    return "Page{"
+        + uri
+        + ", "
+        + kind
+        + " level "
+        + level
+        + ", "
+        + keys.length
+        + " entries"
+        + (rightSibling == null ? "" : ", right=" + rightSibling)
+        + '}';
   }
 
   /** An upper bound of the UTF-8 length of {@code s}: exact except that a surrogate pair counts 6. */

@@ -130,8 +130,8 @@ public final class PageCodec {
     if (!body.getUri().equals(uri)) {
       // A valid page of another address: taking it for this one made scans return a fraction of
       // the records and commits land in the foreign page.
-      throw new CorruptPageException(uri, "it holds page " + body.getUri()
-          + " (copied or moved from another address)");
+      throw new CorruptPageException(
+          uri, "it holds page " + body.getUri() + " (copied or moved from another address)");
     }
     PageKind kind = kindOf(uri, body.getKind());
     if (body.getLevel() < 0) {
@@ -141,8 +141,7 @@ public final class PageCodec {
     List<ByteString> keys = body.getKeysList();
     List<ByteString> values = body.getValuesList();
     if (keys.size() != values.size()) {
-      throw new CorruptPageException(
-          uri, keys.size() + " keys but " + values.size() + " values");
+      throw new CorruptPageException(uri, keys.size() + " keys but " + values.size() + " values");
     }
     byte[][] k = new byte[keys.size()][];
     byte[][] v = new byte[values.size()][];

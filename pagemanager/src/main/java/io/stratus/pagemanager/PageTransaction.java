@@ -95,8 +95,14 @@ public final class PageTransaction implements PageStore, AutoCloseable {
     Objects.requireNonNull(page, "page");
     if (page.encodedSizeBound() > pageSize()) {
       throw new IllegalArgumentException(
-          "page " + page.uri() + " needs up to " + page.encodedSizeBound() + " bytes, more than"
-              + " the page size of " + pageSize() + "; split it before writing it");
+          "page "
+              + page.uri()
+              + " needs up to "
+              + page.encodedSizeBound()
+              + " bytes, more than"
+              + " the page size of "
+              + pageSize()
+              + "; split it before writing it");
     }
     String uri = page.uri();
     if (writes == null) {
@@ -106,9 +112,13 @@ public final class PageTransaction implements PageStore, AutoCloseable {
     PageWrite w;
     if (previous != null) {
       // One new version per transaction: the stamp given at the first write stays.
-      w = new PageWrite(page.withVersionStamp(previous.page().versionStamp()),
-          previous.baseVersion(), previous.isNew());
-    } else if (created != null && created.contains(uri)
+      w =
+          new PageWrite(
+              page.withVersionStamp(previous.page().versionStamp()),
+              previous.baseVersion(),
+              previous.isNew());
+    } else if (created != null
+        && created.contains(uri)
         && (reads == null || !reads.containsKey(uri))) {
       w = new PageWrite(page.withVersionStamp(page.versionStamp() + 1), Optional.empty(), true);
     } else {
@@ -117,9 +127,10 @@ public final class PageTransaction implements PageStore, AutoCloseable {
       if (base != null && base.page != null) {
         stamp = Math.max(stamp, base.page.versionStamp());
       }
-      w = base == null
-          ? new PageWrite(page.withVersionStamp(stamp + 1), Optional.empty(), true)
-          : new PageWrite(page.withVersionStamp(stamp + 1), Optional.of(base.version), false);
+      w =
+          base == null
+              ? new PageWrite(page.withVersionStamp(stamp + 1), Optional.empty(), true)
+              : new PageWrite(page.withVersionStamp(stamp + 1), Optional.of(base.version), false);
     }
     writes.put(uri, w);
   }
@@ -236,8 +247,13 @@ public final class PageTransaction implements PageStore, AutoCloseable {
 
   @Override
   public String toString() {
-    return "PageTransaction{" + state + ", " + (reads == null ? 0 : reads.size()) + " read, "
-        + (writes == null ? 0 : writes.size()) + " written}";
+    return "PageTransaction{"
+        + state
+        + ", "
+        + (reads == null ? 0 : reads.size())
+        + " read, "
+        + (writes == null ? 0 : writes.size())
+        + " written}";
   }
 
   private Read readFromPool(String uri) {
@@ -280,8 +296,11 @@ public final class PageTransaction implements PageStore, AutoCloseable {
   private void checkOpen(String action) {
     if (state != State.OPEN) {
       throw new IllegalStateException(
-          "cannot " + action + " a page transaction that was already "
-              + (state == State.COMPLETED ? "completed" : "aborted") + "; begin a new one");
+          "cannot "
+              + action
+              + " a page transaction that was already "
+              + (state == State.COMPLETED ? "completed" : "aborted")
+              + "; begin a new one");
     }
   }
 }

@@ -87,7 +87,8 @@ public final class PageWriter {
    * version the writer based it on, 0 for none) and every stamp this handle has seen for its URI.
    */
   public Page stamp(Page page, long readStamp) {
-    long highest = Math.max(page.versionStamp(), Math.max(readStamp, pool.highestStamp(page.uri())));
+    long highest =
+        Math.max(page.versionStamp(), Math.max(readStamp, pool.highestStamp(page.uri())));
     return page.withVersionStamp(highest + 1);
   }
 
@@ -105,8 +106,14 @@ public final class PageWriter {
       return storage.put(page.uri(), bytes, Map.of());
     }
     if (conditional == null) {
-      throw new IllegalStateException("a " + condition + " put of " + page.uri()
-          + " needs storage with conditional puts, and " + storage + " has none");
+      throw new IllegalStateException(
+          "a "
+              + condition
+              + " put of "
+              + page.uri()
+              + " needs storage with conditional puts, and "
+              + storage
+              + " has none");
     }
     return condition.absent
         ? conditional.putIfAbsent(page.uri(), bytes, Map.of())

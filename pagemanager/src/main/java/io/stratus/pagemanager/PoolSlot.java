@@ -31,8 +31,10 @@ final class PoolSlot {
   static final int RETIRED = Integer.MIN_VALUE / 2;
 
   final String uri;
+
   /** The cached page; null when there is none (a pinned slot may outlive its page). */
   volatile Content content;
+
   volatile long lastAccess;
   final AtomicInteger pins = new AtomicInteger();
 
@@ -42,7 +44,7 @@ final class PoolSlot {
 
   /** Adds a pin unless the slot has been retired (removed from the pool). */
   boolean tryPin() {
-    for (;;) {
+    for (; ; ) {
       int p = pins.get();
       if (p < 0) {
         return false;
@@ -65,8 +67,10 @@ final class PoolSlot {
     final Page page;
     final String version;
     final int bytes;
+
     /** Clock millis from which the page must be revalidated with storage. */
     final long expiresAt;
+
     final Optional<Page> optionalPage;
     final Optional<CachedPage> optionalCached;
 
@@ -75,7 +79,10 @@ final class PoolSlot {
     }
 
     private Content(
-        Page page, String version, long expiresAt, Optional<Page> optionalPage,
+        Page page,
+        String version,
+        long expiresAt,
+        Optional<Page> optionalPage,
         Optional<CachedPage> optionalCached) {
       this.page = page;
       this.version = version;

@@ -47,7 +47,8 @@ class BufferPoolConcurrencyTest {
     }
 
     @Override
-    public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+    public <T> CompletableFuture<T> intercept(
+        Call<T> call, Supplier<CompletableFuture<T>> proceed) {
       if (call.operation() != operation) {
         return proceed.get();
       }
@@ -210,9 +211,10 @@ class BufferPoolConcurrencyTest {
       throws Exception {
     int pages = 64;
     int size = RandomPages.leaf("db/s/00", 8, 50).encodedSizeBound();
-    f = new PoolFixture(
-        seed,
-        BufferPoolConfig.builder().ttl(Duration.ofSeconds(10)).maxBytes(16L * size).build());
+    f =
+        new PoolFixture(
+            seed,
+            BufferPoolConfig.builder().ttl(Duration.ofSeconds(10)).maxBytes(16L * size).build());
     for (int i = 0; i < pages; i++) {
       f.store(RandomPages.leaf(String.format("db/s/%02d", i), 8, 50));
     }
@@ -243,8 +245,8 @@ class BufferPoolConcurrencyTest {
                       if (r.nextBoolean()) {
                         Page changed = p.withPut(new byte[] {'t'}, new byte[] {(byte) op});
                         tx.write(changed);
-                        String v = f.raw.put(uri, PageCodec.encode(changed), Map.of()).join()
-                            .version();
+                        String v =
+                            f.raw.put(uri, PageCodec.encode(changed), Map.of()).join().version();
                         tx.complete(Map.of(uri, v));
                       }
                     }

@@ -57,7 +57,9 @@ class BufferPoolCorruptionTest {
       byte[] apply(byte[] good, Random r) {
         try {
           return StoredPage.parseFrom(good).toBuilder()
-              .setFormatVersion(PageCodec.FORMAT_VERSION + 1).build().toByteArray();
+              .setFormatVersion(PageCodec.FORMAT_VERSION + 1)
+              .build()
+              .toByteArray();
         } catch (Exception e) {
           throw new AssertionError(e);
         }

@@ -25,7 +25,9 @@ class BufferPoolEvictionTest {
 
   private void start(long seed, int pagesThatFit) {
     BufferPoolConfig config =
-        BufferPoolConfig.builder().ttl(Duration.ofHours(1)).maxBytes((long) pagesThatFit * SIZE)
+        BufferPoolConfig.builder()
+            .ttl(Duration.ofHours(1))
+            .maxBytes((long) pagesThatFit * SIZE)
             .build();
     f = new PoolFixture(seed, config);
     for (int i = 0; i < 100; i++) {

@@ -28,10 +28,17 @@ class BufferPoolMonotonicReadsTest {
   /** Pages stamped 1..5 written in a row; the pool reads after every TTL, often stale. */
   private static int backwardSteps(long seed, boolean guard, boolean invalidate) {
     ManualClock clock = new ManualClock();
-    try (InProcessCloud cloud = InProcessCloud.builder().clock(clock).seed(seed)
-        .storageConsistency(StorageConsistency.eventual(Duration.ofMinutes(10))).build();
-        BufferPool pool = new BufferPool(cloud.services().storage(),
-            BufferPoolConfig.builder().ttl(TTL).monotonicReads(guard).build(), clock)) {
+    try (InProcessCloud cloud =
+            InProcessCloud.builder()
+                .clock(clock)
+                .seed(seed)
+                .storageConsistency(StorageConsistency.eventual(Duration.ofMinutes(10)))
+                .build();
+        BufferPool pool =
+            new BufferPool(
+                cloud.services().storage(),
+                BufferPoolConfig.builder().ttl(TTL).monotonicReads(guard).build(),
+                clock)) {
       StorageService storage = cloud.services().storage();
       int backward = 0;
       long highest = 0;

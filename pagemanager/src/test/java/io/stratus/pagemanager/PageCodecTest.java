@@ -45,7 +45,8 @@ class PageCodecTest {
     Page empty = Page.builder(URI, PageKind.LEAF).build();
     assertThat(PageCodec.decode(URI, PageCodec.encode(empty))).isEqualTo(empty);
 
-    Page emptyHigh = Page.builder(URI, PageKind.INNER).highKey(new byte[0]).rightSibling("").build();
+    Page emptyHigh =
+        Page.builder(URI, PageKind.INNER).highKey(new byte[0]).rightSibling("").build();
     Page back = PageCodec.decode(URI, PageCodec.encode(emptyHigh));
     assertThat(back).isEqualTo(emptyHigh);
     assertThat(back.highKey()).isPresent();
@@ -70,7 +71,9 @@ class PageCodecTest {
     for (int i = 0; i < 2000; i++) {
       // Short URIs leave the bound the least slack (the URI is counted but not stored).
       Page p = RandomPages.page(r, "u" + (i % 10));
-      assertThat(PageCodec.encode(p).length).as("page %s", p).isLessThanOrEqualTo(p.encodedSizeBound());
+      assertThat(PageCodec.encode(p).length)
+          .as("page %s", p)
+          .isLessThanOrEqualTo(p.encodedSizeBound());
     }
   }
 
@@ -167,15 +170,23 @@ class PageCodecTest {
   @Test
   void structurallyInvalidBodiesWithValidChecksumsAreRefused() {
     assertCorrupt(
-        body(StoredPageKind.STORED_PAGE_KIND_LEAF).addKeys(bs("b")).addKeys(bs("a"))
-            .addValues(bs("1")).addValues(bs("2")),
+        body(StoredPageKind.STORED_PAGE_KIND_LEAF)
+            .addKeys(bs("b"))
+            .addKeys(bs("a"))
+            .addValues(bs("1"))
+            .addValues(bs("2")),
         "unsorted");
     assertCorrupt(
-        body(StoredPageKind.STORED_PAGE_KIND_LEAF).addKeys(bs("a")).addKeys(bs("a"))
-            .addValues(bs("1")).addValues(bs("2")),
+        body(StoredPageKind.STORED_PAGE_KIND_LEAF)
+            .addKeys(bs("a"))
+            .addKeys(bs("a"))
+            .addValues(bs("1"))
+            .addValues(bs("2")),
         "duplicate");
     assertCorrupt(
-        body(StoredPageKind.STORED_PAGE_KIND_LEAF).addKeys(bs("a")).addKeys(bs("b"))
+        body(StoredPageKind.STORED_PAGE_KIND_LEAF)
+            .addKeys(bs("a"))
+            .addKeys(bs("b"))
             .addValues(bs("1")),
         "2 keys but 1 values");
     assertCorrupt(body(StoredPageKind.STORED_PAGE_KIND_UNSPECIFIED), "unknown page kind");
@@ -202,8 +213,7 @@ class PageCodecTest {
       return java.util.stream.IntStream.range(0, length).toArray();
     }
     return java.util.stream.IntStream.concat(
-            java.util.stream.IntStream.range(0, 256),
-            r.ints(256, 256, length))
+            java.util.stream.IntStream.range(0, 256), r.ints(256, 256, length))
         .toArray();
   }
 

@@ -48,8 +48,8 @@ class PageTransactionTest {
       Page a3 = a2.withRemoved(new byte[] {'x'}).withPut(new byte[] {'y'}, new byte[] {2});
       tx.write(a3);
       assertThat(tx.read(A)).contains(a3.withVersionStamp(stamp));
-      assertThat(tx.writes().get(A)).isEqualTo(new PageWrite(a3.withVersionStamp(stamp),
-          Optional.of(aVersion), false));
+      assertThat(tx.writes().get(A))
+          .isEqualTo(new PageWrite(a3.withVersionStamp(stamp), Optional.of(aVersion), false));
       // Others do not see it.
       assertThat(f.pool.fetch(A)).contains(a);
     }
@@ -112,7 +112,8 @@ class PageTransactionTest {
   @Test
   void newPageUrisAreUniqueAndUnderThePrefix() {
     Set<String> seen = new HashSet<>();
-    try (PageTransaction tx = f.pool.begin(); PageTransaction other = f.pool.begin()) {
+    try (PageTransaction tx = f.pool.begin();
+        PageTransaction other = f.pool.begin()) {
       for (int i = 0; i < 1000; i++) {
         String u = (i % 2 == 0 ? tx : other).newPageUri("db/coll/");
         assertThat(u).startsWith("db/coll/").hasSize("db/coll/".length() + 36);
@@ -164,10 +165,10 @@ class PageTransactionTest {
 
     tx.complete(Map.of(A, "v-a2", created, "v-c"));
 
-    assertThat(f.pool.fetchVersioned(A)).contains(
-        new CachedPage(a2.withVersionStamp(a.versionStamp() + 1), "v-a2"));
-    assertThat(f.pool.fetchVersioned(created)).contains(
-        new CachedPage(c.withVersionStamp(c.versionStamp() + 1), "v-c"));
+    assertThat(f.pool.fetchVersioned(A))
+        .contains(new CachedPage(a2.withVersionStamp(a.versionStamp() + 1), "v-a2"));
+    assertThat(f.pool.fetchVersioned(created))
+        .contains(new CachedPage(c.withVersionStamp(c.versionStamp() + 1), "v-c"));
     assertThat(f.storageCalls()).isEqualTo(calls);
     assertThat(f.pool.isCached(B)).isFalse();
     assertThat(f.pool.pinCount(A)).isZero();

@@ -56,8 +56,16 @@ public final class BackgroundFailures {
     if (suppressed < 0) {
       log.log(Level.DEBUG, message, cause);
     } else {
-      log.log(Level.WARNING, message + (suppressed == 0 ? ""
-          : " (and " + suppressed + " more " + kind + " failure(s) since the last warning)"),
+      log.log(
+          Level.WARNING,
+          message
+              + (suppressed == 0
+                  ? ""
+                  : " (and "
+                      + suppressed
+                      + " more "
+                      + kind
+                      + " failure(s) since the last warning)"),
           cause);
     }
   }

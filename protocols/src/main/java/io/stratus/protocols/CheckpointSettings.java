@@ -20,21 +20,38 @@ import java.util.Objects;
  *     deleted only once its commit time is this much older than the recoverer's clock, so a live
  *     client's in-flight commit is never destroyed; longer than the lock timeout
  */
-public record CheckpointSettings(Duration lockTimeout, Duration propagationPeriod,
-    int maxRecordsPerCheckpoint, CheckpointWrites writes, long seed, Duration atomicTimeout) {
+public record CheckpointSettings(
+    Duration lockTimeout,
+    Duration propagationPeriod,
+    int maxRecordsPerCheckpoint,
+    CheckpointWrites writes,
+    long seed,
+    Duration atomicTimeout) {
   /** 60 s: far longer than any commit's sends take. */
   public static final Duration DEFAULT_ATOMIC_TIMEOUT = Duration.ofSeconds(60);
+
   /** 30 s (paper 000, section 4.3). */
   public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(30);
+
   /** 5 s (paper 000, section 4.3: Amazon's safe value for S3). */
   public static final Duration DEFAULT_PROPAGATION_PERIOD = Duration.ofSeconds(5);
+
   /** 256 (paper 000, section 4.3). */
   public static final int DEFAULT_MAX_RECORDS = 256;
 
   /** Settings with the default atomic timeout. */
-  public CheckpointSettings(Duration lockTimeout, Duration propagationPeriod,
-      int maxRecordsPerCheckpoint, CheckpointWrites writes, long seed) {
-    this(lockTimeout, propagationPeriod, maxRecordsPerCheckpoint, writes, seed,
+  public CheckpointSettings(
+      Duration lockTimeout,
+      Duration propagationPeriod,
+      int maxRecordsPerCheckpoint,
+      CheckpointWrites writes,
+      long seed) {
+    this(
+        lockTimeout,
+        propagationPeriod,
+        maxRecordsPerCheckpoint,
+        writes,
+        seed,
         DEFAULT_ATOMIC_TIMEOUT);
   }
 
@@ -42,8 +59,12 @@ public record CheckpointSettings(Duration lockTimeout, Duration propagationPerio
     Objects.requireNonNull(lockTimeout, "lockTimeout");
     Objects.requireNonNull(atomicTimeout, "atomicTimeout");
     if (atomicTimeout.compareTo(lockTimeout) <= 0) {
-      throw new IllegalArgumentException("the atomic timeout must be longer than the lock"
-          + " timeout, got " + atomicTimeout + " for " + lockTimeout);
+      throw new IllegalArgumentException(
+          "the atomic timeout must be longer than the lock"
+              + " timeout, got "
+              + atomicTimeout
+              + " for "
+              + lockTimeout);
     }
     Objects.requireNonNull(propagationPeriod, "propagationPeriod");
     Objects.requireNonNull(writes, "writes");
@@ -51,18 +72,26 @@ public record CheckpointSettings(Duration lockTimeout, Duration propagationPerio
       throw new IllegalArgumentException("the lock timeout must be positive, got " + lockTimeout);
     }
     if (propagationPeriod.isNegative() || propagationPeriod.compareTo(lockTimeout) >= 0) {
-      throw new IllegalArgumentException("the propagation period must be at least 0 and shorter"
-          + " than the lock timeout, got " + propagationPeriod + " for " + lockTimeout);
+      throw new IllegalArgumentException(
+          "the propagation period must be at least 0 and shorter"
+              + " than the lock timeout, got "
+              + propagationPeriod
+              + " for "
+              + lockTimeout);
     }
     if (maxRecordsPerCheckpoint < 1) {
-      throw new IllegalArgumentException("a checkpoint must apply at least one record, got "
-          + maxRecordsPerCheckpoint);
+      throw new IllegalArgumentException(
+          "a checkpoint must apply at least one record, got " + maxRecordsPerCheckpoint);
     }
   }
 
   /** The paper's values, {@link CheckpointWrites#AUTO}, seed 0. */
   public static CheckpointSettings defaults() {
-    return new CheckpointSettings(DEFAULT_LOCK_TIMEOUT, DEFAULT_PROPAGATION_PERIOD,
-        DEFAULT_MAX_RECORDS, CheckpointWrites.AUTO, 0L);
+    return new CheckpointSettings(
+        DEFAULT_LOCK_TIMEOUT,
+        DEFAULT_PROPAGATION_PERIOD,
+        DEFAULT_MAX_RECORDS,
+        CheckpointWrites.AUTO,
+        0L);
   }
 }

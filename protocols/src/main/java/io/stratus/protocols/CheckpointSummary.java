@@ -18,8 +18,14 @@ package io.stratus.protocols;
  *     messages not all visible, or their queue locked by another recoverer); 0 otherwise
  */
 public record CheckpointSummary(
-    int queues, int checkpoints, long recordsApplied, long pagesWritten, int failures,
-    int queuesBusy, long recordsDeferred, int transactionsWaiting) {
+    int queues,
+    int checkpoints,
+    long recordsApplied,
+    long pagesWritten,
+    int failures,
+    int queuesBusy,
+    long recordsDeferred,
+    int transactionsWaiting) {
   /** Nothing done (a protocol without queues). */
   public static final CheckpointSummary NONE = new CheckpointSummary(0, 0, 0, 0, 0, 0, 0, 0);
 
@@ -34,7 +40,14 @@ public record CheckpointSummary(
 
   /** This summary with {@code n} more transactions waiting. */
   public CheckpointSummary plusWaiting(int n) {
-    return new CheckpointSummary(queues, checkpoints, recordsApplied, pagesWritten, failures,
-        queuesBusy, recordsDeferred, transactionsWaiting + n);
+    return new CheckpointSummary(
+        queues,
+        checkpoints,
+        recordsApplied,
+        pagesWritten,
+        failures,
+        queuesBusy,
+        recordsDeferred,
+        transactionsWaiting + n);
   }
 }

@@ -40,9 +40,18 @@ public final class CommitProtocols {
         return LockingProtocol.open(context);
       default:
         throw new InvalidRequestException(
-            "protocol " + kind + " is not available yet; this build implements "
-                + ProtocolKind.NAIVE + ", " + ProtocolKind.BASIC + ", " + ProtocolKind.MONOTONIC
-                + ", " + ProtocolKind.ATOMIC + " and " + ProtocolKind.ADVANCED_ATOMIC);
+            "protocol "
+                + kind
+                + " is not available yet; this build implements "
+                + ProtocolKind.NAIVE
+                + ", "
+                + ProtocolKind.BASIC
+                + ", "
+                + ProtocolKind.MONOTONIC
+                + ", "
+                + ProtocolKind.ATOMIC
+                + " and "
+                + ProtocolKind.ADVANCED_ATOMIC);
     }
   }
 }

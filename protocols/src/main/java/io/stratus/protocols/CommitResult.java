@@ -15,12 +15,16 @@ import java.util.Objects;
  * @param logRecordsSent log records sent to queues (0 for the naive protocol)
  */
 public record CommitResult(
-    Map<String, String> committedVersions, int pagesWritten, int newPagesWritten,
+    Map<String, String> committedVersions,
+    int pagesWritten,
+    int newPagesWritten,
     int logRecordsSent) {
 
   public CommitResult {
     committedVersions = Map.copyOf(Objects.requireNonNull(committedVersions, "committedVersions"));
-    if (pagesWritten < 0 || newPagesWritten < 0 || newPagesWritten > pagesWritten
+    if (pagesWritten < 0
+        || newPagesWritten < 0
+        || newPagesWritten > pagesWritten
         || logRecordsSent < 0) {
       throw new IllegalArgumentException("inconsistent counts");
     }

@@ -96,7 +96,11 @@ public enum CrashPoint {
    * others (checkpoints, log passes, recovery of abandoned clients) — the steps at which a
    * recovering client can die too.
    */
-  public enum Phase { COMMIT, PROPAGATION, RECOVERY }
+  public enum Phase {
+    COMMIT,
+    PROPAGATION,
+    RECOVERY
+  }
 
   private final String id;
   private final Phase phase;

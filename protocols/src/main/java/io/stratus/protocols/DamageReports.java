@@ -36,8 +36,13 @@ public final class DamageReports {
     if (!pages.first(uri)) {
       return false;
     }
-    LOG.log(Level.WARNING, "page " + uri + " is corrupt; the records that would change it wait in"
-        + " their queue until it is repaired (the verifier lists such pages): " + why);
+    LOG.log(
+        Level.WARNING,
+        "page "
+            + uri
+            + " is corrupt; the records that would change it wait in"
+            + " their queue until it is repaired (the verifier lists such pages): "
+            + why);
     return true;
   }
 
@@ -49,8 +54,14 @@ public final class DamageReports {
     if (!messages.first(queue + " " + messageId)) {
       return false;
     }
-    LOG.log(Level.WARNING, "damaged message " + messageId + " in " + queue
-        + " left in the queue, not applied: " + why);
+    LOG.log(
+        Level.WARNING,
+        "damaged message "
+            + messageId
+            + " in "
+            + queue
+            + " left in the queue, not applied: "
+            + why);
     return true;
   }
 
@@ -58,9 +69,16 @@ public final class DamageReports {
   public void setAside(String queue, String messageId, String item, String why) {
     messages.first(queue + " " + messageId);
     deadLettered.increment();
-    LOG.log(Level.WARNING, "damaged message " + messageId + " of " + queue
-        + " set aside as " + item + " (inspect, replay or discard it in the dead-letter area): "
-        + why);
+    LOG.log(
+        Level.WARNING,
+        "damaged message "
+            + messageId
+            + " of "
+            + queue
+            + " set aside as "
+            + item
+            + " (inspect, replay or discard it in the dead-letter area): "
+            + why);
   }
 
   /** Distinct corrupt pages reported so far. */

@@ -40,7 +40,9 @@ import java.util.Optional;
 public final class DeadLetters {
   /** The first bytes of every dead-letter item, with the format version after them. */
   private static final int MAGIC = 0x53444c54; // "SDLT"
+
   private static final int FORMAT_VERSION = 1;
+
   /** A reason longer than this is cut: it is a message for a person, not data. */
   static final int MAX_REASON_CHARS = 1_000;
 
@@ -54,8 +56,13 @@ public final class DeadLetters {
    * @param setAsideAt when it was moved
    * @param payload its bytes as received
    */
-  public record Entry(String item, String queue, String messageId, String reason,
-      Instant setAsideAt, byte[] payload) {
+  public record Entry(
+      String item,
+      String queue,
+      String messageId,
+      String reason,
+      Instant setAsideAt,
+      byte[] payload) {
     public Entry {
       Objects.requireNonNull(item, "item");
       Objects.requireNonNull(queue, "queue");
@@ -72,8 +79,19 @@ public final class DeadLetters {
 
     @Override
     public String toString() {
-      return "DeadLetter{" + item + ", queue=" + queue + ", message=" + messageId + ", "
-          + payload.length + " bytes, set aside " + setAsideAt + ": " + reason + "}";
+      return "DeadLetter{"
+          + item
+          + ", queue="
+          + queue
+          + ", message="
+          + messageId
+          + ", "
+          + payload.length
+          + " bytes, set aside "
+          + setAsideAt
+          + ": "
+          + reason
+          + "}";
     }
   }
 
@@ -84,8 +102,12 @@ public final class DeadLetters {
   private final DamageReports reports;
 
   /** The dead-letter area of the database {@code layout} describes. */
-  public DeadLetters(StorageService storage, SimpleQueueService queues, StorageLayout layout,
-      Clock clock, DamageReports reports) {
+  public DeadLetters(
+      StorageService storage,
+      SimpleQueueService queues,
+      StorageLayout layout,
+      Clock clock,
+      DamageReports reports) {
     this.storage = Objects.requireNonNull(storage, "storage");
     this.queues = queues; // may be null: a database without simple queues sets nothing aside
     this.layout = Objects.requireNonNull(layout, "layout");
@@ -95,9 +117,12 @@ public final class DeadLetters {
 
   /** The dead-letter area of the context's database, reporting to the context's damage reports. */
   public static DeadLetters of(ProtocolContext ctx) {
-    return new DeadLetters(ctx.services().storage(),
+    return new DeadLetters(
+        ctx.services().storage(),
         ctx.services().hasSimpleQueues() ? ctx.services().simpleQueues() : null,
-        new StorageLayout(ctx.databaseUri()), ctx.clock(), ctx.damage());
+        new StorageLayout(ctx.databaseUri()),
+        ctx.clock(),
+        ctx.damage());
   }
 
   /**
@@ -119,12 +144,13 @@ public final class DeadLetters {
     }
     String item = layout.deadLetter(queue, m.messageId());
     try {
-      CloudFutures.await(storage.put(item,
-          encode(queue, m.messageId(), why, clock.millis(), m.payload()), Map.of()));
+      CloudFutures.await(
+          storage.put(
+              item, encode(queue, m.messageId(), why, clock.millis(), m.payload()), Map.of()));
       CloudFutures.await(queues.delete(queue, m.receiptHandle()));
     } catch (CloudException e) {
-      reports.corruptMessage(queue, m.messageId(), why + " (setting it aside failed: "
-          + e.getMessage() + ")");
+      reports.corruptMessage(
+          queue, m.messageId(), why + " (setting it aside failed: " + e.getMessage() + ")");
       return false;
     }
     reports.setAside(queue, m.messageId(), item, why);
@@ -171,10 +197,10 @@ public final class DeadLetters {
    * The stored form of a dead letter: what {@link #setAside} puts, for tools that write one (a
    * repaired message put back for {@link #replay}, a test's damaged message).
    */
-  public static byte[] encode(String queue, String messageId, String reason, long atMillis,
-      byte[] payload) {
-    String why = reason.length() > MAX_REASON_CHARS
-        ? reason.substring(0, MAX_REASON_CHARS) + "..." : reason;
+  public static byte[] encode(
+      String queue, String messageId, String reason, long atMillis, byte[] payload) {
+    String why =
+        reason.length() > MAX_REASON_CHARS ? reason.substring(0, MAX_REASON_CHARS) + "..." : reason;
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(payload.length + 256);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeInt(MAGIC);

@@ -25,15 +25,18 @@ import java.util.Objects;
  * @param snapshotReuse how long a handle reuses a snapshot for read-only transactions before it
  *     asks the counter service for a newer one (0: never reuse)
  */
-public record IsolationSettings(Duration transactionTimeout, Duration leaseTimeout,
-    Duration snapshotReuse) {
+public record IsolationSettings(
+    Duration transactionTimeout, Duration leaseTimeout, Duration snapshotReuse) {
 
   /** Default {@link #transactionTimeout}. */
   public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofSeconds(10);
+
   /** Default {@link #leaseTimeout}: the rule's bound for the default timeouts, rounded up. */
   public static final Duration DEFAULT_LEASE_TIMEOUT = Duration.ofSeconds(120);
+
   /** Default {@link #snapshotReuse}. */
   public static final Duration DEFAULT_SNAPSHOT_REUSE = Duration.ofMillis(500);
+
   /** What the rule allows for network latency and clock differences between clients. */
   public static final Duration NETWORK_MARGIN = Duration.ofSeconds(1);
 
@@ -41,22 +44,28 @@ public record IsolationSettings(Duration transactionTimeout, Duration leaseTimeo
     Objects.requireNonNull(transactionTimeout, "transactionTimeout");
     Objects.requireNonNull(leaseTimeout, "leaseTimeout");
     Objects.requireNonNull(snapshotReuse, "snapshotReuse");
-    if (transactionTimeout.isNegative() || transactionTimeout.isZero()
-        || leaseTimeout.isNegative() || leaseTimeout.isZero() || snapshotReuse.isNegative()) {
+    if (transactionTimeout.isNegative()
+        || transactionTimeout.isZero()
+        || leaseTimeout.isNegative()
+        || leaseTimeout.isZero()
+        || snapshotReuse.isNegative()) {
       throw new IllegalArgumentException("isolation timeouts must be positive");
     }
   }
 
   /** The defaults. */
   public static IsolationSettings defaults() {
-    return new IsolationSettings(DEFAULT_TRANSACTION_TIMEOUT, DEFAULT_LEASE_TIMEOUT,
-        DEFAULT_SNAPSHOT_REUSE);
+    return new IsolationSettings(
+        DEFAULT_TRANSACTION_TIMEOUT, DEFAULT_LEASE_TIMEOUT, DEFAULT_SNAPSHOT_REUSE);
   }
 
   /** The shortest lease the rule allows with {@code atomicTimeout}, exclusive. */
   public Duration minimumLease(Duration atomicTimeout) {
-    return transactionTimeout.multipliedBy(2).plus(atomicTimeout)
-        .plus(atomicTimeout.dividedBy(5)).plus(NETWORK_MARGIN);
+    return transactionTimeout
+        .multipliedBy(2)
+        .plus(atomicTimeout)
+        .plus(atomicTimeout.dividedBy(5))
+        .plus(NETWORK_MARGIN);
   }
 
   /**
@@ -69,8 +78,17 @@ public record IsolationSettings(Duration transactionTimeout, Duration leaseTimeo
     if (leaseTimeout.compareTo(min) > 0) {
       return java.util.Optional.empty();
     }
-    return java.util.Optional.of("the isolation lease timeout (" + leaseTimeout + ") must exceed"
-        + " 2 x transaction timeout (" + transactionTimeout + ") + atomic timeout ("
-        + atomicTimeout + ") + atomic timeout / 5 + " + NETWORK_MARGIN + " = " + min);
+    return java.util.Optional.of(
+        "the isolation lease timeout ("
+            + leaseTimeout
+            + ") must exceed"
+            + " 2 x transaction timeout ("
+            + transactionTimeout
+            + ") + atomic timeout ("
+            + atomicTimeout
+            + ") + atomic timeout / 5 + "
+            + NETWORK_MARGIN
+            + " = "
+            + min);
   }
 }

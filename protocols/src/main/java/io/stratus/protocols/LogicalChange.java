@@ -36,8 +36,10 @@ public final class LogicalChange {
   private final byte[] value;
   private final Optional<String> dataPageUri;
   private final boolean secondaryIndex;
+
   /** The before image (snapshot isolation's undo), null when not recorded or the key was absent. */
   private final byte[] before;
+
   private final boolean beforeKnown;
 
   /** A change of a collection's primary tree (see the full constructor). */
@@ -55,13 +57,25 @@ public final class LogicalChange {
    * @param secondaryIndex whether {@code treeUri} is a secondary index (its changes go to the
    *     index's pending-update queue and are applied as composite keys)
    */
-  public LogicalChange(Kind kind, String treeUri, byte[] key, byte[] value,
-      Optional<String> dataPageUri, boolean secondaryIndex) {
+  public LogicalChange(
+      Kind kind,
+      String treeUri,
+      byte[] key,
+      byte[] value,
+      Optional<String> dataPageUri,
+      boolean secondaryIndex) {
     this(kind, treeUri, key, value, dataPageUri, secondaryIndex, false, null);
   }
 
-  private LogicalChange(Kind kind, String treeUri, byte[] key, byte[] value,
-      Optional<String> dataPageUri, boolean secondaryIndex, boolean beforeKnown, byte[] before) {
+  private LogicalChange(
+      Kind kind,
+      String treeUri,
+      byte[] key,
+      byte[] value,
+      Optional<String> dataPageUri,
+      boolean secondaryIndex,
+      boolean beforeKnown,
+      byte[] before) {
     this.beforeKnown = beforeKnown;
     this.before = before == null ? null : before.clone();
     this.kind = Objects.requireNonNull(kind, "kind");
@@ -80,8 +94,8 @@ public final class LogicalChange {
    * when the key was absent (what snapshot isolation rolls a page back with, paper 000 section 3.5).
    */
   public LogicalChange withBefore(Optional<byte[]> before) {
-    return new LogicalChange(kind, treeUri, key, value, dataPageUri, secondaryIndex, true,
-        before.orElse(null));
+    return new LogicalChange(
+        kind, treeUri, key, value, dataPageUri, secondaryIndex, true, before.orElse(null));
   }
 
   /** Whether a before image was recorded ({@link #withBefore}). */
@@ -127,9 +141,13 @@ public final class LogicalChange {
       return false;
     }
     LogicalChange c = (LogicalChange) o;
-    return kind == c.kind && treeUri.equals(c.treeUri) && Arrays.equals(key, c.key)
-        && Arrays.equals(value, c.value) && dataPageUri.equals(c.dataPageUri)
-        && secondaryIndex == c.secondaryIndex && beforeKnown == c.beforeKnown
+    return kind == c.kind
+        && treeUri.equals(c.treeUri)
+        && Arrays.equals(key, c.key)
+        && Arrays.equals(value, c.value)
+        && dataPageUri.equals(c.dataPageUri)
+        && secondaryIndex == c.secondaryIndex
+        && beforeKnown == c.beforeKnown
         && Arrays.equals(before, c.before);
   }
 
@@ -140,7 +158,13 @@ public final class LogicalChange {
 
   @Override
   public String toString() {
-    return kind + (secondaryIndex ? "(index " : "(") + treeUri + ", " + HexFormat.of().formatHex(key) + ", " + value.length
+    return kind
+        + (secondaryIndex ? "(index " : "(")
+        + treeUri
+        + ", "
+        + HexFormat.of().formatHex(key)
+        + ", "
+        + value.length
         + " bytes)";
   }
 }

@@ -37,10 +37,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  *     handle, shared by all its parts, so its statistics count each object once)
  */
 public record ProtocolContext(
-    CloudServices services, String databaseUri, String clientId, Clock clock,
-    CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval,
-    Executor checkpointExecutor, CheckpointSettings checkpoints, int writerLanes,
-    IsolationSettings isolation, DamageReports damage) {
+    CloudServices services,
+    String databaseUri,
+    String clientId,
+    Clock clock,
+    CrashPoints crashPoints,
+    BufferPool bufferPool,
+    Duration checkpointInterval,
+    Executor checkpointExecutor,
+    CheckpointSettings checkpoints,
+    int writerLanes,
+    IsolationSettings isolation,
+    DamageReports damage) {
 
   /**
    * Writer lanes per handle at most, by default: they are made as concurrent commits need them,
@@ -51,37 +59,100 @@ public record ProtocolContext(
 
   /** A context with damage reports of its own. */
   public ProtocolContext(
-      CloudServices services, String databaseUri, String clientId, Clock clock,
-      CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval,
-      Executor checkpointExecutor, CheckpointSettings checkpoints, int writerLanes,
+      CloudServices services,
+      String databaseUri,
+      String clientId,
+      Clock clock,
+      CrashPoints crashPoints,
+      BufferPool bufferPool,
+      Duration checkpointInterval,
+      Executor checkpointExecutor,
+      CheckpointSettings checkpoints,
+      int writerLanes,
       IsolationSettings isolation) {
-    this(services, databaseUri, clientId, clock, crashPoints, bufferPool, checkpointInterval,
-        checkpointExecutor, checkpoints, writerLanes, isolation, new DamageReports());
+    this(
+        services,
+        databaseUri,
+        clientId,
+        clock,
+        crashPoints,
+        bufferPool,
+        checkpointInterval,
+        checkpointExecutor,
+        checkpoints,
+        writerLanes,
+        isolation,
+        new DamageReports());
   }
 
   /** A context with the default isolation settings. */
   public ProtocolContext(
-      CloudServices services, String databaseUri, String clientId, Clock clock,
-      CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval,
-      Executor checkpointExecutor, CheckpointSettings checkpoints, int writerLanes) {
-    this(services, databaseUri, clientId, clock, crashPoints, bufferPool, checkpointInterval,
-        checkpointExecutor, checkpoints, writerLanes, IsolationSettings.defaults());
+      CloudServices services,
+      String databaseUri,
+      String clientId,
+      Clock clock,
+      CrashPoints crashPoints,
+      BufferPool bufferPool,
+      Duration checkpointInterval,
+      Executor checkpointExecutor,
+      CheckpointSettings checkpoints,
+      int writerLanes) {
+    this(
+        services,
+        databaseUri,
+        clientId,
+        clock,
+        crashPoints,
+        bufferPool,
+        checkpointInterval,
+        checkpointExecutor,
+        checkpoints,
+        writerLanes,
+        IsolationSettings.defaults());
   }
 
   /** A context with {@link #DEFAULT_WRITER_LANES} writer lanes. */
   public ProtocolContext(
-      CloudServices services, String databaseUri, String clientId, Clock clock,
-      CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval,
-      Executor checkpointExecutor, CheckpointSettings checkpoints) {
-    this(services, databaseUri, clientId, clock, crashPoints, bufferPool, checkpointInterval,
-        checkpointExecutor, checkpoints, DEFAULT_WRITER_LANES);
+      CloudServices services,
+      String databaseUri,
+      String clientId,
+      Clock clock,
+      CrashPoints crashPoints,
+      BufferPool bufferPool,
+      Duration checkpointInterval,
+      Executor checkpointExecutor,
+      CheckpointSettings checkpoints) {
+    this(
+        services,
+        databaseUri,
+        clientId,
+        clock,
+        crashPoints,
+        bufferPool,
+        checkpointInterval,
+        checkpointExecutor,
+        checkpoints,
+        DEFAULT_WRITER_LANES);
   }
 
   /** A context with the protocol's own checkpoint executor and the default checkpoint settings. */
   public ProtocolContext(
-      CloudServices services, String databaseUri, String clientId, Clock clock,
-      CrashPoints crashPoints, BufferPool bufferPool, Duration checkpointInterval) {
-    this(services, databaseUri, clientId, clock, crashPoints, bufferPool, checkpointInterval, null,
+      CloudServices services,
+      String databaseUri,
+      String clientId,
+      Clock clock,
+      CrashPoints crashPoints,
+      BufferPool bufferPool,
+      Duration checkpointInterval) {
+    this(
+        services,
+        databaseUri,
+        clientId,
+        clock,
+        crashPoints,
+        bufferPool,
+        checkpointInterval,
+        null,
         CheckpointSettings.defaults());
   }
 
@@ -107,10 +178,12 @@ public record ProtocolContext(
    */
   public ExecutorService newDaemonPool(String role, int threads) {
     AtomicInteger n = new AtomicInteger();
-    return Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "stratus-" + role + "-" + clientId + "-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newFixedThreadPool(
+        threads,
+        r -> {
+          Thread t = new Thread(r, "stratus-" + role + "-" + clientId + "-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
   }
 }

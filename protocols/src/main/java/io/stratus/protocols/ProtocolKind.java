@@ -23,15 +23,23 @@ public enum ProtocolKind {
    * included) can re-apply its after image (paper 000, section 4.3); {@link #MONOTONIC} removes
    * that.
    */
-  BASIC(true, EnumSet.of(Guarantee.DURABLE, Guarantee.CONVERGES),
+  BASIC(
+      true,
+      EnumSet.of(Guarantee.DURABLE, Guarantee.CONVERGES),
       EnumSet.of(ProtocolOption.CHECKPOINTS)),
   /**
    * Basic plus monotonic writes (paper 001, section 5.2: per-writer, per-queue counters applied
    * in order and exactly once), read-your-writes and monotonic reads (the buffer pool never
    * accepts a page version older than one it has seen).
    */
-  MONOTONIC(true, EnumSet.of(Guarantee.DURABLE, Guarantee.CONVERGES,
-      Guarantee.MONOTONIC_WRITES, Guarantee.READ_YOUR_WRITES, Guarantee.MONOTONIC_READS),
+  MONOTONIC(
+      true,
+      EnumSet.of(
+          Guarantee.DURABLE,
+          Guarantee.CONVERGES,
+          Guarantee.MONOTONIC_WRITES,
+          Guarantee.READ_YOUR_WRITES,
+          Guarantee.MONOTONIC_READS),
       EnumSet.of(ProtocolOption.CHECKPOINTS, ProtocolOption.WRITER_LANES)),
   /**
    * Atomicity through per-client ATOMIC queues (section 5.1), including the monotonic
@@ -54,15 +62,17 @@ public enum ProtocolKind {
    * when a transaction committed after its snapshot changed one of its records, and commits
    * through advanced atomicity. Needs advanced queues, locks and advanced counters.
    */
-  SNAPSHOT_ISOLATION(true, Sets.with(Sets.ATOMIC, Guarantee.SNAPSHOT_ISOLATION),
-      Sets.ISOLATING_OPTIONS),
+  SNAPSHOT_ISOLATION(
+      true, Sets.with(Sets.ATOMIC, Guarantee.SNAPSHOT_ISOLATION), Sets.ISOLATING_OPTIONS),
   /**
    * Serializable snapshot isolation, beyond the papers: snapshot isolation whose commits also
    * validate what the transaction read (the key ranges of the leaves it read) against the
    * transactions committed after its snapshot, so write skew and phantoms abort.
    */
-  SERIALIZABLE_SNAPSHOT(true, Sets.with(Sets.ATOMIC, Guarantee.SNAPSHOT_ISOLATION,
-      Guarantee.SERIALIZABLE), Sets.ISOLATING_OPTIONS),
+  SERIALIZABLE_SNAPSHOT(
+      true,
+      Sets.with(Sets.ATOMIC, Guarantee.SNAPSHOT_ISOLATION, Guarantee.SERIALIZABLE),
+      Sets.ISOLATING_OPTIONS),
   /**
    * Strict two-phase locking (paper 000, section 5.5): reads take shared locks (records, and the
    * keys of a scanned range plus the key after it, so no phantom appears) and read the latest
@@ -70,18 +80,24 @@ public enum ProtocolKind {
    * cannot be granted aborts the transaction at once. Read-only transactions read a snapshot
    * without locks. Needs advanced queues, locks and advanced counters.
    */
-  TWO_PHASE_LOCKING(true, Sets.with(Sets.ATOMIC, Guarantee.SERIALIZABLE),
-      Sets.ISOLATING_OPTIONS);
+  TWO_PHASE_LOCKING(true, Sets.with(Sets.ATOMIC, Guarantee.SERIALIZABLE), Sets.ISOLATING_OPTIONS);
 
   /** The guarantee and option sets several kinds share. */
   private static final class Sets {
-    static final EnumSet<Guarantee> ATOMIC = EnumSet.of(Guarantee.DURABLE, Guarantee.CONVERGES,
-        Guarantee.MONOTONIC_WRITES, Guarantee.READ_YOUR_WRITES, Guarantee.MONOTONIC_READS,
-        Guarantee.ATOMIC);
-    static final EnumSet<ProtocolOption> QUEUE_OPTIONS = EnumSet.of(ProtocolOption.CHECKPOINTS,
-        ProtocolOption.WRITER_LANES, ProtocolOption.ATOMIC_TIMEOUT);
-    static final EnumSet<ProtocolOption> ISOLATING_OPTIONS = EnumSet.of(
-        ProtocolOption.CHECKPOINTS, ProtocolOption.ATOMIC_TIMEOUT, ProtocolOption.ISOLATION);
+    static final EnumSet<Guarantee> ATOMIC =
+        EnumSet.of(
+            Guarantee.DURABLE,
+            Guarantee.CONVERGES,
+            Guarantee.MONOTONIC_WRITES,
+            Guarantee.READ_YOUR_WRITES,
+            Guarantee.MONOTONIC_READS,
+            Guarantee.ATOMIC);
+    static final EnumSet<ProtocolOption> QUEUE_OPTIONS =
+        EnumSet.of(
+            ProtocolOption.CHECKPOINTS, ProtocolOption.WRITER_LANES, ProtocolOption.ATOMIC_TIMEOUT);
+    static final EnumSet<ProtocolOption> ISOLATING_OPTIONS =
+        EnumSet.of(
+            ProtocolOption.CHECKPOINTS, ProtocolOption.ATOMIC_TIMEOUT, ProtocolOption.ISOLATION);
 
     static EnumSet<Guarantee> with(EnumSet<Guarantee> base, Guarantee... more) {
       EnumSet<Guarantee> s = EnumSet.copyOf(base);
@@ -94,8 +110,7 @@ public enum ProtocolKind {
   private final EnumSet<Guarantee> guarantees;
   private final EnumSet<ProtocolOption> options;
 
-  ProtocolKind(boolean available, EnumSet<Guarantee> guarantees,
-      EnumSet<ProtocolOption> options) {
+  ProtocolKind(boolean available, EnumSet<Guarantee> guarantees, EnumSet<ProtocolOption> options) {
     this.available = available;
     this.guarantees = guarantees;
     this.options = options;

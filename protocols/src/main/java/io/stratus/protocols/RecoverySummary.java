@@ -13,8 +13,8 @@ package io.stratus.protocols;
  *     visible (hidden by another pass, or missed by short receives): never applied in part, they
  *     wait for a later pass
  */
-public record RecoverySummary(int queues, int winners, int losers, int waiting, int skipped,
-    int incomplete) {
+public record RecoverySummary(
+    int queues, int winners, int losers, int waiting, int skipped, int incomplete) {
   /** Nothing done (a protocol without ATOMIC queues). */
   public static final RecoverySummary NONE = new RecoverySummary(0, 0, 0, 0, 0, 0);
 

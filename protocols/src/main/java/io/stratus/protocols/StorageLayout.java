@@ -111,8 +111,13 @@ public final class StorageLayout {
   public String deadLetter(String queue, String messageId) {
     StringBuilder id = new StringBuilder(messageId.length());
     for (char c : messageId.toCharArray()) {
-      boolean safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-          || c == '-' || c == '_' || c == '.';
+      boolean safe =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '-'
+              || c == '_'
+              || c == '.';
       id.append(safe ? c : '_');
     }
     return deadLetterPrefix() + shortHash(queue) + "-" + id;
@@ -121,8 +126,9 @@ public final class StorageLayout {
   /** Sixteen hex digits of SHA-256 of {@code text}: distinct for distinct queues in practice. */
   private static String shortHash(String text) {
     try {
-      byte[] d = java.security.MessageDigest.getInstance("SHA-256")
-          .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      byte[] d =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
       return java.util.HexFormat.of().formatHex(d, 0, 8);
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java platform has SHA-256", e);
@@ -170,7 +176,8 @@ public final class StorageLayout {
   /** The segment after {@code prefix} when another '/' follows it (a tree's page, not its dir). */
   private static Optional<String> firstSegment(String uri, String prefix) {
     int end = uri.indexOf('/', prefix.length());
-    return end > prefix.length() ? Optional.of(uri.substring(prefix.length(), end))
+    return end > prefix.length()
+        ? Optional.of(uri.substring(prefix.length(), end))
         : Optional.empty();
   }
 

@@ -14,8 +14,8 @@ import java.util.Objects;
  * @param readOnly whether the transaction was begun as read-only ({@code Database.read}): it will
  *     not commit changes, so a protocol may serve it from a snapshot it already holds
  */
-public record TransactionInfo(String transactionId, String clientId, Instant began,
-    boolean readOnly) {
+public record TransactionInfo(
+    String transactionId, String clientId, Instant began, boolean readOnly) {
 
   /** A transaction that may write. */
   public TransactionInfo(String transactionId, String clientId, Instant began) {

@@ -14,8 +14,8 @@ import java.util.Objects;
  * @param changes the logical changes in the order they were made
  * @param pages the modified and new pages, each once
  */
-public record WriteSet(TransactionInfo transaction, List<LogicalChange> changes,
-    List<PageWrite> pages) {
+public record WriteSet(
+    TransactionInfo transaction, List<LogicalChange> changes, List<PageWrite> pages) {
 
   public WriteSet {
     Objects.requireNonNull(transaction, "transaction");

@@ -33,9 +33,12 @@ class BackgroundFailuresTest {
     assertThat(log.at(Level.WARNING)).hasSize(2);
     clock.advance(Duration.ofMillis(1));
     failures.report("propagation", "propagating failed", cause);
-    assertThat(log.at(Level.WARNING)).hasSize(3).last().asString()
-        .isEqualTo("propagating failed (and 600 more propagation failure(s) since the last"
-            + " warning)");
+    assertThat(log.at(Level.WARNING))
+        .hasSize(3)
+        .last()
+        .asString()
+        .isEqualTo(
+            "propagating failed (and 600 more propagation failure(s) since the last" + " warning)");
     assertThat(failures.count()).isEqualTo(603);
   }
 
@@ -71,8 +74,8 @@ class BackgroundFailuresTest {
     }
 
     @Override
-    public synchronized void log(Level level, ResourceBundle bundle, String format,
-        Object... params) {
+    public synchronized void log(
+        Level level, ResourceBundle bundle, String format, Object... params) {
       levels.add(level);
       messages.add(format);
     }

@@ -32,8 +32,8 @@ class StorageLayoutTest {
     Page leaf = Page.builder("db/shop/c/items/p-3", PageKind.LEAF).level(0).build();
     Page indexLeaf = Page.builder("db/shop/i/items/byTitle/p-3", PageKind.LEAF).level(0).build();
     Page root = Page.builder(layout.collectionRoot("items"), PageKind.LEAF).level(0).build();
-    Page indexRoot = Page.builder(layout.indexRoot("items", "byTitle"), PageKind.INNER).level(1)
-        .build();
+    Page indexRoot =
+        Page.builder(layout.indexRoot("items", "byTitle"), PageKind.INNER).level(1).build();
     Page catalog = Page.builder(layout.catalog(), PageKind.META).build();
 
     assertThat(layout.isDataPage(leaf)).isTrue();

@@ -19,6 +19,7 @@ import java.util.Optional;
 final class Analysis {
   /** Position of the initial (absent) state of every key. */
   static final int INITIAL = -1;
+
   /** Position standing for "somewhere unknown, possibly latest". */
   static final int UNBOUNDED = Integer.MAX_VALUE;
 
@@ -115,7 +116,8 @@ final class Analysis {
   /** True if a non-FAILED transaction other than {@code except} deletes {@code key}. */
   boolean hasOtherDelete(String key, Txn except) {
     for (Txn t : history.transactions()) {
-      if (t != except && t.outcome() != Outcome.FAILED
+      if (t != except
+          && t.outcome() != Outcome.FAILED
           && effective(t).get(key) instanceof Op.Delete) {
         return true;
       }
@@ -132,7 +134,8 @@ final class Analysis {
   Txn lastOk(String key) {
     Txn last = null;
     for (Txn t : history.transactions()) {
-      if (t.outcome() == Outcome.OK && effective(t).containsKey(key)
+      if (t.outcome() == Outcome.OK
+          && effective(t).containsKey(key)
           && (last == null || rank(t) > rank(last))) {
         last = t;
       }
@@ -165,7 +168,8 @@ final class Analysis {
   /** True if an OK transaction placed before {@code pos} (any, if null) writes {@code key}. */
   boolean hasOkWriteBefore(String key, Integer pos) {
     for (Txn t : history.transactions()) {
-      if (t.outcome() == Outcome.OK && effective(t).get(key) instanceof Op.Write
+      if (t.outcome() == Outcome.OK
+          && effective(t).get(key) instanceof Op.Write
           && (pos == null || rank(t) < pos)) {
         return true;
       }

@@ -20,7 +20,12 @@ public record Anomaly(String checker, String key, List<String> txIds, String mes
 
   @Override
   public String toString() {
-    return "[" + checker + "]" + (key == null ? "" : " key " + key) + ": " + message
+    return "["
+        + checker
+        + "]"
+        + (key == null ? "" : " key " + key)
+        + ": "
+        + message
         + (txIds.isEmpty() ? "" : " " + txIds);
   }
 }

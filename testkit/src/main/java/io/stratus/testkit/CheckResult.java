@@ -61,7 +61,10 @@ public final class CheckResult {
     if (valid()) {
       return "valid under " + checkers;
     }
-    return anomalies.size() + " anomalies under " + checkers + ":\n  "
+    return anomalies.size()
+        + " anomalies under "
+        + checkers
+        + ":\n  "
         + anomalies.stream().map(Anomaly::toString).collect(Collectors.joining("\n  "));
   }
 }

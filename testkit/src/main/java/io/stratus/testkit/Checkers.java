@@ -54,7 +54,8 @@ public final class Checkers {
    * also created while the system runs, use {@link #updatesTakeEffect(Set)}.
    */
   public static Checker updatesTakeEffect() {
-    return Checker.named(UPDATES_TAKE_EFFECT,
+    return Checker.named(
+        UPDATES_TAKE_EFFECT,
         (h, order) -> FinalStateCheckers.updatesTakeEffect(h, order, t -> true));
   }
 
@@ -67,9 +68,10 @@ public final class Checkers {
    */
   public static Checker updatesTakeEffect(Set<String> settled) {
     Set<String> names = Set.copyOf(settled);
-    return Checker.named(UPDATES_TAKE_EFFECT,
-        (h, order) -> FinalStateCheckers.updatesTakeEffect(h, order,
-            t -> names.contains(t.txId())));
+    return Checker.named(
+        UPDATES_TAKE_EFFECT,
+        (h, order) ->
+            FinalStateCheckers.updatesTakeEffect(h, order, t -> names.contains(t.txId())));
   }
 
   /** Eventual consistency: after quiescence all clients see the same value (or absence) per key. */

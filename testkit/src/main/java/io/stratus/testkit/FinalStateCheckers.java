@@ -30,23 +30,35 @@ final class FinalStateCheckers {
         }
         String problem = provenance(r.key(), r.value().get(), w);
         if (problem == null && t.precedes(w.txn())) {
-          problem = "written by " + w.txn().txId()
-              + ", which began after the read's transaction ended";
+          problem =
+              "written by " + w.txn().txId() + ", which began after the read's transaction ended";
         }
         if (problem != null) {
-          out.add(new Anomaly(name, r.key(), ids(t, w),
-              t.txId() + " (" + t.clientId() + ") read " + r.value().get() + ": " + problem));
+          out.add(
+              new Anomaly(
+                  name,
+                  r.key(),
+                  ids(t, w),
+                  t.txId() + " (" + t.clientId() + ") read " + r.value().get() + ": " + problem));
         }
       }
     }
-    h.finalStates().forEach((client, view) -> view.forEach((key, value) -> {
-      Analysis.Writer w = a.writer(value);
-      String problem = provenance(key, value, w);
-      if (problem != null) {
-        out.add(new Anomaly(name, key, ids(null, w),
-            "final state of " + client + " shows " + value + ": " + problem));
-      }
-    }));
+    h.finalStates()
+        .forEach(
+            (client, view) ->
+                view.forEach(
+                    (key, value) -> {
+                      Analysis.Writer w = a.writer(value);
+                      String problem = provenance(key, value, w);
+                      if (problem != null) {
+                        out.add(
+                            new Anomaly(
+                                name,
+                                key,
+                                ids(null, w),
+                                "final state of " + client + " shows " + value + ": " + problem));
+                      }
+                    }));
     return new CheckResult(List.of(name), out);
   }
 
@@ -71,37 +83,54 @@ final class FinalStateCheckers {
     if (h.finalStates().isEmpty()) {
       out.add(new Anomaly(name, null, List.of(), "no final state was recorded"));
     }
-    Analysis.distinctViews(h).forEach((view, clients) -> {
-      for (String key : h.keys()) {
-        String f = view.get(key);
-        String where = "final state of " + clients;
-        Analysis.Writer w = f == null ? null : a.writer(f);
-        if (f != null) {
-          String problem = provenance(key, f, w);
-          if (problem == null && w.txn().outcome() == Outcome.FAILED) {
-            problem = "written by FAILED " + w.txn().txId() + ", which must never be visible";
-          }
-          if (problem != null) {
-            out.add(new Anomaly(name, key, ids(null, w), where + " shows " + f + ": " + problem));
-            continue;
-          }
-        }
-        Txn last = a.lastOk(key);
-        if (last == null) {
-          continue;
-        }
-        int lastPos = a.rank(last);
-        Op lastOp = a.effective(last).get(key);
-        boolean lost = f == null
-            ? lastOp instanceof Op.Write && !a.hasDeleteAfter(key, lastPos)
-            : a.positionOf(key, f) != null && a.positionOf(key, f) < lastPos;
-        if (lost) {
-          out.add(new Anomaly(name, key, ids(last, w), where + " shows " + Analysis.show(f)
-              + (w == null ? "" : " (" + w.txn().txId() + ")") + ", older than OK " + last.txId()
-              + "'s " + lastOp + ", which no later write superseded: a lost update"));
-        }
-      }
-    });
+    Analysis.distinctViews(h)
+        .forEach(
+            (view, clients) -> {
+              for (String key : h.keys()) {
+                String f = view.get(key);
+                String where = "final state of " + clients;
+                Analysis.Writer w = f == null ? null : a.writer(f);
+                if (f != null) {
+                  String problem = provenance(key, f, w);
+                  if (problem == null && w.txn().outcome() == Outcome.FAILED) {
+                    problem =
+                        "written by FAILED " + w.txn().txId() + ", which must never be visible";
+                  }
+                  if (problem != null) {
+                    out.add(
+                        new Anomaly(
+                            name, key, ids(null, w), where + " shows " + f + ": " + problem));
+                    continue;
+                  }
+                }
+                Txn last = a.lastOk(key);
+                if (last == null) {
+                  continue;
+                }
+                int lastPos = a.rank(last);
+                Op lastOp = a.effective(last).get(key);
+                boolean lost =
+                    f == null
+                        ? lastOp instanceof Op.Write && !a.hasDeleteAfter(key, lastPos)
+                        : a.positionOf(key, f) != null && a.positionOf(key, f) < lastPos;
+                if (lost) {
+                  out.add(
+                      new Anomaly(
+                          name,
+                          key,
+                          ids(last, w),
+                          where
+                              + " shows "
+                              + Analysis.show(f)
+                              + (w == null ? "" : " (" + w.txn().txId() + ")")
+                              + ", older than OK "
+                              + last.txId()
+                              + "'s "
+                              + lastOp
+                              + ", which no later write superseded: a lost update"));
+                }
+              }
+            });
     return new CheckResult(List.of(name), out);
   }
 
@@ -116,37 +145,53 @@ final class FinalStateCheckers {
     if (h.finalStates().isEmpty()) {
       out.add(new Anomaly(name, null, List.of(), "no final state was recorded"));
     }
-    Analysis.distinctViews(h).forEach((view, clients) -> {
-      for (String key : h.keys()) {
-        String f = view.get(key);
-        String where = "final state of " + clients;
-        Analysis.Writer w = f == null ? null : a.writer(f);
-        if (f != null) {
-          String problem = provenance(key, f, w);
-          if (problem == null && w.txn().outcome() == Outcome.FAILED) {
-            problem = "written by FAILED " + w.txn().txId() + ", which must never be visible";
-          }
-          if (problem != null) {
-            out.add(new Anomaly(name, key, ids(null, w), where + " shows " + f + ": " + problem));
-            continue;
-          }
-        }
-        Txn first = a.firstPlaced(key);
-        Txn laterOk = first == null ? null : a.okAfter(key, a.rank(first));
-        if (laterOk == null) {
-          continue;
-        }
-        Op initial = a.effective(first).get(key);
-        boolean lost = f == null
-            ? initial instanceof Op.Write && !a.hasOtherDelete(key, first)
-            : w.txn() == first && settled.test(first);
-        if (lost) {
-          out.add(new Anomaly(name, key, ids(laterOk, w), where + " shows " + Analysis.show(f)
-              + ", the key's initial state from " + first.txId() + ", although OK "
-              + laterOk.txId() + " changed it: an update that never took effect"));
-        }
-      }
-    });
+    Analysis.distinctViews(h)
+        .forEach(
+            (view, clients) -> {
+              for (String key : h.keys()) {
+                String f = view.get(key);
+                String where = "final state of " + clients;
+                Analysis.Writer w = f == null ? null : a.writer(f);
+                if (f != null) {
+                  String problem = provenance(key, f, w);
+                  if (problem == null && w.txn().outcome() == Outcome.FAILED) {
+                    problem =
+                        "written by FAILED " + w.txn().txId() + ", which must never be visible";
+                  }
+                  if (problem != null) {
+                    out.add(
+                        new Anomaly(
+                            name, key, ids(null, w), where + " shows " + f + ": " + problem));
+                    continue;
+                  }
+                }
+                Txn first = a.firstPlaced(key);
+                Txn laterOk = first == null ? null : a.okAfter(key, a.rank(first));
+                if (laterOk == null) {
+                  continue;
+                }
+                Op initial = a.effective(first).get(key);
+                boolean lost =
+                    f == null
+                        ? initial instanceof Op.Write && !a.hasOtherDelete(key, first)
+                        : w.txn() == first && settled.test(first);
+                if (lost) {
+                  out.add(
+                      new Anomaly(
+                          name,
+                          key,
+                          ids(laterOk, w),
+                          where
+                              + " shows "
+                              + Analysis.show(f)
+                              + ", the key's initial state from "
+                              + first.txId()
+                              + ", although OK "
+                              + laterOk.txId()
+                              + " changed it: an update that never took effect"));
+                }
+              }
+            });
     return new CheckResult(List.of(name), out);
   }
 
@@ -173,34 +218,49 @@ final class FinalStateCheckers {
     if (h.finalStates().isEmpty()) {
       out.add(new Anomaly(name, null, List.of(), "no final state was recorded"));
     }
-    Analysis.distinctViews(h).forEach((view, clients) -> {
-      for (Txn t : h.transactions()) {
-        List<String> applied = new ArrayList<>();
-        List<String> notApplied = new ArrayList<>();
-        boolean canAll = true;
-        boolean canNone = true;
-        for (Map.Entry<String, Op> e : a.effective(t).entrySet()) {
-          int fit = fit(a, t, e.getKey(), e.getValue(), view.get(e.getKey()));
-          canAll &= (fit & APPLIED) != 0;
-          canNone &= (fit & NOT_APPLIED) != 0;
-          if (fit == APPLIED) {
-            applied.add(e.getKey());
-          } else if (fit == NOT_APPLIED) {
-            notApplied.add(e.getKey());
-          }
-        }
-        String problem = switch (t.outcome()) {
-          case OK -> canAll ? null : "OK but its writes of " + notApplied + " are not visible";
-          case FAILED -> canNone ? null : "FAILED but its writes of " + applied + " are visible";
-          case UNKNOWN -> canAll || canNone ? null
-              : "UNKNOWN and half-applied: " + applied + " visible, " + notApplied + " not";
-        };
-        if (problem != null) {
-          out.add(new Anomaly(name, null, List.of(t.txId()),
-              t.txId() + " is " + problem + " in the final state of " + clients));
-        }
-      }
-    });
+    Analysis.distinctViews(h)
+        .forEach(
+            (view, clients) -> {
+              for (Txn t : h.transactions()) {
+                List<String> applied = new ArrayList<>();
+                List<String> notApplied = new ArrayList<>();
+                boolean canAll = true;
+                boolean canNone = true;
+                for (Map.Entry<String, Op> e : a.effective(t).entrySet()) {
+                  int fit = fit(a, t, e.getKey(), e.getValue(), view.get(e.getKey()));
+                  canAll &= (fit & APPLIED) != 0;
+                  canNone &= (fit & NOT_APPLIED) != 0;
+                  if (fit == APPLIED) {
+                    applied.add(e.getKey());
+                  } else if (fit == NOT_APPLIED) {
+                    notApplied.add(e.getKey());
+                  }
+                }
+                String problem =
+                    switch (t.outcome()) {
+                      case OK ->
+                          canAll ? null : "OK but its writes of " + notApplied + " are not visible";
+                      case FAILED ->
+                          canNone ? null : "FAILED but its writes of " + applied + " are visible";
+                      case UNKNOWN ->
+                          canAll || canNone
+                              ? null
+                              : "UNKNOWN and half-applied: "
+                                  + applied
+                                  + " visible, "
+                                  + notApplied
+                                  + " not";
+                    };
+                if (problem != null) {
+                  out.add(
+                      new Anomaly(
+                          name,
+                          null,
+                          List.of(t.txId()),
+                          t.txId() + " is " + problem + " in the final state of " + clients));
+                }
+              }
+            });
     return new CheckResult(List.of(name), out);
   }
 

@@ -44,8 +44,8 @@ public final class Guarantees {
         addBasic(c);
         break;
       default:
-        throw new IllegalArgumentException("unknown protocol " + protocol
-            + " (naive, basic, monotonic, atomic)");
+        throw new IllegalArgumentException(
+            "unknown protocol " + protocol + " (naive, basic, monotonic, atomic)");
     }
     return new Guarantees(protocol, c, WriteOrder.byCompletion());
   }

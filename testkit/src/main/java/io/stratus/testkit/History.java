@@ -31,8 +31,7 @@ public final class History {
    * key missing from a view is absent). Rejects duplicate transaction ids and duplicate write
    * values, which would make reads ambiguous.
    */
-  public static History of(
-      List<Txn> transactions, Map<String, Map<String, String>> finalStates) {
+  public static History of(List<Txn> transactions, Map<String, Map<String, String>> finalStates) {
     Set<String> ids = new TreeSet<>();
     Map<String, String> writers = new HashMap<>();
     for (Txn t : transactions) {
@@ -50,8 +49,8 @@ public final class History {
       }
     }
     Map<String, Map<String, String>> states = new TreeMap<>();
-    finalStates.forEach((client, view) ->
-        states.put(client, Collections.unmodifiableMap(new TreeMap<>(view))));
+    finalStates.forEach(
+        (client, view) -> states.put(client, Collections.unmodifiableMap(new TreeMap<>(view))));
     return new History(List.copyOf(transactions), Collections.unmodifiableMap(states));
   }
 

@@ -47,8 +47,8 @@ public final class ListAppendHistory {
    * One transaction: the lists it read (by key, in the order read) and the element it appended
    * per key.
    */
-  public record Transaction(String id, Map<String, List<String>> reads,
-      Map<String, String> appends, Status status) {
+  public record Transaction(
+      String id, Map<String, List<String>> reads, Map<String, String> appends, Status status) {
     public Transaction {
       Objects.requireNonNull(id, "id");
       Objects.requireNonNull(status, "status");
@@ -130,16 +130,24 @@ public final class ListAppendHistory {
         index.put(t.id(), nodes.size());
         nodes.add(t);
       } else if (t.status() == Status.ABORTED && observed) {
-        out.add(new Anomaly("G1a", null, List.of(t.id()), "an element of aborted transaction "
-            + t.id() + " was read or survived"));
+        out.add(
+            new Anomaly(
+                "G1a",
+                null,
+                List.of(t.id()),
+                "an element of aborted transaction " + t.id() + " was read or survived"));
       }
     }
     for (Transaction t : nodes) {
       for (Map.Entry<String, String> a : t.appends().entrySet()) {
         if (t.status() == Status.COMMITTED
             && !finalState.getOrDefault(a.getKey(), List.of()).contains(a.getValue())) {
-          out.add(new Anomaly("lost update", a.getKey(), List.of(t.id()), "committed append "
-              + a.getValue() + " is missing from the final list"));
+          out.add(
+              new Anomaly(
+                  "lost update",
+                  a.getKey(),
+                  List.of(t.id()),
+                  "committed append " + a.getValue() + " is missing from the final list"));
         }
       }
     }
@@ -148,7 +156,12 @@ public final class ListAppendHistory {
     for (Map.Entry<String, List<String>> f : finalState.entrySet()) {
       List<String> order = f.getValue();
       for (int i = 0; i + 1 < order.size(); i++) {
-        edge(graph, index, appender.get(order.get(i)), appender.get(order.get(i + 1)), WW,
+        edge(
+            graph,
+            index,
+            appender.get(order.get(i)),
+            appender.get(order.get(i + 1)),
+            WW,
             f.getKey());
       }
     }
@@ -158,8 +171,12 @@ public final class ListAppendHistory {
         List<String> read = r.getValue();
         List<String> order = finalState.getOrDefault(key, List.of());
         if (read.size() > order.size() || !order.subList(0, read.size()).equals(read)) {
-          out.add(new Anomaly("incompatible order", key, List.of(t.id()), "read " + read
-              + " is not a prefix of the final list " + order));
+          out.add(
+              new Anomaly(
+                  "incompatible order",
+                  key,
+                  List.of(t.id()),
+                  "read " + read + " is not a prefix of the final list " + order));
           continue;
         }
         if (!read.isEmpty()) {
@@ -174,8 +191,13 @@ public final class ListAppendHistory {
     return new Result(out);
   }
 
-  private static void edge(List<List<Edge>> graph, Map<String, Integer> index, Transaction from,
-      Transaction to, String kind, String key) {
+  private static void edge(
+      List<List<Edge>> graph,
+      Map<String, Integer> index,
+      Transaction from,
+      Transaction to,
+      String kind,
+      String key) {
     if (from == null || to == null || from == to) {
       return;
     }
@@ -250,8 +272,8 @@ public final class ListAppendHistory {
   }
 
   /** The worst anomaly a strongly connected component holds, with a cycle as evidence. */
-  private static Anomaly classify(List<List<Edge>> graph, List<Transaction> nodes, int[] comp,
-      List<Integer> m) {
+  private static Anomaly classify(
+      List<List<Edge>> graph, List<Transaction> nodes, int[] comp, List<Integer> m) {
     int c = comp[m.get(0)];
     for (String[] kinds : new String[][] {{WW}, {WW, WR}}) {
       Set<String> allowed = Set.of(kinds);
@@ -284,8 +306,8 @@ public final class ListAppendHistory {
    * A shortest path (at least one edge) from {@code from} to {@code to} inside component {@code
    * c} over edges of {@code kinds}; null if none.
    */
-  private static List<Edge> path(List<List<Edge>> graph, int[] comp, int c, int from, int to,
-      Set<String> kinds) {
+  private static List<Edge> path(
+      List<List<Edge>> graph, int[] comp, int c, int from, int to, Set<String> kinds) {
     Map<Integer, Edge> via = new HashMap<>();
     Map<Integer, Integer> prev = new HashMap<>();
     Deque<Integer> queue = new ArrayDeque<>();
@@ -317,13 +339,17 @@ public final class ListAppendHistory {
     return null;
   }
 
-  private static Anomaly anomaly(String kind, List<Transaction> nodes, int start,
-      List<Edge> cycle) {
+  private static Anomaly anomaly(
+      String kind, List<Transaction> nodes, int start, List<Edge> cycle) {
     StringBuilder text = new StringBuilder(nodes.get(start).id());
     List<String> ids = new ArrayList<>();
     ids.add(nodes.get(start).id());
     for (Edge e : cycle) {
-      text.append(" -").append(e.kind()).append('(').append(e.key()).append(")-> ")
+      text.append(" -")
+          .append(e.kind())
+          .append('(')
+          .append(e.key())
+          .append(")-> ")
           .append(nodes.get(e.to()).id());
       ids.add(nodes.get(e.to()).id());
     }

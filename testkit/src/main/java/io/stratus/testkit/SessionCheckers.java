@@ -38,10 +38,20 @@ final class SessionCheckers {
             }
           }
           if (worst != null) {
-            out.add(new Anomaly(name, key, List.of(worst.txn().txId(), later.txn().txId()),
-                client + " read " + Analysis.show(worst.read().value()) + " in "
-                    + worst.txn().txId() + ", then the older " + Analysis.show(later.read().value())
-                    + " in " + later.txn().txId()));
+            out.add(
+                new Anomaly(
+                    name,
+                    key,
+                    List.of(worst.txn().txId(), later.txn().txId()),
+                    client
+                        + " read "
+                        + Analysis.show(worst.read().value())
+                        + " in "
+                        + worst.txn().txId()
+                        + ", then the older "
+                        + Analysis.show(later.read().value())
+                        + " in "
+                        + later.txn().txId()));
           }
         }
       }
@@ -53,25 +63,38 @@ final class SessionCheckers {
     String name = Checkers.READ_YOUR_WRITES;
     Analysis a = new Analysis(h, order);
     List<Anomaly> out = new ArrayList<>();
-    a.byClient().forEach((client, txns) -> {
-      for (Txn w : txns) {
-        if (w.outcome() != Outcome.OK) {
-          continue;
-        }
-        for (Map.Entry<String, Op> e : a.effective(w).entrySet()) {
-          int pos = a.rank(w);
-          for (Analysis.Observation r : a.reads(client, e.getKey())) {
-            Integer hi = a.maxPosition(e.getKey(), r.read().value());
-            if (w.precedes(r.txn()) && hi != null && hi < pos) {
-              out.add(new Anomaly(name, e.getKey(), List.of(w.txId(), r.txn().txId()),
-                  client + " committed " + e.getValue() + " in " + w.txId() + " but then read "
-                      + Analysis.show(r.read().value()) + " in " + r.txn().txId()
-                      + ", older than its own write"));
-            }
-          }
-        }
-      }
-    });
+    a.byClient()
+        .forEach(
+            (client, txns) -> {
+              for (Txn w : txns) {
+                if (w.outcome() != Outcome.OK) {
+                  continue;
+                }
+                for (Map.Entry<String, Op> e : a.effective(w).entrySet()) {
+                  int pos = a.rank(w);
+                  for (Analysis.Observation r : a.reads(client, e.getKey())) {
+                    Integer hi = a.maxPosition(e.getKey(), r.read().value());
+                    if (w.precedes(r.txn()) && hi != null && hi < pos) {
+                      out.add(
+                          new Anomaly(
+                              name,
+                              e.getKey(),
+                              List.of(w.txId(), r.txn().txId()),
+                              client
+                                  + " committed "
+                                  + e.getValue()
+                                  + " in "
+                                  + w.txId()
+                                  + " but then read "
+                                  + Analysis.show(r.read().value())
+                                  + " in "
+                                  + r.txn().txId()
+                                  + ", older than its own write"));
+                    }
+                  }
+                }
+              }
+            });
     return new CheckResult(List.of(name), out);
   }
 
@@ -79,40 +102,61 @@ final class SessionCheckers {
     String name = Checkers.MONOTONIC_WRITES;
     Analysis a = new Analysis(h, order);
     List<Anomaly> out = new ArrayList<>();
-    a.byClient().forEach((client, txns) -> {
-      for (Txn first : txns) {
-        for (Txn second : txns) {
-          if (first.outcome() != Outcome.OK || second.outcome() != Outcome.OK
-              || !first.precedes(second)) {
-            continue;
-          }
-          for (Map.Entry<String, Op> e : a.effective(first).entrySet()) {
-            String key = e.getKey();
-            Op later = a.effective(second).get(key);
-            if (later == null) {
-              continue;
-            }
-            String earlier = Analysis.valueOf(e.getValue());
-            Set<String> stale = new TreeSet<>();
-            h.finalStates().forEach((c, view) -> {
-              String f = view.get(key);
-              boolean showsEarlier = earlier != null
-                  ? earlier.equals(f)
-                  : f == null && later instanceof Op.Write && !a.hasOtherDelete(key, first);
-              if (showsEarlier) {
-                stale.add(c);
+    a.byClient()
+        .forEach(
+            (client, txns) -> {
+              for (Txn first : txns) {
+                for (Txn second : txns) {
+                  if (first.outcome() != Outcome.OK
+                      || second.outcome() != Outcome.OK
+                      || !first.precedes(second)) {
+                    continue;
+                  }
+                  for (Map.Entry<String, Op> e : a.effective(first).entrySet()) {
+                    String key = e.getKey();
+                    Op later = a.effective(second).get(key);
+                    if (later == null) {
+                      continue;
+                    }
+                    String earlier = Analysis.valueOf(e.getValue());
+                    Set<String> stale = new TreeSet<>();
+                    h.finalStates()
+                        .forEach(
+                            (c, view) -> {
+                              String f = view.get(key);
+                              boolean showsEarlier =
+                                  earlier != null
+                                      ? earlier.equals(f)
+                                      : f == null
+                                          && later instanceof Op.Write
+                                          && !a.hasOtherDelete(key, first);
+                              if (showsEarlier) {
+                                stale.add(c);
+                              }
+                            });
+                    if (!stale.isEmpty()) {
+                      out.add(
+                          new Anomaly(
+                              name,
+                              key,
+                              List.of(first.txId(), second.txId()),
+                              client
+                                  + " wrote "
+                                  + e.getValue()
+                                  + " in "
+                                  + first.txId()
+                                  + ", then "
+                                  + later
+                                  + " in "
+                                  + second.txId()
+                                  + ", but the final state of "
+                                  + stale
+                                  + " shows the earlier write"));
+                    }
+                  }
+                }
               }
             });
-            if (!stale.isEmpty()) {
-              out.add(new Anomaly(name, key, List.of(first.txId(), second.txId()),
-                  client + " wrote " + e.getValue() + " in " + first.txId() + ", then " + later
-                      + " in " + second.txId() + ", but the final state of " + stale
-                      + " shows the earlier write"));
-            }
-          }
-        }
-      }
-    });
     return new CheckResult(List.of(name), out);
   }
 
@@ -120,35 +164,53 @@ final class SessionCheckers {
     String name = Checkers.WRITES_FOLLOW_READS;
     Analysis a = new Analysis(h, order);
     List<Anomaly> out = new ArrayList<>();
-    a.byClient().forEach((client, txns) -> {
-      for (String key : h.keys()) {
-        for (Analysis.Observation r : a.reads(client, key)) {
-          if (r.read().value().isEmpty()) {
-            continue; // absence names no particular write
-          }
-          String seen = r.read().value().get();
-          for (Txn w : txns) {
-            Op write = a.effective(w).get(key);
-            if (w.outcome() != Outcome.OK || write == null
-                || !(w == r.txn() || r.txn().precedes(w))) {
-              continue;
-            }
-            Set<String> stale = new TreeSet<>();
-            h.finalStates().forEach((c, view) -> {
-              if (seen.equals(view.get(key))) {
-                stale.add(c);
+    a.byClient()
+        .forEach(
+            (client, txns) -> {
+              for (String key : h.keys()) {
+                for (Analysis.Observation r : a.reads(client, key)) {
+                  if (r.read().value().isEmpty()) {
+                    continue; // absence names no particular write
+                  }
+                  String seen = r.read().value().get();
+                  for (Txn w : txns) {
+                    Op write = a.effective(w).get(key);
+                    if (w.outcome() != Outcome.OK
+                        || write == null
+                        || !(w == r.txn() || r.txn().precedes(w))) {
+                      continue;
+                    }
+                    Set<String> stale = new TreeSet<>();
+                    h.finalStates()
+                        .forEach(
+                            (c, view) -> {
+                              if (seen.equals(view.get(key))) {
+                                stale.add(c);
+                              }
+                            });
+                    if (!stale.isEmpty()) {
+                      out.add(
+                          new Anomaly(
+                              name,
+                              key,
+                              List.of(r.txn().txId(), w.txId()),
+                              client
+                                  + " read "
+                                  + seen
+                                  + " in "
+                                  + r.txn().txId()
+                                  + ", then wrote "
+                                  + write
+                                  + " in "
+                                  + w.txId()
+                                  + ", but the final state of "
+                                  + stale
+                                  + " shows the value it read, as if applied after the write based on it"));
+                    }
+                  }
+                }
               }
             });
-            if (!stale.isEmpty()) {
-              out.add(new Anomaly(name, key, List.of(r.txn().txId(), w.txId()),
-                  client + " read " + seen + " in " + r.txn().txId() + ", then wrote " + write
-                      + " in " + w.txId() + ", but the final state of " + stale
-                      + " shows the value it read, as if applied after the write based on it"));
-            }
-          }
-        }
-      }
-    });
     return new CheckResult(List.of(name), out);
   }
 }

@@ -25,10 +25,11 @@ public interface WriteOrder {
 
   /** By completion sequence number: a transaction's writes take effect when its commit returns. */
   static WriteOrder byCompletion() {
-    return h -> h.transactions().stream()
-        .filter(t -> t.outcome() != Outcome.FAILED)
-        .sorted(Comparator.comparingLong(Txn::completedAt))
-        .collect(Collectors.toList());
+    return h ->
+        h.transactions().stream()
+            .filter(t -> t.outcome() != Outcome.FAILED)
+            .sorted(Comparator.comparingLong(Txn::completedAt))
+            .collect(Collectors.toList());
   }
 
   /**
@@ -49,9 +50,10 @@ public interface WriteOrder {
           throw new IllegalArgumentException(t.txId() + " is OK but has no commit time");
         }
       }
-      placed.sort(Comparator.comparingLong((Txn t) -> t.commitTime().getAsLong())
-          .thenComparing(Txn::clientId)
-          .thenComparing(Txn::txId));
+      placed.sort(
+          Comparator.comparingLong((Txn t) -> t.commitTime().getAsLong())
+              .thenComparing(Txn::clientId)
+              .thenComparing(Txn::txId));
       return placed;
     };
   }

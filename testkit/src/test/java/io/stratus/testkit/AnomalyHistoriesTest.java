@@ -43,13 +43,15 @@ class AnomalyHistoriesTest {
     CheckResult r = rec.snapshot().check(EVERY_CHECKER);
     // Atomicity also sees it: an OK transaction whose write is not visible is not all-or-nothing.
     assertThat(r.failedCheckers()).containsExactly("atomicity", "committedWritesSurvive");
-    assertThat(r.anomalies()).filteredOn(a -> a.checker().equals("committedWritesSurvive"))
+    assertThat(r.anomalies())
+        .filteredOn(a -> a.checker().equals("committedWritesSurvive"))
         .singleElement()
-        .satisfies(a -> {
-          assertThat(a.key()).isEqualTo("x");
-          assertThat(a.txIds()).contains("c1-1");
-          assertThat(a.message()).contains("x0", "lost update");
-        });
+        .satisfies(
+            a -> {
+              assertThat(a.key()).isEqualTo("x");
+              assertThat(a.txIds()).contains("c1-1");
+              assertThat(a.message()).contains("x0", "lost update");
+            });
     assertThat(failing(Guarantees.forProtocol("naive"))).isEmpty();
     assertThat(failing(Guarantees.forProtocol("basic"))).containsExactly("committedWritesSurvive");
     assertThatThrownBy(() -> r.assertValid())
@@ -176,8 +178,7 @@ class AnomalyHistoriesTest {
     assertThat(r.anomalies().get(0).txIds()).containsExactly("c1-1", "c1-2");
     assertThat(failing(Guarantees.forProtocol("basic").under(WriteOrder.byCommitTime()))).isEmpty();
     // By completion order the second write is the latest, so durability fails as well.
-    assertThat(failing(EVERY_CHECKER))
-        .contains("monotonicWrites", "committedWritesSurvive");
+    assertThat(failing(EVERY_CHECKER)).contains("monotonicWrites", "committedWritesSurvive");
   }
 
   @Test
@@ -220,11 +221,12 @@ class AnomalyHistoriesTest {
 
     CheckResult r = rec.snapshot().check(Guarantees.forProtocol("naive"));
     assertThat(r.failedCheckers()).containsExactly("valuesWereWritten");
-    assertThat(r.anomalies()).extracting(Anomaly::message).anySatisfy(m ->
-        assertThat(m).contains("intermediate")).anySatisfy(m ->
-        assertThat(m).contains("nobody wrote")).anySatisfy(m ->
-        assertThat(m).contains("written to key x")).anySatisfy(m ->
-        assertThat(m).contains("began after"));
+    assertThat(r.anomalies())
+        .extracting(Anomaly::message)
+        .anySatisfy(m -> assertThat(m).contains("intermediate"))
+        .anySatisfy(m -> assertThat(m).contains("nobody wrote"))
+        .anySatisfy(m -> assertThat(m).contains("written to key x"))
+        .anySatisfy(m -> assertThat(m).contains("began after"));
   }
 
   @Test
@@ -260,11 +262,18 @@ class AnomalyHistoriesTest {
     assertThat(Guarantees.forProtocol("naive").checkerNames()).containsExactly("valuesWereWritten");
     assertThat(Guarantees.forProtocol("basic").checkerNames())
         .containsExactly("valuesWereWritten", "committedWritesSurvive", "convergence");
-    assertThat(Guarantees.forProtocol("monotonic").checkerNames()).containsExactly(
-        "valuesWereWritten", "committedWritesSurvive", "convergence", "monotonicReads",
-        "readYourWrites", "monotonicWrites", "writesFollowReads");
+    assertThat(Guarantees.forProtocol("monotonic").checkerNames())
+        .containsExactly(
+            "valuesWereWritten",
+            "committedWritesSurvive",
+            "convergence",
+            "monotonicReads",
+            "readYourWrites",
+            "monotonicWrites",
+            "writesFollowReads");
     assertThat(Guarantees.forProtocol("atomic").checkerNames())
-        .endsWith("writesFollowReads", "atomicity").hasSize(8);
+        .endsWith("writesFollowReads", "atomicity")
+        .hasSize(8);
     assertThat(Guarantees.of(Checkers.convergence()).with(Checkers.atomicity()).checkerNames())
         .containsExactly("convergence", "atomicity");
     assertThatThrownBy(() -> Guarantees.forProtocol("strict"))
@@ -273,10 +282,15 @@ class AnomalyHistoriesTest {
 
   @Test
   void aCustomCheckerJoinsAProfile() {
-    Checker noKeyY = Checker.named("noKeyY", (h, o) -> new CheckResult(List.of("noKeyY"),
-        h.keys().contains("y")
-            ? List.of(new Anomaly("noKeyY", "y", List.of(), "y used"))
-            : List.of()));
+    Checker noKeyY =
+        Checker.named(
+            "noKeyY",
+            (h, o) ->
+                new CheckResult(
+                    List.of("noKeyY"),
+                    h.keys().contains("y")
+                        ? List.of(new Anomaly("noKeyY", "y", List.of(), "y used"))
+                        : List.of()));
     rec.begin("c1").write("y", "y1").ok();
     Map<String, String> view = new HashMap<>();
     view.put("y", "y1");

@@ -31,21 +31,23 @@ class HistoryRecorderTest {
       List<Future<?>> done = new ArrayList<>();
       for (int th = 0; th < THREADS; th++) {
         String client = "c" + th;
-        done.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < TXNS_PER_THREAD; i++) {
-            HistoryRecorder.Recording t = rec.begin(client);
-            t.read("shared", null).write("k" + i, client + "/" + i);
-            if (i % 3 == 0) {
-              t.ok();
-            } else if (i % 3 == 1) {
-              t.failed();
-            } else {
-              t.unknown();
-            }
-          }
-          return null;
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < TXNS_PER_THREAD; i++) {
+                    HistoryRecorder.Recording t = rec.begin(client);
+                    t.read("shared", null).write("k" + i, client + "/" + i);
+                    if (i % 3 == 0) {
+                      t.ok();
+                    } else if (i % 3 == 1) {
+                      t.failed();
+                    } else {
+                      t.unknown();
+                    }
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : done) {
         f.get(60, TimeUnit.SECONDS);
@@ -84,18 +86,20 @@ class HistoryRecorderTest {
       List<Future<?>> done = new ArrayList<>();
       for (int th = 0; th < THREADS; th++) {
         String client = "c" + th;
-        done.add(pool.submit(() -> {
-          HistoryRecorder.Recording t = rec.begin(client);
-          start.await();
-          try {
-            t.write("k", "same");
-            accepted.incrementAndGet();
-          } catch (IllegalArgumentException e) {
-            rejected.incrementAndGet();
-          }
-          t.ok();
-          return null;
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  HistoryRecorder.Recording t = rec.begin(client);
+                  start.await();
+                  try {
+                    t.write("k", "same");
+                    accepted.incrementAndGet();
+                  } catch (IllegalArgumentException e) {
+                    rejected.incrementAndGet();
+                  }
+                  t.ok();
+                  return null;
+                }));
       }
       for (Future<?> f : done) {
         f.get(60, TimeUnit.SECONDS);

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 /** Each anomaly class on a minimal list-append history, and long serial histories that pass. */
 class ListAppendHistoryTest {
 
-  private static ListAppendHistory.Transaction t(String id, Map<String, List<String>> reads,
-      Map<String, String> appends) {
+  private static ListAppendHistory.Transaction t(
+      String id, Map<String, List<String>> reads, Map<String, String> appends) {
     return new ListAppendHistory.Transaction(id, reads, appends, Status.COMMITTED);
   }
 
@@ -60,8 +60,7 @@ class ListAppendHistoryTest {
     ListAppendHistory h = new ListAppendHistory();
     h.add(t("T1", Map.of("x", List.of(), "y", List.of()), Map.of("x", "1")));
     h.add(t("T2", Map.of("x", List.of(), "y", List.of()), Map.of("y", "2")));
-    assertThat(h.check(Map.of("x", List.of("1"), "y", List.of("2"))).kinds())
-        .containsExactly("G2");
+    assertThat(h.check(Map.of("x", List.of("1"), "y", List.of("2"))).kinds()).containsExactly("G2");
   }
 
   @Test

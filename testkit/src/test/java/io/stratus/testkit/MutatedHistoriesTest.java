@@ -23,11 +23,12 @@ class MutatedHistoriesTest {
     h.transactions().stream()
         .filter(t -> t.outcome() == Outcome.OK)
         .sorted((a, b) -> Long.compare(a.completedAt(), b.completedAt()))
-        .forEach(t -> {
-          if (t.effectiveWrites().get(key) instanceof Op.Write w) {
-            values.add(w.value());
-          }
-        });
+        .forEach(
+            t -> {
+              if (t.effectiveWrites().get(key) instanceof Op.Write w) {
+                values.add(w.value());
+              }
+            });
     return values;
   }
 
@@ -42,11 +43,14 @@ class MutatedHistoriesTest {
     String key = "k0";
     List<String> writes = okWrites(valid, key);
     Map<String, Map<String, String>> finals = new HashMap<>();
-    valid.finalStates().forEach((c, v) -> {
-      Map<String, String> view = new HashMap<>(v);
-      view.put(key, writes.get(0)); // the first OK write: many OK writes since
-      finals.put(c, view);
-    });
+    valid
+        .finalStates()
+        .forEach(
+            (c, v) -> {
+              Map<String, String> view = new HashMap<>(v);
+              view.put(key, writes.get(0)); // the first OK write: many OK writes since
+              finals.put(c, view);
+            });
     History mutated = History.of(valid.transactions(), finals);
     assertThat(mutated.check(Guarantees.forProtocol("basic")).failedCheckers())
         .containsExactly("committedWritesSurvive");
@@ -61,14 +65,29 @@ class MutatedHistoriesTest {
     long seq = lastSeq(valid);
     List<Txn> txns = new ArrayList<>(valid.transactions());
     // A fresh client reads the newest OK write, then the oldest one.
-    txns.add(new Txn("reader", "r1", seq + 1, seq + 2,
-        List.of(Op.read(key, writes.get(writes.size() - 1))), Outcome.OK, OptionalLong.of(seq)));
-    txns.add(new Txn("reader", "r2", seq + 3, seq + 4,
-        List.of(Op.read(key, writes.get(0))), Outcome.OK, OptionalLong.of(seq + 1)));
+    txns.add(
+        new Txn(
+            "reader",
+            "r1",
+            seq + 1,
+            seq + 2,
+            List.of(Op.read(key, writes.get(writes.size() - 1))),
+            Outcome.OK,
+            OptionalLong.of(seq)));
+    txns.add(
+        new Txn(
+            "reader",
+            "r2",
+            seq + 3,
+            seq + 4,
+            List.of(Op.read(key, writes.get(0))),
+            Outcome.OK,
+            OptionalLong.of(seq + 1)));
     History mutated = History.of(txns, valid.finalStates());
     CheckResult r = mutated.check(Guarantees.forProtocol("monotonic"));
     assertThat(r.failedCheckers()).containsExactly("monotonicReads");
-    assertThat(r.anomalies()).singleElement()
+    assertThat(r.anomalies())
+        .singleElement()
         .satisfies(a -> assertThat(a.txIds()).containsExactly("r1", "r2"));
   }
 }

@@ -27,8 +27,9 @@ class UpdatesTakeEffectTest {
     rec.begin("c1").write("x", "x2").ok();
     rec.finalState("c1", Map.of("x", "x1", "y", "y0"));
     assertThat(rec.snapshot().check(DURABLE_UNORDERED).valid()).isTrue();
-    assertThat(rec.snapshot().check(Guarantees.of(Checkers.committedWritesSurvive()))
-        .failedCheckers()).containsExactly("committedWritesSurvive");
+    assertThat(
+            rec.snapshot().check(Guarantees.of(Checkers.committedWritesSurvive())).failedCheckers())
+        .containsExactly("committedWritesSurvive");
   }
 
   @Test
@@ -38,7 +39,8 @@ class UpdatesTakeEffectTest {
     rec.finalState("c1", Map.of("x", "x0", "y", "y0"));
     CheckResult r = rec.snapshot().check(DURABLE_UNORDERED);
     assertThat(r.failedCheckers()).containsExactly("updatesTakeEffect");
-    assertThat(r.anomalies()).singleElement()
+    assertThat(r.anomalies())
+        .singleElement()
         .satisfies(a -> assertThat(a.message()).contains("x0", "never took effect"));
   }
 
@@ -70,8 +72,10 @@ class UpdatesTakeEffectTest {
     History h = rec.snapshot();
     assertThat(h.check(Guarantees.of(Checkers.updatesTakeEffect(Set.of("loader-1")))).valid())
         .isTrue();
-    assertThat(h.check(Guarantees.of(Checkers.updatesTakeEffect(Set.of("loader-1", insert))))
-        .failedCheckers()).containsExactly("updatesTakeEffect");
+    assertThat(
+            h.check(Guarantees.of(Checkers.updatesTakeEffect(Set.of("loader-1", insert))))
+                .failedCheckers())
+        .containsExactly("updatesTakeEffect");
     assertThat(h.check(DURABLE_UNORDERED).failedCheckers()).containsExactly("updatesTakeEffect");
   }
 
@@ -83,8 +87,8 @@ class UpdatesTakeEffectTest {
     rec.begin("c1").write("n", "n2").ok();
     rec.begin("c2").write("y", "y1").failed();
     rec.finalState("c1", Map.of("x", "x0", "y", "y1"));
-    CheckResult r = rec.snapshot().check(
-        Guarantees.of(Checkers.updatesTakeEffect(Set.of("loader-1"))));
+    CheckResult r =
+        rec.snapshot().check(Guarantees.of(Checkers.updatesTakeEffect(Set.of("loader-1"))));
     // x: the settled initial state survived an update; n: absent with no delete; y: FAILED.
     assertThat(r.anomalies()).extracting(Anomaly::key).containsExactlyInAnyOrder("x", "n", "y");
   }
@@ -96,7 +100,6 @@ class UpdatesTakeEffectTest {
     rec.begin("c1").write("y", "y1").unknown();
     rec.finalState("c1", Map.of("x", "x1", "y", "y1"));
     CheckResult r = rec.snapshot().check(DURABLE_UNORDERED);
-    assertThat(r.anomalies()).singleElement()
-        .satisfies(a -> assertThat(a.key()).isEqualTo("x"));
+    assertThat(r.anomalies()).singleElement().satisfies(a -> assertThat(a.key()).isEqualTo("x"));
   }
 }

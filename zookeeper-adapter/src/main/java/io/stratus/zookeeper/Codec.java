@@ -49,24 +49,27 @@ final class Codec {
 
     Writer writeString(String s) {
       byte[] b = s.getBytes(StandardCharsets.UTF_8);
-      return io(() -> {
-        out.writeInt(b.length);
-        out.write(b);
-      });
+      return io(
+          () -> {
+            out.writeInt(b.length);
+            out.write(b);
+          });
     }
 
     Writer writeInstant(Instant t) {
-      return io(() -> {
-        out.writeLong(t.getEpochSecond());
-        out.writeInt(t.getNano());
-      });
+      return io(
+          () -> {
+            out.writeLong(t.getEpochSecond());
+            out.writeInt(t.getNano());
+          });
     }
 
     Writer writeDuration(Duration d) {
-      return io(() -> {
-        out.writeLong(d.getSeconds());
-        out.writeInt(d.getNano());
-      });
+      return io(
+          () -> {
+            out.writeLong(d.getSeconds());
+            out.writeInt(d.getNano());
+          });
     }
 
     byte[] toBytes() {
@@ -115,10 +118,11 @@ final class Codec {
         throw new IllegalStateException(what + " is corrupt: string of " + n + " bytes");
       }
       byte[] b = new byte[n];
-      io(() -> {
-        in.readFully(b);
-        return null;
-      });
+      io(
+          () -> {
+            in.readFully(b);
+            return null;
+          });
       return new String(b, StandardCharsets.UTF_8);
     }
 

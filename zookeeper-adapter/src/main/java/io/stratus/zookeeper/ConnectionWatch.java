@@ -31,16 +31,18 @@ final class ConnectionWatch implements ConnectionStateListener {
   private final AtomicLong epoch = new AtomicLong();
   private final List<Consumer<Connection>> listeners = new CopyOnWriteArrayList<>();
   private final CompletableFuture<Void> connected = new CompletableFuture<>();
+
   /** SUSPENDED until Curator reports the first connection. */
   private volatile Connection state = Connection.SUSPENDED;
 
   @Override
   public void stateChanged(CuratorFramework client, ConnectionState newState) {
-    publish(switch (newState) {
-      case CONNECTED, RECONNECTED -> Connection.CONNECTED;
-      case LOST -> Connection.LOST;
-      default -> Connection.SUSPENDED; // and READ_ONLY, which this adapter never asks for
-    });
+    publish(
+        switch (newState) {
+          case CONNECTED, RECONNECTED -> Connection.CONNECTED;
+          case LOST -> Connection.LOST;
+          default -> Connection.SUSPENDED; // and READ_ONLY, which this adapter never asks for
+        });
   }
 
   /** Records a new state (also {@link Connection#CLOSED} on close) and tells the listeners. */

@@ -42,8 +42,8 @@ final class Coordination {
    * @param kind "lock" or "counter", for messages
    * @param serviceDir the service's directory, {@code /ns/locks} or {@code /ns/counters}
    */
-  Coordination(Zk zk, String kind, String serviceDir, ZooKeeperConfig config,
-      Duration defaultTimeout) {
+  Coordination(
+      Zk zk, String kind, String serviceDir, ZooKeeperConfig config, Duration defaultTimeout) {
     this.zk = zk;
     this.kind = kind;
     this.statePath = ZkPaths.state(serviceDir);
@@ -101,19 +101,30 @@ final class Coordination {
    * plus the skew, measured from now. Returns the new generation.
    */
   CompletableFuture<Long> restart() {
-    return zk.retrying(statePath, "restart of the " + kind + " service",
-        () -> zk.read(statePath, timeoutsPath).thenCompose(nodes -> {
-          ServiceState old = state(nodes.get(0));
-          TimeoutTable t = TimeoutTable.decode(nodes.get(1).data());
-          Duration longest = t.longestEver().compareTo(defaultTimeout) >= 0
-              ? t.longestEver() : defaultTimeout;
-          ServiceState next = new ServiceState(old.generation() + 1,
-              TimeoutTable.plus(TimeoutTable.plus(clock.instant(), longest), skew));
-          // Checking the timeouts' version: a longer timeout set meanwhile must count.
-          return zk.write(List.of(Op.check(timeoutsPath, nodes.get(1).version()),
-                  zk.put(statePath, nodes.get(0), next.encode())))
-              .thenApply(v -> next.generation());
-        }));
+    return zk.retrying(
+        statePath,
+        "restart of the " + kind + " service",
+        () ->
+            zk.read(statePath, timeoutsPath)
+                .thenCompose(
+                    nodes -> {
+                      ServiceState old = state(nodes.get(0));
+                      TimeoutTable t = TimeoutTable.decode(nodes.get(1).data());
+                      Duration longest =
+                          t.longestEver().compareTo(defaultTimeout) >= 0
+                              ? t.longestEver()
+                              : defaultTimeout;
+                      ServiceState next =
+                          new ServiceState(
+                              old.generation() + 1,
+                              TimeoutTable.plus(TimeoutTable.plus(clock.instant(), longest), skew));
+                      // Checking the timeouts' version: a longer timeout set meanwhile must count.
+                      return zk.write(
+                              List.of(
+                                  Op.check(timeoutsPath, nodes.get(1).version()),
+                                  zk.put(statePath, nodes.get(0), next.encode())))
+                          .thenApply(v -> next.generation());
+                    }));
   }
 
   private interface TableChange {
@@ -121,19 +132,24 @@ final class Coordination {
   }
 
   private CompletableFuture<Void> updateTimeouts(TableChange change) {
-    return zk.retrying(timeoutsPath, "timeouts of the " + kind + " service",
-        () -> zk.read(timeoutsPath).thenCompose(nodes -> {
-          Zk.Node n = nodes.get(0);
-          TimeoutTable before = TimeoutTable.decode(n.data());
-          TimeoutTable after = change.apply(before);
-          if (after == before) {
-            return CompletableFuture.<Void>completedFuture(null);
-          }
-          byte[] data = after.encode();
-          if (data.length > ZooKeeperConfig.MAX_ZNODE_PAYLOAD) {
-            throw new BadRequestException("too many " + kind + " timeout prefixes");
-          }
-          return zk.write(List.of(zk.put(timeoutsPath, n, data)));
-        }));
+    return zk.retrying(
+        timeoutsPath,
+        "timeouts of the " + kind + " service",
+        () ->
+            zk.read(timeoutsPath)
+                .thenCompose(
+                    nodes -> {
+                      Zk.Node n = nodes.get(0);
+                      TimeoutTable before = TimeoutTable.decode(n.data());
+                      TimeoutTable after = change.apply(before);
+                      if (after == before) {
+                        return CompletableFuture.<Void>completedFuture(null);
+                      }
+                      byte[] data = after.encode();
+                      if (data.length > ZooKeeperConfig.MAX_ZNODE_PAYLOAD) {
+                        throw new BadRequestException("too many " + kind + " timeout prefixes");
+                      }
+                      return zk.write(List.of(zk.put(timeoutsPath, n, data)));
+                    }));
   }
 }

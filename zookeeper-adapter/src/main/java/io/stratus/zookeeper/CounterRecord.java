@@ -80,8 +80,12 @@ record CounterRecord(long epoch, long lastIssued, long watermark, List<Pending> 
   }
 
   byte[] encode() {
-    Codec.Writer w = new Codec.Writer().writeLong(epoch).writeLong(lastIssued)
-        .writeLong(watermark).writeInt(pending.size());
+    Codec.Writer w =
+        new Codec.Writer()
+            .writeLong(epoch)
+            .writeLong(lastIssued)
+            .writeLong(watermark)
+            .writeInt(pending.size());
     for (Pending p : pending) {
       w.writeInstant(p.autoValidatedAt()).writeByte(p.validated() ? 1 : 0);
     }
@@ -95,8 +99,8 @@ record CounterRecord(long epoch, long lastIssued, long watermark, List<Pending> 
     long watermark = r.readLong();
     int n = r.readCount(13);
     if (watermark + n != lastIssued) {
-      throw new IllegalStateException("counter record is corrupt: " + watermark + " + " + n
-          + " pending != " + lastIssued);
+      throw new IllegalStateException(
+          "counter record is corrupt: " + watermark + " + " + n + " pending != " + lastIssued);
     }
     List<Pending> pending = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {

@@ -24,8 +24,10 @@ final class DigestCredentials {
     this.user = user;
     this.password = password;
     try {
-      this.identity = new Id(ZooKeeperConfig.DIGEST_SCHEME,
-          DigestAuthenticationProvider.generateDigest(user + ":" + password));
+      this.identity =
+          new Id(
+              ZooKeeperConfig.DIGEST_SCHEME,
+              DigestAuthenticationProvider.generateDigest(user + ":" + password));
     } catch (NoSuchAlgorithmException e) {
       // SHA-1 is one of the algorithms every Java platform must provide.
       throw new IllegalStateException("this Java platform has no SHA-1", e);

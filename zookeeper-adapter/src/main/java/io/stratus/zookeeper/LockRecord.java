@@ -53,7 +53,9 @@ record LockRecord(long generation, List<Holder> holders) {
   byte[] encode() {
     Codec.Writer w = new Codec.Writer().writeLong(generation).writeInt(holders.size());
     for (Holder h : holders) {
-      w.writeString(h.clientId).writeByte(h.mode.ordinal()).writeInstant(h.grantedAt)
+      w.writeString(h.clientId)
+          .writeByte(h.mode.ordinal())
+          .writeInstant(h.grantedAt)
           .writeDuration(h.timeout);
     }
     return w.toBytes();

@@ -34,26 +34,31 @@ final class Sequencer {
     CompletableFuture<Void> done = new CompletableFuture<>();
     CompletableFuture<Void> previous = tails.put(key, done);
     CompletableFuture<T> result = new CompletableFuture<>();
-    Runnable start = () -> Zk.start(op).whenComplete((v, e) -> {
-      // Hand the node to the next operation before this one's caller continues.
-      tails.remove(key, done);
-      done.complete(null);
-      if (e == null) {
-        result.complete(v);
-      } else {
-        result.completeExceptionally(e);
-      }
-    });
+    Runnable start =
+        () ->
+            Zk.start(op)
+                .whenComplete(
+                    (v, e) -> {
+                      // Hand the node to the next operation before this one's caller continues.
+                      tails.remove(key, done);
+                      done.complete(null);
+                      if (e == null) {
+                        result.complete(v);
+                      } else {
+                        result.completeExceptionally(e);
+                      }
+                    });
     if (previous == null) {
       start.run();
     } else {
-      previous.whenComplete((v, e) -> {
-        try {
-          executor.execute(start);
-        } catch (RejectedExecutionException closed) {
-          start.run();
-        }
-      });
+      previous.whenComplete(
+          (v, e) -> {
+            try {
+              executor.execute(start);
+            } catch (RejectedExecutionException closed) {
+              start.run();
+            }
+          });
     }
     return result;
   }

@@ -65,7 +65,11 @@ final class Zk {
   private final List<ACL> acl;
 
   /** {@code acl}: the ACL of every znode this object creates (see {@link ZooKeeperConfig}). */
-  Zk(CuratorFramework curator, ConnectionWatch connection, Executor executor, Duration opTimeout,
+  Zk(
+      CuratorFramework curator,
+      ConnectionWatch connection,
+      Executor executor,
+      Duration opTimeout,
       List<ACL> acl) {
     this.curator = curator;
     this.acl = acl;
@@ -97,64 +101,97 @@ final class Zk {
       ops.add(Op.getData(p));
     }
     String what = Arrays.toString(paths);
-    return op(false, what, (zk, f) -> zk.multi(ops, (rc, path, ctx, results) -> {
-      if (results == null || results.size() != paths.length) {
-        f.completeExceptionally(failure(Code.get(rc), what, false));
-        return;
-      }
-      List<Node> out = new ArrayList<>(paths.length);
-      for (int i = 0; i < paths.length; i++) {
-        OpResult r = results.get(i);
-        if (r instanceof OpResult.GetDataResult) {
-          OpResult.GetDataResult g = (OpResult.GetDataResult) r;
-          out.add(new Node(g.getData() == null ? new byte[0] : g.getData(),
-              g.getStat().getVersion()));
-        } else {
-          int err = ((OpResult.ErrorResult) r).getErr();
-          if (err != Code.NONODE.intValue()) {
-            f.completeExceptionally(failure(Code.get(err), paths[i], false));
-            return;
-          }
-          out.add(Node.ABSENT);
-        }
-      }
-      f.complete(out);
-    }, null));
+    return op(
+        false,
+        what,
+        (zk, f) ->
+            zk.multi(
+                ops,
+                (rc, path, ctx, results) -> {
+                  if (results == null || results.size() != paths.length) {
+                    f.completeExceptionally(failure(Code.get(rc), what, false));
+                    return;
+                  }
+                  List<Node> out = new ArrayList<>(paths.length);
+                  for (int i = 0; i < paths.length; i++) {
+                    OpResult r = results.get(i);
+                    if (r instanceof OpResult.GetDataResult) {
+                      OpResult.GetDataResult g = (OpResult.GetDataResult) r;
+                      out.add(
+                          new Node(
+                              g.getData() == null ? new byte[0] : g.getData(),
+                              g.getStat().getVersion()));
+                    } else {
+                      int err = ((OpResult.ErrorResult) r).getErr();
+                      if (err != Code.NONODE.intValue()) {
+                        f.completeExceptionally(failure(Code.get(err), paths[i], false));
+                        return;
+                      }
+                      out.add(Node.ABSENT);
+                    }
+                  }
+                  f.complete(out);
+                },
+                null));
   }
 
   /** The children's names; fails with {@link KeeperException.NoNodeException} when absent. */
   CompletableFuture<List<String>> children(String path) {
-    return op(false, path, (zk, f) -> zk.getChildren(path, false, (rc, p, ctx, names) -> {
-      if (rc == Code.OK.intValue()) {
-        f.complete(names);
-      } else {
-        f.completeExceptionally(failure(Code.get(rc), path, false));
-      }
-    }, null));
+    return op(
+        false,
+        path,
+        (zk, f) ->
+            zk.getChildren(
+                path,
+                false,
+                (rc, p, ctx, names) -> {
+                  if (rc == Code.OK.intValue()) {
+                    f.complete(names);
+                  } else {
+                    f.completeExceptionally(failure(Code.get(rc), path, false));
+                  }
+                },
+                null));
   }
 
   /** The node's stat, or null when it does not exist. */
   CompletableFuture<Stat> exists(String path) {
-    return op(false, path, (zk, f) -> zk.exists(path, false, (rc, p, ctx, stat) -> {
-      if (rc == Code.OK.intValue() || rc == Code.NONODE.intValue()) {
-        f.complete(stat);
-      } else {
-        f.completeExceptionally(failure(Code.get(rc), path, false));
-      }
-    }, null));
+    return op(
+        false,
+        path,
+        (zk, f) ->
+            zk.exists(
+                path,
+                false,
+                (rc, p, ctx, stat) -> {
+                  if (rc == Code.OK.intValue() || rc == Code.NONODE.intValue()) {
+                    f.complete(stat);
+                  } else {
+                    f.completeExceptionally(failure(Code.get(rc), path, false));
+                  }
+                },
+                null));
   }
 
   /** The node's data, or null when it does not exist. */
   CompletableFuture<byte[]> data(String path) {
-    return op(false, path, (zk, f) -> zk.getData(path, false, (rc, p, ctx, data, stat) -> {
-      if (rc == Code.OK.intValue()) {
-        f.complete(data == null ? new byte[0] : data);
-      } else if (rc == Code.NONODE.intValue()) {
-        f.complete(null);
-      } else {
-        f.completeExceptionally(failure(Code.get(rc), path, false));
-      }
-    }, null));
+    return op(
+        false,
+        path,
+        (zk, f) ->
+            zk.getData(
+                path,
+                false,
+                (rc, p, ctx, data, stat) -> {
+                  if (rc == Code.OK.intValue()) {
+                    f.complete(data == null ? new byte[0] : data);
+                  } else if (rc == Code.NONODE.intValue()) {
+                    f.complete(null);
+                  } else {
+                    f.completeExceptionally(failure(Code.get(rc), path, false));
+                  }
+                },
+                null));
   }
 
   /**
@@ -163,13 +200,20 @@ final class Zk {
    * are otherwise only sequentially consistent).
    */
   CompletableFuture<Void> sync(String path) {
-    return op(false, path, (zk, f) -> zk.sync(path, (rc, p, ctx) -> {
-      if (rc == Code.OK.intValue()) {
-        f.complete(null);
-      } else {
-        f.completeExceptionally(failure(Code.get(rc), path, false));
-      }
-    }, null));
+    return op(
+        false,
+        path,
+        (zk, f) ->
+            zk.sync(
+                path,
+                (rc, p, ctx) -> {
+                  if (rc == Code.OK.intValue()) {
+                    f.complete(null);
+                  } else {
+                    f.completeExceptionally(failure(Code.get(rc), path, false));
+                  }
+                },
+                null));
   }
 
   // ---- writes ----
@@ -177,36 +221,60 @@ final class Zk {
   /** Applies {@code ops} atomically. */
   CompletableFuture<Void> write(List<Op> ops) {
     String what = ops.isEmpty() ? "[]" : ops.get(ops.size() - 1).getPath();
-    return op(true, what, (zk, f) -> zk.multi(ops, (rc, path, ctx, results) -> {
-      if (rc == Code.OK.intValue()) {
-        f.complete(null);
-      } else {
-        f.completeExceptionally(failure(Code.get(rc), what, true));
-      }
-    }, null));
+    return op(
+        true,
+        what,
+        (zk, f) ->
+            zk.multi(
+                ops,
+                (rc, path, ctx, results) -> {
+                  if (rc == Code.OK.intValue()) {
+                    f.complete(null);
+                  } else {
+                    f.completeExceptionally(failure(Code.get(rc), what, true));
+                  }
+                },
+                null));
   }
 
   /** Creates a node; returns the created path (with its sequence, for sequential modes). */
   CompletableFuture<String> create(String path, byte[] data, CreateMode mode) {
-    return op(true, path, (zk, f) -> zk.create(path, data, acl, mode,
-        (rc, p, ctx, name) -> {
-          if (rc == Code.OK.intValue()) {
-            f.complete(name);
-          } else {
-            f.completeExceptionally(failure(Code.get(rc), path, true));
-          }
-        }, null));
+    return op(
+        true,
+        path,
+        (zk, f) ->
+            zk.create(
+                path,
+                data,
+                acl,
+                mode,
+                (rc, p, ctx, name) -> {
+                  if (rc == Code.OK.intValue()) {
+                    f.complete(name);
+                  } else {
+                    f.completeExceptionally(failure(Code.get(rc), path, true));
+                  }
+                },
+                null));
   }
 
   /** Deletes a node at {@code version} (-1: any); NoNode and BadVersion stay KeeperExceptions. */
   CompletableFuture<Void> delete(String path, int version) {
-    return op(true, path, (zk, f) -> zk.delete(path, version, (rc, p, ctx) -> {
-      if (rc == Code.OK.intValue()) {
-        f.complete(null);
-      } else {
-        f.completeExceptionally(failure(Code.get(rc), path, true));
-      }
-    }, null));
+    return op(
+        true,
+        path,
+        (zk, f) ->
+            zk.delete(
+                path,
+                version,
+                (rc, p, ctx) -> {
+                  if (rc == Code.OK.intValue()) {
+                    f.complete(null);
+                  } else {
+                    f.completeExceptionally(failure(Code.get(rc), path, true));
+                  }
+                },
+                null));
   }
 
   /** An operation that creates a persistent node with this object's ACL. */
@@ -238,20 +306,24 @@ final class Zk {
 
   private static <T> CompletableFuture<T> retrying(
       String what, Supplier<CompletableFuture<T>> attempt, int n) {
-    return start(attempt).handle((v, e) -> {
-      if (e == null) {
-        return CompletableFuture.completedFuture(v);
-      }
-      Throwable t = CloudFutures.unwrap(e);
-      if (!isCode(t, Code.BADVERSION, Code.NODEEXISTS, Code.NONODE)) {
-        return CompletableFuture.<T>failedFuture(t);
-      }
-      if (n >= MAX_CAS_ATTEMPTS) {
-        return CompletableFuture.<T>failedFuture(
-            new ConflictException(what + ": lost " + n + " compare-and-set races in a row", t));
-      }
-      return retrying(what, attempt, n + 1);
-    }).thenCompose(f -> f);
+    return start(attempt)
+        .handle(
+            (v, e) -> {
+              if (e == null) {
+                return CompletableFuture.completedFuture(v);
+              }
+              Throwable t = CloudFutures.unwrap(e);
+              if (!isCode(t, Code.BADVERSION, Code.NODEEXISTS, Code.NONODE)) {
+                return CompletableFuture.<T>failedFuture(t);
+              }
+              if (n >= MAX_CAS_ATTEMPTS) {
+                return CompletableFuture.<T>failedFuture(
+                    new ConflictException(
+                        what + ": lost " + n + " compare-and-set races in a row", t));
+              }
+              return retrying(what, attempt, n + 1);
+            })
+        .thenCompose(f -> f);
   }
 
   /**
@@ -261,20 +333,23 @@ final class Zk {
    */
   <T> CompletableFuture<T> call(Supplier<CompletableFuture<T>> body) {
     CompletableFuture<T> out = new CompletableFuture<>();
-    start(body).whenComplete((v, e) -> {
-      Runnable deliver = () -> {
-        if (e == null) {
-          out.complete(v);
-        } else {
-          out.completeExceptionally(toCloud(e));
-        }
-      };
-      try {
-        executor.execute(deliver);
-      } catch (RejectedExecutionException closed) {
-        deliver.run();
-      }
-    });
+    start(body)
+        .whenComplete(
+            (v, e) -> {
+              Runnable deliver =
+                  () -> {
+                    if (e == null) {
+                      out.complete(v);
+                    } else {
+                      out.completeExceptionally(toCloud(e));
+                    }
+                  };
+              try {
+                executor.execute(deliver);
+              } catch (RejectedExecutionException closed) {
+                deliver.run();
+              }
+            });
     return out;
   }
 
@@ -305,8 +380,12 @@ final class Zk {
       return (CloudException) t;
     }
     if (t instanceof KeeperException) {
-      return new ConflictException("ZooKeeper answered " + ((KeeperException) t).code()
-          + " for " + ((KeeperException) t).getPath(), t);
+      return new ConflictException(
+          "ZooKeeper answered "
+              + ((KeeperException) t).code()
+              + " for "
+              + ((KeeperException) t).getPath(),
+          t);
     }
     // A bug or a record this version cannot read: nothing says whether a write took place.
     return new OutcomeUnknownException("unexpected failure in the ZooKeeper adapter: " + t, t);
@@ -331,22 +410,27 @@ final class Zk {
       f.completeExceptionally(e);
     } catch (Exception e) {
       // Not connected, or closed: nothing was sent.
-      f.completeExceptionally(new ServiceUnavailableException("no ZooKeeper connection: " + e,
-          null, e));
+      f.completeExceptionally(
+          new ServiceUnavailableException("no ZooKeeper connection: " + e, null, e));
     }
     CompletableFuture<T> out = new CompletableFuture<>();
-    f.orTimeout(opTimeoutMillis, TimeUnit.MILLISECONDS).whenComplete((v, e) -> {
-      Throwable t = e == null ? null : CloudFutures.unwrap(e);
-      if (t == null) {
-        out.complete(v);
-      } else if (t instanceof TimeoutException) {
-        out.completeExceptionally(write
-            ? new OutcomeUnknownException("no reply from ZooKeeper for a write of " + what, t)
-            : new ServiceUnavailableException("no reply from ZooKeeper for " + what, null, t));
-      } else {
-        out.completeExceptionally(t);
-      }
-    });
+    f.orTimeout(opTimeoutMillis, TimeUnit.MILLISECONDS)
+        .whenComplete(
+            (v, e) -> {
+              Throwable t = e == null ? null : CloudFutures.unwrap(e);
+              if (t == null) {
+                out.complete(v);
+              } else if (t instanceof TimeoutException) {
+                out.completeExceptionally(
+                    write
+                        ? new OutcomeUnknownException(
+                            "no reply from ZooKeeper for a write of " + what, t)
+                        : new ServiceUnavailableException(
+                            "no reply from ZooKeeper for " + what, null, t));
+              } else {
+                out.completeExceptionally(t);
+              }
+            });
     return out;
   }
 
@@ -355,10 +439,14 @@ final class Zk {
    * znodes' ACLs admit another identity, and only other credentials help.
    */
   static BadRequestException accessDenied(String path, Code code) {
-    return new BadRequestException("ZooKeeper denied this client access to " + path + " ("
-        + code + "): the znode's ACL does not admit the client's identity; every client of a"
-        + " namespace must use the digest credentials (ZooKeeperConfig.digestCredentials) of the"
-        + " client that created it");
+    return new BadRequestException(
+        "ZooKeeper denied this client access to "
+            + path
+            + " ("
+            + code
+            + "): the znode's ACL does not admit the client's identity; every client of a"
+            + " namespace must use the digest credentials (ZooKeeperConfig.digestCredentials) of the"
+            + " client that created it");
   }
 
   /** The failure for a ZooKeeper result code (see the class comment). */
@@ -384,17 +472,17 @@ final class Zk {
       case RECONFIGINPROGRESS:
       case SESSIONCLOSEDREQUIRESASLAUTH:
         // Refused by the server before it acted.
-        return new ServiceUnavailableException("ZooKeeper refused the request for " + path + ": "
-            + code);
+        return new ServiceUnavailableException(
+            "ZooKeeper refused the request for " + path + ": " + code);
       default:
         // ConnectionLoss, OperationTimeout, SessionExpired, SessionMoved, RequestTimeout, and
         // server errors: the request may have reached the leader.
         KeeperException cause = KeeperException.create(code, path);
         return write
-            ? new OutcomeUnknownException("ZooKeeper write of " + path + " ended with " + code,
-                cause)
-            : new ServiceUnavailableException("ZooKeeper read of " + path + " failed: " + code,
-                null, cause);
+            ? new OutcomeUnknownException(
+                "ZooKeeper write of " + path + " ended with " + code, cause)
+            : new ServiceUnavailableException(
+                "ZooKeeper read of " + path + " failed: " + code, null, cause);
     }
   }
 }

@@ -58,8 +58,10 @@ final class ZkAdvancedQueues implements AdvancedQueueService {
    * ZooKeeperCloud.CLIENT_MAX_REPLY_BYTES}) over 54 bytes, the longest name plus its length field.
    */
   static final int MAX_LISTED_MESSAGES = 150_000;
+
   /** Attempts of a queue deletion racing with sends before it gives up. */
   private static final int DELETE_QUEUE_ATTEMPTS = 20;
+
   /** The data of a queue node: the format of its messages. */
   private static final byte[] QUEUE_FORMAT = {1};
 
@@ -77,63 +79,72 @@ final class ZkAdvancedQueues implements AdvancedQueueService {
 
   @Override
   public CompletableFuture<Void> createQueue(String uri) {
-    return zk.call(() -> {
-      limits.checkUri(uri);
-      return zk.create(paths.queue(uri), QUEUE_FORMAT, CreateMode.PERSISTENT)
-          .handle((name, e) -> {
-            if (e != null && !Zk.isCode(CloudFutures.unwrap(e), Code.NODEEXISTS)) {
-              throw Zk.toCloud(e);
-            }
-            return null;
-          });
-    });
+    return zk.call(
+        () -> {
+          limits.checkUri(uri);
+          return zk.create(paths.queue(uri), QUEUE_FORMAT, CreateMode.PERSISTENT)
+              .handle(
+                  (name, e) -> {
+                    if (e != null && !Zk.isCode(CloudFutures.unwrap(e), Code.NODEEXISTS)) {
+                      throw Zk.toCloud(e);
+                    }
+                    return null;
+                  });
+        });
   }
 
   @Override
   public CompletableFuture<Void> deleteQueue(String uri) {
-    return zk.call(() -> {
-      limits.checkUri(uri);
-      return deleteQueue(uri, paths.queue(uri), 1);
-    });
+    return zk.call(
+        () -> {
+          limits.checkUri(uri);
+          return deleteQueue(uri, paths.queue(uri), 1);
+        });
   }
 
   @Override
   public CompletableFuture<List<String>> listQueues(String prefix) {
-    return zk.call(() -> {
-      limits.checkPrefix(prefix);
-      return zk.children(paths.queuesDir()).thenApply(names -> {
-        List<String> out = new ArrayList<>();
-        for (String name : names) {
-          String uri;
-          try {
-            uri = ZkPaths.decode(name);
-          } catch (IllegalArgumentException e) {
-            continue; // not a node of this adapter
-          }
-          if (uri.startsWith(prefix)) {
-            out.add(uri);
-          }
-        }
-        Collections.sort(out);
-        return Collections.unmodifiableList(out);
-      });
-    });
+    return zk.call(
+        () -> {
+          limits.checkPrefix(prefix);
+          return zk.children(paths.queuesDir())
+              .thenApply(
+                  names -> {
+                    List<String> out = new ArrayList<>();
+                    for (String name : names) {
+                      String uri;
+                      try {
+                        uri = ZkPaths.decode(name);
+                      } catch (IllegalArgumentException e) {
+                        continue; // not a node of this adapter
+                      }
+                      if (uri.startsWith(prefix)) {
+                        out.add(uri);
+                      }
+                    }
+                    Collections.sort(out);
+                    return Collections.unmodifiableList(out);
+                  });
+        });
   }
 
   @Override
   public CompletableFuture<Long> send(String uri, byte[] payload, long key) {
-    return zk.call(() -> {
-      limits.checkUri(uri);
-      limits.checkAdvancedMessage(payload);
-      byte[] copy = payload.clone(); // the caller may reuse its array before the send goes out
-      String prefix = ZkPaths.messagePrefix(paths.queue(uri), key, clock.millis());
-      return zk.create(prefix, copy, CreateMode.PERSISTENT_SEQUENTIAL).handle((path, e) -> {
-        if (e != null) {
-          throw notFoundOr(uri, e);
-        }
-        return Message.parse(path.substring(path.lastIndexOf('/') + 1)).id;
-      });
-    });
+    return zk.call(
+        () -> {
+          limits.checkUri(uri);
+          limits.checkAdvancedMessage(payload);
+          byte[] copy = payload.clone(); // the caller may reuse its array before the send goes out
+          String prefix = ZkPaths.messagePrefix(paths.queue(uri), key, clock.millis());
+          return zk.create(prefix, copy, CreateMode.PERSISTENT_SEQUENTIAL)
+              .handle(
+                  (path, e) -> {
+                    if (e != null) {
+                      throw notFoundOr(uri, e);
+                    }
+                    return Message.parse(path.substring(path.lastIndexOf('/') + 1)).id;
+                  });
+        });
   }
 
   @Override
@@ -152,54 +163,65 @@ final class ZkAdvancedQueues implements AdvancedQueueService {
   public CompletableFuture<List<AdvancedMessage>> receiveOlderThan(
       String uri, int max, Duration age) {
     if (age == null || age.isNegative()) {
-      return zk.call(() -> {
-        throw new BadRequestException("an age must be zero or positive: " + age);
-      });
+      return zk.call(
+          () -> {
+            throw new BadRequestException("an age must be zero or positive: " + age);
+          });
     }
     // Older than age: enqueuedAt + age < now, i.e. enqueuedAt < now - age, judged once listed.
-    return receive(uri, max, () -> {
-      Instant threshold;
-      try {
-        threshold = clock.instant().minus(age);
-      } catch (DateTimeException | ArithmeticException e) {
-        return m -> false; // an age beyond the clock's range: nothing is that old
-      }
-      return m -> m.enqueuedAt().isBefore(threshold);
-    });
+    return receive(
+        uri,
+        max,
+        () -> {
+          Instant threshold;
+          try {
+            threshold = clock.instant().minus(age);
+          } catch (DateTimeException | ArithmeticException e) {
+            return m -> false; // an age beyond the clock's range: nothing is that old
+          }
+          return m -> m.enqueuedAt().isBefore(threshold);
+        });
   }
 
   @Override
   public CompletableFuture<Void> delete(String uri, long messageId) {
-    return zk.call(() -> {
-      limits.checkUri(uri);
-      String q = paths.queue(uri);
-      return list(uri, q).thenCompose(messages -> {
-        for (Message m : messages) {
-          if (m.id == messageId) {
-            return deleteMessage(q, m).thenApply(deleted -> (Void) null);
-          }
-        }
-        return CompletableFuture.completedFuture(null); // already gone
-      });
-    });
+    return zk.call(
+        () -> {
+          limits.checkUri(uri);
+          String q = paths.queue(uri);
+          return list(uri, q)
+              .thenCompose(
+                  messages -> {
+                    for (Message m : messages) {
+                      if (m.id == messageId) {
+                        return deleteMessage(q, m).thenApply(deleted -> (Void) null);
+                      }
+                    }
+                    return CompletableFuture.completedFuture(null); // already gone
+                  });
+        });
   }
 
   @Override
   public CompletableFuture<Integer> deleteByKey(String uri, long keyGreaterThan, long keyLessThan) {
-    return zk.call(() -> {
-      limits.checkUri(uri);
-      String q = paths.queue(uri);
-      return list(uri, q).thenCompose(messages -> {
-        List<CompletableFuture<Boolean>> deletes = new ArrayList<>();
-        for (Message m : messages) {
-          if (m.key > keyGreaterThan && m.key < keyLessThan) {
-            deletes.add(deleteMessage(q, m));
-          }
-        }
-        return CompletableFuture.allOf(deletes.toArray(new CompletableFuture<?>[0]))
-            .thenApply(v -> (int) deletes.stream().filter(CompletableFuture::join).count());
-      });
-    });
+    return zk.call(
+        () -> {
+          limits.checkUri(uri);
+          String q = paths.queue(uri);
+          return list(uri, q)
+              .thenCompose(
+                  messages -> {
+                    List<CompletableFuture<Boolean>> deletes = new ArrayList<>();
+                    for (Message m : messages) {
+                      if (m.key > keyGreaterThan && m.key < keyLessThan) {
+                        deletes.add(deleteMessage(q, m));
+                      }
+                    }
+                    return CompletableFuture.allOf(deletes.toArray(new CompletableFuture<?>[0]))
+                        .thenApply(
+                            v -> (int) deletes.stream().filter(CompletableFuture::join).count());
+                  });
+        });
   }
 
   @Override
@@ -223,8 +245,10 @@ final class ZkAdvancedQueues implements AdvancedQueueService {
         return null;
       }
       try {
-        return new Message(Long.parseLong(name.substring(b + 1)) + 1,
-            Long.parseLong(name.substring(0, a)), Long.parseLong(name.substring(a + 1, b), 36),
+        return new Message(
+            Long.parseLong(name.substring(b + 1)) + 1,
+            Long.parseLong(name.substring(0, a)),
+            Long.parseLong(name.substring(a + 1, b), 36),
             name);
       } catch (NumberFormatException e) {
         return null;
@@ -234,23 +258,26 @@ final class ZkAdvancedQueues implements AdvancedQueueService {
 
   private CompletableFuture<List<AdvancedMessage>> receive(
       String uri, int max, Supplier<Predicate<Message>> filterAfterListing) {
-    return zk.call(() -> {
-      limits.checkUri(uri);
-      if (max < 1) {
-        throw new BadRequestException("a receive needs max >= 1, got " + max);
-      }
-      String q = paths.queue(uri);
-      return list(uri, q).thenCompose(messages -> {
-        Predicate<Message> filter = filterAfterListing.get();
-        List<Message> matching = new ArrayList<>();
-        for (Message m : messages) {
-          if (filter.test(m)) {
-            matching.add(m);
+    return zk.call(
+        () -> {
+          limits.checkUri(uri);
+          if (max < 1) {
+            throw new BadRequestException("a receive needs max >= 1, got " + max);
           }
-        }
-        return fetch(q, matching, 0, max, new ArrayList<>());
-      });
-    });
+          String q = paths.queue(uri);
+          return list(uri, q)
+              .thenCompose(
+                  messages -> {
+                    Predicate<Message> filter = filterAfterListing.get();
+                    List<Message> matching = new ArrayList<>();
+                    for (Message m : messages) {
+                      if (filter.test(m)) {
+                        matching.add(m);
+                      }
+                    }
+                    return fetch(q, matching, 0, max, new ArrayList<>());
+                  });
+        });
   }
 
   /**
@@ -258,37 +285,44 @@ final class ZkAdvancedQueues implements AdvancedQueueService {
    * with the leader (see the class comment).
    */
   private CompletableFuture<List<Message>> list(String uri, String q) {
-    return children(uri, q).thenApply(names -> {
-      List<Message> out = new ArrayList<>(names.size());
-      for (String name : names) {
-        Message m = Message.parse(name);
-        if (m != null) {
-          out.add(m);
-        }
-      }
-      out.sort(Comparator.comparingLong(Message::id));
-      return out;
-    });
+    return children(uri, q)
+        .thenApply(
+            names -> {
+              List<Message> out = new ArrayList<>(names.size());
+              for (String name : names) {
+                Message m = Message.parse(name);
+                if (m != null) {
+                  out.add(m);
+                }
+              }
+              out.sort(Comparator.comparingLong(Message::id));
+              return out;
+            });
   }
 
   /** The names of the queue's children, after a sync and a check of their number. */
   private CompletableFuture<List<String>> children(String uri, String q) {
     CompletableFuture<Void> synced = zk.sync(q);
-    return zk.exists(q).thenCombine(synced, (stat, v) -> stat).thenCompose(stat -> {
-      if (stat == null) {
-        throw new NotFoundException("no advanced queue " + uri);
-      }
-      if (stat.getNumChildren() > MAX_LISTED_MESSAGES) {
-        throw new LimitExceededException(
-            "advanced queue length", stat.getNumChildren(), MAX_LISTED_MESSAGES);
-      }
-      return zk.children(q);
-    }).handle((names, e) -> {
-      if (e != null) {
-        throw notFoundOr(uri, e);
-      }
-      return names;
-    });
+    return zk.exists(q)
+        .thenCombine(synced, (stat, v) -> stat)
+        .thenCompose(
+            stat -> {
+              if (stat == null) {
+                throw new NotFoundException("no advanced queue " + uri);
+              }
+              if (stat.getNumChildren() > MAX_LISTED_MESSAGES) {
+                throw new LimitExceededException(
+                    "advanced queue length", stat.getNumChildren(), MAX_LISTED_MESSAGES);
+              }
+              return zk.children(q);
+            })
+        .handle(
+            (names, e) -> {
+              if (e != null) {
+                throw notFoundOr(uri, e);
+              }
+              return names;
+            });
   }
 
   /**
@@ -306,56 +340,71 @@ final class ZkAdvancedQueues implements AdvancedQueueService {
     for (Message m : batch) {
       reads.add(zk.data(q + "/" + m.name));
     }
-    return CompletableFuture.allOf(reads.toArray(new CompletableFuture<?>[0])).thenCompose(v -> {
-      for (int i = 0; i < want; i++) {
-        byte[] payload = reads.get(i).join();
-        if (payload != null) {
-          Message m = batch.get(i);
-          found.add(new AdvancedMessage(m.id, m.key, payload, m.enqueuedAt()));
-        }
-      }
-      return fetch(q, candidates, from + want, max, found);
-    });
+    return CompletableFuture.allOf(reads.toArray(new CompletableFuture<?>[0]))
+        .thenCompose(
+            v -> {
+              for (int i = 0; i < want; i++) {
+                byte[] payload = reads.get(i).join();
+                if (payload != null) {
+                  Message m = batch.get(i);
+                  found.add(new AdvancedMessage(m.id, m.key, payload, m.enqueuedAt()));
+                }
+              }
+              return fetch(q, candidates, from + want, max, found);
+            });
   }
 
   /** Deletes one message; true if this call deleted it, false if it was gone already. */
   private CompletableFuture<Boolean> deleteMessage(String q, Message m) {
-    return zk.delete(q + "/" + m.name, -1).handle((v, e) -> {
-      if (e == null) {
-        return true;
-      }
-      if (Zk.isCode(CloudFutures.unwrap(e), Code.NONODE)) {
-        return false;
-      }
-      throw Zk.toCloud(e);
-    });
+    return zk.delete(q + "/" + m.name, -1)
+        .handle(
+            (v, e) -> {
+              if (e == null) {
+                return true;
+              }
+              if (Zk.isCode(CloudFutures.unwrap(e), Code.NONODE)) {
+                return false;
+              }
+              throw Zk.toCloud(e);
+            });
   }
 
   private CompletableFuture<Void> deleteQueue(String uri, String q, int attempt) {
-    return children(uri, q).thenCompose(names -> {
-      List<CompletableFuture<Boolean>> deletes = new ArrayList<>(names.size());
-      for (String name : names) {
-        deletes.add(zk.delete(q + "/" + name, -1).handle((v, e) -> {
-          if (e != null && !Zk.isCode(CloudFutures.unwrap(e), Code.NONODE)) {
-            throw Zk.toCloud(e);
-          }
-          return true;
-        }));
-      }
-      return CompletableFuture.allOf(deletes.toArray(new CompletableFuture<?>[0]));
-    }).thenCompose(v -> zk.delete(q, -1)).handle((v, e) -> {
-      Throwable t = e == null ? null : CloudFutures.unwrap(e);
-      if (t == null || t instanceof NotFoundException || Zk.isCode(t, Code.NONODE)) {
-        return CompletableFuture.<Void>completedFuture(null); // gone, by this call or another
-      }
-      if (Zk.isCode(t, Code.NOTEMPTY)) { // a send raced with the deletion
-        if (attempt < DELETE_QUEUE_ATTEMPTS) {
-          return deleteQueue(uri, q, attempt + 1);
-        }
-        throw new ConflictException("sends kept racing with the deletion of queue " + uri, t);
-      }
-      throw Zk.toCloud(t);
-    }).thenCompose(f -> f);
+    return children(uri, q)
+        .thenCompose(
+            names -> {
+              List<CompletableFuture<Boolean>> deletes = new ArrayList<>(names.size());
+              for (String name : names) {
+                deletes.add(
+                    zk.delete(q + "/" + name, -1)
+                        .handle(
+                            (v, e) -> {
+                              if (e != null && !Zk.isCode(CloudFutures.unwrap(e), Code.NONODE)) {
+                                throw Zk.toCloud(e);
+                              }
+                              return true;
+                            }));
+              }
+              return CompletableFuture.allOf(deletes.toArray(new CompletableFuture<?>[0]));
+            })
+        .thenCompose(v -> zk.delete(q, -1))
+        .handle(
+            (v, e) -> {
+              Throwable t = e == null ? null : CloudFutures.unwrap(e);
+              if (t == null || t instanceof NotFoundException || Zk.isCode(t, Code.NONODE)) {
+                return CompletableFuture.<Void>completedFuture(
+                    null); // gone, by this call or another
+              }
+              if (Zk.isCode(t, Code.NOTEMPTY)) { // a send raced with the deletion
+                if (attempt < DELETE_QUEUE_ATTEMPTS) {
+                  return deleteQueue(uri, q, attempt + 1);
+                }
+                throw new ConflictException(
+                    "sends kept racing with the deletion of queue " + uri, t);
+              }
+              throw Zk.toCloud(t);
+            })
+        .thenCompose(f -> f);
   }
 
   /** NoNode means the queue is missing; any other failure as the hierarchy's. */

@@ -54,8 +54,9 @@ final class ZkCounters implements CounterService {
   ZkCounters(Zk zk, ZkPaths paths, ZooKeeperConfig config) {
     this.zk = zk;
     this.paths = paths;
-    this.coordination = new Coordination(
-        zk, "counter", paths.countersDir(), config, config.defaultCounterTimeout());
+    this.coordination =
+        new Coordination(
+            zk, "counter", paths.countersDir(), config, config.defaultCounterTimeout());
     this.limits = config.limits();
     this.clock = config.clock();
     this.skew = config.maxClockSkew();
@@ -73,39 +74,44 @@ final class ZkCounters implements CounterService {
 
   @Override
   public CompletableFuture<Long> increment(String uri) {
-    return zk.call(() -> {
-      limits.checkUri(uri);
-      String path = paths.counter(uri);
-      return zk.retrying(path, "increment of " + uri, () -> incrementOnce(uri, path));
-    });
+    return zk.call(
+        () -> {
+          limits.checkUri(uri);
+          String path = paths.counter(uri);
+          return zk.retrying(path, "increment of " + uri, () -> incrementOnce(uri, path));
+        });
   }
 
   @Override
   public CompletableFuture<Void> validate(String uri, long value) {
-    return zk.call(() -> {
-      limits.checkUri(uri);
-      String path = paths.counter(uri);
-      return zk.retrying(path, "validation on " + uri,
-          () -> validateOnce(uri, path, value));
-    });
+    return zk.call(
+        () -> {
+          limits.checkUri(uri);
+          String path = paths.counter(uri);
+          return zk.retrying(path, "validation on " + uri, () -> validateOnce(uri, path, value));
+        });
   }
 
   @Override
   public CompletableFuture<Long> highestValidated(String uri) {
-    return zk.call(() -> {
-      limits.checkUri(uri);
-      return zk.read(coordination.statePath(), paths.counter(uri)).thenApply(nodes -> {
-        ServiceState state = Coordination.state(nodes.get(0));
-        Instant now = clock.instant();
-        if (state.refusing(now)) {
-          throw coordination.refusal(state, now);
-        }
-        CounterRecord c = current(nodes.get(1), state);
-        // A missing counter is not created: reading must not make the service hold state.
-        long watermark = c == null ? 0 : c.advance(now, skew).watermark();
-        return CounterValues.of(state.generation(), watermark);
-      });
-    });
+    return zk.call(
+        () -> {
+          limits.checkUri(uri);
+          return zk.read(coordination.statePath(), paths.counter(uri))
+              .thenApply(
+                  nodes -> {
+                    ServiceState state = Coordination.state(nodes.get(0));
+                    Instant now = clock.instant();
+                    if (state.refusing(now)) {
+                      throw coordination.refusal(state, now);
+                    }
+                    CounterRecord c = current(nodes.get(1), state);
+                    // A missing counter is not created: reading must not make the service hold
+                    // state.
+                    long watermark = c == null ? 0 : c.advance(now, skew).watermark();
+                    return CounterValues.of(state.generation(), watermark);
+                  });
+        });
   }
 
   /**
@@ -120,70 +126,91 @@ final class ZkCounters implements CounterService {
 
   private CompletableFuture<Long> incrementOnce(String uri, String path) {
     return zk.read(coordination.statePath(), coordination.timeoutsPath(), path)
-        .thenCompose(nodes -> {
-          Zk.Node stateNode = nodes.get(0);
-          Zk.Node counterNode = nodes.get(2);
-          ServiceState state = Coordination.state(stateNode);
-          Instant now = clock.instant();
-          if (state.refusing(now)) {
-            throw coordination.refusal(state, now);
-          }
-          Duration timeout = TimeoutTable.decode(nodes.get(1).data())
-              .lookup(uri, coordination.defaultTimeout());
-          CounterRecord c = current(counterNode, state);
-          if (c == null) {
-            c = CounterRecord.fresh(state.generation());
-          }
-          if (c.lastIssued() == CounterValues.MAX_SEQUENCE) {
-            throw new LimitExceededException(
-                "counter sequence", c.lastIssued() + 1, CounterValues.MAX_SEQUENCE);
-          }
-          CounterRecord next = c.issue(TimeoutTable.plus(now, timeout)).advance(now, skew);
-          byte[] data = next.encode();
-          if (data.length > ZooKeeperConfig.MAX_ZNODE_PAYLOAD) {
-            Duration wait = Duration.between(now, TimeoutTable.plus(c.firstDue(), skew));
-            throw new ServiceUnavailableException("counter " + uri + " has "
-                + c.pending().size() + " values awaiting validation", wait);
-          }
-          long value = CounterValues.of(state.generation(), next.lastIssued());
-          return zk.write(List.of(Op.check(coordination.statePath(), stateNode.version()),
-                  zk.put(path, counterNode, data)))
-              .thenApply(v -> value);
-        });
+        .thenCompose(
+            nodes -> {
+              Zk.Node stateNode = nodes.get(0);
+              Zk.Node counterNode = nodes.get(2);
+              ServiceState state = Coordination.state(stateNode);
+              Instant now = clock.instant();
+              if (state.refusing(now)) {
+                throw coordination.refusal(state, now);
+              }
+              Duration timeout =
+                  TimeoutTable.decode(nodes.get(1).data())
+                      .lookup(uri, coordination.defaultTimeout());
+              CounterRecord c = current(counterNode, state);
+              if (c == null) {
+                c = CounterRecord.fresh(state.generation());
+              }
+              if (c.lastIssued() == CounterValues.MAX_SEQUENCE) {
+                throw new LimitExceededException(
+                    "counter sequence", c.lastIssued() + 1, CounterValues.MAX_SEQUENCE);
+              }
+              CounterRecord next = c.issue(TimeoutTable.plus(now, timeout)).advance(now, skew);
+              byte[] data = next.encode();
+              if (data.length > ZooKeeperConfig.MAX_ZNODE_PAYLOAD) {
+                Duration wait = Duration.between(now, TimeoutTable.plus(c.firstDue(), skew));
+                throw new ServiceUnavailableException(
+                    "counter " + uri + " has " + c.pending().size() + " values awaiting validation",
+                    wait);
+              }
+              long value = CounterValues.of(state.generation(), next.lastIssued());
+              return zk.write(
+                      List.of(
+                          Op.check(coordination.statePath(), stateNode.version()),
+                          zk.put(path, counterNode, data)))
+                  .thenApply(v -> value);
+            });
   }
 
   private CompletableFuture<Void> validateOnce(String uri, String path, long value) {
-    return zk.read(coordination.statePath(), path).thenCompose(nodes -> {
-      Zk.Node stateNode = nodes.get(0);
-      Zk.Node counterNode = nodes.get(1);
-      ServiceState state = Coordination.state(stateNode);
-      Instant now = clock.instant();
-      if (state.refusing(now)) {
-        throw coordination.refusal(state, now);
-      }
-      if (value < 0) {
-        throw new BadRequestException("counter values are not negative: " + value);
-      }
-      long valueEpoch = CounterValues.epoch(value);
-      if (valueEpoch < state.generation()) {
-        // Issued before a restart: validated on its own during the refusal period.
-        return CompletableFuture.<Void>completedFuture(null);
-      }
-      long seq = CounterValues.sequence(value);
-      CounterRecord c = current(counterNode, state);
-      if (valueEpoch > state.generation() || c == null || seq == 0 || seq > c.lastIssued()) {
-        throw new BadRequestException("counter " + uri + " never issued value " + value
-            + " (epoch " + valueEpoch + ", sequence " + seq + "; current epoch "
-            + state.generation() + ")");
-      }
-      CounterRecord.Pending p = c.pendingOf(seq);
-      if (p == null || p.validated()) {
-        return CompletableFuture.<Void>completedFuture(null); // validated before
-      }
-      CounterRecord next = c.validate(seq).advance(now, skew);
-      return zk.write(List.of(Op.check(coordination.statePath(), stateNode.version()),
-          Op.setData(path, next.encode(), counterNode.version())));
-    });
+    return zk.read(coordination.statePath(), path)
+        .thenCompose(
+            nodes -> {
+              Zk.Node stateNode = nodes.get(0);
+              Zk.Node counterNode = nodes.get(1);
+              ServiceState state = Coordination.state(stateNode);
+              Instant now = clock.instant();
+              if (state.refusing(now)) {
+                throw coordination.refusal(state, now);
+              }
+              if (value < 0) {
+                throw new BadRequestException("counter values are not negative: " + value);
+              }
+              long valueEpoch = CounterValues.epoch(value);
+              if (valueEpoch < state.generation()) {
+                // Issued before a restart: validated on its own during the refusal period.
+                return CompletableFuture.<Void>completedFuture(null);
+              }
+              long seq = CounterValues.sequence(value);
+              CounterRecord c = current(counterNode, state);
+              if (valueEpoch > state.generation()
+                  || c == null
+                  || seq == 0
+                  || seq > c.lastIssued()) {
+                throw new BadRequestException(
+                    "counter "
+                        + uri
+                        + " never issued value "
+                        + value
+                        + " (epoch "
+                        + valueEpoch
+                        + ", sequence "
+                        + seq
+                        + "; current epoch "
+                        + state.generation()
+                        + ")");
+              }
+              CounterRecord.Pending p = c.pendingOf(seq);
+              if (p == null || p.validated()) {
+                return CompletableFuture.<Void>completedFuture(null); // validated before
+              }
+              CounterRecord next = c.validate(seq).advance(now, skew);
+              return zk.write(
+                  List.of(
+                      Op.check(coordination.statePath(), stateNode.version()),
+                      Op.setData(path, next.encode(), counterNode.version())));
+            });
   }
 
   /** The counter's record in the current epoch, or null when it has none. */

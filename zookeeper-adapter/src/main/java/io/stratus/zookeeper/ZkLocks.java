@@ -61,8 +61,10 @@ final class ZkLocks implements LockService {
   private final CloudLimits limits;
   private final Clock clock;
   private final Duration skew;
+
   /** (URI, client id) to the grant this client got; forgotten on release or once lapsed. */
   private final ConcurrentHashMap<List<String>, LocalGrant> grants = new ConcurrentHashMap<>();
+
   private final AtomicInteger grantsSincePrune = new AtomicInteger();
 
   ZkLocks(Zk zk, ZkPaths paths, ZooKeeperConfig config) {
@@ -101,16 +103,18 @@ final class ZkLocks implements LockService {
 
   @Override
   public CompletableFuture<Boolean> release(String uri, String clientId) {
-    return zk.call(() -> {
-      limits.checkUri(uri);
-      checkClientId(clientId);
-      LocalGrant local = grants.remove(List.of(uri, clientId));
-      // Granted before the connection was suspended: gone for this client, whatever ZooKeeper says.
-      boolean lostLocally = local != null && local.connectionEpoch != zk.connection().epoch();
-      String path = paths.lock(uri);
-      return zk.retrying(path, "release of " + uri, () -> releaseOnce(path, clientId))
-          .thenApply(held -> held && !lostLocally);
-    });
+    return zk.call(
+        () -> {
+          limits.checkUri(uri);
+          checkClientId(clientId);
+          LocalGrant local = grants.remove(List.of(uri, clientId));
+          // Granted before the connection was suspended: gone for this client, whatever ZooKeeper
+          // says.
+          boolean lostLocally = local != null && local.connectionEpoch != zk.connection().epoch();
+          String path = paths.lock(uri);
+          return zk.retrying(path, "release of " + uri, () -> releaseOnce(path, clientId))
+              .thenApply(held -> held && !lostLocally);
+        });
   }
 
   /**
@@ -124,35 +128,46 @@ final class ZkLocks implements LockService {
   // ---- internals ----
 
   private CompletableFuture<LockGrant> acquire(String uri, String clientId, LockMode mode) {
-    return zk.call(() -> {
-      limits.checkUri(uri);
-      checkClientId(clientId);
-      long epoch = zk.connection().epoch();
-      String path = paths.lock(uri);
-      return zk.retrying(path, "lock on " + uri,
-              () -> acquireOnce(uri, path, clientId, mode))
-          .handle((outcome, e) -> {
-            if (zk.connection().epoch() != epoch) {
-              // The connection was suspended while this request was in flight (see the header).
-              boolean mayHold = e == null ? outcome.wrote
-                  : Zk.toCloud(e) instanceof OutcomeUnknownException;
-              if (mayHold) {
-                throw new OutcomeUnknownException("the ZooKeeper connection was interrupted "
-                    + "while the lock on " + uri + " may have been granted; treat it as not held",
-                    e);
-              }
-              throw new ServiceUnavailableException("the ZooKeeper connection was interrupted "
-                  + "during a lock request on " + uri, null, e);
-            }
-            if (e != null) {
-              throw Zk.toCloud(e);
-            }
-            if (outcome.grant.granted()) {
-              remember(uri, clientId, epoch, outcome.leaseEnd);
-            }
-            return outcome.grant;
-          });
-    });
+    return zk.call(
+        () -> {
+          limits.checkUri(uri);
+          checkClientId(clientId);
+          long epoch = zk.connection().epoch();
+          String path = paths.lock(uri);
+          return zk.retrying(path, "lock on " + uri, () -> acquireOnce(uri, path, clientId, mode))
+              .handle(
+                  (outcome, e) -> {
+                    if (zk.connection().epoch() != epoch) {
+                      // The connection was suspended while this request was in flight (see the
+                      // header).
+                      boolean mayHold =
+                          e == null
+                              ? outcome.wrote
+                              : Zk.toCloud(e) instanceof OutcomeUnknownException;
+                      if (mayHold) {
+                        throw new OutcomeUnknownException(
+                            "the ZooKeeper connection was interrupted "
+                                + "while the lock on "
+                                + uri
+                                + " may have been granted; treat it as not held",
+                            e);
+                      }
+                      throw new ServiceUnavailableException(
+                          "the ZooKeeper connection was interrupted "
+                              + "during a lock request on "
+                              + uri,
+                          null,
+                          e);
+                    }
+                    if (e != null) {
+                      throw Zk.toCloud(e);
+                    }
+                    if (outcome.grant.granted()) {
+                      remember(uri, clientId, epoch, outcome.leaseEnd);
+                    }
+                    return outcome.grant;
+                  });
+        });
   }
 
   /** A decision and whether it was written. */
@@ -161,40 +176,53 @@ final class ZkLocks implements LockService {
   private CompletableFuture<Outcome> acquireOnce(
       String uri, String path, String clientId, LockMode mode) {
     return zk.read(coordination.statePath(), coordination.timeoutsPath(), path)
-        .thenCompose(nodes -> {
-          Zk.Node stateNode = nodes.get(0);
-          Zk.Node lockNode = nodes.get(2);
-          ServiceState state = Coordination.state(stateNode);
-          Duration timeout = TimeoutTable.decode(nodes.get(1).data())
-              .lookup(uri, coordination.defaultTimeout());
-          Instant now = clock.instant();
-          if (state.refusing(now)) {
-            throw coordination.refusal(state, now);
-          }
-          List<Holder> live = LockRecord.live(
-              lockNode.exists() ? LockRecord.decode(lockNode.data()) : null,
-              state.generation(), now, skew);
-          List<Holder> next = new ArrayList<>(live.size() + 1);
-          LockGrant grant = decide(live, next, clientId, mode, now, timeout);
-          if (!grant.granted()) {
-            return CompletableFuture.completedFuture(new Outcome(grant, false, null));
-          }
-          byte[] data = new LockRecord(state.generation(), next).encode();
-          if (data.length > ZooKeeperConfig.MAX_ZNODE_PAYLOAD) {
-            throw new ServiceUnavailableException("the lock on " + uri + " has too many holders");
-          }
-          return zk.write(List.of(Op.check(coordination.statePath(), stateNode.version()),
-                  zk.put(path, lockNode, data)))
-              .thenApply(v -> new Outcome(grant, true, TimeoutTable.plus(now, timeout)));
-        });
+        .thenCompose(
+            nodes -> {
+              Zk.Node stateNode = nodes.get(0);
+              Zk.Node lockNode = nodes.get(2);
+              ServiceState state = Coordination.state(stateNode);
+              Duration timeout =
+                  TimeoutTable.decode(nodes.get(1).data())
+                      .lookup(uri, coordination.defaultTimeout());
+              Instant now = clock.instant();
+              if (state.refusing(now)) {
+                throw coordination.refusal(state, now);
+              }
+              List<Holder> live =
+                  LockRecord.live(
+                      lockNode.exists() ? LockRecord.decode(lockNode.data()) : null,
+                      state.generation(),
+                      now,
+                      skew);
+              List<Holder> next = new ArrayList<>(live.size() + 1);
+              LockGrant grant = decide(live, next, clientId, mode, now, timeout);
+              if (!grant.granted()) {
+                return CompletableFuture.completedFuture(new Outcome(grant, false, null));
+              }
+              byte[] data = new LockRecord(state.generation(), next).encode();
+              if (data.length > ZooKeeperConfig.MAX_ZNODE_PAYLOAD) {
+                throw new ServiceUnavailableException(
+                    "the lock on " + uri + " has too many holders");
+              }
+              return zk.write(
+                      List.of(
+                          Op.check(coordination.statePath(), stateNode.version()),
+                          zk.put(path, lockNode, data)))
+                  .thenApply(v -> new Outcome(grant, true, TimeoutTable.plus(now, timeout)));
+            });
   }
 
   /**
    * The in-process service's decision: {@code live} holds the unlapsed holders; on a grant,
    * {@code next} receives the holders to write (the caller's entry renewed from {@code now}).
    */
-  private static LockGrant decide(List<Holder> live, List<Holder> next, String clientId,
-      LockMode mode, Instant now, Duration timeout) {
+  private static LockGrant decide(
+      List<Holder> live,
+      List<Holder> next,
+      String clientId,
+      LockMode mode,
+      Instant now,
+      Duration timeout) {
     Holder mine = null;
     for (Holder h : live) {
       if (h.clientId().equals(clientId)) {
@@ -217,44 +245,49 @@ final class ZkLocks implements LockService {
         }
       }
       // An exclusive holder asking for shared keeps its exclusive lock, renewed.
-      held = mine != null && mine.mode() == LockMode.EXCLUSIVE ? LockMode.EXCLUSIVE
-          : LockMode.SHARED;
+      held =
+          mine != null && mine.mode() == LockMode.EXCLUSIVE ? LockMode.EXCLUSIVE : LockMode.SHARED;
     }
     next.add(new Holder(clientId, held, now, timeout));
     return LockGrant.granted(held, timeout);
   }
 
   private CompletableFuture<Boolean> releaseOnce(String path, String clientId) {
-    return zk.read(coordination.statePath(), path).thenCompose(nodes -> {
-      Zk.Node stateNode = nodes.get(0);
-      Zk.Node lockNode = nodes.get(1);
-      ServiceState state = Coordination.state(stateNode);
-      Instant now = clock.instant();
-      if (state.refusing(now) || !lockNode.exists()) {
-        return CompletableFuture.completedFuture(false); // a restart lost every lock
-      }
-      LockRecord record = LockRecord.decode(lockNode.data());
-      List<Holder> live = LockRecord.live(record, state.generation(), now, skew);
-      List<Holder> rest = new ArrayList<>(live.size());
-      boolean held = false;
-      for (Holder h : live) {
-        if (h.clientId().equals(clientId)) {
-          held = true;
-        } else {
-          rest.add(h);
-        }
-      }
-      if (!held && rest.size() == record.holders().size()) {
-        return CompletableFuture.completedFuture(false); // nothing to change
-      }
-      // Lapsed holders and those of earlier generations go too. An empty record stays (see the
-      // header: a deleted and re-created node would restart its version).
-      Op change = Op.setData(path, new LockRecord(state.generation(), rest).encode(),
-          lockNode.version());
-      boolean answer = held;
-      return zk.write(List.of(Op.check(coordination.statePath(), stateNode.version()), change))
-          .thenApply(v -> answer);
-    });
+    return zk.read(coordination.statePath(), path)
+        .thenCompose(
+            nodes -> {
+              Zk.Node stateNode = nodes.get(0);
+              Zk.Node lockNode = nodes.get(1);
+              ServiceState state = Coordination.state(stateNode);
+              Instant now = clock.instant();
+              if (state.refusing(now) || !lockNode.exists()) {
+                return CompletableFuture.completedFuture(false); // a restart lost every lock
+              }
+              LockRecord record = LockRecord.decode(lockNode.data());
+              List<Holder> live = LockRecord.live(record, state.generation(), now, skew);
+              List<Holder> rest = new ArrayList<>(live.size());
+              boolean held = false;
+              for (Holder h : live) {
+                if (h.clientId().equals(clientId)) {
+                  held = true;
+                } else {
+                  rest.add(h);
+                }
+              }
+              if (!held && rest.size() == record.holders().size()) {
+                return CompletableFuture.completedFuture(false); // nothing to change
+              }
+              // Lapsed holders and those of earlier generations go too. An empty record stays (see
+              // the
+              // header: a deleted and re-created node would restart its version).
+              Op change =
+                  Op.setData(
+                      path, new LockRecord(state.generation(), rest).encode(), lockNode.version());
+              boolean answer = held;
+              return zk.write(
+                      List.of(Op.check(coordination.statePath(), stateNode.version()), change))
+                  .thenApply(v -> answer);
+            });
   }
 
   private void remember(String uri, String clientId, long epoch, Instant leaseEnd) {

@@ -70,6 +70,7 @@ public final class ZooKeeperCloud implements AutoCloseable {
    * a receive list about 150,000 messages; data replies are at most one znode anyway.
    */
   static final int CLIENT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
+
   /** Where clock-derived epochs of fresh namespaces count from. */
   static final Instant EPOCH_ORIGIN = Instant.parse("2000-01-01T00:00:00Z");
 
@@ -96,8 +97,12 @@ public final class ZooKeeperCloud implements AutoCloseable {
   private final boolean foundFreshNamespace;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private ZooKeeperCloud(ZooKeeperConfig config, CuratorFramework curator, ExecutorService executor,
-      ConnectionWatch watch, boolean foundFreshNamespace) {
+  private ZooKeeperCloud(
+      ZooKeeperConfig config,
+      CuratorFramework curator,
+      ExecutorService executor,
+      ConnectionWatch watch,
+      boolean foundFreshNamespace) {
     this.config = config;
     this.curator = curator;
     this.executor = executor;
@@ -128,34 +133,39 @@ public final class ZooKeeperCloud implements AutoCloseable {
       builder.authorization(ZooKeeperConfig.DIGEST_SCHEME, config.credentials().authBytes());
     }
     List<ACL> acl = config.acl();
-    CuratorFramework curator = builder
-        .aclProvider(new ACLProvider() {
-          @Override
-          public List<ACL> getDefaultAcl() {
-            return acl;
-          }
+    CuratorFramework curator =
+        builder
+            .aclProvider(
+                new ACLProvider() {
+                  @Override
+                  public List<ACL> getDefaultAcl() {
+                    return acl;
+                  }
 
-          @Override
-          public List<ACL> getAclForPath(String path) {
-            return acl;
-          }
-        })
-        .connectString(config.connectString())
-        .sessionTimeoutMs((int) config.sessionTimeout().toMillis())
-        .connectionTimeoutMs((int) config.connectionTimeout().toMillis())
-        .retryPolicy(new ExponentialBackoffRetry(
-            (int) config.retryBaseSleep().toMillis(), config.retryMaxRetries()))
-        .zkClientConfig(clientConfig)
-        .threadFactory(daemonThreads("stratus-zk-curator"))
-        .build();
+                  @Override
+                  public List<ACL> getAclForPath(String path) {
+                    return acl;
+                  }
+                })
+            .connectString(config.connectString())
+            .sessionTimeoutMs((int) config.sessionTimeout().toMillis())
+            .connectionTimeoutMs((int) config.connectionTimeout().toMillis())
+            .retryPolicy(
+                new ExponentialBackoffRetry(
+                    (int) config.retryBaseSleep().toMillis(), config.retryMaxRetries()))
+            .zkClientConfig(clientConfig)
+            .threadFactory(daemonThreads("stratus-zk-curator"))
+            .build();
     ConnectionWatch watch = new ConnectionWatch();
     curator.getConnectionStateListenable().addListener(watch);
     ExecutorService executor = Executors.newCachedThreadPool(daemonThreads("stratus-zk"));
     curator.start();
     try {
       awaitConnection(watch, config);
-      boolean fresh = RetryLoop.callWithRetry(curator.getZookeeperClient(),
-          () -> setUpLayout(curator.getZookeeperClient().getZooKeeper(), config));
+      boolean fresh =
+          RetryLoop.callWithRetry(
+              curator.getZookeeperClient(),
+              () -> setUpLayout(curator.getZookeeperClient().getZooKeeper(), config));
       ZooKeeperCloud cloud = new ZooKeeperCloud(config, curator, executor, watch, fresh);
       // The refusal after a restart must cover every default in use, not just the restarter's.
       CompletableFuture.allOf(
@@ -181,7 +191,8 @@ public final class ZooKeeperCloud implements AutoCloseable {
       }
       throw new ServiceUnavailableException(
           "could not set up the ZooKeeper services at " + config.connectString() + ": " + cause,
-          null, cause);
+          null,
+          cause);
     }
   }
 
@@ -261,20 +272,36 @@ public final class ZooKeeperCloud implements AutoCloseable {
     try {
       watch.connected().get(config.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.TimeoutException e) {
-      throw new ServiceUnavailableException("no connection to ZooKeeper at "
-          + config.connectString() + " within " + config.connectionTimeout(), null, e);
+      throw new ServiceUnavailableException(
+          "no connection to ZooKeeper at "
+              + config.connectString()
+              + " within "
+              + config.connectionTimeout(),
+          null,
+          e);
     }
   }
 
   /** Why {@link #connect} cannot use the namespace: its ACL admits another identity. */
   private static BadRequestException namespaceDenied(ZooKeeperConfig config, KeeperException e) {
-    String who = config.digestUser()
-        .map(u -> "this client authenticates as digest user " + u)
-        .orElse("this client has no credentials");
-    return new BadRequestException("ZooKeeper denied this client access to the namespace /"
-        + config.namespace() + " (" + e.code() + " at " + e.getPath() + "): the znodes' ACL admits"
-        + " another identity and " + who + "; connect with the digest credentials"
-        + " (ZooKeeperConfig.digestCredentials) of the client that created the namespace", e);
+    String who =
+        config
+            .digestUser()
+            .map(u -> "this client authenticates as digest user " + u)
+            .orElse("this client has no credentials");
+    return new BadRequestException(
+        "ZooKeeper denied this client access to the namespace /"
+            + config.namespace()
+            + " ("
+            + e.code()
+            + " at "
+            + e.getPath()
+            + "): the znodes' ACL admits"
+            + " another identity and "
+            + who
+            + "; connect with the digest credentials"
+            + " (ZooKeeperConfig.digestCredentials) of the client that created the namespace",
+        e);
   }
 
   /**
@@ -310,20 +337,25 @@ public final class ZooKeeperCloud implements AutoCloseable {
     Instant now = config.clock().instant();
     Duration refusal = config.freshNamespaceRefusal();
     Instant refuseUntil = refusal.isZero() ? Instant.MIN : TimeoutTable.plus(now, refusal);
-    long epoch = Math.min(CounterValues.MAX_EPOCH,
-        Math.max(0, Duration.between(EPOCH_ORIGIN, now).toHours()));
+    long epoch =
+        Math.min(
+            CounterValues.MAX_EPOCH, Math.max(0, Duration.between(EPOCH_ORIGIN, now).toHours()));
     byte[] none = new byte[0];
     byte[] noTimeouts = TimeoutTable.EMPTY.encode();
     List<Op> ops = new ArrayList<>();
     ops.add(Zk.createOp(paths.meta(), new Codec.Writer().writeInstant(now).toBytes(), acl));
     ops.add(Zk.createOp(paths.locksDir(), none, acl));
-    ops.add(Zk.createOp(ZkPaths.state(paths.locksDir()),
-        new ServiceState(0, refuseUntil).encode(), acl));
+    ops.add(
+        Zk.createOp(
+            ZkPaths.state(paths.locksDir()), new ServiceState(0, refuseUntil).encode(), acl));
     ops.add(Zk.createOp(ZkPaths.timeouts(paths.locksDir()), noTimeouts, acl));
     ops.add(Zk.createOp(paths.heldDir(), none, acl));
     ops.add(Zk.createOp(paths.countersDir(), none, acl));
-    ops.add(Zk.createOp(ZkPaths.state(paths.countersDir()),
-        new ServiceState(epoch, refuseUntil).encode(), acl));
+    ops.add(
+        Zk.createOp(
+            ZkPaths.state(paths.countersDir()),
+            new ServiceState(epoch, refuseUntil).encode(),
+            acl));
     ops.add(Zk.createOp(ZkPaths.timeouts(paths.countersDir()), noTimeouts, acl));
     ops.add(Zk.createOp(paths.valuesDir(), none, acl));
     ops.add(Zk.createOp(paths.queuesDir(), none, acl));

@@ -46,26 +46,35 @@ import org.apache.zookeeper.data.Id;
 public final class ZooKeeperConfig {
   /** Default ZooKeeper session timeout: 20 s (the server bounds it to 2 to 20 ticks). */
   public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(20);
+
   /** Default time to wait for a connection: 10 s. */
   public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
+
   /** Default first back-off of Curator's connection retries: 100 ms, doubling per retry. */
   public static final Duration DEFAULT_RETRY_BASE_SLEEP = Duration.ofMillis(100);
+
   /** Default number of Curator connection retries: 5. */
   public static final int DEFAULT_RETRY_MAX_RETRIES = 5;
+
   /** Default namespace: every znode of the adapter lives under {@code /stratus}. */
   public static final String DEFAULT_NAMESPACE = "stratus";
+
   /** Default lock timeout of URIs under no configured prefix: 60 s (as the in-process cloud). */
   public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(60);
+
   /** Default counter validation timeout of URIs under no configured prefix: 60 s. */
   public static final Duration DEFAULT_COUNTER_TIMEOUT = Duration.ofSeconds(60);
+
   /** Default bound on the disagreement of two clients' clocks: 1 s (NTP does far better). */
   public static final Duration DEFAULT_MAX_CLOCK_SKEW = Duration.ofSeconds(1);
+
   /**
    * The largest advanced-queue payload one znode takes: 1,000,000 bytes. A request larger than the
    * server's {@code jute.maxbuffer} (1,048,575 bytes by default, path included) makes the server
    * drop the connection, so payloads stay clear of it by room for the longest path.
    */
   public static final int MAX_ZNODE_PAYLOAD = 1_000_000;
+
   /** The ZooKeeper authentication scheme of {@link Builder#digestCredentials}. */
   public static final String DIGEST_SCHEME = "digest";
 
@@ -81,10 +90,13 @@ public final class ZooKeeperConfig {
   private final Duration maxClockSkew;
   private final Duration freshNamespaceRefusal;
   private final CloudLimits limits;
+
   /** Null: no authentication, open ACLs. */
   private final DigestCredentials credentials;
+
   /** Null: nobody else may read. */
   private final Id extraReader;
+
   private final List<ACL> acl;
 
   private ZooKeeperConfig(Builder b) {
@@ -98,20 +110,28 @@ public final class ZooKeeperConfig {
     this.defaultLockTimeout = b.defaultLockTimeout;
     this.defaultCounterTimeout = b.defaultCounterTimeout;
     this.maxClockSkew = b.maxClockSkew;
-    this.freshNamespaceRefusal = b.freshNamespaceRefusal != null ? b.freshNamespaceRefusal
-        : max(b.defaultLockTimeout, b.defaultCounterTimeout).plus(b.maxClockSkew);
+    this.freshNamespaceRefusal =
+        b.freshNamespaceRefusal != null
+            ? b.freshNamespaceRefusal
+            : max(b.defaultLockTimeout, b.defaultCounterTimeout).plus(b.maxClockSkew);
     // A payload limit above what a znode holds would turn a too-large send into a dropped
     // connection; the service reports the limit it enforces.
-    this.limits = b.limits.maxAdvancedMessageSize() <= MAX_ZNODE_PAYLOAD ? b.limits
-        : b.limits.toBuilder().maxAdvancedMessageSize(MAX_ZNODE_PAYLOAD).build();
+    this.limits =
+        b.limits.maxAdvancedMessageSize() <= MAX_ZNODE_PAYLOAD
+            ? b.limits
+            : b.limits.toBuilder().maxAdvancedMessageSize(MAX_ZNODE_PAYLOAD).build();
     this.credentials = b.credentials;
     this.extraReader = b.extraReader;
     // Not List.of: ZooKeeper's client asks the list whether it contains null, which List.of's
     // lists answer with a NullPointerException.
-    this.acl = credentials == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE
-        : Collections.unmodifiableList(extraReader == null
-            ? Arrays.asList(credentials.fullAccess())
-            : Arrays.asList(credentials.fullAccess(), new ACL(ZooDefs.Perms.READ, extraReader)));
+    this.acl =
+        credentials == null
+            ? ZooDefs.Ids.OPEN_ACL_UNSAFE
+            : Collections.unmodifiableList(
+                extraReader == null
+                    ? Arrays.asList(credentials.fullAccess())
+                    : Arrays.asList(
+                        credentials.fullAccess(), new ACL(ZooDefs.Perms.READ, extraReader)));
   }
 
   /** A builder for the ensemble at {@code connectString} ("host:port,host:port"). */
@@ -177,7 +197,8 @@ public final class ZooKeeperConfig {
 
   /** The extra identity granted read access, as {@code scheme:id}, when one is configured. */
   public Optional<String> extraReader() {
-    return extraReader == null ? Optional.empty()
+    return extraReader == null
+        ? Optional.empty()
         : Optional.of(extraReader.getScheme() + ":" + extraReader.getId());
   }
 
@@ -193,13 +214,30 @@ public final class ZooKeeperConfig {
 
   @Override
   public String toString() {
-    return "ZooKeeperConfig{" + connectString + ", namespace=/" + namespace
-        + ", auth=" + (credentials == null ? "none" : credentials)
+    return "ZooKeeperConfig{"
+        + connectString
+        + ", namespace=/"
+        + namespace
+        + ", auth="
+        + (credentials == null ? "none" : credentials)
         + (extraReader == null ? "" : ", extraReader=" + extraReader().orElseThrow())
-        + ", sessionTimeout=" + sessionTimeout + ", connectionTimeout=" + connectionTimeout
-        + ", retry=" + retryBaseSleep + " x" + retryMaxRetries + ", lockTimeout="
-        + defaultLockTimeout + ", counterTimeout=" + defaultCounterTimeout + ", maxClockSkew="
-        + maxClockSkew + ", freshNamespaceRefusal=" + freshNamespaceRefusal + '}';
+        + ", sessionTimeout="
+        + sessionTimeout
+        + ", connectionTimeout="
+        + connectionTimeout
+        + ", retry="
+        + retryBaseSleep
+        + " x"
+        + retryMaxRetries
+        + ", lockTimeout="
+        + defaultLockTimeout
+        + ", counterTimeout="
+        + defaultCounterTimeout
+        + ", maxClockSkew="
+        + maxClockSkew
+        + ", freshNamespaceRefusal="
+        + freshNamespaceRefusal
+        + '}';
   }
 
   private static Duration max(Duration a, Duration b) {
@@ -218,8 +256,10 @@ public final class ZooKeeperConfig {
     private Duration defaultLockTimeout = DEFAULT_LOCK_TIMEOUT;
     private Duration defaultCounterTimeout = DEFAULT_COUNTER_TIMEOUT;
     private Duration maxClockSkew = DEFAULT_MAX_CLOCK_SKEW;
+
     /** Null: the longer default timeout plus the skew. */
     private Duration freshNamespaceRefusal;
+
     private CloudLimits limits = CloudLimits.aws();
     private DigestCredentials credentials;
     private Id extraReader;
@@ -331,7 +371,9 @@ public final class ZooKeeperConfig {
           || retryBaseSleep.toMillis() > Integer.MAX_VALUE) {
         throw new IllegalArgumentException("ZooKeeper takes timeouts in int milliseconds");
       }
-      if (namespace == null || namespace.isEmpty() || namespace.startsWith("/")
+      if (namespace == null
+          || namespace.isEmpty()
+          || namespace.startsWith("/")
           || namespace.endsWith("/")) {
         throw new IllegalArgumentException(
             "a namespace is a non-empty path without leading or trailing slash: " + namespace);

@@ -15,9 +15,12 @@ class RecordsTest {
 
   @Test
   void timeoutTablesLookUpTheLongestPrefixAndRememberTheLongestEver() {
-    TimeoutTable t = TimeoutTable.EMPTY.with("a/", Duration.ofSeconds(5))
-        .with("a/long", Duration.ofSeconds(90)).with("a/long", Duration.ofSeconds(20))
-        .with("b", Duration.ofNanos(1_500_000_001));
+    TimeoutTable t =
+        TimeoutTable.EMPTY
+            .with("a/", Duration.ofSeconds(5))
+            .with("a/long", Duration.ofSeconds(90))
+            .with("a/long", Duration.ofSeconds(20))
+            .with("b", Duration.ofNanos(1_500_000_001));
     TimeoutTable back = TimeoutTable.decode(t.encode());
     Duration none = Duration.ofSeconds(60);
     for (TimeoutTable x : List.of(t, back)) {
@@ -35,15 +38,19 @@ class RecordsTest {
 
   @Test
   void lockRecordsKeepNanosecondsAndLapseAtGrantPlusTimeoutPlusSkew() {
-    LockRecord r = new LockRecord(3, List.of(
-        new LockRecord.Holder("A", LockMode.SHARED, T, Duration.ofSeconds(10)),
-        new LockRecord.Holder(
-            "Bé", LockMode.EXCLUSIVE, T.plusSeconds(5), Duration.ofSeconds(10))));
+    LockRecord r =
+        new LockRecord(
+            3,
+            List.of(
+                new LockRecord.Holder("A", LockMode.SHARED, T, Duration.ofSeconds(10)),
+                new LockRecord.Holder(
+                    "Bé", LockMode.EXCLUSIVE, T.plusSeconds(5), Duration.ofSeconds(10))));
     assertThat(LockRecord.decode(r.encode())).isEqualTo(r);
     Duration skew = Duration.ofMillis(500);
     Instant lapseA = T.plusSeconds(10).plus(skew);
     assertThat(LockRecord.live(r, 3, lapseA.minusNanos(1), skew)).hasSize(2);
-    assertThat(LockRecord.live(r, 3, lapseA, skew)).extracting(LockRecord.Holder::clientId)
+    assertThat(LockRecord.live(r, 3, lapseA, skew))
+        .extracting(LockRecord.Holder::clientId)
         .containsExactly("Bé");
     assertThat(LockRecord.live(r, 4, T, skew)).as("another generation").isEmpty();
     assertThat(LockRecord.live(null, 3, T, skew)).isEmpty();
@@ -51,8 +58,11 @@ class RecordsTest {
 
   @Test
   void counterRecordsFoldTheirValidatedPrefix() {
-    CounterRecord c = CounterRecord.fresh(7)
-        .issue(T.plusSeconds(10)).issue(T.plusSeconds(11)).issue(T.plusSeconds(12));
+    CounterRecord c =
+        CounterRecord.fresh(7)
+            .issue(T.plusSeconds(10))
+            .issue(T.plusSeconds(11))
+            .issue(T.plusSeconds(12));
     assertThat(CounterRecord.decode(c.encode())).isEqualTo(c);
     CounterRecord v = c.validate(2).advance(T, Duration.ZERO);
     assertThat(v.watermark()).isZero();

@@ -53,8 +53,10 @@ class ZkAclTest {
 
   @BeforeEach
   void connectOwner() throws Exception {
-    owner = ZooKeeperCloud.connect(
-        ZkAclTesting.withCredentials(ZkTesting.config(server.getConnectString(), clock)).build());
+    owner =
+        ZooKeeperCloud.connect(
+            ZkAclTesting.withCredentials(ZkTesting.config(server.getConnectString(), clock))
+                .build());
     namespace = owner.config().namespace();
     assertThat(CloudFutures.await(owner.locks().acquireExclusive("lock-a", "T1")).granted())
         .isTrue();
@@ -72,19 +74,25 @@ class ZkAclTest {
   void everyZnodeAdmitsTheUserFullyAndTheExtraReaderForReadingOnly() throws Exception {
     assertThat(ZkAclTesting.znodesWithOtherAcls(owner.curator(), namespace)).isEmpty();
     List<ACL> meta = owner.curator().getACL().forPath(new ZkPaths(namespace).meta());
-    assertThat(meta).containsExactly(
-        new ACL(ZooDefs.Perms.ALL, ZkAclTesting.digestId(USER, PASSWORD)),
-        new ACL(ZooDefs.Perms.READ, ZkAclTesting.digestId(READER_USER, READER_PASSWORD)));
+    assertThat(meta)
+        .containsExactly(
+            new ACL(ZooDefs.Perms.ALL, ZkAclTesting.digestId(USER, PASSWORD)),
+            new ACL(ZooDefs.Perms.READ, ZkAclTesting.digestId(READER_USER, READER_PASSWORD)));
   }
 
   @Test
   void aSecondClientWithTheCredentialsSharesTheNamespace() throws Exception {
-    try (ZooKeeperCloud other = ZooKeeperCloud.connect(ZkAclTesting.withCredentials(
-        ZkTesting.config(server.getConnectString(), clock, namespace)).build())) {
+    try (ZooKeeperCloud other =
+        ZooKeeperCloud.connect(
+            ZkAclTesting.withCredentials(
+                    ZkTesting.config(server.getConnectString(), clock, namespace))
+                .build())) {
       assertThat(other.foundFreshNamespace()).isFalse();
       assertThat(CloudFutures.await(other.locks().acquireExclusive("lock-a", "T2")).granted())
-          .as("T1 holds it").isFalse();
-      assertThat(CounterValues.sequence(CloudFutures.await(other.counters().increment("counter-a"))))
+          .as("T1 holds it")
+          .isFalse();
+      assertThat(
+              CounterValues.sequence(CloudFutures.await(other.counters().increment("counter-a"))))
           .isEqualTo(2);
     }
   }
@@ -96,15 +104,18 @@ class ZkAclTest {
 
   @Test
   void aClientWithAWrongPasswordIsRefusedWithAClearBadRequest() {
-    assertRefused(ZkTesting.config(server.getConnectString(), clock, namespace)
-        .digestCredentials(USER, PASSWORD + "-wrong"));
+    assertRefused(
+        ZkTesting.config(server.getConnectString(), clock, namespace)
+            .digestCredentials(USER, PASSWORD + "-wrong"));
   }
 
   @Test
   void theReadOnlyIdentityConnectsButItsFirstWriteIsRefused() throws Exception {
-    try (ZooKeeperCloud reader = ZooKeeperCloud.connect(
-        ZkTesting.config(server.getConnectString(), clock, namespace)
-            .digestCredentials(READER_USER, READER_PASSWORD).build())) {
+    try (ZooKeeperCloud reader =
+        ZooKeeperCloud.connect(
+            ZkTesting.config(server.getConnectString(), clock, namespace)
+                .digestCredentials(READER_USER, READER_PASSWORD)
+                .build())) {
       assertRequestRefused(() -> reader.counters().increment("counter-a"));
     }
     try (CuratorFramework reader = rawClient(READER_USER + ":" + READER_PASSWORD)) {
@@ -134,11 +145,12 @@ class ZkAclTest {
   }
 
   @Test
-  void aRequestTheServerRefusesForItsAclFailsAsBadRequestNotAsAKeeperException()
-      throws Exception {
+  void aRequestTheServerRefusesForItsAclFailsAsBadRequestNotAsAKeeperException() throws Exception {
     // An operator hands the locks to another identity while the client is connected.
     ZkPaths paths = new ZkPaths(namespace);
-    owner.curator().setACL()
+    owner
+        .curator()
+        .setACL()
         .withACL(List.of(new ACL(ZooDefs.Perms.ALL, ZkAclTesting.digestId("other", "pw"))))
         .forPath(paths.heldDir());
     assertRequestRefused(() -> owner.locks().acquireExclusive("lock-b", "T1"));
@@ -147,7 +159,9 @@ class ZkAclTest {
   @Test
   void thePasswordIsNeverPrinted() {
     ZooKeeperConfig c = owner.config();
-    assertThat(c.toString()).contains(USER).doesNotContain(PASSWORD)
+    assertThat(c.toString())
+        .contains(USER)
+        .doesNotContain(PASSWORD)
         .doesNotContain(READER_PASSWORD);
     assertThat(c.credentials().toString()).contains(USER).doesNotContain(PASSWORD);
     assertThat(c.digestUser()).contains(USER);
@@ -157,22 +171,26 @@ class ZkAclTest {
 
   @Test
   void invalidCredentialsAreRejectedByBuildWithoutRepeatingThem() {
-    assertThatThrownBy(() -> ZooKeeperConfig.builder("h:1").digestCredentials("a:b", PASSWORD)
-        .build()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("user")
+    assertThatThrownBy(
+            () -> ZooKeeperConfig.builder("h:1").digestCredentials("a:b", PASSWORD).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("user")
         .hasMessageNotContaining(PASSWORD);
     assertThatThrownBy(() -> ZooKeeperConfig.builder("h:1").digestCredentials(USER, "").build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("password");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("password");
     assertThatThrownBy(() -> ZooKeeperConfig.builder("h:1").extraReader("ip", "10.0.0.1").build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("digestCredentials");
-    assertThat(ZooKeeperConfig.builder("h:1").build().acl())
-        .isEqualTo(ZooDefs.Ids.OPEN_ACL_UNSAFE);
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("digestCredentials");
+    assertThat(ZooKeeperConfig.builder("h:1").build().acl()).isEqualTo(ZooDefs.Ids.OPEN_ACL_UNSAFE);
   }
 
   private void assertRefused(ZooKeeperConfig.Builder config) {
     ZooKeeperConfig c = config.build();
     assertThatThrownBy(() -> ZooKeeperCloud.connect(c))
         .isInstanceOf(BadRequestException.class)
-        .hasMessageContaining("denied").hasMessageContaining("digestCredentials")
+        .hasMessageContaining("denied")
+        .hasMessageContaining("digestCredentials")
         .hasMessageNotContaining(READER_PASSWORD)
         .hasMessageContaining("/" + namespace)
         .hasMessageNotContaining(PASSWORD)
@@ -184,15 +202,20 @@ class ZkAclTest {
 
   private static void assertRequestRefused(Supplier<CompletableFuture<?>> call) {
     Throwable t = catchThrowable(() -> CloudFutures.await(call.get()));
-    assertThat(t).isInstanceOf(BadRequestException.class)
-        .hasMessageContaining("NOAUTH").hasMessageContaining("digestCredentials")
-        .hasMessageNotContaining(PASSWORD).hasMessageNotContaining(READER_PASSWORD);
+    assertThat(t)
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("NOAUTH")
+        .hasMessageContaining("digestCredentials")
+        .hasMessageNotContaining(PASSWORD)
+        .hasMessageNotContaining(READER_PASSWORD);
     assertThat(((CloudException) t).isRetryable()).isFalse();
   }
 
   private static CuratorFramework rawClient(String auth) throws Exception {
-    CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder()
-        .connectString(server.getConnectString()).retryPolicy(new RetryOneTime(10));
+    CuratorFrameworkFactory.Builder b =
+        CuratorFrameworkFactory.builder()
+            .connectString(server.getConnectString())
+            .retryPolicy(new RetryOneTime(10));
     if (auth != null) {
       b.authorization("digest", auth.getBytes(StandardCharsets.UTF_8));
     }

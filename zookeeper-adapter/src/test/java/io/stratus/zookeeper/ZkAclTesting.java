@@ -17,8 +17,10 @@ import org.junit.jupiter.api.AfterEach;
 final class ZkAclTesting {
   static final String USER = "stratus-app";
   static final String PASSWORD = "zk-secret-7f3a9c";
+
   /** An identity with read access only, as an operator's monitoring tool would have. */
   static final String READER_USER = "monitor";
+
   static final String READER_PASSWORD = "monitor-secret-51be";
 
   private ZkAclTesting() {}
@@ -30,7 +32,8 @@ final class ZkAclTesting {
 
   /** The ACL every znode of an adapter configured by {@link Secured} must carry. */
   static List<ACL> expectedAcl() throws Exception {
-    return List.of(new ACL(ZooDefs.Perms.ALL, digestId(USER, PASSWORD)),
+    return List.of(
+        new ACL(ZooDefs.Perms.ALL, digestId(USER, PASSWORD)),
         new ACL(ZooDefs.Perms.READ, digestId(READER_USER, READER_PASSWORD)));
   }
 
@@ -69,8 +72,8 @@ final class ZkAclTesting {
     return wrong;
   }
 
-  private static void check(CuratorFramework curator, String path, List<ACL> want,
-      List<String> wrong) throws Exception {
+  private static void check(
+      CuratorFramework curator, String path, List<ACL> want, List<String> wrong) throws Exception {
     List<ACL> acl = curator.getACL().forPath(path);
     if (!acl.equals(want)) {
       wrong.add(path + " " + acl);

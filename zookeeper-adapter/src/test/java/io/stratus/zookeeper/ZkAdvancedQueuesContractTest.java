@@ -49,9 +49,12 @@ class ZkAdvancedQueuesContractTest extends AdvancedQueueServiceContract
 
   @Override
   protected AdvancedQueueService newQueues(long seed) {
-    cloud = clouds.replace(ZooKeeperCloud.connect(config(server.getConnectString(), clock)
-        .limits(CloudLimits.builder().maxAdvancedMessageSize(MAX_MESSAGE).build())
-        .build()));
+    cloud =
+        clouds.replace(
+            ZooKeeperCloud.connect(
+                config(server.getConnectString(), clock)
+                    .limits(CloudLimits.builder().maxAdvancedMessageSize(MAX_MESSAGE).build())
+                    .build()));
     return cloud.advancedQueues();
   }
 
@@ -85,14 +88,14 @@ class ZkAdvancedQueuesContractTest extends AdvancedQueueServiceContract
 
   @Test
   void queueUrisOfAnyShapeAreListedAsGiven() {
-    List<String> names = List.of(uri("a/b"), uri("a%2Fb"), uri("a"), uri("a/"), uri("ü €"),
-        uri("q?x=1&y=..#z"));
+    List<String> names =
+        List.of(uri("a/b"), uri("a%2Fb"), uri("a"), uri("a/"), uri("ü €"), uri("q?x=1&y=..#z"));
     for (String q : names) {
       await(queues.createQueue(q));
       await(queues.send(q, bytes(q), 1));
     }
-    assertThat(await(queues.listQueues(uri("")))).containsExactlyElementsOf(
-        names.stream().sorted().toList());
+    assertThat(await(queues.listQueues(uri(""))))
+        .containsExactlyElementsOf(names.stream().sorted().toList());
     assertThat(await(queues.listQueues(uri("a/")))).containsExactly(uri("a/"), uri("a/b"));
     for (String q : names) {
       assertThat(text(await(queues.receiveAfterId(q, 1, 0)).get(0))).isEqualTo(q);

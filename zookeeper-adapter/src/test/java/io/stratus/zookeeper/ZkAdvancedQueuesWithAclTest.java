@@ -5,4 +5,5 @@ package io.stratus.zookeeper;
  * digest credentials, a read-only extra identity, and a check after each test that every znode
  * the adapter created admits exactly those identities.
  */
-class ZkAdvancedQueuesWithAclTest extends ZkAdvancedQueuesContractTest implements ZkAclTesting.Secured {}
+class ZkAdvancedQueuesWithAclTest extends ZkAdvancedQueuesContractTest
+    implements ZkAclTesting.Secured {}

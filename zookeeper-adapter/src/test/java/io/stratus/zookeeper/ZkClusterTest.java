@@ -109,31 +109,35 @@ class ZkClusterTest {
           ZooKeeperCloud cloud = w < 2 ? first : second;
           String client = (w < 2 ? "first-" : "second-") + w;
           long seed = w * 7919L + 1;
-          workers.add(pool.submit(() -> {
-            work(cloud, client, new Random(seed), deadline, warmedUp, progressedAfterKill);
-            return null;
-          }));
+          workers.add(
+              pool.submit(
+                  () -> {
+                    work(cloud, client, new Random(seed), deadline, warmedUp, progressedAfterKill);
+                    return null;
+                  }));
         }
 
         // Registered before the kill: the reconnection may be over before the kill returns.
         CompletableFuture<Void> suspended = new CompletableFuture<>();
         CompletableFuture<Void> reconnected = new CompletableFuture<>();
-        first.addConnectionListener(s -> {
-          if (s == Connection.SUSPENDED) {
-            suspended.complete(null);
-          } else if (s == Connection.CONNECTED && suspended.isDone()) {
-            reconnected.complete(null);
-          }
-        });
+        first.addConnectionListener(
+            s -> {
+              if (s == Connection.SUSPENDED) {
+                suspended.complete(null);
+              } else if (s == Connection.CONNECTED && suspended.isDone()) {
+                reconnected.complete(null);
+              }
+            });
         assertThat(warmedUp.await(WALL_LIMIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-        InstanceSpec victim = cluster.findConnectionInstance(
-            first.curator().getZookeeperClient().getZooKeeper());
+        InstanceSpec victim =
+            cluster.findConnectionInstance(first.curator().getZookeeperClient().getZooKeeper());
         assertThat(cluster.killServer(victim)).isTrue();
         killed = true;
         // The first client notices and moves to one of the two other servers.
         reconnected.get(ZkTesting.NETWORK_EVENT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(progressedAfterKill.await(WALL_LIMIT.toMillis(), TimeUnit.MILLISECONDS))
-            .as("the clients work on after the kill").isTrue();
+            .as("the clients work on after the kill")
+            .isTrue();
         assertThat(cluster.restartServer(victim)).isTrue();
         for (Future<?> w : workers) {
           w.get(WALL_LIMIT.toMillis() * 2, TimeUnit.MILLISECONDS);
@@ -144,9 +148,18 @@ class ZkClusterTest {
         second.close();
       }
     }
-    System.out.println("cluster test: " + done.get() + " operations (" + doneAfterKill.get()
-        + " after the kill), outcomes " + new java.util.TreeMap<>(outcomes) + ", "
-        + uses.size() + " lock uses, " + values.size() + " counter values");
+    System.out.println(
+        "cluster test: "
+            + done.get()
+            + " operations ("
+            + doneAfterKill.get()
+            + " after the kill), outcomes "
+            + new java.util.TreeMap<>(outcomes)
+            + ", "
+            + uses.size()
+            + " lock uses, "
+            + values.size()
+            + " counter values");
     assertNoConflictingUses();
     assertThat(uses.size()).as("locks were granted").isGreaterThan(50);
     assertThat(values.size()).as("values were issued").isGreaterThan(50);
@@ -169,22 +182,34 @@ class ZkClusterTest {
     }
     InstanceSpec[] specs = new InstanceSpec[3];
     for (int i = 0; i < 3; i++) {
-      specs[i] = new InstanceSpec(null, sockets.get(3 * i).getLocalPort(),
-          sockets.get(3 * i + 1).getLocalPort(), sockets.get(3 * i + 2).getLocalPort(), true,
-          i + 1);
+      specs[i] =
+          new InstanceSpec(
+              null,
+              sockets.get(3 * i).getLocalPort(),
+              sockets.get(3 * i + 1).getLocalPort(),
+              sockets.get(3 * i + 2).getLocalPort(),
+              true,
+              i + 1);
     }
     return specs;
   }
 
   private ZooKeeperCloud connect(TestingCluster cluster, String ns) {
-    return ZooKeeperCloud.connect(ZkTesting.config(cluster.getConnectString(), clock, ns)
-        .sessionTimeout(Duration.ofSeconds(15)).connectionTimeout(Duration.ofSeconds(15))
-        .build());
+    return ZooKeeperCloud.connect(
+        ZkTesting.config(cluster.getConnectString(), clock, ns)
+            .sessionTimeout(Duration.ofSeconds(15))
+            .connectionTimeout(Duration.ofSeconds(15))
+            .build());
   }
 
   /** One worker: random lock and counter operations, each result recorded as the client saw it. */
-  private void work(ZooKeeperCloud cloud, String client, Random rnd, long deadline,
-      CountDownLatch warmedUp, CountDownLatch progressedAfterKill) {
+  private void work(
+      ZooKeeperCloud cloud,
+      String client,
+      Random rnd,
+      long deadline,
+      CountDownLatch warmedUp,
+      CountDownLatch progressedAfterKill) {
     long lastValue = Long.MIN_VALUE;
     long lastHighest = Long.MIN_VALUE;
     Map<String, List<Use>> mine = new java.util.HashMap<>(); // this client's uses not released
@@ -201,7 +226,8 @@ class ZkClusterTest {
             CloudFutures.await(cloud.counters().validate("C/x", v));
           }
           long h = CloudFutures.await(cloud.counters().highestValidated("C/x"));
-          assertThat(h).as(client + ": highest validated never goes down")
+          assertThat(h)
+              .as(client + ": highest validated never goes down")
               .isGreaterThanOrEqualTo(lastHighest);
           lastHighest = h;
         }
@@ -229,8 +255,11 @@ class ZkClusterTest {
     String uri = "L/" + rnd.nextInt(3);
     LockMode mode = rnd.nextInt(10) < 7 ? LockMode.EXCLUSIVE : LockMode.SHARED;
     Instant sent = clock.instant();
-    LockGrant g = CloudFutures.await(mode == LockMode.EXCLUSIVE
-        ? cloud.locks().acquireExclusive(uri, client) : cloud.locks().acquireShared(uri, client));
+    LockGrant g =
+        CloudFutures.await(
+            mode == LockMode.EXCLUSIVE
+                ? cloud.locks().acquireExclusive(uri, client)
+                : cloud.locks().acquireShared(uri, client));
     if (!g.granted()) {
       return;
     }
@@ -260,7 +289,9 @@ class ZkClusterTest {
         Use a = all.get(i);
         Use b = all.get(j);
         boolean overlap = a.from < b.until && b.from < a.until;
-        if (a.uri.equals(b.uri) && !a.client.equals(b.client) && overlap
+        if (a.uri.equals(b.uri)
+            && !a.client.equals(b.client)
+            && overlap
             && (a.mode == LockMode.EXCLUSIVE || b.mode == LockMode.EXCLUSIVE)) {
           throw new AssertionError("conflicting locks: " + a + " and " + b);
         }

@@ -65,8 +65,11 @@ class ZkConnectionStateTest {
   }
 
   private ZooKeeperCloud connect() {
-    ZooKeeperCloud c = ZooKeeperCloud.connect(ZkTesting.config(server.getConnectString(), clock,
-        namespace).sessionTimeout(Duration.ofSeconds(30)).build());
+    ZooKeeperCloud c =
+        ZooKeeperCloud.connect(
+            ZkTesting.config(server.getConnectString(), clock, namespace)
+                .sessionTimeout(Duration.ofSeconds(30))
+                .build());
     clouds.add(c);
     return c;
   }
@@ -108,11 +111,14 @@ class ZkConnectionStateTest {
     restartServer(a, b);
     assertThat(seen).containsSubsequence(Connection.SUSPENDED, Connection.CONNECTED);
     assertThat(CloudFutures.await(b.locks().acquireExclusive("u", "B")).granted())
-        .as("the lease itself lives on in ZooKeeper").isFalse();
+        .as("the lease itself lives on in ZooKeeper")
+        .isFalse();
     assertThat(CloudFutures.await(locks.release("u", "A")))
-        .as("but its holder was cut off and must not rely on it").isFalse();
+        .as("but its holder was cut off and must not rely on it")
+        .isFalse();
     assertThat(CloudFutures.await(b.locks().acquireExclusive("u", "B")).granted())
-        .as("the release still freed it").isTrue();
+        .as("the release still freed it")
+        .isTrue();
     assertThat(CloudFutures.await(locks.acquireExclusive("w", "A")).granted()).isTrue();
     assertThat(CloudFutures.await(locks.release("w", "A"))).as("granted after the event").isTrue();
   }
@@ -130,11 +136,13 @@ class ZkConnectionStateTest {
     stopServer(a);
     Map<String, Integer> outcomes = new TreeMap<>();
     for (CompletableFuture<?> f : inFlight) {
-      Throwable t = catchThrowable(() -> f.get(ZkTesting.NETWORK_EVENT_TIMEOUT.toMillis(),
-          TimeUnit.MILLISECONDS));
+      Throwable t =
+          catchThrowable(
+              () -> f.get(ZkTesting.NETWORK_EVENT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
       Throwable cause = t == null ? null : CloudFutures.unwrap(t);
-      assertThat(cause).as("every request completes, as success or as a cloud failure of the "
-          + "right kind").satisfiesAnyOf(
+      assertThat(cause)
+          .as("every request completes, as success or as a cloud failure of the " + "right kind")
+          .satisfiesAnyOf(
               c -> assertThat(c).isNull(),
               c -> assertThat(c).isInstanceOf(ServiceUnavailableException.class),
               c -> assertThat(c).isInstanceOf(OutcomeUnknownException.class));

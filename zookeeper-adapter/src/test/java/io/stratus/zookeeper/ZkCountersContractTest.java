@@ -43,8 +43,8 @@ class ZkCountersContractTest extends CounterServiceContract implements ZkTesting
 
   @Override
   protected CounterService newCounters(long seed) {
-    cloud = clouds.replace(
-        ZooKeeperCloud.connect(config(server.getConnectString(), clock).build()));
+    cloud =
+        clouds.replace(ZooKeeperCloud.connect(config(server.getConnectString(), clock).build()));
     return cloud.counters();
   }
 
@@ -93,20 +93,22 @@ class ZkCountersContractTest extends CounterServiceContract implements ZkTesting
     assertThat(inc(c)).isEqualTo(CounterValues.of(epoch + 1, 1));
     validate(c, CounterValues.of(epoch, 2)); // an earlier epoch: no effect
     validate(c, CounterValues.of(epoch, 999));
-    assertFails(() -> counters.validate(c, CounterValues.of(epoch + 1, 2)),
-        BadRequestException.class);
-    assertFails(() -> counters.validate(c, CounterValues.of(epoch + 2, 1)),
-        BadRequestException.class);
+    assertFails(
+        () -> counters.validate(c, CounterValues.of(epoch + 1, 2)), BadRequestException.class);
+    assertFails(
+        () -> counters.validate(c, CounterValues.of(epoch + 2, 1)), BadRequestException.class);
   }
 
   @Test
   void aNamespaceFoundEmptyRefusesEveryClientForTheConfiguredPeriod() {
     String ns = "t/fresh-" + seed;
-    try (ZooKeeperCloud first = ZooKeeperCloud.connect(
-            config(server.getConnectString(), clock, ns)
-                .freshNamespaceRefusal(Duration.ofSeconds(45)).build());
-        ZooKeeperCloud second = ZooKeeperCloud.connect(
-            config(server.getConnectString(), clock, ns).build())) {
+    try (ZooKeeperCloud first =
+            ZooKeeperCloud.connect(
+                config(server.getConnectString(), clock, ns)
+                    .freshNamespaceRefusal(Duration.ofSeconds(45))
+                    .build());
+        ZooKeeperCloud second =
+            ZooKeeperCloud.connect(config(server.getConnectString(), clock, ns).build())) {
       assertThat(first.foundFreshNamespace()).isTrue();
       assertThat(second.foundFreshNamespace()).isFalse();
       assertThat(assertRefused(() -> second.counters().increment("c")).retryAfter())

@@ -23,27 +23,44 @@ class ZkLatencyBenchmarkTest {
   void printLatencies() throws Exception {
     List<String> rows = new ArrayList<>();
     try (TestingServer server = ZkTesting.startServer();
-        ZooKeeperCloud cloud = ZooKeeperCloud.connect(
-            ZkTesting.config(server.getConnectString(), Clock.systemUTC()).build())) {
+        ZooKeeperCloud cloud =
+            ZooKeeperCloud.connect(
+                ZkTesting.config(server.getConnectString(), Clock.systemUTC()).build())) {
       LockService locks = cloud.locks();
-      rows.add(measure("lock acquire (exclusive)", 300, i -> {
-        CloudFutures.await(locks.acquireExclusive("bench/l" + (i % 10), "A"));
-        return 0;
-      }));
-      rows.add(measure("lock release", 300, i -> {
-        CloudFutures.await(locks.acquireExclusive("bench/r" + (i % 10), "A"));
-        long t = System.nanoTime();
-        CloudFutures.await(locks.release("bench/r" + (i % 10), "A"));
-        return System.nanoTime() - t;
-      }));
-      rows.add(measure("counter increment", 300, i -> {
-        CloudFutures.await(cloud.counters().increment("bench/c"));
-        return 0;
-      }));
-      rows.add(measure("counter highestValidated", 300, i -> {
-        CloudFutures.await(cloud.counters().highestValidated("bench/c"));
-        return 0;
-      }));
+      rows.add(
+          measure(
+              "lock acquire (exclusive)",
+              300,
+              i -> {
+                CloudFutures.await(locks.acquireExclusive("bench/l" + (i % 10), "A"));
+                return 0;
+              }));
+      rows.add(
+          measure(
+              "lock release",
+              300,
+              i -> {
+                CloudFutures.await(locks.acquireExclusive("bench/r" + (i % 10), "A"));
+                long t = System.nanoTime();
+                CloudFutures.await(locks.release("bench/r" + (i % 10), "A"));
+                return System.nanoTime() - t;
+              }));
+      rows.add(
+          measure(
+              "counter increment",
+              300,
+              i -> {
+                CloudFutures.await(cloud.counters().increment("bench/c"));
+                return 0;
+              }));
+      rows.add(
+          measure(
+              "counter highestValidated",
+              300,
+              i -> {
+                CloudFutures.await(cloud.counters().highestValidated("bench/c"));
+                return 0;
+              }));
       Random rnd = new Random(1);
       for (int size : PAYLOADS) {
         String q = "bench/q" + size;
@@ -52,20 +69,28 @@ class ZkLatencyBenchmarkTest {
         rnd.nextBytes(payload);
         int n = size > 500_000 ? 20 : size > 50_000 ? 60 : 300;
         long[] ids = new long[n + n / 5];
-        rows.add(measure("queue send " + size / 1024 + " KB", n, i -> {
-          ids[i] = CloudFutures.await(cloud.advancedQueues().send(q, payload, i));
-          return 0;
-        }));
-        rows.add(measure("queue receive 1 of " + size / 1024 + " KB", n, i -> {
-          CloudFutures.await(cloud.advancedQueues().receiveAfterId(q, 1, ids[i] - 1));
-          return 0;
-        }));
+        rows.add(
+            measure(
+                "queue send " + size / 1024 + " KB",
+                n,
+                i -> {
+                  ids[i] = CloudFutures.await(cloud.advancedQueues().send(q, payload, i));
+                  return 0;
+                }));
+        rows.add(
+            measure(
+                "queue receive 1 of " + size / 1024 + " KB",
+                n,
+                i -> {
+                  CloudFutures.await(cloud.advancedQueues().receiveAfterId(q, 1, ids[i] - 1));
+                  return 0;
+                }));
         CloudFutures.await(cloud.advancedQueues().deleteQueue(q));
       }
     }
     System.out.println("ZooKeeper adapter latency (TestingServer, loopback, one client):");
-    System.out.println(String.format("%-32s %6s %9s %9s %9s", "operation", "n", "mean ms",
-        "p50 ms", "p99 ms"));
+    System.out.println(
+        String.format("%-32s %6s %9s %9s %9s", "operation", "n", "mean ms", "p50 ms", "p99 ms"));
     rows.forEach(System.out::println);
   }
 
@@ -87,8 +112,12 @@ class ZkLatencyBenchmarkTest {
       }
     }
     Arrays.sort(nanos);
-    return String.format("%-32s %6d %9.3f %9.3f %9.3f", name, n,
+    return String.format(
+        "%-32s %6d %9.3f %9.3f %9.3f",
+        name,
+        n,
         Arrays.stream(nanos).sum() / 1e6 / n,
-        nanos[n / 2] / 1e6, nanos[Math.min(n - 1, (int) (n * 0.99))] / 1e6);
+        nanos[n / 2] / 1e6,
+        nanos[Math.min(n - 1, (int) (n * 0.99))] / 1e6);
   }
 }

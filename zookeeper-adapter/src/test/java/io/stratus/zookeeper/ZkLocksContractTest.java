@@ -45,8 +45,8 @@ class ZkLocksContractTest extends LockServiceContract implements ZkTesting.Clien
 
   @Override
   protected LockService newLocks(long seed) {
-    cloud = clouds.replace(
-        ZooKeeperCloud.connect(config(server.getConnectString(), clock).build()));
+    cloud =
+        clouds.replace(ZooKeeperCloud.connect(config(server.getConnectString(), clock).build()));
     return cloud.locks();
   }
 
@@ -82,8 +82,9 @@ class ZkLocksContractTest extends LockServiceContract implements ZkTesting.Clien
 
   @Test
   void clientsOfOneNamespaceShareLocksTimeoutsAndRestarts() {
-    try (ZooKeeperCloud other = ZooKeeperCloud.connect(config(
-        server.getConnectString(), clock, cloud.config().namespace()).build())) {
+    try (ZooKeeperCloud other =
+        ZooKeeperCloud.connect(
+            config(server.getConnectString(), clock, cloud.config().namespace()).build())) {
       assertThat(other.foundFreshNamespace()).isFalse();
       LockService mine = locks;
       LockService theirs = other.locks();
@@ -101,9 +102,11 @@ class ZkLocksContractTest extends LockServiceContract implements ZkTesting.Clien
 
   @Test
   void defaultTimeoutsOfEveryClientCountForTheRefusal() {
-    try (ZooKeeperCloud other = ZooKeeperCloud.connect(config(
-            server.getConnectString(), clock, cloud.config().namespace())
-        .defaultLockTimeout(Duration.ofMinutes(7)).build())) {
+    try (ZooKeeperCloud other =
+        ZooKeeperCloud.connect(
+            config(server.getConnectString(), clock, cloud.config().namespace())
+                .defaultLockTimeout(Duration.ofMinutes(7))
+                .build())) {
       String unset = "unset-" + seed; // outside the prefix the suite configured
       assertThat(await(other.locks().timeoutFor(unset))).isEqualTo(Duration.ofMinutes(7));
       assertThat(await(locks.timeoutFor(unset))).isEqualTo(Duration.ofSeconds(60));
@@ -122,8 +125,8 @@ class ZkLocksContractTest extends LockServiceContract implements ZkTesting.Clien
     assertThat(release(u, "A")).isTrue();
     assertThat(release(u, "B")).isTrue();
     Stat stat = new Stat();
-    LockRecord empty = LockRecord.decode(cloud.curator().getData().storingStatIn(stat)
-        .forPath(path));
+    LockRecord empty =
+        LockRecord.decode(cloud.curator().getData().storingStatIn(stat).forPath(path));
     assertThat(empty.holders()).isEmpty();
     assertThat(stat.getVersion()).as("never re-created, so never back to version 0").isEqualTo(3);
 
@@ -143,8 +146,9 @@ class ZkLocksContractTest extends LockServiceContract implements ZkTesting.Clien
 
   @Test
   void urisNeedNotBePathsAndNeverCollide() {
-    String[] tricky = {uri("a/b"), uri("a%2Fb"), uri("a"), uri("a/"), uri(".."), uri("ü/€"),
-        uri("x y:z?q=1#f")};
+    String[] tricky = {
+      uri("a/b"), uri("a%2Fb"), uri("a"), uri("a/"), uri(".."), uri("ü/€"), uri("x y:z?q=1#f")
+    };
     for (String u : tricky) {
       assertThat(x(u, "A").granted()).as(u).isTrue();
     }

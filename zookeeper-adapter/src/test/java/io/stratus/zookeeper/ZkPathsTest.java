@@ -12,15 +12,37 @@ import org.junit.jupiter.api.Test;
 
 /** The URI-to-znode-name mapping: valid for ZooKeeper, reversible, collision-free. */
 class ZkPathsTest {
-  private static final List<String> TRICKY = List.of("a", "a/b", "a%2Fb", "a%2fb", "/", "//",
-      ".", "..", "...", "zookeeper", "a b", "ü", "€/€", "\u0000x", "\u007f", "\ud83d\ude00",
-      "%", "%%", "x?y=1&z=2#f", "~-._", "A", "a\u0301");
+  private static final List<String> TRICKY =
+      List.of(
+          "a",
+          "a/b",
+          "a%2Fb",
+          "a%2fb",
+          "/",
+          "//",
+          ".",
+          "..",
+          "...",
+          "zookeeper",
+          "a b",
+          "ü",
+          "€/€",
+          "\u0000x",
+          "\u007f",
+          "\ud83d\ude00",
+          "%",
+          "%%",
+          "x?y=1&z=2#f",
+          "~-._",
+          "A",
+          "a\u0301");
 
   @Test
   void everyNameIsAValidZnodeNameAndDecodesToItsUri() {
     for (String uri : TRICKY) {
       String name = ZkPaths.encode(uri);
-      assertThatCode(() -> PathUtils.validatePath("/ns/" + name)).as(uri)
+      assertThatCode(() -> PathUtils.validatePath("/ns/" + name))
+          .as(uri)
           .doesNotThrowAnyException();
       assertThat(name).as(uri).doesNotContain("/").isNotIn(".", "..");
       assertThat(ZkPaths.decode(name)).isEqualTo(uri);

@@ -53,11 +53,12 @@ final class ZkTesting {
    */
   static void awaitState(ZooKeeperCloud cloud, Connection state) {
     CompletableFuture<Void> reached = new CompletableFuture<>();
-    Consumer<Connection> listener = s -> {
-      if (s == state) {
-        reached.complete(null);
-      }
-    };
+    Consumer<Connection> listener =
+        s -> {
+          if (s == state) {
+            reached.complete(null);
+          }
+        };
     cloud.addConnectionListener(listener);
     try {
       if (cloud.connectionState() == state) {
@@ -65,8 +66,14 @@ final class ZkTesting {
       }
       reached.get(NETWORK_EVENT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {
-      throw new AssertionError("the connection did not become " + state + " within "
-          + NETWORK_EVENT_TIMEOUT + "; it is " + cloud.connectionState(), e);
+      throw new AssertionError(
+          "the connection did not become "
+              + state
+              + " within "
+              + NETWORK_EVENT_TIMEOUT
+              + "; it is "
+              + cloud.connectionState(),
+          e);
     } finally {
       cloud.removeConnectionListener(listener);
     }

@@ -21,7 +21,8 @@ class ZooKeeperConfigTest {
     assertThat(c.defaultLockTimeout()).isEqualTo(ZooKeeperConfig.DEFAULT_LOCK_TIMEOUT);
     assertThat(c.defaultCounterTimeout()).isEqualTo(ZooKeeperConfig.DEFAULT_COUNTER_TIMEOUT);
     assertThat(c.maxClockSkew()).isEqualTo(ZooKeeperConfig.DEFAULT_MAX_CLOCK_SKEW);
-    assertThat(c.freshNamespaceRefusal()).as("longest default plus skew")
+    assertThat(c.freshNamespaceRefusal())
+        .as("longest default plus skew")
         .isEqualTo(Duration.ofSeconds(61));
     assertThat(c.limits().maxAdvancedMessageSize()).isEqualTo(ZooKeeperConfig.MAX_ZNODE_PAYLOAD);
     assertThat(c.limits().maxUriLength()).isEqualTo(CloudLimits.aws().maxUriLength());
@@ -40,7 +41,7 @@ class ZooKeeperConfigTest {
     assertThatThrownBy(() -> ZooKeeperConfig.builder("h:1").retry(Duration.ofMillis(1), -1).build())
         .hasMessageContaining("retryMaxRetries");
     assertThatThrownBy(
-        () -> ZooKeeperConfig.builder("h:1").maxClockSkew(Duration.ofMillis(-1)).build())
+            () -> ZooKeeperConfig.builder("h:1").maxClockSkew(Duration.ofMillis(-1)).build())
         .hasMessageContaining("maxClockSkew");
     assertThatThrownBy(() -> ZooKeeperConfig.builder("h:1").clock(null).build())
         .isInstanceOf(NullPointerException.class);
@@ -54,8 +55,10 @@ class ZooKeeperConfigTest {
     try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
       port = s.getLocalPort(); // free once closed
     }
-    ZooKeeperConfig c = ZooKeeperConfig.builder("127.0.0.1:" + port)
-        .connectionTimeout(Duration.ofMillis(500)).build();
+    ZooKeeperConfig c =
+        ZooKeeperConfig.builder("127.0.0.1:" + port)
+            .connectionTimeout(Duration.ofMillis(500))
+            .build();
     assertThatThrownBy(() -> ZooKeeperCloud.connect(c))
         .isInstanceOf(ServiceUnavailableException.class)
         .hasMessageContaining("127.0.0.1:" + port);

@@ -40,8 +40,14 @@ final class ContentionBenchmark {
   private static final String COLLECTION = "counters";
 
   /** What to run. */
-  record Settings(List<ProtocolKind> protocols, String profile, int keys, int threads,
-      int handles, int transactions, long seed) {}
+  record Settings(
+      List<ProtocolKind> protocols,
+      String profile,
+      int keys,
+      int threads,
+      int handles,
+      int transactions,
+      long seed) {}
 
   private final Settings settings;
   private final PrintWriter out;
@@ -52,12 +58,18 @@ final class ContentionBenchmark {
   }
 
   void run() throws Exception {
-    out.printf("Stratus contention benchmark: %d hot keys, %d threads on %d handles, %d"
-        + " transactions per thread (2 increments each), profile %s, seed %d%n", settings.keys,
-        settings.threads, settings.handles, settings.transactions, settings.profile,
+    out.printf(
+        "Stratus contention benchmark: %d hot keys, %d threads on %d handles, %d"
+            + " transactions per thread (2 increments each), profile %s, seed %d%n",
+        settings.keys,
+        settings.threads,
+        settings.handles,
+        settings.transactions,
+        settings.profile,
         settings.seed);
-    out.printf("%n%-22s %10s %10s %12s %14s%n", "protocol", "commits/s", "abort rate",
-        "increments", "lost updates");
+    out.printf(
+        "%n%-22s %10s %10s %12s %14s%n",
+        "protocol", "commits/s", "abort rate", "increments", "lost updates");
     try (SystemScheduler scheduler = new SystemScheduler()) {
       for (ProtocolKind p : settings.protocols) {
         row(p, scheduler);
@@ -69,13 +81,17 @@ final class ContentionBenchmark {
   private void row(ProtocolKind protocol, SystemScheduler scheduler) throws Exception {
     LatencyModel model = LatencyProfiles.byName(settings.profile);
     try (InProcessCloud cloud = InProcessCloud.builder().seed(settings.seed).build()) {
-      CloudServices services = Decorators.wrap(cloud.services(),
-          new LatencyInterceptor(model, scheduler));
+      CloudServices services =
+          Decorators.wrap(cloud.services(), new LatencyInterceptor(model, scheduler));
       List<Database> dbs = new ArrayList<>();
       try {
         for (int h = 0; h < settings.handles; h++) {
-          dbs.add(Database.open(DatabaseConfig.builder(services, "bench/contention")
-              .protocol(protocol).clientId("h" + h).build()));
+          dbs.add(
+              Database.open(
+                  DatabaseConfig.builder(services, "bench/contention")
+                      .protocol(protocol)
+                      .clientId("h" + h)
+                      .build()));
         }
         Database first = dbs.get(0);
         first.createCollection(COLLECTION);
@@ -84,9 +100,13 @@ final class ContentionBenchmark {
           zeros.add(new Record(Key.of(k), bytes(0)));
         }
         first.bulkLoad(COLLECTION, zeros);
-        RetryPolicy retries = RetryPolicy.builder().maxAttempts(1000)
-            .initialBackoff(Duration.ofMillis(1)).maxBackoff(Duration.ofMillis(20))
-            .seed(settings.seed).build();
+        RetryPolicy retries =
+            RetryPolicy.builder()
+                .maxAttempts(1000)
+                .initialBackoff(Duration.ofMillis(1))
+                .maxBackoff(Duration.ofMillis(20))
+                .seed(settings.seed)
+                .build();
         AtomicLong attempts = new AtomicLong();
         AtomicLong committed = new AtomicLong();
         AtomicLong failed = new AtomicLong();
@@ -96,26 +116,30 @@ final class ContentionBenchmark {
         for (int t = 0; t < settings.threads; t++) {
           Database db = dbs.get(t % dbs.size());
           SplittableRandom random = new SplittableRandom(settings.seed + 31L * t);
-          work.add(pool.submit(() -> {
-            for (int i = 0; i < settings.transactions; i++) {
-              int a = random.nextInt(settings.keys);
-              int b = (a + 1 + random.nextInt(settings.keys - 1)) % settings.keys;
-              try {
-                db.run(retries, tx -> {
-                  attempts.incrementAndGet();
-                  for (int k : new int[] {a, b}) {
-                    long v = value(tx.read(COLLECTION, Key.of(k)).orElseThrow());
-                    tx.update(COLLECTION, Key.of(k), bytes(v + 1));
-                  }
-                  return null;
-                });
-                committed.incrementAndGet();
-              } catch (StratusException e) {
-                failed.incrementAndGet(); // retries used up, or an unknown outcome
-              }
-            }
-            return null;
-          }));
+          work.add(
+              pool.submit(
+                  () -> {
+                    for (int i = 0; i < settings.transactions; i++) {
+                      int a = random.nextInt(settings.keys);
+                      int b = (a + 1 + random.nextInt(settings.keys - 1)) % settings.keys;
+                      try {
+                        db.run(
+                            retries,
+                            tx -> {
+                              attempts.incrementAndGet();
+                              for (int k : new int[] {a, b}) {
+                                long v = value(tx.read(COLLECTION, Key.of(k)).orElseThrow());
+                                tx.update(COLLECTION, Key.of(k), bytes(v + 1));
+                              }
+                              return null;
+                            });
+                        committed.incrementAndGet();
+                      } catch (StratusException e) {
+                        failed.incrementAndGet(); // retries used up, or an unknown outcome
+                      }
+                    }
+                    return null;
+                  }));
         }
         pool.shutdown();
         for (Future<?> w : work) {
@@ -128,23 +152,36 @@ final class ContentionBenchmark {
         }
         first.checkpointAll();
         // A fresh handle (empty cache) reads what storage holds after every checkpoint.
-        Database fresh = Database.open(DatabaseConfig.builder(services, "bench/contention")
-            .protocol(protocol).clientId("verifier").build());
+        Database fresh =
+            Database.open(
+                DatabaseConfig.builder(services, "bench/contention")
+                    .protocol(protocol)
+                    .clientId("verifier")
+                    .build());
         dbs.add(fresh);
-        long total = fresh.read(tx -> {
-          long sum = 0;
-          try (var c = tx.scan(COLLECTION)) {
-            while (c.hasNext()) {
-              sum += value(c.next().payload());
-            }
-          }
-          return sum;
-        });
+        long total =
+            fresh.read(
+                tx -> {
+                  long sum = 0;
+                  try (var c = tx.scan(COLLECTION)) {
+                    while (c.hasNext()) {
+                      sum += value(c.next().payload());
+                    }
+                  }
+                  return sum;
+                });
         long expected = 2 * committed.get();
-        double abortRate = attempts.get() == 0 ? 0
-            : (double) (attempts.get() - committed.get() - failed.get()) / attempts.get();
-        out.printf("%-22s %10.1f %10.3f %12d %14d%n", protocol.name().toLowerCase(Locale.ROOT),
-            committed.get() / seconds, abortRate, expected, Math.max(0, expected - total));
+        double abortRate =
+            attempts.get() == 0
+                ? 0
+                : (double) (attempts.get() - committed.get() - failed.get()) / attempts.get();
+        out.printf(
+            "%-22s %10.1f %10.3f %12d %14d%n",
+            protocol.name().toLowerCase(Locale.ROOT),
+            committed.get() / seconds,
+            abortRate,
+            expected,
+            Math.max(0, expected - total));
       } finally {
         for (Database db : dbs) {
           db.close();

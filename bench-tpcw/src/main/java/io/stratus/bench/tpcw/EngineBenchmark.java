@@ -46,8 +46,14 @@ import java.util.SplittableRandom;
 final class EngineBenchmark {
   /** What to run. */
   record Settings(
-      int records, int payloadBytes, int pageSize, long reads, int inserts, String profile,
-      long seed, boolean encrypt) {}
+      int records,
+      int payloadBytes,
+      int pageSize,
+      long reads,
+      int inserts,
+      String profile,
+      long seed,
+      boolean encrypt) {}
 
   private final Settings settings;
   private final PrintWriter out;
@@ -67,7 +73,8 @@ final class EngineBenchmark {
               new MeteringInterceptor(meter),
               new LatencyInterceptor(LatencyProfiles.byName(settings.profile), scheduler));
       DatabaseConfig.Builder config =
-          DatabaseConfig.builder(services, "bench/engine").protocol(ProtocolKind.NAIVE)
+          DatabaseConfig.builder(services, "bench/engine")
+              .protocol(ProtocolKind.NAIVE)
               .pageSize(settings.pageSize)
               .clientId("engine-bench");
       if (settings.encrypt) {
@@ -75,9 +82,14 @@ final class EngineBenchmark {
         new SecureRandom().nextBytes(key);
         config.encryption(Keyring.builder().key("bench", key).defaultKey("bench").build());
       }
-      out.printf("Stratus storage-engine benchmark: %d records of %d bytes, %d-byte pages,"
-              + " profile %s, encryption %s, seed %d%n%n", settings.records, settings.payloadBytes,
-          settings.pageSize, settings.profile, settings.encrypt ? "AES-256-GCM" : "off",
+      out.printf(
+          "Stratus storage-engine benchmark: %d records of %d bytes, %d-byte pages,"
+              + " profile %s, encryption %s, seed %d%n%n",
+          settings.records,
+          settings.payloadBytes,
+          settings.pageSize,
+          settings.profile,
+          settings.encrypt ? "AES-256-GCM" : "off",
           settings.seed);
       try (Database db = Database.open(config.build())) {
         db.createCollection("items");
@@ -94,8 +106,13 @@ final class EngineBenchmark {
     BulkLoadResult r = db.bulkLoad("items", records(0, settings.records));
     double seconds = (System.nanoTime() - start) / 1e9;
     long puts = meter.snapshot().minus(before).stats(Operation.STORAGE_PUT).calls();
-    out.printf("bulk load        %,d records in %.2f s (%,.0f records/s), %,d puts, %.1f records"
-            + " per put%n", r.records(), seconds, r.records() / seconds, puts,
+    out.printf(
+        "bulk load        %,d records in %.2f s (%,.0f records/s), %,d puts, %.1f records"
+            + " per put%n",
+        r.records(),
+        seconds,
+        r.records() / seconds,
+        puts,
         (double) r.records() / Math.max(1, puts));
   }
 
@@ -109,7 +126,8 @@ final class EngineBenchmark {
     if (found != settings.reads) {
       throw new IllegalStateException("only " + found + " of " + settings.reads + " reads found");
     }
-    out.printf("point reads      %,d cached reads on one thread in %.2f s: %,.0f reads/s%n",
+    out.printf(
+        "point reads      %,d cached reads on one thread in %.2f s: %,.0f reads/s%n",
         settings.reads, seconds, settings.reads / seconds);
   }
 
@@ -134,8 +152,12 @@ final class EngineBenchmark {
     insertLoop(db, settings.records + warmUp, settings.inserts);
     double seconds = (System.nanoTime() - start) / 1e9;
     MeterSnapshot used = meter.snapshot().minus(before);
-    out.printf("naive inserts    %,d transactions of one insert in %.2f s: %,.0f commits/s,"
-            + " %.2f puts per commit%n", settings.inserts, seconds, settings.inserts / seconds,
+    out.printf(
+        "naive inserts    %,d transactions of one insert in %.2f s: %,.0f commits/s,"
+            + " %.2f puts per commit%n",
+        settings.inserts,
+        seconds,
+        settings.inserts / seconds,
         (double) used.stats(Operation.STORAGE_PUT).calls() / settings.inserts);
   }
 

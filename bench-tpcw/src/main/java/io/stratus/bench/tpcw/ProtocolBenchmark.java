@@ -52,8 +52,12 @@ final class ProtocolBenchmark {
 
   /** What to run. */
   record Settings(
-      List<ProtocolKind> protocols, List<String> profiles, List<Integer> sizes, int commits,
-      int pageSize, long seed) {}
+      List<ProtocolKind> protocols,
+      List<String> profiles,
+      List<Integer> sizes,
+      int commits,
+      int pageSize,
+      long seed) {}
 
   private final Settings settings;
   private final PrintWriter out;
@@ -64,13 +68,23 @@ final class ProtocolBenchmark {
   }
 
   void run() {
-    out.printf("Stratus protocol benchmark: %d commits per cell, %d records of %d bytes,"
-        + " %d-byte pages, seed %d%n", settings.commits, RECORDS, PAYLOAD, settings.pageSize,
-        settings.seed);
-    out.printf("%n%-21s %-7s %5s %12s %9s %8s %10s %14s %14s %12s %14s%n", "protocol",
-        "profile", "size", "commit (ms)", "x queue", "tx (ms)", "req/tx", "m$/tx 2008",
+    out.printf(
+        "Stratus protocol benchmark: %d commits per cell, %d records of %d bytes,"
+            + " %d-byte pages, seed %d%n",
+        settings.commits, RECORDS, PAYLOAD, settings.pageSize, settings.seed);
+    out.printf(
+        "%n%-21s %-7s %5s %12s %9s %8s %10s %14s %14s %12s %14s%n",
+        "protocol",
+        "profile",
+        "size",
+        "commit (ms)",
+        "x queue",
+        "tx (ms)",
+        "req/tx",
+        "m$/tx 2008",
         "m$/tx 2026",
-        "req/ckpt", "m$/ckpt 2008");
+        "req/ckpt",
+        "m$/ckpt 2008");
     try (SystemScheduler scheduler = new SystemScheduler()) {
       for (String profile : settings.profiles) {
         for (ProtocolKind protocol : settings.protocols) {
@@ -87,12 +101,16 @@ final class ProtocolBenchmark {
     CloudMeter meter = new CloudMeter();
     ConcurrentLinkedQueue<Runnable> heldBack = new ConcurrentLinkedQueue<>();
     try (InProcessCloud cloud = InProcessCloud.builder().seed(settings.seed).build()) {
-      CloudServices services = Decorators.wrap(cloud.services(), new MeteringInterceptor(meter),
-          new LatencyInterceptor(model, scheduler));
-      DatabaseConfig.Builder builder = DatabaseConfig.builder(services, "bench/protocols")
-          .protocol(protocol)
-          .pageSize(settings.pageSize)
-          .clientId("bench-" + protocol.name().toLowerCase(Locale.ROOT));
+      CloudServices services =
+          Decorators.wrap(
+              cloud.services(),
+              new MeteringInterceptor(meter),
+              new LatencyInterceptor(model, scheduler));
+      DatabaseConfig.Builder builder =
+          DatabaseConfig.builder(services, "bench/protocols")
+              .protocol(protocol)
+              .pageSize(settings.pageSize)
+              .clientId("bench-" + protocol.name().toLowerCase(Locale.ROOT));
       if (protocol.accepts(ProtocolOption.CHECKPOINTS)) {
         builder.checkpointExecutor(heldBack::add);
       }
@@ -103,14 +121,15 @@ final class ProtocolBenchmark {
         SplittableRandom random = new SplittableRandom(settings.seed);
         // Warm-up: the pages get cached and the PU queues of the pages get created (once per
         // queue, by the first commit that needs one), so the timed commits show the steady state.
-        Runnable drain = () -> {
-          for (Runnable task = heldBack.poll(); task != null; task = heldBack.poll()) {
-            task.run();
-          }
-        };
+        Runnable drain =
+            () -> {
+              for (Runnable task = heldBack.poll(); task != null; task = heldBack.poll()) {
+                task.run();
+              }
+            };
         commitAll(db, random, RECORDS / 50, 1, drain);
         MeterSnapshot before = meter.snapshot();
-        long[] nanos = commitAll(db, random, settings.commits, size, () -> { });
+        long[] nanos = commitAll(db, random, settings.commits, size, () -> {});
         MeterSnapshot commits = meter.snapshot().minus(before);
         double commitMs = nanos[0] / 1e6 / settings.commits;
         double txMs = nanos[1] / 1e6 / settings.commits;
@@ -125,11 +144,18 @@ final class ProtocolBenchmark {
           ckptRequests = String.format("%.1f", (double) ckpt.requests() / checkpoints);
           ckptCost = milli(ckpt, PriceTables.paper2008(), profile, checkpoints);
         }
-        out.printf("%-21s %-7s %5d %12.1f %9.2f %8.1f %10.1f %14s %14s %12s %14s%n",
-            protocol.name().toLowerCase(Locale.ROOT), profile, size, commitMs, commitMs / queueMs, txMs,
+        out.printf(
+            "%-21s %-7s %5d %12.1f %9.2f %8.1f %10.1f %14s %14s %12s %14s%n",
+            protocol.name().toLowerCase(Locale.ROOT),
+            profile,
+            size,
+            commitMs,
+            commitMs / queueMs,
+            txMs,
             (double) commits.requests() / settings.commits,
             milli(commits, PriceTables.paper2008(), profile, settings.commits),
-            milli(commits, PriceTables.aws2026(), profile, settings.commits), ckptRequests,
+            milli(commits, PriceTables.aws2026(), profile, settings.commits),
+            ckptRequests,
             ckptCost);
       }
     }
@@ -139,8 +165,8 @@ final class ProtocolBenchmark {
    * Commits {@code count} transactions of {@code size} updates, running {@code between} after
    * each; returns the nanoseconds in commit and in the whole transactions.
    */
-  private static long[] commitAll(Database db, SplittableRandom random, int count, int size,
-      Runnable between) {
+  private static long[] commitAll(
+      Database db, SplittableRandom random, int count, int size, Runnable between) {
     byte[] payload = new byte[PAYLOAD];
     long[] nanos = new long[2];
     for (int c = 0; c < count; c++) {
@@ -164,8 +190,10 @@ final class ProtocolBenchmark {
   /** Milli-dollars per unit; a client on EC2 pays no transfer. */
   private static String milli(MeterSnapshot s, PriceTable table, String profile, int units) {
     PriceTable priced = profile.equals("eu") ? table : table.withoutTransfer();
-    return s.cost(priced).multiply(BigDecimal.valueOf(1000))
-        .divide(BigDecimal.valueOf(units), 6, RoundingMode.HALF_UP).toPlainString();
+    return s.cost(priced)
+        .multiply(BigDecimal.valueOf(1000))
+        .divide(BigDecimal.valueOf(units), 6, RoundingMode.HALF_UP)
+        .toPlainString();
   }
 
   private static List<Record> records() {

@@ -28,9 +28,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * The command line of Stratus's main job: the TPC-W harness ({@link TpcwHarness}). With no
@@ -47,9 +47,13 @@ import picocli.CommandLine;
 @Command(
     name = "stratus-bench",
     mixinStandardHelpOptions = true,
-    subcommands = {StratusBench.Engine.class, StratusBench.Protocols.class,
-        StratusBench.Contention.class, SigmodCommand.class,
-        StratusBench.Jmh.class},
+    subcommands = {
+      StratusBench.Engine.class,
+      StratusBench.Protocols.class,
+      StratusBench.Contention.class,
+      SigmodCommand.class,
+      StratusBench.Jmh.class
+    },
     version = "Stratus 0.1.0-SNAPSHOT",
     sortOptions = false,
     description = {
@@ -59,117 +63,196 @@ import picocli.CommandLine;
     })
 public final class StratusBench implements Callable<Integer> {
 
-  @Option(names = "--preset", paramLabel = "NAME",
-      description = "The papers' settings for a figure (see below; list: --preset list); flags"
-          + " given with it replace its values.")
+  @Option(
+      names = "--preset",
+      paramLabel = "NAME",
+      description =
+          "The papers' settings for a figure (see below; list: --preset list); flags"
+              + " given with it replace its values.")
   String preset;
 
-  @Option(names = "--protocols", split = ",", paramLabel = "P",
-      description = "Protocols to compare, or all (default: naive,basic,monotonic,atomic,"
-          + "advanced_atomic).")
+  @Option(
+      names = "--protocols",
+      split = ",",
+      paramLabel = "P",
+      description =
+          "Protocols to compare, or all (default: naive,basic,monotonic,atomic,"
+              + "advanced_atomic).")
   List<String> protocols;
 
-  @Option(names = "--cloud", defaultValue = "in-process", paramLabel = "CLOUD",
+  @Option(
+      names = "--cloud",
+      defaultValue = "in-process",
+      paramLabel = "CLOUD",
       description = "in-process, localstack or aws (default: ${DEFAULT-VALUE}).")
   String cloud;
 
-  @Option(names = "--placement", defaultValue = "ec2", paramLabel = "WHERE",
-      description = "The papers' client placement: eu (client stack outside the cloud) or ec2"
-          + " (next to the storage) (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--placement",
+      defaultValue = "ec2",
+      paramLabel = "WHERE",
+      description =
+          "The papers' client placement: eu (client stack outside the cloud) or ec2"
+              + " (next to the storage) (default: ${DEFAULT-VALUE}).")
   String placement;
 
-  @Option(names = "--profile", paramLabel = "PROFILE",
-      description = "Latency profile simulated on the in-process cloud: eu, ec2 or none"
-          + " (default: the placement's).")
+  @Option(
+      names = "--profile",
+      paramLabel = "PROFILE",
+      description =
+          "Latency profile simulated on the in-process cloud: eu, ec2 or none"
+              + " (default: the placement's).")
   String profile;
 
-  @Option(names = "--end-user-rtt", defaultValue = "0", paramLabel = "DURATION",
-      description = "End-user round trip added per interaction in the ec2 placement, e.g. 100ms"
-          + " (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--end-user-rtt",
+      defaultValue = "0",
+      paramLabel = "DURATION",
+      description =
+          "End-user round trip added per interaction in the ec2 placement, e.g. 100ms"
+              + " (default: ${DEFAULT-VALUE}).")
   String endUserRtt;
 
-  @Option(names = "--endpoint", paramLabel = "URL",
+  @Option(
+      names = "--endpoint",
+      paramLabel = "URL",
       description = "LocalStack endpoint (default: $" + CloudTarget.LOCALSTACK_ENDPOINT_ENV + ").")
   String endpoint;
 
-  @Option(names = "--region", defaultValue = CloudTarget.DEFAULT_REGION, paramLabel = "REGION",
+  @Option(
+      names = "--region",
+      defaultValue = CloudTarget.DEFAULT_REGION,
+      paramLabel = "REGION",
       description = "AWS region (default: ${DEFAULT-VALUE}).")
   String region;
 
-  @Option(names = "--bucket", defaultValue = CloudTarget.DEFAULT_BUCKET, paramLabel = "BUCKET",
+  @Option(
+      names = "--bucket",
+      defaultValue = CloudTarget.DEFAULT_BUCKET,
+      paramLabel = "BUCKET",
       description = "Bucket for pages (made when missing) (default: ${DEFAULT-VALUE}).")
   String bucket;
 
-  @Option(names = "--zookeeper", paramLabel = "HOST:PORT",
+  @Option(
+      names = "--zookeeper",
+      paramLabel = "HOST:PORT",
       description = "ZooKeeper for locks and counters on localstack/aws (default: in-process).")
   String zookeeper;
 
-  @Option(names = "--page-size", defaultValue = "100k", paramLabel = "BYTES",
+  @Option(
+      names = "--page-size",
+      defaultValue = "100k",
+      paramLabel = "BYTES",
       description = "Page size, e.g. 100k or 8192 (default: ${DEFAULT-VALUE}).")
   String pageSize;
 
-  @Option(names = "--ttl", defaultValue = "7s", paramLabel = "DURATION",
+  @Option(
+      names = "--ttl",
+      defaultValue = "7s",
+      paramLabel = "DURATION",
       description = "Buffer-pool time to live (default: ${DEFAULT-VALUE}; the papers': 100s).")
   String ttl;
 
-  @Option(names = "--checkpoint-interval", defaultValue = "7s", paramLabel = "DURATION",
-      description = "Checkpoint interval of the protocols that checkpoint (default:"
-          + " ${DEFAULT-VALUE}; the papers': 45s).")
+  @Option(
+      names = "--checkpoint-interval",
+      defaultValue = "7s",
+      paramLabel = "DURATION",
+      description =
+          "Checkpoint interval of the protocols that checkpoint (default:"
+              + " ${DEFAULT-VALUE}; the papers': 45s).")
   String checkpointInterval;
 
-  @Option(names = "--ebs", defaultValue = "10", paramLabel = "N",
+  @Option(
+      names = "--ebs",
+      defaultValue = "10",
+      paramLabel = "N",
       description = "Concurrent emulated browsers (default: ${DEFAULT-VALUE}).")
   int ebs;
 
-  @Option(names = "--mix", defaultValue = "shopping", paramLabel = "MIX",
+  @Option(
+      names = "--mix",
+      defaultValue = "shopping",
+      paramLabel = "MIX",
       description = "browsing, shopping or ordering (default: ${DEFAULT-VALUE}).")
   String mix;
 
-  @Option(names = "--items", defaultValue = "1000", paramLabel = "N",
+  @Option(
+      names = "--items",
+      defaultValue = "1000",
+      paramLabel = "N",
       description = "Item scale: ITEM rows (default: ${DEFAULT-VALUE}).")
   int items;
 
-  @Option(names = "--customers-per-eb", defaultValue = "2880", paramLabel = "N",
+  @Option(
+      names = "--customers-per-eb",
+      defaultValue = "2880",
+      paramLabel = "N",
       description = "CUSTOMER rows per EB (default: ${DEFAULT-VALUE}, the specification's).")
   int customersPerEb;
 
-  @Option(names = "--warm-up", defaultValue = "2s", paramLabel = "DURATION",
+  @Option(
+      names = "--warm-up",
+      defaultValue = "2s",
+      paramLabel = "DURATION",
       description = "Warm-up before measuring (default: ${DEFAULT-VALUE}).")
   String warmUp;
 
-  @Option(names = "--duration", defaultValue = "21s", paramLabel = "DURATION",
-      description = "Measurement interval per run; a warning says when it is shorter than"
-          + " 3 times the TTL or checkpoint interval (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--duration",
+      defaultValue = "21s",
+      paramLabel = "DURATION",
+      description =
+          "Measurement interval per run; a warning says when it is shorter than"
+              + " 3 times the TTL or checkpoint interval (default: ${DEFAULT-VALUE}).")
   String duration;
 
-  @Option(names = "--think-time", defaultValue = "0", paramLabel = "DURATION",
+  @Option(
+      names = "--think-time",
+      defaultValue = "0",
+      paramLabel = "DURATION",
       description = "Mean think time, negative exponential (default: ${DEFAULT-VALUE}, none).")
   String thinkTime;
 
-  @Option(names = "--clients", defaultValue = "1", paramLabel = "N[,N...]",
-      description = "Application servers, each its own database handle serving --ebs browsers"
-          + " over one shared database; several values sweep them, e.g. 1,2,4,8"
-          + " (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--clients",
+      defaultValue = "1",
+      paramLabel = "N[,N...]",
+      description =
+          "Application servers, each its own database handle serving --ebs browsers"
+              + " over one shared database; several values sweep them, e.g. 1,2,4,8"
+              + " (default: ${DEFAULT-VALUE}).")
   String clients;
 
-  @Option(names = "--sweep", paramLabel = "NAME=V1,V2",
-      description = "Sweep one parameter across the protocols: ebs, page-size, ttl,"
-          + " checkpoint-interval, items, mix, think-time, end-user-rtt, profile or clients.")
+  @Option(
+      names = "--sweep",
+      paramLabel = "NAME=V1,V2",
+      description =
+          "Sweep one parameter across the protocols: ebs, page-size, ttl,"
+              + " checkpoint-interval, items, mix, think-time, end-user-rtt, profile or clients.")
   String sweep;
 
-  @Option(names = "--seed", defaultValue = "2008", paramLabel = "N",
+  @Option(
+      names = "--seed",
+      defaultValue = "2008",
+      paramLabel = "N",
       description = "Seed of every random choice (default: ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--out", paramLabel = "DIR",
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
       description = "Report directory (default: tpcw-results/<date-time>).")
   Path out;
 
-  @Option(names = "--no-progress",
+  @Option(
+      names = "--no-progress",
       description = "No progress bars (they are off anyway when the output is not a terminal).")
   boolean noProgress;
 
-  @Option(names = "--interactions-per-eb", hidden = true, defaultValue = "0",
+  @Option(
+      names = "--interactions-per-eb",
+      hidden = true,
+      defaultValue = "0",
       description = "Testing: each EB also stops after this many interactions.")
   long interactionsPerEb;
 
@@ -178,8 +261,11 @@ public final class StratusBench implements Callable<Integer> {
   public static void main(String[] args) {
     // The console's own encoding (the platform's), named so that the choice is visible.
     Charset console = Charset.defaultCharset();
-    System.exit(run(args, new PrintWriter(System.out, true, console),
-        new PrintWriter(System.err, true, console)));
+    System.exit(
+        run(
+            args,
+            new PrintWriter(System.out, true, console),
+            new PrintWriter(System.err, true, console)));
   }
 
   /** Runs the command; returns the exit code. */
@@ -215,8 +301,7 @@ public final class StratusBench implements Callable<Integer> {
         "API, per protocol); the arguments are JMH's (try -h)."
       })
   static final class Jmh implements Callable<Integer> {
-    @CommandLine.Unmatched
-    List<String> args = new ArrayList<>();
+    @CommandLine.Unmatched List<String> args = new ArrayList<>();
 
     @Override
     public Integer call() throws Exception {
@@ -234,34 +319,47 @@ public final class StratusBench implements Callable<Integer> {
         "client-side encryption on."
       })
   static final class Engine implements Callable<Integer> {
-    @Option(names = "--records", defaultValue = "100000",
+    @Option(
+        names = "--records",
+        defaultValue = "100000",
         description = "Records to bulk-load (default: ${DEFAULT-VALUE}).")
     int records;
 
-    @Option(names = "--payload-bytes", defaultValue = "100",
+    @Option(
+        names = "--payload-bytes",
+        defaultValue = "100",
         description = "Bytes per record payload (default: ${DEFAULT-VALUE}).")
     int payloadBytes;
 
-    @Option(names = "--page-size", defaultValue = "102400",
+    @Option(
+        names = "--page-size",
+        defaultValue = "102400",
         description = "Page size in bytes (default: ${DEFAULT-VALUE}).")
     int pageSize;
 
-    @Option(names = "--reads", defaultValue = "5000000",
+    @Option(
+        names = "--reads",
+        defaultValue = "5000000",
         description = "Cached point reads to time (default: ${DEFAULT-VALUE}).")
     long reads;
 
-    @Option(names = "--inserts", defaultValue = "5000",
+    @Option(
+        names = "--inserts",
+        defaultValue = "5000",
         description = "Single-insert transactions to time (default: ${DEFAULT-VALUE}).")
     int inserts;
 
-    @Option(names = "--profile", defaultValue = "none",
+    @Option(
+        names = "--profile",
+        defaultValue = "none",
         description = "Latency profile: eu, ec2 or none (default: ${DEFAULT-VALUE}).")
     String profile;
 
     @Option(names = "--seed", description = "Seed (default: random, printed).")
     Long seed;
 
-    @Option(names = "--encrypt",
+    @Option(
+        names = "--encrypt",
         description = "Encrypt every page and message client-side (AES-256-GCM, a random key).")
     boolean encrypt;
 
@@ -270,13 +368,22 @@ public final class StratusBench implements Callable<Integer> {
     @Override
     public Integer call() {
       if (records < 1 || payloadBytes < 1 || reads < 1 || inserts < 1) {
-        throw new CommandLine.ParameterException(spec.commandLine(),
+        throw new CommandLine.ParameterException(
+            spec.commandLine(),
             "--records, --payload-bytes, --reads and --inserts must be positive");
       }
       new EngineBenchmark(
-          new EngineBenchmark.Settings(records, payloadBytes, pageSize, reads, inserts, profile,
-              seed != null ? seed : System.nanoTime(), encrypt),
-          spec.commandLine().getOut()).run();
+              new EngineBenchmark.Settings(
+                  records,
+                  payloadBytes,
+                  pageSize,
+                  reads,
+                  inserts,
+                  profile,
+                  seed != null ? seed : System.nanoTime(),
+                  encrypt),
+              spec.commandLine().getOut())
+          .run();
       return 0;
     }
   }
@@ -290,13 +397,18 @@ public final class StratusBench implements Callable<Integer> {
         "reports commits per second, abort rate and lost updates per protocol."
       })
   static final class Contention implements Callable<Integer> {
-    @Option(names = "--protocols", split = ",",
-        defaultValue = "basic,monotonic,advanced_atomic,snapshot_isolation,serializable_snapshot,"
-            + "two_phase_locking",
+    @Option(
+        names = "--protocols",
+        split = ",",
+        defaultValue =
+            "basic,monotonic,advanced_atomic,snapshot_isolation,serializable_snapshot,"
+                + "two_phase_locking",
         description = "Protocols (default: ${DEFAULT-VALUE}).")
     List<String> protocols;
 
-    @Option(names = "--profile", defaultValue = "ec2",
+    @Option(
+        names = "--profile",
+        defaultValue = "ec2",
         description = "Latency profile (default: ${DEFAULT-VALUE}).")
     String profile;
 
@@ -306,11 +418,15 @@ public final class StratusBench implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "8", description = "Threads (default: 8).")
     int threads;
 
-    @Option(names = "--handles", defaultValue = "2",
+    @Option(
+        names = "--handles",
+        defaultValue = "2",
         description = "Database handles the threads share (default: 2).")
     int handles;
 
-    @Option(names = "--transactions", defaultValue = "100",
+    @Option(
+        names = "--transactions",
+        defaultValue = "100",
         description = "Transactions per thread (default: 100).")
     int transactions;
 
@@ -324,12 +440,21 @@ public final class StratusBench implements Callable<Integer> {
       List<ProtocolKind> kinds = protocolKinds(protocols, spec);
       LatencyProfiles.byName(profile);
       if (keys < 2 || threads < 1 || handles < 1 || transactions < 1) {
-        throw new CommandLine.ParameterException(spec.commandLine(),
+        throw new CommandLine.ParameterException(
+            spec.commandLine(),
             "--keys must be at least 2; --threads, --handles, --transactions positive");
       }
-      new ContentionBenchmark(new ContentionBenchmark.Settings(kinds, profile, keys, threads,
-          handles, transactions, seed != null ? seed : System.nanoTime()),
-          spec.commandLine().getOut()).run();
+      new ContentionBenchmark(
+              new ContentionBenchmark.Settings(
+                  kinds,
+                  profile,
+                  keys,
+                  threads,
+                  handles,
+                  transactions,
+                  seed != null ? seed : System.nanoTime()),
+              spec.commandLine().getOut())
+          .run();
       return 0;
     }
   }
@@ -343,25 +468,38 @@ public final class StratusBench implements Callable<Integer> {
         "latency profile and transaction size, on the in-process cloud."
       })
   static final class Protocols implements Callable<Integer> {
-    @Option(names = "--protocols", split = ",",
-        defaultValue = "naive,basic,monotonic,atomic,advanced_atomic,snapshot_isolation,"
-            + "serializable_snapshot,two_phase_locking",
+    @Option(
+        names = "--protocols",
+        split = ",",
+        defaultValue =
+            "naive,basic,monotonic,atomic,advanced_atomic,snapshot_isolation,"
+                + "serializable_snapshot,two_phase_locking",
         description = "Protocols (default: ${DEFAULT-VALUE}).")
     List<String> protocols;
 
-    @Option(names = "--profiles", split = ",", defaultValue = "ec2,eu",
+    @Option(
+        names = "--profiles",
+        split = ",",
+        defaultValue = "ec2,eu",
         description = "Latency profiles (default: ${DEFAULT-VALUE}).")
     List<String> profiles;
 
-    @Option(names = "--sizes", split = ",", defaultValue = "1,5,20",
+    @Option(
+        names = "--sizes",
+        split = ",",
+        defaultValue = "1,5,20",
         description = "Records per transaction (default: ${DEFAULT-VALUE}).")
     List<Integer> sizes;
 
-    @Option(names = "--commits", defaultValue = "10",
+    @Option(
+        names = "--commits",
+        defaultValue = "10",
         description = "Commits per cell (default: ${DEFAULT-VALUE}).")
     int commits;
 
-    @Option(names = "--page-size", defaultValue = "102400",
+    @Option(
+        names = "--page-size",
+        defaultValue = "102400",
         description = "Page size in bytes (default: ${DEFAULT-VALUE}).")
     int pageSize;
 
@@ -377,13 +515,19 @@ public final class StratusBench implements Callable<Integer> {
         LatencyProfiles.byName(profile);
       }
       if (commits < 1 || sizes.stream().anyMatch(s -> s < 1)) {
-        throw new CommandLine.ParameterException(spec.commandLine(),
-            "--commits and --sizes must be positive");
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--commits and --sizes must be positive");
       }
       new ProtocolBenchmark(
-          new ProtocolBenchmark.Settings(kinds, profiles, sizes, commits, pageSize,
-              seed != null ? seed : System.nanoTime()),
-          spec.commandLine().getOut()).run();
+              new ProtocolBenchmark.Settings(
+                  kinds,
+                  profiles,
+                  sizes,
+                  commits,
+                  pageSize,
+                  seed != null ? seed : System.nanoTime()),
+              spec.commandLine().getOut())
+          .run();
       return 0;
     }
   }
@@ -455,13 +599,19 @@ public final class StratusBench implements Callable<Integer> {
       throw new IllegalArgumentException("unknown placement '" + placement + "' (eu or ec2)");
     }
     CloudTarget.Kind kind = CloudTarget.Kind.parse(cloud);
-    String latency = kind == CloudTarget.Kind.IN_PROCESS
-        ? Defaults.profile(profile != null ? profile : where) : "real";
+    String latency =
+        kind == CloudTarget.Kind.IN_PROCESS
+            ? Defaults.profile(profile != null ? profile : where)
+            : "real";
     if (kind != CloudTarget.Kind.IN_PROCESS && profile != null) {
-      throw new IllegalArgumentException("--profile simulates latency on the in-process cloud;"
-          + " " + kind.id() + " has its own");
+      throw new IllegalArgumentException(
+          "--profile simulates latency on the in-process cloud;"
+              + " "
+              + kind.id()
+              + " has its own");
     }
-    String endpointUrl = endpoint != null ? endpoint : System.getenv(CloudTarget.LOCALSTACK_ENDPOINT_ENV);
+    String endpointUrl =
+        endpoint != null ? endpoint : System.getenv(CloudTarget.LOCALSTACK_ENDPOINT_ENV);
     Optional<URI> uri = Optional.empty();
     if (kind == CloudTarget.Kind.LOCALSTACK && endpointUrl != null && !endpointUrl.isBlank()) {
       try {
@@ -476,16 +626,24 @@ public final class StratusBench implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--end-user-rtt applies to the ec2 placement; in eu the client stack is the user's");
     }
-    RunSettings base = new RunSettings(kinds.get(0), kind.id(), where, latency,
-        Defaults.pageSize(pageSize), nonNegative("--ttl", Durations.parse(ttl)),
-        Defaults.positive("--checkpoint-interval", Durations.parse(checkpointInterval)),
-        Defaults.positive("--ebs", Integer.toString(ebs)), Mix.parse(mix),
-        Defaults.positive("--items", Integer.toString(items)),
-        Defaults.positive("--customers-per-eb", Integer.toString(customersPerEb)),
-        nonNegative("--warm-up", Durations.parse(warmUp)),
-        Defaults.positive("--duration", Durations.parse(duration)),
-        nonNegative("--think-time", Durations.parse(thinkTime)), nonNegative("--end-user-rtt", rtt),
-        seed);
+    RunSettings base =
+        new RunSettings(
+            kinds.get(0),
+            kind.id(),
+            where,
+            latency,
+            Defaults.pageSize(pageSize),
+            nonNegative("--ttl", Durations.parse(ttl)),
+            Defaults.positive("--checkpoint-interval", Durations.parse(checkpointInterval)),
+            Defaults.positive("--ebs", Integer.toString(ebs)),
+            Mix.parse(mix),
+            Defaults.positive("--items", Integer.toString(items)),
+            Defaults.positive("--customers-per-eb", Integer.toString(customersPerEb)),
+            nonNegative("--warm-up", Durations.parse(warmUp)),
+            Defaults.positive("--duration", Durations.parse(duration)),
+            nonNegative("--think-time", Durations.parse(thinkTime)),
+            nonNegative("--end-user-rtt", rtt),
+            seed);
     Optional<Sweep> sw = sweep == null ? Optional.empty() : Optional.of(Sweep.parse(sweep));
     if (clients.contains(",")) {
       if (sw.isPresent()) {
@@ -496,22 +654,32 @@ public final class StratusBench implements Callable<Integer> {
     } else {
       base = base.withClients(Defaults.positive("--clients", clients));
     }
-    if (sw.isPresent() && sw.get().parameter().equals("profile")
+    if (sw.isPresent()
+        && sw.get().parameter().equals("profile")
         && kind != CloudTarget.Kind.IN_PROCESS) {
       throw new IllegalArgumentException("--sweep profile needs the in-process cloud");
     }
-    Path dir = out != null ? out : Path.of("tpcw-results",
-        LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    Path dir =
+        out != null
+            ? out
+            : Path.of(
+                "tpcw-results",
+                LocalDateTime.now(ZoneId.systemDefault())
+                    .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     if (interactionsPerEb < 0) {
       throw new IllegalArgumentException("--interactions-per-eb must not be negative");
     }
-    return new TpcwHarness.Plan(target, Sweep.parameterName(sw), Sweep.plan(base, kinds, sw), dir,
-        !noProgress && System.console() != null, interactionsPerEb);
+    return new TpcwHarness.Plan(
+        target,
+        Sweep.parameterName(sw),
+        Sweep.plan(base, kinds, sw),
+        dir,
+        !noProgress && System.console() != null,
+        interactionsPerEb);
   }
 
   /** The protocols named on the command line, or a usage error naming the unknown one. */
-  static List<ProtocolKind> protocolKinds(List<String> names,
-      CommandLine.Model.CommandSpec spec) {
+  static List<ProtocolKind> protocolKinds(List<String> names, CommandLine.Model.CommandSpec spec) {
     List<ProtocolKind> kinds = new ArrayList<>();
     for (String p : names) {
       try {
@@ -538,8 +706,8 @@ public final class StratusBench implements Callable<Integer> {
     try {
       return List.of(ProtocolKind.valueOf(p.trim().toUpperCase(Locale.ROOT)));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("unknown protocol '" + p + "'; known: all, "
-          + Arrays.toString(ProtocolKind.values()));
+      throw new IllegalArgumentException(
+          "unknown protocol '" + p + "'; known: all, " + Arrays.toString(ProtocolKind.values()));
     }
   }
 }

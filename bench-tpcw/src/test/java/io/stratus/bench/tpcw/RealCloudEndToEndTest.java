@@ -58,17 +58,25 @@ class RealCloudEndToEndTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = ProtocolKind.class, names = {"NAIVE", "BASIC", "MONOTONIC", "ATOMIC"})
+  @EnumSource(
+      value = ProtocolKind.class,
+      names = {"NAIVE", "BASIC", "MONOTONIC", "ATOMIC"})
   void twoClientsAgreeOnEveryCommittedChange(ProtocolKind protocol) throws Exception {
     String run = protocol.name().toLowerCase() + "-" + UUID.randomUUID().toString().substring(0, 8);
-    try (AwsCloud aws = AwsCloud.connect(localstack.config()
-            .keyPrefix("e2e/" + run + "/").queueNamePrefix("e2e-" + run.substring(run.length() - 8))
-            .build());
-        ZooKeeperCloud zk = ZooKeeperCloud.connect(
-            ZooKeeperConfig.builder(zookeeper.getConnectString()).namespace("e2e-" + run)
-                // A namespace this test just made had no earlier lock holders to wait out.
-                .freshNamespaceRefusal(Duration.ZERO)
-                .build())) {
+    try (AwsCloud aws =
+            AwsCloud.connect(
+                localstack
+                    .config()
+                    .keyPrefix("e2e/" + run + "/")
+                    .queueNamePrefix("e2e-" + run.substring(run.length() - 8))
+                    .build());
+        ZooKeeperCloud zk =
+            ZooKeeperCloud.connect(
+                ZooKeeperConfig.builder(zookeeper.getConnectString())
+                    .namespace("e2e-" + run)
+                    // A namespace this test just made had no earlier lock holders to wait out.
+                    .freshNamespaceRefusal(Duration.ZERO)
+                    .build())) {
       CloudServices cloud = zk.addTo(aws.addTo(CloudServices.builder())).build();
       ConcurrentLinkedQueue<Runnable> heldBack = new ConcurrentLinkedQueue<>();
       try (Database a = open(cloud, protocol, "client-a", heldBack);
@@ -128,13 +136,17 @@ class RealCloudEndToEndTest {
     }
   }
 
-  private static Database open(CloudServices cloud, ProtocolKind protocol, String client,
+  private static Database open(
+      CloudServices cloud,
+      ProtocolKind protocol,
+      String client,
       ConcurrentLinkedQueue<Runnable> heldBack) {
-    DatabaseConfig.Builder b = DatabaseConfig.builder(cloud, "db/e2e")
-        .protocol(protocol)
-        .clientId(client)
-        .pageSize(2048)
-        .ttl(Duration.ZERO); // every read revalidates: no waiting for caches in this test
+    DatabaseConfig.Builder b =
+        DatabaseConfig.builder(cloud, "db/e2e")
+            .protocol(protocol)
+            .clientId(client)
+            .pageSize(2048)
+            .ttl(Duration.ZERO); // every read revalidates: no waiting for caches in this test
     if (protocol.accepts(ProtocolOption.CHECKPOINTS)) {
       b.checkpointExecutor(heldBack::add); // checkpoints run explicitly, by checkpointAll
     }
@@ -143,7 +155,8 @@ class RealCloudEndToEndTest {
 
   private static Map<Long, String> readAll(Database db) {
     Map<Long, String> all = new TreeMap<>();
-    try (Transaction tx = db.begin(); RecordCursor c = tx.scan("items")) {
+    try (Transaction tx = db.begin();
+        RecordCursor c = tx.scan("items")) {
       while (c.hasNext()) {
         Record r = c.next();
         all.put(r.key().decoder().nextLong(), new String(r.payload(), StandardCharsets.UTF_8));

@@ -22,18 +22,46 @@ class SigmodCommandTest {
   /** Two protocols timed without latency, one swept over two intervals in simulated time. */
   @Test
   void aShortRunPrintsBothTablesAndWritesTheSweep(@TempDir Path dir) throws Exception {
-    int code = run("sigmod", "--profile", "none", "--protocols", "naive,basic",
-        "--sweep-protocols", "basic", "--intervals", "1s,10s", "--clients", "2",
-        "--transactions", "4", "--warm-up", "1", "--sweep-transactions", "20", "--spacing", "1s",
-        "--items", "100", "--customers", "30", "--seed", "5", "--out", dir.toString());
+    int code =
+        run(
+            "sigmod",
+            "--profile",
+            "none",
+            "--protocols",
+            "naive,basic",
+            "--sweep-protocols",
+            "basic",
+            "--intervals",
+            "1s,10s",
+            "--clients",
+            "2",
+            "--transactions",
+            "4",
+            "--warm-up",
+            "1",
+            "--sweep-transactions",
+            "20",
+            "--spacing",
+            "1s",
+            "--items",
+            "100",
+            "--customers",
+            "30",
+            "--seed",
+            "5",
+            "--out",
+            dir.toString());
 
     assertThat(code).as(err.toString()).isZero();
     String printed = out.toString();
-    assertThat(printed).contains("[1/2] naive: 8 committed, 0 failed")
+    assertThat(printed)
+        .contains("[1/2] naive: 8 committed, 0 failed")
         .contains("[2/2] basic: 8 committed, 0 failed")
-        .contains("Time per transaction").contains("Cost per 1,000 transactions")
+        .contains("Time per transaction")
+        .contains("Cost per 1,000 transactions")
         .contains("[sweep 2/2] basic, checkpoint interval 10s")
-        .doesNotContain("left after the drain").doesNotContain("attribution missed");
+        .doesNotContain("left after the drain")
+        .doesNotContain("attribution missed");
     List<String> table = Files.readAllLines(dir.resolve("protocols.csv"));
     assertThat(table).hasSize(3);
     assertThat(table.get(1)).startsWith("naive,none,2,4,8,0,");
@@ -48,27 +76,34 @@ class SigmodCommandTest {
   @Test
   void helpNamesTheOptions() {
     assertThat(run("sigmod", "--help")).isZero();
-    assertThat(out.toString()).contains("--clients").contains("--checkpoint-interval")
-        .contains("--intervals").contains("--protocols").contains("--seed").contains("--out");
+    assertThat(out.toString())
+        .contains("--clients")
+        .contains("--checkpoint-interval")
+        .contains("--intervals")
+        .contains("--protocols")
+        .contains("--seed")
+        .contains("--out");
   }
 
   @Test
   void badFlagsGiveOneLineAndExitCodeTwo() {
-    List<String[]> bad = List.of(
-        new String[] {"sigmod", "--clients", "many"},
-        new String[] {"sigmod", "--clients", "0"},
-        new String[] {"sigmod", "--profile", "mars"},
-        new String[] {"sigmod", "--protocols", "paxos"},
-        new String[] {"sigmod", "--sweep-protocols", "naive"},
-        new String[] {"sigmod", "--intervals", "0s"},
-        new String[] {"sigmod", "--checkpoint-interval", "soon"},
-        new String[] {"sigmod", "--sqs-price", "cheap"},
-        new String[] {"sigmod", "--items", "3"},
-        new String[] {"sigmod", "--colour", "red"});
+    List<String[]> bad =
+        List.of(
+            new String[] {"sigmod", "--clients", "many"},
+            new String[] {"sigmod", "--clients", "0"},
+            new String[] {"sigmod", "--profile", "mars"},
+            new String[] {"sigmod", "--protocols", "paxos"},
+            new String[] {"sigmod", "--sweep-protocols", "naive"},
+            new String[] {"sigmod", "--intervals", "0s"},
+            new String[] {"sigmod", "--checkpoint-interval", "soon"},
+            new String[] {"sigmod", "--sqs-price", "cheap"},
+            new String[] {"sigmod", "--items", "3"},
+            new String[] {"sigmod", "--colour", "red"});
     for (String[] args : bad) {
       assertThat(run(args)).as(String.join(" ", args)).isEqualTo(2);
     }
-    assertThat(err.toString().strip().lines()).hasSize(bad.size())
+    assertThat(err.toString().strip().lines())
+        .hasSize(bad.size())
         .allMatch(l -> l.startsWith("stratus-bench: "));
     assertThat(out.toString()).isEmpty();
   }

@@ -21,10 +21,33 @@ class TableFourTest {
   void aRunReportsTheItemTablesRequestsAndCost(@TempDir Path dir) throws Exception {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = StratusBench.run(new String[] {"--protocols", "naive", "--profile", "none",
-        "--ebs", "1", "--items", "100", "--customers-per-eb", "10", "--warm-up", "0",
-        "--duration", "10m", "--interactions-per-eb", "5", "--seed", "7", "--no-progress",
-        "--out", dir.toString()}, new PrintWriter(out, true), new PrintWriter(err, true));
+    int code =
+        StratusBench.run(
+            new String[] {
+              "--protocols",
+              "naive",
+              "--profile",
+              "none",
+              "--ebs",
+              "1",
+              "--items",
+              "100",
+              "--customers-per-eb",
+              "10",
+              "--warm-up",
+              "0",
+              "--duration",
+              "10m",
+              "--interactions-per-eb",
+              "5",
+              "--seed",
+              "7",
+              "--no-progress",
+              "--out",
+              dir.toString()
+            },
+            new PrintWriter(out, true),
+            new PrintWriter(err, true));
     assertThat(code).as(err.toString()).isZero();
     assertThat(out.toString()).containsPattern("items [0-9.]+ s, [0-9,]+ requests, [0-9.]+ m\\$");
 

@@ -22,24 +22,57 @@ import org.junit.jupiter.api.io.TempDir;
 class TpcwOnLocalStackTest {
 
   @Test
-  void twoClientsRunTheBookstoreOnLocalStackAndZooKeeperUnderBasicAndAtomic(@TempDir Path dir) throws Exception {
+  void twoClientsRunTheBookstoreOnLocalStackAndZooKeeperUnderBasicAndAtomic(@TempDir Path dir)
+      throws Exception {
     LocalStackFixture localstack = LocalStackFixture.get();
     String endpoint = localstack.config().build().endpoint().orElseThrow().toString();
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     try (TestingServer zookeeper = new TestingServer(true)) {
-      int code = StratusBench.run(new String[] {
-          "--cloud", "localstack", "--endpoint", endpoint, "--bucket", localstack.bucket(),
-          "--zookeeper", zookeeper.getConnectString(), "--protocols", "basic,atomic",
-          "--clients", "2", "--ebs", "2", "--items", "50", "--customers-per-eb", "10", "--warm-up", "0",
-          "--duration", "10m", "--interactions-per-eb", "25", "--seed", "11",
-          "--out", dir.toString()}, new PrintWriter(out, true), new PrintWriter(err, true));
+      int code =
+          StratusBench.run(
+              new String[] {
+                "--cloud",
+                "localstack",
+                "--endpoint",
+                endpoint,
+                "--bucket",
+                localstack.bucket(),
+                "--zookeeper",
+                zookeeper.getConnectString(),
+                "--protocols",
+                "basic,atomic",
+                "--clients",
+                "2",
+                "--ebs",
+                "2",
+                "--items",
+                "50",
+                "--customers-per-eb",
+                "10",
+                "--warm-up",
+                "0",
+                "--duration",
+                "10m",
+                "--interactions-per-eb",
+                "25",
+                "--seed",
+                "11",
+                "--out",
+                dir.toString()
+              },
+              new PrintWriter(out, true),
+              new PrintWriter(err, true));
 
       assertThat(code).as(err + "\n" + out).isZero();
     }
     String printed = out.toString();
-    assertThat(printed).contains("localstack").contains("[1/2] protocol=basic")
-        .contains("[2/2] protocol=atomic").contains("(0 errors)").contains("client 1:");
+    assertThat(printed)
+        .contains("localstack")
+        .contains("[1/2] protocol=basic")
+        .contains("[2/2] protocol=atomic")
+        .contains("(0 errors)")
+        .contains("client 1:");
     assertThat(printed).doesNotContain("WIPS 0.00");
     for (Interaction wi : Interaction.values()) {
       assertThat(printed).contains(wi.label());

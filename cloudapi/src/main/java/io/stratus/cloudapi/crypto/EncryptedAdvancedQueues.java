@@ -46,12 +46,13 @@ final class EncryptedAdvancedQueues implements AdvancedQueueService {
 
   @Override
   public CompletableFuture<Long> send(String uri, byte[] payload, long key) {
-    return Guard.call(() -> {
-      limits.checkUri(uri);
-      limits.checkAdvancedMessage(payload);
-      return delegate.send(uri,
-          envelope.seal(Envelope.Kind.ADVANCED_MESSAGE, uri, key, payload), key);
-    });
+    return Guard.call(
+        () -> {
+          limits.checkUri(uri);
+          limits.checkAdvancedMessage(payload);
+          return delegate.send(
+              uri, envelope.seal(Envelope.Kind.ADVANCED_MESSAGE, uri, key, payload), key);
+        });
   }
 
   @Override
@@ -63,8 +64,8 @@ final class EncryptedAdvancedQueues implements AdvancedQueueService {
   @Override
   public CompletableFuture<List<AdvancedMessage>> receiveByKey(
       String uri, int max, long keyGreaterThan, long keyLessThan) {
-    return opened(uri,
-        Guard.call(() -> delegate.receiveByKey(uri, max, keyGreaterThan, keyLessThan)));
+    return opened(
+        uri, Guard.call(() -> delegate.receiveByKey(uri, max, keyGreaterThan, keyLessThan)));
   }
 
   @Override
@@ -105,8 +106,9 @@ final class EncryptedAdvancedQueues implements AdvancedQueueService {
       return m;
     }
     try {
-      byte[] plain = envelope.open(Envelope.Kind.ADVANCED_MESSAGE, uri, m.key(), m.payload(),
-          "message " + m.id());
+      byte[] plain =
+          envelope.open(
+              Envelope.Kind.ADVANCED_MESSAGE, uri, m.key(), m.payload(), "message " + m.id());
       return new AdvancedMessage(m.id(), m.key(), plain, m.enqueuedAt());
     } catch (UnreadablePayloadException e) {
       return AdvancedMessage.unreadable(m.id(), m.key(), m.enqueuedAt(), e);

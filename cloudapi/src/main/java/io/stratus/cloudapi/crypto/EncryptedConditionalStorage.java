@@ -11,8 +11,7 @@ import java.util.concurrent.CompletableFuture;
  * instanceof}. The condition is on the stored version, which the sealed payload determines, so it
  * means what it means without encryption.
  */
-final class EncryptedConditionalStorage extends EncryptedStorage
-    implements SupportsConditionalPut {
+final class EncryptedConditionalStorage extends EncryptedStorage implements SupportsConditionalPut {
   private final SupportsConditionalPut conditional;
 
   EncryptedConditionalStorage(
@@ -30,7 +29,7 @@ final class EncryptedConditionalStorage extends EncryptedStorage
   @Override
   public CompletableFuture<ItemVersion> putIfVersionMatches(
       String uri, byte[] payload, Map<String, String> md, String expectedVersion) {
-    return Guard.call(() ->
-        conditional.putIfVersionMatches(uri, seal(uri, payload, md), md, expectedVersion));
+    return Guard.call(
+        () -> conditional.putIfVersionMatches(uri, seal(uri, payload, md), md, expectedVersion));
   }
 }

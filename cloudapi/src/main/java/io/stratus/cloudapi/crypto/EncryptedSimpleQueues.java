@@ -45,24 +45,26 @@ final class EncryptedSimpleQueues implements SimpleQueueService {
 
   @Override
   public CompletableFuture<String> send(String uri, byte[] payload) {
-    return Guard.call(() -> {
-      limits.checkUri(uri);
-      limits.checkMessage(payload);
-      return delegate.send(uri, seal(uri, payload));
-    });
+    return Guard.call(
+        () -> {
+          limits.checkUri(uri);
+          limits.checkMessage(payload);
+          return delegate.send(uri, seal(uri, payload));
+        });
   }
 
   @Override
   public CompletableFuture<List<String>> sendBatch(String uri, List<byte[]> payloads) {
-    return Guard.call(() -> {
-      limits.checkUri(uri);
-      limits.checkMessageBatch(payloads);
-      List<byte[]> sealed = new ArrayList<>(payloads.size());
-      for (byte[] p : payloads) {
-        sealed.add(seal(uri, p));
-      }
-      return delegate.sendBatch(uri, sealed);
-    });
+    return Guard.call(
+        () -> {
+          limits.checkUri(uri);
+          limits.checkMessageBatch(payloads);
+          List<byte[]> sealed = new ArrayList<>(payloads.size());
+          for (byte[] p : payloads) {
+            sealed.add(seal(uri, p));
+          }
+          return delegate.sendBatch(uri, sealed);
+        });
   }
 
   @Override
@@ -103,8 +105,9 @@ final class EncryptedSimpleQueues implements SimpleQueueService {
       return m;
     }
     try {
-      byte[] plain = envelope.open(Envelope.Kind.SIMPLE_MESSAGE, uri, 0, m.payload(),
-          "message " + m.messageId());
+      byte[] plain =
+          envelope.open(
+              Envelope.Kind.SIMPLE_MESSAGE, uri, 0, m.payload(), "message " + m.messageId());
       return new QueueMessage(m.messageId(), m.receiptHandle(), plain, m.deliveryCount());
     } catch (UnreadablePayloadException e) {
       return QueueMessage.unreadable(m.messageId(), m.receiptHandle(), m.deliveryCount(), e);

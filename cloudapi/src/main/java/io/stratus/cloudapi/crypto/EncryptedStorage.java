@@ -53,8 +53,17 @@ class EncryptedStorage implements StorageService {
 
   @Override
   public CompletableFuture<Optional<ItemMetadata>> getMetadata(String uri) {
-    return Guard.call(() -> delegate.getMetadata(uri)).thenApply(md -> md.map(m ->
-        new ItemMetadata(m.uri(), m.metadata(), m.version(), m.lastModified(), plain(m.size()))));
+    return Guard.call(() -> delegate.getMetadata(uri))
+        .thenApply(
+            md ->
+                md.map(
+                    m ->
+                        new ItemMetadata(
+                            m.uri(),
+                            m.metadata(),
+                            m.version(),
+                            m.lastModified(),
+                            plain(m.size()))));
   }
 
   @Override
@@ -70,12 +79,18 @@ class EncryptedStorage implements StorageService {
   @Override
   public CompletableFuture<ListPage> list(
       String prefix, Optional<String> continuationToken, int maxItems) {
-    return Guard.call(() -> delegate.list(prefix, continuationToken, maxItems)).thenApply(page -> {
-      List<ItemSummary> items = page.items().stream()
-          .map(s -> new ItemSummary(s.uri(), plain(s.size()), s.version(), s.lastModified()))
-          .toList();
-      return new ListPage(items, page.nextToken());
-    });
+    return Guard.call(() -> delegate.list(prefix, continuationToken, maxItems))
+        .thenApply(
+            page -> {
+              List<ItemSummary> items =
+                  page.items().stream()
+                      .map(
+                          s ->
+                              new ItemSummary(
+                                  s.uri(), plain(s.size()), s.version(), s.lastModified()))
+                      .toList();
+              return new ListPage(items, page.nextToken());
+            });
   }
 
   @Override

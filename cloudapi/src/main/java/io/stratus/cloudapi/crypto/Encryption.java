@@ -43,14 +43,19 @@ import java.util.Random;
 public final class Encryption {
   /** The cipher: AES in Galois/Counter Mode, no padding. */
   public static final String TRANSFORMATION = "AES/GCM/NoPadding";
+
   /** The sealed-payload format this code writes and reads: 1. */
   public static final int FORMAT_VERSION = Envelope.FORMAT;
+
   /** The longest key id, in ASCII characters: 32. */
   public static final int MAX_KEY_ID_LENGTH = 32;
+
   /** The nonce length: 12 bytes (96 bits), fresh and random per payload. */
   public static final int NONCE_BYTES = 12;
+
   /** The authentication tag length: 128 bits. */
   public static final int TAG_BITS = 128;
+
   /**
    * Bytes a sealed payload has beyond its plaintext: 62 (header 34, nonce 12, tag 16). Constant,
    * whatever the key id's length.
@@ -85,8 +90,13 @@ public final class Encryption {
     }
     for (int i = 0; i < id.length(); i++) {
       char c = id.charAt(i);
-      boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-          || c == '.' || c == '_' || c == '-';
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '.'
+              || c == '_'
+              || c == '-';
       if (!ok) {
         return false;
       }
@@ -105,15 +115,20 @@ public final class Encryption {
     return limits.toBuilder()
         .maxObjectSize(room("maxObjectSize", limits.maxObjectSize()))
         .maxMessageSize((int) room("maxMessageSize", limits.maxMessageSize()))
-        .maxAdvancedMessageSize((int) room("maxAdvancedMessageSize",
-            limits.maxAdvancedMessageSize()))
+        .maxAdvancedMessageSize(
+            (int) room("maxAdvancedMessageSize", limits.maxAdvancedMessageSize()))
         .build();
   }
 
   private static long room(String name, long limit) {
     if (limit <= OVERHEAD) {
-      throw new IllegalArgumentException(name + " of " + limit + " bytes leaves no room for the "
-          + OVERHEAD + " bytes of encryption overhead");
+      throw new IllegalArgumentException(
+          name
+              + " of "
+              + limit
+              + " bytes leaves no room for the "
+              + OVERHEAD
+              + " bytes of encryption overhead");
     }
     return limit - OVERHEAD;
   }

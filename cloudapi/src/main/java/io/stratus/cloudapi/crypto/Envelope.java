@@ -66,8 +66,16 @@ final class Envelope {
     if (!Encryption.isValidKeyId(keyId)) {
       throw new BadRequestException("the active key id for " + uri + " is not a valid key id");
     }
-    SecretKey key = keys.key(keyId).orElseThrow(() -> new BadRequestException(
-        "the active key " + quote(keyId) + " for " + uri + " is not among the keys"));
+    SecretKey key =
+        keys.key(keyId)
+            .orElseThrow(
+                () ->
+                    new BadRequestException(
+                        "the active key "
+                            + quote(keyId)
+                            + " for "
+                            + uri
+                            + " is not among the keys"));
     byte[] out = new byte[plain.length + OVERHEAD];
     out[0] = FORMAT;
     byte[] id = keyId.getBytes(StandardCharsets.US_ASCII);
@@ -86,8 +94,14 @@ final class Envelope {
       }
     } catch (GeneralSecurityException e) {
       // The message of a key exception may describe the key; only its type is kept.
-      throw new BadRequestException("cannot encrypt for " + uri + " with key " + quote(keyId)
-          + " (" + e.getClass().getSimpleName() + ")");
+      throw new BadRequestException(
+          "cannot encrypt for "
+              + uri
+              + " with key "
+              + quote(keyId)
+              + " ("
+              + e.getClass().getSimpleName()
+              + ")");
     }
     return out;
   }
@@ -100,13 +114,25 @@ final class Envelope {
    */
   byte[] open(Kind kind, String uri, long messageKey, byte[] sealed, String what) {
     if (sealed.length < OVERHEAD) {
-      throw new UnreadablePayloadException(uri, what + " is " + sealed.length
-          + " bytes, shorter than an encrypted payload (at least " + OVERHEAD + "): truncated,"
-          + " or written without encryption");
+      throw new UnreadablePayloadException(
+          uri,
+          what
+              + " is "
+              + sealed.length
+              + " bytes, shorter than an encrypted payload (at least "
+              + OVERHEAD
+              + "): truncated,"
+              + " or written without encryption");
     }
     if (sealed[0] != FORMAT) {
-      throw new UnreadablePayloadException(uri, what + " has unknown encryption format "
-          + (sealed[0] & 0xff) + " (this code reads format " + FORMAT + ")");
+      throw new UnreadablePayloadException(
+          uri,
+          what
+              + " has unknown encryption format "
+              + (sealed[0] & 0xff)
+              + " (this code reads format "
+              + FORMAT
+              + ")");
     }
     String keyId = keyId(sealed);
     if (keyId == null) {
@@ -114,22 +140,34 @@ final class Envelope {
     }
     Optional<SecretKey> key = keys.key(keyId);
     if (key.isEmpty()) {
-      throw new UnreadablePayloadException(uri, what + " is encrypted with key " + quote(keyId)
-          + ", which is not in the keyring");
+      throw new UnreadablePayloadException(
+          uri, what + " is encrypted with key " + quote(keyId) + ", which is not in the keyring");
     }
     try {
       Cipher c = Cipher.getInstance(Encryption.TRANSFORMATION);
-      c.init(Cipher.DECRYPT_MODE, key.get(),
+      c.init(
+          Cipher.DECRYPT_MODE,
+          key.get(),
           new GCMParameterSpec(Encryption.TAG_BITS, sealed, HEADER, NONCE));
       c.updateAAD(associatedData(sealed, kind, messageKey, uri));
       return c.doFinal(sealed, HEADER + NONCE, sealed.length - HEADER - NONCE);
     } catch (AEADBadTagException e) {
-      throw new UnreadablePayloadException(uri, what + " failed authentication under key "
-          + quote(keyId) + ": its bytes were changed or truncated, or they were written for"
-          + " another URI");
+      throw new UnreadablePayloadException(
+          uri,
+          what
+              + " failed authentication under key "
+              + quote(keyId)
+              + ": its bytes were changed or truncated, or they were written for"
+              + " another URI");
     } catch (GeneralSecurityException e) {
-      throw new UnreadablePayloadException(uri, what + " cannot be decrypted with key "
-          + quote(keyId) + " (" + e.getClass().getSimpleName() + ")");
+      throw new UnreadablePayloadException(
+          uri,
+          what
+              + " cannot be decrypted with key "
+              + quote(keyId)
+              + " ("
+              + e.getClass().getSimpleName()
+              + ")");
     }
   }
 

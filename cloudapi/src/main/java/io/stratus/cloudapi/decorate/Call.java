@@ -25,7 +25,9 @@ public final class Call<T> {
   private volatile Sized memo;
 
   private Call(
-      Operation operation, String target, long requestBytes,
+      Operation operation,
+      String target,
+      long requestBytes,
       ToLongFunction<? super T> responseSizer) {
     this.operation = Objects.requireNonNull(operation, "operation");
     this.target = target == null ? "" : target;
@@ -44,7 +46,9 @@ public final class Call<T> {
    * @param responseSizer counts a (non-null) result's payload bytes
    */
   public static <T> Call<T> of(
-      Operation operation, String target, long requestBytes,
+      Operation operation,
+      String target,
+      long requestBytes,
       ToLongFunction<? super T> responseSizer) {
     return new Call<>(operation, target, requestBytes, responseSizer);
   }

@@ -85,7 +85,10 @@ public final class CloudMeter {
       stats.put(
           e.getKey(),
           new OperationStats(
-              c.calls.sum(), c.failures.sum(), c.bytesSent.sum(), c.bytesReceived.sum(),
+              c.calls.sum(),
+              c.failures.sum(),
+              c.bytesSent.sum(),
+              c.bytesReceived.sum(),
               c.units.sum()));
     }
     return new MeterSnapshot(stats);

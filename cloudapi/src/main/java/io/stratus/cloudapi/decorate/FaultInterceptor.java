@@ -80,8 +80,8 @@ public final class FaultInterceptor implements CallInterceptor {
       return unlessKilled(started, call, proceed.get());
     }
     log.add(new InjectedFault(call.operation(), call.target(), ordinal, fault.kind()));
-    String what = "injected fault: " + call.operation() + " on " + call.target() + " (call #"
-        + ordinal + ")";
+    String what =
+        "injected fault: " + call.operation() + " on " + call.target() + " (call #" + ordinal + ")";
     switch (fault.kind()) {
       case FAIL_RETRYABLE:
         return CompletableFuture.failedFuture(new RetryableException(what + " was not made"));
@@ -90,16 +90,22 @@ public final class FaultInterceptor implements CallInterceptor {
             new ServiceUnavailableException(what + " was refused"));
       case DELAY:
         CompletableFuture<T> delayed =
-            scheduler.after(fault.delay()).thenCompose(
-                v -> life.get() == started
-                    ? proceed.get()
-                    : CompletableFuture.<T>failedFuture(crashed(call)));
+            scheduler
+                .after(fault.delay())
+                .thenCompose(
+                    v ->
+                        life.get() == started
+                            ? proceed.get()
+                            : CompletableFuture.<T>failedFuture(crashed(call)));
         return unlessKilled(started, call, delayed);
       case LOSE_REPLY:
         CompletableFuture<T> lost = new CompletableFuture<>();
-        proceed.get().whenComplete(
-            (v, e) -> lost.completeExceptionally(
-                new OutcomeUnknownException(what + " was made, but its reply was lost")));
+        proceed
+            .get()
+            .whenComplete(
+                (v, e) ->
+                    lost.completeExceptionally(
+                        new OutcomeUnknownException(what + " was made, but its reply was lost")));
         return unlessKilled(started, call, lost);
       default:
         throw new IllegalStateException("unknown fault kind " + fault.kind());
@@ -152,7 +158,6 @@ public final class FaultInterceptor implements CallInterceptor {
 
   private static ClientCrashedException crashed(Call<?> call) {
     return new ClientCrashedException(
-        "the client was killed; " + call.operation() + " on " + call.target()
-            + " gets no reply");
+        "the client was killed; " + call.operation() + " on " + call.target() + " gets no reply");
   }
 }

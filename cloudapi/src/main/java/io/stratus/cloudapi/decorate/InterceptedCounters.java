@@ -19,8 +19,7 @@ final class InterceptedCounters extends InterceptedService<CounterService>
   @Override
   public CompletableFuture<Void> setTimeout(String uriPrefix, Duration timeout) {
     return route(
-        Call.of(COUNTER_SET_TIMEOUT, uriPrefix, 0),
-        () -> delegate.setTimeout(uriPrefix, timeout));
+        Call.of(COUNTER_SET_TIMEOUT, uriPrefix, 0), () -> delegate.setTimeout(uriPrefix, timeout));
   }
 
   @Override

@@ -23,7 +23,7 @@ final class InterceptedInspectableQueues extends InterceptedSimpleQueues
 
   @Override
   public CompletableFuture<QueueBacklog> inspect(String uri, int maxPeeked) {
-    return route(Call.of(QUEUE_INSPECT, uri, 0, Sizes::backlog),
-        () -> inspectable.inspect(uri, maxPeeked));
+    return route(
+        Call.of(QUEUE_INSPECT, uri, 0, Sizes::backlog), () -> inspectable.inspect(uri, maxPeeked));
   }
 }

@@ -70,27 +70,31 @@ public final class LatencyInterceptor implements CallInterceptor {
     }
     double scale = factor;
     CompletableFuture<T> result = new CompletableFuture<>();
-    proceed.get().whenComplete(
-        (value, failure) -> {
-          CompletableFuture<Void> wait;
-          try {
-            long received = failure == null ? call.responseBytes(value) : 0;
-            wait = scheduler.after(
-                scaled(model.latency(call.operation(), call.requestBytes(), received), scale));
-          } catch (RuntimeException e) {
-            // A broken model or a closed scheduler must not leave the caller waiting forever.
-            result.completeExceptionally(e);
-            return;
-          }
-          wait.whenComplete(
-              (ignored, schedulerFailure) -> {
-                if (failure != null) {
-                  result.completeExceptionally(CloudFutures.unwrap(failure));
-                } else {
-                  result.complete(value);
-                }
-              });
-        });
+    proceed
+        .get()
+        .whenComplete(
+            (value, failure) -> {
+              CompletableFuture<Void> wait;
+              try {
+                long received = failure == null ? call.responseBytes(value) : 0;
+                wait =
+                    scheduler.after(
+                        scaled(
+                            model.latency(call.operation(), call.requestBytes(), received), scale));
+              } catch (RuntimeException e) {
+                // A broken model or a closed scheduler must not leave the caller waiting forever.
+                result.completeExceptionally(e);
+                return;
+              }
+              wait.whenComplete(
+                  (ignored, schedulerFailure) -> {
+                    if (failure != null) {
+                      result.completeExceptionally(CloudFutures.unwrap(failure));
+                    } else {
+                      result.complete(value);
+                    }
+                  });
+            });
     return result;
   }
 

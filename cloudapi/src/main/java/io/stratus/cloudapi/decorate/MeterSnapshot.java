@@ -118,9 +118,10 @@ public final class MeterSnapshot {
     }
     for (Map.Entry<Operation, OperationStats> e : stats.entrySet()) {
       PriceTable.PriceClass pc = table.priceClass(e.getKey());
-      long n = pc.billing() == PriceTable.Billing.PER_CALL
-          ? e.getValue().calls()
-          : e.getValue().requestUnits64KiB();
+      long n =
+          pc.billing() == PriceTable.Billing.PER_CALL
+              ? e.getValue().calls()
+              : e.getValue().requestUnits64KiB();
       requests.merge(pc.name(), n, Long::sum);
     }
     Map<String, BigDecimal> cost = new LinkedHashMap<>();

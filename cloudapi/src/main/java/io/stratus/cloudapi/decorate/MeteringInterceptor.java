@@ -27,14 +27,16 @@ public final class MeteringInterceptor implements CallInterceptor {
 
   @Override
   public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> proceed) {
-    return proceed.get().whenComplete(
-        (result, failure) -> {
-          if (failure == null) {
-            meter.record(
-                call.operation(), call.requestBytes(), call.responseBytes(result), false);
-          } else {
-            meter.record(call.operation(), call.requestBytes(), 0, true);
-          }
-        });
+    return proceed
+        .get()
+        .whenComplete(
+            (result, failure) -> {
+              if (failure == null) {
+                meter.record(
+                    call.operation(), call.requestBytes(), call.responseBytes(result), false);
+              } else {
+                meter.record(call.operation(), call.requestBytes(), 0, true);
+              }
+            });
   }
 }

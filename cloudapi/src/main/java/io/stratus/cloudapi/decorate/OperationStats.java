@@ -17,13 +17,19 @@ public record OperationStats(
 
   public OperationStats plus(OperationStats o) {
     return new OperationStats(
-        calls + o.calls, failures + o.failures, bytesSent + o.bytesSent,
-        bytesReceived + o.bytesReceived, requestUnits64KiB + o.requestUnits64KiB);
+        calls + o.calls,
+        failures + o.failures,
+        bytesSent + o.bytesSent,
+        bytesReceived + o.bytesReceived,
+        requestUnits64KiB + o.requestUnits64KiB);
   }
 
   public OperationStats minus(OperationStats o) {
     return new OperationStats(
-        calls - o.calls, failures - o.failures, bytesSent - o.bytesSent,
-        bytesReceived - o.bytesReceived, requestUnits64KiB - o.requestUnits64KiB);
+        calls - o.calls,
+        failures - o.failures,
+        bytesSent - o.bytesSent,
+        bytesReceived - o.bytesReceived,
+        requestUnits64KiB - o.requestUnits64KiB);
   }
 }

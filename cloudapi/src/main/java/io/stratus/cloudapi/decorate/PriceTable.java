@@ -26,6 +26,7 @@ import java.util.Set;
 public final class PriceTable {
   /** The {@link MeterSnapshot#costBreakdown} key of the transfer of bytes sent by the client. */
   public static final String TRANSFER_IN = "transfer in";
+
   /** The {@link MeterSnapshot#costBreakdown} key of the transfer of bytes the client receives. */
   public static final String TRANSFER_OUT = "transfer out";
 
@@ -61,8 +62,11 @@ public final class PriceTable {
   private final BigDecimal transferOutPerGb;
 
   private PriceTable(
-      String name, List<PriceClass> classes, Map<Operation, PriceClass> byOperation,
-      BigDecimal transferInPerGb, BigDecimal transferOutPerGb) {
+      String name,
+      List<PriceClass> classes,
+      Map<Operation, PriceClass> byOperation,
+      BigDecimal transferInPerGb,
+      BigDecimal transferOutPerGb) {
     this.name = name;
     this.classes = List.copyOf(classes);
     this.byOperation = byOperation;
@@ -117,8 +121,15 @@ public final class PriceTable {
 
   @Override
   public String toString() {
-    return "PriceTable{" + name + ", " + classes + ", transfer in " + transferInPerGb
-        + "/GB, out " + transferOutPerGb + "/GB}";
+    return "PriceTable{"
+        + name
+        + ", "
+        + classes
+        + ", transfer in "
+        + transferInPerGb
+        + "/GB, out "
+        + transferOutPerGb
+        + "/GB}";
   }
 
   /**
@@ -147,7 +158,10 @@ public final class PriceTable {
      * @param dollars a decimal string, to keep the price exact
      */
     public Builder priceClass(
-        String className, String dollars, long perRequests, Billing billing,
+        String className,
+        String dollars,
+        long perRequests,
+        Billing billing,
         Operation... operations) {
       Objects.requireNonNull(dollars, "dollars");
       return priceClass(className, new BigDecimal(dollars), perRequests, billing, operations);
@@ -155,7 +169,10 @@ public final class PriceTable {
 
     /** As {@link #priceClass(String, String, long, Billing, Operation...)}. */
     public Builder priceClass(
-        String className, BigDecimal dollars, long perRequests, Billing billing,
+        String className,
+        BigDecimal dollars,
+        long perRequests,
+        Billing billing,
         Operation... operations) {
       Objects.requireNonNull(className, "className");
       Objects.requireNonNull(dollars, "dollars");
@@ -217,8 +234,7 @@ public final class PriceTable {
       Set<Operation> missing = EnumSet.allOf(Operation.class);
       missing.removeAll(byOperation.keySet());
       if (!missing.isEmpty()) {
-        throw new IllegalStateException(
-            "price table " + name + " has no price for " + missing);
+        throw new IllegalStateException("price table " + name + " has no price for " + missing);
       }
       return new PriceTable(
           name, classes, new EnumMap<>(byOperation), transferInPerGb, transferOutPerGb);

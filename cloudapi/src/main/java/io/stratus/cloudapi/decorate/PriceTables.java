@@ -50,14 +50,19 @@ import io.stratus.cloudapi.decorate.PriceTable.Billing;
 public final class PriceTables {
   /** Price class of storage writes and listings: put, conditional puts, list. */
   public static final String STORAGE_WRITE = "storage put/list";
+
   /** Price class of storage reads: get, metadata, conditional gets. */
   public static final String STORAGE_READ = "storage get";
+
   /** Price class of storage deletes. */
   public static final String STORAGE_DELETES = "storage delete";
+
   /** Price class of every simple-queue call. */
   public static final String SIMPLE_QUEUE = "simple queue";
+
   /** Price class of advanced queues, locks and counters. */
   public static final String ADVANCED = "advanced queue/lock/counter";
+
   /** Price class of machine reservation calls (machines are billed per hour, not modelled). */
   public static final String MACHINES = "machine";
 
@@ -68,14 +73,33 @@ public final class PriceTables {
     STORAGE_GET, STORAGE_GET_METADATA, STORAGE_GET_IF_CHANGED, STORAGE_GET_IF_MODIFIED_SINCE
   };
   private static final Operation[] QUEUE = {
-    QUEUE_CREATE, QUEUE_DELETE, QUEUE_LIST, QUEUE_SEND, QUEUE_SEND_BATCH, QUEUE_RECEIVE,
-    QUEUE_DELETE_MESSAGE, QUEUE_DELETE_BATCH, QUEUE_INSPECT
+    QUEUE_CREATE,
+    QUEUE_DELETE,
+    QUEUE_LIST,
+    QUEUE_SEND,
+    QUEUE_SEND_BATCH,
+    QUEUE_RECEIVE,
+    QUEUE_DELETE_MESSAGE,
+    QUEUE_DELETE_BATCH,
+    QUEUE_INSPECT
   };
   private static final Operation[] ADVANCED_OPS = {
-    ADVANCED_QUEUE_CREATE, ADVANCED_QUEUE_DELETE, ADVANCED_QUEUE_LIST, ADVANCED_QUEUE_SEND,
-    ADVANCED_QUEUE_RECEIVE, ADVANCED_QUEUE_DELETE_MESSAGE, ADVANCED_QUEUE_DELETE_BY_KEY,
-    LOCK_SET_TIMEOUT, LOCK_ACQUIRE_EXCLUSIVE, LOCK_ACQUIRE_SHARED, LOCK_RELEASE, LOCK_GET_TIMEOUT,
-    COUNTER_SET_TIMEOUT, COUNTER_INCREMENT, COUNTER_VALIDATE, COUNTER_HIGHEST_VALIDATED
+    ADVANCED_QUEUE_CREATE,
+    ADVANCED_QUEUE_DELETE,
+    ADVANCED_QUEUE_LIST,
+    ADVANCED_QUEUE_SEND,
+    ADVANCED_QUEUE_RECEIVE,
+    ADVANCED_QUEUE_DELETE_MESSAGE,
+    ADVANCED_QUEUE_DELETE_BY_KEY,
+    LOCK_SET_TIMEOUT,
+    LOCK_ACQUIRE_EXCLUSIVE,
+    LOCK_ACQUIRE_SHARED,
+    LOCK_RELEASE,
+    LOCK_GET_TIMEOUT,
+    COUNTER_SET_TIMEOUT,
+    COUNTER_INCREMENT,
+    COUNTER_VALIDATE,
+    COUNTER_HIGHEST_VALIDATED
   };
   private static final Operation[] MACHINE_OPS = {
     MACHINE_START, MACHINE_STOP, MACHINE_DESCRIBE, MACHINE_LIST

@@ -31,8 +31,15 @@ final class TableLatencyModel implements LatencyModel {
    * @param curve their round-trip times, same length
    */
   TableLatencyModel(
-      String name, long[] curveBytes, Duration[] curve, Duration queueSend, Duration queueReceive,
-      Duration queueDelete, Duration queueControl, Duration advanced, Duration machine) {
+      String name,
+      long[] curveBytes,
+      Duration[] curve,
+      Duration queueSend,
+      Duration queueReceive,
+      Duration queueDelete,
+      Duration queueControl,
+      Duration advanced,
+      Duration machine) {
     if (curveBytes.length < 2 || curveBytes.length != curve.length) {
       throw new IllegalArgumentException("a storage curve needs at least two points");
     }

@@ -55,6 +55,7 @@ import java.util.function.Supplier;
 final class InProcessAdvancedQueues implements AdvancedQueueService {
   private final Clock clock;
   private final CloudLimits limits;
+
   /** Sorted, so that {@link #listQueues} is a range of the map. */
   private final ConcurrentSkipListMap<String, Queue> queues = new ConcurrentSkipListMap<>();
 
@@ -65,167 +66,192 @@ final class InProcessAdvancedQueues implements AdvancedQueueService {
 
   @Override
   public CompletableFuture<Void> createQueue(String uri) {
-    return call(() -> {
-      limits.checkUri(uri);
-      queues.computeIfAbsent(uri, u -> new Queue());
-      return null;
-    });
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          queues.computeIfAbsent(uri, u -> new Queue());
+          return null;
+        });
   }
 
   @Override
   public CompletableFuture<Void> deleteQueue(String uri) {
-    return call(() -> {
-      limits.checkUri(uri);
-      Queue q = queues.remove(uri);
-      if (q != null) {
-        // A send that looked the queue up before the removal must not report success for a
-        // message that nobody can ever receive.
-        synchronized (q) {
-          q.deleted = true;
-          q.byId.clear();
-          q.byKey.clear();
-        }
-      }
-      return null;
-    });
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          Queue q = queues.remove(uri);
+          if (q != null) {
+            // A send that looked the queue up before the removal must not report success for a
+            // message that nobody can ever receive.
+            synchronized (q) {
+              q.deleted = true;
+              q.byId.clear();
+              q.byKey.clear();
+            }
+          }
+          return null;
+        });
   }
 
   @Override
   public CompletableFuture<List<String>> listQueues(String prefix) {
-    return call(() -> {
-      limits.checkPrefix(prefix);
-      List<String> out = new ArrayList<>();
-      for (String uri : queues.tailMap(prefix, true).keySet()) {
-        if (!uri.startsWith(prefix)) {
-          break;
-        }
-        out.add(uri);
-      }
-      return Collections.unmodifiableList(out);
-    });
+    return call(
+        () -> {
+          limits.checkPrefix(prefix);
+          List<String> out = new ArrayList<>();
+          for (String uri : queues.tailMap(prefix, true).keySet()) {
+            if (!uri.startsWith(prefix)) {
+              break;
+            }
+            out.add(uri);
+          }
+          return Collections.unmodifiableList(out);
+        });
   }
 
   @Override
   public CompletableFuture<Long> send(String uri, byte[] payload, long key) {
-    return call(() -> {
-      limits.checkUri(uri);
-      limits.checkAdvancedMessage(payload);
-      return withQueue(uri, q -> {
-        long id = q.nextId++;
-        Instant now = clock.instant();
-        // Keep enqueuedAt monotonic along the ids even if the clock steps back (see header).
-        if (q.lastEnqueuedAt != null && now.isBefore(q.lastEnqueuedAt)) {
-          now = q.lastEnqueuedAt;
-        }
-        q.lastEnqueuedAt = now;
-        q.byId.put(id, new AdvancedMessage(id, key, payload, now));
-        q.byKey.computeIfAbsent(key, k -> new TreeSet<>()).add(id);
-        return id;
-      });
-    });
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          limits.checkAdvancedMessage(payload);
+          return withQueue(
+              uri,
+              q -> {
+                long id = q.nextId++;
+                Instant now = clock.instant();
+                // Keep enqueuedAt monotonic along the ids even if the clock steps back (see
+                // header).
+                if (q.lastEnqueuedAt != null && now.isBefore(q.lastEnqueuedAt)) {
+                  now = q.lastEnqueuedAt;
+                }
+                q.lastEnqueuedAt = now;
+                q.byId.put(id, new AdvancedMessage(id, key, payload, now));
+                q.byKey.computeIfAbsent(key, k -> new TreeSet<>()).add(id);
+                return id;
+              });
+        });
   }
 
   @Override
   public CompletableFuture<List<AdvancedMessage>> receiveAfterId(
       String uri, int max, long idGreaterThan) {
-    return call(() -> {
-      limits.checkUri(uri);
-      checkMax(max);
-      return withQueue(uri, q -> {
-        List<AdvancedMessage> out = new ArrayList<>(Math.min(max, q.byId.size()));
-        for (AdvancedMessage m : q.byId.tailMap(idGreaterThan, false).values()) {
-          if (out.size() >= max) {
-            break;
-          }
-          out.add(m);
-        }
-        return Collections.unmodifiableList(out);
-      });
-    });
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          checkMax(max);
+          return withQueue(
+              uri,
+              q -> {
+                List<AdvancedMessage> out = new ArrayList<>(Math.min(max, q.byId.size()));
+                for (AdvancedMessage m : q.byId.tailMap(idGreaterThan, false).values()) {
+                  if (out.size() >= max) {
+                    break;
+                  }
+                  out.add(m);
+                }
+                return Collections.unmodifiableList(out);
+              });
+        });
   }
 
   @Override
   public CompletableFuture<List<AdvancedMessage>> receiveByKey(
       String uri, int max, long keyGreaterThan, long keyLessThan) {
-    return call(() -> {
-      limits.checkUri(uri);
-      checkMax(max);
-      return withQueue(uri, q -> {
-        List<Long> ids = firstIdsInKeyRange(q, max, keyGreaterThan, keyLessThan);
-        List<AdvancedMessage> out = new ArrayList<>(ids.size());
-        for (long id : ids) {
-          out.add(q.byId.get(id));
-        }
-        return Collections.unmodifiableList(out);
-      });
-    });
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          checkMax(max);
+          return withQueue(
+              uri,
+              q -> {
+                List<Long> ids = firstIdsInKeyRange(q, max, keyGreaterThan, keyLessThan);
+                List<AdvancedMessage> out = new ArrayList<>(ids.size());
+                for (long id : ids) {
+                  out.add(q.byId.get(id));
+                }
+                return Collections.unmodifiableList(out);
+              });
+        });
   }
 
   @Override
   public CompletableFuture<List<AdvancedMessage>> receiveOlderThan(
       String uri, int max, Duration age) {
-    return call(() -> {
-      limits.checkUri(uri);
-      checkMax(max);
-      if (age == null || age.isNegative()) {
-        throw new BadRequestException("an age must be zero or positive: " + age);
-      }
-      return withQueue(uri, q -> {
-        Instant threshold;
-        try {
-          // Older than age: enqueuedAt + age < now, i.e. enqueuedAt < now - age.
-          threshold = clock.instant().minus(age);
-        } catch (DateTimeException | ArithmeticException e) {
-          return List.<AdvancedMessage>of(); // an age beyond the clock's range: nothing is that old
-        }
-        List<AdvancedMessage> out = new ArrayList<>();
-        for (AdvancedMessage m : q.byId.values()) {
-          // enqueuedAt is monotonic along the ids, so the first young message ends the scan.
-          if (out.size() >= max || !m.enqueuedAt().isBefore(threshold)) {
-            break;
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          checkMax(max);
+          if (age == null || age.isNegative()) {
+            throw new BadRequestException("an age must be zero or positive: " + age);
           }
-          out.add(m);
-        }
-        return Collections.unmodifiableList(out);
-      });
-    });
+          return withQueue(
+              uri,
+              q -> {
+                Instant threshold;
+                try {
+                  // Older than age: enqueuedAt + age < now, i.e. enqueuedAt < now - age.
+                  threshold = clock.instant().minus(age);
+                } catch (DateTimeException | ArithmeticException e) {
+                  return List
+                      .<AdvancedMessage>
+                          of(); // an age beyond the clock's range: nothing is that old
+                }
+                List<AdvancedMessage> out = new ArrayList<>();
+                for (AdvancedMessage m : q.byId.values()) {
+                  // enqueuedAt is monotonic along the ids, so the first young message ends the
+                  // scan.
+                  if (out.size() >= max || !m.enqueuedAt().isBefore(threshold)) {
+                    break;
+                  }
+                  out.add(m);
+                }
+                return Collections.unmodifiableList(out);
+              });
+        });
   }
 
   @Override
   public CompletableFuture<Void> delete(String uri, long messageId) {
-    return call(() -> {
-      limits.checkUri(uri);
-      return withQueue(uri, q -> {
-        AdvancedMessage m = q.byId.remove(messageId);
-        if (m != null) {
-          unindex(q, m.key(), messageId);
-        }
-        return null;
-      });
-    });
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          return withQueue(
+              uri,
+              q -> {
+                AdvancedMessage m = q.byId.remove(messageId);
+                if (m != null) {
+                  unindex(q, m.key(), messageId);
+                }
+                return null;
+              });
+        });
   }
 
   @Override
   public CompletableFuture<Integer> deleteByKey(String uri, long keyGreaterThan, long keyLessThan) {
-    return call(() -> {
-      limits.checkUri(uri);
-      return withQueue(uri, q -> {
-        if (keyGreaterThan >= keyLessThan) {
-          return 0;
-        }
-        int count = 0;
-        Iterator<NavigableSet<Long>> it =
-            q.byKey.subMap(keyGreaterThan, false, keyLessThan, false).values().iterator();
-        while (it.hasNext()) {
-          for (long id : it.next()) {
-            q.byId.remove(id);
-            count++;
-          }
-          it.remove();
-        }
-        return count;
-      });
-    });
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          return withQueue(
+              uri,
+              q -> {
+                if (keyGreaterThan >= keyLessThan) {
+                  return 0;
+                }
+                int count = 0;
+                Iterator<NavigableSet<Long>> it =
+                    q.byKey.subMap(keyGreaterThan, false, keyLessThan, false).values().iterator();
+                while (it.hasNext()) {
+                  for (long id : it.next()) {
+                    q.byId.remove(id);
+                    count++;
+                  }
+                  it.remove();
+                }
+                return count;
+              });
+        });
   }
 
   @Override
@@ -310,8 +336,10 @@ final class InProcessAdvancedQueues implements AdvancedQueueService {
   /** One queue; every field is guarded by the queue's monitor. */
   private static final class Queue {
     final NavigableMap<Long, AdvancedMessage> byId = new TreeMap<>();
+
     /** key to the ids of the messages with that key; holds exactly the messages of byId. */
     final NavigableMap<Long, NavigableSet<Long>> byKey = new TreeMap<>();
+
     long nextId = 1;
     Instant lastEnqueuedAt;
     boolean deleted;
@@ -321,5 +349,4 @@ final class InProcessAdvancedQueues implements AdvancedQueueService {
       return "Queue{" + byId.size() + " messages, next id " + nextId + '}';
     }
   }
-
 }

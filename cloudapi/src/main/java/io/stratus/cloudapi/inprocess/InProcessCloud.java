@@ -29,6 +29,7 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class InProcessCloud implements AutoCloseable {
   /** Default lock timeout for URIs without a configured prefix: 60 seconds. */
   public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(60);
+
   /** Default counter validation timeout for URIs without a configured prefix: 60 seconds. */
   public static final Duration DEFAULT_COUNTER_TIMEOUT = Duration.ofSeconds(60);
 

@@ -49,9 +49,12 @@ import java.util.function.Supplier;
 final class InProcessCounters implements CounterService {
   private final CloudLimits limits;
   private final PrefixTimeouts timeouts;
+
   /** Admits every call that looks at counters; closed for a while by {@link #restart()}. */
   private final RefusalWindow window;
+
   private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
+
   /** Written inside {@link RefusalWindow#restart}, read inside its admits: its lock orders both. */
   private long epoch;
 
@@ -67,94 +70,103 @@ final class InProcessCounters implements CounterService {
    * request is refused for the longest timeout ever configured, measured from now.
    */
   void restart() {
-    window.restart(() -> {
-      if (epoch == CounterValues.MAX_EPOCH) {
-        throw new IllegalStateException("the counter service ran out of epochs");
-      }
-      epoch++;
-      counters.clear();
-    });
+    window.restart(
+        () -> {
+          if (epoch == CounterValues.MAX_EPOCH) {
+            throw new IllegalStateException("the counter service ran out of epochs");
+          }
+          epoch++;
+          counters.clear();
+        });
   }
 
   @Override
   public CompletableFuture<Void> setTimeout(String uriPrefix, Duration timeout) {
     // Allowed during the refusal period: timeouts live outside the lost state.
-    return call(() -> {
-      limits.checkPrefix(uriPrefix);
-      timeouts.set(uriPrefix, timeout);
-      return null;
-    });
+    return call(
+        () -> {
+          limits.checkPrefix(uriPrefix);
+          timeouts.set(uriPrefix, timeout);
+          return null;
+        });
   }
 
   @Override
   public CompletableFuture<Long> increment(String uri) {
-    return call(() -> {
-      limits.checkUri(uri);
-      return window.admit(now -> {
-        Duration timeout = timeouts.lookup(uri);
-        Counter c = counters.computeIfAbsent(uri, u -> new Counter());
-        synchronized (c) {
-          if (c.lastIssued == CounterValues.MAX_SEQUENCE) {
-            throw new LimitExceededException(
-                "counter sequence", c.lastIssued + 1, CounterValues.MAX_SEQUENCE);
-          }
-          long seq = ++c.lastIssued;
-          c.pending.put(seq, new Pending(PrefixTimeouts.endOf(now, timeout)));
-          c.advance(now);
-          return CounterValues.of(epoch, seq);
-        }
-      });
-    });
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          return window.admit(
+              now -> {
+                Duration timeout = timeouts.lookup(uri);
+                Counter c = counters.computeIfAbsent(uri, u -> new Counter());
+                synchronized (c) {
+                  if (c.lastIssued == CounterValues.MAX_SEQUENCE) {
+                    throw new LimitExceededException(
+                        "counter sequence", c.lastIssued + 1, CounterValues.MAX_SEQUENCE);
+                  }
+                  long seq = ++c.lastIssued;
+                  c.pending.put(seq, new Pending(PrefixTimeouts.endOf(now, timeout)));
+                  c.advance(now);
+                  return CounterValues.of(epoch, seq);
+                }
+              });
+        });
   }
 
   @Override
   public CompletableFuture<Void> validate(String uri, long value) {
-    return call(() -> {
-      limits.checkUri(uri);
-      return window.admit(now -> {
-        if (value < 0) {
-          throw new BadRequestException("counter values are not negative: " + value);
-        }
-        long valueEpoch = CounterValues.epoch(value);
-        if (valueEpoch < epoch) {
-          return null; // issued before a restart: validated on its own during the refusal period
-        }
-        long seq = CounterValues.sequence(value);
-        Counter c = valueEpoch == epoch && seq > 0 ? counters.get(uri) : null;
-        if (c == null) {
-          throw neverIssued(uri, value);
-        }
-        synchronized (c) {
-          if (seq > c.lastIssued) {
-            throw neverIssued(uri, value);
-          }
-          Pending p = c.pending.get(seq);
-          if (p != null) { // else at or below the watermark: already validated
-            p.validated = true;
-            c.advance(now);
-          }
-          return null;
-        }
-      });
-    });
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          return window.admit(
+              now -> {
+                if (value < 0) {
+                  throw new BadRequestException("counter values are not negative: " + value);
+                }
+                long valueEpoch = CounterValues.epoch(value);
+                if (valueEpoch < epoch) {
+                  return null; // issued before a restart: validated on its own during the refusal
+                  // period
+                }
+                long seq = CounterValues.sequence(value);
+                Counter c = valueEpoch == epoch && seq > 0 ? counters.get(uri) : null;
+                if (c == null) {
+                  throw neverIssued(uri, value);
+                }
+                synchronized (c) {
+                  if (seq > c.lastIssued) {
+                    throw neverIssued(uri, value);
+                  }
+                  Pending p = c.pending.get(seq);
+                  if (p != null) { // else at or below the watermark: already validated
+                    p.validated = true;
+                    c.advance(now);
+                  }
+                  return null;
+                }
+              });
+        });
   }
 
   @Override
   public CompletableFuture<Long> highestValidated(String uri) {
-    return call(() -> {
-      limits.checkUri(uri);
-      return window.admit(now -> {
-        // A missing counter is not created: reading must not make the service hold state.
-        Counter c = counters.get(uri);
-        if (c == null) {
-          return CounterValues.of(epoch, 0);
-        }
-        synchronized (c) {
-          c.advance(now);
-          return CounterValues.of(epoch, c.watermark);
-        }
-      });
-    });
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          return window.admit(
+              now -> {
+                // A missing counter is not created: reading must not make the service hold state.
+                Counter c = counters.get(uri);
+                if (c == null) {
+                  return CounterValues.of(epoch, 0);
+                }
+                synchronized (c) {
+                  c.advance(now);
+                  return CounterValues.of(epoch, c.watermark);
+                }
+              });
+        });
   }
 
   /** Values of {@code uri} issued and not yet folded into its watermark, for tests. */
@@ -172,9 +184,17 @@ final class InProcessCounters implements CounterService {
 
   private BadRequestException neverIssued(String uri, long value) {
     return new BadRequestException(
-        "counter " + uri + " never issued value " + value + " (epoch "
-            + CounterValues.epoch(value) + ", sequence " + CounterValues.sequence(value)
-            + "; current epoch " + epoch + ")");
+        "counter "
+            + uri
+            + " never issued value "
+            + value
+            + " (epoch "
+            + CounterValues.epoch(value)
+            + ", sequence "
+            + CounterValues.sequence(value)
+            + "; current epoch "
+            + epoch
+            + ")");
   }
 
   /** Runs a call on the caller's thread; a rejected request becomes a failed future. */
@@ -190,6 +210,7 @@ final class InProcessCounters implements CounterService {
   private static final class Counter {
     long lastIssued;
     long watermark;
+
     /** Exactly the sequences in (watermark, lastIssued]. */
     final NavigableMap<Long, Pending> pending = new TreeMap<>();
 

@@ -46,10 +46,13 @@ import java.util.function.Supplier;
 final class InProcessLocks implements LockService {
   private final CloudLimits limits;
   private final PrefixTimeouts timeouts;
+
   /** Admits every call that looks at locks; closed for a while by {@link #restart()}. */
   private final RefusalWindow window;
+
   /** URI to (client id to holder); a map is only touched inside compute on its URI. */
   private final ConcurrentHashMap<String, Map<String, Holder>> locks = new ConcurrentHashMap<>();
+
   /** Calls since the last sweep of lapsed leases. */
   private final AtomicInteger callsSinceSweep = new AtomicInteger();
 
@@ -70,11 +73,12 @@ final class InProcessLocks implements LockService {
 
   @Override
   public CompletableFuture<Void> setTimeout(String uriPrefix, Duration timeout) {
-    return call(() -> {
-      limits.checkPrefix(uriPrefix);
-      timeouts.set(uriPrefix, timeout);
-      return null;
-    });
+    return call(
+        () -> {
+          limits.checkPrefix(uriPrefix);
+          timeouts.set(uriPrefix, timeout);
+          return null;
+        });
   }
 
   @Override
@@ -89,30 +93,36 @@ final class InProcessLocks implements LockService {
 
   @Override
   public CompletableFuture<Boolean> release(String uri, String clientId) {
-    return call(() -> {
-      limits.checkUri(uri);
-      checkClientId(clientId);
-      // While refusing: the restart lost every lock, so the caller holds none.
-      return window.admitOr(false, now -> {
-        boolean[] held = {false};
-        locks.computeIfPresent(uri, (u, holders) -> {
-          Holder mine = holders.remove(clientId);
-          held[0] = mine != null && !mine.lapsedAt(now);
-          holders.values().removeIf(h -> h.lapsedAt(now));
-          return holders.isEmpty() ? null : holders;
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          checkClientId(clientId);
+          // While refusing: the restart lost every lock, so the caller holds none.
+          return window.admitOr(
+              false,
+              now -> {
+                boolean[] held = {false};
+                locks.computeIfPresent(
+                    uri,
+                    (u, holders) -> {
+                      Holder mine = holders.remove(clientId);
+                      held[0] = mine != null && !mine.lapsedAt(now);
+                      holders.values().removeIf(h -> h.lapsedAt(now));
+                      return holders.isEmpty() ? null : holders;
+                    });
+                maybeSweep(now);
+                return held[0];
+              });
         });
-        maybeSweep(now);
-        return held[0];
-      });
-    });
   }
 
   @Override
   public CompletableFuture<Duration> timeoutFor(String uri) {
-    return call(() -> {
-      limits.checkUri(uri);
-      return timeouts.lookup(uri);
-    });
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          return timeouts.lookup(uri);
+        });
   }
 
   /** URIs with at least one lock entry (possibly lapsed, not yet swept), for tests. */
@@ -123,22 +133,26 @@ final class InProcessLocks implements LockService {
   // ---- internals ----
 
   private CompletableFuture<LockGrant> acquire(String uri, String clientId, LockMode mode) {
-    return call(() -> {
-      limits.checkUri(uri);
-      checkClientId(clientId);
-      return window.admit(now -> {
-        Duration timeout = timeouts.lookup(uri);
-        LockGrant[] result = new LockGrant[1];
-        locks.compute(uri, (u, holders) -> {
-          Map<String, Holder> h = holders == null ? new HashMap<>() : holders;
-          h.values().removeIf(x -> x.lapsedAt(now));
-          result[0] = decide(h, clientId, mode, now, timeout);
-          return h.isEmpty() ? null : h;
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          checkClientId(clientId);
+          return window.admit(
+              now -> {
+                Duration timeout = timeouts.lookup(uri);
+                LockGrant[] result = new LockGrant[1];
+                locks.compute(
+                    uri,
+                    (u, holders) -> {
+                      Map<String, Holder> h = holders == null ? new HashMap<>() : holders;
+                      h.values().removeIf(x -> x.lapsedAt(now));
+                      result[0] = decide(h, clientId, mode, now, timeout);
+                      return h.isEmpty() ? null : h;
+                    });
+                maybeSweep(now);
+                return result[0];
+              });
         });
-        maybeSweep(now);
-        return result[0];
-      });
-    });
   }
 
   /**
@@ -180,10 +194,12 @@ final class InProcessLocks implements LockService {
     }
     callsSinceSweep.set(0);
     for (String uri : locks.keySet()) {
-      locks.computeIfPresent(uri, (u, holders) -> {
-        holders.values().removeIf(h -> h.lapsedAt(now));
-        return holders.isEmpty() ? null : holders;
-      });
+      locks.computeIfPresent(
+          uri,
+          (u, holders) -> {
+            holders.values().removeIf(h -> h.lapsedAt(now));
+            return holders.isEmpty() ? null : holders;
+          });
     }
   }
 

@@ -42,56 +42,64 @@ final class InProcessMachines implements MachineReservationService {
 
   @Override
   public CompletableFuture<MachineDescription> start(String machineImage) {
-    return call(() -> {
-      if (machineImage == null || machineImage.isBlank()) {
-        throw new BadRequestException("a machine image must be named");
-      }
-      long n = launched.incrementAndGet();
-      String id = String.format("i-%017x", n);
-      MachineDescription d = new MachineDescription(
-          id, machineImage, MachineState.RUNNING, loopback(n), clock.instant());
-      machines.put(id, d);
-      return d;
-    });
+    return call(
+        () -> {
+          if (machineImage == null || machineImage.isBlank()) {
+            throw new BadRequestException("a machine image must be named");
+          }
+          long n = launched.incrementAndGet();
+          String id = String.format("i-%017x", n);
+          MachineDescription d =
+              new MachineDescription(
+                  id, machineImage, MachineState.RUNNING, loopback(n), clock.instant());
+          machines.put(id, d);
+          return d;
+        });
   }
 
   @Override
   public CompletableFuture<Void> stop(String machineId) {
-    return call(() -> {
-      checkId(machineId);
-      MachineDescription after =
-          machines.computeIfPresent(machineId, (id, d) -> d.state() == MachineState.TERMINATED
-              ? d
-              : new MachineDescription(
-                  id, d.image(), MachineState.TERMINATED, d.address(), d.launchedAt()));
-      if (after == null) {
-        throw new NotFoundException("no machine " + machineId);
-      }
-      return null;
-    });
+    return call(
+        () -> {
+          checkId(machineId);
+          MachineDescription after =
+              machines.computeIfPresent(
+                  machineId,
+                  (id, d) ->
+                      d.state() == MachineState.TERMINATED
+                          ? d
+                          : new MachineDescription(
+                              id, d.image(), MachineState.TERMINATED, d.address(), d.launchedAt()));
+          if (after == null) {
+            throw new NotFoundException("no machine " + machineId);
+          }
+          return null;
+        });
   }
 
   @Override
   public CompletableFuture<Optional<MachineDescription>> describe(String machineId) {
-    return call(() -> {
-      checkId(machineId);
-      return Optional.ofNullable(machines.get(machineId));
-    });
+    return call(
+        () -> {
+          checkId(machineId);
+          return Optional.ofNullable(machines.get(machineId));
+        });
   }
 
   @Override
   public CompletableFuture<List<MachineDescription>> listRunning() {
-    return call(() -> {
-      List<MachineDescription> out = new ArrayList<>();
-      for (MachineDescription d : machines.values()) {
-        if (d.state() != MachineState.TERMINATED) {
-          out.add(d);
-        }
-      }
-      // Fixed-width hex ids sort in launch order.
-      out.sort(Comparator.comparing(MachineDescription::id));
-      return List.copyOf(out);
-    });
+    return call(
+        () -> {
+          List<MachineDescription> out = new ArrayList<>();
+          for (MachineDescription d : machines.values()) {
+            if (d.state() != MachineState.TERMINATED) {
+              out.add(d);
+            }
+          }
+          // Fixed-width hex ids sort in launch order.
+          out.sort(Comparator.comparing(MachineDescription::id));
+          return List.copyOf(out);
+        });
   }
 
   /**

@@ -69,8 +69,10 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
   private final CloudLimits limits;
   private final QueueBehavior behavior;
   private final SplittableRandom random;
+
   /** The key of the receipt-handle hashes, drawn from the seed. */
   private final long handleKey;
+
   private final AtomicLong incarnations = new AtomicLong();
   private final ConcurrentSkipListMap<String, Queue> queues =
       new ConcurrentSkipListMap<>(InProcessStorage.UTF8_ORDER);
@@ -180,8 +182,8 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
             for (Entry e : chosen) {
               e.deliveries++;
               q.hide(e, hiddenUntil);
-              out.add(new QueueMessage(e.messageId, handle(q.incarnation, e), e.payload,
-                  e.deliveries));
+              out.add(
+                  new QueueMessage(e.messageId, handle(q.incarnation, e), e.payload, e.deliveries));
               if (!e.ghost && !e.hasGhost && chance(behavior.duplicateProbability())) {
                 e.hasGhost = true;
                 q.addGhost(e, hiddenUntil);
@@ -271,8 +273,8 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
         () -> {
           limits.checkUri(uri);
           if (maxPeeked < 0 || maxPeeked > limits.maxBatchSize()) {
-            throw new BadRequestException("maxPeeked must be 0 to " + limits.maxBatchSize()
-                + ", got " + maxPeeked);
+            throw new BadRequestException(
+                "maxPeeked must be 0 to " + limits.maxBatchSize() + ", got " + maxPeeked);
           }
           Queue q = queue(uri);
           Instant now = clock.instant();
@@ -298,12 +300,17 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
                 oldest = e.sentAt;
               }
               if (peeked.size() < maxPeeked) {
-                peeked.add(new QueueBacklog.PeekedMessage(e.messageId, e.sentAt, e.deliveries,
-                    e.payload));
+                peeked.add(
+                    new QueueBacklog.PeekedMessage(e.messageId, e.sentAt, e.deliveries, e.payload));
               }
             }
-            return new QueueBacklog(uri, visible, inFlight, Optional.ofNullable(oldest),
-                limits.messageRetention(), peeked);
+            return new QueueBacklog(
+                uri,
+                visible,
+                inFlight,
+                Optional.ofNullable(oldest),
+                limits.messageRetention(),
+                peeked);
           }
         });
   }
@@ -357,7 +364,12 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
   }
 
   private String handle(long incarnation, Entry e) {
-    return incarnation + "." + e.seq + "." + e.deliveries + "."
+    return incarnation
+        + "."
+        + e.seq
+        + "."
+        + e.deliveries
+        + "."
         + Long.toHexString(mac(incarnation, e.seq, e.deliveries));
   }
 
@@ -425,12 +437,16 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
    */
   private static final class Queue {
     final long incarnation;
+
     /** The next entry's sequence number: send order, ghosts included. */
     final AtomicLong nextSeq = new AtomicLong();
+
     /** Entries sent but not yet absorbed into {@link #entries}. */
     final ConcurrentLinkedQueue<Entry> inbox = new ConcurrentLinkedQueue<>();
+
     /** Entries by sequence number, i.e. in send order (ghosts after what was sent before them). */
     final TreeMap<Long, Entry> entries = new TreeMap<>();
+
     /**
      * The entries visible as of the last {@link #reveal}, in send order. A receive walks only
      * these: a queue whose front is hidden by earlier receives (a clean-up pass holding hundreds
@@ -438,14 +454,17 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
      * step over all of them.
      */
     final TreeMap<Long, Entry> visible = new TreeMap<>();
+
     /** When hidden entries become visible; stale wakes (entry gone or hidden again) are skipped. */
     final PriorityQueue<Wake> hidden =
         new PriorityQueue<>(Comparator.comparing(Wake::at).thenComparingLong(Wake::seq));
+
     /**
      * No entry was sent before this time (null: no entries), so most receives can skip the
      * retention sweep. It may be earlier than the oldest entry, never later.
      */
     Instant oldestSent;
+
     volatile boolean deleted;
 
     Queue(long incarnation) {
@@ -473,8 +492,15 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
     }
 
     void addGhost(Entry original, Instant visibleAt) {
-      Entry g = new Entry(nextSeq.getAndIncrement(), original.messageId, original.payload, original.sentAt,
-          visibleAt, original.deliveries, true);
+      Entry g =
+          new Entry(
+              nextSeq.getAndIncrement(),
+              original.messageId,
+              original.payload,
+              original.sentAt,
+              visibleAt,
+              original.deliveries,
+              true);
       entries.put(g.seq, g);
       hidden.add(new Wake(visibleAt, g.seq));
     }
@@ -543,8 +569,14 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
     int deliveries;
     boolean hasGhost;
 
-    Entry(long seq, String messageId, byte[] payload, Instant sentAt, Instant visibleAt,
-        int deliveries, boolean ghost) {
+    Entry(
+        long seq,
+        String messageId,
+        byte[] payload,
+        Instant sentAt,
+        Instant visibleAt,
+        int deliveries,
+        boolean ghost) {
       this.seq = seq;
       this.messageId = messageId;
       this.payload = payload;

@@ -64,11 +64,13 @@ final class InProcessStorage implements SupportsConditionalPut {
   static final Comparator<String> UTF8_ORDER = InProcessStorage::compareUtf8;
 
   private static final Past[] NO_HISTORY = new Past[0];
+
   /**
    * Most superseded states kept per URI: enough to model a few lagging replicas, and it keeps a
    * write O(1) when one URI is overwritten many times within the window.
    */
   private static final int MAX_HISTORY = 8;
+
   private static final HexFormat HEX = HexFormat.of();
   private static final ThreadLocal<MessageDigest> MD5 =
       ThreadLocal.withInitial(
@@ -88,8 +90,10 @@ final class InProcessStorage implements SupportsConditionalPut {
   private final SplittableRandom random;
   private final ConcurrentSkipListMap<String, Slot> items = new ConcurrentSkipListMap<>(UTF8_ORDER);
   private final Object writeLock = new Object();
+
   /** Tombstones in order of deletion, so they can be dropped when their window passed. */
   private final ArrayDeque<Tombstone> tombstones = new ArrayDeque<>();
+
   private volatile int liveItems;
 
   InProcessStorage(Clock clock, CloudLimits limits, StorageConsistency consistency, long seed) {
@@ -292,8 +296,7 @@ final class InProcessStorage implements SupportsConditionalPut {
             throw new BadRequestException("maxItems must be at least 1, got " + maxItems);
           }
           if (maxItems > limits.maxListPageSize()) {
-            throw new LimitExceededException(
-                "list page size", maxItems, limits.maxListPageSize());
+            throw new LimitExceededException("list page size", maxItems, limits.maxListPageSize());
           }
           Map<String, Slot> range;
           if (token.isPresent()) {

@@ -27,8 +27,10 @@ final class RefusalWindow {
   private final Clock clock;
   private final PrefixTimeouts timeouts;
   private final String refusal;
+
   /** Read side: requests. Write side: {@link #restart}. */
   private final ReentrantReadWriteLock restartLock = new ReentrantReadWriteLock();
+
   /** End of the refusal period after the last restart; written under the write lock. */
   private Instant refuseUntil = Instant.MIN;
 

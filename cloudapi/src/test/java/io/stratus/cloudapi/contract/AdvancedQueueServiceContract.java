@@ -336,7 +336,8 @@ public abstract class AdvancedQueueServiceContract extends ContractSupport {
         int n = await(queues.deleteByKey(q, lo, hi));
         int before = model.size();
         model.removeIf(m -> m[1] > lo && m[1] < hi);
-        assertThat(n).as("deleteByKey(%d, %d) at step %d", lo, hi, step)
+        assertThat(n)
+            .as("deleteByKey(%d, %d) at step %d", lo, hi, step)
             .isEqualTo(before - model.size());
       } else {
         int max = rnd.nextInt(4) == 0 ? Integer.MAX_VALUE : 1 + rnd.nextInt(8);
@@ -344,8 +345,10 @@ public abstract class AdvancedQueueServiceContract extends ContractSupport {
         List<AdvancedMessage> got;
         List<Long> expected;
         if (kind == 0) {
-          long after = model.isEmpty() || rnd.nextBoolean() ? 0
-              : model.get(rnd.nextInt(model.size()))[0] + rnd.nextInt(3) - 1;
+          long after =
+              model.isEmpty() || rnd.nextBoolean()
+                  ? 0
+                  : model.get(rnd.nextInt(model.size()))[0] + rnd.nextInt(3) - 1;
           got = await(queues.receiveAfterId(q, max, after));
           expected = expectIds(model, max, m -> m[0] > after);
         } else if (kind == 1) {
@@ -362,7 +365,8 @@ public abstract class AdvancedQueueServiceContract extends ContractSupport {
           got = await(queues.receiveOlderThan(q, max, Duration.ofMillis(age)));
           expected = expectIds(model, max, m -> m[2] + age < t);
         }
-        assertThat(ids(got)).as("receive kind %d at step %d", kind, step)
+        assertThat(ids(got))
+            .as("receive kind %d at step %d", kind, step)
             .containsExactlyElementsOf(expected);
       }
     }
@@ -381,14 +385,16 @@ public abstract class AdvancedQueueServiceContract extends ContractSupport {
       List<Future<List<Long>>> results = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int thread = t;
-        results.add(pool.submit(() -> {
-          go.await();
-          List<Long> mine = new ArrayList<>();
-          for (int i = 0; i < perThread; i++) {
-            mine.add(await(queues.send(q, bytes(thread + ":" + i), thread)));
-          }
-          return mine;
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  List<Long> mine = new ArrayList<>();
+                  for (int i = 0; i < perThread; i++) {
+                    mine.add(await(queues.send(q, bytes(thread + ":" + i), thread)));
+                  }
+                  return mine;
+                }));
       }
       go.countDown();
       Map<Long, String> sent = new HashMap<>();

@@ -194,8 +194,8 @@ public abstract class CounterServiceContract extends ContractSupport {
   @Test
   public void malformedRequestsFailWithBadRequest() {
     assertFails(() -> counters.setTimeout(uri("x"), Duration.ZERO), BadRequestException.class);
-    assertFails(() -> counters.setTimeout(uri("x"), Duration.ofMillis(-1)),
-        BadRequestException.class);
+    assertFails(
+        () -> counters.setTimeout(uri("x"), Duration.ofMillis(-1)), BadRequestException.class);
     assertFails(() -> counters.setTimeout(uri("x"), null), BadRequestException.class);
     assertFails(() -> counters.increment(""), BadRequestException.class);
     assertFails(() -> counters.highestValidated(null), BadRequestException.class);
@@ -331,16 +331,18 @@ public abstract class CounterServiceContract extends ContractSupport {
       CountDownLatch go = new CountDownLatch(1);
       List<Future<List<Long>>> results = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
-        results.add(pool.submit(() -> {
-          go.await();
-          List<Long> mine = new ArrayList<>();
-          for (int i = 0; i < perThread; i++) {
-            long v = inc(c);
-            mine.add(v);
-            validate(c, v);
-          }
-          return mine;
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  List<Long> mine = new ArrayList<>();
+                  for (int i = 0; i < perThread; i++) {
+                    long v = inc(c);
+                    mine.add(v);
+                    validate(c, v);
+                  }
+                  return mine;
+                }));
       }
       go.countDown();
       Set<Long> all = new HashSet<>();

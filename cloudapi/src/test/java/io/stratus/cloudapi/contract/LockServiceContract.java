@@ -312,8 +312,8 @@ public abstract class LockServiceContract extends ContractSupport {
       String at = "step " + step + " at " + now + " ms, " + c + " on " + u;
       if (op < 600) {
         LockMode want = op < 300 ? LockMode.EXCLUSIVE : LockMode.SHARED;
-        CompletableFuture<LockGrant> f = want == LockMode.EXCLUSIVE
-            ? locks.acquireExclusive(u, c) : locks.acquireShared(u, c);
+        CompletableFuture<LockGrant> f =
+            want == LockMode.EXCLUSIVE ? locks.acquireExclusive(u, c) : locks.acquireShared(u, c);
         LockGrant g;
         try {
           g = await(f);
@@ -331,7 +331,8 @@ public abstract class LockServiceContract extends ContractSupport {
         boolean conflict = false;
         for (Map.Entry<String, View> e : onUri.entrySet()) {
           View v = e.getValue();
-          if (!e.getKey().equals(c) && now < v.until + slack
+          if (!e.getKey().equals(c)
+              && now < v.until + slack
               && (want == LockMode.EXCLUSIVE || v.mode == LockMode.EXCLUSIVE)) {
             conflict = true;
           }
@@ -340,9 +341,12 @@ public abstract class LockServiceContract extends ContractSupport {
           grants++;
           if (want == LockMode.EXCLUSIVE) {
             assertThat(g.mode()).as(at).isEqualTo(LockMode.EXCLUSIVE);
-          } else if (mine != null && mine.mode == LockMode.EXCLUSIVE && now < mine.until - slack
+          } else if (mine != null
+              && mine.mode == LockMode.EXCLUSIVE
+              && now < mine.until - slack
               && mine.restarts == restarts) {
-            assertThat(g.mode()).as("an exclusive holder keeps X, " + at)
+            assertThat(g.mode())
+                .as("an exclusive holder keeps X, " + at)
                 .isEqualTo(LockMode.EXCLUSIVE);
           } else if (mine == null || mine.mode == LockMode.SHARED || now >= mine.until + slack) {
             assertThat(g.mode()).as(at).isEqualTo(LockMode.SHARED);
@@ -415,8 +419,9 @@ public abstract class LockServiceContract extends ContractSupport {
         }
       }
       if (exclusive > 0) {
-        assertThat(held).as("conflicting locks on " + perUri.getKey() + " " + at + ": "
-            + perUri.getValue()).isEqualTo(1);
+        assertThat(held)
+            .as("conflicting locks on " + perUri.getKey() + " " + at + ": " + perUri.getValue())
+            .isEqualTo(1);
       }
     }
   }
@@ -425,6 +430,7 @@ public abstract class LockServiceContract extends ContractSupport {
   private static final class View {
     final LockMode mode;
     final long until;
+
     /** How many restarts had happened when it was granted. */
     final int restarts;
 
@@ -454,10 +460,12 @@ public abstract class LockServiceContract extends ContractSupport {
         List<Future<boolean[]>> results = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
           String client = "t" + t;
-          results.add(pool.submit(() -> {
-            go.await();
-            return new boolean[] {x(ux, client).granted(), s(us, client).granted()};
-          }));
+          results.add(
+              pool.submit(
+                  () -> {
+                    go.await();
+                    return new boolean[] {x(ux, client).granted(), s(us, client).granted()};
+                  }));
         }
         go.countDown();
         int exclusive = 0;

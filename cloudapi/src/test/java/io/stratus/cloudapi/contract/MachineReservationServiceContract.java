@@ -86,7 +86,8 @@ public abstract class MachineReservationServiceContract extends ContractSupport 
     assertThat(d.get().state()).isNotEqualTo(MachineState.TERMINATED);
 
     List<String> running =
-        await(machines.listRunning()).stream().map(MachineDescription::id)
+        await(machines.listRunning()).stream()
+            .map(MachineDescription::id)
             .collect(Collectors.toList());
     assertThat(running).contains(a.id(), b.id());
   }

@@ -47,8 +47,10 @@ import org.junit.jupiter.api.Test;
 public abstract class SimpleQueueServiceContract extends ContractSupport {
   /** Receives a drain may spend before it gives up on an expected message. */
   protected static final int DRAIN_ATTEMPTS = 500;
+
   /** Hides what a drain received for longer than any test runs, so it is not seen twice. */
   protected static final Duration LONG_VISIBILITY = Duration.ofMinutes(10);
+
   /** The short visibility timeout of the redelivery tests. */
   protected static final Duration SHORT_VISIBILITY = Duration.ofSeconds(2);
 

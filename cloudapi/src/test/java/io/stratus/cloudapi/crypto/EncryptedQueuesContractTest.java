@@ -27,10 +27,18 @@ class EncryptedSimpleQueuesContractTest extends SimpleQueueServiceContract {
 
   @Override
   protected SimpleQueueService newQueues(long seed) {
-    SimpleQueueService inner = InProcessCloud.builder().clock(clock).seed(seed)
-        .limits(SMALL_LIMITS).queueBehavior(QueueBehavior.weak()).build().services()
-        .simpleQueues();
-    return Encryption.builder(new TestKeys("k1", seed)).nonceSource(new Random(seed)).build()
+    SimpleQueueService inner =
+        InProcessCloud.builder()
+            .clock(clock)
+            .seed(seed)
+            .limits(SMALL_LIMITS)
+            .queueBehavior(QueueBehavior.weak())
+            .build()
+            .services()
+            .simpleQueues();
+    return Encryption.builder(new TestKeys("k1", seed))
+        .nonceSource(new Random(seed))
+        .build()
         .wrap(inner);
   }
 
@@ -68,10 +76,17 @@ class EncryptedAdvancedQueuesContractTest extends AdvancedQueueServiceContract {
 
   @Override
   protected AdvancedQueueService newQueues(long seed) {
-    AdvancedQueueService inner = InProcessCloud.builder().clock(clock).seed(seed)
-        .limits(CloudLimits.builder().maxAdvancedMessageSize(MAX_MESSAGE).build()).build()
-        .services().advancedQueues();
-    return Encryption.builder(new TestKeys("k1", seed)).nonceSource(new Random(seed)).build()
+    AdvancedQueueService inner =
+        InProcessCloud.builder()
+            .clock(clock)
+            .seed(seed)
+            .limits(CloudLimits.builder().maxAdvancedMessageSize(MAX_MESSAGE).build())
+            .build()
+            .services()
+            .advancedQueues();
+    return Encryption.builder(new TestKeys("k1", seed))
+        .nonceSource(new Random(seed))
+        .build()
         .wrap(inner);
   }
 

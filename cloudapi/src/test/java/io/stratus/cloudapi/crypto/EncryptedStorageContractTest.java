@@ -20,19 +20,32 @@ import org.junit.jupiter.api.Test;
  * sizes, and limits as the wrapper reports them.
  */
 class EncryptedStorageContractTest extends StorageServiceContract {
-  static final CloudLimits SMALL_LIMITS = CloudLimits.builder()
-      .maxObjectSize(64 * 1024).maxMetadataSize(256).maxUriLength(200).maxListPageSize(10)
-      .build();
+  static final CloudLimits SMALL_LIMITS =
+      CloudLimits.builder()
+          .maxObjectSize(64 * 1024)
+          .maxMetadataSize(256)
+          .maxUriLength(200)
+          .maxListPageSize(10)
+          .build();
 
   protected final ManualClock clock = new ManualClock();
   protected StorageService inner;
 
   @Override
   protected StorageService newStorage(long seed) {
-    inner = InProcessCloud.builder().clock(clock).seed(seed).limits(SMALL_LIMITS)
-        .storageConsistency(consistency()).conditionalPut(conditionalPut()).build()
-        .services().storage();
-    return Encryption.builder(new TestKeys("k1", seed)).nonceSource(new Random(seed)).build()
+    inner =
+        InProcessCloud.builder()
+            .clock(clock)
+            .seed(seed)
+            .limits(SMALL_LIMITS)
+            .storageConsistency(consistency())
+            .conditionalPut(conditionalPut())
+            .build()
+            .services()
+            .storage();
+    return Encryption.builder(new TestKeys("k1", seed))
+        .nonceSource(new Random(seed))
+        .build()
         .wrap(inner);
   }
 

@@ -46,8 +46,8 @@ class EncryptionTest {
   void setUp(@Seed long seed) {
     cloud = InProcessCloud.builder().seed(seed).build();
     keys = new TestKeys("k1", seed);
-    encrypted = Encryption.builder(keys).nonceSource(new Random(seed)).build()
-        .wrap(cloud.services());
+    encrypted =
+        Encryption.builder(keys).nonceSource(new Random(seed)).build().wrap(cloud.services());
     raw = cloud.services().storage();
   }
 
@@ -105,20 +105,23 @@ class EncryptionTest {
       changed[i] ^= 0x01;
       await(raw.put("db/x", changed, Map.of()));
       assertThat(catchThrowable(() -> await(storage().get("db/x"))))
-          .as("byte %d changed", i).isInstanceOf(UnreadablePayloadException.class);
+          .as("byte %d changed", i)
+          .isInstanceOf(UnreadablePayloadException.class);
     }
     for (int n = 0; n < stored.length; n++) {
       await(raw.put("db/x", Arrays.copyOf(stored, n), Map.of()));
       assertThat(catchThrowable(() -> await(storage().get("db/x"))))
-          .as("cut to %d bytes", n).isInstanceOf(UnreadablePayloadException.class);
+          .as("cut to %d bytes", n)
+          .isInstanceOf(UnreadablePayloadException.class);
     }
   }
 
   @Test
   void conditionalReadsOpenTheItemToo() {
     String v1 = await(storage().put("db/a", utf8("one"), Map.of())).version();
-    await(raw.put("db/a", utf8("plaintext slipped in by someone else, long enough to parse"),
-        Map.of()));
+    await(
+        raw.put(
+            "db/a", utf8("plaintext slipped in by someone else, long enough to parse"), Map.of()));
     assertThat(failure(storage().getIfChanged("db/a", v1)).getMessage())
         .contains("written without encryption");
   }
@@ -163,7 +166,8 @@ class EncryptionTest {
     await(q.createQueue("db/q"));
     await(q.sendBatch("db/q", List.of(utf8("a"), utf8("b"))));
     List<QueueMessage> got = await(q.receive("db/q", 10, VISIBILITY));
-    assertThat(got).extracting(m -> new String(m.payload(), StandardCharsets.UTF_8))
+    assertThat(got)
+        .extracting(m -> new String(m.payload(), StandardCharsets.UTF_8))
         .containsExactlyInAnyOrder("a", "b");
   }
 
@@ -242,14 +246,18 @@ class EncryptionTest {
     long max = storage().limits().maxObjectSize();
     assertThat(max).isEqualTo(raw.limits().maxObjectSize() - Encryption.OVERHEAD);
     assertThat(encrypted.simpleQueues().limits().maxMessageSize())
-        .isEqualTo(cloud.services().simpleQueues().limits().maxMessageSize()
-            - Encryption.OVERHEAD);
+        .isEqualTo(cloud.services().simpleQueues().limits().maxMessageSize() - Encryption.OVERHEAD);
     assertThat(Encryption.isValidKeyId("a".repeat(Encryption.MAX_KEY_ID_LENGTH))).isTrue();
     assertThat(Encryption.isValidKeyId("a".repeat(Encryption.MAX_KEY_ID_LENGTH + 1))).isFalse();
     assertThat(Encryption.isValidKeyId("k 1")).isFalse();
-    assertThatThrownBy(() -> Encryption.reduce(io.stratus.cloudapi.CloudLimits.builder()
-        .maxMessageSize(Encryption.OVERHEAD).build()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxMessageSize");
+    assertThatThrownBy(
+            () ->
+                Encryption.reduce(
+                    io.stratus.cloudapi.CloudLimits.builder()
+                        .maxMessageSize(Encryption.OVERHEAD)
+                        .build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxMessageSize");
   }
 
   @Test

@@ -23,11 +23,13 @@ class CrashPointsTest {
   void noneNeverCrashes() {
     CrashPoints none = CrashPoints.none();
     assertThat(CrashPoints.none()).isSameAs(none);
-    assertThatCode(() -> {
-      for (int i = 0; i < 1000; i++) {
-        none.reach("commit.after-log-send");
-      }
-    }).doesNotThrowAnyException();
+    assertThatCode(
+            () -> {
+              for (int i = 0; i < 1000; i++) {
+                none.reach("commit.after-log-send");
+              }
+            })
+        .doesNotThrowAnyException();
   }
 
   @Test
@@ -78,9 +80,10 @@ class CrashPointsTest {
     ScriptedCrashPoints points =
         new ScriptedCrashPoints()
             .arm("p", 1)
-            .onCrash(() -> {
-              throw new IllegalStateException("hook bug");
-            });
+            .onCrash(
+                () -> {
+                  throw new IllegalStateException("hook bug");
+                });
     assertThatThrownBy(() -> points.reach("p"))
         .isInstanceOf(SimulatedCrashException.class)
         .satisfies(e -> assertThat(e.getSuppressed()).hasSize(1));

@@ -109,8 +109,12 @@ class InterceptionTest {
     Set<Operation> seen = EnumSet.noneOf(Operation.class);
     List<Class<?>> services =
         List.of(
-            SupportsConditionalPut.class, SupportsQueueInspection.class, AdvancedQueueService.class,
-            LockService.class, CounterService.class, MachineReservationService.class);
+            SupportsConditionalPut.class,
+            SupportsQueueInspection.class,
+            AdvancedQueueService.class,
+            LockService.class,
+            CounterService.class,
+            MachineReservationService.class);
     int checkedMethods = 0;
     for (Class<?> type : services) {
       List<String> made = new CopyOnWriteArrayList<>();
@@ -219,8 +223,8 @@ class InterceptionTest {
     assertThat(storage.listAll("p/").join()).hasSize(2500);
 
     assertThat(rec.calls).hasSize(3); // 1,000 per page
-    assertThat(rec.calls).allSatisfy(c -> assertThat(c.operation()).isEqualTo(
-        Operation.STORAGE_LIST));
+    assertThat(rec.calls)
+        .allSatisfy(c -> assertThat(c.operation()).isEqualTo(Operation.STORAGE_LIST));
   }
 
   @Test
@@ -247,8 +251,9 @@ class InterceptionTest {
     SupportsConditionalPut cp = SupportsConditionalPut.of(conditional);
     rec.calls.clear();
     cp.putIfAbsent("a", PAYLOAD, Map.of()).join();
-    assertThat(rec.calls).extracting(Call::operation).containsExactly(
-        Operation.STORAGE_PUT_IF_ABSENT);
+    assertThat(rec.calls)
+        .extracting(Call::operation)
+        .containsExactly(Operation.STORAGE_PUT_IF_ABSENT);
   }
 
   @Test
@@ -274,7 +279,8 @@ class InterceptionTest {
 
     wrapped.storage().put("a", PAYLOAD, Map.of()).join();
     wrapped.simpleQueues().send("q", PAYLOAD).join();
-    assertThat(rec.calls).extracting(Call::operation)
+    assertThat(rec.calls)
+        .extracting(Call::operation)
         .containsExactly(Operation.STORAGE_PUT, Operation.QUEUE_SEND);
 
     wrapped.close();
@@ -338,7 +344,8 @@ class InterceptionTest {
         };
     FakeStorage store = new FakeStorage();
     CompletableFuture<?> put = Decorators.wrap(store, broken).put("x", PAYLOAD, Map.of());
-    assertThat(put).failsWithin(Duration.ZERO)
+    assertThat(put)
+        .failsWithin(Duration.ZERO)
         .withThrowableOfType(ExecutionException.class)
         .withCauseInstanceOf(IllegalStateException.class);
     assertThat(store.callsMade.get()).isZero();

@@ -192,8 +192,9 @@ class LatencyTest {
     assertThat(first).allSatisfy(d -> assertThat(d).isBetween(ms(112), ms(168)));
     assertThat(first.stream().distinct().count()).isGreaterThan(10);
     assertThatThrownBy(
-            () -> new LatencyInterceptor(LatencyProfiles.eu(), new ManualClock())
-                .withJitter(1.5, seed))
+            () ->
+                new LatencyInterceptor(LatencyProfiles.eu(), new ManualClock())
+                    .withJitter(1.5, seed))
         .isInstanceOf(IllegalArgumentException.class);
   }
 

@@ -90,8 +90,7 @@ class MeteringTest {
     assertThat(s.stats(Operation.LOCK_RELEASE)).isEqualTo(OperationStats.ZERO);
 
     assertThat(s.requests()).isEqualTo(14);
-    assertThat(s.total())
-        .isEqualTo(new OperationStats(14, 1, 175_002, 173_002, 18));
+    assertThat(s.total()).isEqualTo(new OperationStats(14, 1, 175_002, 173_002, 18));
     assertThat(s.total(Operation.Service.STORAGE).calls()).isEqualTo(8);
     assertThat(s.total(Operation.Service.SIMPLE_QUEUE).requestUnits64KiB()).isEqualTo(6);
   }
@@ -107,9 +106,14 @@ class MeteringTest {
     PriceTable paper = PriceTables.paper2008().withoutTransfer();
     assertThat(s.costBreakdown(paper))
         .containsOnlyKeys(
-            PriceTables.STORAGE_WRITE, PriceTables.STORAGE_READ, PriceTables.STORAGE_DELETES,
-            PriceTables.SIMPLE_QUEUE, PriceTables.ADVANCED, PriceTables.MACHINES,
-            PriceTable.TRANSFER_IN, PriceTable.TRANSFER_OUT);
+            PriceTables.STORAGE_WRITE,
+            PriceTables.STORAGE_READ,
+            PriceTables.STORAGE_DELETES,
+            PriceTables.SIMPLE_QUEUE,
+            PriceTables.ADVANCED,
+            PriceTables.MACHINES,
+            PriceTable.TRANSFER_IN,
+            PriceTable.TRANSFER_OUT);
     assertThat(s.costBreakdown(paper).get(PriceTables.STORAGE_WRITE))
         .isEqualByComparingTo("0.00004");
     assertThat(s.costBreakdown(paper).get(PriceTables.STORAGE_READ))
@@ -149,8 +153,7 @@ class MeteringTest {
     assertThat(paper.get(PriceTable.TRANSFER_IN)).isEqualByComparingTo("0.10");
     assertThat(paper.get(PriceTable.TRANSFER_OUT)).isEqualByComparingTo("0.05");
     assertThat(s.cost(PriceTables.paper2008())).isEqualByComparingTo("0.150001");
-    assertThat(s.cost(PriceTables.paper2008().withoutTransfer()))
-        .isEqualByComparingTo("0.000001");
+    assertThat(s.cost(PriceTables.paper2008().withoutTransfer())).isEqualByComparingTo("0.000001");
 
     // 2026: 24,576 units * $0.0000004, in free, out 0.5 GB * $0.09.
     Map<String, BigDecimal> aws = s.costBreakdown(PriceTables.aws2026());
@@ -287,8 +290,7 @@ class MeteringTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> PriceTable.builder("t").transferPerGb("-0.1", "0"))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> PriceTable.builder(" "))
-        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> PriceTable.builder(" ")).isInstanceOf(IllegalArgumentException.class);
   }
 
   /** Counters that count up; enough for metering. */

@@ -3,7 +3,6 @@ package io.stratus.cloudapi.inprocess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stratus.cloudapi.LockService;
-import io.stratus.cloudapi.ServiceUnavailableException;
 import io.stratus.cloudapi.contract.LockServiceContract;
 import io.stratus.cloudapi.time.ManualClock;
 import java.time.Duration;
@@ -77,8 +76,12 @@ class InProcessLocksContractTest extends LockServiceContract {
   @Test
   void theBuildersDefaultTimeoutApplies() {
     LockService other =
-        InProcessCloud.builder().clock(clock).defaultLockTimeout(Duration.ofSeconds(3)).build()
-            .services().locks();
+        InProcessCloud.builder()
+            .clock(clock)
+            .defaultLockTimeout(Duration.ofSeconds(3))
+            .build()
+            .services()
+            .locks();
     assertThat(await(other.timeoutFor("anything"))).isEqualTo(Duration.ofSeconds(3));
     assertThat(await(other.acquireExclusive("anything", "A")).validFor())
         .isEqualTo(Duration.ofSeconds(3));

@@ -51,7 +51,8 @@ class InProcessMachinesContractTest extends MachineReservationServiceContract {
     assertThat(stopped.launchedAt()).isEqualTo(b.launchedAt());
     assertThat(stopped.address()).isEqualTo(b.address());
     List<String> running =
-        await(machines.listRunning()).stream().map(MachineDescription::id)
+        await(machines.listRunning()).stream()
+            .map(MachineDescription::id)
             .collect(Collectors.toList());
     assertThat(running).containsExactly(a.id(), c.id());
   }

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  */
 class InProcessQueueInspectionTest {
   private final ManualClock clock = new ManualClock();
-  private final InProcessCloud cloud = InProcessCloud.builder().clock(clock)
-      .queueBehavior(QueueBehavior.reliable()).build();
+  private final InProcessCloud cloud =
+      InProcessCloud.builder().clock(clock).queueBehavior(QueueBehavior.reliable()).build();
   private final SupportsQueueInspection queues =
       SupportsQueueInspection.of(cloud.services().simpleQueues());
 
@@ -63,7 +63,8 @@ class InProcessQueueInspectionTest {
     CloudFutures.await(queues.inspect(q, 10));
 
     assertThat(CloudFutures.await(queues.receive(q, 10, Duration.ofSeconds(30))))
-        .singleElement().satisfies(m -> assertThat(m.deliveryCount()).isEqualTo(1));
+        .singleElement()
+        .satisfies(m -> assertThat(m.deliveryCount()).isEqualTo(1));
   }
 
   @Test
@@ -81,7 +82,8 @@ class InProcessQueueInspectionTest {
   @Test
   void decoratedQueuesKeepTheAbilityAndMeterIt() {
     CloudMeter meter = new CloudMeter();
-    SimpleQueueService wrapped = Decorators.wrap(cloud.services(), new MeteringInterceptor(meter)).simpleQueues();
+    SimpleQueueService wrapped =
+        Decorators.wrap(cloud.services(), new MeteringInterceptor(meter)).simpleQueues();
     SupportsQueueInspection inspectable = SupportsQueueInspection.of(wrapped);
     assertThat(inspectable).isNotNull();
     CloudFutures.await(inspectable.createQueue("db/m"));

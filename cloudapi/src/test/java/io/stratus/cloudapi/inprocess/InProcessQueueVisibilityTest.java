@@ -21,8 +21,13 @@ class InProcessQueueVisibilityTest {
   private static final Duration HIDE = Duration.ofSeconds(30);
 
   private final ManualClock clock = new ManualClock();
-  private final SimpleQueueService queues = InProcessCloud.builder().clock(clock)
-      .queueBehavior(QueueBehavior.reliable()).build().services().simpleQueues();
+  private final SimpleQueueService queues =
+      InProcessCloud.builder()
+          .clock(clock)
+          .queueBehavior(QueueBehavior.reliable())
+          .build()
+          .services()
+          .simpleQueues();
 
   @Test
   void aReceivePassesOverHiddenMessagesAndTheyReturnInSendOrder() {
@@ -39,14 +44,16 @@ class InProcessQueueVisibilityTest {
     sent.add(last);
 
     assertThat(CloudFutures.await(queues.receive(q, 10, HIDE)))
-        .extracting(QueueMessage::messageId).containsExactly(last);
+        .extracting(QueueMessage::messageId)
+        .containsExactly(last);
     clock.advance(HIDE.minusMillis(1));
     assertThat(CloudFutures.await(queues.receive(q, 10, HIDE))).isEmpty();
 
     clock.advance(HIDE);
     List<String> again = new ArrayList<>();
     for (List<QueueMessage> got = CloudFutures.await(queues.receive(q, 10, HIDE));
-        !got.isEmpty(); got = CloudFutures.await(queues.receive(q, 10, HIDE))) {
+        !got.isEmpty();
+        got = CloudFutures.await(queues.receive(q, 10, HIDE))) {
       got.forEach(m -> again.add(m.messageId()));
     }
     assertThat(again).containsExactlyElementsOf(sent);
@@ -64,7 +71,9 @@ class InProcessQueueVisibilityTest {
 
     clock.advance(HIDE);
     assertThat(CloudFutures.await(queues.receive(q, 10, HIDE)))
-        .extracting(QueueMessage::messageId).containsExactly(b).doesNotContain(a);
+        .extracting(QueueMessage::messageId)
+        .containsExactly(b)
+        .doesNotContain(a);
   }
 
   private static byte[] bytes(String s) {

@@ -74,8 +74,7 @@ class InProcessSimpleQueuesContractTest extends SimpleQueueServiceContract {
     String q = newQueue("q");
     String id = await(queues.send(q, bytes("m")));
     String handle = drain(q, Set.of(id)).get(id).receiptHandle();
-    String forged = handle.substring(0, handle.length() - 1)
-        + (handle.endsWith("0") ? "1" : "0");
+    String forged = handle.substring(0, handle.length() - 1) + (handle.endsWith("0") ? "1" : "0");
     for (String bad : new String[] {"garbage", "", "1.2.3", forged, null}) {
       assertThatThrownBy(() -> await(queues.delete(q, bad)))
           .as("handle %s", bad)

@@ -151,8 +151,20 @@ class InProcessStorageContractTest extends StorageServiceContract {
   @Test
   void utf8OrderIsCodePointOrder() {
     List<String> words =
-        new ArrayList<>(List.of("", "a", "ab", "b", "\u00e9", "\ue000", "\uffff", "\ud800\udc00",
-            "\ud83d\ude00", "\udbff\udfff", "a\ud83d\ude00", "a\uffff"));
+        new ArrayList<>(
+            List.of(
+                "",
+                "a",
+                "ab",
+                "b",
+                "\u00e9",
+                "\ue000",
+                "\uffff",
+                "\ud800\udc00",
+                "\ud83d\ude00",
+                "\udbff\udfff",
+                "a\ud83d\ude00",
+                "a\uffff"));
     List<String> byBytes = new ArrayList<>(words);
     byBytes.sort(
         (x, y) ->

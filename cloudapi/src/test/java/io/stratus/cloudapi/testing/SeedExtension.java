@@ -39,15 +39,21 @@ public final class SeedExtension implements ParameterResolver, TestExecutionExce
     }
     AssertionError named =
         new AssertionError(
-            "test failed with seed " + seed + " (replay with -D" + SEED_PROPERTY + "=" + seed
-                + "): " + t, t);
+            "test failed with seed "
+                + seed
+                + " (replay with -D"
+                + SEED_PROPERTY
+                + "="
+                + seed
+                + "): "
+                + t,
+            t);
     throw named;
   }
 
   /** The seed of the current test, chosen on first use. */
   public static long seedOf(ExtensionContext e) {
-    return e.getStore(NS)
-        .getOrComputeIfAbsent(key(e), k -> chooseSeed(), Long.class);
+    return e.getStore(NS).getOrComputeIfAbsent(key(e), k -> chooseSeed(), Long.class);
   }
 
   private static String key(ExtensionContext e) {

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import io.stratus.core.Codec;
 import io.stratus.CodecException;
+import io.stratus.core.Codec;
 import java.io.IOException;
 import java.util.Objects;
 
@@ -63,8 +63,8 @@ public final class JacksonCodec<T> implements Codec<T> {
     try {
       return reader.readValue(payload);
     } catch (IOException e) {
-      throw new CodecException("a payload of " + payload.length + " bytes is not a JSON "
-          + type + ": " + brief(e), e);
+      throw new CodecException(
+          "a payload of " + payload.length + " bytes is not a JSON " + type + ": " + brief(e), e);
     }
   }
 

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.CodecException;
+import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.core.Database;
 import io.stratus.core.DatabaseConfig;
 import io.stratus.core.Key;
@@ -22,8 +22,9 @@ class JacksonCodecTest {
   @Test
   void recordsRoundTripThroughADatabaseAsJson() {
     JacksonCodec<Book> codec = JacksonCodec.of(Book.class);
-    try (Database db = Database.open(DatabaseConfig.builder(
-        InProcessCloud.create().services(), "db/shop").build())) {
+    try (Database db =
+        Database.open(
+            DatabaseConfig.builder(InProcessCloud.create().services(), "db/shop").build())) {
       db.createCollection("books");
       TypedCollection<Book> books = TypedCollection.of("books", codec);
       Book dune = new Book("Dune", 10, List.of("Frank Herbert"));
@@ -42,6 +43,7 @@ class JacksonCodecTest {
         JacksonCodec.of(new ObjectMapper(), new TypeReference<List<Integer>>() {});
     assertThat(ints.decode(ints.encode(List.of(1, 2, 3)))).containsExactly(1, 2, 3);
     assertThatThrownBy(() -> ints.decode("{not json".getBytes(StandardCharsets.UTF_8)))
-        .isInstanceOf(CodecException.class).hasMessageContaining("not a JSON");
+        .isInstanceOf(CodecException.class)
+        .hasMessageContaining("not a JSON");
   }
 }

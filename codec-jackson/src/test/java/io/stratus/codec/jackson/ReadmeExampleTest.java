@@ -44,8 +44,10 @@ class ReadmeExampleTest {
 
     try (Database db = Database.open(DatabaseConfig.builder(cloud, "db/shop").build())) {
       db.checkpointAll();
-      List<Book> stored = db.read(tx -> books.scan(tx, io.stratus.core.KeyRange.all())).stream()
-          .map(TypedCollection.Entry::value).collect(Collectors.toList());
+      List<Book> stored =
+          db.read(tx -> books.scan(tx, io.stratus.core.KeyRange.all())).stream()
+              .map(TypedCollection.Entry::value)
+              .collect(Collectors.toList());
       assertThat(stored).containsExactly(new Book("Dune", 999));
     }
     assertThat(readme()).as("the README shows the example as it runs here").contains(snippet());
@@ -53,8 +55,9 @@ class ReadmeExampleTest {
 
   /** The lines between the markers of this file, without their common indentation. */
   private static String snippet() throws IOException {
-    List<String> lines = Files.readAllLines(
-        Path.of("src/test/java/io/stratus/codec/jackson/ReadmeExampleTest.java"));
+    List<String> lines =
+        Files.readAllLines(
+            Path.of("src/test/java/io/stratus/codec/jackson/ReadmeExampleTest.java"));
     int from = -1;
     int to = -1;
     for (int i = 0; i < lines.size(); i++) {
@@ -66,9 +69,14 @@ class ReadmeExampleTest {
       }
     }
     List<String> body = lines.subList(from, to);
-    int indent = body.stream().filter(l -> !l.isBlank())
-        .mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
-    return body.stream().map(l -> l.isBlank() ? "" : l.substring(indent))
+    int indent =
+        body.stream()
+            .filter(l -> !l.isBlank())
+            .mapToInt(l -> l.length() - l.stripLeading().length())
+            .min()
+            .orElse(0);
+    return body.stream()
+        .map(l -> l.isBlank() ? "" : l.substring(indent))
         .collect(Collectors.joining("\n"));
   }
 

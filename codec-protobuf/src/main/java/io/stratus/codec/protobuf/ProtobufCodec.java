@@ -3,8 +3,8 @@ package io.stratus.codec.protobuf;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
-import io.stratus.core.Codec;
 import io.stratus.CodecException;
+import io.stratus.core.Codec;
 import java.util.Objects;
 
 /**
@@ -27,8 +27,8 @@ public final class ProtobufCodec<T extends Message> implements Codec<T> {
   @SuppressWarnings("unchecked")
   public static <T extends Message> ProtobufCodec<T> of(T prototype) {
     Objects.requireNonNull(prototype, "prototype");
-    return new ProtobufCodec<>((Parser<T>) prototype.getParserForType(),
-        prototype.getDescriptorForType().getFullName());
+    return new ProtobufCodec<>(
+        (Parser<T>) prototype.getParserForType(), prototype.getDescriptorForType().getFullName());
   }
 
   @Override
@@ -41,8 +41,14 @@ public final class ProtobufCodec<T extends Message> implements Codec<T> {
     try {
       return parser.parseFrom(payload);
     } catch (InvalidProtocolBufferException e) {
-      throw new CodecException("a payload of " + payload.length + " bytes is not a " + typeName
-          + " message: " + e.getMessage(), e);
+      throw new CodecException(
+          "a payload of "
+              + payload.length
+              + " bytes is not a "
+              + typeName
+              + " message: "
+              + e.getMessage(),
+          e);
     }
   }
 

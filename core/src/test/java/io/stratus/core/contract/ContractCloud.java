@@ -40,8 +40,10 @@ final class ContractCloud implements AutoCloseable {
   static final String COLLECTION = "items";
   static final int PAGE_SIZE = 1024;
   static final Duration TTL = Duration.ofSeconds(10);
+
   /** Longer than the lock timeout (30 s) and the atomic timeout (60 s): every lease has lapsed. */
   static final Duration LEASES = Duration.ofSeconds(61);
+
   /** Passes of {@link #settle} before it gives up. */
   static final int SETTLE_PASSES = 10;
 
@@ -61,13 +63,25 @@ final class ContractCloud implements AutoCloseable {
     this(kind, seed, queues, storage, b -> b);
   }
 
-  ContractCloud(ProtocolKind kind, long seed, QueueBehavior queues, StorageConsistency storage,
+  ContractCloud(
+      ProtocolKind kind,
+      long seed,
+      QueueBehavior queues,
+      StorageConsistency storage,
       UnaryOperator<InProcessCloud.Builder> tweak) {
     this.kind = kind;
     this.seed = seed;
     this.staleWindow = storage.isStrong() ? Duration.ZERO : storage.staleWindow();
-    this.cloud = tweak.apply(InProcessCloud.builder().clock(clock).seed(seed)
-        .conditionalPut(true).queueBehavior(queues).storageConsistency(storage)).build();
+    this.cloud =
+        tweak
+            .apply(
+                InProcessCloud.builder()
+                    .clock(clock)
+                    .seed(seed)
+                    .conditionalPut(true)
+                    .queueBehavior(queues)
+                    .storageConsistency(storage))
+            .build();
   }
 
   /** The raw services, seen by no handle's interceptors. */
@@ -80,24 +94,32 @@ final class ContractCloud implements AutoCloseable {
    * interceptors}, with its own step executor for background work.
    */
   DatabaseConfig.Builder config(String clientId, CallInterceptor... interceptors) {
-    CloudServices s = interceptors.length == 0 ? cloud.services()
-        : Decorators.wrap(cloud.services(), interceptors);
+    CloudServices s =
+        interceptors.length == 0
+            ? cloud.services()
+            : Decorators.wrap(cloud.services(), interceptors);
     StepExecutor executor = new StepExecutor();
     synchronized (executors) {
       executors.add(executor);
     }
-    DatabaseConfig.Builder b = DatabaseConfig.builder(s, DB).clock(clock).pageSize(PAGE_SIZE)
-        .ttl(TTL).protocol(kind).clientId(clientId);
+    DatabaseConfig.Builder b =
+        DatabaseConfig.builder(s, DB)
+            .clock(clock)
+            .pageSize(PAGE_SIZE)
+            .ttl(TTL)
+            .protocol(kind)
+            .clientId(clientId);
     return kind.accepts(ProtocolOption.CHECKPOINTS)
-        ? b.checkpointExecutor(executor).checkpointSeed(seed) : b;
+        ? b.checkpointExecutor(executor).checkpointSeed(seed)
+        : b;
   }
 
   /**
    * {@code config} with the checkpoint settings {@code settings} when the protocol has
    * checkpoints (a configuration may not name settings its protocol lacks).
    */
-  DatabaseConfig.Builder checkpoints(DatabaseConfig.Builder config,
-      UnaryOperator<DatabaseConfig.Builder> settings) {
+  DatabaseConfig.Builder checkpoints(
+      DatabaseConfig.Builder config, UnaryOperator<DatabaseConfig.Builder> settings) {
     return kind.accepts(ProtocolOption.CHECKPOINTS) ? settings.apply(config) : config;
   }
 
@@ -177,9 +199,12 @@ final class ContractCloud implements AutoCloseable {
         return;
       }
     }
-    throw new NotSettled("did not settle: " + SETTLE_PASSES + " passes of checkpointAll, each"
-        + " after every lease and visibility timeout, still found work; the last reported "
-        + last);
+    throw new NotSettled(
+        "did not settle: "
+            + SETTLE_PASSES
+            + " passes of checkpointAll, each"
+            + " after every lease and visibility timeout, still found work; the last reported "
+            + last);
   }
 
   /**
@@ -196,7 +221,8 @@ final class ContractCloud implements AutoCloseable {
   static void update(Database db, long key, String value) {
     try (Transaction tx = db.begin()) {
       assertThat(tx.update(COLLECTION, Key.of(key), bytes(value)))
-          .as("key %d exists when updated", key).isTrue();
+          .as("key %d exists when updated", key)
+          .isTrue();
       tx.commit();
     }
   }
@@ -215,7 +241,8 @@ final class ContractCloud implements AutoCloseable {
   static Map<Long, String> scan(Database db) {
     Map<Long, String> out = new TreeMap<>();
     long previous = Long.MIN_VALUE;
-    try (Transaction tx = db.begin(); RecordCursor c = tx.scan(COLLECTION)) {
+    try (Transaction tx = db.begin();
+        RecordCursor c = tx.scan(COLLECTION)) {
       while (c.hasNext()) {
         Record r = c.next();
         long k = r.key().decoder().nextLong();

@@ -21,6 +21,7 @@ public final class ContractSeeds implements TestExecutionExceptionHandler {
   static final String SEED = "stratus.contract.seed";
   static final String SEEDS = "stratus.contract.seeds";
   static final String SEED_BASE = "stratus.contract.seedBase";
+
   /** Fixed: a CI failure is a regression, not a new seed's luck. */
   static final List<Long> CI_SEEDS = List.of(1L, 20080609L);
 
@@ -47,13 +48,23 @@ public final class ContractSeeds implements TestExecutionExceptionHandler {
 
   /** Names the protocol and seed of a failing test and how to replay it. */
   @Override
-  public void handleTestExecutionException(ExtensionContext context, Throwable t)
-      throws Throwable {
+  public void handleTestExecutionException(ExtensionContext context, Throwable t) throws Throwable {
     Object instance = context.getTestInstance().orElse(null);
     if (!(instance instanceof ProtocolContract suite) || suite.seed == null) {
       throw t;
     }
-    throw new AssertionError(suite.kind() + " " + context.getDisplayName() + " failed with seed "
-        + suite.seed + " (replay: -D" + SEED + "=" + suite.seed + "): " + t, t);
+    throw new AssertionError(
+        suite.kind()
+            + " "
+            + context.getDisplayName()
+            + " failed with seed "
+            + suite.seed
+            + " (replay: -D"
+            + SEED
+            + "="
+            + suite.seed
+            + "): "
+            + t,
+        t);
   }
 }

@@ -47,8 +47,8 @@ class CrashPointSweepTest {
   void everyProtocolSurvivesACrashAtEveryPointItReaches(long seed) {
     List<ProtocolKind> kinds = protocols();
     List<CrashPoint> points = points();
-    System.out.println("[sweep] seed=" + seed + " (replay: -D" + ContractSeeds.SEED + "=" + seed
-        + ")");
+    System.out.println(
+        "[sweep] seed=" + seed + " (replay: -D" + ContractSeeds.SEED + "=" + seed + ")");
     Map<CrashPoint, Set<ProtocolKind>> coveredBy = new EnumMap<>(CrashPoint.class);
     for (ProtocolKind kind : kinds) {
       Set<CrashPoint> reached = new TreeSet<>();
@@ -63,27 +63,39 @@ class CrashPointSweepTest {
           }
           reached.add(point);
           coveredBy.computeIfAbsent(point, p -> EnumSet.noneOf(ProtocolKind.class)).add(kind);
-          for (CrashRun.Variant v : List.of(CrashRun.Variant.TWICE,
-              CrashRun.Variant.DURING_RECOVERY)) {
+          for (CrashRun.Variant v :
+              List.of(CrashRun.Variant.TWICE, CrashRun.Variant.DURING_RECOVERY)) {
             runs++;
             CrashRun.Outcome o = CrashRun.run(kind, seed, point, v, shape);
             if (o.bCrashed()) {
               recovererDied.add(point.id() + "/" + v + "→" + o.bCrashedAt());
-              CrashPoint second = CrashPoint.byId(o.bCrashedAt().replaceAll(" #\\d+$", ""))
-                  .orElseThrow();
+              CrashPoint second =
+                  CrashPoint.byId(o.bCrashedAt().replaceAll(" #\\d+$", "")).orElseThrow();
               diedInRecovery.add(second);
-              coveredBy.computeIfAbsent(second, p -> EnumSet.noneOf(ProtocolKind.class))
-                  .add(kind);
+              coveredBy.computeIfAbsent(second, p -> EnumSet.noneOf(ProtocolKind.class)).add(kind);
             }
           }
           break; // reached in this shape: the other adds nothing new to this point
         }
       }
-      System.out.println("[sweep] " + kind + ": " + runs + " runs, crashed at " + reached.size()
-          + " points " + reached.stream().map(CrashPoint::id).toList());
-      System.out.println("[sweep] " + kind + ": recoverer died and a third client finished "
-          + recovererDied.size() + " times, at " + diedInRecovery.stream().map(CrashPoint::id)
-          .toList() + ": " + recovererDied);
+      System.out.println(
+          "[sweep] "
+              + kind
+              + ": "
+              + runs
+              + " runs, crashed at "
+              + reached.size()
+              + " points "
+              + reached.stream().map(CrashPoint::id).toList());
+      System.out.println(
+          "[sweep] "
+              + kind
+              + ": recoverer died and a third client finished "
+              + recovererDied.size()
+              + " times, at "
+              + diedInRecovery.stream().map(CrashPoint::id).toList()
+              + ": "
+              + recovererDied);
       assertThat(reached).as("%s reaches some crash point", kind).isNotEmpty();
     }
     coveredBy.forEach((p, by) -> System.out.println("[sweep] " + p.id() + " covered by " + by));
@@ -94,7 +106,8 @@ class CrashPointSweepTest {
           uncovered.add(p.id());
         }
       }
-      assertThat(uncovered).as("registered crash points no protocol reaches in the sweep")
+      assertThat(uncovered)
+          .as("registered crash points no protocol reaches in the sweep")
           .isEmpty();
     }
   }
@@ -114,8 +127,11 @@ class CrashPointSweepTest {
     StringBuilder all = new StringBuilder();
     int calls = 0;
     try (Stream<Path> files = Files.walk(root)) {
-      for (Path f : files.filter(p -> p.toString().endsWith(".java")
-          && p.toString().contains("/src/main/java/")).toList()) {
+      for (Path f :
+          files
+              .filter(
+                  p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/java/"))
+              .toList()) {
         String src = Files.readString(f);
         if (!f.getFileName().toString().equals("CrashPoint.java")) {
           all.append(src);
@@ -125,8 +141,10 @@ class CrashPointSweepTest {
           calls++;
           String arg = m.group(1).trim();
           Matcher r = registered.matcher(arg);
-          boolean ok = r.matches() ? CrashPoint.byId(idOf(r.group(1))).isPresent()
-              : viaField.matcher(arg).matches() && !arg.contains("\"");
+          boolean ok =
+              r.matches()
+                  ? CrashPoint.byId(idOf(r.group(1))).isPresent()
+                  : viaField.matcher(arg).matches() && !arg.contains("\"");
           if (!ok) {
             bad.add(root.relativize(f) + ": reach(" + arg + ")");
           }
@@ -155,16 +173,17 @@ class CrashPointSweepTest {
       p = p.getParent();
     }
     if (p == null) {
-      throw new UncheckedIOException(new IOException("no protocols module above "
-          + Path.of("").toAbsolutePath()));
+      throw new UncheckedIOException(
+          new IOException("no protocols module above " + Path.of("").toAbsolutePath()));
     }
     return p;
   }
 
   /** The first contract seed unless one is given: the sweep is exhaustive over points already. */
   static Stream<Long> seeds() {
-    boolean asked = System.getProperty(ContractSeeds.SEED) != null
-        || System.getProperty(ContractSeeds.SEEDS) != null;
+    boolean asked =
+        System.getProperty(ContractSeeds.SEED) != null
+            || System.getProperty(ContractSeeds.SEEDS) != null;
     Stream<Long> s = ContractSeeds.seeds();
     return asked ? s : s.limit(1);
   }
@@ -175,14 +194,18 @@ class CrashPointSweepTest {
 
   private static List<ProtocolKind> protocols() {
     String only = System.getProperty(PROTOCOL);
-    return only == null || only.isBlank() ? available()
+    return only == null || only.isBlank()
+        ? available()
         : List.of(ProtocolKind.valueOf(only.trim()));
   }
 
   private static List<CrashPoint> points() {
     String only = System.getProperty(POINT);
-    return only == null || only.isBlank() ? List.of(CrashPoint.values())
-        : List.of(CrashPoint.byId(only.trim()).orElseThrow(
-            () -> new IllegalArgumentException("no registered crash point " + only)));
+    return only == null || only.isBlank()
+        ? List.of(CrashPoint.values())
+        : List.of(
+            CrashPoint.byId(only.trim())
+                .orElseThrow(
+                    () -> new IllegalArgumentException("no registered crash point " + only)));
   }
 }

@@ -49,7 +49,10 @@ final class CrashRun {
   }
 
   /** The cloud's message limits. */
-  enum Shape { DEFAULT_MESSAGES, SMALL_MESSAGES }
+  enum Shape {
+    DEFAULT_MESSAGES,
+    SMALL_MESSAGES
+  }
 
   /** Where the clients died: a's point (empty if a never reached it) and b's, if b died. */
   record Outcome(boolean aCrashed, String bCrashedAt) {
@@ -61,24 +64,51 @@ final class CrashRun {
   private CrashRun() {}
 
   /** Runs the schedule of {@code kind} with a's crash armed at {@code point}. */
-  static Outcome run(ProtocolKind kind, long seed, CrashPoint point, Variant variant,
-      Shape shape) {
-    String at = kind + " crash at " + point.id() + " (" + variant + ", " + shape + ", seed "
-        + seed + ", replay: -D" + CrashPointSweepTest.PROTOCOL + "=" + kind + " -D"
-        + CrashPointSweepTest.POINT + "=" + point.id() + " -D" + ContractSeeds.SEED + "=" + seed
-        + ")";
-    try (ContractCloud c = new ContractCloud(kind, seed, QueueBehavior.reliable(),
-        StorageConsistency.strong(), b -> shape == Shape.SMALL_MESSAGES
-            ? b.limits(CloudLimits.aws().toBuilder().maxMessageSize(SMALL_MESSAGE_BYTES)
-                .maxAdvancedMessageSize(SMALL_MESSAGE_BYTES).build())
-            : b)) {
+  static Outcome run(ProtocolKind kind, long seed, CrashPoint point, Variant variant, Shape shape) {
+    String at =
+        kind
+            + " crash at "
+            + point.id()
+            + " ("
+            + variant
+            + ", "
+            + shape
+            + ", seed "
+            + seed
+            + ", replay: -D"
+            + CrashPointSweepTest.PROTOCOL
+            + "="
+            + kind
+            + " -D"
+            + CrashPointSweepTest.POINT
+            + "="
+            + point.id()
+            + " -D"
+            + ContractSeeds.SEED
+            + "="
+            + seed
+            + ")";
+    try (ContractCloud c =
+        new ContractCloud(
+            kind,
+            seed,
+            QueueBehavior.reliable(),
+            StorageConsistency.strong(),
+            b ->
+                shape == Shape.SMALL_MESSAGES
+                    ? b.limits(
+                        CloudLimits.aws().toBuilder()
+                            .maxMessageSize(SMALL_MESSAGE_BYTES)
+                            .maxAdvancedMessageSize(SMALL_MESSAGE_BYTES)
+                            .build())
+                    : b)) {
       FaultInterceptor aCalls = new FaultInterceptor(FaultPlan.none(), seed, c.clock);
       // Commit-path points die in the second commit, so one commit has returned before.
       // Several messages per commit need wide commits where small messages hold many records.
       int width = shape == Shape.SMALL_MESSAGES ? 6 : 1;
       int occurrence = point.phase() == CrashPoint.Phase.COMMIT ? 2 : 1;
-      ScriptedCrashPoints aCrash = new ScriptedCrashPoints().arm(point.id(), occurrence)
-          .onCrash(aCalls::killClient);
+      ScriptedCrashPoints aCrash =
+          new ScriptedCrashPoints().arm(point.id(), occurrence).onCrash(aCalls::killClient);
       Database a = c.open(c.config("a", aCalls).crashPoints(aCrash));
       FaultInterceptor bCalls = new FaultInterceptor(FaultPlan.none(), seed + 1, c.clock);
       ScriptedCrashPoints bCrash = new ScriptedCrashPoints().onCrash(bCalls::killClient);
@@ -134,10 +164,15 @@ final class CrashRun {
       c.settle(finisher);
       c.settle(finisher);
       Database reader = c.open("reader");
-      String where = at + (aCrash.crashed() ? "" : " (not reached)")
-          + bCrash.crashedAt().map(p -> ", recoverer died at " + p).orElse("");
-      committed.forEach((k, v) -> assertThat(read(reader, k))
-          .as("%s: key %d of a commit that returned", where, k).isEqualTo(v));
+      String where =
+          at
+              + (aCrash.crashed() ? "" : " (not reached)")
+              + bCrash.crashedAt().map(p -> ", recoverer died at " + p).orElse("");
+      committed.forEach(
+          (k, v) ->
+              assertThat(read(reader, k))
+                  .as("%s: key %d of a commit that returned", where, k)
+                  .isEqualTo(v));
       int extra = 0;
       if (dying >= 0) {
         String n = read(reader, 1000L + dying);
@@ -145,16 +180,21 @@ final class CrashRun {
         for (int j = 0; j < width; j++) {
           long k = dying * 30L + j;
           String u = read(reader, k);
-          assertThat(u).as("%s: update of key %d by the dying commit", where, k)
+          assertThat(u)
+              .as("%s: update of key %d by the dying commit", where, k)
               .isIn(initial(k), "u" + dying);
           if (kind.guarantees(Guarantee.ATOMIC)) {
-            assertThat(n != null).as("%s: the dying commit is all or nothing (key %d: %s,"
-                + " insert: %s)", where, k, u, n).isEqualTo(u.equals("u" + dying));
+            assertThat(n != null)
+                .as(
+                    "%s: the dying commit is all or nothing (key %d: %s," + " insert: %s)",
+                    where, k, u, n)
+                .isEqualTo(u.equals("u" + dying));
           }
         }
         extra = n == null ? 0 : 1;
       }
-      assertThat(ContractCloud.scan(reader)).as("%s: every record once", where)
+      assertThat(ContractCloud.scan(reader))
+          .as("%s: every record once", where)
           .hasSize(LOADED + committed.size() / (width + 1) + extra);
       return new Outcome(aCrash.crashed(), bCrash.crashedAt().orElse(null));
     }
@@ -163,7 +203,7 @@ final class CrashRun {
   /** Arms the recovering client as {@code variant} says. */
   private static void arm(ScriptedCrashPoints b, CrashPoint point, Variant variant) {
     switch (variant) {
-      case SINGLE -> { }
+      case SINGLE -> {}
       case TWICE -> {
         b.arm(point.id(), 1);
         List<CrashPoint> all = List.of(CrashPoint.values());
@@ -172,8 +212,8 @@ final class CrashRun {
           b.arm(all.get(next).id(), 1);
         }
       }
-      case DURING_RECOVERY -> CrashPoint.of(CrashPoint.Phase.RECOVERY)
-          .forEach(p -> b.arm(p.id(), 1));
+      case DURING_RECOVERY ->
+          CrashPoint.of(CrashPoint.Phase.RECOVERY).forEach(p -> b.arm(p.id(), 1));
     }
   }
 }

@@ -60,6 +60,7 @@ final class FaultSoak {
   static final int THREADS = 2;
   static final int ROUNDS = 5;
   static final Duration STALE = Duration.ofSeconds(30);
+
   /**
    * How far a client's clock may be off the cloud's, either way. The protocols compare one
    * client's timestamps with another's in two places: snapshot marks, which allow {@link
@@ -69,8 +70,9 @@ final class FaultSoak {
    * second of the cloud disagree by at most one second. {@code -Dstratus.soak.maxSkewMillis}
    * changes it (to find what a protocol tolerates).
    */
-  static final Duration MAX_SKEW = Duration.ofMillis(
-      Long.getLong("stratus.soak.maxSkewMillis", 500));
+  static final Duration MAX_SKEW =
+      Duration.ofMillis(Long.getLong("stratus.soak.maxSkewMillis", 500));
+
   /** Per reach of a registered point while the faults are on ({@code -Dstratus.soak.crashes}). */
   private static final double CRASH_PROBABILITY =
       Double.parseDouble(System.getProperty("stratus.soak.crashes", "0.02"));
@@ -88,8 +90,10 @@ final class FaultSoak {
     this.kind = kind;
     this.seed = seed;
     this.random = new Random(seed);
-    this.workload = random.nextBoolean() ? new SoakWorkload.Tpcw(kind, CLIENTS * THREADS)
-        : new SoakWorkload.Bank(kind, CLIENTS * THREADS);
+    this.workload =
+        random.nextBoolean()
+            ? new SoakWorkload.Tpcw(kind, CLIENTS * THREADS)
+            : new SoakWorkload.Bank(kind, CLIENTS * THREADS);
   }
 
   /** One client slot: its current handle, its faults and crash points, its incarnation. */
@@ -106,27 +110,46 @@ final class FaultSoak {
       this.index = index;
       this.incarnation = incarnation;
       long s = seed * 1_000_003L + index * 101L + incarnation;
-      FaultPlan plan = FaultPlan.builder()
-          .fail(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.03)
-          .loseReply(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH,
-              Operation.ADVANCED_QUEUE_SEND), 0.03)
-          .unavailable(FaultPlan.Selector.operations(Operation.STORAGE_GET,
-              Operation.STORAGE_GET_IF_CHANGED, Operation.QUEUE_RECEIVE), 0.01)
-          .build();
+      FaultPlan plan =
+          FaultPlan.builder()
+              .fail(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.03)
+              .loseReply(
+                  FaultPlan.Selector.operations(
+                      Operation.QUEUE_SEND_BATCH, Operation.ADVANCED_QUEUE_SEND),
+                  0.03)
+              .unavailable(
+                  FaultPlan.Selector.operations(
+                      Operation.STORAGE_GET,
+                      Operation.STORAGE_GET_IF_CHANGED,
+                      Operation.QUEUE_RECEIVE),
+                  0.01)
+              .build();
       this.calls = new FaultInterceptor(plan, s, cloud.clock);
       this.switched = new SwitchedFaults(calls);
-      this.crash = new ScriptedCrashPoints().armRandomly(
-          Stream.of(CrashPoint.values()).map(CrashPoint::id).collect(Collectors.toSet()), s,
-          CRASH_PROBABILITY).onCrash(calls::killClient);
-      CrashPoints gated = point -> {
-        if (crashesOn) {
-          crash.reach(point);
-        }
-      };
-      long skewMillis = MAX_SKEW.toMillis() == 0 ? 0
-          : new Random(s).nextLong(-MAX_SKEW.toMillis(), MAX_SKEW.toMillis() + 1);
-      this.db = cloud.open(cloud.config(name(), switched).pageSize(4096).crashPoints(gated)
-          .clock(new SkewedClock(cloud.clock, Duration.ofMillis(skewMillis))));
+      this.crash =
+          new ScriptedCrashPoints()
+              .armRandomly(
+                  Stream.of(CrashPoint.values()).map(CrashPoint::id).collect(Collectors.toSet()),
+                  s,
+                  CRASH_PROBABILITY)
+              .onCrash(calls::killClient);
+      CrashPoints gated =
+          point -> {
+            if (crashesOn) {
+              crash.reach(point);
+            }
+          };
+      long skewMillis =
+          MAX_SKEW.toMillis() == 0
+              ? 0
+              : new Random(s).nextLong(-MAX_SKEW.toMillis(), MAX_SKEW.toMillis() + 1);
+      this.db =
+          cloud.open(
+              cloud
+                  .config(name(), switched)
+                  .pageSize(4096)
+                  .crashPoints(gated)
+                  .clock(new SkewedClock(cloud.clock, Duration.ofMillis(skewMillis))));
     }
 
     String name() {
@@ -142,8 +165,8 @@ final class FaultSoak {
   /** Runs the history and judges it. */
   SoakResult run() throws Exception {
     long started = System.nanoTime();
-    try (ContractCloud c = new ContractCloud(kind, seed, QueueBehavior.weak(),
-        StorageConsistency.eventual(STALE))) {
+    try (ContractCloud c =
+        new ContractCloud(kind, seed, QueueBehavior.weak(), StorageConsistency.eventual(STALE))) {
       cloud = c;
       for (int i = 0; i < CLIENTS; i++) {
         clients.add(new Client(i, 0));
@@ -152,8 +175,10 @@ final class FaultSoak {
       settle(c, clients.get(0).db);
       ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(CLIENTS * THREADS);
       try {
-        int gatedRound = kind.accepts(ProtocolOption.CHECKPOINTS) && random.nextBoolean()
-            ? random.nextInt(ROUNDS) : -1;
+        int gatedRound =
+            kind.accepts(ProtocolOption.CHECKPOINTS) && random.nextBoolean()
+                ? random.nextInt(ROUNDS)
+                : -1;
         for (int round = 0; round < ROUNDS; round++) {
           clients.forEach(cl -> cl.faultsOn(true));
           List<Future<?>> work = new ArrayList<>();
@@ -164,10 +189,12 @@ final class FaultSoak {
               Random r = new Random(seed * 7919L + round * 131L + session);
               int rnd = round;
               Database db = cl.db;
-              work.add(pool.submit(() -> {
-                workload.transact(db, name, session, rnd, r);
-                return null;
-              }));
+              work.add(
+                  pool.submit(
+                      () -> {
+                        workload.transact(db, name, session, rnd, r);
+                        return null;
+                      }));
             }
           }
           restartMaybe(c);
@@ -204,8 +231,16 @@ final class FaultSoak {
       for (Client cl : dead) {
         count(cl);
       }
-      return new SoakResult(kind, seed, workload.name(), faults, j.transactions(),
-          j.anomalies(), j.lostWrites(), j.descriptions(), System.nanoTime() - started);
+      return new SoakResult(
+          kind,
+          seed,
+          workload.name(),
+          faults,
+          j.transactions(),
+          j.anomalies(),
+          j.lostWrites(),
+          j.descriptions(),
+          System.nanoTime() - started);
     } finally {
       cloud = null;
     }
@@ -256,14 +291,17 @@ final class FaultSoak {
     PutGate gate = new PutGate(thread, 2);
     Database held = c.open(c.config("gated." + seed, gate).pageSize(4096));
     CompletableFuture<Void> worker = new CompletableFuture<>();
-    Thread t = new Thread(() -> {
-      try {
-        ContractCloud.quietly(held::checkpointAll);
-        worker.complete(null);
-      } catch (Throwable e) {
-        worker.completeExceptionally(e);
-      }
-    }, thread);
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                ContractCloud.quietly(held::checkpointAll);
+                worker.complete(null);
+              } catch (Throwable e) {
+                worker.completeExceptionally(e);
+              }
+            },
+            thread);
     t.start();
     if (gate.awaitHeldOrDone(worker)) {
       faults.merge("checkpoint-outlived-lock", 1, Integer::sum);
@@ -310,7 +348,11 @@ final class FaultSoak {
   }
 
   /** The outcome of one commit attempt, for the workloads' books. */
-  enum Outcome { OK, FAILED, UNKNOWN }
+  enum Outcome {
+    OK,
+    FAILED,
+    UNKNOWN
+  }
 
   /**
    * Commits {@code tx}: OK, FAILED (a definite failure, nothing applied), or UNKNOWN (the

@@ -30,17 +30,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class FaultSoakTest {
   /** The protocols soaked; adding one is one line. */
-  static final List<ProtocolKind> SOAKED = List.of(
-      ProtocolKind.NAIVE,
-      ProtocolKind.BASIC,
-      ProtocolKind.MONOTONIC,
-      ProtocolKind.ATOMIC,
-      ProtocolKind.ADVANCED_ATOMIC,
-      ProtocolKind.SNAPSHOT_ISOLATION,
-      ProtocolKind.SERIALIZABLE_SNAPSHOT,
-      ProtocolKind.TWO_PHASE_LOCKING);
+  static final List<ProtocolKind> SOAKED =
+      List.of(
+          ProtocolKind.NAIVE,
+          ProtocolKind.BASIC,
+          ProtocolKind.MONOTONIC,
+          ProtocolKind.ATOMIC,
+          ProtocolKind.ADVANCED_ATOMIC,
+          ProtocolKind.SNAPSHOT_ISOLATION,
+          ProtocolKind.SERIALIZABLE_SNAPSHOT,
+          ProtocolKind.TWO_PHASE_LOCKING);
+
   /** Fixed: a CI failure is a regression, not a new seed's luck. */
   static final List<Long> CI_SEEDS = List.of(1L, 2L, 20080609L);
+
   static final String HISTORIES = "stratus.soak.histories";
   static final String PROTOCOLS = "stratus.soak.protocols";
   static final String SEED = "stratus.soak.seed";
@@ -68,34 +71,58 @@ class FaultSoakTest {
         r = new FaultSoak(kind, s).run();
       } catch (ContractCloud.NotSettled e) {
         unsettled++;
-        String f = kind + " seed " + s + " " + e.getMessage() + " (replay: " + replay(kind, s)
-            + ")";
+        String f =
+            kind + " seed " + s + " " + e.getMessage() + " (replay: " + replay(kind, s) + ")";
         failures.add(f);
         System.out.println("[soak] UNSETTLED " + f);
         continue;
       } catch (Throwable e) {
-        failures.add(kind + " seed " + s + " failed to run: " + e + " (replay: " + replay(kind, s)
-            + ")");
+        failures.add(
+            kind + " seed " + s + " failed to run: " + e + " (replay: " + replay(kind, s) + ")");
         continue;
       }
       tally.add(r);
       if (!r.clean()) {
-        String f = kind + " seed " + s + " (" + r.workload() + "): " + r.anomalies()
-            + ", acknowledged writes lost " + r.lostWrites() + ", e.g. "
-            + r.descriptions().subList(0, Math.min(3, r.descriptions().size())) + " (replay: "
-            + replay(kind, s) + ")";
+        String f =
+            kind
+                + " seed "
+                + s
+                + " ("
+                + r.workload()
+                + "): "
+                + r.anomalies()
+                + ", acknowledged writes lost "
+                + r.lostWrites()
+                + ", e.g. "
+                + r.descriptions().subList(0, Math.min(3, r.descriptions().size()))
+                + " (replay: "
+                + replay(kind, s)
+                + ")";
         failures.add(f);
         System.out.println("[soak] ANOMALY " + f);
       }
     }
-    System.out.println(tally + String.format(", did not settle %d, wall %.1f s", unsettled,
-        (System.nanoTime() - start) / 1e9));
+    System.out.println(
+        tally
+            + String.format(
+                ", did not settle %d, wall %.1f s", unsettled, (System.nanoTime() - start) / 1e9));
     assertThat(failures).as("%s: histories beyond what the protocol promises", kind).isEmpty();
   }
 
   private static String replay(ProtocolKind kind, long seed) {
-    return "bin/stratus-soak --protocols " + kind + " --seed " + seed + " (or -D" + PROTOCOLS
-        + "=" + kind + " -D" + SEED + "=" + seed + ")";
+    return "bin/stratus-soak --protocols "
+        + kind
+        + " --seed "
+        + seed
+        + " (or -D"
+        + PROTOCOLS
+        + "="
+        + kind
+        + " -D"
+        + SEED
+        + "="
+        + seed
+        + ")";
   }
 
   private static List<Long> seeds() {
@@ -109,8 +136,8 @@ class FaultSoakTest {
     }
     String base = System.getProperty(SEED_BASE);
     long b = base == null || base.isBlank() ? System.nanoTime() : Long.parseLong(base.trim());
-    System.out.println("[soak] " + many.trim() + " seeds per protocol from -D" + SEED_BASE + "="
-        + b);
+    System.out.println(
+        "[soak] " + many.trim() + " seeds per protocol from -D" + SEED_BASE + "=" + b);
     SplittableRandom random = new SplittableRandom(b);
     List<Long> out = new ArrayList<>();
     for (int i = Integer.parseInt(many.trim()); i > 0; i--) {

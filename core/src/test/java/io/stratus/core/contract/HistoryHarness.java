@@ -48,6 +48,7 @@ final class HistoryHarness {
   static final int KEYS = 120;
   private static final int ROUNDS = 10;
   private static final int THREAD_TRANSACTIONS = 12;
+
   /** Room for many writers' counters in the leaves' headers: no data-page split in the run. */
   private static final int PAGE_SIZE = 4096;
 
@@ -59,8 +60,8 @@ final class HistoryHarness {
 
     /** Every weak knob at once: stale storage for two minutes, weak queues, injected faults. */
     static Setting weak() {
-      return new Setting(QueueBehavior.weak(),
-          StorageConsistency.eventual(Duration.ofMinutes(2)), true);
+      return new Setting(
+          QueueBehavior.weak(), StorageConsistency.eventual(Duration.ofMinutes(2)), true);
     }
   }
 
@@ -105,14 +106,16 @@ final class HistoryHarness {
    * MONOTONIC_WRITES brings writes-follow-reads along: both rest on applying each record once, in
    * the writer's order.
    */
-  static Guarantees checkersFor(Set<Guarantee> guarantees, QueueBehavior queues,
-      Optional<Set<String>> settled) {
+  static Guarantees checkersFor(
+      Set<Guarantee> guarantees, QueueBehavior queues, Optional<Set<String>> settled) {
     List<Checker> c = new ArrayList<>();
     c.add(Checkers.valuesWereWritten());
     if (guarantees.contains(Guarantee.DURABLE)) {
       boolean ordered = guarantees.contains(Guarantee.MONOTONIC_WRITES) || queues.isReliable();
-      c.add(ordered ? Checkers.committedWritesSurvive()
-          : settled.map(Checkers::updatesTakeEffect).orElseGet(Checkers::updatesTakeEffect));
+      c.add(
+          ordered
+              ? Checkers.committedWritesSurvive()
+              : settled.map(Checkers::updatesTakeEffect).orElseGet(Checkers::updatesTakeEffect));
     }
     if (guarantees.contains(Guarantee.CONVERGES)) {
       c.add(Checkers.convergence());
@@ -180,16 +183,19 @@ final class HistoryHarness {
         int share = t;
         Random own = new Random(seed * 31 + t);
         CompletableFuture<Void> f = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-          try {
-            for (int i = 0; i < THREAD_TRANSACTIONS; i++) {
-              transaction(shared, "thread-" + share, share, threads, i, own);
-            }
-            f.complete(null);
-          } catch (Throwable e) {
-            f.completeExceptionally(e);
-          }
-        }, "request-" + t);
+        Thread thread =
+            new Thread(
+                () -> {
+                  try {
+                    for (int i = 0; i < THREAD_TRANSACTIONS; i++) {
+                      transaction(shared, "thread-" + share, share, threads, i, own);
+                    }
+                    f.complete(null);
+                  } catch (Throwable e) {
+                    f.completeExceptionally(e);
+                  }
+                },
+                "request-" + t);
         thread.start();
         done.add(f);
       }
@@ -220,12 +226,17 @@ final class HistoryHarness {
 
   /** Sends that fail or lose their replies, and reads and receives refused, while switched on. */
   private SwitchedFaults faults(ContractCloud cloud) {
-    FaultPlan plan = FaultPlan.builder()
-        .fail(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.04)
-        .loseReply(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.04)
-        .unavailable(FaultPlan.Selector.operations(Operation.STORAGE_GET,
-            Operation.STORAGE_GET_IF_CHANGED, Operation.QUEUE_RECEIVE), 0.02)
-        .build();
+    FaultPlan plan =
+        FaultPlan.builder()
+            .fail(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.04)
+            .loseReply(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.04)
+            .unavailable(
+                FaultPlan.Selector.operations(
+                    Operation.STORAGE_GET,
+                    Operation.STORAGE_GET_IF_CHANGED,
+                    Operation.QUEUE_RECEIVE),
+                0.02)
+            .build();
     return new SwitchedFaults(new FaultInterceptor(plan, seed, cloud.clock));
   }
 
@@ -238,7 +249,8 @@ final class HistoryHarness {
     HistoryRecorder.Recording loading = recorder.begin("loader");
     try (Transaction tx = db.begin()) {
       for (long k = 0; k < KEYS; k++) {
-        tx.create(ContractCloud.COLLECTION, Key.of(k), ContractCloud.bytes(ContractCloud.initial(k)));
+        tx.create(
+            ContractCloud.COLLECTION, Key.of(k), ContractCloud.bytes(ContractCloud.initial(k)));
         loading.write(Long.toString(k), ContractCloud.initial(k));
       }
       tx.commit();
@@ -252,13 +264,14 @@ final class HistoryHarness {
    * clients shape), then updates two keys of its share far apart (usually on different pages, so
    * that atomicity means something).
    */
-  private void transaction(Database db, String session, int share, int shares, int round,
-      Random r) {
+  private void transaction(
+      Database db, String session, int share, int shares, int round, Random r) {
     HistoryRecorder.Recording rec = recorder.begin(session);
     try (Transaction tx = db.begin()) {
       for (long k = 0; k < KEYS; k += 1 + r.nextInt(3)) {
-        rec.read(Long.toString(k), tx.read(ContractCloud.COLLECTION, Key.of(k))
-            .map(ContractCloud::string).orElse(null));
+        rec.read(
+            Long.toString(k),
+            tx.read(ContractCloud.COLLECTION, Key.of(k)).map(ContractCloud::string).orElse(null));
       }
       int own = KEYS / shares;
       long k1 = (long) r.nextInt(own / 2) * shares + share;

@@ -41,9 +41,13 @@ final class IsolationContract {
     try (ContractCloud c = new ContractCloud(kind, seed)) {
       List<Database> handles = List.of(c.open("a"), c.open("b"));
       workload.load(handles.get(0));
-      RetryPolicy retries = RetryPolicy.builder().maxAttempts(200)
-          .initialBackoff(Duration.ofMillis(1)).maxBackoff(Duration.ofMillis(5)).seed(seed)
-          .build();
+      RetryPolicy retries =
+          RetryPolicy.builder()
+              .maxAttempts(200)
+              .initialBackoff(Duration.ofMillis(1))
+              .maxBackoff(Duration.ofMillis(5))
+              .seed(seed)
+              .build();
       ExecutorService pool = Executors.newFixedThreadPool(THREADS);
       try {
         List<Future<?>> work = new ArrayList<>();
@@ -51,12 +55,14 @@ final class IsolationContract {
           int thread = t;
           Database db = handles.get(t % 2);
           SplittableRandom r = new SplittableRandom(seed + 31L * t);
-          work.add(pool.submit(() -> {
-            for (int i = 0; i < TRANSACTIONS; i++) {
-              workload.transact(db, retries, history, r, "t" + thread + "." + i);
-            }
-            return null;
-          }));
+          work.add(
+              pool.submit(
+                  () -> {
+                    for (int i = 0; i < TRANSACTIONS; i++) {
+                      workload.transact(db, retries, history, r, "t" + thread + "." + i);
+                    }
+                    return null;
+                  }));
         }
         for (Future<?> w : work) {
           w.get(2, TimeUnit.MINUTES);
@@ -68,8 +74,13 @@ final class IsolationContract {
       c.settle(handles.get(1));
       result = history.check(workload.lists(c.open("verifier")));
     }
-    System.out.println("[contract] " + kind + " isolation: " + history.transactions().size()
-        + " attempts, anomalies " + result.kinds());
+    System.out.println(
+        "[contract] "
+            + kind
+            + " isolation: "
+            + history.transactions().size()
+            + " attempts, anomalies "
+            + result.kinds());
     assertThat(history.transactions()).as("a history was recorded").isNotEmpty();
     if (kind.guarantees(Guarantee.SERIALIZABLE)) {
       assertThat(result.anomalies()).as("seed %d: serializable", seed).isEmpty();

@@ -54,6 +54,7 @@ class LockServiceRestartTest {
   /** Past the longest lock lease {@code kind} itself takes (its mutual exclusion needs it). */
   private static Duration longestLockTimeout(ProtocolKind kind) {
     return kind.guarantees(Guarantee.SNAPSHOT_ISOLATION) || kind.guarantees(Guarantee.SERIALIZABLE)
-        ? IsolationSettings.DEFAULT_LEASE_TIMEOUT.plusSeconds(1) : ContractCloud.LEASES;
+        ? IsolationSettings.DEFAULT_LEASE_TIMEOUT.plusSeconds(1)
+        : ContractCloud.LEASES;
   }
 }

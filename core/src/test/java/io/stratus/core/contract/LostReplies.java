@@ -19,10 +19,11 @@ final class LostReplies implements CallInterceptor {
   volatile boolean on;
 
   LostReplies(long seed, ManualClock clock) {
-    FaultPlan plan = FaultPlan.builder()
-        .loseReply(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.25)
-        .fail(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.05)
-        .build();
+    FaultPlan plan =
+        FaultPlan.builder()
+            .loseReply(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.25)
+            .fail(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.05)
+            .build();
     this.faults = new FaultInterceptor(plan, seed, clock);
   }
 

@@ -60,6 +60,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 public abstract class ProtocolContract {
   /** The seed of the running test, for the failure report; null before it starts. */
   Long seed;
+
   private String test = "test";
 
   /** The protocol under test. */
@@ -77,8 +78,20 @@ public abstract class ProtocolContract {
   /** Starts a test with {@code s}: remembers and prints the seed. */
   final void start(long s) {
     seed = s;
-    System.out.println("[contract] " + kind() + " " + getClass().getSimpleName() + "." + test
-        + " seed=" + s + " (replay: -D" + ContractSeeds.SEED + "=" + s + ")");
+    System.out.println(
+        "[contract] "
+            + kind()
+            + " "
+            + getClass().getSimpleName()
+            + "."
+            + test
+            + " seed="
+            + s
+            + " (replay: -D"
+            + ContractSeeds.SEED
+            + "="
+            + s
+            + ")");
   }
 
   final ContractCloud cloud(long s) {
@@ -109,7 +122,8 @@ public abstract class ProtocolContract {
    */
   final void assertSettled(String what, String actual, List<String> writes) {
     if (promises(Guarantee.MONOTONIC_WRITES)) {
-      assertThat(actual).as("%s: the handle's last write wins", what)
+      assertThat(actual)
+          .as("%s: the handle's last write wins", what)
           .isEqualTo(writes.get(writes.size() - 1));
     } else {
       assertThat(actual).as("%s: one of the handle's writes %s", what, writes).isIn(writes);
@@ -119,7 +133,8 @@ public abstract class ProtocolContract {
   /** With read-your-writes, the writer sees {@code expected} at once (before any checkpoint). */
   final void assertOwnRead(String what, Database writer, long key, String expected) {
     if (promises(Guarantee.READ_YOUR_WRITES)) {
-      assertThat(read(writer, key)).as("%s: the writer reads its own write", what)
+      assertThat(read(writer, key))
+          .as("%s: the writer reads its own write", what)
           .isEqualTo(expected);
     }
   }
@@ -142,8 +157,8 @@ public abstract class ProtocolContract {
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
   void shortAndEmptyReceivesLoseNothing(long s) {
-    try (ContractCloud c = cloud(s, new QueueBehavior(false, 0.5, 0),
-        StorageConsistency.strong())) {
+    try (ContractCloud c =
+        cloud(s, new QueueBehavior(false, 0.5, 0), StorageConsistency.strong())) {
       List<Database> w = writers(c, "w", 3);
       ContractCloud.load(w.get(0), 60);
       Random r = new Random(s);
@@ -182,8 +197,8 @@ public abstract class ProtocolContract {
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
   void redeliveredUpdatesAreAppliedOnceInOrder(long s) {
-    try (ContractCloud c = cloud(s, new QueueBehavior(false, 0, 0.5),
-        StorageConsistency.strong())) {
+    try (ContractCloud c =
+        cloud(s, new QueueBehavior(false, 0, 0.5), StorageConsistency.strong())) {
       Database w = c.open("w");
       ContractCloud.load(w, 30);
       List<String> writes = new ArrayList<>();
@@ -214,8 +229,7 @@ public abstract class ProtocolContract {
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
   void reorderedUpdatesKeepTheWritersOrder(long s) {
-    try (ContractCloud c = cloud(s, new QueueBehavior(true, 0, 0),
-        StorageConsistency.strong())) {
+    try (ContractCloud c = cloud(s, new QueueBehavior(true, 0, 0), StorageConsistency.strong())) {
       Database w = c.open("w");
       ContractCloud.load(w, 30);
       update(w, 4, "first");
@@ -227,7 +241,8 @@ public abstract class ProtocolContract {
       w.checkpointAll();
       c.clock.advance(ContractCloud.TTL.plusSeconds(1));
       if (hidden > 0 && promises(Guarantee.MONOTONIC_WRITES)) {
-        assertThat(read(c.open("early"), 4)).as("the second waits for the hidden first")
+        assertThat(read(c.open("early"), 4))
+            .as("the second waits for the hidden first")
             .isNotEqualTo("second");
       }
       List<String> writes = new ArrayList<>(List.of("first", "second"));
@@ -267,8 +282,11 @@ public abstract class ProtocolContract {
     try (ContractCloud c = cloud(s)) {
       PutGate gate = new PutGate("gated-checkpoint", 2);
       StepExecutor background = new StepExecutor();
-      Database h1 = c.open(c.checkpoints(c.config("h1", gate), b -> b
-          .checkpointExecutor(background).checkpointInterval(Duration.ofSeconds(1))));
+      Database h1 =
+          c.open(
+              c.checkpoints(
+                  c.config("h1", gate),
+                  b -> b.checkpointExecutor(background).checkpointInterval(Duration.ofSeconds(1))));
       Database h2 = promises(Guarantee.DURABLE) ? c.open("h2") : h1;
       List<Long> loaded = new ArrayList<>();
       for (long k = 0; k < 30; k++) {
@@ -296,14 +314,17 @@ public abstract class ProtocolContract {
         tx.commit();
       }
       CompletableFuture<Void> worker = new CompletableFuture<>();
-      Thread t = new Thread(() -> {
-        try {
-          background.runAll(); // h1's page checkpoint (and atomic propagation before it)
-          worker.complete(null);
-        } catch (Throwable e) {
-          worker.completeExceptionally(e);
-        }
-      }, "gated-checkpoint");
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  background.runAll(); // h1's page checkpoint (and atomic propagation before it)
+                  worker.complete(null);
+                } catch (Throwable e) {
+                  worker.completeExceptionally(e);
+                }
+              },
+              "gated-checkpoint");
       t.start();
       boolean held = gate.awaitHeldOrDone(worker);
       if (!c.queues(ContractCloud.DB + "/pu/p/").isEmpty()) {
@@ -351,7 +372,6 @@ public abstract class ProtocolContract {
             expected.put(key, v);
             expected.put(fresh, "n" + fresh);
             c.clock.advance(Duration.ofMillis(1)); // commit-time order = real-time order
-
           }
         }
         c.runBackground();
@@ -359,15 +379,18 @@ public abstract class ProtocolContract {
         List<CompletableFuture<Void>> both = new ArrayList<>();
         for (int t = 0; t < 2; t++) {
           CompletableFuture<Void> f = new CompletableFuture<>();
-          new Thread(() -> {
-            try {
-              go.await();
-              cp.checkpointAll();
-              f.complete(null);
-            } catch (Throwable e) {
-              f.completeExceptionally(e);
-            }
-          }, "checkpoint-" + t).start();
+          new Thread(
+                  () -> {
+                    try {
+                      go.await();
+                      cp.checkpointAll();
+                      f.complete(null);
+                    } catch (Throwable e) {
+                      f.completeExceptionally(e);
+                    }
+                  },
+                  "checkpoint-" + t)
+              .start();
           both.add(f);
         }
         go.countDown();
@@ -480,13 +503,16 @@ public abstract class ProtocolContract {
           assertThat(v3).as("key 3 as %s sees it", who).isEqualTo("recreated-3");
           assertThat(v9).as("key 9 as %s sees it", who).isEqualTo(last9);
         } else {
-          assertThat(v3).as("key 3 as %s sees it: not the loaded value", who)
+          assertThat(v3)
+              .as("key 3 as %s sees it: not the loaded value", who)
               .isIn(null, "recreated-3");
-          assertThat(v9).as("key 9 as %s sees it: one of the writes", who)
+          assertThat(v9)
+              .as("key 9 as %s sees it: one of the writes", who)
               .isIn("before", null, "recreated-9", "after");
         }
       }
-      assertThat(scan(reader).keySet()).as("well-formed, other keys untouched")
+      assertThat(scan(reader).keySet())
+          .as("well-formed, other keys untouched")
           .containsAll(List.of(0L, 1L, 2L, 4L, 8L, 10L, 29L));
       assertConverged(reader, List.of(w));
     }
@@ -517,7 +543,11 @@ public abstract class ProtocolContract {
   /** A write of a hot key by a request thread: ticks before it began and after it ended. */
   private record HotWrite(long key, String value, long start, long end, Outcome outcome) {}
 
-  private enum Outcome { OK, FAILED, UNKNOWN }
+  private enum Outcome {
+    OK,
+    FAILED,
+    UNKNOWN
+  }
 
   /**
    * Unknown outcomes across writer lanes: four request threads share one handle whose queue sends
@@ -542,26 +572,29 @@ public abstract class ProtocolContract {
         int id = t;
         Random r = new Random(s + 17 * t);
         CompletableFuture<Void> done = new CompletableFuture<>();
-        new Thread(() -> {
-          try {
-            for (int i = 0; i < 8; i++) {
-              long hotKey = r.nextInt(2);
-              long ownKey = 10 + id * 10 + i;
-              String v = "t" + id + "-" + i;
-              long start = ticks.incrementAndGet();
-              Outcome o = commitBoth(w, hotKey, ownKey, v);
-              long end = ticks.incrementAndGet();
-              hot.add(new HotWrite(hotKey, v, start, end, o));
-              own.put(ownKey, new HotWrite(ownKey, v, start, end, o));
-              if (o == Outcome.OK && promises(Guarantee.READ_YOUR_WRITES)) {
-                assertThat(read(w, ownKey)).as("%s reads its own write", v).isEqualTo(v);
-              }
-            }
-            done.complete(null);
-          } catch (Throwable e) {
-            done.completeExceptionally(e);
-          }
-        }, "request-" + t).start();
+        new Thread(
+                () -> {
+                  try {
+                    for (int i = 0; i < 8; i++) {
+                      long hotKey = r.nextInt(2);
+                      long ownKey = 10 + id * 10 + i;
+                      String v = "t" + id + "-" + i;
+                      long start = ticks.incrementAndGet();
+                      Outcome o = commitBoth(w, hotKey, ownKey, v);
+                      long end = ticks.incrementAndGet();
+                      hot.add(new HotWrite(hotKey, v, start, end, o));
+                      own.put(ownKey, new HotWrite(ownKey, v, start, end, o));
+                      if (o == Outcome.OK && promises(Guarantee.READ_YOUR_WRITES)) {
+                        assertThat(read(w, ownKey)).as("%s reads its own write", v).isEqualTo(v);
+                      }
+                    }
+                    done.complete(null);
+                  } catch (Throwable e) {
+                    done.completeExceptionally(e);
+                  }
+                },
+                "request-" + t)
+            .start();
         threads.add(done);
       }
       for (CompletableFuture<Void> f : threads) {
@@ -571,16 +604,18 @@ public abstract class ProtocolContract {
       c.settle(w);
       c.settle(w);
       Database reader = c.open("reader");
-      System.out.println("[contract] outcomes: " + own.values().stream()
-          .map(HotWrite::outcome).toList());
+      System.out.println(
+          "[contract] outcomes: " + own.values().stream().map(HotWrite::outcome).toList());
       for (HotWrite o : own.values()) {
         String seen = read(reader, o.key());
         switch (o.outcome()) {
           case OK -> assertThat(seen).as("own key of OK %s", o.value()).isEqualTo(o.value());
-          case FAILED -> assertThat(seen).as("own key of FAILED %s", o.value())
-              .isEqualTo(initial(o.key()));
-          default -> assertThat(seen).as("own key of UNKNOWN %s", o.value())
-              .isIn(o.value(), initial(o.key()));
+          case FAILED ->
+              assertThat(seen).as("own key of FAILED %s", o.value()).isEqualTo(initial(o.key()));
+          default ->
+              assertThat(seen)
+                  .as("own key of UNKNOWN %s", o.value())
+                  .isIn(o.value(), initial(o.key()));
         }
       }
       for (long key = 0; key < 2; key++) {
@@ -588,18 +623,26 @@ public abstract class ProtocolContract {
         long k = key;
         List<HotWrite> ofKey = hot.stream().filter(h -> h.key() == k).toList();
         if (seen.equals(initial(key))) {
-          assertThat(ofKey).as("hot key %d shows its loaded value: no OK write", key)
+          assertThat(ofKey)
+              .as("hot key %d shows its loaded value: no OK write", key)
               .noneMatch(h -> h.outcome() == Outcome.OK);
           continue;
         }
-        HotWrite winner = ofKey.stream().filter(h -> h.value().equals(seen)).findFirst()
-            .orElseThrow(() -> new AssertionError("hot key " + k + " shows " + seen
-                + ", which no commit wrote"));
-        assertThat(winner.outcome()).as("hot key %d shows %s", key, seen)
+        HotWrite winner =
+            ofKey.stream()
+                .filter(h -> h.value().equals(seen))
+                .findFirst()
+                .orElseThrow(
+                    () ->
+                        new AssertionError(
+                            "hot key " + k + " shows " + seen + ", which no commit wrote"));
+        assertThat(winner.outcome())
+            .as("hot key %d shows %s", key, seen)
             .isNotEqualTo(Outcome.FAILED);
         if (promises(Guarantee.MONOTONIC_WRITES)) {
-          assertThat(ofKey).as("hot key %d shows %s, but an OK write began after it ended",
-              key, seen).noneMatch(h -> h.outcome() == Outcome.OK && h.start() > winner.end());
+          assertThat(ofKey)
+              .as("hot key %d shows %s, but an OK write began after it ended", key, seen)
+              .noneMatch(h -> h.outcome() == Outcome.OK && h.start() > winner.end());
         }
       }
       assertConverged(reader, List.of(w));
@@ -628,7 +671,8 @@ public abstract class ProtocolContract {
   @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
   void eventuallyConsistentPageReads(long s) {
     Duration window = Duration.ofMinutes(2);
-    try (ContractCloud c = cloud(s, QueueBehavior.reliable(), StorageConsistency.eventual(window))) {
+    try (ContractCloud c =
+        cloud(s, QueueBehavior.reliable(), StorageConsistency.eventual(window))) {
       Database w = c.open("w");
       Database reader = c.open("reader");
       loadByCommit(c, w, 40);
@@ -649,7 +693,8 @@ public abstract class ProtocolContract {
         int index = seen.equals(initial(5)) ? -1 : writes.indexOf(seen);
         assertThat(seen.equals(initial(5)) || index >= 0).as("read %s was written", seen).isTrue();
         if (promises(Guarantee.MONOTONIC_READS)) {
-          assertThat(index).as("read %s after having read write %d", seen, lastSeen)
+          assertThat(index)
+              .as("read %s after having read write %d", seen, lastSeen)
               .isGreaterThanOrEqualTo(lastSeen);
         }
         lastSeen = Math.max(lastSeen, index);
@@ -693,8 +738,7 @@ public abstract class ProtocolContract {
   @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
   void historyOfClientsOnAReliableCloud(long s) {
     start(s);
-    History h = new HistoryHarness(kind(), s, HistoryHarness.Setting.reliable(), null)
-        .runClients();
+    History h = new HistoryHarness(kind(), s, HistoryHarness.Setting.reliable(), null).runClients();
     h.check(HistoryHarness.checkersFor(kind().guarantees(), QueueBehavior.reliable()))
         .assertValid();
   }
@@ -720,8 +764,7 @@ public abstract class ProtocolContract {
   @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
   void historyOfRequestThreadsSharingOneHandle(long s) throws Exception {
     start(s);
-    History h = new HistoryHarness(kind(), s, HistoryHarness.Setting.reliable(), null)
-        .runThreads();
+    History h = new HistoryHarness(kind(), s, HistoryHarness.Setting.reliable(), null).runThreads();
     Guarantees checks = HistoryHarness.checkersFor(kind().guarantees(), QueueBehavior.reliable());
     if (!checks.checkerNames().contains("committedWritesSurvive")) {
       checks = checks.with(Checkers.committedWritesSurvive());
@@ -751,13 +794,17 @@ public abstract class ProtocolContract {
     start(s);
     HistoryHarness.Setting weak = HistoryHarness.Setting.weak();
     Guarantees checks = HistoryHarness.checkersFor(kind().guarantees(), weak.queues());
-    boolean readsTheArchive = promises(Guarantee.SNAPSHOT_ISOLATION)
-        || promises(Guarantee.SERIALIZABLE);
+    boolean readsTheArchive =
+        promises(Guarantee.SNAPSHOT_ISOLATION) || promises(Guarantee.SERIALIZABLE);
     if (promises(Guarantee.MONOTONIC_READS) && !readsTheArchive) {
       boolean caught = false;
       for (int i = 0; i < 4 && !caught; i++) {
-        caught = new HistoryHarness(kind(), s + i, weak, false).runClients().check(checks)
-            .failedCheckers().contains("monotonicReads");
+        caught =
+            new HistoryHarness(kind(), s + i, weak, false)
+                .runClients()
+                .check(checks)
+                .failedCheckers()
+                .contains("monotonicReads");
       }
       assertThat(caught).as("a stale read caught with the guard off").isTrue();
     } else {

@@ -5,8 +5,8 @@ import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.Set;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -17,8 +17,9 @@ import java.util.function.Supplier;
  * passes. Lets a test run another client's work between two puts of one checkpoint.
  */
 final class PutGate implements CallInterceptor {
-  private static final Set<Operation> PUTS = EnumSet.of(Operation.STORAGE_PUT,
-      Operation.STORAGE_PUT_IF_ABSENT, Operation.STORAGE_PUT_IF_VERSION);
+  private static final Set<Operation> PUTS =
+      EnumSet.of(
+          Operation.STORAGE_PUT, Operation.STORAGE_PUT_IF_ABSENT, Operation.STORAGE_PUT_IF_VERSION);
 
   private final String threadName;
   private final int holdFrom;
@@ -33,8 +34,7 @@ final class PutGate implements CallInterceptor {
 
   @Override
   public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> proceed) {
-    if (!PUTS.contains(call.operation())
-        || !Thread.currentThread().getName().equals(threadName)) {
+    if (!PUTS.contains(call.operation()) || !Thread.currentThread().getName().equals(threadName)) {
       return proceed.get();
     }
     synchronized (this) {
@@ -43,13 +43,18 @@ final class PutGate implements CallInterceptor {
         return proceed.get();
       }
       CompletableFuture<T> out = new CompletableFuture<>();
-      held.add(() -> proceed.get().whenComplete((v, e) -> {
-        if (e != null) {
-          out.completeExceptionally(e);
-        } else {
-          out.complete(v);
-        }
-      }));
+      held.add(
+          () ->
+              proceed
+                  .get()
+                  .whenComplete(
+                      (v, e) -> {
+                        if (e != null) {
+                          out.completeExceptionally(e);
+                        } else {
+                          out.complete(v);
+                        }
+                      }));
       notifyAll();
       return out;
     }
@@ -60,11 +65,12 @@ final class PutGate implements CallInterceptor {
    * is held. Bounded, so a hang fails the test.
    */
   boolean awaitHeldOrDone(CompletableFuture<?> worker) throws InterruptedException {
-    worker.whenComplete((v, e) -> {
-      synchronized (this) {
-        notifyAll();
-      }
-    });
+    worker.whenComplete(
+        (v, e) -> {
+          synchronized (this) {
+            notifyAll();
+          }
+        });
     return awaitHeld(worker);
   }
 

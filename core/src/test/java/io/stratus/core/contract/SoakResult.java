@@ -10,8 +10,15 @@ import java.util.TreeMap;
  * beyond the protocol's allowance by kind, acknowledged writes lost, and a description of each
  * anomaly.
  */
-record SoakResult(ProtocolKind kind, long seed, String workload, Map<String, Integer> faults,
-    int transactions, Map<String, Integer> anomalies, int lostWrites, List<String> descriptions,
+record SoakResult(
+    ProtocolKind kind,
+    long seed,
+    String workload,
+    Map<String, Integer> faults,
+    int transactions,
+    Map<String, Integer> anomalies,
+    int lostWrites,
+    List<String> descriptions,
     long nanos) {
 
   SoakResult {
@@ -25,7 +32,10 @@ record SoakResult(ProtocolKind kind, long seed, String workload, Map<String, Int
   }
 
   /** What a workload's judge found. */
-  record Judgement(int transactions, Map<String, Integer> anomalies, int lostWrites,
+  record Judgement(
+      int transactions,
+      Map<String, Integer> anomalies,
+      int lostWrites,
       List<String> descriptions) {}
 
   /** The per-protocol sum of many histories. */
@@ -55,9 +65,10 @@ record SoakResult(ProtocolKind kind, long seed, String workload, Map<String, Int
 
     @Override
     public String toString() {
-      return String.format("[soak] %-21s seeds %d %s, transactions checked %d, faults %s,"
-          + " anomalies %s, acknowledged writes lost %d, %.1f s in histories", kind, seeds,
-          workloads, transactions, faults, anomalies, lostWrites, nanos / 1e9);
+      return String.format(
+          "[soak] %-21s seeds %d %s, transactions checked %d, faults %s,"
+              + " anomalies %s, acknowledged writes lost %d, %.1f s in histories",
+          kind, seeds, workloads, transactions, faults, anomalies, lostWrites, nanos / 1e9);
     }
   }
 }

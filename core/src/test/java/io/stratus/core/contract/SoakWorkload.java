@@ -58,6 +58,7 @@ interface SoakWorkload {
     private final int sessions;
     private final HistoryRecorder recorder = new HistoryRecorder();
     private final Map<Integer, List<Long>> inserted = new ConcurrentHashMap<>();
+
     /** The load's transaction: settled before any other write (fresh keys are not). */
     private volatile String loadTx;
 
@@ -95,8 +96,9 @@ interface SoakWorkload {
       try (Transaction tx = db.begin()) {
         for (int i = 0; i < 8; i++) {
           long k = r.nextInt(KEYS);
-          rec.read(Long.toString(k), tx.read(COLLECTION, Key.of(k)).map(ContractCloud::string)
-              .orElse(null));
+          rec.read(
+              Long.toString(k),
+              tx.read(COLLECTION, Key.of(k)).map(ContractCloud::string).orElse(null));
         }
         if (r.nextInt(3) > 0) {
           for (int i = 0; i < 1 + r.nextInt(2); i++) {
@@ -151,15 +153,20 @@ interface SoakWorkload {
       recorder.finalState("reader", view(reader));
       History h = recorder.snapshot();
       // Fresh keys are inserted, and deleted, while faults are on: only the load is settled.
-      CheckResult result = h.check(HistoryHarness.checkersFor(kind.guarantees(),
-          QueueBehavior.weak(), Optional.of(loadTx == null ? Set.of() : Set.of(loadTx))));
+      CheckResult result =
+          h.check(
+              HistoryHarness.checkersFor(
+                  kind.guarantees(),
+                  QueueBehavior.weak(),
+                  Optional.of(loadTx == null ? Set.of() : Set.of(loadTx))));
       Map<String, Integer> kinds = new TreeMap<>();
       List<String> descriptions = new ArrayList<>();
       int lost = 0;
       for (Anomaly a : result.anomalies()) {
         kinds.merge(a.checker(), 1, Integer::sum);
         descriptions.add(a.toString());
-        if (a.checker().equals("committedWritesSurvive") || a.checker().equals("updatesTakeEffect")) {
+        if (a.checker().equals("committedWritesSurvive")
+            || a.checker().equals("updatesTakeEffect")) {
           lost++;
         }
       }
@@ -206,8 +213,8 @@ interface SoakWorkload {
     Bank(ProtocolKind kind, int sessions) {
       this.kind = kind;
       this.sessions = sessions;
-      this.isolating = kind.guarantees(Guarantee.SNAPSHOT_ISOLATION)
-          || kind.guarantees(Guarantee.SERIALIZABLE);
+      this.isolating =
+          kind.guarantees(Guarantee.SNAPSHOT_ISOLATION) || kind.guarantees(Guarantee.SERIALIZABLE);
     }
 
     @Override
@@ -288,7 +295,8 @@ interface SoakWorkload {
       static Account parse(String v) {
         int semi = v.indexOf(';');
         String rest = v.substring(semi + 1);
-        return new Account(Long.parseLong(v.substring(0, semi)),
+        return new Account(
+            Long.parseLong(v.substring(0, semi)),
             rest.isEmpty() ? List.of() : List.of(rest.split(",")));
       }
 
@@ -329,14 +337,19 @@ interface SoakWorkload {
           expected += t.from == a ? -t.amount : t.amount;
         }
         if (expected != acc.balance) {
-          note(kinds, descriptions, "torn-balance", "account " + a + " holds " + acc.balance
-              + " but its transfers sum to " + expected);
+          note(
+              kinds,
+              descriptions,
+              "torn-balance",
+              "account " + a + " holds " + acc.balance + " but its transfers sum to " + expected);
         }
       }
       boolean atomic = kind.guarantees(Guarantee.ATOMIC);
-      boolean keepsAcknowledged = isolating || (kind.guarantees(Guarantee.DURABLE)
-          && kind.guarantees(Guarantee.READ_YOUR_WRITES)
-          && kind.guarantees(Guarantee.MONOTONIC_WRITES));
+      boolean keepsAcknowledged =
+          isolating
+              || (kind.guarantees(Guarantee.DURABLE)
+                  && kind.guarantees(Guarantee.READ_YOUR_WRITES)
+                  && kind.guarantees(Guarantee.MONOTONIC_WRITES));
       int lost = 0;
       for (Transfer t : transfers.values()) {
         boolean inFrom = applied.getOrDefault(t.from, Set.of()).contains(t.id);
@@ -344,16 +357,19 @@ interface SoakWorkload {
         if (atomic && t.outcome == FaultSoak.Outcome.FAILED && (inFrom || inTo)) {
           note(kinds, descriptions, "failed-transfer-visible", t.toString());
         }
-        boolean judgedWhole = t.outcome == FaultSoak.Outcome.OK
-            || (isolating && t.outcome == FaultSoak.Outcome.UNKNOWN);
+        boolean judgedWhole =
+            t.outcome == FaultSoak.Outcome.OK
+                || (isolating && t.outcome == FaultSoak.Outcome.UNKNOWN);
         if (atomic && judgedWhole && inFrom != inTo) {
-          note(kinds, descriptions, "half-applied-transfer", t + " from " + inFrom + " to "
-              + inTo);
+          note(kinds, descriptions, "half-applied-transfer", t + " from " + inFrom + " to " + inTo);
         }
         if (keepsAcknowledged && t.outcome == FaultSoak.Outcome.OK && !(inFrom && inTo)) {
           lost++;
-          note(kinds, descriptions, "acknowledged-transfer-lost", t + " from " + inFrom
-              + " to " + inTo);
+          note(
+              kinds,
+              descriptions,
+              "acknowledged-transfer-lost",
+              t + " from " + inFrom + " to " + inTo);
         }
       }
       if (isolating && total != START * ACCOUNTS) {
@@ -369,12 +385,11 @@ interface SoakWorkload {
           }
         }
       }
-      return new SoakResult.Judgement(transfers.size() + audits.get(), kinds, lost,
-          descriptions);
+      return new SoakResult.Judgement(transfers.size() + audits.get(), kinds, lost, descriptions);
     }
 
-    private static void note(Map<String, Integer> kinds, List<String> descriptions, String kind,
-        String what) {
+    private static void note(
+        Map<String, Integer> kinds, List<String> descriptions, String kind, String what) {
       kinds.merge(kind, 1, Integer::sum);
       descriptions.add(kind + ": " + what);
     }

@@ -2,15 +2,9 @@ package io.stratus.protocols.advanced;
 
 import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
-import io.stratus.CorruptLogMessageException;
 import io.stratus.DatabaseInRecoveryException;
-import io.stratus.cloudapi.AdvancedMessage;
-import io.stratus.cloudapi.AdvancedQueueService;
 import io.stratus.cloudapi.CloudException;
-import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CrashPoints;
-import io.stratus.cloudapi.LockGrant;
-import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.protocols.BackgroundFailures;
 import io.stratus.protocols.CrashPoint;
@@ -29,7 +23,6 @@ import io.stratus.protocols.log.QueueSender;
 import java.lang.System.Logger.Level;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -38,12 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The {@link CommitLog} of advanced atomicity (paper 000, section 5.3, Algorithms 5 and 6): two
@@ -91,6 +79,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class AdvancedAtomicLog implements CommitLog {
   private static final System.Logger LOG = System.getLogger(AdvancedAtomicLog.class.getName());
+
   /**
    * A committed transaction whose records are not propagated yet; {@code resend}: the message
    * that commits it, to send again first (its outcome was unknown), or empty.
@@ -107,6 +96,7 @@ public final class AdvancedAtomicLog implements CommitLog {
   private final int maxMessageSize;
   private final SecureRandom keys = new SecureRandom();
   private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
+
   /** Propagation on the checkpoint executor, one run serving every commit that arrived meanwhile. */
   private final CoalescingTask propagation;
 
@@ -120,13 +110,16 @@ public final class AdvancedAtomicLog implements CommitLog {
     this.crashPoints = ctx.crashPoints();
     this.sender = parts.sender();
     PuQueues names = parts.names();
-    this.atomicity = new AdvancedAtomicity(ctx, records -> {
-      Map<String, List<LogRecord>> byQueue = new LinkedHashMap<>();
-      for (LogRecord r : records) {
-        byQueue.computeIfAbsent(names.queueOf(r), q -> new ArrayList<>()).add(r);
-      }
-      sender.sendAll(byQueue);
-    });
+    this.atomicity =
+        new AdvancedAtomicity(
+            ctx,
+            records -> {
+              Map<String, List<LogRecord>> byQueue = new LinkedHashMap<>();
+              for (LogRecord r : records) {
+                byQueue.computeIfAbsent(names.queueOf(r), q -> new ArrayList<>()).add(r);
+              }
+              sender.sendAll(byQueue);
+            });
     this.maxMessageSize = atomicity.maxMessageSize();
     this.propagation = new CoalescingTask(parts.scheduler(), this::propagatePending);
   }
@@ -166,13 +159,23 @@ public final class AdvancedAtomicLog implements CommitLog {
         crashPoints.reach(CrashPoint.AATOMIC_AFTER_LOG.id());
         if (clock.millis() - now > atomicity.commitDeadlineMillis()) {
           lane.giveBack(routed.byQueue());
-          throw new CommitFailedException("advanced atomic commit of transaction " + tx
-              + ": sending its log messages took longer than " + atomicity.commitDeadlineMillis()
-              + " ms, too close to the atomic timeout; no commit record was sent, so none of it"
-              + " will be applied", true, null);
+          throw new CommitFailedException(
+              "advanced atomic commit of transaction "
+                  + tx
+                  + ": sending its log messages took longer than "
+                  + atomicity.commitDeadlineMillis()
+                  + " ms, too close to the atomic timeout; no commit record was sent, so none of it"
+                  + " will be applied",
+              true,
+              null);
         }
-        sendCommitting(tx, key, true, routed,
-            AtomicMessages.commitRecord(commitKey, now, messages.size(), all.size()), lane);
+        sendCommitting(
+            tx,
+            key,
+            true,
+            routed,
+            AtomicMessages.commitRecord(commitKey, now, messages.size(), all.size()),
+            lane);
       }
       lane.completed(routed.byQueue());
       crashPoints.reach(CrashPoint.AATOMIC_AFTER_COMMIT_RECORD.id());
@@ -191,8 +194,8 @@ public final class AdvancedAtomicLog implements CommitLog {
    * Sends the message whose arrival commits the transaction (complete message or commit record):
    * sent, committed; maybe sent, settled as a winner later; not sent, nothing happened.
    */
-  private void sendCommitting(String tx, long key, boolean twoStep, Routed routed,
-      byte[] message, Sequencing.Slot lane) {
+  private void sendCommitting(
+      String tx, long key, boolean twoStep, Routed routed, byte[] message, Sequencing.Slot lane) {
     AdvancedAtomicity.Sent s = atomicity.send(atomicity.commitQueue(), List.of(message), key);
     if (s.ok()) {
       return;
@@ -203,20 +206,29 @@ public final class AdvancedAtomicLog implements CommitLog {
       parts.events().winner(routed);
       pending.add(new Pending(key, twoStep, routed, Optional.of(message)));
       propagation.request();
-      throw new CommitStateUnknownException("advanced atomic commit of transaction " + tx
-          + ": the commit record may or may not have arrived; it is sent again until it has",
+      throw new CommitStateUnknownException(
+          "advanced atomic commit of transaction "
+              + tx
+              + ": the commit record may or may not have arrived; it is sent again until it has",
           s.failure());
     }
     lane.giveBack(routed.byQueue());
     throw failed(tx, "sending its commit record failed", s, false);
   }
 
-  private static CommitFailedException failed(String tx, String what, AdvancedAtomicity.Sent s,
-      boolean unknownIsHarmless) {
-    boolean retryable = s.failure() instanceof CloudException c
-        && (c.isRetryable() || (unknownIsHarmless && c instanceof OutcomeUnknownException));
-    return new CommitFailedException("advanced atomic commit of transaction " + tx + ": " + what
-        + "; no commit record was sent, so none of it will be applied", retryable, s.failure());
+  private static CommitFailedException failed(
+      String tx, String what, AdvancedAtomicity.Sent s, boolean unknownIsHarmless) {
+    boolean retryable =
+        s.failure() instanceof CloudException c
+            && (c.isRetryable() || (unknownIsHarmless && c instanceof OutcomeUnknownException));
+    return new CommitFailedException(
+        "advanced atomic commit of transaction "
+            + tx
+            + ": "
+            + what
+            + "; no commit record was sent, so none of it will be applied",
+        retryable,
+        s.failure());
   }
 
   // ---- propagation ----
@@ -246,16 +258,22 @@ public final class AdvancedAtomicLog implements CommitLog {
     Map<String, List<LogRecord>> byQueue = new LinkedHashMap<>();
     Set<PuQueues.Target> targets = new LinkedHashSet<>();
     for (Pending b : batch) {
-      b.routed().byQueue().forEach((q, rs) ->
-          byQueue.computeIfAbsent(q, x -> new ArrayList<>()).addAll(rs));
+      b.routed()
+          .byQueue()
+          .forEach((q, rs) -> byQueue.computeIfAbsent(q, x -> new ArrayList<>()).addAll(rs));
       targets.addAll(b.routed().targets());
     }
     try {
       sender.sendAll(byQueue);
     } catch (CloudException e) {
       // The commit records stay; recovery propagates them once they are old.
-      failures.report("propagation", "propagating " + batch.size() + " committed transactions"
-          + " failed; they stay invisible until recovery propagates them", e);
+      failures.report(
+          "propagation",
+          "propagating "
+              + batch.size()
+              + " committed transactions"
+              + " failed; they stay invisible until recovery propagates them",
+          e);
       return;
     }
     crashPoints.reach(CrashPoint.AATOMIC_AFTER_PROPAGATE.id());
@@ -271,8 +289,8 @@ public final class AdvancedAtomicLog implements CommitLog {
     try {
       atomicity.cleanUp(keys, twoStep);
     } catch (CloudException e) {
-      failures.report("clean-up", "cleaning up " + batch.size() + " commits failed; recovery"
-          + " will", e);
+      failures.report(
+          "clean-up", "cleaning up " + batch.size() + " commits failed; recovery" + " will", e);
       return;
     }
     crashPoints.reach(CrashPoint.AATOMIC_AFTER_CLEANUP.id());

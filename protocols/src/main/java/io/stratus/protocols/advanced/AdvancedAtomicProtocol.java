@@ -20,8 +20,9 @@ import io.stratus.protocols.engine.WriterLanes;
  */
 public final class AdvancedAtomicProtocol {
   /** The assembly. */
-  public static final QueueEngine.Assembly ASSEMBLY = new QueueEngine.Assembly(
-      ProtocolKind.ADVANCED_ATOMIC, WriterLanes::open, OwnWrites::new, AdvancedAtomicLog::new);
+  public static final QueueEngine.Assembly ASSEMBLY =
+      new QueueEngine.Assembly(
+          ProtocolKind.ADVANCED_ATOMIC, WriterLanes::open, OwnWrites::new, AdvancedAtomicLog::new);
 
   private AdvancedAtomicProtocol() {}
 

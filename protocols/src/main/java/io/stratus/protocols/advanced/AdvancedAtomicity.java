@@ -14,8 +14,8 @@ import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
-import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.AtomicMessages;
+import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.LogRecord;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -56,10 +56,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class AdvancedAtomicity {
   private static final System.Logger LOG = System.getLogger(AdvancedAtomicity.class.getName());
+
   /** Messages fetched per receive during recovery. */
   static final int RECEIVE_MAX = 1000;
+
   /** Rounds of stale commit records one recovery pass handles at most. */
   private static final int MAX_ROUNDS = 100;
+
   /** Resends of a message whose outcome is unknown. */
   private static final int RESENDS = 3;
 
@@ -98,6 +101,7 @@ public final class AdvancedAtomicity {
   private final AtomicLong passes = new AtomicLong();
   private volatile long lastCheckMillis = Long.MIN_VALUE;
   private volatile boolean recoveryNeeded;
+
   /** Whether a thread of this handle is running the recovery check. */
   private final AtomicBoolean checking = new AtomicBoolean();
 
@@ -118,8 +122,12 @@ public final class AdvancedAtomicity {
     String prefix = prefixOf(ctx.databaseUri());
     this.logQueue = prefix + "log";
     this.commitQueue = prefix + "commit";
-    this.owner = ctx.clientId() + "#" + Long.toString(clock.millis(), 36) + "-"
-        + UUID.randomUUID().toString().substring(0, 8);
+    this.owner =
+        ctx.clientId()
+            + "#"
+            + Long.toString(clock.millis(), 36)
+            + "-"
+            + UUID.randomUUID().toString().substring(0, 8);
     this.atomicTimeout = ctx.checkpoints().atomicTimeout();
     this.commitDeadlineMillis = atomicTimeout.toMillis() * 3 / 4;
     this.recoveryCheckMillis = Math.max(1, atomicTimeout.toMillis() / 5);
@@ -177,7 +185,9 @@ public final class AdvancedAtomicity {
   public void checkBeforeCommit(String tx) {
     long now = clock.millis();
     long last = lastCheckMillis;
-    if (!recoveryNeeded && last != Long.MIN_VALUE && now >= last
+    if (!recoveryNeeded
+        && last != Long.MIN_VALUE
+        && now >= last
         && now - last < recoveryCheckMillis) {
       return;
     }
@@ -193,9 +203,12 @@ public final class AdvancedAtomicity {
       try {
         r = recoverStale(false);
       } catch (CloudException e) {
-        throw new CommitFailedException("commit of transaction " + tx
-            + ": checking for transactions to recover failed; nothing was sent",
-            e.isRetryable(), e);
+        throw new CommitFailedException(
+            "commit of transaction "
+                + tx
+                + ": checking for transactions to recover failed; nothing was sent",
+            e.isRetryable(),
+            e);
       }
       lastCheckMillis = now;
       recoveryNeeded = r == Recovery.BUSY;
@@ -207,8 +220,10 @@ public final class AdvancedAtomicity {
 
   private void throwIfInRecovery(String tx) {
     if (recoveryNeeded) {
-      throw new DatabaseInRecoveryException("commit of transaction " + tx
-          + ": another client is recovering a crashed client's transaction; nothing was sent");
+      throw new DatabaseInRecoveryException(
+          "commit of transaction "
+              + tx
+              + ": another client is recovering a crashed client's transaction; nothing was sent");
     }
   }
 
@@ -303,8 +318,8 @@ public final class AdvancedAtomicity {
   private Recovery recover(boolean all, Tally tally) {
     // Both questions at once: one round trip for the check that runs before commits.
     CompletableFuture<List<AdvancedMessage>> commits = staleCommitRecords(all);
-    CompletableFuture<List<AdvancedMessage>> oldLogs = all ? null
-        : queues.receiveOlderThan(logQueue, 1, atomicTimeout);
+    CompletableFuture<List<AdvancedMessage>> oldLogs =
+        all ? null : queues.receiveOlderThan(logQueue, 1, atomicTimeout);
     Set<Long> leftAlone = new HashSet<>();
     Map<String, List<AdvancedMessage>> stale = byCommitKey(CloudFutures.await(commits), leftAlone);
     boolean orphansDue = all || !CloudFutures.await(oldLogs).isEmpty();
@@ -341,7 +356,8 @@ public final class AdvancedAtomicity {
   }
 
   private CompletableFuture<List<AdvancedMessage>> staleCommitRecords(boolean all) {
-    return all ? queues.receiveAfterId(commitQueue, RECEIVE_MAX, 0)
+    return all
+        ? queues.receiveAfterId(commitQueue, RECEIVE_MAX, 0)
         : queues.receiveOlderThan(commitQueue, RECEIVE_MAX, atomicTimeout);
   }
 
@@ -350,8 +366,8 @@ public final class AdvancedAtomicity {
    * alone. A damaged commit message is left in the queue (logged, and left alone from then on):
    * deleting it could drop a committed transaction, and an operator can still inspect it.
    */
-  private Map<String, List<AdvancedMessage>> byCommitKey(List<AdvancedMessage> ms,
-      Set<Long> leftAlone) {
+  private Map<String, List<AdvancedMessage>> byCommitKey(
+      List<AdvancedMessage> ms, Set<Long> leftAlone) {
     Map<String, List<AdvancedMessage>> out = new LinkedHashMap<>();
     for (AdvancedMessage m : ms) {
       if (leftAlone.contains(m.id())) {
@@ -362,8 +378,14 @@ public final class AdvancedAtomicity {
         out.computeIfAbsent(k, x -> new ArrayList<>()).add(m);
       } catch (CorruptLogMessageException e) {
         leftAlone.add(m.id());
-        LOG.log(Level.WARNING, "damaged message " + m.id() + " in " + commitQueue
-            + " left in the queue: " + e.getMessage());
+        LOG.log(
+            Level.WARNING,
+            "damaged message "
+                + m.id()
+                + " in "
+                + commitQueue
+                + " left in the queue: "
+                + e.getMessage());
       }
     }
     return out;
@@ -375,8 +397,7 @@ public final class AdvancedAtomicity {
    * deletes its messages, log first. A transaction with a damaged log message is left alone
    * (its ids join {@code leftAlone}): applying the rest would apply part of it.
    */
-  private void recoverOne(List<AdvancedMessage> commitMessages, Tally tally,
-      Set<Long> leftAlone) {
+  private void recoverOne(List<AdvancedMessage> commitMessages, Tally tally, Set<Long> leftAlone) {
     AtomicMessages.Entry commit = AtomicMessages.decode(LogPayloads.of(commitMessages.get(0)));
     long key = commitMessages.get(0).key();
     List<LogRecord> records = new ArrayList<>();
@@ -385,15 +406,24 @@ public final class AdvancedAtomicity {
       records.addAll(commit.records());
     } else {
       Map<Integer, List<LogRecord>> byIndex = new TreeMap<>();
-      for (AdvancedMessage m : CloudFutures.await(
-          queues.receiveByKey(logQueue, RECEIVE_MAX, key - 1, key + 1))) {
+      for (AdvancedMessage m :
+          CloudFutures.await(queues.receiveByKey(logQueue, RECEIVE_MAX, key - 1, key + 1))) {
         AtomicMessages.Entry e;
         try {
           e = AtomicMessages.decode(LogPayloads.of(m));
         } catch (CorruptLogMessageException ex) {
-          LOG.log(Level.WARNING, "damaged message " + m.id() + " in " + logQueue + " under the"
-              + " key of committed transaction " + commit.commitKey() + ": it is left alone, with"
-              + " its commit record: " + ex.getMessage());
+          LOG.log(
+              Level.WARNING,
+              "damaged message "
+                  + m.id()
+                  + " in "
+                  + logQueue
+                  + " under the"
+                  + " key of committed transaction "
+                  + commit.commitKey()
+                  + ": it is left alone, with"
+                  + " its commit record: "
+                  + ex.getMessage());
           commitMessages.forEach(c -> leftAlone.add(c.id()));
           tally.incomplete++;
           return;
@@ -456,9 +486,8 @@ public final class AdvancedAtomicity {
   public RecoverySummary recoverAbandonedClients() {
     Tally tally = new Tally();
     Recovery r = recover(true, tally);
-    int waiting =
-        CloudFutures.await(queues.receiveAfterId(commitQueue, RECEIVE_MAX, 0)).size();
-    return new RecoverySummary(1, tally.winners, tally.orphans, waiting,
-        r == Recovery.BUSY ? 1 : 0, tally.incomplete);
+    int waiting = CloudFutures.await(queues.receiveAfterId(commitQueue, RECEIVE_MAX, 0)).size();
+    return new RecoverySummary(
+        1, tally.winners, tally.orphans, waiting, r == Recovery.BUSY ? 1 : 0, tally.incomplete);
   }
 }

@@ -100,19 +100,25 @@ public final class AtomicCommitLog implements CommitLog {
   private final AtomicLog log;
   private final QueueSender sender;
   private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
+
   /** Committed here, not propagated yet: passes propagate them only when they see them whole. */
   private final Set<String> pendingKeys = ConcurrentHashMap.newKeySet();
+
   /** Of {@link #pendingKeys}, those a pass propagated: the flush does not send them again. */
   private final Set<String> sentByPasses = ConcurrentHashMap.newKeySet();
+
   /** Propagated here, messages not deleted yet: passes delete them without sending again. */
   private final Set<String> propagated = ConcurrentHashMap.newKeySet();
+
   /** Commit records this process sent or saw: never taken for losers. */
   private final Set<String> knownCommitted = ConcurrentHashMap.newKeySet();
+
   /**
    * Propagation on the checkpoint executor, one run serving every commit that arrived meanwhile;
    * each run asks for a clean-up.
    */
   private final CoalescingTask propagation;
+
   /**
    * The clean-up pass, apart from propagation: a pass receives the whole ATOMIC queue, which under
    * load takes many round trips, and propagation waiting for it held every commit's records back
@@ -120,6 +126,7 @@ public final class AtomicCommitLog implements CommitLog {
    * with the backlog).
    */
   private final CoalescingTask cleanUps;
+
   /**
    * How long after its commit time a two-step transaction may still send its commit record: three
    * quarters of the atomic timeout, leaving the rest for clock skew and the send itself.
@@ -138,22 +145,26 @@ public final class AtomicCommitLog implements CommitLog {
     this.failures = new BackgroundFailures(LOG, ctx.clock());
     this.crashPoints = ctx.crashPoints();
     this.commitDeadlineMillis = ctx.checkpoints().atomicTimeout().toMillis() * 3 / 4;
-    this.nonce = Long.toString(ctx.clock().millis(), 36) + "-"
-        + UUID.randomUUID().toString().substring(0, 8);
+    this.nonce =
+        Long.toString(ctx.clock().millis(), 36)
+            + "-"
+            + UUID.randomUUID().toString().substring(0, 8);
     this.sender = parts.sender();
-    this.log = new AtomicLog(ctx, ctx.clientId() + "#" + nonce, parts.names(), sender,
-        knownCommitted);
+    this.log =
+        new AtomicLog(ctx, ctx.clientId() + "#" + nonce, parts.names(), sender, knownCommitted);
     this.queue = log.queueOf(ctx.clientId());
     this.cleanUps = new CoalescingTask(parts.scheduler(), this::cleanUp);
-    this.propagation = new CoalescingTask(parts.scheduler(), () -> {
-      propagatePending();
-      cleanUps.request();
-    });
-    CloudFutures.await(ctx.services().locks().setTimeout(log.prefix(),
-        ctx.checkpoints().lockTimeout()));
+    this.propagation =
+        new CoalescingTask(
+            parts.scheduler(),
+            () -> {
+              propagatePending();
+              cleanUps.request();
+            });
+    CloudFutures.await(
+        ctx.services().locks().setTimeout(log.prefix(), ctx.checkpoints().lockTimeout()));
     recoverOwn();
   }
-
 
   @Override
   public void commit(WriteSet ws, Routed routed) {
@@ -194,8 +205,8 @@ public final class AtomicCommitLog implements CommitLog {
    * first, recovery applies all or nothing; if nothing had arrived, the later records of its lane
    * wait for good (see docs/protocols.md).
    */
-  private CommitStateUnknownException settleLater(String tx, String key,
-      Routed routed, byte[] message, QueueSender.Sent sent) {
+  private CommitStateUnknownException settleLater(
+      String tx, String key, Routed routed, byte[] message, QueueSender.Sent sent) {
     pendingKeys.add(key);
     parts.events().winner(routed); // a winner to be: later records of its keys follow
     pending.add(new Pending(key, routed, List.of(message)));
@@ -207,8 +218,8 @@ public final class AtomicCommitLog implements CommitLog {
    * The common case: records and commit record in one complete-transaction message, so the
    * commit costs one queue round trip. Sent means committed; not sent means nothing exists.
    */
-  private void commitInOneMessage(String tx, String key, Routed routed,
-      byte[] message, Sequencing.Slot lane) {
+  private void commitInOneMessage(
+      String tx, String key, Routed routed, byte[] message, Sequencing.Slot lane) {
     knownCommitted.add(key); // before it can exist: our own passes must not touch it
     pendingKeys.add(key);
     sendCommitting(tx, key, routed, message, lane, "sending it to the ATOMIC queue failed");
@@ -219,8 +230,13 @@ public final class AtomicCommitLog implements CommitLog {
    * record): sent, it is committed; maybe sent, it is settled as a winner later; not sent, it is
    * a loser that gives its counters back.
    */
-  private void sendCommitting(String tx, String key, Routed routed, byte[] message,
-      Sequencing.Slot lane, String whatFailed) {
+  private void sendCommitting(
+      String tx,
+      String key,
+      Routed routed,
+      byte[] message,
+      Sequencing.Slot lane,
+      String whatFailed) {
     Resolved r = sendResolving(List.of(message));
     if (r.sent().ok()) {
       return;
@@ -238,8 +254,8 @@ public final class AtomicCommitLog implements CommitLog {
   }
 
   /** A transaction too large for one message: its log records, then the commit record last. */
-  private void commitInTwoSteps(String tx, String key, long now, Routed routed,
-      List<LogRecord> all, Sequencing.Slot lane) {
+  private void commitInTwoSteps(
+      String tx, String key, long now, Routed routed, List<LogRecord> all, Sequencing.Slot lane) {
     List<byte[]> messages = AtomicMessages.pack(key, now, all, sender.maxMessageSize());
     Resolved logs = sendResolving(messages);
     if (!logs.sent().ok()) {
@@ -253,14 +269,25 @@ public final class AtomicCommitLog implements CommitLog {
     // loser's, and the commit record would commit half of it.
     if (clock.millis() - now > commitDeadlineMillis) {
       lane.giveBack(routed.byQueue());
-      throw new CommitFailedException("atomic commit of transaction " + tx + ": sending its log"
-          + " records took longer than " + commitDeadlineMillis + " ms, too close to the atomic"
-          + " timeout; no commit record was sent, so none of it will be applied", true, null);
+      throw new CommitFailedException(
+          "atomic commit of transaction "
+              + tx
+              + ": sending its log"
+              + " records took longer than "
+              + commitDeadlineMillis
+              + " ms, too close to the atomic"
+              + " timeout; no commit record was sent, so none of it will be applied",
+          true,
+          null);
     }
     knownCommitted.add(key); // before it can exist: our own passes must not take it for a loser
     pendingKeys.add(key);
-    sendCommitting(tx, key, routed,
-        AtomicMessages.commitRecord(key, now, messages.size(), all.size()), lane,
+    sendCommitting(
+        tx,
+        key,
+        routed,
+        AtomicMessages.commitRecord(key, now, messages.size(), all.size()),
+        lane,
         "sending its commit record failed");
   }
 
@@ -283,8 +310,11 @@ public final class AtomicCommitLog implements CommitLog {
   }
 
   private static CommitStateUnknownException unknown(String tx, QueueSender.Sent sent) {
-    return new CommitStateUnknownException("atomic commit of transaction " + tx + ": the"
-        + " commit record may or may not have been sent; recovery will apply all or nothing",
+    return new CommitStateUnknownException(
+        "atomic commit of transaction "
+            + tx
+            + ": the"
+            + " commit record may or may not have been sent; recovery will apply all or nothing",
         sent.failures().get(0));
   }
 
@@ -293,13 +323,24 @@ public final class AtomicCommitLog implements CommitLog {
    * every failure is; a send whose outcome is unknown counts as retryable for log messages (they
    * are losers whether they arrived or not).
    */
-  private static RuntimeException failed(String what, String tx, QueueSender.Sent sent,
-      boolean unknownIsHarmless) {
-    boolean retryable = sent.failures().stream().allMatch(f -> f instanceof CloudException c
-        && (c.isRetryable() || (unknownIsHarmless && c instanceof OutcomeUnknownException)));
-    CommitFailedException e = new CommitFailedException("atomic commit of transaction " + tx
-        + ": " + what + "; no commit record was sent, so none of it will be applied", retryable,
-        sent.failures().get(0));
+  private static RuntimeException failed(
+      String what, String tx, QueueSender.Sent sent, boolean unknownIsHarmless) {
+    boolean retryable =
+        sent.failures().stream()
+            .allMatch(
+                f ->
+                    f instanceof CloudException c
+                        && (c.isRetryable()
+                            || (unknownIsHarmless && c instanceof OutcomeUnknownException)));
+    CommitFailedException e =
+        new CommitFailedException(
+            "atomic commit of transaction "
+                + tx
+                + ": "
+                + what
+                + "; no commit record was sent, so none of it will be applied",
+            retryable,
+            sent.failures().get(0));
     for (int i = 1; i < sent.failures().size(); i++) {
       e.addSuppressed(sent.failures().get(i));
     }
@@ -384,8 +425,15 @@ public final class AtomicCommitLog implements CommitLog {
       for (Pending b : batch) {
         pendingKeys.remove(b.key()); // a winner in the ATOMIC queue: the next pass sends it
       }
-      failures.report("propagation", "propagating " + batch.size() + " committed transactions"
-          + " from " + queue + " failed; they stay invisible until a later pass sends them", e);
+      failures.report(
+          "propagation",
+          "propagating "
+              + batch.size()
+              + " committed transactions"
+              + " from "
+              + queue
+              + " failed; they stay invisible until a later pass sends them",
+          e);
       return;
     }
     crashPoints.reach(CrashPoint.ATOMIC_AFTER_PROPAGATE.id());
@@ -408,8 +456,7 @@ public final class AtomicCommitLog implements CommitLog {
       propagated.removeAll(pass.finished());
       return pass;
     } catch (CloudException e) {
-      failures.report("recovery", "recovering " + queue + " failed; checkpointAll will retry",
-          e);
+      failures.report("recovery", "recovering " + queue + " failed; checkpointAll will retry", e);
       return AtomicLog.Pass.SKIPPED;
     }
   }
@@ -458,15 +505,14 @@ public final class AtomicCommitLog implements CommitLog {
       RecoverySummary others = recoverAbandonedClients();
       waiting += others.waiting() + others.skipped();
     } catch (CloudException e) {
-      LOG.log(Level.WARNING, "listing the ATOMIC queues failed; abandoned clients not recovered",
-          e);
+      LOG.log(
+          Level.WARNING, "listing the ATOMIC queues failed; abandoned clients not recovered", e);
       waiting++;
     }
     // Propagations pending after this flush (a failed send) and this client's own commits the
     // recovery pass had to leave alone are work that remains.
     return waiting + pending.size();
   }
-
 
   @Override
   public void close() {

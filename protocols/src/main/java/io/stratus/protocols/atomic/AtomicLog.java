@@ -12,8 +12,8 @@ import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolContext;
-import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.AtomicMessages;
+import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues;
 import io.stratus.protocols.log.QueueSender;
@@ -86,10 +86,13 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class AtomicLog {
   private static final System.Logger LOG = System.getLogger(AtomicLog.class.getName());
+
   /** Where damaged messages of ATOMIC queues go, so that they no longer come back to every pass. */
   private final DeadLetters deadLetters;
+
   /** Empty receives in a row that end a pass (short receives return nothing at times). */
   static final int EMPTY_RECEIVES = 5;
+
   /** At most this many receives per pass. */
   private static final int MAX_RECEIVES = 10_000;
 
@@ -100,8 +103,14 @@ final class AtomicLog {
    * @param incomplete of {@code waiting}, committed transactions some of whose log messages the
    *     pass did not see (hidden or missed by short receives): never propagated in part
    */
-  record Pass(boolean ran, int winners, int losers, int waiting, int recordsPropagated,
-      int incomplete, Set<String> finished) {
+  record Pass(
+      boolean ran,
+      int winners,
+      int losers,
+      int waiting,
+      int recordsPropagated,
+      int incomplete,
+      Set<String> finished) {
     static final Pass SKIPPED = new Pass(false, 0, 0, 0, 0, 0, Set.of());
   }
 
@@ -109,11 +118,14 @@ final class AtomicLog {
   private static final class Txn {
     final String key;
     long time = Long.MIN_VALUE;
+
     /** Every message id of its commit record or complete message (resends: several). */
     final Set<String> commitIds = new LinkedHashSet<>();
+
     AtomicMessages.Entry commit;
     final Map<Integer, AtomicMessages.Entry> messages = new TreeMap<>();
     final Set<String> logIds = new LinkedHashSet<>();
+
     /** Message ids of its propagation markers: its records all reached their PU queues. */
     final Set<String> markerIds = new LinkedHashSet<>();
 
@@ -158,8 +170,10 @@ final class AtomicLog {
 
   private final String databaseUri;
   private final String holder;
+
   /** Numbers this process's passes (each its own lock holder). */
   private final AtomicLong passes = new AtomicLong();
+
   private final SimpleQueueService queues;
   private final LockService locks;
   private final Clock clock;
@@ -170,7 +184,11 @@ final class AtomicLog {
   private final CrashPoints crashPoints;
   private final Map<String, ReentrantLock> mutexes = new ConcurrentHashMap<>();
 
-  AtomicLog(ProtocolContext ctx, String holder, PuQueues names, QueueSender sender,
+  AtomicLog(
+      ProtocolContext ctx,
+      String holder,
+      PuQueues names,
+      QueueSender sender,
       Set<String> knownCommitted) {
     this.databaseUri = ctx.databaseUri();
     this.crashPoints = ctx.crashPoints();
@@ -282,8 +300,13 @@ final class AtomicLog {
     return txns;
   }
 
-  private Pass decide(String queue, Map<String, Txn> txns, Set<String> ownPending,
-      Set<String> propagated, Set<String> sentHere, Map<String, String> handles,
+  private Pass decide(
+      String queue,
+      Map<String, Txn> txns,
+      Set<String> ownPending,
+      Set<String> propagated,
+      Set<String> sentHere,
+      Map<String, String> handles,
       Set<String> deleted) {
     long now = clock.millis();
     List<Txn> winners = new ArrayList<>();
@@ -343,13 +366,23 @@ final class AtomicLog {
         crashPoints.reach(CrashPoint.ATOMIC_PASS_AFTER_PROPAGATE.id());
       }
       if (!markers.isEmpty() && !sender.sendMessages(queue, markers).ok()) {
-        LOG.log(Level.DEBUG, "ATOMIC queue " + queue + ": propagation markers not sent; the"
-            + " winners stay for the next pass");
+        LOG.log(
+            Level.DEBUG,
+            "ATOMIC queue "
+                + queue
+                + ": propagation markers not sent; the"
+                + " winners stay for the next pass");
         return new Pass(true, 0, 0, waiting + unfinished, records, incomplete, Set.of());
       }
     } catch (CloudException e) {
-      LOG.log(Level.DEBUG, "ATOMIC queue " + queue + ": propagating " + winners.size()
-          + " winners failed; left for later", e);
+      LOG.log(
+          Level.DEBUG,
+          "ATOMIC queue "
+              + queue
+              + ": propagating "
+              + winners.size()
+              + " winners failed; left for later",
+          e);
       return new Pass(true, 0, 0, waiting + unfinished, 0, incomplete, Set.of());
     }
     Set<String> finished = new HashSet<>();
@@ -401,13 +434,19 @@ final class AtomicLog {
     for (Txn t : finishing) {
       finished.add(t.key);
     }
-    return new Pass(true, winners.size() + finishing.size(), losers.size(), waiting, records,
-        incomplete, finished);
+    return new Pass(
+        true,
+        winners.size() + finishing.size(),
+        losers.size(),
+        waiting,
+        records,
+        incomplete,
+        finished);
   }
 
   /** Deletes the messages {@code ids} by their latest receipt handles. */
-  private void deleteAll(String queue, Set<String> ids, Map<String, String> latest,
-      Set<String> deleted) {
+  private void deleteAll(
+      String queue, Set<String> ids, Map<String, String> latest, Set<String> deleted) {
     List<String> handles = new ArrayList<>(ids.size());
     for (String id : ids) {
       handles.add(latest.get(id));

@@ -19,8 +19,9 @@ import io.stratus.protocols.engine.WriterLanes;
  */
 public final class AtomicProtocol {
   /** The assembly. */
-  public static final QueueEngine.Assembly ASSEMBLY = new QueueEngine.Assembly(
-      ProtocolKind.ATOMIC, WriterLanes::open, OwnWrites::new, AtomicCommitLog::new);
+  public static final QueueEngine.Assembly ASSEMBLY =
+      new QueueEngine.Assembly(
+          ProtocolKind.ATOMIC, WriterLanes::open, OwnWrites::new, AtomicCommitLog::new);
 
   private AtomicProtocol() {}
 

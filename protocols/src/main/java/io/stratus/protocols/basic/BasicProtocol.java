@@ -23,9 +23,12 @@ import io.stratus.protocols.engine.Sequencing;
  */
 public final class BasicProtocol {
   /** The assembly. */
-  public static final QueueEngine.Assembly ASSEMBLY = new QueueEngine.Assembly(
-      ProtocolKind.BASIC, (ctx, leases) -> Sequencing.none(), ReadYourWrites::none,
-      PuQueueLog::new);
+  public static final QueueEngine.Assembly ASSEMBLY =
+      new QueueEngine.Assembly(
+          ProtocolKind.BASIC,
+          (ctx, leases) -> Sequencing.none(),
+          ReadYourWrites::none,
+          PuQueueLog::new);
 
   private BasicProtocol() {}
 

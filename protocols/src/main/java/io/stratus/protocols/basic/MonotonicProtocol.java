@@ -21,8 +21,9 @@ import io.stratus.protocols.engine.WriterLanes;
  */
 public final class MonotonicProtocol {
   /** The assembly. */
-  public static final QueueEngine.Assembly ASSEMBLY = new QueueEngine.Assembly(
-      ProtocolKind.MONOTONIC, WriterLanes::open, OwnWrites::new, PuQueueLog::new);
+  public static final QueueEngine.Assembly ASSEMBLY =
+      new QueueEngine.Assembly(
+          ProtocolKind.MONOTONIC, WriterLanes::open, OwnWrites::new, PuQueueLog::new);
 
   private MonotonicProtocol() {}
 

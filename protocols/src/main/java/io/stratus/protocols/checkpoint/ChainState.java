@@ -27,8 +27,11 @@ import java.util.function.Function;
  * @param freeMinutes per chain key (some may lack), when a probe first found its writer's lease
  *     free, in minutes since the epoch
  */
-public record ChainState(Map<String, Long> counters, Map<String, Integer> appliedMinutes,
-    List<Integer> retired, Map<String, Integer> freeMinutes) {
+public record ChainState(
+    Map<String, Long> counters,
+    Map<String, Integer> appliedMinutes,
+    List<Integer> retired,
+    Map<String, Integer> freeMinutes) {
   /** No chains. */
   public static final ChainState EMPTY = new ChainState(Map.of(), Map.of(), List.of());
 
@@ -43,14 +46,14 @@ public record ChainState(Map<String, Long> counters, Map<String, Integer> applie
   }
 
   /** Chains without a writer lease found free. */
-  public ChainState(Map<String, Long> counters, Map<String, Integer> appliedMinutes,
-      List<Integer> retired) {
+  public ChainState(
+      Map<String, Long> counters, Map<String, Integer> appliedMinutes, List<Integer> retired) {
     this(counters, appliedMinutes, retired, Map.of());
   }
 
   /** The entries of {@code times} whose key has a counter, and a time. */
-  private static Map<String, Integer> onlyCounted(Map<String, Integer> times,
-      Map<String, Long> counters) {
+  private static Map<String, Integer> onlyCounted(
+      Map<String, Integer> times, Map<String, Long> counters) {
     Map<String, Integer> out = new HashMap<>();
     for (Map.Entry<String, Integer> e : times.entrySet()) {
       if (counters.containsKey(e.getKey()) && e.getValue() != 0) {
@@ -111,10 +114,11 @@ public record ChainState(Map<String, Long> counters, Map<String, Integer> applie
     try {
       stored = StoredChainState.parseFrom(bytes);
     } catch (InvalidProtocolBufferException e) {
-      throw new CorruptPageException("(protocol state)", "unreadable chain state: "
-          + e.getMessage(), e);
+      throw new CorruptPageException(
+          "(protocol state)", "unreadable chain state: " + e.getMessage(), e);
     }
-    return new ChainState(stored.getCountersMap(),
+    return new ChainState(
+        stored.getCountersMap(),
         byKey(stored.getCountersMap().keySet(), stored.getAppliedMinutesList()),
         stored.getRetiredList(),
         byKey(stored.getCountersMap().keySet(), stored.getFreeMinutesList()));

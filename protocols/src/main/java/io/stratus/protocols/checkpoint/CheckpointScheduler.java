@@ -2,11 +2,11 @@ package io.stratus.protocols.checkpoint;
 
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
-import io.stratus.protocols.ProtocolContext;
-import io.stratus.protocols.log.PuQueues.Target;
-import io.stratus.protocols.log.PuQueues;
-import java.lang.System.Logger.Level;
 import io.stratus.protocols.BackgroundFailures;
+import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.log.PuQueues;
+import io.stratus.protocols.log.PuQueues.Target;
+import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.Map;
@@ -17,8 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -61,10 +61,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class CheckpointScheduler implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(CheckpointScheduler.class.getName());
+
   /** Threads of the owned executor: checkpoints mostly wait for the cloud, so more than cores. */
   static final int THREADS = 4;
+
   /** A reader-side chance below which no draw is made (one in ten million reads). */
   static final double NEGLIGIBLE_CHANCE = 1e-7;
+
   /** How long {@link #close} waits for interrupted background work to stop. */
   private static final long CLOSE_WAIT_SECONDS = 10;
 
@@ -74,23 +77,30 @@ public final class CheckpointScheduler implements AutoCloseable {
   private final Clock clock;
   private final BackgroundFailures failures;
   private final long intervalMillis;
+
   /** A run that received this many may have left more in the queue. */
   private final int maxRecords;
+
   private final Executor executor;
   private final ExecutorService owned;
   private final Random random;
   private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
+
   /** Queues this handle sent records to, with the time of the first record no checkpoint of
    *  this handle has covered yet. */
   private final ConcurrentHashMap<Target, Long> owed = new ConcurrentHashMap<>();
+
   /** The earliest time a sweep has work: the oldest owed time plus the interval. */
   private final AtomicLong nextDue = new AtomicLong(Long.MAX_VALUE);
+
   /** Runs sweeps while something is owed; only when this scheduler owns its threads. */
   private final ScheduledExecutorService timer;
+
   private final AtomicBoolean timerArmed = new AtomicBoolean();
   private final AtomicLong ran = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private volatile boolean closed;
+
   /** How long {@link #close} lets running work finish: a checkpoint's lease and a margin. */
   private final long closeWaitMillis;
 
@@ -111,11 +121,15 @@ public final class CheckpointScheduler implements AutoCloseable {
       this.owned = ctx.newDaemonPool("checkpoint", THREADS);
       this.executor = owned;
     }
-    this.timer = owned == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "stratus-checkpoint-sweep-" + ctx.clientId());
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer =
+        owned == null
+            ? null
+            : Executors.newSingleThreadScheduledExecutor(
+                r -> {
+                  Thread t = new Thread(r, "stratus-checkpoint-sweep-" + ctx.clientId());
+                  t.setDaemon(true);
+                  return t;
+                });
   }
 
   /** Writer side: called after a commit sent records to {@code targets}. */
@@ -236,28 +250,34 @@ public final class CheckpointScheduler implements AutoCloseable {
       return false;
     }
     try {
-      executor.execute(() -> {
-        try {
-          if (!closed) {
-            long startedAt = clock.millis();
-            Checkpointer.Outcome o = checkpointer.run(t);
-            ran.incrementAndGet();
-            if (o.completed() && o.deferred() == 0 && o.received() < maxRecords) {
-              // What this handle sent before the run started is applied: the run took all it
-              // received and left nothing waiting. Later sends keep the queue owed.
-              owed.computeIfPresent(t, (k, since) -> since <= startedAt ? null : since);
-            } else if (!o.busy()) { // busy: another run applies the records
+      executor.execute(
+          () -> {
+            try {
+              if (!closed) {
+                long startedAt = clock.millis();
+                Checkpointer.Outcome o = checkpointer.run(t);
+                ran.incrementAndGet();
+                if (o.completed() && o.deferred() == 0 && o.received() < maxRecords) {
+                  // What this handle sent before the run started is applied: the run took all it
+                  // received and left nothing waiting. Later sends keep the queue owed.
+                  owed.computeIfPresent(t, (k, since) -> since <= startedAt ? null : since);
+                } else if (!o.busy()) { // busy: another run applies the records
+                  failed.incrementAndGet();
+                }
+              }
+            } catch (RuntimeException e) {
               failed.incrementAndGet();
+              failures.report(
+                  "checkpoint",
+                  "checkpoint of "
+                      + queue
+                      + " failed; its records stay"
+                      + " queued until a later checkpoint",
+                  e);
+            } finally {
+              scheduled.remove(queue);
             }
-          }
-        } catch (RuntimeException e) {
-          failed.incrementAndGet();
-          failures.report("checkpoint", "checkpoint of " + queue + " failed; its records stay"
-              + " queued until a later checkpoint", e);
-        } finally {
-          scheduled.remove(queue);
-        }
-      });
+          });
       return true;
     } catch (RejectedExecutionException e) {
       scheduled.remove(queue);
@@ -274,24 +294,24 @@ public final class CheckpointScheduler implements AutoCloseable {
       return false;
     }
     try {
-      executor.execute(() -> {
-        if (closed) {
-          return;
-        }
-        try {
-          task.run();
-        } catch (RuntimeException e) {
-          // Background work must not kill its thread; what it did not finish is retried later
-          // (or, once closed, was cut short on purpose).
-          LOG.log(closed ? Level.DEBUG : Level.WARNING, "background task failed", e);
-        }
-      });
+      executor.execute(
+          () -> {
+            if (closed) {
+              return;
+            }
+            try {
+              task.run();
+            } catch (RuntimeException e) {
+              // Background work must not kill its thread; what it did not finish is retried later
+              // (or, once closed, was cut short on purpose).
+              LOG.log(closed ? Level.DEBUG : Level.WARNING, "background task failed", e);
+            }
+          });
       return true;
     } catch (RejectedExecutionException e) {
       return false;
     }
   }
-
 
   public long checkpointsRun() {
     return ran.get();
@@ -315,8 +335,11 @@ public final class CheckpointScheduler implements AutoCloseable {
       try {
         if (!owned.awaitTermination(closeWaitMillis, TimeUnit.MILLISECONDS)) {
           owned.shutdownNow();
-          LOG.log(Level.WARNING, "background checkpoint work still running "
-              + closeWaitMillis + " ms after close; interrupted");
+          LOG.log(
+              Level.WARNING,
+              "background checkpoint work still running "
+                  + closeWaitMillis
+                  + " ms after close; interrupted");
           owned.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
         }
       } catch (InterruptedException e) {

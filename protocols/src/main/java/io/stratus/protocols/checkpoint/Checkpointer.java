@@ -25,11 +25,11 @@ import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.StorageLayout;
-import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.LogMessages;
+import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.LogRecord;
-import io.stratus.protocols.log.PuQueues.Target;
 import io.stratus.protocols.log.PuQueues;
+import io.stratus.protocols.log.PuQueues.Target;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -123,8 +123,14 @@ public final class Checkpointer {
    * @param deferred records it received but left queued (after a gap in their chain, behind an
    *     unmet lane dependency, or waiting for room in the header)
    */
-  public record Outcome(boolean completed, boolean busy, int received, int applied, int deferred,
-      int pagesWritten, String why) {
+  public record Outcome(
+      boolean completed,
+      boolean busy,
+      int received,
+      int applied,
+      int deferred,
+      int pagesWritten,
+      String why) {
     public static Outcome busy(String why) {
       return new Outcome(false, true, 0, 0, 0, 0, why);
     }
@@ -135,21 +141,30 @@ public final class Checkpointer {
   }
 
   private final String clientId;
+
   /** Distinguishes this process's lock owners from a restarted client's with the same id. */
   private final String nonce = UUID.randomUUID().toString().substring(0, 8);
+
   /** Numbers this process's checkpoint runs (each its own lock owner). */
   private final AtomicLong runs = new AtomicLong();
+
   /** Where corrupt pages are reported (each once). */
   private final DamageReports damage;
+
   /** Where damaged messages go: out of the queue, kept for an operator. */
   private final DeadLetters deadLetters;
+
   /** One checkpoint of a queue per process at a time. */
   private final ConcurrentHashMap<String, ReentrantLock> mutexes = new ConcurrentHashMap<>();
+
   private final StorageService storage;
+
   /** Puts, stamps and installs the pages a checkpoint writes. */
   private final PageWriter writer;
+
   /** Whether pages are put on the version read (CONDITIONAL) or plainly (TIMING_ONLY). */
   private final boolean conditionalPuts;
+
   private final SimpleQueueService queues;
   private final LockService locks;
   private final BufferPool pool;
@@ -159,10 +174,13 @@ public final class Checkpointer {
   private final Duration lockTimeout;
   private final long propagationMillis;
   private final int maxRecords;
+
   /** This handle's writer lease and the probes of other writers' (monotonic writes). */
   private final WriterLeases leases;
+
   /** How long a chain must not have advanced before it may be retired (see WriteChains). */
   private final long horizonMillis;
+
   /** Records of retired chains skipped as stray copies, and records that waited for room. */
 
   /**
@@ -198,7 +216,8 @@ public final class Checkpointer {
    * hidden by a receive (for a lock timeout each) has reappeared many times over.
    */
   public static long horizonFor(Duration lockTimeout) {
-    return Math.max(Duration.ofMinutes(15).toMillis(),
+    return Math.max(
+        Duration.ofMinutes(15).toMillis(),
         3 * lockTimeout.multipliedBy(WriterLeases.DEATH_FACTOR).toMillis());
   }
 
@@ -206,8 +225,6 @@ public final class Checkpointer {
   public WriterLeases leases() {
     return leases;
   }
-
-
 
   /**
    * Checkpoints the queue of {@code target} once, unless this process is checkpointing it already
@@ -326,10 +343,13 @@ public final class Checkpointer {
    */
   private final class Held {
     long deadline;
+
     /** The lock owner of this run. */
     final String owner;
+
     /** Page URI to whether its queue's lock was granted. */
     final Map<String, Boolean> pages = new HashMap<>();
+
     /** Record (by identity) to the other leaf now responsible for its key. */
     final IdentityHashMap<LogRecord, String> movedTo = new IdentityHashMap<>();
 
@@ -350,15 +370,17 @@ public final class Checkpointer {
      * checkpoint of that page that this client is running is not joined but waited for.
      */
     public boolean lock(String pageUri) {
-      return pages.computeIfAbsent(pageUri, u -> {
-        long sentAt = clock.millis();
-        LockGrant g = CloudFutures.await(
-            locks.acquireExclusive(names.pageQueue(u), movedOwner()));
-        if (g.granted()) {
-          deadline = Math.min(deadline, sentAt + g.validFor().toMillis());
-        }
-        return g.granted();
-      });
+      return pages.computeIfAbsent(
+          pageUri,
+          u -> {
+            long sentAt = clock.millis();
+            LockGrant g =
+                CloudFutures.await(locks.acquireExclusive(names.pageQueue(u), movedOwner()));
+            if (g.granted()) {
+              deadline = Math.min(deadline, sentAt + g.validFor().toMillis());
+            }
+            return g.granted();
+          });
     }
 
     public boolean holds(String pageUri) {
@@ -381,8 +403,13 @@ public final class Checkpointer {
     }
   }
 
-  private Outcome checkpoint(Target target, String queue, Steps step,
-      DirectPageStore.Lease lease, Held held, boolean closeGaps) {
+  private Outcome checkpoint(
+      Target target,
+      String queue,
+      Steps step,
+      DirectPageStore.Lease lease,
+      Held held,
+      boolean closeGaps) {
     leases.renewIfDue(); // a handle that checkpoints is alive, whether or not its queue has work
     Received in = receive(queue);
     crashPoints.reach(step.afterReceive().id());
@@ -425,9 +452,17 @@ public final class Checkpointer {
       String key = WriteChains.key(w.getKey(), target.isTree(), target.uri());
       long recorded = counters.getOrDefault(key, 0L);
       if (w.getValue() > recorded + 1) {
-        LOG.log(System.Logger.Level.WARNING, "closing the gap of chain " + key + " on "
-            + target.uri() + ": counters " + (recorded + 1) + ".." + (w.getValue() - 1)
-            + " are taken as gone (operator repair)");
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "closing the gap of chain "
+                + key
+                + " on "
+                + target.uri()
+                + ": counters "
+                + (recorded + 1)
+                + ".."
+                + (w.getValue() - 1)
+                + " are taken as gone (operator repair)");
         counters.put(key, w.getValue() - 1);
       }
     }
@@ -439,8 +474,8 @@ public final class Checkpointer {
    * page, by identity: located one by one in a fresh read of the tree.
    */
   private Set<LogRecord> behindCorruptPages(Target target, List<LogRecord> records) {
-    DirectPageStore store = new DirectPageStore(storage, writer, conditionalPuts,
-        pool.config().pageSize());
+    DirectPageStore store =
+        new DirectPageStore(storage, writer, conditionalPuts, pool.config().pageSize());
     Set<LogRecord> blocked = Collections.newSetFromMap(new IdentityHashMap<>());
     boolean secondary = target.kind() == PuQueues.Kind.INDEX_TREE;
     for (LogRecord r : records) {
@@ -461,10 +496,17 @@ public final class Checkpointer {
    *
    * @throws CorruptPageException when a page read on the way is corrupt (before anything is put)
    */
-  private Outcome apply(Target target, String queue, Steps step, DirectPageStore.Lease lease,
-      Held held, Received in, Set<LogRecord> blocked, boolean closeGaps) {
-    DirectPageStore store = new DirectPageStore(storage, writer, conditionalPuts,
-        pool.config().pageSize());
+  private Outcome apply(
+      Target target,
+      String queue,
+      Steps step,
+      DirectPageStore.Lease lease,
+      Held held,
+      Received in,
+      Set<LogRecord> blocked,
+      boolean closeGaps) {
+    DirectPageStore store =
+        new DirectPageStore(storage, writer, conditionalPuts, pool.config().pageSize());
     long now = clock.millis();
     Optional<Page> first = store.read(target.uri());
     if (first.isEmpty()) {
@@ -483,23 +525,28 @@ public final class Checkpointer {
       lockMovedPages(first.get(), in.records, store, held, blocked);
     }
     // Monotonic writes: each writer's chain in counter order, exactly once (WriteChains).
-    WriteChains.Filtered chains = filterChains(in.records, first.get(), target, store, now,
-        r -> blocked.contains(r) || held.blocked(r));
+    WriteChains.Filtered chains =
+        filterChains(
+            in.records,
+            first.get(),
+            target,
+            store,
+            now,
+            r -> blocked.contains(r) || held.blocked(r));
     List<LogRecord> records = chains.apply();
     int applied;
     if (target.isTree()) {
       applied = applyToTree(target, records, store, now, chains.counters());
     } else {
-      applied = applyToPage(target.uri(), records, store, now, chains.counters(), held)
-          .orElse(0);
+      applied = applyToPage(target.uri(), records, store, now, chains.counters(), held).orElse(0);
     }
     Map<String, String> versions = store.flush(lease, target.uri()); // counters last
     crashPoints.reach(step.afterPut().id());
     delete(queue, in.handlesWithout(chains.deferred()));
     crashPoints.reach(step.afterDelete().id());
     store.install(versions);
-    return new Outcome(true, false, in.records.size(), applied, chains.deferred().size(),
-        versions.size(), "done");
+    return new Outcome(
+        true, false, in.records.size(), applied, chains.deferred().size(), versions.size(), "done");
   }
 
   /**
@@ -507,13 +554,22 @@ public final class Checkpointer {
    * header budget, retiring chains of writers gone, and stages {@code page} with the resulting
    * header, so that the changes applied next (and any split they cause) already account for it.
    */
-  private WriteChains.Filtered filterChains(List<LogRecord> records, Page page, Target target,
-      DirectPageStore store, long now, Predicate<LogRecord> blocked) {
-    WriteChains.Policy policy = new WriteChains.Policy(now,
-        headerBudget(page, store.pageSize(), target), horizonMillis,
-        leases.deathTime().toMillis(), leases::probe);
-    WriteChains.Filtered chains = WriteChains.filter(records, page, target.isTree(),
-        target.uri(), blocked, policy);
+  private WriteChains.Filtered filterChains(
+      List<LogRecord> records,
+      Page page,
+      Target target,
+      DirectPageStore store,
+      long now,
+      Predicate<LogRecord> blocked) {
+    WriteChains.Policy policy =
+        new WriteChains.Policy(
+            now,
+            headerBudget(page, store.pageSize(), target),
+            horizonMillis,
+            leases.deathTime().toMillis(),
+            leases::probe);
+    WriteChains.Filtered chains =
+        WriteChains.filter(records, page, target.isTree(), target.uri(), blocked, policy);
     store.stage(chains.header(page));
     return chains;
   }
@@ -531,21 +587,34 @@ public final class Checkpointer {
     }
     String rootUri = target.uri();
     String prefix = rootUri.substring(0, rootUri.lastIndexOf('/') + 1);
-    int uriBytes = Math.max(rootUri.getBytes(StandardCharsets.UTF_8).length,
-        prefix.getBytes(StandardCharsets.UTF_8).length + BLinkTree.NEW_URI_SUFFIX_RESERVE);
-    int rootFixed = Page.builder(rootUri, PageKind.INNER).level(1).treeCheckpointMillis(1)
-        .build().encodedSizeBound();
-    int perEntry = Page.builder("", PageKind.LEAF).entries(new byte[][] {new byte[0]},
-        new byte[][] {new byte[0]}).build().encodedSizeBound()
-        - Page.builder("", PageKind.LEAF).build().encodedSizeBound();
-    int room = pageSize - rootFixed
-        - 3 * (treeOf(rootUri).maxKeyBytes(pageSize) + uriBytes + perEntry);
+    int uriBytes =
+        Math.max(
+            rootUri.getBytes(StandardCharsets.UTF_8).length,
+            prefix.getBytes(StandardCharsets.UTF_8).length + BLinkTree.NEW_URI_SUFFIX_RESERVE);
+    int rootFixed =
+        Page.builder(rootUri, PageKind.INNER)
+            .level(1)
+            .treeCheckpointMillis(1)
+            .build()
+            .encodedSizeBound();
+    int perEntry =
+        Page.builder("", PageKind.LEAF)
+                .entries(new byte[][] {new byte[0]}, new byte[][] {new byte[0]})
+                .build()
+                .encodedSizeBound()
+            - Page.builder("", PageKind.LEAF).build().encodedSizeBound();
+    int room =
+        pageSize - rootFixed - 3 * (treeOf(rootUri).maxKeyBytes(pageSize) + uriBytes + perEntry);
     return Math.max(0, Math.min(pageSize / 2, room));
   }
 
   /** Applies a tree queue's inserts and deletes; returns how many records were applied. */
-  private int applyToTree(Target target, List<LogRecord> records, DirectPageStore store,
-      long now, Map<String, Long> counters) {
+  private int applyToTree(
+      Target target,
+      List<LogRecord> records,
+      DirectPageStore store,
+      long now,
+      Map<String, Long> counters) {
     boolean secondary = target.kind() == PuQueues.Kind.INDEX_TREE;
     List<TreeChange> changes = new ArrayList<>(records.size());
     for (LogRecord r : records) {
@@ -560,15 +629,21 @@ public final class Checkpointer {
     root = readRoot(store, target.uri());
     ChainState chains = ChainState.of(root);
     if (!chains.counters().equals(counters) || root.treeCheckpointMillis() != now) {
-      writeHeader(store, root.toBuilder().treeCheckpointMillis(now)
-          .protocolState(chains.withCounters(counters).encode()).build(), target.uri());
+      writeHeader(
+          store,
+          root.toBuilder()
+              .treeCheckpointMillis(now)
+              .protocolState(chains.withCounters(counters).encode())
+              .build(),
+          target.uri());
     }
     return changes.size();
   }
 
   private static Page readRoot(DirectPageStore store, String rootUri) {
-    return store.read(rootUri).orElseThrow(
-        () -> new DirectPageStore.Abandoned("tree " + rootUri + " has no root", null));
+    return store
+        .read(rootUri)
+        .orElseThrow(() -> new DirectPageStore.Abandoned("tree " + rootUri + " has no root", null));
   }
 
   /**
@@ -576,8 +651,13 @@ public final class Checkpointer {
    * An update whose key a split has moved to another leaf is applied to that leaf, whose lock
    * {@link #lockMovedPages} took.
    */
-  private Optional<Integer> applyToPage(String pageUri, List<LogRecord> records,
-      DirectPageStore store, long now, Map<String, Long> counters, Held held) {
+  private Optional<Integer> applyToPage(
+      String pageUri,
+      List<LogRecord> records,
+      DirectPageStore store,
+      long now,
+      Map<String, Long> counters,
+      Held held) {
     Optional<Page> read = store.read(pageUri);
     if (read.isEmpty()) {
       return Optional.empty();
@@ -591,16 +671,22 @@ public final class Checkpointer {
     for (LogRecord r : records) {
       byte[] key = r.change().key();
       String leafUri = held.movedTo.getOrDefault(r, pageUri);
-      Page leaf = leafUri.equals(pageUri) ? page : store.read(leafUri).orElseThrow(
-          () -> new DirectPageStore.Abandoned("leaf " + leafUri + " is missing", null));
-      TreeMap<byte[], Boolean> known = present.computeIfAbsent(r.treeUri(),
-          u -> new TreeMap<>(Arrays::compareUnsigned));
+      Page leaf =
+          leafUri.equals(pageUri)
+              ? page
+              : store
+                  .read(leafUri)
+                  .orElseThrow(
+                      () -> new DirectPageStore.Abandoned("leaf " + leafUri + " is missing", null));
+      TreeMap<byte[], Boolean> known =
+          present.computeIfAbsent(r.treeUri(), u -> new TreeMap<>(Arrays::compareUnsigned));
       boolean there = known.computeIfAbsent(key, k -> leaf.indexOf(k) >= 0);
-      boolean apply = switch (r.kind()) {
-        case UPDATE -> there; // absent: deleted since (by another writer), dropped
-        case INSERT -> true; // a put: creates or replaces
-        case DELETE -> there;
-      };
+      boolean apply =
+          switch (r.kind()) {
+            case UPDATE -> there; // absent: deleted since (by another writer), dropped
+            case INSERT -> true; // a put: creates or replaces
+            case DELETE -> there;
+          };
       if (apply) {
         byTree.computeIfAbsent(r.treeUri(), u -> new ArrayList<>()).add(r.toTreeChange(false));
         known.put(key, r.kind() != LogicalChange.Kind.DELETE);
@@ -612,16 +698,23 @@ public final class Checkpointer {
     }
     for (String written : store.writes().keySet()) {
       Page w = store.writes().get(written);
-      if (w.kind() == PageKind.LEAF && !store.isNew(written)
-          && !written.equals(pageUri) && !held.holds(written)) {
+      if (w.kind() == PageKind.LEAF
+          && !store.isNew(written)
+          && !written.equals(pageUri)
+          && !held.holds(written)) {
         // The tree changed between locating the leaves and applying: try again later.
-        throw new DirectPageStore.Abandoned("a record would land on leaf " + written
-            + ", whose lock this checkpoint does not hold", null);
+        throw new DirectPageStore.Abandoned(
+            "a record would land on leaf " + written + ", whose lock this checkpoint does not hold",
+            null);
       }
     }
     Page now0 = store.read(pageUri).orElseThrow();
-    writeHeader(store, now0.toBuilder().lastCheckpointMillis(now)
-        .protocolState(ChainState.of(now0).withCounters(counters).encode()).build(),
+    writeHeader(
+        store,
+        now0.toBuilder()
+            .lastCheckpointMillis(now)
+            .protocolState(ChainState.of(now0).withCounters(counters).encode())
+            .build(),
         StorageLayout.rootOf(now0.uri()));
     return Optional.of(applied);
   }
@@ -630,8 +723,12 @@ public final class Checkpointer {
    * Finds, for the records routed to {@code page} whose keys a split moved away, the leaves now
    * responsible, and locks them ({@code held}).
    */
-  private void lockMovedPages(Page page, List<LogRecord> records, DirectPageStore store,
-      Held held, Set<LogRecord> blocked) {
+  private void lockMovedPages(
+      Page page,
+      List<LogRecord> records,
+      DirectPageStore store,
+      Held held,
+      Set<LogRecord> blocked) {
     for (LogRecord r : records) {
       if (blocked.contains(r)) {
         continue;
@@ -676,8 +773,12 @@ public final class Checkpointer {
     Page p = page;
     while (p.isBeyondHighKey(key) && p.rightSibling().isPresent()) {
       String next = p.rightSibling().get();
-      p = store.read(next).orElseThrow(() -> new DirectPageStore.Abandoned(
-          "right sibling " + next + " is missing", null));
+      p =
+          store
+              .read(next)
+              .orElseThrow(
+                  () ->
+                      new DirectPageStore.Abandoned("right sibling " + next + " is missing", null));
     }
     return p.uri();
   }
@@ -689,20 +790,28 @@ public final class Checkpointer {
 
   /** Messages received by one checkpoint: the records of the valid ones, and every handle. */
   /** The crash points of one checkpoint's steps: a tree's or a data page's. */
-  private record Steps(CrashPoint afterLock, CrashPoint afterReceive, CrashPoint afterPut,
-      CrashPoint afterDelete) {
-    static final Steps TREE = new Steps(CrashPoint.CHECKPOINT_TREE_AFTER_LOCK,
-        CrashPoint.CHECKPOINT_TREE_AFTER_RECEIVE, CrashPoint.CHECKPOINT_TREE_AFTER_PUT,
-        CrashPoint.CHECKPOINT_TREE_AFTER_DELETE);
-    static final Steps PAGE = new Steps(CrashPoint.CHECKPOINT_PAGE_AFTER_LOCK,
-        CrashPoint.CHECKPOINT_PAGE_AFTER_RECEIVE, CrashPoint.CHECKPOINT_PAGE_AFTER_PUT,
-        CrashPoint.CHECKPOINT_PAGE_AFTER_DELETE);
+  private record Steps(
+      CrashPoint afterLock, CrashPoint afterReceive, CrashPoint afterPut, CrashPoint afterDelete) {
+    static final Steps TREE =
+        new Steps(
+            CrashPoint.CHECKPOINT_TREE_AFTER_LOCK,
+            CrashPoint.CHECKPOINT_TREE_AFTER_RECEIVE,
+            CrashPoint.CHECKPOINT_TREE_AFTER_PUT,
+            CrashPoint.CHECKPOINT_TREE_AFTER_DELETE);
+    static final Steps PAGE =
+        new Steps(
+            CrashPoint.CHECKPOINT_PAGE_AFTER_LOCK,
+            CrashPoint.CHECKPOINT_PAGE_AFTER_RECEIVE,
+            CrashPoint.CHECKPOINT_PAGE_AFTER_PUT,
+            CrashPoint.CHECKPOINT_PAGE_AFTER_DELETE);
   }
 
   private static final class Received {
     final List<LogRecord> records = new ArrayList<>();
+
     /** Message id to its latest receipt handle (duplicate deliveries are applied once). */
     final Map<String, String> handles = new LinkedHashMap<>();
+
     /** Message id to the records it holds. */
     final Map<String, List<LogRecord>> byMessage = new LinkedHashMap<>();
 
@@ -711,8 +820,7 @@ public final class Checkpointer {
       if (deferred.isEmpty()) {
         return new ArrayList<>(handles.values());
       }
-      java.util.Set<LogRecord> keep =
-          java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+      java.util.Set<LogRecord> keep = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
       keep.addAll(deferred);
       List<String> out = new ArrayList<>();
       for (Map.Entry<String, String> h : handles.entrySet()) {

@@ -64,11 +64,11 @@ public final class DirectPageStore implements PageStore {
    * @param conditionalPuts whether pages are put on the version read ({@link
    *     io.stratus.protocols.CheckpointWrites#CONDITIONAL}) or plainly
    */
-  public DirectPageStore(StorageService storage, PageWriter writer, boolean conditionalPuts,
-      int pageSize) {
+  public DirectPageStore(
+      StorageService storage, PageWriter writer, boolean conditionalPuts, int pageSize) {
     if (conditionalPuts && !writer.supportsConditions()) {
-      throw new IllegalArgumentException("conditional checkpoint puts need storage with"
-          + " conditional puts");
+      throw new IllegalArgumentException(
+          "conditional checkpoint puts need storage with" + " conditional puts");
     }
     this.storage = storage;
     this.writer = writer;
@@ -94,14 +94,21 @@ public final class DirectPageStore implements PageStore {
     Page p = item.map(i -> PageCodec.decode(uri, i.payload())).orElse(null);
     long seen = writer.seenStamp(uri);
     if (seen > 0 && (p == null || p.versionStamp() < seen)) {
-      throw new Abandoned("storage served page " + uri + " older than this client has seen"
-          + " (stamp " + (p == null ? "absent" : p.versionStamp()) + " < " + seen + ")", null);
+      throw new Abandoned(
+          "storage served page "
+              + uri
+              + " older than this client has seen"
+              + " (stamp "
+              + (p == null ? "absent" : p.versionStamp())
+              + " < "
+              + seen
+              + ")",
+          null);
     }
     read.put(uri, p);
     item.ifPresent(i -> versions.put(uri, i.version()));
     return Optional.ofNullable(p);
   }
-
 
   /**
    * Buffers {@code page} without the size check: only for a header that grew past the page size,
@@ -207,8 +214,11 @@ public final class DirectPageStore implements PageStore {
       try {
         out.put(pages.get(i).uri(), CloudFutures.await(calls.get(i)).version());
       } catch (PreconditionFailedException | ConflictException e) {
-        failure = first(failure, new Abandoned("page " + pages.get(i).uri()
-            + " changed since the checkpoint read it", e));
+        failure =
+            first(
+                failure,
+                new Abandoned(
+                    "page " + pages.get(i).uri() + " changed since the checkpoint read it", e));
       } catch (CloudException e) {
         failure = first(failure, e);
       }

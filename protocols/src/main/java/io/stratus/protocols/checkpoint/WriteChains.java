@@ -1,7 +1,6 @@
 package io.stratus.protocols.checkpoint;
 
 import io.stratus.pagemanager.Page;
-import io.stratus.pagemanager.PageKind;
 import io.stratus.protocols.log.LaneDependency;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.WriterIds;
@@ -91,23 +90,31 @@ import java.util.function.Predicate;
  */
 public final class WriteChains {
   private static final System.Logger LOG = System.getLogger(WriteChains.class.getName());
+
   /** How many retired keys a page remembers ({@link ChainState#retired()}). */
   static final int RETIRED_KEPT = 8;
+
   /** Probes per checkpoint while the header is within its budget, and beyond it. */
   static final int PROBES = 4;
+
   static final int PROBES_OVER_BUDGET = 64;
+
   /**
    * Bytes one chain entry costs in the stored chain state besides its key's UTF-8 bytes, at most:
    * the map entry's framing (tag, length, key tag and length, value tag, a varint of up to ten
    * bytes) and its applied time (a varint of up to five bytes).
    */
   private static final int PER_ENTRY = 22;
+
   /** Bytes the state costs once it holds anything: its field in the page, and the times' framing. */
   private static final int TIMES = Page.PROTOCOL_STATE_OVERHEAD + 4;
+
   /** Bytes the retired hashes cost besides four bytes per hash (tag and length). */
   private static final int RETIRED_FIXED = 4;
+
   /** Bytes the free-lease times cost once any is kept: framing, and a varint per chain entry. */
   private static final int FREE_FIXED = 4;
+
   private static final int FREE_PER_ENTRY = 5;
 
   private WriteChains() {}
@@ -121,11 +128,19 @@ public final class WriteChains {
    * @param deathMillis how long a writer's lease must be found free before it counts as dead
    * @param liveness whether a writer's lease is held now ({@link WriterLeases#probe})
    */
-  public record Policy(long nowMillis, int budgetBytes, long horizonMillis, long deathMillis,
+  public record Policy(
+      long nowMillis,
+      int budgetBytes,
+      long horizonMillis,
+      long deathMillis,
       Function<String, WriterLeases.State> liveness) {
     /** No budget and no retirement: only what the chains say. */
     public static Policy unbounded(long nowMillis) {
-      return new Policy(nowMillis, Integer.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE,
+      return new Policy(
+          nowMillis,
+          Integer.MAX_VALUE,
+          Long.MAX_VALUE,
+          Long.MAX_VALUE,
           w -> WriterLeases.State.UNKNOWN);
     }
   }
@@ -139,9 +154,16 @@ public final class WriteChains {
    * @param retired how many chains were retired
    * @param free per chain key, since when its writer's lease has been found free (minutes)
    */
-  public record Filtered(List<LogRecord> apply, List<LogRecord> deferred, Map<String, Long> counters,
-      Map<String, Integer> minutes, List<Integer> retiredChains, List<LogRecord> leftovers,
-      int waiting, int retired, Map<String, Integer> free) {
+  public record Filtered(
+      List<LogRecord> apply,
+      List<LogRecord> deferred,
+      Map<String, Long> counters,
+      Map<String, Integer> minutes,
+      List<Integer> retiredChains,
+      List<LogRecord> leftovers,
+      int waiting,
+      int retired,
+      Map<String, Integer> free) {
     /** {@code page} with this header. */
     public Page header(Page page) {
       return new ChainState(counters, minutes, retiredChains, free).writeTo(page);
@@ -173,8 +195,8 @@ public final class WriteChains {
   }
 
   /** Whether every lane dependency of {@code r} is applied according to {@code counters}. */
-  private static boolean dependenciesMet(LogRecord r, Map<String, Long> counters, boolean tree,
-      String uri) {
+  private static boolean dependenciesMet(
+      LogRecord r, Map<String, Long> counters, boolean tree, String uri) {
     for (LaneDependency d : r.after()) {
       String sibling = key(WriterIds.sibling(r.clientId(), d.lane()), tree, uri);
       if (counters.getOrDefault(sibling, 0L) < d.counter()) {
@@ -197,8 +219,13 @@ public final class WriteChains {
    * @param blocked records that cannot be applied now (their page's lock was not available): they
    *     wait, like records after a gap
    */
-  public static Filtered filter(List<LogRecord> records, Page page, boolean tree, String uri,
-      Predicate<LogRecord> blocked, Policy policy) {
+  public static Filtered filter(
+      List<LogRecord> records,
+      Page page,
+      boolean tree,
+      String uri,
+      Predicate<LogRecord> blocked,
+      Policy policy) {
     ChainState stored = ChainState.of(page);
     Map<String, Long> out = new LinkedHashMap<>();
     for (Map.Entry<String, Long> e : stored.counters().entrySet()) {
@@ -234,8 +261,8 @@ public final class WriteChains {
       chain.sort(Comparator.comparingLong(LogRecord::clientCounter));
       w.setValue(new ArrayDeque<>(chain));
     }
-    int retired = retire(out, minutes, free, retiredKeys, byWriter.keySet(), tree, uri, policy,
-        nowMinutes);
+    int retired =
+        retire(out, minutes, free, retiredKeys, byWriter.keySet(), tree, uri, policy, nowMinutes);
     List<LogRecord> leftovers = new ArrayList<>();
     for (Iterator<Map.Entry<String, ArrayDeque<LogRecord>>> it = byWriter.entrySet().iterator();
         it.hasNext(); ) {
@@ -246,13 +273,26 @@ public final class WriteChains {
       }
       WriterLeases.State state = policy.liveness().apply(w.getKey());
       if (state == WriterLeases.State.FREE) {
-        LOG.log(System.Logger.Level.WARNING, w.getValue().size() + " record(s) of retired chain "
-            + key + " on " + uri + " skipped: its writer is gone and the chain was applied"
-            + " and retired before (stray copies)");
+        LOG.log(
+            System.Logger.Level.WARNING,
+            w.getValue().size()
+                + " record(s) of retired chain "
+                + key
+                + " on "
+                + uri
+                + " skipped: its writer is gone and the chain was applied"
+                + " and retired before (stray copies)");
         leftovers.addAll(w.getValue());
       } else {
-        LOG.log(System.Logger.Level.ERROR, w.getValue().size() + " record(s) of retired chain "
-            + key + " on " + uri + " held back: its writer's lease answers " + state);
+        LOG.log(
+            System.Logger.Level.ERROR,
+            w.getValue().size()
+                + " record(s) of retired chain "
+                + key
+                + " on "
+                + uri
+                + " held back: its writer's lease answers "
+                + state);
         deferred.addAll(w.getValue());
       }
       it.remove();
@@ -275,7 +315,9 @@ public final class WriteChains {
           chain.pollFirst(); // applied before (a duplicate, or a redelivered message)
         }
         LogRecord head = chain.peekFirst();
-        if (head != null && head.clientCounter() == last + 1 && !blocked.test(head)
+        if (head != null
+            && head.clientCounter() == last + 1
+            && !blocked.test(head)
             && (recorded != null || size + entryBytes(key) <= policy.budgetBytes())
             && dependenciesMet(head, out, tree, uri)
             && (best == null || Checkpointer.COMMIT_ORDER.compare(head, best) < 0)) {
@@ -298,15 +340,25 @@ public final class WriteChains {
     // rest of its chain.
     int waiting = 0;
     for (Map.Entry<String, ArrayDeque<LogRecord>> w : byWriter.entrySet()) {
-      if (!w.getValue().isEmpty() && !out.containsKey(key(w.getKey(), tree, uri))
+      if (!w.getValue().isEmpty()
+          && !out.containsKey(key(w.getKey(), tree, uri))
           && w.getValue().peekFirst().clientCounter() == 1) {
         waiting += w.getValue().size();
       }
       deferred.addAll(w.getValue());
     }
     if (waiting > 0) {
-      LOG.log(System.Logger.Level.INFO, waiting + " record(s) for " + uri + " wait for room in"
-          + " the header (" + size + " of " + policy.budgetBytes() + " bytes)");
+      LOG.log(
+          System.Logger.Level.INFO,
+          waiting
+              + " record(s) for "
+              + uri
+              + " wait for room in"
+              + " the header ("
+              + size
+              + " of "
+              + policy.budgetBytes()
+              + " bytes)");
     }
     unchained.sort(Checkpointer.COMMIT_ORDER);
     List<LogRecord> apply = new ArrayList<>(unchained.size() + chained.size());
@@ -314,8 +366,8 @@ public final class WriteChains {
     apply.addAll(chained); // in the order chosen above, not re-sorted
     minutes.keySet().retainAll(out.keySet());
     free.keySet().retainAll(out.keySet());
-    return new Filtered(apply, deferred, out, minutes, List.copyOf(retiredKeys), leftovers,
-        waiting, retired, free);
+    return new Filtered(
+        apply, deferred, out, minutes, List.copyOf(retiredKeys), leftovers, waiting, retired, free);
   }
 
   /**
@@ -325,21 +377,29 @@ public final class WriteChains {
    * gets its free time in {@code free}; one found held or unknown loses it. Probes only once the
    * header fills half its budget.
    */
-  private static int retire(Map<String, Long> out, Map<String, Integer> minutes,
-      Map<String, Integer> free, ArrayDeque<Integer> retiredKeys, Set<String> writersNow,
-      boolean tree, String uri, Policy policy, int nowMinutes) {
+  private static int retire(
+      Map<String, Long> out,
+      Map<String, Integer> minutes,
+      Map<String, Integer> free,
+      ArrayDeque<Integer> retiredKeys,
+      Set<String> writersNow,
+      boolean tree,
+      String uri,
+      Policy policy,
+      int nowMinutes) {
     int size = headerBytes(out, List.copyOf(retiredKeys), !free.isEmpty());
     if (size <= policy.budgetBytes() / 2 || policy.horizonMillis() == Long.MAX_VALUE) {
       return 0;
     }
     long horizonMinutes = policy.horizonMillis() / 60_000 + 1;
     // Whole minutes that surely span a death time, whatever the seconds of the two probes.
-    long deathMinutes = policy.deathMillis() == Long.MAX_VALUE ? Long.MAX_VALUE
-        : policy.deathMillis() / 60_000 + 1;
+    long deathMinutes =
+        policy.deathMillis() == Long.MAX_VALUE ? Long.MAX_VALUE : policy.deathMillis() / 60_000 + 1;
     List<String> candidates = new ArrayList<>();
     for (String k : out.keySet()) {
       String writer = writerOf(k, tree, uri);
-      if (writer != null && !writersNow.contains(writer)
+      if (writer != null
+          && !writersNow.contains(writer)
           && nowMinutes - minutes.get(k) >= horizonMinutes) {
         candidates.add(k);
       }
@@ -376,8 +436,9 @@ public final class WriteChains {
       }
     }
     if (retired > 0) {
-      LOG.log(System.Logger.Level.INFO, "retired " + retired + " chain(s) of closed or dead"
-          + " writers from " + uri);
+      LOG.log(
+          System.Logger.Level.INFO,
+          "retired " + retired + " chain(s) of closed or dead" + " writers from " + uri);
     }
     return retired;
   }
@@ -389,6 +450,7 @@ public final class WriteChains {
     }
     String suffix = "@" + uri;
     return key.startsWith("p:") && key.endsWith(suffix)
-        ? key.substring(2, key.length() - suffix.length()) : null;
+        ? key.substring(2, key.length() - suffix.length())
+        : null;
   }
 }

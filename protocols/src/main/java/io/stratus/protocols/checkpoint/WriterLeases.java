@@ -44,6 +44,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class WriterLeases {
   private static final System.Logger LOG = System.getLogger(WriterLeases.class.getName());
+
   /** A writer is dead once its lease was found free for this many checkpoint lock timeouts. */
   static final int DEATH_FACTOR = 10;
 
@@ -66,10 +67,13 @@ public final class WriterLeases {
   private final Clock clock;
   private final Duration leaseTime;
   private final Duration deathTime;
+
   /** The incarnation this handle writes as; null while it holds none. */
   private volatile String own;
+
   /** When this handle next renews its own lease (millis on its clock). */
   private volatile long renewAt = Long.MAX_VALUE;
+
   /**
    * Asks {@link #renewIfDue} now and then while the lease is held, so that a handle that is open
    * but idle (no commits, no checkpoints: a quiet night) is never taken for dead and its chains
@@ -77,8 +81,8 @@ public final class WriterLeases {
    */
   private ScheduledExecutorService renewer;
 
-  public WriterLeases(LockService locks, String databaseUri, String clientId, Clock clock,
-      Duration lockTimeout) {
+  public WriterLeases(
+      LockService locks, String databaseUri, String clientId, Clock clock, Duration lockTimeout) {
     this.locks = locks;
     this.prefix = databaseUri + "/writers/";
     this.prober = clientId + "/probe";
@@ -111,11 +115,13 @@ public final class WriterLeases {
     // manual clock keeps control. A failure other than a cloud one (the client killed in a test)
     // ends the task, as death ends a real process's renewals.
     long period = Math.max(1_000, leaseTime.toMillis() / 8);
-    ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread th = new Thread(r, "stratus-writer-lease-" + incarnation);
-      th.setDaemon(true);
-      return th;
-    });
+    ScheduledExecutorService t =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread th = new Thread(r, "stratus-writer-lease-" + incarnation);
+              th.setDaemon(true);
+              return th;
+            });
     t.scheduleWithFixedDelay(this::renewIfDue, period, period, TimeUnit.MILLISECONDS);
     renewer = t;
   }

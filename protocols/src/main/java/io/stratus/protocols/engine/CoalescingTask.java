@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class CoalescingTask {
   private final CheckpointScheduler scheduler;
   private final Runnable work;
+
   /** Requests since the running run started; 0 when none is scheduled or running. */
   private final AtomicInteger requests = new AtomicInteger();
 

@@ -16,5 +16,10 @@ import io.stratus.protocols.log.QueueSender;
  * @param sequencing how commits are ordered
  * @param events where the log reports its commits
  */
-public record EngineParts(ProtocolContext context, PuQueues names, QueueSender sender,
-    CheckpointScheduler scheduler, Sequencing sequencing, CommitLog.CommitEvents events) {}
+public record EngineParts(
+    ProtocolContext context,
+    PuQueues names,
+    QueueSender sender,
+    CheckpointScheduler scheduler,
+    Sequencing sequencing,
+    CommitLog.CommitEvents events) {}

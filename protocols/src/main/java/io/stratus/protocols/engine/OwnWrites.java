@@ -58,13 +58,14 @@ public final class OwnWrites implements ReadYourWrites {
     private final long counter;
     private final String chainKey;
     private final String chainPage;
+
     /** Whether the chain is a data page's (else the tree's). */
     private final boolean pageChain;
+
     /** When a prune first saw the chain cover the record (0: not yet). */
     private volatile long coveredSince;
 
-    Pending(TreeChange change, long counter, String chainKey, String chainPage,
-        boolean pageChain) {
+    Pending(TreeChange change, long counter, String chainKey, String chainPage, boolean pageChain) {
       this.change = change;
       this.pageChain = pageChain;
       this.counter = counter;
@@ -108,8 +109,13 @@ public final class OwnWrites implements ReadYourWrites {
         boolean secondary = r.change().secondaryIndex();
         boolean pageChain = !secondary && r.dataPageUri().isPresent();
         String chainPage = pageChain ? r.dataPageUri().get() : r.treeUri();
-        Pending p = new Pending(r.toTreeChange(secondary), r.clientCounter(),
-            WriteChains.key(r.clientId(), !pageChain, chainPage), chainPage, pageChain);
+        Pending p =
+            new Pending(
+                r.toTreeChange(secondary),
+                r.clientCounter(),
+                WriteChains.key(r.clientId(), !pageChain, chainPage),
+                chainPage,
+                pageChain);
         TreePending tree = byTree.computeIfAbsent(r.treeUri(), t -> new TreePending());
         tree.byKey.put(p.change.key(), p);
         tree.version.incrementAndGet();
@@ -168,9 +174,10 @@ public final class OwnWrites implements ReadYourWrites {
     if (p == null) {
       return Optional.empty();
     }
-    return Optional.of(p.pageChain
-        ? new PuQueues.Target(PuQueues.Kind.DATA_PAGE, p.chainPage)
-        : new PuQueues.Target(PuQueues.Kind.PRIMARY_TREE, p.chainPage));
+    return Optional.of(
+        p.pageChain
+            ? new PuQueues.Target(PuQueues.Kind.DATA_PAGE, p.chainPage)
+            : new PuQueues.Target(PuQueues.Kind.PRIMARY_TREE, p.chainPage));
   }
 
   /** Whether {@code leaf} shows {@code change} (its value, or the key's absence). */
@@ -209,8 +216,10 @@ public final class OwnWrites implements ReadYourWrites {
       Map<String, Optional<Page>> chainPages = new HashMap<>();
       for (Map.Entry<byte[], Pending> e : range.entrySet()) {
         Pending p = e.getValue();
-        Page chain = p.chainPage.equals(leaf.uri()) ? leaf
-            : chainPages.computeIfAbsent(p.chainPage, pages::read).orElse(null);
+        Page chain =
+            p.chainPage.equals(leaf.uri())
+                ? leaf
+                : chainPages.computeIfAbsent(p.chainPage, pages::read).orElse(null);
         // Forgotten only when the page the read used shows it: the chain's page (a tree root)
         // may be a fresher copy than the leaf, which can predate the checkpoint that applied it.
         if (p.coveredBy(chain) && (chain == leaf || shows(leaf, p.change))) {

@@ -41,6 +41,7 @@ public final class PuQueueLog implements CommitLog {
   private final EngineParts parts;
   private final CrashPoints crashPoints;
   private final QueueSender sender;
+
   /** Commits whose outcome stayed unknown, to send until they arrive (writer lanes only). */
   private final ConcurrentLinkedQueue<Map<String, List<LogRecord>>> unsettled =
       new ConcurrentLinkedQueue<>();
@@ -124,23 +125,38 @@ public final class PuQueueLog implements CommitLog {
         return;
       }
     }
-    LOG.log(Level.WARNING, "closing with commits whose outcome is still unknown; later records of"
-        + " their writer lanes wait until those records arrive");
+    LOG.log(
+        Level.WARNING,
+        "closing with commits whose outcome is still unknown; later records of"
+            + " their writer lanes wait until those records arrive");
   }
 
   private static RuntimeException failure(WriteSet ws, Routed routed, QueueSender.Sent sent) {
     Throwable first = sent.failures().get(0);
-    String what = "commit of transaction " + ws.transaction().transactionId() + " ("
-        + routed.records() + " records to " + routed.byQueue().size() + " queues): ";
+    String what =
+        "commit of transaction "
+            + ws.transaction().transactionId()
+            + " ("
+            + routed.records()
+            + " records to "
+            + routed.byQueue().size()
+            + " queues): ";
     RuntimeException mapped;
     if (sent.anythingSent()) {
-      mapped = new CommitStateUnknownException(what + sent.sent() + " of " + sent.batches()
-          + " batches sent; some records may be applied", first);
+      mapped =
+          new CommitStateUnknownException(
+              what
+                  + sent.sent()
+                  + " of "
+                  + sent.batches()
+                  + " batches sent; some records may be applied",
+              first);
     } else {
-      boolean retryable = sent.failures().stream()
-          .allMatch(f -> f instanceof CloudException c && c.isRetryable());
-      mapped = new CommitFailedException(what + "nothing was sent (" + first.getMessage() + ")",
-          retryable, first);
+      boolean retryable =
+          sent.failures().stream().allMatch(f -> f instanceof CloudException c && c.isRetryable());
+      mapped =
+          new CommitFailedException(
+              what + "nothing was sent (" + first.getMessage() + ")", retryable, first);
     }
     for (int i = 1; i < sent.failures().size(); i++) {
       mapped.addSuppressed(sent.failures().get(i));

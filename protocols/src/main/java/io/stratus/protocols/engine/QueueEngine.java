@@ -22,8 +22,8 @@ import io.stratus.protocols.WriteSet;
 import io.stratus.protocols.checkpoint.CheckpointScheduler;
 import io.stratus.protocols.checkpoint.Checkpointer;
 import io.stratus.protocols.checkpoint.WriterLeases;
-import io.stratus.protocols.log.PuQueues.Target;
 import io.stratus.protocols.log.PuQueues;
+import io.stratus.protocols.log.PuQueues.Target;
 import io.stratus.protocols.log.QueueSender;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -79,7 +79,9 @@ public final class QueueEngine implements CommitProtocol {
    * @param readYourWrites makes the read strategy
    * @param log makes the commit log from the engine's parts
    */
-  public record Assembly(ProtocolKind kind, SequencingFactory sequencing,
+  public record Assembly(
+      ProtocolKind kind,
+      SequencingFactory sequencing,
       Supplier<ReadYourWrites> readYourWrites,
       Function<EngineParts, CommitLog> log) {}
 
@@ -104,22 +106,27 @@ public final class QueueEngine implements CommitProtocol {
     this.kind = assembly.kind();
     this.ctx = ctx;
     if (!ctx.services().hasSimpleQueues() || !ctx.services().hasLocks()) {
-      throw new InvalidRequestException("the " + kind.name().toLowerCase(Locale.ROOT)
-          + " protocol needs the simple queue service and the lock service");
+      throw new InvalidRequestException(
+          "the "
+              + kind.name().toLowerCase(Locale.ROOT)
+              + " protocol needs the simple queue service and the lock service");
     }
     SupportsConditionalPut conditional = SupportsConditionalPut.of(ctx.services().storage());
     CheckpointWrites w = ctx.checkpoints().writes();
     if (w == CheckpointWrites.AUTO) {
       w = conditional != null ? CheckpointWrites.CONDITIONAL : CheckpointWrites.TIMING_ONLY;
     } else if (w == CheckpointWrites.CONDITIONAL && conditional == null) {
-      throw new InvalidRequestException("checkpoint writes CONDITIONAL need storage with"
-          + " conditional puts, and " + ctx.services().storage() + " has none");
+      throw new InvalidRequestException(
+          "checkpoint writes CONDITIONAL need storage with"
+              + " conditional puts, and "
+              + ctx.services().storage()
+              + " has none");
     }
     this.names = new PuQueues(ctx.databaseUri());
     QueueSender sender = new QueueSender(ctx.services().simpleQueues());
     this.checkpointer = new Checkpointer(ctx, w, names);
-    CloudFutures.await(ctx.services().locks().setTimeout(names.prefix(),
-        ctx.checkpoints().lockTimeout()));
+    CloudFutures.await(
+        ctx.services().locks().setTimeout(names.prefix(), ctx.checkpoints().lockTimeout()));
     this.scheduler = new CheckpointScheduler(ctx, checkpointer, names);
     Sequencing s = null;
     try {
@@ -127,8 +134,10 @@ public final class QueueEngine implements CommitProtocol {
       this.sequencing = s;
       this.ownWrites = assembly.readYourWrites().get();
       this.router = new Router(ctx, names, ownWrites);
-      this.log = assembly.log().apply(
-          new EngineParts(ctx, names, sender, scheduler, sequencing, new Events()));
+      this.log =
+          assembly
+              .log()
+              .apply(new EngineParts(ctx, names, sender, scheduler, sequencing, new Events()));
     } catch (RuntimeException | Error e) {
       scheduler.close();
       if (s != null) {
@@ -158,7 +167,6 @@ public final class QueueEngine implements CommitProtocol {
     return kind;
   }
 
-
   Checkpointer checkpointer() {
     return checkpointer;
   }
@@ -173,14 +181,17 @@ public final class QueueEngine implements CommitProtocol {
    */
   private int pruneOwnWrites() {
     BufferPool pool = ctx.bufferPool();
-    return ownWrites.prune(uri -> {
-      try {
-        return pool.fetch(uri);
-      } catch (CorruptPageException e) {
-        ctx.damage().corruptPage(e.uri(), e.getMessage());
-        return Optional.empty();
-      }
-    }, ctx.clock().millis(), pool.config().ttl().toMillis());
+    return ownWrites.prune(
+        uri -> {
+          try {
+            return pool.fetch(uri);
+          } catch (CorruptPageException e) {
+            ctx.damage().corruptPage(e.uri(), e.getMessage());
+            return Optional.empty();
+          }
+        },
+        ctx.clock().millis(),
+        pool.config().ttl().toMillis());
   }
 
   @Override
@@ -253,14 +264,16 @@ public final class QueueEngine implements CommitProtocol {
     long deferred = 0; // records left queued (hidden for the rest of this call: counted once)
     Set<Target> busy = new HashSet<>();
     for (int pass = 0; pass < 5; pass++) {
-      List<String> listed = new ArrayList<>(
-          CloudFutures.await(ctx.services().simpleQueues().listQueues(names.prefix())));
+      List<String> listed =
+          new ArrayList<>(
+              CloudFutures.await(ctx.services().simpleQueues().listQueues(names.prefix())));
       List<Target> targets = new ArrayList<>();
       for (String q : listed) {
         names.parse(q).ifPresent(targets::add);
       }
-      targets.sort(Comparator.comparing((Target t) -> t.kind() == PuQueues.Kind.DATA_PAGE)
-          .thenComparing(Target::uri));
+      targets.sort(
+          Comparator.comparing((Target t) -> t.kind() == PuQueues.Kind.DATA_PAGE)
+              .thenComparing(Target::uri));
       queuesSeen = Math.max(queuesSeen, targets.size());
       long appliedThisPass = 0;
       for (Target t : targets) {
@@ -294,8 +307,8 @@ public final class QueueEngine implements CommitProtocol {
         break;
       }
     }
-    return new CheckpointSummary(queuesSeen, done, applied, pages, failures, busy.size(),
-        deferred, 0);
+    return new CheckpointSummary(
+        queuesSeen, done, applied, pages, failures, busy.size(), deferred, 0);
   }
 
   @Override

@@ -2,7 +2,6 @@ package io.stratus.protocols.engine;
 
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues.Target;
-import io.stratus.protocols.log.PuQueues;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -11,9 +11,9 @@ import io.stratus.protocols.WriteSet;
 import io.stratus.protocols.checkpoint.Checkpointer;
 import io.stratus.protocols.log.Changes;
 import io.stratus.protocols.log.LogRecord;
+import io.stratus.protocols.log.PuQueues;
 import io.stratus.protocols.log.PuQueues.Kind;
 import io.stratus.protocols.log.PuQueues.Target;
-import io.stratus.protocols.log.PuQueues;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -71,9 +71,15 @@ final class Router {
     try {
       return route(ws, changes);
     } catch (CloudException e) {
-      throw new CommitFailedException("commit of transaction "
-          + ws.transaction().transactionId() + ": reading the committed pages failed, nothing was"
-          + " sent (" + e.getMessage() + ")", e.isRetryable(), e);
+      throw new CommitFailedException(
+          "commit of transaction "
+              + ws.transaction().transactionId()
+              + ": reading the committed pages failed, nothing was"
+              + " sent ("
+              + e.getMessage()
+              + ")",
+          e.isRetryable(),
+          e);
     }
   }
 
@@ -86,8 +92,8 @@ final class Router {
     for (LogicalChange c : changes) {
       LogicalChange sendAs;
       Target target;
-      Optional<Target> follow = c.secondaryIndex() ? Optional.empty()
-          : ownWrites.pendingTarget(c.treeUri(), c.key());
+      Optional<Target> follow =
+          c.secondaryIndex() ? Optional.empty() : ownWrites.pendingTarget(c.treeUri(), c.key());
       if (c.secondaryIndex()) {
         target = new Target(Kind.INDEX_TREE, c.treeUri());
         sendAs = c;
@@ -105,13 +111,15 @@ final class Router {
       } else {
         String leaf = Checkpointer.treeOf(c.treeUri()).leafFor(committed, c.key());
         Optional<Page> page = committed.read(leaf);
-        target = page.isPresent() && page.get().indexOf(c.key()) >= 0
-            ? new Target(Kind.DATA_PAGE, leaf)
-            : new Target(Kind.PRIMARY_TREE, c.treeUri()); // its insert is pending: an upsert
+        target =
+            page.isPresent() && page.get().indexOf(c.key()) >= 0
+                ? new Target(Kind.DATA_PAGE, leaf)
+                : new Target(Kind.PRIMARY_TREE, c.treeUri()); // its insert is pending: an upsert
         sendAs = routedTo(c, target);
       }
       targets.add(target);
-      byQueue.computeIfAbsent(names.queueOf(target), q -> new ArrayList<>())
+      byQueue
+          .computeIfAbsent(names.queueOf(target), q -> new ArrayList<>())
           .add(new LogRecord(sendAs, clientId, 0, tx, now, 0));
     }
     return new Routed(byQueue, targets, changes.size());
@@ -125,11 +133,11 @@ final class Router {
    */
   private static LogicalChange routedTo(LogicalChange c, Target target) {
     if (target.kind() == Kind.DATA_PAGE) {
-      return new LogicalChange(c.kind(), c.treeUri(), c.key(), c.value(),
-          Optional.of(target.uri()));
+      return new LogicalChange(
+          c.kind(), c.treeUri(), c.key(), c.value(), Optional.of(target.uri()));
     }
-    LogicalChange.Kind kind = c.kind() == LogicalChange.Kind.UPDATE
-        ? LogicalChange.Kind.INSERT : c.kind();
+    LogicalChange.Kind kind =
+        c.kind() == LogicalChange.Kind.UPDATE ? LogicalChange.Kind.INSERT : c.kind();
     return new LogicalChange(kind, c.treeUri(), c.key(), c.value(), Optional.empty());
   }
 

@@ -57,10 +57,13 @@ public final class WriterLanes implements Sequencing {
   /** One lane, held by one commit at a time ({@link #acquire} to {@link #close}). */
   final class Lane implements Sequencing.Slot {
     private final int index;
+
     /** The writer id of this lane's records ({@code <incarnation>.<lane>}). */
     private final String writer;
+
     /** The thread holding the lane, or null when it is free. */
     private volatile Thread owner;
+
     /** The next counter per PU queue; accessed by the owner only. */
     private final Map<String, Long> next = new HashMap<>();
 
@@ -95,10 +98,13 @@ public final class WriterLanes implements Sequencing {
 
   private final String incarnation;
   private final int max;
+
   /** Lanes made so far (on demand, up to {@code max}). */
   private final AtomicInteger made = new AtomicInteger();
+
   /** The free lanes, most recently released first. */
   private final LinkedBlockingDeque<Lane> free = new LinkedBlockingDeque<>();
+
   /** Per PU queue: the last counter each lane completed there (0: none). */
   private final ConcurrentHashMap<String, AtomicLongArray> completed = new ConcurrentHashMap<>();
 
@@ -130,8 +136,12 @@ public final class WriterLanes implements Sequencing {
    * incarnation's lease in {@code leases} until {@link #close}.
    */
   public static WriterLanes open(ProtocolContext ctx, WriterLeases leases) {
-    String incarnation = ctx.clientId() + "#" + Long.toString(ctx.clock().millis(), 36) + "-"
-        + UUID.randomUUID().toString().substring(0, 8);
+    String incarnation =
+        ctx.clientId()
+            + "#"
+            + Long.toString(ctx.clock().millis(), 36)
+            + "-"
+            + UUID.randomUUID().toString().substring(0, 8);
     return new WriterLanes(incarnation, ctx.writerLanes(), leases);
   }
 
@@ -168,8 +178,8 @@ public final class WriterLanes implements Sequencing {
         l = free.takeFirst();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new CommitFailedException("interrupted while waiting for a writer lane; nothing"
-            + " was sent", true, e);
+        throw new CommitFailedException(
+            "interrupted while waiting for a writer lane; nothing" + " was sent", true, e);
       }
     }
     l.owner = Thread.currentThread();
@@ -221,7 +231,8 @@ public final class WriterLanes implements Sequencing {
     for (Map.Entry<String, List<LogRecord>> e : byQueue.entrySet()) {
       List<LogRecord> rs = e.getValue();
       long last = rs.get(rs.size() - 1).clientCounter();
-      completed.computeIfAbsent(e.getKey(), q -> new AtomicLongArray(max))
+      completed
+          .computeIfAbsent(e.getKey(), q -> new AtomicLongArray(max))
           .accumulateAndGet(lane.index, last, Math::max);
     }
   }

@@ -48,10 +48,13 @@ final class ChangeSets {
           || (after && was.isPresent() && Arrays.equals(was.get(), c.value()))) {
         continue; // no change to the value it had
       }
-      LogicalChange.Kind k = !after ? LogicalChange.Kind.DELETE
-          : was.isEmpty() ? LogicalChange.Kind.INSERT : LogicalChange.Kind.UPDATE;
-      out.add(new LogicalChange(k, c.treeUri(), c.key(), c.value(), Optional.empty(), false)
-          .withBefore(was));
+      LogicalChange.Kind k =
+          !after
+              ? LogicalChange.Kind.DELETE
+              : was.isEmpty() ? LogicalChange.Kind.INSERT : LogicalChange.Kind.UPDATE;
+      out.add(
+          new LogicalChange(k, c.treeUri(), c.key(), c.value(), Optional.empty(), false)
+              .withBefore(was));
     }
     return out;
   }

@@ -56,8 +56,9 @@ abstract class IsolatingProtocol implements CommitProtocol {
   /** Not used: every commit goes through the transaction {@link #begin} returned. */
   @Override
   public final CommitResult commit(WriteSet ws) {
-    throw new IllegalStateException(kind().name().toLowerCase(java.util.Locale.ROOT)
-        + " commits through its transactions (begin)");
+    throw new IllegalStateException(
+        kind().name().toLowerCase(java.util.Locale.ROOT)
+            + " commits through its transactions (begin)");
   }
 
   @Override

@@ -71,11 +71,15 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class IsolationCore implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(IsolationCore.class.getName());
+
   /** Versions the archive cache keeps per tree. */
   private static final int CACHE_LIMIT = 200_000;
+
   /** Polls of the counter while a snapshot or a validation waits for it. */
   static final int COUNTER_POLLS = 2_000;
+
   private static final int THREADS = 2;
+
   /** How long closing waits for lock releases in flight. */
   private static final long RELEASE_WAIT_SECONDS = 10;
 
@@ -96,8 +100,10 @@ final class IsolationCore implements AutoCloseable {
   private final SnapshotCheckpointer checkpointer;
   private final Executor executor;
   private final ExecutorService owned;
+
   /** Commit ids this handle's snapshots must include: its own commits and what it read. */
   private final AtomicLong mustSee = new AtomicLong();
+
   private final AtomicLong reusable = new AtomicLong(-1);
   private volatile long reusableAtMillis;
   private final Map<String, Long> lastCheckpoint = new ConcurrentHashMap<>();
@@ -105,15 +111,20 @@ final class IsolationCore implements AutoCloseable {
   private final AtomicLong checkpointsRun = new AtomicLong();
   private final AtomicLong checkpointsFailed = new AtomicLong();
   private final AtomicLong owners = new AtomicLong();
+
   /** Lock releases sent without waiting and not yet answered; {@link #close} waits for them. */
   private final Set<CompletableFuture<?>> releases = ConcurrentHashMap.newKeySet();
+
   private volatile boolean closed;
 
   IsolationCore(ProtocolContext ctx, ProtocolKind kind) {
-    if (!ctx.services().hasAdvancedQueues() || !ctx.services().hasLocks()
+    if (!ctx.services().hasAdvancedQueues()
+        || !ctx.services().hasLocks()
         || !ctx.services().hasCounters()) {
-      throw new InvalidRequestException("the " + kind.name().toLowerCase(Locale.ROOT)
-          + " protocol needs the advanced queue, lock and advanced counter services");
+      throw new InvalidRequestException(
+          "the "
+              + kind.name().toLowerCase(Locale.ROOT)
+              + " protocol needs the advanced queue, lock and advanced counter services");
     }
     this.kind = kind;
     this.ctx = ctx;
@@ -127,17 +138,22 @@ final class IsolationCore implements AutoCloseable {
     String prefix = ctx.databaseUri() + "/si/";
     this.counterUri = prefix + "commits";
     this.lockPrefix = prefix + "lock/";
-    this.archive = new SnapshotArchive(ctx.services().advancedQueues(), ctx.databaseUri(),
-        CACHE_LIMIT, ctx.damage());
+    this.archive =
+        new SnapshotArchive(
+            ctx.services().advancedQueues(), ctx.databaseUri(), CACHE_LIMIT, ctx.damage());
     this.atomicity = new AdvancedAtomicity(ctx, this::recovered);
     CheckpointWrites w = ctx.checkpoints().writes();
     boolean conditional = SupportsConditionalPut.of(ctx.services().storage()) != null;
     if (w == CheckpointWrites.CONDITIONAL && !conditional) {
-      throw new InvalidRequestException("checkpoint writes CONDITIONAL need storage with"
-          + " conditional puts");
+      throw new InvalidRequestException(
+          "checkpoint writes CONDITIONAL need storage with" + " conditional puts");
     }
-    this.checkpointer = new SnapshotCheckpointer(ctx, archive, this::archivedThrough,
-        w == CheckpointWrites.AUTO ? conditional : w == CheckpointWrites.CONDITIONAL);
+    this.checkpointer =
+        new SnapshotCheckpointer(
+            ctx,
+            archive,
+            this::archivedThrough,
+            w == CheckpointWrites.AUTO ? conditional : w == CheckpointWrites.CONDITIONAL);
     CloudFutures.await(counters.setTimeout(counterUri, settings.leaseTimeout()));
     CloudFutures.await(locks.setTimeout(lockPrefix, settings.leaseTimeout()));
     if (ctx.checkpointExecutor() != null) {
@@ -184,16 +200,23 @@ final class IsolationCore implements AutoCloseable {
     atomicity.checkBeforeCommit(tx.transactionId());
     long must = mustSee.get();
     long reuse = reusable.get();
-    if (tx.readOnly() && reuse >= must && reuse >= 0
+    if (tx.readOnly()
+        && reuse >= must
+        && reuse >= 0
         && clock.millis() - reusableAtMillis < settings.snapshotReuse().toMillis()) {
       return reuse;
     }
     long s = validated();
     for (int i = 0; s < must; i++) {
       if (i >= COUNTER_POLLS) {
-        throw new TransactionTimeoutException("transaction " + tx.transactionId()
-            + ": the commit counter has not validated commit " + must + " yet (it is at " + s
-            + "), which this handle wrote or read; a snapshot without it would go back in time");
+        throw new TransactionTimeoutException(
+            "transaction "
+                + tx.transactionId()
+                + ": the commit counter has not validated commit "
+                + must
+                + " yet (it is at "
+                + s
+                + "), which this handle wrote or read; a snapshot without it would go back in time");
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
       s = validated();
@@ -230,8 +253,15 @@ final class IsolationCore implements AutoCloseable {
     long v = validated();
     for (int i = 0; v < commitId - 1; i++) {
       if (i >= COUNTER_POLLS || clock.millis() > deadlineMillis) {
-        throw new TransactionTimeoutException("commit of transaction " + txId + ": earlier"
-            + " commits (below " + commitId + ") are still in flight after " + i + " polls");
+        throw new TransactionTimeoutException(
+            "commit of transaction "
+                + txId
+                + ": earlier"
+                + " commits (below "
+                + commitId
+                + ") are still in flight after "
+                + i
+                + " polls");
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
       v = validated();
@@ -320,8 +350,9 @@ final class IsolationCore implements AutoCloseable {
       return CloudFutures.await(next);
     } catch (CloudException e) {
       held.releaseNow();
-      throw new CommitFailedException("commit of transaction " + txId + ": taking a commit id"
-          + " failed; nothing was sent", e.isRetryable() || e instanceof OutcomeUnknownException,
+      throw new CommitFailedException(
+          "commit of transaction " + txId + ": taking a commit id" + " failed; nothing was sent",
+          e.isRetryable() || e instanceof OutcomeUnknownException,
           e);
     } catch (RuntimeException e) {
       held.releaseNow();
@@ -337,8 +368,8 @@ final class IsolationCore implements AutoCloseable {
    * @throws CommitFailedException nothing was committed (the id is validated, the locks released)
    * @throws CommitStateUnknownException the commit record may have arrived (the locks lapse)
    */
-  CommitResult complete(String txId, List<LogicalChange> changes, long commitId, LockSet held,
-      long sendByMillis) {
+  CommitResult complete(
+      String txId, List<LogicalChange> changes, long commitId, LockSet held, long sendByMillis) {
     List<LogRecord> records = new ArrayList<>(changes.size());
     long now = clock.millis();
     for (LogicalChange c : changes) {
@@ -351,8 +382,13 @@ final class IsolationCore implements AutoCloseable {
       archive.send(records);
     } catch (CloudException e) {
       // Committed: recovery archives the records and validates the id; the locks lapse first.
-      failures.report("archive", "archiving commit " + commitId + " failed; it stays"
-          + " invisible to newer snapshots until recovery archives it", e);
+      failures.report(
+          "archive",
+          "archiving commit "
+              + commitId
+              + " failed; it stays"
+              + " invisible to newer snapshots until recovery archives it",
+          e);
       held.leaveToLapse();
       return new CommitResult(Map.of(), 0, 0, records.size());
     }
@@ -369,19 +405,19 @@ final class IsolationCore implements AutoCloseable {
    * Sends the complete message, or the log messages and then the commit record, keyed by the
    * commit id; returns whether it took two steps.
    */
-  private boolean sendCommitRecord(String id, List<LogRecord> records, long commitId,
-      LockSet held, long sendByMillis) {
+  private boolean sendCommitRecord(
+      String id, List<LogRecord> records, long commitId, LockSet held, long sendByMillis) {
     String commitKey = atomicity.owner() + "/" + id;
     long now = clock.millis();
-    Optional<byte[]> single = AtomicMessages.complete(commitKey, now, records,
-        atomicity.maxMessageSize());
+    Optional<byte[]> single =
+        AtomicMessages.complete(commitKey, now, records, atomicity.maxMessageSize());
     byte[] committing;
     boolean twoStep = single.isEmpty();
     if (single.isPresent()) {
       committing = single.get();
     } else {
-      List<byte[]> messages = AtomicMessages.pack(commitKey, now, records,
-          atomicity.maxMessageSize());
+      List<byte[]> messages =
+          AtomicMessages.pack(commitKey, now, records, atomicity.maxMessageSize());
       AdvancedAtomicity.Sent logs = atomicity.send(atomicity.logQueue(), messages, commitId);
       if (!logs.ok()) {
         abandon(commitId, held);
@@ -393,19 +429,28 @@ final class IsolationCore implements AutoCloseable {
     long lockBound = held.validUntilMillis() - recoveryWindowMillis();
     if (clock.millis() > Math.min(sendByMillis, lockBound)) {
       abandon(commitId, held);
-      throw new CommitFailedException("commit of transaction " + id + " ran out of time before"
-          + " its commit record (transaction timeout or lock leases); none of it will be"
-          + " applied", true, null);
+      throw new CommitFailedException(
+          "commit of transaction "
+              + id
+              + " ran out of time before"
+              + " its commit record (transaction timeout or lock leases); none of it will be"
+              + " applied",
+          true,
+          null);
     }
-    AdvancedAtomicity.Sent s = atomicity.send(atomicity.commitQueue(), List.of(committing),
-        commitId);
+    AdvancedAtomicity.Sent s =
+        atomicity.send(atomicity.commitQueue(), List.of(committing), commitId);
     if (s.ok()) {
       return twoStep;
     }
     if (s.maybe()) {
       held.leaveToLapse(); // if the record arrived, recovery applies it before they lapse
-      throw new CommitStateUnknownException("commit of transaction " + id + ": the commit record"
-          + " may or may not have arrived; recovery applies it if it did", s.failure());
+      throw new CommitStateUnknownException(
+          "commit of transaction "
+              + id
+              + ": the commit record"
+              + " may or may not have arrived; recovery applies it if it did",
+          s.failure());
     }
     abandon(commitId, held);
     throw failed(id, "sending its commit record failed", s.failure(), false);
@@ -422,12 +467,19 @@ final class IsolationCore implements AutoCloseable {
     return startMillis + atomicity.commitDeadlineMillis();
   }
 
-  private static CommitFailedException failed(String tx, String what, Throwable cause,
-      boolean unknownIsHarmless) {
-    boolean retryable = cause instanceof CloudException c
-        && (c.isRetryable() || (unknownIsHarmless && c instanceof OutcomeUnknownException));
-    return new CommitFailedException("commit of transaction " + tx + ": " + what
-        + "; no commit record was sent, so none of it will be applied", retryable, cause);
+  private static CommitFailedException failed(
+      String tx, String what, Throwable cause, boolean unknownIsHarmless) {
+    boolean retryable =
+        cause instanceof CloudException c
+            && (c.isRetryable() || (unknownIsHarmless && c instanceof OutcomeUnknownException));
+    return new CommitFailedException(
+        "commit of transaction "
+            + tx
+            + ": "
+            + what
+            + "; no commit record was sent, so none of it will be applied",
+        retryable,
+        cause);
   }
 
   /** A commit that ends before its commit record: validate its id, release its locks. */
@@ -445,14 +497,15 @@ final class IsolationCore implements AutoCloseable {
   }
 
   private void cleanUpLater(long commitId, boolean twoStep) {
-    submit(() -> {
-      try {
-        atomicity.cleanUp(List.of(commitId), twoStep ? Set.of(commitId) : Set.of());
-      } catch (CloudException e) {
-        failures.report("clean-up", "cleaning up commit " + commitId + " failed; recovery will",
-            e);
-      }
-    });
+    submit(
+        () -> {
+          try {
+            atomicity.cleanUp(List.of(commitId), twoStep ? Set.of(commitId) : Set.of());
+          } catch (CloudException e) {
+            failures.report(
+                "clean-up", "cleaning up commit " + commitId + " failed; recovery will", e);
+          }
+        });
   }
 
   private static Set<String> writtenTrees(List<LogRecord> records) {
@@ -475,17 +528,22 @@ final class IsolationCore implements AutoCloseable {
         continue;
       }
       lastCheckpoint.put(root, now);
-      submit(() -> {
-        checkpointQueued.remove(root);
-        try {
-          checkpointsRun.incrementAndGet();
-          checkpointer.run(root);
-        } catch (RuntimeException e) {
-          checkpointsFailed.incrementAndGet();
-          checkpointFailures.report("checkpoint", "background checkpoint of " + root
-              + " failed; its records stay queued until a later checkpoint", e);
-        }
-      });
+      submit(
+          () -> {
+            checkpointQueued.remove(root);
+            try {
+              checkpointsRun.incrementAndGet();
+              checkpointer.run(root);
+            } catch (RuntimeException e) {
+              checkpointsFailed.incrementAndGet();
+              checkpointFailures.report(
+                  "checkpoint",
+                  "background checkpoint of "
+                      + root
+                      + " failed; its records stay queued until a later checkpoint",
+                  e);
+            }
+          });
     }
   }
 
@@ -494,11 +552,12 @@ final class IsolationCore implements AutoCloseable {
       return;
     }
     try {
-      executor.execute(() -> {
-        if (!closed) {
-          task.run();
-        }
-      });
+      executor.execute(
+          () -> {
+            if (!closed) {
+              task.run();
+            }
+          });
     } catch (RejectedExecutionException e) {
       LOG.log(Level.DEBUG, "background work refused: the handle is closing");
     }
@@ -534,7 +593,14 @@ final class IsolationCore implements AutoCloseable {
         }
       }
     }
-    return new CheckpointSummary(trees, runs, applied, pages, 0, busy, 0,
+    return new CheckpointSummary(
+        trees,
+        runs,
+        applied,
+        pages,
+        0,
+        busy,
+        0,
         recovery == AdvancedAtomicity.Recovery.BUSY ? 1 : 0);
   }
 
@@ -573,8 +639,8 @@ final class IsolationCore implements AutoCloseable {
     if (owned != null) {
       owned.shutdown();
       try {
-        if (!owned.awaitTermination(ctx.checkpoints().lockTimeout().toMillis() + 5_000,
-            TimeUnit.MILLISECONDS)) {
+        if (!owned.awaitTermination(
+            ctx.checkpoints().lockTimeout().toMillis() + 5_000, TimeUnit.MILLISECONDS)) {
           owned.shutdownNow();
         }
       } catch (InterruptedException e) {

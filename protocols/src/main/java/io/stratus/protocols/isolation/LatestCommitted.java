@@ -35,6 +35,7 @@ import java.util.TreeMap;
 final class LatestCommitted implements PageStore {
   /** What a refresh read: the records above the base, per tree. */
   private final Map<String, List<Version>> fresh = new HashMap<>();
+
   private final Map<String, Page[]> seen = new HashMap<>(); // uri -> {source, result}
   private final SnapshotArchive archive;
   private final SnapshotView.Memo memo;
@@ -47,8 +48,12 @@ final class LatestCommitted implements PageStore {
    * @param base a validated commit id
    * @param deadline called before every page read; throws when the transaction ran out of time
    */
-  LatestCommitted(SnapshotArchive archive, SnapshotView.Memo memo, PageTransaction committed,
-      long base, Runnable deadline) {
+  LatestCommitted(
+      SnapshotArchive archive,
+      SnapshotView.Memo memo,
+      PageTransaction committed,
+      long base,
+      Runnable deadline) {
     this.archive = archive;
     this.memo = memo;
     this.committed = committed;
@@ -106,8 +111,11 @@ final class LatestCommitted implements PageStore {
     if (upper.isEmpty()) {
       return Optional.empty();
     }
-    return firstIn(root, range.isUpperInclusive() ? KeyRange.greaterThan(upper.get())
-        : KeyRange.atLeast(upper.get()));
+    return firstIn(
+        root,
+        range.isUpperInclusive()
+            ? KeyRange.greaterThan(upper.get())
+            : KeyRange.atLeast(upper.get()));
   }
 
   /** The first key after {@code key}, or empty at the end of the tree. */
@@ -144,8 +152,8 @@ final class LatestCommitted implements PageStore {
         newest.put(k, v.redo());
       }
     }
-    Page result = newest.isEmpty() ? atBase
-        : BLinkTree.overlay(atBase, List.copyOf(newest.values()));
+    Page result =
+        newest.isEmpty() ? atBase : BLinkTree.overlay(atBase, List.copyOf(newest.values()));
     seen.put(uri, new Page[] {source, result});
     return Optional.of(result);
   }

@@ -45,7 +45,11 @@ final class LockSet {
    *     wait for them (a process that exits right after its last commit must not leave its locks
    *     to lapse)
    */
-  LockSet(LockService locks, Clock clock, String owner, String transactionId,
+  LockSet(
+      LockService locks,
+      Clock clock,
+      String owner,
+      String transactionId,
       Consumer<CompletableFuture<?>> inFlight) {
     this.inFlight = inFlight;
     this.locks = locks;
@@ -97,8 +101,10 @@ final class LockSet {
     long sent = clock.millis();
     List<CompletableFuture<LockGrant>> grants = new ArrayList<>(order.size());
     for (String u : order) {
-      grants.add(modes.get(u) == LockMode.EXCLUSIVE ? locks.acquireExclusive(u, owner)
-          : locks.acquireShared(u, owner));
+      grants.add(
+          modes.get(u) == LockMode.EXCLUSIVE
+              ? locks.acquireExclusive(u, owner)
+              : locks.acquireShared(u, owner));
     }
     String refused = null;
     CloudException failure = null;
@@ -107,8 +113,11 @@ final class LockSet {
       try {
         LockGrant g = CloudFutures.await(grants.get(i));
         if (g.granted()) {
-          held.put(u, g.mode() == LockMode.EXCLUSIVE ? LockMode.EXCLUSIVE
-              : held.getOrDefault(u, LockMode.SHARED));
+          held.put(
+              u,
+              g.mode() == LockMode.EXCLUSIVE
+                  ? LockMode.EXCLUSIVE
+                  : held.getOrDefault(u, LockMode.SHARED));
           validUntil = Math.min(validUntil, sent + g.validFor().toMillis());
         } else if (refused == null) {
           refused = u;
@@ -122,8 +131,15 @@ final class LockSet {
       }
     }
     if (refused != null) {
-      throw new TransactionConflictException("transaction " + transactionId + ": a concurrent"
-          + " transaction holds a lock that conflicts with " + what + " (" + refused + ")");
+      throw new TransactionConflictException(
+          "transaction "
+              + transactionId
+              + ": a concurrent"
+              + " transaction holds a lock that conflicts with "
+              + what
+              + " ("
+              + refused
+              + ")");
     }
     if (failure != null) {
       throw failure;
@@ -149,11 +165,15 @@ final class LockSet {
   /** Releases every lock without waiting for the replies (a failed release lapses). */
   void releaseLater() {
     for (String u : held.keySet()) {
-      inFlight.accept(locks.release(u, owner).whenComplete((released, failure) -> {
-        if (failure != null) {
-          LOG.log(Level.DEBUG, "releasing a record lock failed; it lapses", failure);
-        }
-      }));
+      inFlight.accept(
+          locks
+              .release(u, owner)
+              .whenComplete(
+                  (released, failure) -> {
+                    if (failure != null) {
+                      LOG.log(Level.DEBUG, "releasing a record lock failed; it lapses", failure);
+                    }
+                  }));
     }
     held.clear();
   }

@@ -68,9 +68,9 @@ import java.util.TreeSet;
 public final class LockingProtocol extends IsolatingProtocol {
   /** Times a range is locked again because it changed between its read and its lock. */
   private static final int RANGE_ATTEMPTS = 4;
+
   /** Keys a range may hold before its transaction locks the whole tree instead of its keys. */
   static final int ESCALATE_AT = 64;
-
 
   /** Opens two-phase locking over {@code ctx}. */
   public static CommitProtocol open(ProtocolContext ctx) {
@@ -92,9 +92,14 @@ public final class LockingProtocol extends IsolatingProtocol {
   private void checkTime(TransactionInfo info, long beganMillis) {
     long age = core.clock().millis() - beganMillis;
     if (age > core.settings().transactionTimeout().toMillis()) {
-      throw new TransactionTimeoutException("transaction " + info.transactionId() + " has run "
-          + age + " ms, longer than the transaction timeout of "
-          + core.settings().transactionTimeout() + "; run it again");
+      throw new TransactionTimeoutException(
+          "transaction "
+              + info.transactionId()
+              + " has run "
+              + age
+              + " ms, longer than the transaction timeout of "
+              + core.settings().transactionTimeout()
+              + "; run it again");
     }
   }
 
@@ -117,15 +122,17 @@ public final class LockingProtocol extends IsolatingProtocol {
 
     @Override
     public PageStore readView(PageStore pages) {
-      return new SnapshotView(pages, snapshot, core.archive(), () -> checkTime(info, beganMillis),
-          core.memo());
+      return new SnapshotView(
+          pages, snapshot, core.archive(), () -> checkTime(info, beganMillis), core.memo());
     }
 
     @Override
     public CommitResult commit(WriteSet ws) {
       if (!ws.changes().isEmpty()) {
-        throw new InvalidRequestException("transaction " + info.transactionId()
-            + " was begun read-only and cannot commit changes");
+        throw new InvalidRequestException(
+            "transaction "
+                + info.transactionId()
+                + " was begun read-only and cannot commit changes");
       }
       return CommitResult.empty();
     }
@@ -140,14 +147,19 @@ public final class LockingProtocol extends IsolatingProtocol {
     private final long beganMillis;
     private final LockSet locks;
     private final LatestCommitted latest;
+
     /** Per tree: the latest committed value of every key read under a lock. */
     private final Map<String, TreeMap<byte[], Optional<byte[]>>> known = new HashMap<>();
+
     /** Per tree: the ranges whose every key is in {@link #known}. */
     private final Map<String, List<KeyRange>> ranges = new HashMap<>();
+
     /** Per tree: the keys this transaction changed (its pages show them). */
     private final Map<String, TreeSet<byte[]>> own = new HashMap<>();
+
     /** Trees locked whole (their writers' lock held exclusively): nothing in them can change. */
     private final Set<String> wholeTrees = new java.util.HashSet<>();
+
     private int version;
     private boolean ended;
 
@@ -155,8 +167,9 @@ public final class LockingProtocol extends IsolatingProtocol {
       this.info = info;
       this.beganMillis = core.clock().millis();
       this.locks = core.newLocks(info);
-      this.latest = new LatestCommitted(core.archive(), core.memo(),
-          core.ctx().bufferPool().begin(), base, this::checkTime);
+      this.latest =
+          new LatestCommitted(
+              core.archive(), core.memo(), core.ctx().bufferPool().begin(), base, this::checkTime);
     }
 
     private void checkTime() {
@@ -237,8 +250,12 @@ public final class LockingProtocol extends IsolatingProtocol {
         entries = again;
         fence = fenceAgain;
       }
-      throw new TransactionConflictException("transaction " + info.transactionId()
-          + ": the key range it reads kept changing while it locked it (" + range + ")");
+      throw new TransactionConflictException(
+          "transaction "
+              + info.transactionId()
+              + ": the key range it reads kept changing while it locked it ("
+              + range
+              + ")");
     }
 
     /** Records that {@code entries} are exactly the keys of {@code range}, locked. */
@@ -280,11 +297,15 @@ public final class LockingProtocol extends IsolatingProtocol {
       byte[] low = leaf.lowKey();
       Optional<byte[]> high = leaf.highKey();
       TreeMap<byte[], TreeChange> changes = new TreeMap<>(Arrays::compareUnsigned);
-      for (Map.Entry<byte[], Optional<byte[]>> e : (high.isPresent()
-          ? k.subMap(low, true, high.get(), false) : k.tailMap(low, true)).entrySet()) {
+      for (Map.Entry<byte[], Optional<byte[]>> e :
+          (high.isPresent() ? k.subMap(low, true, high.get(), false) : k.tailMap(low, true))
+              .entrySet()) {
         if (!mine.contains(e.getKey())) {
-          changes.put(e.getKey(), e.getValue().map(v -> TreeChange.put(e.getKey(), v))
-              .orElseGet(() -> TreeChange.delete(e.getKey())));
+          changes.put(
+              e.getKey(),
+              e.getValue()
+                  .map(v -> TreeChange.put(e.getKey(), v))
+                  .orElseGet(() -> TreeChange.delete(e.getKey())));
         }
       }
       for (KeyRange r : ranges.getOrDefault(root, List.of())) {
@@ -350,8 +371,10 @@ public final class LockingProtocol extends IsolatingProtocol {
         core.abandon(commitId, locks);
         throw e;
       }
-      long sendBy = Math.min(core.commitDeadlineFrom(start),
-          beganMillis + core.settings().transactionTimeout().toMillis());
+      long sendBy =
+          Math.min(
+              core.commitDeadlineFrom(start),
+              beganMillis + core.settings().transactionTimeout().toMillis());
       try {
         return core.complete(info.transactionId(), changes, commitId, locks, sendBy);
       } catch (CommitFailedException e) {
@@ -368,9 +391,12 @@ public final class LockingProtocol extends IsolatingProtocol {
         locks.acquire(commitLocks, "what it writes");
       } catch (CloudException e) {
         locks.releaseNow();
-        throw new CommitFailedException("commit of transaction " + info.transactionId()
-            + ": locking what it writes failed; nothing was sent",
-            e.isRetryable() || e instanceof OutcomeUnknownException, e);
+        throw new CommitFailedException(
+            "commit of transaction "
+                + info.transactionId()
+                + ": locking what it writes failed; nothing was sent",
+            e.isRetryable() || e instanceof OutcomeUnknownException,
+            e);
       }
     }
 
@@ -399,8 +425,10 @@ public final class LockingProtocol extends IsolatingProtocol {
         }
         lock(more, LockMode.EXCLUSIVE, "the gap of a key it inserts");
       }
-      throw new TransactionConflictException("transaction " + info.transactionId()
-          + ": keys kept arriving next to a key it inserts while it locked the gap");
+      throw new TransactionConflictException(
+          "transaction "
+              + info.transactionId()
+              + ": keys kept arriving next to a key it inserts while it locked the gap");
     }
 
     @Override

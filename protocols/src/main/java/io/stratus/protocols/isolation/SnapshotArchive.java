@@ -9,8 +9,8 @@ import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.protocols.DamageReports;
 import io.stratus.protocols.StorageLayout;
-import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.LogMessages;
+import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.LogRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,6 +50,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SnapshotArchive {
   /** Messages per receive; a full answer is split in two ranges and asked again. */
   static final int RECEIVE_MAX = 1000;
+
   /** Sends of one message while its outcome is unknown (a duplicate is harmless). */
   private static final int SENDS = 4;
 
@@ -72,8 +73,8 @@ final class SnapshotArchive {
    * @param cacheLimit the versions the cache keeps per tree at most (it forgets the oldest)
    * @param damaged where damaged archived messages are reported (they are skipped, not applied)
    */
-  SnapshotArchive(AdvancedQueueService queues, String databaseUri, int cacheLimit,
-      DamageReports damaged) {
+  SnapshotArchive(
+      AdvancedQueueService queues, String databaseUri, int cacheLimit, DamageReports damaged) {
     this.queues = queues;
     this.damaged = damaged;
     this.prefix = prefixOf(databaseUri);
@@ -101,7 +102,6 @@ final class SnapshotArchive {
     return CloudFutures.await(queues.listQueues(prefix));
   }
 
-
   /**
    * Sends {@code records} (of any trees, one commit each, keyed by their commit ids) to their
    * trees' archive queues, all at once; sends again while an outcome is unknown.
@@ -112,8 +112,10 @@ final class SnapshotArchive {
   void send(List<LogRecord> records) {
     Map<String, Map<Long, List<LogRecord>>> byQueue = new LinkedHashMap<>();
     for (LogRecord r : records) {
-      byQueue.computeIfAbsent(queueOf(r.treeUri()), q -> new TreeMap<>())
-          .computeIfAbsent(r.commitId(), c -> new ArrayList<>()).add(r);
+      byQueue
+          .computeIfAbsent(queueOf(r.treeUri()), q -> new TreeMap<>())
+          .computeIfAbsent(r.commitId(), c -> new ArrayList<>())
+          .add(r);
     }
     List<String> qs = new ArrayList<>();
     List<Long> keys = new ArrayList<>();
@@ -216,8 +218,8 @@ final class SnapshotArchive {
     collect(queue, lo, hi, out, CloudFutures.await(receive(queue, lo, hi)));
   }
 
-  private void collect(String queue, long lo, long hi, List<Version> out,
-      List<AdvancedMessage> ms) {
+  private void collect(
+      String queue, long lo, long hi, List<Version> out, List<AdvancedMessage> ms) {
     if (ms.size() >= RECEIVE_MAX && hi - lo > 1) {
       long mid = lo + (hi - lo) / 2;
       collect(queue, lo, mid, out);
@@ -246,11 +248,16 @@ final class SnapshotArchive {
     TreeChange redo = r.toTreeChange(index);
     TreeChange undo;
     if (index) {
-      undo = redo.kind() == TreeChange.Kind.PUT ? TreeChange.delete(redo.key())
-          : TreeChange.put(redo.key(), new byte[0]);
+      undo =
+          redo.kind() == TreeChange.Kind.PUT
+              ? TreeChange.delete(redo.key())
+              : TreeChange.put(redo.key(), new byte[0]);
     } else {
-      undo = r.change().before().map(b -> TreeChange.put(r.change().key(), b))
-          .orElseGet(() -> TreeChange.delete(r.change().key()));
+      undo =
+          r.change()
+              .before()
+              .map(b -> TreeChange.put(r.change().key(), b))
+              .orElseGet(() -> TreeChange.delete(r.change().key()));
     }
     return new Version(commitId, redo, undo);
   }
@@ -272,8 +279,8 @@ final class SnapshotArchive {
    * {@code to} (both at most a validated id): rolling forward ({@code from < to}), each key's
    * newest redo in (from, to]; rolling back, each key's oldest undo in (to, from]. In key order.
    */
-  List<TreeChange> changesBetween(String rootUri, byte[] low, Optional<byte[]> high, long from,
-      long to) {
+  List<TreeChange> changesBetween(
+      String rootUri, byte[] low, Optional<byte[]> high, long from, long to) {
     if (from == to) {
       return List.of();
     }
@@ -307,13 +314,13 @@ final class SnapshotArchive {
       return out;
     }
 
-    synchronized List<TreeChange> changes(String rootUri, byte[] low, Optional<byte[]> high,
-        long from, long to) {
+    synchronized List<TreeChange> changes(
+        String rootUri, byte[] low, Optional<byte[]> high, long from, long to) {
       long lo = Math.min(from, to);
       long hi = Math.max(from, to);
       cover(rootUri, lo, hi);
-      NavigableMap<byte[], TreeMap<Long, Version>> keys = high.isPresent()
-          ? byKey.subMap(low, true, high.get(), false) : byKey.tailMap(low, true);
+      NavigableMap<byte[], TreeMap<Long, Version>> keys =
+          high.isPresent() ? byKey.subMap(low, true, high.get(), false) : byKey.tailMap(low, true);
       List<TreeChange> out = new ArrayList<>();
       for (TreeMap<Long, Version> versions : keys.values()) {
         if (from < to) {

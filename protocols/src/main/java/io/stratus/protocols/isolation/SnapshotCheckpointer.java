@@ -64,8 +64,8 @@ import java.util.function.LongSupplier;
  * isolation.checkpoint.after-lock}, {@code .after-put}. Thread-safe.
  */
 final class SnapshotCheckpointer {
-  private static final System.Logger LOG =
-      System.getLogger(SnapshotCheckpointer.class.getName());
+  private static final System.Logger LOG = System.getLogger(SnapshotCheckpointer.class.getName());
+
   /** Archived messages one collection looks at, at most. */
   private static final int GC_MAX = 1000;
 
@@ -96,7 +96,10 @@ final class SnapshotCheckpointer {
    * @param validated the highest validated commit id, after the recovery check (every commit up
    *     to it is archived)
    */
-  SnapshotCheckpointer(ProtocolContext ctx, SnapshotArchive archive, LongSupplier validated,
+  SnapshotCheckpointer(
+      ProtocolContext ctx,
+      SnapshotArchive archive,
+      LongSupplier validated,
       boolean conditionalPuts) {
     this.ctx = ctx;
     this.archive = archive;
@@ -109,10 +112,13 @@ final class SnapshotCheckpointer {
     this.crashPoints = ctx.crashPoints();
     this.lockPrefix = lockPrefixOf(ctx.databaseUri());
     IsolationSettings iso = ctx.isolation();
-    this.reflectedAgeMillis = ctx.bufferPool().config().ttl().toMillis()
-        + IsolationSettings.NETWORK_MARGIN.toMillis();
-    this.unneededAgeMillis = iso.leaseTimeout().plus(iso.transactionTimeout())
-        .plus(IsolationSettings.NETWORK_MARGIN).toMillis();
+    this.reflectedAgeMillis =
+        ctx.bufferPool().config().ttl().toMillis() + IsolationSettings.NETWORK_MARGIN.toMillis();
+    this.unneededAgeMillis =
+        iso.leaseTimeout()
+            .plus(iso.transactionTimeout())
+            .plus(IsolationSettings.NETWORK_MARGIN)
+            .toMillis();
     CloudFutures.await(locks.setTimeout(lockPrefix, ctx.checkpoints().lockTimeout()));
   }
 
@@ -176,8 +182,12 @@ final class SnapshotCheckpointer {
 
   private Outcome apply(String root, DirectPageStore.Lease lease) {
     long target = validated.getAsLong();
-    DirectPageStore store = new DirectPageStore(ctx.services().storage(), writer,
-        conditionalPuts, ctx.bufferPool().config().pageSize());
+    DirectPageStore store =
+        new DirectPageStore(
+            ctx.services().storage(),
+            writer,
+            conditionalPuts,
+            ctx.bufferPool().config().pageSize());
     Page rootPage = store.read(root).orElse(null);
     if (rootPage == null) {
       return Outcome.NOTHING;
@@ -227,8 +237,9 @@ final class SnapshotCheckpointer {
       return;
     }
     String queue = archive.queueOf(root);
-    List<AdvancedMessage> old = CloudFutures.await(queues.receiveOlderThan(queue, GC_MAX,
-        java.time.Duration.ofMillis(unneededAgeMillis)));
+    List<AdvancedMessage> old =
+        CloudFutures.await(
+            queues.receiveOlderThan(queue, GC_MAX, java.time.Duration.ofMillis(unneededAgeMillis)));
     List<CompletableFuture<Void>> deletes = new ArrayList<>();
     for (AdvancedMessage m : old) {
       if (m.key() <= reflected) {

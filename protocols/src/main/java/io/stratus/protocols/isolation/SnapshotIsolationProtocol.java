@@ -92,6 +92,7 @@ public final class SnapshotIsolationProtocol extends IsolatingProtocol {
     private final TransactionInfo info;
     private final long snapshot;
     private final long beganMillis;
+
     /** Root to the key ranges the transaction read (serializable mode only). */
     private final Map<String, List<KeyRange>> reads = new HashMap<>();
 
@@ -121,9 +122,14 @@ public final class SnapshotIsolationProtocol extends IsolatingProtocol {
     private void checkTime() {
       long age = core.clock().millis() - beganMillis;
       if (age > core.settings().transactionTimeout().toMillis()) {
-        throw new TransactionTimeoutException("transaction " + info.transactionId() + " has run "
-            + age + " ms, longer than the transaction timeout of "
-            + core.settings().transactionTimeout() + "; run it again");
+        throw new TransactionTimeoutException(
+            "transaction "
+                + info.transactionId()
+                + " has run "
+                + age
+                + " ms, longer than the transaction timeout of "
+                + core.settings().transactionTimeout()
+                + "; run it again");
       }
     }
 
@@ -146,8 +152,8 @@ public final class SnapshotIsolationProtocol extends IsolatingProtocol {
     private List<LogicalChange> collapse(WriteSet ws) {
       PageTransaction committed = core.ctx().bufferPool().begin();
       try {
-        PageStore asOfSnapshot = new SnapshotView(committed, snapshot, core.archive(), () -> { },
-            core.memo());
+        PageStore asOfSnapshot =
+            new SnapshotView(committed, snapshot, core.archive(), () -> {}, core.memo());
         return ChangeSets.collapse(ws, asOfSnapshot);
       } finally {
         committed.abort();
@@ -174,7 +180,8 @@ public final class SnapshotIsolationProtocol extends IsolatingProtocol {
     TreeSet<String> lockUris = new TreeSet<>();
     for (LogicalChange c : changes) {
       if (!c.secondaryIndex()) {
-        writtenKeys.computeIfAbsent(c.treeUri(), r -> new HashSet<>())
+        writtenKeys
+            .computeIfAbsent(c.treeUri(), r -> new HashSet<>())
             .add(HexFormat.of().formatHex(c.key()));
         lockUris.add(core.lockUri(c.treeUri(), c.key()));
       }
@@ -187,8 +194,9 @@ public final class SnapshotIsolationProtocol extends IsolatingProtocol {
       throw e;
     } catch (CloudException e) {
       held.releaseNow();
-      throw new CommitFailedException("commit of transaction " + id + ": locking its records"
-          + " failed; nothing was sent", e.isRetryable() || e instanceof OutcomeUnknownException,
+      throw new CommitFailedException(
+          "commit of transaction " + id + ": locking its records" + " failed; nothing was sent",
+          e.isRetryable() || e instanceof OutcomeUnknownException,
           e);
     }
     core.ctx().crashPoints().reach(CrashPoint.ISOLATION_AFTER_LOCKS.id());
@@ -196,30 +204,37 @@ public final class SnapshotIsolationProtocol extends IsolatingProtocol {
     try {
       validateWrites(tx, writtenKeys, commitId);
       if (validatesReads) {
-        core.awaitValidatedBelow(id, commitId,
-            start + core.settings().transactionTimeout().toMillis());
+        core.awaitValidatedBelow(
+            id, commitId, start + core.settings().transactionTimeout().toMillis());
         validateReads(tx, commitId);
       }
     } catch (RuntimeException e) {
       core.abandon(commitId, held);
       throw e;
     }
-    long sendBy = Math.min(core.commitDeadlineFrom(start),
-        start + core.settings().transactionTimeout().toMillis());
+    long sendBy =
+        Math.min(
+            core.commitDeadlineFrom(start),
+            start + core.settings().transactionTimeout().toMillis());
     return core.complete(id, changes, commitId, held, sendBy);
   }
 
   /** First committer wins: no transaction after the snapshot changed a key this one writes. */
-  private void validateWrites(SnapshotTransaction tx, Map<String, Set<String>> writtenKeys,
-      long commitId) {
-    Map<String, List<Version>> after = core.archive().fetchAll(writtenKeys.keySet(),
-        tx.snapshot, commitId - 1);
+  private void validateWrites(
+      SnapshotTransaction tx, Map<String, Set<String>> writtenKeys, long commitId) {
+    Map<String, List<Version>> after =
+        core.archive().fetchAll(writtenKeys.keySet(), tx.snapshot, commitId - 1);
     for (Map.Entry<String, Set<String>> e : writtenKeys.entrySet()) {
       for (Version v : after.get(e.getKey())) {
         if (e.getValue().contains(HexFormat.of().formatHex(v.key()))) {
-          throw new TransactionConflictException("commit of transaction "
-              + tx.info.transactionId() + ": commit " + v.commitId() + ", after its snapshot "
-              + tx.snapshot + ", changed a record it changes (first committer wins)");
+          throw new TransactionConflictException(
+              "commit of transaction "
+                  + tx.info.transactionId()
+                  + ": commit "
+                  + v.commitId()
+                  + ", after its snapshot "
+                  + tx.snapshot
+                  + ", changed a record it changes (first committer wins)");
         }
       }
     }
@@ -233,9 +248,14 @@ public final class SnapshotIsolationProtocol extends IsolatingProtocol {
     for (String root : tx.reads.keySet()) {
       for (Version ver : core.archive().versions(root, tx.snapshot, commitId - 1)) {
         if (tx.readKey(root, ver.key())) {
-          throw new TransactionConflictException("commit of transaction "
-              + tx.info.transactionId() + ": commit " + ver.commitId() + ", after its snapshot "
-              + tx.snapshot + ", changed what it read (serializable)");
+          throw new TransactionConflictException(
+              "commit of transaction "
+                  + tx.info.transactionId()
+                  + ": commit "
+                  + ver.commitId()
+                  + ", after its snapshot "
+                  + tx.snapshot
+                  + ", changed what it read (serializable)");
         }
       }
     }

@@ -25,6 +25,7 @@ import java.util.List;
  */
 final class SnapshotState {
   private static final byte FORMAT = 1;
+
   /** Marks a root keeps at most (the newest). */
   static final int MAX_MARKS = 32;
 
@@ -125,8 +126,8 @@ final class SnapshotState {
     long id = b.getLong();
     int n = b.get() & 0xFF;
     if (bytes.length != 10 + 16 * n) {
-      throw new IllegalArgumentException("length " + bytes.length + " does not fit " + n
-          + " marks");
+      throw new IllegalArgumentException(
+          "length " + bytes.length + " does not fit " + n + " marks");
     }
     List<Mark> marks = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {

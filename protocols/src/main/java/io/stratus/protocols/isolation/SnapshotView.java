@@ -36,8 +36,8 @@ final class SnapshotView extends ReadInterposer {
   /**
    * @param deadline called before every read; throws when the transaction ran out of time
    */
-  SnapshotView(PageStore pages, long snapshot, SnapshotArchive archive, Runnable deadline,
-      Memo memo) {
+  SnapshotView(
+      PageStore pages, long snapshot, SnapshotArchive archive, Runnable deadline, Memo memo) {
     super(pages);
     this.memo = memo;
     this.snapshot = snapshot;
@@ -69,8 +69,8 @@ final class SnapshotView extends ReadInterposer {
   /** {@code leaf} (of the tree rooted at {@code root}) as of commit id {@code snapshot}. */
   static Page asOf(SnapshotArchive archive, String root, Page leaf, long snapshot) {
     long reflects = SnapshotState.of(leaf).commitId();
-    List<TreeChange> changes = archive.changesBetween(root, leaf.lowKey(), leaf.highKey(),
-        reflects, snapshot);
+    List<TreeChange> changes =
+        archive.changesBetween(root, leaf.lowKey(), leaf.highKey(), reflects, snapshot);
     return changes.isEmpty() ? leaf : BLinkTree.overlay(leaf, changes);
   }
 

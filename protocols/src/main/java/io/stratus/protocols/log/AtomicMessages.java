@@ -41,9 +41,16 @@ public final class AtomicMessages {
    * or a propagation marker ({@code propagated}: the transaction's records all reached their PU
    * queues; no records of its own).
    */
-  public record Entry(boolean commitRecord, boolean complete, boolean propagated,
-      String commitKey, long commitTimeMillis,
-      int messageIndex, int messageCount, int recordCount, List<LogRecord> records) {
+  public record Entry(
+      boolean commitRecord,
+      boolean complete,
+      boolean propagated,
+      String commitKey,
+      long commitTimeMillis,
+      int messageIndex,
+      int messageCount,
+      int recordCount,
+      List<LogRecord> records) {
     public Entry {
       Objects.requireNonNull(commitKey, "commitKey");
       records = List.copyOf(records);
@@ -55,10 +62,12 @@ public final class AtomicMessages {
    *
    * @throws RecordTooLargeException when one record alone does not fit
    */
-  public static List<byte[]> pack(String commitKey, long commitTimeMillis,
-      List<LogRecord> records, int maxMessageBytes) {
-    AtomicEntryProto empty = header(AtomicEntryKind.LOG_RECORDS, commitKey, commitTimeMillis)
-        .setMessageIndex(Integer.MAX_VALUE).build();
+  public static List<byte[]> pack(
+      String commitKey, long commitTimeMillis, List<LogRecord> records, int maxMessageBytes) {
+    AtomicEntryProto empty =
+        header(AtomicEntryKind.LOG_RECORDS, commitKey, commitTimeMillis)
+            .setMessageIndex(Integer.MAX_VALUE)
+            .build();
     // envelope + the entry's own fields (index at its widest) + framing of the entry
     int overhead = LogMessages.ENVELOPE_OVERHEAD + empty.getSerializedSize() + 5;
     List<List<LogRecordProto>> groups = new ArrayList<>();
@@ -69,8 +78,8 @@ public final class AtomicMessages {
       int n = p.getSerializedSize();
       long framed = 1 + CodedOutputStream.computeUInt32SizeNoTag(n) + (long) n;
       if (framed + overhead > maxMessageBytes) {
-        throw new RecordTooLargeException((int) Math.min(Integer.MAX_VALUE, framed),
-            maxMessageBytes - overhead);
+        throw new RecordTooLargeException(
+            (int) Math.min(Integer.MAX_VALUE, framed), maxMessageBytes - overhead);
       }
       if (!current.isEmpty() && size + framed + overhead > maxMessageBytes) {
         groups.add(current);
@@ -85,17 +94,24 @@ public final class AtomicMessages {
     }
     List<byte[]> out = new ArrayList<>(groups.size());
     for (int i = 0; i < groups.size(); i++) {
-      out.add(seal(header(AtomicEntryKind.LOG_RECORDS, commitKey, commitTimeMillis)
-          .setMessageIndex(i).addAllRecords(groups.get(i)).build()));
+      out.add(
+          seal(
+              header(AtomicEntryKind.LOG_RECORDS, commitKey, commitTimeMillis)
+                  .setMessageIndex(i)
+                  .addAllRecords(groups.get(i))
+                  .build()));
     }
     return out;
   }
 
   /** The commit record of a commit of {@code messages} messages holding {@code records}. */
-  public static byte[] commitRecord(String commitKey, long commitTimeMillis, int messages,
-      int records) {
-    return seal(header(AtomicEntryKind.COMMIT_RECORD, commitKey, commitTimeMillis)
-        .setMessageCount(messages).setRecordCount(records).build());
+  public static byte[] commitRecord(
+      String commitKey, long commitTimeMillis, int messages, int records) {
+    return seal(
+        header(AtomicEntryKind.COMMIT_RECORD, commitKey, commitTimeMillis)
+            .setMessageCount(messages)
+            .setRecordCount(records)
+            .build());
   }
 
   /**
@@ -111,10 +127,12 @@ public final class AtomicMessages {
    * {@code maxMessageBytes}: sending it commits the transaction in one queue round trip. Empty
    * when it does not fit (then {@link #pack} and {@link #commitRecord}, in that order).
    */
-  public static Optional<byte[]> complete(String commitKey, long commitTimeMillis,
-      List<LogRecord> records, int maxMessageBytes) {
-    AtomicEntryProto.Builder b = header(AtomicEntryKind.COMPLETE_TRANSACTION, commitKey,
-        commitTimeMillis).setMessageCount(0).setRecordCount(records.size());
+  public static Optional<byte[]> complete(
+      String commitKey, long commitTimeMillis, List<LogRecord> records, int maxMessageBytes) {
+    AtomicEntryProto.Builder b =
+        header(AtomicEntryKind.COMPLETE_TRANSACTION, commitKey, commitTimeMillis)
+            .setMessageCount(0)
+            .setRecordCount(records.size());
     long size = 0;
     for (LogRecord r : records) {
       LogRecordProto p = LogMessages.toProto(r);
@@ -137,8 +155,8 @@ public final class AtomicMessages {
       throw new CorruptLogMessageException("not an ATOMIC queue message", e);
     }
     if (envelope.getFormatVersion() != FORMAT_VERSION) {
-      throw new CorruptLogMessageException("unknown ATOMIC format version "
-          + envelope.getFormatVersion());
+      throw new CorruptLogMessageException(
+          "unknown ATOMIC format version " + envelope.getFormatVersion());
     }
     if (LogMessages.crc(envelope.getRecords()) != envelope.getCrc32C()) {
       throw new CorruptLogMessageException("checksum mismatch");
@@ -166,8 +184,11 @@ public final class AtomicMessages {
       commit = true;
       complete = true;
       if (e.getRecordsCount() != e.getRecordCount()) {
-        throw new CorruptLogMessageException("a complete transaction with " + e.getRecordsCount()
-            + " records says it has " + e.getRecordCount());
+        throw new CorruptLogMessageException(
+            "a complete transaction with "
+                + e.getRecordsCount()
+                + " records says it has "
+                + e.getRecordCount());
       }
     } else {
       throw new CorruptLogMessageException("unknown ATOMIC entry kind " + e.getKindValue());
@@ -176,13 +197,23 @@ public final class AtomicMessages {
     for (LogRecordProto p : e.getRecordsList()) {
       records.add(LogMessages.fromProto(p));
     }
-    return new Entry(commit, complete, propagated, e.getCommitKey(), e.getCommitTimeMillis(),
-        e.getMessageIndex(), e.getMessageCount(), e.getRecordCount(), records);
+    return new Entry(
+        commit,
+        complete,
+        propagated,
+        e.getCommitKey(),
+        e.getCommitTimeMillis(),
+        e.getMessageIndex(),
+        e.getMessageCount(),
+        e.getRecordCount(),
+        records);
   }
 
-  private static AtomicEntryProto.Builder header(AtomicEntryKind kind, String commitKey,
-      long commitTimeMillis) {
-    return AtomicEntryProto.newBuilder().setKind(kind).setCommitKey(commitKey)
+  private static AtomicEntryProto.Builder header(
+      AtomicEntryKind kind, String commitKey, long commitTimeMillis) {
+    return AtomicEntryProto.newBuilder()
+        .setKind(kind)
+        .setCommitKey(commitKey)
         .setCommitTimeMillis(commitTimeMillis);
   }
 

@@ -44,10 +44,12 @@ public final class Changes {
       } else {
         kind = c.kind();
       }
-      out.add(kind == c.kind() ? c : new LogicalChange(kind, c.treeUri(), c.key(), c.value(),
-          c.dataPageUri(), c.secondaryIndex()));
+      out.add(
+          kind == c.kind()
+              ? c
+              : new LogicalChange(
+                  kind, c.treeUri(), c.key(), c.value(), c.dataPageUri(), c.secondaryIndex()));
     }
     return out;
   }
-
 }

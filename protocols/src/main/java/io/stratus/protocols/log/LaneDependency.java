@@ -19,8 +19,8 @@ public record LaneDependency(int lane, long counter) {
   /** Checks the values. */
   public LaneDependency {
     if (lane < 0 || counter < 1) {
-      throw new IllegalArgumentException("invalid lane dependency: lane " + lane + ", counter "
-          + counter);
+      throw new IllegalArgumentException(
+          "invalid lane dependency: lane " + lane + ", counter " + counter);
     }
   }
 }

@@ -31,6 +31,7 @@ import java.util.zip.CRC32C;
 public final class LogMessages {
   /** The message format this code writes and reads. */
   public static final int FORMAT_VERSION = 1;
+
   /** Bytes a message costs besides its records: version (2), checksum (5), records framing (6). */
   static final int ENVELOPE_OVERHEAD = 13;
 
@@ -51,8 +52,8 @@ public final class LogMessages {
       int size = p.getSerializedSize();
       long framed = 1 + CodedOutputStream.computeUInt32SizeNoTag(size) + (long) size;
       if (framed + ENVELOPE_OVERHEAD > maxMessageBytes) {
-        throw new RecordTooLargeException((int) Math.min(Integer.MAX_VALUE, framed),
-            maxMessageBytes - ENVELOPE_OVERHEAD);
+        throw new RecordTooLargeException(
+            (int) Math.min(Integer.MAX_VALUE, framed), maxMessageBytes - ENVELOPE_OVERHEAD);
       }
       if (!current.isEmpty() && currentSize + framed + ENVELOPE_OVERHEAD > maxMessageBytes) {
         messages.add(seal(current));
@@ -114,21 +115,23 @@ public final class LogMessages {
 
   static LogRecordProto toProto(LogRecord r) {
     LogicalChange c = r.change();
-    LogRecordProto.Builder b = LogRecordProto.newBuilder()
-        .setKind(switch (c.kind()) {
-          case INSERT -> LogKind.INSERT;
-          case UPDATE -> LogKind.UPDATE;
-          case DELETE -> LogKind.DELETE;
-        })
-        .setTreeUri(c.treeUri())
-        .setKey(ByteString.copyFrom(c.key()))
-        .setValue(ByteString.copyFrom(c.value()))
-        .setClientId(r.clientId())
-        .setClientCounter(r.clientCounter())
-        .setTransactionId(r.transactionId())
-        .setCommitTimeMillis(r.commitTimeMillis())
-        .setCommitId(r.commitId())
-        .setSecondaryIndex(c.secondaryIndex());
+    LogRecordProto.Builder b =
+        LogRecordProto.newBuilder()
+            .setKind(
+                switch (c.kind()) {
+                  case INSERT -> LogKind.INSERT;
+                  case UPDATE -> LogKind.UPDATE;
+                  case DELETE -> LogKind.DELETE;
+                })
+            .setTreeUri(c.treeUri())
+            .setKey(ByteString.copyFrom(c.key()))
+            .setValue(ByteString.copyFrom(c.value()))
+            .setClientId(r.clientId())
+            .setClientCounter(r.clientCounter())
+            .setTransactionId(r.transactionId())
+            .setCommitTimeMillis(r.commitTimeMillis())
+            .setCommitId(r.commitId())
+            .setSecondaryIndex(c.secondaryIndex());
     c.dataPageUri().ifPresent(b::setDataPageUri);
     if (c.hasBefore()) {
       Optional<byte[]> before = c.before();
@@ -150,29 +153,45 @@ public final class LogMessages {
   }
 
   private static LogRecord fromProtoUnchecked(LogRecordProto p) {
-    LogicalChange.Kind kind = switch (p.getKind()) {
-      case INSERT -> LogicalChange.Kind.INSERT;
-      case UPDATE -> LogicalChange.Kind.UPDATE;
-      case DELETE -> LogicalChange.Kind.DELETE;
-      default -> throw new CorruptLogMessageException("unknown record kind " + p.getKindValue());
-    };
+    LogicalChange.Kind kind =
+        switch (p.getKind()) {
+          case INSERT -> LogicalChange.Kind.INSERT;
+          case UPDATE -> LogicalChange.Kind.UPDATE;
+          case DELETE -> LogicalChange.Kind.DELETE;
+          default ->
+              throw new CorruptLogMessageException("unknown record kind " + p.getKindValue());
+        };
     if (p.getTreeUri().isEmpty()) {
       throw new CorruptLogMessageException("a record without a tree URI");
     }
     Optional<String> page =
         p.getDataPageUri().isEmpty() ? Optional.empty() : Optional.of(p.getDataPageUri());
-    LogicalChange change = new LogicalChange(
-        kind, p.getTreeUri(), p.getKey().toByteArray(), p.getValue().toByteArray(), page,
-        p.getSecondaryIndex());
+    LogicalChange change =
+        new LogicalChange(
+            kind,
+            p.getTreeUri(),
+            p.getKey().toByteArray(),
+            p.getValue().toByteArray(),
+            page,
+            p.getSecondaryIndex());
     if (p.getBeforeKnown()) {
-      change = change.withBefore(p.getBeforePresent()
-          ? Optional.of(p.getBeforeValue().toByteArray()) : Optional.empty());
+      change =
+          change.withBefore(
+              p.getBeforePresent()
+                  ? Optional.of(p.getBeforeValue().toByteArray())
+                  : Optional.empty());
     }
     List<LaneDependency> after = new ArrayList<>(p.getAfterCount());
     for (LaneDependencyProto d : p.getAfterList()) {
       after.add(new LaneDependency(d.getLane(), d.getCounter()));
     }
-    return new LogRecord(change, p.getClientId(), p.getClientCounter(), p.getTransactionId(),
-        p.getCommitTimeMillis(), p.getCommitId(), after);
+    return new LogRecord(
+        change,
+        p.getClientId(),
+        p.getClientCounter(),
+        p.getTransactionId(),
+        p.getCommitTimeMillis(),
+        p.getCommitId(),
+        after);
   }
 }

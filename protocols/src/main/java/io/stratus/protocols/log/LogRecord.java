@@ -35,8 +35,12 @@ public final class LogRecord {
    * @param commitId the commit id for snapshot isolation (0 when unused)
    */
   public LogRecord(
-      LogicalChange change, String clientId, long clientCounter, String transactionId,
-      long commitTimeMillis, long commitId) {
+      LogicalChange change,
+      String clientId,
+      long clientCounter,
+      String transactionId,
+      long commitTimeMillis,
+      long commitId) {
     this(change, clientId, clientCounter, transactionId, commitTimeMillis, commitId, List.of());
   }
 
@@ -45,8 +49,13 @@ public final class LogRecord {
    *     {@link LaneDependency}); empty for most records
    */
   public LogRecord(
-      LogicalChange change, String clientId, long clientCounter, String transactionId,
-      long commitTimeMillis, long commitId, List<LaneDependency> after) {
+      LogicalChange change,
+      String clientId,
+      long clientCounter,
+      String transactionId,
+      long commitTimeMillis,
+      long commitId,
+      List<LaneDependency> after) {
     this.after = List.copyOf(after);
     this.change = Objects.requireNonNull(change, "change");
     this.clientId = Objects.requireNonNull(clientId, "clientId");
@@ -63,8 +72,8 @@ public final class LogRecord {
 
   /** This record with the lane dependencies {@code deps} (replacing any it had). */
   public LogRecord withAfter(List<LaneDependency> deps) {
-    return new LogRecord(change, clientId, clientCounter, transactionId, commitTimeMillis,
-        commitId, deps);
+    return new LogRecord(
+        change, clientId, clientCounter, transactionId, commitTimeMillis, commitId, deps);
   }
 
   /** What must be applied before this record, besides its own chain's predecessors. */
@@ -116,9 +125,8 @@ public final class LogRecord {
    * @param secondaryIndex whether {@link #treeUri()} is a secondary index
    */
   public TreeChange toTreeChange(boolean secondaryIndex) {
-    byte[] key = secondaryIndex
-        ? SecondaryKeys.compose(change.key(), change.value())
-        : change.key();
+    byte[] key =
+        secondaryIndex ? SecondaryKeys.compose(change.key(), change.value()) : change.key();
     if (change.kind() == LogicalChange.Kind.DELETE) {
       return TreeChange.delete(key);
     }
@@ -131,9 +139,12 @@ public final class LogRecord {
       return false;
     }
     LogRecord r = (LogRecord) o;
-    return change.equals(r.change) && clientId.equals(r.clientId)
-        && clientCounter == r.clientCounter && transactionId.equals(r.transactionId)
-        && commitTimeMillis == r.commitTimeMillis && commitId == r.commitId
+    return change.equals(r.change)
+        && clientId.equals(r.clientId)
+        && clientCounter == r.clientCounter
+        && transactionId.equals(r.transactionId)
+        && commitTimeMillis == r.commitTimeMillis
+        && commitId == r.commitId
         && after.equals(r.after);
   }
 
@@ -145,7 +156,14 @@ public final class LogRecord {
 
   @Override
   public String toString() {
-    return "LogRecord{" + change + ", client=" + clientId + "#" + clientCounter + ", tx="
-        + transactionId + '}';
+    return "LogRecord{"
+        + change
+        + ", client="
+        + clientId
+        + "#"
+        + clientCounter
+        + ", tx="
+        + transactionId
+        + '}';
   }
 }

@@ -82,7 +82,8 @@ public final class PuQueues {
 
   /** The target of a queue of this database, or empty for another name. */
   public Optional<Target> parse(String queueUri) {
-    if (!queueUri.startsWith(prefix) || queueUri.length() < prefix.length() + 3
+    if (!queueUri.startsWith(prefix)
+        || queueUri.length() < prefix.length() + 3
         || queueUri.charAt(prefix.length() + 1) != '/') {
       return Optional.empty();
     }
@@ -102,7 +103,12 @@ public final class PuQueues {
 
   /** The tree whose root {@code page} is, or empty when it is no tree root. */
   public Optional<Target> rootOf(Page page) {
-    return layout.rootKind(page).map(k -> new Target(
-        k == StorageLayout.TreeKind.PRIMARY ? Kind.PRIMARY_TREE : Kind.INDEX_TREE, page.uri()));
+    return layout
+        .rootKind(page)
+        .map(
+            k ->
+                new Target(
+                    k == StorageLayout.TreeKind.PRIMARY ? Kind.PRIMARY_TREE : Kind.INDEX_TREE,
+                    page.uri()));
   }
 }

@@ -5,8 +5,6 @@ import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.cloudapi.SimpleQueueService;
-import io.stratus.protocols.log.LogMessages;
-import io.stratus.protocols.log.LogRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,8 +52,8 @@ public final class QueueSender {
     for (Map.Entry<String, List<LogRecord>> e : byQueue.entrySet()) {
       List<byte[]> messages = LogMessages.pack(e.getValue(), maxMessage);
       for (int i = 0; i < messages.size(); i += maxBatch) {
-        List<byte[]> batch = List.copyOf(messages.subList(i, Math.min(messages.size(),
-            i + maxBatch)));
+        List<byte[]> batch =
+            List.copyOf(messages.subList(i, Math.min(messages.size(), i + maxBatch)));
         calls.add(sendCreating(e.getKey(), batch));
       }
     }
@@ -96,8 +94,9 @@ public final class QueueSender {
     int maxBatch = queues.limits().maxBatchSize();
     List<CompletableFuture<List<String>>> calls = new ArrayList<>();
     for (int i = 0; i < messages.size(); i += maxBatch) {
-      calls.add(sendCreating(queue, List.copyOf(messages.subList(i,
-          Math.min(messages.size(), i + maxBatch)))));
+      calls.add(
+          sendCreating(
+              queue, List.copyOf(messages.subList(i, Math.min(messages.size(), i + maxBatch)))));
     }
     return awaitAll(calls);
   }
@@ -123,20 +122,23 @@ public final class QueueSender {
 
   private CompletableFuture<List<String>> sendCreating(String queue, List<byte[]> batch) {
     return call(() -> queues.sendBatch(queue, batch))
-        .thenApply(ids -> {
-          created.add(queue);
-          return ids;
-        })
-        .exceptionallyCompose(e -> {
-          if (!(CloudFutures.unwrap(e) instanceof NotFoundException)) {
-            return CompletableFuture.failedFuture(CloudFutures.unwrap(e));
-          }
-          return call(() -> queues.createQueue(queue))
-              .thenCompose(v -> {
-                created.add(queue);
-                return call(() -> queues.sendBatch(queue, batch));
-              });
-        });
+        .thenApply(
+            ids -> {
+              created.add(queue);
+              return ids;
+            })
+        .exceptionallyCompose(
+            e -> {
+              if (!(CloudFutures.unwrap(e) instanceof NotFoundException)) {
+                return CompletableFuture.failedFuture(CloudFutures.unwrap(e));
+              }
+              return call(() -> queues.createQueue(queue))
+                  .thenCompose(
+                      v -> {
+                        created.add(queue);
+                        return call(() -> queues.sendBatch(queue, batch));
+                      });
+            });
   }
 
   private static <T> CompletableFuture<T> call(Supplier<CompletableFuture<T>> c) {

@@ -92,9 +92,12 @@ public final class NaiveProtocol implements CommitProtocol {
   private final PageWriter writer;
   private final CrashPoints crashPoints;
   private final BufferPool pool;
+
   /** One group of this handle's commits is written at a time, by its leader. */
   private final ReentrantLock leader = new ReentrantLock();
+
   private final ConcurrentLinkedQueue<Waiter> waiting = new ConcurrentLinkedQueue<>();
+
   /** Completed when the current leader ends its group (then replaced). */
   private volatile CompletableFuture<Void> roundEnded = new CompletableFuture<>();
 
@@ -148,8 +151,8 @@ public final class NaiveProtocol implements CommitProtocol {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         if (waiting.remove(me)) {
-          throw new CommitFailedException("interrupted before the commit was written; nothing"
-              + " was", true, e);
+          throw new CommitFailedException(
+              "interrupted before the commit was written; nothing" + " was", true, e);
         }
       }
     }
@@ -177,8 +180,10 @@ public final class NaiveProtocol implements CommitProtocol {
         r = replay(group);
       }
       for (Waiter w : group) {
-        w.result.complete(group.size() == 1 ? r
-            : new CommitResult(Map.of(), r.pagesWritten(), r.newPagesWritten(), 0));
+        w.result.complete(
+            group.size() == 1
+                ? r
+                : new CommitResult(Map.of(), r.pagesWritten(), r.newPagesWritten(), 0));
       }
     } catch (RuntimeException | Error e) {
       for (Waiter w : group) {
@@ -194,8 +199,10 @@ public final class NaiveProtocol implements CommitProtocol {
   private CommitResult replay(List<Waiter> group) {
     Map<String, List<TreeChange>> byTree = new LinkedHashMap<>();
     for (Waiter w : group) {
-      treeChanges(w.ws.changes()).forEach((tree, changes) ->
-          byTree.computeIfAbsent(tree, t -> new ArrayList<>()).addAll(changes));
+      treeChanges(w.ws.changes())
+          .forEach(
+              (tree, changes) ->
+                  byTree.computeIfAbsent(tree, t -> new ArrayList<>()).addAll(changes));
     }
     try (PageTransaction current = pool.begin()) {
       for (Map.Entry<String, List<TreeChange>> e : byTree.entrySet()) {
@@ -221,8 +228,10 @@ public final class NaiveProtocol implements CommitProtocol {
     Map<String, List<TreeChange>> byTree = new LinkedHashMap<>();
     for (LogicalChange c : Changes.collapse(changes)) {
       byte[] key = c.secondaryIndex() ? SecondaryKeys.compose(c.key(), c.value()) : c.key();
-      TreeChange t = c.kind() == LogicalChange.Kind.DELETE ? TreeChange.delete(key)
-          : TreeChange.put(key, c.secondaryIndex() ? new byte[0] : c.value());
+      TreeChange t =
+          c.kind() == LogicalChange.Kind.DELETE
+              ? TreeChange.delete(key)
+              : TreeChange.put(key, c.secondaryIndex() ? new byte[0] : c.value());
       byTree.computeIfAbsent(c.treeUri(), u -> new ArrayList<>()).add(t);
     }
     return byTree;
@@ -333,18 +342,29 @@ public final class NaiveProtocol implements CommitProtocol {
 
     RuntimeException failure(List<RuntimeException> failures) {
       RuntimeException first = failures.get(0);
-      String what = "naive commit of transaction " + ws.transaction().transactionId() + " ("
-          + ws.pages().size() + " pages): ";
+      String what =
+          "naive commit of transaction "
+              + ws.transaction().transactionId()
+              + " ("
+              + ws.pages().size()
+              + " pages): ";
       RuntimeException mapped;
       if (maybeWritten || !versions.isEmpty()) {
-        mapped = new CommitStateUnknownException(
-            what + versions.size() + " pages written, " + failures.size()
-                + " failed or unknown; the commit may have taken effect in part", first);
+        mapped =
+            new CommitStateUnknownException(
+                what
+                    + versions.size()
+                    + " pages written, "
+                    + failures.size()
+                    + " failed or unknown; the commit may have taken effect in part",
+                first);
       } else {
-        boolean retryable = failures.stream()
-            .allMatch(f -> f instanceof CloudException && ((CloudException) f).isRetryable());
-        mapped = new CommitFailedException(
-            what + "no page was written (" + first.getMessage() + ")", retryable, first);
+        boolean retryable =
+            failures.stream()
+                .allMatch(f -> f instanceof CloudException && ((CloudException) f).isRetryable());
+        mapped =
+            new CommitFailedException(
+                what + "no page was written (" + first.getMessage() + ")", retryable, first);
       }
       for (int i = 1; i < failures.size(); i++) {
         mapped.addSuppressed(failures.get(i));

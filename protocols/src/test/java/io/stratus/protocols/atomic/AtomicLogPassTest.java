@@ -8,8 +8,8 @@ import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.time.ManualClock;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.BufferPoolConfig;
-import io.stratus.protocols.LogicalChange.Kind;
 import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.LogicalChange.Kind;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.log.AtomicMessages;
 import io.stratus.protocols.log.LogRecord;
@@ -35,18 +35,24 @@ class AtomicLogPassTest {
   private static final class Setup implements AutoCloseable {
     final ManualClock clock = new ManualClock();
     final InProcessCloud cloud = InProcessCloud.builder().clock(clock).build();
-    final BufferPool pool = new BufferPool(cloud.services().storage(),
-        BufferPoolConfig.builder().build(), clock);
+    final BufferPool pool =
+        new BufferPool(cloud.services().storage(), BufferPoolConfig.builder().build(), clock);
     final CloudServices services = cloud.services();
     final PuQueues names = new PuQueues(DB);
     final AtomicLog log;
     final String queue;
 
     Setup(String recoverer) {
-      ProtocolContext ctx = new ProtocolContext(services, DB, recoverer, clock,
-          CrashPoints.none(), pool, Duration.ofSeconds(45));
-      log = new AtomicLog(ctx, recoverer + "#n", names, new QueueSender(services.simpleQueues()),
-          ConcurrentHashMap.newKeySet());
+      ProtocolContext ctx =
+          new ProtocolContext(
+              services, DB, recoverer, clock, CrashPoints.none(), pool, Duration.ofSeconds(45));
+      log =
+          new AtomicLog(
+              ctx,
+              recoverer + "#n",
+              names,
+              new QueueSender(services.simpleQueues()),
+              ConcurrentHashMap.newKeySet());
       queue = log.queueOf("c1");
       services.simpleQueues().createQueue(queue).join();
     }
@@ -65,12 +71,23 @@ class AtomicLogPassTest {
       CloudServices services = t.services;
       AtomicLog log = t.log;
       String queue = t.queue;
-      LogRecord r = new LogRecord(new LogicalChange(Kind.INSERT, DB + "/c/items/root",
-          new byte[] {1}, new byte[] {2}, Optional.empty()), "c1", 0, "c1-1", clock.millis(), 0);
+      LogRecord r =
+          new LogRecord(
+              new LogicalChange(
+                  Kind.INSERT,
+                  DB + "/c/items/root",
+                  new byte[] {1},
+                  new byte[] {2},
+                  Optional.empty()),
+              "c1",
+              0,
+              "c1-1",
+              clock.millis(),
+              0);
       // A young two-step transaction whose commit record has not arrived: a pass waits for it,
       // keeping the log message hidden and the lock held.
-      byte[] logMessage = AtomicMessages.pack("n1/c1-1", clock.millis(), List.of(r), 256 * 1024)
-          .get(0);
+      byte[] logMessage =
+          AtomicMessages.pack("n1/c1-1", clock.millis(), List.of(r), 256 * 1024).get(0);
       services.simpleQueues().send(queue, logMessage).join();
 
       AtomicLog.Pass first = log.run(queue, Set.of(), Set.of(), new HashSet<>());
@@ -80,14 +97,24 @@ class AtomicLogPassTest {
       AtomicLog.Pass second = log.run(queue, Set.of(), Set.of(), new HashSet<>());
       assertThat(second.ran()).as("a later pass of this process is not granted the lock").isFalse();
       assertThat(services.locks().acquireExclusive(queue, "another-client").join().granted())
-          .as("the lock still guards the hidden message").isFalse();
+          .as("the lock still guards the hidden message")
+          .isFalse();
     }
   }
 
   private static LogRecord insert(ManualClock clock, int key) {
-    return new LogRecord(new LogicalChange(Kind.INSERT, DB + "/c/items/root",
-        new byte[] {(byte) key}, new byte[] {2}, Optional.empty()), "c1", 0, "c1-1",
-        clock.millis(), 0);
+    return new LogRecord(
+        new LogicalChange(
+            Kind.INSERT,
+            DB + "/c/items/root",
+            new byte[] {(byte) key},
+            new byte[] {2},
+            Optional.empty()),
+        "c1",
+        0,
+        "c1-1",
+        clock.millis(),
+        0);
   }
 
   /** Records waiting in the tree queue the two-step transaction propagates to. */
@@ -112,15 +139,23 @@ class AtomicLogPassTest {
       AtomicLog log = t.log;
       String queue = t.queue; // a dead client's queue, recovered by c2
       // A two-step transaction: two log messages (one record each), then its commit record.
-      int oneRecord = AtomicMessages.pack("n1/c1-1", clock.millis(), List.of(insert(clock, 1)),
-          1 << 20).get(0).length;
-      List<byte[]> logs = AtomicMessages.pack("n1/c1-1", clock.millis(),
-          List.of(insert(clock, 1), insert(clock, 2)), oneRecord + 25);
+      int oneRecord =
+          AtomicMessages.pack("n1/c1-1", clock.millis(), List.of(insert(clock, 1)), 1 << 20)
+              .get(0)
+              .length;
+      List<byte[]> logs =
+          AtomicMessages.pack(
+              "n1/c1-1",
+              clock.millis(),
+              List.of(insert(clock, 1), insert(clock, 2)),
+              oneRecord + 25);
       assertThat(logs).hasSize(2);
       services.simpleQueues().send(queue, logs.get(0)).join();
       services.simpleQueues().send(queue, logs.get(1)).join();
-      services.simpleQueues().send(queue, AtomicMessages.commitRecord("n1/c1-1", clock.millis(),
-          2, 2)).join();
+      services
+          .simpleQueues()
+          .send(queue, AtomicMessages.commitRecord("n1/c1-1", clock.millis(), 2, 2))
+          .join();
       // Someone's receive hides the first log message for ten minutes.
       assertThat(services.simpleQueues().receive(queue, 1, Duration.ofMinutes(10)).join())
           .hasSize(1);
@@ -147,11 +182,20 @@ class AtomicLogPassTest {
       AtomicLog log = t.log;
       String queue = t.queue;
       // Propagated, marked, one of two log messages deleted, then the clean-up died.
-      services.simpleQueues().send(queue, AtomicMessages.pack("n1/c1-1", clock.millis(),
-          List.of(insert(clock, 2)), 1 << 20).get(0)).join();
-      services.simpleQueues().send(queue, AtomicMessages.commitRecord("n1/c1-1", clock.millis(),
-          2, 2)).join();
-      services.simpleQueues().send(queue, AtomicMessages.propagated("n1/c1-1", clock.millis()))
+      services
+          .simpleQueues()
+          .send(
+              queue,
+              AtomicMessages.pack("n1/c1-1", clock.millis(), List.of(insert(clock, 2)), 1 << 20)
+                  .get(0))
+          .join();
+      services
+          .simpleQueues()
+          .send(queue, AtomicMessages.commitRecord("n1/c1-1", clock.millis(), 2, 2))
+          .join();
+      services
+          .simpleQueues()
+          .send(queue, AtomicMessages.propagated("n1/c1-1", clock.millis()))
           .join();
 
       AtomicLog.Pass pass = log.run(queue, Set.of(), Set.of(), new HashSet<>());
@@ -161,7 +205,8 @@ class AtomicLogPassTest {
       assertThat(propagatedRecords(services, names)).isZero();
       clock.advance(Duration.ofMinutes(1));
       assertThat(services.simpleQueues().receive(queue, 10, Duration.ofSeconds(1)).join())
-          .as("the queue is clean").isEmpty();
+          .as("the queue is clean")
+          .isEmpty();
     }
   }
 }

@@ -25,8 +25,10 @@ class DirectPageStoreFlushTest {
   private static final String L2 = "db/c/items/l2";
 
   private static Page leaf(String uri, String value, long stamp) {
-    return Page.builder(uri, PageKind.LEAF).level(0)
-        .entries(new byte[][] {{1}}, new byte[][] {value.getBytes()}).build()
+    return Page.builder(uri, PageKind.LEAF)
+        .level(0)
+        .entries(new byte[][] {{1}}, new byte[][] {value.getBytes()})
+        .build()
         .withVersionStamp(stamp);
   }
 
@@ -37,13 +39,14 @@ class DirectPageStoreFlushTest {
   @Test
   void theCounterPageIsNotPutWhenAnotherPageOfItsLevelLostItsRace() {
     try (InProcessCloud cloud = InProcessCloud.create();
-        BufferPool pool = new BufferPool(cloud.services().storage(), BufferPoolConfig.defaults(),
-            Clock.systemUTC())) {
+        BufferPool pool =
+            new BufferPool(
+                cloud.services().storage(), BufferPoolConfig.defaults(), Clock.systemUTC())) {
       StorageService storage = cloud.services().storage();
       storage.put(P, PageCodec.encode(leaf(P, "p0", 1)), Map.of()).join();
       storage.put(L2, PageCodec.encode(leaf(L2, "l0", 1)), Map.of()).join();
-      DirectPageStore store = new DirectPageStore(storage, new PageWriter(storage, pool), true,
-          4096);
+      DirectPageStore store =
+          new DirectPageStore(storage, new PageWriter(storage, pool), true, 4096);
       store.read(P);
       store.read(L2);
       store.write(leaf(P, "p1 with the counter", 1));

@@ -26,19 +26,35 @@ class WriteChainsTest {
   private static final String PAGE = "db/c/t/leaf-1";
   private static final String INCARNATION = "a#k1-0001";
 
-  private static LogRecord rec(int lane, long counter, String value, long commitTime,
-      LaneDependency... after) {
-    LogicalChange change = new LogicalChange(LogicalChange.Kind.UPDATE, "db/c/t/root",
-        new byte[] {3}, value.getBytes(), Optional.of(PAGE));
-    return new LogRecord(change, WriterIds.of(INCARNATION, lane), counter, "tx-" + value,
-        commitTime, 0, List.of(after));
+  private static LogRecord rec(
+      int lane, long counter, String value, long commitTime, LaneDependency... after) {
+    LogicalChange change =
+        new LogicalChange(
+            LogicalChange.Kind.UPDATE,
+            "db/c/t/root",
+            new byte[] {3},
+            value.getBytes(),
+            Optional.of(PAGE));
+    return new LogRecord(
+        change,
+        WriterIds.of(INCARNATION, lane),
+        counter,
+        "tx-" + value,
+        commitTime,
+        0,
+        List.of(after));
   }
 
   /** One data-page checkpoint's view of {@code records}, nothing blocked. */
   private static WriteChains.Filtered filter(List<LogRecord> records, Map<String, Long> header) {
-    return WriteChains.filter(records,
-        new ChainState(header, Map.of(), List.of()).writeTo(Page.builder(PAGE, PageKind.LEAF).build()), false, PAGE,
-        r -> false, WriteChains.Policy.unbounded(0));
+    return WriteChains.filter(
+        records,
+        new ChainState(header, Map.of(), List.of())
+            .writeTo(Page.builder(PAGE, PageKind.LEAF).build()),
+        false,
+        PAGE,
+        r -> false,
+        WriteChains.Policy.unbounded(0));
   }
 
   private static List<String> values(List<LogRecord> rs) {
@@ -63,8 +79,8 @@ class WriteChainsTest {
     WriteChains.Filtered missing = filter(List.of(c2, c1, a1), Map.of());
     assertThat(values(missing.apply())).containsExactly("a1");
     assertThat(values(missing.deferred())).containsExactlyInAnyOrder("c1", "c2");
-    assertThat(missing.counters()).containsEntry(
-        WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE), 1L);
+    assertThat(missing.counters())
+        .containsEntry(WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE), 1L);
 
     // The page already applied a2: c1's dependency is met by the header alone.
     Map<String, Long> header =
@@ -78,17 +94,21 @@ class WriteChainsTest {
       @Seed long seed) {
     Random random = new Random(seed);
     for (int trial = 0; trial < 200; trial++) {
-      List<LogRecord> rs = new ArrayList<>(List.of(
-          rec(0, 1, "a1", 1), rec(1, 1, "b1", 1), rec(0, 2, "a2", 2, new LaneDependency(1, 1)),
-          rec(2, 1, "c1", 3, new LaneDependency(0, 2), new LaneDependency(1, 1)),
-          rec(1, 2, "b2", 4, new LaneDependency(2, 1))));
+      List<LogRecord> rs =
+          new ArrayList<>(
+              List.of(
+                  rec(0, 1, "a1", 1),
+                  rec(1, 1, "b1", 1),
+                  rec(0, 2, "a2", 2, new LaneDependency(1, 1)),
+                  rec(2, 1, "c1", 3, new LaneDependency(0, 2), new LaneDependency(1, 1)),
+                  rec(1, 2, "b2", 4, new LaneDependency(2, 1))));
       rs.add(rs.get(random.nextInt(rs.size()))); // a duplicate delivery
       Collections.shuffle(rs, random);
       List<String> order = values(filter(rs, Map.of()).apply());
-      assertThat(order).hasSize(5)
-          .containsExactlyInAnyOrder("a1", "b1", "a2", "c1", "b2");
+      assertThat(order).hasSize(5).containsExactlyInAnyOrder("a1", "b1", "a2", "c1", "b2");
       assertThat(order.indexOf("a2"))
-          .isGreaterThan(order.indexOf("a1")).isGreaterThan(order.indexOf("b1"));
+          .isGreaterThan(order.indexOf("a1"))
+          .isGreaterThan(order.indexOf("b1"));
       assertThat(order.indexOf("c1")).isGreaterThan(order.indexOf("a2"));
       assertThat(order.indexOf("b2")).isGreaterThan(order.indexOf("c1"));
     }
@@ -119,34 +139,59 @@ class WriteChainsTest {
       counters.put(WriteChains.key(WriterIds.of("w" + i + "#k1-0001", 0), false, PAGE), 1L);
     }
     long t0 = 1_000 * minute;
-    Page page = new ChainState(counters, Map.of(idle, (int) (t0 / minute)), List.of())
-        .writeTo(Page.builder(PAGE, PageKind.LEAF).build());
+    Page page =
+        new ChainState(counters, Map.of(idle, (int) (t0 / minute)), List.of())
+            .writeTo(Page.builder(PAGE, PageKind.LEAF).build());
     int budget = WriteChains.headerBytes(counters, List.of()) + 64;
     java.util.function.Function<String, WriterLeases.State> free =
         w -> w.startsWith("a#") ? WriterLeases.State.FREE : WriterLeases.State.ALIVE;
     java.util.function.Function<String, WriterLeases.State> held = w -> WriterLeases.State.ALIVE;
 
     long t1 = t0 + horizon + 2 * minute; // past the horizon; the lease free (a restart?)
-    WriteChains.Filtered first = WriteChains.filter(List.of(), page, false, PAGE, r -> false,
-        new WriteChains.Policy(t1, budget, horizon, death, free));
+    WriteChains.Filtered first =
+        WriteChains.filter(
+            List.of(),
+            page,
+            false,
+            PAGE,
+            r -> false,
+            new WriteChains.Policy(t1, budget, horizon, death, free));
     assertThat(first.counters()).containsKey(idle);
     assertThat(first.free()).containsEntry(idle, (int) (t1 / minute));
     page = first.header(page);
 
     // Found held in between (the writer renewed): the count starts over.
-    WriteChains.Filtered renewed = WriteChains.filter(List.of(), page, false, PAGE, r -> false,
-        new WriteChains.Policy(t1 + minute, budget, horizon, death, held));
+    WriteChains.Filtered renewed =
+        WriteChains.filter(
+            List.of(),
+            page,
+            false,
+            PAGE,
+            r -> false,
+            new WriteChains.Policy(t1 + minute, budget, horizon, death, held));
     assertThat(renewed.free()).doesNotContainKey(idle);
     page = renewed.header(page);
-    WriteChains.Filtered again = WriteChains.filter(List.of(), page, false, PAGE, r -> false,
-        new WriteChains.Policy(t1 + death + 2 * minute, budget, horizon, death, free));
+    WriteChains.Filtered again =
+        WriteChains.filter(
+            List.of(),
+            page,
+            false,
+            PAGE,
+            r -> false,
+            new WriteChains.Policy(t1 + death + 2 * minute, budget, horizon, death, free));
     assertThat(again.counters()).as("free again, but not for a death time").containsKey(idle);
     page = again.header(page);
     assertThat(ChainState.of(page).freeMinutes()).containsKey(idle);
 
     long t2 = t1 + 2 * death + 4 * minute;
-    WriteChains.Filtered dead = WriteChains.filter(List.of(), page, false, PAGE, r -> false,
-        new WriteChains.Policy(t2, budget, horizon, death, free));
+    WriteChains.Filtered dead =
+        WriteChains.filter(
+            List.of(),
+            page,
+            false,
+            PAGE,
+            r -> false,
+            new WriteChains.Policy(t2, budget, horizon, death, free));
     assertThat(dead.counters()).doesNotContainKey(idle);
     assertThat(dead.retired()).isEqualTo(1);
     assertThat(dead.free()).isEmpty();

@@ -60,7 +60,8 @@ class WriterLeasesTest {
         writer.release();
       }
       assertThat(prober.probe(lane)).as("released at close").isEqualTo(State.FREE);
-      assertThat(prober.deathTime()).isEqualTo(LOCK_TIMEOUT.multipliedBy(WriterLeases.DEATH_FACTOR));
+      assertThat(prober.deathTime())
+          .isEqualTo(LOCK_TIMEOUT.multipliedBy(WriterLeases.DEATH_FACTOR));
     }
   }
 
@@ -73,8 +74,8 @@ class WriterLeasesTest {
       try {
         assertThat(writer.leaseTime()).isEqualTo(LOCK_TIMEOUT);
         Duration serviceDefault = CloudFutures.await(locks.timeoutFor("unconfigured/uri"));
-        Duration longest = serviceDefault.compareTo(LOCK_TIMEOUT) > 0 ? serviceDefault
-            : LOCK_TIMEOUT;
+        Duration longest =
+            serviceDefault.compareTo(LOCK_TIMEOUT) > 0 ? serviceDefault : LOCK_TIMEOUT;
         cloud.restartLockService();
         clock.advance(longest.plusMillis(1));
         LockGrant g = CloudFutures.await(locks.acquireExclusive(DB + "/pu/p/page", "checkpoint"));

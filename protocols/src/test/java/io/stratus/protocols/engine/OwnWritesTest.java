@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
-import io.stratus.protocols.LogicalChange.Kind;
 import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.LogicalChange.Kind;
 import io.stratus.protocols.checkpoint.ChainState;
 import io.stratus.protocols.checkpoint.WriteChains;
 import io.stratus.protocols.log.LogRecord;
@@ -59,11 +59,18 @@ class OwnWritesTest {
   @Test
   void aDeleteStaysOverlaidOnALeafOlderThanTheCheckpointThatAppliedIt() {
     OwnWrites own = new OwnWrites();
-    LogRecord delete = new LogRecord(new LogicalChange(Kind.DELETE, ROOT, new byte[] {40},
-        new byte[0], Optional.empty()), WRITER, 1, "a-1", 1000, 0);
+    LogRecord delete =
+        new LogRecord(
+            new LogicalChange(Kind.DELETE, ROOT, new byte[] {40}, new byte[0], Optional.empty()),
+            WRITER,
+            1,
+            "a-1",
+            1000,
+            0);
     own.remember(Map.of("q", List.of(delete)));
-    Page coveringRoot = new ChainState(Map.of(WriteChains.key(WRITER, true, ROOT), 1L), Map.of(), List.of())
-        .writeTo(Page.builder(ROOT, PageKind.INNER).level(1).build());
+    Page coveringRoot =
+        new ChainState(Map.of(WriteChains.key(WRITER, true, ROOT), 1L), Map.of(), List.of())
+            .writeTo(Page.builder(ROOT, PageKind.INNER).level(1).build());
     Page staleLeaf = leafWith(new byte[] {39}, new byte[] {40}); // cached before the checkpoint
 
     Page seen = own.overlay(rootOnly(coveringRoot), staleLeaf);

@@ -16,8 +16,13 @@ class AtomicMessagesTest {
   private static List<LogRecord> records(int n, int valueBytes) {
     List<LogRecord> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      LogicalChange c = new LogicalChange(LogicalChange.Kind.UPDATE, "db/c/items/root",
-          new byte[] {(byte) i}, new byte[valueBytes], Optional.of("db/c/items/p" + i));
+      LogicalChange c =
+          new LogicalChange(
+              LogicalChange.Kind.UPDATE,
+              "db/c/items/root",
+              new byte[] {(byte) i},
+              new byte[valueBytes],
+              Optional.of("db/c/items/p" + i));
       out.add(new LogRecord(c, "w#1", i + 1, "tx-7", 1_700_000_000_000L, 0));
     }
     return out;
@@ -46,8 +51,8 @@ class AtomicMessagesTest {
     AtomicMessages.Entry first = AtomicMessages.decode(logs.get(0));
     assertThat(first.commitRecord()).isFalse();
     assertThat(first.complete()).isFalse();
-    AtomicMessages.Entry commit = AtomicMessages.decode(
-        AtomicMessages.commitRecord("n/tx-7", 42, logs.size(), rs.size()));
+    AtomicMessages.Entry commit =
+        AtomicMessages.decode(AtomicMessages.commitRecord("n/tx-7", 42, logs.size(), rs.size()));
     assertThat(commit.commitRecord()).isTrue();
     assertThat(commit.complete()).isFalse();
     assertThat(commit.messageCount()).isEqualTo(logs.size());

@@ -32,10 +32,15 @@ class LogMessagesTest {
     switch (random.nextInt(3)) { // no before image, a known absent key, a before value
       case 1 -> change = change.withBefore(Optional.empty());
       case 2 -> change = change.withBefore(Optional.of(new byte[] {(byte) i, 7}));
-      default -> { }
+      default -> {}
     }
-    return new LogRecord(change, "client-" + random.nextInt(3), random.nextInt(1000),
-        "tx-" + i, 1_700_000_000_000L + i, random.nextInt(10));
+    return new LogRecord(
+        change,
+        "client-" + random.nextInt(3),
+        random.nextInt(1000),
+        "tx-" + i,
+        1_700_000_000_000L + i,
+        random.nextInt(10));
   }
 
   @Test
@@ -75,8 +80,9 @@ class LogMessagesTest {
 
   @Test
   void aRecordLargerThanAMessageIsRefused() {
-    LogicalChange big = new LogicalChange(LogicalChange.Kind.INSERT, "t", new byte[] {1},
-        new byte[5000], Optional.empty());
+    LogicalChange big =
+        new LogicalChange(
+            LogicalChange.Kind.INSERT, "t", new byte[] {1}, new byte[5000], Optional.empty());
     LogRecord r = new LogRecord(big, "c", 1, "tx", 0, 0);
     assertThatThrownBy(() -> LogMessages.pack(List.of(r), 4096))
         .isInstanceOf(RecordTooLargeException.class);
@@ -105,13 +111,15 @@ class LogMessagesTest {
 
   @Test
   void applyingARecordTwiceIsApplyingItOnce() {
-    LogicalChange insert = new LogicalChange(LogicalChange.Kind.INSERT, "t", new byte[] {7},
-        new byte[] {1, 2}, Optional.empty());
+    LogicalChange insert =
+        new LogicalChange(
+            LogicalChange.Kind.INSERT, "t", new byte[] {7}, new byte[] {1, 2}, Optional.empty());
     LogRecord r = new LogRecord(insert, "c", 1, "tx", 0, 0);
     assertThat(r.toTreeChange(false)).isEqualTo(TreeChange.put(new byte[] {7}, new byte[] {1, 2}));
 
-    LogicalChange indexDelete = new LogicalChange(LogicalChange.Kind.DELETE, "i",
-        new byte[] {5}, new byte[] {7}, Optional.empty());
+    LogicalChange indexDelete =
+        new LogicalChange(
+            LogicalChange.Kind.DELETE, "i", new byte[] {5}, new byte[] {7}, Optional.empty());
     assertThat(new LogRecord(indexDelete, "c", 1, "tx", 0, 0).toTreeChange(true))
         .isEqualTo(TreeChange.delete(SecondaryKeys.compose(new byte[] {5}, new byte[] {7})));
   }

@@ -36,13 +36,20 @@ final class GateInterceptor implements CallInterceptor {
       return proceed.get();
     }
     CompletableFuture<T> out = new CompletableFuture<>();
-    held.add(new Held(call.target(), () -> proceed.get().whenComplete((v, e) -> {
-      if (e != null) {
-        out.completeExceptionally(e);
-      } else {
-        out.complete(v);
-      }
-    })));
+    held.add(
+        new Held(
+            call.target(),
+            () ->
+                proceed
+                    .get()
+                    .whenComplete(
+                        (v, e) -> {
+                          if (e != null) {
+                            out.completeExceptionally(e);
+                          } else {
+                            out.complete(v);
+                          }
+                        })));
     return out;
   }
 

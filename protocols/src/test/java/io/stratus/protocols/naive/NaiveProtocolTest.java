@@ -73,8 +73,8 @@ class NaiveProtocolTest {
   }
 
   @Test
-  void writesNewPagesFirstThenModifiedPagesByAscendingLevelEachStepConcurrently(
-      @Seed long seed) throws Exception {
+  void writesNewPagesFirstThenModifiedPagesByAscendingLevelEachStepConcurrently(@Seed long seed)
+      throws Exception {
     GateInterceptor gate = new GateInterceptor();
     CommitProtocol naive = naive(seed, CrashPoints.none(), gate);
     storeOriginals();
@@ -87,7 +87,8 @@ class NaiveProtocolTest {
       GateInterceptor.Held second = gate.next();
       assertThat(List.of(first.uri, second.uri)).containsExactlyInAnyOrder(NEW_A, NEW_B);
       first.release();
-      assertThat(gate.anyWaiting()).as("no modified page before all new pages are written")
+      assertThat(gate.anyWaiting())
+          .as("no modified page before all new pages are written")
           .isFalse();
       second.release();
       List<String> rest = new ArrayList<>();
@@ -118,8 +119,9 @@ class NaiveProtocolTest {
     CommitProtocol naive = naive(seed, points);
     storeOriginals();
     naive.commit(splitLikeWriteSet());
-    assertThat(points.reached()).containsExactlyInAnyOrderEntriesOf(Map.of(
-        "naive.before-pages", 1L, "naive.after-new-pages", 1L, "naive.after-pages", 1L));
+    assertThat(points.reached())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("naive.before-pages", 1L, "naive.after-new-pages", 1L, "naive.after-pages", 1L));
   }
 
   @Test
@@ -137,36 +139,37 @@ class NaiveProtocolTest {
   }
 
   @Test
-  void aRetryableFailureOfTheFirstPutIsARetryableCommitFailureWithNothingStored(
-      @Seed long seed) {
-    FaultPlan plan = FaultPlan.builder()
-        .onNthCall(Operation.STORAGE_PUT, "", 1, FaultPlan.Fault.fail()).build();
-    CommitProtocol naive = naive(seed, CrashPoints.none(), new FaultInterceptor(plan, seed,
-        clock));
+  void aRetryableFailureOfTheFirstPutIsARetryableCommitFailureWithNothingStored(@Seed long seed) {
+    FaultPlan plan =
+        FaultPlan.builder().onNthCall(Operation.STORAGE_PUT, "", 1, FaultPlan.Fault.fail()).build();
+    CommitProtocol naive = naive(seed, CrashPoints.none(), new FaultInterceptor(plan, seed, clock));
     Map<String, StoredItem> before = storeOriginals();
-    WriteSet ws = writeSet(
-        new PageWrite(leaf(NEW_A, 0), Optional.empty(), true),
-        modified(leaf(LEAF, 0), before));
+    WriteSet ws =
+        writeSet(
+            new PageWrite(leaf(NEW_A, 0), Optional.empty(), true), modified(leaf(LEAF, 0), before));
     assertThatThrownBy(() -> naive.commit(ws))
-        .isInstanceOfSatisfying(CommitFailedException.class,
-            e -> assertThat(e.isRetryable()).isTrue());
+        .isInstanceOfSatisfying(
+            CommitFailedException.class, e -> assertThat(e.isRetryable()).isTrue());
     assertThat(stored(NEW_A)).isEmpty();
     assertThat(stored(LEAF)).contains(before.get(LEAF));
   }
 
   @Test
   void aLostReplyIsAnUnknownCommitState(@Seed long seed) {
-    FaultPlan plan = FaultPlan.builder()
-        .onNthCall(Operation.STORAGE_PUT, LEAF, 1, FaultPlan.Fault.loseReply()).build();
-    CommitProtocol naive = naive(seed, CrashPoints.none(), new FaultInterceptor(plan, seed,
-        clock));
+    FaultPlan plan =
+        FaultPlan.builder()
+            .onNthCall(Operation.STORAGE_PUT, LEAF, 1, FaultPlan.Fault.loseReply())
+            .build();
+    CommitProtocol naive = naive(seed, CrashPoints.none(), new FaultInterceptor(plan, seed, clock));
     Map<String, StoredItem> before = storeOriginals();
     WriteSet ws = writeSet(modified(leaf(LEAF, 0), before));
     assertThatThrownBy(() -> naive.commit(ws))
-        .isInstanceOfSatisfying(CommitStateUnknownException.class, e -> {
-          assertThat(e.isRetryable()).isFalse();
-          assertThat(e.getCause()).isInstanceOf(OutcomeUnknownException.class);
-        });
+        .isInstanceOfSatisfying(
+            CommitStateUnknownException.class,
+            e -> {
+              assertThat(e.isRetryable()).isFalse();
+              assertThat(e.getCause()).isInstanceOf(OutcomeUnknownException.class);
+            });
     // The put did take effect: exactly the case the caller must find out about by reading.
     assertThat(PageCodec.decode(LEAF, stored(LEAF).orElseThrow().payload()))
         .isEqualTo(ws.pages().get(0).page());
@@ -174,10 +177,11 @@ class NaiveProtocolTest {
 
   @Test
   void aRetryableFailureAfterSomePagesWereWrittenIsAnUnknownCommitState(@Seed long seed) {
-    FaultPlan plan = FaultPlan.builder()
-        .onNthCall(Operation.STORAGE_PUT, INNER, 1, FaultPlan.Fault.fail()).build();
-    CommitProtocol naive = naive(seed, CrashPoints.none(), new FaultInterceptor(plan, seed,
-        clock));
+    FaultPlan plan =
+        FaultPlan.builder()
+            .onNthCall(Operation.STORAGE_PUT, INNER, 1, FaultPlan.Fault.fail())
+            .build();
+    CommitProtocol naive = naive(seed, CrashPoints.none(), new FaultInterceptor(plan, seed, clock));
     storeOriginals();
     assertThatThrownBy(() -> naive.commit(splitLikeWriteSet()))
         .isInstanceOf(CommitStateUnknownException.class);
@@ -185,16 +189,22 @@ class NaiveProtocolTest {
 
   @Test
   void aNonRetryableFailureBeforeAnyWriteIsAPermanentCommitFailure(@Seed long seed) {
-    cloud = InProcessCloud.builder().clock(clock).seed(seed)
-        .limits(CloudLimits.builder().maxObjectSize(10).build()).build();
-    CommitProtocol naive = CommitProtocols.create(ProtocolKind.NAIVE, context(
-        cloud.services(), CrashPoints.none()));
+    cloud =
+        InProcessCloud.builder()
+            .clock(clock)
+            .seed(seed)
+            .limits(CloudLimits.builder().maxObjectSize(10).build())
+            .build();
+    CommitProtocol naive =
+        CommitProtocols.create(ProtocolKind.NAIVE, context(cloud.services(), CrashPoints.none()));
     WriteSet ws = writeSet(new PageWrite(leaf(NEW_A, 0), Optional.empty(), true));
     assertThatThrownBy(() -> naive.commit(ws))
-        .isInstanceOfSatisfying(CommitFailedException.class, e -> {
-          assertThat(e.isRetryable()).isFalse();
-          assertThat(e.getCause()).isInstanceOf(LimitExceededException.class);
-        });
+        .isInstanceOfSatisfying(
+            CommitFailedException.class,
+            e -> {
+              assertThat(e.isRetryable()).isFalse();
+              assertThat(e.getCause()).isInstanceOf(LimitExceededException.class);
+            });
   }
 
   @Test
@@ -217,14 +227,20 @@ class NaiveProtocolTest {
   @Test
   void valueTypesCopyTheirBytes() {
     byte[] key = {1, 2};
-    LogicalChange c = new LogicalChange(LogicalChange.Kind.INSERT, "t", key, new byte[] {3},
-        Optional.of("p"));
+    LogicalChange c =
+        new LogicalChange(LogicalChange.Kind.INSERT, "t", key, new byte[] {3}, Optional.of("p"));
     key[0] = 9;
     assertThat(c.key()).containsExactly(1, 2);
     c.key()[1] = 9;
     assertThat(c.key()).containsExactly(1, 2);
-    assertThat(c).isEqualTo(new LogicalChange(LogicalChange.Kind.INSERT, "t", new byte[] {1, 2},
-        new byte[] {3}, Optional.of("p")));
+    assertThat(c)
+        .isEqualTo(
+            new LogicalChange(
+                LogicalChange.Kind.INSERT,
+                "t",
+                new byte[] {1, 2},
+                new byte[] {3},
+                Optional.of("p")));
     assertThat(writeSet().isEmpty()).isTrue();
     assertThatThrownBy(() -> new CommitResult(Map.of(), 1, 2, 0))
         .isInstanceOf(IllegalArgumentException.class);
@@ -243,8 +259,8 @@ class NaiveProtocolTest {
   private ProtocolContext context(CloudServices services, CrashPoints points) {
     BufferPool pool = new BufferPool(services.storage(), BufferPoolConfig.defaults(), clock);
     toClose.add(pool);
-    return new ProtocolContext(services, "db", "client-1", clock, points, pool,
-        Duration.ofSeconds(45));
+    return new ProtocolContext(
+        services, "db", "client-1", clock, points, pool, Duration.ofSeconds(45));
   }
 
   private StorageService rawStorage() {
@@ -273,8 +289,11 @@ class NaiveProtocolTest {
     }
     // Listed in an order unlike the required one, so the protocol has to sort.
     return writeSet(
-        modified(inner(ROOT, 2).toBuilder().entries(new byte[][] {{}, {5}},
-            new byte[][] {{1}, {2}}).build(), base),
+        modified(
+            inner(ROOT, 2).toBuilder()
+                .entries(new byte[][] {{}, {5}}, new byte[][] {{1}, {2}})
+                .build(),
+            base),
         modified(leaf(LEAF, 7), base),
         new PageWrite(leaf(NEW_A, 1), Optional.empty(), true),
         modified(inner(INNER, 3).toBuilder().level(1).build(), base),
@@ -286,17 +305,20 @@ class NaiveProtocolTest {
   }
 
   private static Page leaf(String uri, int marker) {
-    return Page.builder(uri, PageKind.LEAF).entries(new byte[][] {{(byte) marker}},
-        new byte[][] {{1, 2, 3}}).build();
+    return Page.builder(uri, PageKind.LEAF)
+        .entries(new byte[][] {{(byte) marker}}, new byte[][] {{1, 2, 3}})
+        .build();
   }
 
   private static Page inner(String uri, int level) {
-    return Page.builder(uri, PageKind.INNER).level(level)
-        .entries(new byte[][] {{}}, new byte[][] {{(byte) level}}).build();
+    return Page.builder(uri, PageKind.INNER)
+        .level(level)
+        .entries(new byte[][] {{}}, new byte[][] {{(byte) level}})
+        .build();
   }
 
   private static WriteSet writeSet(PageWrite... pages) {
-    return new WriteSet(new TransactionInfo("tx-1", "client-1", Instant.EPOCH), List.of(),
-        List.of(pages));
+    return new WriteSet(
+        new TransactionInfo("tx-1", "client-1", Instant.EPOCH), List.of(), List.of(pages));
   }
 }

@@ -15,12 +15,14 @@ final class AwsClouds {
   private AwsClouds() {}
 
   /** Adds storage, simple queues and machines to {@code b}; returns what to close on failure. */
-  static AutoCloseable addTo(CloudServices.Builder b, StratusProperties.Cloud cloud,
-      boolean localstack) {
+  static AutoCloseable addTo(
+      CloudServices.Builder b, StratusProperties.Cloud cloud, boolean localstack) {
     AwsConfig built;
     try {
-      AwsConfig.Builder config = AwsConfig.builder(cloud.getBucket().trim()).region(cloud.getRegion())
-          .queueBackend(queueBackend(cloud.getQueueBackend()));
+      AwsConfig.Builder config =
+          AwsConfig.builder(cloud.getBucket().trim())
+              .region(cloud.getRegion())
+              .queueBackend(queueBackend(cloud.getQueueBackend()));
       if (cloud.getKeyPrefix() != null) {
         config.keyPrefix(cloud.getKeyPrefix());
       }
@@ -29,10 +31,13 @@ final class AwsClouds {
       }
       if (localstack) {
         if (cloud.getEndpoint() == null || cloud.getEndpoint().isBlank()) {
-          throw new InvalidConfigurationException("stratus.cloud.kind=localstack needs"
-              + " stratus.cloud.endpoint, e.g. http://localhost:4566");
+          throw new InvalidConfigurationException(
+              "stratus.cloud.kind=localstack needs"
+                  + " stratus.cloud.endpoint, e.g. http://localhost:4566");
         }
-        config.endpoint(URI.create(cloud.getEndpoint().trim())).pathStyleAccess(true)
+        config
+            .endpoint(URI.create(cloud.getEndpoint().trim()))
+            .pathStyleAccess(true)
             .staticCredentials(LOCALSTACK_KEY, LOCALSTACK_KEY);
       } else {
         if (cloud.getEndpoint() != null && !cloud.getEndpoint().isBlank()) {
@@ -63,7 +68,7 @@ final class AwsClouds {
         return q;
       }
     }
-    throw new InvalidConfigurationException("stratus.cloud.queue-backend: not sqs or s3: '"
-        + name.toLowerCase(Locale.ROOT) + "'");
+    throw new InvalidConfigurationException(
+        "stratus.cloud.queue-backend: not sqs or s3: '" + name.toLowerCase(Locale.ROOT) + "'");
   }
 }

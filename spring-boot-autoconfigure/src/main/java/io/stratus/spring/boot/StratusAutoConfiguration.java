@@ -39,8 +39,8 @@ public class StratusAutoConfiguration {
    */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
-  public CloudServices stratusCloudServices(StratusProperties properties,
-      ObjectProvider<CloudMeter> meter, ResourceLoader context) {
+  public CloudServices stratusCloudServices(
+      StratusProperties properties, ObjectProvider<CloudMeter> meter, ResourceLoader context) {
     CloudServices services = StratusClouds.open(properties.getCloud(), context.getClassLoader());
     CloudMeter m = meter.getIfUnique();
     return m == null ? services : Decorators.wrap(services, new MeteringInterceptor(m));
@@ -55,7 +55,9 @@ public class StratusAutoConfiguration {
    */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
-  public Database stratusDatabase(CloudServices services, StratusProperties properties,
+  public Database stratusDatabase(
+      CloudServices services,
+      StratusProperties properties,
       ObjectProvider<StratusDatabaseCustomizer> customizers) {
     DatabaseConfig.Builder builder =
         DatabaseProperties.builder(services, properties.databaseSettings());

@@ -33,29 +33,34 @@ final class StratusClouds {
     StratusProperties.CloudKind kind = cloud.getKind();
     if (kind == null || kind == StratusProperties.CloudKind.INPROCESS) {
       if (cloud.getZookeeper().getConnectString() != null) {
-        throw new InvalidConfigurationException("stratus.cloud.zookeeper.connect-string needs"
-            + " stratus.cloud.kind=localstack or aws (the in-process cloud has its own locks)");
+        throw new InvalidConfigurationException(
+            "stratus.cloud.zookeeper.connect-string needs"
+                + " stratus.cloud.kind=localstack or aws (the in-process cloud has its own locks)");
       }
       return InProcessCloud.create().services();
     }
     String name = kind.name().toLowerCase(Locale.ROOT);
     require(loader, AWS_CLASS, "stratus-aws-adapter", "stratus.cloud.kind=" + name);
     if (cloud.getBucket() == null || cloud.getBucket().isBlank()) {
-      throw new InvalidConfigurationException("stratus.cloud.kind=" + name
-          + " needs stratus.cloud.bucket");
+      throw new InvalidConfigurationException(
+          "stratus.cloud.kind=" + name + " needs stratus.cloud.bucket");
     }
     CloudServices.Builder b = CloudServices.builder();
     AutoCloseable aws = AwsClouds.addTo(b, cloud, kind == StratusProperties.CloudKind.LOCALSTACK);
     try {
       String zk = cloud.getZookeeper().getConnectString();
       if (zk != null && !zk.isBlank()) {
-        require(loader, ZOOKEEPER_CLASS, "stratus-zookeeper-adapter",
+        require(
+            loader,
+            ZOOKEEPER_CLASS,
+            "stratus-zookeeper-adapter",
             "stratus.cloud.zookeeper.connect-string");
         ZooKeeperClouds.addTo(b, cloud.getZookeeper());
       } else {
-        LOG.warn("stratus.cloud.zookeeper.connect-string is not set: locks, counters and advanced"
-            + " queues are this JVM's own and exclude no other process; run one application"
-            + " instance per database, or set it");
+        LOG.warn(
+            "stratus.cloud.zookeeper.connect-string is not set: locks, counters and advanced"
+                + " queues are this JVM's own and exclude no other process; run one application"
+                + " instance per database, or set it");
         CloudServices local = InProcessCloud.create().services();
         b.locks(local.locks()).counters(local.counters()).advancedQueues(local.advancedQueues());
       }
@@ -70,11 +75,14 @@ final class StratusClouds {
     }
   }
 
-  private static void require(ClassLoader loader, String className, String artifact,
-      String setting) {
+  private static void require(
+      ClassLoader loader, String className, String artifact, String setting) {
     if (!ClassUtils.isPresent(className, loader)) {
-      throw new InvalidConfigurationException(setting + " needs io.stratus:" + artifact
-          + " on the class path (add it as a dependency)");
+      throw new InvalidConfigurationException(
+          setting
+              + " needs io.stratus:"
+              + artifact
+              + " on the class path (add it as a dependency)");
     }
   }
 }

@@ -15,8 +15,11 @@ import org.springframework.context.annotation.Bean;
  * turns it off.
  */
 @AutoConfiguration(after = StratusAutoConfiguration.class)
-@ConditionalOnClass({HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class,
-    Database.class})
+@ConditionalOnClass({
+  HealthIndicator.class,
+  ConditionalOnEnabledHealthIndicator.class,
+  Database.class
+})
 @ConditionalOnBean(Database.class)
 @ConditionalOnEnabledHealthIndicator("stratus")
 public class StratusHealthAutoConfiguration {

@@ -38,19 +38,31 @@ public class StratusHealthIndicator implements HealthIndicator {
   @Override
   public Health health() {
     if (db.isClosed()) {
-      return Health.down().withDetail("reason", "the database handle is closed")
-          .withDetail("database", db.config().databaseUri()).build();
+      return Health.down()
+          .withDetail("reason", "the database handle is closed")
+          .withDetail("database", db.config().databaseUri())
+          .build();
     }
     Health.Builder h;
     DatabaseStats s = db.stats();
     long failures = s.backgroundFailures();
     long before = seenBackgroundFailures.getAndSet(failures);
     if (s.corruptPages() > 0) {
-      h = Health.down().withDetail("reason", s.corruptPages() + " corrupt page(s): records that"
-          + " would change them wait until they are repaired (see bin/stratus verify)");
+      h =
+          Health.down()
+              .withDetail(
+                  "reason",
+                  s.corruptPages()
+                      + " corrupt page(s): records that"
+                      + " would change them wait until they are repaired (see bin/stratus verify)");
     } else if (failures > before) {
-      h = Health.down().withDetail("reason", (failures - before) + " background failure(s) since"
-          + " the last check: committed records are not being applied (see the log)");
+      h =
+          Health.down()
+              .withDetail(
+                  "reason",
+                  (failures - before)
+                      + " background failure(s) since"
+                      + " the last check: committed records are not being applied (see the log)");
     } else {
       h = Health.up();
     }

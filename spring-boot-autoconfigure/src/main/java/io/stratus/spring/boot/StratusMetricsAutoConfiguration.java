@@ -30,7 +30,9 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = StratusAutoConfiguration.class)
 @ConditionalOnClass({MeterRegistry.class, StratusMetrics.class, Database.class})
-@ConditionalOnProperty(prefix = "stratus", name = {"enabled", "metrics.enabled"},
+@ConditionalOnProperty(
+    prefix = "stratus",
+    name = {"enabled", "metrics.enabled"},
     matchIfMissing = true)
 @EnableConfigurationProperties(StratusProperties.class)
 public class StratusMetricsAutoConfiguration {
@@ -38,8 +40,7 @@ public class StratusMetricsAutoConfiguration {
   /** The meter the auto-configured cloud services' calls pass through. */
   @Bean
   @ConditionalOnMissingBean
-  @ConditionalOnProperty(prefix = "stratus.metrics", name = "cloud-requests",
-      matchIfMissing = true)
+  @ConditionalOnProperty(prefix = "stratus.metrics", name = "cloud-requests", matchIfMissing = true)
   public CloudMeter stratusCloudMeter() {
     return new CloudMeter();
   }
@@ -51,8 +52,8 @@ public class StratusMetricsAutoConfiguration {
   @Bean
   @ConditionalOnBean(Database.class)
   @ConditionalOnMissingBean
-  public StratusMetrics stratusMetrics(Database db, ObjectProvider<CloudMeter> meter,
-      StratusProperties properties) {
+  public StratusMetrics stratusMetrics(
+      Database db, ObjectProvider<CloudMeter> meter, StratusProperties properties) {
     StratusMetrics.Builder b = StratusMetrics.builder(db);
     CloudMeter m = meter.getIfUnique();
     if (m != null) {
@@ -72,8 +73,9 @@ public class StratusMetricsAutoConfiguration {
       case "aws2026" -> PriceTables.aws2026();
       case "paper2008" -> PriceTables.paper2008();
       case "none", "" -> null;
-      default -> throw new InvalidConfigurationException("stratus.metrics.price-table: not"
-          + " aws2026, paper2008 or none: '" + name + "'");
+      default ->
+          throw new InvalidConfigurationException(
+              "stratus.metrics.price-table: not" + " aws2026, paper2008 or none: '" + name + "'");
     };
   }
 }

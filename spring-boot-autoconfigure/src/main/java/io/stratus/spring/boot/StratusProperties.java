@@ -22,21 +22,29 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class StratusProperties {
   /** Whether to create the Stratus beans at all. */
   private boolean enabled = true;
+
   /** The database's URI prefix (required), e.g. db/shop. */
   private String databaseUri;
+
   /** The commit protocol: naive, basic, monotonic, atomic, advanced_atomic, snapshot_isolation,
    * serializable_snapshot or two_phase_locking (default monotonic). */
   private String protocol;
+
   /** The page size: bytes, or with k, m, g (default 100k). */
   private String pageSize;
+
   /** The buffer pool's time to live: 500ms, 45s, 2m, 1h or ISO-8601 (default 100s). */
   private String ttl;
+
   /** The buffer pool's bound on cached bytes: a size. */
   private String poolBytes;
+
   /** Whether the buffer pool never goes back to an older page version. */
   private Boolean monotonicReads;
+
   /** Monotonic and atomic protocols: commits of one handle numbered and sent at once. */
   private Integer writerLanes;
+
   /** This client's id, unique among the database's clients (default: random). */
   private String clientId;
 
@@ -174,12 +182,16 @@ public class StratusProperties {
   public static class Checkpoint {
     /** The checkpoint interval: a duration (default 45s). */
     private String interval;
+
     /** The lease on a queue's lock, also a checkpoint's visibility timeout (default 30s). */
     private String lockTimeout;
+
     /** The lease a checkpoint must have left to still put pages (default 5s). */
     private String propagationPeriod;
+
     /** The most log records one checkpoint applies (default 256). */
     private Integer maxRecords;
+
     /** How checkpoints put pages: auto, conditional or timing_only (default auto). */
     private String writes;
 
@@ -242,8 +254,10 @@ public class StratusProperties {
   public static class Isolation {
     /** The longest a transaction may run (default 10s). */
     private String transactionTimeout;
+
     /** The lease of record locks and commit ids (default 120s). */
     private String leaseTimeout;
+
     /** How long read-only transactions reuse a snapshot (default 500ms). */
     private String snapshotReuse;
 
@@ -286,20 +300,28 @@ public class StratusProperties {
   public static class Cloud {
     /** inprocess, localstack or aws. */
     private CloudKind kind = CloudKind.INPROCESS;
+
     /** LocalStack's endpoint, e.g. http://localhost:4566 (localstack only). */
     private String endpoint;
+
     /** The AWS region. */
     private String region = "us-east-1";
+
     /** The bucket holding the pages (required on localstack and aws). */
     private String bucket;
+
     /** Whether to create the bucket when it is missing (always done on localstack). */
     private boolean createBucket;
+
     /** Key prefix of the pages in the bucket (default items/). */
     private String keyPrefix;
+
     /** SQS queue-name prefix (default stratus-). */
     private String queuePrefix;
+
     /** Where simple queues live: sqs or s3. */
     private String queueBackend = "sqs";
+
     private final ZooKeeper zookeeper = new ZooKeeper();
 
     public CloudKind getKind() {
@@ -375,8 +397,10 @@ public class StratusProperties {
   public static class ZooKeeper {
     /** The ensemble, host:port[,host:port...]; unset: those services come from this JVM. */
     private String connectString;
+
     /** The clients' ZooKeeper namespace (default stratus). */
     private String namespace;
+
     /**
      * How long locks and counters are refused after this client finds the namespace empty (a new
      * or wiped ensemble): 0s when creating a deployment; default the adapter's (the longest
@@ -413,8 +437,10 @@ public class StratusProperties {
   public static class Metrics {
     /** Whether to publish the database's meters when Micrometer is present. */
     private boolean enabled = true;
+
     /** Whether to count the cloud calls (a metering decorator on the services). */
     private boolean cloudRequests = true;
+
     /** The prices of the cost meters: aws2026, paper2008 or none. */
     private String priceTable = "aws2026";
 

@@ -30,10 +30,14 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** The auto-configuration in real Spring contexts, on the in-process cloud. */
 class StratusAutoConfigurationTest {
-  private final ApplicationContextRunner runner = new ApplicationContextRunner()
-      .withConfiguration(AutoConfigurations.of(StratusAutoConfiguration.class,
-          StratusMetricsAutoConfiguration.class, StratusHealthAutoConfiguration.class))
-      .withPropertyValues("stratus.database-uri=db/spring");
+  private final ApplicationContextRunner runner =
+      new ApplicationContextRunner()
+          .withConfiguration(
+              AutoConfigurations.of(
+                  StratusAutoConfiguration.class,
+                  StratusMetricsAutoConfiguration.class,
+                  StratusHealthAutoConfiguration.class))
+          .withPropertyValues("stratus.database-uri=db/spring");
 
   private static void putAndRead(Database db) {
     db.createCollection("books");
@@ -45,30 +49,38 @@ class StratusAutoConfigurationTest {
   @Test
   void aDatabaseOnTheInProcessCloudIsClosedWithTheContext() {
     Database[] seen = new Database[1];
-    runner.run(ctx -> {
-      assertThat(ctx).hasSingleBean(Database.class).hasSingleBean(CloudServices.class);
-      Database db = ctx.getBean(Database.class);
-      assertThat(db.config().databaseUri()).isEqualTo("db/spring");
-      assertThat(db.config().protocol()).isEqualTo(DatabaseProperties.PROTOCOL_DEFAULT);
-      putAndRead(db);
-      seen[0] = db;
-    });
+    runner.run(
+        ctx -> {
+          assertThat(ctx).hasSingleBean(Database.class).hasSingleBean(CloudServices.class);
+          Database db = ctx.getBean(Database.class);
+          assertThat(db.config().databaseUri()).isEqualTo("db/spring");
+          assertThat(db.config().protocol()).isEqualTo(DatabaseProperties.PROTOCOL_DEFAULT);
+          putAndRead(db);
+          seen[0] = db;
+        });
     assertThat(seen[0].isClosed()).isTrue();
   }
 
   @Test
   void theDatabaseSettingsReachTheConfiguration() {
-    runner.withPropertyValues("stratus.protocol=snapshot_isolation", "stratus.page-size=16k",
-        "stratus.ttl=3s", "stratus.checkpoint.interval=5s", "stratus.client-id=web-1",
-        "stratus.isolation.transaction-timeout=20s").run(ctx -> {
-          Database db = ctx.getBean(Database.class);
-          assertThat(db.config().protocol()).isEqualTo(ProtocolKind.SNAPSHOT_ISOLATION);
-          assertThat(db.config().pageSize()).isEqualTo(16 * 1024);
-          assertThat(db.config().ttl()).isEqualTo(Duration.ofSeconds(3));
-          assertThat(db.config().checkpointInterval()).isEqualTo(Duration.ofSeconds(5));
-          assertThat(db.config().clientId()).isEqualTo("web-1");
-          putAndRead(db);
-        });
+    runner
+        .withPropertyValues(
+            "stratus.protocol=snapshot_isolation",
+            "stratus.page-size=16k",
+            "stratus.ttl=3s",
+            "stratus.checkpoint.interval=5s",
+            "stratus.client-id=web-1",
+            "stratus.isolation.transaction-timeout=20s")
+        .run(
+            ctx -> {
+              Database db = ctx.getBean(Database.class);
+              assertThat(db.config().protocol()).isEqualTo(ProtocolKind.SNAPSHOT_ISOLATION);
+              assertThat(db.config().pageSize()).isEqualTo(16 * 1024);
+              assertThat(db.config().ttl()).isEqualTo(Duration.ofSeconds(3));
+              assertThat(db.config().checkpointInterval()).isEqualTo(Duration.ofSeconds(5));
+              assertThat(db.config().clientId()).isEqualTo("web-1");
+              putAndRead(db);
+            });
   }
 
   @Test
@@ -77,8 +89,10 @@ class StratusAutoConfigurationTest {
     for (String key : DatabaseProperties.keys()) {
       all.put(key, "1"); // a string, a number and a boolean all bind from "1"
     }
-    StratusProperties p = new Binder(new MapConfigurationPropertySource(all))
-        .bind("stratus", StratusProperties.class).get();
+    StratusProperties p =
+        new Binder(new MapConfigurationPropertySource(all))
+            .bind("stratus", StratusProperties.class)
+            .get();
     assertThat(p.databaseSettings()).containsOnlyKeys(DatabaseProperties.keys());
   }
 
@@ -86,98 +100,153 @@ class StratusAutoConfigurationTest {
   void aMissingUriAMisspeltKeyAndABadValueFailTheStartUp() {
     new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(StratusAutoConfiguration.class))
-        .run(ctx -> assertThat(ctx).getFailure().rootCause()
-            .isInstanceOf(InvalidConfigurationException.class)
-            .hasMessageContaining(DatabaseProperties.DATABASE_URI));
-    runner.withPropertyValues("stratus.page-sise=16k").run(ctx ->
-        assertThat(ctx).getFailure().hasStackTraceContaining("page-sise"));
-    runner.withPropertyValues("stratus.ttl=soon").run(ctx ->
-        assertThat(ctx).getFailure().rootCause()
-            .isInstanceOf(InvalidConfigurationException.class)
-            .hasMessageContaining(DatabaseProperties.TTL));
-    runner.withPropertyValues("stratus.cloud.kind=aws").run(ctx ->
-        assertThat(ctx).getFailure().rootCause()
-            .hasMessageContaining("stratus.cloud.bucket"));
-    runner.withPropertyValues("stratus.cloud.kind=localstack", "stratus.cloud.bucket=b").run(
-        ctx -> assertThat(ctx).getFailure().rootCause()
-            .hasMessageContaining("stratus.cloud.endpoint"));
-    runner.withPropertyValues("stratus.metrics.price-table=cheap").run(ctx ->
-        assertThat(ctx).getFailure().rootCause().hasMessageContaining("price-table"));
+        .run(
+            ctx ->
+                assertThat(ctx)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(InvalidConfigurationException.class)
+                    .hasMessageContaining(DatabaseProperties.DATABASE_URI));
+    runner
+        .withPropertyValues("stratus.page-sise=16k")
+        .run(ctx -> assertThat(ctx).getFailure().hasStackTraceContaining("page-sise"));
+    runner
+        .withPropertyValues("stratus.ttl=soon")
+        .run(
+            ctx ->
+                assertThat(ctx)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(InvalidConfigurationException.class)
+                    .hasMessageContaining(DatabaseProperties.TTL));
+    runner
+        .withPropertyValues("stratus.cloud.kind=aws")
+        .run(
+            ctx ->
+                assertThat(ctx)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("stratus.cloud.bucket"));
+    runner
+        .withPropertyValues("stratus.cloud.kind=localstack", "stratus.cloud.bucket=b")
+        .run(
+            ctx ->
+                assertThat(ctx)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("stratus.cloud.endpoint"));
+    runner
+        .withPropertyValues("stratus.metrics.price-table=cheap")
+        .run(ctx -> assertThat(ctx).getFailure().rootCause().hasMessageContaining("price-table"));
   }
 
   @Test
   void withoutTheAwsAdapterTheErrorNamesTheArtifact() {
-    runner.withClassLoader(new FilteredClassLoader("io.stratus.aws."))
+    runner
+        .withClassLoader(new FilteredClassLoader("io.stratus.aws."))
         .withPropertyValues("stratus.cloud.kind=aws", "stratus.cloud.bucket=b")
-        .run(ctx -> assertThat(ctx).getFailure().rootCause()
-            .hasMessageContaining("stratus-aws-adapter"));
+        .run(
+            ctx ->
+                assertThat(ctx)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("stratus-aws-adapter"));
   }
 
   @Test
   void theApplicationsOwnBeansWinAndCustomizersApply() {
     CloudServices own = InProcessCloud.create().services();
-    runner.withBean(CloudServices.class, () -> own)
+    runner
+        .withBean(CloudServices.class, () -> own)
         .withBean(StratusDatabaseCustomizer.class, () -> b -> b.clientId("custom"))
-        .run(ctx -> {
-          Database db = ctx.getBean(Database.class);
-          assertThat(ctx.getBean(CloudServices.class)).isSameAs(own);
-          assertThat(db.config().services()).isSameAs(own);
-          assertThat(db.config().clientId()).isEqualTo("custom");
-        });
+        .run(
+            ctx -> {
+              Database db = ctx.getBean(Database.class);
+              assertThat(ctx.getBean(CloudServices.class)).isSameAs(own);
+              assertThat(db.config().services()).isSameAs(own);
+              assertThat(db.config().clientId()).isEqualTo("custom");
+            });
   }
 
   @Test
   void theMetricsReachTheRegistry() {
-    runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
+    runner
+        .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
         .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
-        .run(ctx -> {
-          assertThat(ctx).hasSingleBean(StratusMetrics.class).hasSingleBean(CloudMeter.class);
-          Database db = ctx.getBean(Database.class);
-          putAndRead(db);
-          MeterRegistry registry = ctx.getBean(MeterRegistry.class);
-          assertThat(registry.get(StratusMetrics.COMMITS).tag("database", "db/spring")
-              .functionCounter().count()).isEqualTo(db.stats().commits()).isPositive();
-          double requests = registry.find(StratusMetrics.CLOUD_REQUESTS).functionCounters()
-              .stream().mapToDouble(FunctionCounter::count).sum();
-          assertThat(requests).isEqualTo(ctx.getBean(CloudMeter.class).calls()).isPositive();
-          assertThat(registry.find(StratusMetrics.CLOUD_COST).tag("price.table", "aws 2026")
-              .functionCounters()).isNotEmpty();
-        });
+        .run(
+            ctx -> {
+              assertThat(ctx).hasSingleBean(StratusMetrics.class).hasSingleBean(CloudMeter.class);
+              Database db = ctx.getBean(Database.class);
+              putAndRead(db);
+              MeterRegistry registry = ctx.getBean(MeterRegistry.class);
+              assertThat(
+                      registry
+                          .get(StratusMetrics.COMMITS)
+                          .tag("database", "db/spring")
+                          .functionCounter()
+                          .count())
+                  .isEqualTo(db.stats().commits())
+                  .isPositive();
+              double requests =
+                  registry.find(StratusMetrics.CLOUD_REQUESTS).functionCounters().stream()
+                      .mapToDouble(FunctionCounter::count)
+                      .sum();
+              assertThat(requests).isEqualTo(ctx.getBean(CloudMeter.class).calls()).isPositive();
+              assertThat(
+                      registry
+                          .find(StratusMetrics.CLOUD_COST)
+                          .tag("price.table", "aws 2026")
+                          .functionCounters())
+                  .isNotEmpty();
+            });
   }
 
   @Test
   void metricsCanBeTurnedOff() {
-    runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
+    runner
+        .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
         .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
         .withPropertyValues("stratus.metrics.enabled=false")
-        .run(ctx -> {
-          assertThat(ctx).doesNotHaveBean(StratusMetrics.class).doesNotHaveBean(CloudMeter.class);
-          assertThat(ctx.getBean(MeterRegistry.class).find(StratusMetrics.COMMITS).meters())
-              .isEmpty();
-        });
-    runner.withClassLoader(new FilteredClassLoader(StratusMetrics.class))
-        .run(ctx -> assertThat(ctx).hasSingleBean(Database.class)
-            .doesNotHaveBean(CloudMeter.class));
+        .run(
+            ctx -> {
+              assertThat(ctx)
+                  .doesNotHaveBean(StratusMetrics.class)
+                  .doesNotHaveBean(CloudMeter.class);
+              assertThat(ctx.getBean(MeterRegistry.class).find(StratusMetrics.COMMITS).meters())
+                  .isEmpty();
+            });
+    runner
+        .withClassLoader(new FilteredClassLoader(StratusMetrics.class))
+        .run(
+            ctx -> assertThat(ctx).hasSingleBean(Database.class).doesNotHaveBean(CloudMeter.class));
   }
 
   @Test
   void theHealthIsUpWhileTheHandleIsOpenAndDownOnceClosed() {
-    runner.run(ctx -> {
-      StratusHealthIndicator health = ctx.getBean(StratusHealthIndicator.class);
-      assertThat(health.health().getStatus()).isEqualTo(Status.UP);
-      assertThat(health.health().getDetails()).containsEntry("database", "db/spring")
-          .containsKeys("unknownCommits", "backgroundFailures", "corruptPages");
-      ctx.getBean(Database.class).close();
-      assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
-    });
-    runner.withPropertyValues("management.health.stratus.enabled=false")
+    runner.run(
+        ctx -> {
+          StratusHealthIndicator health = ctx.getBean(StratusHealthIndicator.class);
+          assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+          assertThat(health.health().getDetails())
+              .containsEntry("database", "db/spring")
+              .containsKeys("unknownCommits", "backgroundFailures", "corruptPages");
+          ctx.getBean(Database.class).close();
+          assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+        });
+    runner
+        .withPropertyValues("management.health.stratus.enabled=false")
         .run(ctx -> assertThat(ctx).doesNotHaveBean(StratusHealthIndicator.class));
   }
 
   @Test
   void theWholeThingCanBeTurnedOff() {
-    runner.withPropertyValues("stratus.enabled=false")
-        .run(ctx -> assertThat(ctx).doesNotHaveBean(Database.class)
-            .doesNotHaveBean(CloudServices.class).doesNotHaveBean(StratusMetrics.class));
+    runner
+        .withPropertyValues("stratus.enabled=false")
+        .run(
+            ctx ->
+                assertThat(ctx)
+                    .doesNotHaveBean(Database.class)
+                    .doesNotHaveBean(CloudServices.class)
+                    .doesNotHaveBean(StratusMetrics.class));
   }
 }

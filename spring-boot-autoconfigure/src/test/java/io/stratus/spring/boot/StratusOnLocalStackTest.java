@@ -29,25 +29,31 @@ class StratusOnLocalStackTest {
     String db = "db/spring-" + UUID.randomUUID().toString().substring(0, 8);
     try (TestingServer zk = new TestingServer(true)) {
       new ApplicationContextRunner()
-          .withConfiguration(AutoConfigurations.of(StratusAutoConfiguration.class,
-              StratusHealthAutoConfiguration.class))
-          .withPropertyValues("stratus.cloud.kind=localstack", "stratus.cloud.endpoint=" + endpoint,
+          .withConfiguration(
+              AutoConfigurations.of(
+                  StratusAutoConfiguration.class, StratusHealthAutoConfiguration.class))
+          .withPropertyValues(
+              "stratus.cloud.kind=localstack",
+              "stratus.cloud.endpoint=" + endpoint,
               "stratus.cloud.bucket=" + localstack.bucket(),
               "stratus.cloud.zookeeper.connect-string=" + zk.getConnectString(),
               "stratus.cloud.zookeeper.fresh-namespace-refusal=0s", // a new deployment
-              "stratus.database-uri=" + db, "stratus.protocol=snapshot_isolation")
-          .run(ctx -> {
-            assertThat(ctx).hasNotFailed();
-            Database d = ctx.getBean(Database.class);
-            assertThat(d.config().protocol()).isEqualTo(ProtocolKind.SNAPSHOT_ISOLATION);
-            d.createCollection("books");
-            d.run(tx -> tx.put("books", Key.of(7L), "Dune".getBytes(StandardCharsets.UTF_8)));
-            Optional<byte[]> read = d.read(tx -> tx.read("books", Key.of(7L)));
-            assertThat(read).hasValueSatisfying(
-                v -> assertThat(new String(v, StandardCharsets.UTF_8)).isEqualTo("Dune"));
-            assertThat(ctx.getBean(StratusHealthIndicator.class).health().getStatus())
-                .isEqualTo(Status.UP);
-          });
+              "stratus.database-uri=" + db,
+              "stratus.protocol=snapshot_isolation")
+          .run(
+              ctx -> {
+                assertThat(ctx).hasNotFailed();
+                Database d = ctx.getBean(Database.class);
+                assertThat(d.config().protocol()).isEqualTo(ProtocolKind.SNAPSHOT_ISOLATION);
+                d.createCollection("books");
+                d.run(tx -> tx.put("books", Key.of(7L), "Dune".getBytes(StandardCharsets.UTF_8)));
+                Optional<byte[]> read = d.read(tx -> tx.read("books", Key.of(7L)));
+                assertThat(read)
+                    .hasValueSatisfying(
+                        v -> assertThat(new String(v, StandardCharsets.UTF_8)).isEqualTo("Dune"));
+                assertThat(ctx.getBean(StratusHealthIndicator.class).health().getStatus())
+                    .isEqualTo(Status.UP);
+              });
     }
   }
 }

@@ -51,12 +51,23 @@ public final class BookstoreSchema {
   public static final String SHOPPING_CART_LINE = "shopping_cart_line";
 
   /** Every table, in load order. */
-  public static final List<String> TABLES = List.of(ITEM, AUTHOR, COUNTRY, CUSTOMER, ADDRESS,
-      ORDERS, ORDER_LINE, CC_XACTS, SHOPPING_CART, SHOPPING_CART_LINE);
+  public static final List<String> TABLES =
+      List.of(
+          ITEM,
+          AUTHOR,
+          COUNTRY,
+          CUSTOMER,
+          ADDRESS,
+          ORDERS,
+          ORDER_LINE,
+          CC_XACTS,
+          SHOPPING_CART,
+          SHOPPING_CART_LINE);
 
   /** The tables whose rows interactions read and write as values (the tracked rows). */
   static final TypedCollection<ItemRow> ITEMS =
       TypedCollection.of(ITEM, Codec.of(ItemRow::encode, ItemRow::decode));
+
   static final TypedCollection<CustomerRow> CUSTOMERS =
       TypedCollection.of(CUSTOMER, Codec.of(CustomerRow::encode, CustomerRow::decode));
   static final TypedCollection<AuthorRow> AUTHORS =
@@ -72,25 +83,41 @@ public final class BookstoreSchema {
 
   private record IndexSpec(String collection, String index, IndexKeyExtractor extractor) {}
 
-  private static final List<IndexSpec> INDEXES = List.of(
-      new IndexSpec(ITEM, ITEM_BY_TITLE, (k, p) ->
-          key(BookstoreKeys.titleSearch(ItemRow.decode(p).title()))),
-      new IndexSpec(ITEM, ITEM_BY_AUTHOR, (k, p) ->
-          key(BookstoreKeys.id(ItemRow.decode(p).authorId()))),
-      new IndexSpec(ITEM, ITEM_BY_SUBJECT, (k, p) -> {
-        ItemRow i = ItemRow.decode(p);
-        return key(BookstoreKeys.subjectTitle(i.subject(), i.title()));
-      }),
-      new IndexSpec(ITEM, ITEM_BY_SUBJECT_DATE, (k, p) -> {
-        ItemRow i = ItemRow.decode(p);
-        return key(BookstoreKeys.subjectNewest(i.subject(), i.pubDay(), i.title()));
-      }),
-      new IndexSpec(AUTHOR, AUTHOR_BY_LAST_NAME, (k, p) ->
-          key(BookstoreKeys.titleSearch(AuthorRow.decode(p).lastName()))),
-      new IndexSpec(CUSTOMER, CUSTOMER_BY_UNAME, (k, p) ->
-          key(Key.of(CustomerRow.decode(p).userName()))),
-      new IndexSpec(ORDERS, ORDERS_BY_CUSTOMER, (k, p) -> key(BookstoreKeys.customerNewestOrder(
-          OrderRow.decode(p).customerId(), BookstoreKeys.idOf(Key.ofBytes(k))))));
+  private static final List<IndexSpec> INDEXES =
+      List.of(
+          new IndexSpec(
+              ITEM,
+              ITEM_BY_TITLE,
+              (k, p) -> key(BookstoreKeys.titleSearch(ItemRow.decode(p).title()))),
+          new IndexSpec(
+              ITEM, ITEM_BY_AUTHOR, (k, p) -> key(BookstoreKeys.id(ItemRow.decode(p).authorId()))),
+          new IndexSpec(
+              ITEM,
+              ITEM_BY_SUBJECT,
+              (k, p) -> {
+                ItemRow i = ItemRow.decode(p);
+                return key(BookstoreKeys.subjectTitle(i.subject(), i.title()));
+              }),
+          new IndexSpec(
+              ITEM,
+              ITEM_BY_SUBJECT_DATE,
+              (k, p) -> {
+                ItemRow i = ItemRow.decode(p);
+                return key(BookstoreKeys.subjectNewest(i.subject(), i.pubDay(), i.title()));
+              }),
+          new IndexSpec(
+              AUTHOR,
+              AUTHOR_BY_LAST_NAME,
+              (k, p) -> key(BookstoreKeys.titleSearch(AuthorRow.decode(p).lastName()))),
+          new IndexSpec(
+              CUSTOMER, CUSTOMER_BY_UNAME, (k, p) -> key(Key.of(CustomerRow.decode(p).userName()))),
+          new IndexSpec(
+              ORDERS,
+              ORDERS_BY_CUSTOMER,
+              (k, p) ->
+                  key(
+                      BookstoreKeys.customerNewestOrder(
+                          OrderRow.decode(p).customerId(), BookstoreKeys.idOf(Key.ofBytes(k))))));
 
   private BookstoreSchema() {}
 

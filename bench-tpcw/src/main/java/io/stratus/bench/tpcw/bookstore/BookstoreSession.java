@@ -28,25 +28,35 @@ final class BookstoreSession implements BrowserSession {
 
   /** A loaded customer this shopper is, known before login; 0 for a new visitor. */
   long returningCustomerId;
+
   /** The customer logged in (after Customer Registration or Buy Request); 0 if none. */
   long customerId;
+
   /** The shopping cart, 0 until the first Shopping Cart interaction creates one. */
   long cartId;
+
   /** The item last shown by Product Detail or a search, 0 if none. */
   long lastItemId;
+
   /** The last search, null if none. */
   Search lastSearch;
+
   /**
    * The page the browser is on: the interaction last completed for this session; null at the
    * start of a user session and after an interaction failed.
    */
   Interaction previous;
+
   /** The cart versions and orders this user session committed. */
   final OwnWrites own = new OwnWrites();
 
   /** A search the shopper ran: by author, title or subject, and the term. */
   record Search(Kind kind, String term) {
-    enum Kind { AUTHOR, TITLE, SUBJECT }
+    enum Kind {
+      AUTHOR,
+      TITLE,
+      SUBJECT
+    }
   }
 
   BookstoreSession(long seed, long customers) {

@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class BrowseInteractions {
   /** Rows on a result page (New Products, Best Sellers, Search Results). */
   static final int PAGE_ROWS = 50;
+
   /** Orders Best Sellers counts (clause 2.4.3). */
   static final int BEST_SELLER_ORDERS = 3_333;
 
@@ -37,15 +38,17 @@ final class BrowseInteractions {
   record Listed(long itemId, ItemRow item, String authorName) {}
 
   private static final long DAY_MILLIS = 86_400_000L;
+
   /** The first guess of how many days of publications hold a New Products page. */
   static final long INITIAL_NEW_PRODUCTS_WINDOW_DAYS = 365;
 
   private final Scale scale;
   private final RecentOrders bestSellerOrders;
+
   /** Per subject, the search key of the 50th title (see {@link #firstTitlesOfSubject}). */
   private final ConcurrentHashMap<String, Key> subjectPageEnds = new ConcurrentHashMap<>();
-  private final AtomicLong newProductsWindowDays =
-      new AtomicLong(INITIAL_NEW_PRODUCTS_WINDOW_DAYS);
+
+  private final AtomicLong newProductsWindowDays = new AtomicLong(INITIAL_NEW_PRODUCTS_WINDOW_DAYS);
 
   BrowseInteractions(Scale scale, RecentOrders bestSellerOrders) {
     this.scale = scale;
@@ -122,18 +125,22 @@ final class BrowseInteractions {
     long window = Math.max(1, newProductsWindowDays.get());
     Key upper = BookstoreKeys.subjectNewest(subject, today - window);
     KeyRange wholeSubject = BookstoreKeys.subject(subject);
-    List<Record> items = new ArrayList<>(w.probeRange(BookstoreSchema.ITEM,
-        BookstoreSchema.ITEM_BY_SUBJECT_DATE, KeyRange.halfOpen(Key.of(subject), upper)));
+    List<Record> items =
+        new ArrayList<>(
+            w.probeRange(
+                BookstoreSchema.ITEM,
+                BookstoreSchema.ITEM_BY_SUBJECT_DATE,
+                KeyRange.halfOpen(Key.of(subject), upper)));
     while (items.size() < PAGE_ROWS && today - window >= DataGenerator.FIRST_PUB_DAY) {
       window *= 4;
       Key lower = upper;
       boolean last = today - window < DataGenerator.FIRST_PUB_DAY;
       upper = last ? null : BookstoreKeys.subjectNewest(subject, today - window);
-      KeyRange older = last
-          ? KeyRange.of(lower, true, wholeSubject.upper().orElse(null), false)
-          : KeyRange.halfOpen(lower, upper);
-      items.addAll(w.probeRange(BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_SUBJECT_DATE,
-          older));
+      KeyRange older =
+          last
+              ? KeyRange.of(lower, true, wholeSubject.upper().orElse(null), false)
+              : KeyRange.halfOpen(lower, upper);
+      items.addAll(w.probeRange(BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_SUBJECT_DATE, older));
     }
     if (items.size() >= PAGE_ROWS) {
       long reach = today - ItemRow.decode(items.get(PAGE_ROWS - 1).payload()).pubDay();
@@ -158,8 +165,10 @@ final class BrowseInteractions {
       }
     }
     List<Map.Entry<Long, Long>> ranked = new ArrayList<>(sold.entrySet());
-    ranked.sort(Map.Entry.<Long, Long>comparingByValue().reversed()
-        .thenComparing(Map.Entry.comparingByKey()));
+    ranked.sort(
+        Map.Entry.<Long, Long>comparingByValue()
+            .reversed()
+            .thenComparing(Map.Entry.comparingByKey()));
     List<Listed> out = new ArrayList<>();
     for (Map.Entry<Long, Long> e : ranked) {
       if (out.size() == PAGE_ROWS) {
@@ -174,8 +183,10 @@ final class BrowseInteractions {
 
   /** Product Detail: an item the shopper saw listed (or a random one) and its author. */
   Optional<Listed> productDetail(Work w) {
-    long id = w.session.lastItemId != 0 && w.session.random.nextInt(4) != 0
-        ? w.session.lastItemId : randomItem(w);
+    long id =
+        w.session.lastItemId != 0 && w.session.random.nextInt(4) != 0
+            ? w.session.lastItemId
+            : randomItem(w);
     return itemWithAuthor(w, id);
   }
 
@@ -206,11 +217,12 @@ final class BrowseInteractions {
     SplittableRandom random = w.session.random;
     Search.Kind kind = Search.Kind.values()[random.nextInt(3)];
     long a = NuRand.itemA(scale.items());
-    String term = switch (kind) {
-      case AUTHOR -> Text.digSyl(NuRand.draw(random, a, 1, scale.authors()));
-      case TITLE -> Text.digSyl(NuRand.draw(random, a, 1, scale.items()));
-      case SUBJECT -> Text.pick(random, Text.SUBJECTS);
-    };
+    String term =
+        switch (kind) {
+          case AUTHOR -> Text.digSyl(NuRand.draw(random, a, 1, scale.authors()));
+          case TITLE -> Text.digSyl(NuRand.draw(random, a, 1, scale.items()));
+          case SUBJECT -> Text.pick(random, Text.SUBJECTS);
+        };
     return searchResults(w, new Search(kind, term));
   }
 
@@ -223,20 +235,29 @@ final class BrowseInteractions {
     switch (search.kind()) {
       case AUTHOR -> {
         out = new ArrayList<>();
-        for (Record a : w.probeRange(BookstoreSchema.AUTHOR, BookstoreSchema.AUTHOR_BY_LAST_NAME,
-            BookstoreKeys.startsWith(search.term()))) {
+        for (Record a :
+            w.probeRange(
+                BookstoreSchema.AUTHOR,
+                BookstoreSchema.AUTHOR_BY_LAST_NAME,
+                BookstoreKeys.startsWith(search.term()))) {
           AuthorRow author = AuthorRow.decode(a.payload());
-          for (Record i : w.probe(BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_AUTHOR,
-              a.key())) {
+          for (Record i : w.probe(BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_AUTHOR, a.key())) {
             out.add(new Listed(BookstoreKeys.idOf(i.key()), w.item(i), name(author)));
           }
         }
-        out.sort(Comparator.comparing((Listed l) -> BookstoreKeys.fold(l.item().title()))
-            .thenComparingLong(Listed::itemId));
+        out.sort(
+            Comparator.comparing((Listed l) -> BookstoreKeys.fold(l.item().title()))
+                .thenComparingLong(Listed::itemId));
         out = new ArrayList<>(out.subList(0, Math.min(PAGE_ROWS, out.size())));
       }
-      case TITLE -> out = firstPage(w, w.probeRange(BookstoreSchema.ITEM,
-          BookstoreSchema.ITEM_BY_TITLE, BookstoreKeys.startsWith(search.term())));
+      case TITLE ->
+          out =
+              firstPage(
+                  w,
+                  w.probeRange(
+                      BookstoreSchema.ITEM,
+                      BookstoreSchema.ITEM_BY_TITLE,
+                      BookstoreKeys.startsWith(search.term())));
       case SUBJECT -> out = firstPage(w, firstTitlesOfSubject(w, search.term()));
       default -> throw new IllegalStateException("unknown search " + search.kind());
     }
@@ -256,14 +277,18 @@ final class BrowseInteractions {
   private List<Record> firstTitlesOfSubject(Work w, String subject) {
     Key end = subjectPageEnds.get(subject);
     if (end != null) {
-      List<Record> bounded = w.probeRange(BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_SUBJECT,
-          KeyRange.closed(Key.of(subject), end));
+      List<Record> bounded =
+          w.probeRange(
+              BookstoreSchema.ITEM,
+              BookstoreSchema.ITEM_BY_SUBJECT,
+              KeyRange.closed(Key.of(subject), end));
       if (bounded.size() >= PAGE_ROWS) {
         return bounded;
       }
     }
-    List<Record> all = w.probeRange(BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_SUBJECT,
-        BookstoreKeys.subject(subject));
+    List<Record> all =
+        w.probeRange(
+            BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_SUBJECT, BookstoreKeys.subject(subject));
     if (all.size() >= PAGE_ROWS) {
       ItemRow last = ItemRow.decode(all.get(PAGE_ROWS - 1).payload());
       subjectPageEnds.put(subject, BookstoreKeys.subjectTitle(subject, last.title()));

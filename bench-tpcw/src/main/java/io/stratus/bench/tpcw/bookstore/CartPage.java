@@ -109,7 +109,7 @@ final class CartPage {
         lines.values().removeIf(q -> q == 0);
         changed = true;
       }
-      case VIEW -> { }
+      case VIEW -> {}
       default -> throw new IllegalStateException("unknown cart action " + action);
     }
     if (lines.isEmpty()) {
@@ -136,8 +136,7 @@ final class CartPage {
    * each 0 to 9 and different from the line's present quantity. A quantity of 0 removes the line.
    * Lines not chosen keep their quantity; the map keeps the order of {@code lines}.
    */
-  static Map<Long, Integer> refreshedQuantities(SplittableRandom random,
-      Map<Long, Integer> lines) {
+  static Map<Long, Integer> refreshedQuantities(SplittableRandom random, Map<Long, Integer> lines) {
     Map<Long, Integer> next = new LinkedHashMap<>(lines);
     List<Long> items = new ArrayList<>(lines.keySet());
     if (items.size() == 1) {
@@ -170,8 +169,7 @@ final class CartPage {
     }
     Optional<CartRow> row = w.read(BookstoreSchema.SHOPPING_CART, cartId).map(CartRow::decode);
     Map<Long, Integer> lines = row.isPresent() ? lines(w, cartId) : Map.of();
-    w.ownRead(w.session.own.cartRead(row.map(CartRow::version).orElse(-1L), lines,
-        w.startMillis));
+    w.ownRead(w.session.own.cartRead(row.map(CartRow::version).orElse(-1L), lines, w.startMillis));
     return new Contents(row, lines);
   }
 
@@ -180,8 +178,8 @@ final class CartPage {
    * the session's next cart version, and records that version and the transaction's {@code
    * lineChanges} (item id to quantity, 0 for a deleted line) once it committed.
    */
-  static void write(Work w, long cartId, boolean visible, long customerId,
-      Map<Long, Integer> lineChanges) {
+  static void write(
+      Work w, long cartId, boolean visible, long customerId, Map<Long, Integer> lineChanges) {
     BookstoreSession s = w.session;
     long version = s.own.nextCartVersion();
     byte[] row = new CartRow(version, w.startMillis, customerId).encode();
@@ -191,18 +189,19 @@ final class CartPage {
       w.create(BookstoreSchema.SHOPPING_CART, BookstoreKeys.id(cartId), row);
     }
     Map<Long, Integer> committed = Map.copyOf(lineChanges);
-    w.afterCommitAt(millis -> {
-      s.cartId = cartId;
-      s.own.cartCommitted(version, committed, millis);
-    });
+    w.afterCommitAt(
+        millis -> {
+          s.cartId = cartId;
+          s.own.cartCommitted(version, committed, millis);
+        });
   }
 
   /**
    * Sets a line's quantity: creates, updates, or deletes it (quantity 0); notes the change in
    * {@code changes}.
    */
-  static void setLine(Work w, long cartId, long item, int quantity, boolean exists,
-      Map<Long, Integer> changes) {
+  static void setLine(
+      Work w, long cartId, long item, int quantity, boolean exists, Map<Long, Integer> changes) {
     changes.put(item, quantity);
     Key key = BookstoreKeys.cartLine(cartId, item);
     byte[] row = new CartLineRow(quantity).encode();
@@ -216,10 +215,8 @@ final class CartPage {
   /** The visible lines of a cart: item id to quantity, by item id. */
   static Map<Long, Integer> lines(Work w, long cartId) {
     Map<Long, Integer> lines = new LinkedHashMap<>();
-    for (Record r : w.scan(BookstoreSchema.SHOPPING_CART_LINE,
-        BookstoreKeys.childrenOf(cartId))) {
-      lines.put(BookstoreKeys.cartLineItem(r.key()), CartLineRow.decode(r.payload())
-          .quantity());
+    for (Record r : w.scan(BookstoreSchema.SHOPPING_CART_LINE, BookstoreKeys.childrenOf(cartId))) {
+      lines.put(BookstoreKeys.cartLineItem(r.key()), CartLineRow.decode(r.payload()).quantity());
     }
     return lines;
   }

@@ -34,10 +34,13 @@ import java.util.SplittableRandom;
 public final class ComplexOrder {
   /** Products searched per transaction (paper 001, section 6.2). */
   public static final int SEARCHED = 6;
+
   /** Products ordered per transaction, out of the searched ones. */
   public static final int ORDERED = 3;
+
   /** Records one transaction reads: the customer and the six products. */
   public static final int RECORDS_READ = 1 + SEARCHED;
+
   /** Records one transaction writes: order, lines, payment and the stock of each product. */
   public static final int RECORDS_WRITTEN = 1 + ORDERED + 1 + ORDERED;
 
@@ -146,8 +149,13 @@ public final class ComplexOrder {
       ItemRow item = found[plan.ordered[k]];
       if (item != null) {
         int quantity = plan.quantities[k];
-        lines.add(new OrderLineRow(plan.searched[plan.ordered[k]], quantity, discount,
-            Text.words(random, 20, 100), item.subject()));
+        lines.add(
+            new OrderLineRow(
+                plan.searched[plan.ordered[k]],
+                quantity,
+                discount,
+                Text.words(random, 20, 100),
+                item.subject()));
         sold.add(item.afterSale(quantity));
         subTotal += quantity * item.costCents() * (10_000 - discount) / 10_000;
       }
@@ -158,21 +166,42 @@ public final class ComplexOrder {
     long orderId = ids.next(nowMillis);
     long tax = subTotal * 825 / 10_000;
     long total = subTotal + tax + 300 + 100L * lines.size();
-    tx.create(BookstoreSchema.ORDERS, BookstoreKeys.id(orderId), new OrderRow(
-        plan.customerId(), nowMillis, subTotal, tax, total, Text.pick(random, Text.SHIP_TYPES),
-        nowMillis + random.nextLong(1, 8) * DAY_MILLIS, addressId, addressId, "PENDING")
-        .encode());
+    tx.create(
+        BookstoreSchema.ORDERS,
+        BookstoreKeys.id(orderId),
+        new OrderRow(
+                plan.customerId(),
+                nowMillis,
+                subTotal,
+                tax,
+                total,
+                Text.pick(random, Text.SHIP_TYPES),
+                nowMillis + random.nextLong(1, 8) * DAY_MILLIS,
+                addressId,
+                addressId,
+                "PENDING")
+            .encode());
     for (int i = 0; i < lines.size(); i++) {
-      tx.create(BookstoreSchema.ORDER_LINE, BookstoreKeys.orderLine(orderId, i + 1),
+      tx.create(
+          BookstoreSchema.ORDER_LINE,
+          BookstoreKeys.orderLine(orderId, i + 1),
           lines.get(i).encode());
     }
-    String name = customer.map(c -> c.firstName() + " " + c.lastName())
-        .orElse(Text.aString(random, 8, 15));
-    tx.create(BookstoreSchema.CC_XACTS, BookstoreKeys.id(orderId), new CcXactRow(
-        Text.pick(random, Text.CARD_TYPES), Text.nString(random, 16, 16), name,
-        Math.floorDiv(nowMillis, DAY_MILLIS) + random.nextInt(10, 731),
-        Text.aString(random, 15, 15), total, nowMillis,
-        random.nextLong(1, Scale.COUNTRIES + 1)).encode());
+    String name =
+        customer.map(c -> c.firstName() + " " + c.lastName()).orElse(Text.aString(random, 8, 15));
+    tx.create(
+        BookstoreSchema.CC_XACTS,
+        BookstoreKeys.id(orderId),
+        new CcXactRow(
+                Text.pick(random, Text.CARD_TYPES),
+                Text.nString(random, 16, 16),
+                name,
+                Math.floorDiv(nowMillis, DAY_MILLIS) + random.nextInt(10, 731),
+                Text.aString(random, 15, 15),
+                total,
+                nowMillis,
+                random.nextLong(1, Scale.COUNTRIES + 1))
+            .encode());
     for (int i = 0; i < lines.size(); i++) {
       BookstoreSchema.ITEMS.update(tx, BookstoreKeys.id(lines.get(i).itemId()), sold.get(i));
     }
@@ -181,8 +210,7 @@ public final class ComplexOrder {
 
   /** The stock of item {@code itemId} as {@code tx} reads it, or -1 when it is not visible. */
   public static int stock(Transaction tx, long itemId) {
-    return BookstoreSchema.ITEMS.get(tx, BookstoreKeys.id(itemId)).map(ItemRow::stock)
-        .orElse(-1);
+    return BookstoreSchema.ITEMS.get(tx, BookstoreKeys.id(itemId)).map(ItemRow::stock).orElse(-1);
   }
 
   /** The key of order {@code orderId} in {@link BookstoreSchema#ORDERS} and cc_xacts. */

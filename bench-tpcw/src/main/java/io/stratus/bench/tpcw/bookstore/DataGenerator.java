@@ -54,6 +54,7 @@ import java.util.function.Supplier;
 public final class DataGenerator {
   private static final long DAY_MILLIS = 86_400_000L;
   private static final long ORDER_SPAN_MILLIS = 60 * DAY_MILLIS;
+
   /** The earliest publication date of a loaded item (1930-01-01), in epoch days. */
   static final long FIRST_PUB_DAY = LocalDate.of(1930, 1, 1).toEpochDay();
 
@@ -89,8 +90,8 @@ public final class DataGenerator {
    * A generator that also reports each table's cloud usage: {@code meter} gives a snapshot of
    * the calls of {@code db}'s cloud so far (e.g. {@code cloudMeter::snapshot}).
    */
-  public DataGenerator(Database db, Scale scale, long seed, Clock clock,
-      Supplier<MeterSnapshot> meter) {
+  public DataGenerator(
+      Database db, Scale scale, long seed, Clock clock, Supplier<MeterSnapshot> meter) {
     this.db = Objects.requireNonNull(db, "db");
     this.scale = Objects.requireNonNull(scale, "scale");
     this.seed = seed;
@@ -119,43 +120,62 @@ public final class DataGenerator {
     long[] totals = new long[3]; // rows, index entries, pages
     load(BookstoreSchema.ITEM, scale.items(), i -> item(i + 1), rows, totals, progress);
     load(BookstoreSchema.AUTHOR, scale.authors(), a -> author(a + 1), rows, totals, progress);
-    load(BookstoreSchema.COUNTRY, scale.countries(), c -> country(c + 1), rows, totals,
-        progress);
-    load(BookstoreSchema.CUSTOMER, scale.customers(), c -> customer(c + 1), rows, totals,
-        progress);
-    load(BookstoreSchema.ADDRESS, scale.addresses(), a -> address(a + 1), rows, totals,
-        progress);
+    load(BookstoreSchema.COUNTRY, scale.countries(), c -> country(c + 1), rows, totals, progress);
+    load(BookstoreSchema.CUSTOMER, scale.customers(), c -> customer(c + 1), rows, totals, progress);
+    load(BookstoreSchema.ADDRESS, scale.addresses(), a -> address(a + 1), rows, totals, progress);
     load(BookstoreSchema.ORDERS, scale.orders(), this::order, rows, totals, progress);
     loadRecords(BookstoreSchema.ORDER_LINE, this::orderLines, rows, totals, progress);
     load(BookstoreSchema.CC_XACTS, scale.orders(), this::ccXact, rows, totals, progress);
     rows.put(BookstoreSchema.SHOPPING_CART, 0L);
     rows.put(BookstoreSchema.SHOPPING_CART_LINE, 0L);
-    return new LoadReport(scale, rows, totals[0], totals[1], totals[2],
-        Duration.ofNanos(System.nanoTime() - started), elapsed, usage);
+    return new LoadReport(
+        scale,
+        rows,
+        totals[0],
+        totals[1],
+        totals[2],
+        Duration.ofNanos(System.nanoTime() - started),
+        elapsed,
+        usage);
   }
 
-  private void load(String table, long count, LongFunction<Record> row,
-      Map<String, Long> rows, long[] totals, LongConsumer progress) {
-    loadRecords(table, () -> new Iterator<>() {
-      private long next;
+  private void load(
+      String table,
+      long count,
+      LongFunction<Record> row,
+      Map<String, Long> rows,
+      long[] totals,
+      LongConsumer progress) {
+    loadRecords(
+        table,
+        () ->
+            new Iterator<>() {
+              private long next;
 
-      @Override
-      public boolean hasNext() {
-        return next < count;
-      }
+              @Override
+              public boolean hasNext() {
+                return next < count;
+              }
 
-      @Override
-      public Record next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        return row.apply(next++);
-      }
-    }, rows, totals, progress);
+              @Override
+              public Record next() {
+                if (!hasNext()) {
+                  throw new NoSuchElementException();
+                }
+                return row.apply(next++);
+              }
+            },
+        rows,
+        totals,
+        progress);
   }
 
-  private void loadRecords(String table, Iterable<Record> records, Map<String, Long> rows,
-      long[] totals, LongConsumer progress) {
+  private void loadRecords(
+      String table,
+      Iterable<Record> records,
+      Map<String, Long> rows,
+      long[] totals,
+      LongConsumer progress) {
     MeterSnapshot before = meter.get();
     long started = System.nanoTime();
     BulkLoadResult r = db.bulkLoad(table, records);
@@ -173,8 +193,8 @@ public final class DataGenerator {
   }
 
   private static SplittableRandom random(long seed, int table, long row) {
-    return new SplittableRandom(seed * 0x9E3779B97F4A7C15L + table * 0xC2B2AE3D27D4EB4FL
-        + row * 0x165667B19E3779F9L);
+    return new SplittableRandom(
+        seed * 0x9E3779B97F4A7C15L + table * 0xC2B2AE3D27D4EB4FL + row * 0x165667B19E3779F9L);
   }
 
   /**
@@ -205,8 +225,7 @@ public final class DataGenerator {
   private Record item(long i) {
     SplittableRandom r = random(ITEM, i);
     long authors = scale.authors();
-    String title = Text.digSyl(r.nextLong(1, scale.items() + 1)) + " "
-        + Text.words(r, 8, 50);
+    String title = Text.digSyl(r.nextLong(1, scale.items() + 1)) + " " + Text.words(r, 8, 50);
     long authorId = i <= authors ? i : r.nextLong(1, authors + 1); // every author has a book
     long pubDay = r.nextLong(FIRST_PUB_DAY, today + 1);
     long[] related = new long[5];
@@ -218,13 +237,33 @@ public final class DataGenerator {
       related[k] = candidate;
     }
     long[] prices = itemPrices(i);
-    String dimensions = String.format(Locale.ROOT, "%.2fx%.2fx%.2f",
-        r.nextInt(1, 10000) / 100.0, r.nextInt(1, 10000) / 100.0, r.nextInt(1, 10000) / 100.0);
-    ItemRow row = new ItemRow(0, title, authorId, pubDay, Text.aString(r, 14, 60),
-        itemSubject(i), Text.words(r, 100, 500), related, "img" + (i % 100) + "/thumb_" + i
-            + ".gif", "img" + (i % 100) + "/image_" + i + ".gif", prices[1], prices[0],
-        pubDay + r.nextInt(1, 31), loadedStock(seed, i), Text.aString(r, 13, 13),
-        r.nextInt(20, 10_000), Text.pick(r, Text.BACKINGS), dimensions);
+    String dimensions =
+        String.format(
+            Locale.ROOT,
+            "%.2fx%.2fx%.2f",
+            r.nextInt(1, 10000) / 100.0,
+            r.nextInt(1, 10000) / 100.0,
+            r.nextInt(1, 10000) / 100.0);
+    ItemRow row =
+        new ItemRow(
+            0,
+            title,
+            authorId,
+            pubDay,
+            Text.aString(r, 14, 60),
+            itemSubject(i),
+            Text.words(r, 100, 500),
+            related,
+            "img" + (i % 100) + "/thumb_" + i + ".gif",
+            "img" + (i % 100) + "/image_" + i + ".gif",
+            prices[1],
+            prices[0],
+            pubDay + r.nextInt(1, 31),
+            loadedStock(seed, i),
+            Text.aString(r, 13, 13),
+            r.nextInt(20, 10_000),
+            Text.pick(r, Text.BACKINGS),
+            dimensions);
     return new Record(BookstoreKeys.id(i), row.encode());
   }
 
@@ -240,9 +279,14 @@ public final class DataGenerator {
   private Record author(long a) {
     SplittableRandom r = random(AUTHOR, a);
     String lastName = Text.digSyl(r.nextLong(1, scale.authors() + 1)) + Text.aString(r, 0, 6);
-    AuthorRow row = new AuthorRow(Text.aString(r, 3, 20), lastName, Text.aString(r, 1, 20),
-        r.nextLong(LocalDate.of(1800, 1, 1).toEpochDay(), LocalDate.of(1990, 1, 1).toEpochDay()),
-        Text.words(r, 125, 500));
+    AuthorRow row =
+        new AuthorRow(
+            Text.aString(r, 3, 20),
+            lastName,
+            Text.aString(r, 1, 20),
+            r.nextLong(
+                LocalDate.of(1800, 1, 1).toEpochDay(), LocalDate.of(1990, 1, 1).toEpochDay()),
+            Text.words(r, 125, 500));
     return new Record(BookstoreKeys.id(a), row.encode());
   }
 
@@ -273,19 +317,38 @@ public final class DataGenerator {
     String uname = userName(c);
     long since = today - r.nextInt(1, 731);
     long lastLogin = (since + r.nextInt(0, 61)) * DAY_MILLIS + r.nextLong(DAY_MILLIS);
-    CustomerRow row = new CustomerRow(0, uname, BookstoreKeys.fold(uname), first, last,
-        r.nextLong(1, scale.addresses() + 1), Text.nString(r, 9, 16),
-        uname + "@" + Text.aString(r, 2, 9) + ".com", since, Math.min(lastLogin, nowMillis),
-        nowMillis, nowMillis + 2 * 3_600_000L, r.nextInt(0, 5001), 0, r.nextLong(0, 100_000),
-        r.nextLong(LocalDate.of(1880, 1, 1).toEpochDay(), today + 1), Text.words(r, 100, 500));
+    CustomerRow row =
+        new CustomerRow(
+            0,
+            uname,
+            BookstoreKeys.fold(uname),
+            first,
+            last,
+            r.nextLong(1, scale.addresses() + 1),
+            Text.nString(r, 9, 16),
+            uname + "@" + Text.aString(r, 2, 9) + ".com",
+            since,
+            Math.min(lastLogin, nowMillis),
+            nowMillis,
+            nowMillis + 2 * 3_600_000L,
+            r.nextInt(0, 5001),
+            0,
+            r.nextLong(0, 100_000),
+            r.nextLong(LocalDate.of(1880, 1, 1).toEpochDay(), today + 1),
+            Text.words(r, 100, 500));
     return new Record(BookstoreKeys.id(c), row.encode());
   }
 
   private Record address(long a) {
     SplittableRandom r = random(ADDRESS, a);
-    AddressRow row = new AddressRow(Text.aString(r, 15, 40), Text.aString(r, 15, 40),
-        Text.aString(r, 4, 30), Text.aString(r, 2, 20), Text.aString(r, 5, 10),
-        r.nextLong(1, Scale.COUNTRIES + 1));
+    AddressRow row =
+        new AddressRow(
+            Text.aString(r, 15, 40),
+            Text.aString(r, 15, 40),
+            Text.aString(r, 4, 30),
+            Text.aString(r, 2, 20),
+            Text.aString(r, 5, 10),
+            r.nextLong(1, Scale.COUNTRIES + 1));
     return new Record(BookstoreKeys.id(a), row.encode());
   }
 
@@ -309,8 +372,13 @@ public final class DataGenerator {
     OrderLineRow[] lines = new OrderLineRow[Scale.linesOfOrder(j)];
     for (int k = 0; k < lines.length; k++) {
       long item = r.nextLong(1, scale.items() + 1);
-      lines[k] = new OrderLineRow(item, r.nextInt(1, 301), r.nextInt(0, 301),
-          Text.words(r, 20, 100), itemSubject(item));
+      lines[k] =
+          new OrderLineRow(
+              item,
+              r.nextInt(1, 301),
+              r.nextInt(0, 301),
+              Text.words(r, 20, 100),
+              itemSubject(item));
     }
     return lines;
   }
@@ -319,8 +387,11 @@ public final class DataGenerator {
   private static long[] totals(OrderLineRow[] lines, LongUnaryOperator costOfItem) {
     long sub = 0;
     for (OrderLineRow l : lines) {
-      sub += l.quantity() * costOfItem.applyAsLong(l.itemId())
-          * (10_000 - l.discountBasisPoints()) / 10_000;
+      sub +=
+          l.quantity()
+              * costOfItem.applyAsLong(l.itemId())
+              * (10_000 - l.discountBasisPoints())
+              / 10_000;
     }
     long tax = sub * 825 / 10_000;
     return new long[] {sub, tax, sub + tax + 300 + 100L * lines.length};
@@ -331,10 +402,18 @@ public final class DataGenerator {
     r.nextLong(); // skipped: orderDate draws the jitter from this row's stream
     long date = orderDate(j);
     long[] t = totals(linesOf(j), i -> itemPrices(i)[0]);
-    OrderRow row = new OrderRow(r.nextLong(1, scale.customers() + 1), date, t[0], t[1], t[2],
-        Text.pick(r, Text.SHIP_TYPES), date + r.nextLong(0, 8) * DAY_MILLIS,
-        r.nextLong(1, scale.addresses() + 1), r.nextLong(1, scale.addresses() + 1),
-        Text.pick(r, Text.ORDER_STATUSES));
+    OrderRow row =
+        new OrderRow(
+            r.nextLong(1, scale.customers() + 1),
+            date,
+            t[0],
+            t[1],
+            t[2],
+            Text.pick(r, Text.SHIP_TYPES),
+            date + r.nextLong(0, 8) * DAY_MILLIS,
+            r.nextLong(1, scale.addresses() + 1),
+            r.nextLong(1, scale.addresses() + 1),
+            Text.pick(r, Text.ORDER_STATUSES));
     return new Record(BookstoreKeys.id(orderId(j)), row.encode());
   }
 
@@ -374,9 +453,16 @@ public final class DataGenerator {
     SplittableRandom r = random(CC_XACT, j);
     long date = orderDate(j);
     long[] t = totals(linesOf(j), i -> itemPrices(i)[0]);
-    CcXactRow row = new CcXactRow(Text.pick(r, Text.CARD_TYPES), Text.nString(r, 16, 16),
-        names[0] + " " + names[1], today + r.nextInt(10, 731), Text.aString(r, 15, 15), t[2],
-        date, r.nextLong(1, Scale.COUNTRIES + 1));
+    CcXactRow row =
+        new CcXactRow(
+            Text.pick(r, Text.CARD_TYPES),
+            Text.nString(r, 16, 16),
+            names[0] + " " + names[1],
+            today + r.nextInt(10, 731),
+            Text.aString(r, 15, 15),
+            t[2],
+            date,
+            r.nextLong(1, Scale.COUNTRIES + 1));
     return new Record(BookstoreKeys.id(orderId(j)), row.encode());
   }
 }

@@ -31,8 +31,10 @@ final class Ids {
 
   /** The next id of this session at {@code nowMillis}: larger than every id it gave before. */
   long next(long nowMillis) {
-    long id = (Math.max(0, nowMillis) << RANDOM_BITS) | (tag << COUNTER_BITS)
-        | (counter++ & COUNTER_MASK);
+    long id =
+        (Math.max(0, nowMillis) << RANDOM_BITS)
+            | (tag << COUNTER_BITS)
+            | (counter++ & COUNTER_MASK);
     if (id <= last) {
       id = last + 1;
     }

@@ -20,8 +20,14 @@ import java.util.Map;
  *     generator's meter counted them (empty snapshots without a meter); price them with {@link
  *     MeterSnapshot#cost}
  */
-public record LoadReport(Scale scale, Map<String, Long> rowsPerTable, long totalRows,
-    long indexEntries, long pagesWritten, Duration elapsed, Map<String, Duration> elapsedPerTable,
+public record LoadReport(
+    Scale scale,
+    Map<String, Long> rowsPerTable,
+    long totalRows,
+    long indexEntries,
+    long pagesWritten,
+    Duration elapsed,
+    Map<String, Duration> elapsedPerTable,
     Map<String, MeterSnapshot> usagePerTable) {
   /** Copies the maps. */
   public LoadReport {

@@ -20,29 +20,31 @@ final class NuRand {
 
   /** Upper bounds of the customer-count ranges of clause 2.3.2 and their A, in order. */
   private static final long[][] CUSTOMER_A = {
-      {9_999L, 1_023L},
-      {39_999L, 4_095L},
-      {159_999L, 16_383L},
-      {639_999L, 65_535L},
-      {2_559_999L, 262_143L},
-      {10_239_999L, 1_048_575L},
-      {40_959_999L, 4_194_303L},
-      {163_839_999L, 16_777_215L},
-      {655_359_999L, 67_108_863L}};
+    {9_999L, 1_023L},
+    {39_999L, 4_095L},
+    {159_999L, 16_383L},
+    {639_999L, 65_535L},
+    {2_559_999L, 262_143L},
+    {10_239_999L, 1_048_575L},
+    {40_959_999L, 4_194_303L},
+    {163_839_999L, 16_777_215L},
+    {655_359_999L, 67_108_863L}
+  };
 
   /** The item scales of clause 2.10.5.1 and their A, ascending. */
   private static final long[][] ITEM_A = {
-      {1_000L, 63L},
-      {10_000L, 511L},
-      {100_000L, 4_095L},
-      {1_000_000L, 32_767L},
-      {10_000_000L, 524_287L}};
+    {1_000L, 63L},
+    {10_000L, 511L},
+    {100_000L, 4_095L},
+    {1_000_000L, 32_767L},
+    {10_000_000L, 524_287L}
+  };
 
   /** NURand(A, x, y): a number in {@code [x, y]}, skewed by {@code a}. */
   static long draw(SplittableRandom random, long a, long x, long y) {
     if (a < 0 || y < x) {
-      throw new IllegalArgumentException("NURand needs A >= 0 and x <= y, got A=" + a + ", ["
-          + x + ", " + y + "]");
+      throw new IllegalArgumentException(
+          "NURand needs A >= 0 and x <= y, got A=" + a + ", [" + x + ", " + y + "]");
     }
     long uniformA = random.nextLong(a + 1);
     long uniformRange = random.nextLong(x, y + 1);

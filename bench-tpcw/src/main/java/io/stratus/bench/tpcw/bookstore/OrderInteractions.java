@@ -37,14 +37,21 @@ import java.util.SplittableRandom;
  */
 final class OrderInteractions {
   private static final long DAY_MILLIS = 86_400_000L;
+
   /** Orders whose lines Admin Confirm mines for related items (clause 2.16.3: 10,000). */
   static final int RELATED_ORDERS = 10_000;
+
   /** Per cent of Buy Confirms that ship to a new address (the specification's emulator: 5). */
   static final int NEW_SHIP_ADDRESS_PERCENT = 5;
 
   /** An order as Order Display shows it. */
-  record OrderView(long orderId, OrderRow order, List<OrderLineRow> lines,
-      Optional<CcXactRow> payment, Optional<AddressRow> billTo, Optional<AddressRow> shipTo) {}
+  record OrderView(
+      long orderId,
+      OrderRow order,
+      List<OrderLineRow> lines,
+      Optional<CcXactRow> payment,
+      Optional<AddressRow> billTo,
+      Optional<AddressRow> shipTo) {}
 
   private final Scale scale;
   private final CartPage cart;
@@ -87,13 +94,12 @@ final class OrderInteractions {
   private record Found(long id, CustomerRow row) {}
 
   private static Optional<Found> customerByUserName(Work w, String userName) {
-    List<Record> found = w.probe(BookstoreSchema.CUSTOMER, BookstoreSchema.CUSTOMER_BY_UNAME,
-        Key.of(userName));
+    List<Record> found =
+        w.probe(BookstoreSchema.CUSTOMER, BookstoreSchema.CUSTOMER_BY_UNAME, Key.of(userName));
     if (found.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new Found(BookstoreKeys.idOf(found.get(0).key()),
-        w.customer(found.get(0))));
+    return Optional.of(new Found(BookstoreKeys.idOf(found.get(0).key()), w.customer(found.get(0))));
   }
 
   /**
@@ -119,8 +125,7 @@ final class OrderInteractions {
     } else {
       customerId = s.ids.next(w.startMillis);
       long addressId = s.ids.next(w.startMillis);
-      w.create(BookstoreSchema.ADDRESS, BookstoreKeys.id(addressId), newAddress(s.random)
-          .encode());
+      w.create(BookstoreSchema.ADDRESS, BookstoreKeys.id(addressId), newAddress(s.random).encode());
       customer = newCustomer(s.random, customerId, addressId, w.startMillis);
       w.create(BookstoreSchema.CUSTOMER, BookstoreKeys.id(customerId), customer.encode());
     }
@@ -136,19 +141,37 @@ final class OrderInteractions {
   }
 
   private static AddressRow newAddress(SplittableRandom r) {
-    return new AddressRow(Text.aString(r, 15, 40), Text.aString(r, 15, 40),
-        Text.aString(r, 4, 30), Text.aString(r, 2, 20), Text.aString(r, 5, 10),
+    return new AddressRow(
+        Text.aString(r, 15, 40),
+        Text.aString(r, 15, 40),
+        Text.aString(r, 4, 30),
+        Text.aString(r, 2, 20),
+        Text.aString(r, 5, 10),
         r.nextLong(1, Scale.COUNTRIES + 1));
   }
 
-  private static CustomerRow newCustomer(SplittableRandom r, long id, long addressId,
-      long nowMillis) {
+  private static CustomerRow newCustomer(
+      SplittableRandom r, long id, long addressId, long nowMillis) {
     String uname = DataGenerator.userName(id);
     long today = Math.floorDiv(nowMillis, DAY_MILLIS);
-    return new CustomerRow(0, uname, BookstoreKeys.fold(uname), Text.aString(r, 8, 15),
-        Text.aString(r, 8, 15), addressId, Text.nString(r, 9, 16), uname + "@example.com",
-        today, nowMillis, nowMillis, nowMillis + 2 * 3_600_000L, r.nextInt(0, 5001), 0, 0,
-        today - r.nextInt(6_000, 30_000), Text.words(r, 100, 500));
+    return new CustomerRow(
+        0,
+        uname,
+        BookstoreKeys.fold(uname),
+        Text.aString(r, 8, 15),
+        Text.aString(r, 8, 15),
+        addressId,
+        Text.nString(r, 9, 16),
+        uname + "@example.com",
+        today,
+        nowMillis,
+        nowMillis,
+        nowMillis + 2 * 3_600_000L,
+        r.nextInt(0, 5001),
+        0,
+        0,
+        today - r.nextInt(6_000, 30_000),
+        Text.words(r, 100, 500));
   }
 
   private static Optional<AddressRow> addressWithCountry(Work w, long addressId) {
@@ -193,11 +216,15 @@ final class OrderInteractions {
   long buyConfirm(Work w, boolean newShipAddress) {
     BookstoreSession s = w.session;
     SplittableRandom random = s.random;
-    long customerId = s.customerId != 0 ? s.customerId
-        : s.returningCustomerId != 0 ? s.returningCustomerId : s.anyCustomer();
+    long customerId =
+        s.customerId != 0
+            ? s.customerId
+            : s.returningCustomerId != 0 ? s.returningCustomerId : s.anyCustomer();
     Optional<CustomerRow> customer = w.customer(customerId);
-    long billAddressId = customer.map(CustomerRow::addressId)
-        .orElseGet(() -> random.nextLong(1, scale.addresses() + 1));
+    long billAddressId =
+        customer
+            .map(CustomerRow::addressId)
+            .orElseGet(() -> random.nextLong(1, scale.addresses() + 1));
     Optional<AddressRow> billAddress = addressWithCountry(w, billAddressId);
     long shipAddressId = billAddressId;
     Optional<AddressRow> shipAddress = billAddress;
@@ -225,28 +252,51 @@ final class OrderInteractions {
         continue;
       }
       items.put(e.getKey(), item.get());
-      lines.add(new OrderLineRow(e.getKey(), e.getValue(), discount,
-          Text.words(random, 20, 100), item.get().subject()));
+      lines.add(
+          new OrderLineRow(
+              e.getKey(),
+              e.getValue(),
+              discount,
+              Text.words(random, 20, 100),
+              item.get().subject()));
       subTotal += e.getValue() * item.get().costCents() * (10_000 - discount) / 10_000;
     }
     long tax = subTotal * 825 / 10_000;
     long total = subTotal + tax + 300 + 100L * lines.size();
-    OrderRow order = new OrderRow(customerId, w.startMillis, subTotal, tax, total,
-        Text.pick(random, Text.SHIP_TYPES),
-        w.startMillis + random.nextLong(1, 8) * DAY_MILLIS, billAddressId, shipAddressId,
-        "PENDING");
+    OrderRow order =
+        new OrderRow(
+            customerId,
+            w.startMillis,
+            subTotal,
+            tax,
+            total,
+            Text.pick(random, Text.SHIP_TYPES),
+            w.startMillis + random.nextLong(1, 8) * DAY_MILLIS,
+            billAddressId,
+            shipAddressId,
+            "PENDING");
     w.create(BookstoreSchema.ORDERS, BookstoreKeys.id(orderId), order.encode());
     for (int i = 0; i < lines.size(); i++) {
-      w.create(BookstoreSchema.ORDER_LINE, BookstoreKeys.orderLine(orderId, i + 1),
+      w.create(
+          BookstoreSchema.ORDER_LINE,
+          BookstoreKeys.orderLine(orderId, i + 1),
           lines.get(i).encode());
     }
-    String name = customer.map(c -> c.firstName() + " " + c.lastName())
-        .orElse(Text.aString(random, 8, 15));
-    w.create(BookstoreSchema.CC_XACTS, BookstoreKeys.id(orderId), new CcXactRow(
-        Text.pick(random, Text.CARD_TYPES), Text.nString(random, 16, 16), name,
-        Math.floorDiv(w.startMillis, DAY_MILLIS) + random.nextInt(10, 731),
-        Text.aString(random, 15, 15), total, w.startMillis,
-        shipAddress.map(AddressRow::countryId).orElse(1L)).encode());
+    String name =
+        customer.map(c -> c.firstName() + " " + c.lastName()).orElse(Text.aString(random, 8, 15));
+    w.create(
+        BookstoreSchema.CC_XACTS,
+        BookstoreKeys.id(orderId),
+        new CcXactRow(
+                Text.pick(random, Text.CARD_TYPES),
+                Text.nString(random, 16, 16),
+                name,
+                Math.floorDiv(w.startMillis, DAY_MILLIS) + random.nextInt(10, 731),
+                Text.aString(random, 15, 15),
+                total,
+                w.startMillis,
+                shipAddress.map(AddressRow::countryId).orElse(1L))
+            .encode());
     for (OrderLineRow l : lines) {
       ItemRow read = items.get(l.itemId());
       w.updateItem(l.itemId(), read, read.afterSale(l.quantity()));
@@ -280,8 +330,13 @@ final class OrderInteractions {
     long known = w.session.knownCustomer();
     long customerId = known != 0 ? known : w.session.anyCustomer();
     Optional<Found> found = customerByUserName(w, DataGenerator.userName(customerId));
-    List<Record> orders = found.isEmpty() ? List.of() : w.probeRange(BookstoreSchema.ORDERS,
-        BookstoreSchema.ORDERS_BY_CUSTOMER, BookstoreKeys.childrenOf(found.get().id()));
+    List<Record> orders =
+        found.isEmpty()
+            ? List.of()
+            : w.probeRange(
+                BookstoreSchema.ORDERS,
+                BookstoreSchema.ORDERS_BY_CUSTOMER,
+                BookstoreKeys.childrenOf(found.get().id()));
     // newest first: the search key holds the negated order id
     long shown = orders.isEmpty() ? -1 : BookstoreKeys.idOf(orders.get(0).key());
     w.ownRead(w.session.own.latestOrderRead(customerId, shown, w.startMillis));
@@ -297,8 +352,7 @@ final class OrderInteractions {
       lines.add(line);
       w.item(line.itemId());
     }
-    Optional<CcXactRow> payment =
-        w.read(BookstoreSchema.CC_XACTS, orderId).map(CcXactRow::decode);
+    Optional<CcXactRow> payment = w.read(BookstoreSchema.CC_XACTS, orderId).map(CcXactRow::decode);
     Optional<AddressRow> bill = addressWithCountry(w, order.billAddressId());
     Optional<AddressRow> ship = addressWithCountry(w, order.shipAddressId());
     return Optional.of(new OrderView(orderId, order, lines, payment, bill, ship));
@@ -315,18 +369,34 @@ final class OrderInteractions {
    */
   Optional<Long> adminConfirm(Work w) {
     SplittableRandom random = w.session.random;
-    long itemId = w.session.lastItemId != 0 ? w.session.lastItemId
-        : random.nextLong(1, scale.items() + 1);
+    long itemId =
+        w.session.lastItemId != 0 ? w.session.lastItemId : random.nextLong(1, scale.items() + 1);
     Optional<ItemRow> item = w.item(itemId);
     if (item.isEmpty()) {
       return Optional.empty();
     }
     long[] relatedItems = related.of(w, itemId);
     long cost = Math.max(1, item.get().srpCents() * random.nextInt(50, 101) / 100);
-    ItemRow next = item.get().afterAdminChange(cost, "img" + (itemId % 100) + "/image_"
-        + itemId + "_" + (item.get().version() + 1) + ".gif", "img" + (itemId % 100)
-        + "/thumb_" + itemId + "_" + (item.get().version() + 1) + ".gif",
-        Math.floorDiv(w.startMillis, DAY_MILLIS), relatedItems);
+    ItemRow next =
+        item.get()
+            .afterAdminChange(
+                cost,
+                "img"
+                    + (itemId % 100)
+                    + "/image_"
+                    + itemId
+                    + "_"
+                    + (item.get().version() + 1)
+                    + ".gif",
+                "img"
+                    + (itemId % 100)
+                    + "/thumb_"
+                    + itemId
+                    + "_"
+                    + (item.get().version() + 1)
+                    + ".gif",
+                Math.floorDiv(w.startMillis, DAY_MILLIS),
+                relatedItems);
     w.updateItem(itemId, item.get(), next);
     return Optional.of(itemId);
   }

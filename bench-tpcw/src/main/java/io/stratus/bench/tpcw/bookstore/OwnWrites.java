@@ -33,6 +33,7 @@ final class OwnWrites {
   record OwnRead(boolean checked, boolean stale, long stalenessMillis) {
     /** Nothing of the session's to compare with. */
     static final OwnRead UNCHECKED = new OwnRead(false, false, 0);
+
     /** The read showed everything the session had committed. */
     static final OwnRead CURRENT = new OwnRead(true, false, 0);
 
@@ -98,7 +99,8 @@ final class OwnWrites {
       return OwnRead.CURRENT; // a write whose commit outcome was unknown did apply
     }
     if (seenVersion == newest.version()) {
-      return newest.lines().equals(seenLines) ? OwnRead.CURRENT
+      return newest.lines().equals(seenLines)
+          ? OwnRead.CURRENT
           : OwnRead.staleSince(newest.commitMillis(), readStartMillis);
     }
     for (CartVersion v : cart) { // oldest first: the first version newer than the one seen

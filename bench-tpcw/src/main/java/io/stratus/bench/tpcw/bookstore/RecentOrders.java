@@ -45,14 +45,13 @@ final class RecentOrders {
     long now = w.startMillis;
     long window = Math.max(MIN_WINDOW_MILLIS, windowMillis.get());
     long lo = Ids.floorOf(now - window);
-    List<Line> lines = decode(w.scan(BookstoreSchema.ORDER_LINE,
-        BookstoreKeys.orderLinesFrom(lo)));
+    List<Line> lines = decode(w.scan(BookstoreSchema.ORDER_LINE, BookstoreKeys.orderLinesFrom(lo)));
     int distinct = distinctOrders(lines);
     while (distinct < orders && lo > 0) {
       window = window > now / 4 ? now : window * 4;
       long newLo = Ids.floorOf(now - window);
-      List<Line> older = decode(w.scan(BookstoreSchema.ORDER_LINE,
-          BookstoreKeys.orderLinesBetween(newLo, lo)));
+      List<Line> older =
+          decode(w.scan(BookstoreSchema.ORDER_LINE, BookstoreKeys.orderLinesBetween(newLo, lo)));
       older.addAll(lines);
       lines = older;
       lo = newLo;
@@ -72,8 +71,8 @@ final class RecentOrders {
   private static List<Line> decode(List<Record> records) {
     List<Line> out = new ArrayList<>(records.size());
     for (Record r : records) {
-      out.add(new Line(BookstoreKeys.orderLineParts(r.key())[0],
-          OrderLineRow.decodeSold(r.payload())));
+      out.add(
+          new Line(BookstoreKeys.orderLineParts(r.key())[0], OrderLineRow.decodeSold(r.payload())));
     }
     return out;
   }

@@ -57,8 +57,11 @@ final class RelatedItems {
     }
     Map<Long, Long> bought = new HashMap<>();
     for (long customer : buyers) {
-      for (Record o : w.probeRange(BookstoreSchema.ORDERS, BookstoreSchema.ORDERS_BY_CUSTOMER,
-          BookstoreKeys.childrenOf(customer))) {
+      for (Record o :
+          w.probeRange(
+              BookstoreSchema.ORDERS,
+              BookstoreSchema.ORDERS_BY_CUSTOMER,
+              BookstoreKeys.childrenOf(customer))) {
         long orderId = BookstoreKeys.idOf(o.key());
         for (Sold s : linesOf(w, orderId, recent)) {
           if (s.itemId() != itemId) {
@@ -68,8 +71,10 @@ final class RelatedItems {
       }
     }
     List<Map.Entry<Long, Long>> ranked = new ArrayList<>(bought.entrySet());
-    ranked.sort(Map.Entry.<Long, Long>comparingByValue().reversed()
-        .thenComparing(Map.Entry.comparingByKey()));
+    ranked.sort(
+        Map.Entry.<Long, Long>comparingByValue()
+            .reversed()
+            .thenComparing(Map.Entry.comparingByKey()));
     List<Long> top = new ArrayList<>();
     for (int i = 0; i < Math.min(COUNT, ranked.size()); i++) {
       top.add(ranked.get(i).getKey());

@@ -78,9 +78,14 @@ final class RowCodec {
     /** Starts reading a payload, checking its format byte. */
     Reader(byte[] payload, int expectedFormat, String table) {
       if (payload.length == 0 || (payload[0] & 0xFF) != expectedFormat) {
-        throw new IllegalStateException("not a " + table + " row of format " + expectedFormat
-            + (payload.length == 0 ? " (empty payload)" : " (format byte " + (payload[0] & 0xFF)
-                + ")"));
+        throw new IllegalStateException(
+            "not a "
+                + table
+                + " row of format "
+                + expectedFormat
+                + (payload.length == 0
+                    ? " (empty payload)"
+                    : " (format byte " + (payload[0] & 0xFF) + ")"));
       }
       this.buf = payload;
       this.pos = 1;

@@ -29,24 +29,69 @@ final class Rows {
   static final int CART_LINE_FORMAT = 0x1A;
 
   /** ITEM: a book. {@code related} holds five item ids. */
-  record ItemRow(long version, String title, long authorId, long pubDay, String publisher,
-      String subject, String description, long[] related, String thumbnail, String image,
-      long srpCents, long costCents, long availDay, int stock, String isbn, int pages,
-      String backing, String dimensions) {
+  record ItemRow(
+      long version,
+      String title,
+      long authorId,
+      long pubDay,
+      String publisher,
+      String subject,
+      String description,
+      long[] related,
+      String thumbnail,
+      String image,
+      long srpCents,
+      long costCents,
+      long availDay,
+      int stock,
+      String isbn,
+      int pages,
+      String backing,
+      String dimensions) {
 
     byte[] encode() {
-      return new Writer(ITEM_FORMAT).putLong(version).putString(title).putLong(authorId)
-          .putLong(pubDay).putString(publisher).putString(subject).putString(description)
-          .putLongs(related).putString(thumbnail).putString(image).putLong(srpCents)
-          .putLong(costCents).putLong(availDay).putInt(stock).putString(isbn).putInt(pages)
-          .putString(backing).putString(dimensions).toBytes();
+      return new Writer(ITEM_FORMAT)
+          .putLong(version)
+          .putString(title)
+          .putLong(authorId)
+          .putLong(pubDay)
+          .putString(publisher)
+          .putString(subject)
+          .putString(description)
+          .putLongs(related)
+          .putString(thumbnail)
+          .putString(image)
+          .putLong(srpCents)
+          .putLong(costCents)
+          .putLong(availDay)
+          .putInt(stock)
+          .putString(isbn)
+          .putInt(pages)
+          .putString(backing)
+          .putString(dimensions)
+          .toBytes();
     }
 
     static ItemRow decode(byte[] payload) {
       Reader r = new Reader(payload, ITEM_FORMAT, "item");
-      return new ItemRow(r.getLong(), r.getString(), r.getLong(), r.getLong(), r.getString(),
-          r.getString(), r.getString(), r.getLongs(), r.getString(), r.getString(), r.getLong(),
-          r.getLong(), r.getLong(), r.getInt(), r.getString(), r.getInt(), r.getString(),
+      return new ItemRow(
+          r.getLong(),
+          r.getString(),
+          r.getLong(),
+          r.getLong(),
+          r.getString(),
+          r.getString(),
+          r.getString(),
+          r.getLongs(),
+          r.getString(),
+          r.getString(),
+          r.getLong(),
+          r.getLong(),
+          r.getLong(),
+          r.getInt(),
+          r.getString(),
+          r.getInt(),
+          r.getString(),
           r.getString());
     }
 
@@ -54,86 +99,191 @@ final class Rows {
     ItemRow afterSale(int quantity) {
       int left = stock - quantity;
       int newStock = left < 10 ? left + 21 : left;
-      return new ItemRow(version + 1, title, authorId, pubDay, publisher, subject, description,
-          related, thumbnail, image, srpCents, costCents, availDay, newStock, isbn, pages,
-          backing, dimensions);
+      return new ItemRow(
+          version + 1,
+          title,
+          authorId,
+          pubDay,
+          publisher,
+          subject,
+          description,
+          related,
+          thumbnail,
+          image,
+          srpCents,
+          costCents,
+          availDay,
+          newStock,
+          isbn,
+          pages,
+          backing,
+          dimensions);
     }
 
     /** The next version after Admin Confirm's changes. */
-    ItemRow afterAdminChange(long newCostCents, String newImage, String newThumbnail,
-        long newPubDay, long[] newRelated) {
-      return new ItemRow(version + 1, title, authorId, newPubDay, publisher, subject,
-          description, newRelated.clone(), newThumbnail, newImage, srpCents, newCostCents,
-          availDay, stock, isbn, pages, backing, dimensions);
+    ItemRow afterAdminChange(
+        long newCostCents,
+        String newImage,
+        String newThumbnail,
+        long newPubDay,
+        long[] newRelated) {
+      return new ItemRow(
+          version + 1,
+          title,
+          authorId,
+          newPubDay,
+          publisher,
+          subject,
+          description,
+          newRelated.clone(),
+          newThumbnail,
+          newImage,
+          srpCents,
+          newCostCents,
+          availDay,
+          stock,
+          isbn,
+          pages,
+          backing,
+          dimensions);
     }
   }
 
   /** AUTHOR. */
-  record AuthorRow(String firstName, String lastName, String middleName, long birthDay,
-      String bio) {
+  record AuthorRow(
+      String firstName, String lastName, String middleName, long birthDay, String bio) {
     byte[] encode() {
-      return new Writer(AUTHOR_FORMAT).putString(firstName).putString(lastName)
-          .putString(middleName).putLong(birthDay).putString(bio).toBytes();
+      return new Writer(AUTHOR_FORMAT)
+          .putString(firstName)
+          .putString(lastName)
+          .putString(middleName)
+          .putLong(birthDay)
+          .putString(bio)
+          .toBytes();
     }
 
     static AuthorRow decode(byte[] payload) {
       Reader r = new Reader(payload, AUTHOR_FORMAT, "author");
-      return new AuthorRow(r.getString(), r.getString(), r.getString(), r.getLong(),
-          r.getString());
+      return new AuthorRow(r.getString(), r.getString(), r.getString(), r.getLong(), r.getString());
     }
   }
 
   /** CUSTOMER. */
-  record CustomerRow(long version, String userName, String password, String firstName,
-      String lastName, long addressId, String phone, String email, long sinceDay,
-      long lastLoginMillis, long loginMillis, long expirationMillis, int discountBasisPoints,
-      long balanceCents, long ytdPaymentCents, long birthDay, String data) {
+  record CustomerRow(
+      long version,
+      String userName,
+      String password,
+      String firstName,
+      String lastName,
+      long addressId,
+      String phone,
+      String email,
+      long sinceDay,
+      long lastLoginMillis,
+      long loginMillis,
+      long expirationMillis,
+      int discountBasisPoints,
+      long balanceCents,
+      long ytdPaymentCents,
+      long birthDay,
+      String data) {
 
     byte[] encode() {
-      return new Writer(CUSTOMER_FORMAT).putLong(version).putString(userName)
-          .putString(password).putString(firstName).putString(lastName).putLong(addressId)
-          .putString(phone).putString(email).putLong(sinceDay).putLong(lastLoginMillis)
-          .putLong(loginMillis).putLong(expirationMillis).putInt(discountBasisPoints)
-          .putLong(balanceCents).putLong(ytdPaymentCents).putLong(birthDay).putString(data)
+      return new Writer(CUSTOMER_FORMAT)
+          .putLong(version)
+          .putString(userName)
+          .putString(password)
+          .putString(firstName)
+          .putString(lastName)
+          .putLong(addressId)
+          .putString(phone)
+          .putString(email)
+          .putLong(sinceDay)
+          .putLong(lastLoginMillis)
+          .putLong(loginMillis)
+          .putLong(expirationMillis)
+          .putInt(discountBasisPoints)
+          .putLong(balanceCents)
+          .putLong(ytdPaymentCents)
+          .putLong(birthDay)
+          .putString(data)
           .toBytes();
     }
 
     static CustomerRow decode(byte[] payload) {
       Reader r = new Reader(payload, CUSTOMER_FORMAT, "customer");
-      return new CustomerRow(r.getLong(), r.getString(), r.getString(), r.getString(),
-          r.getString(), r.getLong(), r.getString(), r.getString(), r.getLong(), r.getLong(),
-          r.getLong(), r.getLong(), r.getInt(), r.getLong(), r.getLong(), r.getLong(),
+      return new CustomerRow(
+          r.getLong(),
+          r.getString(),
+          r.getString(),
+          r.getString(),
+          r.getString(),
+          r.getLong(),
+          r.getString(),
+          r.getString(),
+          r.getLong(),
+          r.getLong(),
+          r.getLong(),
+          r.getLong(),
+          r.getInt(),
+          r.getLong(),
+          r.getLong(),
+          r.getLong(),
           r.getString());
     }
 
     /** The next version after a login at {@code nowMillis}: the session lasts two hours. */
     CustomerRow afterLogin(long nowMillis) {
-      return new CustomerRow(version + 1, userName, password, firstName, lastName, addressId,
-          phone, email, sinceDay, loginMillis, nowMillis, nowMillis + 2 * 3_600_000L,
-          discountBasisPoints, balanceCents, ytdPaymentCents, birthDay, data);
+      return new CustomerRow(
+          version + 1,
+          userName,
+          password,
+          firstName,
+          lastName,
+          addressId,
+          phone,
+          email,
+          sinceDay,
+          loginMillis,
+          nowMillis,
+          nowMillis + 2 * 3_600_000L,
+          discountBasisPoints,
+          balanceCents,
+          ytdPaymentCents,
+          birthDay,
+          data);
     }
   }
 
   /** ADDRESS. */
-  record AddressRow(String street1, String street2, String city, String state, String zip,
-      long countryId) {
+  record AddressRow(
+      String street1, String street2, String city, String state, String zip, long countryId) {
     byte[] encode() {
-      return new Writer(ADDRESS_FORMAT).putString(street1).putString(street2).putString(city)
-          .putString(state).putString(zip).putLong(countryId).toBytes();
+      return new Writer(ADDRESS_FORMAT)
+          .putString(street1)
+          .putString(street2)
+          .putString(city)
+          .putString(state)
+          .putString(zip)
+          .putLong(countryId)
+          .toBytes();
     }
 
     static AddressRow decode(byte[] payload) {
       Reader r = new Reader(payload, ADDRESS_FORMAT, "address");
-      return new AddressRow(r.getString(), r.getString(), r.getString(), r.getString(),
-          r.getString(), r.getLong());
+      return new AddressRow(
+          r.getString(), r.getString(), r.getString(), r.getString(), r.getString(), r.getLong());
     }
   }
 
   /** COUNTRY; the exchange rate in millionths of a US dollar. */
   record CountryRow(String name, long exchangeMicros, String currency) {
     byte[] encode() {
-      return new Writer(COUNTRY_FORMAT).putString(name).putLong(exchangeMicros)
-          .putString(currency).toBytes();
+      return new Writer(COUNTRY_FORMAT)
+          .putString(name)
+          .putLong(exchangeMicros)
+          .putString(currency)
+          .toBytes();
     }
 
     static CountryRow decode(byte[] payload) {
@@ -143,20 +293,45 @@ final class Rows {
   }
 
   /** ORDERS. */
-  record OrderRow(long customerId, long dateMillis, long subTotalCents, long taxCents,
-      long totalCents, String shipType, long shipDateMillis, long billAddressId,
-      long shipAddressId, String status) {
+  record OrderRow(
+      long customerId,
+      long dateMillis,
+      long subTotalCents,
+      long taxCents,
+      long totalCents,
+      String shipType,
+      long shipDateMillis,
+      long billAddressId,
+      long shipAddressId,
+      String status) {
     byte[] encode() {
-      return new Writer(ORDER_FORMAT).putLong(customerId).putLong(dateMillis)
-          .putLong(subTotalCents).putLong(taxCents).putLong(totalCents).putString(shipType)
-          .putLong(shipDateMillis).putLong(billAddressId).putLong(shipAddressId)
-          .putString(status).toBytes();
+      return new Writer(ORDER_FORMAT)
+          .putLong(customerId)
+          .putLong(dateMillis)
+          .putLong(subTotalCents)
+          .putLong(taxCents)
+          .putLong(totalCents)
+          .putString(shipType)
+          .putLong(shipDateMillis)
+          .putLong(billAddressId)
+          .putLong(shipAddressId)
+          .putString(status)
+          .toBytes();
     }
 
     static OrderRow decode(byte[] payload) {
       Reader r = new Reader(payload, ORDER_FORMAT, "orders");
-      return new OrderRow(r.getLong(), r.getLong(), r.getLong(), r.getLong(), r.getLong(),
-          r.getString(), r.getLong(), r.getLong(), r.getLong(), r.getString());
+      return new OrderRow(
+          r.getLong(),
+          r.getLong(),
+          r.getLong(),
+          r.getLong(),
+          r.getLong(),
+          r.getString(),
+          r.getLong(),
+          r.getLong(),
+          r.getLong(),
+          r.getString());
     }
   }
 
@@ -164,17 +339,21 @@ final class Rows {
    * ORDER_LINE. Carries its item's subject (denormalised; TPC-W never changes a subject) so that
    * Best Sellers can filter the recent lines by subject without reading every item.
    */
-  record OrderLineRow(long itemId, int quantity, int discountBasisPoints, String comments,
-      String itemSubject) {
+  record OrderLineRow(
+      long itemId, int quantity, int discountBasisPoints, String comments, String itemSubject) {
     byte[] encode() {
-      return new Writer(ORDER_LINE_FORMAT).putLong(itemId).putInt(quantity)
-          .putInt(discountBasisPoints).putString(comments).putString(itemSubject).toBytes();
+      return new Writer(ORDER_LINE_FORMAT)
+          .putLong(itemId)
+          .putInt(quantity)
+          .putInt(discountBasisPoints)
+          .putString(comments)
+          .putString(itemSubject)
+          .toBytes();
     }
 
     static OrderLineRow decode(byte[] payload) {
       Reader r = new Reader(payload, ORDER_LINE_FORMAT, "order_line");
-      return new OrderLineRow(r.getLong(), r.getInt(), r.getInt(), r.getString(),
-          r.getString());
+      return new OrderLineRow(r.getLong(), r.getInt(), r.getInt(), r.getString(), r.getString());
     }
 
     /**
@@ -195,18 +374,39 @@ final class Rows {
   record Sold(long itemId, int quantity, String itemSubject) {}
 
   /** CC_XACTS: the credit-card payment of one order (keyed by the order id). */
-  record CcXactRow(String type, String number, String name, long expireDay, String authId,
-      long amountCents, long dateMillis, long countryId) {
+  record CcXactRow(
+      String type,
+      String number,
+      String name,
+      long expireDay,
+      String authId,
+      long amountCents,
+      long dateMillis,
+      long countryId) {
     byte[] encode() {
-      return new Writer(CC_XACT_FORMAT).putString(type).putString(number).putString(name)
-          .putLong(expireDay).putString(authId).putLong(amountCents).putLong(dateMillis)
-          .putLong(countryId).toBytes();
+      return new Writer(CC_XACT_FORMAT)
+          .putString(type)
+          .putString(number)
+          .putString(name)
+          .putLong(expireDay)
+          .putString(authId)
+          .putLong(amountCents)
+          .putLong(dateMillis)
+          .putLong(countryId)
+          .toBytes();
     }
 
     static CcXactRow decode(byte[] payload) {
       Reader r = new Reader(payload, CC_XACT_FORMAT, "cc_xacts");
-      return new CcXactRow(r.getString(), r.getString(), r.getString(), r.getLong(),
-          r.getString(), r.getLong(), r.getLong(), r.getLong());
+      return new CcXactRow(
+          r.getString(),
+          r.getString(),
+          r.getString(),
+          r.getLong(),
+          r.getString(),
+          r.getLong(),
+          r.getLong(),
+          r.getLong());
     }
   }
 
@@ -217,7 +417,10 @@ final class Rows {
    */
   record CartRow(long version, long timeMillis, long customerId) {
     byte[] encode() {
-      return new Writer(CART_FORMAT).putLong(version).putLong(timeMillis).putLong(customerId)
+      return new Writer(CART_FORMAT)
+          .putLong(version)
+          .putLong(timeMillis)
+          .putLong(customerId)
           .toBytes();
     }
 
@@ -234,8 +437,7 @@ final class Rows {
     }
 
     static CartLineRow decode(byte[] payload) {
-      return new CartLineRow(new Reader(payload, CART_LINE_FORMAT, "shopping_cart_line")
-          .getInt());
+      return new CartLineRow(new Reader(payload, CART_LINE_FORMAT, "shopping_cart_line").getInt());
     }
   }
 }

@@ -16,8 +16,10 @@ package io.stratus.bench.tpcw.bookstore;
 public record Scale(long items, int ebs, int customersPerEb) {
   /** The specification's customers per emulated browser. */
   public static final int SPEC_CUSTOMERS_PER_EB = 2_880;
+
   /** The fewest items accepted: an item has five distinct related items, an author books. */
   public static final long MIN_ITEMS = 20;
+
   /** Rows of COUNTRY. */
   public static final int COUNTRIES = 92;
 
@@ -38,8 +40,12 @@ public record Scale(long items, int ebs, int customersPerEb) {
           "customers per EB must be at least 1, got " + customersPerEb);
     }
     if ((long) ebs * customersPerEb > 1_000_000_000L) {
-      throw new IllegalArgumentException("too many customers: " + ebs + " EBs x "
-          + customersPerEb + " per EB exceeds 1,000,000,000");
+      throw new IllegalArgumentException(
+          "too many customers: "
+              + ebs
+              + " EBs x "
+              + customersPerEb
+              + " per EB exceeds 1,000,000,000");
     }
   }
 
@@ -88,8 +94,14 @@ public record Scale(long items, int ebs, int customersPerEb) {
 
   /** Rows of all ten tables together (the shopping-cart tables start empty). */
   public long totalRows() {
-    return items + authors() + countries() + customers() + addresses() + orders()
-        + orderLines() + ccXacts();
+    return items
+        + authors()
+        + countries()
+        + customers()
+        + addresses()
+        + orders()
+        + orderLines()
+        + ccXacts();
   }
 
   /** The number of lines of the order at position {@code orderIndex} (0-based): 1 to 5. */

@@ -83,12 +83,14 @@ public final class StalenessTracker {
 
   /** Records that {@code version} of {@code row} was committed at {@code commitMillis}. */
   void committed(Row row, long version, long commitMillis) {
-    rows.compute(row, (r, h) -> {
-      if (h != null && Arrays.binarySearch(h.versions, version) >= 0) {
-        lost.computeIfAbsent(r.table(), t -> new LongAdder()).increment();
-      }
-      return with(h, version, commitMillis);
-    });
+    rows.compute(
+        row,
+        (r, h) -> {
+          if (h != null && Arrays.binarySearch(h.versions, version) >= 0) {
+            lost.computeIfAbsent(r.table(), t -> new LongAdder()).increment();
+          }
+          return with(h, version, commitMillis);
+        });
     if (rows.size() > maxRows) {
       evict(commitMillis);
     }
@@ -125,8 +127,8 @@ public final class StalenessTracker {
    */
   void ownReads(int checked, int stale, long maxStalenessMillis) {
     if (checked < 0 || stale < 0 || stale > checked || maxStalenessMillis < 0) {
-      throw new IllegalArgumentException("bad own-read counts: " + checked + ", " + stale + ", "
-          + maxStalenessMillis);
+      throw new IllegalArgumentException(
+          "bad own-read counts: " + checked + ", " + stale + ", " + maxStalenessMillis);
     }
     ownChecked.add(checked);
     ownStale.add(stale);

@@ -18,15 +18,28 @@ package io.stratus.bench.tpcw.bookstore;
  *     leniently as above; counted whether they add up or not)
  * @param uncertainBuys Buy Confirms whose commit outcome was unknown
  */
-public record StockAudit(long itemsChecked, long itemsOff, long unitsOff, long itemsUncertain,
-    long uncertainBuys) {
+public record StockAudit(
+    long itemsChecked, long itemsOff, long unitsOff, long itemsUncertain, long uncertainBuys) {
   /** Checks the counts. */
   public StockAudit {
-    if (itemsChecked < 0 || itemsOff < 0 || unitsOff < 0 || itemsUncertain < 0
-        || uncertainBuys < 0 || itemsOff > itemsChecked) {
-      throw new IllegalArgumentException("inconsistent stock audit: " + itemsChecked + " checked, "
-          + itemsOff + " off, " + unitsOff + " units, " + itemsUncertain + " uncertain, "
-          + uncertainBuys + " uncertain buys");
+    if (itemsChecked < 0
+        || itemsOff < 0
+        || unitsOff < 0
+        || itemsUncertain < 0
+        || uncertainBuys < 0
+        || itemsOff > itemsChecked) {
+      throw new IllegalArgumentException(
+          "inconsistent stock audit: "
+              + itemsChecked
+              + " checked, "
+              + itemsOff
+              + " off, "
+              + unitsOff
+              + " units, "
+              + itemsUncertain
+              + " uncertain, "
+              + uncertainBuys
+              + " uncertain buys");
     }
   }
 

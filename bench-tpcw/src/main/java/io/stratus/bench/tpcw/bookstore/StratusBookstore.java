@@ -59,6 +59,7 @@ import java.util.function.LongConsumer;
 public final class StratusBookstore implements Bookstore {
   /** Attempts at one interaction before its retryable commit failure propagates. */
   public static final int MAX_ATTEMPTS = 5;
+
   /** Rounds of {@link Database#checkpointAll()} at most before an audit reads the stock. */
   static final int AUDIT_CHECKPOINT_ROUNDS = 10;
 
@@ -89,8 +90,8 @@ public final class StratusBookstore implements Bookstore {
    * database handles in one process emulating several clients: a read by one is then measured
    * against the commits of all.
    */
-  public StratusBookstore(Database db, Scale scale, Clock clock, long seed,
-      StalenessTracker tracker) {
+  public StratusBookstore(
+      Database db, Scale scale, Clock clock, long seed, StalenessTracker tracker) {
     this.tracker = Objects.requireNonNull(tracker, "tracker");
     this.stock = tracker.stockLedger();
     this.db = Objects.requireNonNull(db, "db");
@@ -98,8 +99,8 @@ public final class StratusBookstore implements Bookstore {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.seed = seed;
     this.retryPolicy = RetryPolicy.builder().maxAttempts(MAX_ATTEMPTS).seed(seed).build();
-    this.browse = new BrowseInteractions(scale,
-        new RecentOrders(BrowseInteractions.BEST_SELLER_ORDERS));
+    this.browse =
+        new BrowseInteractions(scale, new RecentOrders(BrowseInteractions.BEST_SELLER_ORDERS));
     this.order = new OrderInteractions(scale, new RecentOrders(OrderInteractions.RELATED_ORDERS));
   }
 
@@ -112,8 +113,8 @@ public final class StratusBookstore implements Bookstore {
   public InteractionOutcome execute(Interaction interaction, BrowserSession session) {
     Objects.requireNonNull(interaction, "interaction");
     if (!(session instanceof BookstoreSession s)) {
-      throw new IllegalArgumentException("the session was not opened by this bookstore: "
-          + session);
+      throw new IllegalArgumentException(
+          "the session was not opened by this bookstore: " + session);
     }
     return execute(interaction, s, w -> run(interaction, w));
   }
@@ -122,13 +123,12 @@ public final class StratusBookstore implements Bookstore {
    * Runs {@code body} as {@code interaction} with the retry policy of the class comment; the
    * session then is on {@code interaction}'s page, or on none when it failed.
    */
-  InteractionOutcome execute(Interaction interaction, BookstoreSession s,
-      Function<Work, ?> body) {
+  InteractionOutcome execute(Interaction interaction, BookstoreSession s, Function<Work, ?> body) {
     try {
       for (int attempt = 1; ; attempt++) {
         try {
-          InteractionOutcome outcome = attempt(s, body, !interaction.isUpdate())
-              .outcome(interaction);
+          InteractionOutcome outcome =
+              attempt(s, body, !interaction.isUpdate()).outcome(interaction);
           s.previous = interaction;
           return outcome;
         } catch (DuplicateKeyException e) {
@@ -179,21 +179,30 @@ public final class StratusBookstore implements Bookstore {
         break;
       }
     }
-    Map<Long, Integer> stockRead = db.run(retryPolicy, tx -> {
-      Map<Long, Integer> read = new HashMap<>();
-      for (TypedCollection.Entry<ItemRow> e : BookstoreSchema.ITEMS.scan(tx, KeyRange.all())) {
-        read.put(BookstoreKeys.idOf(e.key()), e.value().stock());
-      }
-      return read;
-    });
+    Map<Long, Integer> stockRead =
+        db.run(
+            retryPolicy,
+            tx -> {
+              Map<Long, Integer> read = new HashMap<>();
+              for (TypedCollection.Entry<ItemRow> e :
+                  BookstoreSchema.ITEMS.scan(tx, KeyRange.all())) {
+                read.put(BookstoreKeys.idOf(e.key()), e.value().stock());
+              }
+              return read;
+            });
     return stock.audit(stockRead, item -> DataGenerator.loadedStock(seed, item));
   }
 
   /** What the committed attempt returned and did, and how many attempts before it failed. */
   record Attempt<T>(T page, Work work, int retried) {
     InteractionOutcome outcome(Interaction interaction) {
-      return new InteractionOutcome(interaction, work.recordsWritten() > 0, work.recordsRead(),
-          work.recordsWritten(), retried, work.staleness());
+      return new InteractionOutcome(
+          interaction,
+          work.recordsWritten() > 0,
+          work.recordsRead(),
+          work.recordsWritten(),
+          retried,
+          work.staleness());
     }
   }
 
@@ -213,13 +222,14 @@ public final class StratusBookstore implements Bookstore {
   <T> Attempt<T> attempt(BookstoreSession s, Function<Work, T> body, boolean readOnly) {
     int[] runs = {0};
     Work[] last = {null};
-    io.stratus.core.TransactionFunction<T> fn = tx -> {
-      if (runs[0]++ > 0) {
-        retries.increment();
-      }
-      last[0] = new Work(tx, s, clock.millis(), tracker);
-      return body.apply(last[0]);
-    };
+    io.stratus.core.TransactionFunction<T> fn =
+        tx -> {
+          if (runs[0]++ > 0) {
+            retries.increment();
+          }
+          last[0] = new Work(tx, s, clock.millis(), tracker);
+          return body.apply(last[0]);
+        };
     T page;
     try {
       page = readOnly ? db.read(retryPolicy, fn) : db.run(retryPolicy, fn);

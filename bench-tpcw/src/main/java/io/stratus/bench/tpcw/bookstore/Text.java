@@ -13,41 +13,142 @@ final class Text {
   private Text() {}
 
   /** The 24 subjects of clause 4.7.1. */
-  static final List<String> SUBJECTS = List.of("ARTS", "BIOGRAPHIES", "BUSINESS", "CHILDREN",
-      "COMPUTERS", "COOKING", "HEALTH", "HISTORY", "HOME", "HUMOR", "LITERATURE", "MYSTERY",
-      "NON-FICTION", "PARENTING", "POLITICS", "REFERENCE", "RELIGION", "ROMANCE", "SELF-HELP",
-      "SCIENCE-NATURE", "SCIENCE-FICTION", "SPORTS", "YOUTH", "TRAVEL");
+  static final List<String> SUBJECTS =
+      List.of(
+          "ARTS",
+          "BIOGRAPHIES",
+          "BUSINESS",
+          "CHILDREN",
+          "COMPUTERS",
+          "COOKING",
+          "HEALTH",
+          "HISTORY",
+          "HOME",
+          "HUMOR",
+          "LITERATURE",
+          "MYSTERY",
+          "NON-FICTION",
+          "PARENTING",
+          "POLITICS",
+          "REFERENCE",
+          "RELIGION",
+          "ROMANCE",
+          "SELF-HELP",
+          "SCIENCE-NATURE",
+          "SCIENCE-FICTION",
+          "SPORTS",
+          "YOUTH",
+          "TRAVEL");
 
   static final List<String> BACKINGS =
       List.of("HARDBACK", "PAPERBACK", "USED", "AUDIO", "LIMITED-EDITION");
 
-  static final List<String> SHIP_TYPES =
-      List.of("AIR", "UPS", "FEDEX", "SHIP", "COURIER", "MAIL");
+  static final List<String> SHIP_TYPES = List.of("AIR", "UPS", "FEDEX", "SHIP", "COURIER", "MAIL");
 
-  static final List<String> ORDER_STATUSES =
-      List.of("PROCESSING", "SHIPPED", "PENDING", "DENIED");
+  static final List<String> ORDER_STATUSES = List.of("PROCESSING", "SHIPPED", "PENDING", "DENIED");
 
   static final List<String> CARD_TYPES =
       List.of("VISA", "MASTERCARD", "DISCOVER", "AMEX", "DINERS");
 
   /** The 92 countries of the COUNTRY table. */
-  static final List<String> COUNTRIES = List.of("United States", "United Kingdom", "Canada",
-      "Germany", "France", "Japan", "Netherlands", "Italy", "Switzerland", "Australia",
-      "Algeria", "Argentina", "Armenia", "Austria", "Azerbaijan", "Bahamas", "Bahrain",
-      "Bangla Desh", "Barbados", "Belarus", "Belgium", "Bermuda", "Bolivia", "Botswana",
-      "Brazil", "Bulgaria", "Cayman Islands", "Chad", "Chile", "China", "Christmas Island",
-      "Colombia", "Croatia", "Cuba", "Cyprus", "Czech Republic", "Denmark",
-      "Dominican Republic", "Eastern Caribbean", "Ecuador", "Egypt", "El Salvador", "Estonia",
-      "Ethiopia", "Falkland Island", "Faroe Island", "Fiji", "Finland", "Gabon", "Gibraltar",
-      "Greece", "Guam", "Hong Kong", "Hungary", "Iceland", "India", "Indonesia", "Iran", "Iraq",
-      "Ireland", "Israel", "Jamaica", "Jordan", "Kazakhstan", "Kuwait", "Lebanon", "Luxembourg",
-      "Malaysia", "Mexico", "Mauritius", "New Zealand", "Norway", "Pakistan", "Philippines",
-      "Poland", "Portugal", "Romania", "Russia", "Saudi Arabia", "Singapore", "Slovakia",
-      "South Africa", "South Korea", "Spain", "Sudan", "Sweden", "Taiwan", "Thailand",
-      "Trinidad", "Turkey", "Venezuela", "Zambia");
+  static final List<String> COUNTRIES =
+      List.of(
+          "United States",
+          "United Kingdom",
+          "Canada",
+          "Germany",
+          "France",
+          "Japan",
+          "Netherlands",
+          "Italy",
+          "Switzerland",
+          "Australia",
+          "Algeria",
+          "Argentina",
+          "Armenia",
+          "Austria",
+          "Azerbaijan",
+          "Bahamas",
+          "Bahrain",
+          "Bangla Desh",
+          "Barbados",
+          "Belarus",
+          "Belgium",
+          "Bermuda",
+          "Bolivia",
+          "Botswana",
+          "Brazil",
+          "Bulgaria",
+          "Cayman Islands",
+          "Chad",
+          "Chile",
+          "China",
+          "Christmas Island",
+          "Colombia",
+          "Croatia",
+          "Cuba",
+          "Cyprus",
+          "Czech Republic",
+          "Denmark",
+          "Dominican Republic",
+          "Eastern Caribbean",
+          "Ecuador",
+          "Egypt",
+          "El Salvador",
+          "Estonia",
+          "Ethiopia",
+          "Falkland Island",
+          "Faroe Island",
+          "Fiji",
+          "Finland",
+          "Gabon",
+          "Gibraltar",
+          "Greece",
+          "Guam",
+          "Hong Kong",
+          "Hungary",
+          "Iceland",
+          "India",
+          "Indonesia",
+          "Iran",
+          "Iraq",
+          "Ireland",
+          "Israel",
+          "Jamaica",
+          "Jordan",
+          "Kazakhstan",
+          "Kuwait",
+          "Lebanon",
+          "Luxembourg",
+          "Malaysia",
+          "Mexico",
+          "Mauritius",
+          "New Zealand",
+          "Norway",
+          "Pakistan",
+          "Philippines",
+          "Poland",
+          "Portugal",
+          "Romania",
+          "Russia",
+          "Saudi Arabia",
+          "Singapore",
+          "Slovakia",
+          "South Africa",
+          "South Korea",
+          "Spain",
+          "Sudan",
+          "Sweden",
+          "Taiwan",
+          "Thailand",
+          "Trinidad",
+          "Turkey",
+          "Venezuela",
+          "Zambia");
 
-  private static final String[] SYLLABLES =
-      {"BA", "OG", "AL", "RI", "RE", "SE", "AT", "UL", "IN", "NG"};
+  private static final String[] SYLLABLES = {
+    "BA", "OG", "AL", "RI", "RE", "SE", "AT", "UL", "IN", "NG"
+  };
   private static final String ALPHANUMERIC =
       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
@@ -79,7 +180,9 @@ final class Text {
     int n = r.nextInt(min, max + 1);
     StringBuilder sb = new StringBuilder(n);
     while (sb.length() < n) {
-      if (sb.length() > 0 && r.nextInt(7) == 0 && sb.charAt(sb.length() - 1) != ' '
+      if (sb.length() > 0
+          && r.nextInt(7) == 0
+          && sb.charAt(sb.length() - 1) != ' '
           && sb.length() < n - 1) {
         sb.append(' ');
       } else {

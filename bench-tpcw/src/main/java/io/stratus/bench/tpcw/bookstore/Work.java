@@ -30,6 +30,7 @@ import java.util.function.LongConsumer;
 final class Work {
   final Transaction tx;
   final BookstoreSession session;
+
   /** When the transaction began (the clock's millis): reads see the database as of then. */
   final long startMillis;
 
@@ -121,10 +122,11 @@ final class Work {
   /** Item {@code id}, its staleness noted; empty when this transaction cannot see it. */
   Optional<ItemRow> item(long id) {
     Optional<ItemRow> row = BookstoreSchema.ITEMS.get(tx, BookstoreKeys.id(id));
-    row.ifPresent(r -> {
-      recordsRead++;
-      saw(new Row(BookstoreSchema.ITEM, id), r.version());
-    });
+    row.ifPresent(
+        r -> {
+          recordsRead++;
+          saw(new Row(BookstoreSchema.ITEM, id), r.version());
+        });
     return row;
   }
 
@@ -137,10 +139,11 @@ final class Work {
 
   Optional<CustomerRow> customer(long id) {
     Optional<CustomerRow> row = BookstoreSchema.CUSTOMERS.get(tx, BookstoreKeys.id(id));
-    row.ifPresent(r -> {
-      recordsRead++;
-      saw(new Row(BookstoreSchema.CUSTOMER, id), r.version());
-    });
+    row.ifPresent(
+        r -> {
+          recordsRead++;
+          saw(new Row(BookstoreSchema.CUSTOMER, id), r.version());
+        });
     return row;
   }
 
@@ -171,8 +174,7 @@ final class Work {
   void updateCustomer(long id, CustomerRow next) {
     if (BookstoreSchema.CUSTOMERS.update(tx, BookstoreKeys.id(id), next)) {
       recordsWritten++;
-      trackedWrites.add(new TrackedWrite(new Row(BookstoreSchema.CUSTOMER, id),
-          next.version()));
+      trackedWrites.add(new TrackedWrite(new Row(BookstoreSchema.CUSTOMER, id), next.version()));
     }
   }
 

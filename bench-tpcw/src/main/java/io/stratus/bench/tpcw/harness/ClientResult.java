@@ -18,5 +18,10 @@ import io.stratus.bench.tpcw.workload.ResponseStats;
  *     isolating protocols
  */
 public record ClientResult(
-    int index, double wips, ResponseStats total, ResponseStats update, long checkpointsRun,
-    long checkpointsFailed, long lockRefusals) {}
+    int index,
+    double wips,
+    ResponseStats total,
+    ResponseStats update,
+    long checkpointsRun,
+    long checkpointsFailed,
+    long lockRefusals) {}

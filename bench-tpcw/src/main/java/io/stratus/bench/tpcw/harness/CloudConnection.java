@@ -39,11 +39,15 @@ final class CloudConnection implements AutoCloseable {
     if (target.kind() == CloudTarget.Kind.IN_PROCESS) {
       return new CloudConnection(local.services(), "in-process cloud");
     }
-    AwsConfig.Builder aws = AwsConfig.builder(target.bucket()).region(target.region())
-        .keyPrefix("tpcw/" + runId + "/").s3QueueKeyPrefix("tpcw/" + runId + "/queues/")
-        .queueNamePrefix("tpcw-" + runId + "-");
+    AwsConfig.Builder aws =
+        AwsConfig.builder(target.bucket())
+            .region(target.region())
+            .keyPrefix("tpcw/" + runId + "/")
+            .s3QueueKeyPrefix("tpcw/" + runId + "/queues/")
+            .queueNamePrefix("tpcw-" + runId + "-");
     if (target.kind() == CloudTarget.Kind.LOCALSTACK) {
-      aws.endpoint(target.endpoint().orElseThrow()).pathStyleAccess(true)
+      aws.endpoint(target.endpoint().orElseThrow())
+          .pathStyleAccess(true)
           .staticCredentials("test", "test");
     } else {
       aws.defaultCredentials();
@@ -54,19 +58,29 @@ final class CloudConnection implements AutoCloseable {
       try {
         cloud.ensureBucket();
       } catch (CloudException e) {
-        String where = target.kind() == CloudTarget.Kind.LOCALSTACK
-            ? "LocalStack at " + target.endpoint().orElseThrow() : "AWS in " + target.region();
-        throw new IllegalStateException("cannot use bucket " + target.bucket() + " on " + where
-            + ": " + firstLine(e.getMessage()), e);
+        String where =
+            target.kind() == CloudTarget.Kind.LOCALSTACK
+                ? "LocalStack at " + target.endpoint().orElseThrow()
+                : "AWS in " + target.region();
+        throw new IllegalStateException(
+            "cannot use bucket "
+                + target.bucket()
+                + " on "
+                + where
+                + ": "
+                + firstLine(e.getMessage()),
+            e);
       }
       CloudServices.Builder b = cloud.addTo(CloudServices.builder());
       String coordination;
       if (target.zookeeper().isPresent()) {
-        zk = ZooKeeperCloud.connect(ZooKeeperConfig.builder(target.zookeeper().get())
-            .namespace("stratus-tpcw-" + runId)
-            // The namespace is new: there were no earlier lock holders to wait out.
-            .freshNamespaceRefusal(Duration.ZERO)
-            .build());
+        zk =
+            ZooKeeperCloud.connect(
+                ZooKeeperConfig.builder(target.zookeeper().get())
+                    .namespace("stratus-tpcw-" + runId)
+                    // The namespace is new: there were no earlier lock holders to wait out.
+                    .freshNamespaceRefusal(Duration.ZERO)
+                    .build());
         zk.addTo(b);
         coordination = "ZooKeeper at " + target.zookeeper().get();
       } else {
@@ -74,11 +88,12 @@ final class CloudConnection implements AutoCloseable {
         b.locks(in.locks()).counters(in.counters()).advancedQueues(in.advancedQueues());
         coordination = "in-process locks and counters";
       }
-      String where = target.kind() == CloudTarget.Kind.LOCALSTACK
-          ? "LocalStack at " + target.endpoint().orElseThrow()
-          : "AWS " + target.region();
-      return new CloudConnection(b.build(),
-          where + ", bucket " + target.bucket() + ", " + coordination);
+      String where =
+          target.kind() == CloudTarget.Kind.LOCALSTACK
+              ? "LocalStack at " + target.endpoint().orElseThrow()
+              : "AWS " + target.region();
+      return new CloudConnection(
+          b.build(), where + ", bucket " + target.bucket() + ", " + coordination);
     } catch (RuntimeException e) {
       if (zk != null) {
         zk.close();

@@ -23,8 +23,10 @@ public record CloudTarget(
 
   /** Environment variable naming a running LocalStack, as the test fixtures use it. */
   public static final String LOCALSTACK_ENDPOINT_ENV = "STRATUS_LOCALSTACK_ENDPOINT";
+
   /** Region used when none is given. */
   public static final String DEFAULT_REGION = "us-east-1";
+
   /** Bucket used when none is given (LocalStack; AWS needs a globally unique name). */
   public static final String DEFAULT_BUCKET = "stratus-tpcw";
 
@@ -64,9 +66,12 @@ public record CloudTarget(
     Objects.requireNonNull(endpoint, "endpoint");
     Objects.requireNonNull(zookeeper, "zookeeper");
     if (kind == Kind.LOCALSTACK && endpoint.isEmpty()) {
-      throw new IllegalArgumentException("--cloud localstack needs --endpoint (or the environment"
-          + " variable " + LOCALSTACK_ENDPOINT_ENV + "), e.g. http://localhost:4566; bin/localstack"
-          + " start runs one");
+      throw new IllegalArgumentException(
+          "--cloud localstack needs --endpoint (or the environment"
+              + " variable "
+              + LOCALSTACK_ENDPOINT_ENV
+              + "), e.g. http://localhost:4566; bin/localstack"
+              + " start runs one");
     }
     if (region == null || region.isBlank()) {
       throw new IllegalArgumentException("region must not be blank");
@@ -78,8 +83,8 @@ public record CloudTarget(
 
   /** The in-process cloud. */
   public static CloudTarget inProcess() {
-    return new CloudTarget(Kind.IN_PROCESS, Optional.empty(), DEFAULT_REGION, DEFAULT_BUCKET,
-        Optional.empty());
+    return new CloudTarget(
+        Kind.IN_PROCESS, Optional.empty(), DEFAULT_REGION, DEFAULT_BUCKET, Optional.empty());
   }
 
   /** Whether latency must be simulated (only the in-process cloud has none of its own). */

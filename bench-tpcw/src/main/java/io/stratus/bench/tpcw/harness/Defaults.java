@@ -27,37 +27,54 @@ public final class Defaults {
    * isolating protocols (snapshot isolation, serializable snapshot, two-phase locking), which are
    * named with {@code --protocols}; with them the default run would not finish in three minutes.
    */
-  public static final List<ProtocolKind> PROTOCOLS = List.of(
-      ProtocolKind.NAIVE, ProtocolKind.BASIC, ProtocolKind.MONOTONIC, ProtocolKind.ATOMIC,
-      ProtocolKind.ADVANCED_ATOMIC);
+  public static final List<ProtocolKind> PROTOCOLS =
+      List.of(
+          ProtocolKind.NAIVE,
+          ProtocolKind.BASIC,
+          ProtocolKind.MONOTONIC,
+          ProtocolKind.ATOMIC,
+          ProtocolKind.ADVANCED_ATOMIC);
+
   /** Page size: 100 KiB, close to the papers' 109 KB. */
   public static final int PAGE_SIZE = 100 * 1024;
+
   /** Buffer-pool TTL: a third of the measurement interval (see the class comment). */
   public static final Duration TTL = Duration.ofSeconds(7);
+
   /** Checkpoint interval: a third of the measurement interval (see the class comment). */
   public static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(7);
+
   /** Emulated browsers. */
   public static final int EBS = 10;
+
   /** The specification's primary mix. */
   public static final Mix MIX = Mix.SHOPPING;
+
   /** The smallest item scale of the specification (the papers' Table 4 loads 1,000 products). */
   public static final int ITEMS = 1_000;
+
   /** CUSTOMER rows per EB in the specification. */
   public static final int CUSTOMERS_PER_EB = 2_880;
+
   /** Warm-up before measuring: caches fill, queues get created. */
   public static final Duration WARM_UP = Duration.ofSeconds(2);
+
   /** Measurement interval of one run: three TTLs and checkpoint intervals. */
   public static final Duration MEASURE = Duration.ofSeconds(21);
+
   /** Think time: none, as in the papers' runs. */
   public static final Duration THINK_TIME = Duration.ZERO;
+
   /** The papers' EC2 placement: the stack next to the storage. */
   public static final String PLACEMENT = "ec2";
+
   /**
    * End-user round trip added per interaction in the EC2 placement: zero by default, so that
    * response times are the server's; set it (e.g. 100ms for Europe to us-east-1) to reproduce the
    * papers' end-to-end times.
    */
   public static final Duration END_USER_RTT = Duration.ZERO;
+
   /** Seed when none is given: fixed, so that two default runs are comparable. */
   public static final long SEED = 2008;
 
@@ -65,9 +82,23 @@ public final class Defaults {
 
   /** The default settings for {@code protocol} on the in-process cloud. */
   public static RunSettings settings(ProtocolKind protocol) {
-    return new RunSettings(protocol, CloudTarget.Kind.IN_PROCESS.id(), PLACEMENT, PLACEMENT,
-        PAGE_SIZE, TTL, CHECKPOINT_INTERVAL, EBS, MIX, ITEMS, CUSTOMERS_PER_EB, WARM_UP, MEASURE,
-        THINK_TIME, END_USER_RTT, SEED);
+    return new RunSettings(
+        protocol,
+        CloudTarget.Kind.IN_PROCESS.id(),
+        PLACEMENT,
+        PLACEMENT,
+        PAGE_SIZE,
+        TTL,
+        CHECKPOINT_INTERVAL,
+        EBS,
+        MIX,
+        ITEMS,
+        CUSTOMERS_PER_EB,
+        WARM_UP,
+        MEASURE,
+        THINK_TIME,
+        END_USER_RTT,
+        SEED);
   }
 
   /** Parses a positive integer setting. */
@@ -90,8 +121,10 @@ public final class Defaults {
   /** Parses a page size: bytes, or KiB with a k suffix. */
   public static int pageSize(String value) {
     String v = value.trim().toLowerCase(Locale.ROOT);
-    int n = v.endsWith("k") ? Integer.parseInt(v.substring(0, v.length() - 1)) * 1024
-        : Integer.parseInt(v);
+    int n =
+        v.endsWith("k")
+            ? Integer.parseInt(v.substring(0, v.length() - 1)) * 1024
+            : Integer.parseInt(v);
     if (n < 1024 || n > 4 * 1024 * 1024) {
       throw new IllegalArgumentException(
           "page size must be between 1k and 4096k bytes, not " + value);

@@ -18,8 +18,14 @@ package io.stratus.bench.tpcw.harness;
  *     or hidden (e.g. messages another client held), which the report then says
  */
 public record Drain(
-    long requests, double milliDollars2008, double milliDollars2026, int passes,
-    long recordsApplied, long pagesWritten, long millis, boolean quiescent) {
+    long requests,
+    double milliDollars2008,
+    double milliDollars2026,
+    int passes,
+    long recordsApplied,
+    long pagesWritten,
+    long millis,
+    boolean quiescent) {
   /** Passes of checkpoint-all the harness runs at most before it gives up on quiescence. */
   public static final int MAX_PASSES = 5;
 

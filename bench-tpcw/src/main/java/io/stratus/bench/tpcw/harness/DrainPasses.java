@@ -12,8 +12,8 @@ import io.stratus.protocols.CheckpointSummary;
  * the next pass finds; a bounded number of passes keeps a run from hanging on work another client
  * holds.
  */
-record DrainPasses(int passes, long recordsApplied, long pagesWritten, long millis,
-    boolean quiescent) {
+record DrainPasses(
+    int passes, long recordsApplied, long pagesWritten, long millis, boolean quiescent) {
   static final DrainPasses NONE = new DrainPasses(0, 0, 0, 0, true);
 
   /** Drains {@code db}. */
@@ -36,14 +36,24 @@ record DrainPasses(int passes, long recordsApplied, long pagesWritten, long mill
 
   /** This drain and {@code other} (another client's) together. */
   DrainPasses plus(DrainPasses other) {
-    return new DrainPasses(passes + other.passes, recordsApplied + other.recordsApplied,
-        pagesWritten + other.pagesWritten, millis + other.millis, quiescent && other.quiescent);
+    return new DrainPasses(
+        passes + other.passes,
+        recordsApplied + other.recordsApplied,
+        pagesWritten + other.pagesWritten,
+        millis + other.millis,
+        quiescent && other.quiescent);
   }
 
   /** The drain as the report shows it, with the calls started after the interval. */
   Drain toDrain(MeterSnapshot after, PriceTable paper, PriceTable today) {
-    return new Drain(after.requests(), after.cost(paper).doubleValue() * 1000,
-        after.cost(today).doubleValue() * 1000, passes, recordsApplied, pagesWritten, millis,
+    return new Drain(
+        after.requests(),
+        after.cost(paper).doubleValue() * 1000,
+        after.cost(today).doubleValue() * 1000,
+        passes,
+        recordsApplied,
+        pagesWritten,
+        millis,
         quiescent);
   }
 }

@@ -24,19 +24,20 @@ public final class Durations {
     Matcher m = SIMPLE.matcher(t);
     if (m.matches()) {
       double n = Double.parseDouble(m.group(1));
-      double millis = switch (m.group(2)) {
-        case "ms" -> n;
-        case "s" -> n * 1_000;
-        case "m" -> n * 60_000;
-        default -> n * 3_600_000;
-      };
+      double millis =
+          switch (m.group(2)) {
+            case "ms" -> n;
+            case "s" -> n * 1_000;
+            case "m" -> n * 60_000;
+            default -> n * 3_600_000;
+          };
       return Duration.ofNanos(Math.round(millis * 1_000_000));
     }
     try {
       return Duration.parse(text.trim().toUpperCase(Locale.ROOT));
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("bad duration '" + text
-          + "' (expected e.g. 250ms, 30s, 2m, 1h or PT30S)");
+      throw new IllegalArgumentException(
+          "bad duration '" + text + "' (expected e.g. 250ms, 30s, 2m, 1h or PT30S)");
     }
   }
 

@@ -20,15 +20,37 @@ import java.util.Map;
  * @param itemMilliDollars2026 their cost under today's prices, in milli-dollars
  */
 public record LoadSummary(
-    Map<String, Long> rowsPerTable, Duration elapsed, Duration itemsElapsed, long requests,
-    double milliDollars2008, double milliDollars2026, long pagesWritten, long itemRequests,
-    double itemMilliDollars2008, double itemMilliDollars2026) {
+    Map<String, Long> rowsPerTable,
+    Duration elapsed,
+    Duration itemsElapsed,
+    long requests,
+    double milliDollars2008,
+    double milliDollars2026,
+    long pagesWritten,
+    long itemRequests,
+    double itemMilliDollars2008,
+    double itemMilliDollars2026) {
 
   /** A summary whose item-table requests and cost were not measured (zero). */
-  public LoadSummary(Map<String, Long> rowsPerTable, Duration elapsed, Duration itemsElapsed,
-      long requests, double milliDollars2008, double milliDollars2026, long pagesWritten) {
-    this(rowsPerTable, elapsed, itemsElapsed, requests, milliDollars2008, milliDollars2026,
-        pagesWritten, 0, 0, 0);
+  public LoadSummary(
+      Map<String, Long> rowsPerTable,
+      Duration elapsed,
+      Duration itemsElapsed,
+      long requests,
+      double milliDollars2008,
+      double milliDollars2026,
+      long pagesWritten) {
+    this(
+        rowsPerTable,
+        elapsed,
+        itemsElapsed,
+        requests,
+        milliDollars2008,
+        milliDollars2026,
+        pagesWritten,
+        0,
+        0,
+        0);
   }
 
   /** Rows over all tables. */

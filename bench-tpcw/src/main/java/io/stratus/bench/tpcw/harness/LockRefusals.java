@@ -21,11 +21,12 @@ final class LockRefusals implements CallInterceptor {
     CompletableFuture<T> result = proceed.get();
     Operation op = call.operation();
     if (op == Operation.LOCK_ACQUIRE_EXCLUSIVE || op == Operation.LOCK_ACQUIRE_SHARED) {
-      result.thenAccept(value -> {
-        if (value instanceof LockGrant grant && !grant.granted()) {
-          refused.increment();
-        }
-      });
+      result.thenAccept(
+          value -> {
+            if (value instanceof LockGrant grant && !grant.granted()) {
+              refused.increment();
+            }
+          });
     }
     return result;
   }

@@ -38,26 +38,43 @@ public record Preset(
   /** The protocols paper 000 compares in section 7, in its order. */
   public static final String PAPER_PROTOCOLS =
       "naive,basic,atomic,two_phase_locking,snapshot_isolation";
+
   /** The round trip from the papers' client machine in Europe to EC2. */
   public static final String EUROPE_TO_EC2 = "100ms";
 
-  private static final List<Preset> ALL = List.of(
-      new Preset("paper-fig3", List.of("paper-fig4", "paper-fig7"),
-          "Figs. 3, 4, 7: the protocols, EU placement",
-          paper("--placement", "eu")),
-      new Preset("paper-fig5", List.of("paper-fig6", "paper-fig8"),
-          "Figs. 5, 6, 8: the protocols, EC2 placement",
-          paper("--placement", "ec2", "--end-user-rtt", EUROPE_TO_EC2)),
-      new Preset("paper-fig9", List.of("paper-fig10"),
-          "Figs. 9, 10: 1-100 EBs, EC2 placement",
-          paper("--placement", "ec2", "--end-user-rtt", EUROPE_TO_EC2,
-              "--sweep", "ebs=1,10,20,50,100")),
-      new Preset("paper-fig11", List.of("paper-fig12"),
-          "Figs. 11, 12: 10-200 KB pages, EU placement",
-          paper("--placement", "eu", "--sweep", "page-size=10000,50000,109000,200000")),
-      new Preset("paper-fig13", List.of("paper-fig14"),
-          "Figs. 13, 14: TTLs 0-100 s, EU placement",
-          paper("--placement", "eu", "--sweep", "ttl=0,10s,50s,100s")));
+  private static final List<Preset> ALL =
+      List.of(
+          new Preset(
+              "paper-fig3",
+              List.of("paper-fig4", "paper-fig7"),
+              "Figs. 3, 4, 7: the protocols, EU placement",
+              paper("--placement", "eu")),
+          new Preset(
+              "paper-fig5",
+              List.of("paper-fig6", "paper-fig8"),
+              "Figs. 5, 6, 8: the protocols, EC2 placement",
+              paper("--placement", "ec2", "--end-user-rtt", EUROPE_TO_EC2)),
+          new Preset(
+              "paper-fig9",
+              List.of("paper-fig10"),
+              "Figs. 9, 10: 1-100 EBs, EC2 placement",
+              paper(
+                  "--placement",
+                  "ec2",
+                  "--end-user-rtt",
+                  EUROPE_TO_EC2,
+                  "--sweep",
+                  "ebs=1,10,20,50,100")),
+          new Preset(
+              "paper-fig11",
+              List.of("paper-fig12"),
+              "Figs. 11, 12: 10-200 KB pages, EU placement",
+              paper("--placement", "eu", "--sweep", "page-size=10000,50000,109000,200000")),
+          new Preset(
+              "paper-fig13",
+              List.of("paper-fig14"),
+              "Figs. 13, 14: TTLs 0-100 s, EU placement",
+              paper("--placement", "eu", "--sweep", "ttl=0,10s,50s,100s")));
 
   /** Checks the preset. */
   public Preset {
@@ -80,15 +97,17 @@ public record Preset(
         return p;
       }
     }
-    throw new IllegalArgumentException("unknown preset '" + name + "' (known: "
-        + String.join(", ", ALL.stream().map(Preset::name).toList())
-        + "; --preset list describes them)");
+    throw new IllegalArgumentException(
+        "unknown preset '"
+            + name
+            + "' (known: "
+            + String.join(", ", ALL.stream().map(Preset::name).toList())
+            + "; --preset list describes them)");
   }
 
   /** Every name the presets answer to. */
   public static List<String> names() {
-    return ALL.stream().flatMap(p -> Stream.concat(Stream.of(p.name), p.aliases.stream()))
-        .toList();
+    return ALL.stream().flatMap(p -> Stream.concat(Stream.of(p.name), p.aliases.stream())).toList();
   }
 
   /**
@@ -101,19 +120,20 @@ public record Preset(
    */
   public List<String> argsBesides(Map<String, String> given) {
     List<String> args = new ArrayList<>();
-    options.forEach((flag, value) -> {
-      boolean keep = !given.containsKey(flag);
-      if (flag.equals("--sweep")) {
-        keep &= !given.containsKey("--" + value.substring(0, value.indexOf('=')));
-      }
-      if (flag.equals("--end-user-rtt") && given.containsKey("--placement")) {
-        keep &= given.get("--placement").trim().equalsIgnoreCase("ec2");
-      }
-      if (keep) {
-        args.add(flag);
-        args.add(value);
-      }
-    });
+    options.forEach(
+        (flag, value) -> {
+          boolean keep = !given.containsKey(flag);
+          if (flag.equals("--sweep")) {
+            keep &= !given.containsKey("--" + value.substring(0, value.indexOf('=')));
+          }
+          if (flag.equals("--end-user-rtt") && given.containsKey("--placement")) {
+            keep &= given.get("--placement").trim().equalsIgnoreCase("ec2");
+          }
+          if (keep) {
+            args.add(flag);
+            args.add(value);
+          }
+        });
     return args;
   }
 
@@ -132,7 +152,12 @@ public record Preset(
 
   /** One line for {@code --preset list} and {@code --help}, under 80 columns. */
   public String summary() {
-    return String.format(Locale.ROOT, "%-12s %s; %d runs, %d+ min", name, reproduces, runs(),
+    return String.format(
+        Locale.ROOT,
+        "%-12s %s; %d runs, %d+ min",
+        name,
+        reproduces,
+        runs(),
         leastRunTime().toMinutes());
   }
 

@@ -20,15 +20,16 @@ final class Progress implements AutoCloseable {
     if (!enabled) {
       return new Progress(null);
     }
-    ProgressBar bar = new ProgressBarBuilder()
-        .setTaskName("  " + task)
-        .setInitialMax(Math.max(1, max))
-        .setUnit(" " + unit, 1)
-        .setStyle(ProgressBarStyle.ASCII)
-        .setUpdateIntervalMillis(250)
-        .continuousUpdate()
-        .setConsumer(new ConsoleProgressBarConsumer(System.err))
-        .build();
+    ProgressBar bar =
+        new ProgressBarBuilder()
+            .setTaskName("  " + task)
+            .setInitialMax(Math.max(1, max))
+            .setUnit(" " + unit, 1)
+            .setStyle(ProgressBarStyle.ASCII)
+            .setUpdateIntervalMillis(250)
+            .continuousUpdate()
+            .setConsumer(new ConsoleProgressBarConsumer(System.err))
+            .build();
     return new Progress(bar);
   }
 

@@ -46,12 +46,29 @@ import java.util.Map;
  * @param ownReads the freshness of sessions' reads of their own writes
  */
 public record RunResult(
-    String label, RunSettings settings, LoadSummary load, Map<Interaction, ResponseStats> perInteraction,
-    ResponseStats read, ResponseStats update, ResponseStats total, double wips,
-    double measuredSeconds, double bufferPoolHitRate, long checkpointsRun, long checkpointsFailed,
-    long backgroundRequests, double backgroundMilliDollars2008, double backgroundMilliDollars2026,
-    List<String> errorSamples, long lostItemUpdates, long lostCustomerUpdates, Drain drain,
-    ServerCost serverCost, long lockRefusals, List<ClientResult> clients, StockAudit stockAudit,
+    String label,
+    RunSettings settings,
+    LoadSummary load,
+    Map<Interaction, ResponseStats> perInteraction,
+    ResponseStats read,
+    ResponseStats update,
+    ResponseStats total,
+    double wips,
+    double measuredSeconds,
+    double bufferPoolHitRate,
+    long checkpointsRun,
+    long checkpointsFailed,
+    long backgroundRequests,
+    double backgroundMilliDollars2008,
+    double backgroundMilliDollars2026,
+    List<String> errorSamples,
+    long lostItemUpdates,
+    long lostCustomerUpdates,
+    Drain drain,
+    ServerCost serverCost,
+    long lockRefusals,
+    List<ClientResult> clients,
+    StockAudit stockAudit,
     OwnReads ownReads) {
 
   /** Whether the run followed its mix, per interaction ({@link MixCompliance}). */

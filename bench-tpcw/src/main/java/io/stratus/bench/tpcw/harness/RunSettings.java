@@ -34,10 +34,23 @@ import java.util.Map;
  *     {@code clients * ebs} browsers
  */
 public record RunSettings(
-    ProtocolKind protocol, String cloud, String placement, String latencyProfile, int pageSize,
-    Duration ttl, Duration checkpointInterval, int ebs, Mix mix, int items, int customersPerEb,
-    Duration warmUp, Duration measure, Duration thinkTimeMean, Duration endUserRoundTrip,
-    long seed, int clients) {
+    ProtocolKind protocol,
+    String cloud,
+    String placement,
+    String latencyProfile,
+    int pageSize,
+    Duration ttl,
+    Duration checkpointInterval,
+    int ebs,
+    Mix mix,
+    int items,
+    int customersPerEb,
+    Duration warmUp,
+    Duration measure,
+    Duration thinkTimeMean,
+    Duration endUserRoundTrip,
+    long seed,
+    int clients) {
 
   /** Checks the client count. */
   public RunSettings {
@@ -48,19 +61,62 @@ public record RunSettings(
 
   /** Settings of one application server. */
   public RunSettings(
-      ProtocolKind protocol, String cloud, String placement, String latencyProfile, int pageSize,
-      Duration ttl, Duration checkpointInterval, int ebs, Mix mix, int items, int customersPerEb,
-      Duration warmUp, Duration measure, Duration thinkTimeMean, Duration endUserRoundTrip,
+      ProtocolKind protocol,
+      String cloud,
+      String placement,
+      String latencyProfile,
+      int pageSize,
+      Duration ttl,
+      Duration checkpointInterval,
+      int ebs,
+      Mix mix,
+      int items,
+      int customersPerEb,
+      Duration warmUp,
+      Duration measure,
+      Duration thinkTimeMean,
+      Duration endUserRoundTrip,
       long seed) {
-    this(protocol, cloud, placement, latencyProfile, pageSize, ttl, checkpointInterval, ebs, mix,
-        items, customersPerEb, warmUp, measure, thinkTimeMean, endUserRoundTrip, seed, 1);
+    this(
+        protocol,
+        cloud,
+        placement,
+        latencyProfile,
+        pageSize,
+        ttl,
+        checkpointInterval,
+        ebs,
+        mix,
+        items,
+        customersPerEb,
+        warmUp,
+        measure,
+        thinkTimeMean,
+        endUserRoundTrip,
+        seed,
+        1);
   }
 
   /** These settings with {@code n} application servers. */
   public RunSettings withClients(int n) {
-    return new RunSettings(protocol, cloud, placement, latencyProfile, pageSize, ttl,
-        checkpointInterval, ebs, mix, items, customersPerEb, warmUp, measure, thinkTimeMean,
-        endUserRoundTrip, seed, n);
+    return new RunSettings(
+        protocol,
+        cloud,
+        placement,
+        latencyProfile,
+        pageSize,
+        ttl,
+        checkpointInterval,
+        ebs,
+        mix,
+        items,
+        customersPerEb,
+        warmUp,
+        measure,
+        thinkTimeMean,
+        endUserRoundTrip,
+        seed,
+        n);
   }
 
   /** Emulated browsers of all clients together. */

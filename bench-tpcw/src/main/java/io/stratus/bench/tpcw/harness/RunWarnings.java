@@ -41,15 +41,25 @@ public final class RunWarnings {
       return Optional.empty();
     }
     boolean ttlRules = !checkpoints(s) || s.ttl().compareTo(s.checkpointInterval()) >= 0;
-    String period = ttlRules
-        ? "the TTL (" + Durations.format(s.ttl()) + "): few cached pages expire, so reads"
-            + " cost too few requests"
-        : "the checkpoint interval (" + Durations.format(s.checkpointInterval())
-            + "): few checkpoints run, so their cost is a matter of chance";
-    return Optional.of(String.format(Locale.ROOT,
-        "warning: measuring %s is shorter than %d times %s; use --duration %s or more, or a shorter"
-            + " %s", Durations.format(s.measure()), PERIODS, period,
-        Durations.format(shortestMeasure(s)), ttlRules ? "--ttl" : "--checkpoint-interval"));
+    String period =
+        ttlRules
+            ? "the TTL ("
+                + Durations.format(s.ttl())
+                + "): few cached pages expire, so reads"
+                + " cost too few requests"
+            : "the checkpoint interval ("
+                + Durations.format(s.checkpointInterval())
+                + "): few checkpoints run, so their cost is a matter of chance";
+    return Optional.of(
+        String.format(
+            Locale.ROOT,
+            "warning: measuring %s is shorter than %d times %s; use --duration %s or more, or a shorter"
+                + " %s",
+            Durations.format(s.measure()),
+            PERIODS,
+            period,
+            Durations.format(shortestMeasure(s)),
+            ttlRules ? "--ttl" : "--checkpoint-interval"));
   }
 
   /**
@@ -64,7 +74,8 @@ public final class RunWarnings {
     for (Sweep.Planned run : runs) {
       Optional<String> warning = check(run.settings());
       if (warning.isPresent()) {
-        byWarning.computeIfAbsent(warning.get(), w -> new ArrayList<>())
+        byWarning
+            .computeIfAbsent(warning.get(), w -> new ArrayList<>())
             .add(name(sweptParameter, run));
       }
     }
@@ -75,7 +86,8 @@ public final class RunWarnings {
 
   private static Duration longestPeriod(RunSettings s) {
     return checkpoints(s) && s.checkpointInterval().compareTo(s.ttl()) > 0
-        ? s.checkpointInterval() : s.ttl();
+        ? s.checkpointInterval()
+        : s.ttl();
   }
 
   private static boolean checkpoints(RunSettings s) {
@@ -84,7 +96,8 @@ public final class RunWarnings {
 
   private static String name(String sweptParameter, Sweep.Planned run) {
     String protocol = run.settings().protocol().name().toLowerCase(Locale.ROOT);
-    return run.label().equals(protocol) ? protocol
+    return run.label().equals(protocol)
+        ? protocol
         : sweptParameter + "=" + run.label() + " " + protocol;
   }
 }

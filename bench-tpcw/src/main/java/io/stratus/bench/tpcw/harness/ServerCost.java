@@ -14,8 +14,11 @@ package io.stratus.bench.tpcw.harness;
  *     2008 table prices those services per request instead)
  */
 public record ServerCost(
-    double serverHours, double coordinationHours, double serverMilliDollarsPerWi2008,
-    double serverMilliDollarsPerWi2026, double coordinationMilliDollarsPerWi2026) {
+    double serverHours,
+    double coordinationHours,
+    double serverMilliDollarsPerWi2008,
+    double serverMilliDollarsPerWi2026,
+    double coordinationMilliDollarsPerWi2026) {
   /** No machine charged. */
   public static final ServerCost NONE = new ServerCost(0, 0, 0, 0, 0);
 
@@ -34,7 +37,9 @@ public record ServerCost(
       return new ServerCost(serverHours, coordinationHours, 0, 0, 0);
     }
     double perWi = 1000.0 / interactions;
-    return new ServerCost(serverHours, coordinationHours,
+    return new ServerCost(
+        serverHours,
+        coordinationHours,
         serverHours * HourlyPrices.PAPER_2008.serverPerHour() * perWi,
         serverHours * HourlyPrices.AWS_2026.serverPerHour() * perWi,
         coordinationHours * HourlyPrices.AWS_2026.coordinationPerHour() * perWi);

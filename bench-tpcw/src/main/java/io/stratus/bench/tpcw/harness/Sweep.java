@@ -17,9 +17,18 @@ import java.util.Optional;
  */
 public record Sweep(String parameter, List<String> values) {
   /** The parameters that can be swept. */
-  public static final List<String> PARAMETERS = List.of(
-      "ebs", "page-size", "ttl", "checkpoint-interval", "items", "mix", "think-time",
-      "end-user-rtt", "profile", "clients");
+  public static final List<String> PARAMETERS =
+      List.of(
+          "ebs",
+          "page-size",
+          "ttl",
+          "checkpoint-interval",
+          "items",
+          "mix",
+          "think-time",
+          "end-user-rtt",
+          "profile",
+          "clients");
 
   /** One planned run: its label within the sweep and its settings. */
   public record Planned(String label, RunSettings settings) {}
@@ -33,8 +42,8 @@ public record Sweep(String parameter, List<String> values) {
     }
     String name = text.substring(0, eq).trim().toLowerCase(Locale.ROOT);
     if (!PARAMETERS.contains(name)) {
-      throw new IllegalArgumentException("cannot sweep '" + name + "' (sweepable: "
-          + String.join(", ", PARAMETERS) + ")");
+      throw new IllegalArgumentException(
+          "cannot sweep '" + name + "' (sweepable: " + String.join(", ", PARAMETERS) + ")");
     }
     List<String> values = new ArrayList<>();
     for (String v : text.substring(eq + 1).split(",")) {
@@ -80,9 +89,24 @@ public record Sweep(String parameter, List<String> values) {
   }
 
   private static RunSettings with(RunSettings s, ProtocolKind p) {
-    return new RunSettings(p, s.cloud(), s.placement(), s.latencyProfile(), s.pageSize(), s.ttl(),
-        s.checkpointInterval(), s.ebs(), s.mix(), s.items(), s.customersPerEb(), s.warmUp(),
-        s.measure(), s.thinkTimeMean(), s.endUserRoundTrip(), s.seed(), s.clients());
+    return new RunSettings(
+        p,
+        s.cloud(),
+        s.placement(),
+        s.latencyProfile(),
+        s.pageSize(),
+        s.ttl(),
+        s.checkpointInterval(),
+        s.ebs(),
+        s.mix(),
+        s.items(),
+        s.customersPerEb(),
+        s.warmUp(),
+        s.measure(),
+        s.thinkTimeMean(),
+        s.endUserRoundTrip(),
+        s.seed(),
+        s.clients());
   }
 
   /** {@code s} with the swept parameter set to {@code value}. */
@@ -96,42 +120,168 @@ public record Sweep(String parameter, List<String> values) {
   private RunSettings applyOne(RunSettings s, String value) {
     try {
       return switch (parameter) {
-        case "ebs" -> new RunSettings(s.protocol(), s.cloud(), s.placement(), s.latencyProfile(),
-            s.pageSize(), s.ttl(), s.checkpointInterval(), Defaults.positive("ebs", value),
-            s.mix(), s.items(), s.customersPerEb(), s.warmUp(), s.measure(), s.thinkTimeMean(),
-            s.endUserRoundTrip(), s.seed());
-        case "page-size" -> new RunSettings(s.protocol(), s.cloud(), s.placement(),
-            s.latencyProfile(), Defaults.pageSize(value), s.ttl(), s.checkpointInterval(), s.ebs(),
-            s.mix(), s.items(), s.customersPerEb(), s.warmUp(), s.measure(), s.thinkTimeMean(),
-            s.endUserRoundTrip(), s.seed());
-        case "ttl" -> new RunSettings(s.protocol(), s.cloud(), s.placement(), s.latencyProfile(),
-            s.pageSize(), Durations.parse(value), s.checkpointInterval(), s.ebs(), s.mix(),
-            s.items(), s.customersPerEb(), s.warmUp(), s.measure(), s.thinkTimeMean(),
-            s.endUserRoundTrip(), s.seed());
-        case "checkpoint-interval" -> new RunSettings(s.protocol(), s.cloud(), s.placement(),
-            s.latencyProfile(), s.pageSize(), s.ttl(), Defaults.positive("checkpoint-interval",
-                Durations.parse(value)), s.ebs(), s.mix(), s.items(), s.customersPerEb(),
-            s.warmUp(), s.measure(), s.thinkTimeMean(), s.endUserRoundTrip(), s.seed());
-        case "items" -> new RunSettings(s.protocol(), s.cloud(), s.placement(),
-            s.latencyProfile(), s.pageSize(), s.ttl(), s.checkpointInterval(), s.ebs(), s.mix(),
-            Defaults.positive("items", value), s.customersPerEb(), s.warmUp(), s.measure(),
-            s.thinkTimeMean(), s.endUserRoundTrip(), s.seed());
-        case "mix" -> new RunSettings(s.protocol(), s.cloud(), s.placement(), s.latencyProfile(),
-            s.pageSize(), s.ttl(), s.checkpointInterval(), s.ebs(), Mix.parse(value), s.items(),
-            s.customersPerEb(), s.warmUp(), s.measure(), s.thinkTimeMean(),
-            s.endUserRoundTrip(), s.seed());
-        case "think-time" -> new RunSettings(s.protocol(), s.cloud(), s.placement(),
-            s.latencyProfile(), s.pageSize(), s.ttl(), s.checkpointInterval(), s.ebs(), s.mix(),
-            s.items(), s.customersPerEb(), s.warmUp(), s.measure(), Durations.parse(value),
-            s.endUserRoundTrip(), s.seed());
-        case "end-user-rtt" -> new RunSettings(s.protocol(), s.cloud(), s.placement(),
-            s.latencyProfile(), s.pageSize(), s.ttl(), s.checkpointInterval(), s.ebs(), s.mix(),
-            s.items(), s.customersPerEb(), s.warmUp(), s.measure(), s.thinkTimeMean(),
-            Durations.parse(value), s.seed());
-        case "profile" -> new RunSettings(s.protocol(), s.cloud(), s.placement(),
-            Defaults.profile(value), s.pageSize(), s.ttl(), s.checkpointInterval(), s.ebs(),
-            s.mix(), s.items(), s.customersPerEb(), s.warmUp(), s.measure(), s.thinkTimeMean(),
-            s.endUserRoundTrip(), s.seed());
+        case "ebs" ->
+            new RunSettings(
+                s.protocol(),
+                s.cloud(),
+                s.placement(),
+                s.latencyProfile(),
+                s.pageSize(),
+                s.ttl(),
+                s.checkpointInterval(),
+                Defaults.positive("ebs", value),
+                s.mix(),
+                s.items(),
+                s.customersPerEb(),
+                s.warmUp(),
+                s.measure(),
+                s.thinkTimeMean(),
+                s.endUserRoundTrip(),
+                s.seed());
+        case "page-size" ->
+            new RunSettings(
+                s.protocol(),
+                s.cloud(),
+                s.placement(),
+                s.latencyProfile(),
+                Defaults.pageSize(value),
+                s.ttl(),
+                s.checkpointInterval(),
+                s.ebs(),
+                s.mix(),
+                s.items(),
+                s.customersPerEb(),
+                s.warmUp(),
+                s.measure(),
+                s.thinkTimeMean(),
+                s.endUserRoundTrip(),
+                s.seed());
+        case "ttl" ->
+            new RunSettings(
+                s.protocol(),
+                s.cloud(),
+                s.placement(),
+                s.latencyProfile(),
+                s.pageSize(),
+                Durations.parse(value),
+                s.checkpointInterval(),
+                s.ebs(),
+                s.mix(),
+                s.items(),
+                s.customersPerEb(),
+                s.warmUp(),
+                s.measure(),
+                s.thinkTimeMean(),
+                s.endUserRoundTrip(),
+                s.seed());
+        case "checkpoint-interval" ->
+            new RunSettings(
+                s.protocol(),
+                s.cloud(),
+                s.placement(),
+                s.latencyProfile(),
+                s.pageSize(),
+                s.ttl(),
+                Defaults.positive("checkpoint-interval", Durations.parse(value)),
+                s.ebs(),
+                s.mix(),
+                s.items(),
+                s.customersPerEb(),
+                s.warmUp(),
+                s.measure(),
+                s.thinkTimeMean(),
+                s.endUserRoundTrip(),
+                s.seed());
+        case "items" ->
+            new RunSettings(
+                s.protocol(),
+                s.cloud(),
+                s.placement(),
+                s.latencyProfile(),
+                s.pageSize(),
+                s.ttl(),
+                s.checkpointInterval(),
+                s.ebs(),
+                s.mix(),
+                Defaults.positive("items", value),
+                s.customersPerEb(),
+                s.warmUp(),
+                s.measure(),
+                s.thinkTimeMean(),
+                s.endUserRoundTrip(),
+                s.seed());
+        case "mix" ->
+            new RunSettings(
+                s.protocol(),
+                s.cloud(),
+                s.placement(),
+                s.latencyProfile(),
+                s.pageSize(),
+                s.ttl(),
+                s.checkpointInterval(),
+                s.ebs(),
+                Mix.parse(value),
+                s.items(),
+                s.customersPerEb(),
+                s.warmUp(),
+                s.measure(),
+                s.thinkTimeMean(),
+                s.endUserRoundTrip(),
+                s.seed());
+        case "think-time" ->
+            new RunSettings(
+                s.protocol(),
+                s.cloud(),
+                s.placement(),
+                s.latencyProfile(),
+                s.pageSize(),
+                s.ttl(),
+                s.checkpointInterval(),
+                s.ebs(),
+                s.mix(),
+                s.items(),
+                s.customersPerEb(),
+                s.warmUp(),
+                s.measure(),
+                Durations.parse(value),
+                s.endUserRoundTrip(),
+                s.seed());
+        case "end-user-rtt" ->
+            new RunSettings(
+                s.protocol(),
+                s.cloud(),
+                s.placement(),
+                s.latencyProfile(),
+                s.pageSize(),
+                s.ttl(),
+                s.checkpointInterval(),
+                s.ebs(),
+                s.mix(),
+                s.items(),
+                s.customersPerEb(),
+                s.warmUp(),
+                s.measure(),
+                s.thinkTimeMean(),
+                Durations.parse(value),
+                s.seed());
+        case "profile" ->
+            new RunSettings(
+                s.protocol(),
+                s.cloud(),
+                s.placement(),
+                Defaults.profile(value),
+                s.pageSize(),
+                s.ttl(),
+                s.checkpointInterval(),
+                s.ebs(),
+                s.mix(),
+                s.items(),
+                s.customersPerEb(),
+                s.warmUp(),
+                s.measure(),
+                s.thinkTimeMean(),
+                s.endUserRoundTrip(),
+                s.seed());
         default -> throw new IllegalStateException("unknown sweep parameter " + parameter);
       };
     } catch (NumberFormatException e) {

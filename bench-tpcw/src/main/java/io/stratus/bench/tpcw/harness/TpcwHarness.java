@@ -69,8 +69,12 @@ public final class TpcwHarness {
    *     interactions (tests use it to run a fixed amount of work, not a fixed time)
    */
   public record Plan(
-      CloudTarget target, String sweptParameter, List<Sweep.Planned> runs, Path reportDir,
-      boolean progressBars, long interactionsPerEb) {
+      CloudTarget target,
+      String sweptParameter,
+      List<Sweep.Planned> runs,
+      Path reportDir,
+      boolean progressBars,
+      long interactionsPerEb) {
     /** Checks the plan. */
     public Plan {
       Objects.requireNonNull(target, "target");
@@ -99,16 +103,31 @@ public final class TpcwHarness {
   public SweepResult run() {
     List<RunResult> results = new ArrayList<>();
     RunSettings first = plan.runs.get(0).settings();
-    out.printf(Locale.ROOT, "Stratus TPC-W: %d run(s) on the %s cloud, %s placement; %d items,"
-            + " %d EBs, %s mix; warm-up %s, measure %s; seed %d%n", plan.runs.size(),
-        first.cloud(), first.placement(), first.items(), first.ebs(), first.mix().id(),
-        Durations.format(first.warmUp()), Durations.format(first.measure()), first.seed());
+    out.printf(
+        Locale.ROOT,
+        "Stratus TPC-W: %d run(s) on the %s cloud, %s placement; %d items,"
+            + " %d EBs, %s mix; warm-up %s, measure %s; seed %d%n",
+        plan.runs.size(),
+        first.cloud(),
+        first.placement(),
+        first.items(),
+        first.ebs(),
+        first.mix().id(),
+        Durations.format(first.warmUp()),
+        Durations.format(first.measure()),
+        first.seed());
     try (SystemScheduler scheduler = new SystemScheduler()) {
       int n = 0;
       for (Sweep.Planned p : plan.runs) {
         n++;
-        out.printf(Locale.ROOT, "[%d/%d] %s=%s (%s)%n", n, plan.runs.size(), plan.sweptParameter,
-            p.label(), p.settings().protocol().name().toLowerCase(Locale.ROOT));
+        out.printf(
+            Locale.ROOT,
+            "[%d/%d] %s=%s (%s)%n",
+            n,
+            plan.runs.size(),
+            plan.sweptParameter,
+            p.label(),
+            p.settings().protocol().name().toLowerCase(Locale.ROOT));
         out.flush();
         results.add(runOne(n, p, scheduler));
       }
@@ -118,8 +137,8 @@ public final class TpcwHarness {
     try {
       report = Reports.writeAll(sweep, plan.reportDir, out);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the report to " + plan.reportDir + ": "
-          + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot write the report to " + plan.reportDir + ": " + e.getMessage(), e);
     }
     out.println();
     out.println("Report: " + report.toAbsolutePath().normalize());
@@ -129,8 +148,11 @@ public final class TpcwHarness {
 
   private RunResult runOne(int index, Sweep.Planned planned, SystemScheduler scheduler) {
     RunSettings s = planned.settings();
-    String runId = "r" + index + "-" + Long.toHexString(new SplittableRandom(System.nanoTime())
-        .nextLong() & 0xffffffL);
+    String runId =
+        "r"
+            + index
+            + "-"
+            + Long.toHexString(new SplittableRandom(System.nanoTime()).nextLong() & 0xffffffL);
     CloudMeter meter = new CloudMeter();
     try (CloudConnection cloud = CloudConnection.open(plan.target, runId, s.seed())) {
       List<ClientHandle> clients = new ArrayList<>();
@@ -157,27 +179,35 @@ public final class TpcwHarness {
    * (switched off for the drain: see {@link LatencySwitch}).
    */
   private record ClientHandle(
-      Database db, InteractionAttribution attribution, LockRefusals refusals,
+      Database db,
+      InteractionAttribution attribution,
+      LockRefusals refusals,
       LatencySwitch latency) {}
 
-  private ClientHandle openClient(CloudServices raw, int k, String runId, RunSettings s,
-      CloudMeter meter, SystemScheduler scheduler) {
+  private ClientHandle openClient(
+      CloudServices raw,
+      int k,
+      String runId,
+      RunSettings s,
+      CloudMeter meter,
+      SystemScheduler scheduler) {
     InteractionAttribution attribution = new InteractionAttribution();
     LockRefusals refusals = new LockRefusals();
-    List<CallInterceptor> interceptors = new ArrayList<>(
-        List.of(attribution, refusals, new MeteringInterceptor(meter)));
-    LatencySwitch latency = new LatencySwitch(
-        plan.target.simulatesLatency() && !s.latencyProfile().equals("none")
-            ? new LatencyInterceptor(LatencyProfiles.byName(s.latencyProfile()), scheduler)
-            : null);
+    List<CallInterceptor> interceptors =
+        new ArrayList<>(List.of(attribution, refusals, new MeteringInterceptor(meter)));
+    LatencySwitch latency =
+        new LatencySwitch(
+            plan.target.simulatesLatency() && !s.latencyProfile().equals("none")
+                ? new LatencyInterceptor(LatencyProfiles.byName(s.latencyProfile()), scheduler)
+                : null);
     interceptors.add(latency);
     CloudServices services = Decorators.wrap(raw, interceptors.toArray(new CallInterceptor[0]));
-    DatabaseConfig.Builder builder = BookstoreSchema.configure(
-            DatabaseConfig.builder(services, "tpcw/" + runId))
-        .protocol(s.protocol())
-        .pageSize(s.pageSize())
-        .ttl(s.ttl())
-        .clientId("tpcw-" + runId + (k == 0 ? "" : "-c" + k));
+    DatabaseConfig.Builder builder =
+        BookstoreSchema.configure(DatabaseConfig.builder(services, "tpcw/" + runId))
+            .protocol(s.protocol())
+            .pageSize(s.pageSize())
+            .ttl(s.ttl())
+            .clientId("tpcw-" + runId + (k == 0 ? "" : "-c" + k));
     if (s.protocol().accepts(ProtocolOption.CHECKPOINTS)) {
       builder.checkpointInterval(s.checkpointInterval()).checkpointSeed(s.seed() + k);
     }
@@ -206,27 +236,42 @@ public final class TpcwHarness {
     MeterSnapshot before = meter.snapshot();
     LoadReport report;
     try (Progress bar = Progress.open(plan.progressBars, "load", scale.totalRows(), "rows")) {
-      report = new DataGenerator(db, scale, s.seed(), Clock.systemUTC(), meter::snapshot)
-          .load(bar::stepTo);
+      report =
+          new DataGenerator(db, scale, s.seed(), Clock.systemUTC(), meter::snapshot)
+              .load(bar::stepTo);
     }
     MeterSnapshot used = meter.snapshot().minus(before);
     MeterSnapshot items = report.usage(BookstoreSchema.ITEM);
-    LoadSummary summary = new LoadSummary(report.rowsPerTable(), report.elapsed(),
-        report.elapsedPerTable().getOrDefault(BookstoreSchema.ITEM, Duration.ZERO),
-        used.requests(), milli(used.cost(paperPrices(s))), milli(used.cost(todayPrices(s))),
-        report.pagesWritten(), items.requests(), milli(items.cost(paperPrices(s))),
-        milli(items.cost(todayPrices(s))));
-    out.printf(Locale.ROOT, "  loaded %,d rows in %.1f s: %,d requests, %.3f m$ (2008), %.3f m$"
+    LoadSummary summary =
+        new LoadSummary(
+            report.rowsPerTable(),
+            report.elapsed(),
+            report.elapsedPerTable().getOrDefault(BookstoreSchema.ITEM, Duration.ZERO),
+            used.requests(),
+            milli(used.cost(paperPrices(s))),
+            milli(used.cost(todayPrices(s))),
+            report.pagesWritten(),
+            items.requests(),
+            milli(items.cost(paperPrices(s))),
+            milli(items.cost(todayPrices(s))));
+    out.printf(
+        Locale.ROOT,
+        "  loaded %,d rows in %.1f s: %,d requests, %.3f m$ (2008), %.3f m$"
             + " (2026); items %.2f s, %,d requests, %.3f m$ (2008), %.3f m$ (2026)%n",
-        summary.totalRows(), summary.elapsed().toMillis() / 1000.0, summary.requests(),
-        summary.milliDollars2008(), summary.milliDollars2026(),
-        summary.itemsElapsed().toMillis() / 1000.0, summary.itemRequests(),
-        summary.itemMilliDollars2008(), summary.itemMilliDollars2026());
+        summary.totalRows(),
+        summary.elapsed().toMillis() / 1000.0,
+        summary.requests(),
+        summary.milliDollars2008(),
+        summary.milliDollars2026(),
+        summary.itemsElapsed().toMillis() / 1000.0,
+        summary.itemRequests(),
+        summary.itemMilliDollars2008(),
+        summary.itemMilliDollars2026());
     return summary;
   }
 
-  private RunResult measure(String label, List<ClientHandle> clients, Scale scale,
-      RunSettings s, LoadSummary load) {
+  private RunResult measure(
+      String label, List<ClientHandle> clients, Scale scale, RunSettings s, LoadSummary load) {
     long totalMillis = s.warmUp().plus(s.measure()).toMillis();
     double measureStarts = (double) s.warmUp().toMillis() / totalMillis;
     int n = clients.size();
@@ -242,30 +287,36 @@ public final class TpcwHarness {
       StratusBookstore bookstore =
           new StratusBookstore(c.db(), scale, Clock.systemUTC(), s.seed(), tracker);
       bookstores.add(bookstore);
-      emulated.add(new Emulator.Client(bookstore, c.attribution(), () -> {
-        clients.forEach(other -> other.latency().off());
-        drained.set(client, DrainPasses.run(c.db()));
-      }));
+      emulated.add(
+          new Emulator.Client(
+              bookstore,
+              c.attribution(),
+              () -> {
+                clients.forEach(other -> other.latency().off());
+                drained.set(client, DrainPasses.run(c.db()));
+              }));
     }
     Emulator.ClientsReport reports;
     try (Progress bar = Progress.open(plan.progressBars, "run", totalMillis / 1000, "s")) {
-      Emulator.Builder emulator = Emulator.builder()
-          .ebs(s.ebs())
-          .mix(s.mix())
-          .warmUp(s.warmUp())
-          .measure(s.measure())
-          .thinkTimeMean(s.thinkTimeMean())
-          .endUserRoundTrip(s.endUserRoundTrip())
-          .seed(s.seed())
-          .priceTables(paperPrices(s), todayPrices(s))
-          .progress(f -> {
-            if (f >= measureStarts) {
-              for (int k = 0; k < n; k++) {
-                atMeasureStart.compareAndSet(k, null, clients.get(k).db().stats());
-              }
-            }
-            bar.stepTo(Math.round(f * totalMillis / 1000));
-          });
+      Emulator.Builder emulator =
+          Emulator.builder()
+              .ebs(s.ebs())
+              .mix(s.mix())
+              .warmUp(s.warmUp())
+              .measure(s.measure())
+              .thinkTimeMean(s.thinkTimeMean())
+              .endUserRoundTrip(s.endUserRoundTrip())
+              .seed(s.seed())
+              .priceTables(paperPrices(s), todayPrices(s))
+              .progress(
+                  f -> {
+                    if (f >= measureStarts) {
+                      for (int k = 0; k < n; k++) {
+                        atMeasureStart.compareAndSet(k, null, clients.get(k).db().stats());
+                      }
+                    }
+                    bar.stepTo(Math.round(f * totalMillis / 1000));
+                  });
       if (plan.interactionsPerEb > 0) {
         emulator.interactionsPerBrowser(plan.interactionsPerEb);
       }
@@ -293,42 +344,91 @@ public final class TpcwHarness {
       refusals += refused;
       drain = drain.plus(drained.get(k));
       EmulatorReport own = reports.perClient().get(k);
-      perClient.add(new ClientResult(k, own.wips(), own.total(), own.update(), run, failed,
-          refused));
+      perClient.add(
+          new ClientResult(k, own.wips(), own.total(), own.update(), run, failed, refused));
     }
-    RunResult result = new RunResult(label, s, load, report.perInteraction(), report.read(),
-        report.update(), report.total(), report.wips(), report.measuredSeconds(),
-        fetches == 0 ? 0 : (double) hits / fetches, checkpoints, checkpointsFailed,
-        report.backgroundRequests(), report.backgroundMilliDollars2008(),
-        report.backgroundMilliDollars2026(), report.errorSamples(),
-        tracker.lostUpdates(BookstoreSchema.ITEM), tracker.lostUpdates(BookstoreSchema.CUSTOMER),
-        drain.toDrain(report.drain(), paperPrices(s), todayPrices(s)),
-        ServerCost.of(s.placement().equals("ec2") ? n : 0, usedCoordination(report),
-            report.measuredSeconds(), report.total().count()),
-        refusals, n == 1 ? List.of() : List.copyOf(perClient), audit,
-        new OwnReads(tracker.ownReadsChecked(), tracker.ownStaleReads(),
-            tracker.maxOwnStalenessMillis()));
-    out.printf(Locale.ROOT, "  %,d interactions (%,d errors), %.1f WIPS, avg %.1f ms,"
+    RunResult result =
+        new RunResult(
+            label,
+            s,
+            load,
+            report.perInteraction(),
+            report.read(),
+            report.update(),
+            report.total(),
+            report.wips(),
+            report.measuredSeconds(),
+            fetches == 0 ? 0 : (double) hits / fetches,
+            checkpoints,
+            checkpointsFailed,
+            report.backgroundRequests(),
+            report.backgroundMilliDollars2008(),
+            report.backgroundMilliDollars2026(),
+            report.errorSamples(),
+            tracker.lostUpdates(BookstoreSchema.ITEM),
+            tracker.lostUpdates(BookstoreSchema.CUSTOMER),
+            drain.toDrain(report.drain(), paperPrices(s), todayPrices(s)),
+            ServerCost.of(
+                s.placement().equals("ec2") ? n : 0,
+                usedCoordination(report),
+                report.measuredSeconds(),
+                report.total().count()),
+            refusals,
+            n == 1 ? List.of() : List.copyOf(perClient),
+            audit,
+            new OwnReads(
+                tracker.ownReadsChecked(),
+                tracker.ownStaleReads(),
+                tracker.maxOwnStalenessMillis()));
+    out.printf(
+        Locale.ROOT,
+        "  %,d interactions (%,d errors), %.1f WIPS, avg %.1f ms,"
             + " update avg %.1f ms, %.4f m$/WI (2008); lost updates: %,d item (stock), %,d"
-            + " customer%n", result.total().count(),
-        result.total().errors(), result.wips(), result.total().meanMillis(),
-        result.update().meanMillis(), result.total().milliDollars2008(),
-        result.lostItemUpdates(), result.lostCustomerUpdates());
-    out.printf(Locale.ROOT, "  stock audit: %,d of %,d items do not add up (%,d units)%s;"
-            + " own reads: %,d stale of %,d%n", audit.itemsOff(), audit.itemsChecked(),
-        audit.unitsOff(), audit.uncertainBuys() == 0 ? ""
+            + " customer%n",
+        result.total().count(),
+        result.total().errors(),
+        result.wips(),
+        result.total().meanMillis(),
+        result.update().meanMillis(),
+        result.total().milliDollars2008(),
+        result.lostItemUpdates(),
+        result.lostCustomerUpdates());
+    out.printf(
+        Locale.ROOT,
+        "  stock audit: %,d of %,d items do not add up (%,d units)%s;"
+            + " own reads: %,d stale of %,d%n",
+        audit.itemsOff(),
+        audit.itemsChecked(),
+        audit.unitsOff(),
+        audit.uncertainBuys() == 0
+            ? ""
             : String.format(Locale.ROOT, ", %,d buys of unknown outcome", audit.uncertainBuys()),
-        result.ownReads().stale(), result.ownReads().checked());
+        result.ownReads().stale(),
+        result.ownReads().checked());
     for (ClientResult c : result.clients()) {
-      out.printf(Locale.ROOT, "  client %d: %.1f WIPS, avg %.1f ms, update avg %.1f ms, %.4f"
-              + " m$/WI (2008), %,d checkpoints, %,d lock refusals%n", c.index(), c.wips(),
-          c.total().meanMillis(), c.update().meanMillis(), c.total().milliDollars2008(),
-          c.checkpointsRun(), c.lockRefusals());
+      out.printf(
+          Locale.ROOT,
+          "  client %d: %.1f WIPS, avg %.1f ms, update avg %.1f ms, %.4f"
+              + " m$/WI (2008), %,d checkpoints, %,d lock refusals%n",
+          c.index(),
+          c.wips(),
+          c.total().meanMillis(),
+          c.update().meanMillis(),
+          c.total().milliDollars2008(),
+          c.checkpointsRun(),
+          c.lockRefusals());
     }
     Drain d = result.drain();
-    out.printf(Locale.ROOT, "  drain: %d pass(es), %,d records applied, %,d pages, %,d requests,"
-            + " %.3f m$ (2008) in %.1f s%s%n", d.passes(), d.recordsApplied(), d.pagesWritten(),
-        d.requests(), d.milliDollars2008(), d.millis() / 1000.0,
+    out.printf(
+        Locale.ROOT,
+        "  drain: %d pass(es), %,d records applied, %,d pages, %,d requests,"
+            + " %.3f m$ (2008) in %.1f s%s%n",
+        d.passes(),
+        d.recordsApplied(),
+        d.pagesWritten(),
+        d.requests(),
+        d.milliDollars2008(),
+        d.millis() / 1000.0,
         d.quiescent() ? "" : "; work was still pending after the last pass");
     out.flush();
     return result;
@@ -356,17 +456,18 @@ public final class TpcwHarness {
    */
   static PriceTable paperPrices(RunSettings s) {
     return s.placement().equals("ec2")
-        ? PriceTables.paper2008().withoutTransfer() : PriceTables.paper2008();
+        ? PriceTables.paper2008().withoutTransfer()
+        : PriceTables.paper2008();
   }
 
   /** Today's prices, likewise without transfer in the EC2 placement. */
   static PriceTable todayPrices(RunSettings s) {
     return s.placement().equals("ec2")
-        ? PriceTables.aws2026().withoutTransfer() : PriceTables.aws2026();
+        ? PriceTables.aws2026().withoutTransfer()
+        : PriceTables.aws2026();
   }
 
   private static double milli(java.math.BigDecimal dollars) {
     return dollars.doubleValue() * 1000;
   }
-
 }

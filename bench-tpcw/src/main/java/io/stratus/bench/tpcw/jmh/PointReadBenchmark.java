@@ -57,8 +57,12 @@ public class PointReadBenchmark {
   @Setup(Level.Trial)
   public void open() {
     cloud = InProcessCloud.create();
-    db = Database.open(DatabaseConfig.builder(cloud.services(), "bench/jmh")
-        .protocol(ProtocolKind.valueOf(protocol)).clientId("jmh").build());
+    db =
+        Database.open(
+            DatabaseConfig.builder(cloud.services(), "bench/jmh")
+                .protocol(ProtocolKind.valueOf(protocol))
+                .clientId("jmh")
+                .build());
     db.createCollection("items");
     List<Record> records = new ArrayList<>(RECORDS);
     byte[] payload = new byte[100];

@@ -19,6 +19,7 @@ import java.util.List;
 final class BrowserTally {
   /** Error samples each browser keeps; the report keeps the first few of all browsers. */
   static final int SAMPLES_PER_BROWSER = 5;
+
   /** Response times buffered before they are added to the shared histograms. */
   static final int BATCH = 128;
 
@@ -47,12 +48,20 @@ final class BrowserTally {
    * @param failure why it failed, or null
    */
   synchronized void record(
-      Interaction wi, boolean inMeasurement, long responseNanos, InteractionOutcome outcome,
+      Interaction wi,
+      boolean inMeasurement,
+      long responseNanos,
+      InteractionOutcome outcome,
       Throwable failure) {
     interactionsDone++;
     if (failure != null && errorSamples.size() < SAMPLES_PER_BROWSER) {
-      errorSamples.add((inMeasurement ? "" : "(warm-up) ") + wi.label() + ": "
-          + failure.getClass().getName() + ": " + failure.getMessage());
+      errorSamples.add(
+          (inMeasurement ? "" : "(warm-up) ")
+              + wi.label()
+              + ": "
+              + failure.getClass().getName()
+              + ": "
+              + failure.getMessage());
     }
     if (!inMeasurement) {
       warmUpInteractions++;
@@ -123,10 +132,13 @@ final class BrowserTally {
     long recordsRead;
     long recordsWritten;
     long retries;
+
     /** Completed interactions that reported {@code wrote}. */
     long wrote;
+
     /** Records written by the completed interactions that reported {@code wrote}. */
     long recordsWrittenByWriters;
+
     long stalenessSamples;
     long stalenessSumMillis;
     long stalenessMaxMillis;

@@ -39,6 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class EmulatedBrowser implements Runnable {
   /** The specification's mean think time (clause 5.3.2.1), for the session clock. */
   static final long SPEC_THINK_TIME_MEAN_NANOS = Duration.ofSeconds(7).toNanos();
+
   static final int RUNNING = 0;
   static final int WAITING = 1;
   static final int STOPPING = 2;
@@ -64,11 +65,20 @@ final class EmulatedBrowser implements Runnable {
   private volatile Throwable fatal;
 
   EmulatedBrowser(
-      int index, long seed, Bookstore bookstore, Navigation navigation, RunControl control,
-      InteractionAttribution attribution, Waiter waiter, NegativeExponential thinkTime,
-      NegativeExponential sessionLength, NegativeExponential sessionThinkTime,
-      long endUserRoundTripNanos, long interactionLimit,
-      ResponseTimes responseTimes, CountDownLatch finished) {
+      int index,
+      long seed,
+      Bookstore bookstore,
+      Navigation navigation,
+      RunControl control,
+      InteractionAttribution attribution,
+      Waiter waiter,
+      NegativeExponential thinkTime,
+      NegativeExponential sessionLength,
+      NegativeExponential sessionThinkTime,
+      long endUserRoundTripNanos,
+      long interactionLimit,
+      ResponseTimes responseTimes,
+      CountDownLatch finished) {
     this.index = index;
     this.seed = seed;
     this.bookstore = bookstore;
@@ -144,8 +154,10 @@ final class EmulatedBrowser implements Runnable {
       } catch (RuntimeException e) {
         failure = e;
       } finally {
-        tap.exit(failure != null ? Ending.FAILED
-            : outcome != null && outcome.wrote() ? Ending.WROTE : Ending.READ_ONLY);
+        tap.exit(
+            failure != null
+                ? Ending.FAILED
+                : outcome != null && outcome.wrote() ? Ending.WROTE : Ending.READ_ONLY);
       }
       long responseNanos = control.now() - start + endUserRoundTripNanos;
       tally.record(page, measured, responseNanos, outcome, failure);

@@ -43,10 +43,13 @@ import org.HdrHistogram.Histogram;
 public final class Emulator {
   /** How often, in real time, the emulator's thread wakes to report progress. */
   private static final long PROGRESS_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
   /** The shortest wait of the emulator's thread, so that it never spins near a phase boundary. */
   private static final long MIN_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
   /** Think times are capped at this multiple of their mean (TPC-W clause 5.3.2.1). */
   static final double THINK_TIME_CAP = 10;
+
   /** User-session minimum durations are capped at this multiple of their mean (60 / 15 min). */
   static final double SESSION_CAP = 4;
 
@@ -162,15 +165,13 @@ public final class Emulator {
   public record ClientsReport(EmulatorReport total, List<EmulatorReport> perClient) {}
 
   private ClientsReport runOnce(List<Client> clients) {
-    List<InteractionAttribution> attributions =
-        clients.stream().map(Client::attribution).toList();
+    List<InteractionAttribution> attributions = clients.stream().map(Client::attribution).toList();
     List<InteractionAttribution.Usage> before =
         attributions.stream().map(InteractionAttribution::snapshot).toList();
     long start = nanoTime.getAsLong();
     RunControl control = new RunControl(nanoTime, attributions, start, warmUpNanos, measureNanos);
     for (InteractionAttribution a : attributions) {
-      a.beginRun(
-          warmUpNanos > 0 ? InteractionAttribution.WARM_UP : InteractionAttribution.MEASURE);
+      a.beginRun(warmUpNanos > 0 ? InteractionAttribution.WARM_UP : InteractionAttribution.MEASURE);
     }
     CountDownLatch finished = new CountDownLatch(ebs * clients.size());
     List<ResponseTimes> responseTimes = new ArrayList<>();
@@ -237,19 +238,36 @@ public final class Emulator {
   }
 
   private List<EmulatedBrowser> browsers(
-      Client client, int firstIndex, SplittableRandom seeds, RunControl control,
-      ResponseTimes responseTimes, CountDownLatch finished) {
+      Client client,
+      int firstIndex,
+      SplittableRandom seeds,
+      RunControl control,
+      ResponseTimes responseTimes,
+      CountDownLatch finished) {
     Navigation navigation = Navigation.of(mix);
     NegativeExponential think = new NegativeExponential(thinkTimeMeanNanos, THINK_TIME_CAP);
     NegativeExponential session = new NegativeExponential(sessionMeanNanos, SESSION_CAP);
-    NegativeExponential sessionThink = new NegativeExponential(
-        thinkTimeMeanNanos > 0 ? 0 : sessionThinkTimeMeanNanos, THINK_TIME_CAP);
+    NegativeExponential sessionThink =
+        new NegativeExponential(
+            thinkTimeMeanNanos > 0 ? 0 : sessionThinkTimeMeanNanos, THINK_TIME_CAP);
     List<EmulatedBrowser> browsers = new ArrayList<>(ebs);
     for (int i = 0; i < ebs; i++) {
-      browsers.add(new EmulatedBrowser(
-          firstIndex + i, seeds.nextLong(), client.bookstore(), navigation, control, client.attribution(),
-          waiter, think, session, sessionThink, endUserRoundTripNanos, interactionsPerBrowser,
-          responseTimes, finished));
+      browsers.add(
+          new EmulatedBrowser(
+              firstIndex + i,
+              seeds.nextLong(),
+              client.bookstore(),
+              navigation,
+              control,
+              client.attribution(),
+              waiter,
+              think,
+              session,
+              sessionThink,
+              endUserRoundTripNanos,
+              interactionsPerBrowser,
+              responseTimes,
+              finished));
     }
     return browsers;
   }
@@ -290,8 +308,8 @@ public final class Emulator {
     for (EmulatedBrowser b : browsers) {
       done += b.tally().interactionsDone();
     }
-    return Math.max(byTime,
-        Math.min(1.0, (double) done / ((double) browsers.size() * interactionsPerBrowser)));
+    return Math.max(
+        byTime, Math.min(1.0, (double) done / ((double) browsers.size() * interactionsPerBrowser)));
   }
 
   /** Waits for the browsers at most {@code nanos} of real time; true if interrupted. */
@@ -305,7 +323,9 @@ public final class Emulator {
   }
 
   private EmulatorReport report(
-      RunControl control, List<EmulatedBrowser> browsers, Histogram[] responseTimes,
+      RunControl control,
+      List<EmulatedBrowser> browsers,
+      Histogram[] responseTimes,
       InteractionAttribution.Usage usage) {
     Counts[] counts = new Counts[Slots.COUNT];
     for (int i = 0; i < counts.length; i++) {
@@ -326,8 +346,9 @@ public final class Emulator {
       }
       if (b.fatal() != null) {
         if (died == null) {
-          died = new IllegalStateException(
-              "emulated browser " + b.index() + " died: " + b.fatal(), b.fatal());
+          died =
+              new IllegalStateException(
+                  "emulated browser " + b.index() + " died: " + b.fatal(), b.fatal());
         } else {
           died.addSuppressed(b.fatal());
         }
@@ -338,8 +359,17 @@ public final class Emulator {
     }
     long measuredNanos = Math.max(0, Math.min(lastEnd, control.measureEnd()) - control.warmUpEnd());
     return EmulatorReport.Builder.build(
-        mix, browsers.size(), measuredNanos / 1e9, counts, responseTimes, usage, paperPrices,
-        todayPrices, warmUp, samples, unfinished);
+        mix,
+        browsers.size(),
+        measuredNanos / 1e9,
+        counts,
+        responseTimes,
+        usage,
+        paperPrices,
+        todayPrices,
+        warmUp,
+        samples,
+        unfinished);
   }
 
   /**
@@ -362,9 +392,9 @@ public final class Emulator {
     private InteractionAttribution attribution = new InteractionAttribution();
     private PriceTable paperPrices = PriceTables.paper2008();
     private PriceTable todayPrices = PriceTables.aws2026();
-    private DoubleConsumer progress = fraction -> { };
+    private DoubleConsumer progress = fraction -> {};
     private long stopTimeoutNanos = Duration.ofSeconds(60).toNanos();
-    private Runnable drain = () -> { };
+    private Runnable drain = () -> {};
 
     private Builder() {}
 

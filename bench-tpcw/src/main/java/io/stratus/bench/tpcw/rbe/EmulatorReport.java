@@ -240,9 +240,14 @@ public final class EmulatorReport {
 
   @Override
   public String toString() {
-    return String.format(java.util.Locale.ROOT,
-        "EmulatorReport[%s, %d EBs, %.1f s, %.1f WIPS, total %s]", mix.id(), ebs,
-        measuredSeconds, wips(), total);
+    return String.format(
+        java.util.Locale.ROOT,
+        "EmulatorReport[%s, %d EBs, %.1f s, %.1f WIPS, total %s]",
+        mix.id(),
+        ebs,
+        measuredSeconds,
+        wips(),
+        total);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -270,9 +275,17 @@ public final class EmulatorReport {
     private int unfinishedBrowsers;
 
     static EmulatorReport build(
-        Mix mix, int ebs, double measuredSeconds, Counts[] slots, Histogram[] histograms,
-        InteractionAttribution.Usage usage, PriceTable paper, PriceTable today,
-        long warmUpInteractions, List<String> errorSamples, int unfinishedBrowsers) {
+        Mix mix,
+        int ebs,
+        double measuredSeconds,
+        Counts[] slots,
+        Histogram[] histograms,
+        InteractionAttribution.Usage usage,
+        PriceTable paper,
+        PriceTable today,
+        long warmUpInteractions,
+        List<String> errorSamples,
+        int unfinishedBrowsers) {
       Builder b = new Builder();
       b.mix = mix;
       b.ebs = ebs;
@@ -298,8 +311,8 @@ public final class EmulatorReport {
       for (int slot = 0; slot < Slots.COUNT; slot++) {
         Interaction wi = Slots.interaction(slot);
         boolean wrote = Slots.wrote(slot);
-        MeterSnapshot own = wrote ? usage.direct(wi, Ending.WROTE)
-            : usage.direct(wi, Ending.READ_ONLY);
+        MeterSnapshot own =
+            wrote ? usage.direct(wi, Ending.WROTE) : usage.direct(wi, Ending.READ_ONLY);
         if (Slots.failed(wi) == slot) {
           own = own.plus(usage.direct(wi, Ending.FAILED));
         }
@@ -310,13 +323,14 @@ public final class EmulatorReport {
       for (Interaction wi : Interaction.values()) {
         int reads = Slots.of(wi, false);
         int writes = Slots.of(wi, true);
-        b.perInteraction.put(wi, group(wi.label(), slots, histograms, charges,
-            slot -> slot == reads || slot == writes));
+        b.perInteraction.put(
+            wi,
+            group(wi.label(), slots, histograms, charges, slot -> slot == reads || slot == writes));
         Counts c = new Counts();
         c.add(slots[reads]);
         c.add(slots[writes]);
-        b.work.put(wi, new Work(
-            c.recordsRead, c.recordsWritten, c.retries, c.wrote, shares.get(wi)));
+        b.work.put(
+            wi, new Work(c.recordsRead, c.recordsWritten, c.retries, c.wrote, shares.get(wi)));
         Histogram h = new Histogram(3);
         h.add(histograms[reads]);
         h.add(histograms[writes]);
@@ -329,7 +343,10 @@ public final class EmulatorReport {
     }
 
     private static ResponseStats group(
-        String label, Counts[] slots, Histogram[] histograms, Charge[] charges,
+        String label,
+        Counts[] slots,
+        Histogram[] histograms,
+        Charge[] charges,
         IntPredicate member) {
       Counts sum = new Counts();
       Histogram merged = new Histogram(3);
@@ -348,7 +365,9 @@ public final class EmulatorReport {
       boolean any = c.completed > 0;
       long attempts = c.attempts();
       return new ResponseStats(
-          label, c.completed, c.errors,
+          label,
+          c.completed,
+          c.errors,
           any ? c.sumMicros / 1000.0 / c.completed : 0,
           any ? h.getValueAtPercentile(50) / 1000.0 : 0,
           any ? h.getValueAtPercentile(90) / 1000.0 : 0,
@@ -357,7 +376,8 @@ public final class EmulatorReport {
           attempts == 0 ? 0 : charge.dollarsPaper() * 1000 / attempts,
           attempts == 0 ? 0 : charge.dollarsToday() * 1000 / attempts,
           c.stalenessSamples == 0 ? 0 : (double) c.stalenessSumMillis / c.stalenessSamples,
-          c.stalenessMaxMillis, c.wrote,
+          c.stalenessMaxMillis,
+          c.wrote,
           any ? (double) c.recordsRead / c.completed : 0,
           any ? (double) c.recordsWritten / c.completed : 0,
           any ? (double) c.retries / c.completed : 0);

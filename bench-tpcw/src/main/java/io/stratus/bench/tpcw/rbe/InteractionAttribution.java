@@ -61,6 +61,7 @@ import java.util.function.Supplier;
 public final class InteractionAttribution implements CallInterceptor {
   /** Run phases as background calls see them; the order is the order of a run. */
   static final int OUTSIDE = 0;
+
   static final int WARM_UP = 1;
   static final int MEASURE = 2;
   static final int AFTER = 3;
@@ -213,9 +214,12 @@ public final class InteractionAttribution implements CallInterceptor {
    * @param backgroundOutside background calls started outside a run
    */
   record Usage(
-      Map<Interaction, Map<Ending, MeterSnapshot>> measured, MeterSnapshot warmUp,
-      MeterSnapshot backgroundWarmUp, MeterSnapshot backgroundMeasure,
-      MeterSnapshot backgroundAfter, MeterSnapshot backgroundOutside) {
+      Map<Interaction, Map<Ending, MeterSnapshot>> measured,
+      MeterSnapshot warmUp,
+      MeterSnapshot backgroundWarmUp,
+      MeterSnapshot backgroundMeasure,
+      MeterSnapshot backgroundAfter,
+      MeterSnapshot backgroundOutside) {
 
     /** The calls of {@code interaction}'s measured interactions with one of {@code endings}. */
     MeterSnapshot direct(Interaction interaction, Ending... endings) {
@@ -245,7 +249,8 @@ public final class InteractionAttribution implements CallInterceptor {
         sum.put(e.getKey(), Collections.unmodifiableMap(endings));
       }
       return new Usage(
-          Collections.unmodifiableMap(sum), warmUp.plus(other.warmUp),
+          Collections.unmodifiableMap(sum),
+          warmUp.plus(other.warmUp),
           backgroundWarmUp.plus(other.backgroundWarmUp),
           backgroundMeasure.plus(other.backgroundMeasure),
           backgroundAfter.plus(other.backgroundAfter),
@@ -261,7 +266,8 @@ public final class InteractionAttribution implements CallInterceptor {
         diff.put(e.getKey(), Collections.unmodifiableMap(endings));
       }
       return new Usage(
-          Collections.unmodifiableMap(diff), warmUp.minus(earlier.warmUp),
+          Collections.unmodifiableMap(diff),
+          warmUp.minus(earlier.warmUp),
           backgroundWarmUp.minus(earlier.backgroundWarmUp),
           backgroundMeasure.minus(earlier.backgroundMeasure),
           backgroundAfter.minus(earlier.backgroundAfter),

@@ -25,8 +25,10 @@ import java.util.Map;
 public final class MixCompliance {
   /** Standard deviations a share may stray from its target by chance. */
   static final double SIGMAS = 4;
+
   /** The mix table's targets are rounded to 0.01 percentage points. */
   static final double TABLE_ROUNDING_POINTS = 0.01;
+
   /** Expected interactions below which a share is flagged as too thin to judge. */
   static final long MIN_EXPECTED = 20;
 
@@ -51,8 +53,12 @@ public final class MixCompliance {
    * @param verdict the flag
    */
   public record Row(
-      Interaction interaction, long count, double observedPercent, double targetPercent,
-      double tolerancePoints, Verdict verdict) {}
+      Interaction interaction,
+      long count,
+      double observedPercent,
+      double targetPercent,
+      double tolerancePoints,
+      Verdict verdict) {}
 
   private static final Map<Mix, double[]> VARIANCES = new EnumMap<>(Mix.class);
 
@@ -82,10 +88,14 @@ public final class MixCompliance {
       long count = counts.getOrDefault(wi, 0L);
       double target = mix.percent(wi);
       double observed = n == 0 ? 0 : 100.0 * count / n;
-      double tolerance = n == 0 ? Double.POSITIVE_INFINITY
-          : 100 * SIGMAS * Math.sqrt(variance[wi.ordinal()] / n) + TABLE_ROUNDING_POINTS;
-      Verdict verdict = n * target / 100 < MIN_EXPECTED ? Verdict.THIN
-          : Math.abs(observed - target) > tolerance ? Verdict.OFF : Verdict.OK;
+      double tolerance =
+          n == 0
+              ? Double.POSITIVE_INFINITY
+              : 100 * SIGMAS * Math.sqrt(variance[wi.ordinal()] / n) + TABLE_ROUNDING_POINTS;
+      Verdict verdict =
+          n * target / 100 < MIN_EXPECTED
+              ? Verdict.THIN
+              : Math.abs(observed - target) > tolerance ? Verdict.OFF : Verdict.OK;
       rows.add(new Row(wi, count, observed, target, tolerance, verdict));
     }
     return List.copyOf(rows);

@@ -20,15 +20,21 @@ final class RunControl {
   private final LongSupplier nanoTime;
   private final List<InteractionAttribution> attributions;
   private final long startNanos;
+
   /** Warm-up end, as nanoseconds after the start (offsets, so nanoTime's origin never matters). */
   private final long warmUpEnd;
+
   /** Measurement end, as nanoseconds after the start. */
   private final long measureEnd;
+
   private volatile boolean stopping;
 
   RunControl(
-      LongSupplier nanoTime, List<InteractionAttribution> attributions, long startNanos,
-      long warmUpNanos, long measureNanos) {
+      LongSupplier nanoTime,
+      List<InteractionAttribution> attributions,
+      long startNanos,
+      long warmUpNanos,
+      long measureNanos) {
     this.nanoTime = nanoTime;
     this.attributions = List.copyOf(attributions);
     this.startNanos = startNanos;

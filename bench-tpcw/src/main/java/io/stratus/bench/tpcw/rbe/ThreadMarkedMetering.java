@@ -44,19 +44,20 @@ public final class ThreadMarkedMetering {
       return metered; // later stages run on this thread, or count as unmarked anyway
     }
     CompletableFuture<T> result = new CompletableFuture<>();
-    metered.whenComplete((value, failure) -> {
-      MeteringInterceptor previous = mark.get();
-      mark(marked);
-      try {
-        if (failure == null) {
-          result.complete(value);
-        } else {
-          result.completeExceptionally(failure);
-        }
-      } finally {
-        mark(previous);
-      }
-    });
+    metered.whenComplete(
+        (value, failure) -> {
+          MeteringInterceptor previous = mark.get();
+          mark(marked);
+          try {
+            if (failure == null) {
+              result.complete(value);
+            } else {
+              result.completeExceptionally(failure);
+            }
+          } finally {
+            mark(previous);
+          }
+        });
     return result;
   }
 }

@@ -19,14 +19,17 @@ import org.knowm.xchart.style.Styler.LegendPosition;
 public final class ChartStyle {
   /** The line of a series' first measure. */
   public static final BasicStroke SOLID = new BasicStroke(2f);
+
   /** The line of its second measure (e.g. today's prices beside 2008's). */
-  public static final BasicStroke DASHED = new BasicStroke(
-      2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {7f, 5f}, 0f);
+  public static final BasicStroke DASHED =
+      new BasicStroke(
+          2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {7f, 5f}, 0f);
 
   private static final Color[] PALETTE = {
-      new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73), new Color(0xE69F00),
-      new Color(0xCC79A7), new Color(0x56B4E9), new Color(0xF0E442), new Color(0x000000),
-      new Color(0x004C77), new Color(0x8E3E00), new Color(0x00694D), new Color(0x996A00)};
+    new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73), new Color(0xE69F00),
+    new Color(0xCC79A7), new Color(0x56B4E9), new Color(0xF0E442), new Color(0x000000),
+    new Color(0x004C77), new Color(0x8E3E00), new Color(0x00694D), new Color(0x996A00)
+  };
 
   static {
     if (System.getProperty("java.awt.headless") == null) {

@@ -54,12 +54,10 @@ final class Charts {
   static final String SWEEP_COST = "chart-sweep-cost.png";
 
   /** Colour-blind-safe palette (Okabe-Ito), then darker repeats for long sweeps. */
-
   private static final int HEIGHT = 600;
 
   /** Beyond this many series the legend moves from below the plot to its right. */
   private static final int LEGEND_BELOW_MAX_SERIES = 6;
-
 
   private Charts() {}
 
@@ -69,27 +67,72 @@ final class Charts {
     if (view.size() == 0) {
       return written;
     }
-    written.add(save(perInteraction(view, "Average response time per interaction (ms)",
-        "avg response time (ms)", false, ResponseStats::meanMillis), dir, RESPONSE_TIME));
-    written.add(save(perInteraction(view,
-        "Average response time, update interactions only (ms)", "avg response time (ms)",
-        true, ResponseStats::meanMillis), dir, RESPONSE_TIME_UPDATES));
+    written.add(
+        save(
+            perInteraction(
+                view,
+                "Average response time per interaction (ms)",
+                "avg response time (ms)",
+                false,
+                ResponseStats::meanMillis),
+            dir,
+            RESPONSE_TIME));
+    written.add(
+        save(
+            perInteraction(
+                view,
+                "Average response time, update interactions only (ms)",
+                "avg response time (ms)",
+                true,
+                ResponseStats::meanMillis),
+            dir,
+            RESPONSE_TIME_UPDATES));
     written.add(save(costPerWi(view), dir, COST_PER_WI));
-    written.add(save(perInteraction(view, "Cost per interaction, 2008 prices (milli-$)",
-        "m$ per WI", false, ResponseStats::milliDollars2008), dir, COST_PER_INTERACTION_2008));
-    written.add(save(perInteraction(view, "Cost per interaction, 2026 prices (milli-$)",
-        "m$ per WI", false, ResponseStats::milliDollars2026), dir, COST_PER_INTERACTION_2026));
+    written.add(
+        save(
+            perInteraction(
+                view,
+                "Cost per interaction, 2008 prices (milli-$)",
+                "m$ per WI",
+                false,
+                ResponseStats::milliDollars2008),
+            dir,
+            COST_PER_INTERACTION_2008));
+    written.add(
+        save(
+            perInteraction(
+                view,
+                "Cost per interaction, 2026 prices (milli-$)",
+                "m$ per WI",
+                false,
+                ResponseStats::milliDollars2026),
+            dir,
+            COST_PER_INTERACTION_2026));
 
     var axis = view.numericAxis();
     if (axis.isPresent()) {
-      written.add(save(sweepLines(view, axis.get(),
-          "Average response time per WI (ms) vs " + view.parameter(), "avg response time (ms)",
-          List.of(new Measure("", r -> meanOrZero(SweepView.total(r))))), dir,
-          SWEEP_RESPONSE_TIME));
-      written.add(save(sweepLines(view, axis.get(),
-          "Cost per WI (milli-$) vs " + view.parameter(), "m$ per WI",
-          List.of(new Measure(" (2008)", SweepView::costPerWi2008),
-              new Measure(" (2026)", SweepView::costPerWi2026))), dir, SWEEP_COST));
+      written.add(
+          save(
+              sweepLines(
+                  view,
+                  axis.get(),
+                  "Average response time per WI (ms) vs " + view.parameter(),
+                  "avg response time (ms)",
+                  List.of(new Measure("", r -> meanOrZero(SweepView.total(r))))),
+              dir,
+              SWEEP_RESPONSE_TIME));
+      written.add(
+          save(
+              sweepLines(
+                  view,
+                  axis.get(),
+                  "Cost per WI (milli-$) vs " + view.parameter(),
+                  "m$ per WI",
+                  List.of(
+                      new Measure(" (2008)", SweepView::costPerWi2008),
+                      new Measure(" (2026)", SweepView::costPerWi2026))),
+              dir,
+              SWEEP_COST));
     }
     return written;
   }
@@ -106,8 +149,12 @@ final class Charts {
   }
 
   /** Grouped bars: one group per interaction (or group), one bar per run. */
-  private static CategoryChart perInteraction(SweepView view, String title, String yTitle,
-      boolean updatesOnly, ToDoubleFunction<ResponseStats> measure) {
+  private static CategoryChart perInteraction(
+      SweepView view,
+      String title,
+      String yTitle,
+      boolean updatesOnly,
+      ToDoubleFunction<ResponseStats> measure) {
     List<String> categories = new ArrayList<>();
     for (SweepView.Row row : SweepView.rows(view.run(0))) {
       if (drawn(row, updatesOnly)) {
@@ -115,8 +162,14 @@ final class Charts {
       }
     }
     int width = barChartWidth(categories.size(), view.size());
-    CategoryChart chart = new CategoryChartBuilder().width(width).height(HEIGHT).title(title)
-        .xAxisTitle("web interaction").yAxisTitle(yTitle).build();
+    CategoryChart chart =
+        new CategoryChartBuilder()
+            .width(width)
+            .height(HEIGHT)
+            .title(title)
+            .xAxisTitle("web interaction")
+            .yAxisTitle(yTitle)
+            .build();
     style(chart.getStyler());
     chart.getStyler().setXAxisLabelRotation(40);
     chart.getStyler().setAvailableSpaceFill(0.8);
@@ -147,10 +200,14 @@ final class Charts {
       c2008.add(finiteOrZero(SweepView.costPerWi2008(view.run(i))));
       c2026.add(finiteOrZero(SweepView.costPerWi2026(view.run(i))));
     }
-    CategoryChart chart = new CategoryChartBuilder()
-        .width(barChartWidth(view.size(), 2)).height(HEIGHT)
-        .title("Cost per WI, background work included (milli-$)")
-        .xAxisTitle(view.isProtocolSweep() ? "protocol" : "run").yAxisTitle("m$ per WI").build();
+    CategoryChart chart =
+        new CategoryChartBuilder()
+            .width(barChartWidth(view.size(), 2))
+            .height(HEIGHT)
+            .title("Cost per WI, background work included (milli-$)")
+            .xAxisTitle(view.isProtocolSweep() ? "protocol" : "run")
+            .yAxisTitle("m$ per WI")
+            .build();
     style(chart.getStyler());
     chart.getStyler().setXAxisLabelRotation(view.size() > 6 ? 40 : 0);
     chart.getStyler().setAvailableSpaceFill(0.6);
@@ -162,10 +219,20 @@ final class Charts {
   /** A line per protocol (and per measure): the measure of its runs against the swept value. */
   private record Measure(String suffix, ToDoubleFunction<RunResult> of) {}
 
-  private static XYChart sweepLines(SweepView view, SweepView.NumericAxis axis, String title,
-      String yTitle, List<Measure> measures) {
-    XYChart chart = new XYChartBuilder().width(1000).height(HEIGHT).title(title)
-        .xAxisTitle(axis.axisTitle()).yAxisTitle(yTitle).build();
+  private static XYChart sweepLines(
+      SweepView view,
+      SweepView.NumericAxis axis,
+      String title,
+      String yTitle,
+      List<Measure> measures) {
+    XYChart chart =
+        new XYChartBuilder()
+            .width(1000)
+            .height(HEIGHT)
+            .title(title)
+            .xAxisTitle(axis.axisTitle())
+            .yAxisTitle(yTitle)
+            .build();
     style(chart.getStyler());
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Line);
     chart.getStyler().setMarkerSize(8);
@@ -202,7 +269,6 @@ final class Charts {
   private static void style(AxesChartStyler s) {
     ChartStyle.apply(s);
   }
-
 
   private static String decimalPattern(double[] values) {
     for (double v : values) {

@@ -43,13 +43,21 @@ final class ConsoleTable {
   }
 
   private void build(SweepView view) {
-    add("TPC-W results: " + view.size() + (view.size() == 1 ? " run" : " runs")
-        + (view.isProtocolSweep() ? " (one per protocol)" : ", sweeping " + view.parameter()));
+    add(
+        "TPC-W results: "
+            + view.size()
+            + (view.size() == 1 ? " run" : " runs")
+            + (view.isProtocolSweep() ? " (one per protocol)" : ", sweeping " + view.parameter()));
     if (view.size() == 0) {
       return;
     }
-    addAll(Tables.wrap(commonSettings(view), INDENT + "settings: ", INDENT + "  ", ", ",
-        Tables.CONSOLE_WIDTH));
+    addAll(
+        Tables.wrap(
+            commonSettings(view),
+            INDENT + "settings: ",
+            INDENT + "  ",
+            ", ",
+            Tables.CONSOLE_WIDTH));
     for (int i = 0; i < view.size(); i++) {
       RunResult run = view.run(i);
       blank();
@@ -69,10 +77,14 @@ final class ConsoleTable {
     }
     if (view.size() > 1) {
       blank();
-      add("Average response time (ms) per interaction and run"
-          + (view.isProtocolSweep() ? "" : " (columns: protocol and " + view.parameter() + ")"));
-      List<TextTable> pivots = Tables.pivot(view, ResponseStats::meanMillis, null,
-          Tables.CONSOLE_WIDTH - INDENT.length());
+      add(
+          "Average response time (ms) per interaction and run"
+              + (view.isProtocolSweep()
+                  ? ""
+                  : " (columns: protocol and " + view.parameter() + ")"));
+      List<TextTable> pivots =
+          Tables.pivot(
+              view, ResponseStats::meanMillis, null, Tables.CONSOLE_WIDTH - INDENT.length());
       for (int p = 0; p < pivots.size(); p++) {
         if (p > 0) {
           blank();
@@ -81,15 +93,17 @@ final class ConsoleTable {
       }
     }
     blank();
-    add("Summary (ms; m$ per WI under 2008 and 2026 prices, background work included;"
-        + " bg share: its part of the 2008 cost)");
+    add(
+        "Summary (ms; m$ per WI under 2008 and 2026 prices, background work included;"
+            + " bg share: its part of the 2008 cost)");
     addAll(Tables.summary(view, false).fixedWidth(INDENT));
     List<String> headlines = Tables.comparisonHeadlines(view, TIMES);
     if (!headlines.isEmpty()) {
       blank();
-      add("Comparison against naive (or the first run)"
-          + (view.isProtocolSweep() ? "" : " at the same " + view.parameter())
-          + " (ms; m$ per WI)");
+      add(
+          "Comparison against naive (or the first run)"
+              + (view.isProtocolSweep() ? "" : " at the same " + view.parameter())
+              + " (ms; m$ per WI)");
       addAll(Tables.comparison(view, TIMES).fixedWidth(INDENT));
       for (String h : headlines) {
         add(INDENT + h);
@@ -131,7 +145,8 @@ final class ConsoleTable {
   }
 
   private static String cut(String line) {
-    return line.length() <= Tables.CONSOLE_WIDTH ? line
+    return line.length() <= Tables.CONSOLE_WIDTH
+        ? line
         : line.substring(0, Tables.CONSOLE_WIDTH - 3) + "...";
   }
 

@@ -36,24 +36,78 @@ import java.util.Set;
  */
 final class CsvWriter {
   /** Columns of results.csv, in order. */
-  static final List<String> RESULTS_HEADER = List.of(
-      "parameter", "run", "label", "name",
-      "protocol", "cloud", "placement", "latency_profile", "page_size", "ttl_ms",
-      "checkpoint_interval_ms", "ebs", "mix", "items", "customers_per_eb", "warm_up_ms",
-      "measure_ms", "think_time_mean_ms", "end_user_round_trip_ms", "seed",
-      "wips", "measured_seconds", "buffer_pool_hit_rate", "checkpoints_run",
-      "checkpoints_failed", "background_requests", "background_mdollars_2008",
-      "background_mdollars_2026", "background_mdollars_per_wi_2008",
-      "background_mdollars_per_wi_2026", "lost_item_updates", "lost_customer_updates",
-      "drain_requests", "drain_mdollars_2008", "drain_mdollars_2026", "drain_records_applied",
-      "drain_quiescent", "server_hours", "coordination_hours", "machines_mdollars_per_wi_2008",
-      "machines_mdollars_per_wi_2026", "clients", "lock_refusals", "stock_items_off",
-      "stock_units_off", "stock_uncertain_buys", "own_reads_checked", "own_reads_stale",
-      "row", "row_kind", "row_label", "is_update", "mix_percent",
-      "count", "errors", "mean_ms", "p50_ms", "p90_ms", "p99_ms", "requests_per_wi",
-      "mdollars_per_wi_2008", "mdollars_per_wi_2026", "mean_staleness_ms",
-      "max_staleness_ms", "wrote", "records_read_per_wi", "records_written_per_wi",
-      "retries_per_wi", "observed_percent", "mix_verdict");
+  static final List<String> RESULTS_HEADER =
+      List.of(
+          "parameter",
+          "run",
+          "label",
+          "name",
+          "protocol",
+          "cloud",
+          "placement",
+          "latency_profile",
+          "page_size",
+          "ttl_ms",
+          "checkpoint_interval_ms",
+          "ebs",
+          "mix",
+          "items",
+          "customers_per_eb",
+          "warm_up_ms",
+          "measure_ms",
+          "think_time_mean_ms",
+          "end_user_round_trip_ms",
+          "seed",
+          "wips",
+          "measured_seconds",
+          "buffer_pool_hit_rate",
+          "checkpoints_run",
+          "checkpoints_failed",
+          "background_requests",
+          "background_mdollars_2008",
+          "background_mdollars_2026",
+          "background_mdollars_per_wi_2008",
+          "background_mdollars_per_wi_2026",
+          "lost_item_updates",
+          "lost_customer_updates",
+          "drain_requests",
+          "drain_mdollars_2008",
+          "drain_mdollars_2026",
+          "drain_records_applied",
+          "drain_quiescent",
+          "server_hours",
+          "coordination_hours",
+          "machines_mdollars_per_wi_2008",
+          "machines_mdollars_per_wi_2026",
+          "clients",
+          "lock_refusals",
+          "stock_items_off",
+          "stock_units_off",
+          "stock_uncertain_buys",
+          "own_reads_checked",
+          "own_reads_stale",
+          "row",
+          "row_kind",
+          "row_label",
+          "is_update",
+          "mix_percent",
+          "count",
+          "errors",
+          "mean_ms",
+          "p50_ms",
+          "p90_ms",
+          "p99_ms",
+          "requests_per_wi",
+          "mdollars_per_wi_2008",
+          "mdollars_per_wi_2026",
+          "mean_staleness_ms",
+          "max_staleness_ms",
+          "wrote",
+          "records_read_per_wi",
+          "records_written_per_wi",
+          "retries_per_wi",
+          "observed_percent",
+          "mix_verdict");
 
   private static final String EOL = "\r\n";
 
@@ -83,22 +137,35 @@ final class CsvWriter {
         tables.addAll(run.load().rowsPerTable().keySet());
       }
     }
-    List<String> header = new ArrayList<>(List.of(
-        "parameter", "run", "label", "name", "protocol", "total_rows"));
+    List<String> header =
+        new ArrayList<>(List.of("parameter", "run", "label", "name", "protocol", "total_rows"));
     for (String table : tables) {
       header.add("rows_" + table);
     }
-    header.addAll(List.of("elapsed_seconds", "item_table_seconds", "requests", "pages_written",
-        "mdollars_2008", "mdollars_2026", "item_table_requests", "item_table_mdollars_2008",
-        "item_table_mdollars_2026"));
+    header.addAll(
+        List.of(
+            "elapsed_seconds",
+            "item_table_seconds",
+            "requests",
+            "pages_written",
+            "mdollars_2008",
+            "mdollars_2026",
+            "item_table_requests",
+            "item_table_mdollars_2008",
+            "item_table_mdollars_2026"));
     try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
       writeRecord(w, header);
       for (int i = 0; i < view.size(); i++) {
         RunResult run = view.run(i);
         LoadSummary load = run.load();
-        List<String> record = new ArrayList<>(List.of(view.parameter(),
-            Integer.toString(i + 1), nullToEmpty(run.label()), view.name(i),
-            SweepView.protocol(run)));
+        List<String> record =
+            new ArrayList<>(
+                List.of(
+                    view.parameter(),
+                    Integer.toString(i + 1),
+                    nullToEmpty(run.label()),
+                    view.name(i),
+                    SweepView.protocol(run)));
         if (load == null) {
           while (record.size() < header.size()) {
             record.add("");
@@ -129,40 +196,71 @@ final class CsvWriter {
     RunSettings s = run.settings();
     Drain d = run.drain();
     ServerCost m = run.serverCost();
-    List<String> fields = new ArrayList<>(List.of(view.parameter(), Integer.toString(i + 1),
-        nullToEmpty(run.label()),
-        view.name(i),
-        SweepView.protocol(run), nullToEmpty(s.cloud()), nullToEmpty(s.placement()),
-        nullToEmpty(s.latencyProfile()), Integer.toString(s.pageSize()), millis(s.ttl()),
-        millis(s.checkpointInterval()), Integer.toString(s.ebs()), s.mix().id(),
-        Integer.toString(s.items()), Integer.toString(s.customersPerEb()), millis(s.warmUp()),
-        millis(s.measure()), millis(s.thinkTimeMean()), millis(s.endUserRoundTrip()),
-        Long.toString(s.seed()),
-        number(run.wips()), number(run.measuredSeconds()), number(run.bufferPoolHitRate()),
-        Long.toString(run.checkpointsRun()), Long.toString(run.checkpointsFailed()),
-        Long.toString(run.backgroundRequests()), number(run.backgroundMilliDollars2008()),
-        number(run.backgroundMilliDollars2026()),
-        number(SweepView.backgroundPerWi2008(run)),
-        number(SweepView.backgroundPerWi2026(run)), Long.toString(run.lostItemUpdates()),
-        Long.toString(run.lostCustomerUpdates())));
-    fields.addAll(List.of(Long.toString(d.requests()), number(d.milliDollars2008()),
-        number(d.milliDollars2026()), Long.toString(d.recordsApplied()),
-        Boolean.toString(d.quiescent()), number(m.serverHours()), number(m.coordinationHours()),
-        number(m.milliDollarsPerWi2008()), number(m.milliDollarsPerWi2026()),
-        Integer.toString(s.clients()), Long.toString(run.lockRefusals())));
+    List<String> fields =
+        new ArrayList<>(
+            List.of(
+                view.parameter(),
+                Integer.toString(i + 1),
+                nullToEmpty(run.label()),
+                view.name(i),
+                SweepView.protocol(run),
+                nullToEmpty(s.cloud()),
+                nullToEmpty(s.placement()),
+                nullToEmpty(s.latencyProfile()),
+                Integer.toString(s.pageSize()),
+                millis(s.ttl()),
+                millis(s.checkpointInterval()),
+                Integer.toString(s.ebs()),
+                s.mix().id(),
+                Integer.toString(s.items()),
+                Integer.toString(s.customersPerEb()),
+                millis(s.warmUp()),
+                millis(s.measure()),
+                millis(s.thinkTimeMean()),
+                millis(s.endUserRoundTrip()),
+                Long.toString(s.seed()),
+                number(run.wips()),
+                number(run.measuredSeconds()),
+                number(run.bufferPoolHitRate()),
+                Long.toString(run.checkpointsRun()),
+                Long.toString(run.checkpointsFailed()),
+                Long.toString(run.backgroundRequests()),
+                number(run.backgroundMilliDollars2008()),
+                number(run.backgroundMilliDollars2026()),
+                number(SweepView.backgroundPerWi2008(run)),
+                number(SweepView.backgroundPerWi2026(run)),
+                Long.toString(run.lostItemUpdates()),
+                Long.toString(run.lostCustomerUpdates())));
+    fields.addAll(
+        List.of(
+            Long.toString(d.requests()),
+            number(d.milliDollars2008()),
+            number(d.milliDollars2026()),
+            Long.toString(d.recordsApplied()),
+            Boolean.toString(d.quiescent()),
+            number(m.serverHours()),
+            number(m.coordinationHours()),
+            number(m.milliDollarsPerWi2008()),
+            number(m.milliDollarsPerWi2026()),
+            Integer.toString(s.clients()),
+            Long.toString(run.lockRefusals())));
     StockAudit audit = run.stockAudit();
     OwnReads own = run.ownReads() == null ? OwnReads.NONE : run.ownReads();
-    fields.addAll(List.of(audit == null ? "" : Long.toString(audit.itemsOff()),
-        audit == null ? "" : Long.toString(audit.unitsOff()),
-        audit == null ? "" : Long.toString(audit.uncertainBuys()),
-        Long.toString(own.checked()), Long.toString(own.stale())));
+    fields.addAll(
+        List.of(
+            audit == null ? "" : Long.toString(audit.itemsOff()),
+            audit == null ? "" : Long.toString(audit.unitsOff()),
+            audit == null ? "" : Long.toString(audit.uncertainBuys()),
+            Long.toString(own.checked()),
+            Long.toString(own.stale())));
     return fields;
   }
 
   private static List<String> rowFields(RunResult run, SweepView.Row row) {
     ResponseStats st = row.stats();
     Boolean update = row.isUpdate();
-    String mixPercent = row.isGroup() ? "" : number(run.settings().mix().percent(row.interaction()));
+    String mixPercent =
+        row.isGroup() ? "" : number(run.settings().mix().percent(row.interaction()));
     String observed = "";
     String verdict = "";
     if (!row.isGroup()) {
@@ -170,16 +268,33 @@ final class CsvWriter {
       observed = number(mix.observedPercent());
       verdict = mix.verdict().name().toLowerCase(Locale.ROOT);
     }
-    List<String> fields = new ArrayList<>(List.of(row.key(), row.isGroup() ? "group" : "interaction", row.label(),
-        update == null ? "" : update.toString(), mixPercent,
-        Long.toString(st.count()), Long.toString(st.errors()), number(st.meanMillis()),
-        number(st.p50Millis()), number(st.p90Millis()), number(st.p99Millis()),
-        number(st.requestsPerInteraction()), number(st.milliDollars2008()),
-        number(st.milliDollars2026()), number(st.meanStalenessMillis()),
-        Long.toString(st.maxStalenessMillis())));
-    fields.addAll(List.of(Long.toString(st.wrote()), number(st.recordsReadPerInteraction()),
-        number(st.recordsWrittenPerInteraction()), number(st.retriesPerInteraction()), observed,
-        verdict));
+    List<String> fields =
+        new ArrayList<>(
+            List.of(
+                row.key(),
+                row.isGroup() ? "group" : "interaction",
+                row.label(),
+                update == null ? "" : update.toString(),
+                mixPercent,
+                Long.toString(st.count()),
+                Long.toString(st.errors()),
+                number(st.meanMillis()),
+                number(st.p50Millis()),
+                number(st.p90Millis()),
+                number(st.p99Millis()),
+                number(st.requestsPerInteraction()),
+                number(st.milliDollars2008()),
+                number(st.milliDollars2026()),
+                number(st.meanStalenessMillis()),
+                Long.toString(st.maxStalenessMillis())));
+    fields.addAll(
+        List.of(
+            Long.toString(st.wrote()),
+            number(st.recordsReadPerInteraction()),
+            number(st.recordsWrittenPerInteraction()),
+            number(st.retriesPerInteraction()),
+            observed,
+            verdict));
     return fields;
   }
 
@@ -199,8 +314,11 @@ final class CsvWriter {
     if (field == null) {
       return "";
     }
-    boolean needs = field.indexOf(',') >= 0 || field.indexOf('"') >= 0
-        || field.indexOf('\n') >= 0 || field.indexOf('\r') >= 0;
+    boolean needs =
+        field.indexOf(',') >= 0
+            || field.indexOf('"') >= 0
+            || field.indexOf('\n') >= 0
+            || field.indexOf('\r') >= 0;
     return needs ? '"' + field.replace("\"", "\"\"") + '"' : field;
   }
 

@@ -240,7 +240,10 @@ final class JsonWriter {
    * JSON.
    */
   static final class Json {
-    private enum Kind { OBJECT, ARRAY }
+    private enum Kind {
+      OBJECT,
+      ARRAY
+    }
 
     private static final class Level {
       final Kind kind;

@@ -53,18 +53,27 @@ final class MarkdownReport {
   private void build() {
     add("# Stratus TPC-W report");
     blank();
-    add(view.isProtocolSweep()
-        ? view.size() + " run(s), one per protocol: " + String.join(", ", view.protocols()) + "."
-        : view.size() + " run(s) sweeping **" + TextTable.escapeMarkdown(view.parameter())
-            + "** for protocols " + String.join(", ", view.protocols()) + ".");
-    add("Response times are in milliseconds; costs are in milli-dollars (m$) per web interaction"
-        + " (WI) under the papers' 2008 prices and today's (2026) AWS prices. Costs include the"
-        + " background work (checkpoints, propagation), which the harness charges to the update"
-        + " interactions that caused it, as the papers charge it (000, section 7.4), including"
-        + " the drain of what the measurement interval left queued; \"bg share\" is its part of"
-        + " the cost per WI. Update interactions are those that committed a write in the run,"
-        + " read interactions those that wrote nothing. \"+machines\" adds the application server"
-        + " (ec2 placement) and the coordination ensemble, paid by the hour.");
+    add(
+        view.isProtocolSweep()
+            ? view.size()
+                + " run(s), one per protocol: "
+                + String.join(", ", view.protocols())
+                + "."
+            : view.size()
+                + " run(s) sweeping **"
+                + TextTable.escapeMarkdown(view.parameter())
+                + "** for protocols "
+                + String.join(", ", view.protocols())
+                + ".");
+    add(
+        "Response times are in milliseconds; costs are in milli-dollars (m$) per web interaction"
+            + " (WI) under the papers' 2008 prices and today's (2026) AWS prices. Costs include the"
+            + " background work (checkpoints, propagation), which the harness charges to the update"
+            + " interactions that caused it, as the papers charge it (000, section 7.4), including"
+            + " the drain of what the measurement interval left queued; \"bg share\" is its part of"
+            + " the cost per WI. Update interactions are those that committed a write in the run,"
+            + " read interactions those that wrote nothing. \"+machines\" adds the application server"
+            + " (ec2 placement) and the coordination ensemble, paid by the hour.");
     if (view.size() == 0) {
       return;
     }
@@ -97,10 +106,12 @@ final class MarkdownReport {
       return;
     }
     section("Comparison");
-    add("Each run against naive (or the first run)"
-        + (view.isProtocolSweep() ? ""
-            : " at the same " + TextTable.escapeMarkdown(view.parameter()))
-        + ": update-interaction and overall average response time, and cost per WI.");
+    add(
+        "Each run against naive (or the first run)"
+            + (view.isProtocolSweep()
+                ? ""
+                : " at the same " + TextTable.escapeMarkdown(view.parameter()))
+            + ": update-interaction and overall average response time, and cost per WI.");
     blank();
     table(Tables.comparison(view, TIMES));
     blank();
@@ -125,18 +136,28 @@ final class MarkdownReport {
     chart(Charts.COST_PER_WI);
     chart(Charts.COST_PER_INTERACTION_2008);
     chart(Charts.COST_PER_INTERACTION_2026);
-    add("m\\$ per WI under the 2008 prices" + columnsCaption()
-        + "; the last row is the part of the total that is background work:");
+    add(
+        "m\\$ per WI under the 2008 prices"
+            + columnsCaption()
+            + "; the last row is the part of the total that is background work:");
     blank();
-    for (TextTable t : Tables.pivot(view, ResponseStats::milliDollars2008,
-        SweepView::backgroundPerWi2008, Integer.MAX_VALUE)) {
+    for (TextTable t :
+        Tables.pivot(
+            view,
+            ResponseStats::milliDollars2008,
+            SweepView::backgroundPerWi2008,
+            Integer.MAX_VALUE)) {
       table(t);
     }
     blank();
     add("m\\$ per WI under the 2026 prices" + columnsCaption() + ", likewise:");
     blank();
-    for (TextTable t : Tables.pivot(view, ResponseStats::milliDollars2026,
-        SweepView::backgroundPerWi2026, Integer.MAX_VALUE)) {
+    for (TextTable t :
+        Tables.pivot(
+            view,
+            ResponseStats::milliDollars2026,
+            SweepView::backgroundPerWi2026,
+            Integer.MAX_VALUE)) {
       table(t);
     }
   }
@@ -146,8 +167,10 @@ final class MarkdownReport {
       return;
     }
     section("Varying " + TextTable.escapeMarkdown(view.parameter()));
-    add("Average response time and cost per WI against " + TextTable.escapeMarkdown(
-        view.parameter()) + ", one line per protocol (cost: solid 2008 prices, dashed 2026).");
+    add(
+        "Average response time and cost per WI against "
+            + TextTable.escapeMarkdown(view.parameter())
+            + ", one line per protocol (cost: solid 2008 prices, dashed 2026).");
     blank();
     chart(Charts.SWEEP_RESPONSE_TIME);
     chart(Charts.SWEEP_COST);
@@ -155,8 +178,9 @@ final class MarkdownReport {
 
   private void load() {
     section("Bulk load");
-    add("What loading the bookstore took per run, and the ITEM table alone with its indexes"
-        + " (the papers' Table 4 loads 1,000 products).");
+    add(
+        "What loading the bookstore took per run, and the ITEM table alone with its indexes"
+            + " (the papers' Table 4 loads 1,000 products).");
     blank();
     table(Tables.load(view));
   }
@@ -181,9 +205,10 @@ final class MarkdownReport {
         table(clients);
       }
       blank();
-      add("Mix compliance: observed against target share of the completed interactions; a share"
-          + " is off when chance over this many pages of the specification's Markov chain does"
-          + " not explain the difference, thin when too few were expected to judge.");
+      add(
+          "Mix compliance: observed against target share of the completed interactions; a share"
+              + " is off when chance over this many pages of the specification's Markov chain does"
+              + " not explain the difference, thin when too few were expected to judge.");
       blank();
       table(Tables.mixCompliance(run));
       if (run.errorSamples() != null && !run.errorSamples().isEmpty()) {
@@ -199,7 +224,8 @@ final class MarkdownReport {
 
   /** How pivot columns are headed in a parameter sweep: " (columns: protocol and ebs)". */
   private String columnsCaption() {
-    return view.isProtocolSweep() ? ""
+    return view.isProtocolSweep()
+        ? ""
         : " (columns: protocol and " + TextTable.escapeMarkdown(view.parameter()) + ")";
   }
 

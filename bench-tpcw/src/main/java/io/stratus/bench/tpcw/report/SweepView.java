@@ -264,8 +264,9 @@ final class SweepView {
     }
     Map<String, String> first = run(0).settings().describe();
     for (Map.Entry<String, String> e : first.entrySet()) {
-      boolean same = runs.stream()
-          .allMatch(r -> Objects.equals(r.settings().describe().get(e.getKey()), e.getValue()));
+      boolean same =
+          runs.stream()
+              .allMatch(r -> Objects.equals(r.settings().describe().get(e.getKey()), e.getValue()));
       if (same) {
         common.put(e.getKey(), e.getValue());
       }

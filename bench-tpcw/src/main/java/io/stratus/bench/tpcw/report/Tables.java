@@ -1,8 +1,8 @@
 package io.stratus.bench.tpcw.report;
 
+import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.harness.ClientResult;
 import io.stratus.bench.tpcw.harness.Drain;
-import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.harness.LoadSummary;
 import io.stratus.bench.tpcw.harness.OwnReads;
 import io.stratus.bench.tpcw.harness.RunResult;
@@ -46,12 +46,20 @@ final class Tables {
    * not fit a console line.
    */
   static TextTable detail(RunResult run, boolean wide) {
-    TextTable t = new TextTable()
-        .left("interaction", INTERACTION_WIDTH)
-        .right("count").right("err")
-        .right("avg ms").right("p50 ms").right("p90 ms").right("p99 ms")
-        .right("req/WI").right("m$ 2008").right("m$ 2026")
-        .right("stale ms").right("max stale");
+    TextTable t =
+        new TextTable()
+            .left("interaction", INTERACTION_WIDTH)
+            .right("count")
+            .right("err")
+            .right("avg ms")
+            .right("p50 ms")
+            .right("p90 ms")
+            .right("p99 ms")
+            .right("req/WI")
+            .right("m$ 2008")
+            .right("m$ 2026")
+            .right("stale ms")
+            .right("max stale");
     if (wide) {
       t.right("wrote").right("rec read").right("rec written").right("retries");
     }
@@ -61,20 +69,28 @@ final class Tables {
       }
       ResponseStats s = row.stats();
       boolean any = s.count() > 0;
-      List<String> cells = new ArrayList<>(List.of(row.label(), Numbers.count(s.count()),
-          Numbers.count(s.errors()),
-          ms(any, s.meanMillis()), ms(any, s.p50Millis()), ms(any, s.p90Millis()),
-          ms(any, s.p99Millis()),
-          any ? Numbers.sig3(s.requestsPerInteraction()) : Numbers.NONE,
-          any ? Numbers.sig3(s.milliDollars2008()) : Numbers.NONE,
-          any ? Numbers.sig3(s.milliDollars2026()) : Numbers.NONE,
-          ms(any, s.meanStalenessMillis()),
-          any ? Numbers.count(s.maxStalenessMillis()) : Numbers.NONE));
+      List<String> cells =
+          new ArrayList<>(
+              List.of(
+                  row.label(),
+                  Numbers.count(s.count()),
+                  Numbers.count(s.errors()),
+                  ms(any, s.meanMillis()),
+                  ms(any, s.p50Millis()),
+                  ms(any, s.p90Millis()),
+                  ms(any, s.p99Millis()),
+                  any ? Numbers.sig3(s.requestsPerInteraction()) : Numbers.NONE,
+                  any ? Numbers.sig3(s.milliDollars2008()) : Numbers.NONE,
+                  any ? Numbers.sig3(s.milliDollars2026()) : Numbers.NONE,
+                  ms(any, s.meanStalenessMillis()),
+                  any ? Numbers.count(s.maxStalenessMillis()) : Numbers.NONE));
       if (wide) {
-        cells.addAll(List.of(Numbers.count(s.wrote()),
-            any ? Numbers.sig3(s.recordsReadPerInteraction()) : Numbers.NONE,
-            any ? Numbers.sig3(s.recordsWrittenPerInteraction()) : Numbers.NONE,
-            any ? Numbers.sig3(s.retriesPerInteraction()) : Numbers.NONE));
+        cells.addAll(
+            List.of(
+                Numbers.count(s.wrote()),
+                any ? Numbers.sig3(s.recordsReadPerInteraction()) : Numbers.NONE,
+                any ? Numbers.sig3(s.recordsWrittenPerInteraction()) : Numbers.NONE,
+                any ? Numbers.sig3(s.retriesPerInteraction()) : Numbers.NONE));
       }
       t.row(cells.toArray(new String[0]));
     }
@@ -91,45 +107,94 @@ final class Tables {
     facts.add("measured " + Numbers.fixed(run.measuredSeconds(), 1) + " s");
     facts.add("buffer-pool hit rate " + Numbers.percent(run.bufferPoolHitRate()));
     facts.add("checkpoints " + run.checkpointsRun() + " (" + run.checkpointsFailed() + " failed)");
-    facts.add("background work " + run.backgroundRequests() + " requests, "
-        + Numbers.sig3(run.backgroundMilliDollars2008()) + " m$ 2008 / "
-        + Numbers.sig3(run.backgroundMilliDollars2026()) + " m$ 2026 (per WI "
-        + Numbers.sig3(SweepView.backgroundPerWi2008(run)) + " / "
-        + Numbers.sig3(SweepView.backgroundPerWi2026(run)) + ", included in the costs)");
+    facts.add(
+        "background work "
+            + run.backgroundRequests()
+            + " requests, "
+            + Numbers.sig3(run.backgroundMilliDollars2008())
+            + " m$ 2008 / "
+            + Numbers.sig3(run.backgroundMilliDollars2026())
+            + " m$ 2026 (per WI "
+            + Numbers.sig3(SweepView.backgroundPerWi2008(run))
+            + " / "
+            + Numbers.sig3(SweepView.backgroundPerWi2026(run))
+            + ", included in the costs)");
     ResponseStats all = SweepView.total(run);
-    facts.add("work per WI: " + Numbers.sig3(all.recordsReadPerInteraction()) + " records read, "
-        + Numbers.sig3(all.recordsWrittenPerInteraction()) + " written, "
-        + Numbers.sig3(all.retriesPerInteraction()) + " retries; " + Numbers.count(all.wrote())
-        + " of " + Numbers.count(all.count()) + " WIs wrote");
+    facts.add(
+        "work per WI: "
+            + Numbers.sig3(all.recordsReadPerInteraction())
+            + " records read, "
+            + Numbers.sig3(all.recordsWrittenPerInteraction())
+            + " written, "
+            + Numbers.sig3(all.retriesPerInteraction())
+            + " retries; "
+            + Numbers.count(all.wrote())
+            + " of "
+            + Numbers.count(all.count())
+            + " WIs wrote");
     Drain d = run.drain();
-    facts.add("drain " + d.passes() + " pass(es), " + d.recordsApplied() + " records, "
-        + d.requests() + " requests, " + Numbers.sig3(d.milliDollars2008()) + " m$ 2008 (in the"
-        + " background work)" + (d.quiescent() ? "" : ", work still pending after it"));
+    facts.add(
+        "drain "
+            + d.passes()
+            + " pass(es), "
+            + d.recordsApplied()
+            + " records, "
+            + d.requests()
+            + " requests, "
+            + Numbers.sig3(d.milliDollars2008())
+            + " m$ 2008 (in the"
+            + " background work)"
+            + (d.quiescent() ? "" : ", work still pending after it"));
     ServerCost server = run.serverCost();
-    facts.add("machines per WI " + Numbers.sig3(server.milliDollarsPerWi2008()) + " m$ 2008 / "
-        + Numbers.sig3(server.milliDollarsPerWi2026()) + " m$ 2026 (server "
-        + Numbers.fixed(server.serverHours() * 3600, 0) + " s, ensemble "
-        + Numbers.fixed(server.coordinationHours() * 3600, 0) + " s; not in the costs above)");
+    facts.add(
+        "machines per WI "
+            + Numbers.sig3(server.milliDollarsPerWi2008())
+            + " m$ 2008 / "
+            + Numbers.sig3(server.milliDollarsPerWi2026())
+            + " m$ 2026 (server "
+            + Numbers.fixed(server.serverHours() * 3600, 0)
+            + " s, ensemble "
+            + Numbers.fixed(server.coordinationHours() * 3600, 0)
+            + " s; not in the costs above)");
     facts.add("lock refusals " + run.lockRefusals());
-    facts.add("lost updates " + run.lostItemUpdates() + " item (stock), "
-        + run.lostCustomerUpdates() + " customer");
+    facts.add(
+        "lost updates "
+            + run.lostItemUpdates()
+            + " item (stock), "
+            + run.lostCustomerUpdates()
+            + " customer");
     StockAudit audit = run.stockAudit();
     if (audit != null) {
-      facts.add("stock audit " + (audit.clean() ? "adds up" : audit.itemsOff() + " of "
-          + audit.itemsChecked() + " items off by " + audit.unitsOff() + " units")
-          + (audit.uncertainBuys() == 0 ? "" : " (" + audit.uncertainBuys()
-              + " buys of unknown outcome)"));
+      facts.add(
+          "stock audit "
+              + (audit.clean()
+                  ? "adds up"
+                  : audit.itemsOff()
+                      + " of "
+                      + audit.itemsChecked()
+                      + " items off by "
+                      + audit.unitsOff()
+                      + " units")
+              + (audit.uncertainBuys() == 0
+                  ? ""
+                  : " (" + audit.uncertainBuys() + " buys of unknown outcome)"));
     }
     OwnReads own = run.ownReads();
     if (own != null && own.checked() > 0) {
-      facts.add("own writes read stale " + own.stale() + " of " + own.checked()
-          + (own.stale() == 0 ? "" : " (max " + own.maxStalenessMillis() + " ms)"));
+      facts.add(
+          "own writes read stale "
+              + own.stale()
+              + " of "
+              + own.checked()
+              + (own.stale() == 0 ? "" : " (max " + own.maxStalenessMillis() + " ms)"));
     }
     List<MixCompliance.Row> mix = run.mixCompliance();
     List<Interaction> off = MixCompliance.flagged(mix, MixCompliance.Verdict.OFF);
     List<Interaction> thin = MixCompliance.flagged(mix, MixCompliance.Verdict.THIN);
-    facts.add("mix " + (off.isEmpty() ? "within tolerance" : "OFF for " + labels(off))
-        + (thin.isEmpty() ? "" : " (too few to judge: " + labels(thin) + ")"));
+    facts.add(
+        "mix "
+            + (off.isEmpty() ? "within tolerance" : "OFF for " + labels(off))
+            + (thin.isEmpty() ? "" : " (too few to judge: " + labels(thin) + ")"));
     long errors = SweepView.total(run).errors();
     if (errors > 0) {
       facts.add(errors + " errors");
@@ -142,21 +207,34 @@ final class Tables {
     if (run.clients() == null || run.clients().isEmpty()) {
       return null;
     }
-    TextTable t = new TextTable()
-        .left("client", 8)
-        .right("WIs").right("err").right("WIPS").right("avg ms").right("upd ms")
-        .right("req/WI").right("m$/WI 2008").right("m$/WI 2026").right("ckpts/fail")
-        .right("lock refusals");
+    TextTable t =
+        new TextTable()
+            .left("client", 8)
+            .right("WIs")
+            .right("err")
+            .right("WIPS")
+            .right("avg ms")
+            .right("upd ms")
+            .right("req/WI")
+            .right("m$/WI 2008")
+            .right("m$/WI 2026")
+            .right("ckpts/fail")
+            .right("lock refusals");
     for (ClientResult c : run.clients()) {
       ResponseStats all = c.total();
       boolean any = all.count() > 0;
-      t.row(Integer.toString(c.index()), Numbers.count(all.count()), Numbers.count(all.errors()),
-          Numbers.fixed(c.wips(), 2), ms(any, all.meanMillis()),
+      t.row(
+          Integer.toString(c.index()),
+          Numbers.count(all.count()),
+          Numbers.count(all.errors()),
+          Numbers.fixed(c.wips(), 2),
+          ms(any, all.meanMillis()),
           ms(c.update().count() > 0, c.update().meanMillis()),
           any ? Numbers.sig3(all.requestsPerInteraction()) : Numbers.NONE,
           any ? Numbers.sig3(all.milliDollars2008()) : Numbers.NONE,
           any ? Numbers.sig3(all.milliDollars2026()) : Numbers.NONE,
-          c.checkpointsRun() + "/" + c.checkpointsFailed(), Numbers.count(c.lockRefusals()));
+          c.checkpointsRun() + "/" + c.checkpointsFailed(),
+          Numbers.count(c.lockRefusals()));
     }
     return t;
   }
@@ -174,14 +252,22 @@ final class Tables {
    * MixCompliance}.
    */
   static TextTable mixCompliance(RunResult run) {
-    TextTable t = new TextTable()
-        .left("interaction", INTERACTION_WIDTH)
-        .right("count").right("observed %").right("target %").right("tolerance pp")
-        .left("verdict", 7);
+    TextTable t =
+        new TextTable()
+            .left("interaction", INTERACTION_WIDTH)
+            .right("count")
+            .right("observed %")
+            .right("target %")
+            .right("tolerance pp")
+            .left("verdict", 7);
     for (MixCompliance.Row row : run.mixCompliance()) {
-      t.row(row.interaction().label(), Numbers.count(row.count()),
-          Numbers.fixed(row.observedPercent(), 2), Numbers.fixed(row.targetPercent(), 2),
-          Double.isInfinite(row.tolerancePoints()) ? Numbers.NONE
+      t.row(
+          row.interaction().label(),
+          Numbers.count(row.count()),
+          Numbers.fixed(row.observedPercent(), 2),
+          Numbers.fixed(row.targetPercent(), 2),
+          Double.isInfinite(row.tolerancePoints())
+              ? Numbers.NONE
               : Numbers.fixed(row.tolerancePoints(), 2),
           row.verdict().name().toLowerCase(java.util.Locale.ROOT));
     }
@@ -194,11 +280,18 @@ final class Tables {
    * line (the console shows it in each run's facts).
    */
   static TextTable summary(SweepView view, boolean wide) {
-    TextTable t = new TextTable()
-        .left("run", RUN_NAME_WIDTH)
-        .right("WIs").right("err").right("WIPS")
-        .right("avg ms").right("read ms").right("upd ms")
-        .right("m$/WI 2008").right("m$/WI 2026").right("bg share");
+    TextTable t =
+        new TextTable()
+            .left("run", RUN_NAME_WIDTH)
+            .right("WIs")
+            .right("err")
+            .right("WIPS")
+            .right("avg ms")
+            .right("read ms")
+            .right("upd ms")
+            .right("m$/WI 2008")
+            .right("m$/WI 2026")
+            .right("bg share");
     if (wide) {
       t.right("+machines 2008").right("+machines 2026");
     }
@@ -206,22 +299,28 @@ final class Tables {
     for (int i = 0; i < view.size(); i++) {
       RunResult r = view.run(i);
       ResponseStats total = SweepView.total(r);
-      List<String> cells = new ArrayList<>(List.of(view.name(i), Numbers.count(total.count()),
-          Numbers.count(total.errors()),
-          Numbers.fixed(r.wips(), 2),
-          ms(total.count() > 0, total.meanMillis()),
-          ms(SweepView.read(r).count() > 0, SweepView.read(r).meanMillis()),
-          ms(SweepView.update(r).count() > 0, SweepView.update(r).meanMillis()),
-          Numbers.sig3(SweepView.costPerWi2008(r)),
-          Numbers.sig3(SweepView.costPerWi2026(r)),
-          Numbers.percent(SweepView.backgroundShare2008(r))));
+      List<String> cells =
+          new ArrayList<>(
+              List.of(
+                  view.name(i),
+                  Numbers.count(total.count()),
+                  Numbers.count(total.errors()),
+                  Numbers.fixed(r.wips(), 2),
+                  ms(total.count() > 0, total.meanMillis()),
+                  ms(SweepView.read(r).count() > 0, SweepView.read(r).meanMillis()),
+                  ms(SweepView.update(r).count() > 0, SweepView.update(r).meanMillis()),
+                  Numbers.sig3(SweepView.costPerWi2008(r)),
+                  Numbers.sig3(SweepView.costPerWi2026(r)),
+                  Numbers.percent(SweepView.backgroundShare2008(r))));
       if (wide) {
         cells.add(Numbers.sig3(SweepView.costPerWi2008(r) + machines(r).milliDollarsPerWi2008()));
         cells.add(Numbers.sig3(SweepView.costPerWi2026(r) + machines(r).milliDollarsPerWi2026()));
       }
-      cells.addAll(List.of(Numbers.percent(r.bufferPoolHitRate()),
-          r.checkpointsRun() + "/" + r.checkpointsFailed(),
-          Numbers.count(r.lostItemUpdates() + r.lostCustomerUpdates())));
+      cells.addAll(
+          List.of(
+              Numbers.percent(r.bufferPoolHitRate()),
+              r.checkpointsRun() + "/" + r.checkpointsFailed(),
+              Numbers.count(r.lostItemUpdates() + r.lostCustomerUpdates())));
       t.row(cells.toArray(new String[0]));
     }
     return t;
@@ -233,12 +332,18 @@ final class Tables {
    * rows) when every run is its own baseline.
    */
   static TextTable comparison(SweepView view, String times) {
-    TextTable t = new TextTable()
-        .left("run", RUN_NAME_WIDTH - 2).left("vs", BASELINE_NAME_WIDTH)
-        .right("upd ms").right("ratio")
-        .right("avg ms").right("ratio")
-        .right("m$/WI 2008").right("ratio")
-        .right("m$/WI 2026").right("ratio");
+    TextTable t =
+        new TextTable()
+            .left("run", RUN_NAME_WIDTH - 2)
+            .left("vs", BASELINE_NAME_WIDTH)
+            .right("upd ms")
+            .right("ratio")
+            .right("avg ms")
+            .right("ratio")
+            .right("m$/WI 2008")
+            .right("ratio")
+            .right("m$/WI 2026")
+            .right("ratio");
     for (int i = 0; i < view.size(); i++) {
       int b = view.baseline(i);
       if (b == i) {
@@ -254,11 +359,17 @@ final class Tables {
       double c08Base = SweepView.costPerWi2008(base);
       double c26 = SweepView.costPerWi2026(r);
       double c26Base = SweepView.costPerWi2026(base);
-      t.row(view.name(i), view.name(b),
-          Numbers.sig3(upd), Numbers.ratio(upd, updBase, times),
-          Numbers.sig3(avg), Numbers.ratio(avg, avgBase, times),
-          Numbers.sig3(c08), Numbers.ratio(c08, c08Base, times),
-          Numbers.sig3(c26), Numbers.ratio(c26, c26Base, times));
+      t.row(
+          view.name(i),
+          view.name(b),
+          Numbers.sig3(upd),
+          Numbers.ratio(upd, updBase, times),
+          Numbers.sig3(avg),
+          Numbers.ratio(avg, avgBase, times),
+          Numbers.sig3(c08),
+          Numbers.ratio(c08, c08Base, times),
+          Numbers.sig3(c26),
+          Numbers.ratio(c26, c26Base, times));
     }
     return t;
   }
@@ -276,13 +387,18 @@ final class Tables {
       if (SweepView.total(r).count() == 0 || SweepView.total(base).count() == 0) {
         continue; // nothing to compare
       }
-      lines.add(view.name(i) + " / " + view.name(b) + " cost = "
-          + Numbers.ratio(SweepView.costPerWi2008(r), SweepView.costPerWi2008(base), times)
-          + " (2008 prices), "
-          + Numbers.ratio(SweepView.costPerWi2026(r), SweepView.costPerWi2026(base), times)
-          + " (2026 prices); "
-          + "update response time = "
-          + Numbers.ratio(meanOrNaN(SweepView.update(r)), meanOrNaN(SweepView.update(base)), times));
+      lines.add(
+          view.name(i)
+              + " / "
+              + view.name(b)
+              + " cost = "
+              + Numbers.ratio(SweepView.costPerWi2008(r), SweepView.costPerWi2008(base), times)
+              + " (2008 prices), "
+              + Numbers.ratio(SweepView.costPerWi2026(r), SweepView.costPerWi2026(base), times)
+              + " (2026 prices); "
+              + "update response time = "
+              + Numbers.ratio(
+                  meanOrNaN(SweepView.update(r)), meanOrNaN(SweepView.update(base)), times));
     }
     return lines;
   }
@@ -293,8 +409,11 @@ final class Tables {
    * characters (pass {@link Integer#MAX_VALUE} for a single table). Rows whose measure is a cost
    * can get a last row "background" with the background work per WI ({@code background}).
    */
-  static List<TextTable> pivot(SweepView view, ToDoubleFunction<ResponseStats> measure,
-      ToDoubleFunction<RunResult> background, int width) {
+  static List<TextTable> pivot(
+      SweepView view,
+      ToDoubleFunction<ResponseStats> measure,
+      ToDoubleFunction<RunResult> background,
+      int width) {
     List<TextTable> tables = new ArrayList<>();
     int i = 0;
     while (i < view.size()) {
@@ -314,8 +433,12 @@ final class Tables {
     return tables;
   }
 
-  private static TextTable pivotOf(SweepView view, int from, int to,
-      ToDoubleFunction<ResponseStats> measure, ToDoubleFunction<RunResult> background) {
+  private static TextTable pivotOf(
+      SweepView view,
+      int from,
+      int to,
+      ToDoubleFunction<ResponseStats> measure,
+      ToDoubleFunction<RunResult> background) {
     TextTable t = new TextTable().left("interaction", INTERACTION_WIDTH);
     for (int i = from; i < to; i++) {
       t.right(view.shortName(i));
@@ -354,11 +477,19 @@ final class Tables {
    * share (Table 4 loads the 1,000 products alone).
    */
   static TextTable load(SweepView view) {
-    TextTable t = new TextTable()
-        .left("run", RUN_NAME_WIDTH)
-        .right("rows").right("seconds").right("requests").right("pages")
-        .right("m$ 2008").right("m$ 2026").right("item s").right("item req")
-        .right("item m$ 2008").right("item m$ 2026");
+    TextTable t =
+        new TextTable()
+            .left("run", RUN_NAME_WIDTH)
+            .right("rows")
+            .right("seconds")
+            .right("requests")
+            .right("pages")
+            .right("m$ 2008")
+            .right("m$ 2026")
+            .right("item s")
+            .right("item req")
+            .right("item m$ 2008")
+            .right("item m$ 2026");
     for (int i = 0; i < view.size(); i++) {
       LoadSummary load = view.run(i).load();
       if (load == null) {
@@ -368,12 +499,17 @@ final class Tables {
         t.row(cells);
         continue;
       }
-      t.row(view.name(i), Numbers.count(load.totalRows()),
+      t.row(
+          view.name(i),
+          Numbers.count(load.totalRows()),
           Numbers.fixed(load.elapsed().toNanos() / 1e9, 1),
-          Numbers.count(load.requests()), Numbers.count(load.pagesWritten()),
-          Numbers.sig3(load.milliDollars2008()), Numbers.sig3(load.milliDollars2026()),
+          Numbers.count(load.requests()),
+          Numbers.count(load.pagesWritten()),
+          Numbers.sig3(load.milliDollars2008()),
+          Numbers.sig3(load.milliDollars2026()),
           Numbers.fixed(load.itemsElapsed().toNanos() / 1e9, 2),
-          Numbers.count(load.itemRequests()), Numbers.sig3(load.itemMilliDollars2008()),
+          Numbers.count(load.itemRequests()),
+          Numbers.sig3(load.itemMilliDollars2008()),
           Numbers.sig3(load.itemMilliDollars2026()));
     }
     return t;
@@ -415,8 +551,8 @@ final class Tables {
    * single over-long segment keeps its own line); the first line starts with {@code firstPrefix},
    * the others with {@code prefix}.
    */
-  static List<String> wrap(List<String> segments, String firstPrefix, String prefix,
-      String separator, int width) {
+  static List<String> wrap(
+      List<String> segments, String firstPrefix, String prefix, String separator, int width) {
     List<String> lines = new ArrayList<>();
     StringBuilder line = new StringBuilder(firstPrefix);
     boolean empty = true;

@@ -12,7 +12,10 @@ import java.util.List;
  */
 final class TextTable {
   /** Column alignment: labels left, numbers right. */
-  enum Align { LEFT, RIGHT }
+  enum Align {
+    LEFT,
+    RIGHT
+  }
 
   private record Column(String header, Align align, int maxWidth) {}
 

@@ -43,7 +43,16 @@ final class SerialLatency implements CallInterceptor {
     if (sum == null) {
       return proceed.get();
     }
-    return proceed.get().whenComplete((value, failure) -> sum.add(model.latency(call.operation(),
-        call.requestBytes(), failure == null ? call.responseBytes(value) : 0).toNanos()));
+    return proceed
+        .get()
+        .whenComplete(
+            (value, failure) ->
+                sum.add(
+                    model
+                        .latency(
+                            call.operation(),
+                            call.requestBytes(),
+                            failure == null ? call.responseBytes(value) : 0)
+                        .toNanos()));
   }
 }

@@ -36,76 +36,131 @@ import picocli.CommandLine.Option;
       "against the checkpoint interval (its Figure 3) as CSV and PNG."
     })
 public final class SigmodCommand implements Callable<Integer> {
-  @Option(names = "--protocols", split = ",", defaultValue = "naive,basic,monotonic,atomic",
-      paramLabel = "P", description = "Protocols of the tables, or all (default: the paper's,"
-          + " ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--protocols",
+      split = ",",
+      defaultValue = "naive,basic,monotonic,atomic",
+      paramLabel = "P",
+      description =
+          "Protocols of the tables, or all (default: the paper's," + " ${DEFAULT-VALUE}).")
   List<String> protocols;
 
-  @Option(names = "--sweep-protocols", split = ",", defaultValue = "basic,atomic",
-      paramLabel = "P", description = "Protocols of the checkpoint-interval sweep, all, or none"
-          + " (default: the paper's Figure 3, ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--sweep-protocols",
+      split = ",",
+      defaultValue = "basic,atomic",
+      paramLabel = "P",
+      description =
+          "Protocols of the checkpoint-interval sweep, all, or none"
+              + " (default: the paper's Figure 3, ${DEFAULT-VALUE}).")
   List<String> sweepProtocols;
 
-  @Option(names = "--intervals", split = ",", defaultValue = "1s,5s,10s,20s,30s,60s",
-      paramLabel = "DURATION", description = "Swept checkpoint intervals (default:"
-          + " ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--intervals",
+      split = ",",
+      defaultValue = "1s,5s,10s,20s,30s,60s",
+      paramLabel = "DURATION",
+      description = "Swept checkpoint intervals (default:" + " ${DEFAULT-VALUE}).")
   List<String> intervals;
 
-  @Option(names = "--profile", defaultValue = "eu", paramLabel = "PROFILE",
-      description = "Latency profile: eu (the paper's client in Europe), ec2 or none (default:"
-          + " ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--profile",
+      defaultValue = "eu",
+      paramLabel = "PROFILE",
+      description =
+          "Latency profile: eu (the paper's client in Europe), ec2 or none (default:"
+              + " ${DEFAULT-VALUE}).")
   String profile;
 
-  @Option(names = "--clients", defaultValue = "1", paramLabel = "N",
-      description = "Clients, each with its own database handle (default: ${DEFAULT-VALUE}, as"
-          + " the paper).")
+  @Option(
+      names = "--clients",
+      defaultValue = "1",
+      paramLabel = "N",
+      description =
+          "Clients, each with its own database handle (default: ${DEFAULT-VALUE}, as"
+              + " the paper).")
   int clients;
 
-  @Option(names = "--transactions", defaultValue = "30", paramLabel = "N",
+  @Option(
+      names = "--transactions",
+      defaultValue = "30",
+      paramLabel = "N",
       description = "Measured transactions per client and protocol (default: ${DEFAULT-VALUE}).")
   int transactions;
 
-  @Option(names = "--warm-up", defaultValue = "5", paramLabel = "N",
+  @Option(
+      names = "--warm-up",
+      defaultValue = "5",
+      paramLabel = "N",
       description = "Unmeasured transactions per client first (default: ${DEFAULT-VALUE}).")
   int warmUp;
 
-  @Option(names = "--checkpoint-interval", defaultValue = "10s", paramLabel = "DURATION",
+  @Option(
+      names = "--checkpoint-interval",
+      defaultValue = "10s",
+      paramLabel = "DURATION",
       description = "Checkpoint interval of the tables (default: ${DEFAULT-VALUE}).")
   String checkpointInterval;
 
-  @Option(names = "--sweep-transactions", defaultValue = "500", paramLabel = "N",
-      description = "Transactions per client of each sweep point, in simulated time (default:"
-          + " ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--sweep-transactions",
+      defaultValue = "500",
+      paramLabel = "N",
+      description =
+          "Transactions per client of each sweep point, in simulated time (default:"
+              + " ${DEFAULT-VALUE}).")
   int sweepTransactions;
 
-  @Option(names = "--spacing", paramLabel = "DURATION",
-      description = "Sweep: simulated time between a client's transactions (default: the time"
-          + " per transaction its protocol measured).")
+  @Option(
+      names = "--spacing",
+      paramLabel = "DURATION",
+      description =
+          "Sweep: simulated time between a client's transactions (default: the time"
+              + " per transaction its protocol measured).")
   String spacing;
 
-  @Option(names = "--items", defaultValue = "1000", paramLabel = "N",
+  @Option(
+      names = "--items",
+      defaultValue = "1000",
+      paramLabel = "N",
       description = "ITEM rows (default: ${DEFAULT-VALUE}).")
   long items;
 
-  @Option(names = "--customers", defaultValue = "2880", paramLabel = "N",
+  @Option(
+      names = "--customers",
+      defaultValue = "2880",
+      paramLabel = "N",
       description = "CUSTOMER rows (default: ${DEFAULT-VALUE}, TPC-W's for one browser).")
   int customers;
 
-  @Option(names = "--time-scale", defaultValue = "10", paramLabel = "N",
-      description = "Simulated time runs N times faster than real time in the timed runs;"
-          + " 1 for real time (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--time-scale",
+      defaultValue = "10",
+      paramLabel = "N",
+      description =
+          "Simulated time runs N times faster than real time in the timed runs;"
+              + " 1 for real time (default: ${DEFAULT-VALUE}).")
   int timeScale;
 
-  @Option(names = "--sqs-price", defaultValue = "0.01", paramLabel = "DOLLARS",
-      description = "Dollars per 1,000 SQS messages sent under the paper's prices (default:"
-          + " ${DEFAULT-VALUE}, as paper 001 states).")
+  @Option(
+      names = "--sqs-price",
+      defaultValue = "0.01",
+      paramLabel = "DOLLARS",
+      description =
+          "Dollars per 1,000 SQS messages sent under the paper's prices (default:"
+              + " ${DEFAULT-VALUE}, as paper 001 states).")
   String sqsPrice;
 
-  @Option(names = "--seed", defaultValue = "2008", paramLabel = "N",
+  @Option(
+      names = "--seed",
+      defaultValue = "2008",
+      paramLabel = "N",
       description = "Seed of the data and every choice (default: ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--out", paramLabel = "DIR",
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
       description = "Output directory (default: sigmod-results/<date-time>).")
   Path out;
 
@@ -134,8 +189,8 @@ public final class SigmodCommand implements Callable<Integer> {
       if (k.accepts(ProtocolOption.CHECKPOINTS)) {
         swept.add(k);
       } else if (!isAll(sweepProtocols)) {
-        throw new IllegalArgumentException("--sweep-protocols: " + name(k)
-            + " has no checkpoints to sweep");
+        throw new IllegalArgumentException(
+            "--sweep-protocols: " + name(k) + " has no checkpoints to sweep");
       }
     }
     List<Duration> sweptIntervals = new ArrayList<>();
@@ -166,12 +221,31 @@ public final class SigmodCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--sqs-price must not be negative");
     }
     Scale scale = new Scale(items, 1, positive("--customers", customers));
-    Path dir = out != null ? out : Path.of("sigmod-results",
-        LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-    return new SigmodBenchmark.Settings(tables, swept, sweptIntervals,
-        profile.trim().toLowerCase(Locale.ROOT), clients, warmUp, transactions,
-        sweepTransactions, positive("--checkpoint-interval", Durations.parse(checkpointInterval)),
-        scale, 100 * 1024, Duration.ofSeconds(100), timeScale, space, price, seed, dir);
+    Path dir =
+        out != null
+            ? out
+            : Path.of(
+                "sigmod-results",
+                LocalDateTime.now(ZoneId.systemDefault())
+                    .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    return new SigmodBenchmark.Settings(
+        tables,
+        swept,
+        sweptIntervals,
+        profile.trim().toLowerCase(Locale.ROOT),
+        clients,
+        warmUp,
+        transactions,
+        sweepTransactions,
+        positive("--checkpoint-interval", Durations.parse(checkpointInterval)),
+        scale,
+        100 * 1024,
+        Duration.ofSeconds(100),
+        timeScale,
+        space,
+        price,
+        seed,
+        dir);
   }
 
   private static boolean isAll(List<String> names) {
@@ -184,8 +258,10 @@ public final class SigmodCommand implements Callable<Integer> {
     for (String n : names) {
       String t = n.trim();
       if (t.equalsIgnoreCase("all")) {
-        Arrays.stream(ProtocolKind.values()).filter(ProtocolKind::isAvailable)
-            .filter(k -> !kinds.contains(k)).forEach(kinds::add);
+        Arrays.stream(ProtocolKind.values())
+            .filter(ProtocolKind::isAvailable)
+            .filter(k -> !kinds.contains(k))
+            .forEach(kinds::add);
       } else if (!t.equalsIgnoreCase("none")) {
         try {
           ProtocolKind k = ProtocolKind.valueOf(t.toUpperCase(Locale.ROOT));
@@ -193,8 +269,11 @@ public final class SigmodCommand implements Callable<Integer> {
             kinds.add(k);
           }
         } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("unknown protocol '" + n + "'; known: all, none, "
-              + Arrays.toString(ProtocolKind.values()).toLowerCase(Locale.ROOT));
+          throw new IllegalArgumentException(
+              "unknown protocol '"
+                  + n
+                  + "'; known: all, none, "
+                  + Arrays.toString(ProtocolKind.values()).toLowerCase(Locale.ROOT));
         }
       }
     }

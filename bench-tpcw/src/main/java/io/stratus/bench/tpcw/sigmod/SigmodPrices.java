@@ -67,10 +67,13 @@ import java.math.BigDecimal;
 public final class SigmodPrices {
   /** Price class of SQS sends, the only SQS calls the paper's price charges. */
   public static final String QUEUE_SENDS = "simple queue send";
+
   /** Price class of the other SQS calls (free). */
   public static final String QUEUE_OTHER = "simple queue receive/delete/admin";
+
   /** Price class of the lock service (free, as the LOCK queue's receive it replaces). */
   public static final String LOCKS = "lock";
+
   /** Price class of advanced queues and counters. */
   public static final String ADVANCED = "advanced queue/counter";
 
@@ -91,24 +94,63 @@ public final class SigmodPrices {
    * messages sent, to weigh the queue-based protocols under another SQS tariff.
    */
   public static PriceTable paper001(BigDecimal perThousand) {
-    String name = perThousand.compareTo(SQS_PER_THOUSAND) == 0 ? "paper 001 prices"
-        : "paper 001 (SQS $" + perThousand.stripTrailingZeros().toPlainString() + ")";
+    String name =
+        perThousand.compareTo(SQS_PER_THOUSAND) == 0
+            ? "paper 001 prices"
+            : "paper 001 (SQS $" + perThousand.stripTrailingZeros().toPlainString() + ")";
     return PriceTable.builder(name)
-        .priceClass(PriceTables.STORAGE_WRITE, "0.01", 1_000, Billing.PER_CALL, STORAGE_PUT,
-            STORAGE_PUT_IF_ABSENT, STORAGE_PUT_IF_VERSION, STORAGE_LIST)
-        .priceClass(PriceTables.STORAGE_READ, "0.01", 10_000, Billing.PER_CALL, STORAGE_GET,
-            STORAGE_GET_METADATA, STORAGE_GET_IF_CHANGED, STORAGE_GET_IF_MODIFIED_SINCE)
+        .priceClass(
+            PriceTables.STORAGE_WRITE,
+            "0.01",
+            1_000,
+            Billing.PER_CALL,
+            STORAGE_PUT,
+            STORAGE_PUT_IF_ABSENT,
+            STORAGE_PUT_IF_VERSION,
+            STORAGE_LIST)
+        .priceClass(
+            PriceTables.STORAGE_READ,
+            "0.01",
+            10_000,
+            Billing.PER_CALL,
+            STORAGE_GET,
+            STORAGE_GET_METADATA,
+            STORAGE_GET_IF_CHANGED,
+            STORAGE_GET_IF_MODIFIED_SINCE)
         .free(PriceTables.STORAGE_DELETES, STORAGE_DELETE)
-        .priceClass(QUEUE_SENDS, perThousand, 1_000, Billing.PER_CALL, QUEUE_SEND,
-            QUEUE_SEND_BATCH)
-        .free(QUEUE_OTHER, QUEUE_CREATE, QUEUE_DELETE, QUEUE_LIST, QUEUE_RECEIVE,
-            QUEUE_DELETE_MESSAGE, QUEUE_DELETE_BATCH, QUEUE_INSPECT)
-        .free(LOCKS, LOCK_SET_TIMEOUT, LOCK_ACQUIRE_EXCLUSIVE, LOCK_ACQUIRE_SHARED, LOCK_RELEASE,
+        .priceClass(QUEUE_SENDS, perThousand, 1_000, Billing.PER_CALL, QUEUE_SEND, QUEUE_SEND_BATCH)
+        .free(
+            QUEUE_OTHER,
+            QUEUE_CREATE,
+            QUEUE_DELETE,
+            QUEUE_LIST,
+            QUEUE_RECEIVE,
+            QUEUE_DELETE_MESSAGE,
+            QUEUE_DELETE_BATCH,
+            QUEUE_INSPECT)
+        .free(
+            LOCKS,
+            LOCK_SET_TIMEOUT,
+            LOCK_ACQUIRE_EXCLUSIVE,
+            LOCK_ACQUIRE_SHARED,
+            LOCK_RELEASE,
             LOCK_GET_TIMEOUT)
-        .priceClass(ADVANCED, "0.01", 1_000, Billing.PER_CALL, ADVANCED_QUEUE_CREATE,
-            ADVANCED_QUEUE_DELETE, ADVANCED_QUEUE_LIST, ADVANCED_QUEUE_SEND, ADVANCED_QUEUE_RECEIVE,
-            ADVANCED_QUEUE_DELETE_MESSAGE, ADVANCED_QUEUE_DELETE_BY_KEY, COUNTER_SET_TIMEOUT,
-            COUNTER_INCREMENT, COUNTER_VALIDATE, COUNTER_HIGHEST_VALIDATED)
+        .priceClass(
+            ADVANCED,
+            "0.01",
+            1_000,
+            Billing.PER_CALL,
+            ADVANCED_QUEUE_CREATE,
+            ADVANCED_QUEUE_DELETE,
+            ADVANCED_QUEUE_LIST,
+            ADVANCED_QUEUE_SEND,
+            ADVANCED_QUEUE_RECEIVE,
+            ADVANCED_QUEUE_DELETE_MESSAGE,
+            ADVANCED_QUEUE_DELETE_BY_KEY,
+            COUNTER_SET_TIMEOUT,
+            COUNTER_INCREMENT,
+            COUNTER_VALIDATE,
+            COUNTER_HIGHEST_VALIDATED)
         .free(PriceTables.MACHINES, MACHINE_START, MACHINE_STOP, MACHINE_DESCRIBE, MACHINE_LIST)
         .transferPerGb("0.18", "0.18")
         .build();

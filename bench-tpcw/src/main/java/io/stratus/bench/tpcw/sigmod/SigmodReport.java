@@ -34,7 +34,6 @@ final class SigmodReport {
   static final String CHART_PAPER = "cost-vs-checkpoint-interval.png";
   static final String CHART_2026 = "cost-vs-checkpoint-interval-2026.png";
 
-
   private SigmodReport() {}
 
   /** The names of the files {@link #write} writes. */
@@ -43,47 +42,69 @@ final class SigmodReport {
   }
 
   /** Writes the files into {@code dir} (which exists). */
-  static void write(Path dir, List<SigmodRun.Result> timed, List<SigmodRun.Result> sweep,
-      PriceTable paper) throws IOException {
+  static void write(
+      Path dir, List<SigmodRun.Result> timed, List<SigmodRun.Result> sweep, PriceTable paper)
+      throws IOException {
     PriceTable today = PriceTables.aws2026();
     List<String> table = new ArrayList<>();
-    table.add("protocol,profile,clients,transactions,committed,failed,retries,avg_s,max_s,"
-        + "one_by_one_avg_s,one_by_one_max_s,"
-        + "requests_per_tx,sqs_sends_per_tx,checkpoints,pending_after_drain,"
-        + "paper_prices_total,paper_prices_checkpoint,paper_prices_transaction,"
-        + "aws2026_total,aws2026_checkpoint,aws2026_transaction,"
-        + "paper_avg_s,paper_max_s,paper_total,paper_checkpoint,paper_transaction");
+    table.add(
+        "protocol,profile,clients,transactions,committed,failed,retries,avg_s,max_s,"
+            + "one_by_one_avg_s,one_by_one_max_s,"
+            + "requests_per_tx,sqs_sends_per_tx,checkpoints,pending_after_drain,"
+            + "paper_prices_total,paper_prices_checkpoint,paper_prices_transaction,"
+            + "aws2026_total,aws2026_checkpoint,aws2026_transaction,"
+            + "paper_avg_s,paper_max_s,paper_total,paper_checkpoint,paper_transaction");
     for (SigmodRun.Result r : timed) {
       double[] time = SigmodBenchmark.PAPER_TIME.get(r.spec().protocol());
       double[] cost = SigmodBenchmark.PAPER_COST.get(r.spec().protocol());
-      table.add(String.join(",", SigmodBenchmark.name(r), r.spec().profile(),
-          Integer.toString(r.spec().clients()), Integer.toString(r.spec().transactions()),
-          Long.toString(r.committed()), Long.toString(r.failed()), Long.toString(r.retries()),
-          number(r.averageSeconds()), number(r.maxSeconds()), number(r.serialSeconds()),
-          number(r.serialMaxSeconds()),
-          number(SigmodBenchmark.perTransaction(r, r.transactions().requests())),
-          number(SigmodBenchmark.perTransaction(r, SigmodBenchmark.sends(r.transactions()))),
-          Long.toString(r.checkpoints()), Long.toString(r.pendingMessages()),
-          split(r, paper), split(r, today),
-          time == null ? "," : number(time[0]) + "," + number(time[1]),
-          cost == null ? ",," : number(cost[0]) + "," + number(cost[1]) + ","
-              + number(cost[2])));
+      table.add(
+          String.join(
+              ",",
+              SigmodBenchmark.name(r),
+              r.spec().profile(),
+              Integer.toString(r.spec().clients()),
+              Integer.toString(r.spec().transactions()),
+              Long.toString(r.committed()),
+              Long.toString(r.failed()),
+              Long.toString(r.retries()),
+              number(r.averageSeconds()),
+              number(r.maxSeconds()),
+              number(r.serialSeconds()),
+              number(r.serialMaxSeconds()),
+              number(SigmodBenchmark.perTransaction(r, r.transactions().requests())),
+              number(SigmodBenchmark.perTransaction(r, SigmodBenchmark.sends(r.transactions()))),
+              Long.toString(r.checkpoints()),
+              Long.toString(r.pendingMessages()),
+              split(r, paper),
+              split(r, today),
+              time == null ? "," : number(time[0]) + "," + number(time[1]),
+              cost == null
+                  ? ",,"
+                  : number(cost[0]) + "," + number(cost[1]) + "," + number(cost[2])));
     }
     Files.write(dir.resolve(TABLE), table, StandardCharsets.UTF_8);
     if (sweep.isEmpty()) {
       return;
     }
     List<String> rows = new ArrayList<>();
-    rows.add("protocol,checkpoint_interval_s,clients,transactions,spacing_s,checkpoints,"
-        + "requests_per_tx,pending_after_drain,paper_prices_total,paper_prices_checkpoint,"
-        + "paper_prices_transaction,aws2026_total,aws2026_checkpoint,aws2026_transaction");
+    rows.add(
+        "protocol,checkpoint_interval_s,clients,transactions,spacing_s,checkpoints,"
+            + "requests_per_tx,pending_after_drain,paper_prices_total,paper_prices_checkpoint,"
+            + "paper_prices_transaction,aws2026_total,aws2026_checkpoint,aws2026_transaction");
     for (SigmodRun.Result r : sweep) {
-      rows.add(String.join(",", SigmodBenchmark.name(r),
-          number(r.spec().checkpointInterval().toMillis() / 1e3),
-          Integer.toString(r.spec().clients()), Long.toString(r.committed()),
-          number(r.spec().spacing().toNanos() / 1e9), Long.toString(r.checkpoints()),
-          number(SigmodBenchmark.perTransaction(r, r.all().requests())),
-          Long.toString(r.pendingMessages()), split(r, paper), split(r, today)));
+      rows.add(
+          String.join(
+              ",",
+              SigmodBenchmark.name(r),
+              number(r.spec().checkpointInterval().toMillis() / 1e3),
+              Integer.toString(r.spec().clients()),
+              Long.toString(r.committed()),
+              number(r.spec().spacing().toNanos() / 1e9),
+              Long.toString(r.checkpoints()),
+              number(SigmodBenchmark.perTransaction(r, r.all().requests())),
+              Long.toString(r.pendingMessages()),
+              split(r, paper),
+              split(r, today)));
     }
     Files.write(dir.resolve(SWEEP), rows, StandardCharsets.UTF_8);
     chart(dir.resolve(CHART_PAPER), sweep, paper);
@@ -91,8 +112,10 @@ final class SigmodReport {
   }
 
   private static String split(SigmodRun.Result r, PriceTable prices) {
-    return r.perThousand(r.all(), prices).toPlainString() + ","
-        + r.perThousand(r.background(), prices).toPlainString() + ","
+    return r.perThousand(r.all(), prices).toPlainString()
+        + ","
+        + r.perThousand(r.background(), prices).toPlainString()
+        + ","
         + r.perThousand(r.transactions(), prices).toPlainString();
   }
 
@@ -102,10 +125,17 @@ final class SigmodReport {
 
   private static void chart(Path file, List<SigmodRun.Result> sweep, PriceTable prices)
       throws IOException {
-    XYChart chart = new XYChartBuilder().width(1000).height(600)
-        .title("Cost per 1,000 transactions, varying the checkpoint interval (" + prices.name()
-            + ")")
-        .xAxisTitle("checkpoint interval (s)").yAxisTitle("$ per 1,000 transactions").build();
+    XYChart chart =
+        new XYChartBuilder()
+            .width(1000)
+            .height(600)
+            .title(
+                "Cost per 1,000 transactions, varying the checkpoint interval ("
+                    + prices.name()
+                    + ")")
+            .xAxisTitle("checkpoint interval (s)")
+            .yAxisTitle("$ per 1,000 transactions")
+            .build();
     var styler = chart.getStyler();
     ChartStyle.apply(styler);
     styler.setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Line);

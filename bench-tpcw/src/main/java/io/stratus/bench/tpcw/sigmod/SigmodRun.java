@@ -77,15 +77,22 @@ import java.util.function.Supplier;
  */
 final class SigmodRun {
   /** How clients are driven (see the class comment). */
-  enum Mode { TIMED, SIMULATED }
+  enum Mode {
+    TIMED,
+    SIMULATED
+  }
 
   /** The start of simulated time (order dates and ids are drawn from it). */
   static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
+
   /** Paper 001 section 6.1: the client's cache was limited to 5 MB. */
   static final long POOL_BYTES = 5L * 1024 * 1024;
+
   private static final String DATABASE = "sigmod/bookstore";
+
   /** The threads of a handle's own checkpoint pool, which the shared pool replaces. */
   private static final int BACKGROUND_THREADS_PER_CLIENT = 4;
+
   /** Order ids a transaction draws before it gives up on duplicates. */
   private static final int ORDER_ID_DRAWS = 4;
 
@@ -99,16 +106,28 @@ final class SigmodRun {
    * @param spacing simulated time between the starts of one client's transactions (simulated
    *     runs)
    */
-  record Spec(ProtocolKind protocol, Mode mode, String profile, int clients, int warmUp,
-      int transactions, Duration checkpointInterval, Scale scale, int pageSize, Duration ttl,
-      int timeScale, Duration spacing, long seed) {
+  record Spec(
+      ProtocolKind protocol,
+      Mode mode,
+      String profile,
+      int clients,
+      int warmUp,
+      int transactions,
+      Duration checkpointInterval,
+      Scale scale,
+      int pageSize,
+      Duration ttl,
+      int timeScale,
+      Duration spacing,
+      long seed) {
     Spec {
       Objects.requireNonNull(protocol, "protocol");
       Objects.requireNonNull(mode, "mode");
       LatencyProfiles.byName(profile);
       if (clients < 1 || warmUp < 0 || transactions < 1 || timeScale < 1) {
-        throw new IllegalArgumentException("clients and transactions must be positive, the warm-up"
-            + " not negative, the time scale at least 1");
+        throw new IllegalArgumentException(
+            "clients and transactions must be positive, the warm-up"
+                + " not negative, the time scale at least 1");
       }
       if (mode == Mode.SIMULATED && (spacing == null || spacing.isNegative())) {
         throw new IllegalArgumentException("a simulated run needs a non-negative spacing");
@@ -134,10 +153,23 @@ final class SigmodRun {
    * @param checkpoints checkpoints completed in the measured phase and the drain
    * @param pendingMessages messages left in the pending-update and ATOMIC queues after the drain
    */
-  record Result(Spec spec, long committed, long failed, long retries, long totalNanos,
-      long maxNanos, long serialNanos, long serialMaxNanos, long recordsRead,
-      long recordsWritten, MeterSnapshot transactions, MeterSnapshot background,
-      MeterSnapshot all, long checkpoints, long pendingMessages, Duration wallTime) {
+  record Result(
+      Spec spec,
+      long committed,
+      long failed,
+      long retries,
+      long totalNanos,
+      long maxNanos,
+      long serialNanos,
+      long serialMaxNanos,
+      long recordsRead,
+      long recordsWritten,
+      MeterSnapshot transactions,
+      MeterSnapshot background,
+      MeterSnapshot all,
+      long checkpoints,
+      long pendingMessages,
+      Duration wallTime) {
 
     /** Average simulated seconds per committed transaction. */
     double averageSeconds() {
@@ -172,9 +204,10 @@ final class SigmodRun {
       if (committed == 0) {
         return BigDecimal.ZERO;
       }
-      PriceTable priced = spec.profile().equalsIgnoreCase("ec2") ? prices.withoutTransfer()
-          : prices;
-      return part.cost(priced).multiply(BigDecimal.valueOf(1000))
+      PriceTable priced =
+          spec.profile().equalsIgnoreCase("ec2") ? prices.withoutTransfer() : prices;
+      return part.cost(priced)
+          .multiply(BigDecimal.valueOf(1000))
           .divide(BigDecimal.valueOf(committed), 6, RoundingMode.HALF_UP);
     }
   }
@@ -195,12 +228,12 @@ final class SigmodRun {
 
   private Result timed(long wallStart) {
     try (ScaledTime time = new ScaledTime(EPOCH, spec.timeScale())) {
-      Background background =
-          Background.threads(BACKGROUND_THREADS_PER_CLIENT * spec.clients());
+      Background background = Background.threads(BACKGROUND_THREADS_PER_CLIENT * spec.clients());
       try {
         Fixture f = new Fixture(time, time, time::threadNanos, background);
-        return f.measure(wallStart, (clients, count, meter, tally) ->
-            runThreads(f, clients, count, meter, tally));
+        return f.measure(
+            wallStart,
+            (clients, count, meter, tally) -> runThreads(f, clients, count, meter, tally));
       } finally {
         background.close();
       }
@@ -212,48 +245,59 @@ final class SigmodRun {
     Background background = Background.simulated();
     long[] now = {0};
     Fixture f = new Fixture(clock, null, () -> now[0], background);
-    return f.measure(wallStart, (clients, count, meter, tally) -> {
-      record Next(long at, int client) {}
-      PriorityQueue<Next> queue = new PriorityQueue<>((a, b) -> a.at != b.at
-          ? Long.compare(a.at, b.at) : Integer.compare(a.client, b.client));
-      long base = now[0];
-      for (int c = 0; c < clients.size(); c++) {
-        queue.add(new Next(base, c));
-      }
-      int[] done = new int[clients.size()];
-      long spacing = spec.spacing().toNanos();
-      long end = base;
-      while (!queue.isEmpty()) {
-        Next n = queue.poll();
-        clock.advance(Duration.ofNanos(n.at - now[0]));
-        now[0] = n.at;
-        f.transaction(clients.get(n.client), meter, tally, spacing);
-        background.runQueued();
-        end = Math.max(end, n.at + spacing);
-        if (++done[n.client] < count) {
-          queue.add(new Next(n.at + spacing, n.client));
-        }
-      }
-      clock.advance(Duration.ofNanos(end - now[0])); // the last transactions end
-      now[0] = end;
-    });
+    return f.measure(
+        wallStart,
+        (clients, count, meter, tally) -> {
+          record Next(long at, int client) {}
+          PriorityQueue<Next> queue =
+              new PriorityQueue<>(
+                  (a, b) ->
+                      a.at != b.at
+                          ? Long.compare(a.at, b.at)
+                          : Integer.compare(a.client, b.client));
+          long base = now[0];
+          for (int c = 0; c < clients.size(); c++) {
+            queue.add(new Next(base, c));
+          }
+          int[] done = new int[clients.size()];
+          long spacing = spec.spacing().toNanos();
+          long end = base;
+          while (!queue.isEmpty()) {
+            Next n = queue.poll();
+            clock.advance(Duration.ofNanos(n.at - now[0]));
+            now[0] = n.at;
+            f.transaction(clients.get(n.client), meter, tally, spacing);
+            background.runQueued();
+            end = Math.max(end, n.at + spacing);
+            if (++done[n.client] < count) {
+              queue.add(new Next(n.at + spacing, n.client));
+            }
+          }
+          clock.advance(Duration.ofNanos(end - now[0])); // the last transactions end
+          now[0] = end;
+        });
   }
 
-  private static void runThreads(Fixture f, List<Client> clients, int count, CloudMeter meter,
-      Tally tally) {
-    ExecutorService pool = Executors.newFixedThreadPool(clients.size(), r -> {
-      Thread t = new Thread(r, "sigmod-client");
-      t.setDaemon(true);
-      return t;
-    });
+  private static void runThreads(
+      Fixture f, List<Client> clients, int count, CloudMeter meter, Tally tally) {
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            clients.size(),
+            r -> {
+              Thread t = new Thread(r, "sigmod-client");
+              t.setDaemon(true);
+              return t;
+            });
     try {
       List<Future<?>> work = new ArrayList<>();
       for (Client c : clients) {
-        work.add(pool.submit(() -> {
-          for (int i = 0; i < count; i++) {
-            f.transaction(c, meter, tally, -1);
-          }
-        }));
+        work.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < count; i++) {
+                    f.transaction(c, meter, tally, -1);
+                  }
+                }));
       }
       for (Future<?> w : work) {
         w.get();
@@ -317,10 +361,15 @@ final class SigmodRun {
       this.nanos = nanos;
       this.background = background;
       this.cloud = InProcessCloud.builder().seed(spec.seed()).clock(clock).build();
-      CallInterceptor latency = scheduler == null ? passThrough() : switchable(
-          new LatencyInterceptor(LatencyProfiles.byName(spec.profile()), scheduler), latencyOn);
-      this.services = Decorators.wrap(cloud.services(), attribution, serial,
-          new MeteringInterceptor(all), latency);
+      CallInterceptor latency =
+          scheduler == null
+              ? passThrough()
+              : switchable(
+                  new LatencyInterceptor(LatencyProfiles.byName(spec.profile()), scheduler),
+                  latencyOn);
+      this.services =
+          Decorators.wrap(
+              cloud.services(), attribution, serial, new MeteringInterceptor(all), latency);
     }
 
     Result measure(long wallStart, Driver driver) {
@@ -332,8 +381,11 @@ final class SigmodRun {
       try {
         for (int c = 0; c < spec.clients(); c++) {
           long seed = spec.seed() * 1_000_003L + c;
-          clients.add(new Client(open("client-" + c, background), new ComplexOrder(spec.scale(),
-              seed), RetryPolicy.builder().maxAttempts(5).seed(seed).build()));
+          clients.add(
+              new Client(
+                  open("client-" + c, background),
+                  new ComplexOrder(spec.scale(), seed),
+                  RetryPolicy.builder().maxAttempts(5).seed(seed).build()));
         }
         latencyOn.set(true);
         CloudMeter warmUp = new CloudMeter();
@@ -356,10 +408,22 @@ final class SigmodRun {
         MeterSnapshot bg = backgroundMeter.snapshot();
         attribution.chargeBackgroundTo(new CloudMeter());
         long pending = pendingMessages();
-        return new Result(spec, tally.committed.sum(), tally.failed.sum(), tally.retries.sum(),
-            tally.totalNanos.sum(), tally.maxNanos.get(), tally.serialNanos.sum(),
-            tally.serialMaxNanos.get(), tally.read.sum(), tally.written.sum(),
-            tx, bg, allAfter.minus(allBefore), checkpoints, pending,
+        return new Result(
+            spec,
+            tally.committed.sum(),
+            tally.failed.sum(),
+            tally.retries.sum(),
+            tally.totalNanos.sum(),
+            tally.maxNanos.get(),
+            tally.serialNanos.sum(),
+            tally.serialMaxNanos.get(),
+            tally.read.sum(),
+            tally.written.sum(),
+            tx,
+            bg,
+            allAfter.minus(allBefore),
+            checkpoints,
+            pending,
             Duration.ofNanos(System.nanoTime() - wallStart));
       } finally {
         for (Client c : clients) {
@@ -380,11 +444,20 @@ final class SigmodRun {
       ComplexOrder.Outcome o = null;
       for (int draws = 0; o == null && draws < ORDER_ID_DRAWS; draws++) {
         try {
-          o = attribution.charge(meter, () -> serial.measure(serialNanos,
-              () -> c.db().run(c.retries(), tx -> {
-                attempts[0]++;
-                return c.orders().execute(tx, plan, clock.millis());
-              })));
+          o =
+              attribution.charge(
+                  meter,
+                  () ->
+                      serial.measure(
+                          serialNanos,
+                          () ->
+                              c.db()
+                                  .run(
+                                      c.retries(),
+                                      tx -> {
+                                        attempts[0]++;
+                                        return c.orders().execute(tx, plan, clock.millis());
+                                      })));
         } catch (DuplicateKeyException e) {
           // another client drew the same order id: run again with a new one
         } catch (StratusException e) {
@@ -404,10 +477,14 @@ final class SigmodRun {
     }
 
     Database open(String clientId, Background executor) {
-      DatabaseConfig.Builder b = BookstoreSchema.configure(
-          DatabaseConfig.builder(services, DATABASE)).protocol(spec.protocol())
-          .pageSize(spec.pageSize()).ttl(spec.ttl()).poolBytes(POOL_BYTES).clock(clock)
-          .clientId(clientId);
+      DatabaseConfig.Builder b =
+          BookstoreSchema.configure(DatabaseConfig.builder(services, DATABASE))
+              .protocol(spec.protocol())
+              .pageSize(spec.pageSize())
+              .ttl(spec.ttl())
+              .poolBytes(POOL_BYTES)
+              .clock(clock)
+              .clientId(clientId);
       if (spec.protocol().accepts(ProtocolOption.CHECKPOINTS)) {
         b.checkpointInterval(spec.checkpointInterval()).checkpointSeed(spec.seed());
         if (executor != null) {
@@ -465,7 +542,8 @@ final class SigmodRun {
       long n = 0;
       for (String prefix : List.of(layout.pendingUpdatePrefix(), layout.atomicPrefix())) {
         for (String uri : queues.listQueues(prefix).join()) {
-          for (List<QueueMessage> got = receive(queues, uri); !got.isEmpty();
+          for (List<QueueMessage> got = receive(queues, uri);
+              !got.isEmpty();
               got = receive(queues, uri)) {
             n += got.size();
           }
@@ -496,11 +574,14 @@ final class SigmodRun {
     }
 
     static Background threads(int workers) {
-      return new Background(Executors.newFixedThreadPool(workers, r -> {
-        Thread t = new Thread(r, "sigmod-background");
-        t.setDaemon(true);
-        return t;
-      }));
+      return new Background(
+          Executors.newFixedThreadPool(
+              workers,
+              r -> {
+                Thread t = new Thread(r, "sigmod-background");
+                t.setDaemon(true);
+                return t;
+              }));
     }
 
     static Background simulated() {
@@ -516,16 +597,17 @@ final class SigmodRun {
       synchronized (lock) {
         inFlight++;
       }
-      pool.execute(() -> {
-        try {
-          task.run();
-        } finally {
-          synchronized (lock) {
-            inFlight--;
-            lock.notifyAll();
-          }
-        }
-      });
+      pool.execute(
+          () -> {
+            try {
+              task.run();
+            } finally {
+              synchronized (lock) {
+                inFlight--;
+                lock.notifyAll();
+              }
+            }
+          });
     }
 
     /** Simulated runs: runs the queued tasks, and those they queue, on this thread. */
@@ -560,8 +642,8 @@ final class SigmodRun {
   private static CallInterceptor passThrough() {
     return new CallInterceptor() {
       @Override
-      public <T> CompletableFuture<T> intercept(Call<T> call,
-          Supplier<CompletableFuture<T>> proceed) {
+      public <T> CompletableFuture<T> intercept(
+          Call<T> call, Supplier<CompletableFuture<T>> proceed) {
         return proceed.get();
       }
     };
@@ -571,8 +653,8 @@ final class SigmodRun {
   private static CallInterceptor switchable(CallInterceptor latency, AtomicBoolean on) {
     return new CallInterceptor() {
       @Override
-      public <T> CompletableFuture<T> intercept(Call<T> call,
-          Supplier<CompletableFuture<T>> proceed) {
+      public <T> CompletableFuture<T> intercept(
+          Call<T> call, Supplier<CompletableFuture<T>> proceed) {
         return on.get() ? latency.intercept(call, proceed) : proceed.get();
       }
     };
@@ -580,7 +662,10 @@ final class SigmodRun {
 
   @Override
   public String toString() {
-    return "SigmodRun[" + spec.protocol().name().toLowerCase(Locale.ROOT) + ", " + spec.mode()
+    return "SigmodRun["
+        + spec.protocol().name().toLowerCase(Locale.ROOT)
+        + ", "
+        + spec.mode()
         + "]";
   }
 }

@@ -14,7 +14,11 @@ package io.stratus.bench.tpcw.workload;
  *     when it read nothing whose freshness is tracked
  */
 public record InteractionOutcome(
-    Interaction interaction, boolean wrote, int recordsRead, int recordsWritten, int retries,
+    Interaction interaction,
+    boolean wrote,
+    int recordsRead,
+    int recordsWritten,
+    int retries,
     long stalenessMillis) {
 
   /** Validates the counts. */

@@ -10,12 +10,18 @@ import java.util.Map;
  * transition matrix; the shares are what its statistics are checked against.
  */
 public enum Mix {
-  BROWSING(new double[] {
-      29.00, 11.00, 11.00, 21.00, 12.00, 11.00, 2.00, 0.82, 0.75, 0.69, 0.30, 0.25, 0.10, 0.09}),
-  SHOPPING(new double[] {
-      16.00, 5.00, 5.00, 17.00, 20.00, 17.00, 11.60, 3.00, 2.60, 1.20, 0.75, 0.66, 0.10, 0.09}),
-  ORDERING(new double[] {
-      9.12, 0.46, 0.46, 12.35, 14.53, 13.08, 13.53, 12.86, 12.73, 10.18, 0.25, 0.22, 0.12, 0.11});
+  BROWSING(
+      new double[] {
+        29.00, 11.00, 11.00, 21.00, 12.00, 11.00, 2.00, 0.82, 0.75, 0.69, 0.30, 0.25, 0.10, 0.09
+      }),
+  SHOPPING(
+      new double[] {
+        16.00, 5.00, 5.00, 17.00, 20.00, 17.00, 11.60, 3.00, 2.60, 1.20, 0.75, 0.66, 0.10, 0.09
+      }),
+  ORDERING(
+      new double[] {
+        9.12, 0.46, 0.46, 12.35, 14.53, 13.08, 13.53, 12.86, 12.73, 10.18, 0.25, 0.22, 0.12, 0.11
+      });
 
   private final Map<Interaction, Double> percent = new EnumMap<>(Interaction.class);
 

@@ -30,10 +30,21 @@ package io.stratus.bench.tpcw.workload;
  *     failure that said nothing took effect
  */
 public record ResponseStats(
-    String label, long count, long errors, double meanMillis, double p50Millis, double p90Millis,
-    double p99Millis, double requestsPerInteraction, double milliDollars2008,
-    double milliDollars2026, double meanStalenessMillis, long maxStalenessMillis, long wrote,
-    double recordsReadPerInteraction, double recordsWrittenPerInteraction,
+    String label,
+    long count,
+    long errors,
+    double meanMillis,
+    double p50Millis,
+    double p90Millis,
+    double p99Millis,
+    double requestsPerInteraction,
+    double milliDollars2008,
+    double milliDollars2026,
+    double meanStalenessMillis,
+    long maxStalenessMillis,
+    long wrote,
+    double recordsReadPerInteraction,
+    double recordsWrittenPerInteraction,
     double retriesPerInteraction) {
 
   /** Nothing measured. */

@@ -51,9 +51,11 @@ final class BookstoreFixture implements AutoCloseable {
 
   /** Another handle on the same database (another client), schema attached. */
   Database open(ProtocolKind protocol) {
-    DatabaseConfig.Builder b = BookstoreSchema.configure(
-        DatabaseConfig.builder(cloud.services(), "db/tpcw")).protocol(protocol).clock(clock)
-        .pageSize(8192);
+    DatabaseConfig.Builder b =
+        BookstoreSchema.configure(DatabaseConfig.builder(cloud.services(), "db/tpcw"))
+            .protocol(protocol)
+            .clock(clock)
+            .pageSize(8192);
     if (protocol.accepts(ProtocolOption.CHECKPOINTS)) {
       b.checkpointExecutor(heldCheckpoints::add); // only checkpoint() applies queued updates
     }
@@ -86,7 +88,8 @@ final class BookstoreFixture implements AutoCloseable {
 
   List<Record> scan(String table, KeyRange range) {
     List<Record> out = new ArrayList<>();
-    try (Transaction tx = db.begin(); RecordCursor c = tx.scan(table, range)) {
+    try (Transaction tx = db.begin();
+        RecordCursor c = tx.scan(table, range)) {
       while (c.hasNext()) {
         out.add(c.next());
       }

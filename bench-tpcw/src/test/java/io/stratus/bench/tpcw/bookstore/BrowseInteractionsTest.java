@@ -44,8 +44,7 @@ class BrowseInteractionsTest {
 
   /** New Products' order: newest first, then by title (case ignored), then by id. */
   private static Comparator<Long> newestFirst(Map<Long, ItemRow> items) {
-    return Comparator.comparing((Long id) -> -items.get(id).pubDay())
-        .thenComparing(byTitle(items));
+    return Comparator.comparing((Long id) -> -items.get(id).pubDay()).thenComparing(byTitle(items));
   }
 
   @Test
@@ -56,15 +55,23 @@ class BrowseInteractionsTest {
       BookstoreSession s = f.session(seed);
       for (int round = 0; round < 10; round++) {
         String title = items.get(r.nextLong(1, 101)).title();
-        String term = title.substring(0, r.nextInt(1, Math.min(6, title.length()) + 1))
-            .toLowerCase(java.util.Locale.ROOT);
-        List<Long> expected = items.keySet().stream()
-            .filter(id -> BookstoreKeys.fold(items.get(id).title()).startsWith(term))
-            .sorted(byTitle(items)).limit(50).toList();
-        List<Listed> found = f.page(s, w -> f.store.browse().searchResults(w,
-            new Search(Search.Kind.TITLE, term)));
-        assertThat(found).extracting(Listed::itemId).as("term " + term)
-            .containsExactlyElementsOf(expected).isNotEmpty();
+        String term =
+            title
+                .substring(0, r.nextInt(1, Math.min(6, title.length()) + 1))
+                .toLowerCase(java.util.Locale.ROOT);
+        List<Long> expected =
+            items.keySet().stream()
+                .filter(id -> BookstoreKeys.fold(items.get(id).title()).startsWith(term))
+                .sorted(byTitle(items))
+                .limit(50)
+                .toList();
+        List<Listed> found =
+            f.page(s, w -> f.store.browse().searchResults(w, new Search(Search.Kind.TITLE, term)));
+        assertThat(found)
+            .extracting(Listed::itemId)
+            .as("term " + term)
+            .containsExactlyElementsOf(expected)
+            .isNotEmpty();
         assertThat(found).allMatch(l -> !l.authorName().isEmpty());
       }
     }
@@ -82,14 +89,22 @@ class BrowseInteractionsTest {
       for (long a = 1; a <= 25; a += 6) {
         String last = authors.get(a).lastName();
         String term = last.substring(0, Math.min(3, last.length()));
-        List<Long> expected = items.keySet().stream()
-            .filter(id -> BookstoreKeys.fold(authors.get(items.get(id).authorId()).lastName())
-                .startsWith(BookstoreKeys.fold(term)))
-            .sorted(byTitle(items)).limit(50).toList();
-        List<Listed> found = f.page(s, w -> f.store.browse().searchResults(w,
-            new Search(Search.Kind.AUTHOR, term)));
-        assertThat(found).extracting(Listed::itemId).as("term " + term)
-            .containsExactlyElementsOf(expected).isNotEmpty();
+        List<Long> expected =
+            items.keySet().stream()
+                .filter(
+                    id ->
+                        BookstoreKeys.fold(authors.get(items.get(id).authorId()).lastName())
+                            .startsWith(BookstoreKeys.fold(term)))
+                .sorted(byTitle(items))
+                .limit(50)
+                .toList();
+        List<Listed> found =
+            f.page(s, w -> f.store.browse().searchResults(w, new Search(Search.Kind.AUTHOR, term)));
+        assertThat(found)
+            .extracting(Listed::itemId)
+            .as("term " + term)
+            .containsExactlyElementsOf(expected)
+            .isNotEmpty();
       }
     }
   }
@@ -100,16 +115,21 @@ class BrowseInteractionsTest {
       Map<Long, ItemRow> items = items(f);
       BookstoreSession s = f.session(seed);
       for (String subject : Text.SUBJECTS) {
-        List<Long> ofSubject = items.keySet().stream()
-            .filter(id -> items.get(id).subject().equals(subject)).toList();
-        List<Listed> bySubject = f.page(s, w -> f.store.browse().searchResults(w,
-            new Search(Search.Kind.SUBJECT, subject)));
-        assertThat(bySubject).extracting(Listed::itemId).as(subject)
+        List<Long> ofSubject =
+            items.keySet().stream().filter(id -> items.get(id).subject().equals(subject)).toList();
+        List<Listed> bySubject =
+            f.page(
+                s,
+                w -> f.store.browse().searchResults(w, new Search(Search.Kind.SUBJECT, subject)));
+        assertThat(bySubject)
+            .extracting(Listed::itemId)
+            .as(subject)
             .containsExactlyElementsOf(ofSubject.stream().sorted(byTitle(items)).toList());
         List<Listed> newest = f.page(s, w -> f.store.browse().newProducts(w, subject));
-        assertThat(newest).extracting(Listed::itemId).as(subject)
-            .containsExactlyElementsOf(ofSubject.stream()
-                .sorted(newestFirst(items)).toList());
+        assertThat(newest)
+            .extracting(Listed::itemId)
+            .as(subject)
+            .containsExactlyElementsOf(ofSubject.stream().sorted(newestFirst(items)).toList());
       }
     }
   }
@@ -122,11 +142,16 @@ class BrowseInteractionsTest {
   void newProductsOfOneDayAreListedByTitle(@Seed long seed) {
     try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
       Map<Long, ItemRow> items = items(f);
-      String subject = items.values().stream().collect(Collectors.groupingBy(
-          ItemRow::subject, Collectors.counting())).entrySet().stream()
-          .max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-      List<Long> ofSubject = items.keySet().stream()
-          .filter(id -> items.get(id).subject().equals(subject)).toList();
+      String subject =
+          items.values().stream()
+              .collect(Collectors.groupingBy(ItemRow::subject, Collectors.counting()))
+              .entrySet()
+              .stream()
+              .max(Map.Entry.comparingByValue())
+              .orElseThrow()
+              .getKey();
+      List<Long> ofSubject =
+          items.keySet().stream().filter(id -> items.get(id).subject().equals(subject)).toList();
       assertThat(ofSubject).as("the largest subject of 100 items").hasSizeGreaterThanOrEqualTo(5);
       List<Long> republished = ofSubject.subList(0, 3);
       BookstoreSession s = f.session(seed);
@@ -159,25 +184,33 @@ class BrowseInteractionsTest {
         newProductReads = 0;
         subjectSearchReads = 0;
         for (String subject : Text.SUBJECTS) {
-          List<Long> ofSubject = items.keySet().stream()
-              .filter(id -> items.get(id).subject().equals(subject)).toList();
-          Attempt<List<Listed>> page =
-              f.attempt(s, w -> f.store.browse().newProducts(w, subject));
-          assertThat(page.page()).extracting(Listed::itemId).as(subject)
-              .containsExactlyElementsOf(ofSubject.stream()
-                  .sorted(newestFirst(items)).limit(50).toList());
+          List<Long> ofSubject =
+              items.keySet().stream()
+                  .filter(id -> items.get(id).subject().equals(subject))
+                  .toList();
+          Attempt<List<Listed>> page = f.attempt(s, w -> f.store.browse().newProducts(w, subject));
+          assertThat(page.page())
+              .extracting(Listed::itemId)
+              .as(subject)
+              .containsExactlyElementsOf(
+                  ofSubject.stream().sorted(newestFirst(items)).limit(50).toList());
           newProductReads += page.work().recordsRead();
-          Attempt<List<Listed>> search = f.attempt(s, w -> f.store.browse().searchResults(w,
-              new Search(Search.Kind.SUBJECT, subject)));
-          assertThat(search.page()).extracting(Listed::itemId).as(subject)
-              .containsExactlyElementsOf(ofSubject.stream().sorted(byTitle(items)).limit(50)
-                  .toList());
+          Attempt<List<Listed>> search =
+              f.attempt(
+                  s,
+                  w -> f.store.browse().searchResults(w, new Search(Search.Kind.SUBJECT, subject)));
+          assertThat(search.page())
+              .extracting(Listed::itemId)
+              .as(subject)
+              .containsExactlyElementsOf(
+                  ofSubject.stream().sorted(byTitle(items)).limit(50).toList());
           subjectSearchReads += search.work().recordsRead();
         }
       }
       // Probing whole subjects would read every item once, plus 50 authors per subject.
       assertThat(newProductReads).isLessThan((10_000 + 24 * 50) / 2);
-      assertThat(subjectSearchReads).as("a page of items and their authors")
+      assertThat(subjectSearchReads)
+          .as("a page of items and their authors")
           .isEqualTo(24 * (50 + 50));
     }
   }
@@ -194,11 +227,15 @@ class BrowseInteractionsTest {
       BookstoreSession s = f.session(seed);
       for (String subject : Text.SUBJECTS) {
         Map<Long, Long> counts = sold.getOrDefault(subject, Map.of());
-        List<Long> expected = counts.keySet().stream()
-            .sorted(Comparator.comparing((Long id) -> -counts.get(id)).thenComparing(id -> id))
-            .limit(50).toList();
+        List<Long> expected =
+            counts.keySet().stream()
+                .sorted(Comparator.comparing((Long id) -> -counts.get(id)).thenComparing(id -> id))
+                .limit(50)
+                .toList();
         List<Listed> found = f.page(s, w -> f.store.browse().bestSellers(w, subject));
-        assertThat(found).extracting(Listed::itemId).as(subject)
+        assertThat(found)
+            .extracting(Listed::itemId)
+            .as(subject)
             .containsExactlyElementsOf(expected);
       }
     }
@@ -216,9 +253,9 @@ class BrowseInteractionsTest {
         RecentOrders recent = new RecentOrders(n);
         for (int call = 0; call < 2; call++) { // the second call starts from the learnt window
           List<Line> lines = f.page(s, recent::lines);
-          List<Long> expected = orderIds.subList(Math.max(0, orderIds.size() - n),
-              orderIds.size());
-          assertThat(lines.stream().map(Line::orderId).distinct().toList()).as("n=" + n)
+          List<Long> expected = orderIds.subList(Math.max(0, orderIds.size() - n), orderIds.size());
+          assertThat(lines.stream().map(Line::orderId).distinct().toList())
+              .as("n=" + n)
               .containsExactlyElementsOf(expected);
         }
       }
@@ -233,9 +270,14 @@ class BrowseInteractionsTest {
   void readOnlyPagesReadTrackedRowsAndWriteNothing(@Seed long seed) {
     try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
       BookstoreSession s = f.session(seed);
-      for (Interaction i : List.of(Interaction.HOME, Interaction.NEW_PRODUCTS,
-          Interaction.BEST_SELLERS, Interaction.PRODUCT_DETAIL, Interaction.SEARCH_REQUEST,
-          Interaction.ADMIN_REQUEST)) {
+      for (Interaction i :
+          List.of(
+              Interaction.HOME,
+              Interaction.NEW_PRODUCTS,
+              Interaction.BEST_SELLERS,
+              Interaction.PRODUCT_DETAIL,
+              Interaction.SEARCH_REQUEST,
+              Interaction.ADMIN_REQUEST)) {
         InteractionOutcome o = f.store.execute(i, s);
         assertThat(o.wrote()).as(i.label()).isFalse();
         assertThat(o.recordsWritten()).as(i.label()).isZero();

@@ -61,7 +61,9 @@ class ComplexOrderTest {
    * through the customer's index, the products not ordered are unchanged.
    */
   @ParameterizedTest
-  @EnumSource(value = ProtocolKind.class, names = {"NAIVE", "BASIC", "ATOMIC"})
+  @EnumSource(
+      value = ProtocolKind.class,
+      names = {"NAIVE", "BASIC", "ATOMIC"})
   void readsSevenRecordsAndWritesEight(ProtocolKind protocol, @Seed long seed) {
     try (BookstoreFixture f = new BookstoreFixture(seed, protocol)) {
       ComplexOrder orders = new ComplexOrder(f.scale, seed);
@@ -78,8 +80,8 @@ class ComplexOrderTest {
       assertThat(o.recordsWritten()).isEqualTo(ComplexOrder.RECORDS_WRITTEN).isEqualTo(8);
       OrderRow order = OrderRow.decode(f.read(BookstoreSchema.ORDERS, o.orderId()).orElseThrow());
       assertThat(order.customerId()).isEqualTo(plan.customerId());
-      List<Record> lines = f.scan(BookstoreSchema.ORDER_LINE,
-          BookstoreKeys.childrenOf(o.orderId()));
+      List<Record> lines =
+          f.scan(BookstoreSchema.ORDER_LINE, BookstoreKeys.childrenOf(o.orderId()));
       long[] ordered = plan.orderedItems();
       assertThat(lines).hasSize(3);
       for (int i = 0; i < 3; i++) {
@@ -91,8 +93,9 @@ class ComplexOrderTest {
         assertThat(f.item(ordered[i]).stock()).isEqualTo(was.afterSale(line.quantity()).stock());
         assertThat(f.item(ordered[i]).version()).isEqualTo(was.version() + 1);
       }
-      CcXactRow payment = CcXactRow.decode(
-          f.read(BookstoreSchema.CC_XACTS, ComplexOrder.orderKey(o.orderId())).orElseThrow());
+      CcXactRow payment =
+          CcXactRow.decode(
+              f.read(BookstoreSchema.CC_XACTS, ComplexOrder.orderKey(o.orderId())).orElseThrow());
       assertThat(payment.amountCents()).isEqualTo(order.totalCents());
       for (long id : plan.searched()) {
         if (Arrays.stream(ordered).noneMatch(x -> x == id)) {
@@ -101,9 +104,13 @@ class ComplexOrderTest {
         }
       }
       try (Transaction tx = f.db.begin()) {
-        assertThat(tx.probeRange(BookstoreSchema.ORDERS, BookstoreSchema.ORDERS_BY_CUSTOMER,
-            BookstoreKeys.childrenOf(plan.customerId())))
-            .extracting(Record::key).contains(ComplexOrder.orderKey(o.orderId()));
+        assertThat(
+                tx.probeRange(
+                    BookstoreSchema.ORDERS,
+                    BookstoreSchema.ORDERS_BY_CUSTOMER,
+                    BookstoreKeys.childrenOf(plan.customerId())))
+            .extracting(Record::key)
+            .contains(ComplexOrder.orderKey(o.orderId()));
         assertThat(ComplexOrder.stock(tx, ordered[0])).isEqualTo(f.item(ordered[0]).stock());
       }
     }

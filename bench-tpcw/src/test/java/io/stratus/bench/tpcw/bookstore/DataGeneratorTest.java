@@ -38,11 +38,28 @@ class DataGeneratorTest {
   void loadsTheSpecifiedCardinalities(@Seed long seed) {
     try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
       Scale s = f.scale;
-      Map<String, Long> expected = Map.of(BookstoreSchema.ITEM, 100L, BookstoreSchema.AUTHOR,
-          25L, BookstoreSchema.COUNTRY, 92L, BookstoreSchema.CUSTOMER, 30L,
-          BookstoreSchema.ADDRESS, 60L, BookstoreSchema.ORDERS, 27L, BookstoreSchema.ORDER_LINE,
-          s.orderLines(), BookstoreSchema.CC_XACTS, 27L, BookstoreSchema.SHOPPING_CART, 0L,
-          BookstoreSchema.SHOPPING_CART_LINE, 0L);
+      Map<String, Long> expected =
+          Map.of(
+              BookstoreSchema.ITEM,
+              100L,
+              BookstoreSchema.AUTHOR,
+              25L,
+              BookstoreSchema.COUNTRY,
+              92L,
+              BookstoreSchema.CUSTOMER,
+              30L,
+              BookstoreSchema.ADDRESS,
+              60L,
+              BookstoreSchema.ORDERS,
+              27L,
+              BookstoreSchema.ORDER_LINE,
+              s.orderLines(),
+              BookstoreSchema.CC_XACTS,
+              27L,
+              BookstoreSchema.SHOPPING_CART,
+              0L,
+              BookstoreSchema.SHOPPING_CART_LINE,
+              0L);
       for (Map.Entry<String, Long> e : expected.entrySet()) {
         assertThat((long) f.all(e.getKey()).size()).as(e.getKey()).isEqualTo(e.getValue());
         assertThat(f.report.rowsPerTable()).containsEntry(e.getKey(), e.getValue());
@@ -131,28 +148,45 @@ class DataGeneratorTest {
     ManualClock clock = new ManualClock();
     CloudMeter meter = new CloudMeter();
     try (InProcessCloud cloud = InProcessCloud.builder().clock(clock).seed(seed).build();
-        Database db = Database.open(BookstoreSchema.configure(DatabaseConfig.builder(
-            Decorators.wrap(cloud.services(), new MeteringInterceptor(meter)), "db/tpcw"))
-            .protocol(ProtocolKind.NAIVE).clock(clock).pageSize(8192).build())) {
+        Database db =
+            Database.open(
+                BookstoreSchema.configure(
+                        DatabaseConfig.builder(
+                            Decorators.wrap(cloud.services(), new MeteringInterceptor(meter)),
+                            "db/tpcw"))
+                    .protocol(ProtocolKind.NAIVE)
+                    .clock(clock)
+                    .pageSize(8192)
+                    .build())) {
       MeterSnapshot before = meter.snapshot();
       LoadReport report =
           new DataGenerator(db, BookstoreFixture.SMALL, seed, clock, meter::snapshot).load();
       MeterSnapshot whole = meter.snapshot().minus(before);
 
       MeterSnapshot items = report.usage(BookstoreSchema.ITEM);
-      assertThat(items.requests()).as("pages of the table and its four indexes")
+      assertThat(items.requests())
+          .as("pages of the table and its four indexes")
           .isGreaterThanOrEqualTo(5);
       assertThat(items.cost(PriceTables.paper2008()).signum()).isPositive();
       long perTable = 0;
-      for (String table : List.of(BookstoreSchema.ITEM, BookstoreSchema.AUTHOR,
-          BookstoreSchema.COUNTRY, BookstoreSchema.CUSTOMER, BookstoreSchema.ADDRESS,
-          BookstoreSchema.ORDERS, BookstoreSchema.ORDER_LINE, BookstoreSchema.CC_XACTS)) {
+      for (String table :
+          List.of(
+              BookstoreSchema.ITEM,
+              BookstoreSchema.AUTHOR,
+              BookstoreSchema.COUNTRY,
+              BookstoreSchema.CUSTOMER,
+              BookstoreSchema.ADDRESS,
+              BookstoreSchema.ORDERS,
+              BookstoreSchema.ORDER_LINE,
+              BookstoreSchema.CC_XACTS)) {
         assertThat(report.usage(table).requests()).as(table).isPositive();
         perTable += report.usage(table).requests();
       }
-      assertThat(report.usage(BookstoreSchema.SHOPPING_CART)).as("empty: not loaded")
+      assertThat(report.usage(BookstoreSchema.SHOPPING_CART))
+          .as("empty: not loaded")
           .isEqualTo(MeterSnapshot.empty());
-      assertThat(perTable).as("the schema's installation is outside the tables")
+      assertThat(perTable)
+          .as("the schema's installation is outside the tables")
           .isLessThan(whole.requests());
     }
   }
@@ -178,13 +212,22 @@ class DataGeneratorTest {
   void indexesFindTheLoadedRows(@Seed long seed) {
     try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
       try (var tx = f.db.begin()) {
-        assertThat(tx.probe(BookstoreSchema.CUSTOMER, BookstoreSchema.CUSTOMER_BY_UNAME,
-            Key.of(Text.digSyl(7)))).extracting(Record::key).containsExactly(Key.of(7L));
+        assertThat(
+                tx.probe(
+                    BookstoreSchema.CUSTOMER,
+                    BookstoreSchema.CUSTOMER_BY_UNAME,
+                    Key.of(Text.digSyl(7))))
+            .extracting(Record::key)
+            .containsExactly(Key.of(7L));
         for (String table : List.of(BookstoreSchema.ITEM)) {
-          for (String index : List.of(BookstoreSchema.ITEM_BY_TITLE,
-              BookstoreSchema.ITEM_BY_AUTHOR, BookstoreSchema.ITEM_BY_SUBJECT,
-              BookstoreSchema.ITEM_BY_SUBJECT_DATE)) {
-            assertThat(tx.probeRange(table, index, io.stratus.core.KeyRange.all())).as(index)
+          for (String index :
+              List.of(
+                  BookstoreSchema.ITEM_BY_TITLE,
+                  BookstoreSchema.ITEM_BY_AUTHOR,
+                  BookstoreSchema.ITEM_BY_SUBJECT,
+                  BookstoreSchema.ITEM_BY_SUBJECT_DATE)) {
+            assertThat(tx.probeRange(table, index, io.stratus.core.KeyRange.all()))
+                .as(index)
                 .hasSize(100);
           }
         }
@@ -202,14 +245,17 @@ class DataGeneratorTest {
     assertThat(s.orders()).isEqualTo(25_920);
     assertThat(s.ccXacts()).isEqualTo(25_920);
     assertThat(s.orderLines()).isBetween(25_920L * 29 / 10, 25_920L * 31 / 10);
-    assertThat(s.totalRows()).isEqualTo(10_000 + 2_500 + 92 + 28_800 + 57_600 + 25_920
-        + s.orderLines() + 25_920);
-    assertThatThrownBy(() -> new Scale(5, 1, 1)).isInstanceOf(IllegalArgumentException.class)
+    assertThat(s.totalRows())
+        .isEqualTo(10_000 + 2_500 + 92 + 28_800 + 57_600 + 25_920 + s.orderLines() + 25_920);
+    assertThatThrownBy(() -> new Scale(5, 1, 1))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at least 20 items");
     assertThatThrownBy(() -> new Scale(1000, 0, 1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("EBs");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("EBs");
     assertThatThrownBy(() -> new Scale(1000, 1, 0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("customers per EB");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("customers per EB");
   }
 
   @Test

@@ -69,7 +69,8 @@ class NuRandTest {
     }
     assertThat(Arrays.stream(p).sum()).isCloseTo(1.0, within(1e-9));
     assertThat(topTenth).as("the most frequent tenth of the values").isGreaterThan(0.2);
-    assertThat(sorted[sorted.length - 1] / (1.0 / 1_000)).as("the most frequent value vs uniform")
+    assertThat(sorted[sorted.length - 1] / (1.0 / 1_000))
+        .as("the most frequent value vs uniform")
         .isGreaterThan(3);
   }
 

@@ -3,7 +3,6 @@ package io.stratus.bench.tpcw.bookstore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stratus.bench.tpcw.bookstore.BrowseInteractions.Listed;
-import io.stratus.bench.tpcw.bookstore.CartPage.CartView;
 import io.stratus.bench.tpcw.bookstore.OrderInteractions.OrderView;
 import io.stratus.bench.tpcw.bookstore.Rows.AddressRow;
 import io.stratus.bench.tpcw.bookstore.Rows.CartLineRow;
@@ -65,8 +64,13 @@ class OrderInteractionsTest {
       assertThat(c.userName()).isEqualTo(Text.digSyl(id));
       assertThat(f.read(BookstoreSchema.ADDRESS, c.addressId())).isPresent();
       try (var tx = f.db.begin()) {
-        assertThat(tx.probe(BookstoreSchema.CUSTOMER, BookstoreSchema.CUSTOMER_BY_UNAME,
-            Key.of(c.userName()))).extracting(Record::key).containsExactly(Key.of(id));
+        assertThat(
+                tx.probe(
+                    BookstoreSchema.CUSTOMER,
+                    BookstoreSchema.CUSTOMER_BY_UNAME,
+                    Key.of(c.userName())))
+            .extracting(Record::key)
+            .containsExactly(Key.of(id));
       }
       assertThat(f.all(BookstoreSchema.CUSTOMER)).hasSize(31);
       assertThat(f.all(BookstoreSchema.ADDRESS)).hasSize(61);
@@ -101,13 +105,21 @@ class OrderInteractionsTest {
       f.page(s, w -> f.store.order().buyRequest(w));
       long cartId = s.ids.next(f.clock.millis());
       Map<Long, Integer> cart = Map.of(3L, 25, 8L, 1);
-      f.page(s, w -> {
-        w.create(BookstoreSchema.SHOPPING_CART, BookstoreKeys.id(cartId),
-            new CartRow(0, w.startMillis, 4).encode());
-        cart.forEach((item, q) -> w.create(BookstoreSchema.SHOPPING_CART_LINE,
-            BookstoreKeys.cartLine(cartId, item), new CartLineRow(q).encode()));
-        return null;
-      });
+      f.page(
+          s,
+          w -> {
+            w.create(
+                BookstoreSchema.SHOPPING_CART,
+                BookstoreKeys.id(cartId),
+                new CartRow(0, w.startMillis, 4).encode());
+            cart.forEach(
+                (item, q) ->
+                    w.create(
+                        BookstoreSchema.SHOPPING_CART_LINE,
+                        BookstoreKeys.cartLine(cartId, item),
+                        new CartLineRow(q).encode()));
+            return null;
+          });
       s.cartId = cartId;
       Map<Long, ItemRow> before = Map.of(3L, f.item(3), 8L, f.item(8));
       f.clock.advance(Duration.ofSeconds(10));
@@ -127,12 +139,12 @@ class OrderInteractionsTest {
         assertThat(l.itemSubject()).isEqualTo(before.get(l.itemId()).subject());
       }
       assertThat(ordered).isEqualTo(cart);
-      CcXactRow payment =
-          CcXactRow.decode(f.read(BookstoreSchema.CC_XACTS, orderId).orElseThrow());
+      CcXactRow payment = CcXactRow.decode(f.read(BookstoreSchema.CC_XACTS, orderId).orElseThrow());
       assertThat(payment.amountCents()).isEqualTo(order.totalCents());
       for (long item : cart.keySet()) {
         int left = before.get(item).stock() - cart.get(item);
-        assertThat(f.item(item).stock()).as("stock of " + item)
+        assertThat(f.item(item).stock())
+            .as("stock of " + item)
             .isEqualTo(left < 10 ? left + 21 : left);
         assertThat(f.item(item).version()).isEqualTo(1);
       }
@@ -154,28 +166,32 @@ class OrderInteractionsTest {
       BookstoreSession s = f.session(seed);
       s.returningCustomerId = 6;
       f.page(s, w -> f.store.order().buyRequest(w));
-      CustomerRow customer =
-          CustomerRow.decode(f.read(BookstoreSchema.CUSTOMER, 6).orElseThrow());
+      CustomerRow customer = CustomerRow.decode(f.read(BookstoreSchema.CUSTOMER, 6).orElseThrow());
       Attempt<Long> home = f.attempt(s, w -> f.store.order().buyConfirm(w, false));
       Attempt<Long> away = f.attempt(s, w -> f.store.order().buyConfirm(w, true));
-      assertThat(away.work().recordsWritten()).as("one more: the address")
+      assertThat(away.work().recordsWritten())
+          .as("one more: the address")
           .isEqualTo(home.work().recordsWritten() + 1);
-      assertThat(away.work().recordsRead()).as("one more: the address's country")
+      assertThat(away.work().recordsRead())
+          .as("one more: the address's country")
           .isEqualTo(home.work().recordsRead() + 1);
       assertThat(f.all(BookstoreSchema.ADDRESS)).hasSize(60 + 1);
 
       OrderRow plain = OrderRow.decode(f.read(BookstoreSchema.ORDERS, home.page()).orElseThrow());
-      assertThat(plain.shipAddressId()).isEqualTo(customer.addressId())
+      assertThat(plain.shipAddressId())
+          .isEqualTo(customer.addressId())
           .isEqualTo(plain.billAddressId());
-      OrderRow shipped =
-          OrderRow.decode(f.read(BookstoreSchema.ORDERS, away.page()).orElseThrow());
+      OrderRow shipped = OrderRow.decode(f.read(BookstoreSchema.ORDERS, away.page()).orElseThrow());
       assertThat(shipped.billAddressId()).isEqualTo(customer.addressId());
       assertThat(shipped.shipAddressId()).isNotEqualTo(customer.addressId());
-      AddressRow newAddress = AddressRow.decode(
-          f.read(BookstoreSchema.ADDRESS, shipped.shipAddressId()).orElseThrow());
+      AddressRow newAddress =
+          AddressRow.decode(f.read(BookstoreSchema.ADDRESS, shipped.shipAddressId()).orElseThrow());
       assertThat(newAddress.countryId()).isBetween(1L, 92L);
-      assertThat(CcXactRow.decode(f.read(BookstoreSchema.CC_XACTS, away.page()).orElseThrow())
-          .countryId()).as("paid in the shipping country").isEqualTo(newAddress.countryId());
+      assertThat(
+              CcXactRow.decode(f.read(BookstoreSchema.CC_XACTS, away.page()).orElseThrow())
+                  .countryId())
+          .as("paid in the shipping country")
+          .isEqualTo(newAddress.countryId());
       Optional<OrderView> shown = f.page(s, w -> f.store.order().orderDisplay(w));
       assertThat(shown.map(OrderView::orderId)).contains(away.page());
       assertThat(shown.get().shipTo()).contains(newAddress);
@@ -222,17 +238,25 @@ class OrderInteractionsTest {
     try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
       BookstoreSession s = f.session(seed);
       long cartId = s.ids.next(f.clock.millis());
-      f.page(s, w -> {
-        w.create(BookstoreSchema.SHOPPING_CART, BookstoreKeys.id(cartId),
-            new CartRow(0, w.startMillis, 0).encode());
-        // far more of item 12 than any loaded order line holds (300 at most), so that 12 ranks
-        // first among the items bought by the customers who bought 11
-        w.create(BookstoreSchema.SHOPPING_CART_LINE, BookstoreKeys.cartLine(cartId, 11),
-            new CartLineRow(1).encode());
-        w.create(BookstoreSchema.SHOPPING_CART_LINE, BookstoreKeys.cartLine(cartId, 12),
-            new CartLineRow(5_000).encode());
-        return null;
-      });
+      f.page(
+          s,
+          w -> {
+            w.create(
+                BookstoreSchema.SHOPPING_CART,
+                BookstoreKeys.id(cartId),
+                new CartRow(0, w.startMillis, 0).encode());
+            // far more of item 12 than any loaded order line holds (300 at most), so that 12 ranks
+            // first among the items bought by the customers who bought 11
+            w.create(
+                BookstoreSchema.SHOPPING_CART_LINE,
+                BookstoreKeys.cartLine(cartId, 11),
+                new CartLineRow(1).encode());
+            w.create(
+                BookstoreSchema.SHOPPING_CART_LINE,
+                BookstoreKeys.cartLine(cartId, 12),
+                new CartLineRow(5_000).encode());
+            return null;
+          });
       s.cartId = cartId;
       f.page(s, w -> f.store.order().buyConfirm(w)); // 11 and 12 bought together
       f.clock.advance(Duration.ofDays(2));
@@ -265,18 +289,20 @@ class OrderInteractionsTest {
         List<Future<Integer>> done = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
           long sessionSeed = seed + t;
-          done.add(threads.submit(() -> {
-            BookstoreSession s = f.session(sessionSeed);
-            SplittableRandom r = new SplittableRandom(sessionSeed);
-            int confirmed = 0;
-            for (int step = 0; step < 150; step++) {
-              Interaction i = Interaction.values()[r.nextInt(Interaction.values().length)];
-              if (f.store.execute(i, s).wrote() && i == Interaction.BUY_CONFIRM) {
-                confirmed++;
-              }
-            }
-            return confirmed;
-          }));
+          done.add(
+              threads.submit(
+                  () -> {
+                    BookstoreSession s = f.session(sessionSeed);
+                    SplittableRandom r = new SplittableRandom(sessionSeed);
+                    int confirmed = 0;
+                    for (int step = 0; step < 150; step++) {
+                      Interaction i = Interaction.values()[r.nextInt(Interaction.values().length)];
+                      if (f.store.execute(i, s).wrote() && i == Interaction.BUY_CONFIRM) {
+                        confirmed++;
+                      }
+                    }
+                    return confirmed;
+                  }));
         }
         int confirmed = 0;
         for (Future<Integer> d : done) {
@@ -307,18 +333,19 @@ class OrderInteractionsTest {
           assertThat(i.isUpdate()).as(i.label() + " wrote").isTrue();
           wrote.merge(i, 1, Integer::sum);
         }
-        assertThat(o.stalenessMillis()).as("one handle sees its own commits").isLessThanOrEqualTo(0);
+        assertThat(o.stalenessMillis())
+            .as("one handle sees its own commits")
+            .isLessThanOrEqualTo(0);
         if (r.nextInt(50) == 0) {
           s.restart();
         }
         f.clock.advance(Duration.ofMillis(r.nextInt(1, 2000)));
       }
-      assertThat(wrote).containsKeys(Interaction.SHOPPING_CART, Interaction.BUY_CONFIRM,
-          Interaction.ADMIN_CONFIRM);
-      assertThat(f.all(BookstoreSchema.ORDERS))
-          .hasSize(27 + wrote.get(Interaction.BUY_CONFIRM));
-      assertThat(f.all(BookstoreSchema.CC_XACTS))
-          .hasSize(27 + wrote.get(Interaction.BUY_CONFIRM));
+      assertThat(wrote)
+          .containsKeys(
+              Interaction.SHOPPING_CART, Interaction.BUY_CONFIRM, Interaction.ADMIN_CONFIRM);
+      assertThat(f.all(BookstoreSchema.ORDERS)).hasSize(27 + wrote.get(Interaction.BUY_CONFIRM));
+      assertThat(f.all(BookstoreSchema.CC_XACTS)).hasSize(27 + wrote.get(Interaction.BUY_CONFIRM));
       for (Record r2 : f.all(BookstoreSchema.ADDRESS)) {
         assertThat(AddressRow.decode(r2.payload()).countryId()).isBetween(1L, 92L);
       }

@@ -34,15 +34,19 @@ class OwnStalenessTest {
     own.cartCommitted(2, Map.of(7L, 0), 3_000); // 7 removed
     assertThat(own.nextCartVersion()).isEqualTo(3);
     assertThat(own.cartRead(2, Map.of(9L, 2), 5_000)).isEqualTo(OwnRead.CURRENT);
-    assertThat(own.cartRead(-1, Map.of(), 5_000)).as("missed from the first version")
+    assertThat(own.cartRead(-1, Map.of(), 5_000))
+        .as("missed from the first version")
         .isEqualTo(new OwnRead(true, true, 4_000));
-    assertThat(own.cartRead(1, Map.of(7L, 1, 9L, 2), 5_000)).as("missed version 2")
+    assertThat(own.cartRead(1, Map.of(7L, 1, 9L, 2), 5_000))
+        .as("missed version 2")
         .isEqualTo(new OwnRead(true, true, 2_000));
-    assertThat(own.cartRead(2, Map.of(7L, 1, 9L, 2), 5_000)).as("version 2 without its lines")
+    assertThat(own.cartRead(2, Map.of(7L, 1, 9L, 2), 5_000))
+        .as("version 2 without its lines")
         .isEqualTo(new OwnRead(true, true, 2_000));
     assertThat(own.cartRead(2, Map.of(9L, 2), 3_000)).isEqualTo(OwnRead.CURRENT);
 
-    assertThat(own.latestOrderRead(4, -1, 9_000)).as("no order placed")
+    assertThat(own.latestOrderRead(4, -1, 9_000))
+        .as("no order placed")
         .isEqualTo(OwnRead.UNCHECKED);
     own.orderCommitted(100, 4, 6_000);
     own.orderCommitted(200, 8, 6_500);
@@ -92,10 +96,11 @@ class OwnStalenessTest {
 
       f.checkpoint();
       f.clock.advance(Duration.ofSeconds(1));
-      Attempt<CartView> current =
-          f.attempt(s, w -> f.store.order().shoppingCart(w, Action.VIEW));
-      assertThat(current.page().quantities()).as("the added item and the view's random one")
-          .containsKey(17L).hasSize(2);
+      Attempt<CartView> current = f.attempt(s, w -> f.store.order().shoppingCart(w, Action.VIEW));
+      assertThat(current.page().quantities())
+          .as("the added item and the view's random one")
+          .containsKey(17L)
+          .hasSize(2);
       assertThat(current.work().ownStaleReads()).isZero();
       assertThat(current.work().recordsWritten()).isZero();
       assertThat(tracker.ownReadsChecked()).isEqualTo(2);
@@ -138,9 +143,15 @@ class OwnStalenessTest {
     try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
       SplittableRandom r = new SplittableRandom(seed);
       List<BookstoreSession> sessions = List.of(f.session(1), f.session(2));
-      List<Interaction> ordering = List.of(Interaction.PRODUCT_DETAIL,
-          Interaction.SHOPPING_CART, Interaction.SHOPPING_CART, Interaction.BUY_REQUEST,
-          Interaction.BUY_CONFIRM, Interaction.ORDER_DISPLAY, Interaction.HOME);
+      List<Interaction> ordering =
+          List.of(
+              Interaction.PRODUCT_DETAIL,
+              Interaction.SHOPPING_CART,
+              Interaction.SHOPPING_CART,
+              Interaction.BUY_REQUEST,
+              Interaction.BUY_CONFIRM,
+              Interaction.ORDER_DISPLAY,
+              Interaction.HOME);
       for (int step = 0; step < 300; step++) {
         BookstoreSession s = sessions.get(r.nextInt(sessions.size()));
         f.store.execute(ordering.get(r.nextInt(ordering.size())), s);

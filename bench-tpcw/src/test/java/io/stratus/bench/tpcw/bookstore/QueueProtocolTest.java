@@ -30,11 +30,21 @@ class QueueProtocolTest {
       BookstoreSession s = f.session(seed);
       s.returningCustomerId = 0;
       s.lastItemId = 17;
-      for (Interaction i : List.of(Interaction.SHOPPING_CART, Interaction.SHOPPING_CART,
-          Interaction.CUSTOMER_REGISTRATION, Interaction.BUY_REQUEST, Interaction.BUY_REQUEST,
-          Interaction.BUY_CONFIRM, Interaction.ORDER_INQUIRY, Interaction.ORDER_DISPLAY,
-          Interaction.SHOPPING_CART, Interaction.BUY_CONFIRM, Interaction.ADMIN_CONFIRM,
-          Interaction.ADMIN_REQUEST, Interaction.HOME)) {
+      for (Interaction i :
+          List.of(
+              Interaction.SHOPPING_CART,
+              Interaction.SHOPPING_CART,
+              Interaction.CUSTOMER_REGISTRATION,
+              Interaction.BUY_REQUEST,
+              Interaction.BUY_REQUEST,
+              Interaction.BUY_CONFIRM,
+              Interaction.ORDER_INQUIRY,
+              Interaction.ORDER_DISPLAY,
+              Interaction.SHOPPING_CART,
+              Interaction.BUY_CONFIRM,
+              Interaction.ADMIN_CONFIRM,
+              Interaction.ADMIN_REQUEST,
+              Interaction.HOME)) {
         f.store.execute(i, s);
         f.clock.advance(Duration.ofMillis(500));
       }
@@ -79,8 +89,7 @@ class QueueProtocolTest {
       s.lastItemId = 42;
       assertThat(f.store.execute(Interaction.ADMIN_CONFIRM, s).wrote()).isTrue();
       f.clock.advance(Duration.ofSeconds(5));
-      assertThat(f.store.execute(Interaction.ADMIN_REQUEST, s).stalenessMillis())
-          .isEqualTo(5_000);
+      assertThat(f.store.execute(Interaction.ADMIN_REQUEST, s).stalenessMillis()).isEqualTo(5_000);
       f.checkpoint();
       assertThat(f.store.execute(Interaction.ADMIN_REQUEST, s).stalenessMillis()).isZero();
       assertThat(f.item(42).version()).isEqualTo(1);
@@ -88,7 +97,9 @@ class QueueProtocolTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = ProtocolKind.class, names = {"BASIC", "MONOTONIC", "ATOMIC"})
+  @EnumSource(
+      value = ProtocolKind.class,
+      names = {"BASIC", "MONOTONIC", "ATOMIC"})
   void aRandomWalkWithCheckpointsNeverFails(ProtocolKind protocol, @Seed long seed) {
     try (BookstoreFixture f = new BookstoreFixture(seed, protocol)) {
       SplittableRandom r = new SplittableRandom(seed);

@@ -24,20 +24,28 @@ class RelatedItemsTest {
   private static final long ITEM = 50;
 
   /** Places an order of {@code customer} with {@code lines} (item to quantity), one second on. */
-  private static void order(BookstoreFixture f, BookstoreSession s, long customer,
-      Map<Long, Integer> lines) {
+  private static void order(
+      BookstoreFixture f, BookstoreSession s, long customer, Map<Long, Integer> lines) {
     f.clock.advance(Duration.ofSeconds(1));
-    f.page(s, w -> {
-      long orderId = s.ids.next(w.startMillis);
-      w.create(BookstoreSchema.ORDERS, BookstoreKeys.id(orderId), new OrderRow(customer,
-          w.startMillis, 100, 8, 408, "AIR", w.startMillis, 1, 1, "PENDING").encode());
-      int n = 0;
-      for (Map.Entry<Long, Integer> l : new TreeMap<>(lines).entrySet()) {
-        w.create(BookstoreSchema.ORDER_LINE, BookstoreKeys.orderLine(orderId, ++n),
-            new OrderLineRow(l.getKey(), l.getValue(), 0, "", "ARTS").encode());
-      }
-      return orderId;
-    });
+    f.page(
+        s,
+        w -> {
+          long orderId = s.ids.next(w.startMillis);
+          w.create(
+              BookstoreSchema.ORDERS,
+              BookstoreKeys.id(orderId),
+              new OrderRow(
+                      customer, w.startMillis, 100, 8, 408, "AIR", w.startMillis, 1, 1, "PENDING")
+                  .encode());
+          int n = 0;
+          for (Map.Entry<Long, Integer> l : new TreeMap<>(lines).entrySet()) {
+            w.create(
+                BookstoreSchema.ORDER_LINE,
+                BookstoreKeys.orderLine(orderId, ++n),
+                new OrderLineRow(l.getKey(), l.getValue(), 0, "", "ARTS").encode());
+          }
+          return orderId;
+        });
   }
 
   @Test
@@ -92,9 +100,11 @@ class RelatedItemsTest {
   @Test
   void theFillWrapsAroundAndSkipsWhatIsListed() {
     assertThat(RelatedItems.fill(List.of(99L, 3L), 100, 100))
-        .as("after 3: 4, 5, 6").containsExactly(99, 3, 4, 5, 6);
+        .as("after 3: 4, 5, 6")
+        .containsExactly(99, 3, 4, 5, 6);
     assertThat(RelatedItems.fill(List.of(2L, 99L), 100, 100))
-        .as("after 99: 100 is the item, so 1, then 2 is listed").containsExactly(2, 99, 1, 3, 4);
+        .as("after 99: 100 is the item, so 1, then 2 is listed")
+        .containsExactly(2, 99, 1, 3, 4);
     assertThat(RelatedItems.fill(List.of(1L, 2L, 3L, 4L, 5L), 9, 100))
         .containsExactly(1, 2, 3, 4, 5);
   }

@@ -27,13 +27,17 @@ class RetryTest {
     try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
       BookstoreSession s = f.session(seed);
       AtomicInteger runs = new AtomicInteger();
-      InteractionOutcome o = f.store.execute(Interaction.ADMIN_CONFIRM, s, w -> {
-        if (runs.incrementAndGet() <= 2) {
-          throw failure(true);
-        }
-        w.afterCommit(() -> s.lastItemId = 99);
-        return f.store.order().adminConfirm(w);
-      });
+      InteractionOutcome o =
+          f.store.execute(
+              Interaction.ADMIN_CONFIRM,
+              s,
+              w -> {
+                if (runs.incrementAndGet() <= 2) {
+                  throw failure(true);
+                }
+                w.afterCommit(() -> s.lastItemId = 99);
+                return f.store.order().adminConfirm(w);
+              });
       assertThat(runs).hasValue(3);
       assertThat(o.retries()).isEqualTo(2);
       assertThat(o.wrote()).isTrue();
@@ -47,11 +51,17 @@ class RetryTest {
     try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
       BookstoreSession s = f.session(seed);
       AtomicInteger runs = new AtomicInteger();
-      assertThatThrownBy(() -> f.store.execute(Interaction.HOME, s, w -> {
-        runs.incrementAndGet();
-        w.afterCommit(() -> s.lastItemId = 99);
-        throw failure(true);
-      })).isInstanceOf(CommitFailedException.class);
+      assertThatThrownBy(
+              () ->
+                  f.store.execute(
+                      Interaction.HOME,
+                      s,
+                      w -> {
+                        runs.incrementAndGet();
+                        w.afterCommit(() -> s.lastItemId = 99);
+                        throw failure(true);
+                      }))
+          .isInstanceOf(CommitFailedException.class);
       assertThat(runs).hasValue(StratusBookstore.MAX_ATTEMPTS);
       assertThat(s.lastItemId).isNotEqualTo(99);
     }
@@ -62,14 +72,26 @@ class RetryTest {
     try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
       BookstoreSession s = f.session(seed);
       AtomicInteger runs = new AtomicInteger();
-      assertThatThrownBy(() -> f.store.execute(Interaction.HOME, s, w -> {
-        runs.incrementAndGet();
-        throw failure(false);
-      })).isInstanceOf(CommitFailedException.class);
+      assertThatThrownBy(
+              () ->
+                  f.store.execute(
+                      Interaction.HOME,
+                      s,
+                      w -> {
+                        runs.incrementAndGet();
+                        throw failure(false);
+                      }))
+          .isInstanceOf(CommitFailedException.class);
       assertThat(runs).hasValue(1);
-      assertThatThrownBy(() -> f.store.execute(Interaction.HOME, s, w -> {
-        throw new IllegalStateException("boom");
-      })).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(
+              () ->
+                  f.store.execute(
+                      Interaction.HOME,
+                      s,
+                      w -> {
+                        throw new IllegalStateException("boom");
+                      }))
+          .isInstanceOf(IllegalStateException.class);
     }
   }
 
@@ -78,12 +100,16 @@ class RetryTest {
     try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
       BookstoreSession s = f.session(seed);
       AtomicInteger runs = new AtomicInteger();
-      InteractionOutcome o = f.store.execute(Interaction.BUY_CONFIRM, s, w -> {
-        if (runs.incrementAndGet() == 1) {
-          throw new DuplicateKeyException(BookstoreSchema.ORDERS, "00");
-        }
-        return f.store.order().buyConfirm(w);
-      });
+      InteractionOutcome o =
+          f.store.execute(
+              Interaction.BUY_CONFIRM,
+              s,
+              w -> {
+                if (runs.incrementAndGet() == 1) {
+                  throw new DuplicateKeyException(BookstoreSchema.ORDERS, "00");
+                }
+                return f.store.order().buyConfirm(w);
+              });
       assertThat(runs).hasValue(2);
       assertThat(o.retries()).isZero();
       assertThat(o.wrote()).isTrue();

@@ -35,8 +35,7 @@ class ShoppingCartTest {
 
   private static Map<Long, Integer> cartInDb(BookstoreFixture f, long cartId) {
     Map<Long, Integer> lines = new HashMap<>();
-    for (Record r : f.scan(BookstoreSchema.SHOPPING_CART_LINE,
-        BookstoreKeys.childrenOf(cartId))) {
+    for (Record r : f.scan(BookstoreSchema.SHOPPING_CART_LINE, BookstoreKeys.childrenOf(cartId))) {
       lines.put(BookstoreKeys.cartLineItem(r.key()), CartLineRow.decode(r.payload()).quantity());
     }
     return lines;
@@ -49,8 +48,10 @@ class ShoppingCartTest {
   @Test
   void thePreviousPageDecidesTheRequest() {
     for (Interaction i : Interaction.values()) {
-      Action expected = i == Interaction.PRODUCT_DETAIL ? Action.ADD
-          : i == Interaction.SHOPPING_CART ? Action.REFRESH : Action.VIEW;
+      Action expected =
+          i == Interaction.PRODUCT_DETAIL
+              ? Action.ADD
+              : i == Interaction.SHOPPING_CART ? Action.REFRESH : Action.VIEW;
       assertThat(CartPage.actionAfter(i)).as(i.label()).isEqualTo(expected);
     }
     assertThat(CartPage.actionAfter(null)).as("a new user session").isEqualTo(Action.VIEW);
@@ -63,7 +64,8 @@ class ShoppingCartTest {
       s.lastItemId = 7;
       Attempt<CartView> first = f.attempt(s, w -> f.store.order().shoppingCart(w, Action.ADD));
       assertThat(first.work().recordsWritten()).as("cart and line").isEqualTo(2);
-      assertThat(first.work().recordsRead()).as("the line's item and the promotions")
+      assertThat(first.work().recordsRead())
+          .as("the line's item and the promotions")
           .isEqualTo(1 + PROMOTION_READS);
       long cartId = s.cartId;
       assertThat(cartId).isEqualTo(first.page().cartId()).isPositive();
@@ -74,13 +76,15 @@ class ShoppingCartTest {
       f.clock.advance(Duration.ofSeconds(1));
       Attempt<CartView> again = f.attempt(s, w -> f.store.order().shoppingCart(w, Action.ADD));
       assertThat(again.work().recordsWritten()).as("line and cart row").isEqualTo(2);
-      assertThat(again.work().recordsRead()).as("cart, line, item, promotions")
+      assertThat(again.work().recordsRead())
+          .as("cart, line, item, promotions")
           .isEqualTo(1 + 1 + 1 + PROMOTION_READS);
       s.lastItemId = 9;
       Attempt<CartView> other = f.attempt(s, w -> f.store.order().shoppingCart(w, Action.ADD));
       assertThat(other.work().recordsWritten()).as("new line and cart row").isEqualTo(2);
       assertThat(s.cartId).as("the same cart").isEqualTo(cartId);
-      assertThat(cartInDb(f, cartId)).isEqualTo(Map.of(7L, 2, 9L, 1))
+      assertThat(cartInDb(f, cartId))
+          .isEqualTo(Map.of(7L, 2, 9L, 1))
           .isEqualTo(other.page().quantities());
       CartRow row = cartRow(f, cartId);
       assertThat(row.version()).as("one version per change").isEqualTo(2);
@@ -102,9 +106,11 @@ class ShoppingCartTest {
 
       Attempt<CartView> view = f.attempt(s, w -> f.store.order().shoppingCart(w, Action.VIEW));
       assertThat(view.work().recordsWritten()).isZero();
-      assertThat(view.work().recordsRead()).as("cart, 2 lines, 2 items, promotions")
+      assertThat(view.work().recordsRead())
+          .as("cart, 2 lines, 2 items, promotions")
           .isEqualTo(1 + 2 + 2 + PROMOTION_READS);
-      assertThat(view.page().quantities()).isEqualTo(Map.of(7L, 1, 9L, 1))
+      assertThat(view.page().quantities())
+          .isEqualTo(Map.of(7L, 1, 9L, 1))
           .isEqualTo(cartInDb(f, cartId));
       assertThat(view.page().promotions()).hasSize(5);
       assertThat(cartRow(f, cartId)).as("not even the cart's time").isEqualTo(before);
@@ -116,8 +122,7 @@ class ShoppingCartTest {
     try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
       BookstoreSession s = f.session(seed);
       Attempt<CartView> fresh = f.attempt(s, w -> f.store.order().shoppingCart(w, Action.VIEW));
-      assertThat(fresh.work().recordsWritten()).as("a new cart and its random line")
-          .isEqualTo(2);
+      assertThat(fresh.work().recordsWritten()).as("a new cart and its random line").isEqualTo(2);
       assertThat(fresh.work().recordsRead()).isEqualTo(1 + PROMOTION_READS);
       long cartId = s.cartId;
       Map<Long, Integer> lines = cartInDb(f, cartId);
@@ -128,9 +133,9 @@ class ShoppingCartTest {
       assertThat(cartInDb(f, cartId)).isEmpty();
       assertThat(cartRow(f, cartId).version()).isEqualTo(1);
       Attempt<CartView> refill = f.attempt(s, w -> f.store.order().shoppingCart(w, Action.VIEW));
-      assertThat(refill.work().recordsWritten()).as("a random line and the cart row")
-          .isEqualTo(2);
-      assertThat(refill.work().recordsRead()).as("cart, its item, promotions")
+      assertThat(refill.work().recordsWritten()).as("a random line and the cart row").isEqualTo(2);
+      assertThat(refill.work().recordsRead())
+          .as("cart, its item, promotions")
           .isEqualTo(1 + 1 + PROMOTION_READS);
       assertThat(cartInDb(f, cartId)).hasSize(1).isEqualTo(refill.page().quantities());
       assertThat(cartRow(f, cartId).version()).isEqualTo(2);
@@ -171,7 +176,8 @@ class ShoppingCartTest {
         } else if (after.size() == 1 && before.size() > 1) { // the random item may be an old one
           assertThat(written).as("round " + round).isIn(changed + 1, emptiedAndRefilled);
         } else {
-          assertThat(written).as("round " + round + ": changed lines and the cart row")
+          assertThat(written)
+              .as("round " + round + ": changed lines and the cart row")
               .isEqualTo(changed + 1);
         }
       }
@@ -188,7 +194,9 @@ class ShoppingCartTest {
       assertThat(next).containsOnlyKeys(4L);
       single.add(next.get(4L));
     }
-    assertThat(single).as("a single line gets 1 to 10").hasSize(10)
+    assertThat(single)
+        .as("a single line gets 1 to 10")
+        .hasSize(10)
         .allMatch(q -> q >= 1 && q <= 10);
 
     Map<Long, Integer> lines = new LinkedHashMap<>();
@@ -209,8 +217,9 @@ class ShoppingCartTest {
       }
       changedCounts.add(changed);
     }
-    assertThat(changedCounts).as("1 to all four lines change").containsExactlyInAnyOrder(
-        1, 2, 3, 4);
+    assertThat(changedCounts)
+        .as("1 to all four lines change")
+        .containsExactlyInAnyOrder(1, 2, 3, 4);
   }
 
   /**
@@ -236,18 +245,26 @@ class ShoppingCartTest {
       assertThat(add.recordsWritten()).as("the line and the cart row").isEqualTo(2);
       Map<Long, Integer> expected = new HashMap<>(first);
       expected.merge(shown, 1, Integer::sum);
-      assertThat(cartInDb(f, cartId)).as("the item Product Detail showed is added")
+      assertThat(cartInDb(f, cartId))
+          .as("the item Product Detail showed is added")
           .isEqualTo(expected);
 
       InteractionOutcome refresh = f.store.execute(Interaction.SHOPPING_CART, s);
-      assertThat(refresh.recordsWritten()).as("changed lines and the cart row")
+      assertThat(refresh.recordsWritten())
+          .as("changed lines and the cart row")
           .isGreaterThanOrEqualTo(2);
       Map<Long, Integer> refreshed = cartInDb(f, cartId);
       assertThat(refreshed).isNotEqualTo(expected);
 
-      for (Interaction page : new Interaction[] {Interaction.HOME, Interaction.NEW_PRODUCTS,
-          Interaction.BEST_SELLERS, Interaction.SEARCH_REQUEST, Interaction.SEARCH_RESULTS,
-          Interaction.BUY_REQUEST}) {
+      for (Interaction page :
+          new Interaction[] {
+            Interaction.HOME,
+            Interaction.NEW_PRODUCTS,
+            Interaction.BEST_SELLERS,
+            Interaction.SEARCH_REQUEST,
+            Interaction.SEARCH_RESULTS,
+            Interaction.BUY_REQUEST
+          }) {
         f.store.execute(page, s);
         InteractionOutcome shownCart = f.store.execute(Interaction.SHOPPING_CART, s);
         assertThat(shownCart.recordsWritten()).as("from " + page.label()).isZero();

@@ -86,14 +86,16 @@ class StalenessTest {
       f.clock.advance(Duration.ofSeconds(5));
       assertThat(b.execute(Interaction.ADMIN_REQUEST, bs).stalenessMillis()).isEqualTo(5_000);
       assertThat(f.store.execute(Interaction.ADMIN_REQUEST, as).stalenessMillis())
-          .as("the writer sees its own commit").isZero();
+          .as("the writer sees its own commit")
+          .isZero();
 
       f.clock.advance(Duration.ofSeconds(7));
       assertThat(b.execute(Interaction.ADMIN_REQUEST, bs).stalenessMillis()).isEqualTo(12_000);
 
       f.clock.advance(io.stratus.core.DatabaseConfig.DEFAULT_TTL);
       assertThat(b.execute(Interaction.ADMIN_REQUEST, bs).stalenessMillis())
-          .as("after the TTL the page is read again").isZero();
+          .as("after the TTL the page is read again")
+          .isZero();
       other.close();
     }
   }

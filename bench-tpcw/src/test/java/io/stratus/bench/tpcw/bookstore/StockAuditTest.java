@@ -68,8 +68,10 @@ class StockAuditTest {
   void theLoadedStockIsRecomputedFromTheSeed(@Seed long seed) {
     try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
       for (long id = 1; id <= f.scale.items(); id++) {
-        assertThat(f.item(id).stock()).as("item " + id)
-            .isEqualTo(DataGenerator.loadedStock(seed, id)).isBetween(10, 30);
+        assertThat(f.item(id).stock())
+            .as("item " + id)
+            .isEqualTo(DataGenerator.loadedStock(seed, id))
+            .isBetween(10, 30);
       }
       StockAudit untouched = f.store.auditStock();
       assertThat(untouched).isEqualTo(new StockAudit(100, 0, 0, 0, 0));
@@ -99,7 +101,8 @@ class StockAuditTest {
 
       int oneSale = loaded.afterSale(1).stock() - loaded.stock();
       assertThat(f.store.stockLedger().committedChange(item)).isEqualTo(2L * oneSale);
-      assertThat(f.item(item).stock()).as("only one sale applied")
+      assertThat(f.item(item).stock())
+          .as("only one sale applied")
           .isEqualTo(loaded.stock() + oneSale);
       StockAudit audit = f.store.auditStock();
       assertThat(audit.itemsChecked()).isEqualTo(100);
@@ -120,24 +123,26 @@ class StockAuditTest {
         List<Future<Integer>> done = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
           long sessionSeed = seed + t;
-          done.add(pool.submit(() -> {
-            BookstoreSession s = f.session(sessionSeed);
-            SplittableRandom r = new SplittableRandom(sessionSeed);
-            int bought = 0;
-            for (int round = 0; round < 12; round++) {
-              s.lastItemId = r.nextLong(1, 4); // three hot items
-              s.previous = Interaction.PRODUCT_DETAIL;
-              try {
-                f.store.execute(Interaction.SHOPPING_CART, s);
-                if (f.store.execute(Interaction.BUY_CONFIRM, s).wrote()) {
-                  bought++;
-                }
-              } catch (StratusException e) {
-                // conflicts beyond the retries: the interaction failed and changed nothing
-              }
-            }
-            return bought;
-          }));
+          done.add(
+              pool.submit(
+                  () -> {
+                    BookstoreSession s = f.session(sessionSeed);
+                    SplittableRandom r = new SplittableRandom(sessionSeed);
+                    int bought = 0;
+                    for (int round = 0; round < 12; round++) {
+                      s.lastItemId = r.nextLong(1, 4); // three hot items
+                      s.previous = Interaction.PRODUCT_DETAIL;
+                      try {
+                        f.store.execute(Interaction.SHOPPING_CART, s);
+                        if (f.store.execute(Interaction.BUY_CONFIRM, s).wrote()) {
+                          bought++;
+                        }
+                      } catch (StratusException e) {
+                        // conflicts beyond the retries: the interaction failed and changed nothing
+                      }
+                    }
+                    return bought;
+                  }));
         }
         int bought = 0;
         for (Future<Integer> d : done) {
@@ -150,8 +155,11 @@ class StockAuditTest {
       StockAudit audit = f.store.auditStock();
       assertThat(audit.itemsChecked()).isEqualTo(100);
       assertThat(audit).as("no lost update").isEqualTo(new StockAudit(100, 0, 0, 0, 0));
-      assertThat(f.store.stockLedger().committedChange(1) + f.store.stockLedger()
-          .committedChange(2) + f.store.stockLedger().committedChange(3)).isNotZero();
+      assertThat(
+              f.store.stockLedger().committedChange(1)
+                  + f.store.stockLedger().committedChange(2)
+                  + f.store.stockLedger().committedChange(3))
+          .isNotZero();
     }
   }
 
@@ -165,10 +173,16 @@ class StockAuditTest {
       BookstoreSession s = f.session(seed);
       s.lastItemId = 9;
       f.page(s, w -> f.store.order().shoppingCart(w, Action.ADD));
-      assertThatThrownBy(() -> f.store.execute(Interaction.BUY_CONFIRM, s, w -> {
-        f.store.order().buyConfirm(w, false);
-        throw new CommitStateUnknownException("injected: the reply was lost", null);
-      })).isInstanceOf(CommitStateUnknownException.class);
+      assertThatThrownBy(
+              () ->
+                  f.store.execute(
+                      Interaction.BUY_CONFIRM,
+                      s,
+                      w -> {
+                        f.store.order().buyConfirm(w, false);
+                        throw new CommitStateUnknownException("injected: the reply was lost", null);
+                      }))
+          .isInstanceOf(CommitStateUnknownException.class);
       assertThat(s.previous).isNull();
 
       StockAudit audit = f.store.auditStock();

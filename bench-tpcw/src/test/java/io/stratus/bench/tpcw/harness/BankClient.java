@@ -29,16 +29,23 @@ public final class BankClient {
   private BankClient() {}
 
   /** The database every client of a run opens. */
-  static DatabaseConfig.Builder config(CloudConnection cloud, String runId, ProtocolKind kind,
-      String clientId) {
-    return DatabaseConfig.builder(cloud.services(), "bank/" + runId).protocol(kind)
-        .clientId(clientId).pageSize(8 * 1024);
+  static DatabaseConfig.Builder config(
+      CloudConnection cloud, String runId, ProtocolKind kind, String clientId) {
+    return DatabaseConfig.builder(cloud.services(), "bank/" + runId)
+        .protocol(kind)
+        .clientId(clientId)
+        .pageSize(8 * 1024);
   }
 
   /** The connection of a run: LocalStack for storage, ZooKeeper for coordination. */
   static CloudConnection connect(URI endpoint, String bucket, String zookeeper, String runId) {
-    CloudTarget target = new CloudTarget(CloudTarget.Kind.LOCALSTACK, Optional.of(endpoint),
-        CloudTarget.DEFAULT_REGION, bucket, Optional.of(zookeeper));
+    CloudTarget target =
+        new CloudTarget(
+            CloudTarget.Kind.LOCALSTACK,
+            Optional.of(endpoint),
+            CloudTarget.DEFAULT_REGION,
+            bucket,
+            Optional.of(zookeeper));
     return CloudConnection.open(target, runId, 1);
   }
 
@@ -48,7 +55,8 @@ public final class BankClient {
 
   static long amount(Transaction tx, long account) {
     return tx.read(COLLECTION, Key.of(account))
-        .map(b -> Long.parseLong(new String(b, StandardCharsets.UTF_8))).orElseThrow();
+        .map(b -> Long.parseLong(new String(b, StandardCharsets.UTF_8)))
+        .orElseThrow();
   }
 
   public static void main(String[] args) {
@@ -62,9 +70,13 @@ public final class BankClient {
     int transactions = Integer.parseInt(args[7]);
     int accounts = Integer.parseInt(args[8]);
     long expected = Long.parseLong(args[9]);
-    RetryPolicy retries = RetryPolicy.builder().maxAttempts(200)
-        .initialBackoff(Duration.ofMillis(2)).maxBackoff(Duration.ofMillis(50)).seed(seed)
-        .build();
+    RetryPolicy retries =
+        RetryPolicy.builder()
+            .maxAttempts(200)
+            .initialBackoff(Duration.ofMillis(2))
+            .maxBackoff(Duration.ofMillis(50))
+            .seed(seed)
+            .build();
     int transfers = 0;
     int audits = 0;
     int bad = 0;
@@ -73,13 +85,16 @@ public final class BankClient {
       SplittableRandom random = new SplittableRandom(seed);
       for (int i = 0; i < transactions; i++) {
         if (i % 4 == 3) {
-          long total = db.read(retries, tx -> {
-            long sum = 0;
-            for (long a = 0; a < accounts; a++) {
-              sum += amount(tx, a);
-            }
-            return sum;
-          });
+          long total =
+              db.read(
+                  retries,
+                  tx -> {
+                    long sum = 0;
+                    for (long a = 0; a < accounts; a++) {
+                      sum += amount(tx, a);
+                    }
+                    return sum;
+                  });
           audits++;
           if (total != expected) {
             bad++;
@@ -90,11 +105,13 @@ public final class BankClient {
         long from = random.nextInt(accounts);
         long to = (from + 1 + random.nextInt(accounts - 1)) % accounts;
         long moved = 1 + random.nextInt(20);
-        db.run(retries, tx -> {
-          tx.update(COLLECTION, Key.of(from), amount(amount(tx, from) - moved));
-          tx.update(COLLECTION, Key.of(to), amount(amount(tx, to) + moved));
-          return null;
-        });
+        db.run(
+            retries,
+            tx -> {
+              tx.update(COLLECTION, Key.of(from), amount(amount(tx, from) - moved));
+              tx.update(COLLECTION, Key.of(to), amount(amount(tx, to) + moved));
+              return null;
+            });
         transfers++;
       }
     }

@@ -21,8 +21,10 @@ class DurationsTest {
 
   @Test
   void refusesWhatIsNotADuration() {
-    assertThatThrownBy(() -> Durations.parse("soon")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("soon").hasMessageContaining("30s");
+    assertThatThrownBy(() -> Durations.parse("soon"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("soon")
+        .hasMessageContaining("30s");
     assertThatThrownBy(() -> Durations.parse("5")).isInstanceOf(IllegalArgumentException.class);
   }
 

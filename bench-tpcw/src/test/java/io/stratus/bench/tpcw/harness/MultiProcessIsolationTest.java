@@ -36,7 +36,8 @@ class MultiProcessIsolationTest {
   private static final int TRANSACTIONS = 12;
   private static final int ACCOUNTS = 10;
   private static final long START = 100;
-  private static final Pattern RESULT = Pattern.compile("transfers (\\d+) audits (\\d+) bad (\\d+)");
+  private static final Pattern RESULT =
+      Pattern.compile("transfers (\\d+) audits (\\d+) bad (\\d+)");
 
   @ParameterizedTest
   @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING"})
@@ -44,19 +45,22 @@ class MultiProcessIsolationTest {
       throws Exception {
     LocalStackFixture localstack = LocalStackFixture.get();
     URI endpoint = localstack.config().build().endpoint().orElseThrow();
-    String runId = "bank-" + kind.name().substring(0, 4).toLowerCase(Locale.ROOT).replace('_', '-')
-        + Long.toHexString(System.nanoTime() & 0xffffL);
+    String runId =
+        "bank-"
+            + kind.name().substring(0, 4).toLowerCase(Locale.ROOT).replace('_', '-')
+            + Long.toHexString(System.nanoTime() & 0xffffL);
     try (TestingServer zookeeper = new TestingServer(true)) {
       String zk = zookeeper.getConnectString();
       try (CloudConnection cloud = BankClient.connect(endpoint, localstack.bucket(), zk, runId);
           Database db = Database.open(BankClient.config(cloud, runId, kind, "loader").build())) {
         db.createCollection(BankClient.COLLECTION);
-        db.run(tx -> {
-          for (long a = 0; a < ACCOUNTS; a++) {
-            tx.create(BankClient.COLLECTION, Key.of(a), BankClient.amount(START));
-          }
-          return null;
-        });
+        db.run(
+            tx -> {
+              for (long a = 0; a < ACCOUNTS; a++) {
+                tx.create(BankClient.COLLECTION, Key.of(a), BankClient.amount(START));
+              }
+              return null;
+            });
       }
       List<Process> clients = new ArrayList<>();
       for (int c = 0; c < CLIENTS; c++) {
@@ -74,8 +78,7 @@ class MultiProcessIsolationTest {
         assertThat(ended && p.exitValue() == 0).as("client %d: %s%n%s", c, out, err).isTrue();
         Matcher m = RESULT.matcher(out);
         assertThat(m.find()).as("client %d printed its result: %s%n%s", c, out, err).isTrue();
-        assertThat(Integer.parseInt(m.group(3))).as("client %d's bad audits: %s", c, err)
-            .isZero();
+        assertThat(Integer.parseInt(m.group(3))).as("client %d's bad audits: %s", c, err).isZero();
         assertThat(Integer.parseInt(m.group(2))).isEqualTo(TRANSACTIONS / 4);
         transfers += Integer.parseInt(m.group(1));
       }
@@ -104,14 +107,26 @@ class MultiProcessIsolationTest {
     return out;
   }
 
-  private static Process start(Path dir, int client, URI endpoint, String bucket, String zk,
-      String runId, ProtocolKind kind) throws IOException {
+  private static Process start(
+      Path dir, int client, URI endpoint, String bucket, String zk, String runId, ProtocolKind kind)
+      throws IOException {
     String java = ProcessHandle.current().info().command().orElse("java");
-    List<String> cmd = List.of(java, "-cp", System.getProperty("java.class.path"),
-        BankClient.class.getName(), endpoint.toString(), bucket, zk, runId,
-        kind.name(), "client-" + client, Long.toString(1000 + client),
-        Integer.toString(TRANSACTIONS), Integer.toString(ACCOUNTS),
-        Long.toString(ACCOUNTS * START));
+    List<String> cmd =
+        List.of(
+            java,
+            "-cp",
+            System.getProperty("java.class.path"),
+            BankClient.class.getName(),
+            endpoint.toString(),
+            bucket,
+            zk,
+            runId,
+            kind.name(),
+            "client-" + client,
+            Long.toString(1000 + client),
+            Integer.toString(TRANSACTIONS),
+            Integer.toString(ACCOUNTS),
+            Long.toString(ACCOUNTS * START));
     return new ProcessBuilder(cmd)
         .redirectOutput(dir.resolve("client-" + client + ".out").toFile())
         .redirectError(dir.resolve("client-" + client + ".err").toFile())

@@ -34,7 +34,9 @@ class PresetTest {
   void flagsGivenReplaceThePresetsValues() {
     List<String> args = Preset.named("paper-fig5").argsBesides(Map.of("--ebs", "4"));
 
-    assertThat(args).doesNotContain("--ebs").containsSubsequence("--ttl", "100s")
+    assertThat(args)
+        .doesNotContain("--ebs")
+        .containsSubsequence("--ttl", "100s")
         .containsSubsequence("--end-user-rtt", "100ms");
     assertThat(args).hasSize(2 * Preset.named("paper-fig5").options().size() - 2);
   }
@@ -45,7 +47,8 @@ class PresetTest {
 
     assertThat(fig9.argsBesides(Map.of())).containsSubsequence("--sweep", "ebs=1,10,20,50,100");
     assertThat(fig9.argsBesides(Map.of("--ebs", "5"))).doesNotContain("--sweep", "--ebs");
-    assertThat(fig9.argsBesides(Map.of("--sweep", "ttl=0,10s"))).doesNotContain("--sweep")
+    assertThat(fig9.argsBesides(Map.of("--sweep", "ttl=0,10s")))
+        .doesNotContain("--sweep")
         .containsSubsequence("--ebs", "1");
     assertThat(Preset.named("paper-fig13").argsBesides(Map.of("--ttl", "5s")))
         .doesNotContain("--sweep", "--ttl");

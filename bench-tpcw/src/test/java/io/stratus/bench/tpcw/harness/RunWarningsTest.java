@@ -10,22 +10,40 @@ import org.junit.jupiter.api.Test;
 
 class RunWarningsTest {
 
-  private static RunSettings run(ProtocolKind protocol, int ttlSeconds, int checkpointSeconds,
-      int measureSeconds) {
+  private static RunSettings run(
+      ProtocolKind protocol, int ttlSeconds, int checkpointSeconds, int measureSeconds) {
     RunSettings d = Defaults.settings(protocol);
-    return new RunSettings(protocol, d.cloud(), d.placement(), d.latencyProfile(), d.pageSize(),
-        Duration.ofSeconds(ttlSeconds), Duration.ofSeconds(checkpointSeconds), d.ebs(), d.mix(),
-        d.items(), d.customersPerEb(), d.warmUp(), Duration.ofSeconds(measureSeconds),
-        d.thinkTimeMean(), d.endUserRoundTrip(), d.seed());
+    return new RunSettings(
+        protocol,
+        d.cloud(),
+        d.placement(),
+        d.latencyProfile(),
+        d.pageSize(),
+        Duration.ofSeconds(ttlSeconds),
+        Duration.ofSeconds(checkpointSeconds),
+        d.ebs(),
+        d.mix(),
+        d.items(),
+        d.customersPerEb(),
+        d.warmUp(),
+        Duration.ofSeconds(measureSeconds),
+        d.thinkTimeMean(),
+        d.endUserRoundTrip(),
+        d.seed());
   }
 
   @Test
   void aMeasurementShorterThanThreeTtlsIsWarnedAbout() {
     Optional<String> warning = RunWarnings.check(run(ProtocolKind.NAIVE, 100, 10, 25));
 
-    assertThat(warning).hasValueSatisfying(w -> assertThat(w)
-        .startsWith("warning: measuring 25s is shorter than 3 times the TTL (100s)")
-        .contains("--duration 5m").contains("--ttl").doesNotContain("\n"));
+    assertThat(warning)
+        .hasValueSatisfying(
+            w ->
+                assertThat(w)
+                    .startsWith("warning: measuring 25s is shorter than 3 times the TTL (100s)")
+                    .contains("--duration 5m")
+                    .contains("--ttl")
+                    .doesNotContain("\n"));
   }
 
   @Test
@@ -39,12 +57,21 @@ class RunWarningsTest {
   @Test
   void theCheckpointIntervalCountsOnlyForProtocolsThatCheckpoint() {
     assertThat(RunWarnings.check(run(ProtocolKind.NAIVE, 5, 45, 25))).isEmpty();
-    for (ProtocolKind checkpointing : List.of(ProtocolKind.BASIC, ProtocolKind.MONOTONIC,
-        ProtocolKind.ATOMIC, ProtocolKind.ADVANCED_ATOMIC, ProtocolKind.SNAPSHOT_ISOLATION)) {
-      assertThat(RunWarnings.check(run(checkpointing, 5, 45, 25))).as(checkpointing.name())
-          .hasValueSatisfying(w -> assertThat(w)
-              .contains("3 times the checkpoint interval (45s)")
-              .contains("--duration 135s").contains("--checkpoint-interval"));
+    for (ProtocolKind checkpointing :
+        List.of(
+            ProtocolKind.BASIC,
+            ProtocolKind.MONOTONIC,
+            ProtocolKind.ATOMIC,
+            ProtocolKind.ADVANCED_ATOMIC,
+            ProtocolKind.SNAPSHOT_ISOLATION)) {
+      assertThat(RunWarnings.check(run(checkpointing, 5, 45, 25)))
+          .as(checkpointing.name())
+          .hasValueSatisfying(
+              w ->
+                  assertThat(w)
+                      .contains("3 times the checkpoint interval (45s)")
+                      .contains("--duration 135s")
+                      .contains("--checkpoint-interval"));
     }
   }
 
@@ -59,8 +86,11 @@ class RunWarningsTest {
   @Test
   void aPlanGetsOneLinePerDistinctWarningNamingItsRuns() {
     RunSettings base = Defaults.settings(ProtocolKind.BASIC);
-    List<Sweep.Planned> runs = Sweep.plan(base, List.of(ProtocolKind.NAIVE, ProtocolKind.BASIC),
-        Optional.of(Sweep.parse("ttl=0,10s,100s")));
+    List<Sweep.Planned> runs =
+        Sweep.plan(
+            base,
+            List.of(ProtocolKind.NAIVE, ProtocolKind.BASIC),
+            Optional.of(Sweep.parse("ttl=0,10s,100s")));
 
     List<String> lines = RunWarnings.forPlan("ttl", runs);
 

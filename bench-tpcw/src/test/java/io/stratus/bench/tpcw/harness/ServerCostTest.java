@@ -17,8 +17,7 @@ class ServerCostTest {
     assertThat(c.coordinationHours()).isEqualTo(0.5);
     assertThat(c.serverMilliDollarsPerWi2008()).isCloseTo(0.10 * 1000 / 1000, within(1e-12));
     assertThat(c.serverMilliDollarsPerWi2026()).isCloseTo(0.0816, within(1e-12));
-    assertThat(c.coordinationMilliDollarsPerWi2026())
-        .isCloseTo(0.5 * 3 * 0.0408, within(1e-12));
+    assertThat(c.coordinationMilliDollarsPerWi2026()).isCloseTo(0.5 * 3 * 0.0408, within(1e-12));
     assertThat(c.milliDollarsPerWi2026()).isCloseTo(0.0816 + 0.0612, within(1e-12));
     // The 2008 table prices locks and counters per request: no ensemble hours then.
     assertThat(c.milliDollarsPerWi2008()).isEqualTo(c.serverMilliDollarsPerWi2008());

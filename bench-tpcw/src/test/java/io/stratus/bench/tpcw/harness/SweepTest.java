@@ -19,7 +19,8 @@ class SweepTest {
         Sweep.plan(base, List.of(ProtocolKind.BASIC, ProtocolKind.ATOMIC), Optional.empty());
 
     assertThat(runs).extracting(Sweep.Planned::label).containsExactly("basic", "atomic");
-    assertThat(runs).extracting(r -> r.settings().protocol())
+    assertThat(runs)
+        .extracting(r -> r.settings().protocol())
         .containsExactly(ProtocolKind.BASIC, ProtocolKind.ATOMIC);
     assertThat(Sweep.parameterName(Optional.empty())).isEqualTo("protocol");
   }
@@ -31,7 +32,8 @@ class SweepTest {
         Sweep.plan(base, List.of(ProtocolKind.NAIVE, ProtocolKind.BASIC), Optional.of(sweep));
 
     assertThat(runs).hasSize(6);
-    assertThat(runs).extracting(Sweep.Planned::label)
+    assertThat(runs)
+        .extracting(Sweep.Planned::label)
         .containsExactly("1", "1", "10", "10", "50", "50");
     assertThat(runs).extracting(r -> r.settings().ebs()).containsExactly(1, 1, 10, 10, 50, 50);
     assertThat(runs.get(5).settings().protocol()).isEqualTo(ProtocolKind.BASIC);
@@ -52,10 +54,25 @@ class SweepTest {
         .isEqualTo(Duration.ofMillis(100));
     assertThat(Sweep.parse("profile=eu").apply(base, "eu").latencyProfile()).isEqualTo("eu");
     RunSettings ebs = Sweep.parse("ebs=7").apply(base, "7");
-    assertThat(ebs).isEqualTo(new RunSettings(base.protocol(), base.cloud(), base.placement(),
-        base.latencyProfile(), base.pageSize(), base.ttl(), base.checkpointInterval(), 7,
-        base.mix(), base.items(), base.customersPerEb(), base.warmUp(), base.measure(),
-        base.thinkTimeMean(), base.endUserRoundTrip(), base.seed()));
+    assertThat(ebs)
+        .isEqualTo(
+            new RunSettings(
+                base.protocol(),
+                base.cloud(),
+                base.placement(),
+                base.latencyProfile(),
+                base.pageSize(),
+                base.ttl(),
+                base.checkpointInterval(),
+                7,
+                base.mix(),
+                base.items(),
+                base.customersPerEb(),
+                base.warmUp(),
+                base.measure(),
+                base.thinkTimeMean(),
+                base.endUserRoundTrip(),
+                base.seed()));
   }
 
   @Test

@@ -60,13 +60,17 @@ class LiveOutageTest {
   }
 
   private static final Duration STORAGE_PAUSE = Duration.ofSeconds(5);
+
   /** How long record locks and commit ids of a client cut off mid-commit last. */
   private static final Duration LEASE = Duration.ofSeconds(15);
+
   private static final int CLIENTS = 2;
   private static final int EBS_PER_CLIENT = 2;
   private static final int INTERACTIONS_PER_EB = 60;
+
   /** Interactions to end before each outage, counted from the start or the previous outage. */
   private static final int BETWEEN_OUTAGES = 40;
+
   private static final long SEED = 7;
   private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
@@ -86,29 +90,35 @@ class LiveOutageTest {
       List<Database> dbs = new ArrayList<>();
       List<InteractionAttribution> attributions = new ArrayList<>();
       for (int k = 0; k < CLIENTS; k++) {
-        AwsCloud aws = AwsCloud.connect(localstack.config().keyPrefix(run + "/")
-            .queueNamePrefix(run).build());
+        AwsCloud aws =
+            AwsCloud.connect(localstack.config().keyPrefix(run + "/").queueNamePrefix(run).build());
         resources.add(aws);
-        ZooKeeperCloud zk = ZooKeeperCloud.connect(
-            ZooKeeperConfig.builder(zookeeper.getConnectString()).namespace(run)
-                .freshNamespaceRefusal(Duration.ZERO).build());
+        ZooKeeperCloud zk =
+            ZooKeeperCloud.connect(
+                ZooKeeperConfig.builder(zookeeper.getConnectString())
+                    .namespace(run)
+                    .freshNamespaceRefusal(Duration.ZERO)
+                    .build());
         resources.add(zk);
         sessions.add(zk);
         CloudServices services = zk.addTo(aws.addTo(CloudServices.builder())).build();
         InteractionAttribution attribution = new InteractionAttribution();
         attributions.add(attribution);
-        Database db = Database.open(BookstoreSchema.configure(DatabaseConfig.builder(
-                Decorators.wrap(services, attribution), "tpcw/" + run))
-            .protocol(ProtocolKind.SNAPSHOT_ISOLATION)
-            .clientId(run + "-c" + k)
-            .checkpointSeed(SEED + k)
-            // Short leases, so that what an outage leaves behind lapses within the test: a
-            // commit cut off from ZooKeeper leaves its record locks and commit id to lapse.
-            .transactionTimeout(Duration.ofSeconds(2))
-            .checkpointLockTimeout(Duration.ofSeconds(6))
-            .atomicTimeout(Duration.ofSeconds(8))
-            .isolationLeaseTimeout(LEASE)
-            .build());
+        Database db =
+            Database.open(
+                BookstoreSchema.configure(
+                        DatabaseConfig.builder(
+                            Decorators.wrap(services, attribution), "tpcw/" + run))
+                    .protocol(ProtocolKind.SNAPSHOT_ISOLATION)
+                    .clientId(run + "-c" + k)
+                    .checkpointSeed(SEED + k)
+                    // Short leases, so that what an outage leaves behind lapses within the test: a
+                    // commit cut off from ZooKeeper leaves its record locks and commit id to lapse.
+                    .transactionTimeout(Duration.ofSeconds(2))
+                    .checkpointLockTimeout(Duration.ofSeconds(6))
+                    .atomicTimeout(Duration.ofSeconds(8))
+                    .isolationLeaseTimeout(LEASE)
+                    .build());
         resources.add(db);
         dbs.add(db);
       }
@@ -125,11 +135,16 @@ class LiveOutageTest {
         StratusBookstore b =
             new StratusBookstore(dbs.get(k), scale, Clock.systemUTC(), SEED, tracker);
         bookstores.add(b);
-        clients.add(new Emulator.Client(new TimedBookstore(b, log), attributions.get(k), () -> { }));
+        clients.add(new Emulator.Client(new TimedBookstore(b, log), attributions.get(k), () -> {}));
       }
-      Emulator emulator = Emulator.builder().ebs(EBS_PER_CLIENT).warmUp(Duration.ZERO)
-          .measure(Duration.ofMinutes(10)).interactionsPerBrowser(INTERACTIONS_PER_EB)
-          .seed(SEED).build();
+      Emulator emulator =
+          Emulator.builder()
+              .ebs(EBS_PER_CLIENT)
+              .warmUp(Duration.ZERO)
+              .measure(Duration.ofMinutes(10))
+              .interactionsPerBrowser(INTERACTIONS_PER_EB)
+              .seed(SEED)
+              .build();
       long start = log.now();
       CompletableFuture<Emulator.ClientsReport> running =
           CompletableFuture.supplyAsync(() -> emulator.runClients(clients));
@@ -164,40 +179,64 @@ class LiveOutageTest {
       StockAudit audit = bookstores.get(0).auditStock();
       List<TimedBookstore.Sample> samples = log.samples();
 
-      List<Window> windows = List.of(
-          Window.of("before the leader kill", samples, start, leaderKilled),
-          Window.of("leader election (kill to all sessions reconnected)", samples, leaderKilled,
-              zooKeeperBack),
-          Window.of("between the outages", samples, zooKeeperBack, storagePaused),
-          Window.of("storage paused " + STORAGE_PAUSE.toSeconds() + " s", samples, storagePaused,
-              storageBack),
-          Window.of("after the storage outage", samples, storageBack, end));
-      StringBuilder printed = new StringBuilder(String.format(Locale.ROOT,
-          "Outage run %s: %d interactions, %d errors; leader %s killed, sessions back after %.0f"
-              + " ms, new leader %s; stock audit: %d of %d items off, %d uncertain buys;"
-              + " lost updates %d item, %d customer; own reads %d stale of %d%n",
-          run, samples.size(), samples.stream().filter(s -> !s.ok()).count(), leader.getPort(),
-          (zooKeeperBack - leaderKilled) / 1e6, newLeader.getPort(), audit.itemsOff(),
-          audit.itemsChecked(), audit.uncertainBuys(),
-          tracker.lostUpdates(BookstoreSchema.ITEM), tracker.lostUpdates(BookstoreSchema.CUSTOMER),
-          tracker.ownStaleReads(), tracker.ownReadsChecked()));
+      List<Window> windows =
+          List.of(
+              Window.of("before the leader kill", samples, start, leaderKilled),
+              Window.of(
+                  "leader election (kill to all sessions reconnected)",
+                  samples,
+                  leaderKilled,
+                  zooKeeperBack),
+              Window.of("between the outages", samples, zooKeeperBack, storagePaused),
+              Window.of(
+                  "storage paused " + STORAGE_PAUSE.toSeconds() + " s",
+                  samples,
+                  storagePaused,
+                  storageBack),
+              Window.of("after the storage outage", samples, storageBack, end));
+      StringBuilder printed =
+          new StringBuilder(
+              String.format(
+                  Locale.ROOT,
+                  "Outage run %s: %d interactions, %d errors; leader %s killed, sessions back after %.0f"
+                      + " ms, new leader %s; stock audit: %d of %d items off, %d uncertain buys;"
+                      + " lost updates %d item, %d customer; own reads %d stale of %d%n",
+                  run,
+                  samples.size(),
+                  samples.stream().filter(s -> !s.ok()).count(),
+                  leader.getPort(),
+                  (zooKeeperBack - leaderKilled) / 1e6,
+                  newLeader.getPort(),
+                  audit.itemsOff(),
+                  audit.itemsChecked(),
+                  audit.uncertainBuys(),
+                  tracker.lostUpdates(BookstoreSchema.ITEM),
+                  tracker.lostUpdates(BookstoreSchema.CUSTOMER),
+                  tracker.ownStaleReads(),
+                  tracker.ownReadsChecked()));
       for (Window w : windows) {
         printed.append("  ").append(w).append('\n');
       }
-      samples.stream().filter(s -> !s.ok()).limit(5)
+      samples.stream()
+          .filter(s -> !s.ok())
+          .limit(5)
           .forEach(s -> printed.append("  error: ").append(s.error()).append('\n'));
       System.out.print(printed);
 
       assertThat(report.total().unfinishedBrowsers()).as(printed.toString()).isZero();
-      assertThat(samples).as(printed.toString())
+      assertThat(samples)
+          .as(printed.toString())
           .hasSize(CLIENTS * EBS_PER_CLIENT * INTERACTIONS_PER_EB);
-      assertThat(windows.get(2).succeeded).as("the run continues after the election\n" + printed)
+      assertThat(windows.get(2).succeeded)
+          .as("the run continues after the election\n" + printed)
           .isPositive();
-      assertThat(windows.get(4).succeeded).as("the run continues after the storage outage\n"
-          + printed).isPositive();
+      assertThat(windows.get(4).succeeded)
+          .as("the run continues after the storage outage\n" + printed)
+          .isPositive();
       List<TimedBookstore.Sample> tail =
           samples.subList(samples.size() - 2 * CLIENTS * EBS_PER_CLIENT, samples.size());
-      assertThat(tail).as("the last interactions all succeed\n" + printed)
+      assertThat(tail)
+          .as("the last interactions all succeed\n" + printed)
           .allMatch(TimedBookstore.Sample::ok);
       assertThat(audit.clean()).as("no committed stock change lost\n" + printed).isTrue();
       assertThat(tracker.lostUpdates(BookstoreSchema.ITEM)).as(printed.toString()).isZero();
@@ -222,42 +261,68 @@ class LiveOutageTest {
   private static CompletableFuture<Void> reconnection(ZooKeeperCloud zk) {
     CompletableFuture<Void> back = new CompletableFuture<>();
     boolean[] lost = {false};
-    Consumer<Connection> listener = state -> {
-      synchronized (lost) {
-        if (state != Connection.CONNECTED) {
-          lost[0] = true;
-        } else if (lost[0]) {
-          back.complete(null);
-        }
-      }
-    };
+    Consumer<Connection> listener =
+        state -> {
+          synchronized (lost) {
+            if (state != Connection.CONNECTED) {
+              lost[0] = true;
+            } else if (lost[0]) {
+              back.complete(null);
+            }
+          }
+        };
     zk.addConnectionListener(listener);
     return back.whenComplete((v, e) -> zk.removeConnectionListener(listener));
   }
 
   /** The interactions that started in [from, to): how many, how many failed, response times. */
-  private record Window(String name, long started, long succeeded, long failed, double meanMs,
-      double p50Ms, double p95Ms, double maxMs, double seconds) {
+  private record Window(
+      String name,
+      long started,
+      long succeeded,
+      long failed,
+      double meanMs,
+      double p50Ms,
+      double p95Ms,
+      double maxMs,
+      double seconds) {
     static Window of(String name, List<TimedBookstore.Sample> all, long from, long to) {
-      List<TimedBookstore.Sample> in = all.stream()
-          .filter(s -> s.startNanos() >= from && s.startNanos() < to).toList();
+      List<TimedBookstore.Sample> in =
+          all.stream().filter(s -> s.startNanos() >= from && s.startNanos() < to).toList();
       double[] ms = in.stream().mapToDouble(TimedBookstore.Sample::millis).sorted().toArray();
       long ok = in.stream().filter(TimedBookstore.Sample::ok).count();
-      return new Window(name, in.size(), ok, in.size() - ok,
-          ms.length == 0 ? 0 : Arrays.stream(ms).average().orElse(0), pct(ms, 50), pct(ms, 95),
-          ms.length == 0 ? 0 : ms[ms.length - 1], (to - from) / 1e9);
+      return new Window(
+          name,
+          in.size(),
+          ok,
+          in.size() - ok,
+          ms.length == 0 ? 0 : Arrays.stream(ms).average().orElse(0),
+          pct(ms, 50),
+          pct(ms, 95),
+          ms.length == 0 ? 0 : ms[ms.length - 1],
+          (to - from) / 1e9);
     }
 
     private static double pct(double[] sorted, int p) {
-      return sorted.length == 0 ? 0
+      return sorted.length == 0
+          ? 0
           : sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
     }
 
     @Override
     public String toString() {
-      return String.format(Locale.ROOT, "%-52s %5.1f s: %4d started, %4d failed; response ms"
-              + " mean %7.1f, p50 %7.1f, p95 %7.1f, max %7.1f", name, seconds, started, failed,
-          meanMs, p50Ms, p95Ms, maxMs);
+      return String.format(
+          Locale.ROOT,
+          "%-52s %5.1f s: %4d started, %4d failed; response ms"
+              + " mean %7.1f, p50 %7.1f, p95 %7.1f, max %7.1f",
+          name,
+          seconds,
+          started,
+          failed,
+          meanMs,
+          p50Ms,
+          p95Ms,
+          maxMs);
     }
   }
 }

@@ -63,25 +63,36 @@ final class Outages {
       root = root.getParent();
     }
     if (root == null) {
-      throw new AssertionError("no project root with bin/localstack above "
-          + Path.of("").toAbsolutePath());
+      throw new AssertionError(
+          "no project root with bin/localstack above " + Path.of("").toAbsolutePath());
     }
     Path pidFile = root.resolve(".localstack/run/" + endpoint.getPort() + "/pid");
     if (!Files.isRegularFile(pidFile)) {
-      throw new AssertionError("LocalStack at " + endpoint + " was not started by bin/localstack ("
-          + pidFile + " is missing); the outage test pauses that process and cannot pause"
-          + " another");
+      throw new AssertionError(
+          "LocalStack at "
+              + endpoint
+              + " was not started by bin/localstack ("
+              + pidFile
+              + " is missing); the outage test pauses that process and cannot pause"
+              + " another");
     }
     return Long.parseLong(Files.readString(pidFile).trim());
   }
 
   /** Sends {@code signal} ("STOP" or "CONT") to every process of group {@code pgid}. */
   static void signalGroup(long pgid, String signal) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder("kill", "-" + signal, "--", "-" + pgid)
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder("kill", "-" + signal, "--", "-" + pgid)
+            .redirectErrorStream(true)
+            .start();
     if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
-      throw new AssertionError("kill -" + signal + " -" + pgid + " failed: "
-          + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+      throw new AssertionError(
+          "kill -"
+              + signal
+              + " -"
+              + pgid
+              + " failed: "
+              + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     }
   }
 }

@@ -78,8 +78,8 @@ final class TimedBookstore implements Bookstore {
         long left = timeoutNanos;
         while (samples.size() < count) {
           if (left <= 0) {
-            throw new AssertionError("only " + samples.size() + " of " + count
-                + " interactions ended in time");
+            throw new AssertionError(
+                "only " + samples.size() + " of " + count + " interactions ended in time");
           }
           left = ended.awaitNanos(left);
         }

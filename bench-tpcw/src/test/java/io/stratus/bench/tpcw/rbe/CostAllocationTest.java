@@ -51,27 +51,32 @@ class CostAllocationTest {
     // Shopping Cart writes on every other visit of a session and makes 3 calls when it does, 1
     // when it only shows the cart; Customer Registration may write but never does; Buy Confirm
     // writes 2 records with 2 calls and fails on every fifth visit after 1 call.
-    ScriptedBookstore bookstore = new ScriptedBookstore((wi, s) -> {
-      int visit = s.count(wi);
-      if (wi == Interaction.SHOPPING_CART && visit % 2 == 0) {
-        for (int i = 0; i < 3; i++) {
-          InteractionAttributionTest.put(services, wi);
-        }
-        return new InteractionOutcome(wi, true, 1, 1, 0, -1);
-      }
-      if (wi == Interaction.BUY_CONFIRM) {
-        InteractionAttributionTest.put(services, wi);
-        if (visit % 5 == 4) {
-          throw new IllegalStateException("scripted failure");
-        }
-        InteractionAttributionTest.put(services, wi);
-        return new InteractionOutcome(wi, true, 4, 2, 0, -1);
-      }
-      InteractionAttributionTest.put(services, wi);
-      return ScriptedBookstore.nothing(wi);
-    });
-    EmulatorReport report = ObservedMixTest.countMode(Mix.ORDERING, 2, 3_000, seed)
-        .attribution(attribution).build().run(bookstore);
+    ScriptedBookstore bookstore =
+        new ScriptedBookstore(
+            (wi, s) -> {
+              int visit = s.count(wi);
+              if (wi == Interaction.SHOPPING_CART && visit % 2 == 0) {
+                for (int i = 0; i < 3; i++) {
+                  InteractionAttributionTest.put(services, wi);
+                }
+                return new InteractionOutcome(wi, true, 1, 1, 0, -1);
+              }
+              if (wi == Interaction.BUY_CONFIRM) {
+                InteractionAttributionTest.put(services, wi);
+                if (visit % 5 == 4) {
+                  throw new IllegalStateException("scripted failure");
+                }
+                InteractionAttributionTest.put(services, wi);
+                return new InteractionOutcome(wi, true, 4, 2, 0, -1);
+              }
+              InteractionAttributionTest.put(services, wi);
+              return ScriptedBookstore.nothing(wi);
+            });
+    EmulatorReport report =
+        ObservedMixTest.countMode(Mix.ORDERING, 2, 3_000, seed)
+            .attribution(attribution)
+            .build()
+            .run(bookstore);
 
     ResponseStats cart = report.perInteraction().get(Interaction.SHOPPING_CART);
     ResponseStats registration = report.perInteraction().get(Interaction.CUSTOMER_REGISTRATION);
@@ -88,8 +93,9 @@ class CostAllocationTest {
     assertThat(report.read().count()).isEqualTo(report.total().count() - report.update().count());
     // Each group pays exactly its own calls (no background here): 3 per cart write, 2 per buy,
     // 1 per failed buy; 1 per interaction that only read.
-    double updateCalls = report.update().requestsPerInteraction()
-        * (report.update().count() + report.update().errors());
+    double updateCalls =
+        report.update().requestsPerInteraction()
+            * (report.update().count() + report.update().errors());
     assertThat(updateCalls)
         .isCloseTo(3.0 * cart.wrote() + 2.0 * buy.count() + buy.errors(), within(1e-6));
     assertThat(report.read().requestsPerInteraction()).isCloseTo(1.0, within(1e-12));
@@ -104,23 +110,28 @@ class CostAllocationTest {
     AtomicLong background = new AtomicLong();
     // Shopping Cart writes 1 record, Buy Confirm 3 and starts two "checkpoint" calls elsewhere;
     // every page makes one call of its own.
-    ScriptedBookstore bookstore = new ScriptedBookstore((wi, s) -> {
-      InteractionAttributionTest.put(services, wi);
-      if (wi == Interaction.BUY_CONFIRM) {
-        for (int i = 0; i < 2; i++) {
-          InteractionAttributionTest.runOnAnotherThread(
-              () -> InteractionAttributionTest.put(services, wi));
-          background.incrementAndGet();
-        }
-        return new InteractionOutcome(wi, true, 5, 3, 0, 0);
-      }
-      if (wi == Interaction.SHOPPING_CART) {
-        return new InteractionOutcome(wi, true, 2, 1, 1, -1);
-      }
-      return ScriptedBookstore.nothing(wi);
-    });
-    EmulatorReport report = ObservedMixTest.countMode(Mix.ORDERING, 1, 5_000, seed)
-        .attribution(attribution).build().run(bookstore);
+    ScriptedBookstore bookstore =
+        new ScriptedBookstore(
+            (wi, s) -> {
+              InteractionAttributionTest.put(services, wi);
+              if (wi == Interaction.BUY_CONFIRM) {
+                for (int i = 0; i < 2; i++) {
+                  InteractionAttributionTest.runOnAnotherThread(
+                      () -> InteractionAttributionTest.put(services, wi));
+                  background.incrementAndGet();
+                }
+                return new InteractionOutcome(wi, true, 5, 3, 0, 0);
+              }
+              if (wi == Interaction.SHOPPING_CART) {
+                return new InteractionOutcome(wi, true, 2, 1, 1, -1);
+              }
+              return ScriptedBookstore.nothing(wi);
+            });
+    EmulatorReport report =
+        ObservedMixTest.countMode(Mix.ORDERING, 1, 5_000, seed)
+            .attribution(attribution)
+            .build()
+            .run(bookstore);
 
     long buys = report.count(Interaction.BUY_CONFIRM);
     long carts = report.count(Interaction.SHOPPING_CART);
@@ -152,8 +163,10 @@ class CostAllocationTest {
     CloudMeter meter = new CloudMeter();
     MeteringInterceptor metering = new MeteringInterceptor(meter);
     for (int i = 0; i < n; i++) {
-      metering.intercept(Call.of(Operation.STORAGE_PUT, "x", 3),
-          () -> CompletableFuture.completedFuture(null)).join();
+      metering
+          .intercept(
+              Call.of(Operation.STORAGE_PUT, "x", 3), () -> CompletableFuture.completedFuture(null))
+          .join();
     }
     return meter.snapshot();
   }

@@ -37,20 +37,26 @@ import org.junit.jupiter.params.provider.EnumSource;
 class CostConservationTest {
 
   @ParameterizedTest
-  @EnumSource(value = ProtocolKind.class, names = {"BASIC", "ATOMIC", "ADVANCED_ATOMIC"})
+  @EnumSource(
+      value = ProtocolKind.class,
+      names = {"BASIC", "ATOMIC", "ADVANCED_ATOMIC"})
   void theDrainAppliesWhatTheIntervalCommittedAndEveryCallIsChargedOnce(
       ProtocolKind protocol, @Seed long seed) {
     ManualClock clock = new ManualClock();
     InProcessCloud cloud = InProcessCloud.builder().clock(clock).seed(seed).build();
     InteractionAttribution attribution = new InteractionAttribution();
     CloudMeter all = new CloudMeter();
-    CloudServices services = Decorators.wrap(cloud.services(), attribution,
-        new MeteringInterceptor(all));
+    CloudServices services =
+        Decorators.wrap(cloud.services(), attribution, new MeteringInterceptor(all));
     // Background checkpoints are held back and never run: only the drain applies the queues.
     ConcurrentLinkedQueue<Runnable> held = new ConcurrentLinkedQueue<>();
-    DatabaseConfig config = BookstoreSchema.configure(
-            DatabaseConfig.builder(services, "db/tpcw"))
-        .protocol(protocol).clock(clock).pageSize(8192).checkpointExecutor(held::add).build();
+    DatabaseConfig config =
+        BookstoreSchema.configure(DatabaseConfig.builder(services, "db/tpcw"))
+            .protocol(protocol)
+            .clock(clock)
+            .pageSize(8192)
+            .checkpointExecutor(held::add)
+            .build();
     try (Database db = Database.open(config)) {
       Scale scale = new Scale(100, 1, 30);
       new DataGenerator(db, scale, seed, clock).load();
@@ -58,9 +64,12 @@ class CostConservationTest {
       MeterSnapshot before = all.snapshot();
       InteractionAttribution.Usage usageBefore = attribution.snapshot();
 
-      EmulatorReport report = ObservedMixTest.countMode(Mix.ORDERING, 2, 150, seed)
-          .attribution(attribution).drain(() -> drained.set(db.checkpointAll()))
-          .build().run(new StratusBookstore(db, scale, clock, seed));
+      EmulatorReport report =
+          ObservedMixTest.countMode(Mix.ORDERING, 2, 150, seed)
+              .attribution(attribution)
+              .drain(() -> drained.set(db.checkpointAll()))
+              .build()
+              .run(new StratusBookstore(db, scale, clock, seed));
 
       MeterSnapshot run = all.snapshot().minus(before);
       InteractionAttribution.Usage usage = attribution.snapshot().minus(usageBefore);
@@ -73,17 +82,21 @@ class CostConservationTest {
       assertThat(db.checkpointAll().recordsApplied()).as("left after the drain").isZero();
       // Every call of the run is in exactly one meter, and the report charges the measured
       // interactions exactly their own calls plus the whole background.
-      long direct = report.directUsage().values().stream().mapToLong(MeterSnapshot::requests)
-          .sum();
-      assertThat(direct + report.backgroundRequests() + usage.warmUp().requests()
-          + usage.backgroundWarmUp().requests() + usage.backgroundOutside().requests())
+      long direct = report.directUsage().values().stream().mapToLong(MeterSnapshot::requests).sum();
+      assertThat(
+              direct
+                  + report.backgroundRequests()
+                  + usage.warmUp().requests()
+                  + usage.backgroundWarmUp().requests()
+                  + usage.backgroundOutside().requests())
           .isEqualTo(run.requests());
       ResponseStats total = report.total();
       double charged = total.requestsPerInteraction() * (total.count() + total.errors());
       assertThat(charged).isCloseTo(direct + report.backgroundRequests(), within(1e-6));
-      double groups = update.requestsPerInteraction() * (update.count() + update.errors())
-          + report.read().requestsPerInteraction()
-              * (report.read().count() + report.read().errors());
+      double groups =
+          update.requestsPerInteraction() * (update.count() + update.errors())
+              + report.read().requestsPerInteraction()
+                  * (report.read().count() + report.read().errors());
       assertThat(groups).isCloseTo(charged, within(1e-6));
     }
   }

@@ -10,7 +10,8 @@ class EmulatorBuilderTest {
   @Test
   void eachSettingIsCheckedWhenSet() {
     Emulator.Builder b = Emulator.builder();
-    assertThatThrownBy(() -> b.ebs(0)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> b.ebs(0))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("ebs");
     assertThatThrownBy(() -> b.measure(Duration.ZERO)).hasMessageContaining("measure");
     assertThatThrownBy(() -> b.warmUp(Duration.ofSeconds(-1))).hasMessageContaining("warmUp");
@@ -24,7 +25,8 @@ class EmulatorBuilderTest {
         .hasMessageContaining("interactionsPerBrowser");
     assertThatThrownBy(() -> b.measure(Duration.ofDays(365L * 1_000)))
         .hasMessageContaining("too long");
-    assertThatThrownBy(() -> b.mix(null)).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> b.mix(null))
+        .isInstanceOf(NullPointerException.class)
         .hasMessageContaining("mix");
     assertThatThrownBy(() -> b.build().run(null)).isInstanceOf(NullPointerException.class);
   }

@@ -31,23 +31,29 @@ class InteractionAttributionTest {
     CloudServices services = wrappedCloud(seed, attribution);
     AtomicLong backgroundStarted = new AtomicLong();
     // Every page puts one item on its own thread; Buy Confirm also has another thread put one.
-    ScriptedBookstore bookstore = new ScriptedBookstore((wi, s) -> {
-      put(services, wi);
-      if (wi == Interaction.BUY_CONFIRM) {
-        runOnAnotherThread(() -> put(services, wi));
-        backgroundStarted.incrementAndGet();
-      }
-      return ScriptedBookstore.nothing(wi);
-    });
-    EmulatorReport report = ObservedMixTest.countMode(Mix.ORDERING, 2, 2_000, seed)
-        .attribution(attribution).build().run(bookstore);
+    ScriptedBookstore bookstore =
+        new ScriptedBookstore(
+            (wi, s) -> {
+              put(services, wi);
+              if (wi == Interaction.BUY_CONFIRM) {
+                runOnAnotherThread(() -> put(services, wi));
+                backgroundStarted.incrementAndGet();
+              }
+              return ScriptedBookstore.nothing(wi);
+            });
+    EmulatorReport report =
+        ObservedMixTest.countMode(Mix.ORDERING, 2, 2_000, seed)
+            .attribution(attribution)
+            .build()
+            .run(bookstore);
 
     for (Interaction wi : Interaction.values()) {
       long count = report.count(wi);
       assertThat(report.directUsage().get(wi).requests()).as("%s", wi).isEqualTo(count);
       if (count > 0) {
         assertThat(report.perInteraction().get(wi).requestsPerInteraction())
-            .as("%s", wi).isEqualTo(1.0);
+            .as("%s", wi)
+            .isEqualTo(1.0);
       }
     }
     assertThat(backgroundStarted.get()).isPositive();
@@ -65,9 +71,17 @@ class InteractionAttributionTest {
     FakeTicker ticker = new FakeTicker();
     // 1 ms per page: 50 pages of warm-up, 100 measured. Every page has a thread put one item.
     ScriptedBookstore bookstore = new ScriptedBookstore(onOtherThreadToo(services, ticker));
-    EmulatorReport report = Emulator.builder().ebs(1).seed(seed).warmUp(Duration.ofMillis(50))
-        .measure(Duration.ofMillis(100)).nanoTime(ticker).waiter(new RecordingWaiter(ticker))
-        .attribution(attribution).build().run(bookstore);
+    EmulatorReport report =
+        Emulator.builder()
+            .ebs(1)
+            .seed(seed)
+            .warmUp(Duration.ofMillis(50))
+            .measure(Duration.ofMillis(100))
+            .nanoTime(ticker)
+            .waiter(new RecordingWaiter(ticker))
+            .attribution(attribution)
+            .build()
+            .run(bookstore);
 
     assertThat(report.warmUpInteractions()).isEqualTo(50);
     assertThat(report.warmUpUsage().requests()).isEqualTo(50);
@@ -83,8 +97,11 @@ class InteractionAttributionTest {
     InteractionAttribution attribution = new InteractionAttribution();
     CloudServices services = wrappedCloud(seed, attribution);
     put(services, Interaction.HOME); // e.g. loading the database before the run
-    EmulatorReport report = ObservedMixTest.countMode(Mix.BROWSING, 1, 10, seed)
-        .attribution(attribution).build().run(ScriptedBookstore.idle());
+    EmulatorReport report =
+        ObservedMixTest.countMode(Mix.BROWSING, 1, 10, seed)
+            .attribution(attribution)
+            .build()
+            .run(ScriptedBookstore.idle());
     put(services, Interaction.HOME); // and after it
     assertThat(report.backgroundRequests()).isZero();
     assertThat(report.total().requestsPerInteraction()).isZero();
@@ -95,12 +112,13 @@ class InteractionAttributionTest {
   void aSecondRunReportsOnlyItsOwnCalls(@Seed long seed) {
     InteractionAttribution attribution = new InteractionAttribution();
     CloudServices services = wrappedCloud(seed, attribution);
-    Emulator emulator = ObservedMixTest.countMode(Mix.SHOPPING, 1, 300, seed)
-        .attribution(attribution).build();
-    BiFunction<Interaction, ScriptedBookstore.Session, InteractionOutcome> putOne = (wi, s) -> {
-      put(services, wi);
-      return ScriptedBookstore.nothing(wi);
-    };
+    Emulator emulator =
+        ObservedMixTest.countMode(Mix.SHOPPING, 1, 300, seed).attribution(attribution).build();
+    BiFunction<Interaction, ScriptedBookstore.Session, InteractionOutcome> putOne =
+        (wi, s) -> {
+          put(services, wi);
+          return ScriptedBookstore.nothing(wi);
+        };
     emulator.run(new ScriptedBookstore(putOne));
     EmulatorReport second = emulator.run(new ScriptedBookstore(putOne));
     long direct = second.directUsage().values().stream().mapToLong(s -> s.requests()).sum();
@@ -112,23 +130,32 @@ class InteractionAttributionTest {
     // Futures complete on a thread of their own (as with a latency decorator or an SDK), and each
     // page chains a second put on the first one's completion, as the queue sender does.
     InteractionAttribution attribution = new InteractionAttribution();
-    CallInterceptor completeElsewhere = new CallInterceptor() {
-      @Override
-      public <T> CompletableFuture<T> intercept(
-          Call<T> call, Supplier<CompletableFuture<T>> proceed) {
-        return proceed.get().thenApplyAsync(v -> v, r -> new Thread(r).start());
-      }
-    };
-    CloudServices services = Decorators.wrap(
-        InProcessCloud.builder().seed(seed).build().services(), attribution, completeElsewhere);
-    ScriptedBookstore bookstore = new ScriptedBookstore((wi, s) -> {
-      services.storage().put("a/" + wi.name(), new byte[1], Map.of())
-          .thenCompose(v -> services.storage().put("b/" + wi.name(), new byte[1], Map.of()))
-          .join();
-      return ScriptedBookstore.nothing(wi);
-    });
-    EmulatorReport report = ObservedMixTest.countMode(Mix.SHOPPING, 2, 300, seed)
-        .attribution(attribution).build().run(bookstore);
+    CallInterceptor completeElsewhere =
+        new CallInterceptor() {
+          @Override
+          public <T> CompletableFuture<T> intercept(
+              Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+            return proceed.get().thenApplyAsync(v -> v, r -> new Thread(r).start());
+          }
+        };
+    CloudServices services =
+        Decorators.wrap(
+            InProcessCloud.builder().seed(seed).build().services(), attribution, completeElsewhere);
+    ScriptedBookstore bookstore =
+        new ScriptedBookstore(
+            (wi, s) -> {
+              services
+                  .storage()
+                  .put("a/" + wi.name(), new byte[1], Map.of())
+                  .thenCompose(v -> services.storage().put("b/" + wi.name(), new byte[1], Map.of()))
+                  .join();
+              return ScriptedBookstore.nothing(wi);
+            });
+    EmulatorReport report =
+        ObservedMixTest.countMode(Mix.SHOPPING, 2, 300, seed)
+            .attribution(attribution)
+            .build()
+            .run(bookstore);
     assertThat(report.total().requestsPerInteraction()).isEqualTo(2.0);
     assertThat(report.backgroundRequests()).isZero();
   }

@@ -21,8 +21,8 @@ class MixComplianceTest {
   @Test
   void aSeededRunOfEveryMixComplies(@Seed long seed) {
     for (Mix mix : Mix.values()) {
-      EmulatorReport report = ObservedMixTest.countMode(mix, 4, 25_000, seed).build()
-          .run(ScriptedBookstore.idle());
+      EmulatorReport report =
+          ObservedMixTest.countMode(mix, 4, 25_000, seed).build().run(ScriptedBookstore.idle());
       List<Row> rows = MixCompliance.of(mix, counts(report));
       assertThat(rows).hasSize(Interaction.values().length);
       assertThat(MixCompliance.flagged(rows, Verdict.OFF)).as("%s", mix).isEmpty();
@@ -40,8 +40,7 @@ class MixComplianceTest {
     for (Interaction wi : Interaction.values()) {
       exact.put(wi, Math.round(1_000 * Mix.SHOPPING.percent(wi)));
     }
-    assertThat(MixCompliance.flagged(MixCompliance.of(Mix.SHOPPING, exact), Verdict.OFF))
-        .isEmpty();
+    assertThat(MixCompliance.flagged(MixCompliance.of(Mix.SHOPPING, exact), Verdict.OFF)).isEmpty();
     Map<Interaction, Long> skewed = new EnumMap<>(exact);
     skewed.put(Interaction.HOME, 2 * exact.get(Interaction.HOME));
     assertThat(MixCompliance.flagged(MixCompliance.of(Mix.SHOPPING, skewed), Verdict.OFF))
@@ -56,8 +55,8 @@ class MixComplianceTest {
         .doesNotContain(Interaction.HOME);
     // The tolerance narrows as the run grows.
     double wide = rows.get(Interaction.HOME.ordinal()).tolerancePoints();
-    double narrow = MixCompliance.of(Mix.SHOPPING, exact).get(Interaction.HOME.ordinal())
-        .tolerancePoints();
+    double narrow =
+        MixCompliance.of(Mix.SHOPPING, exact).get(Interaction.HOME.ordinal()).tolerancePoints();
     assertThat(narrow).isLessThan(wide / 10);
     // Nothing ran: every share is thin, none is off.
     assertThat(MixCompliance.flagged(MixCompliance.of(Mix.SHOPPING, Map.of()), Verdict.THIN))

@@ -23,21 +23,28 @@ class MultiClientTest {
     InteractionAttribution second = new InteractionAttribution();
     CloudServices one = InteractionAttributionTest.wrappedCloud(seed, first);
     CloudServices two = InteractionAttributionTest.wrappedCloud(seed + 1, second);
-    ScriptedBookstore a = new ScriptedBookstore((wi, s) -> {
-      InteractionAttributionTest.put(one, wi);
-      return ScriptedBookstore.nothing(wi);
-    });
-    ScriptedBookstore b = new ScriptedBookstore((wi, s) -> {
-      InteractionAttributionTest.put(two, wi);
-      InteractionAttributionTest.put(two, wi);
-      return ScriptedBookstore.nothing(wi);
-    });
-    Emulator.ClientsReport report = ObservedMixTest.countMode(Mix.SHOPPING, 3, 400, seed).build()
-        .runClients(List.of(
-            new Emulator.Client(a, first, () -> InteractionAttributionTest.put(one,
-                Interaction.HOME)),
-            new Emulator.Client(b, second, () -> InteractionAttributionTest.put(two,
-                Interaction.HOME))));
+    ScriptedBookstore a =
+        new ScriptedBookstore(
+            (wi, s) -> {
+              InteractionAttributionTest.put(one, wi);
+              return ScriptedBookstore.nothing(wi);
+            });
+    ScriptedBookstore b =
+        new ScriptedBookstore(
+            (wi, s) -> {
+              InteractionAttributionTest.put(two, wi);
+              InteractionAttributionTest.put(two, wi);
+              return ScriptedBookstore.nothing(wi);
+            });
+    Emulator.ClientsReport report =
+        ObservedMixTest.countMode(Mix.SHOPPING, 3, 400, seed)
+            .build()
+            .runClients(
+                List.of(
+                    new Emulator.Client(
+                        a, first, () -> InteractionAttributionTest.put(one, Interaction.HOME)),
+                    new Emulator.Client(
+                        b, second, () -> InteractionAttributionTest.put(two, Interaction.HOME))));
 
     assertThat(a.sessions()).hasSize(3);
     assertThat(b.sessions()).hasSize(3);
@@ -52,8 +59,8 @@ class MultiClientTest {
     assertThat(report.total().total().requestsPerInteraction()).isEqualTo(1.5);
     assertThat(clients.get(0).drain().requests()).isEqualTo(1);
     assertThat(report.total().drain().requests()).isEqualTo(2);
-    long direct = report.total().directUsage().values().stream()
-        .mapToLong(MeterSnapshot::requests).sum();
+    long direct =
+        report.total().directUsage().values().stream().mapToLong(MeterSnapshot::requests).sum();
     assertThat(direct).isEqualTo(1_200 + 2_400);
     for (Interaction wi : Interaction.values()) {
       assertThat(report.total().count(wi))
@@ -68,14 +75,20 @@ class MultiClientTest {
     ScriptedBookstore viaRun = ScriptedBookstore.idle();
     ScriptedBookstore viaClients = ScriptedBookstore.idle();
     ObservedMixTest.countMode(Mix.ORDERING, 2, 300, seed).build().run(viaRun);
-    ObservedMixTest.countMode(Mix.ORDERING, 2, 300, seed).build().runClients(List.of(
-        new Emulator.Client(viaClients, new InteractionAttribution(), () -> { })));
+    ObservedMixTest.countMode(Mix.ORDERING, 2, 300, seed)
+        .build()
+        .runClients(
+            List.of(new Emulator.Client(viaClients, new InteractionAttribution(), () -> {})));
     List<List<String>> pagesViaRun =
-        viaRun.sessions().stream().map(s -> List.copyOf(s.log))
-            .sorted((x, y) -> x.toString().compareTo(y.toString())).toList();
+        viaRun.sessions().stream()
+            .map(s -> List.copyOf(s.log))
+            .sorted((x, y) -> x.toString().compareTo(y.toString()))
+            .toList();
     List<List<String>> pagesViaClients =
-        viaClients.sessions().stream().map(s -> List.copyOf(s.log))
-            .sorted((x, y) -> x.toString().compareTo(y.toString())).toList();
+        viaClients.sessions().stream()
+            .map(s -> List.copyOf(s.log))
+            .sorted((x, y) -> x.toString().compareTo(y.toString()))
+            .toList();
     assertThat(pagesViaClients).isEqualTo(pagesViaRun);
   }
 }

@@ -84,7 +84,8 @@ class NavigationTest {
     for (Interaction to : Interaction.values()) {
       double p = nav.probability(Interaction.PRODUCT_DETAIL, to);
       double observed = counts.getOrDefault(to, 0) / (double) n;
-      assertThat(observed).as("PRODUCT_DETAIL -> %s", to)
+      assertThat(observed)
+          .as("PRODUCT_DETAIL -> %s", to)
           .isCloseTo(p, within(5 * Math.sqrt(p * (1 - p) / n) + 1e-12));
     }
   }

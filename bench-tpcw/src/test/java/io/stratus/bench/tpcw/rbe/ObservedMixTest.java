@@ -62,11 +62,16 @@ class ObservedMixTest {
   /** One browser's pages (restarts left out), one fake second per page. */
   private static java.util.List<String> pagesWithSessionsOf(Duration mean, long seed) {
     FakeTicker ticker = new FakeTicker();
-    ScriptedBookstore bookstore = new ScriptedBookstore((wi, s) -> {
-      ticker.advance(Duration.ofSeconds(1));
-      return ScriptedBookstore.nothing(wi);
-    });
-    countMode(Mix.SHOPPING, 1, 2_000, seed).nanoTime(ticker).sessionMean(mean).build()
+    ScriptedBookstore bookstore =
+        new ScriptedBookstore(
+            (wi, s) -> {
+              ticker.advance(Duration.ofSeconds(1));
+              return ScriptedBookstore.nothing(wi);
+            });
+    countMode(Mix.SHOPPING, 1, 2_000, seed)
+        .nanoTime(ticker)
+        .sessionMean(mean)
+        .build()
         .run(bookstore);
     return bookstore.sessions().get(0).log.stream().filter(e -> !e.equals("RESTART")).toList();
   }
@@ -80,16 +85,23 @@ class ObservedMixTest {
   }
 
   private static EmulatorReport runByCount(Mix mix, int ebs, int perBrowser, long seed) {
-    EmulatorReport report = countMode(mix, ebs, perBrowser, seed).build()
-        .run(ScriptedBookstore.idle());
+    EmulatorReport report =
+        countMode(mix, ebs, perBrowser, seed).build().run(ScriptedBookstore.idle());
     assertThat(report.total().count()).isEqualTo((long) ebs * perBrowser);
     assertThat(report.total().errors()).isZero();
     return report;
   }
 
   static Emulator.Builder countMode(Mix mix, int ebs, long perBrowser, long seed) {
-    return Emulator.builder().sessionThinkTimeMean(Duration.ZERO).mix(mix).ebs(ebs).seed(seed).interactionsPerBrowser(perBrowser)
-        .warmUp(Duration.ZERO).measure(Duration.ofDays(1)).nanoTime(new FakeTicker())
+    return Emulator.builder()
+        .sessionThinkTimeMean(Duration.ZERO)
+        .mix(mix)
+        .ebs(ebs)
+        .seed(seed)
+        .interactionsPerBrowser(perBrowser)
+        .warmUp(Duration.ZERO)
+        .measure(Duration.ofDays(1))
+        .nanoTime(new FakeTicker())
         .waiter(new RecordingWaiter());
   }
 

@@ -71,21 +71,26 @@ class ThinkTimeTest {
     NegativeExponential none = new NegativeExponential(0, Emulator.THINK_TIME_CAP);
     assertThat(none.draw(new SplittableRandom(seed))).isZero();
     RecordingWaiter waiter = new RecordingWaiter();
-    ObservedMixTest.countMode(Mix.SHOPPING, 2, 1_000, seed).waiter(waiter).build()
+    ObservedMixTest.countMode(Mix.SHOPPING, 2, 1_000, seed)
+        .waiter(waiter)
+        .build()
         .run(ScriptedBookstore.idle());
     assertThat(waiter.waits()).isEmpty();
   }
 
   @Test
-  void browsersWaitTheRoundTripThenThinkAndTheRoundTripCountsInTheResponseTime(
-      @Seed long seed) {
+  void browsersWaitTheRoundTripThenThinkAndTheRoundTripCountsInTheResponseTime(@Seed long seed) {
     Duration roundTrip = Duration.ofMillis(40);
     Duration thinkMean = Duration.ofMillis(100);
     int n = 20_000;
     RecordingWaiter waiter = new RecordingWaiter();
-    EmulatorReport report = ObservedMixTest.countMode(Mix.BROWSING, 1, n, seed)
-        .waiter(waiter).endUserRoundTrip(roundTrip).thinkTimeMean(thinkMean).build()
-        .run(ScriptedBookstore.idle());
+    EmulatorReport report =
+        ObservedMixTest.countMode(Mix.BROWSING, 1, n, seed)
+            .waiter(waiter)
+            .endUserRoundTrip(roundTrip)
+            .thinkTimeMean(thinkMean)
+            .build()
+            .run(ScriptedBookstore.idle());
 
     // After every interaction but the last: the round trip, then a think time (a think time
     // that rounds to zero nanoseconds, probability 1e-8 each, is not waited).

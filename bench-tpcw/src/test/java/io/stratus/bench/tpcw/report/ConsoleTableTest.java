@@ -54,8 +54,8 @@ class ConsoleTableTest {
     SweepView view = new SweepView(Fixtures.protocolSweep());
     double ratio = view.run(3).total().milliDollars2008() / view.run(0).total().milliDollars2008();
 
-    assertThat(text).contains(String.format(Locale.ROOT,
-        "atomic / naive cost = %.2fx (2008 prices)", ratio));
+    assertThat(text)
+        .contains(String.format(Locale.ROOT, "atomic / naive cost = %.2fx (2008 prices)", ratio));
     assertThat(text).contains("basic / naive cost = ", "monotonic / naive cost = ");
     assertThat(text).doesNotContain("naive / naive");
     // update response time: atomic 100 ms against naive 400 ms
@@ -72,8 +72,7 @@ class ConsoleTableTest {
 
   @Test
   void aSingleRunHasNoComparison() {
-    SweepResult one = new SweepResult("protocol",
-        List.of(Fixtures.protocolSweep().runs().get(1)));
+    SweepResult one = new SweepResult("protocol", List.of(Fixtures.protocolSweep().runs().get(1)));
 
     String text = print(one);
 

@@ -46,13 +46,40 @@ class CsvWriterTest {
 
   @Test
   void headerCoversEverySettingAndStatistic() {
-    assertThat(CsvWriter.RESULTS_HEADER).contains("protocol", "cloud", "placement",
-        "latency_profile", "page_size", "ttl_ms", "checkpoint_interval_ms", "ebs", "mix", "items",
-        "customers_per_eb", "warm_up_ms", "measure_ms", "think_time_mean_ms",
-        "end_user_round_trip_ms", "seed", "count", "errors", "mean_ms", "p50_ms", "p90_ms",
-        "p99_ms", "requests_per_wi", "mdollars_per_wi_2008", "mdollars_per_wi_2026",
-        "mean_staleness_ms", "max_staleness_ms", "wips", "buffer_pool_hit_rate",
-        "checkpoints_run", "checkpoints_failed", "background_requests");
+    assertThat(CsvWriter.RESULTS_HEADER)
+        .contains(
+            "protocol",
+            "cloud",
+            "placement",
+            "latency_profile",
+            "page_size",
+            "ttl_ms",
+            "checkpoint_interval_ms",
+            "ebs",
+            "mix",
+            "items",
+            "customers_per_eb",
+            "warm_up_ms",
+            "measure_ms",
+            "think_time_mean_ms",
+            "end_user_round_trip_ms",
+            "seed",
+            "count",
+            "errors",
+            "mean_ms",
+            "p50_ms",
+            "p90_ms",
+            "p99_ms",
+            "requests_per_wi",
+            "mdollars_per_wi_2008",
+            "mdollars_per_wi_2026",
+            "mean_staleness_ms",
+            "max_staleness_ms",
+            "wips",
+            "buffer_pool_hit_rate",
+            "checkpoints_run",
+            "checkpoints_failed",
+            "background_requests");
     assertThat(CsvWriter.RESULTS_HEADER).doesNotHaveDuplicates();
   }
 
@@ -96,10 +123,26 @@ class CsvWriterTest {
     List<List<String>> records = MiniCsv.parse(Files.readString(file, StandardCharsets.UTF_8));
 
     List<String> header = records.get(0);
-    assertThat(header).containsExactly("parameter", "run", "label", "name", "protocol",
-        "total_rows", "rows_item", "rows_customer", "rows_odd, \"table\"", "elapsed_seconds",
-        "item_table_seconds", "requests", "pages_written", "mdollars_2008", "mdollars_2026",
-        "item_table_requests", "item_table_mdollars_2008", "item_table_mdollars_2026");
+    assertThat(header)
+        .containsExactly(
+            "parameter",
+            "run",
+            "label",
+            "name",
+            "protocol",
+            "total_rows",
+            "rows_item",
+            "rows_customer",
+            "rows_odd, \"table\"",
+            "elapsed_seconds",
+            "item_table_seconds",
+            "requests",
+            "pages_written",
+            "mdollars_2008",
+            "mdollars_2026",
+            "item_table_requests",
+            "item_table_mdollars_2008",
+            "item_table_mdollars_2026");
     assertThat(records).hasSize(4).allSatisfy(r -> assertThat(r).hasSize(header.size()));
     assertThat(field(header, records.get(2), "elapsed_seconds")).isEqualTo("23.3");
     // the item table of the first run: 100 + 10 EBs requests, 0.4 and 0.1 m$

@@ -28,8 +28,8 @@ import java.util.Map;
  * so the tests can compute expected ratios.
  */
 final class Fixtures {
-  static final List<ProtocolKind> ALL = List.of(
-      ProtocolKind.NAIVE, ProtocolKind.BASIC, ProtocolKind.MONOTONIC, ProtocolKind.ATOMIC);
+  static final List<ProtocolKind> ALL =
+      List.of(ProtocolKind.NAIVE, ProtocolKind.BASIC, ProtocolKind.MONOTONIC, ProtocolKind.ATOMIC);
 
   private Fixtures() {}
 
@@ -37,8 +37,8 @@ final class Fixtures {
   static SweepResult protocolSweep() {
     List<RunResult> runs = new ArrayList<>();
     for (ProtocolKind p : ALL) {
-      runs.add(run(p.name().toLowerCase(Locale.ROOT), settings(p, 10, Duration.ofSeconds(100)),
-          1.0));
+      runs.add(
+          run(p.name().toLowerCase(Locale.ROOT), settings(p, 10, Duration.ofSeconds(100)), 1.0));
     }
     return new SweepResult("protocol", runs);
   }
@@ -48,8 +48,8 @@ final class Fixtures {
     List<RunResult> runs = new ArrayList<>();
     for (int ebs : new int[] {1, 10, 50}) {
       for (ProtocolKind p : List.of(ProtocolKind.BASIC, ProtocolKind.ATOMIC)) {
-        runs.add(run(Integer.toString(ebs), settings(p, ebs, Duration.ofSeconds(100)),
-            1 + ebs / 10.0));
+        runs.add(
+            run(Integer.toString(ebs), settings(p, ebs, Duration.ofSeconds(100)), 1 + ebs / 10.0));
       }
     }
     return new SweepResult("ebs", runs);
@@ -72,10 +72,24 @@ final class Fixtures {
     List<RunResult> runs = new ArrayList<>();
     for (Mix mix : Mix.values()) {
       RunSettings s = settings(ProtocolKind.BASIC, 10, Duration.ofSeconds(100));
-      s = new RunSettings(s.protocol(), s.cloud(), s.placement(), s.latencyProfile(),
-          s.pageSize(), s.ttl(), s.checkpointInterval(), s.ebs(), mix, s.items(),
-          s.customersPerEb(), s.warmUp(), s.measure(), s.thinkTimeMean(), s.endUserRoundTrip(),
-          s.seed());
+      s =
+          new RunSettings(
+              s.protocol(),
+              s.cloud(),
+              s.placement(),
+              s.latencyProfile(),
+              s.pageSize(),
+              s.ttl(),
+              s.checkpointInterval(),
+              s.ebs(),
+              mix,
+              s.items(),
+              s.customersPerEb(),
+              s.warmUp(),
+              s.measure(),
+              s.thinkTimeMean(),
+              s.endUserRoundTrip(),
+              s.seed());
       runs.add(run(mix.id(), s, 1.0));
     }
     return new SweepResult("mix", runs);
@@ -88,34 +102,93 @@ final class Fixtures {
    * run with no completed interactions at all.
    */
   static SweepResult awkward() {
-    RunResult plain = run("naive", settings(ProtocolKind.NAIVE, 10, Duration.ofSeconds(100)),
-        1.0);
+    RunResult plain = run("naive", settings(ProtocolKind.NAIVE, 10, Duration.ofSeconds(100)), 1.0);
     Map<Interaction, ResponseStats> per = new EnumMap<>(plain.perInteraction());
     per.remove(Interaction.ADMIN_CONFIRM);
-    per.put(Interaction.HOME, new ResponseStats("Home", 5, 1, Double.NaN, 1, 2, 3, 1.5, 0.01,
-        0.001, 0, 0, 0, 4.5, 0, 0));
+    per.put(
+        Interaction.HOME,
+        new ResponseStats("Home", 5, 1, Double.NaN, 1, 2, 3, 1.5, 0.01, 0.001, 0, 0, 0, 4.5, 0, 0));
     Map<String, Long> tables = new LinkedHashMap<>();
     tables.put("item", 1000L);
     tables.put("odd, \"table\"", 7L);
-    LoadSummary load = new LoadSummary(tables, Duration.ofMillis(23_300), Duration.ofMillis(2_100), 120, 0.2, 0.05, 40);
-    RunResult awkward = new RunResult("basic, \"tuned\"\nv2",
-        settings(ProtocolKind.BASIC, 10, Duration.ofSeconds(100)), load, per, plain.read(),
-        plain.update(), plain.total(), 12.5, 25, 0.875, 3, 1, 10, 0.1, 0.01,
-        List.of("IOException: \"timeout\" at C:\\path", "tab\there\u0001bell"), 2, 1,
-        new Drain(7, 0.01, 0.002, 5, 40, 3, 900, false), ServerCost.of(1, true, 25, 312), 4,
-        List.of(new ClientResult(0, 6.25, plain.total(), plain.update(), 2, 0, 3),
-            new ClientResult(1, 6.25, plain.total(), plain.update(), 1, 1, 1)),
-        new StockAudit(1000, 3, 7, 2, 1), new OwnReads(40, 2, 1500));
-    RunResult empty = new RunResult("atomic", settings(ProtocolKind.ATOMIC, 10,
-        Duration.ofSeconds(100)), null, Map.of(), null, null, null, 0, 25, Double.NaN, 0, 0,
-        0, 0, 0, List.of(), 0, 0, Drain.NONE, ServerCost.NONE, 0, List.of(), null, null);
+    LoadSummary load =
+        new LoadSummary(
+            tables, Duration.ofMillis(23_300), Duration.ofMillis(2_100), 120, 0.2, 0.05, 40);
+    RunResult awkward =
+        new RunResult(
+            "basic, \"tuned\"\nv2",
+            settings(ProtocolKind.BASIC, 10, Duration.ofSeconds(100)),
+            load,
+            per,
+            plain.read(),
+            plain.update(),
+            plain.total(),
+            12.5,
+            25,
+            0.875,
+            3,
+            1,
+            10,
+            0.1,
+            0.01,
+            List.of("IOException: \"timeout\" at C:\\path", "tab\there\u0001bell"),
+            2,
+            1,
+            new Drain(7, 0.01, 0.002, 5, 40, 3, 900, false),
+            ServerCost.of(1, true, 25, 312),
+            4,
+            List.of(
+                new ClientResult(0, 6.25, plain.total(), plain.update(), 2, 0, 3),
+                new ClientResult(1, 6.25, plain.total(), plain.update(), 1, 1, 1)),
+            new StockAudit(1000, 3, 7, 2, 1),
+            new OwnReads(40, 2, 1500));
+    RunResult empty =
+        new RunResult(
+            "atomic",
+            settings(ProtocolKind.ATOMIC, 10, Duration.ofSeconds(100)),
+            null,
+            Map.of(),
+            null,
+            null,
+            null,
+            0,
+            25,
+            Double.NaN,
+            0,
+            0,
+            0,
+            0,
+            0,
+            List.of(),
+            0,
+            0,
+            Drain.NONE,
+            ServerCost.NONE,
+            0,
+            List.of(),
+            null,
+            null);
     return new SweepResult("protocol", List.of(plain, awkward, empty));
   }
 
   static RunSettings settings(ProtocolKind p, int ebs, Duration ttl) {
-    return new RunSettings(p, "in-process", "ec2", "ec2", 100 * 1024, ttl,
-        Duration.ofSeconds(10), ebs, Mix.SHOPPING, 1000, 2880, Duration.ofSeconds(5),
-        Duration.ofSeconds(25), Duration.ZERO, Duration.ZERO, 2008);
+    return new RunSettings(
+        p,
+        "in-process",
+        "ec2",
+        "ec2",
+        100 * 1024,
+        ttl,
+        Duration.ofSeconds(10),
+        ebs,
+        Mix.SHOPPING,
+        1000,
+        2880,
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(25),
+        Duration.ZERO,
+        Duration.ZERO,
+        2008);
   }
 
   /** Update-interaction response time of {@code p} in ms, before the load factor. */
@@ -169,8 +242,12 @@ final class Fixtures {
     // As the harness does, the background work is charged to the update interactions.
     double bg = backgroundMilliDollars(p);
     ResponseStats read = stats("read", readCount, 45 * loadFactor, 0.0025);
-    ResponseStats update = stats("update", updateCount, updateMillis(p) * loadFactor,
-        updateMilliDollars(p) + bg / updateCount);
+    ResponseStats update =
+        stats(
+            "update",
+            updateCount,
+            updateMillis(p) * loadFactor,
+            updateMilliDollars(p) + bg / updateCount);
     long total = readCount + updateCount;
     double totalMs = (read.meanMillis() * readCount + update.meanMillis() * updateCount) / total;
     double totalM08 = (0.0025 * readCount + updateMilliDollars(p) * updateCount + bg) / total;
@@ -178,19 +255,48 @@ final class Fixtures {
     Map<String, Long> tables = new LinkedHashMap<>();
     tables.put("item", (long) s.items());
     tables.put("customer", (long) s.customersPerEb() * s.ebs());
-    LoadSummary load = new LoadSummary(tables, Duration.ofMillis(20_000 + s.ebs() * 100L),
-        Duration.ofMillis(2_000), 500 + s.ebs(), 0.2 * s.ebs(), 0.05 * s.ebs(), 30 + s.ebs(),
-        100 + s.ebs(), 0.04 * s.ebs(), 0.01 * s.ebs());
-    return new RunResult(label, s, load, per, read, update, all, total / 25.0, 25, 0.9, 2, 0,
-        (long) (bg * 100), bg, bg / 4, List.of(), 0, 0,
+    LoadSummary load =
+        new LoadSummary(
+            tables,
+            Duration.ofMillis(20_000 + s.ebs() * 100L),
+            Duration.ofMillis(2_000),
+            500 + s.ebs(),
+            0.2 * s.ebs(),
+            0.05 * s.ebs(),
+            30 + s.ebs(),
+            100 + s.ebs(),
+            0.04 * s.ebs(),
+            0.01 * s.ebs());
+    return new RunResult(
+        label,
+        s,
+        load,
+        per,
+        read,
+        update,
+        all,
+        total / 25.0,
+        25,
+        0.9,
+        2,
+        0,
+        (long) (bg * 100),
+        bg,
+        bg / 4,
+        List.of(),
+        0,
+        0,
         new Drain(12, bg / 10, bg / 40, 1, 30, 2, 400, true),
-        ServerCost.of(1, p != ProtocolKind.NAIVE, 25, total), 0, List.of(),
-        new StockAudit(s.items(), 0, 0, 0, 0), new OwnReads(100, p == ProtocolKind.NAIVE ? 0 : 3,
-            250));
+        ServerCost.of(1, p != ProtocolKind.NAIVE, 25, total),
+        0,
+        List.of(),
+        new StockAudit(s.items(), 0, 0, 0, 0),
+        new OwnReads(100, p == ProtocolKind.NAIVE ? 0 : 3, 250));
   }
 
   private static ResponseStats stats(String label, long count, double ms, double m08) {
-    return new ResponseStats(label, count, 0, ms, ms * 0.9, ms * 1.5, ms * 2.5, 3.5, m08,
-        m08 / 4, 12.5, 80, count / 2, 6.25, 1.5, 0.125);
+    return new ResponseStats(
+        label, count, 0, ms, ms * 0.9, ms * 1.5, ms * 2.5, 3.5, m08, m08 / 4, 12.5, 80, count / 2,
+        6.25, 1.5, 0.125);
   }
 }

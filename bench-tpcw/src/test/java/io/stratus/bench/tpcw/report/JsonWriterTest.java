@@ -39,12 +39,13 @@ class JsonWriterTest {
     assertThat(runs.stream().map(r -> obj(r).get("label")))
         .containsExactly("naive", "basic", "monotonic", "atomic");
     Map<String, Object> atomic = obj(runs.get(3));
-    assertThat(atomic.keySet()).startsWith("label", "name", "settings", "load", "perInteraction",
-        "read", "update", "total");
+    assertThat(atomic.keySet())
+        .startsWith(
+            "label", "name", "settings", "load", "perInteraction", "read", "update", "total");
     assertThat(obj(atomic.get("settings")).get("protocol")).isEqualTo("atomic");
     assertThat(obj(atomic.get("settings")).get("ttlMillis")).isEqualTo(100000.0);
-    assertThat(obj(atomic.get("perInteraction")).keySet()).containsExactlyElementsOf(
-        Arrays.stream(Interaction.values()).map(Enum::name).toList());
+    assertThat(obj(atomic.get("perInteraction")).keySet())
+        .containsExactlyElementsOf(Arrays.stream(Interaction.values()).map(Enum::name).toList());
     Map<String, Object> buyConfirm = obj(obj(atomic.get("perInteraction")).get("BUY_CONFIRM"));
     assertThat(buyConfirm.get("label")).isEqualTo("Buy Confirm");
     assertThat(buyConfirm.get("update")).isEqualTo(true);
@@ -74,8 +75,7 @@ class JsonWriterTest {
         .containsExactly("IOException: \"timeout\" at C:\\path", "tab\there\u0001bell");
     Map<String, Object> home = obj(obj(awkward.get("perInteraction")).get("HOME"));
     assertThat(home).containsEntry("meanMillis", null);
-    Map<String, Object> adminConfirm =
-        obj(obj(awkward.get("perInteraction")).get("ADMIN_CONFIRM"));
+    Map<String, Object> adminConfirm = obj(obj(awkward.get("perInteraction")).get("ADMIN_CONFIRM"));
     assertThat(adminConfirm.get("count")).isEqualTo(0.0);
     Map<String, Object> empty = obj(runs.get(2));
     assertThat(empty.get("load")).isNull();
@@ -105,8 +105,16 @@ class JsonWriterTest {
         .isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> new JsonWriter.Json().beginObject().toString())
         .isInstanceOf(IllegalStateException.class);
-    assertThat(new JsonWriter.Json().beginArray().value(1).value(0.5).nullValue().endArray()
-        .toString().replaceAll("\\s", "")).isEqualTo("[1,0.5,null]");
+    assertThat(
+            new JsonWriter.Json()
+                .beginArray()
+                .value(1)
+                .value(0.5)
+                .nullValue()
+                .endArray()
+                .toString()
+                .replaceAll("\\s", ""))
+        .isEqualTo("[1,0.5,null]");
     assertThat(new JsonWriter.Json().beginObject().endObject().toString()).isEqualTo("{}");
   }
 

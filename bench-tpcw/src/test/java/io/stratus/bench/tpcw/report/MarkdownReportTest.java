@@ -28,14 +28,26 @@ class MarkdownReportTest {
       assertThat(md).contains("| " + wi.label() + " |");
     }
     assertThat(md).contains("naive", "basic", "monotonic", "atomic");
-    assertThat(md).contains("# Stratus TPC-W report", "## Settings", "## Summary",
-        "## Comparison", "## Response time per interaction", "## Cost per interaction",
-        "## Bulk load", "## Runs in detail");
+    assertThat(md)
+        .contains(
+            "# Stratus TPC-W report",
+            "## Settings",
+            "## Summary",
+            "## Comparison",
+            "## Response time per interaction",
+            "## Cost per interaction",
+            "## Bulk load",
+            "## Runs in detail");
     assertThat(md).contains("atomic / naive cost = ").contains("\u00d7");
     assertThat(md).doesNotContain("## Varying");
-    assertThat(fileNames(written)).containsExactly("report.md", Charts.RESPONSE_TIME,
-        Charts.RESPONSE_TIME_UPDATES, Charts.COST_PER_WI, Charts.COST_PER_INTERACTION_2008,
-        Charts.COST_PER_INTERACTION_2026);
+    assertThat(fileNames(written))
+        .containsExactly(
+            "report.md",
+            Charts.RESPONSE_TIME,
+            Charts.RESPONSE_TIME_UPDATES,
+            Charts.COST_PER_WI,
+            Charts.COST_PER_INTERACTION_2008,
+            Charts.COST_PER_INTERACTION_2026);
     assertThat(dir.resolve(Charts.SWEEP_RESPONSE_TIME)).doesNotExist();
     assertThat(dir.resolve(Charts.SWEEP_COST)).doesNotExist();
     assertPngs(written.subList(1, written.size()));
@@ -49,8 +61,11 @@ class MarkdownReportTest {
 
     assertThat(fileNames(written)).contains(Charts.SWEEP_RESPONSE_TIME, Charts.SWEEP_COST);
     assertPngs(written.subList(1, written.size()));
-    assertThat(md).contains("## Varying ebs", "(" + Charts.SWEEP_RESPONSE_TIME + ")",
-        "(" + Charts.SWEEP_COST + ")");
+    assertThat(md)
+        .contains(
+            "## Varying ebs",
+            "(" + Charts.SWEEP_RESPONSE_TIME + ")",
+            "(" + Charts.SWEEP_COST + ")");
     assertThat(md).contains("basic ebs=50", "atomic ebs=1");
     assertImageLinksResolve(md);
   }
@@ -72,12 +87,15 @@ class MarkdownReportTest {
     MarkdownReport.write(new SweepView(Fixtures.protocolSweep()), dir);
     String md = Files.readString(dir.resolve("report.md"), StandardCharsets.UTF_8);
 
-    assertThat(md).contains("| run | rows | seconds | requests | pages | m\\$ 2008 | m\\$ 2026"
-        + " | item s | item req | item m\\$ 2008 | item m\\$ 2026 |");
+    assertThat(md)
+        .contains(
+            "| run | rows | seconds | requests | pages | m\\$ 2008 | m\\$ 2026"
+                + " | item s | item req | item m\\$ 2008 | item m\\$ 2026 |");
     // naive: 1000 items + 28800 customers, 21 s, 510 requests, 40 pages, 2 and 0.5 m$; the item
     // table: 2 s, 110 requests, 0.4 and 0.1 m$
-    assertThat(md).contains(
-        "| naive | 29800 | 21.0 | 510 | 40 | 2.00 | 0.500 | 2.00 | 110 | 0.400 | 0.100 |");
+    assertThat(md)
+        .contains(
+            "| naive | 29800 | 21.0 | 510 | 40 | 2.00 | 0.500 | 2.00 | 110 | 0.400 | 0.100 |");
   }
 
   @Test

@@ -25,11 +25,19 @@ class ReportsTest {
     assertThat(report).isEqualTo(dir.resolve("report.md"));
     assertThat(console.toString()).contains("Summary", "basic ebs=1", "atomic ebs=50");
     try (Stream<Path> files = Files.list(dir)) {
-      assertThat(files.map(p -> p.getFileName().toString()).sorted()).containsExactly(
-          "chart-cost-per-interaction-2008.png", "chart-cost-per-interaction-2026.png",
-          "chart-cost-per-wi.png", "chart-response-time-updates.png", "chart-response-time.png",
-          "chart-sweep-cost.png", "chart-sweep-response-time.png", "load.csv", "report.md",
-          "results.csv", "results.json");
+      assertThat(files.map(p -> p.getFileName().toString()).sorted())
+          .containsExactly(
+              "chart-cost-per-interaction-2008.png",
+              "chart-cost-per-interaction-2026.png",
+              "chart-cost-per-wi.png",
+              "chart-response-time-updates.png",
+              "chart-response-time.png",
+              "chart-sweep-cost.png",
+              "chart-sweep-response-time.png",
+              "load.csv",
+              "report.md",
+              "results.csv",
+              "results.json");
     }
     assertThat(MiniCsv.parse(Files.readString(dir.resolve("results.csv")))).hasSize(1 + 6 * 17);
     assertThat(MiniJson.parse(Files.readString(dir.resolve("results.json")))).isNotNull();
@@ -47,8 +55,11 @@ class ReportsTest {
 
   @Test
   void anEmptySweepStillWritesValidFiles() throws IOException {
-    Path report = Reports.writeAll(new io.stratus.bench.tpcw.harness.SweepResult("protocol",
-        List.of()), tmp, new PrintWriter(new StringWriter()));
+    Path report =
+        Reports.writeAll(
+            new io.stratus.bench.tpcw.harness.SweepResult("protocol", List.of()),
+            tmp,
+            new PrintWriter(new StringWriter()));
 
     assertThat(report).exists();
     assertThat(MiniCsv.parse(Files.readString(tmp.resolve("results.csv")))).hasSize(1);

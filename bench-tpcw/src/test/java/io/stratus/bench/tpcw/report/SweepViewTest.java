@@ -45,26 +45,30 @@ class SweepViewTest {
 
   @Test
   void numericAxisForNumbersAndDurationsOnly() {
-    assertThat(new SweepView(Fixtures.ebsSweep()).numericAxis()).get()
+    assertThat(new SweepView(Fixtures.ebsSweep()).numericAxis())
+        .get()
         .satisfies(a -> assertThat(a.values()).containsExactly(1, 1, 10, 10, 50, 50));
-    assertThat(new SweepView(Fixtures.ttlSweep()).numericAxis()).get()
-        .satisfies(a -> {
-          assertThat(a.axisTitle()).isEqualTo("ttl (s)");
-          assertThat(a.values()).containsExactly(0.25, 0.25, 10, 10, 100, 100);
-        });
+    assertThat(new SweepView(Fixtures.ttlSweep()).numericAxis())
+        .get()
+        .satisfies(
+            a -> {
+              assertThat(a.axisTitle()).isEqualTo("ttl (s)");
+              assertThat(a.values()).containsExactly(0.25, 0.25, 10, 10, 100, 100);
+            });
     assertThat(new SweepView(Fixtures.protocolSweep()).numericAxis()).isEmpty();
     assertThat(new SweepView(Fixtures.mixSweep()).numericAxis()).isEmpty();
   }
 
   @Test
   void costPerWiIsTheTotalRowsAndBackgroundIsItsShare() {
-    RunResult atomic = Fixtures.run("atomic",
-        Fixtures.settings(ProtocolKind.ATOMIC, 10, Duration.ofSeconds(100)), 1.0);
+    RunResult atomic =
+        Fixtures.run(
+            "atomic", Fixtures.settings(ProtocolKind.ATOMIC, 10, Duration.ofSeconds(100)), 1.0);
     RunResult idle = Fixtures.awkward().runs().get(2);
 
     assertThat(SweepView.costPerWi2008(atomic)).isEqualTo(atomic.total().milliDollars2008());
-    assertThat(SweepView.backgroundPerWi2008(atomic)).isCloseTo(20.0 / atomic.total().count(),
-        org.assertj.core.data.Offset.offset(1e-12));
+    assertThat(SweepView.backgroundPerWi2008(atomic))
+        .isCloseTo(20.0 / atomic.total().count(), org.assertj.core.data.Offset.offset(1e-12));
     assertThat(SweepView.backgroundShare2008(atomic)).isBetween(0.0, 1.0);
     assertThat(SweepView.costPerWi2008(idle)).isNaN();
     assertThat(SweepView.backgroundPerWi2026(idle)).isNaN();

@@ -28,29 +28,30 @@ final class OutputCapture implements AutoCloseable {
 
   OutputCapture() {
     Formatter format = new SimpleFormatter();
-    handler = new Handler() {
-      @Override
-      public void publish(LogRecord r) {
-        // The formatted line (message, parameters, thrown with its stack trace), and the raw
-        // parameters too: a formatter may leave out a parameter a later one would print.
-        StringBuilder sb = new StringBuilder(format.format(r));
-        if (r.getParameters() != null) {
-          for (Object p : r.getParameters()) {
-            sb.append(" param=").append(p);
+    handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord r) {
+            // The formatted line (message, parameters, thrown with its stack trace), and the raw
+            // parameters too: a formatter may leave out a parameter a later one would print.
+            StringBuilder sb = new StringBuilder(format.format(r));
+            if (r.getParameters() != null) {
+              for (Object p : r.getParameters()) {
+                sb.append(" param=").append(p);
+              }
+            }
+            write(sb.append('\n').toString());
+            synchronized (captured) {
+              julRecords++;
+            }
           }
-        }
-        write(sb.append('\n').toString());
-        synchronized (captured) {
-          julRecords++;
-        }
-      }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     handler.setLevel(Level.ALL);
     root.addHandler(handler);
     root.setLevel(Level.ALL);

@@ -45,6 +45,7 @@ class SecretsNeverLeakTest {
   static final String AWS_SESSION_TOKEN = "FwoGZXIvYXdzEStratusLeakTestSessionToken";
   static final String ZK_USER = "stratus-app";
   static final String ZK_PASSWORD = "zk-Leak-Test-Password-93b1";
+
   /**
    * Every secret the run is given; a new kind of secret (e.g. a storage encryption key) is added
    * here and to the configuration the run uses.
@@ -63,12 +64,19 @@ class SecretsNeverLeakTest {
     long projectLogRecords;
     try (TestingServer zookeeper = new TestingServer(true);
         OutputCapture capture = new OutputCapture()) {
-      AwsConfig awsConfig = localstack.config().keyPrefix(run + "/").queueNamePrefix(run)
-          .staticCredentials(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)
-          .build();
-      ZooKeeperConfig zkConfig = ZooKeeperConfig.builder(zookeeper.getConnectString())
-          .namespace(run).freshNamespaceRefusal(Duration.ZERO)
-          .digestCredentials(ZK_USER, ZK_PASSWORD).build();
+      AwsConfig awsConfig =
+          localstack
+              .config()
+              .keyPrefix(run + "/")
+              .queueNamePrefix(run)
+              .staticCredentials(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)
+              .build();
+      ZooKeeperConfig zkConfig =
+          ZooKeeperConfig.builder(zookeeper.getConnectString())
+              .namespace(run)
+              .freshNamespaceRefusal(Duration.ZERO)
+              .digestCredentials(ZK_USER, ZK_PASSWORD)
+              .build();
       printed.add(awsConfig.toString());
       printed.add(zkConfig.toString());
       printed.add(awsConfig.toBuilder().toString());
@@ -80,11 +88,15 @@ class SecretsNeverLeakTest {
         printed.add(zk.toString());
         CloudServices raw = zk.addTo(aws.addTo(CloudServices.builder())).build();
         printed.add(raw.toString());
-        FaultInterceptor faults = new FaultInterceptor(FaultPlan.builder()
-            .fail(FaultPlan.Selector.all(), 0.08)
-            .unavailable(FaultPlan.Selector.all(), 0.05)
-            .loseReply(FaultPlan.Selector.all(), 0.03)
-            .build(), 42, scheduler);
+        FaultInterceptor faults =
+            new FaultInterceptor(
+                FaultPlan.builder()
+                    .fail(FaultPlan.Selector.all(), 0.08)
+                    .unavailable(FaultPlan.Selector.all(), 0.05)
+                    .loseReply(FaultPlan.Selector.all(), 0.03)
+                    .build(),
+                42,
+                scheduler);
         CloudServices faulty = Decorators.wrap(raw, faults);
         for (ProtocolKind protocol : List.of(ProtocolKind.BASIC, ProtocolKind.SNAPSHOT_ISOLATION)) {
           faultyWorkload(faulty, raw, "db/" + protocol.name().toLowerCase(), protocol);
@@ -93,10 +105,17 @@ class SecretsNeverLeakTest {
         printed.add(faults.injectedFaults().toString());
 
         // Clients that are refused: wrong password, no credentials.
-        attempt(() -> ZooKeeperCloud.connect(ZooKeeperConfig.builder(zookeeper.getConnectString())
-            .namespace(run).digestCredentials(ZK_USER, ZK_PASSWORD + "x").build()));
-        attempt(() -> ZooKeeperCloud.connect(ZooKeeperConfig.builder(zookeeper.getConnectString())
-            .namespace(run).build()));
+        attempt(
+            () ->
+                ZooKeeperCloud.connect(
+                    ZooKeeperConfig.builder(zookeeper.getConnectString())
+                        .namespace(run)
+                        .digestCredentials(ZK_USER, ZK_PASSWORD + "x")
+                        .build()));
+        attempt(
+            () ->
+                ZooKeeperCloud.connect(
+                    ZooKeeperConfig.builder(zookeeper.getConnectString()).namespace(run).build()));
       }
 
       // Services that cannot be reached, with the same credentials.
@@ -104,23 +123,36 @@ class SecretsNeverLeakTest {
       try (ServerSocket s = new ServerSocket(0)) {
         deadPort = s.getLocalPort();
       }
-      attempt(() -> ZooKeeperCloud.connect(ZooKeeperConfig.builder("127.0.0.1:" + deadPort)
-          .connectionTimeout(Duration.ofMillis(500)).digestCredentials(ZK_USER, ZK_PASSWORD)
-          .build()));
-      try (AwsCloud dead = AwsCloud.connect(AwsConfig.builder("no-such-bucket-" + run.substring(5))
-          .region("us-east-1").endpoint(URI.create("http://127.0.0.1:" + deadPort))
-          .pathStyleAccess(true).maxAttempts(1).apiCallTimeout(Duration.ofSeconds(5))
-          .staticCredentials(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)
-          .build())) {
+      attempt(
+          () ->
+              ZooKeeperCloud.connect(
+                  ZooKeeperConfig.builder("127.0.0.1:" + deadPort)
+                      .connectionTimeout(Duration.ofMillis(500))
+                      .digestCredentials(ZK_USER, ZK_PASSWORD)
+                      .build()));
+      try (AwsCloud dead =
+          AwsCloud.connect(
+              AwsConfig.builder("no-such-bucket-" + run.substring(5))
+                  .region("us-east-1")
+                  .endpoint(URI.create("http://127.0.0.1:" + deadPort))
+                  .pathStyleAccess(true)
+                  .maxAttempts(1)
+                  .apiCallTimeout(Duration.ofSeconds(5))
+                  .staticCredentials(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)
+                  .build())) {
         attempt(() -> CloudFutures.await(dead.storage().get("x")));
         attempt(() -> CloudFutures.await(dead.simpleQueues().send("q", new byte[] {1})));
       } catch (RuntimeException e) {
         record(e); // connecting may already fail
       }
       // A bucket that does not exist on a service that answers.
-      try (AwsCloud wrong = AwsCloud.connect(localstack.config()
-          .bucket("no-such-bucket-" + run.substring(5))
-          .staticCredentials(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).build())) {
+      try (AwsCloud wrong =
+          AwsCloud.connect(
+              localstack
+                  .config()
+                  .bucket("no-such-bucket-" + run.substring(5))
+                  .staticCredentials(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)
+                  .build())) {
         attempt(() -> CloudFutures.await(wrong.storage().get("x")));
       } catch (RuntimeException e) {
         record(e);
@@ -144,11 +176,16 @@ class SecretsNeverLeakTest {
   }
 
   /** Loads, updates under injected faults, damages the log queues, checkpoints. */
-  private void faultyWorkload(CloudServices faulty, CloudServices raw, String name,
-      ProtocolKind protocol) {
-    DatabaseConfig config = DatabaseConfig.builder(faulty, name).protocol(protocol)
-        .clientId(name.replace('/', '-')).pageSize(2048).ttl(Duration.ZERO)
-        .checkpointExecutor(task -> { }).build();
+  private void faultyWorkload(
+      CloudServices faulty, CloudServices raw, String name, ProtocolKind protocol) {
+    DatabaseConfig config =
+        DatabaseConfig.builder(faulty, name)
+            .protocol(protocol)
+            .clientId(name.replace('/', '-'))
+            .pageSize(2048)
+            .ttl(Duration.ZERO)
+            .checkpointExecutor(task -> {})
+            .build();
     printed.add(config.toString());
     Database db = open(config);
     try {
@@ -156,23 +193,27 @@ class SecretsNeverLeakTest {
       attempt(() -> db.createCollection("items"));
       for (int round = 0; round < 30; round++) {
         int r = round;
-        attempt(() -> {
-          try (Transaction tx = db.begin()) {
-            for (long k = 0; k < 5; k++) {
-              tx.put("items", Key.of(k + 5L * (r % 4)),
-                  ("v" + r).getBytes(StandardCharsets.UTF_8));
-            }
-            tx.commit();
-          }
-        });
+        attempt(
+            () -> {
+              try (Transaction tx = db.begin()) {
+                for (long k = 0; k < 5; k++) {
+                  tx.put(
+                      "items",
+                      Key.of(k + 5L * (r % 4)),
+                      ("v" + r).getBytes(StandardCharsets.UTF_8));
+                }
+                tx.commit();
+              }
+            });
       }
-      attempt(() -> {
-        List<String> queues = CloudFutures.await(raw.simpleQueues().listQueues(name));
-        for (String q : queues) {
-          CloudFutures.await(raw.simpleQueues().send(q,
-              "not a log message".getBytes(StandardCharsets.UTF_8)));
-        }
-      });
+      attempt(
+          () -> {
+            List<String> queues = CloudFutures.await(raw.simpleQueues().listQueues(name));
+            for (String q : queues) {
+              CloudFutures.await(
+                  raw.simpleQueues().send(q, "not a log message".getBytes(StandardCharsets.UTF_8)));
+            }
+          });
       for (int i = 0; i < 3; i++) {
         attempt(db::checkpointAll);
       }

@@ -24,8 +24,8 @@ class CostAttributionTest {
     call(Operation.STORAGE_PUT, CompletableFuture.completedFuture(null));
     attribution.chargeBackgroundTo(background);
 
-    attribution.charge(tx, () -> call(Operation.QUEUE_SEND,
-        CompletableFuture.completedFuture(null)));
+    attribution.charge(
+        tx, () -> call(Operation.QUEUE_SEND, CompletableFuture.completedFuture(null)));
     call(Operation.QUEUE_RECEIVE, CompletableFuture.completedFuture(null));
 
     assertThat(load.snapshot().stats(Operation.STORAGE_PUT).calls()).isEqualTo(1);
@@ -46,9 +46,13 @@ class CostAttributionTest {
     attribution.chargeBackgroundTo(background);
     CompletableFuture<Void> pending = new CompletableFuture<>();
 
-    CompletableFuture<Void> chained = attribution.charge(tx, () -> call(Operation.QUEUE_CREATE,
-        pending).thenCompose(v -> call(Operation.QUEUE_SEND,
-            CompletableFuture.completedFuture(null))));
+    CompletableFuture<Void> chained =
+        attribution.charge(
+            tx,
+            () ->
+                call(Operation.QUEUE_CREATE, pending)
+                    .thenCompose(
+                        v -> call(Operation.QUEUE_SEND, CompletableFuture.completedFuture(null))));
     pending.complete(null); // completes on this thread, outside the transaction
 
     assertThat(chained).isDone();

@@ -17,8 +17,8 @@ class SigmodPricesTest {
 
   private static MeterSnapshot one(Operation op, long bytesSent) {
     CloudMeter meter = new CloudMeter();
-    new MeteringInterceptor(meter).intercept(Call.of(op, "x", bytesSent),
-        () -> CompletableFuture.completedFuture(null));
+    new MeteringInterceptor(meter)
+        .intercept(Call.of(op, "x", bytesSent), () -> CompletableFuture.completedFuture(null));
     return meter.snapshot();
   }
 
@@ -40,9 +40,15 @@ class SigmodPricesTest {
   @Test
   void receivingDeletingAndLockingAreFree() {
     PriceTable p = SigmodPrices.paper001();
-    for (Operation op : new Operation[] {Operation.QUEUE_RECEIVE, Operation.QUEUE_DELETE_BATCH,
-        Operation.QUEUE_CREATE, Operation.LOCK_ACQUIRE_EXCLUSIVE, Operation.LOCK_RELEASE,
-        Operation.STORAGE_DELETE}) {
+    for (Operation op :
+        new Operation[] {
+          Operation.QUEUE_RECEIVE,
+          Operation.QUEUE_DELETE_BATCH,
+          Operation.QUEUE_CREATE,
+          Operation.LOCK_ACQUIRE_EXCLUSIVE,
+          Operation.LOCK_RELEASE,
+          Operation.STORAGE_DELETE
+        }) {
       assertThat(cost(p, op)).as(op.name()).isZero();
     }
     assertThat(cost(p, Operation.COUNTER_INCREMENT)).isEqualByComparingTo("0.00001");
@@ -52,8 +58,7 @@ class SigmodPricesTest {
   void transferIsEighteenCentsAGigabyteUnlessOnEc2() {
     MeterSnapshot gb = one(Operation.STORAGE_PUT, 1L << 30);
     assertThat(gb.cost(SigmodPrices.paper001())).isEqualByComparingTo("0.18001");
-    assertThat(gb.cost(SigmodPrices.paper001().withoutTransfer()))
-        .isEqualByComparingTo("0.00001");
+    assertThat(gb.cost(SigmodPrices.paper001().withoutTransfer())).isEqualByComparingTo("0.00001");
   }
 
   @Test

@@ -25,10 +25,26 @@ import org.junit.jupiter.params.provider.EnumSource;
 class SigmodRunTest {
   private static final Scale TINY = new Scale(100, 1, 30);
 
-  private static SigmodRun.Spec simulated(ProtocolKind protocol, String profile, int clients,
-      int transactions, Duration interval, long seed) {
-    return new SigmodRun.Spec(protocol, SigmodRun.Mode.SIMULATED, profile, clients, 2,
-        transactions, interval, TINY, 8192, Duration.ofSeconds(100), 1, Duration.ofSeconds(1),
+  private static SigmodRun.Spec simulated(
+      ProtocolKind protocol,
+      String profile,
+      int clients,
+      int transactions,
+      Duration interval,
+      long seed) {
+    return new SigmodRun.Spec(
+        protocol,
+        SigmodRun.Mode.SIMULATED,
+        profile,
+        clients,
+        2,
+        transactions,
+        interval,
+        TINY,
+        8192,
+        Duration.ofSeconds(100),
+        1,
+        Duration.ofSeconds(1),
         seed);
   }
 
@@ -38,12 +54,13 @@ class SigmodRunTest {
    * costs add up to the whole under either price table.
    */
   @ParameterizedTest
-  @EnumSource(value = ProtocolKind.class,
+  @EnumSource(
+      value = ProtocolKind.class,
       names = {"NAIVE", "BASIC", "MONOTONIC", "ATOMIC", "ADVANCED_ATOMIC"})
-  void theDrainLeavesNothingPendingAndEveryCallIsChargedOnce(ProtocolKind protocol,
-      @Seed long seed) {
-    SigmodRun.Result r = new SigmodRun(simulated(protocol, "eu", 2, 15, Duration.ofSeconds(5),
-        seed)).run();
+  void theDrainLeavesNothingPendingAndEveryCallIsChargedOnce(
+      ProtocolKind protocol, @Seed long seed) {
+    SigmodRun.Result r =
+        new SigmodRun(simulated(protocol, "eu", 2, 15, Duration.ofSeconds(5), seed)).run();
 
     assertThat(r.committed()).isEqualTo(30);
     assertThat(r.failed()).isZero();
@@ -61,16 +78,19 @@ class SigmodRunTest {
     } else {
       assertThat(r.checkpoints()).isPositive();
       assertThat(r.background().stats(Operation.LOCK_ACQUIRE_EXCLUSIVE).calls()).isPositive();
-      assertThat(r.transactions().stats(Operation.STORAGE_PUT).calls()
-          + r.transactions().stats(Operation.STORAGE_PUT_IF_VERSION).calls()).isZero();
+      assertThat(
+              r.transactions().stats(Operation.STORAGE_PUT).calls()
+                  + r.transactions().stats(Operation.STORAGE_PUT_IF_VERSION).calls())
+          .isZero();
     }
   }
 
   /** The atomic protocol's propagation to the pending-update queues is queue work. */
   @Test
   void atomicCommitsSendOneMessageAndPropagationIsBackground(@Seed long seed) {
-    SigmodRun.Result r = new SigmodRun(simulated(ProtocolKind.ATOMIC, "eu", 1, 20,
-        Duration.ofSeconds(5), seed)).run();
+    SigmodRun.Result r =
+        new SigmodRun(simulated(ProtocolKind.ATOMIC, "eu", 1, 20, Duration.ofSeconds(5), seed))
+            .run();
 
     assertThat(SigmodBenchmark.sends(r.transactions())).isEqualTo(r.committed());
     assertThat(SigmodBenchmark.sends(r.background())).isGreaterThan(r.committed());
@@ -79,8 +99,9 @@ class SigmodRunTest {
   /** The one-by-one time adds at least the profile's 310 ms for every SQS send of a commit. */
   @Test
   void oneByOneTimeCountsEveryCallsLatency(@Seed long seed) {
-    SigmodRun.Result r = new SigmodRun(simulated(ProtocolKind.BASIC, "eu", 1, 10,
-        Duration.ofSeconds(5), seed)).run();
+    SigmodRun.Result r =
+        new SigmodRun(simulated(ProtocolKind.BASIC, "eu", 1, 10, Duration.ofSeconds(5), seed))
+            .run();
 
     long sends = SigmodBenchmark.sends(r.transactions());
     assertThat(sends).isGreaterThanOrEqualTo(r.committed());
@@ -91,10 +112,12 @@ class SigmodRunTest {
   /** Paper 001 Figure 3: the longer the interval, the less the checkpoints cost per transaction. */
   @Test
   void longerCheckpointIntervalsMakeCheckpointsCheaper(@Seed long seed) {
-    SigmodRun.Result often = new SigmodRun(simulated(ProtocolKind.BASIC, "eu", 1, 60,
-        Duration.ofSeconds(1), seed)).run();
-    SigmodRun.Result seldom = new SigmodRun(simulated(ProtocolKind.BASIC, "eu", 1, 60,
-        Duration.ofSeconds(30), seed)).run();
+    SigmodRun.Result often =
+        new SigmodRun(simulated(ProtocolKind.BASIC, "eu", 1, 60, Duration.ofSeconds(1), seed))
+            .run();
+    SigmodRun.Result seldom =
+        new SigmodRun(simulated(ProtocolKind.BASIC, "eu", 1, 60, Duration.ofSeconds(30), seed))
+            .run();
 
     assertThat(seldom.checkpoints()).isLessThan(often.checkpoints());
     PriceTable prices = SigmodPrices.paper001();
@@ -107,8 +130,7 @@ class SigmodRunTest {
   /** A simulated run replays exactly from its seed: the sweep's points are reproducible. */
   @Test
   void aSimulatedRunRepeatsFromItsSeed(@Seed long seed) {
-    SigmodRun.Spec spec = simulated(ProtocolKind.BASIC, "eu", 2, 10, Duration.ofSeconds(3),
-        seed);
+    SigmodRun.Spec spec = simulated(ProtocolKind.BASIC, "eu", 2, 10, Duration.ofSeconds(3), seed);
     SigmodRun.Result a = new SigmodRun(spec).run();
     SigmodRun.Result b = new SigmodRun(spec).run();
 
@@ -123,9 +145,21 @@ class SigmodRunTest {
    */
   @Test
   void aTimedRunOnThreadsDrainsAndConservesToo(@Seed long seed) {
-    SigmodRun.Spec spec = new SigmodRun.Spec(ProtocolKind.MONOTONIC, SigmodRun.Mode.TIMED,
-        "none", 3, 1, 8, Duration.ofMillis(1), TINY, 8192, Duration.ofSeconds(100), 1,
-        Duration.ZERO, seed);
+    SigmodRun.Spec spec =
+        new SigmodRun.Spec(
+            ProtocolKind.MONOTONIC,
+            SigmodRun.Mode.TIMED,
+            "none",
+            3,
+            1,
+            8,
+            Duration.ofMillis(1),
+            TINY,
+            8192,
+            Duration.ofSeconds(100),
+            1,
+            Duration.ZERO,
+            seed);
     SigmodRun.Result r = new SigmodRun(spec).run();
 
     assertThat(r.committed()).isEqualTo(24);

@@ -29,7 +29,8 @@ public class Bookstore {
   static final String ORDERS = "orders";
 
   private final Database db;
-  private final TypedCollection<Book> books = TypedCollection.of(BOOKS, JacksonCodec.of(Book.class));
+  private final TypedCollection<Book> books =
+      TypedCollection.of(BOOKS, JacksonCodec.of(Book.class));
   private final TypedCollection<Order> orders =
       TypedCollection.of(ORDERS, JacksonCodec.of(Order.class));
   private final Sequence orderIds;
@@ -57,21 +58,26 @@ public class Bookstore {
    * titles with {@code stock} copies each (in one transaction, so that of two instances starting
    * together one seeds and the other finds it done).
    */
-  public Bookstore(Database db, @Value("${bookstore.books:12}") int titles,
+  public Bookstore(
+      Database db,
+      @Value("${bookstore.books:12}") int titles,
       @Value("${bookstore.initial-stock:50}") int stock) {
     this.db = db;
     db.createCollection(BOOKS);
     db.createCollection(ORDERS);
     this.orderIds = db.sequence("order-ids");
-    db.run(tx -> {
-      if (books.get(tx, Key.of(1L)).isEmpty()) {
-        for (int i = 1; i <= titles; i++) {
-          books.put(tx, Key.of(i), new Book(i, "Volume " + i, "Author " + (1 + i % 5),
-              500 + 100L * i, stock));
-        }
-      }
-      return null;
-    });
+    db.run(
+        tx -> {
+          if (books.get(tx, Key.of(1L)).isEmpty()) {
+            for (int i = 1; i <= titles; i++) {
+              books.put(
+                  tx,
+                  Key.of(i),
+                  new Book(i, "Volume " + i, "Author " + (1 + i % 5), 500 + 100L * i, stock));
+            }
+          }
+          return null;
+        });
   }
 
   /** Every book, by id. */
@@ -98,17 +104,20 @@ public class Bookstore {
       throw new IllegalArgumentException("quantity must be 1 to 10, got " + quantity);
     }
     long orderId = orderIds.next(); // one id per request, however often the transaction runs
-    return db.run(tx -> {
-      Book b = books.get(tx, Key.of(bookId))
-          .orElseThrow(() -> new NotFoundException("book " + bookId));
-      if (b.stock() < quantity) {
-        throw new OutOfStockException(b, quantity);
-      }
-      books.put(tx, Key.of(bookId), b.withStock(b.stock() - quantity));
-      Order o = new Order(orderId, bookId, b.title(), quantity, quantity * b.priceCents());
-      orders.create(tx, Key.of(orderId), o);
-      return o;
-    });
+    return db.run(
+        tx -> {
+          Book b =
+              books
+                  .get(tx, Key.of(bookId))
+                  .orElseThrow(() -> new NotFoundException("book " + bookId));
+          if (b.stock() < quantity) {
+            throw new OutOfStockException(b, quantity);
+          }
+          books.put(tx, Key.of(bookId), b.withStock(b.stock() - quantity));
+          Order o = new Order(orderId, bookId, b.title(), quantity, quantity * b.priceCents());
+          orders.create(tx, Key.of(orderId), o);
+          return o;
+        });
   }
 
   /** One order. */

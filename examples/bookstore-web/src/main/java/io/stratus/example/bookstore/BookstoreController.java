@@ -43,7 +43,8 @@ public class BookstoreController {
   }
 
   @PostMapping("/books/{id}/buy")
-  public ResponseEntity<Order> buy(@PathVariable("id") long id,
+  public ResponseEntity<Order> buy(
+      @PathVariable("id") long id,
       @RequestParam(name = "quantity", defaultValue = "1") int quantity) {
     return ResponseEntity.status(HttpStatus.CREATED).body(store.buy(id, quantity));
   }
@@ -60,20 +61,32 @@ public class BookstoreController {
 
   @GetMapping(value = "/", produces = MediaType.TEXT_HTML_VALUE)
   public String index() {
-    StringBuilder html = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
-        + "<title>Stratus bookstore</title></head><body><h1>Stratus bookstore</h1><table>"
-        + "<tr><th>title</th><th>author</th><th>price</th><th>stock</th><th></th></tr>");
+    StringBuilder html =
+        new StringBuilder(
+            "<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
+                + "<title>Stratus bookstore</title></head><body><h1>Stratus bookstore</h1><table>"
+                + "<tr><th>title</th><th>author</th><th>price</th><th>stock</th><th></th></tr>");
     for (Book b : store.books()) {
-      html.append("<tr><td><a href=\"/books/").append(b.id()).append("\">")
-          .append(HtmlUtils.htmlEscape(b.title())).append("</a></td><td>")
-          .append(HtmlUtils.htmlEscape(b.author())).append("</td><td>")
+      html.append("<tr><td><a href=\"/books/")
+          .append(b.id())
+          .append("\">")
+          .append(HtmlUtils.htmlEscape(b.title()))
+          .append("</a></td><td>")
+          .append(HtmlUtils.htmlEscape(b.author()))
+          .append("</td><td>")
           .append(String.format("$%d.%02d", b.priceCents() / 100, b.priceCents() % 100))
-          .append("</td><td id=\"stock-").append(b.id()).append("\">").append(b.stock())
-          .append("</td><td><form method=\"post\" action=\"/books/").append(b.id())
+          .append("</td><td id=\"stock-")
+          .append(b.id())
+          .append("\">")
+          .append(b.stock())
+          .append("</td><td><form method=\"post\" action=\"/books/")
+          .append(b.id())
           .append("/buy\"><button>buy one</button></form></td></tr>");
     }
-    return html.append("</table><p><a href=\"/orders\">orders</a> · "
-        + "<a href=\"/actuator/health\">health</a></p></body></html>").toString();
+    return html.append(
+            "</table><p><a href=\"/orders\">orders</a> · "
+                + "<a href=\"/actuator/health\">health</a></p></body></html>")
+        .toString();
   }
 
   @ExceptionHandler(Bookstore.NotFoundException.class)
@@ -93,14 +106,19 @@ public class BookstoreController {
 
   @ExceptionHandler(CommitStateUnknownException.class)
   ResponseEntity<Map<String, String>> unknown(CommitStateUnknownException e) {
-    return error(HttpStatus.INTERNAL_SERVER_ERROR, "the purchase may or may not have been"
-        + " recorded: look at your orders before buying again (" + e.getMessage() + ")");
+    return error(
+        HttpStatus.INTERNAL_SERVER_ERROR,
+        "the purchase may or may not have been"
+            + " recorded: look at your orders before buying again ("
+            + e.getMessage()
+            + ")");
   }
 
   @ExceptionHandler(StratusException.class)
   ResponseEntity<Map<String, String>> failed(StratusException e) {
     return e.isRetryable()
-        ? ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "1")
+        ? ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+            .header("Retry-After", "1")
             .body(Map.of("error", "busy, nothing was changed: try again (" + e.getMessage() + ")"))
         : error(HttpStatus.INTERNAL_SERVER_ERROR, e.getMessage());
   }

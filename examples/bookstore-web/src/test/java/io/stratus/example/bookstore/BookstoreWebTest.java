@@ -26,21 +26,23 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * The example application as a user meets it: started on a random port with its own
  * application.properties (the in-process cloud, snapshot isolation), driven over HTTP only.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"bookstore.books=6", "bookstore.initial-stock=20"})
 class BookstoreWebTest {
   private static final int THREADS = 8;
   private static final int BUYS_PER_THREAD = 12;
 
-  @LocalServerPort
-  int port;
+  @LocalServerPort int port;
 
   private final HttpClient http = HttpClient.newHttpClient();
   private final ObjectMapper json = new ObjectMapper();
 
   private HttpResponse<String> send(String method, String path) throws Exception {
-    HttpRequest req = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-        .method(method, HttpRequest.BodyPublishers.noBody()).build();
+    HttpRequest req =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .build();
     return http.send(req, HttpResponse.BodyHandlers.ofString());
   }
 
@@ -81,24 +83,28 @@ class BookstoreWebTest {
       List<Future<?>> clients = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         SplittableRandom random = new SplittableRandom(seed + t);
-        clients.add(pool.submit(() -> {
-          for (int i = 0; i < BUYS_PER_THREAD; i++) {
-            long book = random.nextInt(4) < 3 ? 1 + random.nextInt(2) : 1 + random.nextInt(6);
-            int quantity = 1 + random.nextInt(3);
-            HttpResponse<String> r = send("POST", "/books/" + book + "/buy?quantity=" + quantity);
-            if (r.statusCode() == 409) {
-              soldOut.incrementAndGet();
-              continue;
-            }
-            assertThat(r.statusCode()).as("seed %d: %s", seed, r.body()).isEqualTo(201);
-            JsonNode order = json.readTree(r.body());
-            assertThat(order.get("bookId").asLong()).isEqualTo(book);
-            assertThat(order.get("quantity").asInt()).isEqualTo(quantity);
-            bought.merge(book, quantity, Integer::sum);
-            orderIds.add(order.get("id").asLong());
-          }
-          return null;
-        }));
+        clients.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < BUYS_PER_THREAD; i++) {
+                    long book =
+                        random.nextInt(4) < 3 ? 1 + random.nextInt(2) : 1 + random.nextInt(6);
+                    int quantity = 1 + random.nextInt(3);
+                    HttpResponse<String> r =
+                        send("POST", "/books/" + book + "/buy?quantity=" + quantity);
+                    if (r.statusCode() == 409) {
+                      soldOut.incrementAndGet();
+                      continue;
+                    }
+                    assertThat(r.statusCode()).as("seed %d: %s", seed, r.body()).isEqualTo(201);
+                    JsonNode order = json.readTree(r.body());
+                    assertThat(order.get("bookId").asLong()).isEqualTo(book);
+                    assertThat(order.get("quantity").asInt()).isEqualTo(quantity);
+                    bought.merge(book, quantity, Integer::sum);
+                    orderIds.add(order.get("id").asLong());
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : clients) {
         f.get();
@@ -111,7 +117,9 @@ class BookstoreWebTest {
     Map<Long, Integer> after = stock();
     for (long id = 1; id <= 6; id++) {
       int sold = bought.getOrDefault(id, 0);
-      assertThat(after.get(id)).as("seed %d, book %d", seed, id).isEqualTo(20 - sold)
+      assertThat(after.get(id))
+          .as("seed %d, book %d", seed, id)
+          .isEqualTo(20 - sold)
           .isNotNegative();
     }
     JsonNode orders = get("/orders");
@@ -135,8 +143,10 @@ class BookstoreWebTest {
         .isGreaterThanOrEqualTo(orderIds.size());
     JsonNode cost = get("/actuator/metrics/stratus.cloud.cost");
     assertThat(cost.at("/measurements/0/value").asDouble()).isPositive();
-    System.out.printf("%d orders, %d sold out, %.0f transaction retries, $%.6f of requests%n",
-        orderIds.size(), soldOut.get(),
+    System.out.printf(
+        "%d orders, %d sold out, %.0f transaction retries, $%.6f of requests%n",
+        orderIds.size(),
+        soldOut.get(),
         get("/actuator/metrics/stratus.retries").at("/measurements/0/value").asDouble(),
         cost.at("/measurements/0/value").asDouble());
   }
