@@ -39,8 +39,8 @@ import org.junit.jupiter.api.Test;
  * A TPC-W run of two application servers (each with its own database handle, S3/SQS client and
  * ZooKeeper session) on LocalStack and a three-server ZooKeeper ensemble, through two outages:
  * the ZooKeeper leader is killed (the ensemble elects another; two servers stay), and later
- * LocalStack stops answering for {@link #STORAGE_PAUSE} (its processes are paused, see {@link
- * Outages}). The faults come at points of the run's progress (counts of ended interactions), not
+ * LocalStack stops answering until as many interactions begun during the outage as there are
+ * application servers wait on it at once (its processes are paused, see {@link Outages}). The faults come at points of the run's progress (counts of ended interactions), not
  * at wall-clock instants.
  *
  * <p>Asserted: interactions succeed after each outage (the run continues), the browsers all
@@ -58,8 +58,6 @@ class LiveOutageTest {
     org.apache.zookeeper.util.ServiceUtils.setSystemExitProcedure(
         org.apache.zookeeper.util.ServiceUtils.LOG_ONLY);
   }
-
-  private static final Duration STORAGE_PAUSE = Duration.ofSeconds(5);
 
   /** How long record locks and commit ids of a client cut off mid-commit last. */
   private static final Duration LEASE = Duration.ofSeconds(15);
@@ -169,7 +167,10 @@ class LiveOutageTest {
       long storagePaused = log.now();
       Outages.signalGroup(localStackGroup, "STOP");
       paused = true;
-      Thread.sleep(STORAGE_PAUSE.toMillis()); // the outage itself, not a wait for an event
+      // The outage lasts until as many interactions begun during it as there are application
+      // servers wait on the paused service at once: an event of the run, not a wall-clock length.
+      // (Not every browser: those served from their caches, or done, never wait.)
+      log.awaitInFlightSince(storagePaused, CLIENTS, WAIT_NANOS);
       Outages.signalGroup(localStackGroup, "CONT");
       paused = false;
       long storageBack = log.now();
@@ -189,7 +190,7 @@ class LiveOutageTest {
                   zooKeeperBack),
               Window.of("between the outages", samples, zooKeeperBack, storagePaused),
               Window.of(
-                  "storage paused " + STORAGE_PAUSE.toSeconds() + " s",
+                  "storage paused (until " + CLIENTS + " new interactions waited on it)",
                   samples,
                   storagePaused,
                   storageBack),

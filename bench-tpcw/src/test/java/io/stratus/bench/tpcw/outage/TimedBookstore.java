@@ -30,6 +30,8 @@ final class TimedBookstore implements Bookstore {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition ended = lock.newCondition();
     private final List<Sample> samples = new ArrayList<>();
+    /** Start times of the interactions in flight (started, not ended). */
+    private final List<Long> inFlight = new ArrayList<>();
 
     Log(LongSupplier nanoTime) {
       this.nanoTime = nanoTime;
@@ -39,9 +41,21 @@ final class TimedBookstore implements Bookstore {
       return nanoTime.getAsLong();
     }
 
+    /** Notes that an interaction started at {@code start}; {@link #add} ends it. */
+    void started(long start) {
+      lock.lock();
+      try {
+        inFlight.add(start);
+        ended.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
+
     void add(Sample s) {
       lock.lock();
       try {
+        inFlight.remove(Long.valueOf(s.startNanos()));
         samples.add(s);
         ended.signalAll();
       } finally {
@@ -62,6 +76,30 @@ final class TimedBookstore implements Bookstore {
       lock.lock();
       try {
         return List.copyOf(samples);
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    /**
+     * Waits until {@code count} interactions that started at {@code since} or later are in
+     * flight at once (started, not ended): during an outage that began at {@code since}, the
+     * moment that many new interactions wait on the service.
+     *
+     * @throws AssertionError when they are not within {@code timeoutNanos}
+     */
+    void awaitInFlightSince(long since, int count, long timeoutNanos)
+        throws InterruptedException {
+      lock.lock();
+      try {
+        long left = timeoutNanos;
+        while (inFlight.stream().filter(t -> t >= since).count() < count) {
+          if (left <= 0) {
+            throw new AssertionError("fewer than " + count
+                + " interactions started since the outage are in flight in time");
+          }
+          left = ended.awaitNanos(left);
+        }
       } finally {
         lock.unlock();
       }
@@ -105,6 +143,7 @@ final class TimedBookstore implements Bookstore {
   @Override
   public InteractionOutcome execute(Interaction interaction, BrowserSession session) {
     long start = log.now();
+    log.started(start);
     try {
       InteractionOutcome outcome = inner.execute(interaction, session);
       log.add(new Sample(start, log.now(), true, null));
