@@ -30,6 +30,7 @@ final class TimedBookstore implements Bookstore {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition ended = lock.newCondition();
     private final List<Sample> samples = new ArrayList<>();
+
     /** Start times of the interactions in flight (started, not ended). */
     private final List<Long> inFlight = new ArrayList<>();
 
@@ -88,15 +89,16 @@ final class TimedBookstore implements Bookstore {
      *
      * @throws AssertionError when they are not within {@code timeoutNanos}
      */
-    void awaitInFlightSince(long since, int count, long timeoutNanos)
-        throws InterruptedException {
+    void awaitInFlightSince(long since, int count, long timeoutNanos) throws InterruptedException {
       lock.lock();
       try {
         long left = timeoutNanos;
         while (inFlight.stream().filter(t -> t >= since).count() < count) {
           if (left <= 0) {
-            throw new AssertionError("fewer than " + count
-                + " interactions started since the outage are in flight in time");
+            throw new AssertionError(
+                "fewer than "
+                    + count
+                    + " interactions started since the outage are in flight in time");
           }
           left = ended.awaitNanos(left);
         }
