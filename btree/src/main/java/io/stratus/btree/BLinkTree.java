@@ -271,7 +271,8 @@ public final class BLinkTree {
 
   /**
    * Applies a batch of changes the way a checkpoint does (paper 000, section 4.4): sorts them by
-   * key (stably: of several changes to one key the last in the list wins), then descends once per
+   * key (stably: of several changes to one key the last in the list wins, unless write stamps
+   * decide, see {@link TreeChange}), then descends once per
    * affected leaf, applies all changes that belong to it, and writes it once, splitting it as often
    * as needed. Leaves the changes do not alter are not written. Idempotent: applying the same batch
    * again changes nothing and writes nothing. Every PUT is size-checked before anything is written.
@@ -320,33 +321,51 @@ public final class BLinkTree {
     return merged == null ? leaf : merged;
   }
 
-  /** {@code leaf} with sorted changes [from, to) applied, or null if they change nothing. */
+  /**
+   * {@code leaf} with sorted changes [from, to) applied, or null if they change nothing. The
+   * changes of one key are folded in list order under the write-stamp rule ({@link
+   * TreeChange#supersedes}): with stamps, the newest wins whatever the order; without, the last.
+   * Within the batch a delete's stamp is remembered, so an older put of the same batch does not
+   * bring the key back.
+   */
   private static Page merge(Page leaf, List<TreeChange> sorted, int from, int to) {
     int n = leaf.entryCount();
     List<byte[]> keys = new ArrayList<>(n + to - from);
     List<byte[]> values = new ArrayList<>(n + to - from);
+    List<Long> stamps = new ArrayList<>(n + to - from);
     boolean changed = false;
     int i = 0;
-    for (int j = from; j < to; j++) {
-      TreeChange c = sorted.get(j);
-      if (j + 1 < to && Arrays.equals(c.keyRaw(), sorted.get(j + 1).keyRaw())) {
-        continue; // a later change to the same key wins
-      }
-      byte[] key = c.keyRaw();
+    int j = from;
+    while (j < to) {
+      byte[] key = sorted.get(j).keyRaw();
       while (i < n && leaf.compareKeyAt(i, key) < 0) {
         keys.add(leaf.key(i));
         values.add(leaf.value(i));
+        stamps.add(leaf.stamp(i));
         i++;
       }
-      boolean present = i < n && leaf.compareKeyAt(i, key) == 0;
-      if (c.kind() == TreeChange.Kind.PUT) {
-        changed |= !present || !Arrays.equals(leaf.value(i), c.valueRaw());
-        keys.add(key);
-        values.add(c.valueRaw());
-      } else {
-        changed |= present;
+      boolean wasPresent = i < n && leaf.compareKeyAt(i, key) == 0;
+      boolean present = wasPresent;
+      byte[] value = wasPresent ? leaf.value(i) : null;
+      long stamp = wasPresent ? leaf.stamp(i) : 0;
+      for (; j < to && Arrays.equals(sorted.get(j).keyRaw(), key); j++) {
+        TreeChange c = sorted.get(j);
+        if (!c.supersedes(stamp)) {
+          continue; // older than what the key holds: the Thomas write rule drops it
+        }
+        present = c.kind() == TreeChange.Kind.PUT;
+        value = present ? c.valueRaw() : null;
+        stamp = c.stamp();
       }
       if (present) {
+        changed |= !wasPresent || !Arrays.equals(leaf.value(i), value) || leaf.stamp(i) != stamp;
+        keys.add(key);
+        values.add(value);
+        stamps.add(stamp);
+      } else {
+        changed |= wasPresent;
+      }
+      if (wasPresent) {
         i++;
       }
     }
@@ -356,9 +375,14 @@ public final class BLinkTree {
     for (; i < n; i++) {
       keys.add(leaf.key(i));
       values.add(leaf.value(i));
+      stamps.add(leaf.stamp(i));
+    }
+    long[] s = new long[stamps.size()];
+    for (int k = 0; k < s.length; k++) {
+      s[k] = stamps.get(k);
     }
     return leaf.toBuilder()
-        .entries(keys.toArray(new byte[0][]), values.toArray(new byte[0][]))
+        .entries(keys.toArray(new byte[0][]), values.toArray(new byte[0][]), s)
         .build();
   }
 

@@ -37,8 +37,14 @@ final class PageSizing {
   /** Bytes of an empty leaf with an empty URI and no keys, siblings or counters. */
   static final int FIXED;
 
-  /** Bytes one entry costs beyond its key and value. */
+  /** Bytes one entry without a write stamp costs beyond its key and value. */
   static final int PER_ENTRY;
+
+  /**
+   * Bytes one entry costs beyond its key and value at most: with a write stamp, and the page's
+   * one-off cost of carrying stamps counted with it (what a leaf must fit for any one record).
+   */
+  static final int PER_STAMPED_ENTRY;
 
   /** Extra bytes a present (empty) high key costs beyond its length. */
   static final int HIGH_KEY_PRESENT;
@@ -52,6 +58,12 @@ final class PageSizing {
     PER_ENTRY =
         Page.builder("", PageKind.LEAF)
                 .entries(new byte[][] {none}, new byte[][] {none})
+                .build()
+                .encodedSizeBound()
+            - FIXED;
+    PER_STAMPED_ENTRY =
+        Page.builder("", PageKind.LEAF)
+                .entries(new byte[][] {none}, new byte[][] {none}, new long[] {Long.MAX_VALUE})
                 .build()
                 .encodedSizeBound()
             - FIXED;
@@ -85,7 +97,7 @@ final class PageSizing {
             + SIBLING_PRESENT
             + 2 * uriBytes
             + 2 * maxKeyBytes(pageSize, uriBytes);
-    return Math.max(0, pageSize - worstHeader - PER_ENTRY);
+    return Math.max(0, pageSize - worstHeader - PER_STAMPED_ENTRY);
   }
 
   /** Bytes an entry adds to a page. */

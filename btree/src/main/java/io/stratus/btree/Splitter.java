@@ -79,9 +79,10 @@ final class Splitter {
       keys[i] = node.key(i);
       values[i] = node.value(i);
     }
+    long[] stamps = node.stamps(); // entries move with their write stamps
     boolean isRoot = node.uri().equals(rootUri);
     List<Integer> cuts = new ArrayList<>();
-    new Cutter(node, keys, values, store.pageSize()).divide(0, n, cuts);
+    new Cutter(node, keys, values, stamps, store.pageSize()).divide(0, n, cuts);
     int pieces = cuts.size();
     if (pieces < 2 && !isRoot) {
       // Cannot happen for an over-full node with at least two entries; divide() throws for one.
@@ -106,7 +107,10 @@ final class Splitter {
               .lowKey(j == 0 ? nodeLow : keys[from])
               .highKey(last ? nodeHigh : keys[to])
               .rightSibling(last ? nodeSibling : uris[j + 1])
-              .entries(Arrays.copyOfRange(keys, from, to), Arrays.copyOfRange(values, from, to))
+              .entries(
+                  Arrays.copyOfRange(keys, from, to),
+                  Arrays.copyOfRange(values, from, to),
+                  Arrays.copyOfRange(stamps, from, to))
               .build();
       if (built[j].encodedSizeBound() > store.pageSize()) {
         throw new IllegalStateException(
@@ -185,6 +189,7 @@ final class Splitter {
     private final Page node;
     private final byte[][] keys;
     private final byte[][] values;
+    private final long[] stamps;
     private final int pageSize;
     private final long[] prefixBytes;
     private final String placeholderUri;
@@ -193,10 +198,11 @@ final class Splitter {
     private final String nodeSibling;
     private final boolean isRoot;
 
-    Cutter(Page node, byte[][] keys, byte[][] values, int pageSize) {
+    Cutter(Page node, byte[][] keys, byte[][] values, long[] stamps, int pageSize) {
       this.node = node;
       this.keys = keys;
       this.values = values;
+      this.stamps = stamps;
       this.pageSize = pageSize;
       this.prefixBytes = new long[keys.length + 1];
       for (int i = 0; i < keys.length; i++) {
@@ -248,7 +254,10 @@ final class Splitter {
               .lowKey(low)
               .highKey(last ? nodeHigh : keys[to])
               .rightSibling(last ? (isRoot ? null : nodeSibling) : placeholderUri)
-              .entries(Arrays.copyOfRange(keys, from, to), Arrays.copyOfRange(values, from, to))
+              .entries(
+                  Arrays.copyOfRange(keys, from, to),
+                  Arrays.copyOfRange(values, from, to),
+                  Arrays.copyOfRange(stamps, from, to))
               .build();
       return trial.encodedSizeBound() <= pageSize;
     }

@@ -8,11 +8,19 @@ import java.util.Objects;
  * value, or remove it. Both kinds are idempotent, so applying a batch of changes twice leaves the
  * tree as applying it once. Keys and values are copied in and out.
  *
+ * <p><b>Write stamps (Thomas write rule).</b> A change with a write stamp ({@code stamp > 0}) is
+ * applied only where it is not older than what it would replace: over an absent key, an entry
+ * without a stamp, or an entry whose stamp is at most its own; a PUT leaves its stamp on the entry.
+ * A change with stamp 0 applies unconditionally and leaves an entry without a stamp. So the order in
+ * which stamped changes of one key arrive does not matter (except that a removed key keeps no
+ * stamp: a stamped PUT older than a delete that was already applied still creates the key).
+ *
  * @param kind PUT (insert or replace) or DELETE
  * @param key the entry's key
  * @param value the new value for PUT; empty for DELETE
+ * @param stamp the write stamp of the committed change (non-negative; 0: none)
  */
-public record TreeChange(Kind kind, byte[] key, byte[] value) {
+public record TreeChange(Kind kind, byte[] key, byte[] value, long stamp) {
   private static final byte[] NONE = new byte[0];
 
   /** What a change does. */
@@ -24,19 +32,40 @@ public record TreeChange(Kind kind, byte[] key, byte[] value) {
   }
 
   public TreeChange {
+    if (stamp < 0) {
+      throw new IllegalArgumentException("a write stamp must not be negative: " + stamp);
+    }
     Objects.requireNonNull(kind, "kind");
     key = Objects.requireNonNull(key, "key").clone();
     value = kind == Kind.DELETE ? NONE : Objects.requireNonNull(value, "value").clone();
   }
 
-  /** Sets {@code key} to {@code value}. */
+  /** Sets {@code key} to {@code value}, unconditionally. */
   public static TreeChange put(byte[] key, byte[] value) {
-    return new TreeChange(Kind.PUT, key, value);
+    return new TreeChange(Kind.PUT, key, value, 0);
   }
 
-  /** Removes {@code key}. */
+  /** Sets {@code key} to {@code value} unless the entry has a newer write stamp. */
+  public static TreeChange put(byte[] key, byte[] value, long stamp) {
+    return new TreeChange(Kind.PUT, key, value, stamp);
+  }
+
+  /** Removes {@code key}, unconditionally. */
   public static TreeChange delete(byte[] key) {
-    return new TreeChange(Kind.DELETE, key, NONE);
+    return new TreeChange(Kind.DELETE, key, NONE, 0);
+  }
+
+  /** Removes {@code key} unless its entry has a newer write stamp. */
+  public static TreeChange delete(byte[] key, long stamp) {
+    return new TreeChange(Kind.DELETE, key, NONE, stamp);
+  }
+
+  /**
+   * Whether this change replaces a state of its key written with {@code currentStamp} (0: an
+   * absent key or an entry without a stamp): the Thomas write rule of the class comment.
+   */
+  public boolean supersedes(long currentStamp) {
+    return stamp == 0 || stamp >= currentStamp;
   }
 
   @Override
@@ -64,12 +93,13 @@ public record TreeChange(Kind kind, byte[] key, byte[] value) {
     return o instanceof TreeChange c
         && kind == c.kind
         && Arrays.equals(key, c.key)
-        && Arrays.equals(value, c.value);
+        && Arrays.equals(value, c.value)
+        && stamp == c.stamp;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(kind, Arrays.hashCode(key), Arrays.hashCode(value));
+    return Objects.hash(kind, Arrays.hashCode(key), Arrays.hashCode(value), stamp);
   }
 
   @Override
@@ -79,6 +109,7 @@ public record TreeChange(Kind kind, byte[] key, byte[] value) {
         + " "
         + Arrays.toString(key)
         + (kind == Kind.PUT ? " = " + value.length + " bytes" : "")
+        + (stamp == 0 ? "" : " @" + stamp)
         + "]";
   }
 }

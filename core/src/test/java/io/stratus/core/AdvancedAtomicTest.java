@@ -40,7 +40,7 @@ class AdvancedAtomicTest {
   static final String COMMIT = AdvancedAtomicLog.prefixOf(Fixture.DB) + "commit";
 
   /** Advanced-queue messages this small make a transaction of four records take two steps. */
-  static final int SMALL = 200;
+  static final int SMALL = 220;
 
   static UnaryOperator<InProcessCloud.Builder> smallAdvancedMessages() {
     return b -> b.limits(CloudLimits.aws().toBuilder().maxAdvancedMessageSize(SMALL).build());

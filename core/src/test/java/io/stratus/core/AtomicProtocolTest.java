@@ -62,7 +62,7 @@ class AtomicProtocolTest {
           "atomic.after-cleanup");
 
   /** Queue messages this small make a transaction of two records take two steps. */
-  static final int SMALL_MESSAGES = 200;
+  static final int SMALL_MESSAGES = 220;
 
   static DatabaseConfig.Builder atomic(Fixture f, String client, ManualExecutor ex) {
     return f.config().protocol(ProtocolKind.ATOMIC).clientId(client).checkpointExecutor(ex);

@@ -36,6 +36,12 @@ import java.util.function.Function;
  *       read plus one), so a client can tell an older copy from a newer one whatever the storage
  *       versions look like (monotonic reads, paper 001 section 5.2); 0 = never stamped.
  * </ul>
+ *
+ * <p><b>Write stamps.</b> Each entry may carry the write stamp of the committed change that wrote
+ * it ({@link #stamp(int)}; 0 = none). Checkpoints of the queue protocols apply a change only over an
+ * entry with an older stamp (the Thomas write rule), so a record that reaches its page late — held
+ * back behind a gap in its writer's chain, hidden by a receive, propagated late by a recovery —
+ * cannot overwrite a later writer's value. Pages whose entries carry no stamps pay nothing for them.
  */
 public final class Page {
   private static final byte[][] NO_BYTES = new byte[0][];
@@ -51,6 +57,15 @@ public final class Page {
 
   /** Bytes a set version stamp costs (tag and a varint of up to ten bytes). */
   static final int VERSION_STAMP_OVERHEAD = 11;
+
+  /** Bytes the write stamps of a page cost once, when any entry has one (tag and length). */
+  static final int WRITE_STAMPS_OVERHEAD = 6;
+
+  /** Bytes one entry's write stamp costs at most (a varint of up to ten bytes). */
+  static final int WRITE_STAMP_BYTES = 10;
+
+  /** Bytes an entry without a stamp costs on a page that carries stamps (a varint zero). */
+  static final int NO_WRITE_STAMP_BYTES = 1;
 
   /** Bytes set protocol state costs besides its own bytes (tag and a length of up to 5 bytes). */
   public static final int PROTOCOL_STATE_OVERHEAD = 6;
@@ -71,6 +86,12 @@ public final class Page {
   private final long versionStamp;
   private final byte[][] keys;
   private final byte[][] values;
+
+  /** The entries' write stamps, parallel to the keys; null when no entry has one. */
+  private final long[] stamps;
+
+  private final long maxStamp;
+
   private final int encodedSizeBound;
 
   /** A decoding of the protocol state, and the decoder that made it. */
@@ -79,7 +100,7 @@ public final class Page {
   /** Values decoded as text on demand ({@link #valueText}); a cache, not part of the value. */
   private volatile String[] valueTexts;
 
-  private Page(Builder b, byte[][] keys, byte[][] values) {
+  private Page(Builder b, byte[][] keys, byte[][] values, long[] stamps) {
     this.uri = Objects.requireNonNull(b.uri, "uri");
     this.kind = Objects.requireNonNull(b.kind, "kind");
     this.level = b.level;
@@ -92,6 +113,7 @@ public final class Page {
     this.versionStamp = b.versionStamp;
     this.keys = keys;
     this.values = values;
+    this.stamps = stamps;
     int size =
         HEADER_OVERHEAD
             + utf8Length(uri)
@@ -104,6 +126,15 @@ public final class Page {
     for (int i = 0; i < keys.length; i++) {
       size += keys[i].length + values[i].length + ENTRY_OVERHEAD;
     }
+    long max = 0;
+    if (stamps != null) {
+      size += WRITE_STAMPS_OVERHEAD;
+      for (long x : stamps) {
+        size += x == 0 ? NO_WRITE_STAMP_BYTES : WRITE_STAMP_BYTES;
+        max = Math.max(max, x);
+      }
+    }
+    this.maxStamp = max;
     this.encodedSizeBound = size;
   }
 
@@ -272,21 +303,64 @@ public final class Page {
     return i >= 0 ? i : -i - 2;
   }
 
-  /** A page with {@code key} set to {@code value} (inserted or replaced). */
+  /** The write stamp of the i-th smallest key's entry; 0 when it has none. */
+  public long stamp(int i) {
+    if (i < 0 || i >= keys.length) {
+      throw new IndexOutOfBoundsException(i);
+    }
+    return stamps == null ? 0 : stamps[i];
+  }
+
+  /** The largest write stamp of the page's entries; 0 when none has one. */
+  public long maxStamp() {
+    return maxStamp;
+  }
+
+  /** Whether any entry carries a write stamp. */
+  public boolean hasStamps() {
+    return stamps != null;
+  }
+
+  /** The entries' write stamps in key order (a fresh array; zeros when none has one). */
+  public long[] stamps() {
+    return stamps == null ? new long[keys.length] : stamps.clone();
+  }
+
+  /** A page with {@code key} set to {@code value} (inserted or replaced), without a write stamp. */
   public Page withPut(byte[] key, byte[] value) {
+    return withPut(key, value, 0);
+  }
+
+  /**
+   * A page with {@code key} set to {@code value} (inserted or replaced) and its entry's write stamp
+   * set to {@code stamp} (0: none). Unconditional: the caller decides whether the stamp wins.
+   */
+  public Page withPut(byte[] key, byte[] value, long stamp) {
     int i = indexOf(key);
     byte[][] k;
     byte[][] v;
+    long[] s = stamps;
     if (i >= 0) {
       k = keys;
       v = values.clone();
       v[i] = value.clone();
+      if (s != null || stamp != 0) {
+        s = s == null ? new long[keys.length] : s.clone();
+        s[i] = stamp;
+      }
     } else {
       int at = -i - 1;
       k = insert(keys, at, key.clone());
       v = insert(values, at, value.clone());
+      if (s != null || stamp != 0) {
+        long[] old = s == null ? new long[keys.length] : s;
+        s = new long[old.length + 1];
+        System.arraycopy(old, 0, s, 0, at);
+        s[at] = stamp;
+        System.arraycopy(old, at, s, at + 1, old.length - at);
+      }
     }
-    return new Page(toBuilder(), k, v);
+    return new Page(toBuilder(), k, v, normalized(s));
   }
 
   /** A page without {@code key} (this page itself when the key is absent). */
@@ -295,7 +369,26 @@ public final class Page {
     if (i < 0) {
       return this;
     }
-    return new Page(toBuilder(), remove(keys, i), remove(values, i));
+    long[] s = null;
+    if (stamps != null) {
+      s = new long[stamps.length - 1];
+      System.arraycopy(stamps, 0, s, 0, i);
+      System.arraycopy(stamps, i + 1, s, i, stamps.length - i - 1);
+    }
+    return new Page(toBuilder(), remove(keys, i), remove(values, i), normalized(s));
+  }
+
+  /** {@code s}, or null when it holds no stamp: pages without stamps carry no array. */
+  private static long[] normalized(long[] s) {
+    if (s == null) {
+      return null;
+    }
+    for (long x : s) {
+      if (x != 0) {
+        return s;
+      }
+    }
+    return null;
   }
 
   /**
@@ -319,6 +412,7 @@ public final class Page {
     b.versionStamp = versionStamp;
     b.keys = keys;
     b.values = values;
+    b.stamps = stamps;
     return b;
   }
 
@@ -343,7 +437,8 @@ public final class Page {
         && Arrays.equals(protocolState, p.protocolState)
         && versionStamp == p.versionStamp
         && Arrays.deepEquals(keys, p.keys)
-        && Arrays.deepEquals(values, p.values);
+        && Arrays.deepEquals(values, p.values)
+        && Arrays.equals(stamps, p.stamps);
   }
 
   @Override
@@ -413,6 +508,7 @@ public final class Page {
     private long versionStamp;
     private byte[][] keys = NO_BYTES;
     private byte[][] values = NO_BYTES;
+    private long[] stamps;
 
     private Builder(String uri, PageKind kind) {
       this.uri = Objects.requireNonNull(uri, "uri");
@@ -489,6 +585,20 @@ public final class Page {
       }
       this.keys = k;
       this.values = v;
+      this.stamps = null;
+      return this;
+    }
+
+    /**
+     * Replaces the entries, with their write stamps ({@link Page#stamp(int)}; zeros: none); keys
+     * sorted by {@link Keys#ORDER}, unique, one value and one stamp per key.
+     */
+    public Builder entries(byte[][] keys, byte[][] values, long[] stamps) {
+      if (stamps.length != keys.length) {
+        throw new IllegalArgumentException("keys and write stamps differ in number");
+      }
+      entries(keys, values);
+      this.stamps = normalized(stamps.clone());
       return this;
     }
 
@@ -498,7 +608,17 @@ public final class Page {
           throw new IllegalArgumentException("page entries must be sorted and unique");
         }
       }
-      return new Page(this, keys, values);
+      if (stamps != null) {
+        if (stamps.length != keys.length) {
+          throw new IllegalArgumentException("keys and write stamps differ in number");
+        }
+        for (long x : stamps) {
+          if (x < 0) {
+            throw new IllegalArgumentException("a write stamp must not be negative: " + x);
+          }
+        }
+      }
+      return new Page(this, keys, values, stamps);
     }
   }
 }

@@ -32,12 +32,16 @@ import java.util.zip.CRC32C;
  */
 public final class PageCodec {
   /**
-   * The format this codec writes and the only one it reads. 3: the body names the page's own URI
+   * The format this codec writes. 4: entries may carry write stamps (format 3 software would drop
+   * them on its next write of the page, so it must refuse such pages); 3: the body names the page's own URI
    * (format 2 did not, so a page copied to another item's name was accepted as that page); 2:
    * protocol state as one opaque field (format 1 kept writers' counters and chain times in fields
    * of their own).
    */
-  public static final int FORMAT_VERSION = 3;
+  public static final int FORMAT_VERSION = 4;
+
+  /** The oldest format this codec reads: a format 3 page is a format 4 page without stamps. */
+  public static final int OLDEST_READABLE_FORMAT = 3;
 
   private PageCodec() {}
 
@@ -66,6 +70,11 @@ public final class PageCodec {
       // key(i) and value(i) return fresh copies, so wrapping them without another copy is safe.
       body.addKeys(UnsafeByteOperations.unsafeWrap(page.key(i)));
       body.addValues(UnsafeByteOperations.unsafeWrap(page.value(i)));
+    }
+    if (page.hasStamps()) {
+      for (long stamp : page.stamps()) {
+        body.addWriteStamps(stamp);
+      }
     }
     byte[] bodyBytes = body.build().toByteArray();
     return StoredPage.newBuilder()
@@ -106,7 +115,8 @@ public final class PageCodec {
     if (!envelope.getUnknownFields().asMap().isEmpty()) {
       throw new CorruptPageException(uri, "unknown fields in the envelope");
     }
-    if (envelope.getFormatVersion() != FORMAT_VERSION) {
+    if (envelope.getFormatVersion() < OLDEST_READABLE_FORMAT
+        || envelope.getFormatVersion() > FORMAT_VERSION) {
       throw new CorruptPageException(
           uri, "unknown format version " + Integer.toUnsignedString(envelope.getFormatVersion()));
     }
@@ -143,6 +153,10 @@ public final class PageCodec {
     if (keys.size() != values.size()) {
       throw new CorruptPageException(uri, keys.size() + " keys but " + values.size() + " values");
     }
+    if (body.getWriteStampsCount() != 0 && body.getWriteStampsCount() != keys.size()) {
+      throw new CorruptPageException(
+          uri, keys.size() + " keys but " + body.getWriteStampsCount() + " write stamps");
+    }
     byte[][] k = new byte[keys.size()][];
     byte[][] v = new byte[values.size()][];
     for (int i = 0; i < k.length; i++) {
@@ -167,7 +181,14 @@ public final class PageCodec {
         b.rightSibling(body.getRightSibling());
       }
       b.protocolState(body.getProtocolState().toByteArray());
-      return b.entries(k, v).build();
+      if (body.getWriteStampsCount() == 0) {
+        return b.entries(k, v).build();
+      }
+      long[] stamps = new long[k.length];
+      for (int i = 0; i < stamps.length; i++) {
+        stamps[i] = body.getWriteStamps(i);
+      }
+      return b.entries(k, v, stamps).build();
     } catch (IllegalArgumentException e) {
       // Defence in depth: whatever else Page refuses is a corrupt page, not a programming error.
       throw new CorruptPageException(uri, "invalid page: " + e.getMessage(), e);

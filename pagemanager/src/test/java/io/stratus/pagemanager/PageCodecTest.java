@@ -195,6 +195,49 @@ class PageCodecTest {
   }
 
   @Test
+  void writeStampsRoundTripAndFormat3PagesReadAsPagesWithoutStamps() {
+    Page stamped =
+        Page.builder(URI, PageKind.LEAF)
+            .entries(
+                new byte[][] {{1}, {2}, {3}},
+                new byte[][] {{1}, {2}, {3}},
+                new long[] {0, 42, Long.MAX_VALUE})
+            .build();
+    Page back = PageCodec.decode(URI, PageCodec.encode(stamped));
+    assertThat(back).isEqualTo(stamped);
+    assertThat(back.stamps()).containsExactly(0, 42, Long.MAX_VALUE);
+    assertThat(back.maxStamp()).isEqualTo(Long.MAX_VALUE);
+
+    byte[] body =
+        body(StoredPageKind.STORED_PAGE_KIND_LEAF)
+            .addKeys(bs("a"))
+            .addValues(bs("1"))
+            .build()
+            .toByteArray();
+    Page format3 = PageCodec.decode(URI, envelope(body).setFormatVersion(3).build().toByteArray());
+    assertThat(format3.hasStamps()).isFalse();
+    assertThat(format3.stamp(0)).isZero();
+  }
+
+  @Test
+  void invalidWriteStampsAreRefused() {
+    assertCorrupt(
+        body(StoredPageKind.STORED_PAGE_KIND_LEAF)
+            .addKeys(bs("a"))
+            .addKeys(bs("b"))
+            .addValues(bs("1"))
+            .addValues(bs("2"))
+            .addWriteStamps(7),
+        "2 keys but 1 write stamps");
+    assertCorrupt(
+        body(StoredPageKind.STORED_PAGE_KIND_LEAF)
+            .addKeys(bs("a"))
+            .addValues(bs("1"))
+            .addWriteStamps(-1L), // 2^64 - 1 unsigned: beyond what a stamp may be
+        "write stamp must not be negative");
+  }
+
+  @Test
   void keysAreOrderedAsUnsignedBytes() {
     // 0x7f < 0x80 unsigned (not signed): a page sorted that way must decode.
     Page p =

@@ -38,7 +38,17 @@ final class RandomPages {
       int valueLength = r.nextInt(20) == 0 ? r.nextInt(20_000) : r.nextInt(200);
       entries.put(bytes(r, r.nextInt(40)), bytes(r, valueLength));
     }
-    b.entries(entries.keySet().toArray(new byte[0][]), entries.values().toArray(new byte[0][]));
+    byte[][] keys = entries.keySet().toArray(new byte[0][]);
+    byte[][] values = entries.values().toArray(new byte[0][]);
+    if (r.nextBoolean()) {
+      b.entries(keys, values);
+    } else {
+      long[] stamps = new long[keys.length]; // some entries without a stamp
+      for (int i = 0; i < stamps.length; i++) {
+        stamps[i] = r.nextInt(3) == 0 ? 0 : Math.abs(interestingLong(r) % Long.MAX_VALUE);
+      }
+      b.entries(keys, values, stamps);
+    }
     return b.build();
   }
 

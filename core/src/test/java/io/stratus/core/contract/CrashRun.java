@@ -36,7 +36,7 @@ import java.util.Map;
  */
 final class CrashRun {
   private static final int LOADED = 100;
-  private static final int SMALL_MESSAGE_BYTES = 200;
+  private static final int SMALL_MESSAGE_BYTES = 220;
 
   /** What the recovering client does. */
   enum Variant {

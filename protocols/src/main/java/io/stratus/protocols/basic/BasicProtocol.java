@@ -26,7 +26,7 @@ public final class BasicProtocol {
   public static final QueueEngine.Assembly ASSEMBLY =
       new QueueEngine.Assembly(
           ProtocolKind.BASIC,
-          (ctx, leases) -> Sequencing.none(),
+          (ctx, leases, stamps) -> Sequencing.none(),
           ReadYourWrites::none,
           PuQueueLog::new);
 

@@ -59,8 +59,8 @@ import java.util.function.Predicate;
  * <p>Steps: take the exclusive lock on the queue's URI (the send time is noted before the request;
  * the lease ends at send time + the granted duration); receive up to X records with the lock
  * timeout as visibility timeout; read the affected pages fresh from storage; apply the records in
- * commit order — (commit time, client id, transaction id by length then text, which is numeric
- * order for the record manager's {@code <client>-<n>} ids); put the changed pages while the lease
+ * commit order — (write stamp, commit time, client id, transaction id by length then text, which
+ * is numeric order for the record manager's {@code <client>-<n>} ids); put the changed pages while the lease
  * has more than the propagation period left (conditional puts in {@link
  * CheckpointWrites#CONDITIONAL} mode); delete the applied messages; release the lock; install the
  * written pages into the buffer pool. A crash anywhere loses nothing: the messages are deleted
@@ -76,6 +76,12 @@ import java.util.function.Predicate;
  * it outside every chain). An update whose key is absent (deleted since) is dropped. A page that
  * overflows is split through the B-link tree ({@link BLinkTree#applySorted}), like any tree
  * change. The page's {@code lastCheckpointMillis} is set to now.
+ *
+ * <p><b>Late records.</b> A record carries its commit's write stamp into the tree change, and the
+ * tree applies it only over an entry with an older stamp (the Thomas write rule, {@link
+ * io.stratus.btree.TreeChange}): a record that reaches the page after a later writer's record of
+ * the same key was applied (behind a gap in its chain, hidden by a dead checkpoint's receive,
+ * propagated late by atomic recovery) is consumed without overwriting the later value.
  *
  * <p><b>Trees.</b> Inserts and deletes become tree changes applied with {@link
  * BLinkTree#applySorted}; the root's {@code treeCheckpointMillis} is set to now (a deviation: the
@@ -108,9 +114,14 @@ import java.util.function.Predicate;
 public final class Checkpointer {
   private static final System.Logger LOG = System.getLogger(Checkpointer.class.getName());
 
-  /** Commit order of log records (see the class comment). */
+  /**
+   * Commit order of log records (see the class comment): by write stamp, the order the write
+   * stamp rule keeps on the pages whatever order records arrive in; then by commit time (records
+   * without stamps).
+   */
   static final Comparator<LogRecord> COMMIT_ORDER =
-      Comparator.comparingLong(LogRecord::commitTimeMillis)
+      Comparator.comparingLong(LogRecord::writeStamp)
+          .thenComparingLong(LogRecord::commitTimeMillis)
           .thenComparing(LogRecord::clientId)
           .thenComparingInt(r -> r.transactionId().length())
           .thenComparing(LogRecord::transactionId);
@@ -664,9 +675,11 @@ public final class Checkpointer {
     }
     Page page = read.get();
     Map<String, List<TreeChange>> byTree = new LinkedHashMap<>();
-    // Whether each key is present after the records before it: a writer's delete and re-create
-    // of a key follow its pending update into this queue, so one batch may hold all three.
-    Map<String, TreeMap<byte[], Boolean>> present = new HashMap<>();
+    // Each key's state after the records before it (present, and its write stamp): a writer's
+    // delete and re-create of a key follow its pending update into this queue, so one batch may
+    // hold all three; a record older than the key's state is dropped (the write-stamp rule the
+    // tree applies too), and must not change what later records of the batch find.
+    Map<String, TreeMap<byte[], KeyState>> states = new HashMap<>();
     int applied = 0;
     for (LogRecord r : records) {
       byte[] key = r.change().key();
@@ -678,18 +691,22 @@ public final class Checkpointer {
                   .read(leafUri)
                   .orElseThrow(
                       () -> new DirectPageStore.Abandoned("leaf " + leafUri + " is missing", null));
-      TreeMap<byte[], Boolean> known =
-          present.computeIfAbsent(r.treeUri(), u -> new TreeMap<>(Arrays::compareUnsigned));
-      boolean there = known.computeIfAbsent(key, k -> leaf.indexOf(k) >= 0);
+      TreeMap<byte[], KeyState> known =
+          states.computeIfAbsent(r.treeUri(), u -> new TreeMap<>(Arrays::compareUnsigned));
+      KeyState state = known.computeIfAbsent(key, k -> KeyState.of(leaf, k));
+      TreeChange change = r.toTreeChange(false);
+      if (!change.supersedes(state.stamp())) {
+        continue; // a later writer's value is there already
+      }
       boolean apply =
           switch (r.kind()) {
-            case UPDATE -> there; // absent: deleted since (by another writer), dropped
+            case UPDATE -> state.present(); // absent: deleted since (by another writer), dropped
             case INSERT -> true; // a put: creates or replaces
-            case DELETE -> there;
+            case DELETE -> state.present();
           };
       if (apply) {
-        byTree.computeIfAbsent(r.treeUri(), u -> new ArrayList<>()).add(r.toTreeChange(false));
-        known.put(key, r.kind() != LogicalChange.Kind.DELETE);
+        byTree.computeIfAbsent(r.treeUri(), u -> new ArrayList<>()).add(change);
+        known.put(key, new KeyState(r.kind() != LogicalChange.Kind.DELETE, change.stamp()));
         applied++;
       }
     }
@@ -717,6 +734,14 @@ public final class Checkpointer {
             .build(),
         StorageLayout.rootOf(now0.uri()));
     return Optional.of(applied);
+  }
+
+  /** Whether a key is present, and the write stamp of what it holds (0: none). */
+  private record KeyState(boolean present, long stamp) {
+    static KeyState of(Page leaf, byte[] key) {
+      int i = leaf.indexOf(key);
+      return i >= 0 ? new KeyState(true, leaf.stamp(i)) : new KeyState(false, 0);
+    }
   }
 
   /**

@@ -99,6 +99,17 @@ public final class OwnWrites implements ReadYourWrites {
   public OwnWrites() {}
 
   /**
+   * {@code c} without its write stamp: the overlay shows the handle's own pending value until the
+   * record is known applied, and an overlaid page (which a transaction may take as its private
+   * copy) gains no stamps.
+   */
+  private static TreeChange unstamped(TreeChange c) {
+    return c.kind() == TreeChange.Kind.PUT
+        ? TreeChange.put(c.key(), c.value())
+        : TreeChange.delete(c.key());
+  }
+
+  /**
    * {@inheritDoc} A prune is due every {@link #PRUNE_EVERY} records.
    */
   @Override
@@ -111,7 +122,7 @@ public final class OwnWrites implements ReadYourWrites {
         String chainPage = pageChain ? r.dataPageUri().get() : r.treeUri();
         Pending p =
             new Pending(
-                r.toTreeChange(secondary),
+                unstamped(r.toTreeChange(secondary)),
                 r.clientCounter(),
                 WriteChains.key(r.clientId(), !pageChain, chainPage),
                 chainPage,

@@ -88,7 +88,12 @@ public final class QueueEngine implements CommitProtocol {
   /** Makes a {@link Sequencing} for a handle. */
   @FunctionalInterface
   public interface SequencingFactory {
-    Sequencing open(ProtocolContext ctx, WriterLeases leases);
+    /**
+     * @param stamps the handle's write stamps: a strategy that numbers records MUST give each
+     *     commit's records a stamp from it while the commit holds its place, so that one writer's
+     *     stamps grow with its counters
+     */
+    Sequencing open(ProtocolContext ctx, WriterLeases leases, CommitStamps stamps);
   }
 
   private final ProtocolKind kind;
@@ -100,6 +105,7 @@ public final class QueueEngine implements CommitProtocol {
   private final ReadYourWrites ownWrites;
   private final Router router;
   private final CommitLog log;
+  private final CommitStamps stamps;
 
   /** Opens the protocol {@code assembly} over {@code ctx}. */
   public QueueEngine(ProtocolContext ctx, Assembly assembly) {
@@ -128,12 +134,13 @@ public final class QueueEngine implements CommitProtocol {
     CloudFutures.await(
         ctx.services().locks().setTimeout(names.prefix(), ctx.checkpoints().lockTimeout()));
     this.scheduler = new CheckpointScheduler(ctx, checkpointer, names);
+    this.stamps = new CommitStamps(ctx.clock(), ctx.clientId());
     Sequencing s = null;
     try {
-      s = assembly.sequencing().open(ctx, checkpointer.leases());
+      s = assembly.sequencing().open(ctx, checkpointer.leases(), stamps);
       this.sequencing = s;
       this.ownWrites = assembly.readYourWrites().get();
-      this.router = new Router(ctx, names, ownWrites);
+      this.router = new Router(ctx, names, ownWrites, stamps);
       this.log =
           assembly
               .log()
@@ -216,6 +223,7 @@ public final class QueueEngine implements CommitProtocol {
       public Optional<Page> read(String uri) {
         Optional<Page> p = pages.read(uri);
         p.ifPresent(scheduler::onRead);
+        p.ifPresent(page -> stamps.observe(page.maxStamp()));
         if (pages instanceof PageTransaction t && t.writes().containsKey(uri)) {
           return p; // a private copy already holds what the transaction saw and did
         }

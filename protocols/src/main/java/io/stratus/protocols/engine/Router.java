@@ -49,8 +49,10 @@ final class Router {
   private final BufferPool pool;
   private final PuQueues names;
   private final ReadYourWrites ownWrites;
+  private final CommitStamps stamps;
 
-  Router(ProtocolContext ctx, PuQueues names, ReadYourWrites ownWrites) {
+  Router(ProtocolContext ctx, PuQueues names, ReadYourWrites ownWrites, CommitStamps stamps) {
+    this.stamps = stamps;
     this.clientId = ctx.clientId();
     this.clock = ctx.clock();
     this.pool = ctx.bufferPool();
@@ -85,6 +87,7 @@ final class Router {
 
   private Routed route(WriteSet ws, List<LogicalChange> changes) {
     long now = clock.millis();
+    long stamp = stamps.next(); // a numbering strategy stamps again when it numbers the records
     String tx = ws.transaction().transactionId();
     PageStore committed = new PoolView(pool);
     Map<String, List<LogRecord>> byQueue = new LinkedHashMap<>();
@@ -120,7 +123,7 @@ final class Router {
       targets.add(target);
       byQueue
           .computeIfAbsent(names.queueOf(target), q -> new ArrayList<>())
-          .add(new LogRecord(sendAs, clientId, 0, tx, now, 0));
+          .add(new LogRecord(sendAs, clientId, 0, tx, now, 0).withWriteStamp(stamp));
     }
     return new Routed(byQueue, targets, changes.size());
   }

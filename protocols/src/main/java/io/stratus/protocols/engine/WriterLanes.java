@@ -111,19 +111,24 @@ public final class WriterLanes implements Sequencing {
   /** The lease that keeps this incarnation's chains from being retired; null: none held. */
   private final WriterLeases leases;
 
+  /** The handle's write stamps; each numbered commit takes one (so they grow with counters). */
+  private final CommitStamps stamps;
+
   /**
    * @param incarnation the writer incarnation ({@code <clientId>#<nonce>})
    * @param max how many lanes at most (at least 1); they are made as concurrent commits need them
    * @param leases where the incarnation's lease is held while the lanes are open; null: none (unit
    *     tests of the numbering alone)
+   * @param stamps the handle's write stamps
    */
-  WriterLanes(String incarnation, int max, WriterLeases leases) {
+  WriterLanes(String incarnation, int max, WriterLeases leases, CommitStamps stamps) {
     if (max < 1) {
       throw new IllegalArgumentException("at least one writer lane, got " + max);
     }
     this.incarnation = incarnation;
     this.max = max;
     this.leases = leases;
+    this.stamps = stamps;
     if (leases != null) {
       // Checkpoints may retire chains only of incarnations whose lease is free (WriteChains).
       leases.hold(incarnation);
@@ -133,16 +138,17 @@ public final class WriterLanes implements Sequencing {
   /**
    * The writer lanes of a new incarnation of the handle {@code ctx} ({@code
    * <clientId>#<time>-<random>}), up to {@link ProtocolContext#writerLanes()} lanes, holding the
-   * incarnation's lease in {@code leases} until {@link #close}.
+   * incarnation's lease in {@code leases} until {@link #close}, stamping commits from {@code
+   * stamps}.
    */
-  public static WriterLanes open(ProtocolContext ctx, WriterLeases leases) {
+  public static WriterLanes open(ProtocolContext ctx, WriterLeases leases, CommitStamps stamps) {
     String incarnation =
         ctx.clientId()
             + "#"
             + Long.toString(ctx.clock().millis(), 36)
             + "-"
             + UUID.randomUUID().toString().substring(0, 8);
-    return new WriterLanes(incarnation, ctx.writerLanes(), leases);
+    return new WriterLanes(incarnation, ctx.writerLanes(), leases, stamps);
   }
 
   @Override
@@ -188,16 +194,20 @@ public final class WriterLanes implements Sequencing {
 
   /**
    * Numbers each queue's records with the next counters of {@code lane}'s chain for that queue;
-   * the first record per queue also carries the other lanes' completed counters there.
+   * the first record per queue also carries the other lanes' completed counters there. The
+   * commit's records get a fresh write stamp: taken while the lane is held, it is larger than the
+   * stamps of the lane's earlier commits and of every commit this one depends on, so the write
+   * stamp rule and the chains agree on one writer's order.
    */
   private void number(Lane lane, Map<String, List<LogRecord>> byQueue) {
     checkHeld(lane);
+    long stamp = stamps.next();
     for (Map.Entry<String, List<LogRecord>> e : byQueue.entrySet()) {
       long next = lane.next.getOrDefault(e.getKey(), 1L);
       List<LaneDependency> after = dependencies(lane, e.getKey());
       List<LogRecord> numbered = new ArrayList<>(e.getValue().size());
       for (LogRecord r : e.getValue()) {
-        LogRecord n = r.withCounter(lane.writer, next++);
+        LogRecord n = r.withCounter(lane.writer, next++).withWriteStamp(stamp);
         numbered.add(numbered.isEmpty() && !after.isEmpty() ? n.withAfter(after) : n);
       }
       lane.next.put(e.getKey(), next);

@@ -131,6 +131,7 @@ public final class LogMessages {
             .setTransactionId(r.transactionId())
             .setCommitTimeMillis(r.commitTimeMillis())
             .setCommitId(r.commitId())
+            .setWriteStamp(r.writeStamp())
             .setSecondaryIndex(c.secondaryIndex());
     c.dataPageUri().ifPresent(b::setDataPageUri);
     if (c.hasBefore()) {
@@ -186,12 +187,13 @@ public final class LogMessages {
       after.add(new LaneDependency(d.getLane(), d.getCounter()));
     }
     return new LogRecord(
-        change,
-        p.getClientId(),
-        p.getClientCounter(),
-        p.getTransactionId(),
-        p.getCommitTimeMillis(),
-        p.getCommitId(),
-        after);
+            change,
+            p.getClientId(),
+            p.getClientCounter(),
+            p.getTransactionId(),
+            p.getCommitTimeMillis(),
+            p.getCommitId(),
+            after)
+        .withWriteStamp(p.getWriteStamp());
   }
 }

@@ -17,7 +17,9 @@ import java.util.Optional;
  * of one tree key with a full value (an insert or update carries the whole after image; an index
  * entry is the composite of search key and record key), so applying a record twice leaves the tree
  * as applying it once. What plain redo records cannot rule out — an older update re-applied after a
- * newer one — is what the per-client counters of the monotonic protocol are for.
+ * newer one — is what the per-client counters of the monotonic protocol are for, and, across
+ * writers, the write stamp: the tree change carries it, so a checkpoint applies the record only
+ * over an entry written with an older stamp ({@link TreeChange}).
  *
  * <p>Immutable; byte arrays are copied on the way in and out.
  */
@@ -29,6 +31,7 @@ public final class LogRecord {
   private final long commitTimeMillis;
   private final long commitId;
   private final List<LaneDependency> after;
+  private final long writeStamp;
 
   /**
    * @param clientCounter the writer's commit counter for monotonic writes (0 when unused)
@@ -56,6 +59,22 @@ public final class LogRecord {
       long commitTimeMillis,
       long commitId,
       List<LaneDependency> after) {
+    this(change, clientId, clientCounter, transactionId, commitTimeMillis, commitId, after, 0);
+  }
+
+  private LogRecord(
+      LogicalChange change,
+      String clientId,
+      long clientCounter,
+      String transactionId,
+      long commitTimeMillis,
+      long commitId,
+      List<LaneDependency> after,
+      long writeStamp) {
+    if (writeStamp < 0) {
+      throw new IllegalArgumentException("a write stamp must not be negative: " + writeStamp);
+    }
+    this.writeStamp = writeStamp;
     this.after = List.copyOf(after);
     this.change = Objects.requireNonNull(change, "change");
     this.clientId = Objects.requireNonNull(clientId, "clientId");
@@ -67,13 +86,45 @@ public final class LogRecord {
 
   /** This record as written by {@code writer} with chain counter {@code counter}. */
   public LogRecord withCounter(String writer, long counter) {
-    return new LogRecord(change, writer, counter, transactionId, commitTimeMillis, commitId, after);
+    return new LogRecord(
+        change, writer, counter, transactionId, commitTimeMillis, commitId, after, writeStamp);
   }
 
   /** This record with the lane dependencies {@code deps} (replacing any it had). */
   public LogRecord withAfter(List<LaneDependency> deps) {
     return new LogRecord(
-        change, clientId, clientCounter, transactionId, commitTimeMillis, commitId, deps);
+        change,
+        clientId,
+        clientCounter,
+        transactionId,
+        commitTimeMillis,
+        commitId,
+        deps,
+        writeStamp);
+  }
+
+  /** This record with the write stamp {@code stamp} (0: none; see {@link #writeStamp()}). */
+  public LogRecord withWriteStamp(long stamp) {
+    return stamp == writeStamp
+        ? this
+        : new LogRecord(
+            change,
+            clientId,
+            clientCounter,
+            transactionId,
+            commitTimeMillis,
+            commitId,
+            after,
+            stamp);
+  }
+
+  /**
+   * The commit's write stamp ({@link io.stratus.protocols.engine.CommitStamps}): orders the
+   * commits of one key across writers, so a checkpoint applies the record only over an older
+   * entry; 0 when the protocol orders its records otherwise (by commit id, under locks).
+   */
+  public long writeStamp() {
+    return writeStamp;
   }
 
   /** What must be applied before this record, besides its own chain's predecessors. */
@@ -128,9 +179,9 @@ public final class LogRecord {
     byte[] key =
         secondaryIndex ? SecondaryKeys.compose(change.key(), change.value()) : change.key();
     if (change.kind() == LogicalChange.Kind.DELETE) {
-      return TreeChange.delete(key);
+      return TreeChange.delete(key, writeStamp);
     }
-    return TreeChange.put(key, secondaryIndex ? new byte[0] : change.value());
+    return TreeChange.put(key, secondaryIndex ? new byte[0] : change.value(), writeStamp);
   }
 
   @Override
@@ -145,6 +196,7 @@ public final class LogRecord {
         && transactionId.equals(r.transactionId)
         && commitTimeMillis == r.commitTimeMillis
         && commitId == r.commitId
+        && writeStamp == r.writeStamp
         && after.equals(r.after);
   }
 

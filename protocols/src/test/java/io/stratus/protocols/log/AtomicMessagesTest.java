@@ -23,7 +23,9 @@ class AtomicMessagesTest {
               new byte[] {(byte) i},
               new byte[valueBytes],
               Optional.of("db/c/items/p" + i));
-      out.add(new LogRecord(c, "w#1", i + 1, "tx-7", 1_700_000_000_000L, 0));
+      out.add(
+          new LogRecord(c, "w#1", i + 1, "tx-7", 1_700_000_000_000L, 0)
+              .withWriteStamp((1_700_000_000_000_000L << 8) + i));
     }
     return out;
   }

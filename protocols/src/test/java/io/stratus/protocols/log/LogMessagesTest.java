@@ -35,12 +35,13 @@ class LogMessagesTest {
       default -> {}
     }
     return new LogRecord(
-        change,
-        "client-" + random.nextInt(3),
-        random.nextInt(1000),
-        "tx-" + i,
-        1_700_000_000_000L + i,
-        random.nextInt(10));
+            change,
+            "client-" + random.nextInt(3),
+            random.nextInt(1000),
+            "tx-" + i,
+            1_700_000_000_000L + i,
+            random.nextInt(10))
+        .withWriteStamp(random.nextBoolean() ? 0 : random.nextLong() & Long.MAX_VALUE);
   }
 
   @Test
