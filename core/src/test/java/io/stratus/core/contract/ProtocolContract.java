@@ -257,6 +257,32 @@ public abstract class ProtocolContract {
     }
   }
 
+  /**
+   * A late record of another writer: the first writer's update is hidden in its queue while a
+   * second writer's later update of the same key is applied; then it reappears and is applied
+   * too. The later write stays the last word (write stamps), under every protocol.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void aLateRecordNeverOverwritesALaterWriter(long s) {
+    try (ContractCloud c = cloud(s)) {
+      List<Database> w = writers(c, "w", 2);
+      ContractCloud.load(w.get(0), 30);
+      update(w.get(0), 4, "earlier");
+      c.runBackground(); // atomic: propagated to the pending-update queues
+      hidePendingUpdates(c, Duration.ofSeconds(40));
+      c.clock.advance(Duration.ofMillis(1));
+      update(w.get(1), 4, "later");
+      c.runBackground();
+      w.get(1).checkpointAll();
+      c.settle(w.get(1)); // the hidden record is visible again and applied
+      c.settle(w.get(0));
+      Database reader = c.open("reader");
+      assertThat(read(reader, 4)).as("the later of two returned writes").isEqualTo("later");
+      assertConverged(reader, w);
+    }
+  }
+
   /** Receives every visible pending-update message with {@code hideFor}; returns how many. */
   private static int hidePendingUpdates(ContractCloud c, Duration hideFor) {
     int n = 0;
@@ -701,6 +727,34 @@ public abstract class ProtocolContract {
       }
       c.settle(w);
       assertSettled("key 5", readRetrying(reader, 5), writes);
+      assertConverged(reader, List.of(w));
+    }
+  }
+
+  /**
+   * A delete checkpointed on a stale leaf: one client's checkpoint inserts a key into a leaf, and
+   * another client, whose storage still serves the leaf from before the insert, checkpoints the
+   * key's delete. The delete finds nothing to remove there; it must not be counted as applied.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void aDeleteCheckpointedOnAStaleLeafIsNotLost(long s) {
+    try (ContractCloud c =
+        cloud(s, QueueBehavior.reliable(), StorageConsistency.eventual(Duration.ofMinutes(2)))) {
+      Database w = c.open("w");
+      loadByCommit(c, w, 120); // several leaves: the leaf is not the root
+      create(w, 5000, "fresh");
+      c.runBackground();
+      Database first = promises(Guarantee.DURABLE) ? c.open("first") : w;
+      first.checkpointAll(); // the insert reaches the leaf; reads serve the old leaf for a while
+      delete(w, 5000);
+      c.runBackground();
+      Database second = promises(Guarantee.DURABLE) ? c.open("second") : w;
+      second.checkpointAll(); // may read the leaf as it was before the insert
+      c.clock.advance(Duration.ofMinutes(3)); // storage has settled
+      c.settle(w);
+      Database reader = c.open("reader");
+      assertThat(readRetrying(reader, 5000)).as("the deleted key").isNull();
       assertConverged(reader, List.of(w));
     }
   }

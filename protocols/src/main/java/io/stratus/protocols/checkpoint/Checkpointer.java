@@ -637,6 +637,7 @@ public final class Checkpointer {
     Page root = readRoot(store, target.uri());
     tree.rewrite(store, root.toBuilder().treeCheckpointMillis(now).build());
     tree.applySorted(store, changes);
+    confirmLeaves(tree, store, changes);
     root = readRoot(store, target.uri());
     ChainState chains = ChainState.of(root);
     if (!chains.counters().equals(counters) || root.treeCheckpointMillis() != now) {
@@ -649,6 +650,21 @@ public final class Checkpointer {
           target.uri());
     }
     return changes.size();
+  }
+
+  /**
+   * Confirms every leaf the changes landed on that the tree did not write: each was left as read
+   * because the changes were no-ops there (a delete of an absent key, a change older than the
+   * entry), which is right only if the read was not stale ({@link DirectPageStore#confirm}).
+   */
+  private static void confirmLeaves(BLinkTree tree, DirectPageStore store, List<TreeChange> changes) {
+    Set<String> written = store.writes().keySet();
+    for (TreeChange c : changes) {
+      String leaf = tree.leafFor(store, c.key());
+      if (!written.contains(leaf)) {
+        store.confirm(leaf);
+      }
+    }
   }
 
   private static Page readRoot(DirectPageStore store, String rootUri) {
@@ -712,6 +728,12 @@ public final class Checkpointer {
     }
     for (Map.Entry<String, List<TreeChange>> e : byTree.entrySet()) {
       treeOf(e.getKey()).applySorted(store, e.getValue());
+    }
+    for (LogRecord r : records) {
+      String moved = held.movedTo.get(r);
+      if (moved != null) {
+        store.confirm(moved); // decided on by its contents, like the page itself
+      }
     }
     for (String written : store.writes().keySet()) {
       Page w = store.writes().get(written);

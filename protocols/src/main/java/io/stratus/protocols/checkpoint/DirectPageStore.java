@@ -138,6 +138,21 @@ public final class DirectPageStore implements PageStore {
     return pageSize;
   }
 
+  /**
+   * Puts {@code uri} back as read (with a new version stamp) unless the checkpoint writes it
+   * anyway: the checkpoint decided on records by this page's contents without changing it (a
+   * delete of a key it does not hold, a record older than the entry it would replace), and a
+   * stale read of the page must fail the checkpoint at the conditional put, not drop the records
+   * for good. With timing-only puts only the monotonic-reads guard of {@link #read} catches a
+   * stale copy. No-op for a page not read, or read as absent.
+   */
+  public void confirm(String uri) {
+    Page p = read.get(uri);
+    if (p != null && !writes.containsKey(uri)) {
+      writes.put(uri, p);
+    }
+  }
+
   /** Whether this checkpoint created {@code uri} (a page new in a split). */
   public boolean isNew(String uri) {
     return created.contains(uri);
