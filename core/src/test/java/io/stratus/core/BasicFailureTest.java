@@ -9,12 +9,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.InvalidConfigurationException;
 import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.SupportsQueueInspection;
 import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.LatencyInterceptor;
 import io.stratus.cloudapi.decorate.LatencyProfiles;
 import io.stratus.cloudapi.decorate.ScriptedCrashPoints;
 import io.stratus.cloudapi.decorate.SimulatedCrashException;
+import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.CheckpointWrites;
@@ -171,6 +173,45 @@ class BasicFailureTest {
               .isEqualTo(e.getValue());
         }
       }
+    }
+  }
+
+  /**
+   * A checkpoint whose receive returns a message together with a duplicate of it (two copies, one
+   * message id) applies the records once and deletes both copies. A copy left behind comes back
+   * after its visibility timeout and, without counters, puts the key's older value back over a
+   * later update. The queue duplicates every first delivery; client a receives the message and
+   * dies before applying it, so that b's receive returns the original and its duplicate together.
+   */
+  @Test
+  void aDuplicateReceivedWithItsOriginalIsDeletedWithIt(@Seed long seed) {
+    try (Fixture f = new Fixture(seed, true, new QueueBehavior(false, 0, 1.0))) {
+      ManualExecutor ex = new ManualExecutor();
+      ScriptedCrashPoints crash = new ScriptedCrashPoints().arm("checkpoint.page.after-receive", 1);
+      Database a = f.open(basic(f, "a", ex).crashPoints(crash));
+      Database b = f.open(basic(f, "b", ex));
+      load(b, 10);
+      update(b, 1, "first");
+      assertThatThrownBy(a::checkpointAll).isInstanceOf(SimulatedCrashException.class);
+      f.clock.advance(Duration.ofSeconds(31)); // a's lock lapses; both copies are visible
+      assertThat(b.checkpointAll().recordsApplied()).isEqualTo(1);
+      String queue = f.services().simpleQueues().listQueues(Fixture.DB + "/pu/p/").join().get(0);
+      assertThat(
+              SupportsQueueInspection.of(f.services().simpleQueues())
+                  .inspect(queue, 0)
+                  .join()
+                  .messages())
+          .as("copies of the applied message left in %s", queue)
+          .isZero();
+      update(b, 1, "second");
+      f.clock.advance(Duration.ofSeconds(20));
+      assertThat(b.checkpointAll().recordsApplied()).isEqualTo(1);
+      // Past the visibility timeout of b's first receive, before that of its second.
+      f.clock.advance(Duration.ofSeconds(11));
+      b.checkpointAll();
+      f.clock.advance(Fixture.TTL.plusSeconds(1));
+      Database reader = f.open(basic(f, "reader", ex));
+      assertThat(read(reader, 1)).isEqualTo("second");
     }
   }
 

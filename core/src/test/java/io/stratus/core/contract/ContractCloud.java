@@ -6,6 +6,7 @@ import io.stratus.StratusException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.SupportsQueueInspection;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.Decorators;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
@@ -177,26 +178,33 @@ final class ContractCloud implements AutoCloseable {
    * all of that finds nothing left, stale storage settled, and caches past their TTL. Does nothing
    * a protocol without queues needs; it costs such a protocol nothing either.
    *
-   * <p>A pass is final when its {@code checkpointAll} is {@link CheckpointSummary#quiescent()}
-   * and applied and wrote nothing: the clock moved past every lock lease, visibility timeout and
-   * stale window before it, so no message was hidden from it (a duplicate delivery included) and
-   * no page it read was stale. A pass that did work (the previous pass's duplicates, a checkpoint
-   * that read a page its own client had just written and met a stale copy) is followed by
-   * another, up to {@link #SETTLE_PASSES}.
+   * <p>A pass is final when its {@code checkpointAll} is {@link CheckpointSummary#quiescent()},
+   * applied and wrote nothing, and the database's simple queues hold no message ({@link
+   * #queuedMessages}): the clock moved past every lock lease, visibility timeout and stale window
+   * before it, so no message was hidden from it (a duplicate delivery included) and no page it
+   * read was stale. The queue count is needed because receives may come back short, even empty,
+   * while messages exist: a few empty receives in a row end a queue's checkpoints and make a
+   * pass look quiet with a message still queued. A pass that did work (the previous pass's
+   * duplicates, a checkpoint that read a page its own client had just written and met a stale
+   * copy) or left messages is followed by another, up to {@link #SETTLE_PASSES}.
    *
    * @throws NotSettled when no pass was final: the history cannot be judged
    */
   void settle(Database checkpointer) {
     runBackground();
     CheckpointSummary last = null;
+    Map<String, Long> left = Map.of();
     for (int pass = 1; pass <= SETTLE_PASSES; pass++) {
       clock.advance(LEASES.plus(staleWindow));
       checkpointer.recoverAbandonedClients();
       last = checkpointer.checkpointAll();
       runBackground();
       if (last.quiescent() && last.recordsApplied() == 0 && last.pagesWritten() == 0) {
-        clock.advance(TTL.plus(staleWindow).plusSeconds(1));
-        return;
+        left = queuedMessages();
+        if (left.isEmpty()) {
+          clock.advance(TTL.plus(staleWindow).plusSeconds(1));
+          return;
+        }
       }
     }
     throw new NotSettled(
@@ -204,7 +212,27 @@ final class ContractCloud implements AutoCloseable {
             + SETTLE_PASSES
             + " passes of checkpointAll, each"
             + " after every lease and visibility timeout, still found work; the last reported "
-            + last);
+            + last
+            + (left.isEmpty() ? "" : ", messages left " + left));
+  }
+
+  /**
+   * The messages (visible or in flight) in each of the database's simple queues that holds any,
+   * counted without receiving, so nothing is hidden and no randomness of the queues is drawn.
+   * Duplicate copies that the weak queues keep to deliver again are not counted (as SQS would not
+   * count a copy it has not made yet): one that short receives kept from the final pass goes
+   * unnoticed.
+   */
+  Map<String, Long> queuedMessages() {
+    SupportsQueueInspection queues = SupportsQueueInspection.of(cloud.services().simpleQueues());
+    Map<String, Long> out = new TreeMap<>();
+    for (String uri : CloudFutures.await(queues.listQueues(DB + "/"))) {
+      long n = CloudFutures.await(queues.inspect(uri, 0)).messages();
+      if (n > 0) {
+        out.put(uri, n);
+      }
+    }
+    return out;
   }
 
   /**

@@ -856,8 +856,12 @@ public final class Checkpointer {
   private static final class Received {
     final List<LogRecord> records = new ArrayList<>();
 
-    /** Message id to its latest receipt handle (duplicate deliveries are applied once). */
-    final Map<String, String> handles = new LinkedHashMap<>();
+    /**
+     * Message id to the receipt handle of every copy received. Duplicate deliveries are applied
+     * once, but each copy is deleted: a copy left in the queue comes back after its visibility
+     * timeout, and without counters its records are applied again over what was written since.
+     */
+    final Map<String, List<String>> handles = new LinkedHashMap<>();
 
     /** Message id to the records it holds. */
     final Map<String, List<LogRecord>> byMessage = new LinkedHashMap<>();
@@ -865,14 +869,16 @@ public final class Checkpointer {
     /** The handles of the messages holding none of {@code deferred} (by identity). */
     public List<String> handlesWithout(List<LogRecord> deferred) {
       if (deferred.isEmpty()) {
-        return new ArrayList<>(handles.values());
+        List<String> all = new ArrayList<>();
+        handles.values().forEach(all::addAll);
+        return all;
       }
       java.util.Set<LogRecord> keep = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
       keep.addAll(deferred);
       List<String> out = new ArrayList<>();
-      for (Map.Entry<String, String> h : handles.entrySet()) {
+      for (Map.Entry<String, List<String>> h : handles.entrySet()) {
         if (byMessage.get(h.getKey()).stream().noneMatch(keep::contains)) {
-          out.add(h.getValue());
+          out.addAll(h.getValue());
         }
       }
       return out;
@@ -893,15 +899,16 @@ public final class Checkpointer {
         break;
       }
       for (QueueMessage m : got) {
-        if (in.handles.containsKey(m.messageId())) {
-          in.handles.put(m.messageId(), m.receiptHandle());
+        List<String> copies = in.handles.get(m.messageId());
+        if (copies != null) {
+          copies.add(m.receiptHandle()); // a duplicate: its records are in already
           continue;
         }
         try {
           List<LogRecord> rs = LogMessages.unpack(LogPayloads.of(m));
           in.records.addAll(rs);
           in.byMessage.put(m.messageId(), rs);
-          in.handles.put(m.messageId(), m.receiptHandle());
+          in.handles.put(m.messageId(), new ArrayList<>(List.of(m.receiptHandle())));
         } catch (CorruptLogMessageException e) {
           deadLetters.setAside(queue, m, e.getMessage()); // this run holds the queue's lock
         }
