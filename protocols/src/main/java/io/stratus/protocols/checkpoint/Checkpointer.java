@@ -657,7 +657,8 @@ public final class Checkpointer {
    * because the changes were no-ops there (a delete of an absent key, a change older than the
    * entry), which is right only if the read was not stale ({@link DirectPageStore#confirm}).
    */
-  private static void confirmLeaves(BLinkTree tree, DirectPageStore store, List<TreeChange> changes) {
+  private static void confirmLeaves(
+      BLinkTree tree, DirectPageStore store, List<TreeChange> changes) {
     Set<String> written = store.writes().keySet();
     for (TreeChange c : changes) {
       String leaf = tree.leafFor(store, c.key());
