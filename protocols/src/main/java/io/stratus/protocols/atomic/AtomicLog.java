@@ -240,7 +240,9 @@ final class AtomicLog {
         return Pass.SKIPPED;
       }
       long deadline = sentAt + grant.validFor().toMillis();
-      Map<String, String> received = new LinkedHashMap<>(); // message id -> latest handle
+      // Message id -> the receipt handle of every copy received: a weak queue may deliver a
+      // message and its duplicate in one pass, and a copy left undeleted would come back.
+      Map<String, List<String>> received = new LinkedHashMap<>();
       Map<String, Txn> txns = receive(queue, deadline, received);
       Set<String> deleted = new HashSet<>();
       Pass pass = decide(queue, txns, ownPending, propagated, sentHere, received, deleted);
@@ -253,7 +255,8 @@ final class AtomicLog {
     }
   }
 
-  private Map<String, Txn> receive(String queue, long deadline, Map<String, String> received) {
+  private Map<String, Txn> receive(
+      String queue, long deadline, Map<String, List<String>> received) {
     Map<String, Txn> txns = new LinkedHashMap<>();
     int batch = queues.limits().maxBatchSize();
     int empties = 0;
@@ -271,7 +274,11 @@ final class AtomicLog {
       }
       empties = got.isEmpty() ? empties + 1 : 0;
       for (QueueMessage m : got) {
-        received.put(m.messageId(), m.receiptHandle());
+        List<String> copies = received.computeIfAbsent(m.messageId(), id -> new ArrayList<>(1));
+        copies.add(m.receiptHandle());
+        if (copies.size() > 1) {
+          continue; // a duplicate of a message this pass already read
+        }
         AtomicMessages.Entry e;
         try {
           e = AtomicMessages.decode(LogPayloads.of(m));
@@ -306,7 +313,7 @@ final class AtomicLog {
       Set<String> ownPending,
       Set<String> propagated,
       Set<String> sentHere,
-      Map<String, String> handles,
+      Map<String, List<String>> handles,
       Set<String> deleted) {
     long now = clock.millis();
     List<Txn> winners = new ArrayList<>();
@@ -444,12 +451,12 @@ final class AtomicLog {
         finished);
   }
 
-  /** Deletes the messages {@code ids} by their latest receipt handles. */
+  /** Deletes the messages {@code ids}, every copy received, by their receipt handles. */
   private void deleteAll(
-      String queue, Set<String> ids, Map<String, String> latest, Set<String> deleted) {
+      String queue, Set<String> ids, Map<String, List<String>> copies, Set<String> deleted) {
     List<String> handles = new ArrayList<>(ids.size());
     for (String id : ids) {
-      handles.add(latest.get(id));
+      handles.addAll(copies.get(id));
     }
     int batch = queues.limits().maxBatchSize();
     List<CompletableFuture<Void>> calls = new ArrayList<>();
