@@ -40,7 +40,9 @@ import java.util.stream.Stream;
  *       until their visibility timeout;
  *   <li>storage reads stale for {@link #STALE} after a write;
  *   <li>per client: sends that fail, sends whose reply is lost (the effect applied, the caller
- *       told "unknown"), reads and receives refused;
+ *       told "unknown"), reads and receives refused; for the isolating protocols, commit-id
+ *       increments whose reply is lost (advanced-queue sends only ever lose their reply here,
+ *       they never fail);
  *   <li>lock- and counter-service restarts while request threads run;
  *   <li>client crashes at random registered crash points ({@link CrashPoint}); a surviving
  *       client recovers the dead one's work ({@code recoverAbandonedClients}), and a new handle
@@ -123,6 +125,11 @@ final class FaultSoak {
                       Operation.STORAGE_GET_IF_CHANGED,
                       Operation.QUEUE_RECEIVE),
                   0.01)
+              // Last, so that the rules above draw as they did before it was added.
+              .loseReply(
+                  FaultPlan.Selector.operations(Operation.COUNTER_INCREMENT)
+                      .withTargetPrefix(ContractCloud.DB + "/si/"),
+                  0.03)
               .build();
       this.calls = new FaultInterceptor(plan, s, cloud.clock);
       this.switched = new SwitchedFaults(calls);
@@ -334,7 +341,9 @@ final class FaultSoak {
   /** Adds a client's injected faults and crash to the tally. */
   private void count(Client cl) {
     for (InjectedFault f : cl.calls.injectedFaults()) {
-      faults.merge(f.kind().name().toLowerCase().replace('_', '-'), 1, Integer::sum);
+      String kind = f.kind().name().toLowerCase().replace('_', '-');
+      boolean increment = f.operation() == Operation.COUNTER_INCREMENT;
+      faults.merge(increment ? kind + "-increment" : kind, 1, Integer::sum);
     }
   }
 
