@@ -1,5 +1,7 @@
 package io.stratus.aws;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ItemVersion;
 import io.stratus.cloudapi.QueueMessage;
@@ -23,16 +25,23 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 
 /**
- * Prints latency and HTTP requests per Cloud API operation against LocalStack: S3 get, put,
- * conditional put and conditional get; SQS send, batches of 10 sent, received and deleted; and the
- * same queue operations on S3-backed queues. Not asserted: LocalStack on a loopback interface says
- * nothing about AWS's latency, but the request counts are what AWS would bill, and the relative
- * costs of the two queue backends show. The table goes to this test's output (surefire's
+ * Requests per Cloud API operation against LocalStack, asserted, with latency printed beside them:
+ * S3 get, put, conditional put and conditional get; SQS send, batches of 10 sent, received and
+ * deleted; and the same queue operations on S3-backed queues. The request counts are what AWS
+ * would bill, so each operation must cost what the adapter documents (one request per storage or
+ * SQS call; for S3 queues, one put per message sent, two lists and a put and a get per message
+ * received, two deletes per message deleted). Latency is not asserted: LocalStack on a loopback
+ * interface says nothing about AWS's latency. The table goes to this test's output (surefire's
  * io.stratus.aws.AwsMicroBenchmarkTest-output.txt).
+ *
+ * <p>A few calls per operation check the counts; percentiles that mean something need more:
+ * {@code -Dstratus.aws.bench.rounds=50}.
  */
 class AwsMicroBenchmarkTest {
-  private static final int WARM_UP = 10;
-  private static final int ROUNDS = 50;
+  /** Timed calls per operation; the counts hold for any number, so the default is small. */
+  private static final int ROUNDS = Math.max(1, Integer.getInteger("stratus.aws.bench.rounds", 5));
+
+  private static final int WARM_UP = Math.max(1, ROUNDS / 5);
   private static final Duration VISIBILITY = Duration.ofMinutes(5);
 
   /** Counts HTTP attempts by service and operation. */
@@ -55,11 +64,39 @@ class AwsMicroBenchmarkTest {
     }
   }
 
+  /**
+   * The requests each queue operation costs: per call of send, send of a batch of 10 and delete
+   * of a batch of 10; per receive call and per message received.
+   */
+  private record QueueCosts(
+      Map<String, Long> send,
+      Map<String, Long> sendBatchOf10,
+      Map<String, Long> receivePerCall,
+      Map<String, Long> receivePerMessage,
+      Map<String, Long> deleteBatchOf10) {}
+
+  private static final QueueCosts SQS_COSTS =
+      new QueueCosts(
+          Map.of("Sqs.SendMessage", 1L),
+          Map.of("Sqs.SendMessageBatch", 1L),
+          Map.of("Sqs.ReceiveMessage", 1L),
+          Map.of(),
+          Map.of("Sqs.DeleteMessageBatch", 1L));
+
+  /** As S3Queues documents: the list of messages and of leases, then a lease and a get each. */
+  private static final QueueCosts S3_QUEUE_COSTS =
+      new QueueCosts(
+          Map.of("S3.PutObject", 1L),
+          Map.of("S3.PutObject", 10L),
+          Map.of("S3.ListObjectsV2", 2L),
+          Map.of("S3.PutObject", 1L, "S3.GetObject", 1L),
+          Map.of("S3.DeleteObject", 20L));
+
   private final RequestCounter counter = new RequestCounter();
   private final StringBuilder table = new StringBuilder();
 
   @Test
-  void printLatencyAndRequestsPerOperation() {
+  void everyOperationCostsTheRequestsItDocuments() {
     String run = UUID.randomUUID().toString().substring(0, 8);
     LocalStackFixture ls = LocalStackFixture.get();
     try (AwsCloud sqsCloud =
@@ -87,10 +124,11 @@ class AwsMicroBenchmarkTest {
               "req/call",
               "requests"));
       storage(sqsCloud.storage());
-      queues("SQS", sqsCloud.simpleQueues(), "bench-q-" + run);
-      queues("S3 queue", s3Cloud.simpleQueues(), "bench-q-" + run);
+      queues("SQS", sqsCloud.simpleQueues(), "bench-q-" + run, SQS_COSTS);
+      queues("S3 queue", s3Cloud.simpleQueues(), "bench-q-" + run, S3_QUEUE_COSTS);
+    } finally {
+      System.out.println(table);
     }
-    System.out.println(table);
   }
 
   private void storage(SupportsConditionalPut s) {
@@ -98,46 +136,55 @@ class AwsMicroBenchmarkTest {
     new SplittableRandom(1).nextBytes(page);
     ItemVersion[] v = {CloudFutures.await(s.put("page", page, Map.of("lsn", "0")))};
     int[] n = {0};
-    measure("S3 put 10 KB", () -> s.put("page-" + n[0]++ % 10, page, Map.of()));
-    measure("S3 get 10 KB", () -> s.get("page"));
-    measure("S3 get-if-changed (304)", () -> s.getIfChanged("page", v[0].version()));
+    Map<String, Long> onePut = Map.of("S3.PutObject", 1L);
+    Map<String, Long> oneGet = Map.of("S3.GetObject", 1L);
+    measure("S3 put 10 KB", onePut, () -> s.put("page-" + n[0]++ % 10, page, Map.of()));
+    measure("S3 get 10 KB", oneGet, () -> s.get("page"));
+    measure("S3 get-if-changed (304)", oneGet, () -> s.getIfChanged("page", v[0].version()));
     measure(
         "S3 put-if-version-matches 10 KB",
+        onePut,
         () -> {
           page[0]++;
           return s.putIfVersionMatches("page", page, Map.of(), v[0].version())
               .thenApply(x -> v[0] = x);
         });
-    measure("S3 put-if-absent 10 KB", () -> s.putIfAbsent("fresh-" + n[0]++, page, Map.of()));
+    measure(
+        "S3 put-if-absent 10 KB", onePut, () -> s.putIfAbsent("fresh-" + n[0]++, page, Map.of()));
   }
 
-  private void queues(String label, SimpleQueueService q, String uri) {
+  private void queues(String label, SimpleQueueService q, String uri, QueueCosts costs) {
     CloudFutures.await(q.createQueue(uri));
     List<byte[]> ten = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       ten.add(new byte[1024]);
     }
-    measure(label + " send 1 KB", () -> q.send(uri, ten.get(0)));
+    measure(label + " send 1 KB", costs.send(), () -> q.send(uri, ten.get(0)));
     drainAll(q, uri);
-    List<QueueMessage> held = new ArrayList<>();
-    List<Long> receiveNanos = new ArrayList<>();
-    int[] receives = {0};
-    measure(label + " send batch of 10 x 1 KB", () -> q.sendBatch(uri, ten));
+    measure(label + " send batch of 10 x 1 KB", costs.sendBatchOf10(), () -> q.sendBatch(uri, ten));
     // Receive and delete everything sent, in batches of 10, measuring each call.
     Map<String, Long> sent = counter.snapshot();
     int total = (WARM_UP + ROUNDS) * 10;
-    while (held.size() < total && receives[0] < total * 5) {
+    List<QueueMessage> held = new ArrayList<>();
+    List<Long> receiveNanos = new ArrayList<>();
+    while (held.size() < total && receiveNanos.size() < total * 5) {
       long t0 = System.nanoTime();
       List<QueueMessage> got = CloudFutures.await(q.receive(uri, 10, VISIBILITY));
       receiveNanos.add(System.nanoTime() - t0);
-      receives[0]++;
       held.addAll(got);
     }
+    int receives = receiveNanos.size();
+    Map<String, Long> receiveRequests = delta(sent, counter.snapshot());
     report(
         label + " receive up to 10",
         receiveNanos,
-        delta(sent, counter.snapshot()),
-        String.format(" (%.1f messages per receive)", held.size() / (double) receives[0]));
+        receiveRequests,
+        String.format(" (%.1f messages per receive)", held.size() / (double) receives));
+    assertThat(held).as(label + ": every message sent is received").hasSize(total);
+    assertThat(receiveRequests)
+        .as(label + " receive: requests for %d messages in %d calls", held.size(), receives)
+        .isEqualTo(
+            plus(times(costs.receivePerCall(), receives), times(costs.receivePerMessage(), total)));
     Map<String, Long> received = counter.snapshot();
     List<Long> deleteNanos = new ArrayList<>();
     for (int i = 0; i + 10 <= held.size(); i += 10) {
@@ -147,7 +194,11 @@ class AwsMicroBenchmarkTest {
       CloudFutures.await(q.deleteBatch(uri, handles));
       deleteNanos.add(System.nanoTime() - t0);
     }
-    report(label + " delete batch of 10", deleteNanos, delta(received, counter.snapshot()), "");
+    Map<String, Long> deleteRequests = delta(received, counter.snapshot());
+    report(label + " delete batch of 10", deleteNanos, deleteRequests, "");
+    assertThat(deleteRequests)
+        .as(label + " delete batch of 10")
+        .isEqualTo(times(costs.deleteBatchOf10(), deleteNanos.size()));
     CloudFutures.await(q.deleteQueue(uri));
   }
 
@@ -165,7 +216,12 @@ class AwsMicroBenchmarkTest {
     }
   }
 
-  private void measure(String label, Supplier<? extends CompletableFuture<?>> call) {
+  /**
+   * Calls {@code call} untimed {@link #WARM_UP} times (clients cache what they look up once), then
+   * {@link #ROUNDS} times timed; each timed call must cost {@code perCall}.
+   */
+  private void measure(
+      String label, Map<String, Long> perCall, Supplier<? extends CompletableFuture<?>> call) {
     for (int i = 0; i < WARM_UP; i++) {
       CloudFutures.await(call.get());
     }
@@ -176,7 +232,23 @@ class AwsMicroBenchmarkTest {
       CloudFutures.await(call.get());
       nanos.add(System.nanoTime() - t0);
     }
-    report(label, nanos, delta(before, counter.snapshot()), "");
+    Map<String, Long> requests = delta(before, counter.snapshot());
+    report(label, nanos, requests, "");
+    assertThat(requests)
+        .as(label + ": requests of %d calls", ROUNDS)
+        .isEqualTo(times(perCall, ROUNDS));
+  }
+
+  private static Map<String, Long> times(Map<String, Long> perCall, int calls) {
+    Map<String, Long> m = new TreeMap<>();
+    perCall.forEach((k, v) -> m.put(k, v * calls));
+    return m;
+  }
+
+  private static Map<String, Long> plus(Map<String, Long> a, Map<String, Long> b) {
+    Map<String, Long> m = new TreeMap<>(a);
+    b.forEach((k, v) -> m.merge(k, v, Long::sum));
+    return m;
   }
 
   private static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {

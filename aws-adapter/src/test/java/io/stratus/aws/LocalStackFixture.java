@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
  *   <li>Testcontainers' LocalStack module, when a Docker engine is available ({@value #IMAGE},
  *       the last tag that needs no auth token);
  *   <li>the project's launcher, {@code bin/localstack start --port <free port>}, which installs
- *       LocalStack into .localstack/ on first use (about 70 s) and is stopped when the JVM exits.
+ *       LocalStack on first use (about 70 s, once per machine) and is stopped when the JVM exits.
  * </ol>
  *
  * <p>Why it fails instead of skipping: these tests are the only check of the AWS adapter, and CI
@@ -159,18 +159,19 @@ public final class LocalStackFixture {
     return URI.create("http://127.0.0.1:" + port);
   }
 
+  /**
+   * Starts {@code bin/localstack stop} and returns without waiting: LocalStack takes seconds to shut
+   * down, and the script outlives this JVM, so the build goes on meanwhile instead of waiting in
+   * every module that used LocalStack.
+   */
   private static void stop(Path script, int port) {
     try {
-      Process p =
-          new ProcessBuilder("bash", script.toString(), "stop", "--port", Integer.toString(port))
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      p.waitFor(30, TimeUnit.SECONDS);
+      new ProcessBuilder("bash", script.toString(), "stop", "--port", Integer.toString(port))
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .start();
     } catch (IOException e) {
       // the JVM is exiting: nothing more to do
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 

@@ -17,6 +17,14 @@ public interface CloudOpener {
    */
   CloudServices open(ConnectionOptions options);
 
+  /**
+   * The value of environment variable {@code name}, or null when it is not set: where key
+   * material may come from ({@code --keyring-env}). The process environment; tests give theirs.
+   */
+  default String environment(String name) {
+    return System.getenv(name);
+  }
+
   /** The clock of the database's clients, which ages are measured on; the system clock. */
   default Clock clock() {
     return Clock.systemUTC();

@@ -1,14 +1,19 @@
 package io.stratus.cli;
 
 import io.stratus.protocols.ProtocolKind;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
  * Where the database is: the cloud and its settings, the database URI and the commit protocol its
  * clients run. The names are those of {@code bin/stratus-bench} (--cloud, --endpoint, --region,
  * --bucket, --zookeeper), so one set of flags reaches the same services from both tools; the
- * prefixes must be those the application's clients were configured with.
+ * prefixes must be those the application's clients were configured with. Keys of client-side
+ * encryption come from a file or an environment variable, never from the command line itself
+ * ({@link KeyringSource}).
  */
 public final class ConnectionOptions {
   /** Environment variable naming a running LocalStack, as the test fixtures and the bench use. */
@@ -93,6 +98,36 @@ public final class ConnectionOptions {
       paramLabel = "SECONDS",
       description = "The clients' checkpoint interval in seconds (default: the library's).")
   Long checkpointSeconds;
+
+  @Option(
+      names = "--keyring-file",
+      paramLabel = "FILE",
+      description =
+          "Client-side encryption: a file of KEY_ID=BASE64 lines (16, 24 or 32 bytes each;"
+              + " '#' starts a comment). Keep it readable by you only.")
+  Path keyringFile;
+
+  @Option(
+      names = "--keyring-env",
+      paramLabel = "VAR",
+      description =
+          "Client-side encryption: the environment variable holding KEY_ID=BASE64 entries,"
+              + " separated by newlines, commas or spaces.")
+  String keyringEnv;
+
+  @Option(
+      names = "--default-key",
+      paramLabel = "KEY_ID",
+      description =
+          "The key active for everything without a collection key of its own (default: the"
+              + " only key, when there is one).")
+  String defaultKey;
+
+  @Option(
+      names = "--collection-key",
+      paramLabel = "COLLECTION=KEY_ID",
+      description = "The key active for one collection; repeat for several.")
+  Map<String, String> collectionKeys = new LinkedHashMap<>();
 
   @Option(
       names = "--demo",

@@ -65,7 +65,8 @@ final class InspectCommand implements Runnable {
     public Integer call() {
       PrintWriter out = inspect.root.out;
       try (StratusCli.Session s = inspect.root.open(connection)) {
-        Optional<StoredItem> item = CloudFutures.await(s.services().storage().get(uri));
+        // Through the configuration's services: opened when the database is encrypted.
+        Optional<StoredItem> item = CloudFutures.await(s.config().services().storage().get(uri));
         if (item.isEmpty()) {
           inspect.root.err.println("stratus: no item at " + uri);
           return StratusCli.EXIT_FAILED;

@@ -2,10 +2,13 @@ package io.stratus.cli;
 
 import io.stratus.cloudapi.QueueBacklog;
 import io.stratus.core.Finding;
+import io.stratus.core.ResealReport;
 import io.stratus.core.VerificationReport;
+import java.util.Map;
 
 /**
- * The JSON of {@code verify --json}: one object with the summary, the findings and the queues.
+ * The JSON of {@code verify --json} (one object with the summary, the findings and the queues)
+ * and of {@code reseal --json} (the counts per key id, what was rewritten, the problems).
  * Written by hand (the report is flat and small) so the command line needs no JSON library.
  */
 final class Json {
@@ -52,6 +55,57 @@ final class Json {
       sep = ",";
     }
     return b.append("]}").toString();
+  }
+
+  static String report(ResealReport r) {
+    StringBuilder b = new StringBuilder("{");
+    field(b, "database", r.databaseUri()).append(',');
+    field(b, "status", r.isComplete() ? "complete" : "incomplete").append(',');
+    b.append("\"exitCode\":").append(ResealCommand.exitCode(r)).append(',');
+    b.append("\"dryRun\":").append(r.dryRun()).append(',');
+    field(b, "startedAt", r.startedAt().toString()).append(',');
+    b.append("\"tookMillis\":").append(r.took().toMillis()).append(',');
+    b.append("\"objects\":").append(r.objects()).append(',');
+    counts(b.append("\"foundByKeyId\":"), r.foundByKeyId()).append(',');
+    counts(b.append("\"sealedByKeyId\":"), r.sealedByKeyId()).append(',');
+    b.append("\"stale\":").append(r.stale()).append(',');
+    b.append("\"rewritten\":").append(r.rewritten()).append(',');
+    b.append("\"remaining\":").append(r.remaining()).append(',');
+    b.append("\"conflicts\":").append(r.conflicts()).append(',');
+    b.append("\"vanished\":").append(r.vanished()).append(',');
+    b.append("\"unusedKeyIds\":[");
+    String sep = "";
+    for (String id : r.unusedKeyIds()) {
+      string(b.append(sep), id);
+      sep = ",";
+    }
+    b.append("],\"queueRetentionSeconds\":")
+        .append(r.queueRetention().map(d -> Long.toString(d.toSeconds())).orElse("null"))
+        .append(",\"queueMessagesGoneBy\":");
+    if (r.queueMessagesGoneBy().isPresent()) {
+      string(b, r.queueMessagesGoneBy().get().toString());
+    } else {
+      b.append("null");
+    }
+    b.append(",\"problemCount\":").append(r.problemCount()).append(",\"problems\":[");
+    sep = "";
+    for (ResealReport.Problem p : r.problems()) {
+      b.append(sep).append('{');
+      field(b, "uri", p.uri()).append(',');
+      field(b, "message", p.message()).append('}');
+      sep = ",";
+    }
+    return b.append("]}").toString();
+  }
+
+  private static StringBuilder counts(StringBuilder b, Map<String, Long> byKey) {
+    b.append('{');
+    String sep = "";
+    for (Map.Entry<String, Long> e : byKey.entrySet()) {
+      string(b.append(sep), e.getKey()).append(':').append(e.getValue());
+      sep = ",";
+    }
+    return b.append('}');
   }
 
   private static StringBuilder field(StringBuilder b, String name, String value) {

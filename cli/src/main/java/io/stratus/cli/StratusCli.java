@@ -15,11 +15,13 @@ import picocli.CommandLine.Command;
 
 /**
  * The operator command line, {@code bin/stratus}: verify a database, show its statistics,
- * checkpoint every pending update, recover abandoned clients, look at one page or queue, and deal
- * with the damaged messages of the dead-letter area.
+ * checkpoint every pending update, recover abandoned clients, look at one page or queue, deal
+ * with the damaged messages of the dead-letter area, and re-seal what an old encryption key
+ * sealed. Every command reads an encrypted database given its keyring ({@link KeyringSource}).
  *
  * <p><b>Exit codes.</b> {@code verify}: 0 clean (nothing worse than information), 1 warnings, 2
- * errors. Every command: {@value #EXIT_FAILED} when it could not do its work (an unreachable
+ * errors. {@code reseal}: 0 when every stored object is sealed with its active key, 1 when some
+ * are not (a dry run that found work, objects left or unreadable). Every command: {@value #EXIT_FAILED} when it could not do its work (an unreachable
  * cloud, refused credentials, a damaged page asked for), {@value #EXIT_USAGE} for bad flags. A
  * failure is one line on standard error, never a stack trace.
  *
@@ -37,12 +39,13 @@ import picocli.CommandLine.Command;
       MaintenanceCommands.CheckpointAll.class,
       MaintenanceCommands.Recover.class,
       InspectCommand.class,
-      DeadLetterCommand.class
+      DeadLetterCommand.class,
+      ResealCommand.class
     },
     description = {
       "Operator commands for a Stratus database: verify, stats, checkpoint-all,",
-      "recover, inspect page|queue, dead-letters list|replay|skip|discard. Connection flags go",
-      "after the command name."
+      "recover, inspect page|queue, dead-letters list|replay|skip|discard, reseal.",
+      "Connection and keyring flags go after the command name."
     })
 public final class StratusCli implements Runnable {
   /** Exit code of a command that could not do its work. */
@@ -135,6 +138,7 @@ public final class StratusCli implements Runnable {
               .protocol(options.protocol())
               .clientId("stratus-cli")
               .clock(opener.clock());
+      KeyringSource.load(options, opener::environment, err).ifPresent(b::encryption);
       if (options.checkpointSeconds != null) {
         b.checkpointInterval(java.time.Duration.ofSeconds(options.checkpointSeconds));
       }

@@ -41,6 +41,7 @@ public enum Operation {
   LOCK_GET_TIMEOUT(Service.LOCK, false),
 
   COUNTER_SET_TIMEOUT(Service.COUNTER, true),
+  /** {@link CounterService#increment}, also under a request id ({@link SupportsIdempotentIncrement}). */
   COUNTER_INCREMENT(Service.COUNTER, true),
   COUNTER_VALIDATE(Service.COUNTER, true),
   COUNTER_HIGHEST_VALIDATED(Service.COUNTER, false),

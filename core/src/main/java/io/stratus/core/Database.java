@@ -664,6 +664,49 @@ public final class Database implements AutoCloseable {
         .run();
   }
 
+  /**
+   * Operator maintenance for key rotation: finds every stored object of the database — the
+   * catalog, the pages of every tree (reachable or not), the dead letters — that is sealed with
+   * another key than the one now active for it in this handle's {@link Keyring}, and (unless
+   * {@link ResealOptions#dryRun()}) puts it back sealed with the active key, so that afterwards
+   * no stored object needs an old key. Reports, per key id, how many objects used it before and
+   * after. Queue messages are not rewritten; the report says how long old-key messages may stay.
+   *
+   * <p>Safe while other clients run: each rewrite is a conditional put on the version read, with
+   * the same content and, for a page, a version stamp above the one read; a rewrite that loses a
+   * race reads the object again. Run it once every client has the keyring with the new key
+   * active (a client that still seals with the old key seals it in again); a dry run afterwards
+   * shows what is left. Reads every object, puts each stale one: cost grows with the database.
+   *
+   * @throws io.stratus.InvalidRequestException when the database is not encrypted by this handle
+   *     (no keyring), or the storage has no conditional puts and the options neither declare the
+   *     database quiescent nor ask for a dry run
+   * @throws io.stratus.CloudServiceException when a cloud call fails (objects rewritten so far
+   *     stay rewritten; run it again)
+   */
+  public ResealReport reseal(ResealOptions options) {
+    checkOpen();
+    Args.notNull(options, "options");
+    return CloudFailures.changing(
+        () -> "re-sealing " + config.databaseUri(),
+        () -> new Resealer(config, writer, options).run());
+  }
+
+  /**
+   * {@link #reseal(ResealOptions)} without opening the database: no commit protocol is started
+   * (no recovery at open, no checkpoint). Pages are stamped above the version read, as by a
+   * handle that has seen nothing else.
+   *
+   * @throws io.stratus.InvalidRequestException when an argument is null, or as {@link
+   *     #reseal(ResealOptions)}
+   */
+  public static ResealReport reseal(DatabaseConfig config, ResealOptions options) {
+    Args.notNull(config, "config");
+    Args.notNull(options, "options");
+    return CloudFailures.changing(
+        () -> "re-sealing " + config.databaseUri(), () -> Resealer.withOwnPool(config, options));
+  }
+
   /** This handle's counters now. */
   public DatabaseStats stats() {
     return new DatabaseStats(

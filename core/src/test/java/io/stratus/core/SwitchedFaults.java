@@ -1,5 +1,6 @@
 package io.stratus.core;
 
+import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.FaultInterceptor;
@@ -26,6 +27,11 @@ public final class SwitchedFaults implements CallInterceptor {
   /** Faults injected so far. */
   public int injected() {
     return faults.injectedFaults().size();
+  }
+
+  /** Faults injected so far on calls of {@code operation}. */
+  public long injected(Operation operation) {
+    return faults.injectedFaults().stream().filter(f -> f.operation() == operation).count();
   }
 
   @Override

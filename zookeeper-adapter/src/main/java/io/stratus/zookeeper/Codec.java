@@ -134,6 +134,11 @@ final class Codec {
       return Duration.ofSeconds(readLong(), readInt());
     }
 
+    /** Whether bytes remain after what was read (a later layout's optional tail). */
+    boolean hasMore() {
+      return io(in::available) > 0;
+    }
+
     /** A count that the remaining bytes can hold, each element at least {@code minBytes}. */
     int readCount(int minBytes) {
       int n = readInt();

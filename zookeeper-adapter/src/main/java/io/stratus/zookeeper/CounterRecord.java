@@ -1,5 +1,6 @@
 package io.stratus.zookeeper;
 
+import io.stratus.cloudapi.SupportsIdempotentIncrement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,12 +22,29 @@ import java.util.List;
  *       instant it validates on its own (issue instant plus the URI's timeout at issue) and
  *       whether it was validated explicitly. The sequence of {@code pending.get(i)} is {@code
  *       watermark + 1 + i}, so it is not stored: 13 bytes per value in flight.
+ *   <li>{@code requests}: the request ids of idempotent increments ({@link
+ *       io.stratus.cloudapi.SupportsIdempotentIncrement}) with their sequences, in issue order:
+ *       every one above the watermark, and the last {@link
+ *       io.stratus.cloudapi.SupportsIdempotentIncrement#REMEMBERED} at least. Stored after the
+ *       pending entries, 12 bytes plus the id each; a record without them (written before they
+ *       existed) reads as remembering none; a version that predates them ignores them when it
+ *       reads and drops them when it writes (a retry then issues a new value, as without them).
  * </ul>
  */
-record CounterRecord(long epoch, long lastIssued, long watermark, List<Pending> pending) {
+record CounterRecord(
+    long epoch, long lastIssued, long watermark, List<Pending> pending, List<Request> requests) {
   CounterRecord {
     pending = List.copyOf(pending);
+    requests = List.copyOf(requests);
   }
+
+  /** A record that remembers no request id. */
+  CounterRecord(long epoch, long lastIssued, long watermark, List<Pending> pending) {
+    this(epoch, lastIssued, watermark, pending, List.of());
+  }
+
+  /** The value issued under {@code id}. */
+  record Request(String id, long sequence) {}
 
   /** An issued value above the watermark. */
   record Pending(Instant autoValidatedAt, boolean validated) {
@@ -42,10 +60,34 @@ record CounterRecord(long epoch, long lastIssued, long watermark, List<Pending> 
 
   /** This record with one more value issued, due on its own at {@code autoValidatedAt}. */
   CounterRecord issue(Instant autoValidatedAt) {
+    return issue(autoValidatedAt, null);
+  }
+
+  /**
+   * This record with one more value issued, due on its own at {@code autoValidatedAt} and
+   * remembered under {@code requestId} unless that is null.
+   */
+  CounterRecord issue(Instant autoValidatedAt, String requestId) {
     List<Pending> next = new ArrayList<>(pending.size() + 1);
     next.addAll(pending);
     next.add(new Pending(autoValidatedAt, false));
-    return new CounterRecord(epoch, lastIssued + 1, watermark, next);
+    List<Request> remembered = requests;
+    if (requestId != null) {
+      remembered = new ArrayList<>(requests.size() + 1);
+      remembered.addAll(requests);
+      remembered.add(new Request(requestId, lastIssued + 1));
+    }
+    return new CounterRecord(epoch, lastIssued + 1, watermark, next, remembered);
+  }
+
+  /** The sequence issued under {@code requestId}, or null when none is remembered. */
+  Long sequenceOf(String requestId) {
+    for (Request r : requests) {
+      if (r.id().equals(requestId)) {
+        return r.sequence();
+      }
+    }
+    return null;
   }
 
   /** This record with sequence {@code seq} (in the pending range) validated explicitly. */
@@ -53,7 +95,7 @@ record CounterRecord(long epoch, long lastIssued, long watermark, List<Pending> 
     int i = (int) (seq - watermark - 1);
     List<Pending> next = new ArrayList<>(pending);
     next.set(i, new Pending(pending.get(i).autoValidatedAt(), true));
-    return new CounterRecord(epoch, lastIssued, watermark, next);
+    return new CounterRecord(epoch, lastIssued, watermark, next, requests);
   }
 
   /** The pending entry of {@code seq}, or null when it is at or below the watermark. */
@@ -61,17 +103,30 @@ record CounterRecord(long epoch, long lastIssued, long watermark, List<Pending> 
     return seq > watermark && seq <= lastIssued ? pending.get((int) (seq - watermark - 1)) : null;
   }
 
-  /** This record with the leading validated or due values folded into the watermark. */
+  /**
+   * This record with the leading validated or due values folded into the watermark, and the
+   * request ids it need no longer remember forgotten.
+   */
   CounterRecord advance(Instant now, Duration skew) {
     int done = 0;
     while (done < pending.size() && pending.get(done).validAt(now, skew)) {
       done++;
     }
-    if (done == 0) {
+    long folded = watermark + done;
+    int forget = 0;
+    int remembered = SupportsIdempotentIncrement.REMEMBERED;
+    while (requests.size() - forget > remembered && requests.get(forget).sequence() <= folded) {
+      forget++;
+    }
+    if (done == 0 && forget == 0) {
       return this;
     }
     return new CounterRecord(
-        epoch, lastIssued, watermark + done, pending.subList(done, pending.size()));
+        epoch,
+        lastIssued,
+        folded,
+        pending.subList(done, pending.size()),
+        requests.subList(forget, requests.size()));
   }
 
   /** When the first value in flight validates on its own, or null when none is in flight. */
@@ -88,6 +143,12 @@ record CounterRecord(long epoch, long lastIssued, long watermark, List<Pending> 
             .writeInt(pending.size());
     for (Pending p : pending) {
       w.writeInstant(p.autoValidatedAt()).writeByte(p.validated() ? 1 : 0);
+    }
+    if (!requests.isEmpty()) {
+      w.writeInt(requests.size());
+      for (Request r : requests) {
+        w.writeString(r.id()).writeLong(r.sequence());
+      }
     }
     return w.toBytes();
   }
@@ -106,6 +167,20 @@ record CounterRecord(long epoch, long lastIssued, long watermark, List<Pending> 
     for (int i = 0; i < n; i++) {
       pending.add(new Pending(r.readInstant(), r.readByte() != 0));
     }
-    return new CounterRecord(epoch, lastIssued, watermark, pending);
+    List<Request> requests = new ArrayList<>();
+    if (r.hasMore()) {
+      int m = r.readCount(13);
+      long previous = 0;
+      for (int i = 0; i < m; i++) {
+        Request q = new Request(r.readString(), r.readLong());
+        if (q.sequence() <= previous || q.sequence() > lastIssued) {
+          throw new IllegalStateException(
+              "counter record is corrupt: request " + q + " out of order or never issued");
+        }
+        previous = q.sequence();
+        requests.add(q);
+      }
+    }
+    return new CounterRecord(epoch, lastIssued, watermark, pending, requests);
   }
 }

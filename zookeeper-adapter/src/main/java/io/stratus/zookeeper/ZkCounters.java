@@ -2,10 +2,10 @@ package io.stratus.zookeeper;
 
 import io.stratus.cloudapi.BadRequestException;
 import io.stratus.cloudapi.CloudLimits;
-import io.stratus.cloudapi.CounterService;
 import io.stratus.cloudapi.CounterValues;
 import io.stratus.cloudapi.LimitExceededException;
 import io.stratus.cloudapi.ServiceUnavailableException;
+import io.stratus.cloudapi.SupportsIdempotentIncrement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,9 +26,15 @@ import org.apache.zookeeper.Op;
  *       versions of the state node and the counter node. Of two concurrent increments one fails
  *       the check and starts over, so no sequence is issued twice, and a restart (a new epoch)
  *       cannot interleave. A write whose reply is lost fails with {@code OutcomeUnknownException};
- *       it is not retried, because a second attempt would issue another value while the first
- *       might already hold one (a value issued and never returned only delays the highest
+ *       it is not retried here, because a second attempt would issue another value while the
+ *       first might already hold one (a value issued and never returned delays the highest
  *       validated value by its timeout).
+ *   <li><b>Idempotent increments</b> ({@link SupportsIdempotentIncrement}) keep the request id
+ *       with its sequence in the same record, written by the same compare-and-set as the value,
+ *       so an id is remembered exactly when its value was issued. A retry reads the record and,
+ *       finding the id, returns the value without writing; a read that lags behind the leader
+ *       may miss the id, but then its write fails the version check and the attempt starts over,
+ *       so no second value is ever issued for a remembered id.
  *   <li><b>Validation by time</b> is judged on the injected clock, with the clock skew added: a
  *       value issued at i with timeout t validates on its own once {@code i + t + skew <= now}.
  *       {@link #highestValidated} computes the watermark without writing; increments and
@@ -38,12 +44,15 @@ import org.apache.zookeeper.Op;
  *       CounterValues.of(epoch, 0)}, above every earlier value.
  * </ul>
  *
- * <p>A counter's node holds 13 bytes per value in flight, so about 75,000 values may await
- * validation at once; beyond that an increment is refused until the oldest validate.
+ * <p>A counter's node holds 13 bytes per value in flight (plus 12 and the request id's length for
+ * one issued under a request id, and the same for the last {@value
+ * SupportsIdempotentIncrement#REMEMBERED} such values), so about 75,000 values may await
+ * validation at once (about 15,000 under 40-character request ids); beyond that an increment is
+ * refused until the oldest validate.
  *
  * <p>Thread-safe; all state is in ZooKeeper.
  */
-final class ZkCounters implements CounterService {
+final class ZkCounters implements SupportsIdempotentIncrement {
   private final Zk zk;
   private final ZkPaths paths;
   private final Coordination coordination;
@@ -78,7 +87,19 @@ final class ZkCounters implements CounterService {
         () -> {
           limits.checkUri(uri);
           String path = paths.counter(uri);
-          return zk.retrying(path, "increment of " + uri, () -> incrementOnce(uri, path));
+          return zk.retrying(path, "increment of " + uri, () -> incrementOnce(uri, path, null));
+        });
+  }
+
+  @Override
+  public CompletableFuture<Long> increment(String uri, String requestId) {
+    return zk.call(
+        () -> {
+          limits.checkUri(uri);
+          SupportsIdempotentIncrement.checkRequestId(requestId);
+          String path = paths.counter(uri);
+          return zk.retrying(
+              path, "increment of " + uri, () -> incrementOnce(uri, path, requestId));
         });
   }
 
@@ -124,7 +145,8 @@ final class ZkCounters implements CounterService {
 
   // ---- internals ----
 
-  private CompletableFuture<Long> incrementOnce(String uri, String path) {
+  /** One attempt; {@code requestId} null for a plain increment. */
+  private CompletableFuture<Long> incrementOnce(String uri, String path, String requestId) {
     return zk.read(coordination.statePath(), coordination.timeoutsPath(), path)
         .thenCompose(
             nodes -> {
@@ -142,11 +164,17 @@ final class ZkCounters implements CounterService {
               if (c == null) {
                 c = CounterRecord.fresh(state.generation());
               }
+              Long known = requestId == null ? null : c.sequenceOf(requestId);
+              if (known != null) {
+                return CompletableFuture.completedFuture(
+                    CounterValues.of(state.generation(), known));
+              }
               if (c.lastIssued() == CounterValues.MAX_SEQUENCE) {
                 throw new LimitExceededException(
                     "counter sequence", c.lastIssued() + 1, CounterValues.MAX_SEQUENCE);
               }
-              CounterRecord next = c.issue(TimeoutTable.plus(now, timeout)).advance(now, skew);
+              CounterRecord next =
+                  c.issue(TimeoutTable.plus(now, timeout), requestId).advance(now, skew);
               byte[] data = next.encode();
               if (data.length > ZooKeeperConfig.MAX_ZNODE_PAYLOAD) {
                 Duration wait = Duration.between(now, TimeoutTable.plus(c.firstDue(), skew));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.cloudapi.LockMode;
+import io.stratus.cloudapi.SupportsIdempotentIncrement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -74,6 +75,56 @@ class RecordsTest {
     assertThat(later.advance(T.plusSeconds(12), Duration.ofNanos(1)).watermark()).isEqualTo(2);
     assertThat(later.advance(T.plusSeconds(12), Duration.ZERO).watermark()).isEqualTo(3);
     assertThat(CounterRecord.decode(later.encode())).isEqualTo(later);
+  }
+
+  @Test
+  void counterRecordsRememberRequestIdsAwaitingValidationAndTheLastFew() {
+    int n = SupportsIdempotentIncrement.REMEMBERED;
+    CounterRecord c = CounterRecord.fresh(7).issue(T, "held").issue(T, null);
+    for (int i = 0; i < n + 5; i++) {
+      c = c.issue(T.plusSeconds(100), "r" + i);
+    }
+    assertThat(CounterRecord.decode(c.encode())).isEqualTo(c);
+    assertThat(c.sequenceOf("held")).isEqualTo(1);
+    assertThat(c.sequenceOf("r0")).isEqualTo(3);
+    assertThat(c.sequenceOf("nobody")).isNull();
+    CounterRecord folded = c.advance(T, Duration.ZERO);
+    assertThat(folded.watermark()).isEqualTo(2);
+    assertThat(folded.sequenceOf("held")).as("folded, and enough later ids remembered").isNull();
+    assertThat(folded.sequenceOf("r0")).as("still awaiting validation").isEqualTo(3);
+    CounterRecord all = folded.advance(T.plusSeconds(100), Duration.ZERO);
+    assertThat(all.requests()).hasSize(n);
+    assertThat(all.sequenceOf("r4")).isNull();
+    assertThat(all.sequenceOf("r5")).isEqualTo(8);
+    assertThat(CounterRecord.decode(all.encode())).isEqualTo(all);
+  }
+
+  @Test
+  void aCounterRecordWithoutRequestIdsKeepsItsEarlierLayout() {
+    CounterRecord c = CounterRecord.fresh(3).issue(T).issue(T.plusSeconds(1));
+    byte[] earlier =
+        new Codec.Writer()
+            .writeLong(3)
+            .writeLong(2)
+            .writeLong(0)
+            .writeInt(2)
+            .writeInstant(T)
+            .writeByte(0)
+            .writeInstant(T.plusSeconds(1))
+            .writeByte(0)
+            .toBytes();
+    assertThat(c.encode()).isEqualTo(earlier);
+    assertThat(CounterRecord.decode(earlier)).isEqualTo(c);
+    byte[] disordered =
+        new CounterRecord(
+                3,
+                2,
+                0,
+                c.pending(),
+                List.of(new CounterRecord.Request("b", 2), new CounterRecord.Request("a", 1)))
+            .encode();
+    assertThatThrownBy(() -> CounterRecord.decode(disordered))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test

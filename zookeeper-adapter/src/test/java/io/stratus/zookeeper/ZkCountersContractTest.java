@@ -64,6 +64,18 @@ class ZkCountersContractTest extends CounterServiceContract implements ZkTesting
   }
 
   @Test
+  void theCountersHaveIdempotentIncrements() throws Exception {
+    assertThat(supportsIdempotentIncrement()).isTrue();
+    String c = uri("c");
+    String path = new ZkPaths(cloud.config().namespace()).counter(c);
+    long v = idem(c, "r");
+    CounterRecord stored = CounterRecord.decode(cloud.curator().getData().forPath(path));
+    assertThat(stored.sequenceOf("r"))
+        .as("kept in the counter's znode")
+        .isEqualTo(CounterValues.sequence(v));
+  }
+
+  @Test
   void aFreshNamespaceStartsAtAnEpochFromTheClockAndValuesAtOne() {
     assertThat(cloud.foundFreshNamespace()).isTrue();
     long epoch = firstEpoch();

@@ -1,5 +1,8 @@
 package io.stratus.zookeeper;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stratus.cloudapi.AdvancedMessage;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.LockService;
 import java.time.Clock;
@@ -14,10 +17,16 @@ import org.junit.jupiter.api.Test;
  * Latency per operation against an in-JVM ZooKeeper server (loopback, no fsync), printed as a
  * table and not asserted: the numbers the module's README quotes. A real ensemble adds the network
  * round trips and, for writes, the quorum's disk sync. Each operation is measured after a warm-up,
- * sequentially, from one client.
+ * sequentially, from one client; each queue receive must return the message just sent.
+ *
+ * <p>By default a few dozen calls per operation run, enough to check that each one works; the
+ * README's numbers come from {@code -Dstratus.zk.bench.rounds=300}.
  */
 class ZkLatencyBenchmarkTest {
   private static final int[] PAYLOADS = {1024, 100 * 1024, 900 * 1024};
+
+  /** Timed calls per lock, counter and 1 KB queue operation; larger payloads get fewer. */
+  private static final int ROUNDS = Math.max(15, Integer.getInteger("stratus.zk.bench.rounds", 40));
 
   @Test
   void printLatencies() throws Exception {
@@ -30,7 +39,7 @@ class ZkLatencyBenchmarkTest {
       rows.add(
           measure(
               "lock acquire (exclusive)",
-              300,
+              ROUNDS,
               i -> {
                 CloudFutures.await(locks.acquireExclusive("bench/l" + (i % 10), "A"));
                 return 0;
@@ -38,7 +47,7 @@ class ZkLatencyBenchmarkTest {
       rows.add(
           measure(
               "lock release",
-              300,
+              ROUNDS,
               i -> {
                 CloudFutures.await(locks.acquireExclusive("bench/r" + (i % 10), "A"));
                 long t = System.nanoTime();
@@ -48,7 +57,7 @@ class ZkLatencyBenchmarkTest {
       rows.add(
           measure(
               "counter increment",
-              300,
+              ROUNDS,
               i -> {
                 CloudFutures.await(cloud.counters().increment("bench/c"));
                 return 0;
@@ -56,7 +65,7 @@ class ZkLatencyBenchmarkTest {
       rows.add(
           measure(
               "counter highestValidated",
-              300,
+              ROUNDS,
               i -> {
                 CloudFutures.await(cloud.counters().highestValidated("bench/c"));
                 return 0;
@@ -67,7 +76,7 @@ class ZkLatencyBenchmarkTest {
         CloudFutures.await(cloud.advancedQueues().createQueue(q));
         byte[] payload = new byte[size];
         rnd.nextBytes(payload);
-        int n = size > 500_000 ? 20 : size > 50_000 ? 60 : 300;
+        int n = size > 500_000 ? ROUNDS / 15 : size > 50_000 ? ROUNDS / 5 : ROUNDS;
         long[] ids = new long[n + n / 5];
         rows.add(
             measure(
@@ -82,7 +91,9 @@ class ZkLatencyBenchmarkTest {
                 "queue receive 1 of " + size / 1024 + " KB",
                 n,
                 i -> {
-                  CloudFutures.await(cloud.advancedQueues().receiveAfterId(q, 1, ids[i] - 1));
+                  List<AdvancedMessage> got =
+                      CloudFutures.await(cloud.advancedQueues().receiveAfterId(q, 1, ids[i] - 1));
+                  assertThat(got).extracting(AdvancedMessage::id).containsExactly(ids[i]);
                   return 0;
                 }));
         CloudFutures.await(cloud.advancedQueues().deleteQueue(q));

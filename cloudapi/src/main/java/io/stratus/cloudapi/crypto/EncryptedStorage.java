@@ -18,9 +18,10 @@ import java.util.concurrent.CompletableFuture;
  * Storage whose payloads are sealed on put and opened on every read. A put is checked against the
  * reduced limits ({@link Encryption#reduce}) before it is sealed, so an oversized payload is
  * refused with the limit the caller sees. Sizes reported without a payload are the stored size
- * less the constant overhead: the plaintext's.
+ * less the constant overhead: the plaintext's. {@link #getSealed} hands items out unopened, with
+ * the key id of their header.
  */
-class EncryptedStorage implements StorageService {
+class EncryptedStorage implements SupportsSealInspection {
   final StorageService delegate;
   final Envelope envelope;
   final CloudLimits limits;
@@ -49,6 +50,17 @@ class EncryptedStorage implements StorageService {
   @Override
   public CompletableFuture<Optional<StoredItem>> get(String uri) {
     return Guard.call(() -> delegate.get(uri)).thenApply(item -> item.map(this::open));
+  }
+
+  @Override
+  public CompletableFuture<Optional<SealedItem>> getSealed(String uri) {
+    return Guard.call(() -> delegate.get(uri))
+        .thenApply(item -> item.map(i -> new SealedItem(i, envelope)));
+  }
+
+  @Override
+  public String activeKeyId(String uri) {
+    return envelope.activeKeyId(uri);
   }
 
   @Override

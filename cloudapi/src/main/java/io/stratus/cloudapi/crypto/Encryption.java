@@ -8,6 +8,7 @@ import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.SupportsConditionalPut;
 import java.security.SecureRandom;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -36,6 +37,10 @@ import java.util.Random;
  * provider, and so is metadata; an older version of the same item put back at the same URI (a
  * replay) opens fine, as does a message sent twice to the same queue. The layers above detect
  * older pages by their version stamps where they promise monotonic reads.
+ *
+ * <p>Which key sealed what: the storage wrappers implement {@link SupportsSealInspection}, which
+ * reads an item's key id without opening it and tells the key a put would seal with now, so that
+ * a tool can re-seal what an old key sealed before that key is retired.
  *
  * <p>Immutable and thread-safe. {@code toString()} names the keys' {@code toString()} only, which
  * never shows key material.
@@ -105,6 +110,17 @@ public final class Encryption {
   }
 
   /**
+   * The id of the key named in the header of {@code sealed}, bytes as a wrapper stored them, read
+   * without decrypting; empty when they are no sealed payload of format {@link #FORMAT_VERSION}.
+   * The header is authenticated only when the payload is opened: bytes changed in storage may name
+   * any key. For tools and tests that look at what the provider holds; see also {@link
+   * SupportsSealInspection}.
+   */
+  public static Optional<String> keyIdOf(byte[] sealed) {
+    return Envelope.keyIdOf(Objects.requireNonNull(sealed, "sealed"));
+  }
+
+  /**
    * The limits a layer above sees through the wrappers: {@code limits} with the object, message
    * and advanced-message sizes reduced by {@link #OVERHEAD}.
    *
@@ -164,7 +180,8 @@ public final class Encryption {
 
   /**
    * {@code storage} encrypted; the result implements {@link SupportsConditionalPut} exactly when
-   * {@code storage} does. Closing it closes {@code storage}.
+   * {@code storage} does, and {@link SupportsSealInspection} always. Closing it closes {@code
+   * storage}.
    */
   public StorageService wrap(StorageService storage) {
     return storage(Objects.requireNonNull(storage, "storage"), true);

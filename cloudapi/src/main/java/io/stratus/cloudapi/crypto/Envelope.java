@@ -171,6 +171,22 @@ final class Envelope {
     }
   }
 
+  /** The id of the key that would seal a payload written at {@code uri} now. */
+  String activeKeyId(String uri) {
+    return keys.activeKeyId(uri);
+  }
+
+  /**
+   * The key id in the header of {@code sealed}, without opening it; empty when it is too short,
+   * of another format, or its key id field is malformed.
+   */
+  static Optional<String> keyIdOf(byte[] sealed) {
+    if (sealed.length < OVERHEAD || sealed[0] != FORMAT) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(keyId(sealed));
+  }
+
   /** The key id in a header, or null when the field is malformed. */
   private static String keyId(byte[] sealed) {
     int n = sealed[1] & 0xff;

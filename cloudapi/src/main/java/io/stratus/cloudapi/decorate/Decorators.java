@@ -8,6 +8,7 @@ import io.stratus.cloudapi.MachineReservationService;
 import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.SupportsConditionalPut;
+import io.stratus.cloudapi.SupportsIdempotentIncrement;
 import io.stratus.cloudapi.SupportsQueueInspection;
 import java.util.List;
 import java.util.Objects;
@@ -27,8 +28,9 @@ import java.util.Objects;
  * (default methods such as {@link StorageService#listAll} too, since they call intercepted
  * methods); methods that are not calls ({@code limits()}, {@code isStronglyConsistent()}) are
  * forwarded; a synchronous exception of a service or interceptor becomes a failed future; and the
- * wrapped storage implements {@link SupportsConditionalPut} exactly when the original does, and the
- * wrapped simple queues {@link SupportsQueueInspection} exactly when the originals do.
+ * wrapped storage implements {@link SupportsConditionalPut} exactly when the original does, the
+ * wrapped simple queues {@link SupportsQueueInspection} exactly when the originals do, and the
+ * wrapped counters {@link SupportsIdempotentIncrement} exactly when the originals do.
  */
 public final class Decorators {
   private Decorators() {}
@@ -55,7 +57,7 @@ public final class Decorators {
       b.locks(new InterceptedLocks(services.locks(), chain, false));
     }
     if (services.hasCounters()) {
-      b.counters(new InterceptedCounters(services.counters(), chain, false));
+      b.counters(counters(services.counters(), chain, false));
     }
     if (services.hasMachines()) {
       b.machines(new InterceptedMachines(services.machines(), chain, false));
@@ -92,10 +94,13 @@ public final class Decorators {
     return new InterceptedLocks(Objects.requireNonNull(locks, "locks"), chain(interceptors), true);
   }
 
-  /** {@code counters} with their calls intercepted; closing the result closes {@code counters}. */
+  /**
+   * {@code counters} with their calls intercepted; the result implements {@link
+   * SupportsIdempotentIncrement} exactly when {@code counters} do. Closing it closes {@code
+   * counters}.
+   */
   public static CounterService wrap(CounterService counters, CallInterceptor... interceptors) {
-    return new InterceptedCounters(
-        Objects.requireNonNull(counters, "counters"), chain(interceptors), true);
+    return counters(Objects.requireNonNull(counters, "counters"), chain(interceptors), true);
   }
 
   /** {@code machines} with their calls intercepted; closing the result closes {@code machines}. */
@@ -121,6 +126,15 @@ public final class Decorators {
           (SupportsQueueInspection) queues, chain, closesDelegate);
     }
     return new InterceptedSimpleQueues(queues, chain, closesDelegate);
+  }
+
+  private static CounterService counters(
+      CounterService counters, InterceptorChain chain, boolean closesDelegate) {
+    if (counters instanceof SupportsIdempotentIncrement) {
+      return new InterceptedIdempotentCounters(
+          (SupportsIdempotentIncrement) counters, chain, closesDelegate);
+    }
+    return new InterceptedCounters(counters, chain, closesDelegate);
   }
 
   private static InterceptorChain chain(CallInterceptor[] interceptors) {

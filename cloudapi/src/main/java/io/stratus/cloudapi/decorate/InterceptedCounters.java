@@ -10,8 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /** Counters whose every call goes through an {@link InterceptorChain}. */
-final class InterceptedCounters extends InterceptedService<CounterService>
-    implements CounterService {
+class InterceptedCounters extends InterceptedService<CounterService> implements CounterService {
   InterceptedCounters(CounterService delegate, InterceptorChain chain, boolean closesDelegate) {
     super(delegate, chain, closesDelegate ? delegate::close : null);
   }

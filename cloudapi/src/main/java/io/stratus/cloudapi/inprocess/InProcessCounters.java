@@ -3,12 +3,14 @@ package io.stratus.cloudapi.inprocess;
 import io.stratus.cloudapi.BadRequestException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudLimits;
-import io.stratus.cloudapi.CounterService;
 import io.stratus.cloudapi.CounterValues;
 import io.stratus.cloudapi.LimitExceededException;
+import io.stratus.cloudapi.SupportsIdempotentIncrement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
@@ -34,19 +36,23 @@ import java.util.function.Supplier;
  *       validates on its own (issue time plus the URI's timeout at issue) and whether it was
  *       validated explicitly. The highest validated value is the watermark after advancing it over
  *       the leading entries that are validated or due.
+ *   <li>{@code requests}: the request ids of idempotent increments ({@link
+ *       SupportsIdempotentIncrement}) with their sequences, in issue order. An id is forgotten once
+ *       its value is folded into the watermark and at least {@link SupportsIdempotentIncrement#REMEMBERED}
+ *       later ids are remembered; so the map is bounded as {@code pending} is, plus that window.
  * </ul>
  *
  * <p>Restarts: {@link #restart()} drops every counter, moves to the next epoch and refuses every
  * request for the longest timeout ever configured, so every value issued before has validated on
  * its own by the time the service answers again; from then on a counter reads as {@code
- * CounterValues.of(newEpoch, 0)}, above every old value. The epoch and configured timeouts survive
+ * CounterValues.of(newEpoch, 0)}, above every old value, and remembers no request id. The epoch and configured timeouts survive
  * (the paper keeps them persistently, see {@link PrefixTimeouts}). Calls are admitted by the {@link
  * RefusalWindow}, which {@link #restart()} closes, so no call straddles a restart.
  *
  * <p>Thread-safe: each counter is guarded by its own monitor. Every call completes its future
  * before it returns; bad input fails the future.
  */
-final class InProcessCounters implements CounterService {
+final class InProcessCounters implements SupportsIdempotentIncrement {
   private final CloudLimits limits;
   private final PrefixTimeouts timeouts;
 
@@ -93,24 +99,42 @@ final class InProcessCounters implements CounterService {
 
   @Override
   public CompletableFuture<Long> increment(String uri) {
+    return call(() -> issue(uri, null));
+  }
+
+  @Override
+  public CompletableFuture<Long> increment(String uri, String requestId) {
     return call(
         () -> {
-          limits.checkUri(uri);
-          return window.admit(
-              now -> {
-                Duration timeout = timeouts.lookup(uri);
-                Counter c = counters.computeIfAbsent(uri, u -> new Counter());
-                synchronized (c) {
-                  if (c.lastIssued == CounterValues.MAX_SEQUENCE) {
-                    throw new LimitExceededException(
-                        "counter sequence", c.lastIssued + 1, CounterValues.MAX_SEQUENCE);
-                  }
-                  long seq = ++c.lastIssued;
-                  c.pending.put(seq, new Pending(PrefixTimeouts.endOf(now, timeout)));
-                  c.advance(now);
-                  return CounterValues.of(epoch, seq);
-                }
-              });
+          SupportsIdempotentIncrement.checkRequestId(requestId);
+          return issue(uri, requestId);
+        });
+  }
+
+  /** Issues the next value of {@code uri}, or the one issued before under {@code requestId}. */
+  private long issue(String uri, String requestId) {
+    limits.checkUri(uri);
+    return window.admit(
+        now -> {
+          Duration timeout = timeouts.lookup(uri);
+          Counter c = counters.computeIfAbsent(uri, u -> new Counter());
+          synchronized (c) {
+            Long known = requestId == null ? null : c.requests.get(requestId);
+            if (known != null) {
+              return CounterValues.of(epoch, known);
+            }
+            if (c.lastIssued == CounterValues.MAX_SEQUENCE) {
+              throw new LimitExceededException(
+                  "counter sequence", c.lastIssued + 1, CounterValues.MAX_SEQUENCE);
+            }
+            long seq = ++c.lastIssued;
+            c.pending.put(seq, new Pending(PrefixTimeouts.endOf(now, timeout)));
+            if (requestId != null) {
+              c.requests.put(requestId, seq);
+            }
+            c.advance(now);
+            return CounterValues.of(epoch, seq);
+          }
         });
   }
 
@@ -214,12 +238,23 @@ final class InProcessCounters implements CounterService {
     /** Exactly the sequences in (watermark, lastIssued]. */
     final NavigableMap<Long, Pending> pending = new TreeMap<>();
 
+    /**
+     * Request id to sequence, in issue order (so by sequence): every one above the watermark, and
+     * the last {@link SupportsIdempotentIncrement#REMEMBERED} at least.
+     */
+    final LinkedHashMap<String, Long> requests = new LinkedHashMap<>();
+
     /** Folds the leading validated or due values into the watermark. */
     void advance(Instant now) {
       Map.Entry<Long, Pending> first;
       while ((first = pending.firstEntry()) != null && first.getValue().validAt(now)) {
         pending.pollFirstEntry();
         watermark = first.getKey();
+      }
+      Iterator<Long> oldest = requests.values().iterator();
+      while (requests.size() > SupportsIdempotentIncrement.REMEMBERED
+          && oldest.next() <= watermark) {
+        oldest.remove();
       }
     }
   }

@@ -4,17 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stratus.cloudapi.BadRequestException;
 import io.stratus.cloudapi.CounterService;
+import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.OutcomeUnknownException;
+import io.stratus.cloudapi.SupportsIdempotentIncrement;
+import io.stratus.cloudapi.decorate.Call;
+import io.stratus.cloudapi.decorate.CallInterceptor;
+import io.stratus.cloudapi.decorate.Decorators;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,6 +45,11 @@ import org.junit.jupiter.api.Test;
  * clock is not the one {@link #elapse} moves widens every boundary by {@link #clockSlack()}. The
  * shared hooks and helpers, such as {@link #assertRefused} and {@link #afterRefusal}, are in {@link
  * ContractSupport}.
+ *
+ * <p>Idempotent increments ({@link SupportsIdempotentIncrement}) are checked when the service has
+ * the ability ({@link #supportsIdempotentIncrement()}): a retry after a lost reply (injected by a
+ * decorator, so the decorators' keeping of the ability is checked too), distinct and concurrent
+ * request ids, what a counter remembers, and what holds across a restart.
  */
 public abstract class CounterServiceContract extends ContractSupport {
   /** The validation timeout the suite sets for its per-test prefix. */
@@ -362,7 +377,214 @@ public abstract class CounterServiceContract extends ContractSupport {
     }
   }
 
+  // ---- idempotent increments ----
+
+  /** Whether the idempotent-increment tests apply to {@link #counters}. */
+  protected boolean supportsIdempotentIncrement() {
+    return counters instanceof SupportsIdempotentIncrement;
+  }
+
+  @Test
+  public void aRetryAfterALostReplyReturnsTheIssuedValueAndLeavesNoHole() {
+    if (!supportsIdempotentIncrement()) {
+      return;
+    }
+    String c = uri("lost");
+    LoseIncrementReplies lose = new LoseIncrementReplies(1);
+    SupportsIdempotentIncrement through =
+        SupportsIdempotentIncrement.of(Decorators.wrap(counters, lose));
+    assertThat(through).as("decorated counters keep the ability").isNotNull();
+    long before = highest(c);
+    assertFails(() -> through.increment(c, "r-1"), OutcomeUnknownException.class);
+    long v = await(through.increment(c, "r-1"));
+    assertThat(v).isGreaterThan(before);
+    assertThat(await(through.increment(c, "r-1"))).isEqualTo(v);
+    validate(c, v);
+    assertThat(highest(c)).as("the lost reply's value is the one returned").isEqualTo(v);
+    assertNothingInFlight(c);
+  }
+
+  @Test
+  public void distinctRequestIdsIncrementAndPlainIncrementsMixIn() {
+    if (!supportsIdempotentIncrement()) {
+      return;
+    }
+    String c = uri("distinct");
+    long a = idem(c, "a");
+    long b = idem(c, "b");
+    long plain = inc(c);
+    assertThat(b).isGreaterThan(a);
+    assertThat(plain).isGreaterThan(b);
+    assertThat(idem(c, "a")).isEqualTo(a);
+    assertThat(idem(c, "b")).isEqualTo(b);
+    long a2 = idem(c, "a2");
+    assertThat(a2).isGreaterThan(plain);
+    for (long v : List.of(a, b, plain, a2)) {
+      validate(c, v);
+    }
+    assertThat(highest(c)).isEqualTo(a2);
+    assertNothingInFlight(c);
+
+    String d = uri("other");
+    long before = highest(d);
+    long da = idem(d, "a");
+    assertThat(da).as("the same id on another counter is another request").isGreaterThan(before);
+    validate(d, da);
+    assertThat(highest(d)).isEqualTo(da);
+    assertThat(idem(c, "a")).isEqualTo(a);
+  }
+
+  @Test
+  public void aValueAwaitingValidationIsRememberedHoweverManyIncrementsFollow() {
+    if (!supportsIdempotentIncrement()) {
+      return;
+    }
+    String c = uri("held");
+    long held = idem(c, "held");
+    long last = held;
+    for (int i = 0; i < 3 * SupportsIdempotentIncrement.REMEMBERED; i++) {
+      last = idem(c, "other-" + i);
+      validate(c, last);
+    }
+    assertThat(idem(c, "held")).isEqualTo(held);
+    validate(c, held);
+    assertThat(highest(c)).isEqualTo(last);
+    assertNothingInFlight(c);
+  }
+
+  @Test
+  public void theLastRememberedRequestIdsOutliveTheirValidation() {
+    if (!supportsIdempotentIncrement()) {
+      return;
+    }
+    String c = uri("window");
+    int n = SupportsIdempotentIncrement.REMEMBERED;
+    List<Long> values = new ArrayList<>();
+    for (int i = 0; i < 2 * n; i++) {
+      long v = idem(c, "w-" + i);
+      validate(c, v);
+      values.add(v);
+    }
+    elapse(TIMEOUT.plus(slack()));
+    for (int i = n; i < 2 * n; i++) {
+      assertThat(idem(c, "w-" + i)).as("request w-" + i).isEqualTo(values.get(i));
+    }
+    assertThat(highest(c)).as("the retries issued nothing").isEqualTo(values.get(2 * n - 1));
+    assertNothingInFlight(c);
+  }
+
+  @Test
+  public void concurrentRetriesOfOneRequestIssueOneValue() throws Exception {
+    if (!supportsIdempotentIncrement()) {
+      return;
+    }
+    String c = uri("retries");
+    int threads = 4;
+    int requests = 50;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<List<Long>>> results = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        results.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  List<Long> mine = new ArrayList<>();
+                  for (int r = 0; r < requests; r++) {
+                    mine.add(idem(c, "req-" + r));
+                  }
+                  return mine;
+                }));
+      }
+      go.countDown();
+      List<Long> first = results.get(0).get(30, TimeUnit.SECONDS);
+      for (Future<List<Long>> r : results) {
+        assertThat(r.get(30, TimeUnit.SECONDS)).as("one value per request").isEqualTo(first);
+      }
+      assertThat(first).doesNotHaveDuplicates();
+      for (long v : first) {
+        validate(c, v);
+      }
+      assertThat(highest(c))
+          .isEqualTo(first.stream().mapToLong(Long::longValue).max().orElseThrow());
+      assertNothingInFlight(c);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** What holds across a restart: the counters' memory goes with them, nothing is held back. */
+  @Test
+  public void aRetryAfterARestartIssuesANewValueAboveTheLostOne() {
+    if (!supportsIdempotentIncrement() || !supportsRestart()) {
+      return;
+    }
+    String c = uri("restart");
+    SupportsIdempotentIncrement idem = SupportsIdempotentIncrement.of(counters);
+    long v = idem(c, "r");
+    restartService();
+    assertRefused(() -> idem.increment(c, "r"));
+    long after = afterRefusal(() -> idem.increment(c, "r"), TIMEOUT);
+    assertThat(after).isGreaterThan(v);
+    assertThat(highest(c)).as("the first value validated on its own").isGreaterThanOrEqualTo(v);
+    assertThat(idem(c, "r")).isEqualTo(after);
+  }
+
+  @Test
+  public void malformedRequestIdsFailWithBadRequest() {
+    if (!supportsIdempotentIncrement()) {
+      return;
+    }
+    SupportsIdempotentIncrement idem = SupportsIdempotentIncrement.of(counters);
+    String c = uri("bad");
+    String longest = "x".repeat(SupportsIdempotentIncrement.MAX_REQUEST_ID_LENGTH);
+    for (String bad : Arrays.asList(null, "", "a b", "\u00e9t\u00e9", "tab\t", longest + "x")) {
+      assertFails(() -> idem.increment(c, bad), BadRequestException.class);
+    }
+    assertFails(() -> idem.increment("", "ok"), BadRequestException.class);
+    long v = idem(c, longest);
+    assertThat(idem(c, longest)).isEqualTo(v);
+    validate(c, v);
+    assertThat(highest(c)).as("refused requests issued nothing").isEqualTo(v);
+  }
+
+  /** A fresh value validated at once is the highest: no value of {@code c} is in flight. */
+  private void assertNothingInFlight(String c) {
+    long next = inc(c);
+    validate(c, next);
+    assertThat(highest(c)).as("no value of " + c + " in flight").isEqualTo(next);
+  }
+
+  /** Loses the replies of the next increments: each takes effect, the caller is told "unknown". */
+  private static final class LoseIncrementReplies implements CallInterceptor {
+    private final AtomicInteger remaining;
+
+    LoseIncrementReplies(int n) {
+      this.remaining = new AtomicInteger(n);
+    }
+
+    @Override
+    public <T> CompletableFuture<T> intercept(
+        Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+      if (call.operation() != Operation.COUNTER_INCREMENT
+          || remaining.getAndUpdate(n -> Math.max(0, n - 1)) == 0) {
+        return proceed.get();
+      }
+      return proceed
+          .get()
+          .handle(
+              (v, e) -> {
+                throw new OutcomeUnknownException("injected: the increment's reply was lost");
+              });
+    }
+  }
+
   // ---- helpers ----
+
+  protected long idem(String uri, String requestId) {
+    return await(SupportsIdempotentIncrement.of(counters).increment(uri, requestId));
+  }
 
   protected long inc(String uri) {
     return await(counters.increment(uri));

@@ -18,6 +18,7 @@ import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.StoredItem;
 import io.stratus.cloudapi.SupportsConditionalPut;
+import io.stratus.cloudapi.SupportsIdempotentIncrement;
 import io.stratus.cloudapi.SupportsQueueInspection;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -113,7 +114,7 @@ class InterceptionTest {
             SupportsQueueInspection.class,
             AdvancedQueueService.class,
             LockService.class,
-            CounterService.class,
+            SupportsIdempotentIncrement.class,
             MachineReservationService.class);
     int checkedMethods = 0;
     for (Class<?> type : services) {
@@ -158,7 +159,8 @@ class InterceptionTest {
       }
     }
     assertThat(seen).containsExactlyInAnyOrderElementsOf(EnumSet.allOf(Operation.class));
-    assertThat(checkedMethods).isEqualTo(40); // 38 operations; three receives share one
+    // 38 operations; three receives share one, and so do the two increments
+    assertThat(checkedMethods).isEqualTo(41);
   }
 
   private Object wrapAny(Class<?> type, Object service) {
@@ -188,7 +190,7 @@ class InterceptionTest {
       return Operation.Service.ADVANCED_QUEUE;
     } else if (type == LockService.class) {
       return Operation.Service.LOCK;
-    } else if (type == CounterService.class) {
+    } else if (CounterService.class.isAssignableFrom(type)) {
       return Operation.Service.COUNTER;
     }
     return Operation.Service.MACHINE;
@@ -254,6 +256,33 @@ class InterceptionTest {
     assertThat(rec.calls)
         .extracting(Call::operation)
         .containsExactly(Operation.STORAGE_PUT_IF_ABSENT);
+  }
+
+  @Test
+  void idempotentIncrementIsPreservedExactlyWhenTheWrappedCountersHaveIt() {
+    RecordingInterceptor rec = new RecordingInterceptor();
+    List<String> made = new ArrayList<>();
+    CounterService idempotent = Decorators.wrap(fake(SupportsIdempotentIncrement.class, made), rec);
+    CounterService plain = Decorators.wrap(fake(CounterService.class, made), rec);
+
+    assertThat(idempotent).isInstanceOf(SupportsIdempotentIncrement.class);
+    assertThat(plain).isNotInstanceOf(SupportsIdempotentIncrement.class);
+    assertThat(Decorators.wrap(Decorators.wrap(idempotent, rec), rec))
+        .isInstanceOf(SupportsIdempotentIncrement.class);
+    assertThat(Decorators.wrap(Decorators.wrap(plain, rec), rec))
+        .isNotInstanceOf(SupportsIdempotentIncrement.class);
+    CloudServices bundle =
+        Decorators.wrap(
+            CloudServices.builder().counters(fake(SupportsIdempotentIncrement.class, made)).build(),
+            rec);
+    assertThat(SupportsIdempotentIncrement.of(bundle.counters())).isNotNull();
+    assertThat(SupportsIdempotentIncrement.of(plain)).isNull();
+
+    rec.calls.clear();
+    made.clear();
+    SupportsIdempotentIncrement.of(idempotent).increment("c", "r").join();
+    assertThat(rec.calls).extracting(Call::operation).containsExactly(Operation.COUNTER_INCREMENT);
+    assertThat(made).containsExactly("increment");
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.stratus.cloudapi.BadRequestException;
 import io.stratus.cloudapi.CounterService;
 import io.stratus.cloudapi.CounterValues;
+import io.stratus.cloudapi.SupportsIdempotentIncrement;
 import io.stratus.cloudapi.contract.CounterServiceContract;
 import io.stratus.cloudapi.time.ManualClock;
 import java.time.Duration;
@@ -32,6 +33,27 @@ class InProcessCountersContractTest extends CounterServiceContract {
   @Override
   protected void restartService() {
     cloud.restartCounterService();
+  }
+
+  @Test
+  void theCountersHaveIdempotentIncrements() {
+    assertThat(supportsIdempotentIncrement()).isTrue();
+  }
+
+  @Test
+  void aRequestIdIsForgottenOnceItsValueIsValidatedAndEnoughLaterOnesAreRemembered() {
+    String c = uri("c");
+    long first = idem(c, "first");
+    for (int i = 0; i < SupportsIdempotentIncrement.REMEMBERED; i++) {
+      validate(c, idem(c, "later-" + i));
+    }
+    assertThat(idem(c, "first")).as("still awaiting validation").isEqualTo(first);
+    validate(c, first);
+    highest(c); // folds the validated values into the watermark
+    long again = idem(c, "first");
+    assertThat(again)
+        .as("forgotten: a new value")
+        .isEqualTo(CounterValues.of(0, SupportsIdempotentIncrement.REMEMBERED + 2));
   }
 
   @Test

@@ -2,6 +2,8 @@ package io.stratus.core.contract;
 
 import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
+import io.stratus.StratusException;
+import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.FaultInterceptor;
@@ -13,6 +15,7 @@ import io.stratus.cloudapi.inprocess.StorageConsistency;
 import io.stratus.core.Database;
 import io.stratus.core.SwitchedFaults;
 import io.stratus.core.Transaction;
+import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
@@ -23,6 +26,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -40,13 +44,16 @@ import java.util.stream.Stream;
  *       until their visibility timeout;
  *   <li>storage reads stale for {@link #STALE} after a write;
  *   <li>per client: sends that fail, sends whose reply is lost (the effect applied, the caller
- *       told "unknown"), reads and receives refused;
+ *       told "unknown"), reads and receives refused; for the isolating protocols, commit-id
+ *       increments whose reply is lost (advanced-queue sends only ever lose their reply here,
+ *       they never fail);
  *   <li>lock- and counter-service restarts while request threads run;
  *   <li>client crashes at random registered crash points ({@link CrashPoint}); a surviving
  *       client recovers the dead one's work ({@code recoverAbandonedClients}), and a new handle
  *       takes the dead one's place;
- *   <li>a checkpointer that outlives its lock: a checkpoint is held between two puts ({@link
- *       PutGate}) past its lock lease while another client checkpoints, then goes on;
+ *   <li>a checkpointer that outlives its lock: a checkpoint is held at a put ({@link PutGate},
+ *       {@link #heldPut}) past its lock lease while another client commits and checkpoints, then
+ *       goes on;
  *   <li>clock skew: every client's clock is off by a seeded amount within {@link #MAX_SKEW}.
  * </ul>
  *
@@ -60,6 +67,9 @@ final class FaultSoak {
   static final int THREADS = 2;
   static final int ROUNDS = 5;
   static final Duration STALE = Duration.ofSeconds(30);
+
+  /** Tries of the gated checkpoint whose services refused it (see {@link #gatedCheckpoint}). */
+  static final int GATED_ATTEMPTS = 3;
 
   /**
    * How far a client's clock may be off the cloud's, either way. The protocols compare one
@@ -123,6 +133,11 @@ final class FaultSoak {
                       Operation.STORAGE_GET_IF_CHANGED,
                       Operation.QUEUE_RECEIVE),
                   0.01)
+              // Last, so that the rules above draw as they did before it was added.
+              .loseReply(
+                  FaultPlan.Selector.operations(Operation.COUNTER_INCREMENT)
+                      .withTargetPrefix(ContractCloud.DB + "/si/"),
+                  0.03)
               .build();
       this.calls = new FaultInterceptor(plan, s, cloud.clock);
       this.switched = new SwitchedFaults(calls);
@@ -204,7 +219,7 @@ final class FaultSoak {
           c.clock.advance(Duration.ofMillis(1));
           if (round == gatedRound) {
             clients.forEach(cl -> cl.faultsOn(false));
-            gatedCheckpoint(c); // before anything else checkpoints the round's records
+            gatedCheckpoint(c, round); // before anything else checkpoints the round's records
             clients.forEach(cl -> cl.faultsOn(true));
           }
           c.runBackground();
@@ -283,33 +298,91 @@ final class FaultSoak {
   }
 
   /**
-   * A checkpoint held between two of its puts past its lock lease while another client
-   * checkpoints the same queues; then the held puts go on (and must not undo the other's work).
+   * A checkpoint held at one of its puts ({@link #heldPut}) past its lock lease while another
+   * client commits a transaction and checkpoints the same queues or trees; then the held put goes
+   * on (and must not undo the other's work). A gated checkpoint that could not start (a restarted
+   * lock or counter service still refusing, which lasts up to two minutes under the isolating
+   * protocols, or a lock a dead client holds) made no put to hold; it is tried again with a new
+   * handle once those leases lapsed, at most {@link #GATED_ATTEMPTS} times.
    */
-  private void gatedCheckpoint(ContractCloud c) throws Exception {
-    String thread = "soak-gated-" + seed;
-    PutGate gate = new PutGate(thread, 2);
-    Database held = c.open(c.config("gated." + seed, gate).pageSize(4096));
-    CompletableFuture<Void> worker = new CompletableFuture<>();
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                ContractCloud.quietly(held::checkpointAll);
-                worker.complete(null);
-              } catch (Throwable e) {
-                worker.completeExceptionally(e);
-              }
-            },
-            thread);
-    t.start();
-    if (gate.awaitHeldOrDone(worker)) {
-      faults.merge("checkpoint-outlived-lock", 1, Integer::sum);
-      c.clock.advance(ContractCloud.LEASES); // its lock lapses while it is held
-      ContractCloud.quietly(() -> clients.get(1).db.checkpointAll());
+  private void gatedCheckpoint(ContractCloud c, int round) throws Exception {
+    for (int attempt = 1; attempt <= GATED_ATTEMPTS; attempt++) {
+      String thread = "soak-gated-" + seed + "." + attempt;
+      PutGate gate = new PutGate(thread, heldPut(kind));
+      Database held = c.open(c.config("gated." + seed + "." + attempt, gate).pageSize(4096));
+      CompletableFuture<CheckpointSummary> worker = new CompletableFuture<>();
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  worker.complete(held.checkpointAll());
+                } catch (Throwable e) {
+                  worker.completeExceptionally(e);
+                }
+              },
+              thread);
+      t.start();
+      boolean isHeld = gate.awaitHeldOrDone(worker);
+      if (isHeld) {
+        outliveLock(c, round);
+      }
+      gate.open();
+      boolean blocked = false;
+      try {
+        CheckpointSummary done = worker.get(1, TimeUnit.MINUTES);
+        blocked = done.queuesBusy() > 0;
+      } catch (ExecutionException e) {
+        boolean refused =
+            e.getCause() instanceof CloudException
+                || (e.getCause() instanceof StratusException se && se.isRetryable());
+        if (!refused) {
+          throw e;
+        }
+        blocked = true;
+      }
+      if (isHeld || !blocked || gate.puts() > 0) {
+        return;
+      }
+      c.clock.advance(ContractCloud.LEASES); // the refusal, or the dead client's lock, lapses
     }
-    gate.open();
-    worker.get(1, TimeUnit.MINUTES);
+  }
+
+  /**
+   * While the gated checkpoint holds a put: its lock lapses, and another live client commits a
+   * transaction of its first session and checkpoints. The transaction is numbered as round
+   * {@code ROUNDS + round}, which no regular round uses (the TPC-W-like workload names fresh keys
+   * by round).
+   */
+  private void outliveLock(ContractCloud c, int round) {
+    Client other = clients.stream().filter(cl -> !cl.crash.crashed()).findFirst().orElse(null);
+    if (other == null) {
+      return; // every client died this round: nobody takes the lock over
+    }
+    faults.merge("checkpoint-outlived-lock", 1, Integer::sum);
+    c.clock.advance(ContractCloud.LEASES); // its lock lapses while it is held
+    int session = other.index * THREADS;
+    int extra = ROUNDS + round;
+    workload.transact(
+        other.db,
+        other.name() + "/t0",
+        session,
+        extra,
+        new Random(seed * 7919L + extra * 131L + session));
+    ContractCloud.quietly(() -> other.db.checkpointAll());
+  }
+
+  /**
+   * Which put of the gated checkpoint is held (1 = its first). Under the queue protocols one
+   * {@code checkpointAll} checkpoints the data pages' queues and the trees' queues and puts their
+   * pages, so the second put is held: part of its work is stored, part is not. A snapshot
+   * checkpoint (the protocols with {@link ProtocolOption#ISOLATION}) puts a tree's changed pages
+   * on the versions read, its root last; the soak's workloads have one tree, which fits into its
+   * root leaf, so a {@code checkpointAll} makes one put (the root) and a gate from the second put
+   * never holds it. Its first put is held instead: the run has read the root and computed the new
+   * one, and puts it after its lease.
+   */
+  static int heldPut(ProtocolKind kind) {
+    return kind.accepts(ProtocolOption.ISOLATION) ? 1 : 2;
   }
 
   /**
@@ -334,7 +407,9 @@ final class FaultSoak {
   /** Adds a client's injected faults and crash to the tally. */
   private void count(Client cl) {
     for (InjectedFault f : cl.calls.injectedFaults()) {
-      faults.merge(f.kind().name().toLowerCase().replace('_', '-'), 1, Integer::sum);
+      String kind = f.kind().name().toLowerCase().replace('_', '-');
+      boolean increment = f.operation() == Operation.COUNTER_INCREMENT;
+      faults.merge(increment ? kind + "-increment" : kind, 1, Integer::sum);
     }
   }
 

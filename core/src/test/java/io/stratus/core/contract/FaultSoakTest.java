@@ -41,8 +41,11 @@ class FaultSoakTest {
           ProtocolKind.SERIALIZABLE_SNAPSHOT,
           ProtocolKind.TWO_PHASE_LOCKING);
 
-  /** Fixed: a CI failure is a regression, not a new seed's luck. */
-  static final List<Long> CI_SEEDS = List.of(1L, 2L, 20080609L);
+  /**
+   * Fixed: a CI failure is a regression, not a new seed's luck. In seed 14 a checkpoint outlives
+   * its lock under every protocol with checkpoints; in the other three none does.
+   */
+  static final List<Long> CI_SEEDS = List.of(1L, 2L, 14L, 20080609L);
 
   static final String HISTORIES = "stratus.soak.histories";
   static final String PROTOCOLS = "stratus.soak.protocols";

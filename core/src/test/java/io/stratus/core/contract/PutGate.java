@@ -86,6 +86,11 @@ final class PutGate implements CallInterceptor {
     return !held.isEmpty();
   }
 
+  /** The puts of the named thread so far, held ones included. */
+  synchronized int puts() {
+    return puts;
+  }
+
   /** Lets the held puts happen, and every later one pass. */
   void open() {
     List<Runnable> go;

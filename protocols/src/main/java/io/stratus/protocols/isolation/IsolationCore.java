@@ -11,6 +11,7 @@ import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.cloudapi.SupportsConditionalPut;
+import io.stratus.cloudapi.SupportsIdempotentIncrement;
 import io.stratus.protocols.BackgroundFailures;
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CheckpointWrites;
@@ -58,7 +59,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p><b>The durable half of a commit</b>, once the transaction holds an exclusive lock on every
  * record it writes: take a commit id (with the recovery check in flight: one round trip for
- * both); send the records through advanced atomicity keyed by the commit id (one message when they
+ * both; see {@link #takeCommitId} for a lost reply); send the records through advanced atomicity keyed by the commit id (one message when they
  * fit, else log messages first, {@code isolation.after-log}; crash point {@code
  * isolation.after-commit-record}); send them to the archive ({@code
  * .after-archive}); validate the commit id ({@code .after-validate}); release the locks without
@@ -80,6 +81,15 @@ final class IsolationCore implements AutoCloseable {
 
   private static final int THREADS = 2;
 
+  /**
+   * Requests for one commit id under one request id, the first included, when replies are lost
+   * (the retries wait 0, 1, 2, ... 32 ms before they ask).
+   */
+  static final int INCREMENT_ATTEMPTS = 8;
+
+  /** The longest handle-specific part of a commit's request id (the rest is a sequence). */
+  private static final int REQUEST_ID_PREFIX_LENGTH = 40;
+
   /** How long closing waits for lock releases in flight. */
   private static final long RELEASE_WAIT_SECONDS = 10;
 
@@ -91,6 +101,14 @@ final class IsolationCore implements AutoCloseable {
   private final CrashPoints crashPoints;
   private final IsolationSettings settings;
   private final CounterService counters;
+
+  /** {@link #counters} with idempotent increments, or null when they lack the ability. */
+  private final SupportsIdempotentIncrement idempotent;
+
+  /** What makes this handle's request ids unique: its incarnation (or a digest of it). */
+  private final String requestIdPrefix;
+
+  private final AtomicLong commitAttempts = new AtomicLong();
   private final LockService locks;
   private final String counterUri;
   private final String lockPrefix;
@@ -142,6 +160,12 @@ final class IsolationCore implements AutoCloseable {
         new SnapshotArchive(
             ctx.services().advancedQueues(), ctx.databaseUri(), CACHE_LIMIT, ctx.damage());
     this.atomicity = new AdvancedAtomicity(ctx, this::recovered);
+    this.idempotent = SupportsIdempotentIncrement.of(counters);
+    String owner = atomicity.owner();
+    this.requestIdPrefix =
+        owner.length() <= REQUEST_ID_PREFIX_LENGTH
+            ? owner
+            : digest(owner, (byte) 3, new byte[0]).substring(0, REQUEST_ID_PREFIX_LENGTH);
     CheckpointWrites w = ctx.checkpoints().writes();
     boolean conditional = SupportsConditionalPut.of(ctx.services().storage()) != null;
     if (w == CheckpointWrites.CONDITIONAL && !conditional) {
@@ -337,17 +361,37 @@ final class IsolationCore implements AutoCloseable {
   /**
    * A commit id for a transaction holding its exclusive locks, with the recovery check in
    * flight. On failure the locks are released and nothing was sent.
+   *
+   * <p>When the counters have idempotent increments, the increment names this commit attempt (a
+   * request id unique to the handle and the attempt) and a lost reply is asked again under the
+   * same id ({@link #askAgain}): the answer is the id the lost request was issued, which the
+   * commit then uses and validates like any other. Without the ability a lost reply fails the
+   * commit, and the id it may have been issued holds newer snapshots back until its lease ends.
    */
   long takeCommitId(String txId, LockSet held) {
+    String requestId =
+        idempotent == null
+            ? null
+            : requestIdPrefix + "/" + Long.toString(commitAttempts.incrementAndGet(), 36);
     try {
-      CompletableFuture<Long> next = counters.increment(counterUri);
+      CompletableFuture<Long> next =
+          requestId == null
+              ? counters.increment(counterUri)
+              : idempotent.increment(counterUri, requestId);
       try {
         atomicity.checkBeforeCommit(txId);
       } catch (RuntimeException e) {
-        next.thenAccept(this::validateQuietly);
+        validateWhenKnown(next, requestId);
         throw e;
       }
-      return CloudFutures.await(next);
+      try {
+        return CloudFutures.await(next);
+      } catch (OutcomeUnknownException e) {
+        if (requestId == null) {
+          throw e;
+        }
+        return askAgain(requestId, e);
+      }
     } catch (CloudException e) {
       held.releaseNow();
       throw new CommitFailedException(
@@ -358,6 +402,58 @@ final class IsolationCore implements AutoCloseable {
       held.releaseNow();
       throw e;
     }
+  }
+
+  /**
+   * Repeats an increment whose outcome is unknown under its request id until an answer comes,
+   * for at most {@link #INCREMENT_ATTEMPTS} requests in all; a definite refusal that no retry
+   * can change ends it at once.
+   *
+   * @throws CloudException the last failure, when no answer came
+   */
+  private long askAgain(String requestId, CloudException unknown) {
+    CloudException last = unknown;
+    for (int attempt = 1; attempt < INCREMENT_ATTEMPTS; attempt++) {
+      if (attempt > 1) {
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1L << (attempt - 2)));
+      }
+      try {
+        long id = CloudFutures.await(idempotent.increment(counterUri, requestId));
+        LOG.log(
+            Level.DEBUG,
+            () -> "commit id " + id + " learned again after a lost reply (" + requestId + ")");
+        return id;
+      } catch (CloudException e) {
+        if (!(e instanceof OutcomeUnknownException) && !e.isRetryable()) {
+          throw e;
+        }
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  /**
+   * Validates the commit id {@code next} brings once it comes, for a commit that ends before it
+   * used it; one whose reply was lost is first asked again, in the background.
+   */
+  private void validateWhenKnown(CompletableFuture<Long> next, String requestId) {
+    next.whenComplete(
+        (id, e) -> {
+          if (e == null) {
+            validateQuietly(id);
+          } else if (requestId != null
+              && CloudFutures.unwrap(e) instanceof OutcomeUnknownException unknown) {
+            submit(
+                () -> {
+                  try {
+                    validateQuietly(askAgain(requestId, unknown));
+                  } catch (CloudException again) {
+                    LOG.log(Level.DEBUG, "commit id of " + requestId + " not learned; it lapses");
+                  }
+                });
+          }
+        });
   }
 
   /**

@@ -114,6 +114,11 @@ class MultiProcessIsolationTest {
     List<String> cmd =
         List.of(
             java,
+            // Each client lives for seconds and mostly loads classes, with two others beside it:
+            // the C1 compiler alone and a single-threaded collector spare the shared cores the
+            // optimizing compiler's and G1's threads, whose work only pays off in longer runs.
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC",
             "-cp",
             System.getProperty("java.class.path"),
             BankClient.class.getName(),
