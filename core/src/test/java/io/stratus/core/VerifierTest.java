@@ -155,13 +155,11 @@ class VerifierTest {
       Page indexLeaf = leaves(f, INDEX).get(0);
       // An entry of another record: dropping the deleted record's own entry would leave nothing
       // to find.
-      byte[] dropped = indexLeaf.key(0);
-      for (int i = 0;
-          i < indexLeaf.entryCount()
-              && Arrays.equals(SecondaryKeys.recordKey(indexLeaf.key(i)), gone);
-          i++) {
-        dropped = indexLeaf.key(i + 1);
+      int first = 0;
+      while (Arrays.equals(SecondaryKeys.recordKey(indexLeaf.key(first)), gone)) {
+        first++;
       }
+      byte[] dropped = indexLeaf.key(first);
       write(f, indexLeaf.withRemoved(dropped));
 
       VerificationReport report = db.verify();
