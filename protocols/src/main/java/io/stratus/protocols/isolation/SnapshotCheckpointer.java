@@ -22,6 +22,7 @@ import io.stratus.protocols.checkpoint.DirectPageStore;
 import io.stratus.protocols.isolation.SnapshotArchive.Version;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,16 +56,26 @@ import java.util.function.LongSupplier;
  * leaf with such records first). A reader rolls a leaf forward or back from its stamp with the
  * records of its range ({@link SnapshotView}).
  *
- * <p><b>Garbage collection</b> after a run: a record may go once (a) every cached copy of every
- * page reflects it — its commit id is at most the mark the root had a TTL (plus {@link
- * IsolationSettings#NETWORK_MARGIN}) ago, since a copy older than the TTL is not used — and (b)
- * no running transaction can have a snapshot below it: it is older than the lease timeout plus
- * the transaction timeout (a snapshot is at least every commit id issued a lease before its
- * begin, and a transaction lives at most the transaction timeout). Crash points {@code
+ * <p><b>Garbage collection</b> after a run: a record may go once (a) every copy of every page a
+ * reader may still be given reflects it — its commit id is at most the mark the root had {@link
+ * #STALE_COPIES} or the TTL ago, whichever is longer, plus {@link
+ * IsolationSettings#NETWORK_MARGIN}: a cached copy older than the TTL is not used, and eventually
+ * consistent storage may serve a root as it was before a checkpoint for a while after it, to a
+ * reader that rolls it forward from the archive — and (b) no running transaction can have a
+ * snapshot below it: it is older than the lease timeout plus the transaction timeout (a snapshot
+ * is at least every commit id issued a lease before its begin, and a transaction lives at most
+ * the transaction timeout). Crash points {@code
  * isolation.checkpoint.after-lock}, {@code .after-put}. Thread-safe.
  */
 final class SnapshotCheckpointer {
   private static final System.Logger LOG = System.getLogger(SnapshotCheckpointer.class.getName());
+
+  /**
+   * How long after a put storage may still serve the version it replaced, as the collection
+   * assumes (S3 is read-after-write consistent; stores that are not serve stale reads for
+   * seconds).
+   */
+  static final Duration STALE_COPIES = Duration.ofMinutes(2);
 
   /** Archived messages one collection looks at, at most. */
   private static final int GC_MAX = 1000;
@@ -112,8 +123,11 @@ final class SnapshotCheckpointer {
     this.crashPoints = ctx.crashPoints();
     this.lockPrefix = lockPrefixOf(ctx.databaseUri());
     IsolationSettings iso = ctx.isolation();
+    Duration ttl = ctx.bufferPool().config().ttl();
     this.reflectedAgeMillis =
-        ctx.bufferPool().config().ttl().toMillis() + IsolationSettings.NETWORK_MARGIN.toMillis();
+        (ttl.compareTo(STALE_COPIES) > 0 ? ttl : STALE_COPIES)
+            .plus(IsolationSettings.NETWORK_MARGIN)
+            .toMillis();
     this.unneededAgeMillis =
         iso.leaseTimeout()
             .plus(iso.transactionTimeout())
@@ -239,7 +253,7 @@ final class SnapshotCheckpointer {
     String queue = archive.queueOf(root);
     List<AdvancedMessage> old =
         CloudFutures.await(
-            queues.receiveOlderThan(queue, GC_MAX, java.time.Duration.ofMillis(unneededAgeMillis)));
+            queues.receiveOlderThan(queue, GC_MAX, Duration.ofMillis(unneededAgeMillis)));
     List<CompletableFuture<Void>> deletes = new ArrayList<>();
     for (AdvancedMessage m : old) {
       if (m.key() <= reflected) {
