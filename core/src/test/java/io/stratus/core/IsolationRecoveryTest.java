@@ -3,6 +3,7 @@ package io.stratus.core;
 import static io.stratus.core.AdvancedAtomicTest.COMMIT;
 import static io.stratus.core.AdvancedAtomicTest.LOG;
 import static io.stratus.core.AdvancedAtomicTest.messages;
+import static io.stratus.core.AdvancedAtomicTest.settle;
 import static io.stratus.core.AdvancedAtomicTest.smallAdvancedMessages;
 import static io.stratus.core.AdvancedAtomicTest.touch;
 import static io.stratus.core.AtomicRecoveryTest.KEYS;
@@ -23,6 +24,7 @@ import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.cloudapi.time.SystemScheduler;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.StorageLayout;
 import java.time.Duration;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -94,6 +96,51 @@ class IsolationRecoveryTest {
             return null;
           });
       assertThat(BasicProtocolTest.read(b, 30)).isEqualTo("a+b");
+    }
+  }
+
+  /**
+   * Every send of a commit's records to the archive loses its reply (the records arrive, the
+   * writer cannot know): the commit is durable and returns normally, holding its locks and its
+   * unvalidated commit id. The writer's next begin sends the records again, validates the id and
+   * releases the locks, so another client reads the commit and writes its record at once, with
+   * no clock moved towards the atomic timeout; the duplicate in the archive changes nothing.
+   */
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING"})
+  void aCommitWhoseArchiveSendFailedIsArchivedByTheWritersNextBegin(
+      ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed);
+        SystemScheduler scheduler = new SystemScheduler()) {
+      Database b = f.open(config(f, kind, "b"));
+      load(b, 50);
+      String archive = new StorageLayout(Fixture.DB).archivePrefix();
+      FaultPlan.Builder lost = FaultPlan.builder();
+      for (int n = 1; n <= 4; n++) { // every attempt of one send
+        lost.onNthCall(Operation.ADVANCED_QUEUE_SEND, archive, n, FaultPlan.Fault.loseReply());
+      }
+      Database a =
+          f.open(
+              f.config(new FaultInterceptor(lost.build(), seed, scheduler))
+                  .protocol(kind)
+                  .clientId("a")
+                  .checkpointExecutor(new ManualExecutor()));
+      touch(a, 30, "a");
+      assertThatThrownBy(() -> touch(b, 30, "too early"))
+          .as("its locks are held until it is archived")
+          .isInstanceOf(TransactionConflictException.class);
+      touch(a, 31, "a"); // its begin archives the first commit again
+      b.run(
+          RetryPolicy.builder().maxAttempts(1).build(),
+          tx -> {
+            tx.update("items", Key.of(30L), Fixture.bytes(BasicProtocolTest.read(b, 30) + "+b"));
+            return null;
+          });
+      assertThat(BasicProtocolTest.read(b, 30)).isEqualTo("a+b");
+      assertThat(BasicProtocolTest.read(b, 31)).isEqualTo("a");
+      settle(f, b);
+      Database late = f.open(config(f, kind, "late"));
+      assertThat(BasicProtocolTest.read(late, 30)).isEqualTo("a+b");
     }
   }
 

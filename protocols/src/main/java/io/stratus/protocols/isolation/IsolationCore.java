@@ -130,6 +130,9 @@ final class IsolationCore implements AutoCloseable {
   private final AtomicLong checkpointsFailed = new AtomicLong();
   private final AtomicLong owners = new AtomicLong();
 
+  /** Committed transactions whose archive send failed, sent again until they arrive. */
+  private final PendingArchives pendingArchives;
+
   /** Lock releases sent without waiting and not yet answered; {@link #close} waits for them. */
   private final Set<CompletableFuture<?>> releases = ConcurrentHashMap.newKeySet();
 
@@ -160,6 +163,7 @@ final class IsolationCore implements AutoCloseable {
         new SnapshotArchive(
             ctx.services().advancedQueues(), ctx.databaseUri(), CACHE_LIMIT, ctx.damage());
     this.atomicity = new AdvancedAtomicity(ctx, this::recovered);
+    this.pendingArchives = new PendingArchives(archive, clock, failures, this::archivedLate);
     this.idempotent = SupportsIdempotentIncrement.of(counters);
     String owner = atomicity.owner();
     this.requestIdPrefix =
@@ -221,6 +225,7 @@ final class IsolationCore implements AutoCloseable {
    * any commit it read). Read-only transactions reuse a recent snapshot.
    */
   long snapshotFor(TransactionInfo tx) {
+    retryArchivesIfAny();
     atomicity.checkBeforeCommit(tx.transactionId());
     long must = mustSee.get();
     long reuse = reusable.get();
@@ -255,8 +260,15 @@ final class IsolationCore implements AutoCloseable {
    * recovery check, then the highest validated commit id, without waiting for anything.
    */
   long latestBase(TransactionInfo tx) {
+    retryArchivesIfAny();
     atomicity.checkBeforeCommit(tx.transactionId());
     return Math.max(validated(), 0);
+  }
+
+  private void retryArchivesIfAny() {
+    if (pendingArchives.size() > 0) {
+      pendingArchives.retry();
+    }
   }
 
   /** Later snapshots of this handle must include commit {@code commitId} (it was read). */
@@ -477,15 +489,13 @@ final class IsolationCore implements AutoCloseable {
     try {
       archive.send(records);
     } catch (CloudException e) {
-      // Committed: recovery archives the records and validates the id; the locks lapse first.
-      failures.report(
-          "archive",
-          "archiving commit "
-              + commitId
-              + " failed; it stays"
-              + " invisible to newer snapshots until recovery archives it",
+      // Committed, but invisible to newer snapshots until archived: keep the locks and try again.
+      pendingArchives.add(commitId, records, held.handOver(), twoStep, e);
+      LOG.log(
+          Level.DEBUG,
+          () -> "archiving commit " + commitId + " failed; the handle sends it again",
           e);
-      held.leaveToLapse();
+      submit(pendingArchives::retry);
       return new CommitResult(Map.of(), 0, 0, records.size());
     }
     crashPoints.reach(CrashPoint.ISOLATION_AFTER_ARCHIVE.id());
@@ -495,6 +505,20 @@ final class IsolationCore implements AutoCloseable {
     cleanUpLater(commitId, twoStep);
     scheduleCheckpoints(writtenTrees(records));
     return new CommitResult(Map.of(), 0, 0, records.size());
+  }
+
+  /** A commit archived on a later attempt: validate it, release its locks, clean up. */
+  private void archivedLate(PendingArchives.Pending p) {
+    LOG.log(Level.DEBUG, () -> "commit " + p.commitId() + " archived on a later attempt");
+    validateQuietly(p.commitId());
+    p.locks().releaseLater();
+    cleanUpLater(p.commitId(), p.twoStep());
+    scheduleCheckpoints(writtenTrees(p.records()));
+  }
+
+  /** Commits of this handle whose archive send failed and that it has not archived since. */
+  int archivesPending() {
+    return pendingArchives.size();
   }
 
   /**
@@ -665,6 +689,7 @@ final class IsolationCore implements AutoCloseable {
    * archive up to the validated commit id.
    */
   CheckpointSummary checkpointAll() {
+    retryArchivesIfAny();
     AdvancedAtomicity.Recovery recovery = atomicity.recoverStale(false);
     long target = archivedThrough();
     int trees = 0;
@@ -724,6 +749,7 @@ final class IsolationCore implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    retryArchivesIfAny(); // a last attempt; what still fails is left to recovery
     try {
       CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0]))
           .get(RELEASE_WAIT_SECONDS, TimeUnit.SECONDS);

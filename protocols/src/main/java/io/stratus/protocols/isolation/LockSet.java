@@ -179,6 +179,19 @@ final class LockSet {
   }
 
   /**
+   * A lock set that holds what this one holds, under the same owner and leases; this one then
+   * holds nothing (so ending its transaction releases nothing). For a committed transaction whose
+   * locks must outlive it.
+   */
+  LockSet handOver() {
+    LockSet other = new LockSet(locks, clock, owner, transactionId, inFlight);
+    other.held.putAll(held);
+    other.validUntil = validUntil;
+    held.clear();
+    return other;
+  }
+
+  /**
    * Forgets the locks without releasing them: they lapse by their lease (a commit whose record
    * may have arrived keeps others away until recovery has applied it).
    */
