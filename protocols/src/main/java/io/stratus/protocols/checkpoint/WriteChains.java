@@ -1,7 +1,6 @@
 package io.stratus.protocols.checkpoint;
 
 import io.stratus.pagemanager.Page;
-import io.stratus.protocols.log.LaneDependency;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.WriterIds;
 import java.nio.charset.StandardCharsets;
@@ -194,18 +193,6 @@ public final class WriteChains {
     return PER_ENTRY + key.getBytes(StandardCharsets.UTF_8).length;
   }
 
-  /** Whether every lane dependency of {@code r} is applied according to {@code counters}. */
-  private static boolean dependenciesMet(
-      LogRecord r, Map<String, Long> counters, boolean tree, String uri) {
-    for (LaneDependency d : r.after()) {
-      String sibling = key(WriterIds.sibling(r.clientId(), d.lane()), tree, uri);
-      if (counters.getOrDefault(sibling, 0L) < d.counter()) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /** The header key of {@code writer}'s chain for a data page or a tree root. */
   public static String key(String writer, boolean tree, String uri) {
     return tree ? "t:" + writer : "p:" + writer + "@" + uri;
@@ -303,38 +290,33 @@ public final class WriteChains {
     // dependencies are applied, the earliest in commit order: every chain stays in counter order,
     // every dependency is applied first, and independent writers interleave by commit time. A
     // chain that has no entry yet starts only if its entry fits the budget.
+    //
+    // Done with a heap of ready heads rather than by rescanning every chain per record taken: a
+    // head waiting for a dependency is parked under the chain it waits for and looked at again
+    // only when that chain advances, so a pass costs O(records × log chains). Readiness moves
+    // one way only during a pass: counters only grow (a met dependency stays met), and the
+    // header only grows (a new chain that no longer fits never will), so a head that fails the
+    // budget when it comes off the heap is dropped for good, exactly as a rescan would drop it.
     List<LogRecord> chained = new ArrayList<>();
-    while (true) {
-      LogRecord best = null;
-      for (Map.Entry<String, ArrayDeque<LogRecord>> w : byWriter.entrySet()) {
-        String key = key(w.getKey(), tree, uri);
-        Long recorded = out.get(key);
-        long last = recorded == null ? 0L : recorded;
-        ArrayDeque<LogRecord> chain = w.getValue();
-        while (!chain.isEmpty() && chain.peekFirst().clientCounter() <= last) {
-          chain.pollFirst(); // applied before (a duplicate, or a redelivered message)
-        }
-        LogRecord head = chain.peekFirst();
-        if (head != null
-            && head.clientCounter() == last + 1
-            && !blocked.test(head)
-            && (recorded != null || size + entryBytes(key) <= policy.budgetBytes())
-            && dependenciesMet(head, out, tree, uri)
-            && (best == null || Checkpointer.COMMIT_ORDER.compare(head, best) < 0)) {
-          best = head;
-        }
-      }
-      if (best == null) {
-        break;
+    ReadyHeads heads = new ReadyHeads(byWriter, out, blocked, tree, uri);
+    for (String writer : byWriter.keySet()) {
+      heads.offer(writer);
+    }
+    for (LogRecord best = heads.poll(); best != null; best = heads.poll()) {
+      String key = heads.keyOf(best.clientId());
+      boolean recorded = out.containsKey(key);
+      if (!recorded && size + entryBytes(key) > policy.budgetBytes()) {
+        continue; // its chain waits for room, with the rest of it
       }
       byWriter.get(best.clientId()).pollFirst();
-      String key = key(best.clientId(), tree, uri);
-      if (out.put(key, best.clientCounter()) == null) {
+      out.put(key, best.clientCounter());
+      if (!recorded) {
         size += entryBytes(key) + (freeTimes ? FREE_PER_ENTRY : 0);
       }
       minutes.put(key, nowMinutes);
       free.remove(key); // a chain that advances has a live writer, or one that was until lately
       chained.add(best);
+      heads.advanced(best.clientId(), key);
     }
     // What is left follows a gap or an unmet dependency, or waits for room: it waits, with the
     // rest of its chain.

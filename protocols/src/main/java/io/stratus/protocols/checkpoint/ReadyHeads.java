@@ -1,0 +1,102 @@
+package io.stratus.protocols.checkpoint;
+
+import io.stratus.protocols.log.LaneDependency;
+import io.stratus.protocols.log.LogRecord;
+import io.stratus.protocols.log.WriterIds;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.function.Predicate;
+
+/**
+ * The heads of the writer chains of one filter pass that may be applied next, earliest in commit
+ * order first ({@link WriteChains#filter}).
+ *
+ * <p>A head is ready when it is next in its chain (its counter is one above the chain's header
+ * entry), not blocked, and every lane dependency it names is applied. A head waiting for a
+ * dependency is parked under the header key of the chain it waits for and offered again when that
+ * chain advances, so no head is looked at more often than the chains it depends on advance. A head
+ * after a gap or a blocked head stays out for the pass: nothing in the pass can change that.
+ *
+ * <p>Not thread-safe: one per pass.
+ */
+final class ReadyHeads {
+  private final Map<String, ArrayDeque<LogRecord>> byWriter;
+  private final Map<String, Long> counters;
+  private final Predicate<LogRecord> blocked;
+  private final boolean tree;
+  private final String uri;
+  private final PriorityQueue<LogRecord> ready = new PriorityQueue<>(Checkpointer.COMMIT_ORDER);
+  private final Map<String, List<String>> parked = new HashMap<>();
+  private final Map<String, String> keys = new HashMap<>();
+
+  /**
+   * @param byWriter each writer's records in counter order; the caller takes a head off its chain
+   *     once it applies it
+   * @param counters the header's chain counters as the pass advances them
+   */
+  ReadyHeads(
+      Map<String, ArrayDeque<LogRecord>> byWriter,
+      Map<String, Long> counters,
+      Predicate<LogRecord> blocked,
+      boolean tree,
+      String uri) {
+    this.byWriter = byWriter;
+    this.counters = counters;
+    this.blocked = blocked;
+    this.tree = tree;
+    this.uri = uri;
+  }
+
+  /** The header key of {@code writer}'s chain. */
+  String keyOf(String writer) {
+    return keys.computeIfAbsent(writer, w -> WriteChains.key(w, tree, uri));
+  }
+
+  /**
+   * Looks at {@code writer}'s head: drops what its chain's counter says was applied before (a
+   * duplicate, or a redelivered message), then makes the head ready, parks it under an unmet
+   * dependency, or leaves it out (after a gap, or blocked).
+   */
+  void offer(String writer) {
+    ArrayDeque<LogRecord> chain = byWriter.get(writer);
+    long last = counters.getOrDefault(keyOf(writer), 0L);
+    while (!chain.isEmpty() && chain.peekFirst().clientCounter() <= last) {
+      chain.pollFirst();
+    }
+    LogRecord head = chain.peekFirst();
+    if (head == null || head.clientCounter() != last + 1 || blocked.test(head)) {
+      return;
+    }
+    for (LaneDependency d : head.after()) {
+      String sibling = keyOf(WriterIds.sibling(writer, d.lane()));
+      if (counters.getOrDefault(sibling, 0L) < d.counter()) {
+        parked.computeIfAbsent(sibling, k -> new ArrayList<>(2)).add(writer);
+        return;
+      }
+    }
+    ready.add(head);
+  }
+
+  /** The earliest ready head in commit order, or null when none is. */
+  LogRecord poll() {
+    return ready.poll();
+  }
+
+  /**
+   * The caller applied {@code writer}'s head and advanced its chain's entry {@code key}: its next
+   * head, and the heads parked under it, are looked at again.
+   */
+  void advanced(String writer, String key) {
+    offer(writer);
+    List<String> waiting = parked.remove(key);
+    if (waiting != null) {
+      for (String w : waiting) {
+        offer(w);
+      }
+    }
+  }
+}
