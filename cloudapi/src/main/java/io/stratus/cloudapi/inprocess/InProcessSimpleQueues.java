@@ -61,8 +61,9 @@ import java.util.function.Supplier;
  * Every call completes its future on the caller's thread; invalid input fails the future.
  *
  * <p>{@link #inspect} is exact (the queue's monitor is held while it counts) and changes nothing a
- * receive could notice: it hides nothing and counts no delivery. Ghosts (duplicates that have not
- * been delivered) are not counted, as SQS would not count a copy it has not made yet.
+ * receive could notice: it hides nothing and counts no delivery. Ghosts (duplicates) count once
+ * delivered; a ghost not delivered yet is not counted, as SQS would not count a copy it has not
+ * made yet.
  */
 final class InProcessSimpleQueues implements SupportsQueueInspection {
   private final Clock clock;
@@ -181,6 +182,7 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
             Instant hiddenUntil = now.plus(visibilityTimeout);
             for (Entry e : chosen) {
               e.deliveries++;
+              e.delivered = true;
               q.hide(e, hiddenUntil);
               out.add(
                   new QueueMessage(e.messageId, handle(q.incarnation, e), e.payload, e.deliveries));
@@ -288,8 +290,8 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
             Instant oldest = null;
             List<QueueBacklog.PeekedMessage> peeked = new ArrayList<>();
             for (Entry e : q.entries.values()) {
-              if (e.ghost) {
-                continue;
+              if (e.ghost && !e.delivered) {
+                continue; // a copy not made yet
               }
               if (e.visibleAt.isAfter(now)) {
                 inFlight++;
@@ -568,6 +570,9 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
     Instant visibleAt;
     int deliveries;
     boolean hasGhost;
+
+    /** For a ghost: whether a receive has returned it (a copy SQS has made). */
+    boolean delivered;
 
     Entry(
         long seq,

@@ -53,6 +53,29 @@ class InProcessQueueInspectionTest {
     assertThat(b.peeked().get(1).payload()).isEqualTo(bytes("bb"));
   }
 
+  /**
+   * A duplicate counts once it has been delivered: after the original is deleted, the copy that
+   * came with it is still a message a receive will return.
+   */
+  @Test
+  void aDeliveredDuplicateLeftBehindIsCounted() {
+    InProcessCloud weak =
+        InProcessCloud.builder().clock(clock).queueBehavior(new QueueBehavior(false, 0, 1)).build();
+    SupportsQueueInspection dup = SupportsQueueInspection.of(weak.services().simpleQueues());
+    String q = "db/q";
+    CloudFutures.await(dup.createQueue(q));
+    CloudFutures.await(dup.send(q, bytes("a")));
+    CloudFutures.await(dup.receive(q, 10, Duration.ofSeconds(30))); // the copy is made
+    assertThat(CloudFutures.await(dup.inspect(q, 0)).messages()).as("not delivered yet").isOne();
+    clock.advance(Duration.ofSeconds(31));
+    var both = CloudFutures.await(dup.receive(q, 10, Duration.ofSeconds(30)));
+    assertThat(both).hasSize(2);
+    CloudFutures.await(dup.delete(q, both.get(0).receiptHandle()));
+
+    assertThat(CloudFutures.await(dup.inspect(q, 0)).messages()).isOne();
+    weak.close();
+  }
+
   @Test
   void peekingHidesNothingAndCountsNoDelivery() {
     String q = "db/q";

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stratus.cloudapi.CloudServices;
 import io.stratus.cloudapi.CrashPoints;
+import io.stratus.cloudapi.SupportsQueueInspection;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
+import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.time.ManualClock;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.BufferPoolConfig;
@@ -34,15 +36,21 @@ class AtomicLogPassTest {
   /** A cloud, a pool, and the ATOMIC log of client {@code recoverer} over client c1's queue. */
   private static final class Setup implements AutoCloseable {
     final ManualClock clock = new ManualClock();
-    final InProcessCloud cloud = InProcessCloud.builder().clock(clock).build();
-    final BufferPool pool =
-        new BufferPool(cloud.services().storage(), BufferPoolConfig.builder().build(), clock);
-    final CloudServices services = cloud.services();
+    final InProcessCloud cloud;
+    final BufferPool pool;
+    final CloudServices services;
     final PuQueues names = new PuQueues(DB);
     final AtomicLog log;
     final String queue;
 
     Setup(String recoverer) {
+      this(recoverer, QueueBehavior.reliable());
+    }
+
+    Setup(String recoverer, QueueBehavior queues) {
+      cloud = InProcessCloud.builder().clock(clock).queueBehavior(queues).build();
+      pool = new BufferPool(cloud.services().storage(), BufferPoolConfig.builder().build(), clock);
+      services = cloud.services();
       ProtocolContext ctx =
           new ProtocolContext(
               services, DB, recoverer, clock, CrashPoints.none(), pool, Duration.ofSeconds(45));
@@ -207,6 +215,42 @@ class AtomicLogPassTest {
       assertThat(services.simpleQueues().receive(queue, 10, Duration.ofSeconds(1)).join())
           .as("the queue is clean")
           .isEmpty();
+    }
+  }
+
+  /**
+   * A weak queue hands a pass a message and its duplicate in one receive: the pass propagates the
+   * transaction once and deletes both copies, so neither comes back to be propagated again.
+   */
+  @Test
+  void aDuplicateReceivedWithItsOriginalIsDeletedWithIt() {
+    try (Setup t = new Setup("c2", new QueueBehavior(false, 0, 1.0))) {
+      ManualClock clock = t.clock;
+      CloudServices services = t.services;
+      String queue = t.queue; // a dead client's queue, recovered by c2
+      byte[] message =
+          AtomicMessages.complete("n1/c1-1", clock.millis(), List.of(insert(clock, 1)), 1 << 20)
+              .orElseThrow();
+      services.simpleQueues().send(queue, message).join();
+      // A receive that never deletes (its client died) leaves the message and, on this queue, a
+      // duplicate; both are visible again after its visibility timeout.
+      assertThat(services.simpleQueues().receive(queue, 1, Duration.ofSeconds(30)).join())
+          .hasSize(1);
+      clock.advance(Duration.ofMinutes(2)); // older than the atomic timeout too
+
+      AtomicLog.Pass pass = t.log.run(queue, Set.of(), Set.of(), new HashSet<>());
+      assertThat(pass.winners()).isEqualTo(1);
+      assertThat(propagatedRecords(services, t.names)).isEqualTo(1);
+      clock.advance(Duration.ofMinutes(10)); // past every visibility timeout of the pass
+      assertThat(services.simpleQueues().receive(queue, 10, Duration.ofSeconds(1)).join())
+          .as("copies left in the ATOMIC queue")
+          .isEmpty();
+      assertThat(
+              SupportsQueueInspection.of(services.simpleQueues())
+                  .inspect(queue, 0)
+                  .join()
+                  .messages())
+          .isZero();
     }
   }
 }
