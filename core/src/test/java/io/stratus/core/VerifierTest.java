@@ -17,6 +17,7 @@ import io.stratus.pagemanager.PageKind;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.StorageLayout;
+import io.stratus.protocols.log.LogMessages;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -260,6 +261,32 @@ class VerifierTest {
       assertThat(db.checkpointAll().recordsApplied()).isEqualTo(1);
       assertThat(BasicProtocolTest.read(db, 3)).isEqualTo("x1");
       assertThat(db.verify().isClean()).isTrue();
+    }
+  }
+
+  /** An encrypted database's queues are inspected too, and their peeked records come out opened. */
+  @Test
+  void theBacklogOfAnEncryptedDatabaseIsInspected(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      Database db =
+          f.open(
+              f.config()
+                  .protocol(ProtocolKind.BASIC)
+                  .clientId("a")
+                  .encryption(EncryptionTest.keyring(seed))
+                  .checkpointExecutor(new ManualExecutor()));
+      BasicProtocolTest.load(db, 10);
+      BasicProtocolTest.update(db, 3, "x1");
+
+      VerificationReport report = db.verify(VerifyOptions.builder().peekPerQueue(5).build());
+
+      assertThat(report.count(Kind.QUEUE_NOT_INSPECTABLE)).isZero();
+      assertThat(report.isClean()).as(report.findings().toString()).isTrue();
+      QueueBacklog queue =
+          report.queues().stream().filter(q -> q.messages() > 0).findFirst().orElseThrow();
+      assertThat(LogMessages.unpack(queue.peeked().get(0).payload()))
+          .singleElement()
+          .satisfies(r -> assertThat(r.change().value()).isEqualTo(Fixture.bytes("x1")));
     }
   }
 

@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
  * unreadable}, with its id and receipt handle, so one damaged message neither hides nor blocks
  * the others of a receive.
  */
-final class EncryptedSimpleQueues implements SimpleQueueService {
+class EncryptedSimpleQueues implements SimpleQueueService {
   private final SimpleQueueService delegate;
   private final Envelope envelope;
   private final CloudLimits limits;
@@ -93,6 +93,19 @@ final class EncryptedSimpleQueues implements SimpleQueueService {
   public void close() {
     if (closesDelegate) {
       delegate.close();
+    }
+  }
+
+  /**
+   * The payload of a sealed message opened, or empty when it cannot be (a damaged message, or a
+   * key this process lacks).
+   */
+  final java.util.Optional<byte[]> openPayload(String uri, String messageId, byte[] sealed) {
+    try {
+      return java.util.Optional.of(
+          envelope.open(Envelope.Kind.SIMPLE_MESSAGE, uri, 0, sealed, "message " + messageId));
+    } catch (UnreadablePayloadException e) {
+      return java.util.Optional.empty();
     }
   }
 

@@ -6,6 +6,7 @@ import io.stratus.cloudapi.CloudServices;
 import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.SupportsConditionalPut;
+import io.stratus.cloudapi.SupportsQueueInspection;
 import java.security.SecureRandom;
 import java.util.Objects;
 import java.util.Optional;
@@ -161,7 +162,7 @@ public final class Encryption {
       b.storage(storage(services.storage(), false));
     }
     if (services.hasSimpleQueues()) {
-      b.simpleQueues(new EncryptedSimpleQueues(services.simpleQueues(), envelope, false));
+      b.simpleQueues(simpleQueues(services.simpleQueues(), false));
     }
     if (services.hasAdvancedQueues()) {
       b.advancedQueues(new EncryptedAdvancedQueues(services.advancedQueues(), envelope, false));
@@ -187,9 +188,19 @@ public final class Encryption {
     return storage(Objects.requireNonNull(storage, "storage"), true);
   }
 
-  /** {@code queues} with encrypted messages; closing the result closes {@code queues}. */
+  /**
+   * {@code queues} with encrypted messages; the result implements {@link SupportsQueueInspection}
+   * exactly when {@code queues} does. Closing it closes {@code queues}.
+   */
   public SimpleQueueService wrap(SimpleQueueService queues) {
-    return new EncryptedSimpleQueues(Objects.requireNonNull(queues, "queues"), envelope, true);
+    return simpleQueues(Objects.requireNonNull(queues, "queues"), true);
+  }
+
+  private SimpleQueueService simpleQueues(SimpleQueueService queues, boolean closesDelegate) {
+    SupportsQueueInspection inspectable = SupportsQueueInspection.of(queues);
+    return inspectable != null
+        ? new EncryptedInspectableQueues(inspectable, envelope, closesDelegate)
+        : new EncryptedSimpleQueues(queues, envelope, closesDelegate);
   }
 
   /** {@code queues} with encrypted messages; closing the result closes {@code queues}. */

@@ -8,10 +8,12 @@ import io.stratus.cloudapi.AdvancedMessage;
 import io.stratus.cloudapi.AdvancedQueueService;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.QueueBacklog;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.StoredItem;
+import io.stratus.cloudapi.SupportsQueueInspection;
 import io.stratus.cloudapi.UnreadablePayloadException;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.testing.Seed;
@@ -158,6 +160,30 @@ class EncryptionTest {
     assertThat(e.uri()).isEqualTo("db/pu/b");
     assertThat(e.getMessage()).contains(moved.messageId()).contains("failed authentication");
     await(q.delete("db/pu/b", moved.receiptHandle())); // still deletable by its handle
+  }
+
+  /**
+   * Inspectable queues stay inspectable when encrypted: counts pass through, peeked payloads come
+   * out opened, and one that cannot be opened comes out sealed, never as plaintext it is not.
+   */
+  @Test
+  void inspectionCountsAndOpensPeekedMessages() {
+    SupportsQueueInspection q = SupportsQueueInspection.of(encrypted.simpleQueues());
+    assertThat(q).as("the wrapped in-process queues are inspectable").isNotNull();
+    SimpleQueueService rawQ = cloud.services().simpleQueues();
+    await(q.createQueue("db/pu/a"));
+    await(q.createQueue("db/pu/b"));
+    await(q.send("db/pu/a", utf8("for a")));
+    byte[] sealed = await(rawQ.receive("db/pu/a", 10, VISIBILITY)).get(0).payload();
+    await(q.send("db/pu/b", utf8("genuine")));
+    await(rawQ.send("db/pu/b", sealed)); // moved from another queue: does not open here
+
+    QueueBacklog b = await(q.inspect("db/pu/b", 10));
+    assertThat(b.messages()).isEqualTo(2);
+    assertThat(b.peeked()).hasSize(2);
+    assertThat(b.peeked().get(0).payload()).isEqualTo(utf8("genuine"));
+    assertThat(b.peeked().get(1).payload()).isEqualTo(sealed);
+    assertThat(Encryption.of(keys).wrap(rawQ)).isInstanceOf(SupportsQueueInspection.class);
   }
 
   @Test
