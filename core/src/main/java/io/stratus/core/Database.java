@@ -2,23 +2,16 @@ package io.stratus.core;
 
 import io.stratus.DatabaseClosedException;
 import io.stratus.IndexNotAttachedException;
-import io.stratus.InvalidRequestException;
 import io.stratus.NoSuchCollectionException;
 import io.stratus.NoSuchIndexException;
-import io.stratus.btree.BLinkTree;
-import io.stratus.btree.BulkLoader;
-import io.stratus.btree.SecondaryKeys;
-import io.stratus.btree.TreeCursor;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ConflictException;
-import io.stratus.cloudapi.ItemVersion;
 import io.stratus.cloudapi.PreconditionFailedException;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.core.Catalog.CollectionDef;
 import io.stratus.core.DatabaseConfig.IndexId;
 import io.stratus.pagemanager.BufferPool;
-import io.stratus.pagemanager.Keys;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageTransaction;
@@ -33,18 +26,13 @@ import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.StorageLayout;
 import io.stratus.protocols.TransactionInfo;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -89,6 +77,7 @@ public final class Database implements AutoCloseable {
   private final TransactionRunner runner = new TransactionRunner(this);
   private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
   private final PageWriter writer;
+  private final BulkTrees trees;
   private final CatalogStore catalog;
   private final ConcurrentHashMap<IndexId, IndexKeyExtractor> extractors;
   private final AtomicLong transactionIds = new AtomicLong();
@@ -113,6 +102,7 @@ public final class Database implements AutoCloseable {
     this.protocol = protocol;
     this.layout = new StorageLayout(config.databaseUri());
     this.writer = new PageWriter(storage, pool);
+    this.trees = new BulkTrees(pool, writer, config.pageSize());
     this.catalog = new CatalogStore(layout.catalog(), writer, pool);
     this.extractors = new ConcurrentHashMap<>(config.extractors());
     this.deadLetters =
@@ -241,9 +231,7 @@ public final class Database implements AutoCloseable {
       return false;
     }
     String root = layout.indexRoot(collection, index);
-    BLinkTree tree = StorageLayout.tree(root);
-    List<Page> pages = build(tree, indexEntries(recordsOf(def), extractor, tree));
-    writeNewTrees(pages, List.of(root));
+    trees.buildIndex(def, StorageLayout.tree(root), extractor);
     extractors.put(id, extractor);
     AtomicBoolean added = new AtomicBoolean();
     catalog.update(
@@ -292,43 +280,7 @@ public final class Database implements AutoCloseable {
       }
       attached.put(index, f);
     }
-    try (PageTransaction pages = pool.begin()) {
-      if (def.primary.scan(pages, io.stratus.btree.KeyRange.all()).hasNext()) {
-        throw new InvalidRequestException(
-            "bulk load needs an empty collection, and " + collection + " has records");
-      }
-    }
-    List<TreeCursor.Entry> sorted = new ArrayList<>();
-    for (Record r : records) {
-      byte[] key = r.key().toBytes();
-      byte[] payload = r.payload();
-      def.primary.checkEntry(config.pageSize(), key, payload);
-      sorted.add(new TreeCursor.Entry(key, payload));
-    }
-    sorted.sort(Comparator.comparing(TreeCursor.Entry::key, Keys.ORDER));
-    for (int i = 1; i < sorted.size(); i++) {
-      if (Arrays.equals(sorted.get(i - 1).key(), sorted.get(i).key())) {
-        throw new InvalidRequestException(
-            "bulk load of "
-                + collection
-                + ": key "
-                + Key.ofBytes(sorted.get(i).key())
-                + " occurs twice");
-      }
-    }
-    List<Page> pages = new ArrayList<>(build(def.primary, sorted));
-    List<String> roots = new ArrayList<>();
-    long indexEntries = 0;
-    for (Map.Entry<String, IndexKeyExtractor> e : attached.entrySet()) {
-      BLinkTree index = def.indexes.get(e.getKey()).tree();
-      List<TreeCursor.Entry> entries = indexEntries(sorted, e.getValue(), index);
-      indexEntries += entries.size();
-      pages.addAll(build(index, entries));
-      roots.add(index.rootUri());
-    }
-    roots.add(def.primary.rootUri()); // the collection's root last: it makes the load visible
-    writeNewTrees(pages, roots);
-    return new BulkLoadResult(sorted.size(), indexEntries, pages.size());
+    return trees.bulkLoad(collection, def, attached, records);
   }
 
   /**
@@ -802,71 +754,6 @@ public final class Database implements AutoCloseable {
         pool.invalidate(uri); // someone else's root: read it from storage when needed
       }
     } else if (CloudFutures.await(storage.getMetadata(uri)).isEmpty()) {
-      writer.write(root, 0, PageWriter.Condition.none());
-    }
-  }
-
-  /** Every record of {@code def}, in key order, as tree entries (the collection is read whole). */
-  private List<TreeCursor.Entry> recordsOf(CollectionDef def) {
-    List<TreeCursor.Entry> all = new ArrayList<>();
-    try (PageTransaction pages = pool.begin()) {
-      TreeCursor c = def.primary.scan(pages, io.stratus.btree.KeyRange.all());
-      while (c.hasNext()) {
-        all.add(c.next());
-      }
-    }
-    return all;
-  }
-
-  /** The entries of an index over {@code records}, sorted, each checked for size. */
-  private List<TreeCursor.Entry> indexEntries(
-      List<TreeCursor.Entry> records, IndexKeyExtractor extractor, BLinkTree index) {
-    byte[] none = new byte[0];
-    List<TreeCursor.Entry> entries = new ArrayList<>();
-    for (TreeCursor.Entry e : records) {
-      byte[] recordKey = e.key();
-      Optional<byte[]> search = extractor.extract(recordKey, e.value());
-      if (search.isPresent()) {
-        byte[] composite = SecondaryKeys.compose(search.get(), recordKey);
-        index.checkEntry(config.pageSize(), composite, none);
-        entries.add(new TreeCursor.Entry(composite, none));
-      }
-    }
-    entries.sort(Comparator.comparing(TreeCursor.Entry::key, Keys.ORDER));
-    return entries;
-  }
-
-  /** The pages of {@code tree} built bottom-up from sorted entries, not yet written anywhere. */
-  private List<Page> build(BLinkTree tree, List<TreeCursor.Entry> sortedEntries) {
-    StagingPageStore staging = new StagingPageStore(config.pageSize());
-    BulkLoader.forTree(tree).load(staging, sortedEntries);
-    return staging.pages();
-  }
-
-  /**
-   * Puts freshly built trees: every page but the roots concurrently (nothing refers to them yet),
-   * then the roots in the given order, each of which makes its tree whole. Built roots replace
-   * what is stored at their URIs (an empty root, or what a failed earlier build left).
-   */
-  private void writeNewTrees(List<Page> pages, List<String> rootUris) {
-    Map<String, Page> roots = new HashMap<>();
-    List<CompletableFuture<ItemVersion>> puts = new ArrayList<>();
-    for (Page p : pages) {
-      if (rootUris.contains(p.uri())) {
-        roots.put(p.uri(), p);
-      } else {
-        puts.add(writer.put(p, PageWriter.Condition.none())); // new pages: nobody saw them
-      }
-    }
-    for (CompletableFuture<ItemVersion> f : puts) {
-      CloudFutures.await(f);
-    }
-    for (String uri : rootUris) {
-      Page root = roots.get(uri);
-      if (root == null) {
-        throw new IllegalStateException("the bulk load wrote no root at " + uri);
-      }
-      // It replaces the root readers have seen: the writer stamps it above what they saw.
       writer.write(root, 0, PageWriter.Condition.none());
     }
   }
