@@ -12,7 +12,8 @@ import java.util.Objects;
  *
  * @param granted whether the lock was granted (or renewed)
  * @param mode the mode now held by the caller when granted (a client holding an exclusive lock that
- *     asks for a shared one keeps the exclusive lock)
+ *     asks for a shared one keeps the exclusive lock; see {@link SupportsIntentionLocks} for the
+ *     other combinations), the mode requested when refused
  * @param validFor the timeout that applies to the URI
  */
 public record LockGrant(boolean granted, LockMode mode, Duration validFor) {

@@ -11,7 +11,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <ul>
  *   <li><b>Mutual exclusion.</b> At no moment do two clients hold unexpired locks on one URI unless
- *       both are shared. A lock counts as held from its grant until it is released or its timeout
+ *       both are shared (or, on a service with {@link SupportsIntentionLocks}, both are insert
+ *       intentions). A lock counts as held from its grant until it is released or its timeout
  *       passes, whichever comes first.
  *   <li><b>Leases.</b> A lock lapses after the timeout of its URI even if the holder never releases
  *       it. The timeout is that of the longest prefix set with {@link #setTimeout} that matches the

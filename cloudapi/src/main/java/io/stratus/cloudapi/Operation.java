@@ -37,6 +37,8 @@ public enum Operation {
   LOCK_SET_TIMEOUT(Service.LOCK, true),
   LOCK_ACQUIRE_EXCLUSIVE(Service.LOCK, true),
   LOCK_ACQUIRE_SHARED(Service.LOCK, true),
+  /** {@link SupportsIntentionLocks#acquireIntention}. */
+  LOCK_ACQUIRE_INTENTION(Service.LOCK, true),
   LOCK_RELEASE(Service.LOCK, true),
   LOCK_GET_TIMEOUT(Service.LOCK, false),
 

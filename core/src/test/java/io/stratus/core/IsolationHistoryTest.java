@@ -76,6 +76,7 @@ class IsolationHistoryTest {
                   FaultPlan.Selector.operations(
                       Operation.LOCK_ACQUIRE_EXCLUSIVE,
                       Operation.LOCK_ACQUIRE_SHARED,
+                      Operation.LOCK_ACQUIRE_INTENTION,
                       Operation.LOCK_RELEASE,
                       Operation.COUNTER_INCREMENT,
                       Operation.COUNTER_VALIDATE),

@@ -16,6 +16,9 @@ import java.util.List;
  * its session through another server), and an ephemeral node would lapse only with the session;
  * the paper's leases (section 2.3.5) are judged by time alone.
  *
+ * <p>A mode is stored as one byte: 0 shared, 1 exclusive (the two modes of the first layout, so
+ * records written before intentions existed read as they were written), 2 insert intention.
+ *
  * <p>Holders written in an earlier {@code generation} of the lock service were lost by a restart
  * and count as absent. Immutable.
  */
@@ -54,7 +57,7 @@ record LockRecord(long generation, List<Holder> holders) {
     Codec.Writer w = new Codec.Writer().writeLong(generation).writeInt(holders.size());
     for (Holder h : holders) {
       w.writeString(h.clientId)
-          .writeByte(h.mode.ordinal())
+          .writeByte(code(h.mode))
           .writeInstant(h.grantedAt)
           .writeDuration(h.timeout);
     }
@@ -68,12 +71,26 @@ record LockRecord(long generation, List<Holder> holders) {
     List<Holder> holders = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       String client = r.readString();
-      int mode = r.readByte();
-      if (mode >= LockMode.values().length) {
-        throw new IllegalStateException("lock record is corrupt: mode " + mode);
-      }
-      holders.add(new Holder(client, LockMode.values()[mode], r.readInstant(), r.readDuration()));
+      LockMode mode = mode(r.readByte());
+      holders.add(new Holder(client, mode, r.readInstant(), r.readDuration()));
     }
     return new LockRecord(generation, holders);
+  }
+
+  private static int code(LockMode mode) {
+    return switch (mode) {
+      case SHARED -> 0;
+      case EXCLUSIVE -> 1;
+      case INTENTION -> 2;
+    };
+  }
+
+  private static LockMode mode(int code) {
+    return switch (code) {
+      case 0 -> LockMode.SHARED;
+      case 1 -> LockMode.EXCLUSIVE;
+      case 2 -> LockMode.INTENTION;
+      default -> throw new IllegalStateException("lock record is corrupt: mode " + code);
+    };
   }
 }

@@ -4,9 +4,9 @@ import io.stratus.cloudapi.BadRequestException;
 import io.stratus.cloudapi.CloudLimits;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockMode;
-import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.cloudapi.ServiceUnavailableException;
+import io.stratus.cloudapi.SupportsIntentionLocks;
 import io.stratus.zookeeper.LockRecord.Holder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -20,8 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.Op;
 
 /**
- * The lock service with leases (paper 000, sections 2.3.5 and 6.5) on ZooKeeper: one znode per
- * locked URI holds its holders (client id, mode, grant instant, timeout), see {@link LockRecord}.
+ * The lock service with leases (paper 000, sections 2.3.5 and 6.5) on ZooKeeper, with insert
+ * intentions ({@link SupportsIntentionLocks}): one znode per locked URI holds its holders (client
+ * id, mode, grant instant, timeout), see {@link LockRecord}.
  *
  * <p>Why it is safe:
  *
@@ -54,7 +55,7 @@ import org.apache.zookeeper.Op;
  * <p>Thread-safe; the only local state is the record of which grants this client got in which
  * connection epoch.
  */
-final class ZkLocks implements LockService {
+final class ZkLocks implements SupportsIntentionLocks {
   private final Zk zk;
   private final ZkPaths paths;
   private final Coordination coordination;
@@ -99,6 +100,11 @@ final class ZkLocks implements LockService {
   @Override
   public CompletableFuture<LockGrant> acquireShared(String uri, String clientId) {
     return acquire(uri, clientId, LockMode.SHARED);
+  }
+
+  @Override
+  public CompletableFuture<LockGrant> acquireIntention(String uri, String clientId) {
+    return acquire(uri, clientId, LockMode.INTENTION);
   }
 
   @Override
@@ -231,22 +237,13 @@ final class ZkLocks implements LockService {
         next.add(h);
       }
     }
-    LockMode held;
-    if (mode == LockMode.EXCLUSIVE) {
-      // Granted when nobody else holds anything: a fresh grant, a renewal, or an S->X upgrade.
-      if (!next.isEmpty()) {
-        return LockGrant.refused(LockMode.EXCLUSIVE, timeout);
+    // Asking for another mode than the one held asks for both: a fresh grant, a renewal, an
+    // upgrade (S->X, I->X, S+I->X), or an exclusive holder keeping its lock, renewed.
+    LockMode held = mine == null ? mode : mine.mode().and(mode);
+    for (Holder h : next) {
+      if (!h.mode().compatibleWith(held)) {
+        return LockGrant.refused(mode, timeout);
       }
-      held = LockMode.EXCLUSIVE;
-    } else {
-      for (Holder h : next) {
-        if (h.mode() == LockMode.EXCLUSIVE) {
-          return LockGrant.refused(LockMode.SHARED, timeout);
-        }
-      }
-      // An exclusive holder asking for shared keeps its exclusive lock, renewed.
-      held =
-          mine != null && mine.mode() == LockMode.EXCLUSIVE ? LockMode.EXCLUSIVE : LockMode.SHARED;
     }
     next.add(new Holder(clientId, held, now, timeout));
     return LockGrant.granted(held, timeout);

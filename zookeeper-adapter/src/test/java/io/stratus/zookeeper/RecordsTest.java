@@ -58,6 +58,32 @@ class RecordsTest {
   }
 
   @Test
+  void lockRecordModesKeepTheBytesOfTheFirstLayoutAndAddIntention() {
+    LockMode[] byCode = {LockMode.SHARED, LockMode.EXCLUSIVE, LockMode.INTENTION};
+    for (int code = 0; code < byCode.length; code++) {
+      byte[] data = holderWithModeByte(code);
+      LockRecord r = LockRecord.decode(data);
+      assertThat(r.holders()).extracting(LockRecord.Holder::mode).containsExactly(byCode[code]);
+      assertThat(r.encode()).as("written as read").isEqualTo(data);
+    }
+    assertThatThrownBy(() -> LockRecord.decode(holderWithModeByte(3)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("mode 3");
+  }
+
+  /** A record of one holder written field by field, as the first layout wrote it. */
+  private static byte[] holderWithModeByte(int mode) {
+    return new Codec.Writer()
+        .writeLong(3)
+        .writeInt(1)
+        .writeString("A")
+        .writeByte(mode)
+        .writeInstant(T)
+        .writeDuration(Duration.ofSeconds(10))
+        .toBytes();
+  }
+
+  @Test
   void counterRecordsFoldTheirValidatedPrefix() {
     CounterRecord c =
         CounterRecord.fresh(7)

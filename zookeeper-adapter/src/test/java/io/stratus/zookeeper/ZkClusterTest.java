@@ -8,6 +8,7 @@ import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockMode;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.cloudapi.ServiceUnavailableException;
+import io.stratus.cloudapi.SupportsIntentionLocks;
 import io.stratus.cloudapi.time.ManualClock;
 import io.stratus.zookeeper.ZooKeeperCloud.Connection;
 import java.io.IOException;
@@ -253,13 +254,15 @@ class ZkClusterTest {
   private void lockOnce(
       ZooKeeperCloud cloud, String client, Random rnd, Map<String, List<Use>> mine) {
     String uri = "L/" + rnd.nextInt(3);
-    LockMode mode = rnd.nextInt(10) < 7 ? LockMode.EXCLUSIVE : LockMode.SHARED;
+    int draw = rnd.nextInt(10);
     Instant sent = clock.instant();
     LockGrant g =
         CloudFutures.await(
-            mode == LockMode.EXCLUSIVE
+            draw < 6
                 ? cloud.locks().acquireExclusive(uri, client)
-                : cloud.locks().acquireShared(uri, client));
+                : draw < 8
+                    ? cloud.locks().acquireShared(uri, client)
+                    : ((SupportsIntentionLocks) cloud.locks()).acquireIntention(uri, client));
     if (!g.granted()) {
       return;
     }
@@ -281,7 +284,7 @@ class ZkClusterTest {
     outcomes.computeIfAbsent(outcome, k -> new AtomicInteger()).incrementAndGet();
   }
 
-  /** Two clients' uses of one URI overlap only when both are shared. */
+  /** Two clients' uses of one URI overlap only when both are shared or both intentions. */
   private void assertNoConflictingUses() {
     List<Use> all = new ArrayList<>(uses);
     for (int i = 0; i < all.size(); i++) {
@@ -292,7 +295,7 @@ class ZkClusterTest {
         if (a.uri.equals(b.uri)
             && !a.client.equals(b.client)
             && overlap
-            && (a.mode == LockMode.EXCLUSIVE || b.mode == LockMode.EXCLUSIVE)) {
+            && !a.mode.compatibleWith(b.mode)) {
           throw new AssertionError("conflicting locks: " + a + " and " + b);
         }
       }

@@ -9,6 +9,7 @@ import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.cloudapi.SupportsIdempotentIncrement;
+import io.stratus.cloudapi.SupportsIntentionLocks;
 import io.stratus.cloudapi.SupportsQueueInspection;
 import java.util.List;
 import java.util.Objects;
@@ -29,8 +30,9 @@ import java.util.Objects;
  * methods); methods that are not calls ({@code limits()}, {@code isStronglyConsistent()}) are
  * forwarded; a synchronous exception of a service or interceptor becomes a failed future; and the
  * wrapped storage implements {@link SupportsConditionalPut} exactly when the original does, the
- * wrapped simple queues {@link SupportsQueueInspection} exactly when the originals do, and the
- * wrapped counters {@link SupportsIdempotentIncrement} exactly when the originals do.
+ * wrapped simple queues {@link SupportsQueueInspection} exactly when the originals do, the
+ * wrapped locks {@link SupportsIntentionLocks} exactly when the originals do, and the wrapped
+ * counters {@link SupportsIdempotentIncrement} exactly when the originals do.
  */
 public final class Decorators {
   private Decorators() {}
@@ -54,7 +56,7 @@ public final class Decorators {
       b.advancedQueues(new InterceptedAdvancedQueues(services.advancedQueues(), chain, false));
     }
     if (services.hasLocks()) {
-      b.locks(new InterceptedLocks(services.locks(), chain, false));
+      b.locks(locks(services.locks(), chain, false));
     }
     if (services.hasCounters()) {
       b.counters(counters(services.counters(), chain, false));
@@ -89,9 +91,12 @@ public final class Decorators {
         Objects.requireNonNull(queues, "queues"), chain(interceptors), true);
   }
 
-  /** {@code locks} with their calls intercepted; closing the result closes {@code locks}. */
+  /**
+   * {@code locks} with their calls intercepted; the result implements {@link
+   * SupportsIntentionLocks} exactly when {@code locks} do. Closing it closes {@code locks}.
+   */
   public static LockService wrap(LockService locks, CallInterceptor... interceptors) {
-    return new InterceptedLocks(Objects.requireNonNull(locks, "locks"), chain(interceptors), true);
+    return locks(Objects.requireNonNull(locks, "locks"), chain(interceptors), true);
   }
 
   /**
@@ -126,6 +131,14 @@ public final class Decorators {
           (SupportsQueueInspection) queues, chain, closesDelegate);
     }
     return new InterceptedSimpleQueues(queues, chain, closesDelegate);
+  }
+
+  private static LockService locks(
+      LockService locks, InterceptorChain chain, boolean closesDelegate) {
+    if (locks instanceof SupportsIntentionLocks) {
+      return new InterceptedIntentionLocks((SupportsIntentionLocks) locks, chain, closesDelegate);
+    }
+    return new InterceptedLocks(locks, chain, closesDelegate);
   }
 
   private static CounterService counters(

@@ -12,7 +12,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /** Locks whose every call goes through an {@link InterceptorChain}. */
-final class InterceptedLocks extends InterceptedService<LockService> implements LockService {
+class InterceptedLocks extends InterceptedService<LockService> implements LockService {
   InterceptedLocks(LockService delegate, InterceptorChain chain, boolean closesDelegate) {
     super(delegate, chain, closesDelegate ? delegate::close : null);
   }

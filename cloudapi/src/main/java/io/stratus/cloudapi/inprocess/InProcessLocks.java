@@ -5,7 +5,7 @@ import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudLimits;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockMode;
-import io.stratus.cloudapi.LockService;
+import io.stratus.cloudapi.SupportsIntentionLocks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,8 +19,8 @@ import java.util.function.Supplier;
 
 /**
  * The lock service with leases of paper 000, sections 2.3.5 and 6.5, as one fail-over server in
- * memory: shared and exclusive locks per URI, held by client ids, lapsing after the timeout of the
- * URI's longest configured prefix.
+ * memory: shared, exclusive and insert-intention locks ({@link SupportsIntentionLocks}) per URI,
+ * held by client ids, lapsing after the timeout of the URI's longest configured prefix.
  *
  * <p>Invariants and why:
  *
@@ -43,7 +43,7 @@ import java.util.function.Supplier;
  *
  * <p>Thread-safe. Every call completes its future before it returns; bad input fails the future.
  */
-final class InProcessLocks implements LockService {
+final class InProcessLocks implements SupportsIntentionLocks {
   private final CloudLimits limits;
   private final PrefixTimeouts timeouts;
 
@@ -89,6 +89,11 @@ final class InProcessLocks implements LockService {
   @Override
   public CompletableFuture<LockGrant> acquireShared(String uri, String clientId) {
     return acquire(uri, clientId, LockMode.SHARED);
+  }
+
+  @Override
+  public CompletableFuture<LockGrant> acquireIntention(String uri, String clientId) {
+    return acquire(uri, clientId, LockMode.INTENTION);
   }
 
   @Override
@@ -162,25 +167,16 @@ final class InProcessLocks implements LockService {
   private static LockGrant decide(
       Map<String, Holder> holders, String clientId, LockMode mode, Instant now, Duration timeout) {
     Holder mine = holders.get(clientId);
-    int others = holders.size() - (mine == null ? 0 : 1);
-    Instant until = PrefixTimeouts.endOf(now, timeout);
-    if (mode == LockMode.EXCLUSIVE) {
-      // Granted when nobody else holds anything: covers a fresh grant, renewal and S->X upgrade.
-      if (others > 0) {
-        return LockGrant.refused(LockMode.EXCLUSIVE, timeout);
-      }
-      holders.put(clientId, new Holder(LockMode.EXCLUSIVE, until));
-      return LockGrant.granted(LockMode.EXCLUSIVE, timeout);
-    }
+    // Asking for another mode than the one held asks for both: a fresh grant, a renewal, an
+    // upgrade (S->X, I->X, S+I->X), or an exclusive holder keeping its lock, renewed.
+    LockMode result = mine == null ? mode : mine.mode.and(mode);
     for (Map.Entry<String, Holder> e : holders.entrySet()) {
-      if (e.getValue().mode == LockMode.EXCLUSIVE && !e.getKey().equals(clientId)) {
-        return LockGrant.refused(LockMode.SHARED, timeout);
+      if (!e.getKey().equals(clientId) && !e.getValue().mode.compatibleWith(result)) {
+        return LockGrant.refused(mode, timeout);
       }
     }
-    // An exclusive holder asking for shared keeps its exclusive lock, renewed.
-    LockMode held = mine != null && mine.mode == LockMode.EXCLUSIVE ? mine.mode : LockMode.SHARED;
-    holders.put(clientId, new Holder(held, until));
-    return LockGrant.granted(held, timeout);
+    holders.put(clientId, new Holder(result, PrefixTimeouts.endOf(now, timeout)));
+    return LockGrant.granted(result, timeout);
   }
 
   /**

@@ -7,9 +7,11 @@ import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockMode;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.ServiceUnavailableException;
+import io.stratus.cloudapi.SupportsIntentionLocks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -33,6 +35,10 @@ import org.junit.jupiter.api.Test;
  * false, the restart tests pass without checking anything). Every URI a test uses starts with a
  * per-test prefix ({@link #uri}) whose timeout the suite sets to {@link #TIMEOUT}.
  *
+ * <p>Insert intentions ({@link SupportsIntentionLocks}) are checked when the service has the
+ * ability ({@link #supportsIntentionLocks()}): their compatibility, the mode a holder gets when it
+ * asks for another one, leases, release and restarts; the randomized test then draws them too.
+ *
  * <p>Holding is judged as a client must judge it ({@link LockGrant}): from the moment it sent the
  * request plus {@code validFor}. A backend whose clock is not the one {@link #elapse} moves widens
  * every boundary by {@link #clockSlack()}. The shared hooks and helpers, such as {@link
@@ -54,6 +60,14 @@ public abstract class LockServiceContract extends ContractSupport {
   /** Whether {@link #restartService()} works; restart tests check nothing when false. */
   protected boolean supportsRestart() {
     return true;
+  }
+
+  /**
+   * Whether the service has insert intentions; the intention tests check nothing when false. The
+   * default asks the service ({@code instanceof}).
+   */
+  protected boolean supportsIntentionLocks() {
+    return locks instanceof SupportsIntentionLocks;
   }
 
   /** URIs unique to this test run; the set-up sets their timeout to {@link #TIMEOUT}. */
@@ -279,6 +293,200 @@ public abstract class LockServiceContract extends ContractSupport {
     assertThat(s(u, "A").granted()).isFalse();
   }
 
+  // ---- insert intentions ----
+
+  @Test
+  public void intentionsCoexistAndExcludeSharedAndExclusive() {
+    if (!supportsIntentionLocks()) {
+      return;
+    }
+    String u = uri("i");
+    for (String c : List.of("A", "B", "C")) {
+      LockGrant g = i(u, c);
+      assertThat(g.granted()).isTrue();
+      assertThat(g.mode()).isEqualTo(LockMode.INTENTION);
+      assertThat(g.validFor()).isEqualTo(TIMEOUT);
+    }
+    LockGrant s = s(u, "D");
+    assertThat(s.granted()).as("a shared lock while intentions are held").isFalse();
+    assertThat(s.mode()).as("a refusal names the mode asked for").isEqualTo(LockMode.SHARED);
+    assertThat(x(u, "D").granted()).as("an exclusive lock while intentions are held").isFalse();
+
+    for (String c : List.of("A", "B", "C")) {
+      assertThat(release(u, c)).as("release of an intention").isTrue();
+    }
+    assertThat(release(u, "A")).as("released once").isFalse();
+    assertThat(s(u, "D").granted()).isTrue();
+    assertThat(s(u, "E").granted()).isTrue();
+    LockGrant refused = i(u, "F");
+    assertThat(refused.granted()).as("an intention while shared locks are held").isFalse();
+    assertThat(refused.mode()).isEqualTo(LockMode.INTENTION);
+  }
+
+  @Test
+  public void intentionsAndExclusiveLocksRefuseEachOther() {
+    if (!supportsIntentionLocks()) {
+      return;
+    }
+    String u = uri("ix");
+    assertThat(x(u, "A").granted()).isTrue();
+    assertThat(i(u, "B").granted()).as("an intention while an exclusive lock is held").isFalse();
+    assertThat(release(u, "A")).isTrue();
+    assertThat(i(u, "B").granted()).isTrue();
+    assertThat(x(u, "A").granted()).as("an exclusive lock while an intention is held").isFalse();
+    // Another URI is independent.
+    assertThat(x(uri("iy"), "A").granted()).isTrue();
+  }
+
+  @Test
+  public void askingForAnotherModeThanTheOneHeldGivesBoth() {
+    if (!supportsIntentionLocks()) {
+      return;
+    }
+    // The sole shared holder asking for an intention, and the sole intention holder asking for a
+    // shared lock, hold exclusive locks: nothing else may join either.
+    String si = uri("s-then-i");
+    assertThat(s(si, "A").granted()).isTrue();
+    LockGrant g = i(si, "A");
+    assertThat(g.granted()).isTrue();
+    assertThat(g.mode()).isEqualTo(LockMode.EXCLUSIVE);
+    assertThat(s(si, "B").granted()).isFalse();
+    assertThat(i(si, "B").granted()).isFalse();
+
+    String is = uri("i-then-s");
+    assertThat(i(is, "A").granted()).isTrue();
+    g = s(is, "A");
+    assertThat(g.granted()).isTrue();
+    assertThat(g.mode()).isEqualTo(LockMode.EXCLUSIVE);
+    assertThat(i(is, "B").granted()).isFalse();
+    assertThat(s(is, "B").granted()).isFalse();
+
+    String ix = uri("i-then-x");
+    assertThat(i(ix, "A").granted()).isTrue();
+    g = x(ix, "A");
+    assertThat(g.granted()).as("the sole intention holder upgrades").isTrue();
+    assertThat(g.mode()).isEqualTo(LockMode.EXCLUSIVE);
+    assertThat(i(ix, "B").granted()).isFalse();
+
+    // An exclusive holder keeps its exclusive lock, renewed.
+    String xi = uri("x-then-i");
+    assertThat(x(xi, "A").granted()).isTrue();
+    elapse(Duration.ofSeconds(6));
+    g = i(xi, "A");
+    assertThat(g.granted()).isTrue();
+    assertThat(g.mode()).isEqualTo(LockMode.EXCLUSIVE);
+    elapse(Duration.ofSeconds(6)); // 12 s after the grant, 6 s after the renewal
+    assertThat(i(xi, "B").granted()).isFalse();
+    elapse(Duration.ofSeconds(4).plus(slack()));
+    assertThat(i(xi, "B").granted()).isTrue();
+  }
+
+  @Test
+  public void anotherModeIsRefusedWhileOthersHoldTheSameAndTheLockHeldStays() {
+    if (!supportsIntentionLocks()) {
+      return;
+    }
+    String u = uri("ii");
+    assertThat(i(u, "A").granted()).isTrue();
+    assertThat(i(u, "B").granted()).isTrue();
+    assertThat(x(u, "A").granted()).as("no upgrade while others hold intentions").isFalse();
+    assertThat(s(u, "A").granted()).as("shared means exclusive for an intention holder").isFalse();
+    assertThat(i(u, "C").granted()).as("A still holds an intention, nothing more").isTrue();
+    assertThat(release(u, "A")).as("A's intention survived the refusals").isTrue();
+
+    String v = uri("ss");
+    assertThat(s(v, "A").granted()).isTrue();
+    assertThat(s(v, "B").granted()).isTrue();
+    assertThat(i(v, "A").granted()).as("intention means exclusive for a shared holder").isFalse();
+    assertThat(s(v, "C").granted()).as("A still holds a shared lock, nothing more").isTrue();
+    assertThat(release(v, "B")).isTrue();
+    assertThat(release(v, "C")).isTrue();
+    LockGrant g = i(v, "A");
+    assertThat(g.granted()).as("now the sole holder").isTrue();
+    assertThat(g.mode()).isEqualTo(LockMode.EXCLUSIVE);
+  }
+
+  @Test
+  public void intentionsLapseAfterTheirTimeoutAndRenew() {
+    if (!supportsIntentionLocks()) {
+      return;
+    }
+    String u = uri("i-lapse");
+    assertThat(i(u, "A").granted()).isTrue();
+    elapse(Duration.ofSeconds(5));
+    assertThat(i(u, "B").granted()).isTrue();
+    elapse(Duration.ofSeconds(4));
+    LockGrant renewed = i(u, "A"); // 9 s after A's grant
+    assertThat(renewed.granted()).isTrue();
+    assertThat(renewed.mode()).isEqualTo(LockMode.INTENTION);
+    elapse(Duration.ofSeconds(6).plus(slack())); // B lapsed; A has 4 s left
+    assertThat(s(u, "C").granted()).as("A's renewed intention still holds").isFalse();
+    assertThat(release(u, "B")).as("a lapsed intention is not held").isFalse();
+    elapse(Duration.ofSeconds(4).plus(slack()));
+    assertThat(s(u, "C").granted()).as("every intention lapsed").isTrue();
+    assertThat(release(u, "A")).isFalse();
+  }
+
+  @Test
+  public void afterARestartIntentionsAreRefusedForTheLongestTimeout() {
+    if (!supportsIntentionLocks() || !supportsRestart()) {
+      return;
+    }
+    String u = uri("i-r");
+    Duration longest = max(defaultTimeout(), TIMEOUT);
+    assertThat(i(u, "A").granted()).isTrue();
+    assertThat(i(u, "B").granted()).isTrue();
+
+    restartService();
+    assertRefused(() -> acquire(LockMode.INTENTION, u, "C"));
+    assertRefused(() -> acquire(LockMode.INTENTION, u, "A"));
+    assertThat(release(u, "B")).as("the restart lost B's intention").isFalse();
+    elapse(longest.minus(slack()).minusMillis(1));
+    assertRefused(() -> acquire(LockMode.INTENTION, u, "C"));
+
+    LockGrant g = afterRefusal(() -> locks.acquireExclusive(u, "C"), longest);
+    assertThat(g.granted()).as("the intentions held before the restart have lapsed").isTrue();
+    assertThat(i(u, "A").granted()).isFalse();
+  }
+
+  @Test
+  public void concurrentSharedAndIntentionRequestsGrantOneModeOnly() throws Exception {
+    if (!supportsIntentionLocks()) {
+      return;
+    }
+    int threads = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      for (int round = 0; round < 20; round++) {
+        String u = uri("race-si-" + round);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<LockGrant>> results = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          String client = "t" + t;
+          LockMode mode = t % 2 == 0 ? LockMode.SHARED : LockMode.INTENTION;
+          results.add(
+              pool.submit(
+                  () -> {
+                    go.await();
+                    return await(acquire(mode, u, client));
+                  }));
+        }
+        go.countDown();
+        List<LockMode> granted = new ArrayList<>();
+        for (Future<LockGrant> r : results) {
+          LockGrant g = r.get(30, TimeUnit.SECONDS);
+          if (g.granted()) {
+            granted.add(g.mode());
+          }
+        }
+        assertThat(granted).as("round " + round).hasSize(threads / 2);
+        assertThat(new HashSet<>(granted)).as("round " + round).hasSize(1);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   // ---- randomized safety ----
 
   /**
@@ -295,6 +503,7 @@ public abstract class LockServiceContract extends ContractSupport {
     await(locks.setTimeout(uri("rs/"), Duration.ofSeconds(5)));
     await(locks.setTimeout(uri("rs/long"), Duration.ofSeconds(12)));
     long slack = slack().toMillis();
+    boolean intentions = supportsIntentionLocks();
     Map<String, Map<String, View>> views = new HashMap<>();
     for (String u : uris) {
       views.put(u, new HashMap<>());
@@ -311,9 +520,11 @@ public abstract class LockServiceContract extends ContractSupport {
       View mine = onUri.get(c);
       String at = "step " + step + " at " + now + " ms, " + c + " on " + u;
       if (op < 600) {
-        LockMode want = op < 300 ? LockMode.EXCLUSIVE : LockMode.SHARED;
-        CompletableFuture<LockGrant> f =
-            want == LockMode.EXCLUSIVE ? locks.acquireExclusive(u, c) : locks.acquireShared(u, c);
+        LockMode want =
+            op < 300
+                ? LockMode.EXCLUSIVE
+                : op < 450 || !intentions ? LockMode.SHARED : LockMode.INTENTION;
+        CompletableFuture<LockGrant> f = acquire(want, u, c);
         LockGrant g;
         try {
           g = await(f);
@@ -329,27 +540,30 @@ public abstract class LockServiceContract extends ContractSupport {
         long timeout = u.endsWith("long") ? 12_000 : 5_000;
         assertThat(g.validFor()).as(at).isEqualTo(Duration.ofMillis(timeout));
         boolean conflict = false;
+        boolean othersMayHold = false;
         for (Map.Entry<String, View> e : onUri.entrySet()) {
           View v = e.getValue();
-          if (!e.getKey().equals(c)
-              && now < v.until + slack
-              && (want == LockMode.EXCLUSIVE || v.mode == LockMode.EXCLUSIVE)) {
-            conflict = true;
+          if (!e.getKey().equals(c) && now < v.until + slack) {
+            othersMayHold = true;
+            conflict |= !v.mode.compatibleWith(want);
           }
+        }
+        if (mine != null && now < mine.until + slack && mine.mode != want) {
+          conflict |= othersMayHold; // asking for another mode than the one held: exclusive
         }
         if (g.granted()) {
           grants++;
           if (want == LockMode.EXCLUSIVE) {
             assertThat(g.mode()).as(at).isEqualTo(LockMode.EXCLUSIVE);
           } else if (mine != null
-              && mine.mode == LockMode.EXCLUSIVE
+              && mine.mode != want
               && now < mine.until - slack
               && mine.restarts == restarts) {
             assertThat(g.mode())
-                .as("an exclusive holder keeps X, " + at)
+                .as("a holder of another mode gets X, " + at)
                 .isEqualTo(LockMode.EXCLUSIVE);
-          } else if (mine == null || mine.mode == LockMode.SHARED || now >= mine.until + slack) {
-            assertThat(g.mode()).as(at).isEqualTo(LockMode.SHARED);
+          } else if (mine == null || mine.mode == want || now >= mine.until + slack) {
+            assertThat(g.mode()).as(at).isEqualTo(want);
           }
           onUri.put(c, new View(g.mode(), now + timeout, restarts));
         } else {
@@ -404,24 +618,22 @@ public abstract class LockServiceContract extends ContractSupport {
     assertThat(refusals).as("refusals").isGreaterThan(20);
   }
 
-  /** Among locks that clients believe they hold, an exclusive one is the only one on its URI. */
+  /** Among locks that clients believe they hold, every two on one URI are compatible. */
   private static void assertNoConflicts(
       Map<String, Map<String, View>> views, long now, long slack, String at) {
     for (Map.Entry<String, Map<String, View>> perUri : views.entrySet()) {
-      int held = 0;
-      int exclusive = 0;
+      List<LockMode> held = new ArrayList<>();
       for (View v : perUri.getValue().values()) {
         if (now < v.until - slack) {
-          held++;
-          if (v.mode == LockMode.EXCLUSIVE) {
-            exclusive++;
-          }
+          held.add(v.mode);
         }
       }
-      if (exclusive > 0) {
-        assertThat(held)
-            .as("conflicting locks on " + perUri.getKey() + " " + at + ": " + perUri.getValue())
-            .isEqualTo(1);
+      for (int i = 0; i < held.size(); i++) {
+        for (int j = i + 1; j < held.size(); j++) {
+          assertThat(held.get(i).compatibleWith(held.get(j)))
+              .as("conflicting locks on " + perUri.getKey() + " " + at + ": " + perUri.getValue())
+              .isTrue();
+        }
       }
     }
   }
@@ -482,6 +694,20 @@ public abstract class LockServiceContract extends ContractSupport {
   }
 
   // ---- helpers ----
+
+  /** Asks for {@code mode}; intentions only on a service that has them. */
+  protected CompletableFuture<LockGrant> acquire(LockMode mode, String uri, String client) {
+    return switch (mode) {
+      case SHARED -> locks.acquireShared(uri, client);
+      case EXCLUSIVE -> locks.acquireExclusive(uri, client);
+      case INTENTION -> SupportsIntentionLocks.of(locks).acquireIntention(uri, client);
+    };
+  }
+
+  /** An insert intention; only on a service that has them. */
+  protected LockGrant i(String uri, String client) {
+    return await(acquire(LockMode.INTENTION, uri, client));
+  }
 
   protected LockGrant x(String uri, String client) {
     return await(locks.acquireExclusive(uri, client));

@@ -19,6 +19,7 @@ import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.StoredItem;
 import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.cloudapi.SupportsIdempotentIncrement;
+import io.stratus.cloudapi.SupportsIntentionLocks;
 import io.stratus.cloudapi.SupportsQueueInspection;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -113,7 +114,7 @@ class InterceptionTest {
             SupportsConditionalPut.class,
             SupportsQueueInspection.class,
             AdvancedQueueService.class,
-            LockService.class,
+            SupportsIntentionLocks.class,
             SupportsIdempotentIncrement.class,
             MachineReservationService.class);
     int checkedMethods = 0;
@@ -159,8 +160,8 @@ class InterceptionTest {
       }
     }
     assertThat(seen).containsExactlyInAnyOrderElementsOf(EnumSet.allOf(Operation.class));
-    // 38 operations; three receives share one, and so do the two increments
-    assertThat(checkedMethods).isEqualTo(41);
+    // 39 operations; three receives share one, and so do the two increments
+    assertThat(checkedMethods).isEqualTo(42);
   }
 
   private Object wrapAny(Class<?> type, Object service) {
@@ -188,7 +189,7 @@ class InterceptionTest {
       return Operation.Service.SIMPLE_QUEUE;
     } else if (type == AdvancedQueueService.class) {
       return Operation.Service.ADVANCED_QUEUE;
-    } else if (type == LockService.class) {
+    } else if (LockService.class.isAssignableFrom(type)) {
       return Operation.Service.LOCK;
     } else if (CounterService.class.isAssignableFrom(type)) {
       return Operation.Service.COUNTER;
@@ -283,6 +284,34 @@ class InterceptionTest {
     SupportsIdempotentIncrement.of(idempotent).increment("c", "r").join();
     assertThat(rec.calls).extracting(Call::operation).containsExactly(Operation.COUNTER_INCREMENT);
     assertThat(made).containsExactly("increment");
+  }
+
+  @Test
+  void intentionLocksArePreservedExactlyWhenTheWrappedLocksHaveThem() {
+    RecordingInterceptor rec = new RecordingInterceptor();
+    List<String> made = new ArrayList<>();
+    LockService intentions = Decorators.wrap(fake(SupportsIntentionLocks.class, made), rec);
+    LockService plain = Decorators.wrap(fake(LockService.class, made), rec);
+
+    assertThat(intentions).isInstanceOf(SupportsIntentionLocks.class);
+    assertThat(plain).isNotInstanceOf(SupportsIntentionLocks.class);
+    assertThat(Decorators.wrap(Decorators.wrap(intentions, rec), rec))
+        .isInstanceOf(SupportsIntentionLocks.class);
+    assertThat(Decorators.wrap(Decorators.wrap(plain, rec), rec))
+        .isNotInstanceOf(SupportsIntentionLocks.class);
+    CloudServices bundle =
+        Decorators.wrap(
+            CloudServices.builder().locks(fake(SupportsIntentionLocks.class, made)).build(), rec);
+    assertThat(SupportsIntentionLocks.of(bundle.locks())).isNotNull();
+    assertThat(SupportsIntentionLocks.of(plain)).isNull();
+
+    rec.calls.clear();
+    made.clear();
+    SupportsIntentionLocks.of(intentions).acquireIntention("u", "A").join();
+    assertThat(rec.calls)
+        .extracting(Call::operation)
+        .containsExactly(Operation.LOCK_ACQUIRE_INTENTION);
+    assertThat(made).containsExactly("acquireIntention");
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockMode;
 import io.stratus.cloudapi.LockService;
+import io.stratus.cloudapi.SupportsIntentionLocks;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -22,6 +23,11 @@ import java.util.function.Consumer;
  * a refused lock aborts the transaction at once — nobody waits, so nobody deadlocks (paper 000,
  * section 5.5).
  *
+ * <p><b>Modes.</b> One mode is held per URI. A request for another mode than the one held asks for
+ * both ({@link LockMode#and}: shared and intention make exclusive), as the lock service grants it;
+ * an insert intention is asked for as an exclusive lock when the service lacks intentions
+ * ({@link SupportsIntentionLocks}), which is stricter and so correct.
+ *
  * <p><b>Leases.</b> A granted lock lapses at the moment its request was sent plus the timeout the
  * service reported ({@link LockGrant}); {@link #validUntilMillis()} is the earliest such moment of
  * all locks held, which a commit checks before it makes itself durable.
@@ -33,6 +39,10 @@ final class LockSet {
   private static final System.Logger LOG = System.getLogger(LockSet.class.getName());
 
   private final LockService locks;
+
+  /** {@link #locks} with intentions, or null when the service lacks them. */
+  private final SupportsIntentionLocks intentions;
+
   private final Clock clock;
   private final String owner;
   private final String transactionId;
@@ -53,15 +63,16 @@ final class LockSet {
       Consumer<CompletableFuture<?>> inFlight) {
     this.inFlight = inFlight;
     this.locks = locks;
+    this.intentions = SupportsIntentionLocks.of(locks);
     this.clock = clock;
     this.owner = owner;
     this.transactionId = transactionId;
   }
 
-  /** Whether a lock on {@code uri} at least as strong as {@code mode} is held. */
+  /** Whether a lock on {@code uri} that gives at least what {@code mode} gives is held. */
   boolean holds(String uri, LockMode mode) {
     LockMode m = held.get(uri);
-    return m == LockMode.EXCLUSIVE || (m != null && mode == LockMode.SHARED);
+    return m != null && m.covers(mode);
   }
 
   /** The earliest moment (this clock) a held lock may lapse; {@code Long.MAX_VALUE} if none. */
@@ -71,7 +82,8 @@ final class LockSet {
 
   /**
    * Acquires {@code mode} on every URI of {@code uris} not yet held that strongly (a shared lock
-   * held is upgraded to an exclusive one), all requests at once.
+   * held is upgraded to an exclusive one, and so is one held in the other of shared and
+   * intention), all requests at once.
    *
    * @throws TransactionConflictException when another transaction holds a conflicting lock on
    *     one of them (the locks granted meanwhile are held; the caller ends the transaction)
@@ -89,22 +101,23 @@ final class LockSet {
    * {@link #acquire(Collection, LockMode, String)} with a mode per URI, all requests at once.
    */
   void acquire(Map<String, LockMode> modes, String what) {
-    List<String> order = new ArrayList<>();
+    Map<String, LockMode> asks = new LinkedHashMap<>();
     for (Map.Entry<String, LockMode> e : modes.entrySet()) {
-      if (!holds(e.getKey(), e.getValue())) {
-        order.add(e.getKey());
+      LockMode h = held.get(e.getKey());
+      if (h == null || !h.covers(e.getValue())) {
+        LockMode ask = h == null ? e.getValue() : h.and(e.getValue());
+        asks.put(
+            e.getKey(), ask == LockMode.INTENTION && intentions == null ? LockMode.EXCLUSIVE : ask);
       }
     }
-    if (order.isEmpty()) {
+    if (asks.isEmpty()) {
       return;
     }
+    List<String> order = new ArrayList<>(asks.keySet());
     long sent = clock.millis();
     List<CompletableFuture<LockGrant>> grants = new ArrayList<>(order.size());
     for (String u : order) {
-      grants.add(
-          modes.get(u) == LockMode.EXCLUSIVE
-              ? locks.acquireExclusive(u, owner)
-              : locks.acquireShared(u, owner));
+      grants.add(request(u, asks.get(u)));
     }
     String refused = null;
     CloudException failure = null;
@@ -113,11 +126,7 @@ final class LockSet {
       try {
         LockGrant g = CloudFutures.await(grants.get(i));
         if (g.granted()) {
-          held.put(
-              u,
-              g.mode() == LockMode.EXCLUSIVE
-                  ? LockMode.EXCLUSIVE
-                  : held.getOrDefault(u, LockMode.SHARED));
+          held.put(u, g.mode()); // the mode the service holds for this owner now
           validUntil = Math.min(validUntil, sent + g.validFor().toMillis());
         } else if (refused == null) {
           refused = u;
@@ -126,7 +135,7 @@ final class LockSet {
         if (failure == null) {
           failure = e;
         }
-        held.putIfAbsent(u, modes.get(u)); // it may have been granted: release it too
+        held.putIfAbsent(u, asks.get(u)); // it may have been granted: release it too
         validUntil = Math.min(validUntil, sent);
       }
     }
@@ -144,6 +153,14 @@ final class LockSet {
     if (failure != null) {
       throw failure;
     }
+  }
+
+  private CompletableFuture<LockGrant> request(String uri, LockMode mode) {
+    return switch (mode) {
+      case SHARED -> locks.acquireShared(uri, owner);
+      case EXCLUSIVE -> locks.acquireExclusive(uri, owner);
+      case INTENTION -> intentions.acquireIntention(uri, owner);
+    };
   }
 
   /** Releases every lock and waits for the replies (a failed release lapses). */

@@ -52,9 +52,13 @@ import java.util.TreeSet;
  * cannot show that key stale; its own changes (reported by the record manager) stay on top.
  *
  * <p><b>Commit</b>: exclusive locks on every key written (upgrading the shared ones) and, for
- * each key inserted, on the first committed key after it — the fence a scanner of that gap holds;
- * after the grant the fences are checked again. Then a commit id, the commit record, the archive,
- * validation and the release of every lock, shared ones included, once the commit is durable.
+ * each key inserted, an insert intention on the first committed key after it — the fence a scanner
+ * of that gap holds shared. Intentions pass one another, so inserts into one gap (appends at the
+ * end of a tree above all) do not conflict, while a scanner of the gap and an insert into it
+ * exclude each other; a fence the transaction also read, wrote or scanned is locked exclusively
+ * ({@link LockSet}), and so is every fence on a lock service without intentions. After the grant
+ * the fences are checked again. Then a commit id, the commit record, the archive, validation and
+ * the release of every lock, shared ones included, once the commit is durable.
  * Any refused lock aborts at once (no waiting, no deadlock); every lock is held until the end
  * (strict), so commit-id order is a serialization order. The transaction timeout runs from begin:
  * reads and the commit after it fail retryably, and locks are never used past their lease.
@@ -354,12 +358,13 @@ public final class LockingProtocol extends IsolatingProtocol {
       Map<LogicalChange, String> fences = new LinkedHashMap<>();
       for (LogicalChange c : changes) {
         byte[] key = ChangeSets.treeKey(c);
-        commitLocks.putIfAbsent(core.treeLockUri(c.treeUri()), LockMode.SHARED);
-        commitLocks.put(core.lockUri(c.treeUri(), key), LockMode.EXCLUSIVE);
+        // Merged: a key written here that is also an insert's fence needs both, so exclusive.
+        commitLocks.merge(core.treeLockUri(c.treeUri()), LockMode.SHARED, LockMode::and);
+        commitLocks.merge(core.lockUri(c.treeUri(), key), LockMode.EXCLUSIVE, LockMode::and);
         if (inserts(c)) {
           String fence = fenceUri(c.treeUri(), latest.keyAfter(c.treeUri(), key));
           fences.put(c, fence);
-          commitLocks.put(fence, LockMode.EXCLUSIVE);
+          commitLocks.merge(fence, LockMode.INTENTION, LockMode::and);
         }
       }
       lockForCommit(commitLocks);
@@ -401,9 +406,11 @@ public final class LockingProtocol extends IsolatingProtocol {
     }
 
     /**
-     * After the exclusive locks: no key was committed into an inserted key's gap between the
-     * first look and the lock — else the new fence is locked too, and the gap looked at again,
-     * until a look finds every fence locked (a few rounds, then the transaction aborts).
+     * After the commit locks: no key was committed into an inserted key's gap between the first
+     * look and the lock — else the new fence is locked too (an intention, or exclusive as above),
+     * and the gap looked at again, until a look finds every fence locked (a few rounds, then the
+     * transaction aborts). Another insert into the same gap may have committed meanwhile, since
+     * intentions pass one another: its key is then the new fence.
      */
     private void checkFences(Map<LogicalChange, String> fences) {
       if (fences.isEmpty()) {
@@ -416,14 +423,14 @@ public final class LockingProtocol extends IsolatingProtocol {
         List<String> more = new ArrayList<>();
         for (LogicalChange c : fences.keySet()) {
           String now = fenceUri(c.treeUri(), latest.keyAfter(c.treeUri(), ChangeSets.treeKey(c)));
-          if (!locks.holds(now, LockMode.EXCLUSIVE)) {
+          if (!locks.holds(now, LockMode.INTENTION)) {
             more.add(now);
           }
         }
         if (more.isEmpty()) {
           return; // every gap is fenced by a lock this transaction holds
         }
-        lock(more, LockMode.EXCLUSIVE, "the gap of a key it inserts");
+        lock(more, LockMode.INTENTION, "the gap of a key it inserts");
       }
       throw new TransactionConflictException(
           "transaction "

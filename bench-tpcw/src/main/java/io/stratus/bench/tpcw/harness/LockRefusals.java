@@ -20,7 +20,9 @@ final class LockRefusals implements CallInterceptor {
   public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> proceed) {
     CompletableFuture<T> result = proceed.get();
     Operation op = call.operation();
-    if (op == Operation.LOCK_ACQUIRE_EXCLUSIVE || op == Operation.LOCK_ACQUIRE_SHARED) {
+    if (op == Operation.LOCK_ACQUIRE_EXCLUSIVE
+        || op == Operation.LOCK_ACQUIRE_SHARED
+        || op == Operation.LOCK_ACQUIRE_INTENTION) {
       result.thenAccept(
           value -> {
             if (value instanceof LockGrant grant && !grant.granted()) {

@@ -12,6 +12,7 @@ import static io.stratus.cloudapi.Operation.COUNTER_INCREMENT;
 import static io.stratus.cloudapi.Operation.COUNTER_SET_TIMEOUT;
 import static io.stratus.cloudapi.Operation.COUNTER_VALIDATE;
 import static io.stratus.cloudapi.Operation.LOCK_ACQUIRE_EXCLUSIVE;
+import static io.stratus.cloudapi.Operation.LOCK_ACQUIRE_INTENTION;
 import static io.stratus.cloudapi.Operation.LOCK_ACQUIRE_SHARED;
 import static io.stratus.cloudapi.Operation.LOCK_GET_TIMEOUT;
 import static io.stratus.cloudapi.Operation.LOCK_RELEASE;
@@ -133,6 +134,7 @@ public final class SigmodPrices {
             LOCK_SET_TIMEOUT,
             LOCK_ACQUIRE_EXCLUSIVE,
             LOCK_ACQUIRE_SHARED,
+            LOCK_ACQUIRE_INTENTION,
             LOCK_RELEASE,
             LOCK_GET_TIMEOUT)
         .priceClass(
