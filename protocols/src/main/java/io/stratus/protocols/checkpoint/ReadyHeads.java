@@ -33,6 +33,12 @@ final class ReadyHeads {
   private final Map<String, List<String>> parked = new HashMap<>();
   private final Map<String, String> keys = new HashMap<>();
 
+  /** Lane numbers above this are resolved without the cache (a damaged record's, say). */
+  private static final int MAX_CACHED_LANE = 1024;
+
+  /** Per writer, the header keys of its incarnation's lanes by lane number, made once. */
+  private final Map<String, String[]> laneKeys = new HashMap<>();
+
   /**
    * @param byWriter each writer's records in counter order; the caller takes a head off its chain
    *     once it applies it
@@ -56,6 +62,28 @@ final class ReadyHeads {
     return keys.computeIfAbsent(writer, w -> WriteChains.key(w, tree, uri));
   }
 
+  /** The header key of lane {@code lane} of {@code writer}'s incarnation. */
+  private String laneKey(String writer, int lane) {
+    if (lane >= MAX_CACHED_LANE) {
+      return keyOf(WriterIds.sibling(writer, lane)); // not a lane number any handle uses
+    }
+    String[] lanes = laneKeys.get(writer);
+    if (lanes == null || lanes.length <= lane) {
+      String[] grown = new String[Math.max(lane + 1, 4)];
+      if (lanes != null) {
+        System.arraycopy(lanes, 0, grown, 0, lanes.length);
+      }
+      lanes = grown;
+      laneKeys.put(writer, lanes);
+    }
+    String key = lanes[lane];
+    if (key == null) {
+      key = keyOf(WriterIds.sibling(writer, lane));
+      lanes[lane] = key;
+    }
+    return key;
+  }
+
   /**
    * Looks at {@code writer}'s head: drops what its chain's counter says was applied before (a
    * duplicate, or a redelivered message), then makes the head ready, parks it under an unmet
@@ -72,7 +100,7 @@ final class ReadyHeads {
       return;
     }
     for (LaneDependency d : head.after()) {
-      String sibling = keyOf(WriterIds.sibling(writer, d.lane()));
+      String sibling = laneKey(writer, d.lane());
       if (counters.getOrDefault(sibling, 0L) < d.counter()) {
         parked.computeIfAbsent(sibling, k -> new ArrayList<>(2)).add(writer);
         return;
