@@ -83,10 +83,33 @@ public final class OwnWrites implements ReadYourWrites {
     final ConcurrentSkipListMap<byte[], Pending> byKey =
         new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
     final AtomicLong version = new AtomicLong();
+
+    /** What the URIs of the tree's pages start with (the root's folder). */
+    final String pagePrefix;
+
+    TreePending(String root) {
+      this.pagePrefix = root.substring(0, root.lastIndexOf('/') + 1);
+    }
   }
 
-  /** An overlaid leaf: valid while the leaf is the same object and its tree's version holds. */
-  private record Overlaid(Page leaf, long version, Page result) {}
+  /**
+   * An overlaid leaf: valid while the leaf is the same object and its tree's version holds, or,
+   * once the version moved (a record added or forgotten anywhere in the tree), while the records
+   * in the leaf's range are still the same ones ({@code changes}, by identity).
+   */
+  private record Overlaid(Page leaf, long version, List<TreeChange> changes, Page result) {
+    boolean madeOf(List<TreeChange> now) {
+      if (now.size() != changes.size()) {
+        return false;
+      }
+      for (int i = 0; i < now.size(); i++) {
+        if (now.get(i) != changes.get(i)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
 
   /** Overlaid leaves kept at most (each a page copy), so hot leaves are not merged per read. */
   private static final int MAX_CACHED = 128;
@@ -127,7 +150,7 @@ public final class OwnWrites implements ReadYourWrites {
                 WriteChains.key(r.clientId(), !pageChain, chainPage),
                 chainPage,
                 pageChain);
-        TreePending tree = byTree.computeIfAbsent(r.treeUri(), t -> new TreePending());
+        TreePending tree = byTree.computeIfAbsent(r.treeUri(), TreePending::new);
         tree.byKey.put(p.change.key(), p);
         tree.version.incrementAndGet();
         added++;
@@ -205,12 +228,10 @@ public final class OwnWrites implements ReadYourWrites {
     if (leaf.kind() != PageKind.LEAF || byTree.isEmpty()) {
       return leaf;
     }
-    for (Map.Entry<String, TreePending> t : byTree.entrySet()) {
-      String root = t.getKey();
-      if (!leaf.uri().startsWith(root.substring(0, root.lastIndexOf('/') + 1))) {
+    for (TreePending tree : byTree.values()) {
+      if (!leaf.uri().startsWith(tree.pagePrefix)) {
         continue;
       }
-      TreePending tree = t.getValue();
       long version = tree.version.get(); // before reading the records: a later add invalidates
       Overlaid cached = cache.get(leaf.uri());
       if (cached != null && cached.leaf() == leaf && cached.version() == version) {
@@ -245,13 +266,18 @@ public final class OwnWrites implements ReadYourWrites {
         cache.remove(leaf.uri());
         return leaf;
       }
+      if (cached != null && cached.leaf() == leaf && cached.madeOf(unapplied)) {
+        // The tree's version moved for records outside this leaf: the copy made still holds.
+        cache.put(leaf.uri(), new Overlaid(leaf, version, cached.changes(), cached.result()));
+        return cached.result();
+      }
       // One pass over the leaf: a leaf may have many pending records (a session's inserts before
       // the tree's checkpoint), and one page copy per record made reads quadratic.
       Page result = BLinkTree.overlay(leaf, unapplied);
       if (cache.size() >= MAX_CACHED) {
         cache.clear(); // crude, but bounded and cheap; hot leaves come back at once
       }
-      cache.put(leaf.uri(), new Overlaid(leaf, version, result));
+      cache.put(leaf.uri(), new Overlaid(leaf, version, unapplied, result));
       return result;
     }
     return leaf;

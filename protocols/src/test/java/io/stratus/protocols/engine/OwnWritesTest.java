@@ -83,4 +83,43 @@ class OwnWritesTest {
         .isNegative();
     assertThat(own.pending()).as("forgotten once the leaf read shows it").isZero();
   }
+
+  private static LogRecord insert(int key, long counter) {
+    return new LogRecord(
+        new LogicalChange(
+            Kind.INSERT, ROOT, new byte[] {(byte) key}, new byte[] {9}, Optional.empty()),
+        WRITER,
+        counter,
+        "a-" + counter,
+        1000 + counter,
+        0);
+  }
+
+  /**
+   * An overlaid leaf is merged once: records added to another part of the tree leave it as it
+   * was (the same copy is served), and a record in its own range makes a new one.
+   */
+  @Test
+  void anOverlaidLeafIsMadeAgainOnlyWhenItsOwnRangeChanges() {
+    OwnWrites own = new OwnWrites();
+    Page root = Page.builder(ROOT, PageKind.INNER).level(1).build(); // shows nothing applied
+    Page leaf =
+        Page.builder(LEAF, PageKind.LEAF)
+            .level(0)
+            .highKey(new byte[] {50})
+            .entries(new byte[][] {{10}}, new byte[][] {{7}})
+            .build();
+    own.remember(Map.of("q", List.of(insert(20, 1))));
+    Page first = own.overlay(rootOnly(root), leaf);
+    assertThat(first.indexOf(new byte[] {20})).isNotNegative();
+
+    own.remember(Map.of("q", List.of(insert(60, 2)))); // beyond the leaf's high key
+    assertThat(own.overlay(rootOnly(root), leaf)).isSameAs(first);
+
+    own.remember(Map.of("q", List.of(insert(30, 3))));
+    Page second = own.overlay(rootOnly(root), leaf);
+    assertThat(second).isNotSameAs(first);
+    assertThat(second.indexOf(new byte[] {30})).isNotNegative();
+    assertThat(second.indexOf(new byte[] {60})).isNegative();
+  }
 }
