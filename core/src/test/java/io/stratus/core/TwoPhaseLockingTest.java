@@ -209,6 +209,48 @@ class TwoPhaseLockingTest {
     }
   }
 
+  /**
+   * Two large scanners of one tree pass each other (they hold the tree's writers' lock shared,
+   * writers hold intentions); a scanner that then writes the tree needs both, so it waits for the
+   * other scanner to end, and a writer is refused while either runs.
+   */
+  @Test
+  void largeScannersOfOneTreePassEachOther(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      Database a = open(f, "a");
+      Database b = open(f, "b");
+      Database c = open(f, "c");
+      load(a, 300);
+      try (Transaction first = a.begin();
+          Transaction second = b.begin()) {
+        assertThat(keys(first, KeyRange.closed(Key.of(0L), Key.of(199L)))).hasSize(200);
+        assertThat(keys(second, KeyRange.closed(Key.of(100L), Key.of(299L)))).hasSize(200);
+        assertThatThrownBy(
+                () ->
+                    c.run(
+                        ONCE,
+                        tx -> {
+                          update(tx, 250, "while scanned");
+                          return null;
+                        }))
+            .isInstanceOf(TransactionConflictException.class);
+        update(first, 7, "scanned");
+        assertThatThrownBy(first::commit)
+            .as("writing the tree while another scanner reads it whole")
+            .isInstanceOf(TransactionConflictException.class);
+        second.commit();
+      }
+      a.run(
+          ONCE,
+          tx -> {
+            assertThat(keys(tx, KeyRange.closed(Key.of(0L), Key.of(199L)))).hasSize(200);
+            update(tx, 7, "scanned");
+            return null;
+          });
+      assertThat(Fixture.itemsByKey(c)).containsEntry("7", "scanned");
+    }
+  }
+
   /** A probe holds its search key: a record moved into it by another transaction is refused. */
   @Test
   void anIndexProbeAdmitsNoPhantom(@Seed long seed) {

@@ -10,6 +10,7 @@ import io.stratus.btree.TreeChange;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.LockMode;
 import io.stratus.cloudapi.OutcomeUnknownException;
+import io.stratus.cloudapi.SupportsIntentionLocks;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
@@ -81,8 +82,21 @@ public final class LockingProtocol extends IsolatingProtocol {
     return new LockingProtocol(ctx);
   }
 
+  /**
+   * The mode of a tree's writers' lock for a commit that writes the tree, and for a transaction
+   * that reads so much of it that it locks the whole tree. With intentions, writers hold
+   * intentions (which pass one another) and whole-tree readers hold it shared (so two of them pass
+   * one another too); without, writers hold it shared and whole-tree readers exclusively.
+   */
+  private final LockMode treeWriters;
+
+  private final LockMode treeReaders;
+
   private LockingProtocol(ProtocolContext ctx) {
     super(new IsolationCore(ctx, ProtocolKind.TWO_PHASE_LOCKING));
+    boolean intentions = SupportsIntentionLocks.of(ctx.services().locks()) != null;
+    this.treeWriters = intentions ? LockMode.INTENTION : LockMode.SHARED;
+    this.treeReaders = intentions ? LockMode.SHARED : LockMode.EXCLUSIVE;
   }
 
   @Override
@@ -227,7 +241,7 @@ public final class LockingProtocol extends IsolatingProtocol {
       }
       TreeMap<byte[], byte[]> entries = latest.scan(root, range);
       if (!wholeTrees.contains(root) && entries.size() > ESCALATE_AT) {
-        lock(List.of(core.treeLockUri(root)), LockMode.EXCLUSIVE, "a whole tree it reads");
+        lock(List.of(core.treeLockUri(root)), treeReaders, "a whole tree it reads");
         latest.refresh(List.of(root)); // no writer of the tree commits from here on
         wholeTrees.add(root);
         entries = latest.scan(root, range);
@@ -359,7 +373,7 @@ public final class LockingProtocol extends IsolatingProtocol {
       for (LogicalChange c : changes) {
         byte[] key = ChangeSets.treeKey(c);
         // Merged: a key written here that is also an insert's fence needs both, so exclusive.
-        commitLocks.merge(core.treeLockUri(c.treeUri()), LockMode.SHARED, LockMode::and);
+        commitLocks.merge(core.treeLockUri(c.treeUri()), treeWriters, LockMode::and);
         commitLocks.merge(core.lockUri(c.treeUri(), key), LockMode.EXCLUSIVE, LockMode::and);
         if (inserts(c)) {
           String fence = fenceUri(c.treeUri(), latest.keyAfter(c.treeUri(), key));
