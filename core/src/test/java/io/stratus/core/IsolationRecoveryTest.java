@@ -13,6 +13,7 @@ import static io.stratus.core.BasicProtocolTest.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.stratus.CommitFailedException;
 import io.stratus.TransactionConflictException;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.FaultInterceptor;
@@ -141,6 +142,54 @@ class IsolationRecoveryTest {
       settle(f, b);
       Database late = f.open(config(f, kind, "late"));
       assertThat(BasicProtocolTest.read(late, 30)).isEqualTo("a+b");
+    }
+  }
+
+  /**
+   * A commit whose reads are refused before its commit record (the first committer's check, the
+   * serializable check, the fence of the key it inserts) fails retryably: nothing was
+   * sent, so the outcome is known. Its commit id is validated and its locks released, so the
+   * retry commits at once and another client reads it, with no clock moved.
+   */
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING"})
+  void aReadRefusedBeforeTheCommitRecordFailsTheCommitRetryably(
+      ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      Database b = f.open(config(f, kind, "b"));
+      load(b, 50);
+      FaultPlan refused =
+          FaultPlan.builder()
+              .unavailable(
+                  FaultPlan.Selector.operations(
+                      Operation.ADVANCED_QUEUE_RECEIVE, Operation.COUNTER_HIGHEST_VALIDATED),
+                  1.0)
+              .build();
+      SwitchedFaults faults = new SwitchedFaults(new FaultInterceptor(refused, seed, f.clock));
+      Database a =
+          f.open(
+              f.config(faults)
+                  .protocol(kind)
+                  .clientId("a")
+                  .checkpointExecutor(new ManualExecutor()));
+      try (Transaction tx = a.begin()) {
+        tx.create("items", Key.of(100L), Fixture.bytes("a"));
+        touch(b, 30, "b"); // a commit after its snapshot, for its checks to read
+        faults.switchTo(true);
+        assertThatThrownBy(tx::commit)
+            .isInstanceOfSatisfying(
+                CommitFailedException.class, e -> assertThat(e.isRetryable()).isTrue());
+      }
+      faults.switchTo(false);
+      assertThat(faults.injected()).isPositive();
+      assertThat(a.stats().unknownCommits()).isZero();
+      a.run(
+          RetryPolicy.builder().maxAttempts(1).build(),
+          tx -> {
+            tx.create("items", Key.of(100L), Fixture.bytes("a"));
+            return null;
+          });
+      assertThat(BasicProtocolTest.read(b, 100)).isEqualTo("a");
     }
   }
 

@@ -38,8 +38,12 @@ public final class ListAppendWorkload {
         });
   }
 
-  /** One transaction named {@code id}, run with {@code retries}; every attempt recorded. */
-  public void transact(
+  /**
+   * One transaction named {@code id}, run with {@code retries}; every attempt recorded.
+   *
+   * @return how it ended
+   */
+  public Status transact(
       Database db, RetryPolicy retries, ListAppendHistory history, SplittableRandom r, String id) {
     int[] read = {r.nextInt(keys), r.nextInt(keys)};
     int[] append =
@@ -83,6 +87,7 @@ public final class ListAppendWorkload {
       Status s = i == attempts.size() - 1 ? outcome : Status.ABORTED;
       history.add(new ListAppendHistory.Transaction(a.id(), a.reads(), a.appends(), s));
     }
+    return outcome;
   }
 
   /** Every list as a read-only transaction of {@code db} sees it, by key name ("k0", ...). */

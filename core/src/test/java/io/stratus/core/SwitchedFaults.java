@@ -4,7 +4,9 @@ import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.FaultInterceptor;
+import io.stratus.cloudapi.decorate.InjectedFault;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -32,6 +34,11 @@ public final class SwitchedFaults implements CallInterceptor {
   /** Faults injected so far on calls of {@code operation}. */
   public long injected(Operation operation) {
     return faults.injectedFaults().stream().filter(f -> f.operation() == operation).count();
+  }
+
+  /** Faults injected so far that {@code which} selects. */
+  public long injected(Predicate<InjectedFault> which) {
+    return faults.injectedFaults().stream().filter(which).count();
   }
 
   @Override

@@ -602,6 +602,18 @@ final class IsolationCore implements AutoCloseable {
         cause);
   }
 
+  /**
+   * A read a commit makes before its commit record (before images, its checks) failed: nothing
+   * was sent, so the commit failed, retryably when the read may be tried again. The caller has
+   * validated the commit id and released the locks, or took neither.
+   */
+  static CommitFailedException readFailed(String tx, String what, CloudException cause) {
+    return new CommitFailedException(
+        "commit of transaction " + tx + ": " + what + " failed; nothing was sent",
+        cause.isRetryable() || cause instanceof OutcomeUnknownException,
+        cause);
+  }
+
   /** A commit that ends before its commit record: validate its id, release its locks. */
   void abandon(long commitId, LockSet held) {
     validateQuietly(commitId);

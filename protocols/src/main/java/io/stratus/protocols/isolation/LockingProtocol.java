@@ -361,31 +361,41 @@ public final class LockingProtocol extends IsolatingProtocol {
           unread.add(c.treeUri());
         }
       }
-      if (!unread.isEmpty()) {
-        latest.refresh(unread);
-      }
-      List<LogicalChange> changes = ChangeSets.collapse(ws, latest);
-      if (changes.isEmpty()) {
-        return CommitResult.empty();
-      }
+      List<LogicalChange> changes;
       Map<String, LockMode> commitLocks = new LinkedHashMap<>();
       Map<LogicalChange, String> fences = new LinkedHashMap<>();
-      for (LogicalChange c : changes) {
-        byte[] key = ChangeSets.treeKey(c);
-        // Merged: a key written here that is also an insert's fence needs both, so exclusive.
-        commitLocks.merge(core.treeLockUri(c.treeUri()), treeWriters, LockMode::and);
-        commitLocks.merge(core.lockUri(c.treeUri(), key), LockMode.EXCLUSIVE, LockMode::and);
-        if (inserts(c)) {
-          String fence = fenceUri(c.treeUri(), latest.keyAfter(c.treeUri(), key));
-          fences.put(c, fence);
-          commitLocks.merge(fence, LockMode.INTENTION, LockMode::and);
+      try {
+        if (!unread.isEmpty()) {
+          latest.refresh(unread);
         }
+        changes = ChangeSets.collapse(ws, latest);
+        for (LogicalChange c : changes) {
+          byte[] key = ChangeSets.treeKey(c);
+          // Merged: a key written here that is also an insert's fence needs both, so exclusive.
+          commitLocks.merge(core.treeLockUri(c.treeUri()), treeWriters, LockMode::and);
+          commitLocks.merge(core.lockUri(c.treeUri(), key), LockMode.EXCLUSIVE, LockMode::and);
+          if (inserts(c)) {
+            String fence = fenceUri(c.treeUri(), latest.keyAfter(c.treeUri(), key));
+            fences.put(c, fence);
+            commitLocks.merge(fence, LockMode.INTENTION, LockMode::and);
+          }
+        }
+      } catch (CloudException e) {
+        throw IsolationCore.readFailed(
+            info.transactionId(), "reading the latest committed state", e);
+      }
+      if (changes.isEmpty()) {
+        return CommitResult.empty();
       }
       lockForCommit(commitLocks);
       core.ctx().crashPoints().reach(CrashPoint.ISOLATION_AFTER_LOCKS.id());
       long commitId = core.takeCommitId(info.transactionId(), locks);
       try {
         checkFences(fences);
+      } catch (CloudException e) {
+        core.abandon(commitId, locks);
+        throw IsolationCore.readFailed(
+            info.transactionId(), "looking at the gaps of the keys it inserts", e);
       } catch (RuntimeException e) {
         core.abandon(commitId, locks);
         throw e;

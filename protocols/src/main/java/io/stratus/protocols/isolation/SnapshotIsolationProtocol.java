@@ -136,7 +136,12 @@ public final class SnapshotIsolationProtocol extends IsolatingProtocol {
     @Override
     public CommitResult commit(WriteSet ws) {
       checkTime();
-      List<LogicalChange> changes = collapse(ws);
+      List<LogicalChange> changes;
+      try {
+        changes = collapse(ws);
+      } catch (CloudException e) {
+        throw IsolationCore.readFailed(info.transactionId(), "reading its before images", e);
+      }
       if (changes.isEmpty()) {
         return CommitResult.empty();
       }
@@ -208,6 +213,9 @@ public final class SnapshotIsolationProtocol extends IsolatingProtocol {
             id, commitId, start + core.settings().transactionTimeout().toMillis());
         validateReads(tx, commitId);
       }
+    } catch (CloudException e) {
+      core.abandon(commitId, held);
+      throw IsolationCore.readFailed(id, "checking the commits since its snapshot", e);
     } catch (RuntimeException e) {
       core.abandon(commitId, held);
       throw e;
