@@ -104,15 +104,15 @@ public final class BulkLoader {
     byte[] previous = null;
     while (sorted.hasNext()) {
       TreeCursor.Entry e = sorted.next();
-      byte[] key = e.keyRaw();
+      byte[] key = e.keyUnsafe();
       if (previous != null && Keys.compare(previous, key) >= 0) {
         throw new IllegalArgumentException(
             "bulk load input is not strictly increasing at entry "
                 + entries
                 + (Keys.compare(previous, key) == 0 ? " (duplicate key)" : ""));
       }
-      tree.checkEntry(pageSize, key, e.valueRaw());
-      levels.get(0).offer(key, e.valueRaw());
+      tree.checkEntry(pageSize, key, e.valueUnsafe());
+      levels.get(0).offer(key, e.valueUnsafe());
       previous = key;
       entries++;
     }

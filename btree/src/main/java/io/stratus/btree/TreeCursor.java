@@ -151,15 +151,17 @@ public final class TreeCursor implements Iterator<TreeCursor.Entry> {
   }
 
   /**
-   * One (key, value) entry. Arrays are copied in and out, so an entry can be kept and shared.
+   * One (key, value) entry. The constructor takes the arrays it is given as they are (a scan hands
+   * over fresh copies, so a record read costs one copy, not two); the accessors copy out, so an
+   * entry can be kept and shared. Whoever constructs one must not change the arrays afterwards.
    *
    * @param key the entry's key
    * @param value the entry's value (record payload, or empty in a secondary index)
    */
   public record Entry(byte[] key, byte[] value) {
     public Entry {
-      key = Objects.requireNonNull(key, "key").clone();
-      value = Objects.requireNonNull(value, "value").clone();
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(value, "value");
     }
 
     @Override
@@ -172,13 +174,16 @@ public final class TreeCursor implements Iterator<TreeCursor.Entry> {
       return value.clone();
     }
 
-    /** The key without a copy, for use inside this package. */
-    byte[] keyRaw() {
+    /**
+     * The key without a copy, for a caller that hands it on to something that never changes it
+     * (the record manager's keys); the caller must not change it either.
+     */
+    public byte[] keyUnsafe() {
       return key;
     }
 
-    /** The value without a copy, for use inside this package. */
-    byte[] valueRaw() {
+    /** The value without a copy, on the terms of {@link #keyUnsafe()}. */
+    public byte[] valueUnsafe() {
       return value;
     }
 

@@ -619,7 +619,7 @@ public final class Transaction implements AutoCloseable {
     protocolTx.readKeys(index.tree().rootUri(), range);
     TreeCursor entries = index.tree().scan(view, range);
     while (entries.hasNext()) {
-      byte[] composite = entries.next().key();
+      byte[] composite = entries.next().keyUnsafe(); // the scan's own copy
       byte[] recordKey = SecondaryKeys.recordKey(composite);
       readKey(c.primary, recordKey);
       Optional<byte[]> payload = c.primary.get(view, recordKey);
@@ -671,7 +671,7 @@ public final class Transaction implements AutoCloseable {
         throw new NoSuchElementException();
       }
       TreeCursor.Entry e = entries.next();
-      return Record.wrap(Key.wrap(e.key()), e.value());
+      return Record.wrap(Key.wrap(e.keyUnsafe()), e.valueUnsafe()); // the scan's own copies
     }
 
     @Override
