@@ -5,17 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.TransactionConflictException;
 import io.stratus.cloudapi.CloudServices;
-import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.SupportsIntentionLocks;
+import io.stratus.cloudapi.testing.PlainServices;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.ProtocolKind;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -277,31 +275,6 @@ class TwoPhaseLockingInsertTest {
   /** {@code locks} as a plain lock service, without the ability to take intentions. */
   private static LockService withoutIntentions(LockService locks) {
     assertThat(locks).isInstanceOf(SupportsIntentionLocks.class);
-    return new LockService() {
-      @Override
-      public CompletableFuture<Void> setTimeout(String uriPrefix, Duration timeout) {
-        return locks.setTimeout(uriPrefix, timeout);
-      }
-
-      @Override
-      public CompletableFuture<LockGrant> acquireExclusive(String uri, String clientId) {
-        return locks.acquireExclusive(uri, clientId);
-      }
-
-      @Override
-      public CompletableFuture<LockGrant> acquireShared(String uri, String clientId) {
-        return locks.acquireShared(uri, clientId);
-      }
-
-      @Override
-      public CompletableFuture<Boolean> release(String uri, String clientId) {
-        return locks.release(uri, clientId);
-      }
-
-      @Override
-      public CompletableFuture<Duration> timeoutFor(String uri) {
-        return locks.timeoutFor(uri);
-      }
-    };
+    return PlainServices.locks(locks);
   }
 }

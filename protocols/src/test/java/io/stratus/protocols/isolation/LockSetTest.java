@@ -14,8 +14,8 @@ import io.stratus.cloudapi.decorate.CloudMeter;
 import io.stratus.cloudapi.decorate.Decorators;
 import io.stratus.cloudapi.decorate.MeteringInterceptor;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
+import io.stratus.cloudapi.testing.PlainServices;
 import io.stratus.cloudapi.time.ManualClock;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,31 +149,6 @@ class LockSetTest {
 
   /** {@code locks} as a plain lock service, without the ability to take intentions. */
   private static LockService withoutIntentions(LockService locks) {
-    return new LockService() {
-      @Override
-      public CompletableFuture<Void> setTimeout(String uriPrefix, Duration timeout) {
-        return locks.setTimeout(uriPrefix, timeout);
-      }
-
-      @Override
-      public CompletableFuture<LockGrant> acquireExclusive(String uri, String clientId) {
-        return locks.acquireExclusive(uri, clientId);
-      }
-
-      @Override
-      public CompletableFuture<LockGrant> acquireShared(String uri, String clientId) {
-        return locks.acquireShared(uri, clientId);
-      }
-
-      @Override
-      public CompletableFuture<Boolean> release(String uri, String clientId) {
-        return locks.release(uri, clientId);
-      }
-
-      @Override
-      public CompletableFuture<Duration> timeoutFor(String uri) {
-        return locks.timeoutFor(uri);
-      }
-    };
+    return PlainServices.locks(locks);
   }
 }
