@@ -237,13 +237,6 @@ public final class QueueEngine implements CommitProtocol {
     return log.recoverAbandonedClients();
   }
 
-  /**
-   * Drains the log (settles, propagates, recovers), then checkpoints every PU queue of the
-   * database on the calling thread: trees first (their splits move keys that data-page
-   * checkpoints then follow), then data pages; each queue until a few receives in a row find it
-   * empty, bounded; the listing is repeated (bounded) while a pass applied anything, so queues
-   * created meanwhile are applied too. Commits the log still holds count as waiting.
-   */
   @Override
   public int owedCheckpoints() {
     return scheduler.owedQueues();
@@ -255,6 +248,13 @@ public final class QueueEngine implements CommitProtocol {
     return target.isPresent() && checkpointer.closeGaps(target.get()).completed();
   }
 
+  /**
+   * Drains the log (settles, propagates, recovers), then checkpoints every PU queue of the
+   * database on the calling thread: trees first (their splits move keys that data-page
+   * checkpoints then follow), then data pages; each queue until a few receives in a row find it
+   * empty, bounded; the listing is repeated (bounded) while a pass applied anything, so queues
+   * created meanwhile are applied too. Commits the log still holds count as waiting.
+   */
   @Override
   public CheckpointSummary checkpointAll() {
     int waiting = log.drain();
