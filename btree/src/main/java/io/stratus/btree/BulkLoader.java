@@ -30,7 +30,8 @@ import java.util.Optional;
  * root is known by then.
  *
  * <p><b>Fill factor.</b> 1.0 (default) packs pages full, good for read-mostly data; a lower
- * factor leaves room so later inserts do not split at once. Every page holds at least one entry,
+ * factor leaves room so later inserts do not split at once. Leaves are packed as if every entry
+ * carried a write stamp already, so updates (which add one) fit where the loaded entry was. Every page holds at least one entry,
  * inner pages at least two (so the levels shrink), even if that exceeds the fill factor (never
  * the page size).
  *
@@ -171,7 +172,18 @@ public final class BulkLoader {
       }
       keys.add(key);
       values.add(value);
-      entryBytes += PageSizing.entryBytes(key, value);
+      entryBytes += bytesOf(key, value);
+    }
+
+    /**
+     * What (key, value) will take in this level's pages: a leaf's entries count with a write
+     * stamp, which the first checkpoint that updates them adds, so that a full leaf does not split
+     * at its first update (which would double a loaded table's pages).
+     */
+    private long bytesOf(byte[] key, byte[] value) {
+      return level == 0
+          ? PageSizing.stampedEntryBytes(key, value)
+          : PageSizing.entryBytes(key, value);
     }
 
     /**
@@ -189,8 +201,9 @@ public final class BulkLoader {
                   lowKey.length,
                   nextKey == null ? -1 : nextKey.length,
                   nextKey == null ? -1 : PageSizing.utf8Length(nextUri))
+              + (level == 0 ? PageSizing.STAMPS_FIXED : 0)
               + entryBytes
-              + PageSizing.entryBytes(key, value);
+              + bytesOf(key, value);
       boolean needsSecond = level > 0 && keys.size() < 2;
       return size <= (needsSecond ? store.pageSize() : budget);
     }

@@ -46,6 +46,12 @@ final class PageSizing {
    */
   static final int PER_STAMPED_ENTRY;
 
+  /** Bytes a write stamp adds to an entry of a page that already carries stamps, at most. */
+  static final int PER_STAMP;
+
+  /** Bytes a page pays once for carrying stamps at all. */
+  static final int STAMPS_FIXED;
+
   /** Extra bytes a present (empty) high key costs beyond its length. */
   static final int HIGH_KEY_PRESENT;
 
@@ -67,6 +73,18 @@ final class PageSizing {
                 .build()
                 .encodedSizeBound()
             - FIXED;
+    int twoStamped =
+        Page.builder("", PageKind.LEAF)
+                .entries(
+                    new byte[][] {none, {0}}, // keys must differ: the second is one byte long
+                    new byte[][] {none, none},
+                    new long[] {Long.MAX_VALUE, Long.MAX_VALUE})
+                .build()
+                .encodedSizeBound()
+            - FIXED
+            - 1;
+    PER_STAMP = twoStamped - PER_STAMPED_ENTRY - PER_ENTRY;
+    STAMPS_FIXED = PER_STAMPED_ENTRY - PER_ENTRY - PER_STAMP;
     HIGH_KEY_PRESENT =
         Page.builder("", PageKind.LEAF).highKey(none).build().encodedSizeBound() - FIXED;
     SIBLING_PRESENT =
@@ -103,6 +121,11 @@ final class PageSizing {
   /** Bytes an entry adds to a page. */
   static int entryBytes(byte[] key, byte[] value) {
     return key.length + value.length + PER_ENTRY;
+  }
+
+  /** Bytes an entry adds to a leaf once it carries a write stamp (at most). */
+  static int stampedEntryBytes(byte[] key, byte[] value) {
+    return entryBytes(key, value) + PER_STAMP;
   }
 
   /**

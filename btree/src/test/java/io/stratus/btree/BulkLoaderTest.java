@@ -63,31 +63,36 @@ class BulkLoaderTest {
     assertThat(TreeChecker.check(store, tree, model)).isEqualTo(s.levels());
     assertThat(s.levels()).isGreaterThanOrEqualTo(3);
 
-    // Fill factor: no page beyond the budget; every leaf but the last is full, i.e. the next
-    // entry did not fit (up to the length of the high key it was judged with, at most 12).
+    // Fill factor: no page beyond the budget, even once every entry carries a write stamp; every
+    // leaf but the last is full, i.e. the next entry did not fit with a stamp (up to the length of
+    // the high key it was judged with, at most 12).
     int budget = (int) Math.floor(fillFactor * PAGE_SIZE);
     List<Page> leaves = leaves(store, tree);
     assertThat(leaves).hasSize(s.leaves());
     int slack = 12;
     for (int i = 0; i < leaves.size(); i++) {
       Page leaf = leaves.get(i);
-      assertThat(leaf.encodedSizeBound()).isLessThanOrEqualTo(budget);
+      int stamped =
+          leaf.encodedSizeBound()
+              + PageSizing.STAMPS_FIXED
+              + leaf.entryCount() * PageSizing.PER_STAMP;
+      assertThat(stamped).as("leaf %d with stamps", i).isLessThanOrEqualTo(budget);
       if (i + 1 < leaves.size()) {
         Page next = leaves.get(i + 1);
-        int nextEntry = PageSizing.entryBytes(next.key(0), next.value(0));
-        assertThat(leaf.encodedSizeBound() + nextEntry + slack)
-            .as("leaf %d is full", i)
-            .isGreaterThan(budget);
+        int nextEntry = PageSizing.stampedEntryBytes(next.key(0), next.value(0));
+        assertThat(stamped + nextEntry + slack).as("leaf %d is full", i).isGreaterThan(budget);
       }
     }
     // About N / entries-per-page leaf writes: the point of bulk loading (000, Table 4).
     long entryBytes =
         model.entrySet().stream()
-            .mapToLong(e -> PageSizing.entryBytes(e.getKey(), e.getValue()))
+            .mapToLong(e -> PageSizing.stampedEntryBytes(e.getKey(), e.getValue()))
             .sum();
     // Each leaf but the last wastes at most its header and less than one entry (12 + 30 bytes).
     int waste =
-        PageSizing.headerBytes(16, 12, 12, 16) + PageSizing.entryBytes(new byte[12], new byte[30]);
+        PageSizing.headerBytes(16, 12, 12, 16)
+            + PageSizing.STAMPS_FIXED
+            + PageSizing.stampedEntryBytes(new byte[12], new byte[30]);
     assertThat(s.leaves()).isLessThanOrEqualTo((int) (entryBytes / (budget - waste)) + 1);
     assertThat(s.innerPages()).isLessThan(s.leaves() / 5);
 
