@@ -309,12 +309,15 @@ class IsolationHistoryTest {
     return unknown;
   }
 
-  /** Waits {@code d}, or ends the caller's retries once its phase has ended. */
+  /**
+   * A retry's back-off (it paces retries; no check depends on it), or the end of the caller's
+   * retries once its phase has ended.
+   */
   private static void stopOnceEnded(AtomicBoolean ended, Duration d) throws InterruptedException {
     if (ended.get()) {
       throw new InterruptedException("the phase has ended");
     }
-    Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000);
+    LockSupport.parkNanos(d.toNanos());
   }
 
   /**
