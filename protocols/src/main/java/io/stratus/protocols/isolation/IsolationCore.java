@@ -516,11 +516,6 @@ final class IsolationCore implements AutoCloseable {
     scheduleCheckpoints(writtenTrees(p.records()));
   }
 
-  /** Commits of this handle whose archive send failed and that it has not archived since. */
-  int archivesPending() {
-    return pendingArchives.size();
-  }
-
   /**
    * Sends the complete message, or the log messages and then the commit record, keyed by the
    * commit id; returns whether it took two steps.
