@@ -1,6 +1,5 @@
 package io.stratus.protocols.checkpoint;
 
-import io.stratus.CorruptLogMessageException;
 import io.stratus.CorruptPageException;
 import io.stratus.btree.BLinkTree;
 import io.stratus.btree.TreeChange;
@@ -9,8 +8,6 @@ import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
-import io.stratus.cloudapi.NotFoundException;
-import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.decorate.SimulatedCrashException;
@@ -25,8 +22,7 @@ import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.StorageLayout;
-import io.stratus.protocols.log.LogMessages;
-import io.stratus.protocols.log.LogPayloads;
+import io.stratus.protocols.log.HandBack;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues;
 import io.stratus.protocols.log.PuQueues.Target;
@@ -103,6 +99,13 @@ import java.util.function.Predicate;
  * Crash points: {@link CrashPoint#CHECKPOINT_PAGE_AFTER_LOCK} and the page's other steps (after
  * receive, put, delete), and the same four for a tree.
  *
+ * <p><b>Handing back.</b> A run that ends without applying messages it received (records after a
+ * gap or blocked, a page that does not exist or is corrupt, a lease too short to put, a cloud
+ * failure) hands them back to the queue when the queue can ({@link HandBack}), at the very end,
+ * after its last put and delete and before it releases its locks: the next run receives them at
+ * once instead of after the visibility timeout. Damaged messages that could not be set aside stay
+ * hidden, which spaces out the attempts. A simulated process death hands nothing back.
+ *
  * <p><b>Mutual exclusion.</b> Every run takes the queue's lock as an owner of its own (client id,
  * process nonce, run number), and the locks of leaves its moved records land on as that owner's
  * "moved" owner; a lock service treats a second acquire by the same owner as a renewal, so an
@@ -133,6 +136,9 @@ public final class Checkpointer {
    *     process or another): its records are someone else's to apply now
    * @param deferred records it received but left queued (after a gap in their chain, behind an
    *     unmet lane dependency, or waiting for room in the header)
+   * @param handedBack records of the messages it received, left in the queue and handed back,
+   *     receivable again at once (0 when the queue cannot change visibility: they stay hidden for
+   *     the lock timeout); the deferred records among them, and the others those messages hold
    */
   public record Outcome(
       boolean completed,
@@ -141,13 +147,19 @@ public final class Checkpointer {
       int applied,
       int deferred,
       int pagesWritten,
-      String why) {
+      String why,
+      int handedBack) {
     public static Outcome busy(String why) {
-      return new Outcome(false, true, 0, 0, 0, 0, why);
+      return new Outcome(false, true, 0, 0, 0, 0, why, 0);
     }
 
     public static Outcome gaveUp(String why, int received) {
-      return new Outcome(false, false, received, 0, 0, 0, why);
+      return new Outcome(false, false, received, 0, 0, 0, why, 0);
+    }
+
+    /** This outcome, with the {@code records} of the messages it handed back. */
+    Outcome withHandedBack(int records) {
+      return new Outcome(completed, busy, received, applied, deferred, pagesWritten, why, records);
     }
   }
 
@@ -177,6 +189,10 @@ public final class Checkpointer {
   private final boolean conditionalPuts;
 
   private final SimpleQueueService queues;
+
+  /** Hands what a run received and did not apply back to the queue, when the queue can. */
+  private final HandBack handBack;
+
   private final LockService locks;
   private final BufferPool pool;
   private final Clock clock;
@@ -210,6 +226,7 @@ public final class Checkpointer {
     this.locks = ctx.services().locks();
     this.pool = ctx.bufferPool();
     this.clock = ctx.clock();
+    this.handBack = new HandBack(queues, clock);
     this.crashPoints = ctx.crashPoints();
     this.names = names;
     this.lockTimeout = ctx.checkpoints().lockTimeout();
@@ -320,23 +337,28 @@ public final class Checkpointer {
     }
     Held held = new Held(sentAt + grant.validFor().toMillis(), owner);
     DirectPageStore.Lease lease = () -> held.deadline - clock.millis() > propagationMillis;
+    RunMessages in = new RunMessages(queues, queue, clock, lockTimeout, deadLetters, handBack);
     Outcome outcome;
     try {
       crashPoints.reach(step.afterLock().id());
-      outcome = checkpoint(target, queue, step, lease, held, closeGaps);
+      outcome = checkpoint(target, queue, step, lease, held, closeGaps, in);
     } catch (SimulatedCrashException e) {
       throw e; // the process died here: it releases nothing, its leases lapse
     } catch (DirectPageStore.Abandoned e) {
+      int handed = in.handBack();
       releaseAll(held, queue);
-      return Outcome.gaveUp(e.getMessage(), 0);
+      return Outcome.gaveUp(e.getMessage(), in.records.size()).withHandedBack(handed);
     } catch (RuntimeException | Error e) {
       // Whatever went wrong (a cloud failure, a bug, a page that would not fit), the locks go back
       // now: holding them until the lease ends would stop every other checkpoint of the queue.
+      // The messages too, where the queue can take them back: nothing of this run touches them.
+      in.handBack();
       releaseAll(held, queue);
       throw e;
     }
+    int handed = in.handBack();
     releaseAll(held, queue);
-    return outcome;
+    return outcome.withHandedBack(handed);
   }
 
   private void releaseAll(Held held, String queue) {
@@ -420,12 +442,13 @@ public final class Checkpointer {
       Steps step,
       DirectPageStore.Lease lease,
       Held held,
-      boolean closeGaps) {
+      boolean closeGaps,
+      RunMessages in) {
     leases.renewIfDue(); // a handle that checkpoints is alive, whether or not its queue has work
-    Received in = receive(queue);
+    in.receive(maxRecords);
     crashPoints.reach(step.afterReceive().id());
     if (in.handles.isEmpty()) {
-      return new Outcome(true, false, 0, 0, 0, 0, "queue empty");
+      return new Outcome(true, false, 0, 0, 0, 0, "queue empty", 0);
     }
     Set<LogRecord> none = Set.of();
     try {
@@ -513,7 +536,7 @@ public final class Checkpointer {
       Steps step,
       DirectPageStore.Lease lease,
       Held held,
-      Received in,
+      RunMessages in,
       Set<LogRecord> blocked,
       boolean closeGaps) {
     DirectPageStore store =
@@ -553,11 +576,18 @@ public final class Checkpointer {
     }
     Map<String, String> versions = store.flush(lease, target.uri()); // counters last
     crashPoints.reach(step.afterPut().id());
-    delete(queue, in.handlesWithout(chains.deferred()));
+    in.delete(in.handlesWithout(chains.deferred()));
     crashPoints.reach(step.afterDelete().id());
     store.install(versions);
     return new Outcome(
-        true, false, in.records.size(), applied, chains.deferred().size(), versions.size(), "done");
+        true,
+        false,
+        in.records.size(),
+        applied,
+        chains.deferred().size(),
+        versions.size(),
+        "done",
+        0);
   }
 
   /**
@@ -836,7 +866,6 @@ public final class Checkpointer {
     return BLinkTree.open(rootUri, rootUri.substring(0, rootUri.lastIndexOf('/') + 1));
   }
 
-  /** Messages received by one checkpoint: the records of the valid ones, and every handle. */
   /** The crash points of one checkpoint's steps: a tree's or a data page's. */
   private record Steps(
       CrashPoint afterLock, CrashPoint afterReceive, CrashPoint afterPut, CrashPoint afterDelete) {
@@ -852,81 +881,6 @@ public final class Checkpointer {
             CrashPoint.CHECKPOINT_PAGE_AFTER_RECEIVE,
             CrashPoint.CHECKPOINT_PAGE_AFTER_PUT,
             CrashPoint.CHECKPOINT_PAGE_AFTER_DELETE);
-  }
-
-  private static final class Received {
-    final List<LogRecord> records = new ArrayList<>();
-
-    /**
-     * Message id to the receipt handle of every copy received. Duplicate deliveries are applied
-     * once, but each copy is deleted: a copy left in the queue comes back after its visibility
-     * timeout, and without counters its records are applied again over what was written since.
-     */
-    final Map<String, List<String>> handles = new LinkedHashMap<>();
-
-    /** Message id to the records it holds. */
-    final Map<String, List<LogRecord>> byMessage = new LinkedHashMap<>();
-
-    /** The handles of the messages holding none of {@code deferred} (by identity). */
-    public List<String> handlesWithout(List<LogRecord> deferred) {
-      if (deferred.isEmpty()) {
-        List<String> all = new ArrayList<>();
-        handles.values().forEach(all::addAll);
-        return all;
-      }
-      java.util.Set<LogRecord> keep = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-      keep.addAll(deferred);
-      List<String> out = new ArrayList<>();
-      for (Map.Entry<String, List<String>> h : handles.entrySet()) {
-        if (byMessage.get(h.getKey()).stream().noneMatch(keep::contains)) {
-          out.addAll(h.getValue());
-        }
-      }
-      return out;
-    }
-  }
-
-  private Received receive(String queue) {
-    Received in = new Received();
-    int batch = queues.limits().maxBatchSize();
-    while (in.records.size() < maxRecords) {
-      List<QueueMessage> got;
-      try {
-        got = CloudFutures.await(queues.receive(queue, batch, lockTimeout));
-      } catch (NotFoundException e) {
-        break; // nobody ever sent to it
-      }
-      if (got.isEmpty()) {
-        break;
-      }
-      for (QueueMessage m : got) {
-        List<String> copies = in.handles.get(m.messageId());
-        if (copies != null) {
-          copies.add(m.receiptHandle()); // a duplicate: its records are in already
-          continue;
-        }
-        try {
-          List<LogRecord> rs = LogMessages.unpack(LogPayloads.of(m));
-          in.records.addAll(rs);
-          in.byMessage.put(m.messageId(), rs);
-          in.handles.put(m.messageId(), new ArrayList<>(List.of(m.receiptHandle())));
-        } catch (CorruptLogMessageException e) {
-          deadLetters.setAside(queue, m, e.getMessage()); // this run holds the queue's lock
-        }
-      }
-    }
-    return in;
-  }
-
-  private void delete(String queue, List<String> handles) {
-    int batch = queues.limits().maxBatchSize();
-    List<java.util.concurrent.CompletableFuture<Void>> calls = new ArrayList<>();
-    for (int i = 0; i < handles.size(); i += batch) {
-      calls.add(queues.deleteBatch(queue, handles.subList(i, Math.min(handles.size(), i + batch))));
-    }
-    for (java.util.concurrent.CompletableFuture<Void> c : calls) {
-      CloudFutures.await(c);
-    }
   }
 
   private void release(String queue, String owner) {
