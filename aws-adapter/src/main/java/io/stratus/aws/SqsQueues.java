@@ -12,6 +12,7 @@ import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.RetryableException;
 import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.SupportsQueueInspection;
+import io.stratus.cloudapi.SupportsVisibilityChange;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,9 +75,14 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
  *       bound of the true age, exact for a queue of at most {@value #INSPECT_SAMPLE} visible
  *       messages. A visibility timeout of 0 hides nothing, but SQS counts the look as a receive
  *       (ApproximateReceiveCount grows by one per inspection).
+ *   <li><b>Visibility changes</b> ({@link #changeVisibility}) are ChangeMessageVisibility and
+ *       ChangeMessageVisibilityBatch, with SQS's refusals for gone or no longer held messages
+ *       taken as the success the contract promises ({@link SqsVisibility}). SQS applies a
+ *       superseded handle to the message's later delivery when it still holds it, which the
+ *       contract allows.
  * </ul>
  */
-final class SqsQueues implements SupportsQueueInspection {
+final class SqsQueues implements SupportsQueueInspection, SupportsVisibilityChange {
   /** Rounds of re-sending the entries of a batch that failed for a server-side reason. */
   static final int ENTRY_RETRIES = 3;
 
@@ -582,6 +588,45 @@ final class SqsQueues implements SupportsQueueInspection {
                   ? CompletableFuture.completedFuture(null)
                   : afterBackOff(round).thenCompose(v -> deleteEntries(q, again, round + 1));
             });
+  }
+
+  @Override
+  public CompletableFuture<Void> changeVisibility(
+      String uri, String receiptHandle, Duration visibilityTimeout) {
+    String what = "SQS change of visibility in " + uri;
+    return AwsErrors.guard(
+        what,
+        true,
+        () -> {
+          limits.checkUri(uri);
+          checkHandle(receiptHandle);
+          limits.checkVisibilityTimeout(visibilityTimeout);
+          return onQueue(
+              what,
+              true,
+              uri,
+              q -> SqsVisibility.change(sqs, q.url(), receiptHandle, visibilityTimeout));
+        });
+  }
+
+  @Override
+  public CompletableFuture<Void> changeVisibilityBatch(
+      String uri, List<String> receiptHandles, Duration visibilityTimeout) {
+    String what = "SQS change of visibility batch in " + uri;
+    return AwsErrors.guard(
+        what,
+        true,
+        () -> {
+          limits.checkUri(uri);
+          limits.checkBatch(receiptHandles);
+          receiptHandles.forEach(SqsQueues::checkHandle);
+          limits.checkVisibilityTimeout(visibilityTimeout);
+          return onQueue(
+              what,
+              true,
+              uri,
+              q -> SqsVisibility.changeBatch(sqs, q.url(), receiptHandles, visibilityTimeout));
+        });
   }
 
   @Override

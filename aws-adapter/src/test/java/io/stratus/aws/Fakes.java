@@ -31,6 +31,10 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.sqs.SqsAsyncClient;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequest;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchResponse;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityRequest;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityResponse;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequest;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.GetQueueAttributesRequest;
@@ -69,6 +73,21 @@ final class Fakes {
         .statusCode(status)
         .requestId("req-2")
         .awsErrorDetails(details(status, code, null))
+        .build();
+  }
+
+  /** An SQS error with the message SQS sends (some answers differ only in it). */
+  static AwsServiceException sqsError(int status, String code, String message) {
+    return SqsException.builder()
+        .statusCode(status)
+        .requestId("req-2")
+        .awsErrorDetails(
+            AwsErrorDetails.builder()
+                .errorCode(code)
+                .errorMessage(message)
+                .serviceName("fake")
+                .sdkHttpResponse(SdkHttpResponse.builder().statusCode(status).build())
+                .build())
         .build();
   }
 
@@ -182,6 +201,18 @@ final class Fakes {
     @Override
     public CompletableFuture<DeleteMessageBatchResponse> deleteMessageBatch(
         DeleteMessageBatchRequest r) {
+      return respond(r);
+    }
+
+    @Override
+    public CompletableFuture<ChangeMessageVisibilityResponse> changeMessageVisibility(
+        ChangeMessageVisibilityRequest r) {
+      return respond(r);
+    }
+
+    @Override
+    public CompletableFuture<ChangeMessageVisibilityBatchResponse> changeMessageVisibilityBatch(
+        ChangeMessageVisibilityBatchRequest r) {
       return respond(r);
     }
   }

@@ -25,6 +25,10 @@ public enum Operation {
   QUEUE_DELETE_BATCH(Service.SIMPLE_QUEUE, true),
   /** {@link SupportsQueueInspection#inspect}: counts, oldest message, a few peeked messages. */
   QUEUE_INSPECT(Service.SIMPLE_QUEUE, false),
+  /** {@link SupportsVisibilityChange#changeVisibility}: hand a received message back, or hold it. */
+  QUEUE_CHANGE_VISIBILITY(Service.SIMPLE_QUEUE, true),
+  /** {@link SupportsVisibilityChange#changeVisibilityBatch}. */
+  QUEUE_CHANGE_VISIBILITY_BATCH(Service.SIMPLE_QUEUE, true),
 
   ADVANCED_QUEUE_CREATE(Service.ADVANCED_QUEUE, true),
   ADVANCED_QUEUE_DELETE(Service.ADVANCED_QUEUE, true),

@@ -14,7 +14,10 @@ import io.stratus.CommitFailedException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.QueueBacklog;
 import io.stratus.cloudapi.QueueMessage;
+import io.stratus.cloudapi.ServiceUnavailableException;
+import io.stratus.cloudapi.SupportsQueueInspection;
 import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.FaultInterceptor;
@@ -203,29 +206,45 @@ class AtomicRecoveryTest {
   /**
    * A pass that leaves messages hidden (a young transaction without commit record) keeps the
    * queue's lock; the next pass of the same process must not be granted it as a renewal, find
-   * the queue empty and release the lock while the messages are still hidden.
+   * the queue empty and release the lock while the messages are still hidden. Where the queue can
+   * hand messages back, the pass hands them back and releases the lock, and the next pass, run at
+   * once, sees them.
    */
   @Test
   void aLaterPassOfTheSameProcessIsNotGrantedWhileMessagesAreHidden(@Seed long seed) {
-    try (Fixture f =
-        new Fixture(seed, true, QueueBehavior.reliable(), Fixture.maxMessageSize(SMALL_MESSAGES))) {
-      ManualExecutor ex = new ManualExecutor();
-      Database b = f.open(atomic(f, "b", ex));
-      load(b, 200);
-      ScriptedCrashPoints crash = new ScriptedCrashPoints().arm("atomic.after-log", 1);
-      Database a = f.open(atomic(f, "a", ex).crashPoints(crash));
-      assertThatThrownBy(() -> wideRound(a, 1)).isInstanceOf(SimulatedCrashException.class);
-      RecoverySummary first = b.recoverAbandonedClients();
-      assertThat(first.waiting()).as("young, no commit record").isEqualTo(1);
-      RecoverySummary second = b.recoverAbandonedClients();
-      assertThat(second.skipped()).as("the second pass could not see the queue").isEqualTo(1);
-      LockGrant probe = CloudFutures.await(f.services().locks().acquireExclusive(QUEUE_A, "probe"));
-      assertThat(probe.granted()).as("the lock stays held while messages are hidden").isFalse();
-      f.clock.advance(Duration.ofSeconds(61)); // hidden messages back, the loser is old
-      RecoverySummary third = b.recoverAbandonedClients();
-      assertThat(third.losers()).isEqualTo(1);
-      f.clock.advance(Duration.ofSeconds(31));
-      assertThat(visibleMessages(f, QUEUE_A)).isZero();
+    for (boolean handBack : new boolean[] {false, true}) {
+      try (Fixture f =
+          new Fixture(
+              seed,
+              true,
+              QueueBehavior.reliable(),
+              c -> Fixture.maxMessageSize(SMALL_MESSAGES).apply(c).visibilityChange(handBack))) {
+        ManualExecutor ex = new ManualExecutor();
+        Database b = f.open(atomic(f, "b", ex));
+        load(b, 200);
+        ScriptedCrashPoints crash = new ScriptedCrashPoints().arm("atomic.after-log", 1);
+        Database a = f.open(atomic(f, "a", ex).crashPoints(crash));
+        assertThatThrownBy(() -> wideRound(a, 1)).isInstanceOf(SimulatedCrashException.class);
+        RecoverySummary first = b.recoverAbandonedClients();
+        assertThat(first.waiting()).as("young, no commit record").isEqualTo(1);
+        RecoverySummary second = b.recoverAbandonedClients();
+        LockGrant probe =
+            CloudFutures.await(f.services().locks().acquireExclusive(QUEUE_A, "probe"));
+        if (handBack) {
+          assertThat(second.skipped()).as("handed back: the second pass ran").isZero();
+          assertThat(second.waiting()).as("and saw the transaction").isEqualTo(1);
+          assertThat(probe.granted()).as("nothing hidden, the lock is free").isTrue();
+          CloudFutures.await(f.services().locks().release(QUEUE_A, "probe"));
+        } else {
+          assertThat(second.skipped()).as("the second pass could not see the queue").isEqualTo(1);
+          assertThat(probe.granted()).as("the lock stays held while messages are hidden").isFalse();
+        }
+        f.clock.advance(Duration.ofSeconds(61)); // hidden messages back, the loser is old
+        RecoverySummary third = b.recoverAbandonedClients();
+        assertThat(third.losers()).isEqualTo(1);
+        f.clock.advance(Duration.ofSeconds(31));
+        assertThat(visibleMessages(f, QUEUE_A)).isZero();
+      }
     }
   }
 
@@ -282,6 +301,67 @@ class AtomicRecoveryTest {
       loader.checkpointAll();
       assertThat(read(reader, commits % 150)).isEqualTo("c" + commits);
     }
+  }
+
+  /**
+   * A clean-up pass whose deletes are refused hands the winner's message back where the queue can,
+   * and releases the lock: the next pass (the own recovery of {@code checkpointAll}) deletes it at
+   * once. Where the queue cannot, the message stays hidden and the lock held until the pass's
+   * lease lapses.
+   */
+  @Test
+  void aCleanUpPassThatCannotDeleteHandsItsMessagesBack(@Seed long seed) {
+    for (boolean handBack : new boolean[] {true, false}) {
+      try (Fixture f =
+          new Fixture(seed, true, QueueBehavior.reliable(), c -> c.visibilityChange(handBack))) {
+        ManualExecutor ex = new ManualExecutor();
+        Database loader = f.open(atomic(f, "loader", ex));
+        load(loader, 20);
+        boolean[] refuse = {false};
+        CallInterceptor refuseDeletes =
+            new CallInterceptor() {
+              @Override
+              public <T> java.util.concurrent.CompletableFuture<T> intercept(
+                  Call<T> call, Supplier<java.util.concurrent.CompletableFuture<T>> proceed) {
+                if (refuse[0]
+                    && call.target().equals(QUEUE_A)
+                    && call.operation() == Operation.QUEUE_DELETE_BATCH) {
+                  return java.util.concurrent.CompletableFuture.failedFuture(
+                      new ServiceUnavailableException("refused delete"));
+                }
+                return proceed.get();
+              }
+            };
+        Database a =
+            f.open(
+                f.config(refuseDeletes)
+                    .protocol(ProtocolKind.ATOMIC)
+                    .clientId("a")
+                    .checkpointExecutor(ex));
+        BasicProtocolTest.update(a, 1, "x");
+        refuse[0] = true;
+        ex.runAll(); // propagation, then a clean-up pass whose deletes fail
+        refuse[0] = false;
+        QueueBacklog left = backlog(f, QUEUE_A);
+        assertThat(left.messages()).as("handBack=%s", handBack).isEqualTo(1);
+        assertThat(left.visible()).isEqualTo(handBack ? 1 : 0);
+
+        a.checkpointAll(); // its own recovery pass, no time passing
+        assertThat(backlog(f, QUEUE_A).messages()).isEqualTo(handBack ? 0 : 1);
+        if (!handBack) {
+          f.clock.advance(Duration.ofSeconds(31)); // the first pass's lease lapses
+          a.checkpointAll();
+          assertThat(backlog(f, QUEUE_A).messages()).isZero();
+        }
+        Database reader = f.open(atomic(f, "reader", ex));
+        assertThat(read(reader, 1)).isEqualTo("x");
+      }
+    }
+  }
+
+  private static QueueBacklog backlog(Fixture f, String queue) {
+    return CloudFutures.await(
+        SupportsQueueInspection.of(f.services().simpleQueues()).inspect(queue, 0));
   }
 
   /**

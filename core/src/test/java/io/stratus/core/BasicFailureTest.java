@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.InvalidConfigurationException;
 import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.ServiceUnavailableException;
 import io.stratus.cloudapi.SupportsQueueInspection;
 import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CallInterceptor;
@@ -19,6 +20,7 @@ import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.ProtocolKind;
 import java.time.Duration;
@@ -128,6 +130,63 @@ class BasicFailureTest {
           .isEqualTo(before);
       BasicProtocolTest.quiesce(f, b);
       assertThat(read(b, 1)).isEqualTo("x");
+    }
+  }
+
+  /** Fails the puts of {@code uri} as unavailable (nothing written) while armed. */
+  static final class RefusePuts implements CallInterceptor {
+    private final String uri;
+    volatile boolean armed;
+
+    RefusePuts(String uri) {
+      this.uri = uri;
+    }
+
+    @Override
+    public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> go) {
+      boolean put =
+          call.operation() == Operation.STORAGE_PUT
+              || call.operation() == Operation.STORAGE_PUT_IF_VERSION;
+      if (armed && put && call.target().equals(uri)) {
+        return CompletableFuture.failedFuture(new ServiceUnavailableException("refused put"));
+      }
+      return go.get();
+    }
+  }
+
+  /**
+   * A checkpoint that fails after its receive (its put is refused) hands its messages back where
+   * the queue can: the next checkpoint, by another client and with no time passing, applies them.
+   * Where the queue cannot, they stay hidden until the visibility timeout (the lock timeout) ends.
+   */
+  @Test
+  void aFailedCheckpointsMessagesAreAppliedByTheNextOneAtOnceWhenHandedBack(@Seed long seed) {
+    for (boolean handBack : new boolean[] {true, false}) {
+      try (Fixture f =
+          new Fixture(seed, true, QueueBehavior.reliable(), c -> c.visibilityChange(handBack))) {
+        ManualExecutor ex = new ManualExecutor();
+        RefusePuts refuse = new RefusePuts(ROOT);
+        Database a =
+            f.open(
+                f.config(refuse).protocol(ProtocolKind.BASIC).clientId("a").checkpointExecutor(ex));
+        Database b = f.open(basic(f, "b", ex));
+        load(b, 10);
+        update(b, 1, "x");
+        refuse.armed = true;
+        CheckpointSummary failed = a.checkpointAll();
+        assertThat(failed.failures()).as("handBack=%s", handBack).isPositive();
+        assertThat(failed.recordsApplied()).isZero();
+
+        CheckpointSummary next = b.checkpointAll();
+        if (handBack) {
+          assertThat(next.recordsApplied()).as("handed back: applied at once").isEqualTo(1);
+        } else {
+          assertThat(next.recordsApplied()).as("hidden until the lock timeout").isZero();
+          f.clock.advance(Duration.ofSeconds(31));
+          assertThat(b.checkpointAll().recordsApplied()).isEqualTo(1);
+        }
+        assertThat(read(f.open(basic(f, "reader", ex)), 1)).isEqualTo("x");
+      }
     }
   }
 

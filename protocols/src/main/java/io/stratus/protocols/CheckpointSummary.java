@@ -15,7 +15,8 @@ package io.stratus.protocols;
  *     a lane dependency or room in a header: work that remains, though nothing failed
  * @param transactionsWaiting atomic protocol: committed transactions not yet propagated to the PU
  *     queues (this client's pending ones, and those recovery had to leave: too young to judge,
- *     messages not all visible, or their queue locked by another recoverer); 0 otherwise
+ *     messages not all visible, or their queue locked by another recoverer), and propagated ones
+ *     whose clean-up waits (a propagation marker kept until the transaction is old); 0 otherwise
  */
 public record CheckpointSummary(
     int queues,

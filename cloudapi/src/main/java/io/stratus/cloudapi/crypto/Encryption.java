@@ -7,6 +7,7 @@ import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.cloudapi.SupportsQueueInspection;
+import io.stratus.cloudapi.SupportsVisibilityChange;
 import java.security.SecureRandom;
 import java.util.Objects;
 import java.util.Optional;
@@ -190,17 +191,15 @@ public final class Encryption {
 
   /**
    * {@code queues} with encrypted messages; the result implements {@link SupportsQueueInspection}
-   * exactly when {@code queues} does. Closing it closes {@code queues}.
+   * and {@link SupportsVisibilityChange} each exactly when {@code queues} does. Closing it closes
+   * {@code queues}.
    */
   public SimpleQueueService wrap(SimpleQueueService queues) {
     return simpleQueues(Objects.requireNonNull(queues, "queues"), true);
   }
 
   private SimpleQueueService simpleQueues(SimpleQueueService queues, boolean closesDelegate) {
-    SupportsQueueInspection inspectable = SupportsQueueInspection.of(queues);
-    return inspectable != null
-        ? new EncryptedInspectableQueues(inspectable, envelope, closesDelegate)
-        : new EncryptedSimpleQueues(queues, envelope, closesDelegate);
+    return EncryptedSimpleQueues.of(queues, envelope, closesDelegate);
   }
 
   /** {@code queues} with encrypted messages; closing the result closes {@code queues}. */

@@ -11,6 +11,7 @@ import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.cloudapi.SupportsIdempotentIncrement;
 import io.stratus.cloudapi.SupportsIntentionLocks;
 import io.stratus.cloudapi.SupportsQueueInspection;
+import io.stratus.cloudapi.SupportsVisibilityChange;
 import java.util.List;
 import java.util.Objects;
 
@@ -30,7 +31,8 @@ import java.util.Objects;
  * methods); methods that are not calls ({@code limits()}, {@code isStronglyConsistent()}) are
  * forwarded; a synchronous exception of a service or interceptor becomes a failed future; and the
  * wrapped storage implements {@link SupportsConditionalPut} exactly when the original does, the
- * wrapped simple queues {@link SupportsQueueInspection} exactly when the originals do, the
+ * wrapped simple queues {@link SupportsQueueInspection} and {@link SupportsVisibilityChange}
+ * each exactly when the originals do, the
  * wrapped locks {@link SupportsIntentionLocks} exactly when the originals do, and the wrapped
  * counters {@link SupportsIdempotentIncrement} exactly when the originals do.
  */
@@ -77,7 +79,8 @@ public final class Decorators {
 
   /**
    * {@code queues} with their calls intercepted; the result implements {@link
-   * SupportsQueueInspection} exactly when {@code queues} do. Closing it closes {@code queues}.
+   * SupportsQueueInspection} and {@link SupportsVisibilityChange} each exactly when {@code queues}
+   * do. Closing it closes {@code queues}.
    */
   public static SimpleQueueService wrap(
       SimpleQueueService queues, CallInterceptor... interceptors) {
@@ -126,11 +129,7 @@ public final class Decorators {
 
   private static SimpleQueueService simpleQueues(
       SimpleQueueService queues, InterceptorChain chain, boolean closesDelegate) {
-    if (queues instanceof SupportsQueueInspection) {
-      return new InterceptedInspectableQueues(
-          (SupportsQueueInspection) queues, chain, closesDelegate);
-    }
-    return new InterceptedSimpleQueues(queues, chain, closesDelegate);
+    return InterceptedSimpleQueues.of(queues, chain, closesDelegate);
   }
 
   private static LockService locks(

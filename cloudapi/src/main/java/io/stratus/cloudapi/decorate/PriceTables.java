@@ -21,6 +21,8 @@ import static io.stratus.cloudapi.Operation.MACHINE_DESCRIBE;
 import static io.stratus.cloudapi.Operation.MACHINE_LIST;
 import static io.stratus.cloudapi.Operation.MACHINE_START;
 import static io.stratus.cloudapi.Operation.MACHINE_STOP;
+import static io.stratus.cloudapi.Operation.QUEUE_CHANGE_VISIBILITY;
+import static io.stratus.cloudapi.Operation.QUEUE_CHANGE_VISIBILITY_BATCH;
 import static io.stratus.cloudapi.Operation.QUEUE_CREATE;
 import static io.stratus.cloudapi.Operation.QUEUE_DELETE;
 import static io.stratus.cloudapi.Operation.QUEUE_DELETE_BATCH;
@@ -82,7 +84,9 @@ public final class PriceTables {
     QUEUE_RECEIVE,
     QUEUE_DELETE_MESSAGE,
     QUEUE_DELETE_BATCH,
-    QUEUE_INSPECT
+    QUEUE_INSPECT,
+    QUEUE_CHANGE_VISIBILITY,
+    QUEUE_CHANGE_VISIBILITY_BATCH
   };
   private static final Operation[] ADVANCED_OPS = {
     ADVANCED_QUEUE_CREATE,

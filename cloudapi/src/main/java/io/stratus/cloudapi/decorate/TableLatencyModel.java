@@ -90,7 +90,9 @@ final class TableLatencyModel implements LatencyModel {
         return queueReceiveNanos;
       case QUEUE_DELETE_MESSAGE:
       case QUEUE_DELETE_BATCH:
-        return queueDeleteNanos;
+      case QUEUE_CHANGE_VISIBILITY:
+      case QUEUE_CHANGE_VISIBILITY_BATCH:
+        return queueDeleteNanos; // a receipt handle in, nothing out, like a delete
       default:
         return queueControlNanos;
     }

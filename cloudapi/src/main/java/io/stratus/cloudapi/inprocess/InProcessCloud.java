@@ -2,6 +2,7 @@ package io.stratus.cloudapi.inprocess;
 
 import io.stratus.cloudapi.CloudLimits;
 import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,8 +17,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * test can only show they survive them if the cloud can reproduce them on demand. Each weakness is
  * one setting, off by default: eventually consistent storage ({@link StorageConsistency}), simple
  * queues that reorder, return short receives and redeliver ({@link QueueBehavior}), storage without
- * conditional writes (as before 2024), and restarts of the lock and counter services ({@link
- * #restartLockService()}, {@link #restartCounterService()}).
+ * conditional writes (as before 2024), simple queues that cannot hand a received message back
+ * (without {@link io.stratus.cloudapi.SupportsVisibilityChange}, as the papers' SQS), and restarts
+ * of the lock and counter services ({@link #restartLockService()}, {@link
+ * #restartCounterService()}).
  *
  * <p>Time comes from the injected {@link Clock} (lock leases, counter validation, visibility
  * timeouts, stale windows, message retention); randomness from {@link #seed()}, so a failing test
@@ -55,10 +58,12 @@ public final class InProcessCloud implements AutoCloseable {
     this.machines = new InProcessMachines(clock);
     StorageService visibleStorage =
         b.conditionalPut ? storage : new UnconditionalStorageView(storage);
+    SimpleQueueService visibleQueues =
+        b.visibilityChange ? simpleQueues : new FixedVisibilityQueuesView(simpleQueues);
     this.services =
         CloudServices.builder()
             .storage(visibleStorage)
-            .simpleQueues(simpleQueues)
+            .simpleQueues(visibleQueues)
             .advancedQueues(advancedQueues)
             .locks(locks)
             .counters(counters)
@@ -123,6 +128,7 @@ public final class InProcessCloud implements AutoCloseable {
     private StorageConsistency storageConsistency = StorageConsistency.strong();
     private QueueBehavior queueBehavior = QueueBehavior.reliable();
     private boolean conditionalPut = true;
+    private boolean visibilityChange = true;
     private Duration defaultLockTimeout = DEFAULT_LOCK_TIMEOUT;
     private Duration defaultCounterTimeout = DEFAULT_COUNTER_TIMEOUT;
 
@@ -162,6 +168,16 @@ public final class InProcessCloud implements AutoCloseable {
      */
     public Builder conditionalPut(boolean enabled) {
       this.conditionalPut = enabled;
+      return this;
+    }
+
+    /**
+     * Whether simple queues can change a received message's visibility ({@link
+     * io.stratus.cloudapi.SupportsVisibilityChange}); true by default, false to reproduce SQS as
+     * the papers had it, where a received message stays hidden until its timeout ends.
+     */
+    public Builder visibilityChange(boolean enabled) {
+      this.visibilityChange = enabled;
       return this;
     }
 

@@ -2,10 +2,12 @@ package io.stratus.cloudapi.inprocess;
 
 import io.stratus.cloudapi.BadRequestException;
 import io.stratus.cloudapi.CloudLimits;
+import io.stratus.cloudapi.LimitExceededException;
 import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.QueueBacklog;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SupportsQueueInspection;
+import io.stratus.cloudapi.SupportsVisibilityChange;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,8 +66,16 @@ import java.util.function.Supplier;
  * receive could notice: it hides nothing and counts no delivery. Ghosts (duplicates) count once
  * delivered; a ghost not delivered yet is not counted, as SQS would not count a copy it has not
  * made yet.
+ *
+ * <p>{@link #changeVisibility} acts on the delivery its handle names, and only while that delivery
+ * holds the entry: a handle of an entry that is gone, of a delivery whose hold has ended, or of an
+ * earlier delivery than the entry's latest (superseded) changes nothing and succeeds. A ghost is an
+ * entry of its own: handing the original back leaves its ghost due when the original's first hold
+ * would have ended, so a duplicate may still follow. As on SQS, a hold may not be extended beyond
+ * {@link CloudLimits#maxVisibilityTimeout()} after the receive that issued the handle. A batch is
+ * checked whole (handles, limits) before any change, so a refused batch changes nothing.
  */
-final class InProcessSimpleQueues implements SupportsQueueInspection {
+final class InProcessSimpleQueues implements SupportsQueueInspection, SupportsVisibilityChange {
   private final Clock clock;
   private final CloudLimits limits;
   private final QueueBehavior behavior;
@@ -183,6 +193,7 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
             for (Entry e : chosen) {
               e.deliveries++;
               e.delivered = true;
+              e.receivedAt = now;
               q.hide(e, hiddenUntil);
               out.add(
                   new QueueMessage(e.messageId, handle(q.incarnation, e), e.payload, e.deliveries));
@@ -267,6 +278,73 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
             return null;
           }
         });
+  }
+
+  @Override
+  public CompletableFuture<Void> changeVisibility(
+      String uri, String receiptHandle, Duration visibilityTimeout) {
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          limits.checkVisibilityTimeout(visibilityTimeout);
+          Queue q = queue(uri);
+          Delivery d = parseDelivery(q, receiptHandle);
+          changeAll(q, uri, List.of(d), visibilityTimeout);
+          return null;
+        });
+  }
+
+  @Override
+  public CompletableFuture<Void> changeVisibilityBatch(
+      String uri, List<String> receiptHandles, Duration visibilityTimeout) {
+    return call(
+        () -> {
+          limits.checkUri(uri);
+          limits.checkBatch(receiptHandles);
+          limits.checkVisibilityTimeout(visibilityTimeout);
+          Queue q = queue(uri);
+          List<Delivery> deliveries = new ArrayList<>(receiptHandles.size());
+          for (String h : receiptHandles) {
+            deliveries.add(parseDelivery(q, h)); // all parsed first: a bad one fails the batch
+          }
+          changeAll(q, uri, deliveries, visibilityTimeout);
+          return null;
+        });
+  }
+
+  /**
+   * Changes the hold of every delivery that still holds its entry: all or none, the limit checked
+   * for every one before the first change.
+   */
+  private void changeAll(Queue q, String uri, List<Delivery> deliveries, Duration timeout) {
+    Instant now = clock.instant();
+    Instant until = now.plus(timeout);
+    synchronized (q) {
+      checkAlive(q, uri);
+      q.absorb();
+      q.expire(now, limits.messageRetention());
+      List<Entry> held = new ArrayList<>(deliveries.size());
+      for (Delivery d : deliveries) {
+        Entry e = q.entries.get(d.seq());
+        if (e == null
+            || e.receivedAt == null
+            || e.deliveries != d.number()
+            || !e.visibleAt.isAfter(now)) {
+          continue; // gone, superseded, or its hold over: nothing to change
+        }
+        Instant latest = e.receivedAt.plus(limits.maxVisibilityTimeout());
+        if (until.isAfter(latest)) {
+          throw new LimitExceededException(
+              "visibility timeout in seconds left since the receive",
+              timeout.toSeconds(),
+              Math.max(0, Duration.between(now, latest).toSeconds()));
+        }
+        held.add(e);
+      }
+      for (Entry e : held) {
+        q.rehide(e, until, now);
+      }
+    }
   }
 
   @Override
@@ -377,6 +455,11 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
 
   /** The entry sequence a handle names; BadRequest unless this service issued it for q. */
   private long parseHandle(Queue q, String handle) {
+    return parseDelivery(q, handle).seq();
+  }
+
+  /** The entry and delivery a handle names; BadRequest unless this service issued it for q. */
+  private Delivery parseDelivery(Queue q, String handle) {
     if (handle == null) {
       throw new BadRequestException("a receipt handle must not be null");
     }
@@ -391,7 +474,7 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
           if (incarnation != q.incarnation) {
             throw new BadRequestException("the receipt handle belongs to another queue");
           }
-          return seq;
+          return new Delivery(seq, delivery);
         }
       } catch (NumberFormatException e) {
         // falls through to the rejection below
@@ -514,6 +597,16 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
       hidden.add(new Wake(until, e.seq));
     }
 
+    /** Hides a held {@code e} until {@code until} instead (a change), or shows it if that is now. */
+    void rehide(Entry e, Instant until, Instant now) {
+      e.visibleAt = until;
+      if (until.isAfter(now)) {
+        hidden.add(new Wake(until, e.seq)); // the wake of the earlier hold is skipped as stale
+      } else {
+        visible.put(e.seq, e);
+      }
+    }
+
     /** Makes the entries whose visibility timeout ended by {@code now} visible again. */
     void reveal(Instant now) {
       Wake w;
@@ -560,6 +653,9 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
   /** The moment a hidden entry becomes visible again. */
   private record Wake(Instant at, long seq) {}
 
+  /** What a receipt handle names: an entry, and which of its deliveries. */
+  private record Delivery(long seq, long number) {}
+
   /** A message (or a ghost copy of one) in a queue; guarded by its queue's monitor. */
   private static final class Entry {
     final long seq;
@@ -570,6 +666,9 @@ final class InProcessSimpleQueues implements SupportsQueueInspection {
     Instant visibleAt;
     int deliveries;
     boolean hasGhost;
+
+    /** When the latest delivery was received (null before the first). */
+    Instant receivedAt;
 
     /** For a ghost: whether a receive has returned it (a copy SQS has made). */
     boolean delivered;

@@ -10,6 +10,7 @@ import io.stratus.cloudapi.LimitExceededException;
 import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
+import io.stratus.cloudapi.SupportsVisibilityChange;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,6 +44,11 @@ import org.junit.jupiter.api.Test;
  * only through {@link #elapse} (a manual clock in-process, a real wait on a real service). Queue
  * URIs are unique per test ({@link #uri}) and use only characters SQS accepts in queue names. The
  * shared hooks and helpers are in {@link ContractSupport}.
+ *
+ * <p>Visibility changes ({@link SupportsVisibilityChange}) are checked when the service has the
+ * ability ({@link #supportsVisibilityChange()}): a message handed back is receivable at once, a
+ * changed timeout counts from the call, the handle of a deleted message or a superseded one
+ * changes nothing that matters and fails nothing, and the limits.
  */
 public abstract class SimpleQueueServiceContract extends ContractSupport {
   /** Receives a drain may spend before it gives up on an expected message. */
@@ -75,6 +81,11 @@ public abstract class SimpleQueueServiceContract extends ContractSupport {
   /** Whether a message may be delivered again after it was deleted. */
   protected boolean mayDuplicate() {
     return true;
+  }
+
+  /** Whether the visibility-change tests apply to {@link #queues}. */
+  protected boolean supportsVisibilityChange() {
+    return queues instanceof SupportsVisibilityChange;
   }
 
   /**
@@ -155,6 +166,14 @@ public abstract class SimpleQueueServiceContract extends ContractSupport {
         .isInstanceOf(NotFoundException.class);
     assertThatThrownBy(() -> await(queues.deleteBatch(q, List.of(m.receiptHandle()))))
         .isInstanceOf(NotFoundException.class);
+    if (supportsVisibilityChange()) {
+      SupportsVisibilityChange v = SupportsVisibilityChange.of(queues);
+      assertFails(
+          () -> v.changeVisibility(q, m.receiptHandle(), Duration.ZERO), NotFoundException.class);
+      assertFails(
+          () -> v.changeVisibilityBatch(q, List.of(m.receiptHandle()), Duration.ZERO),
+          NotFoundException.class);
+    }
   }
 
   @Test
@@ -368,6 +387,154 @@ public abstract class SimpleQueueServiceContract extends ContractSupport {
     assertThatThrownBy(() -> await(queues.send(q, null))).isInstanceOf(BadRequestException.class);
     assertThatThrownBy(() -> await(queues.sendBatch(q, null)))
         .isInstanceOf(BadRequestException.class);
+  }
+
+  // ---- visibility changes ----
+
+  @Test
+  void aMessageHandedBackIsReceivableAtOnce() {
+    if (!supportsVisibilityChange()) {
+      return;
+    }
+    SupportsVisibilityChange v = SupportsVisibilityChange.of(queues);
+    String q = newQueue("q");
+    String id = await(queues.send(q, bytes("back")));
+    QueueMessage first = drain(q, Set.of(id)).get(id);
+    await(v.changeVisibility(q, first.receiptHandle(), Duration.ZERO));
+    QueueMessage again = drain(q, Set.of(id)).get(id); // no time passes
+    assertThat(again.payload()).isEqualTo(bytes("back"));
+    assertThat(again.receiptHandle()).isNotEqualTo(first.receiptHandle());
+    assertThat(again.deliveryCount()).isGreaterThanOrEqualTo(2);
+    await(queues.delete(q, again.receiptHandle()));
+    assertNothingNewArrives(q, Set.of(id));
+  }
+
+  @Test
+  void aBatchHandsBackEveryMessage() {
+    if (!supportsVisibilityChange()) {
+      return;
+    }
+    SupportsVisibilityChange v = SupportsVisibilityChange.of(queues);
+    String q = newQueue("q");
+    List<byte[]> payloads = new ArrayList<>();
+    for (int i = 0; i < maxBatch(); i++) {
+      payloads.add(bytes("m" + i));
+    }
+    Set<String> ids = new HashSet<>(await(queues.sendBatch(q, payloads)));
+    List<String> handles = new ArrayList<>();
+    drain(q, ids).values().forEach(m -> handles.add(m.receiptHandle()));
+    await(v.changeVisibilityBatch(q, handles, Duration.ZERO));
+    List<String> again = new ArrayList<>();
+    drain(q, ids).values().forEach(m -> again.add(m.receiptHandle()));
+    await(queues.deleteBatch(q, again));
+    assertNothingNewArrives(q, ids);
+  }
+
+  /** A change counts from the call: here it holds the message past its receive's timeout. */
+  @Test
+  void aChangedTimeoutCountsFromTheCall() {
+    if (!supportsVisibilityChange()) {
+      return;
+    }
+    SupportsVisibilityChange v = SupportsVisibilityChange.of(queues);
+    String q = newQueue("q");
+    String id = await(queues.send(q, bytes("held")));
+    QueueMessage m = drain(q, Set.of(id), SHORT_VISIBILITY).get(id);
+    Duration half = SHORT_VISIBILITY.dividedBy(2);
+    elapse(half);
+    await(v.changeVisibility(q, m.receiptHandle(), SHORT_VISIBILITY));
+    if (!mayDuplicate() && slack().isZero()) {
+      elapse(half); // the receive's own timeout ends now; the change holds it for another half
+      for (int i = 0; i < 5; i++) {
+        assertThat(await(queues.receive(q, maxBatch(), LONG_VISIBILITY)))
+            .as("still held by the change")
+            .isEmpty();
+      }
+      elapse(half);
+    } else {
+      elapse(SHORT_VISIBILITY.plus(slack().multipliedBy(2)).plusSeconds(1));
+    }
+    assertThat(drain(q, Set.of(id)).get(id).payload()).isEqualTo(bytes("held"));
+  }
+
+  @Test
+  void theHandleOfADeletedMessageChangesNothing() {
+    if (!supportsVisibilityChange()) {
+      return;
+    }
+    SupportsVisibilityChange v = SupportsVisibilityChange.of(queues);
+    String q = newQueue("q");
+    String id = await(queues.send(q, bytes("gone")));
+    String live = await(queues.send(q, bytes("live")));
+    Map<String, QueueMessage> got = drain(q, Set.of(id, live));
+    String handle = got.get(id).receiptHandle();
+    await(queues.delete(q, handle));
+    await(v.changeVisibility(q, handle, Duration.ZERO));
+    await(v.changeVisibility(q, handle, LONG_VISIBILITY));
+    await(
+        v.changeVisibilityBatch(q, List.of(handle, got.get(live).receiptHandle()), Duration.ZERO));
+    QueueMessage back = drain(q, Set.of(live)).get(live);
+    await(queues.delete(q, back.receiptHandle()));
+    assertNothingNewArrives(q, Set.of(id, live));
+  }
+
+  /**
+   * A handle of an earlier delivery, once the message was received again: the call succeeds and,
+   * whatever it does to the later hold, the message is not lost.
+   */
+  @Test
+  void aSupersededHandleFailsNothingAndLosesNothing() {
+    if (!supportsVisibilityChange()) {
+      return;
+    }
+    SupportsVisibilityChange v = SupportsVisibilityChange.of(queues);
+    String q = newQueue("q");
+    String id = await(queues.send(q, bytes("twice")));
+    QueueMessage first = drain(q, Set.of(id), SHORT_VISIBILITY).get(id);
+    elapse(SHORT_VISIBILITY.plus(slack()).plusSeconds(1));
+    QueueMessage second = drain(q, Set.of(id)).get(id);
+    assertThat(second.receiptHandle()).isNotEqualTo(first.receiptHandle());
+    await(v.changeVisibility(q, first.receiptHandle(), Duration.ZERO));
+    await(v.changeVisibilityBatch(q, List.of(first.receiptHandle()), LONG_VISIBILITY));
+    await(v.changeVisibility(q, second.receiptHandle(), Duration.ZERO));
+    QueueMessage third = drain(q, Set.of(id)).get(id);
+    assertThat(third.payload()).isEqualTo(bytes("twice"));
+    await(queues.delete(q, third.receiptHandle()));
+  }
+
+  @Test
+  void visibilityChangesMustBeWithinLimits() {
+    if (!supportsVisibilityChange()) {
+      return;
+    }
+    SupportsVisibilityChange v = SupportsVisibilityChange.of(queues);
+    String q = newQueue("q");
+    String id = await(queues.send(q, bytes("m")));
+    String h = drain(q, Set.of(id)).get(id).receiptHandle();
+    Duration tooLong = queues.limits().maxVisibilityTimeout().plusSeconds(1);
+    assertFails(() -> v.changeVisibility(q, h, Duration.ofSeconds(-1)), BadRequestException.class);
+    assertFails(() -> v.changeVisibility(q, h, null), BadRequestException.class);
+    assertFails(() -> v.changeVisibility(q, h, tooLong), LimitExceededException.class);
+    assertFails(() -> v.changeVisibility(q, null, Duration.ZERO), BadRequestException.class);
+    assertFails(() -> v.changeVisibility(q, "garbage", Duration.ZERO), BadRequestException.class);
+    List<String> tooMany = new ArrayList<>();
+    for (int i = 0; i <= queues.limits().maxBatchSize(); i++) {
+      tooMany.add(h);
+    }
+    assertFails(
+        () -> v.changeVisibilityBatch(q, tooMany, Duration.ZERO), LimitExceededException.class);
+    assertFails(
+        () -> v.changeVisibilityBatch(q, List.of(), Duration.ZERO), BadRequestException.class);
+    assertFails(() -> v.changeVisibilityBatch(q, null, Duration.ZERO), BadRequestException.class);
+    assertFails(
+        () -> v.changeVisibilityBatch(q, List.of(h), tooLong), LimitExceededException.class);
+    if (!mayDuplicate()) {
+      assertThat(await(queues.receive(q, maxBatch(), LONG_VISIBILITY)))
+          .as("refused changes left the message held")
+          .isEmpty();
+    }
+    await(v.changeVisibility(q, h, Duration.ZERO));
+    assertThat(drain(q, Set.of(id))).containsKey(id);
   }
 
   // ---- concurrency ----

@@ -14,10 +14,13 @@ import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.StoredItem;
 import io.stratus.cloudapi.SupportsQueueInspection;
+import io.stratus.cloudapi.SupportsVisibilityChange;
 import io.stratus.cloudapi.UnreadablePayloadException;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -184,6 +187,59 @@ class EncryptionTest {
     assertThat(b.peeked().get(0).payload()).isEqualTo(utf8("genuine"));
     assertThat(b.peeked().get(1).payload()).isEqualTo(sealed);
     assertThat(Encryption.of(keys).wrap(rawQ)).isInstanceOf(SupportsQueueInspection.class);
+  }
+
+  /**
+   * Each queue ability is kept exactly when the wrapped queues have it, and a message handed back
+   * through the wrapper comes back opened.
+   */
+  @Test
+  void queueAbilitiesAreKeptExactlyAndHandingBackPassesThrough() {
+    SimpleQueueService rawQ = cloud.services().simpleQueues();
+    Encryption encryption = Encryption.of(keys);
+    List<Class<? extends SimpleQueueService>> kinds =
+        List.of(
+            SimpleQueueService.class,
+            SupportsQueueInspection.class,
+            SupportsVisibilityChange.class);
+    for (Class<? extends SimpleQueueService> kind : kinds) {
+      SimpleQueueService wrapped = encryption.wrap(only(kind, rawQ));
+      assertThat(wrapped instanceof SupportsQueueInspection)
+          .as("inspection through %s", kind.getSimpleName())
+          .isEqualTo(kind == SupportsQueueInspection.class);
+      assertThat(wrapped instanceof SupportsVisibilityChange)
+          .as("visibility change through %s", kind.getSimpleName())
+          .isEqualTo(kind == SupportsVisibilityChange.class);
+    }
+    SimpleQueueService both = encrypted.simpleQueues();
+    assertThat(both).isInstanceOf(SupportsQueueInspection.class);
+    SupportsVisibilityChange q = SupportsVisibilityChange.of(both);
+    assertThat(q).isNotNull();
+    await(q.createQueue("db/back"));
+    await(q.send("db/back", utf8("handed back")));
+    QueueMessage first = await(q.receive("db/back", 10, VISIBILITY)).get(0);
+    await(q.changeVisibility("db/back", first.receiptHandle(), Duration.ZERO));
+    List<QueueMessage> again = await(q.receive("db/back", 10, VISIBILITY));
+    assertThat(again).hasSize(1);
+    assertThat(again.get(0).payload()).isEqualTo(utf8("handed back"));
+    await(q.changeVisibilityBatch("db/back", List.of(again.get(0).receiptHandle()), Duration.ZERO));
+    assertThat(await(q.receive("db/back", 10, VISIBILITY))).hasSize(1);
+  }
+
+  /** {@code queues} seen through {@code kind} only (a proxy that implements nothing else). */
+  private static SimpleQueueService only(
+      Class<? extends SimpleQueueService> kind, SimpleQueueService queues) {
+    return kind.cast(
+        Proxy.newProxyInstance(
+            kind.getClassLoader(),
+            new Class<?>[] {kind},
+            (proxy, m, args) -> {
+              try {
+                return m.invoke(queues, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            }));
   }
 
   @Test

@@ -21,6 +21,7 @@ import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.cloudapi.SupportsIdempotentIncrement;
 import io.stratus.cloudapi.SupportsIntentionLocks;
 import io.stratus.cloudapi.SupportsQueueInspection;
+import io.stratus.cloudapi.SupportsVisibilityChange;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
@@ -41,6 +42,9 @@ class InterceptionTest {
   private static final String TARGET = "t/x";
   private static final byte[] PAYLOAD = {1, 2, 3};
   private static final Map<String, String> METADATA = Map.of("k", "vv");
+
+  /** Simple queues with every optional ability. */
+  interface FullQueues extends SupportsQueueInspection, SupportsVisibilityChange {}
 
   /** The recorder of the service {@link #wrapAny} wrapped last. */
   private RecordingInterceptor currentRecorder;
@@ -112,7 +116,7 @@ class InterceptionTest {
     List<Class<?>> services =
         List.of(
             SupportsConditionalPut.class,
-            SupportsQueueInspection.class,
+            FullQueues.class,
             AdvancedQueueService.class,
             SupportsIntentionLocks.class,
             SupportsIdempotentIncrement.class,
@@ -160,8 +164,8 @@ class InterceptionTest {
       }
     }
     assertThat(seen).containsExactlyInAnyOrderElementsOf(EnumSet.allOf(Operation.class));
-    // 39 operations; three receives share one, and so do the two increments
-    assertThat(checkedMethods).isEqualTo(42);
+    // 41 operations; three receives share one, and so do the two increments
+    assertThat(checkedMethods).isEqualTo(44);
   }
 
   private Object wrapAny(Class<?> type, Object service) {
@@ -284,6 +288,45 @@ class InterceptionTest {
     SupportsIdempotentIncrement.of(idempotent).increment("c", "r").join();
     assertThat(rec.calls).extracting(Call::operation).containsExactly(Operation.COUNTER_INCREMENT);
     assertThat(made).containsExactly("increment");
+  }
+
+  /** Each of the two queue abilities is kept exactly when the wrapped queues have it. */
+  @Test
+  void queueAbilitiesArePreservedExactlyAsTheWrappedQueuesHaveThem() {
+    RecordingInterceptor rec = new RecordingInterceptor();
+    List<String> made = new ArrayList<>();
+    List<Class<? extends SimpleQueueService>> kinds =
+        List.of(
+            SimpleQueueService.class,
+            SupportsQueueInspection.class,
+            SupportsVisibilityChange.class,
+            FullQueues.class);
+    for (Class<? extends SimpleQueueService> kind : kinds) {
+      SimpleQueueService wrapped =
+          Decorators.wrap(Decorators.wrap(fake(kind, made), rec), new RecordingInterceptor());
+      assertThat(wrapped instanceof SupportsQueueInspection)
+          .as("inspection through %s", kind.getSimpleName())
+          .isEqualTo(SupportsQueueInspection.class.isAssignableFrom(kind));
+      assertThat(wrapped instanceof SupportsVisibilityChange)
+          .as("visibility change through %s", kind.getSimpleName())
+          .isEqualTo(SupportsVisibilityChange.class.isAssignableFrom(kind));
+      CloudServices bundle =
+          Decorators.wrap(CloudServices.builder().simpleQueues(fake(kind, made)).build(), rec);
+      assertThat(SupportsVisibilityChange.of(bundle.simpleQueues()) != null)
+          .isEqualTo(SupportsVisibilityChange.class.isAssignableFrom(kind));
+    }
+
+    SupportsVisibilityChange full =
+        SupportsVisibilityChange.of(Decorators.wrap(fake(FullQueues.class, made), rec));
+    rec.calls.clear();
+    made.clear();
+    full.changeVisibility("q", "h", Duration.ZERO).join();
+    full.changeVisibilityBatch("q", List.of("h"), Duration.ZERO).join();
+    assertThat(rec.calls)
+        .extracting(Call::operation)
+        .containsExactly(
+            Operation.QUEUE_CHANGE_VISIBILITY, Operation.QUEUE_CHANGE_VISIBILITY_BATCH);
+    assertThat(made).containsExactly("changeVisibility", "changeVisibilityBatch");
   }
 
   @Test

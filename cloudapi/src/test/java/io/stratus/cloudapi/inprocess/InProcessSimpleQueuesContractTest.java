@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.cloudapi.BadRequestException;
 import io.stratus.cloudapi.CloudLimits;
+import io.stratus.cloudapi.LimitExceededException;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
+import io.stratus.cloudapi.SupportsQueueInspection;
+import io.stratus.cloudapi.SupportsVisibilityChange;
 import io.stratus.cloudapi.contract.SimpleQueueServiceContract;
 import io.stratus.cloudapi.time.ManualClock;
 import java.time.Duration;
@@ -109,6 +112,73 @@ class InProcessSimpleQueuesContractTest extends SimpleQueueServiceContract {
   }
 
   @Test
+  void aSupersededHandleChangesNothing() {
+    SupportsVisibilityChange v = SupportsVisibilityChange.of(queues);
+    String q = newQueue("q");
+    String id = await(queues.send(q, bytes("m")));
+    QueueMessage first = drain(q, Set.of(id), SHORT_VISIBILITY).get(id);
+    elapse(SHORT_VISIBILITY);
+    drain(q, Set.of(id), LONG_VISIBILITY);
+    await(v.changeVisibility(q, first.receiptHandle(), Duration.ZERO));
+    if (!mayDuplicate()) {
+      assertThat(await(queues.receive(q, maxBatch(), LONG_VISIBILITY)))
+          .as("the later delivery still holds it")
+          .isEmpty();
+    }
+  }
+
+  /** As on SQS, a hold ends at most the longest visibility timeout after its receive. */
+  @Test
+  void aHoldCannotBeExtendedBeyondTheLongestTimeoutAfterTheReceive() {
+    SupportsVisibilityChange v = SupportsVisibilityChange.of(queues);
+    Duration max = queues.limits().maxVisibilityTimeout();
+    String q = newQueue("q");
+    String id = await(queues.send(q, bytes("m")));
+    QueueMessage m = drain(q, Set.of(id), max.dividedBy(2)).get(id);
+    elapse(max.dividedBy(4));
+    Duration left = max.minus(max.dividedBy(4));
+    assertFails(
+        () -> v.changeVisibility(q, m.receiptHandle(), left.plusSeconds(1)),
+        LimitExceededException.class);
+    await(v.changeVisibility(q, m.receiptHandle(), left));
+    elapse(left.minusSeconds(1));
+    if (!mayDuplicate()) {
+      assertThat(await(queues.receive(q, maxBatch(), LONG_VISIBILITY))).isEmpty();
+    }
+    elapse(Duration.ofSeconds(1));
+    assertThat(drain(q, Set.of(id))).containsKey(id);
+  }
+
+  @Test
+  void aRefusedBatchChangesNothing() {
+    SupportsVisibilityChange v = SupportsVisibilityChange.of(queues);
+    String q = newQueue("q");
+    String id = await(queues.send(q, bytes("m")));
+    String h = drain(q, Set.of(id)).get(id).receiptHandle();
+    assertFails(
+        () -> v.changeVisibilityBatch(q, List.of(h, "garbage"), Duration.ZERO),
+        BadRequestException.class);
+    if (!mayDuplicate()) {
+      assertThat(await(queues.receive(q, maxBatch(), LONG_VISIBILITY))).isEmpty();
+    }
+  }
+
+  @Test
+  void theVisibilityChangeKnobHidesTheAbilityOnly() {
+    SimpleQueueService fixed =
+        InProcessCloud.builder()
+            .clock(clock)
+            .seed(seed)
+            .visibilityChange(false)
+            .build()
+            .services()
+            .simpleQueues();
+    assertThat(fixed).isNotInstanceOf(SupportsVisibilityChange.class);
+    assertThat(fixed).isInstanceOf(SupportsQueueInspection.class);
+    assertThat(queues).isInstanceOf(SupportsVisibilityChange.class);
+  }
+
+  @Test
   void invalidCallsFailTheFutureAndNeverThrow() {
     String q = newQueue("q");
     List<CompletableFuture<?>> calls =
@@ -120,6 +190,8 @@ class InProcessSimpleQueuesContractTest extends SimpleQueueServiceContract {
             queues.receive(q, 1, null),
             queues.delete(q, null),
             queues.deleteBatch(q, null),
+            SupportsVisibilityChange.of(queues).changeVisibility(q, null, Duration.ZERO),
+            SupportsVisibilityChange.of(queues).changeVisibilityBatch(q, null, Duration.ZERO),
             queues.send(uri("missing"), bytes("m")));
     for (CompletableFuture<?> f : calls) {
       assertThat(f).isCompletedExceptionally();

@@ -9,10 +9,12 @@ import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
+import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.log.AtomicMessages;
+import io.stratus.protocols.log.HandBack;
 import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues;
@@ -46,9 +48,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * the incarnation nonce and the pass number, so a restarted client waits for its predecessor's
  * lease and a later pass of the same process for an earlier one's),
  * receives with a visibility timeout that ends before the lease does, and releases the lock only
- * when it deleted everything it received; otherwise the lease lapses when the hidden messages
+ * when nothing it received is hidden any more: when it deleted everything it received, or handed
+ * the rest back to the queue ({@link HandBack}: every copy, while its hold lasted, after its last
+ * send and delete) where the queue can. Otherwise the lease lapses when the hidden messages
  * reappear. Hence a pass of another holder always finds every message that is not deleted
  * (modulo short receives: it receives until {@link #EMPTY_RECEIVES} empty receives in a row).
+ * Handing back is what lets the next pass (a clean-up after the next commit, the own recovery of
+ * {@code drain}) run at once instead of a lease later, when a pass waits for the rest of a
+ * transaction or failed to propagate or delete. A pass whose receive failed hands back nothing
+ * and keeps the lock: a receive whose reply was lost hid messages the pass never saw, and a pass
+ * let in before they reappear would take a winner whose commit record they hold for a loser. A
+ * simulated process death hands back nothing either.
  * Within one process, passes on one queue are serialized, and commit keys whose commit record the
  * process has seen or sent ({@code knownCommitted}) are never taken for losers.
  *
@@ -100,6 +110,9 @@ final class AtomicLog {
   /**
    * What one pass did.
    *
+   * @param waiting transactions the pass left in the queue: too young to judge, incomplete, or
+   *     propagated with a marker kept until the transaction is old (its commit record out of
+   *     sight), so that the queue is not clean yet
    * @param incomplete of {@code waiting}, committed transactions some of whose log messages the
    *     pass did not see (hidden or missed by short receives): never propagated in part
    */
@@ -175,6 +188,10 @@ final class AtomicLog {
   private final AtomicLong passes = new AtomicLong();
 
   private final SimpleQueueService queues;
+
+  /** Hands what a pass received and did not delete back to the queue, when the queue can. */
+  private final HandBack handBack;
+
   private final LockService locks;
   private final Clock clock;
   private final long atomicTimeoutMillis;
@@ -196,6 +213,7 @@ final class AtomicLog {
     this.queues = ctx.services().simpleQueues();
     this.locks = ctx.services().locks();
     this.clock = ctx.clock();
+    this.handBack = new HandBack(queues, clock);
     this.atomicTimeoutMillis = ctx.checkpoints().atomicTimeout().toMillis();
     this.names = names;
     this.sender = sender;
@@ -243,15 +261,47 @@ final class AtomicLog {
       // Message id -> the receipt handle of every copy received: a weak queue may deliver a
       // message and its duplicate in one pass, and a copy left undeleted would come back.
       Map<String, List<String>> received = new LinkedHashMap<>();
-      Map<String, Txn> txns = receive(queue, deadline, received);
       Set<String> deleted = new HashSet<>();
-      Pass pass = decide(queue, txns, ownPending, propagated, sentHere, received, deleted);
-      if (deleted.containsAll(received.keySet())) {
-        release(queue, passHolder); // nothing of ours is hidden: the next pass sees it all
-      } // else the lease lapses when the hidden messages reappear
+      // A receive that fails ends the pass here, with the lock held: one whose reply was lost hid
+      // messages this pass does not know of, and only the lease lapsing, after they reappeared,
+      // may let the next pass in.
+      Map<String, Txn> txns = receive(queue, deadline, received);
+      Pass pass;
+      try {
+        pass = decide(queue, txns, ownPending, propagated, sentHere, received, deleted);
+      } catch (SimulatedCrashException e) {
+        throw e; // the process died: it hands nothing back, its lease lapses
+      } catch (RuntimeException e) {
+        end(queue, passHolder, deadline, received, deleted);
+        throw e;
+      }
+      end(queue, passHolder, deadline, received, deleted);
       return pass;
     } finally {
       mutex.unlock();
+    }
+  }
+
+  /**
+   * Ends a pass that sends and deletes nothing more: hands back what it did not delete, and
+   * releases the lock when nothing it received is hidden any more; otherwise the lease lapses
+   * when the hidden messages reappear.
+   */
+  private void end(
+      String queue,
+      String passHolder,
+      long deadline,
+      Map<String, List<String>> received,
+      Set<String> deleted) {
+    List<String> left = new ArrayList<>();
+    for (Map.Entry<String, List<String>> e : received.entrySet()) {
+      if (!deleted.contains(e.getKey())) {
+        left.addAll(e.getValue());
+      }
+    }
+    // Every receive of the pass hides until a second before the lease ends (see receive).
+    if (handBack.handBack(queue, left, deadline - 1000)) {
+      release(queue, passHolder); // nothing of ours is hidden: the next pass sees it all
     }
   }
 
@@ -393,6 +443,7 @@ final class AtomicLog {
       return new Pass(true, 0, 0, waiting + unfinished, 0, incomplete, Set.of());
     }
     Set<String> finished = new HashSet<>();
+    int lingering = 0; // markers kept: their clean-up is not finished until they are old
     try {
       Set<String> logIds = new LinkedHashSet<>();
       for (Txn t : winners) {
@@ -425,6 +476,8 @@ final class AtomicLog {
         // only be hidden, and without the marker a later pass would wait for its logs for good.
         if (!t.commitIds.isEmpty() || now - t.time > atomicTimeoutMillis) {
           markerIds.addAll(t.markerIds);
+        } else {
+          lingering++;
         }
       }
       deleteAll(queue, markerIds, handles, deleted); // last
@@ -445,7 +498,7 @@ final class AtomicLog {
         true,
         winners.size() + finishing.size(),
         losers.size(),
-        waiting,
+        waiting + lingering,
         records,
         incomplete,
         finished);
@@ -463,8 +516,22 @@ final class AtomicLog {
     for (int i = 0; i < handles.size(); i += batch) {
       calls.add(queues.deleteBatch(queue, handles.subList(i, Math.min(handles.size(), i + batch))));
     }
+    // Every batch ends before a failure is thrown: none may still be in flight when the pass
+    // hands its messages back.
+    CloudException failure = null;
     for (CompletableFuture<Void> c : calls) {
-      CloudFutures.await(c);
+      try {
+        CloudFutures.await(c);
+      } catch (CloudException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
     }
     deleted.addAll(ids);
   }

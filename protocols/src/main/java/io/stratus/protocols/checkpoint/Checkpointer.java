@@ -1,6 +1,5 @@
 package io.stratus.protocols.checkpoint;
 
-import io.stratus.CorruptLogMessageException;
 import io.stratus.CorruptPageException;
 import io.stratus.btree.BLinkTree;
 import io.stratus.btree.TreeChange;
@@ -9,8 +8,6 @@ import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
-import io.stratus.cloudapi.NotFoundException;
-import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.decorate.SimulatedCrashException;
@@ -25,12 +22,10 @@ import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.StorageLayout;
-import io.stratus.protocols.log.LogMessages;
-import io.stratus.protocols.log.LogPayloads;
+import io.stratus.protocols.log.HandBack;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues;
 import io.stratus.protocols.log.PuQueues.Target;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,7 +86,7 @@ import java.util.function.Predicate;
  * chains recorded in the page's (or root's) header ({@link WriteChains}): duplicates are skipped,
  * records after a gap are deferred and their messages not deleted; chains of writers gone are
  * retired and new chains wait while the header budget is full; the header is staged on the page
- * before the records are applied ({@link #writeHeader} splits a page it no longer fits, a root
+ * before the records are applied (a header that no longer fits splits its page, a root
  * included). Records with counter 0 (the basic protocol) pass unchanged.
  *
  * <p><b>Damage.</b> A message that fails its checksum (or has an unknown format) is never
@@ -102,6 +97,13 @@ import java.util.function.Predicate;
  * healthy, leaving the others queued like records after a gap.
  * Crash points: {@link CrashPoint#CHECKPOINT_PAGE_AFTER_LOCK} and the page's other steps (after
  * receive, put, delete), and the same four for a tree.
+ *
+ * <p><b>Handing back.</b> A run that ends without applying messages it received (records after a
+ * gap or blocked, a page that does not exist or is corrupt, a lease too short to put, a cloud
+ * failure) hands them back to the queue when the queue can ({@link HandBack}), at the very end,
+ * after its last put and delete and before it releases its locks: the next run receives them at
+ * once instead of after the visibility timeout. Damaged messages that could not be set aside stay
+ * hidden, which spaces out the attempts. A simulated process death hands nothing back.
  *
  * <p><b>Mutual exclusion.</b> Every run takes the queue's lock as an owner of its own (client id,
  * process nonce, run number), and the locks of leaves its moved records land on as that owner's
@@ -133,6 +135,9 @@ public final class Checkpointer {
    *     process or another): its records are someone else's to apply now
    * @param deferred records it received but left queued (after a gap in their chain, behind an
    *     unmet lane dependency, or waiting for room in the header)
+   * @param handedBack records of the messages it received, left in the queue and handed back,
+   *     receivable again at once (0 when the queue cannot change visibility: they stay hidden for
+   *     the lock timeout); the deferred records among them, and the others those messages hold
    */
   public record Outcome(
       boolean completed,
@@ -141,13 +146,19 @@ public final class Checkpointer {
       int applied,
       int deferred,
       int pagesWritten,
-      String why) {
+      String why,
+      int handedBack) {
     public static Outcome busy(String why) {
-      return new Outcome(false, true, 0, 0, 0, 0, why);
+      return new Outcome(false, true, 0, 0, 0, 0, why, 0);
     }
 
     public static Outcome gaveUp(String why, int received) {
-      return new Outcome(false, false, received, 0, 0, 0, why);
+      return new Outcome(false, false, received, 0, 0, 0, why, 0);
+    }
+
+    /** This outcome, with the {@code records} of the messages it handed back. */
+    Outcome withHandedBack(int records) {
+      return new Outcome(completed, busy, received, applied, deferred, pagesWritten, why, records);
     }
   }
 
@@ -177,6 +188,10 @@ public final class Checkpointer {
   private final boolean conditionalPuts;
 
   private final SimpleQueueService queues;
+
+  /** Hands what a run received and did not apply back to the queue, when the queue can. */
+  private final HandBack handBack;
+
   private final LockService locks;
   private final BufferPool pool;
   private final Clock clock;
@@ -210,6 +225,7 @@ public final class Checkpointer {
     this.locks = ctx.services().locks();
     this.pool = ctx.bufferPool();
     this.clock = ctx.clock();
+    this.handBack = new HandBack(queues, clock);
     this.crashPoints = ctx.crashPoints();
     this.names = names;
     this.lockTimeout = ctx.checkpoints().lockTimeout();
@@ -320,23 +336,28 @@ public final class Checkpointer {
     }
     Held held = new Held(sentAt + grant.validFor().toMillis(), owner);
     DirectPageStore.Lease lease = () -> held.deadline - clock.millis() > propagationMillis;
+    RunMessages in = new RunMessages(queues, queue, clock, lockTimeout, deadLetters, handBack);
     Outcome outcome;
     try {
       crashPoints.reach(step.afterLock().id());
-      outcome = checkpoint(target, queue, step, lease, held, closeGaps);
+      outcome = checkpoint(target, queue, step, lease, held, closeGaps, in);
     } catch (SimulatedCrashException e) {
       throw e; // the process died here: it releases nothing, its leases lapse
     } catch (DirectPageStore.Abandoned e) {
+      int handed = in.handBack();
       releaseAll(held, queue);
-      return Outcome.gaveUp(e.getMessage(), 0);
+      return Outcome.gaveUp(e.getMessage(), in.records.size()).withHandedBack(handed);
     } catch (RuntimeException | Error e) {
       // Whatever went wrong (a cloud failure, a bug, a page that would not fit), the locks go back
       // now: holding them until the lease ends would stop every other checkpoint of the queue.
+      // The messages too, where the queue can take them back: nothing of this run touches them.
+      in.handBack();
       releaseAll(held, queue);
       throw e;
     }
+    int handed = in.handBack();
     releaseAll(held, queue);
-    return outcome;
+    return outcome.withHandedBack(handed);
   }
 
   private void releaseAll(Held held, String queue) {
@@ -420,12 +441,13 @@ public final class Checkpointer {
       Steps step,
       DirectPageStore.Lease lease,
       Held held,
-      boolean closeGaps) {
+      boolean closeGaps,
+      RunMessages in) {
     leases.renewIfDue(); // a handle that checkpoints is alive, whether or not its queue has work
-    Received in = receive(queue);
+    in.receive(maxRecords);
     crashPoints.reach(step.afterReceive().id());
     if (in.handles.isEmpty()) {
-      return new Outcome(true, false, 0, 0, 0, 0, "queue empty");
+      return new Outcome(true, false, 0, 0, 0, 0, "queue empty", 0);
     }
     Set<LogRecord> none = Set.of();
     try {
@@ -444,40 +466,6 @@ public final class Checkpointer {
       damage.corruptPage(e.uri(), e.getMessage());
       return Outcome.gaveUp("page " + e.uri() + " is corrupt", in.records.size());
     }
-  }
-
-  /**
-   * {@code page} with each writer's recorded counter moved up to just before the smallest counter
-   * of that writer's {@code records}, where that leaves a gap (see {@link #closeGaps}).
-   */
-  private static Page withGapsClosed(Page page, List<LogRecord> records, Target target) {
-    Map<String, Long> smallest = new HashMap<>();
-    for (LogRecord r : records) {
-      if (r.clientCounter() > 0) {
-        smallest.merge(r.clientId(), r.clientCounter(), Math::min);
-      }
-    }
-    ChainState state = ChainState.of(page);
-    Map<String, Long> counters = new LinkedHashMap<>(state.counters());
-    for (Map.Entry<String, Long> w : smallest.entrySet()) {
-      String key = WriteChains.key(w.getKey(), target.isTree(), target.uri());
-      long recorded = counters.getOrDefault(key, 0L);
-      if (w.getValue() > recorded + 1) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "closing the gap of chain "
-                + key
-                + " on "
-                + target.uri()
-                + ": counters "
-                + (recorded + 1)
-                + ".."
-                + (w.getValue() - 1)
-                + " are taken as gone (operator repair)");
-        counters.put(key, w.getValue() - 1);
-      }
-    }
-    return page.toBuilder().protocolState(state.withCounters(counters).encode()).build();
   }
 
   /**
@@ -513,7 +501,7 @@ public final class Checkpointer {
       Steps step,
       DirectPageStore.Lease lease,
       Held held,
-      Received in,
+      RunMessages in,
       Set<LogRecord> blocked,
       boolean closeGaps) {
     DirectPageStore store =
@@ -527,7 +515,7 @@ public final class Checkpointer {
       return Outcome.gaveUp("data page " + target.uri() + " does not exist", in.handles.size());
     }
     if (closeGaps) {
-      first = Optional.of(withGapsClosed(first.get(), in.records, target));
+      first = Optional.of(CheckpointPages.withGapsClosed(first.get(), in.records, target));
       store.stage(first.get());
     }
     // Records whose key a split moved to another page are applied there, under that page's lock;
@@ -553,11 +541,18 @@ public final class Checkpointer {
     }
     Map<String, String> versions = store.flush(lease, target.uri()); // counters last
     crashPoints.reach(step.afterPut().id());
-    delete(queue, in.handlesWithout(chains.deferred()));
+    in.delete(in.handlesWithout(chains.deferred()));
     crashPoints.reach(step.afterDelete().id());
     store.install(versions);
     return new Outcome(
-        true, false, in.records.size(), applied, chains.deferred().size(), versions.size(), "done");
+        true,
+        false,
+        in.records.size(),
+        applied,
+        chains.deferred().size(),
+        versions.size(),
+        "done",
+        0);
   }
 
   /**
@@ -575,7 +570,7 @@ public final class Checkpointer {
     WriteChains.Policy policy =
         new WriteChains.Policy(
             now,
-            headerBudget(page, store.pageSize(), target),
+            CheckpointPages.headerBudget(page, store.pageSize(), target),
             horizonMillis,
             leases.deathTime().toMillis(),
             leases::probe);
@@ -583,40 +578,6 @@ public final class Checkpointer {
         WriteChains.filter(records, page, target.isTree(), target.uri(), blocked, policy);
     store.stage(chains.header(page));
     return chains;
-  }
-
-  /**
-   * The most a page's chain entries and retired hashes may take. A tree's root: half the page,
-   * and never more than leaves room for three separators of the largest key the tree allows, so
-   * a root split always makes progress (its children do not carry the header). A data page:
-   * half the page (its header only lowers the leaf's fan-out; its keys name the page, so they are
-   * longer, and every live lane that updates the page needs one).
-   */
-  private static int headerBudget(Page page, int pageSize, Target target) {
-    if (!target.isTree()) {
-      return pageSize / 2;
-    }
-    String rootUri = target.uri();
-    String prefix = rootUri.substring(0, rootUri.lastIndexOf('/') + 1);
-    int uriBytes =
-        Math.max(
-            rootUri.getBytes(StandardCharsets.UTF_8).length,
-            prefix.getBytes(StandardCharsets.UTF_8).length + BLinkTree.NEW_URI_SUFFIX_RESERVE);
-    int rootFixed =
-        Page.builder(rootUri, PageKind.INNER)
-            .level(1)
-            .treeCheckpointMillis(1)
-            .build()
-            .encodedSizeBound();
-    int perEntry =
-        Page.builder("", PageKind.LEAF)
-                .entries(new byte[][] {new byte[0]}, new byte[][] {new byte[0]})
-                .build()
-                .encodedSizeBound()
-            - Page.builder("", PageKind.LEAF).build().encodedSizeBound();
-    int room =
-        pageSize - rootFixed - 3 * (treeOf(rootUri).maxKeyBytes(pageSize) + uriBytes + perEntry);
-    return Math.max(0, Math.min(pageSize / 2, room));
   }
 
   /** Applies a tree queue's inserts and deletes; returns how many records were applied. */
@@ -634,14 +595,14 @@ public final class Checkpointer {
     BLinkTree tree = treeOf(target.uri());
     // The root first, with its new header (staged by filterChains) and time, split if it no
     // longer fits: the changes below then split pages that already account for the header.
-    Page root = readRoot(store, target.uri());
+    Page root = CheckpointPages.readRoot(store, target.uri());
     tree.rewrite(store, root.toBuilder().treeCheckpointMillis(now).build());
     tree.applySorted(store, changes);
-    confirmLeaves(tree, store, changes);
-    root = readRoot(store, target.uri());
+    CheckpointPages.confirmLeaves(tree, store, changes);
+    root = CheckpointPages.readRoot(store, target.uri());
     ChainState chains = ChainState.of(root);
     if (!chains.counters().equals(counters) || root.treeCheckpointMillis() != now) {
-      writeHeader(
+      CheckpointPages.writeHeader(
           store,
           root.toBuilder()
               .treeCheckpointMillis(now)
@@ -650,28 +611,6 @@ public final class Checkpointer {
           target.uri());
     }
     return changes.size();
-  }
-
-  /**
-   * Confirms every leaf the changes landed on that the tree did not write: each was left as read
-   * because the changes were no-ops there (a delete of an absent key, a change older than the
-   * entry), which is right only if the read was not stale ({@link DirectPageStore#confirm}).
-   */
-  private static void confirmLeaves(
-      BLinkTree tree, DirectPageStore store, List<TreeChange> changes) {
-    Set<String> written = store.writes().keySet();
-    for (TreeChange c : changes) {
-      String leaf = tree.leafFor(store, c.key());
-      if (!written.contains(leaf)) {
-        store.confirm(leaf);
-      }
-    }
-  }
-
-  private static Page readRoot(DirectPageStore store, String rootUri) {
-    return store
-        .read(rootUri)
-        .orElseThrow(() -> new DirectPageStore.Abandoned("tree " + rootUri + " has no root", null));
   }
 
   /**
@@ -749,7 +688,7 @@ public final class Checkpointer {
       }
     }
     Page now0 = store.read(pageUri).orElseThrow();
-    writeHeader(
+    CheckpointPages.writeHeader(
         store,
         now0.toBuilder()
             .lastCheckpointMillis(now)
@@ -781,7 +720,7 @@ public final class Checkpointer {
       if (blocked.contains(r)) {
         continue;
       }
-      String leaf = responsibleLeaf(store, page, r);
+      String leaf = CheckpointPages.responsibleLeaf(store, page, r);
       if (!leaf.equals(page.uri())) {
         held.movedTo.put(r, leaf);
         held.lock(leaf);
@@ -789,54 +728,11 @@ public final class Checkpointer {
     }
   }
 
-  /**
-   * The leaf responsible for {@code r}'s key: the data page it was routed to, unless a split
-   * moved the key right (then by right links) or the page is a root leaf that split and became an
-   * inner page (then down the tree).
-   */
-  private static String responsibleLeaf(DirectPageStore store, Page page, LogRecord r) {
-    byte[] key = r.change().key();
-    if (page.kind() != PageKind.LEAF) {
-      return treeOf(r.treeUri()).leafFor(store, key);
-    }
-    return page.isBeyondHighKey(key) ? responsibleFor(store, page, key) : page.uri();
-  }
-
-  /**
-   * Writes a page whose header changed. Monotonic-write counters make a header grow (within the
-   * budget {@link WriteChains} keeps); when the page no longer fits, the B-link tree splits it —
-   * a leaf like any over-full leaf, a root (leaf or inner) by moving its entries into new
-   * children, which do not carry the header — so the header never makes a checkpoint fail.
-   */
-  private static void writeHeader(DirectPageStore store, Page page, String rootUri) {
-    if (page.encodedSizeBound() <= store.pageSize() || page.entryCount() == 0) {
-      store.write(page);
-      return;
-    }
-    treeOf(rootUri).rewrite(store, page);
-  }
-
-  /** The page right of {@code page} that is responsible for {@code key}, by right links. */
-  private static String responsibleFor(DirectPageStore store, Page page, byte[] key) {
-    Page p = page;
-    while (p.isBeyondHighKey(key) && p.rightSibling().isPresent()) {
-      String next = p.rightSibling().get();
-      p =
-          store
-              .read(next)
-              .orElseThrow(
-                  () ->
-                      new DirectPageStore.Abandoned("right sibling " + next + " is missing", null));
-    }
-    return p.uri();
-  }
-
   /** The tree handle of a root URI, naming new pages like the record manager does. */
   public static BLinkTree treeOf(String rootUri) {
-    return BLinkTree.open(rootUri, rootUri.substring(0, rootUri.lastIndexOf('/') + 1));
+    return CheckpointPages.treeOf(rootUri);
   }
 
-  /** Messages received by one checkpoint: the records of the valid ones, and every handle. */
   /** The crash points of one checkpoint's steps: a tree's or a data page's. */
   private record Steps(
       CrashPoint afterLock, CrashPoint afterReceive, CrashPoint afterPut, CrashPoint afterDelete) {
@@ -852,81 +748,6 @@ public final class Checkpointer {
             CrashPoint.CHECKPOINT_PAGE_AFTER_RECEIVE,
             CrashPoint.CHECKPOINT_PAGE_AFTER_PUT,
             CrashPoint.CHECKPOINT_PAGE_AFTER_DELETE);
-  }
-
-  private static final class Received {
-    final List<LogRecord> records = new ArrayList<>();
-
-    /**
-     * Message id to the receipt handle of every copy received. Duplicate deliveries are applied
-     * once, but each copy is deleted: a copy left in the queue comes back after its visibility
-     * timeout, and without counters its records are applied again over what was written since.
-     */
-    final Map<String, List<String>> handles = new LinkedHashMap<>();
-
-    /** Message id to the records it holds. */
-    final Map<String, List<LogRecord>> byMessage = new LinkedHashMap<>();
-
-    /** The handles of the messages holding none of {@code deferred} (by identity). */
-    public List<String> handlesWithout(List<LogRecord> deferred) {
-      if (deferred.isEmpty()) {
-        List<String> all = new ArrayList<>();
-        handles.values().forEach(all::addAll);
-        return all;
-      }
-      java.util.Set<LogRecord> keep = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-      keep.addAll(deferred);
-      List<String> out = new ArrayList<>();
-      for (Map.Entry<String, List<String>> h : handles.entrySet()) {
-        if (byMessage.get(h.getKey()).stream().noneMatch(keep::contains)) {
-          out.addAll(h.getValue());
-        }
-      }
-      return out;
-    }
-  }
-
-  private Received receive(String queue) {
-    Received in = new Received();
-    int batch = queues.limits().maxBatchSize();
-    while (in.records.size() < maxRecords) {
-      List<QueueMessage> got;
-      try {
-        got = CloudFutures.await(queues.receive(queue, batch, lockTimeout));
-      } catch (NotFoundException e) {
-        break; // nobody ever sent to it
-      }
-      if (got.isEmpty()) {
-        break;
-      }
-      for (QueueMessage m : got) {
-        List<String> copies = in.handles.get(m.messageId());
-        if (copies != null) {
-          copies.add(m.receiptHandle()); // a duplicate: its records are in already
-          continue;
-        }
-        try {
-          List<LogRecord> rs = LogMessages.unpack(LogPayloads.of(m));
-          in.records.addAll(rs);
-          in.byMessage.put(m.messageId(), rs);
-          in.handles.put(m.messageId(), new ArrayList<>(List.of(m.receiptHandle())));
-        } catch (CorruptLogMessageException e) {
-          deadLetters.setAside(queue, m, e.getMessage()); // this run holds the queue's lock
-        }
-      }
-    }
-    return in;
-  }
-
-  private void delete(String queue, List<String> handles) {
-    int batch = queues.limits().maxBatchSize();
-    List<java.util.concurrent.CompletableFuture<Void>> calls = new ArrayList<>();
-    for (int i = 0; i < handles.size(); i += batch) {
-      calls.add(queues.deleteBatch(queue, handles.subList(i, Math.min(handles.size(), i + batch))));
-    }
-    for (java.util.concurrent.CompletableFuture<Void> c : calls) {
-      CloudFutures.await(c);
-    }
   }
 
   private void release(String queue, String owner) {

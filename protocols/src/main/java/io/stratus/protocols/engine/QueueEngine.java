@@ -269,7 +269,7 @@ public final class QueueEngine implements CommitProtocol {
     int failures = 0;
     long applied = 0;
     long pages = 0;
-    long deferred = 0; // records left queued (hidden for the rest of this call: counted once)
+    long deferred = 0; // records left queued, each counted once
     Set<Target> busy = new HashSet<>();
     for (int pass = 0; pass < 5; pass++) {
       List<String> listed =
@@ -286,6 +286,9 @@ public final class QueueEngine implements CommitProtocol {
       long appliedThisPass = 0;
       for (Target t : targets) {
         int empties = 0;
+        // Records a run left queued are hidden for the rest of this call, unless it handed them
+        // back: then the next run receives them again, and counts them again.
+        int handedBackDeferred = 0;
         for (int round = 0; round < 1000 && empties < 3; round++) {
           Checkpointer.Outcome o;
           try {
@@ -304,11 +307,17 @@ public final class QueueEngine implements CommitProtocol {
           }
           done++;
           applied += o.applied();
-          appliedThisPass += o.received() - o.deferred();
+          // Records taken out of the queue: those of messages left there do not count, hidden
+          // (the deferred ones) or handed back (all of those messages' records).
+          int taken = o.received() - Math.max(o.deferred(), o.handedBack());
+          appliedThisPass += taken;
           pages += o.pagesWritten();
-          deferred += o.deferred();
+          deferred += o.deferred() - handedBackDeferred;
+          handedBackDeferred = o.handedBack() > 0 ? o.deferred() : 0;
           busy.remove(t);
-          empties = o.received() == 0 ? empties + 1 : 0;
+          // A run that took nothing out of the queue made no progress: like an empty one (with
+          // messages handed back, the next run would receive the same ones again and again).
+          empties = o.received() > o.handedBack() ? 0 : empties + 1;
         }
       }
       if (appliedThisPass == 0) {

@@ -29,6 +29,8 @@ import org.junit.jupiter.api.Test;
  * Every pass over an ATOMIC queue is a lock holder of its own: a pass that left messages hidden
  * keeps the queue's lock until they reappear, and a later pass of the same process must not be
  * granted it as a renewal (it would see nothing and release the lock with the messages hidden).
+ * Where the queue can hand messages back, a pass that leaves messages hands them back and
+ * releases the lock, and the next pass sees them at once.
  */
 class AtomicLogPassTest {
   private static final String DB = "db/shop";
@@ -48,7 +50,17 @@ class AtomicLogPassTest {
     }
 
     Setup(String recoverer, QueueBehavior queues) {
-      cloud = InProcessCloud.builder().clock(clock).queueBehavior(queues).build();
+      this(recoverer, queues, true);
+    }
+
+    /** With {@code handBack} false, the queues cannot change a message's visibility. */
+    Setup(String recoverer, QueueBehavior queues, boolean handBack) {
+      cloud =
+          InProcessCloud.builder()
+              .clock(clock)
+              .queueBehavior(queues)
+              .visibilityChange(handBack)
+              .build();
       pool = new BufferPool(cloud.services().storage(), BufferPoolConfig.builder().build(), clock);
       services = cloud.services();
       ProtocolContext ctx =
@@ -74,7 +86,7 @@ class AtomicLogPassTest {
 
   @Test
   void aLaterPassOfTheSameProcessWaitsForTheHiddenMessagesOfAnEarlierOne() {
-    try (Setup t = new Setup("c1")) {
+    try (Setup t = new Setup("c1", QueueBehavior.reliable(), false)) {
       ManualClock clock = t.clock;
       CloudServices services = t.services;
       AtomicLog log = t.log;
@@ -107,6 +119,73 @@ class AtomicLogPassTest {
       assertThat(services.locks().acquireExclusive(queue, "another-client").join().granted())
           .as("the lock still guards the hidden message")
           .isFalse();
+    }
+  }
+
+  /**
+   * On queues that can hand messages back, a pass that waits hands its messages back and releases
+   * the lock: a later pass of the same process runs at once and sees them, and so can another
+   * client.
+   */
+  @Test
+  void aPassThatWaitsHandsItsMessagesBackAndReleasesTheLock() {
+    try (Setup t = new Setup("c1")) {
+      byte[] logMessage =
+          AtomicMessages.pack("n1/c1-1", t.clock.millis(), List.of(insert(t.clock, 1)), 256 * 1024)
+              .get(0);
+      t.services.simpleQueues().send(t.queue, logMessage).join();
+
+      AtomicLog.Pass first = t.log.run(t.queue, Set.of(), Set.of(), new HashSet<>());
+      assertThat(first.waiting()).isEqualTo(1);
+
+      AtomicLog.Pass second = t.log.run(t.queue, Set.of(), Set.of(), new HashSet<>());
+      assertThat(second.ran()).as("the lock was released with nothing hidden").isTrue();
+      assertThat(second.waiting()).as("the handed-back message is seen at once").isEqualTo(1);
+      assertThat(t.services.locks().acquireExclusive(t.queue, "another-client").join().granted())
+          .isTrue();
+    }
+  }
+
+  /**
+   * A two-step transaction whose commit record arrives after a pass looked: where the queue can
+   * hand messages back, the next pass propagates it at once; where it cannot, only once the first
+   * pass's lease has lapsed and its hidden log message reappeared.
+   */
+  @Test
+  void theNextPassFindsAWaitingTransactionWholeAtOnceWhenMessagesAreHandedBack() {
+    for (boolean handBack : new boolean[] {true, false}) {
+      try (Setup t = new Setup("c1", QueueBehavior.reliable(), handBack)) {
+        int oneRecord =
+            AtomicMessages.pack("n1/c1-1", t.clock.millis(), List.of(insert(t.clock, 1)), 1 << 20)
+                .get(0)
+                .length;
+        List<byte[]> logs =
+            AtomicMessages.pack(
+                "n1/c1-1",
+                t.clock.millis(),
+                List.of(insert(t.clock, 1), insert(t.clock, 2)),
+                oneRecord + 25);
+        t.services.simpleQueues().send(t.queue, logs.get(0)).join();
+        t.services.simpleQueues().send(t.queue, logs.get(1)).join();
+        AtomicLog.Pass early = t.log.run(t.queue, Set.of(), Set.of(), new HashSet<>());
+        assertThat(early.waiting()).as("no commit record yet").isEqualTo(1);
+        t.services
+            .simpleQueues()
+            .send(t.queue, AtomicMessages.commitRecord("n1/c1-1", t.clock.millis(), 2, 2))
+            .join();
+
+        AtomicLog.Pass next = t.log.run(t.queue, Set.of(), Set.of(), new HashSet<>());
+        if (handBack) {
+          assertThat(next.winners()).as("handed back: whole at once").isEqualTo(1);
+        } else {
+          assertThat(next.ran()).as("the first pass's lease guards its hidden messages").isFalse();
+          // Past the lease of the first pass (the lock service's default timeout).
+          t.clock.advance(InProcessCloud.DEFAULT_LOCK_TIMEOUT.plusSeconds(1));
+          next = t.log.run(t.queue, Set.of(), Set.of(), new HashSet<>());
+          assertThat(next.winners()).isEqualTo(1);
+        }
+        assertThat(propagatedRecords(t.services, t.names)).isEqualTo(2);
+      }
     }
   }
 

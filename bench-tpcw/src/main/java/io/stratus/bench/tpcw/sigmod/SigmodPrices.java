@@ -21,6 +21,8 @@ import static io.stratus.cloudapi.Operation.MACHINE_DESCRIBE;
 import static io.stratus.cloudapi.Operation.MACHINE_LIST;
 import static io.stratus.cloudapi.Operation.MACHINE_START;
 import static io.stratus.cloudapi.Operation.MACHINE_STOP;
+import static io.stratus.cloudapi.Operation.QUEUE_CHANGE_VISIBILITY;
+import static io.stratus.cloudapi.Operation.QUEUE_CHANGE_VISIBILITY_BATCH;
 import static io.stratus.cloudapi.Operation.QUEUE_CREATE;
 import static io.stratus.cloudapi.Operation.QUEUE_DELETE;
 import static io.stratus.cloudapi.Operation.QUEUE_DELETE_BATCH;
@@ -128,7 +130,9 @@ public final class SigmodPrices {
             QUEUE_RECEIVE,
             QUEUE_DELETE_MESSAGE,
             QUEUE_DELETE_BATCH,
-            QUEUE_INSPECT)
+            QUEUE_INSPECT,
+            QUEUE_CHANGE_VISIBILITY,
+            QUEUE_CHANGE_VISIBILITY_BATCH)
         .free(
             LOCKS,
             LOCK_SET_TIMEOUT,

@@ -1,0 +1,187 @@
+package io.stratus.protocols.checkpoint;
+
+import io.stratus.CorruptLogMessageException;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.NotFoundException;
+import io.stratus.cloudapi.QueueMessage;
+import io.stratus.cloudapi.SimpleQueueService;
+import io.stratus.protocols.DeadLetters;
+import io.stratus.protocols.log.HandBack;
+import io.stratus.protocols.log.LogMessages;
+import io.stratus.protocols.log.LogPayloads;
+import io.stratus.protocols.log.LogRecord;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The messages one checkpoint run received from its queue, and what becomes of them: the applied
+ * ones are deleted, the rest handed back when the run is over ({@link HandBack}).
+ *
+ * <p>Why the run keeps every handle and what was deleted: duplicate deliveries are applied once but
+ * every copy is deleted (a copy left in the queue comes back after its visibility timeout, and
+ * without counters its records are applied again over what was written since); and at the end
+ * the run knows exactly which copies it leaves in the queue, to hand them back. Damaged messages
+ * are set aside into the dead-letter area as they arrive (the run holds the queue's lock); one that
+ * could not be set aside stays hidden, which spaces out the attempts.
+ *
+ * <p>Not thread-safe: one run.
+ */
+final class RunMessages {
+  private final SimpleQueueService queues;
+  private final String queue;
+  private final Clock clock;
+  private final Duration visibility;
+  private final DeadLetters deadLetters;
+  private final HandBack handBack;
+
+  final List<LogRecord> records = new ArrayList<>();
+
+  /** Message id to the receipt handle of every copy received, for valid messages. */
+  final Map<String, List<String>> handles = new LinkedHashMap<>();
+
+  /** Message id to the records it holds. */
+  private final Map<String, List<LogRecord>> byMessage = new LinkedHashMap<>();
+
+  /** The handles whose deletes completed. */
+  private final Set<String> deleted = new HashSet<>();
+
+  /**
+   * When the first receive's hold ends (its send time plus the visibility timeout): every message
+   * of the run is hidden until then at least.
+   */
+  private long heldUntil = Long.MAX_VALUE;
+
+  RunMessages(
+      SimpleQueueService queues,
+      String queue,
+      Clock clock,
+      Duration visibility,
+      DeadLetters deadLetters,
+      HandBack handBack) {
+    this.queues = queues;
+    this.queue = queue;
+    this.clock = clock;
+    this.visibility = visibility;
+    this.deadLetters = deadLetters;
+    this.handBack = handBack;
+  }
+
+  /**
+   * Receives until {@code maxRecords} records or an empty receive, hiding what it gets for the
+   * visibility timeout. Fills this object as it goes, so a failure leaves what was received.
+   */
+  void receive(int maxRecords) {
+    int batch = queues.limits().maxBatchSize();
+    while (records.size() < maxRecords) {
+      List<QueueMessage> got;
+      try {
+        if (heldUntil == Long.MAX_VALUE) {
+          heldUntil = clock.millis() + visibility.toMillis(); // noted before the request
+        }
+        got = CloudFutures.await(queues.receive(queue, batch, visibility));
+      } catch (NotFoundException e) {
+        break; // nobody ever sent to it
+      }
+      if (got.isEmpty()) {
+        break;
+      }
+      for (QueueMessage m : got) {
+        List<String> copies = handles.get(m.messageId());
+        if (copies != null) {
+          copies.add(m.receiptHandle()); // a duplicate: its records are in already
+          continue;
+        }
+        try {
+          List<LogRecord> rs = LogMessages.unpack(LogPayloads.of(m));
+          records.addAll(rs);
+          byMessage.put(m.messageId(), rs);
+          handles.put(m.messageId(), new ArrayList<>(List.of(m.receiptHandle())));
+        } catch (CorruptLogMessageException e) {
+          deadLetters.setAside(queue, m, e.getMessage()); // the run holds the queue's lock
+        }
+      }
+    }
+  }
+
+  /** The handles of the messages holding none of {@code deferred} (by identity). */
+  List<String> handlesWithout(List<LogRecord> deferred) {
+    if (deferred.isEmpty()) {
+      List<String> all = new ArrayList<>();
+      handles.values().forEach(all::addAll);
+      return all;
+    }
+    Set<LogRecord> keep = Collections.newSetFromMap(new IdentityHashMap<>());
+    keep.addAll(deferred);
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, List<String>> h : handles.entrySet()) {
+      if (byMessage.get(h.getKey()).stream().noneMatch(keep::contains)) {
+        out.addAll(h.getValue());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Deletes {@code toDelete} in batches, all at once, and waits for every batch (so none is still
+   * in flight when the run hands messages back); notes the deleted ones. The first failure is
+   * thrown after all batches ended.
+   */
+  void delete(List<String> toDelete) {
+    int batch = queues.limits().maxBatchSize();
+    List<List<String>> parts = new ArrayList<>();
+    List<CompletableFuture<Void>> calls = new ArrayList<>();
+    for (int i = 0; i < toDelete.size(); i += batch) {
+      List<String> part = toDelete.subList(i, Math.min(toDelete.size(), i + batch));
+      parts.add(part);
+      calls.add(queues.deleteBatch(queue, part));
+    }
+    CloudException failure = null;
+    for (int i = 0; i < calls.size(); i++) {
+      try {
+        CloudFutures.await(calls.get(i));
+        deleted.addAll(parts.get(i));
+      } catch (CloudException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /**
+   * Hands every copy the run did not delete back to the queue, when the queue can and the run's
+   * hold on them lasts; how many records those messages hold (0 when it could not). Called once
+   * the run is over: it puts and deletes nothing more.
+   */
+  int handBack() {
+    int recordsLeft = 0;
+    List<String> left = new ArrayList<>();
+    for (Map.Entry<String, List<String>> copies : handles.entrySet()) {
+      int before = left.size();
+      for (String h : copies.getValue()) {
+        if (!deleted.contains(h)) {
+          left.add(h);
+        }
+      }
+      if (left.size() > before) {
+        recordsLeft += byMessage.get(copies.getKey()).size();
+      }
+    }
+    return handBack.handBack(queue, left, heldUntil) ? recordsLeft : 0;
+  }
+}
