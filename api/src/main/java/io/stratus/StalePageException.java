@@ -1,10 +1,12 @@
 package io.stratus;
 
 /**
- * Storage kept answering with an older version of a page than this client has already seen (an
- * eventually consistent store lagging behind a write), so the page was not used: accepting it would
- * break monotonic reads (paper 001, section 5.2). The buffer pool re-reads a few times before it
- * gives up with this exception; the lag is bounded, so running the transaction again later
+ * An eventually consistent store answered with an older state of a page than a write this client
+ * knows of, so the page was not used. Either storage kept serving an older version than this
+ * client has already seen (accepting it would break monotonic reads, paper 001, section 5.2; the
+ * buffer pool re-reads a few times before it gives up), or a page that another page refers to read
+ * as absent (a new page not visible yet; on strongly consistent storage that is a {@link
+ * CorruptPageException} instead). The lag is bounded, so running the transaction again later
  * succeeds. Retryable: nothing took effect.
  */
 public class StalePageException extends StratusException {
@@ -20,6 +22,22 @@ public class StalePageException extends StratusException {
             + " after this client saw "
             + seen
             + "; not used (monotonic reads), retry later");
+    this.uri = uri;
+  }
+
+  /**
+   * A page that {@code referrer} refers to read as absent from eventually consistent storage.
+   *
+   * @param uri the page read as absent
+   * @param referrer the page that refers to it
+   */
+  public StalePageException(String uri, String referrer) {
+    super(
+        "page "
+            + uri
+            + " is referred to by "
+            + referrer
+            + " but storage does not show it yet (eventually consistent); not used, retry later");
     this.uri = uri;
   }
 

@@ -2,6 +2,7 @@ package io.stratus.btree;
 
 import io.stratus.CorruptPageException;
 import io.stratus.InvalidRequestException;
+import io.stratus.StalePageException;
 import io.stratus.pagemanager.Keys;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageStore;
@@ -160,10 +161,19 @@ final class Navigator {
     return inner.valueText(i);
   }
 
-  /** A page another page refers to: missing means a dangling reference. */
+  /**
+   * A page another page refers to. Missing, it is a dangling reference (damage), unless the store's
+   * reads may lag behind writes: then it is a new page not visible yet, and a later read finds it.
+   *
+   * @throws CorruptPageException when the page is missing from strongly consistent storage
+   * @throws StalePageException when it is missing from a store whose reads may lag (retryable)
+   */
   static Page read(PageStore store, String uri, Page referrer) {
     Optional<Page> p = store.read(uri);
     if (p.isEmpty()) {
+      if (store.readsMayLag()) {
+        throw new StalePageException(uri, referrer.uri());
+      }
       throw new CorruptPageException(uri, "missing, but referenced by " + referrer.uri());
     }
     return p.get();

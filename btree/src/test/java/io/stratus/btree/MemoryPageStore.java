@@ -18,6 +18,7 @@ final class MemoryPageStore implements PageStore {
   private final int pageSize;
   private long nextId;
   int reads;
+  boolean readsMayLag;
 
   MemoryPageStore(int pageSize) {
     this(pageSize, new HashMap<>());
@@ -59,5 +60,10 @@ final class MemoryPageStore implements PageStore {
   @Override
   public int pageSize() {
     return pageSize;
+  }
+
+  @Override
+  public boolean readsMayLag() {
+    return readsMayLag;
   }
 }

@@ -60,7 +60,7 @@
  * ├─ CommitFailedException          nothing visible happened; re-run the transaction if retryable
  * ├─ CommitStateUnknownException    the commit may have happened; read before acting
  * ├─ CloudServiceException          a cloud service failed under the call (cause: its exception)
- * ├─ StalePageException             storage served a page older than one seen; retryable
+ * ├─ StalePageException             storage lags behind a write this client knows of; retryable
  * ├─ CorruptPageException           a stored page failed its checks; nothing of it was used
  * ├─ CorruptLogMessageException     a queued log record failed its checks; it was not applied
  * ├─ CodecException                 a codec could not encode or decode a value

@@ -5,14 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.CorruptPageException;
+import io.stratus.StalePageException;
 import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.ItemSummary;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.StoredItem;
+import io.stratus.cloudapi.inprocess.QueueBehavior;
+import io.stratus.cloudapi.inprocess.StorageConsistency;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -102,6 +108,68 @@ class CorruptPageTest {
       assertThatThrownBy(f::open).isInstanceOf(CorruptPageException.class);
       CloudFutures.await(storage.put(catalog, good.payload(), Map.of()));
       assertThat(f.open().collections()).containsExactly("items");
+    }
+  }
+
+  /**
+   * On eventually consistent storage a page that another page refers to but that reads as absent
+   * is taken for a write not visible yet: reads fail retryably, checkpoints give up without a
+   * damage report, and both get past it once storage shows the page.
+   */
+  @Test
+  void aReferredPageAbsentFromEventuallyConsistentStorageIsAStaleReadNotDamage(@Seed long seed) {
+    try (Fixture f =
+        new Fixture(
+            seed,
+            true,
+            QueueBehavior.reliable(),
+            b -> b.storageConsistency(StorageConsistency.eventual(Duration.ofSeconds(1))))) {
+      Database writer =
+          f.open(f.config().protocol(ProtocolKind.BASIC).checkpointExecutor(task -> {}));
+      BasicProtocolTest.load(writer, 300);
+      f.clock.advance(Duration.ofSeconds(2)); // past the window: the loaded pages are visible
+      try (Transaction tx = writer.begin()) {
+        tx.create("items", Key.of(1000L), bytes("new"));
+        tx.commit(); // queued for the tree's checkpoint
+      }
+      StorageService storage = f.services().storage();
+      Map<String, byte[]> hidden = new HashMap<>();
+      for (ItemSummary item : CloudFutures.await(storage.listAll(Fixture.DB + "/c/items/"))) {
+        if (!item.uri().equals(ROOT)) {
+          hidden.put(
+              item.uri(), CloudFutures.await(storage.get(item.uri())).orElseThrow().payload());
+        }
+      }
+      assertThat(hidden).as("the loaded tree has pages below its root").isNotEmpty();
+      for (String uri : hidden.keySet()) {
+        CloudFutures.await(storage.delete(uri));
+      }
+      f.clock.advance(Fixture.TTL.plus(Duration.ofSeconds(2))); // every read now misses them
+
+      Database reader = f.open(f.config().protocol(ProtocolKind.BASIC));
+      try (Transaction tx = reader.begin()) {
+        assertThatThrownBy(() -> tx.read("items", Key.of(1L)))
+            .isInstanceOfSatisfying(
+                StalePageException.class,
+                e -> {
+                  assertThat(e.isRetryable()).isTrue();
+                  assertThat(hidden).containsKey(e.uri());
+                });
+      }
+      CheckpointSummary missed = writer.checkpointAll();
+      assertThat(missed.recordsApplied()).isZero();
+      assertThat(missed.quiescent()).isFalse();
+      assertThat(writer.stats().corruptPages()).isZero();
+
+      hidden.forEach((uri, payload) -> CloudFutures.await(storage.put(uri, payload, Map.of())));
+      f.clock.advance(Duration.ofSeconds(31)); // past the window and any lease
+      assertThat(writer.checkpointAll().recordsApplied()).isEqualTo(1);
+      f.clock.advance(Fixture.TTL.plus(Duration.ofSeconds(2)));
+      assertThat(reader.read(tx -> tx.read("items", Key.of(1000L))).map(Fixture::string))
+          .contains("new");
+      assertThat(reader.read(tx -> tx.read("items", Key.of(1L))).map(Fixture::string))
+          .contains("v0-1");
+      assertThat(writer.stats().corruptPages()).isZero();
     }
   }
 }

@@ -118,6 +118,12 @@ public final class BufferPool implements AutoCloseable {
     this.lowWaterBytes = config.maxBytes() - config.maxBytes() / 16;
   }
 
+  /** Whether a read may miss a page that was written: the storage is eventually consistent. */
+  public boolean readsMayLag() {
+    return !storage.isStronglyConsistent();
+  }
+
+  /** The settings this pool was built with. */
   public BufferPoolConfig config() {
     return config;
   }

@@ -27,4 +27,15 @@ public interface PageStore {
 
   /** The largest encoded page this store accepts ({@link Page#encodedSizeBound()}). */
   int pageSize();
+
+  /**
+   * Whether a read may miss a page that has been written: storage that is eventually consistent
+   * ({@link io.stratus.cloudapi.StorageService#isStronglyConsistent()} false). Then a page that
+   * another page refers to but that reads as absent is a read lagging behind a write, which a later
+   * read gets past; on strongly consistent storage it is damage. Stores that only hold pages of
+   * their own keep the default, false.
+   */
+  default boolean readsMayLag() {
+    return false;
+  }
 }

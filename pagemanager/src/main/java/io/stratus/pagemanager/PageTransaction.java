@@ -156,6 +156,11 @@ public final class PageTransaction implements PageStore, AutoCloseable {
     return pool.config().pageSize();
   }
 
+  @Override
+  public boolean readsMayLag() {
+    return pool.readsMayLag();
+  }
+
   /**
    * The pages this transaction changed or created, by URI, in the order of their first write. An
    * unmodifiable view.

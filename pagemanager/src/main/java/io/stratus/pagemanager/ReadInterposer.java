@@ -34,4 +34,9 @@ public abstract class ReadInterposer implements PageStore {
   public final int pageSize() {
     return beneath.pageSize();
   }
+
+  @Override
+  public final boolean readsMayLag() {
+    return beneath.readsMayLag();
+  }
 }

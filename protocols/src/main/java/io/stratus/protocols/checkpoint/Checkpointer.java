@@ -1,6 +1,7 @@
 package io.stratus.protocols.checkpoint;
 
 import io.stratus.CorruptPageException;
+import io.stratus.StalePageException;
 import io.stratus.btree.BLinkTree;
 import io.stratus.btree.TreeChange;
 import io.stratus.cloudapi.CloudException;
@@ -343,7 +344,9 @@ public final class Checkpointer {
       outcome = checkpoint(target, queue, step, lease, held, closeGaps, in);
     } catch (SimulatedCrashException e) {
       throw e; // the process died here: it releases nothing, its leases lapse
-    } catch (DirectPageStore.Abandoned e) {
+    } catch (DirectPageStore.Abandoned | StalePageException e) {
+      // Nothing was put (a stale page is met while reading, before the first put): a later run
+      // finds the tree as it is then.
       int handed = in.handBack();
       releaseAll(held, queue);
       return Outcome.gaveUp(e.getMessage(), in.records.size()).withHandedBack(handed);

@@ -138,6 +138,11 @@ public final class DirectPageStore implements PageStore {
     return pageSize;
   }
 
+  @Override
+  public boolean readsMayLag() {
+    return !storage.isStronglyConsistent();
+  }
+
   /**
    * Puts {@code uri} back as read (with a new version stamp) unless the checkpoint writes it
    * anyway: the checkpoint decided on records by this page's contents without changing it (a

@@ -171,5 +171,10 @@ final class Router {
     public int pageSize() {
       return pool.config().pageSize();
     }
+
+    @Override
+    public boolean readsMayLag() {
+      return pool.readsMayLag();
+    }
   }
 }

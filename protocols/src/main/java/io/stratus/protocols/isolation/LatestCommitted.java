@@ -173,6 +173,11 @@ final class LatestCommitted implements PageStore {
     return committed.pageSize();
   }
 
+  @Override
+  public boolean readsMayLag() {
+    return committed.readsMayLag();
+  }
+
   /** Ends the page transaction it reads through. */
   void close() {
     committed.abort();
