@@ -1,10 +1,12 @@
 package io.stratus.cloudapi;
 
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.function.IntConsumer;
 
 /**
  * The synchronous convenience over the asynchronous Cloud API: {@link #await} waits for a future
@@ -31,6 +33,33 @@ public final class CloudFutures {
       throw rethrow(e.getCause());
     } catch (CancellationException e) {
       throw new OutcomeUnknownException("the cloud call was cancelled", e);
+    }
+  }
+
+  /**
+   * Waits for every call, telling {@code succeeded} the index of each that completed normally, in
+   * order; then throws the first cloud failure among them with the others suppressed in it. So no
+   * call is still in flight when a cloud failure is thrown (a caller about to hand back what the
+   * calls touched needs that). A failure that is not a {@link CloudException} propagates at once.
+   *
+   * @throws CloudException the first cloud failure, after every call ended
+   */
+  public static void awaitEach(List<? extends CompletionStage<?>> calls, IntConsumer succeeded) {
+    CloudException failure = null;
+    for (int i = 0; i < calls.size(); i++) {
+      try {
+        await(calls.get(i));
+        succeeded.accept(i);
+      } catch (CloudException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 

@@ -518,21 +518,7 @@ final class AtomicLog {
     }
     // Every batch ends before a failure is thrown: none may still be in flight when the pass
     // hands its messages back.
-    CloudException failure = null;
-    for (CompletableFuture<Void> c : calls) {
-      try {
-        CloudFutures.await(c);
-      } catch (CloudException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    CloudFutures.awaitEach(calls, i -> {});
     deleted.addAll(ids);
   }
 

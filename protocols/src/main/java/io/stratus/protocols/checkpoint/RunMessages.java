@@ -1,7 +1,6 @@
 package io.stratus.protocols.checkpoint;
 
 import io.stratus.CorruptLogMessageException;
-import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.QueueMessage;
@@ -145,22 +144,7 @@ final class RunMessages {
       parts.add(part);
       calls.add(queues.deleteBatch(queue, part));
     }
-    CloudException failure = null;
-    for (int i = 0; i < calls.size(); i++) {
-      try {
-        CloudFutures.await(calls.get(i));
-        deleted.addAll(parts.get(i));
-      } catch (CloudException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    CloudFutures.awaitEach(calls, i -> deleted.addAll(parts.get(i)));
   }
 
   /**
