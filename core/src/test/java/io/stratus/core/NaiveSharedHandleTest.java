@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -24,8 +25,22 @@ class NaiveSharedHandleTest {
   private static final int THREADS = 4;
   private static final int PER_THREAD = 300;
 
+  /** Threads appending to one end of the tree: every commit meets the others on the last leaf. */
   @Test
   void concurrentCommitsOfOneHandleAreAllKept(@Seed long seed) throws Exception {
+    commitConcurrently(seed, (thread, i) -> (long) i * THREADS + thread);
+  }
+
+  /**
+   * Threads on key ranges of their own: commits on different leaves are written at the same time,
+   * and meet on the inner pages their splits change.
+   */
+  @Test
+  void commitsOnDifferentLeavesAreAllKeptAndTheTreeStaysWhole(@Seed long seed) throws Exception {
+    commitConcurrently(seed, (thread, i) -> thread * 1_000_000L + i);
+  }
+
+  private static void commitConcurrently(long seed, KeyOf keyOf) throws Exception {
     try (Fixture f = new Fixture(seed)) {
       Database db = f.open(f.config().protocol(ProtocolKind.NAIVE));
       db.createCollection("items");
@@ -38,7 +53,7 @@ class NaiveSharedHandleTest {
             new Thread(
                 () -> {
                   for (int i = 0; i < PER_THREAD; i++) {
-                    long key = (long) i * THREADS + thread;
+                    long key = keyOf.key(thread, i);
                     String value = "t" + thread + "-" + i + "-" + random.nextInt(1000);
                     db.run(
                         tx -> {
@@ -47,7 +62,7 @@ class NaiveSharedHandleTest {
                         });
                     acknowledged.put(key, value);
                     if (i % 7 == 3) { // updates and deletes of this thread's earlier keys too
-                      long earlier = (long) random.nextInt(i + 1) * THREADS + thread;
+                      long earlier = keyOf.key(thread, random.nextInt(i + 1));
                       String again = value + "-u";
                       boolean updated =
                           db.run(tx -> tx.update("items", Key.of(earlier), bytes(again)));
@@ -58,10 +73,15 @@ class NaiveSharedHandleTest {
                   }
                 }));
       }
-      threads.forEach(Thread::start);
+      List<Throwable> failures = new CopyOnWriteArrayList<>();
+      for (Thread t : threads) {
+        t.setUncaughtExceptionHandler((thread, e) -> failures.add(e));
+        t.start();
+      }
       for (Thread t : threads) {
         t.join();
       }
+      assertThat(failures).as("request threads that failed").isEmpty();
 
       Map<String, String> scanned = Fixture.itemsByKey(db);
       assertThat(scanned).as("scan vs acknowledged commits").hasSize(acknowledged.size());
@@ -75,5 +95,10 @@ class NaiveSharedHandleTest {
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       assertThat(Fixture.itemsByKey(f.open())).isEqualTo(scanned);
     }
+  }
+
+  /** The key a thread creates as its i-th record. */
+  private interface KeyOf {
+    long key(int thread, int i);
   }
 }

@@ -24,18 +24,18 @@ import io.stratus.protocols.WriteSet;
 import io.stratus.protocols.log.Changes;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The naive protocol, the papers' baseline (paper 000, section 7.1; [7]): commit writes every
@@ -51,14 +51,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * what it read, which may be older than what another request thread of the same handle has
  * committed since; putting them would undo that commit, and two threads splitting one leaf would
  * leave the tree inconsistent (commits that had returned normally went missing, and scans found
- * fewer records than point reads). So the commits of a handle are written in groups, one group
- * at a time (group commit): the leader takes every commit waiting, and writes a lone commit whose
- * pages no other commit of the handle changed since it read them as it is; otherwise it replays
- * the group's logical changes, in arrival order, on the handle's current pages (its buffer pool,
- * where its own commits are installed) and writes those once, installing them before the next
- * group starts. A hot page (the rightmost leaf that new orders go to) is then written once per
- * group instead of once per commit. Lost updates between different handles, the baseline's
- * nature, stay.
+ * fewer records than point reads). So the commits of a handle are written in groups (group
+ * commit), and a group holds the pages it changes until it has written and installed them: the
+ * leader takes every waiting commit whose changed pages no running group holds, and writes a
+ * lone commit whose pages no other commit of the handle changed since it read them as it is;
+ * otherwise it replays the group's logical changes, in arrival order, on the handle's current
+ * pages (its buffer pool, where its own commits are installed) and writes those once. Groups
+ * with no page in common are written at the same time; a commit that needs a page a group holds
+ * waits for that group. A hot page (the rightmost leaf that new orders go to) is then written
+ * once per group instead of once per commit, and never by two puts at once (two puts of one
+ * object in flight together have no order in storage). Lost updates between different handles,
+ * the baseline's nature, stay.
  *
  * <p><b>Write order</b> (what the B-link trees need for concurrent readers, see {@code
  * BLinkTree}): all new pages first, concurrently (nothing refers to them yet), then the modified
@@ -83,23 +86,25 @@ import java.util.concurrent.locks.ReentrantLock;
  * Failures that are not {@link CloudException}s (a simulated process death, a bug) propagate
  * unchanged: they are not cloud errors and must not be handled as such.
  *
- * <p>Thread-safe: the commits of one handle meet in its group commit (one leader at a time).
+ * <p>Thread-safe: the commits of one handle meet in its group commit (one leader per group, groups
+ * on disjoint pages).
  */
 public final class NaiveProtocol implements CommitProtocol {
-  /** How long a waiting commit waits before it tries to lead a group itself. */
-  private static final long LEADER_WAIT_MILLIS = 50;
-
   private final PageWriter writer;
   private final CrashPoints crashPoints;
   private final BufferPool pool;
 
-  /** One group of this handle's commits is written at a time, by its leader. */
-  private final ReentrantLock leader = new ReentrantLock();
+  /** Guards {@link #waiting} and {@link #reserved}; notified whenever a group ends or backs off. */
+  private final Object groups = new Object();
 
-  private final ConcurrentLinkedQueue<Waiter> waiting = new ConcurrentLinkedQueue<>();
+  /** Commits no group has taken yet, in arrival order. */
+  private final List<Waiter> waiting = new ArrayList<>();
 
-  /** Completed when the current leader ends its group (then replaced). */
-  private volatile CompletableFuture<Void> roundEnded = new CompletableFuture<>();
+  /**
+   * The changed pages of the groups being written. New pages need no reservation: no other commit
+   * knows them.
+   */
+  private final Set<String> reserved = new HashSet<>();
 
   public NaiveProtocol(ProtocolContext context) {
     this.writer = new PageWriter(context.services().storage(), context.bufferPool());
@@ -118,108 +123,193 @@ public final class NaiveProtocol implements CommitProtocol {
       return CommitResult.empty();
     }
     Waiter me = new Waiter(ws);
-    waiting.add(me);
-    while (true) {
-      CompletableFuture<Void> round = roundEnded;
-      if (leader.tryLock()) {
+    Group group = null;
+    synchronized (groups) {
+      waiting.add(me);
+      while (!me.taken) {
+        if (Collections.disjoint(me.footprint, reserved)) {
+          group = takeGroup();
+          break;
+        }
         try {
-          if (!me.result.isDone()) {
-            writeGroup();
+          groups.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          if (!me.taken) {
+            waiting.remove(me);
+            throw new CommitFailedException(
+                "interrupted before the commit was written; nothing was", true, e);
           }
-        } finally {
-          CompletableFuture<Void> ended = roundEnded;
-          roundEnded = new CompletableFuture<>();
-          leader.unlock();
-          ended.complete(null); // wakes the waiters: one of them leads the next group
         }
       }
-      try {
-        if (!me.result.isDone()) {
-          // Until the leader ends its group (then this commit was in it, or leads the next).
-          CompletableFuture.anyOf(me.result, round).get(LEADER_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-        }
-        if (me.result.isDone()) {
+    }
+    if (group != null) {
+      lead(group);
+    }
+    return outcome(me);
+  }
+
+  /**
+   * Under {@link #groups}: every waiting commit whose changed pages no running group holds, taken
+   * in arrival order, their pages reserved.
+   */
+  private Group takeGroup() {
+    List<Waiter> members = new ArrayList<>();
+    Set<String> pages = new HashSet<>();
+    for (Iterator<Waiter> it = waiting.iterator(); it.hasNext(); ) {
+      Waiter w = it.next();
+      if (Collections.disjoint(w.footprint, reserved)) {
+        it.remove();
+        w.taken = true;
+        members.add(w);
+        pages.addAll(w.footprint);
+      }
+    }
+    reserved.addAll(pages);
+    return new Group(members, pages);
+  }
+
+  /** This commit's outcome, once its group's leader has set it. */
+  private static CommitResult outcome(Waiter me) {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
           return me.result.get();
-        }
-      } catch (TimeoutException e) {
-        // try to lead
-      } catch (ExecutionException e) {
-        if (me.result.isCompletedExceptionally()) {
+        } catch (InterruptedException e) {
+          interrupted = true; // taken into a group: its outcome is coming, and must be told
+        } catch (ExecutionException e) {
           Throwable cause = e.getCause();
           throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
         }
-      } catch (InterruptedException e) {
+      }
+    } finally {
+      if (interrupted) {
         Thread.currentThread().interrupt();
-        if (waiting.remove(me)) {
-          throw new CommitFailedException(
-              "interrupted before the commit was written; nothing" + " was", true, e);
-        }
       }
     }
   }
 
   /**
-   * Writes every waiting commit of this handle as one group, under the leader lock: a lone commit
-   * whose pages nobody of this handle changed since it read them is written as it is; otherwise
-   * the group's logical changes are replayed, in arrival order, on the handle's current pages and
-   * those are written once. Each member gets the group's outcome.
+   * Writes a group and gives each member the outcome: a lone commit whose pages nobody of this
+   * handle changed since it read them is written as it is; otherwise the group's logical changes
+   * are replayed, in arrival order, on the handle's current pages and those are written once.
+   * When the pages to write turn out to include one another group holds (a split reaching a
+   * parent), or one a group has changed since, the group lets go of its pages, waits for that
+   * page and prepares again: holding while waiting could deadlock two groups.
    */
-  private void writeGroup() {
-    List<Waiter> group = new ArrayList<>();
-    for (Waiter w; (w = waiting.poll()) != null; ) {
-      group.add(w);
-    }
-    if (group.isEmpty()) {
-      return;
-    }
+  private void lead(Group group) {
     try {
+      WriteSet lead = group.members.get(0).ws;
       CommitResult r;
-      if (group.size() == 1 && unchangedInPool(group.get(0).ws.pages())) {
-        r = write(group.get(0).ws, group.get(0).ws.pages());
-      } else {
-        r = replay(group);
+      while (true) {
+        try (PageTransaction current = pool.begin()) {
+          Collection<PageWrite> writes = prepare(group, current);
+          if (claim(group, writes)) {
+            r = write(lead, writes);
+            if (writes != lead.pages()) {
+              // Replayed pages are installed here; the members' own copies are not what was put.
+              r = new CommitResult(Map.of(), r.pagesWritten(), r.newPagesWritten(), 0);
+            }
+            break;
+          }
+        }
       }
-      for (Waiter w : group) {
-        w.result.complete(
-            group.size() == 1
-                ? r
-                : new CommitResult(Map.of(), r.pagesWritten(), r.newPagesWritten(), 0));
+      for (Waiter w : group.members) {
+        w.result.complete(r);
       }
     } catch (RuntimeException | Error e) {
-      for (Waiter w : group) {
+      for (Waiter w : group.members) {
         w.result.completeExceptionally(e);
       }
       if (e instanceof Error err) {
         throw err;
       }
+    } finally {
+      synchronized (groups) {
+        reserved.removeAll(group.pages);
+        groups.notifyAll();
+      }
     }
   }
 
-  /** The group's changes replayed on the current pages, written; the installs are done here. */
-  private CommitResult replay(List<Waiter> group) {
+  /** The pages the group writes: the lone commit's own, or the group replayed in {@code current}. */
+  private Collection<PageWrite> prepare(Group group, PageTransaction current) {
+    if (group.members.size() == 1 && unchangedInPool(group.members.get(0).ws.pages())) {
+      return group.members.get(0).ws.pages();
+    }
     Map<String, List<TreeChange>> byTree = new LinkedHashMap<>();
-    for (Waiter w : group) {
+    for (Waiter w : group.members) {
       treeChanges(w.ws.changes())
           .forEach(
               (tree, changes) ->
                   byTree.computeIfAbsent(tree, t -> new ArrayList<>()).addAll(changes));
     }
-    try (PageTransaction current = pool.begin()) {
-      for (Map.Entry<String, List<TreeChange>> e : byTree.entrySet()) {
-        StorageLayout.tree(e.getKey()).applySorted(current, e.getValue());
+    for (Map.Entry<String, List<TreeChange>> e : byTree.entrySet()) {
+      StorageLayout.tree(e.getKey()).applySorted(current, e.getValue());
+    }
+    return current.writes().values();
+  }
+
+  /**
+   * Whether the group may write {@code writes}: every changed page it did not reserve is free (and
+   * is reserved now), and none changed in the pool since it was read. Otherwise the group lets go
+   * of its pages, waits until those it needs are free, reserves them and returns false.
+   */
+  private boolean claim(Group group, Collection<PageWrite> writes) {
+    Set<String> extra = new HashSet<>();
+    for (PageWrite w : writes) {
+      if (!w.isNew() && !group.pages.contains(w.uri())) {
+        extra.add(w.uri());
       }
-      CommitResult r = write(group.get(0).ws, current.writes().values());
-      return new CommitResult(Map.of(), r.pagesWritten(), r.newPagesWritten(), 0);
+    }
+    synchronized (groups) {
+      if (Collections.disjoint(extra, reserved) && unchangedInPool(writes)) {
+        reserved.addAll(extra);
+        group.pages.addAll(extra);
+        return true;
+      }
+      reserved.removeAll(group.pages);
+      groups.notifyAll();
+      group.pages.addAll(extra);
+      boolean interrupted = false;
+      while (!Collections.disjoint(group.pages, reserved)) {
+        try {
+          groups.wait();
+        } catch (InterruptedException e) {
+          interrupted = true; // the members are taken: their outcome must come from this group
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      reserved.addAll(group.pages);
+      return false;
     }
   }
+
+  /** Commits taken together, and the changed pages they hold while being written. */
+  private record Group(List<Waiter> members, Set<String> pages) {}
 
   /** One commit waiting for its group to be written. */
   private static final class Waiter {
     final WriteSet ws;
+
+    /** The changed (not new) pages of the commit: what it conflicts on. */
+    final Set<String> footprint = new HashSet<>();
+
     final CompletableFuture<CommitResult> result = new CompletableFuture<>();
+
+    /** Whether a group took it (guarded by {@link NaiveProtocol#groups}). */
+    boolean taken;
 
     Waiter(WriteSet ws) {
       this.ws = ws;
+      for (PageWrite w : ws.pages()) {
+        if (!w.isNew()) {
+          footprint.add(w.uri());
+        }
+      }
     }
   }
 

@@ -48,6 +48,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -110,6 +111,57 @@ class NaiveProtocolTest {
       }
     } finally {
       committer.shutdownNow();
+    }
+  }
+
+  @Test
+  void commitsOnDisjointPagesAreWrittenTogetherAndOnOnePageOneAfterTheOther(@Seed long seed)
+      throws Exception {
+    GateInterceptor gate = new GateInterceptor();
+    CommitProtocol naive = naive(seed, CrashPoints.none(), gate);
+    Map<String, StoredItem> base = storeOriginals();
+    ExecutorService committers = Executors.newFixedThreadPool(3);
+    try {
+      Future<CommitResult> first =
+          committers.submit(() -> naive.commit(writeSet(modified(leaf(LEAF, 7), base))));
+      GateInterceptor.Held firstPut = gate.next();
+      assertThat(firstPut.uri).isEqualTo(LEAF);
+
+      AtomicReference<Thread> sameLeafThread = new AtomicReference<>();
+      Future<CommitResult> sameLeaf =
+          committers.submit(
+              () -> {
+                sameLeafThread.set(Thread.currentThread());
+                return naive.commit(writeSet(modified(leaf(LEAF, 9), base)));
+              });
+      Future<CommitResult> otherPage =
+          committers.submit(() -> naive.commit(writeSet(modified(inner(INNER, 3), base))));
+      GateInterceptor.Held otherPut = gate.next();
+      assertThat(otherPut.uri).as("a commit of another page is written meanwhile").isEqualTo(INNER);
+      otherPut.release();
+      assertThat(otherPage.get(10, TimeUnit.SECONDS).pagesWritten()).isEqualTo(1);
+
+      // Parked, either waiting for the leaf or (wrongly) for a put of it the gate holds.
+      awaitParked(sameLeafThread);
+      assertThat(gate.anyWaiting())
+          .as("a second commit of the leaf waits: two puts of one object have no order")
+          .isFalse();
+      firstPut.release();
+      assertThat(first.get(10, TimeUnit.SECONDS).pagesWritten()).isEqualTo(1);
+      sameLeaf.get(10, TimeUnit.SECONDS);
+    } finally {
+      committers.shutdownNow();
+    }
+  }
+
+  /** Waits (bounded) until the thread the reference names is parked. */
+  private static void awaitParked(AtomicReference<Thread> thread) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (thread.get() == null || thread.get().getState() != Thread.State.WAITING) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the commit thread never parked");
+      }
+      Thread.onSpinWait();
     }
   }
 
