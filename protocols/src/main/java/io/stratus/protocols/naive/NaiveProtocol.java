@@ -204,10 +204,10 @@ public final class NaiveProtocol implements CommitProtocol {
       CommitResult r;
       while (true) {
         try (PageTransaction current = pool.begin()) {
-          Collection<PageWrite> writes = prepare(group, current);
-          if (claim(group, writes)) {
-            r = write(lead, writes);
-            if (writes != lead.pages()) {
+          Prepared prepared = prepare(group, current);
+          if (claim(group, prepared.writes())) {
+            r = write(lead, prepared.writes());
+            if (prepared.replayed()) {
               // Replayed pages are installed here; the members' own copies are not what was put.
               r = new CommitResult(Map.of(), r.pagesWritten(), r.newPagesWritten(), 0);
             }
@@ -233,10 +233,13 @@ public final class NaiveProtocol implements CommitProtocol {
     }
   }
 
+  /** The pages a group writes, and whether they come from replaying its changes. */
+  private record Prepared(Collection<PageWrite> writes, boolean replayed) {}
+
   /** The pages the group writes: the lone commit's own, or the group replayed in {@code current}. */
-  private Collection<PageWrite> prepare(Group group, PageTransaction current) {
+  private Prepared prepare(Group group, PageTransaction current) {
     if (group.members.size() == 1 && unchangedInPool(group.members.get(0).ws.pages())) {
-      return group.members.get(0).ws.pages();
+      return new Prepared(group.members.get(0).ws.pages(), false);
     }
     Map<String, List<TreeChange>> byTree = new LinkedHashMap<>();
     for (Waiter w : group.members) {
@@ -248,7 +251,7 @@ public final class NaiveProtocol implements CommitProtocol {
     for (Map.Entry<String, List<TreeChange>> e : byTree.entrySet()) {
       StorageLayout.tree(e.getKey()).applySorted(current, e.getValue());
     }
-    return current.writes().values();
+    return new Prepared(current.writes().values(), true);
   }
 
   /**
