@@ -175,15 +175,28 @@ public final class DirectPageStore implements PageStore {
    * the records it counts is stored. Put beside them, it could succeed while another page's
    * conditional put failed, and the next checkpoint would skip that page's record as applied.
    *
+   * <p>On storage whose reads may lag, the counter page is first claimed: put back as read, on
+   * the version read, before any other page. Which records count as applied was decided by that
+   * page's counters; a stale copy (its counters behind another checkpoint's) would have this
+   * checkpoint apply a record again, and a leaf read fresh would take it: a key deleted since
+   * came back, and the final put of the counter page, failing, would not undo that. The claim
+   * fails on a stale copy before anything is put. It costs one put, only where another existing
+   * page is written with it, and only on eventually consistent storage with conditional puts.
+   *
    * @throws Abandoned when the lease no longer allows a put, or a conditional put lost a race
    *     (pages put before stay: they are consistent B-link states, and the records are applied
    *     again by a later checkpoint)
    */
   public Map<String, String> flush(Lease lease, String counterPage) {
+    long counterFloor = claim(lease, counterPage);
     // One new version stamp per page written: above what was read and what this client saw.
     for (Map.Entry<String, Page> e : writes.entrySet()) {
       Page before = read.get(e.getKey());
-      e.setValue(writer.stamp(e.getValue(), before == null ? 0 : before.versionStamp()));
+      long floor = before == null ? 0 : before.versionStamp();
+      if (e.getKey().equals(counterPage)) {
+        floor = Math.max(floor, counterFloor);
+      }
+      e.setValue(writer.stamp(e.getValue(), floor));
     }
     List<Page> fresh = new ArrayList<>();
     TreeMap<Integer, List<Page>> byLevel = new TreeMap<>();
@@ -210,6 +223,28 @@ public final class DirectPageStore implements PageStore {
       }
     }
     return out;
+  }
+
+  /**
+   * Claims the counter page where it must be (see {@link #flush}): puts it back as read, on the
+   * version read, and makes the checkpoint's final put of it conditional on the claim. Returns the
+   * claim's version stamp, or 0 when there was nothing to claim.
+   */
+  private long claim(Lease lease, String counterPage) {
+    Page asRead = read.get(counterPage);
+    if (!conditionalPuts
+        || !readsMayLag()
+        || asRead == null
+        || !writes.containsKey(counterPage)
+        || writes.keySet().stream()
+            .noneMatch(u -> !u.equals(counterPage) && !created.contains(u))) {
+      return 0;
+    }
+    Page claimed = writer.stamp(asRead, asRead.versionStamp());
+    Map<String, String> out = new HashMap<>();
+    putAll(List.of(claimed), lease, out);
+    versions.put(counterPage, out.get(counterPage));
+    return claimed.versionStamp();
   }
 
   private void putAll(List<Page> pages, Lease lease, Map<String, String> out) {
