@@ -68,20 +68,17 @@ public final class HandBack {
       List<String> part = List.copyOf(handles.subList(i, Math.min(handles.size(), i + batch)));
       calls.add(queues.changeVisibilityBatch(queue, part, Duration.ZERO));
     }
-    boolean all = true;
-    for (CompletableFuture<Void> c : calls) {
-      try {
-        CloudFutures.await(c);
-      } catch (CloudException e) {
-        all = false;
-        LOG.log(
-            Level.DEBUG,
-            "handing messages of "
-                + queue
-                + " back failed; they reappear when their visibility timeout ends",
-            e);
-      }
+    try {
+      CloudFutures.awaitEach(calls, i -> {});
+      return true;
+    } catch (CloudException e) {
+      LOG.log(
+          Level.DEBUG,
+          "handing messages of "
+              + queue
+              + " back failed; they reappear when their visibility timeout ends",
+          e);
+      return false;
     }
-    return all;
   }
 }
