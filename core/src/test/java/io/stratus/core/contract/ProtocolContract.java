@@ -190,6 +190,33 @@ public abstract class ProtocolContract {
   }
 
   /**
+   * A loader under queue faults ({@link PropagationFaults}): one request thread, 4 KB pages, a
+   * secondary index, simple-queue calls failing or losing their replies on every path. After the
+   * faults heal, the writer checkpoints and closes and another client settles, every commit the
+   * writer was told succeeded is there, in the collection and in its index, for every protocol
+   * (one handle's acknowledged commits are kept even without durability across clients).
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void aLoaderUnderQueueFaultsKeepsEveryAcknowledgedCommit(long s) {
+    try (ContractCloud c = cloud(s)) {
+      PropagationFaults.Outcome o = PropagationFaults.load(c, 250);
+      if (kind() != ProtocolKind.NAIVE) { // the naive protocol uses no queue
+        assertThat(o.faults()).as("faults injected").isPositive();
+      }
+      Database settler = PropagationFaults.open(c, "settler");
+      c.settle(settler);
+      Database reader = PropagationFaults.open(c, "reader");
+      assertThat(scan(reader).keySet())
+          .as("acknowledged commits in the collection")
+          .containsAll(o.acknowledged());
+      assertThat(PropagationFaults.indexed(reader))
+          .as("acknowledged commits in the index")
+          .containsAll(o.acknowledged());
+    }
+  }
+
+  /**
    * Redelivery: every delivered message may be delivered once more later, even after it was
    * deleted. A handle writes one key four times with checkpoints in between, so an older update
    * can come back after a newer one was applied.

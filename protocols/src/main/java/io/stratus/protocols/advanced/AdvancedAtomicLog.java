@@ -60,7 +60,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p><b>Propagation</b> (checkpoint executor): send the records to the PU queues ({@code
  * aatomic.after-propagate}), then delete the transaction's log messages by key and, last, its
  * commit record ({@code aatomic.after-cleanup}). Deleting the log first keeps the rule recovery
- * relies on: log messages are missing only once the transaction has been propagated.
+ * relies on: log messages are missing only once the transaction has been propagated. A
+ * propagation is tried {@link #PROPAGATION_ATTEMPTS} times; one that still fails stays pending
+ * for the next propagation (the next commit's, {@link #drain}'s, close's).
  *
  * <p><b>Recovery</b> (Algorithm 6, {@link AdvancedAtomicity}): before a commit, at most once per atomic timeout / 5
  * (and at every commit while recovery is needed), a client looks for commit records older than
@@ -85,6 +87,12 @@ public final class AdvancedAtomicLog implements CommitLog {
    * that commits it, to send again first (its outcome was unknown), or empty.
    */
   private record Pending(long key, boolean twoStep, Routed routed, Optional<byte[]> resend) {}
+
+  /**
+   * Attempts of one propagation before it is left for the next one (sending the same records
+   * again is harmless: their counters make the copies duplicates).
+   */
+  static final int PROPAGATION_ATTEMPTS = 3;
 
   private final EngineParts parts;
   private final Sequencing sequencing;
@@ -264,15 +272,19 @@ public final class AdvancedAtomicLog implements CommitLog {
       targets.addAll(b.routed().targets());
     }
     try {
-      sender.sendAll(byQueue);
+      sender.sendAll(byQueue, PROPAGATION_ATTEMPTS);
     } catch (CloudException e) {
-      // The commit records stay; recovery propagates them once they are old.
+      // Still pending: the next propagation (the next commit's, drain's, close's) sends them
+      // again; their commit records stay, so recovery would too if this client died. Dropped
+      // here, the records already numbered would leave a gap in this writer's chains that held
+      // every later record back.
+      pending.addAll(batch);
       failures.report(
           "propagation",
           "propagating "
               + batch.size()
               + " committed transactions"
-              + " failed; they stay invisible until recovery propagates them",
+              + " failed; the next propagation sends them again",
           e);
       return;
     }

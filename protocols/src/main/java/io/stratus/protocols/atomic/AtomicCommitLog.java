@@ -65,8 +65,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * pass, a separate task that never holds propagation back, then deletes the propagated
  * transactions' messages from the ATOMIC queue ({@code atomic.after-cleanup}). Pending propagations are a queue that {@link #drain} empties on
  * the caller's thread too, so an operator flush (or a benchmark that holds the executor back)
- * completes them. A failed propagation is left to recovery: the transaction stays a winner in the
- * ATOMIC queue and the next pass propagates it.
+ * completes them. A propagation is tried {@link #PROPAGATION_ATTEMPTS} times; one that still fails
+ * stays pending for the next propagation, and its transactions stay winners in the ATOMIC queue,
+ * which a clean-up or recovery pass propagates too. Never dropped: their records are numbered, and
+ * records missing from a writer's chain hold all its later records back.
  *
  * <p><b>Recovery</b> ({@link AtomicLog}): at open the client runs a pass over its own queue;
  * {@link #drain} runs one over its own and over every other client's queue; {@link
@@ -89,6 +91,13 @@ public final class AtomicCommitLog implements CommitLog {
 
   /** Resends of an ATOMIC queue message whose outcome is unknown. */
   private static final int RESENDS = 3;
+
+  /**
+   * Attempts of one propagation before it is left for the next one: sending the same records
+   * again is harmless (their counters make the copies duplicates), and each attempt that fails
+   * keeps this writer's later records waiting behind the missing ones.
+   */
+  static final int PROPAGATION_ATTEMPTS = 3;
 
   private final EngineParts parts;
   private final Sequencing sequencing;
@@ -420,11 +429,12 @@ public final class AtomicCommitLog implements CommitLog {
       targets.addAll(b.routed().targets());
     }
     try {
-      sender.sendAll(byQueue);
+      sender.sendAll(byQueue, PROPAGATION_ATTEMPTS);
     } catch (CloudException e) {
-      for (Pending b : batch) {
-        pendingKeys.remove(b.key()); // a winner in the ATOMIC queue: the next pass sends it
-      }
+      // Still pending: the next propagation (the next commit's, drain's, close's) sends them
+      // again, or a clean-up pass that sees them whole does. Dropped here, the records already
+      // numbered would leave a gap in this writer's chains that held every later record back.
+      pending.addAll(batch);
       failures.report(
           "propagation",
           "propagating "
@@ -432,7 +442,7 @@ public final class AtomicCommitLog implements CommitLog {
               + " committed transactions"
               + " from "
               + queue
-              + " failed; they stay invisible until a later pass sends them",
+              + " failed; the next propagation or clean-up pass sends them again",
           e);
       return;
     }

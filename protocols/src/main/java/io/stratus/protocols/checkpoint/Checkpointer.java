@@ -103,7 +103,10 @@ import java.util.function.Predicate;
  * gap or blocked, a page that does not exist or is corrupt, a lease too short to put, a cloud
  * failure) hands them back to the queue when the queue can ({@link HandBack}), at the very end,
  * after its last put and delete and before it releases its locks: the next run receives them at
- * once instead of after the visibility timeout. Damaged messages that could not be set aside stay
+ * once instead of after the visibility timeout. Records after a gap are the exception when the
+ * queue may hold more than the run received: the record closing the gap may lie behind them, so
+ * the run first receives on (up to {@link #RECEIVE_AHEAD} shares), and what still waits then
+ * stays hidden, so that the next runs reach what lies behind it. Damaged messages that could not be set aside stay
  * hidden, which spaces out the attempts. A simulated process death hands nothing back.
  *
  * <p><b>Mutual exclusion.</b> Every run takes the queue's lock as an owner of its own (client id,
@@ -116,6 +119,12 @@ import java.util.function.Predicate;
  */
 public final class Checkpointer {
   private static final System.Logger LOG = System.getLogger(Checkpointer.class.getName());
+
+  /**
+   * How many shares of {@link CheckpointSettings#maxRecordsPerCheckpoint} records a run receives
+   * at most while records wait behind a gap (see {@link #apply}).
+   */
+  static final int RECEIVE_AHEAD = 8;
 
   /**
    * Commit order of log records (see the class comment): by write stamp, the order the write
@@ -527,14 +536,30 @@ public final class Checkpointer {
       lockMovedPages(first.get(), in.records, store, held, blocked);
     }
     // Monotonic writes: each writer's chain in counter order, exactly once (WriteChains).
-    WriteChains.Filtered chains =
-        filterChains(
-            in.records,
-            first.get(),
-            target,
-            store,
-            now,
-            r -> blocked.contains(r) || held.blocked(r));
+    Predicate<LogRecord> waits = r -> blocked.contains(r) || held.blocked(r);
+    WriteChains.Filtered chains = filterChains(in.records, first.get(), target, store, now, waits);
+    // Records after a gap wait for the record that closes it, and that one may sit behind them in
+    // the queue, further back than one run's share: a run that only ever received the waiting
+    // records (handed back, they come first again) would never reach it. So the run receives on
+    // while anything waits and the queue may hold more, up to a few shares.
+    for (int share = 1;
+        share < RECEIVE_AHEAD && !chains.deferred().isEmpty() && in.mayHoldMore();
+        share++) {
+      int before = in.records.size();
+      in.receive(before + maxRecords);
+      if (in.records.size() == before) {
+        break;
+      }
+      if (!target.isTree()) {
+        lockMovedPages(first.get(), in.records, store, held, blocked);
+      }
+      chains = filterChains(in.records, first.get(), target, store, now, waits);
+    }
+    if (in.mayHoldMore()) {
+      // Still more behind them: the waiting messages stay hidden when the run ends, so the next
+      // runs receive what lies behind them rather than the same ones again.
+      in.keepHidden(chains.deferred());
+    }
     List<LogRecord> records = chains.apply();
     int applied;
     if (target.isTree()) {

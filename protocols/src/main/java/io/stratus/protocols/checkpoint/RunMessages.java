@@ -54,6 +54,12 @@ final class RunMessages {
   /** The handles whose deletes completed. */
   private final Set<String> deleted = new HashSet<>();
 
+  /** Message ids the run leaves hidden instead of handing them back ({@link #keepHidden}). */
+  private final Set<String> hidden = new HashSet<>();
+
+  /** Whether a receive came back empty: the run saw every message visible to it. */
+  private boolean reachedEnd;
+
   /**
    * When the first receive's hold ends (its send time plus the visibility timeout): every message
    * of the run is hidden until then at least.
@@ -76,8 +82,10 @@ final class RunMessages {
   }
 
   /**
-   * Receives until {@code maxRecords} records or an empty receive, hiding what it gets for the
-   * visibility timeout. Fills this object as it goes, so a failure leaves what was received.
+   * Receives until the run holds {@code maxRecords} records or a receive comes back empty, hiding
+   * what it gets for the visibility timeout; a later call receives on from there (what the run
+   * holds stays hidden, so the queue hands out messages behind them). Fills this object as it
+   * goes, so a failure leaves what was received.
    */
   void receive(int maxRecords) {
     int batch = queues.limits().maxBatchSize();
@@ -89,9 +97,11 @@ final class RunMessages {
         }
         got = CloudFutures.await(queues.receive(queue, batch, visibility));
       } catch (NotFoundException e) {
-        break; // nobody ever sent to it
+        reachedEnd = true; // nobody ever sent to it
+        break;
       }
       if (got.isEmpty()) {
+        reachedEnd = true;
         break;
       }
       for (QueueMessage m : got) {
@@ -108,6 +118,29 @@ final class RunMessages {
         } catch (CorruptLogMessageException e) {
           deadLetters.setAside(queue, m, e.getMessage()); // the run holds the queue's lock
         }
+      }
+    }
+  }
+
+  /**
+   * Whether the run may have left messages in the queue it did not receive: no receive came back
+   * empty (short receives aside, an empty receive means every visible message was received).
+   */
+  boolean mayHoldMore() {
+    return !reachedEnd;
+  }
+
+  /**
+   * Leaves the messages holding any of {@code records} (by identity) hidden when the run ends
+   * instead of handing them back: they reappear when their visibility timeout ends, and until then
+   * the next runs receive the messages behind them.
+   */
+  void keepHidden(List<LogRecord> records) {
+    Set<LogRecord> keep = Collections.newSetFromMap(new IdentityHashMap<>());
+    keep.addAll(records);
+    for (Map.Entry<String, List<LogRecord>> m : byMessage.entrySet()) {
+      if (m.getValue().stream().anyMatch(keep::contains)) {
+        hidden.add(m.getKey());
       }
     }
   }
@@ -148,14 +181,18 @@ final class RunMessages {
   }
 
   /**
-   * Hands every copy the run did not delete back to the queue, when the queue can and the run's
-   * hold on them lasts; how many records those messages hold (0 when it could not). Called once
-   * the run is over: it puts and deletes nothing more.
+   * Hands every copy the run did not delete back to the queue, but those it {@linkplain
+   * #keepHidden keeps hidden}, when the queue can and the run's hold on them lasts; how many
+   * records those messages hold (0 when it could not). Called once the run is over: it puts and
+   * deletes nothing more.
    */
   int handBack() {
     int recordsLeft = 0;
     List<String> left = new ArrayList<>();
     for (Map.Entry<String, List<String>> copies : handles.entrySet()) {
+      if (hidden.contains(copies.getKey())) {
+        continue;
+      }
       int before = left.size();
       for (String h : copies.getValue()) {
         if (!deleted.contains(h)) {

@@ -108,7 +108,19 @@ public final class QueueSender {
 
   /** Sends, throwing the first failure (for forwarding inside a checkpoint). */
   public void sendAll(Map<String, List<LogRecord>> byQueue) {
+    sendAll(byQueue, 1);
+  }
+
+  /**
+   * Sends, and sends everything again while a send failed, {@code attempts} times at most; throws
+   * the last attempt's first failure. Only for records whose repeats are harmless (numbered in
+   * their writer's chains, so checkpoints skip the copies).
+   */
+  public void sendAll(Map<String, List<LogRecord>> byQueue, int attempts) {
     Sent s = send(byQueue);
+    for (int i = 1; i < attempts && !s.ok(); i++) {
+      s = send(byQueue);
+    }
     if (!s.ok()) {
       Throwable t = s.failures().get(0);
       throw t instanceof RuntimeException r ? r : new IllegalStateException(t);

@@ -1,0 +1,67 @@
+package io.stratus.core;
+
+import static io.stratus.core.BasicProtocolTest.load;
+import static io.stratus.core.BasicProtocolTest.read;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.decorate.FaultInterceptor;
+import io.stratus.cloudapi.decorate.FaultPlan;
+import io.stratus.cloudapi.testing.Seed;
+import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.protocols.ProtocolKind;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A propagation to the PU queues that fails leaves its commits pending in the writer, which sends
+ * them with its next propagation: their records are numbered in the writer's chains, and records
+ * missing from a chain hold every later record of it back. Until then nothing else may be counted
+ * on: here the ATOMIC queue's lock is held by another pass the whole time, so no clean-up or
+ * recovery pass can propagate them instead.
+ */
+@ExtendWith(SeedExtension.class)
+class AtomicPropagationFailureTest {
+  @Test
+  void aFailedPropagationIsSentWithTheNextOne(@Seed long seed) {
+    for (ProtocolKind kind : List.of(ProtocolKind.ATOMIC, ProtocolKind.ADVANCED_ATOMIC)) {
+      try (Fixture f = new Fixture(seed)) {
+        ManualExecutor ex = new ManualExecutor();
+        Database setup = f.open(f.config().protocol(kind).clientId("setup").checkpointExecutor(ex));
+        load(setup, 50);
+        FaultPlan refusePuSends =
+            FaultPlan.builder()
+                .fail(
+                    FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH)
+                        .withTargetPrefix(Fixture.DB + "/pu/"),
+                    1.0)
+                .build();
+        SwitchedFaults faults =
+            new SwitchedFaults(new FaultInterceptor(refusePuSends, seed, f.clock));
+        Database a = f.open(f.config(faults).protocol(kind).clientId("a").checkpointExecutor(ex));
+        // Every pass over a's ATOMIC log waits for this holder: only a's own flush can help.
+        CloudFutures.await(
+            f.services().locks().acquireExclusive(Fixture.DB + "/atomic/a", "another-pass"));
+        CloudFutures.await(
+            f.services().locks().acquireExclusive(Fixture.DB + "/aatomic/commit", "another-pass"));
+        faults.switchTo(true);
+        BasicProtocolTest.update(a, 10, "first");
+        ex.runAll(); // the propagation fails, every attempt
+        assertThat(faults.injected()).as("%s: propagation refused", kind).isPositive();
+        faults.switchTo(false);
+        BasicProtocolTest.update(a, 20, "second");
+        ex.runAll();
+        Database reader = f.open(f.config().protocol(kind).clientId("r").checkpointExecutor(ex));
+        reader.checkpointAll();
+        f.clock.advance(Fixture.TTL.plusSeconds(1));
+        Database fresh = f.open(f.config().protocol(kind).clientId("f").checkpointExecutor(ex));
+        assertThat(read(fresh, 10))
+            .as("%s: the commit whose propagation failed", kind)
+            .isEqualTo("first");
+        assertThat(read(fresh, 20)).as("%s: the commit after it", kind).isEqualTo("second");
+      }
+    }
+  }
+}
