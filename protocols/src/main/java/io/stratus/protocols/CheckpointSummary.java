@@ -8,7 +8,8 @@ package io.stratus.protocols;
  *     deleted)
  * @param recordsApplied log records applied (dropped records not counted)
  * @param pagesWritten pages put, new pages included
- * @param failures checkpoints that gave up (lost race, lease too short, cloud error)
+ * @param failures checkpoints that gave up (lost race, lease too short, cloud error, a corrupt
+ *     page)
  * @param queuesBusy queues whose lock another checkpoint held (their records are being applied by
  *     someone else, or wait for that lock's lease): not "done", and not a failure either
  * @param recordsDeferred records seen but left queued, waiting for a predecessor in their chain,

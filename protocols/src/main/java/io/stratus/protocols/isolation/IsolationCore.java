@@ -693,7 +693,8 @@ final class IsolationCore implements AutoCloseable {
   /**
    * Recovers the stale commit records first (commits in flight finish by themselves; their ids
    * are not validated yet, so no checkpoint applies them), then checkpoints every tree with an
-   * archive up to the validated commit id.
+   * archive up to the validated commit id. A tree with a corrupt page is counted as a failure and
+   * left as it was; the others are checkpointed all the same.
    */
   CheckpointSummary checkpointAll() {
     retryArchivesIfAny();
@@ -702,6 +703,7 @@ final class IsolationCore implements AutoCloseable {
     int trees = 0;
     int runs = 0;
     int busy = 0;
+    int damaged = 0;
     long applied = 0;
     long pages = 0;
     for (String queue : archive.queues()) {
@@ -711,6 +713,10 @@ final class IsolationCore implements AutoCloseable {
         SnapshotCheckpointer.Outcome o = checkpointer.run(root);
         if (o.busy()) {
           busy++;
+          break;
+        }
+        if (o.damaged()) {
+          damaged++; // reported once by the checkpointer; the other trees go on
           break;
         }
         runs++;
@@ -726,7 +732,7 @@ final class IsolationCore implements AutoCloseable {
         runs,
         applied,
         pages,
-        0,
+        damaged,
         busy,
         0,
         recovery == AdvancedAtomicity.Recovery.BUSY ? 1 : 0);

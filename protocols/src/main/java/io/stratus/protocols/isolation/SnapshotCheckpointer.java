@@ -1,5 +1,6 @@
 package io.stratus.protocols.isolation;
 
+import io.stratus.CorruptPageException;
 import io.stratus.btree.BLinkTree;
 import io.stratus.btree.PieceState;
 import io.stratus.btree.TreeChange;
@@ -80,10 +81,17 @@ final class SnapshotCheckpointer {
   /** Archived messages one collection looks at, at most. */
   private static final int GC_MAX = 1000;
 
-  /** What one run did. */
-  record Outcome(boolean ran, boolean busy, int applied, int pagesWritten, long through) {
-    static final Outcome NOTHING = new Outcome(false, false, 0, 0, 0);
-    static final Outcome BUSY = new Outcome(false, true, 0, 0, 0);
+  /**
+   * What one run did.
+   *
+   * @param damaged it gave up at a corrupt page of the tree (reported to the handle's damage
+   *     reports): the tree's records wait in its archive until the page is repaired
+   */
+  record Outcome(
+      boolean ran, boolean busy, int applied, int pagesWritten, long through, boolean damaged) {
+    static final Outcome NOTHING = new Outcome(false, false, 0, 0, 0, false);
+    static final Outcome BUSY = new Outcome(false, true, 0, 0, 0, false);
+    static final Outcome DAMAGED = new Outcome(false, false, 0, 0, 0, true);
   }
 
   private final ProtocolContext ctx;
@@ -182,7 +190,12 @@ final class SnapshotCheckpointer {
       throw e; // the process died here: its lease lapses
     } catch (DirectPageStore.Abandoned e) {
       LOG.log(Level.DEBUG, "checkpoint of " + root + " gave up: " + e.getMessage());
-      return new Outcome(false, false, 0, 0, 0);
+      return Outcome.NOTHING;
+    } catch (CorruptPageException e) {
+      // Nothing was put: every page is read before the first put. The tree waits whole (see the
+      // class comment); the handle's other trees go on.
+      ctx.damage().corruptPage(e.uri(), e.getMessage());
+      return Outcome.DAMAGED;
     } finally {
       try {
         CloudFutures.await(locks.release(lock, owner));
@@ -209,7 +222,7 @@ final class SnapshotCheckpointer {
     SnapshotState rootState = SnapshotState.of(rootPage);
     long from = rootState.appliedThrough();
     if (target <= from) {
-      return new Outcome(true, false, 0, 0, from);
+      return new Outcome(true, false, 0, 0, from, false);
     }
     List<Version> versions = archive.fetch(root, from, target);
     List<TreeChange> changes = new ArrayList<>(versions.size());
@@ -230,7 +243,7 @@ final class SnapshotCheckpointer {
     Map<String, String> written = store.flush(lease, root);
     crashPoints.reach(CrashPoint.ISOLATION_CHECKPOINT_AFTER_PUT.id());
     store.install(written);
-    return new Outcome(true, false, versions.size(), pages, target);
+    return new Outcome(true, false, versions.size(), pages, target, false);
   }
 
   private static Page stamp(Page leaf, long commitId) {
