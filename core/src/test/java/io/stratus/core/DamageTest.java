@@ -164,6 +164,69 @@ class DamageTest {
     }
   }
 
+  /**
+   * One writer's records of one tree: those for a corrupt leaf wait for its repair, the writer's
+   * later records for healthy leaves are applied meanwhile, and once the leaf is repaired what
+   * waited is applied in the writer's order, once (a create then a delete of one key leaves it
+   * deleted).
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = ProtocolKind.class,
+      names = {"MONOTONIC", "ATOMIC", "ADVANCED_ATOMIC"})
+  void aCorruptLeafHoldsBackOnlyItsOwnRecordsOfTheSameWriter(ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      Database db = reader(f, kind, "writer");
+      loadEven(db);
+      List<Leaf> leaves = leaves(f);
+      assertThat(leaves).as("leaves of the loaded tree").hasSizeGreaterThanOrEqualTo(3);
+      Leaf bad = leaves.get(1);
+      long gone = bad.insideKey() + 2; // created, then deleted, both while the leaf is corrupt
+      create(db, bad.insideKey(), "new-" + bad.insideKey()); // first in the writer's chain
+      create(db, gone, "doomed");
+      for (Leaf l : leaves) {
+        if (l != bad) {
+          create(db, l.insideKey(), "new-" + l.insideKey());
+        }
+      }
+      try (Transaction tx = db.begin()) {
+        tx.delete("items", Key.of(gone));
+        tx.commit();
+      }
+      create(db, leaves.get(0).insideKey() + 2, "last"); // after the delete, on a healthy leaf
+      byte[] good = raw(f, bad.page().uri());
+      byte[] garbage = good.clone();
+      garbage[new Random(seed).nextInt(garbage.length)] ^= 0x5a;
+      put(f, bad.page().uri(), garbage);
+      f.clock.advance(Duration.ofSeconds(31));
+      db.checkpointAll();
+      f.clock.advance(Duration.ofSeconds(31));
+      db.checkpointAll();
+      assertThat(db.stats().corruptPages()).as("one corrupt page, reported once").isEqualTo(1);
+
+      Database fresh = reader(f, kind, "reader");
+      for (Leaf l : leaves) {
+        if (l != bad) {
+          assertThat(read(fresh, l.insideKey()))
+              .as("the writer's later insert into healthy leaf %s", l.page().uri())
+              .isEqualTo("new-" + l.insideKey());
+        }
+      }
+      assertThat(read(fresh, leaves.get(0).insideKey() + 2)).isEqualTo("last");
+
+      put(f, bad.page().uri(), good); // the repair: what waited is applied now
+      f.clock.advance(Duration.ofSeconds(31));
+      db.checkpointAll();
+      f.clock.advance(Duration.ofSeconds(31));
+      db.checkpointAll();
+      f.clock.advance(Fixture.TTL.plusSeconds(1));
+      Database after = reader(f, kind, "after");
+      assertThat(read(after, bad.insideKey())).isEqualTo("new-" + bad.insideKey());
+      assertThat(read(after, gone)).as("created, then deleted").isNull();
+      assertThat(BasicProtocolTest.readAll(after)).hasSize(LOADED + leaves.size() + 1);
+    }
+  }
+
   @Test
   void aValidPageCopiedToAnotherAddressIsRefused(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {

@@ -3,6 +3,7 @@ package io.stratus.protocols.checkpoint;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.stratus.CorruptPageException;
 import io.stratus.pagemanager.Page;
+import io.stratus.protocols.checkpoint.proto.HeldCounters;
 import io.stratus.protocols.checkpoint.proto.StoredChainState;
 import java.util.Collections;
 import java.util.HashMap;
@@ -17,8 +18,9 @@ import java.util.function.Function;
  * chain_state.proto}): per chain key ({@link WriteChains#key}), the highest counter applied; when
  * each chain last advanced; since when its writer's lease has been found free (the death count of
  * {@link WriterLeases}, kept here so that any client's next checkpoint continues it); and hashes
- * of retired chain keys. Read through {@link #of(Page)}, which decodes once per page object.
- * Immutable.
+ * of retired chain keys; and per chain the counters it advanced past without applying them (their
+ * records wait for a corrupt page's repair, {@link WriteChains}). Read through {@link #of(Page)},
+ * which decodes once per page object. Immutable.
  *
  * @param counters per chain key, the highest counter applied
  * @param appliedMinutes per chain key (some may lack), when the chain last advanced, in minutes
@@ -26,12 +28,15 @@ import java.util.function.Function;
  * @param retired hashes of retired chain keys, oldest first
  * @param freeMinutes per chain key (some may lack), when a probe first found its writer's lease
  *     free, in minutes since the epoch
+ * @param held per chain key (some may lack), the counters at most its counter whose records were
+ *     not applied yet, ascending
  */
 public record ChainState(
     Map<String, Long> counters,
     Map<String, Integer> appliedMinutes,
     List<Integer> retired,
-    Map<String, Integer> freeMinutes) {
+    Map<String, Integer> freeMinutes,
+    Map<String, List<Long>> held) {
   /** No chains. */
   public static final ChainState EMPTY = new ChainState(Map.of(), Map.of(), List.of());
 
@@ -43,9 +48,25 @@ public record ChainState(
     appliedMinutes = onlyCounted(appliedMinutes, counters);
     freeMinutes = onlyCounted(freeMinutes, counters);
     retired = List.copyOf(retired);
+    Map<String, List<Long>> h = new HashMap<>();
+    for (Map.Entry<String, List<Long>> e : held.entrySet()) {
+      if (counters.containsKey(e.getKey()) && !e.getValue().isEmpty()) {
+        h.put(e.getKey(), List.copyOf(new TreeSet<>(e.getValue())));
+      }
+    }
+    held = Collections.unmodifiableMap(h);
   }
 
-  /** Chains without a writer lease found free. */
+  /** Chains holding no counters back. */
+  public ChainState(
+      Map<String, Long> counters,
+      Map<String, Integer> appliedMinutes,
+      List<Integer> retired,
+      Map<String, Integer> freeMinutes) {
+    this(counters, appliedMinutes, retired, freeMinutes, Map.of());
+  }
+
+  /** Chains without a writer lease found free, holding no counters back. */
   public ChainState(
       Map<String, Long> counters, Map<String, Integer> appliedMinutes, List<Integer> retired) {
     this(counters, appliedMinutes, retired, Map.of());
@@ -77,14 +98,27 @@ public record ChainState(
     return counters.getOrDefault(key, 0L);
   }
 
+  /**
+   * Whether the record with {@code counter} of chain {@code key} was applied here: the chain
+   * reached it and does not hold it back.
+   */
+  public boolean applied(String key, long counter) {
+    return counter(key) >= counter && !held.getOrDefault(key, List.of()).contains(counter);
+  }
+
   /** {@code page} with this state. */
   public Page writeTo(Page page) {
     return page.toBuilder().protocolState(encode()).build();
   }
 
-  /** This state with {@code counters} instead (chain times of other keys dropped). */
+  /** This state with {@code counters} instead (chain times and held counters of other keys dropped). */
   public ChainState withCounters(Map<String, Long> newCounters) {
-    return new ChainState(newCounters, appliedMinutes, retired, freeMinutes);
+    return new ChainState(newCounters, appliedMinutes, retired, freeMinutes, held);
+  }
+
+  /** This state with {@code counters} and {@code held} counters instead. */
+  public ChainState withCounters(Map<String, Long> newCounters, Map<String, List<Long>> newHeld) {
+    return new ChainState(newCounters, appliedMinutes, retired, freeMinutes, newHeld);
   }
 
   /** The stored form; empty bytes for no chains. */
@@ -102,6 +136,9 @@ public record ChainState(
       for (String key : new TreeSet<>(counters.keySet())) {
         b.addFreeMinutes(freeMinutes.getOrDefault(key, 0));
       }
+    }
+    for (String key : new TreeSet<>(held.keySet())) {
+      b.addHeld(HeldCounters.newBuilder().setKey(key).addAllCounters(held.get(key)));
     }
     return b.addAllRetired(retired).build().toByteArray();
   }
@@ -121,7 +158,16 @@ public record ChainState(
         stored.getCountersMap(),
         byKey(stored.getCountersMap().keySet(), stored.getAppliedMinutesList()),
         stored.getRetiredList(),
-        byKey(stored.getCountersMap().keySet(), stored.getFreeMinutesList()));
+        byKey(stored.getCountersMap().keySet(), stored.getFreeMinutesList()),
+        held(stored.getHeldList()));
+  }
+
+  private static Map<String, List<Long>> held(List<HeldCounters> stored) {
+    Map<String, List<Long>> held = new HashMap<>();
+    for (HeldCounters h : stored) {
+      held.put(h.getKey(), h.getCountersList());
+    }
+    return held;
   }
 
   /** Times stored aligned with the ascending keys, by key; none when not aligned. */

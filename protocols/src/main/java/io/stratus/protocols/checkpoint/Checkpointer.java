@@ -537,7 +537,8 @@ public final class Checkpointer {
     }
     // Monotonic writes: each writer's chain in counter order, exactly once (WriteChains).
     Predicate<LogRecord> waits = r -> blocked.contains(r) || held.blocked(r);
-    WriteChains.Filtered chains = filterChains(in.records, first.get(), target, store, now, waits);
+    WriteChains.Filtered chains =
+        filterChains(in.records, first.get(), target, store, now, waits, blocked);
     // Records after a gap wait for the record that closes it, and that one may sit behind them in
     // the queue, further back than one run's share: a run that only ever received the waiting
     // records (handed back, they come first again) would never reach it. So the run receives on
@@ -553,19 +554,20 @@ public final class Checkpointer {
       if (!target.isTree()) {
         lockMovedPages(first.get(), in.records, store, held, blocked);
       }
-      chains = filterChains(in.records, first.get(), target, store, now, waits);
+      chains = filterChains(in.records, first.get(), target, store, now, waits, blocked);
     }
     if (in.mayHoldMore()) {
       // Still more behind them: the waiting messages stay hidden when the run ends, so the next
-      // runs receive what lies behind them rather than the same ones again.
-      in.keepHidden(chains.deferred());
+      // runs receive what lies behind them rather than the same ones again. Not those blocked by
+      // damage: the next runs must see them to let their chains go on past them.
+      in.keepHidden(chains.deferred().stream().filter(r -> !blocked.contains(r)).toList());
     }
     List<LogRecord> records = chains.apply();
     int applied;
     if (target.isTree()) {
-      applied = applyToTree(target, records, store, now, chains.counters());
+      applied = applyToTree(target, records, store, now, chains);
     } else {
-      applied = applyToPage(target.uri(), records, store, now, chains.counters(), held).orElse(0);
+      applied = applyToPage(target.uri(), records, store, now, chains, held).orElse(0);
     }
     Map<String, String> versions = store.flush(lease, target.uri()); // counters last
     crashPoints.reach(step.afterPut().id());
@@ -594,7 +596,8 @@ public final class Checkpointer {
       Target target,
       DirectPageStore store,
       long now,
-      Predicate<LogRecord> blocked) {
+      Predicate<LogRecord> blocked,
+      Set<LogRecord> damaged) {
     WriteChains.Policy policy =
         new WriteChains.Policy(
             now,
@@ -603,7 +606,8 @@ public final class Checkpointer {
             leases.deathTime().toMillis(),
             leases::probe);
     WriteChains.Filtered chains =
-        WriteChains.filter(records, page, target.isTree(), target.uri(), blocked, policy);
+        WriteChains.filter(
+            records, page, target.isTree(), target.uri(), blocked, damaged::contains, policy);
     store.stage(chains.header(page));
     return chains;
   }
@@ -614,7 +618,7 @@ public final class Checkpointer {
       List<LogRecord> records,
       DirectPageStore store,
       long now,
-      Map<String, Long> counters) {
+      WriteChains.Filtered filtered) {
     boolean secondary = target.kind() == PuQueues.Kind.INDEX_TREE;
     List<TreeChange> changes = new ArrayList<>(records.size());
     for (LogRecord r : records) {
@@ -629,12 +633,14 @@ public final class Checkpointer {
     CheckpointPages.confirmLeaves(tree, store, changes);
     root = CheckpointPages.readRoot(store, target.uri());
     ChainState chains = ChainState.of(root);
-    if (!chains.counters().equals(counters) || root.treeCheckpointMillis() != now) {
+    if (!chains.counters().equals(filtered.counters())
+        || !chains.held().equals(filtered.held())
+        || root.treeCheckpointMillis() != now) {
       CheckpointPages.writeHeader(
           store,
           root.toBuilder()
               .treeCheckpointMillis(now)
-              .protocolState(chains.withCounters(counters).encode())
+              .protocolState(chains.withCounters(filtered.counters(), filtered.held()).encode())
               .build(),
           target.uri());
     }
@@ -651,7 +657,7 @@ public final class Checkpointer {
       List<LogRecord> records,
       DirectPageStore store,
       long now,
-      Map<String, Long> counters,
+      WriteChains.Filtered chains,
       Held held) {
     Optional<Page> read = store.read(pageUri);
     if (read.isEmpty()) {
@@ -720,7 +726,8 @@ public final class Checkpointer {
         store,
         now0.toBuilder()
             .lastCheckpointMillis(now)
-            .protocolState(ChainState.of(now0).withCounters(counters).encode())
+            .protocolState(
+                ChainState.of(now0).withCounters(chains.counters(), chains.held()).encode())
             .build(),
         StorageLayout.rootOf(now0.uri()));
     return Optional.of(applied);

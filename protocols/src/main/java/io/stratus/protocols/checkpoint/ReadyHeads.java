@@ -9,6 +9,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
@@ -21,10 +23,28 @@ import java.util.function.Predicate;
  * chain advances, so no head is looked at more often than the chains it depends on advance. A head
  * after a gap or a blocked head stays out for the pass: nothing in the pass can change that.
  *
+ * <p><b>Held records</b> ({@link WriteChains}): a chain holding counters back offers the first
+ * held record that is not blocked by damage any more, in counter order; a held record absent from
+ * the pass stops the chain (its page is unknown, and a later record may be for the same one).
+ * Only while every held record is here and still blocked by damage does the chain go on after
+ * them: its later records are for other pages then (one for the damaged page is blocked too).
+ * The next record, when blocked by damage, is handed to {@link Hold}, which may let the chain
+ * advance past it. A lane dependency on a counter at or above a held one is unmet.
+ *
  * <p>Not thread-safe: one per pass.
  */
 final class ReadyHeads {
+  /** Lets a chain advance past its next record, blocked by damage; false when there is no room. */
+  @FunctionalInterface
+  interface Hold {
+    boolean hold(String key, LogRecord record);
+  }
+
   private final Map<String, ArrayDeque<LogRecord>> byWriter;
+  private final Map<String, TreeSet<Long>> held;
+  private final Map<String, TreeMap<Long, LogRecord>> heldHere;
+  private final Predicate<LogRecord> damaged;
+  private final Hold hold;
   private final Map<String, Long> counters;
   private final Predicate<LogRecord> blocked;
   private final boolean tree;
@@ -43,14 +63,26 @@ final class ReadyHeads {
    * @param byWriter each writer's records in counter order; the caller takes a head off its chain
    *     once it applies it
    * @param counters the header's chain counters as the pass advances them
+   * @param held per chain key, the counters it holds back, as the pass changes them
+   * @param heldHere per writer, its records of held counters in the pass (one copy each); the
+   *     caller removes those it applies
+   * @param damaged records blocked by a corrupt page (among {@code blocked})
    */
   ReadyHeads(
       Map<String, ArrayDeque<LogRecord>> byWriter,
       Map<String, Long> counters,
+      Map<String, TreeSet<Long>> held,
+      Map<String, TreeMap<Long, LogRecord>> heldHere,
       Predicate<LogRecord> blocked,
+      Predicate<LogRecord> damaged,
+      Hold hold,
       boolean tree,
       String uri) {
     this.byWriter = byWriter;
+    this.held = held;
+    this.heldHere = heldHere;
+    this.damaged = damaged;
+    this.hold = hold;
     this.counters = counters;
     this.blocked = blocked;
     this.tree = tree;
@@ -90,18 +122,50 @@ final class ReadyHeads {
    * dependency, or leaves it out (after a gap, or blocked).
    */
   void offer(String writer) {
-    ArrayDeque<LogRecord> chain = byWriter.get(writer);
-    long last = counters.getOrDefault(keyOf(writer), 0L);
-    while (!chain.isEmpty() && chain.peekFirst().clientCounter() <= last) {
-      chain.pollFirst();
+    String key = keyOf(writer);
+    TreeSet<Long> holding = held.get(key);
+    if (holding != null && !holding.isEmpty()) {
+      TreeMap<Long, LogRecord> here = heldHere.getOrDefault(writer, new TreeMap<>());
+      for (long c : holding) {
+        LogRecord r = here.get(c);
+        if (r == null) {
+          return; // where it lands is unknown: what follows may land there too
+        }
+        if (!damaged.test(r)) {
+          readyOrPark(writer, r);
+          return;
+        }
+      }
     }
-    LogRecord head = chain.peekFirst();
-    if (head == null || head.clientCounter() != last + 1 || blocked.test(head)) {
+    ArrayDeque<LogRecord> chain = byWriter.get(writer);
+    while (true) {
+      long last = counters.getOrDefault(key, 0L);
+      while (!chain.isEmpty() && chain.peekFirst().clientCounter() <= last) {
+        chain.pollFirst();
+      }
+      LogRecord head = chain.peekFirst();
+      if (head == null || head.clientCounter() != last + 1) {
+        return;
+      }
+      if (damaged.test(head) && hold.hold(key, head)) {
+        chain.pollFirst();
+        heldHere.computeIfAbsent(writer, w -> new TreeMap<>()).put(head.clientCounter(), head);
+        continue;
+      }
+      if (blocked.test(head)) {
+        return;
+      }
+      readyOrPark(writer, head);
       return;
     }
+  }
+
+  private void readyOrPark(String writer, LogRecord head) {
     for (LaneDependency d : head.after()) {
       String sibling = laneKey(writer, d.lane());
-      if (counters.getOrDefault(sibling, 0L) < d.counter()) {
+      TreeSet<Long> holding = held.get(sibling);
+      if (counters.getOrDefault(sibling, 0L) < d.counter()
+          || (holding != null && !holding.isEmpty() && holding.first() <= d.counter())) {
         parked.computeIfAbsent(sibling, k -> new ArrayList<>(2)).add(writer);
         return;
       }

@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -80,6 +82,17 @@ import java.util.function.Predicate;
  * than the kept hashes reach is no longer recognised; by then its copies would have had to stay
  * hidden for many horizons.
  *
+ * <p><b>Damage.</b> A record blocked by a corrupt page (not by a gap) does not hold back its
+ * writer's later records for other pages: when it is next in its chain, the chain advances past
+ * it and keeps its counter as <em>held</em> ({@link ChainState#held()}); the record stays in the
+ * queue. A held record is no duplicate although its counter is at most the recorded one, and it
+ * is applied, in counter order among the held ones, once its page is healthy again; then its
+ * counter leaves the list. Order per page is kept: a later record for the damaged page is blocked
+ * by the same damage and held behind it, and while a held record is not in the checkpoint (where
+ * it would land is unknown then) or is healthy but not applied yet, the chain goes no further. A
+ * chain holds at most {@link #MAX_HELD} counters, within the header budget; beyond that a blocked
+ * record waits with the rest of its chain, as before. A chain holding counters is not retired.
+ *
  * <p>The header has a {@linkplain Policy#budgetBytes budget}: a chain that has no entry yet
  * starts only if its entry fits; otherwise its records wait in the queue (deferred, counted)
  * until retirement makes room. So a checkpoint never produces a header that does not fit its
@@ -115,6 +128,17 @@ public final class WriteChains {
   private static final int FREE_FIXED = 4;
 
   private static final int FREE_PER_ENTRY = 5;
+
+  /** Counters a chain holds back at most ({@link ChainState#held()}). */
+  static final int MAX_HELD = 16;
+
+  /**
+   * Bytes a chain's held counters cost besides its key's UTF-8 bytes and ten bytes per counter
+   * (a varint of up to ten): the entry's tag and length, the key's and the counters' framing.
+   */
+  private static final int HELD_FIXED = 10;
+
+  private static final int HELD_PER_COUNTER = 10;
 
   private WriteChains() {}
 
@@ -162,10 +186,11 @@ public final class WriteChains {
       List<LogRecord> leftovers,
       int waiting,
       int retired,
-      Map<String, Integer> free) {
+      Map<String, Integer> free,
+      Map<String, List<Long>> held) {
     /** {@code page} with this header. */
     public Page header(Page page) {
-      return new ChainState(counters, minutes, retiredChains, free).writeTo(page);
+      return new ChainState(counters, minutes, retiredChains, free, held).writeTo(page);
     }
   }
 
@@ -187,6 +212,21 @@ public final class WriteChains {
       size += FREE_FIXED + FREE_PER_ENTRY * counters.size();
     }
     return size + (retired.isEmpty() ? 0 : RETIRED_FIXED + 4 * retired.size());
+  }
+
+  /** Bytes the held counters take in a page, at most. */
+  static int heldBytes(Map<String, ? extends java.util.Collection<Long>> held) {
+    int size = 0;
+    for (Map.Entry<String, ? extends java.util.Collection<Long>> e : held.entrySet()) {
+      if (!e.getValue().isEmpty()) {
+        size += heldBytes(e.getKey(), e.getValue().size());
+      }
+    }
+    return size;
+  }
+
+  private static int heldBytes(String key, int counters) {
+    return HELD_FIXED + key.getBytes(StandardCharsets.UTF_8).length + HELD_PER_COUNTER * counters;
   }
 
   private static int entryBytes(String key) {
@@ -213,12 +253,34 @@ public final class WriteChains {
       String uri,
       Predicate<LogRecord> blocked,
       Policy policy) {
+    return filter(records, page, tree, uri, blocked, r -> false, policy);
+  }
+
+  /**
+   * Filters {@code records} like {@link #filter(List, Page, boolean, String, Predicate, Policy)},
+   * where {@code damaged} (among {@code blocked}) are the records blocked by a corrupt page: their
+   * chains may advance past them, holding their counters (see the class comment).
+   */
+  public static Filtered filter(
+      List<LogRecord> records,
+      Page page,
+      boolean tree,
+      String uri,
+      Predicate<LogRecord> blocked,
+      Predicate<LogRecord> damaged,
+      Policy policy) {
     ChainState stored = ChainState.of(page);
     Map<String, Long> out = new LinkedHashMap<>();
     for (Map.Entry<String, Long> e : stored.counters().entrySet()) {
       // A split copied other pages' chains here: they say nothing about this page.
       if (tree || !e.getKey().startsWith("p:") || e.getKey().endsWith("@" + uri)) {
         out.put(e.getKey(), e.getValue());
+      }
+    }
+    Map<String, TreeSet<Long>> held = new HashMap<>();
+    for (Map.Entry<String, List<Long>> e : stored.held().entrySet()) {
+      if (out.containsKey(e.getKey())) {
+        held.put(e.getKey(), new TreeSet<>(e.getValue()));
       }
     }
     int nowMinutes = (int) Math.max(1, policy.nowMillis() / 60_000);
@@ -243,13 +305,37 @@ public final class WriteChains {
         byWriter.computeIfAbsent(r.clientId(), w -> new ArrayDeque<>()).add(r);
       }
     }
+    // Records of held counters, one copy each (a second copy is a duplicate), out of the chains.
+    Map<String, TreeMap<Long, LogRecord>> heldHere = new HashMap<>();
     for (Map.Entry<String, ArrayDeque<LogRecord>> w : byWriter.entrySet()) {
       List<LogRecord> chain = new ArrayList<>(w.getValue());
       chain.sort(Comparator.comparingLong(LogRecord::clientCounter));
+      TreeSet<Long> holding = held.get(key(w.getKey(), tree, uri));
+      if (holding != null) {
+        for (Iterator<LogRecord> it = chain.iterator(); it.hasNext(); ) {
+          LogRecord r = it.next();
+          if (holding.contains(r.clientCounter())) {
+            heldHere
+                .computeIfAbsent(w.getKey(), x -> new TreeMap<>())
+                .putIfAbsent(r.clientCounter(), r);
+            it.remove();
+          }
+        }
+      }
       w.setValue(new ArrayDeque<>(chain));
     }
     int retired =
-        retire(out, minutes, free, retiredKeys, byWriter.keySet(), tree, uri, policy, nowMinutes);
+        retire(
+            out,
+            minutes,
+            free,
+            retiredKeys,
+            byWriter.keySet(),
+            held.keySet(),
+            tree,
+            uri,
+            policy,
+            nowMinutes);
     List<LogRecord> leftovers = new ArrayList<>();
     for (Iterator<Map.Entry<String, ArrayDeque<LogRecord>>> it = byWriter.entrySet().iterator();
         it.hasNext(); ) {
@@ -285,7 +371,7 @@ public final class WriteChains {
       it.remove();
     }
     boolean freeTimes = !free.isEmpty();
-    int size = headerBytes(out, List.copyOf(retiredKeys), freeTimes);
+    int[] size = {headerBytes(out, List.copyOf(retiredKeys), freeTimes) + heldBytes(held)};
     // Repeatedly take, among the records that are next in their chain and whose lane
     // dependencies are applied, the earliest in commit order: every chain stays in counter order,
     // every dependency is applied first, and independent writers interleave by commit time. A
@@ -298,20 +384,47 @@ public final class WriteChains {
     // header only grows (a new chain that no longer fits never will), so a head that fails the
     // budget when it comes off the heap is dropped for good, exactly as a rescan would drop it.
     List<LogRecord> chained = new ArrayList<>();
-    ReadyHeads heads = new ReadyHeads(byWriter, out, blocked, tree, uri);
+    ReadyHeads.Hold hold =
+        (key, r) -> {
+          TreeSet<Long> holding = held.computeIfAbsent(key, k -> new TreeSet<>());
+          boolean recorded = out.containsKey(key);
+          int cost =
+              HELD_PER_COUNTER
+                  + (holding.isEmpty() ? heldBytes(key, 0) : 0)
+                  + (recorded ? 0 : entryBytes(key) + (freeTimes ? FREE_PER_ENTRY : 0));
+          if (holding.size() >= MAX_HELD || size[0] + cost > policy.budgetBytes()) {
+            return false; // no room: it waits with the rest of its chain
+          }
+          size[0] += cost;
+          holding.add(r.clientCounter());
+          out.put(key, r.clientCounter());
+          minutes.put(key, nowMinutes);
+          return true;
+        };
+    ReadyHeads heads =
+        new ReadyHeads(byWriter, out, held, heldHere, blocked, damaged, hold, tree, uri);
     for (String writer : byWriter.keySet()) {
       heads.offer(writer);
     }
     for (LogRecord best = heads.poll(); best != null; best = heads.poll()) {
       String key = heads.keyOf(best.clientId());
+      TreeSet<Long> holding = held.get(key);
+      if (holding != null && holding.remove(best.clientCounter())) {
+        // A held record whose page is healthy again: applied now, in counter order.
+        heldHere.get(best.clientId()).remove(best.clientCounter());
+        minutes.put(key, nowMinutes);
+        chained.add(best);
+        heads.advanced(best.clientId(), key);
+        continue;
+      }
       boolean recorded = out.containsKey(key);
-      if (!recorded && size + entryBytes(key) > policy.budgetBytes()) {
+      if (!recorded && size[0] + entryBytes(key) > policy.budgetBytes()) {
         continue; // its chain waits for room, with the rest of it
       }
       byWriter.get(best.clientId()).pollFirst();
       out.put(key, best.clientCounter());
       if (!recorded) {
-        size += entryBytes(key) + (freeTimes ? FREE_PER_ENTRY : 0);
+        size[0] += entryBytes(key) + (freeTimes ? FREE_PER_ENTRY : 0);
       }
       minutes.put(key, nowMinutes);
       free.remove(key); // a chain that advances has a live writer, or one that was until lately
@@ -329,6 +442,9 @@ public final class WriteChains {
       }
       deferred.addAll(w.getValue());
     }
+    for (TreeMap<Long, LogRecord> h : heldHere.values()) {
+      deferred.addAll(h.values()); // still blocked by damage, or behind a held record not here
+    }
     if (waiting > 0) {
       LOG.log(
           System.Logger.Level.INFO,
@@ -337,7 +453,7 @@ public final class WriteChains {
               + uri
               + " wait for room in"
               + " the header ("
-              + size
+              + size[0]
               + " of "
               + policy.budgetBytes()
               + " bytes)");
@@ -348,13 +464,30 @@ public final class WriteChains {
     apply.addAll(chained); // in the order chosen above, not re-sorted
     minutes.keySet().retainAll(out.keySet());
     free.keySet().retainAll(out.keySet());
+    Map<String, List<Long>> heldOut = new HashMap<>();
+    held.forEach(
+        (k, h) -> {
+          if (!h.isEmpty() && out.containsKey(k)) {
+            heldOut.put(k, List.copyOf(h));
+          }
+        });
     return new Filtered(
-        apply, deferred, out, minutes, List.copyOf(retiredKeys), leftovers, waiting, retired, free);
+        apply,
+        deferred,
+        out,
+        minutes,
+        List.copyOf(retiredKeys),
+        leftovers,
+        waiting,
+        retired,
+        free,
+        heldOut);
   }
 
   /**
    * Removes from {@code out} the entries of this queue's chains whose writers are dead and that
-   * have not advanced for the horizon (not those with records in this checkpoint), remembering
+   * have not advanced for the horizon (not those with records in this checkpoint, nor those
+   * holding counters back), remembering
    * their key hashes; returns how many. A candidate whose lease is found free for the first time
    * gets its free time in {@code free}; one found held or unknown loses it. Probes only once the
    * header fills half its budget.
@@ -365,6 +498,7 @@ public final class WriteChains {
       Map<String, Integer> free,
       ArrayDeque<Integer> retiredKeys,
       Set<String> writersNow,
+      Set<String> holding,
       boolean tree,
       String uri,
       Policy policy,
@@ -382,6 +516,7 @@ public final class WriteChains {
       String writer = writerOf(k, tree, uri);
       if (writer != null
           && !writersNow.contains(writer)
+          && !holding.contains(k)
           && nowMinutes - minutes.get(k) >= horizonMinutes) {
         candidates.add(k);
       }

@@ -74,7 +74,7 @@ public final class OwnWrites implements ReadYourWrites {
     }
 
     boolean coveredBy(Page chain) {
-      return chain != null && ChainState.of(chain).counter(chainKey) >= counter;
+      return chain != null && ChainState.of(chain).applied(chainKey, counter);
     }
   }
 
