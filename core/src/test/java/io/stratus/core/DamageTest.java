@@ -117,9 +117,8 @@ class DamageTest {
       loadEven(db);
       List<Leaf> leaves = leaves(f);
       assertThat(leaves).as("leaves of the loaded tree").hasSizeGreaterThanOrEqualTo(3);
-      // The bad leaf's records come from a writer of their own: under monotonic writes a
-      // writer's records after a blocked one wait with it (in commit order), so only another
-      // writer's records show what a block touches.
+      // The bad leaf's records come from a writer of their own here; one writer's records on
+      // both sides of the damage: aCorruptLeafHoldsBackOnlyItsOwnRecordsOfTheSameWriter.
       Leaf bad = leaves.get(1);
       Database victim = reader(f, kind, "victim");
       for (Leaf l : leaves) {

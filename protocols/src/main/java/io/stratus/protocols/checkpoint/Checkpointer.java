@@ -95,8 +95,9 @@ import java.util.function.Predicate;
  * DeadLetters}). A corrupt page blocks only the records that would change it: the page's own
  * queue gives up (reported once, {@link DamageReports}); a tree checkpoint that meets a corrupt
  * page on the way to some records locates every record's leaf and applies those whose way is
- * healthy, leaving the others queued like records after a gap.
- * Crash points: {@link CrashPoint#CHECKPOINT_PAGE_AFTER_LOCK} and the page's other steps (after
+ * healthy, leaving the others queued; their writers' chains go on past them, holding their
+ * counters until the page is repaired ({@link WriteChains}), so a writer's records for healthy
+ * pages are not held back with them. Crash points: {@link CrashPoint#CHECKPOINT_PAGE_AFTER_LOCK} and the page's other steps (after
  * receive, put, delete), and the same four for a tree.
  *
  * <p><b>Handing back.</b> A run that ends without applying messages it received (records after a
