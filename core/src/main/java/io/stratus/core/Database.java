@@ -9,6 +9,7 @@ import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ConflictException;
 import io.stratus.cloudapi.PreconditionFailedException;
 import io.stratus.cloudapi.StorageService;
+import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.core.Catalog.CollectionDef;
 import io.stratus.core.DatabaseConfig.IndexId;
 import io.stratus.pagemanager.BufferPool;
@@ -54,6 +55,7 @@ import java.util.concurrent.atomic.LongAdder;
  *       an index-organised B-link tree of (key, payload).
  *   <li>{@code db/i/<collection>/<index>/root} and pages under it: a secondary index, a B-link tree
  *       of (search key, record key) composites.
+ *   <li>{@code db/seq/<name>}: a {@link Sequence}'s lowest id not yet reserved.
  * </ul>
  *
  * <p><b>Indexes and their extractors.</b> The catalog stores index names; the functions that
@@ -337,43 +339,52 @@ public final class Database implements AutoCloseable {
 
   /**
    * The sequence {@code name} of this database with {@link Sequence#DEFAULT_BLOCK_SIZE} ids per
-   * block: unique ids across clients and restarts without a hot spot (see {@link Sequence}). The
-   * same instance for every call with the same name; needs the counter service.
+   * block: ids unique across clients and restarts, from 1 to {@link Sequence#MAX_ID}, without a
+   * hot spot (see {@link Sequence}). The same instance for every call with the same name; needs
+   * storage with conditional puts.
    *
-   * @throws io.stratus.InvalidRequestException for an invalid name, or when the database's cloud
-   *     has no counter service
+   * @throws io.stratus.InvalidRequestException for an invalid name, or when the database's
+   *     storage has no conditional puts
    */
   public Sequence sequence(String name) {
     return sequence(name, Sequence.DEFAULT_BLOCK_SIZE);
   }
 
   /**
-   * The sequence {@code name} with {@code blockSize} ids per counter request; every handle must
-   * use one block size per name.
+   * The sequence {@code name} with {@code blockSize} ids per reservation. Handles may use
+   * different block sizes for one name; within a handle, a name has one.
    *
    * @throws io.stratus.InvalidRequestException for an invalid name or block size, a block size
-   *     other than this handle's earlier one for the name, or a cloud without counters
+   *     other than this handle's earlier one for the name, or storage without conditional puts
    */
   public Sequence sequence(String name, int blockSize) {
     checkOpen();
     Names.check("sequence", name);
-    if (!config.services().hasCounters()) {
+    SupportsConditionalPut conditional = SupportsConditionalPut.of(storage);
+    if (conditional == null) {
+      // Plain puts cannot keep two handles from reserving the same block, and the counter
+      // service cannot stand in: its values are not durable everywhere (a process's own counters
+      // without ZooKeeper) and do not fit in 53 bits (ZooKeeper's clock-derived epochs).
       throw new io.stratus.InvalidRequestException(
-          "sequences need the counter service, and this" + " database's cloud has none");
+          "sequence "
+              + name
+              + " cannot promise unique ids: it reserves its blocks with conditional puts"
+              + " (If-None-Match / If-Match), and this database's storage has none; use storage"
+              + " that offers them (S3, LocalStack, the in-process storage with conditional puts)"
+              + " or make ids another way, e.g. random UUIDs");
     }
     Sequence s =
         sequences.computeIfAbsent(
             name,
             n ->
-                new Sequence(
-                    n, layout.sequenceCounter(n), config.services().counters(), blockSize));
+                new Sequence(n, new SequenceBlocks(n, layout.sequence(n), conditional), blockSize));
     if (s.blockSize() != blockSize) {
       throw new io.stratus.InvalidRequestException(
           "sequence "
               + name
               + " is used with block size "
               + s.blockSize()
-              + " here, not "
+              + " by this handle, not "
               + blockSize);
     }
     return s;

@@ -33,7 +33,7 @@ import java.util.TreeMap;
 /**
  * One re-seal of a database (see {@link Database#reseal}): lists every stored object the database
  * writes — the catalog, the pages of every tree under the collections' and the indexes' prefixes
- * (reachable or not), the dead letters — reads each once with its storage version and the key id
+ * (reachable or not), the sequences' objects, the dead letters — reads each once with its storage version and the key id
  * of its header ({@link SupportsSealInspection}), and puts back each one sealed with another key
  * than the one now active for it.
  *
@@ -151,7 +151,7 @@ final class Resealer {
         queueRetention());
   }
 
-  /** Every object of the database in storage now: catalog, tree pages, dead letters. */
+  /** Every object of the database in storage now: catalog, tree pages, sequences, dead letters. */
   private List<String> objects() {
     List<String> uris = new ArrayList<>();
     for (ItemSummary s : CloudFutures.await(seals.listAll(layout.catalog()))) {
@@ -160,7 +160,11 @@ final class Resealer {
       }
     }
     for (String prefix :
-        List.of(layout.collectionsPrefix(), layout.indexesPrefix(), layout.deadLetterPrefix())) {
+        List.of(
+            layout.collectionsPrefix(),
+            layout.indexesPrefix(),
+            layout.sequencesPrefix(),
+            layout.deadLetterPrefix())) {
       for (ItemSummary s : CloudFutures.await(seals.listAll(prefix))) {
         uris.add(s.uri());
       }

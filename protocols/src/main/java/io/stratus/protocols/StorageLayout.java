@@ -21,7 +21,8 @@ import java.util.Optional;
  *   <li>{@code <db>/atomic/<clientId>}: the ATOMIC queue of each client;
  *   <li>{@code <db>/si/log/<treeRootUri>}: the snapshot archive of each tree (advanced queues of
  *       the isolating protocols);
- *   <li>{@code <db>/seq/<name>}: the counter of a sequence (counter service);
+ *   <li>{@code <db>/seq/<name>}: the object of a sequence, which holds its lowest id not yet
+ *       reserved;
  *   <li>{@code <db>/dead/<queue hash>-<message id>}: a damaged message set aside from its queue
  *       ({@link io.stratus.protocols.DeadLetters}).
  * </ul>
@@ -87,9 +88,14 @@ public final class StorageLayout {
     return indexes + collection + "/" + index + "/" + ROOT;
   }
 
-  /** The counter behind sequence {@code name} (its value numbers the blocks handed out). */
-  public String sequenceCounter(String name) {
-    return databaseUri + "/seq/" + name;
+  /** The prefix of every sequence's object. */
+  public String sequencesPrefix() {
+    return databaseUri + "/seq/";
+  }
+
+  /** The object of sequence {@code name}: its lowest id not yet reserved. */
+  public String sequence(String name) {
+    return sequencesPrefix() + name;
   }
 
   /** The prefix of every pending-update queue. */

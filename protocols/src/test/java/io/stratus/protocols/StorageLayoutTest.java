@@ -61,7 +61,7 @@ class StorageLayoutTest {
 
     assertThat(layout.collectionOf(layout.catalog())).isEmpty();
     assertThat(layout.collectionOf(layout.atomicPrefix() + "client-1")).isEmpty();
-    assertThat(layout.collectionOf(layout.sequenceCounter("ids"))).isEmpty();
+    assertThat(layout.collectionOf(layout.sequence("ids"))).isEmpty();
     assertThat(layout.collectionOf("db/other/c/items/root")).isEmpty();
     assertThat(layout.collectionOf("db/shop/c/items")).isEmpty();
   }
