@@ -1,9 +1,15 @@
 package io.stratus;
 
-/** A record (or index entry) does not fit into one page of the configured page size. */
+/**
+ * A record (or index entry) is too large: it does not fit into one page of the configured page
+ * size, or its log record does not fit into one message of the queue its commit travels through
+ * (a limit of the queue service, whatever the page size). Nothing changed; the message names the
+ * limit that was hit.
+ */
 public class RecordTooLargeException extends InvalidRequestException {
   private static final long serialVersionUID = 1L;
 
+  /** A record of {@code recordBytes} that does not fit a page, where {@code maxBytes} fit. */
   public RecordTooLargeException(int recordBytes, int maxBytes) {
     super(
         "a record of "
@@ -11,5 +17,30 @@ public class RecordTooLargeException extends InvalidRequestException {
             + " bytes does not fit into a page; at most "
             + maxBytes
             + " bytes fit at the configured page size");
+  }
+
+  private RecordTooLargeException(String message) {
+    super(message);
+  }
+
+  /**
+   * A log record of {@code logRecordBytes} that does not fit into one queue message: the queue
+   * service takes messages of at most {@code maxMessageBytes}, which leaves {@code
+   * maxLogRecordBytes} for one log record.
+   */
+  public static RecordTooLargeException forQueueMessage(
+      long logRecordBytes, int maxLogRecordBytes, int maxMessageBytes) {
+    return new RecordTooLargeException(
+        "a record whose log record takes "
+            + logRecordBytes
+            + " bytes does not fit into one queue message: the queue service takes messages of at"
+            + " most "
+            + maxMessageBytes
+            + " bytes, which leaves "
+            + maxLogRecordBytes
+            + " bytes for the record's key, its value (under the isolating protocols also the"
+            + " value it replaces) and their framing; a larger page size does not raise this"
+            + " limit. Keep records and index entries below it, for example by storing a large"
+            + " value as an object of its own and keeping its name in the record");
   }
 }

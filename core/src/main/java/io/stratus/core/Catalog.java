@@ -30,17 +30,25 @@ import java.util.TreeMap;
  * index root URI)]} in {@link DataOutputStream} encoding. A tree's pages are named under the
  * directory of its root URI ({@link StorageLayout#tree}).
  *
+ * <p><b>The protocol.</b> The name of the commit protocol the database runs ({@link #protocol()})
+ * is kept in the page's protocol state: {@code [format 1][UTF name]}; empty for a catalog written
+ * before databases recorded it (or by a build that did not), which the record manager records on
+ * its next write.
+ *
  * <p>Immutable, so a snapshot can be shared by every thread and transaction; changes return a new
  * catalog. The tree handles are built once per snapshot.
  */
 final class Catalog {
   private static final int FORMAT = 1;
-  static final Catalog EMPTY = new Catalog(new TreeMap<>());
+  private static final int PROTOCOL_FORMAT = 1;
+  static final Catalog EMPTY = new Catalog(new TreeMap<>(), Optional.empty());
 
   private final SortedMap<String, CollectionDef> collections;
+  private final Optional<String> protocol;
 
-  private Catalog(SortedMap<String, CollectionDef> collections) {
+  private Catalog(SortedMap<String, CollectionDef> collections, Optional<String> protocol) {
     this.collections = Collections.unmodifiableSortedMap(collections);
+    this.protocol = protocol;
   }
 
   /** A secondary index: its name and tree. */
@@ -84,7 +92,20 @@ final class Catalog {
   Catalog with(CollectionDef def) {
     SortedMap<String, CollectionDef> m = new TreeMap<>(collections);
     m.put(def.name, def);
-    return new Catalog(m);
+    return new Catalog(m, protocol);
+  }
+
+  /**
+   * The name of the commit protocol the database runs (a {@code ProtocolKind} name; one this build
+   * does not know stays a name), empty when none is recorded.
+   */
+  Optional<String> protocol() {
+    return protocol;
+  }
+
+  /** This catalog recording that the database runs {@code protocolName}. */
+  Catalog withProtocol(String protocolName) {
+    return new Catalog(collections, Optional.of(protocolName));
   }
 
   // ---- stored form ----
@@ -99,7 +120,10 @@ final class Catalog {
       i++;
     }
     // Names are ASCII, so the sorted map's order is the pages' unsigned byte order.
-    return Page.builder(uri, PageKind.META).entries(keys, values).build();
+    return Page.builder(uri, PageKind.META)
+        .entries(keys, values)
+        .protocolState(protocol.map(Catalog::encodeProtocol).orElse(new byte[0]))
+        .build();
   }
 
   static Catalog fromPage(Page page) {
@@ -112,7 +136,37 @@ final class Catalog {
       String name = new String(page.key(i), StandardCharsets.UTF_8);
       m.put(name, decode(page.uri(), name, page.value(i)));
     }
-    return new Catalog(m);
+    return new Catalog(m, decodeProtocol(page.uri(), page.protocolState()));
+  }
+
+  private static byte[] encodeProtocol(String name) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeByte(PROTOCOL_FORMAT);
+      out.writeUTF(name);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
+    }
+    return bytes.toByteArray();
+  }
+
+  private static Optional<String> decodeProtocol(String uri, byte[] state) {
+    if (state.length == 0) {
+      return Optional.empty();
+    }
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state))) {
+      int format = in.readUnsignedByte();
+      if (format != PROTOCOL_FORMAT) {
+        throw new CorruptPageException(uri, "unknown format " + format + " of the protocol");
+      }
+      String name = in.readUTF();
+      if (in.available() != 0 || name.isEmpty()) {
+        throw new CorruptPageException(uri, "a malformed protocol name");
+      }
+      return Optional.of(name);
+    } catch (IOException e) {
+      throw new CorruptPageException(uri, "a truncated protocol name", e);
+    }
   }
 
   private static byte[] encode(CollectionDef d) {
@@ -159,6 +213,7 @@ final class Catalog {
   @Override
   public String toString() {
     StringBuilder s = new StringBuilder("Catalog{");
+    protocol.ifPresent(p -> s.append("protocol=").append(p).append(' '));
     for (Map.Entry<String, CollectionDef> e : collections.entrySet()) {
       s.append(e.getKey()).append(e.getValue().indexes.keySet()).append(' ');
     }

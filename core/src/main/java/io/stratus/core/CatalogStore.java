@@ -8,6 +8,8 @@ import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.CachedPage;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageWriter;
+import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.StorageLayout;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -28,6 +30,11 @@ import java.util.function.UnaryOperator;
  * the naive protocol); create collections and indexes from one process at a time there, e.g. at
  * deployment.
  *
+ * <p><b>The protocol.</b> Every catalog read is checked against the handle's protocol ({@link
+ * ProtocolRecord#check}), so a handle refuses a database that runs a protocol it cannot share it
+ * with, at its open and within the TTL of a switch; every change records the handle's protocol
+ * in a catalog that has none yet.
+ *
  * <p>Thread-safe: the memo is one volatile reference to an immutable pair, and changes are
  * serialised within the process ({@code synchronized}), so the threads of one handle never race
  * each other even on storage without conditional puts.
@@ -37,14 +44,22 @@ final class CatalogStore {
   private static final int MAX_ATTEMPTS = 20;
 
   private final String uri;
+  private final String databaseUri;
+  private final ProtocolKind protocol;
   private final BufferPool pool;
   private final PageWriter writer;
   private volatile Memo memo = new Memo(null, Catalog.EMPTY);
 
   private record Memo(Page page, Catalog catalog) {}
 
-  CatalogStore(String uri, PageWriter writer, BufferPool pool) {
-    this.uri = uri;
+  /**
+   * The catalog of {@code databaseUri} for a handle of {@code protocol}, written through {@code
+   * writer}.
+   */
+  CatalogStore(String databaseUri, ProtocolKind protocol, PageWriter writer, BufferPool pool) {
+    this.databaseUri = databaseUri;
+    this.uri = new StorageLayout(databaseUri).catalog();
+    this.protocol = protocol;
     this.writer = writer;
     this.pool = pool;
   }
@@ -80,6 +95,9 @@ final class CatalogStore {
       if (after == before) {
         return before;
       }
+      if (after.protocol().isEmpty()) {
+        after = after.withProtocol(protocol.name());
+      }
       PageWriter.Condition condition =
           !writer.supportsConditions()
               ? PageWriter.Condition.none()
@@ -108,7 +126,29 @@ final class CatalogStore {
       return m.catalog();
     }
     Catalog c = Catalog.fromPage(page);
+    ProtocolRecord.check(databaseUri, c, protocol);
     memo = new Memo(page, c);
     return c;
+  }
+
+  /**
+   * Records the handle's protocol in a stored catalog that has none (written before databases
+   * recorded it), when storage has conditional puts: a plain put could lose another process's
+   * concurrent change, so without them the next change records it. Nothing is written for a
+   * database without a catalog (its first change records it) or with a recorded protocol.
+   */
+  void recordIfMissing() {
+    if (writer.supportsConditions()) {
+      update(
+          c ->
+              c.protocol().isPresent() || c.collections().isEmpty()
+                  ? c
+                  : c.withProtocol(protocol.name()));
+    }
+  }
+
+  /** Records that the database runs {@code next} from now on. */
+  void recordProtocol(ProtocolKind next) {
+    update(c -> c.protocol().equals(Optional.of(next.name())) ? c : c.withProtocol(next.name()));
   }
 }

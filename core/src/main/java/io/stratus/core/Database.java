@@ -23,6 +23,7 @@ import io.stratus.protocols.CommitProtocols;
 import io.stratus.protocols.DamageReports;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.StorageLayout;
@@ -96,7 +97,11 @@ public final class Database implements AutoCloseable {
   private final DeadLetters deadLetters;
 
   private Database(
-      DatabaseConfig config, BufferPool pool, CommitProtocol protocol, DamageReports damage) {
+      DatabaseConfig config,
+      BufferPool pool,
+      CatalogStore catalog,
+      CommitProtocol protocol,
+      DamageReports damage) {
     this.config = config;
     this.damage = damage;
     this.storage = config.services().storage();
@@ -105,7 +110,7 @@ public final class Database implements AutoCloseable {
     this.layout = new StorageLayout(config.databaseUri());
     this.writer = new PageWriter(storage, pool);
     this.trees = new BulkTrees(pool, writer, config.pageSize());
-    this.catalog = new CatalogStore(layout.catalog(), writer, pool);
+    this.catalog = catalog;
     this.extractors = new ConcurrentHashMap<>(config.extractors());
     this.deadLetters =
         new DeadLetters(
@@ -118,8 +123,11 @@ public final class Database implements AutoCloseable {
 
   /**
    * Opens the database described by {@code config}, reading its catalog (an absent catalog is an
-   * empty database; nothing is written until a collection is created).
+   * empty database; nothing is written until a collection is created), which records the protocol
+   * the database runs (one written before gets this handle's; see docs/operations.md).
    *
+   * @throws io.stratus.InvalidConfigurationException when the database runs a protocol the
+   *     configured one cannot share it with ({@link ProtocolKind#sharesDatabasesWith})
    * @throws io.stratus.InvalidRequestException when the configured protocol is not available yet
    * @throws io.stratus.CorruptPageException when the stored catalog is damaged
    * @throws io.stratus.CloudServiceException when storage cannot be read
@@ -137,6 +145,13 @@ public final class Database implements AutoCloseable {
     CommitProtocol protocol = null;
     DamageReports damage = new DamageReports();
     try {
+      CatalogStore catalog =
+          new CatalogStore(
+              config.databaseUri(),
+              config.protocol(),
+              new PageWriter(config.services().storage(), pool),
+              pool);
+      catalog.current(); // refuses another protocol's database before this one touches a queue
       protocol =
           CommitProtocols.create(
               config.protocol(),
@@ -153,8 +168,8 @@ public final class Database implements AutoCloseable {
                   config.writerLanes(),
                   config.isolation(),
                   damage));
-      Database db = new Database(config, pool, protocol, damage);
-      db.catalog.current();
+      Database db = new Database(config, pool, catalog, protocol, damage);
+      catalog.recordIfMissing();
       return db;
     } catch (RuntimeException | Error e) {
       if (protocol != null) {
@@ -163,6 +178,35 @@ public final class Database implements AutoCloseable {
       pool.close();
       throw e;
     }
+  }
+
+  /**
+   * Operator maintenance: moves the database of {@code current} (configured for the protocol it
+   * runs) to {@code next} where {@link ProtocolKind#switchableTo} allows it. Opens a handle with
+   * {@code current}, recovers and checkpoints until nothing is left that only that protocol would
+   * finish, records {@code next} in the catalog and closes. Close every other handle first (one
+   * still open refuses to work once it sees the switch). See docs/operations.md.
+   *
+   * @return the last checkpoint pass
+   * @throws io.stratus.InvalidConfigurationException when the database cannot move to {@code
+   *     next}, or does not run the protocol of {@code current}
+   * @throws io.stratus.InvalidRequestException when work was left after the passes (nothing was
+   *     switched; run it again later)
+   */
+  public static CheckpointSummary switchProtocol(DatabaseConfig current, ProtocolKind next) {
+    Args.notNull(current, "current");
+    Args.notNull(next, "next");
+    return ProtocolRecord.switchProtocol(current, next);
+  }
+
+  /** Records that the database runs {@code next} from now on (after a switch's drain). */
+  void recordProtocol(ProtocolKind next) {
+    CloudFailures.changing(
+        () -> "recording the protocol " + next,
+        () -> {
+          catalog.recordProtocol(next);
+          return null;
+        });
   }
 
   /** The configuration this handle was opened with. */

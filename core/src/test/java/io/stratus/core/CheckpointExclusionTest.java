@@ -97,7 +97,13 @@ class CheckpointExclusionTest {
       a.checkpointAll();
 
       f.clock.advance(Fixture.TTL.plusSeconds(1));
-      assertThat(valueOf(f.open(), 1)).isEqualTo("v2");
+      Database reader =
+          f.open(
+              f.config()
+                  .protocol(ProtocolKind.BASIC)
+                  .clientId("reader")
+                  .checkpointExecutor(new ManualExecutor()));
+      assertThat(valueOf(reader, 1)).isEqualTo("v2");
     }
   }
 

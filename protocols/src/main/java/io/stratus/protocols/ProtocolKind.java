@@ -4,7 +4,10 @@ import java.util.EnumSet;
 
 /**
  * The commit protocols a database can run (paper 000, sections 4, 5 and 7.1); chosen once per
- * database in its configuration, and every client of one database must use the same.
+ * database in its configuration, and every client of one database must use the same, or one it
+ * {@linkplain #sharesDatabasesWith shares databases with}. The database's catalog records the
+ * protocol it runs; a database moves to another protocol only by a {@linkplain #switchableTo
+ * switch}.
  *
  * <p>Each kind declares what it promises ({@link #guarantees()}); the protocol contract suite
  * derives its expectations from that declaration. Opening a database with a kind a build lacks
@@ -15,7 +18,7 @@ public enum ProtocolKind {
    * The baseline: commit writes every modified and new page straight to storage. Subject to lost
    * updates when two clients change the same page; not even eventually consistent.
    */
-  NAIVE(true, EnumSet.noneOf(Guarantee.class), EnumSet.noneOf(ProtocolOption.class)),
+  NAIVE(true, EnumSet.noneOf(Guarantee.class), EnumSet.noneOf(ProtocolOption.class), Family.PAGES),
   /**
    * Log records through pending-update queues, applied by checkpoints: eventual consistency.
    * Every acknowledged record is applied, but records carry no counters, so on a queue that
@@ -26,7 +29,8 @@ public enum ProtocolKind {
   BASIC(
       true,
       EnumSet.of(Guarantee.DURABLE, Guarantee.CONVERGES),
-      EnumSet.of(ProtocolOption.CHECKPOINTS)),
+      EnumSet.of(ProtocolOption.CHECKPOINTS),
+      Family.PENDING_UPDATES),
   /**
    * Basic plus monotonic writes (paper 001, section 5.2: per-writer, per-queue counters applied
    * in order and exactly once), read-your-writes and monotonic reads (the buffer pool never
@@ -40,21 +44,22 @@ public enum ProtocolKind {
           Guarantee.MONOTONIC_WRITES,
           Guarantee.READ_YOUR_WRITES,
           Guarantee.MONOTONIC_READS),
-      EnumSet.of(ProtocolOption.CHECKPOINTS, ProtocolOption.WRITER_LANES)),
+      EnumSet.of(ProtocolOption.CHECKPOINTS, ProtocolOption.WRITER_LANES),
+      Family.PENDING_UPDATES),
   /**
    * Atomicity through per-client ATOMIC queues (section 5.1), including the monotonic
    * guarantees as in the papers' experiments (counters taken at commit and carried in the ATOMIC
    * log, read-your-writes, monotonic reads); a transaction that fits into one queue message is
    * committed with one send.
    */
-  ATOMIC(true, Sets.ATOMIC, Sets.QUEUE_OPTIONS),
+  ATOMIC(true, Sets.ATOMIC, Sets.QUEUE_OPTIONS, Family.ATOMIC_QUEUES),
   /**
    * Advanced atomicity (paper 000, section 5.3): the atomic protocol's guarantees through two
    * advanced queues shared by all clients, keyed per transaction, so that any client recovers a
    * crashed client's committed transaction once it is older than the atomic timeout. Needs the
    * advanced queue service.
    */
-  ADVANCED_ATOMIC(true, Sets.ATOMIC, Sets.QUEUE_OPTIONS),
+  ADVANCED_ATOMIC(true, Sets.ATOMIC, Sets.QUEUE_OPTIONS, Family.ADVANCED_ATOMIC_QUEUES),
   /**
    * Generalized snapshot isolation (paper 000, section 5.4, Algorithms 7 to 9): each transaction
    * reads the snapshot of the highest validated commit id, pages rolled forward or back with the
@@ -63,7 +68,10 @@ public enum ProtocolKind {
    * through advanced atomicity. Needs advanced queues, locks and advanced counters.
    */
   SNAPSHOT_ISOLATION(
-      true, Sets.with(Sets.ATOMIC, Guarantee.SNAPSHOT_ISOLATION), Sets.ISOLATING_OPTIONS),
+      true,
+      Sets.with(Sets.ATOMIC, Guarantee.SNAPSHOT_ISOLATION),
+      Sets.ISOLATING_OPTIONS,
+      Family.SNAPSHOT_ISOLATION),
   /**
    * Serializable snapshot isolation, beyond the papers: snapshot isolation whose commits also
    * validate what the transaction read (the key ranges of the leaves it read) against the
@@ -72,7 +80,8 @@ public enum ProtocolKind {
   SERIALIZABLE_SNAPSHOT(
       true,
       Sets.with(Sets.ATOMIC, Guarantee.SNAPSHOT_ISOLATION, Guarantee.SERIALIZABLE),
-      Sets.ISOLATING_OPTIONS),
+      Sets.ISOLATING_OPTIONS,
+      Family.SERIALIZABLE_SNAPSHOT),
   /**
    * Strict two-phase locking (paper 000, section 5.5): reads take shared locks (records, and the
    * keys of a scanned range plus the key after it, so no phantom appears) and read the latest
@@ -80,7 +89,11 @@ public enum ProtocolKind {
    * cannot be granted aborts the transaction at once. Read-only transactions read a snapshot
    * without locks. Needs advanced queues, locks and advanced counters.
    */
-  TWO_PHASE_LOCKING(true, Sets.with(Sets.ATOMIC, Guarantee.SERIALIZABLE), Sets.ISOLATING_OPTIONS);
+  TWO_PHASE_LOCKING(
+      true,
+      Sets.with(Sets.ATOMIC, Guarantee.SERIALIZABLE),
+      Sets.ISOLATING_OPTIONS,
+      Family.TWO_PHASE_LOCKING);
 
   /** The guarantee and option sets several kinds share. */
   private static final class Sets {
@@ -106,14 +119,89 @@ public enum ProtocolKind {
     }
   }
 
+  /**
+   * The protocols whose handles can share a database: what they keep besides the trees' entries
+   * (queues, counters, locks) and how their handles work together. {@link #pages} is what they keep
+   * in a page's protocol state; a database moves between families only when it stays the same.
+   */
+  private enum Family {
+    /** Commits write pages themselves; nothing else. */
+    PAGES(PageState.CHAINS),
+    /**
+     * Records through the pending-update queues, applied by checkpoints that keep each writer's
+     * chain in the pages (with or without counters): basic and monotonic handles write records
+     * every checkpoint applies, each handle with its own guarantees.
+     */
+    PENDING_UPDATES(PageState.CHAINS),
+    /** Pending updates reached through each client's ATOMIC queue, recovered by atomic handles. */
+    ATOMIC_QUEUES(PageState.CHAINS),
+    /** Pending updates reached through the shared advanced atomicity queues. */
+    ADVANCED_ATOMIC_QUEUES(PageState.CHAINS),
+    /** The commit counter, record locks and snapshot archive, checked first committer wins. */
+    SNAPSHOT_ISOLATION(PageState.SNAPSHOTS),
+    /** The same, and every commit checks what it read: one other handle's skew breaks that. */
+    SERIALIZABLE_SNAPSHOT(PageState.SNAPSHOTS),
+    /** The same, and every transaction locks what it reads: handles that do not lose updates. */
+    TWO_PHASE_LOCKING(PageState.SNAPSHOTS);
+
+    final PageState pages;
+
+    Family(PageState pages) {
+      this.pages = pages;
+    }
+  }
+
+  /** What a protocol keeps in a page's protocol state. */
+  private enum PageState {
+    /** The writers' chains of the queue protocols (none, for pages only naive commits wrote). */
+    CHAINS,
+    /** The commit id a page reflects, of the isolating protocols. */
+    SNAPSHOTS
+  }
+
   private final boolean available;
   private final EnumSet<Guarantee> guarantees;
   private final EnumSet<ProtocolOption> options;
+  private final Family family;
 
-  ProtocolKind(boolean available, EnumSet<Guarantee> guarantees, EnumSet<ProtocolOption> options) {
+  ProtocolKind(
+      boolean available,
+      EnumSet<Guarantee> guarantees,
+      EnumSet<ProtocolOption> options,
+      Family family) {
     this.available = available;
     this.guarantees = guarantees;
     this.options = options;
+    this.family = family;
+  }
+
+  /**
+   * Whether handles of this protocol and of {@code other} may use one database at the same time,
+   * each keeping the guarantees of its own protocol: a protocol with itself, and {@link #BASIC}
+   * with {@link #MONOTONIC} (the same pending-update queues, records and pages; only the writers'
+   * counters differ, and every checkpoint applies records with and without them). Every other pair
+   * loses data or a promise when mixed: a naive commit overwrites what checkpoints applied; the
+   * queue protocols leave an atomic protocol's queues to its own handles, which alone recover a
+   * dead client's transactions; the isolating protocols each rely on every commit making the same
+   * checks (a serializable commit checks what it read against serializable commits only, and a
+   * snapshot commit takes none of the locks two-phase locking relies on) — and they keep other
+   * state in the pages than the queue protocols.
+   */
+  public boolean sharesDatabasesWith(ProtocolKind other) {
+    return family == other.family;
+  }
+
+  /**
+   * Whether a database run with this protocol can move to {@code next} once every handle of this
+   * protocol is closed and its work is done (recovered and checkpointed): the pages then hold
+   * nothing {@code next} cannot read, and no queue holds work only this protocol would finish.
+   * True between the queue protocols (naive, basic, monotonic, atomic, advanced atomic) and
+   * between the isolating protocols (snapshot isolation, serializable snapshot, two-phase
+   * locking); false between the two groups, whose pages keep different protocol state (writers'
+   * chains, commit ids): such a database is copied into a new one instead.
+   */
+  public boolean switchableTo(ProtocolKind next) {
+    return family.pages == next.family.pages;
   }
 
   /**

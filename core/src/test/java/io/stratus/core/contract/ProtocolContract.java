@@ -861,6 +861,14 @@ public abstract class ProtocolContract {
     IsolationContract.check(kind(), s);
   }
 
+  /** A commit refused for its size leaves nothing held ({@link RejectedCommitContract}). */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void aCommitRefusedForItsSizeLeavesNothingHeld(long s) {
+    start(s);
+    RejectedCommitContract.check(kind(), s);
+  }
+
   /**
    * The harness sees what it checks: where monotonic reads are promised, switching the buffer
    * pool's guard off makes the weak run show a stale read to the checker (within four seeds, as

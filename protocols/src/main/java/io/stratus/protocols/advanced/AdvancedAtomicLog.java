@@ -3,6 +3,7 @@ package io.stratus.protocols.advanced;
 import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
 import io.stratus.DatabaseInRecoveryException;
+import io.stratus.RecordTooLargeException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.OutcomeUnknownException;
@@ -128,7 +129,9 @@ public final class AdvancedAtomicLog implements CommitLog {
               }
               sender.sendAll(byQueue);
             });
-    this.maxMessageSize = atomicity.maxMessageSize();
+    // Committed records go on to the PU queues (simple queues): a commit whose records would not
+    // fit there could never be propagated, so it is refused at commit against both limits.
+    this.maxMessageSize = Math.min(atomicity.maxMessageSize(), sender.maxMessageSize());
     this.propagation = new CoalescingTask(parts.scheduler(), this::propagatePending);
   }
 
@@ -157,7 +160,13 @@ public final class AdvancedAtomicLog implements CommitLog {
       if (single.isPresent()) {
         sendCommitting(tx, key, false, routed, single.get(), lane);
       } else {
-        List<byte[]> messages = AtomicMessages.pack(commitKey, now, all, maxMessageSize);
+        List<byte[]> messages;
+        try {
+          messages = AtomicMessages.pack(commitKey, now, all, maxMessageSize);
+        } catch (RecordTooLargeException e) {
+          lane.giveBack(routed.byQueue()); // refused before anything was sent
+          throw e;
+        }
         AdvancedAtomicity.Sent logs = atomicity.send(atomicity.logQueue(), messages, key);
         if (!logs.ok()) {
           // No commit record: what arrived is an orphan that recovery deletes once it is old.

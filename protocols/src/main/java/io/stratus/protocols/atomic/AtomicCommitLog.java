@@ -2,6 +2,7 @@ package io.stratus.protocols.atomic;
 
 import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
+import io.stratus.RecordTooLargeException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CrashPoints;
@@ -265,7 +266,13 @@ public final class AtomicCommitLog implements CommitLog {
   /** A transaction too large for one message: its log records, then the commit record last. */
   private void commitInTwoSteps(
       String tx, String key, long now, Routed routed, List<LogRecord> all, Sequencing.Slot lane) {
-    List<byte[]> messages = AtomicMessages.pack(key, now, all, sender.maxMessageSize());
+    List<byte[]> messages;
+    try {
+      messages = AtomicMessages.pack(key, now, all, sender.maxMessageSize());
+    } catch (RecordTooLargeException e) {
+      lane.giveBack(routed.byQueue()); // refused before anything was sent
+      throw e;
+    }
     Resolved logs = sendResolving(messages);
     if (!logs.sent().ok()) {
       // No commit record: whatever arrived is a loser, never propagated; the counters are free.

@@ -2,6 +2,7 @@ package io.stratus.protocols.engine;
 
 import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
+import io.stratus.RecordTooLargeException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.protocols.CrashPoint;
@@ -20,7 +21,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * {@code basic.before-send}, {@code basic.after-send}.
  *
  * <p><b>Failures.</b> Nothing sent: {@link CommitFailedException}, retryable when every failure
- * is; the slot gives its counters back. Something sent or an outcome unknown: {@link
+ * is; the slot gives its counters back. A record too large for a message is refused before
+ * anything is sent ({@link RecordTooLargeException}), and its counters are given back too. Something sent or an outcome unknown: {@link
  * CommitStateUnknownException} (no atomicity: some records may be applied). When the {@link
  * Sequencing} says a missing record stalls the writer ({@link Sequencing#gapsStall()}, writer
  * lanes), an unknown outcome is first sent again a few times (duplicates are skipped by their
@@ -60,7 +62,12 @@ public final class PuQueueLog implements CommitLog {
     QueueSender.Sent sent;
     try (Sequencing.Slot slot = sequencing.acquire()) {
       slot.number(routed.byQueue());
-      sent = sender.send(routed.byQueue());
+      try {
+        sent = sender.send(routed.byQueue());
+      } catch (RecordTooLargeException e) {
+        slot.giveBack(routed.byQueue()); // refused before anything was sent
+        throw e;
+      }
       boolean everSent = sent.anythingSent();
       for (int i = 0; i < RESENDS && !sent.ok() && everSent && sequencing.gapsStall(); i++) {
         sent = sender.send(routed.byQueue());

@@ -471,36 +471,63 @@ final class IsolationCore implements AutoCloseable {
   /**
    * Makes {@code changes} durable under {@code commitId} and releases {@code held}: commit record,
    * archive, validation. The commit record is sent only before {@code sendByMillis} and while
-   * every lock stays valid until recovery could have applied it.
+   * every lock stays valid until recovery could have applied it. Whatever it throws, {@code held}
+   * is settled: a failure before the commit record was sent validates the id and releases the
+   * locks; once the record may have arrived, the locks are left to lapse (recovery applies it
+   * first).
    *
    * @throws CommitFailedException nothing was committed (the id is validated, the locks released)
    * @throws CommitStateUnknownException the commit record may have arrived (the locks lapse)
+   * @throws io.stratus.RecordTooLargeException a record does not fit into one queue message;
+   *     nothing was sent (the id is validated, the locks released)
    */
   CommitResult complete(
       String txId, List<LogicalChange> changes, long commitId, LockSet held, long sendByMillis) {
     List<LogRecord> records = new ArrayList<>(changes.size());
+    String commitKey = atomicity.owner() + "/" + txId;
     long now = clock.millis();
-    for (LogicalChange c : changes) {
-      records.add(new LogRecord(c, ctx.clientId(), 0, txId, now, commitId));
-    }
-    boolean twoStep = sendCommitRecord(txId, records, commitId, held, sendByMillis);
-    crashPoints.reach(CrashPoint.ISOLATION_AFTER_COMMIT_RECORD.id());
-    mustSee(commitId);
+    boolean twoStep;
+    byte[] committing;
     try {
-      archive.send(records);
-    } catch (CloudException e) {
-      // Committed, but invisible to newer snapshots until archived: keep the locks and try again.
-      pendingArchives.add(commitId, records, held.handOver(), twoStep, e);
-      LOG.log(
-          Level.DEBUG,
-          () -> "archiving commit " + commitId + " failed; the handle sends it again",
-          e);
-      submit(pendingArchives::retry);
-      return new CommitResult(Map.of(), 0, 0, records.size());
+      for (LogicalChange c : changes) {
+        records.add(new LogRecord(c, ctx.clientId(), 0, txId, now, commitId));
+      }
+      Optional<byte[]> single =
+          AtomicMessages.complete(commitKey, now, records, atomicity.maxMessageSize());
+      twoStep = single.isEmpty();
+      committing =
+          twoStep ? sendLogMessages(txId, commitKey, now, records, commitId) : single.get();
+    } catch (RuntimeException e) {
+      abandon(commitId, held); // no commit record was sent: none of it will be applied
+      throw e;
     }
-    crashPoints.reach(CrashPoint.ISOLATION_AFTER_ARCHIVE.id());
-    validateQuietly(commitId);
-    crashPoints.reach(CrashPoint.ISOLATION_AFTER_VALIDATE.id());
+    if (twoStep) {
+      crashPoints.reach(CrashPoint.ISOLATION_AFTER_LOG.id());
+    }
+    sendCommitRecord(txId, committing, commitId, held, sendByMillis);
+    try {
+      crashPoints.reach(CrashPoint.ISOLATION_AFTER_COMMIT_RECORD.id());
+      mustSee(commitId);
+      try {
+        archive.send(records);
+      } catch (CloudException e) {
+        // Committed, but invisible to newer snapshots until archived: keep the locks and try
+        // again.
+        pendingArchives.add(commitId, records, held.handOver(), twoStep, e);
+        LOG.log(
+            Level.DEBUG,
+            () -> "archiving commit " + commitId + " failed; the handle sends it again",
+            e);
+        submit(pendingArchives::retry);
+        return new CommitResult(Map.of(), 0, 0, records.size());
+      }
+      crashPoints.reach(CrashPoint.ISOLATION_AFTER_ARCHIVE.id());
+      validateQuietly(commitId);
+      crashPoints.reach(CrashPoint.ISOLATION_AFTER_VALIDATE.id());
+    } catch (RuntimeException e) {
+      held.leaveToLapse(); // committed: recovery archives and validates it before they lapse
+      throw e;
+    }
     held.releaseLater(); // the commit is done: nobody waits for the release's reply
     cleanUpLater(commitId, twoStep);
     scheduleCheckpoints(writtenTrees(records));
@@ -517,30 +544,30 @@ final class IsolationCore implements AutoCloseable {
   }
 
   /**
-   * Sends the complete message, or the log messages and then the commit record, keyed by the
-   * commit id; returns whether it took two steps.
+   * Packs the records of a commit too large for one message into log messages and sends them,
+   * keyed by the commit id; returns the commit record that commits them.
+   *
+   * @throws CommitFailedException a log message was not sent (no commit record will be)
+   * @throws io.stratus.RecordTooLargeException a record does not fit into one message
    */
-  private boolean sendCommitRecord(
-      String id, List<LogRecord> records, long commitId, LockSet held, long sendByMillis) {
-    String commitKey = atomicity.owner() + "/" + id;
-    long now = clock.millis();
-    Optional<byte[]> single =
-        AtomicMessages.complete(commitKey, now, records, atomicity.maxMessageSize());
-    byte[] committing;
-    boolean twoStep = single.isEmpty();
-    if (single.isPresent()) {
-      committing = single.get();
-    } else {
-      List<byte[]> messages =
-          AtomicMessages.pack(commitKey, now, records, atomicity.maxMessageSize());
-      AdvancedAtomicity.Sent logs = atomicity.send(atomicity.logQueue(), messages, commitId);
-      if (!logs.ok()) {
-        abandon(commitId, held);
-        throw failed(id, "sending its log messages failed", logs.failure(), true);
-      }
-      committing = AtomicMessages.commitRecord(commitKey, now, messages.size(), records.size());
-      crashPoints.reach(CrashPoint.ISOLATION_AFTER_LOG.id());
+  private byte[] sendLogMessages(
+      String id, String commitKey, long now, List<LogRecord> records, long commitId) {
+    List<byte[]> messages =
+        AtomicMessages.pack(commitKey, now, records, atomicity.maxMessageSize());
+    AdvancedAtomicity.Sent logs = atomicity.send(atomicity.logQueue(), messages, commitId);
+    if (!logs.ok()) {
+      throw failed(id, "sending its log messages failed", logs.failure(), true);
     }
+    return AtomicMessages.commitRecord(commitKey, now, messages.size(), records.size());
+  }
+
+  /**
+   * Sends {@code committing} (the complete message or the commit record) keyed by the commit id,
+   * in time: before {@code sendByMillis} and while every lock of {@code held} stays valid until
+   * recovery could have applied it. Settles {@code held} when it throws.
+   */
+  private void sendCommitRecord(
+      String id, byte[] committing, long commitId, LockSet held, long sendByMillis) {
     long lockBound = held.validUntilMillis() - recoveryWindowMillis();
     if (clock.millis() > Math.min(sendByMillis, lockBound)) {
       abandon(commitId, held);
@@ -553,10 +580,15 @@ final class IsolationCore implements AutoCloseable {
           true,
           null);
     }
-    AdvancedAtomicity.Sent s =
-        atomicity.send(atomicity.commitQueue(), List.of(committing), commitId);
+    AdvancedAtomicity.Sent s;
+    try {
+      s = atomicity.send(atomicity.commitQueue(), List.of(committing), commitId);
+    } catch (RuntimeException e) {
+      held.leaveToLapse(); // not a cloud failure: the record may have arrived
+      throw e;
+    }
     if (s.ok()) {
-      return twoStep;
+      return;
     }
     if (s.maybe()) {
       held.leaveToLapse(); // if the record arrived, recovery applies it before they lapse

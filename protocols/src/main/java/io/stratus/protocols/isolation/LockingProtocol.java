@@ -406,10 +406,9 @@ public final class LockingProtocol extends IsolatingProtocol {
               beganMillis + core.settings().transactionTimeout().toMillis());
       try {
         return core.complete(info.transactionId(), changes, commitId, locks, sendBy);
-      } catch (CommitFailedException e) {
-        throw e; // nothing was sent; the locks are released
       } catch (RuntimeException e) {
-        // The commit record may be out: keep everyone away until recovery has applied it.
+        // What complete did not settle (released when nothing was sent, left to lapse once the
+        // commit record may be out) is a process dying inside it: its locks lapse as well.
         locks.leaveToLapse();
         throw e;
       }
@@ -468,8 +467,11 @@ public final class LockingProtocol extends IsolatingProtocol {
         return;
       }
       ended = true;
-      latest.close();
-      locks.releaseLater(); // empty after a commit: it released or left them to lapse
+      try {
+        latest.close();
+      } finally {
+        locks.releaseLater(); // empty after a commit: it released or left them to lapse
+      }
     }
   }
 

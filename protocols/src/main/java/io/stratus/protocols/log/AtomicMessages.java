@@ -78,8 +78,8 @@ public final class AtomicMessages {
       int n = p.getSerializedSize();
       long framed = 1 + CodedOutputStream.computeUInt32SizeNoTag(n) + (long) n;
       if (framed + overhead > maxMessageBytes) {
-        throw new RecordTooLargeException(
-            (int) Math.min(Integer.MAX_VALUE, framed), maxMessageBytes - overhead);
+        throw RecordTooLargeException.forQueueMessage(
+            framed, maxMessageBytes - overhead, maxMessageBytes);
       }
       if (!current.isEmpty() && size + framed + overhead > maxMessageBytes) {
         groups.add(current);

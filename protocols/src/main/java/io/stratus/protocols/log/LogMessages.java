@@ -52,8 +52,8 @@ public final class LogMessages {
       int size = p.getSerializedSize();
       long framed = 1 + CodedOutputStream.computeUInt32SizeNoTag(size) + (long) size;
       if (framed + ENVELOPE_OVERHEAD > maxMessageBytes) {
-        throw new RecordTooLargeException(
-            (int) Math.min(Integer.MAX_VALUE, framed), maxMessageBytes - ENVELOPE_OVERHEAD);
+        throw RecordTooLargeException.forQueueMessage(
+            framed, maxMessageBytes - ENVELOPE_OVERHEAD, maxMessageBytes);
       }
       if (!current.isEmpty() && currentSize + framed + ENVELOPE_OVERHEAD > maxMessageBytes) {
         messages.add(seal(current));

@@ -6,6 +6,7 @@ import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.cloudapi.SimpleQueueService;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,13 +45,23 @@ public final class QueueSender {
     this.queues = queues;
   }
 
-  /** Sends everything and waits for all of it; never throws cloud errors (see {@link Sent}). */
+  /**
+   * Sends everything and waits for all of it; never throws cloud errors (see {@link Sent}). Every
+   * queue's records are packed before the first message goes, so a record too large for a
+   * message fails the send with nothing sent.
+   *
+   * @throws io.stratus.RecordTooLargeException when one record alone does not fit into a message
+   */
   public Sent send(Map<String, List<LogRecord>> byQueue) {
     int maxMessage = queues.limits().maxMessageSize();
     int maxBatch = queues.limits().maxBatchSize();
-    List<CompletableFuture<List<String>>> calls = new ArrayList<>();
+    Map<String, List<byte[]>> packed = new LinkedHashMap<>();
     for (Map.Entry<String, List<LogRecord>> e : byQueue.entrySet()) {
-      List<byte[]> messages = LogMessages.pack(e.getValue(), maxMessage);
+      packed.put(e.getKey(), LogMessages.pack(e.getValue(), maxMessage));
+    }
+    List<CompletableFuture<List<String>>> calls = new ArrayList<>();
+    for (Map.Entry<String, List<byte[]>> e : packed.entrySet()) {
+      List<byte[]> messages = e.getValue();
       for (int i = 0; i < messages.size(); i += maxBatch) {
         List<byte[]> batch =
             List.copyOf(messages.subList(i, Math.min(messages.size(), i + maxBatch)));
