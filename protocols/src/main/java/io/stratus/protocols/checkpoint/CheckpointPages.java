@@ -112,6 +112,32 @@ final class CheckpointPages {
     }
   }
 
+  /**
+   * Warns (once per run) when a stamped record older than {@code forgetBefore} is applied: the
+   * tombstone rule assumes none arrives (docs/protocols.md "Tombstones"), so a delete of its key
+   * may have been forgotten and the record may bring the key back.
+   */
+  static void warnIfOlderThan(long forgetBefore, List<LogRecord> records, String queue) {
+    long oldest = Long.MAX_VALUE;
+    for (LogRecord r : records) {
+      if (r.writeStamp() > 0) {
+        oldest = Math.min(oldest, r.writeStamp());
+      }
+    }
+    if (oldest < forgetBefore) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "queue "
+              + queue
+              + " delivered a record stamped "
+              + oldest
+              + ", older than the tombstones checkpoints keep (stamp "
+              + forgetBefore
+              + "): a delete of its key may have been forgotten, and the record may bring the"
+              + " key back");
+    }
+  }
+
   static Page readRoot(DirectPageStore store, String rootUri) {
     return store
         .read(rootUri)
@@ -138,7 +164,8 @@ final class CheckpointPages {
    * children, which do not carry the header — so the header never makes a checkpoint fail.
    */
   static void writeHeader(DirectPageStore store, Page page, String rootUri) {
-    if (page.encodedSizeBound() <= store.pageSize() || page.entryCount() == 0) {
+    if (page.encodedSizeBound() <= store.pageSize()
+        || page.entryCount() + page.tombstoneCount() == 0) {
       store.write(page);
       return;
     }
