@@ -88,8 +88,11 @@ class DeletesStickTest {
   /**
    * The schedule: a creates {@link #KEY} (with an index entry for "alice"), and another client's
    * receive of its records loses its reply, so they are hidden; b, which does not see a's create,
-   * creates the key ("bob") and deletes it, each applied by a checkpoint. The hidden records are
-   * visible again once the clock passes the visibility timeout.
+   * creates the key for the same owner and deletes it (record and index entry), each applied by a
+   * checkpoint. The hidden records are visible again once the clock passes the visibility timeout.
+   * (Had b created it for another owner, a's index entry would outlive the delete: two creates of
+   * one key by clients that do not see each other leave the older one's index entry behind, which
+   * the verifier reports and probes skip; docs/reliability.md.)
    */
   private static Writers hiddenCreateThenDelete(
       Fixture f, ProtocolKind kind, Configs c, long seed) {
@@ -113,7 +116,7 @@ class DeletesStickTest {
     f.clock.advance(Duration.ofMillis(1));
     assertThat(read(b, KEY)).as("%s: a's create is out of sight", kind).isEmpty();
 
-    create(b, KEY, "bob:second");
+    create(b, KEY, "alice:second");
     exB.runAll();
     b.checkpointAll();
     f.clock.advance(Duration.ofMillis(1));
@@ -183,10 +186,14 @@ class DeletesStickTest {
         assertThat(read(reader, KEY))
             .as("%s: a create older than the delete arrived late", kind)
             .isEmpty();
-        assertThat(owned(reader, "alice")).as("%s: its index entry", kind).isEmpty();
-        assertThat(owned(reader, "bob")).as("%s: the deleted index entry", kind).isEmpty();
+        assertThat(owned(reader, "alice")).as("%s: the index entry", kind).isEmpty();
         assertThat(read(w.b(), KEY)).as("%s: the deleter", kind).isEmpty();
         assertThat(read(w.a(), KEY)).as("%s: the late writer itself", kind).isEmpty();
+        VerificationReport report = reader.verify();
+        assertThat(report.isClean())
+            .as("%s: the verifier finds %s", kind, report.findings())
+            .isTrue();
+        assertThat(report.recordsChecked()).as("%s: a tombstone is no record", kind).isZero();
 
         create(reader, KEY, "carol:third"); // a create after the delete brings the key back
         settle(f, reader);
