@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.stratus.StratusException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.CloudLimits;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.FaultInterceptor;
@@ -17,6 +18,7 @@ import io.stratus.pagemanager.PageCodec;
 import io.stratus.protocols.Guarantee;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.StorageLayout;
+import io.stratus.protocols.engine.TombstoneHorizon;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -322,7 +324,8 @@ class DeletesStickTest {
       byte[] key = Key.of(KEY).toBytes();
       assertThat(leafOf(f, root, key).tombstoneStamp(key)).as("the delete's stamp").isPositive();
 
-      Duration kept = Duration.ofDays(9); // the in-process queues keep messages 4 days
+      Duration kept = // as long as an older create may arrive
+          CloudLimits.DEFAULT_MESSAGE_RETENTION.multipliedBy(2).plus(TombstoneHorizon.MARGIN);
       f.clock.advance(kept.minusHours(1));
       create(db, KEY + 1, "bob:other"); // a checkpoint changes the leaf
       settle(f, db);

@@ -4,6 +4,7 @@ import io.stratus.btree.BLinkTree;
 import io.stratus.btree.TreeChange;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
+import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues.Target;
 import java.nio.charset.StandardCharsets;
@@ -113,14 +114,14 @@ final class CheckpointPages {
   }
 
   /**
-   * Warns (once per run) when a stamped record older than {@code forgetBefore} is applied: the
+   * Warns (once per run) when a stamped insert older than {@code forgetBefore} is applied: the
    * tombstone rule assumes none arrives (docs/protocols.md "Tombstones"), so a delete of its key
-   * may have been forgotten and the record may bring the key back.
+   * may have been forgotten and the insert may bring the key back.
    */
   static void warnIfOlderThan(long forgetBefore, List<LogRecord> records, String queue) {
     long oldest = Long.MAX_VALUE;
     for (LogRecord r : records) {
-      if (r.writeStamp() > 0) {
+      if (r.kind() == LogicalChange.Kind.INSERT && r.writeStamp() > 0) {
         oldest = Math.min(oldest, r.writeStamp());
       }
     }
@@ -129,11 +130,11 @@ final class CheckpointPages {
           System.Logger.Level.WARNING,
           "queue "
               + queue
-              + " delivered a record stamped "
+              + " delivered an insert stamped "
               + oldest
               + ", older than the tombstones checkpoints keep (stamp "
               + forgetBefore
-              + "): a delete of its key may have been forgotten, and the record may bring the"
+              + "): a delete of its key may have been forgotten, and the insert may bring the"
               + " key back");
     }
   }
