@@ -6,7 +6,6 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -205,6 +204,25 @@ public final class BLinkTree {
     return n;
   }
 
+  /**
+   * The tree's tombstones (keys a stamped delete removed, kept against older records of them)
+   * as the stamped deletes that leave them, in key order, by walking the leaf chain (reads every
+   * leaf): what a rebuild of the tree must keep.
+   */
+  public List<TreeChange> tombstones(PageStore store) {
+    List<TreeChange> out = new ArrayList<>();
+    Page leaf = nav.findLeaf(store, new byte[0]);
+    while (true) {
+      for (int i = 0; i < leaf.tombstoneCount(); i++) {
+        out.add(TreeChange.delete(leaf.tombstoneKey(i), leaf.tombstoneStamp(i)));
+      }
+      if (leaf.rightSibling().isEmpty()) {
+        return out;
+      }
+      leaf = nav.sibling(store, leaf);
+    }
+  }
+
   // ---- single-entry writes ----
 
   /** Inserts (key, value); false, and nothing changes, if the key exists. */
@@ -276,9 +294,11 @@ public final class BLinkTree {
    * affected leaf, applies all changes that belong to it, and writes it once, splitting it as often
    * as needed. Leaves the changes do not alter are not written. Idempotent: applying the same batch
    * again changes nothing and writes nothing. Every PUT is size-checked before anything is written.
+   * Tombstones are kept as long as the leaves keep them ({@link #applySorted(PageStore, List,
+   * long)} lets them go).
    */
   public void applySorted(PageStore store, List<TreeChange> changes) {
-    applySorted(store, changes, UnaryOperator.identity());
+    apply(store, changes, 0, UnaryOperator.identity());
   }
 
   /**
@@ -288,6 +308,21 @@ public final class BLinkTree {
    */
   public void applySorted(
       PageStore store, List<TreeChange> changes, UnaryOperator<Page> changedLeaf) {
+    apply(store, changes, 0, changedLeaf);
+  }
+
+  /**
+   * {@link #applySorted(PageStore, List)}, forgetting the tombstones whose delete stamp is below
+   * {@code forgetTombstonesBefore} on every leaf the batch lands on (and leaving none for a delete
+   * stamped below it): once no change older than that can arrive any more, they only take room.
+   * Which stamp that is, is the caller's rule ({@link TreeChange}).
+   */
+  public void applySorted(PageStore store, List<TreeChange> changes, long forgetTombstonesBefore) {
+    apply(store, changes, forgetTombstonesBefore, UnaryOperator.identity());
+  }
+
+  private void apply(
+      PageStore store, List<TreeChange> changes, long forgetBefore, UnaryOperator<Page> changed) {
     int pageSize = store.pageSize();
     for (TreeChange c : changes) {
       if (c.kind() == TreeChange.Kind.PUT) {
@@ -303,9 +338,9 @@ public final class BLinkTree {
       while (j < sorted.size() && !leaf.isBeyondHighKey(sorted.get(j).keyRaw())) {
         j++;
       }
-      Page merged = merge(leaf, sorted, i, j);
+      Page merged = LeafMerge.merge(leaf, sorted, i, j, forgetBefore);
       if (merged != null) {
-        splitter.writeOrSplit(store, changedLeaf.apply(merged));
+        splitter.writeOrSplit(store, changed.apply(merged));
       }
       i = j;
     }
@@ -317,73 +352,8 @@ public final class BLinkTree {
    * For views of a leaf (a client's own pending writes laid over it), not for stored pages.
    */
   public static Page overlay(Page leaf, List<TreeChange> sorted) {
-    Page merged = merge(leaf, sorted, 0, sorted.size());
+    Page merged = LeafMerge.merge(leaf, sorted, 0, sorted.size(), 0);
     return merged == null ? leaf : merged;
-  }
-
-  /**
-   * {@code leaf} with sorted changes [from, to) applied, or null if they change nothing. The
-   * changes of one key are folded in list order under the write-stamp rule ({@link
-   * TreeChange#supersedes}): with stamps, the newest wins whatever the order; without, the last.
-   * Within the batch a delete's stamp is remembered, so an older put of the same batch does not
-   * bring the key back.
-   */
-  private static Page merge(Page leaf, List<TreeChange> sorted, int from, int to) {
-    int n = leaf.entryCount();
-    List<byte[]> keys = new ArrayList<>(n + to - from);
-    List<byte[]> values = new ArrayList<>(n + to - from);
-    List<Long> stamps = new ArrayList<>(n + to - from);
-    boolean changed = false;
-    int i = 0;
-    int j = from;
-    while (j < to) {
-      byte[] key = sorted.get(j).keyRaw();
-      while (i < n && leaf.compareKeyAt(i, key) < 0) {
-        keys.add(leaf.key(i));
-        values.add(leaf.value(i));
-        stamps.add(leaf.stamp(i));
-        i++;
-      }
-      boolean wasPresent = i < n && leaf.compareKeyAt(i, key) == 0;
-      boolean present = wasPresent;
-      byte[] value = wasPresent ? leaf.value(i) : null;
-      long stamp = wasPresent ? leaf.stamp(i) : 0;
-      for (; j < to && Arrays.equals(sorted.get(j).keyRaw(), key); j++) {
-        TreeChange c = sorted.get(j);
-        if (!c.supersedes(stamp)) {
-          continue; // older than what the key holds: the Thomas write rule drops it
-        }
-        present = c.kind() == TreeChange.Kind.PUT;
-        value = present ? c.valueRaw() : null;
-        stamp = c.stamp();
-      }
-      if (present) {
-        changed |= !wasPresent || !Arrays.equals(leaf.value(i), value) || leaf.stamp(i) != stamp;
-        keys.add(key);
-        values.add(value);
-        stamps.add(stamp);
-      } else {
-        changed |= wasPresent;
-      }
-      if (wasPresent) {
-        i++;
-      }
-    }
-    if (!changed) {
-      return null;
-    }
-    for (; i < n; i++) {
-      keys.add(leaf.key(i));
-      values.add(leaf.value(i));
-      stamps.add(leaf.stamp(i));
-    }
-    long[] s = new long[stamps.size()];
-    for (int k = 0; k < s.length; k++) {
-      s[k] = stamps.get(k);
-    }
-    return leaf.toBuilder()
-        .entries(keys.toArray(new byte[0][]), values.toArray(new byte[0][]), s)
-        .build();
   }
 
   // ---- for the bulk loader ----

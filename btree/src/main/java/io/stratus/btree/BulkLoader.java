@@ -11,6 +11,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Builds a B-link tree bottom-up from entries sorted by key, writing each page exactly once: the
@@ -41,8 +42,15 @@ import java.util.Optional;
  * {@link io.stratus.RecordTooLargeException}. On a failure the root has not been written, so the
  * tree is still empty; pages already written are unreachable garbage.
  *
+ * <p><b>Tombstones.</b> An empty tree may still keep tombstones (keys deleted by stamped deletes,
+ * kept so that older records of them arriving late are dropped). A load keeps those of the keys it
+ * does not load: after the pages are built, it applies them as the stamped deletes they are, which
+ * writes the leaves they land on once more. A loaded key's tombstone goes (the loaded entry has no
+ * stamp, as before).
+ *
  * <p>Writes go through the given {@link PageStore}: a store that writes straight to storage makes
- * a bulk load cost exactly {@link Summary#pagesWritten()} puts. Immutable and thread-safe.
+ * a bulk load cost exactly {@link Summary#pagesWritten()} puts, plus the writes that keep
+ * tombstones. Immutable and thread-safe.
  */
 public final class BulkLoader {
   private final BLinkTree tree;
@@ -90,12 +98,39 @@ public final class BulkLoader {
     return load(store, sorted.iterator());
   }
 
-  /** Loads the entries of {@code sorted} into the (empty) tree; see the class comment. */
+  /**
+   * Loads the entries of {@code sorted} into the (empty) tree, keeping the tombstones its root
+   * leaf has; see the class comment.
+   */
   public Summary load(PageStore store, Iterator<TreeCursor.Entry> sorted) {
     Optional<Page> root = tree.readRoot(store);
     if (root.isPresent() && (root.get().level() > 0 || root.get().entryCount() > 0)) {
       throw new InvalidRequestException(
           "bulk load into " + tree.rootUri() + " refused: the tree is not empty");
+    }
+    List<TreeChange> kept = root.isPresent() ? tree.tombstones(store) : List.of();
+    return load(store, sorted, kept);
+  }
+
+  /**
+   * Loads the entries of {@code sorted} into a tree built from nothing in {@code store} (the tree
+   * must be absent or empty there), keeping {@code tombstones} (stamped deletes, as {@link
+   * BLinkTree#tombstones} lists them: those of the tree the load replaces) of the keys it does not
+   * load; see the class comment.
+   */
+  public Summary load(
+      PageStore store, Iterator<TreeCursor.Entry> sorted, List<TreeChange> tombstones) {
+    Optional<Page> root = tree.readRoot(store);
+    if (root.isPresent() && (root.get().level() > 0 || root.get().entryCount() > 0)) {
+      throw new InvalidRequestException(
+          "bulk load into " + tree.rootUri() + " refused: the tree is not empty");
+    }
+    TreeMap<byte[], TreeChange> kept = new TreeMap<>(Keys.ORDER);
+    for (TreeChange t : tombstones) {
+      if (t.kind() != TreeChange.Kind.DELETE || t.stamp() == 0) {
+        throw new IllegalArgumentException("a tombstone is a stamped delete, not " + t);
+      }
+      kept.put(t.keyRaw(), t);
     }
     int pageSize = store.pageSize();
     int budget = Math.max(1, (int) Math.floor(fillFactor * pageSize));
@@ -114,6 +149,7 @@ public final class BulkLoader {
       }
       tree.checkEntry(pageSize, key, e.valueUnsafe());
       levels.get(0).offer(key, e.valueUnsafe());
+      kept.remove(key);
       previous = key;
       entries++;
     }
@@ -126,6 +162,9 @@ public final class BulkLoader {
     int inner = 0;
     for (int l = 1; l <= level; l++) {
       inner += levels.get(l).pagesWritten;
+    }
+    if (!kept.isEmpty()) {
+      tree.applySorted(store, List.copyOf(kept.values()));
     }
     return new Summary(entries, leaves, inner, level + 1);
   }

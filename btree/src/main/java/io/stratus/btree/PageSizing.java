@@ -24,7 +24,9 @@ import java.nio.charset.StandardCharsets;
  * fixed and per-entry overheads are measured from it once rather than copied, so a change of the
  * page format moves the limits with it. Header fields the protocols add later (client commit
  * counters) are not reserved: they only lower the fan-out, and a split that cannot place even one
- * entry reports {@link RecordTooLargeException} before writing anything.
+ * entry reports {@link RecordTooLargeException} before writing anything. Nor are a leaf's
+ * tombstones: a split cuts on entries and tombstones alike, so each piece holds at least one of
+ * them, and one entry alone fits by the limits above.
  */
 final class PageSizing {
   /**

@@ -6,7 +6,6 @@ import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,8 +13,9 @@ import java.util.Optional;
  * Writes a changed node, splitting it first when it no longer fits a page, and posts the new
  * separators into the parents (Lehman-Yao splits, Lomet's root handling for a fixed root URI).
  *
- * <p><b>How a node is cut.</b> Recursively at the byte median of its entries until every piece
- * fits. Usually that is two pieces; a very large entry landing between others can need three, and
+ * <p><b>How a node is cut.</b> Recursively at the byte median of its items — entries and, on a
+ * leaf, tombstones, in key order: both take room, and a leaf may hold few entries and many
+ * tombstones — until every piece fits; each piece gets the entries and tombstones of its key range. Usually that is two pieces; a very large entry landing between others can need three, and
  * a checkpoint applying many changes to one leaf can need many. The leftmost piece keeps the
  * node's URI and low key; every other piece is a new page whose low key is its first key; each
  * piece's high key is the next piece's low key, the last piece inherits the node's high key and
@@ -69,20 +69,15 @@ final class Splitter {
   }
 
   private void split(PageStore store, Page node) {
-    int n = node.entryCount();
+    Items items = new Items(node);
+    int n = items.size();
     if (n == 0) {
       throw new IllegalStateException("the header of " + node.uri() + " alone exceeds the page");
     }
-    byte[][] keys = new byte[n][];
-    byte[][] values = new byte[n][];
-    for (int i = 0; i < n; i++) {
-      keys[i] = node.key(i);
-      values[i] = node.value(i);
-    }
-    long[] stamps = node.stamps(); // entries move with their write stamps
+    byte[][] keys = items.keys;
     boolean isRoot = node.uri().equals(rootUri);
     List<Integer> cuts = new ArrayList<>();
-    new Cutter(node, keys, values, stamps, store.pageSize()).divide(0, n, cuts);
+    new Cutter(node, items, store.pageSize()).divide(0, n, cuts);
     int pieces = cuts.size();
     if (pieces < 2 && !isRoot) {
       // Cannot happen for an over-full node with at least two entries; divide() throws for one.
@@ -102,15 +97,12 @@ final class Splitter {
       int to = j + 1 < pieces ? cuts.get(j + 1) : n;
       boolean last = j == pieces - 1;
       built[j] =
-          pieceOf(node, uris[j], j == 0 && !isRoot)
+          items
+              .fill(pieceOf(node, uris[j], j == 0 && !isRoot), from, to)
               .uri(uris[j])
               .lowKey(j == 0 ? nodeLow : keys[from])
               .highKey(last ? nodeHigh : keys[to])
               .rightSibling(last ? nodeSibling : uris[j + 1])
-              .entries(
-                  Arrays.copyOfRange(keys, from, to),
-                  Arrays.copyOfRange(values, from, to),
-                  Arrays.copyOfRange(stamps, from, to))
               .build();
       if (built[j].encodedSizeBound() > store.pageSize()) {
         throw new IllegalStateException(
@@ -181,15 +173,84 @@ final class Splitter {
   }
 
   /**
+   * A node's entries and tombstones as one sequence in key order (entries move with their write
+   * stamps, tombstones with their delete stamps), from which pieces take index ranges.
+   */
+  private static final class Items {
+    final byte[][] keys;
+
+    /** Per item: its index among the entries, or -1 - its index among the tombstones. */
+    private final int[] source;
+
+    private final Page node;
+    private final long[] stamps;
+
+    Items(Page node) {
+      this.node = node;
+      this.stamps = node.stamps();
+      int n = node.entryCount();
+      int t = node.tombstoneCount();
+      keys = new byte[n + t][];
+      source = new int[n + t];
+      int e = 0;
+      int d = 0;
+      for (int i = 0; i < keys.length; i++) {
+        boolean entry = d == t || (e < n && node.compareKeyAt(e, node.tombstoneKey(d)) < 0);
+        keys[i] = entry ? node.key(e) : node.tombstoneKey(d);
+        source[i] = entry ? e++ : -1 - d++;
+      }
+    }
+
+    int size() {
+      return keys.length;
+    }
+
+    /** Bytes item {@code i} adds to a page, for finding the median. */
+    long bytes(int i) {
+      return source[i] >= 0
+          ? PageSizing.entryBytes(keys[i], node.value(source[i]))
+          : Page.tombstoneBytes(keys[i]);
+    }
+
+    /** {@code b} with the entries and tombstones of items [from, to). */
+    Page.Builder fill(Page.Builder b, int from, int to) {
+      List<byte[]> k = new ArrayList<>();
+      List<byte[]> v = new ArrayList<>();
+      List<Long> s = new ArrayList<>();
+      List<byte[]> tk = new ArrayList<>();
+      List<Long> ts = new ArrayList<>();
+      for (int i = from; i < to; i++) {
+        if (source[i] >= 0) {
+          k.add(keys[i]);
+          v.add(node.value(source[i]));
+          s.add(stamps[source[i]]);
+        } else {
+          tk.add(keys[i]);
+          ts.add(node.tombstoneStamp(-1 - source[i]));
+        }
+      }
+      return b.entries(k.toArray(new byte[0][]), v.toArray(new byte[0][]), longs(s))
+          .tombstones(tk.toArray(new byte[0][]), longs(ts));
+    }
+
+    private static long[] longs(List<Long> list) {
+      long[] out = new long[list.size()];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = list.get(i);
+      }
+      return out;
+    }
+  }
+
+  /**
    * Chooses the cut points of one node, judging each candidate piece by building it with
    * placeholder URIs of the reserved length (the real URIs are not allocated until the cuts are
    * known).
    */
   private final class Cutter {
     private final Page node;
+    private final Items items;
     private final byte[][] keys;
-    private final byte[][] values;
-    private final long[] stamps;
     private final int pageSize;
     private final long[] prefixBytes;
     private final String placeholderUri;
@@ -198,15 +259,14 @@ final class Splitter {
     private final String nodeSibling;
     private final boolean isRoot;
 
-    Cutter(Page node, byte[][] keys, byte[][] values, long[] stamps, int pageSize) {
+    Cutter(Page node, Items items, int pageSize) {
       this.node = node;
-      this.keys = keys;
-      this.values = values;
-      this.stamps = stamps;
+      this.items = items;
+      this.keys = items.keys;
       this.pageSize = pageSize;
       this.prefixBytes = new long[keys.length + 1];
       for (int i = 0; i < keys.length; i++) {
-        prefixBytes[i + 1] = prefixBytes[i] + PageSizing.entryBytes(keys[i], values[i]);
+        prefixBytes[i + 1] = prefixBytes[i] + items.bytes(i);
       }
       this.placeholderUri = "u".repeat(Math.max(uriBytes, node.uri().length()));
       this.nodeLow = node.lowKey();
@@ -220,7 +280,7 @@ final class Splitter {
     void divide(int from, int to, List<Integer> cuts) {
       if (to - from <= 1 || fits(from, to)) {
         if (to - from == 1 && !fits(from, to)) {
-          int bytes = keys[from].length + values[from].length;
+          int bytes = (int) items.bytes(from) - PageSizing.entryBytes(new byte[0], new byte[0]);
           throw new RecordTooLargeException(bytes, PageSizing.maxEntryBytes(pageSize, uriBytes));
         }
         cuts.add(from);
@@ -249,15 +309,12 @@ final class Splitter {
       // A root split moves everything into new pages; otherwise only piece 0 keeps the low key.
       byte[] low = from == 0 ? nodeLow : keys[from];
       Page trial =
-          pieceOf(node, placeholderUri, from == 0 && !isRoot)
+          items
+              .fill(pieceOf(node, placeholderUri, from == 0 && !isRoot), from, to)
               .uri(placeholderUri)
               .lowKey(low)
               .highKey(last ? nodeHigh : keys[to])
               .rightSibling(last ? (isRoot ? null : nodeSibling) : placeholderUri)
-              .entries(
-                  Arrays.copyOfRange(keys, from, to),
-                  Arrays.copyOfRange(values, from, to),
-                  Arrays.copyOfRange(stamps, from, to))
               .build();
       return trial.encodedSizeBound() <= pageSize;
     }

@@ -9,11 +9,15 @@ import java.util.Objects;
  * tree as applying it once. Keys and values are copied in and out.
  *
  * <p><b>Write stamps (Thomas write rule).</b> A change with a write stamp ({@code stamp > 0}) is
- * applied only where it is not older than what it would replace: over an absent key, an entry
- * without a stamp, or an entry whose stamp is at most its own; a PUT leaves its stamp on the entry.
- * A change with stamp 0 applies unconditionally and leaves an entry without a stamp. So the order in
- * which stamped changes of one key arrive does not matter (except that a removed key keeps no
- * stamp: a stamped PUT older than a delete that was already applied still creates the key).
+ * applied only where it is not older than what it would replace: over an absent key without a
+ * tombstone, an entry without a stamp, or an entry or tombstone whose stamp is at most its own. A
+ * PUT leaves its stamp on the entry; a stamped DELETE leaves its stamp as the key's tombstone in
+ * the leaf (whether or not the key was present), so a PUT older than the delete that arrives later
+ * is dropped and a newer one creates the key again. A change with stamp 0 applies unconditionally
+ * and leaves neither a stamp nor a tombstone. So the order in which stamped changes of one key
+ * arrive does not matter, for as long as the leaf keeps the tombstone: the caller decides when
+ * none older can arrive any more ({@link BLinkTree#applySorted(io.stratus.pagemanager.PageStore,
+ * java.util.List, long)}).
  *
  * @param kind PUT (insert or replace) or DELETE
  * @param key the entry's key

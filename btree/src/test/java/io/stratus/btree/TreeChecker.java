@@ -50,6 +50,11 @@ final class TreeChecker {
               .as("key %d of %s outside its range", i, p.uri())
               .isFalse();
         }
+        for (int i = 0; i < p.tombstoneCount(); i++) {
+          assertThat(p.isBelowLowKey(p.tombstoneKey(i)) || p.isBeyondHighKey(p.tombstoneKey(i)))
+              .as("tombstone %d of %s outside its range", i, p.uri())
+              .isFalse();
+        }
         if (level == 0) {
           for (int i = 0; i < p.entryCount(); i++) {
             keys.add(p.key(i));

@@ -89,11 +89,13 @@ final class InspectCommand implements Runnable {
             p.highKey().map(InspectCommand::show).orElse("+infinity"),
             p.rightSibling().orElse("none"));
         out.printf(
-            "  stamp %d, last checkpoint %s, tree checkpoint %s, protocol state %d bytes%n",
+            "  stamp %d, last checkpoint %s, tree checkpoint %s, protocol state %d bytes,"
+                + " %d tombstones%n",
             p.versionStamp(),
             time(p.lastCheckpointMillis()),
             time(p.treeCheckpointMillis()),
-            p.protocolState().length);
+            p.protocolState().length,
+            p.tombstoneCount());
         int shown = Math.min(limit, p.entryCount());
         for (int i = 0; i < shown; i++) {
           out.printf("  [%d] %s = %s%n", i, show(p.key(i)), show(p.value(i)));

@@ -4,6 +4,7 @@ import io.stratus.InvalidRequestException;
 import io.stratus.btree.BLinkTree;
 import io.stratus.btree.BulkLoader;
 import io.stratus.btree.SecondaryKeys;
+import io.stratus.btree.TreeChange;
 import io.stratus.btree.TreeCursor;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ItemVersion;
@@ -25,7 +26,10 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Whole trees built bottom-up with full pages and written at once: a bulk load into an empty
  * collection (paper 000, section 7.7), and a new secondary index over a collection's records.
- * Every page is put once, the roots last, so a reader sees a tree either as it was or whole.
+ * Every page is put once, the roots last, so a reader sees a tree either as it was or whole. A
+ * load keeps the tombstones of the trees it replaces (the stamps of deletes applied to the
+ * collection, kept against older records of those keys that may still arrive), except those of
+ * keys it loads.
  *
  * <p>Thread-safe: it holds no state of its own beyond what it is given.
  */
@@ -49,10 +53,16 @@ final class BulkTrees {
       CollectionDef def,
       Map<String, IndexKeyExtractor> attached,
       Iterable<Record> records) {
+    Map<String, List<TreeChange>> tombstones = new HashMap<>();
     try (PageTransaction pages = pool.begin()) {
       if (def.primary.scan(pages, io.stratus.btree.KeyRange.all()).hasNext()) {
         throw new InvalidRequestException(
             "bulk load needs an empty collection, and " + collection + " has records");
+      }
+      tombstones.put(def.primary.rootUri(), def.primary.tombstones(pages));
+      for (String index : attached.keySet()) {
+        BLinkTree tree = def.indexes.get(index).tree();
+        tombstones.put(tree.rootUri(), tree.tombstones(pages));
       }
     }
     List<TreeCursor.Entry> sorted = new ArrayList<>();
@@ -73,14 +83,15 @@ final class BulkTrees {
                 + " occurs twice");
       }
     }
-    List<Page> pages = new ArrayList<>(build(def.primary, sorted));
+    List<Page> pages =
+        new ArrayList<>(build(def.primary, sorted, tombstones.get(def.primary.rootUri())));
     List<String> roots = new ArrayList<>();
     long indexEntries = 0;
     for (Map.Entry<String, IndexKeyExtractor> e : attached.entrySet()) {
       BLinkTree index = def.indexes.get(e.getKey()).tree();
       List<TreeCursor.Entry> entries = indexEntries(sorted, e.getValue(), index);
       indexEntries += entries.size();
-      pages.addAll(build(index, entries));
+      pages.addAll(build(index, entries, tombstones.get(index.rootUri())));
       roots.add(index.rootUri());
     }
     roots.add(def.primary.rootUri()); // the collection's root last: it makes the load visible
@@ -90,7 +101,7 @@ final class BulkTrees {
 
   /** Builds and writes the index {@code index} over every record of {@code def}. */
   void buildIndex(CollectionDef def, BLinkTree index, IndexKeyExtractor extractor) {
-    List<Page> pages = build(index, indexEntries(recordsOf(def), extractor, index));
+    List<Page> pages = build(index, indexEntries(recordsOf(def), extractor, index), List.of());
     writeNewTrees(pages, List.of(index.rootUri()));
   }
 
@@ -124,10 +135,14 @@ final class BulkTrees {
     return entries;
   }
 
-  /** The pages of {@code tree} built bottom-up from sorted entries, not yet written anywhere. */
-  private List<Page> build(BLinkTree tree, List<TreeCursor.Entry> sortedEntries) {
+  /**
+   * The pages of {@code tree} built bottom-up from sorted entries, keeping {@code tombstones} of
+   * keys not loaded, not yet written anywhere.
+   */
+  private List<Page> build(
+      BLinkTree tree, List<TreeCursor.Entry> sortedEntries, List<TreeChange> tombstones) {
     StagingPageStore staging = new StagingPageStore(pageSize);
-    BulkLoader.forTree(tree).load(staging, sortedEntries);
+    BulkLoader.forTree(tree).load(staging, sortedEntries.iterator(), tombstones);
     return staging.pages();
   }
 

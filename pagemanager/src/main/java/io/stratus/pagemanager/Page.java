@@ -42,9 +42,18 @@ import java.util.function.Function;
  * entry with an older stamp (the Thomas write rule), so a record that reaches its page late — held
  * back behind a gap in its writer's chain, hidden by a receive, propagated late by a recovery —
  * cannot overwrite a later writer's value. Pages whose entries carry no stamps pay nothing for them.
+ *
+ * <p><b>Tombstones.</b> A leaf also keeps, apart from its entries, the keys removed by a stamped
+ * delete with the delete's write stamp ({@link #tombstoneStamp(byte[])}): a record of the key that
+ * arrives later with an older stamp finds the delete's stamp and is dropped, so a delete sticks. A
+ * tombstone is no entry: lookups, scans, counts and sizes of entries never see it; it only takes
+ * room in the page ({@link #encodedSizeBound()}). Tombstone keys are sorted, unique and never keys
+ * of entries; only leaves have tombstones. Which tombstones a page keeps, and for how long, is the
+ * business of the layers above.
  */
 public final class Page {
   private static final byte[][] NO_BYTES = new byte[0][];
+  private static final long[] NO_STAMPS = new long[0];
 
   /** Bytes a page's encoding costs besides its keys and values (header, framing), an upper bound. */
   static final int HEADER_OVERHEAD = 64;
@@ -66,6 +75,9 @@ public final class Page {
 
   /** Bytes an entry without a stamp costs on a page that carries stamps (a varint zero). */
   static final int NO_WRITE_STAMP_BYTES = 1;
+
+  /** Bytes the tombstones of a page cost once, when it has any (tag and length of the stamps). */
+  static final int TOMBSTONES_OVERHEAD = 8;
 
   /** Bytes set protocol state costs besides its own bytes (tag and a length of up to 5 bytes). */
   public static final int PROTOCOL_STATE_OVERHEAD = 6;
@@ -90,6 +102,11 @@ public final class Page {
   /** The entries' write stamps, parallel to the keys; null when no entry has one. */
   private final long[] stamps;
 
+  /** The tombstones' keys, sorted, and their delete stamps (parallel); empty when none. */
+  private final byte[][] tombKeys;
+
+  private final long[] tombStamps;
+
   private final long maxStamp;
 
   private final int encodedSizeBound;
@@ -101,6 +118,16 @@ public final class Page {
   private volatile String[] valueTexts;
 
   private Page(Builder b, byte[][] keys, byte[][] values, long[] stamps) {
+    this(b, keys, values, stamps, b.tombKeys, b.tombStamps);
+  }
+
+  private Page(
+      Builder b,
+      byte[][] keys,
+      byte[][] values,
+      long[] stamps,
+      byte[][] tombKeys,
+      long[] tombStamps) {
     this.uri = Objects.requireNonNull(b.uri, "uri");
     this.kind = Objects.requireNonNull(b.kind, "kind");
     this.level = b.level;
@@ -114,6 +141,8 @@ public final class Page {
     this.keys = keys;
     this.values = values;
     this.stamps = stamps;
+    this.tombKeys = tombKeys;
+    this.tombStamps = tombStamps;
     int size =
         HEADER_OVERHEAD
             + utf8Length(uri)
@@ -132,6 +161,13 @@ public final class Page {
       for (long x : stamps) {
         size += x == 0 ? NO_WRITE_STAMP_BYTES : WRITE_STAMP_BYTES;
         max = Math.max(max, x);
+      }
+    }
+    if (tombKeys.length > 0) {
+      size += TOMBSTONES_OVERHEAD;
+      for (int i = 0; i < tombKeys.length; i++) {
+        size += tombstoneBytes(tombKeys[i]);
+        max = Math.max(max, tombStamps[i]);
       }
     }
     this.maxStamp = max;
@@ -311,7 +347,10 @@ public final class Page {
     return stamps == null ? 0 : stamps[i];
   }
 
-  /** The largest write stamp of the page's entries; 0 when none has one. */
+  /**
+   * The largest write stamp of the page's entries and tombstones; 0 when none has one (a reader
+   * that saw the page stamps its own writes above it, a re-create of a deleted key included).
+   */
   public long maxStamp() {
     return maxStamp;
   }
@@ -326,6 +365,32 @@ public final class Page {
     return stamps == null ? new long[keys.length] : stamps.clone();
   }
 
+  /** How many tombstones the page keeps (see the class comment). */
+  public int tombstoneCount() {
+    return tombKeys.length;
+  }
+
+  /** The i-th smallest tombstone key (a copy). */
+  public byte[] tombstoneKey(int i) {
+    return tombKeys[i].clone();
+  }
+
+  /** The delete stamp of the i-th smallest tombstone key. */
+  public long tombstoneStamp(int i) {
+    return tombStamps[i];
+  }
+
+  /** The delete stamp the page keeps for {@code key}; 0 when it keeps none. */
+  public long tombstoneStamp(byte[] key) {
+    int i = Arrays.binarySearch(tombKeys, key, Keys.ORDER);
+    return i >= 0 ? tombStamps[i] : 0;
+  }
+
+  /** Bytes one tombstone of {@code key} adds to a page's size bound (framing and stamp). */
+  public static int tombstoneBytes(byte[] key) {
+    return key.length + ENTRY_OVERHEAD + WRITE_STAMP_BYTES;
+  }
+
   /** A page with {@code key} set to {@code value} (inserted or replaced), without a write stamp. */
   public Page withPut(byte[] key, byte[] value) {
     return withPut(key, value, 0);
@@ -333,7 +398,8 @@ public final class Page {
 
   /**
    * A page with {@code key} set to {@code value} (inserted or replaced) and its entry's write stamp
-   * set to {@code stamp} (0: none). Unconditional: the caller decides whether the stamp wins.
+   * set to {@code stamp} (0: none), and without a tombstone of the key. Unconditional: the caller
+   * decides whether the stamp wins.
    */
   public Page withPut(byte[] key, byte[] value, long stamp) {
     int i = indexOf(key);
@@ -360,10 +426,17 @@ public final class Page {
         System.arraycopy(old, at, s, at + 1, old.length - at);
       }
     }
-    return new Page(toBuilder(), k, v, normalized(s));
+    int t = Arrays.binarySearch(tombKeys, key, Keys.ORDER);
+    if (t < 0) {
+      return new Page(toBuilder(), k, v, normalized(s));
+    }
+    long[] ts = new long[tombStamps.length - 1];
+    System.arraycopy(tombStamps, 0, ts, 0, t);
+    System.arraycopy(tombStamps, t + 1, ts, t, ts.length - t);
+    return new Page(toBuilder(), k, v, normalized(s), remove(tombKeys, t), ts);
   }
 
-  /** A page without {@code key} (this page itself when the key is absent). */
+  /** A page without {@code key} (this page itself when the key is absent); tombstones stay. */
   public Page withRemoved(byte[] key) {
     int i = indexOf(key);
     if (i < 0) {
@@ -413,6 +486,8 @@ public final class Page {
     b.keys = keys;
     b.values = values;
     b.stamps = stamps;
+    b.tombKeys = tombKeys;
+    b.tombStamps = tombStamps;
     return b;
   }
 
@@ -438,7 +513,9 @@ public final class Page {
         && versionStamp == p.versionStamp
         && Arrays.deepEquals(keys, p.keys)
         && Arrays.deepEquals(values, p.values)
-        && Arrays.equals(stamps, p.stamps);
+        && Arrays.equals(stamps, p.stamps)
+        && Arrays.deepEquals(tombKeys, p.tombKeys)
+        && Arrays.equals(tombStamps, p.tombStamps);
   }
 
   @Override
@@ -457,6 +534,7 @@ public final class Page {
         + ", "
         + keys.length
         + " entries"
+        + (tombKeys.length == 0 ? "" : ", " + tombKeys.length + " tombstones")
         + (rightSibling == null ? "" : ", right=" + rightSibling)
         + '}';
   }
@@ -509,6 +587,8 @@ public final class Page {
     private byte[][] keys = NO_BYTES;
     private byte[][] values = NO_BYTES;
     private long[] stamps;
+    private byte[][] tombKeys = NO_BYTES;
+    private long[] tombStamps = NO_STAMPS;
 
     private Builder(String uri, PageKind kind) {
       this.uri = Objects.requireNonNull(uri, "uri");
@@ -602,12 +682,30 @@ public final class Page {
       return this;
     }
 
+    /**
+     * Replaces the tombstones (see the class comment): keys sorted by {@link Keys#ORDER}, unique,
+     * none a key of an entry, each with its delete stamp (positive). Entries set later keep them.
+     */
+    public Builder tombstones(byte[][] keys, long[] stamps) {
+      if (stamps.length != keys.length) {
+        throw new IllegalArgumentException("tombstone keys and stamps differ in number");
+      }
+      byte[][] k = new byte[keys.length][];
+      for (int i = 0; i < keys.length; i++) {
+        k[i] = keys[i].clone();
+      }
+      this.tombKeys = k;
+      this.tombStamps = stamps.clone();
+      return this;
+    }
+
     public Page build() {
       for (int i = 1; i < keys.length; i++) {
         if (Keys.compare(keys[i - 1], keys[i]) >= 0) {
           throw new IllegalArgumentException("page entries must be sorted and unique");
         }
       }
+      checkTombstones();
       if (stamps != null) {
         if (stamps.length != keys.length) {
           throw new IllegalArgumentException("keys and write stamps differ in number");
@@ -619,6 +717,27 @@ public final class Page {
         }
       }
       return new Page(this, keys, values, stamps);
+    }
+
+    private void checkTombstones() {
+      if (tombKeys.length == 0) {
+        return;
+      }
+      if (kind != PageKind.LEAF) {
+        throw new IllegalArgumentException("only leaves keep tombstones, not a " + kind + " page");
+      }
+      for (int i = 0; i < tombKeys.length; i++) {
+        if (i > 0 && Keys.compare(tombKeys[i - 1], tombKeys[i]) >= 0) {
+          throw new IllegalArgumentException("tombstones must be sorted and unique");
+        }
+        if (tombStamps[i] <= 0) {
+          throw new IllegalArgumentException(
+              "a tombstone's stamp must be positive: " + tombStamps[i]);
+        }
+        if (Arrays.binarySearch(keys, tombKeys[i], Keys.ORDER) >= 0) {
+          throw new IllegalArgumentException("a key is both an entry and a tombstone");
+        }
+      }
     }
   }
 }

@@ -32,15 +32,24 @@ import java.util.zip.CRC32C;
  */
 public final class PageCodec {
   /**
-   * The format this codec writes. 4: entries may carry write stamps (format 3 software would drop
+   * The newest format this codec writes. 5: leaves may keep tombstones (format 4 software would
+   * drop them on its next write of the page, so it must refuse such pages; a page without
+   * tombstones is still written as format 4, which that software reads). 4: entries may carry
+   * write stamps (format 3 software would drop
    * them on its next write of the page, so it must refuse such pages); 3: the body names the page's own URI
    * (format 2 did not, so a page copied to another item's name was accepted as that page); 2:
    * protocol state as one opaque field (format 1 kept writers' counters and chain times in fields
    * of their own).
    */
-  public static final int FORMAT_VERSION = 4;
+  public static final int FORMAT_VERSION = 5;
 
-  /** The oldest format this codec reads: a format 3 page is a format 4 page without stamps. */
+  /** The format of pages without tombstones (see {@link #FORMAT_VERSION}). */
+  static final int FORMAT_WITHOUT_TOMBSTONES = 4;
+
+  /**
+   * The oldest format this codec reads: a format 3 page is a format 4 page without stamps, a
+   * format 4 page a format 5 page without tombstones.
+   */
   public static final int OLDEST_READABLE_FORMAT = 3;
 
   private PageCodec() {}
@@ -76,9 +85,14 @@ public final class PageCodec {
         body.addWriteStamps(stamp);
       }
     }
+    int tombstones = page.tombstoneCount();
+    for (int i = 0; i < tombstones; i++) {
+      body.addTombstoneKeys(UnsafeByteOperations.unsafeWrap(page.tombstoneKey(i)));
+      body.addTombstoneStamps(page.tombstoneStamp(i));
+    }
     byte[] bodyBytes = body.build().toByteArray();
     return StoredPage.newBuilder()
-        .setFormatVersion(FORMAT_VERSION)
+        .setFormatVersion(tombstones > 0 ? FORMAT_VERSION : FORMAT_WITHOUT_TOMBSTONES)
         .setCrc32C(crc32c(bodyBytes))
         .setBody(UnsafeByteOperations.unsafeWrap(bodyBytes))
         .build()
@@ -133,6 +147,10 @@ public final class PageCodec {
     } catch (InvalidProtocolBufferException e) {
       throw new CorruptPageException(uri, "unparsable body", e);
     }
+    if (envelope.getFormatVersion() < FORMAT_VERSION && body.getTombstoneKeysCount() > 0) {
+      throw new CorruptPageException(
+          uri, "tombstones in a page of format " + envelope.getFormatVersion());
+    }
     return toPage(uri, body);
   }
 
@@ -181,6 +199,7 @@ public final class PageCodec {
         b.rightSibling(body.getRightSibling());
       }
       b.protocolState(body.getProtocolState().toByteArray());
+      b.tombstones(tombstoneKeys(uri, body), tombstoneStamps(body));
       if (body.getWriteStampsCount() == 0) {
         return b.entries(k, v).build();
       }
@@ -193,6 +212,30 @@ public final class PageCodec {
       // Defence in depth: whatever else Page refuses is a corrupt page, not a programming error.
       throw new CorruptPageException(uri, "invalid page: " + e.getMessage(), e);
     }
+  }
+
+  private static byte[][] tombstoneKeys(String uri, PageBody body) {
+    if (body.getTombstoneKeysCount() != body.getTombstoneStampsCount()) {
+      throw new CorruptPageException(
+          uri,
+          body.getTombstoneKeysCount()
+              + " tombstone keys but "
+              + body.getTombstoneStampsCount()
+              + " stamps");
+    }
+    byte[][] keys = new byte[body.getTombstoneKeysCount()][];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = body.getTombstoneKeys(i).toByteArray();
+    }
+    return keys;
+  }
+
+  private static long[] tombstoneStamps(PageBody body) {
+    long[] stamps = new long[body.getTombstoneStampsCount()];
+    for (int i = 0; i < stamps.length; i++) {
+      stamps[i] = body.getTombstoneStamps(i);
+    }
+    return stamps;
   }
 
   private static StoredPageKind kindOf(PageKind kind) {

@@ -238,6 +238,81 @@ class PageCodecTest {
   }
 
   @Test
+  void tombstonesRoundTripInFormat5AndPagesWithoutThemStayFormat4() throws Exception {
+    Page leaf =
+        Page.builder(URI, PageKind.LEAF)
+            .entries(new byte[][] {{2}}, new byte[][] {{2}}, new long[] {5})
+            .tombstones(new byte[][] {{1}, {3}}, new long[] {7, Long.MAX_VALUE})
+            .build();
+    byte[] stored = PageCodec.encode(leaf);
+    assertThat(StoredPage.parseFrom(stored).getFormatVersion()).isEqualTo(5);
+    Page back = PageCodec.decode(URI, stored);
+    assertThat(back).isEqualTo(leaf);
+    assertThat(back.entryCount()).as("a tombstone is no entry").isEqualTo(1);
+    assertThat(back.get(new byte[] {1})).isEmpty();
+    assertThat(back.tombstoneStamp(new byte[] {1})).isEqualTo(7);
+    assertThat(back.tombstoneStamp(new byte[] {2})).isZero();
+    assertThat(back.maxStamp()).as("tombstones count for stamps seen").isEqualTo(Long.MAX_VALUE);
+    Page without = Page.builder(URI, PageKind.LEAF).build();
+    assertThat(StoredPage.parseFrom(PageCodec.encode(without)).getFormatVersion()).isEqualTo(4);
+  }
+
+  @Test
+  void invalidTombstonesAreRefused() {
+    PageBody.Builder tombstoned =
+        body(StoredPageKind.STORED_PAGE_KIND_LEAF).addTombstoneKeys(bs("a")).addTombstoneStamps(3);
+    byte[] format4 =
+        envelope(tombstoned.build().toByteArray()).setFormatVersion(4).build().toByteArray();
+    assertThatThrownBy(() -> PageCodec.decode(URI, format4))
+        .isInstanceOf(CorruptPageException.class)
+        .hasMessageContaining("tombstones in a page of format 4");
+    assertCorrupt(
+        body(StoredPageKind.STORED_PAGE_KIND_LEAF)
+            .addTombstoneKeys(bs("a"))
+            .addTombstoneKeys(bs("b"))
+            .addTombstoneStamps(3),
+        "2 tombstone keys but 1 stamps");
+    assertCorrupt(
+        body(StoredPageKind.STORED_PAGE_KIND_LEAF)
+            .addKeys(bs("a"))
+            .addValues(bs("1"))
+            .addTombstoneKeys(bs("a"))
+            .addTombstoneStamps(3),
+        "both an entry and a tombstone");
+    assertCorrupt(
+        body(StoredPageKind.STORED_PAGE_KIND_LEAF)
+            .addTombstoneKeys(bs("b"))
+            .addTombstoneKeys(bs("a"))
+            .addTombstoneStamps(3)
+            .addTombstoneStamps(4),
+        "sorted and unique");
+    assertCorrupt(
+        body(StoredPageKind.STORED_PAGE_KIND_LEAF).addTombstoneKeys(bs("a")).addTombstoneStamps(0),
+        "must be positive");
+    assertCorrupt(
+        body(StoredPageKind.STORED_PAGE_KIND_INNER).addTombstoneKeys(bs("a")).addTombstoneStamps(3),
+        "only leaves keep tombstones");
+  }
+
+  @Test
+  void aPutOfATombstonedKeyRemovesTheTombstoneAndARemoveKeepsThem() {
+    Page leaf =
+        Page.builder(URI, PageKind.LEAF)
+            .entries(new byte[][] {{2}}, new byte[][] {{2}})
+            .tombstones(new byte[][] {{1}, {3}}, new long[] {7, 9})
+            .build();
+    Page put = leaf.withPut(new byte[] {1}, new byte[] {1}, 8);
+    assertThat(put.tombstoneCount()).isEqualTo(1);
+    assertThat(put.tombstoneStamp(new byte[] {1})).isZero();
+    assertThat(put.get(new byte[] {1})).isPresent();
+    assertThat(put.encodedSizeBound()).isLessThan(leaf.encodedSizeBound() + 30);
+    Page removed = put.withRemoved(new byte[] {2});
+    assertThat(removed.entryCount()).isEqualTo(1);
+    assertThat(removed.tombstoneStamp(new byte[] {3})).isEqualTo(9);
+    assertThat(leaf.withPut(new byte[] {4}, new byte[0]).tombstoneCount()).isEqualTo(2);
+  }
+
+  @Test
   void keysAreOrderedAsUnsignedBytes() {
     // 0x7f < 0x80 unsigned (not signed): a page sorted that way must decode.
     Page p =

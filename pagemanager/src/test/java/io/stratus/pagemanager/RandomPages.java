@@ -12,7 +12,8 @@ final class RandomPages {
 
   /** A page at {@code uri} with every header field and the entries drawn at random. */
   static Page page(Random r, String uri) {
-    Page.Builder b = Page.builder(uri, PageKind.values()[r.nextInt(PageKind.values().length)]);
+    PageKind kind = PageKind.values()[r.nextInt(PageKind.values().length)];
+    Page.Builder b = Page.builder(uri, kind);
     b.level(r.nextInt(4) == 0 ? r.nextInt(Integer.MAX_VALUE) : r.nextInt(5));
     if (r.nextBoolean()) {
       b.lowKey(bytes(r, r.nextInt(30)));
@@ -48,6 +49,22 @@ final class RandomPages {
         stamps[i] = r.nextInt(3) == 0 ? 0 : Math.abs(interestingLong(r) % Long.MAX_VALUE);
       }
       b.entries(keys, values, stamps);
+    }
+    if (kind == PageKind.LEAF && r.nextBoolean()) {
+      TreeMap<byte[], Long> tombstones = new TreeMap<>(Keys.ORDER);
+      int t = r.nextInt(40);
+      for (int i = 0; i < t; i++) {
+        byte[] key = bytes(r, r.nextInt(40));
+        if (!entries.containsKey(key)) {
+          tombstones.put(key, 1 + Math.abs(interestingLong(r) % (Long.MAX_VALUE - 1)));
+        }
+      }
+      long[] stamps = new long[tombstones.size()];
+      int i = 0;
+      for (long stamp : tombstones.values()) {
+        stamps[i++] = stamp;
+      }
+      b.tombstones(tombstones.keySet().toArray(new byte[0][]), stamps);
     }
     return b.build();
   }

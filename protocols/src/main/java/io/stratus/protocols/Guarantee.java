@@ -13,7 +13,8 @@ public enum Guarantee {
   /**
    * Durability: an update whose commit returned MUST take effect and MUST NOT be lost to a
    * concurrent writer's page or to the crash of any client (the writer's or a checkpointer's);
-   * after quiescence no client sees the state the update replaced.
+   * after quiescence no client sees the state the update replaced. A delete is such an update: a
+   * create of the key committed before it MUST NOT bring the key back, however late it arrives.
    */
   DURABLE,
   /**

@@ -310,6 +310,57 @@ public abstract class ProtocolContract {
     }
   }
 
+  /**
+   * A delete sticks: the first writer's create of a key is hidden in its queue (a receive whose
+   * reply was lost) while a second writer writes the key, deletes it and checkpoints; then the
+   * create reappears and is applied. A durable protocol keeps the key deleted (the delete's stamp
+   * outweighs the older create), and a create after the delete brings it back. Without {@link
+   * Guarantee#DURABLE} both writers are one handle, whose last commit, the delete, holds as well.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void aCreateArrivingAfterALaterDeleteDoesNotBringTheKeyBack(long s) {
+    try (ContractCloud c = cloud(s)) {
+      List<Database> w = writers(c, "w", 2);
+      ContractCloud.load(w.get(0), 30);
+      long key = 100; // not loaded: the leaf of the largest keys
+      create(w.get(0), key - 1, "neighbour");
+      c.runBackground();
+      w.get(0).checkpointAll(); // the tree was just checkpointed: the next create schedules none
+      create(w.get(0), key, "earlier");
+      c.runBackground(); // atomic: propagated to the pending-update queues
+      int hidden = hidePendingUpdates(c, Duration.ofSeconds(40));
+      c.clock.advance(Duration.ofMillis(1));
+      try (Transaction tx = w.get(1).begin()) { // a create where the first is not seen yet
+        tx.put(COLLECTION, Key.of(key), bytes("later"));
+        tx.commit();
+      }
+      c.runBackground();
+      w.get(1).checkpointAll();
+      c.clock.advance(Duration.ofMillis(1));
+      delete(w.get(1), key);
+      c.runBackground();
+      w.get(1).checkpointAll();
+      c.settle(w.get(1)); // the hidden create is visible again and applied
+      c.settle(w.get(0));
+      Database reader = c.open("reader");
+      assertThat(read(reader, key))
+          .as(
+              promises(Guarantee.DURABLE)
+                  ? "a create older than the delete, arrived late (%d messages hidden)"
+                  : "the handle's last commit, a delete (%d messages hidden)",
+              hidden)
+          .isNull();
+      assertThat(read(reader, key - 1)).as("the neighbour").isEqualTo("neighbour");
+      assertConverged(reader, w);
+      create(w.get(0), key, "again"); // after the delete: the key comes back
+      c.settle(w.get(0));
+      assertThat(read(c.open("late-reader"), key))
+          .as("a create after the delete")
+          .isEqualTo("again");
+    }
+  }
+
   /** Receives every visible pending-update message with {@code hideFor}; returns how many. */
   private static int hidePendingUpdates(ContractCloud c, Duration hideFor) {
     int n = 0;

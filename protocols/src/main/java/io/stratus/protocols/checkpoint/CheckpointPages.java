@@ -4,6 +4,7 @@ import io.stratus.btree.BLinkTree;
 import io.stratus.btree.TreeChange;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
+import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues.Target;
 import java.nio.charset.StandardCharsets;
@@ -112,6 +113,32 @@ final class CheckpointPages {
     }
   }
 
+  /**
+   * Warns (once per run) when a stamped insert older than {@code forgetBefore} is applied: the
+   * tombstone rule assumes none arrives (docs/protocols.md "Tombstones"), so a delete of its key
+   * may have been forgotten and the insert may bring the key back.
+   */
+  static void warnIfOlderThan(long forgetBefore, List<LogRecord> records, String queue) {
+    long oldest = Long.MAX_VALUE;
+    for (LogRecord r : records) {
+      if (r.kind() == LogicalChange.Kind.INSERT && r.writeStamp() > 0) {
+        oldest = Math.min(oldest, r.writeStamp());
+      }
+    }
+    if (oldest < forgetBefore) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "queue "
+              + queue
+              + " delivered an insert stamped "
+              + oldest
+              + ", older than the tombstones checkpoints keep (stamp "
+              + forgetBefore
+              + "): a delete of its key may have been forgotten, and the insert may bring the"
+              + " key back");
+    }
+  }
+
   static Page readRoot(DirectPageStore store, String rootUri) {
     return store
         .read(rootUri)
@@ -138,7 +165,8 @@ final class CheckpointPages {
    * children, which do not carry the header — so the header never makes a checkpoint fail.
    */
   static void writeHeader(DirectPageStore store, Page page, String rootUri) {
-    if (page.encodedSizeBound() <= store.pageSize() || page.entryCount() == 0) {
+    if (page.encodedSizeBound() <= store.pageSize()
+        || page.entryCount() + page.tombstoneCount() == 0) {
       store.write(page);
       return;
     }

@@ -46,6 +46,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -77,7 +78,11 @@ import java.util.function.Predicate;
  * tree applies it only over an entry with an older stamp (the Thomas write rule, {@link
  * io.stratus.btree.TreeChange}): a record that reaches the page after a later writer's record of
  * the same key was applied (behind a gap in its chain, hidden by a dead checkpoint's receive,
- * propagated late by atomic recovery) is consumed without overwriting the later value.
+ * propagated late by atomic recovery) is consumed without overwriting the later value. A stamped
+ * delete leaves its stamp in the leaf as a tombstone, so a create older than the delete that
+ * arrives later is consumed the same way; tombstones older than the horizon the engine gives
+ * ({@code forgetTombstonesBefore}: by then no older record can arrive) are dropped from the leaves
+ * a checkpoint writes.
  *
  * <p><b>Trees.</b> Inserts and deletes become tree changes applied with {@link
  * BLinkTree#applySorted}; the root's {@code treeCheckpointMillis} is set to now (a deviation: the
@@ -218,13 +223,22 @@ public final class Checkpointer {
   /** How long a chain must not have advanced before it may be retired (see WriteChains). */
   private final long horizonMillis;
 
+  /** The write stamp below which tombstones may be forgotten now. */
+  private final LongSupplier forgetTombstonesBefore;
+
   /** Records of retired chains skipped as stray copies, and records that waited for room. */
 
   /**
    * @param writes how pages are put: {@link CheckpointWrites#CONDITIONAL} (the storage must offer
    *     conditional puts) or {@link CheckpointWrites#TIMING_ONLY}, not {@code AUTO}
+   * @param forgetTombstonesBefore the write stamp below which no record can arrive any more, now:
+   *     tombstones older than it are dropped from the leaves a checkpoint writes
    */
-  public Checkpointer(ProtocolContext ctx, CheckpointWrites writes, PuQueues names) {
+  public Checkpointer(
+      ProtocolContext ctx,
+      CheckpointWrites writes,
+      PuQueues names,
+      LongSupplier forgetTombstonesBefore) {
     if (writes == CheckpointWrites.AUTO) {
       throw new IllegalArgumentException("resolve AUTO checkpoint writes before");
     }
@@ -244,6 +258,7 @@ public final class Checkpointer {
     this.maxRecords = ctx.checkpoints().maxRecordsPerCheckpoint();
     this.leases = new WriterLeases(locks, ctx.databaseUri(), clientId, clock, lockTimeout);
     this.horizonMillis = horizonFor(lockTimeout);
+    this.forgetTombstonesBefore = forgetTombstonesBefore;
     this.damage = ctx.damage();
     this.deadLetters = DeadLetters.of(ctx);
   }
@@ -564,11 +579,13 @@ public final class Checkpointer {
       in.keepHidden(chains.deferred().stream().filter(r -> !blocked.contains(r)).toList());
     }
     List<LogRecord> records = chains.apply();
+    long forget = forgetTombstonesBefore.getAsLong();
+    CheckpointPages.warnIfOlderThan(forget, records, queue);
     int applied;
     if (target.isTree()) {
-      applied = applyToTree(target, records, store, now, chains);
+      applied = applyToTree(target, records, store, now, chains, forget);
     } else {
-      applied = applyToPage(target.uri(), records, store, now, chains, held).orElse(0);
+      applied = applyToPage(target.uri(), records, store, now, chains, held, forget).orElse(0);
     }
     Map<String, String> versions = store.flush(lease, target.uri()); // counters last
     crashPoints.reach(step.afterPut().id());
@@ -619,7 +636,8 @@ public final class Checkpointer {
       List<LogRecord> records,
       DirectPageStore store,
       long now,
-      WriteChains.Filtered filtered) {
+      WriteChains.Filtered filtered,
+      long forget) {
     boolean secondary = target.kind() == PuQueues.Kind.INDEX_TREE;
     List<TreeChange> changes = new ArrayList<>(records.size());
     for (LogRecord r : records) {
@@ -630,7 +648,7 @@ public final class Checkpointer {
     // longer fits: the changes below then split pages that already account for the header.
     Page root = CheckpointPages.readRoot(store, target.uri());
     tree.rewrite(store, root.toBuilder().treeCheckpointMillis(now).build());
-    tree.applySorted(store, changes);
+    tree.applySorted(store, changes, forget);
     CheckpointPages.confirmLeaves(tree, store, changes);
     root = CheckpointPages.readRoot(store, target.uri());
     ChainState chains = ChainState.of(root);
@@ -659,7 +677,8 @@ public final class Checkpointer {
       DirectPageStore store,
       long now,
       WriteChains.Filtered chains,
-      Held held) {
+      Held held,
+      long forget) {
     Optional<Page> read = store.read(pageUri);
     if (read.isEmpty()) {
       return Optional.empty();
@@ -693,7 +712,9 @@ public final class Checkpointer {
           switch (r.kind()) {
             case UPDATE -> state.present(); // absent: deleted since (by another writer), dropped
             case INSERT -> true; // a put: creates or replaces
-            case DELETE -> state.present();
+            // absent: its stamp stays as the tombstone, so an older insert arriving later is
+            // dropped
+            case DELETE -> state.present() || change.stamp() > 0;
           };
       if (apply) {
         byTree.computeIfAbsent(r.treeUri(), u -> new ArrayList<>()).add(change);
@@ -702,7 +723,7 @@ public final class Checkpointer {
       }
     }
     for (Map.Entry<String, List<TreeChange>> e : byTree.entrySet()) {
-      treeOf(e.getKey()).applySorted(store, e.getValue());
+      treeOf(e.getKey()).applySorted(store, e.getValue(), forget);
     }
     for (LogRecord r : records) {
       String moved = held.movedTo.get(r);
@@ -734,11 +755,16 @@ public final class Checkpointer {
     return Optional.of(applied);
   }
 
-  /** Whether a key is present, and the write stamp of what it holds (0: none). */
+  /**
+   * Whether a key is present, and the write stamp of what it holds: its entry's, or for an absent
+   * key its tombstone's (0: none).
+   */
   private record KeyState(boolean present, long stamp) {
     static KeyState of(Page leaf, byte[] key) {
       int i = leaf.indexOf(key);
-      return i >= 0 ? new KeyState(true, leaf.stamp(i)) : new KeyState(false, 0);
+      return i >= 0
+          ? new KeyState(true, leaf.stamp(i))
+          : new KeyState(false, leaf.tombstoneStamp(key));
     }
   }
 

@@ -75,6 +75,14 @@ public final class CommitStamps {
     }
   }
 
+  /**
+   * The smallest stamp a handle issues at {@code epochMillis} of its clock (0 before the epoch):
+   * every stamp below it was issued earlier, by a clock that read an earlier time.
+   */
+  public static long firstAt(long epochMillis) {
+    return epochMillis <= 0 ? 0 : Math.multiplyExact(epochMillis, 1000L) << WRITER_BITS;
+  }
+
   private long nowMicros() {
     return Math.multiplyExact(clock.millis(), 1000L);
   }

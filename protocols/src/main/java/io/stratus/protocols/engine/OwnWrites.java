@@ -37,10 +37,11 @@ import java.util.function.Function;
  * <p><b>Moved keys.</b> When the data page an update was routed to has split since and the key
  * moved right, the checkpoint of that page applies the update to the leaf now responsible and
  * counts it in its chain. The chain then proves the update applied, but this client's cached copy
- * of the other leaf may be older: the record stays until that leaf shows its value (limit: if
- * another client overwrites the key before this client sees its own value, this client keeps
- * showing its own until it writes the key again or the handle closes). While it stays, later
- * records of the key follow it to the same page ({@link #pendingTarget}).
+ * of the other leaf may be older: the record stays until that leaf shows its value, or shows a
+ * later writer's state of the key (an entry or a tombstone stamped after the record: the record
+ * can never show there any more). The same holds for an insert, whose chain is the tree's root
+ * while its value is in a leaf. While it stays, later records of the key follow it to the same
+ * page ({@link #pendingTarget}).
  *
  * <p>Only the latest own record per key is kept (an earlier one is superseded). Thread-safe:
  * concurrent skip-list maps per tree; a record is removed only if it is still the one checked.
@@ -55,6 +56,10 @@ public final class OwnWrites implements ReadYourWrites {
   /** A pending record, where its chain is recorded, and since when it is known applied. */
   private static final class Pending {
     private final TreeChange change;
+
+    /** The record's write stamp (the change in the overlay carries none). */
+    private final long stamp;
+
     private final long counter;
     private final String chainKey;
     private final String chainPage;
@@ -65,8 +70,15 @@ public final class OwnWrites implements ReadYourWrites {
     /** When a prune first saw the chain cover the record (0: not yet). */
     private volatile long coveredSince;
 
-    Pending(TreeChange change, long counter, String chainKey, String chainPage, boolean pageChain) {
+    Pending(
+        TreeChange change,
+        long stamp,
+        long counter,
+        String chainKey,
+        String chainPage,
+        boolean pageChain) {
       this.change = change;
+      this.stamp = stamp;
       this.pageChain = pageChain;
       this.counter = counter;
       this.chainKey = chainKey;
@@ -146,6 +158,7 @@ public final class OwnWrites implements ReadYourWrites {
         Pending p =
             new Pending(
                 unstamped(r.toTreeChange(secondary)),
+                r.writeStamp(),
                 r.clientCounter(),
                 WriteChains.key(r.clientId(), !pageChain, chainPage),
                 chainPage,
@@ -214,13 +227,22 @@ public final class OwnWrites implements ReadYourWrites {
             : new PuQueues.Target(PuQueues.Kind.PRIMARY_TREE, p.chainPage));
   }
 
-  /** Whether {@code leaf} shows {@code change} (its value, or the key's absence). */
-  private static boolean shows(Page leaf, TreeChange change) {
-    int i = leaf.indexOf(change.key());
-    if (change.kind() == TreeChange.Kind.DELETE) {
+  /**
+   * Whether {@code leaf} shows {@code p}'s change (its value, or the key's absence), or a later
+   * writer's state of the key: an entry or a tombstone stamped after the record, over which the
+   * record can never show.
+   */
+  private static boolean shows(Page leaf, Pending p) {
+    byte[] key = p.change.key();
+    int i = leaf.indexOf(key);
+    long there = i >= 0 ? leaf.stamp(i) : leaf.tombstoneStamp(key);
+    if (p.stamp > 0 && there > p.stamp) {
+      return true;
+    }
+    if (p.change.kind() == TreeChange.Kind.DELETE) {
       return i < 0;
     }
-    return i >= 0 && Arrays.equals(leaf.value(i), change.value());
+    return i >= 0 && Arrays.equals(leaf.value(i), p.change.value());
   }
 
   @Override
@@ -254,7 +276,7 @@ public final class OwnWrites implements ReadYourWrites {
                 : chainPages.computeIfAbsent(p.chainPage, pages::read).orElse(null);
         // Forgotten only when the page the read used shows it: the chain's page (a tree root)
         // may be a fresher copy than the leaf, which can predate the checkpoint that applied it.
-        if (p.coveredBy(chain) && (chain == leaf || shows(leaf, p.change))) {
+        if (p.coveredBy(chain) && (chain == leaf || shows(leaf, p))) {
           if (tree.byKey.remove(e.getKey(), p)) { // applied and seen: the page has it now
             tree.version.incrementAndGet();
           }

@@ -130,7 +130,13 @@ public final class QueueEngine implements CommitProtocol {
     }
     this.names = new PuQueues(ctx.databaseUri());
     QueueSender sender = new QueueSender(ctx.services().simpleQueues());
-    this.checkpointer = new Checkpointer(ctx, w, names);
+    this.checkpointer =
+        new Checkpointer(
+            ctx,
+            w,
+            names,
+            new TombstoneHorizon(
+                ctx.clock(), ctx.services().simpleQueues().limits().messageRetention()));
     CloudFutures.await(
         ctx.services().locks().setTimeout(names.prefix(), ctx.checkpoints().lockTimeout()));
     this.scheduler = new CheckpointScheduler(ctx, checkpointer, names);
