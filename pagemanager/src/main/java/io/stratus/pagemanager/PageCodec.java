@@ -151,6 +151,15 @@ public final class PageCodec {
       throw new CorruptPageException(
           uri, "tombstones in a page of format " + envelope.getFormatVersion());
     }
+    // The format version is outside the checksum, so a damaged one must be told by what it
+    // claims: no writer put format 5 on a page without tombstones, or format 3 on stamps.
+    if (envelope.getFormatVersion() == FORMAT_VERSION && body.getTombstoneKeysCount() == 0) {
+      throw new CorruptPageException(uri, "format " + FORMAT_VERSION + " without tombstones");
+    }
+    if (envelope.getFormatVersion() < FORMAT_WITHOUT_TOMBSTONES && body.getWriteStampsCount() > 0) {
+      throw new CorruptPageException(
+          uri, "write stamps in a page of format " + envelope.getFormatVersion());
+    }
     return toPage(uri, body);
   }
 

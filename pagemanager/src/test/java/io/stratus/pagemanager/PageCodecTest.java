@@ -346,9 +346,19 @@ class PageCodecTest {
     return PageBody.newBuilder().setUri(URI).setKind(kind);
   }
 
+  /** An envelope of {@code body} with the format the encoder writes for it. */
   private static StoredPage.Builder envelope(byte[] body) {
+    int format;
+    try {
+      format =
+          PageBody.parseFrom(body).getTombstoneKeysCount() > 0
+              ? PageCodec.FORMAT_VERSION
+              : PageCodec.FORMAT_WITHOUT_TOMBSTONES;
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException(e);
+    }
     return StoredPage.newBuilder()
-        .setFormatVersion(PageCodec.FORMAT_VERSION)
+        .setFormatVersion(format)
         .setCrc32C(PageCodec.crc32c(body))
         .setBody(ByteString.copyFrom(body));
   }
