@@ -109,6 +109,7 @@ public final class Database implements AutoCloseable {
         new DeadLetters(
             storage,
             config.services().hasSimpleQueues() ? config.services().simpleQueues() : null,
+            config.services().hasAdvancedQueues() ? config.services().advancedQueues() : null,
             layout,
             config.clock(),
             damage);
