@@ -1,5 +1,6 @@
 package io.stratus.core;
 
+import io.stratus.CorruptPageException;
 import io.stratus.DatabaseClosedException;
 import io.stratus.IndexNotAttachedException;
 import io.stratus.NoSuchCollectionException;
@@ -120,6 +121,10 @@ public final class Database implements AutoCloseable {
    * empty database; nothing is written until a collection is created).
    *
    * @throws io.stratus.InvalidRequestException when the configured protocol is not available yet
+   * @throws io.stratus.InvalidConfigurationException when the configuration's encryption does not
+   *     fit the stored database: it is encrypted and the configuration has no keyring, or a keyring
+   *     without the key that sealed its catalog; or it is not encrypted and the configuration has
+   *     a keyring
    * @throws io.stratus.CorruptPageException when the stored catalog is damaged
    * @throws io.stratus.CloudServiceException when storage cannot be read
    */
@@ -153,7 +158,11 @@ public final class Database implements AutoCloseable {
                   config.isolation(),
                   damage));
       Database db = new Database(config, pool, protocol, damage);
-      db.catalog.current();
+      try {
+        db.catalog.current();
+      } catch (CorruptPageException e) {
+        throw EncryptionAtOpen.explain(config, db.catalog.uri(), e);
+      }
       return db;
     } catch (RuntimeException | Error e) {
       if (protocol != null) {
