@@ -746,7 +746,17 @@ public final class Database implements AutoCloseable {
     if (def.isEmpty()) {
       def = catalog.fresh().collection(name);
     }
-    return def.orElseThrow(() -> new NoSuchCollectionException(name));
+    return def.orElseThrow(() -> noSuchCollection(name));
+  }
+
+  /**
+   * The failure for a collection the fresh catalog lacks: retryable where storage reads may lag
+   * behind writes, since the collection may have been created moments ago.
+   */
+  NoSuchCollectionException noSuchCollection(String name) {
+    return pool.readsMayLag()
+        ? NoSuchCollectionException.notVisibleYet(name)
+        : new NoSuchCollectionException(name);
   }
 
   /**
