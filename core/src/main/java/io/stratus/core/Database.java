@@ -1,10 +1,12 @@
 package io.stratus.core;
 
+import io.stratus.CloudServiceException;
 import io.stratus.CorruptPageException;
 import io.stratus.DatabaseClosedException;
 import io.stratus.IndexNotAttachedException;
 import io.stratus.NoSuchCollectionException;
 import io.stratus.NoSuchIndexException;
+import io.stratus.StratusException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ConflictException;
@@ -118,7 +120,10 @@ public final class Database implements AutoCloseable {
 
   /**
    * Opens the database described by {@code config}, reading its catalog (an absent catalog is an
-   * empty database; nothing is written until a collection is created).
+   * empty database; nothing is written until a collection is created). A transient cloud failure
+   * (a refused, throttled or unanswered call) is retried as the configuration's {@linkplain
+   * DatabaseConfig#retryPolicy() retry policy} says; only when its attempts are used up does open
+   * fail, with the last failure (retryable; the earlier ones attached as suppressed).
    *
    * @throws io.stratus.InvalidRequestException when the configured protocol is not available yet
    * @throws io.stratus.InvalidConfigurationException when the configuration's encryption does not
@@ -126,12 +131,27 @@ public final class Database implements AutoCloseable {
    *     without the key that sealed its catalog; or it is not encrypted and the configuration has
    *     a keyring
    * @throws io.stratus.CorruptPageException when the stored catalog is damaged
-   * @throws io.stratus.CloudServiceException when storage cannot be read
+   * @throws io.stratus.CloudServiceException when the cloud services kept failing
    */
   public static Database open(DatabaseConfig config) {
     Args.notNull(config, "config");
-    return CloudFailures.reading(
-        () -> "opening database " + config.databaseUri(), () -> openUnguarded(config));
+    // Opening changes nothing shared that a second attempt would change again (queues and
+    // timeouts are set idempotently, recovery propagates idempotent records), so a transient
+    // failure is retried as the configuration's policy says.
+    RetryPolicy policy = config.retryPolicy();
+    return RetryLoop.run(
+        policy,
+        policy.jitter(config.clientId().hashCode()),
+        Database::transientCloudFailure,
+        () ->
+            CloudFailures.reading(
+                () -> "opening database " + config.databaseUri(), () -> openUnguarded(config)),
+        () -> {});
+  }
+
+  /** A cloud failure that says nothing took effect and the same call may succeed later. */
+  private static boolean transientCloudFailure(StratusException e) {
+    return e instanceof CloudServiceException && e.isRetryable();
   }
 
   private static Database openUnguarded(DatabaseConfig config) {
@@ -390,12 +410,12 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * Runs {@code fn} in a transaction and commits it, retrying with the {@linkplain
-   * RetryPolicy#defaults() default policy} while the failure says nothing took effect; returns
+   * Runs {@code fn} in a transaction and commits it, retrying with the configuration's {@linkplain
+   * DatabaseConfig#retryPolicy() retry policy} while the failure says nothing took effect; returns
    * what {@code fn} returned. See {@link #run(RetryPolicy, TransactionFunction)}.
    */
   public <T> T run(TransactionFunction<T> fn) {
-    return run(RetryPolicy.defaults(), fn);
+    return run(config.retryPolicy(), fn);
   }
 
   /**
@@ -425,7 +445,7 @@ public final class Database implements AutoCloseable {
    * @throws io.stratus.InvalidRequestException when {@code fn} writes (use {@link #run})
    */
   public <T> T read(TransactionFunction<T> fn) {
-    return read(RetryPolicy.defaults(), fn);
+    return read(config.retryPolicy(), fn);
   }
 
   /** {@link #read(TransactionFunction)} with the retries of {@code policy}. */
