@@ -459,12 +459,29 @@ public final class Database implements AutoCloseable {
     return begin(false);
   }
 
-  /** Begins a transaction; {@code readOnly}: one that will not commit changes. */
+  /**
+   * Begins a transaction; {@code readOnly}: one that will not commit changes. A transient cloud
+   * failure (a refused counter poll of the isolating protocols, a throttled read) is retried as
+   * the configuration's {@link DatabaseConfig#retryPolicy() retry policy} says: beginning changes
+   * nothing shared.
+   */
   Transaction begin(boolean readOnly) {
     try { // not through a lambda: every request begins transactions
       return beginUnguarded(readOnly);
     } catch (CloudException e) {
-      throw CloudFailures.reading("beginning a transaction", e);
+      CloudServiceException first = CloudFailures.reading("beginning a transaction", e);
+      if (!first.isRetryable()) {
+        throw first;
+      }
+      RetryPolicy policy = config.retryPolicy();
+      return RetryLoop.after(
+          first,
+          policy,
+          policy.jitter(transactionIds.get()),
+          Database::transientCloudFailure,
+          () ->
+              CloudFailures.reading(
+                  () -> "beginning a transaction", () -> beginUnguarded(readOnly)));
     }
   }
 

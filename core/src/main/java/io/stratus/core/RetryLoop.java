@@ -28,6 +28,23 @@ final class RetryLoop {
     return loop(policy, jitter, retry, attempt, onRetry, 1, null);
   }
 
+  /**
+   * As {@link #run}, when the first attempt was already made and failed with {@code first}, which
+   * {@code retry} accepts: backs off and makes the second.
+   */
+  static <T> T after(
+      StratusException first,
+      RetryPolicy policy,
+      SplittableRandom jitter,
+      Predicate<StratusException> retry,
+      Supplier<T> attempt) {
+    if (policy.maxAttempts() <= 1) {
+      throw first;
+    }
+    backOff(policy, jitter, 2, first);
+    return loop(policy, jitter, retry, attempt, () -> {}, 2, first);
+  }
+
   private static <T> T loop(
       RetryPolicy policy,
       SplittableRandom jitter,

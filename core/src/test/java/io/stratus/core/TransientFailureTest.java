@@ -90,4 +90,35 @@ class TransientFailureTest {
       assertThat(more).hasSize(2);
     }
   }
+
+  @Test
+  void beginRetriesARefusedCounterPoll(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      f.open(f.config().protocol(ProtocolKind.SNAPSHOT_ISOLATION)).createCollection("items");
+      SwitchedFaults faults =
+          new SwitchedFaults(
+              new FaultInterceptor(
+                  FaultPlan.builder()
+                      .onNthCall(
+                          Operation.COUNTER_HIGHEST_VALIDATED,
+                          Fixture.DB + "/si/",
+                          1,
+                          FaultPlan.Fault.unavailable())
+                      .build(),
+                  seed,
+                  f.clock));
+      List<Duration> waits = new ArrayList<>();
+      Database db =
+          f.open(
+              f.config(faults)
+                  .protocol(ProtocolKind.SNAPSHOT_ISOLATION)
+                  .retryPolicy(recording(f, seed, 3, waits)));
+      faults.switchTo(true);
+      try (Transaction tx = db.begin()) {
+        assertThat(tx.read("items", Key.of(1L))).isEmpty();
+      }
+      assertThat(faults.injected(Operation.COUNTER_HIGHEST_VALIDATED)).isEqualTo(1);
+      assertThat(waits).as("one back-off, after the refused poll").hasSize(1);
+    }
+  }
 }
