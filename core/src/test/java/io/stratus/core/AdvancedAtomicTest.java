@@ -165,7 +165,9 @@ class AdvancedAtomicTest {
 
       assertThatThrownBy(() -> touch(b, 150, "refused"))
           .isInstanceOf(DatabaseInRecoveryException.class)
-          .satisfies(e -> assertThat(((CommitFailedException) e).isRetryable()).isTrue());
+          .satisfies(e -> assertThat(((CommitFailedException) e).isRetryable()).isTrue())
+          .hasMessageContaining("another client holds the recovery lock")
+          .hasMessageContaining("If that client stopped too, its lock lapses at most 30.0 s");
       assertThat(messages(f, COMMIT)).as("nothing sent; the stale record waits").isEqualTo(1);
 
       CloudFutures.await(f.services().locks().release(COMMIT, "another-recoverer"));

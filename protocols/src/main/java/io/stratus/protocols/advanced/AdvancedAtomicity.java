@@ -115,6 +115,9 @@ public final class AdvancedAtomicity {
   private volatile long lastCheckMillis = Long.MIN_VALUE;
   private volatile boolean recoveryNeeded;
 
+  /** The lease of the recovery lock: how long a stopped recoverer can hold commits back. */
+  private volatile Duration recoveryLockLease;
+
   /** Whether a thread of this handle is running the recovery check. */
   private final AtomicBoolean checking = new AtomicBoolean();
 
@@ -147,6 +150,7 @@ public final class AdvancedAtomicity {
     this.commitDeadlineMillis = atomicTimeout.toMillis() * 3 / 4;
     this.recoveryCheckMillis = Math.max(1, atomicTimeout.toMillis() / 5);
     this.maxMessageSize = queues.limits().maxAdvancedMessageSize();
+    this.recoveryLockLease = ctx.checkpoints().lockTimeout();
     CloudFutures.await(queues.createQueue(logQueue));
     CloudFutures.await(queues.createQueue(commitQueue));
     CloudFutures.await(locks.setTimeout(prefix, ctx.checkpoints().lockTimeout()));
@@ -238,7 +242,13 @@ public final class AdvancedAtomicity {
       throw new DatabaseInRecoveryException(
           "commit of transaction "
               + tx
-              + ": another client is recovering a crashed client's transaction; nothing was sent");
+              + ": another client holds the recovery lock ("
+              + commitQueue
+              + ") while transactions of a crashed client wait to be recovered; nothing was sent."
+              + " If that client stopped too, its lock lapses at most "
+              + recoveryLockLease.toMillis() / 1000.0
+              + " s after it took it (the checkpoint lock timeout), and the next check recovers"
+              + " them; retry (Database.run does)");
     }
   }
 
@@ -346,6 +356,7 @@ public final class AdvancedAtomicity {
     String passOwner = owner + "#" + passes.incrementAndGet();
     LockGrant grant = CloudFutures.await(locks.acquireExclusive(commitQueue, passOwner));
     if (!grant.granted()) {
+      recoveryLockLease = grant.validFor();
       // Only committed transactions make the database inconsistent; orphans and damaged messages
       // are harmless and the lock's holder deals with them.
       return stale.isEmpty() ? Recovery.NOT_NEEDED : Recovery.BUSY;
