@@ -46,6 +46,17 @@ import java.util.concurrent.atomic.LongAdder;
  * application opens one handle per process and shares it between its request threads; each unit
  * of work runs in its own {@link Transaction} ({@link #begin()}).
  *
+ * <p><b>One long-lived handle per process.</b> A handle is not a connection or a session to open
+ * per request or per job: opening one reads the catalog, starts the protocol's background work
+ * and, under the monotonic and atomic protocols, makes a new writer incarnation. Each incarnation
+ * (and each of its writer lanes) that writes a page starts a chain with an entry in that page's
+ * header, and a full header takes a new chain only once a closed or dead writer's chain retires,
+ * at least 15 minutes after it stopped; until then the new writer's records wait in their queue,
+ * invisible. Many handles opened and closed in quick succession (about twenty chains fit the
+ * header of a 1 KB root, several hundred that of a 100 KB one) leave their records waiting that
+ * long; {@link
+ * DatabaseStats#recordsWaitingForRoom()} shows it. Keep one handle for the life of the process.
+ *
  * <p><b>Layout in storage</b> (under the configured database URI {@code db}):
  *
  * <ul>
@@ -723,7 +734,9 @@ public final class Database implements AutoCloseable {
         damage.corruptMessages(),
         damage.corruptPages(),
         damage.deadLettered(),
-        protocol.owedCheckpoints());
+        protocol.owedCheckpoints(),
+        protocol.recordsWaitingForRoom(),
+        protocol.writersWaitingForRoom());
   }
 
   /**

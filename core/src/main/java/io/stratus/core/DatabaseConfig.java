@@ -30,6 +30,11 @@ import java.util.regex.Pattern;
  * How to open a {@link Database}: which cloud services and database URI, which commit protocol,
  * page and pool sizes, times, identity, and the index extractors to attach.
  *
+ * <p>A configuration opens one handle per process, kept for the life of the process (see {@link
+ * Database}): every handle opened is a new writer incarnation, whose chains need room in the
+ * headers of the pages it writes, so opening handles per request or per job makes their writes
+ * wait ({@link DatabaseStats#recordsWaitingForRoom()}).
+ *
  * <p>Immutable. The builder validates each setting as it is given ({@link
  * io.stratus.InvalidConfigurationException}), and the rules between settings when it is built: a
  * setting of a protocol option ({@link ProtocolOption}) that the chosen protocol does not have is

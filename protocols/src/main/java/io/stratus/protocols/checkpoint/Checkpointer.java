@@ -208,7 +208,14 @@ public final class Checkpointer {
   /** How long a chain must not have advanced before it may be retired (see WriteChains). */
   private final long horizonMillis;
 
-  /** Records of retired chains skipped as stray copies, and records that waited for room. */
+  /**
+   * Per queue, the records (and writers) its last checkpoint here left waiting for room in the
+   * header ({@link WriteChains}); queues with none are absent.
+   */
+  private final Map<String, Room> waitingForRoom = new ConcurrentHashMap<>();
+
+  /** Records and writers waiting for room in one queue's header. */
+  private record Room(int records, int writers) {}
 
   /**
    * @param writes how pages are put: {@link CheckpointWrites#CONDITIONAL} (the storage must offer
@@ -252,6 +259,20 @@ public final class Checkpointer {
   /** This handle's writer lease and the probes of other writers' leases. */
   public WriterLeases leases() {
     return leases;
+  }
+
+  /**
+   * Records that this handle's latest checkpoint of each queue left waiting for room in the page
+   * header: their writers' chains have no entry yet and the header's budget is full until chains
+   * of closed or dead writers retire (a horizon of at least 15 minutes).
+   */
+  public long recordsWaitingForRoom() {
+    return waitingForRoom.values().stream().mapToLong(Room::records).sum();
+  }
+
+  /** The writers (incarnation and lane) of {@link #recordsWaitingForRoom()}, per queue. */
+  public long writersWaitingForRoom() {
+    return waitingForRoom.values().stream().mapToLong(Room::writers).sum();
   }
 
   /**
@@ -535,6 +556,11 @@ public final class Checkpointer {
             store,
             now,
             r -> blocked.contains(r) || held.blocked(r));
+    if (chains.waiting() > 0) {
+      waitingForRoom.put(queue, new Room(chains.waiting(), chains.waitingWriters()));
+    } else {
+      waitingForRoom.remove(queue);
+    }
     List<LogRecord> records = chains.apply();
     int applied;
     if (target.isTree()) {
