@@ -1,12 +1,10 @@
 package io.stratus.core;
 
 import io.stratus.CloudServiceException;
-import io.stratus.CorruptPageException;
 import io.stratus.DatabaseClosedException;
 import io.stratus.IndexNotAttachedException;
 import io.stratus.NoSuchCollectionException;
 import io.stratus.NoSuchIndexException;
-import io.stratus.StratusException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ConflictException;
@@ -21,10 +19,8 @@ import io.stratus.pagemanager.PageTransaction;
 import io.stratus.pagemanager.PageWriter;
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CommitProtocol;
-import io.stratus.protocols.CommitProtocols;
 import io.stratus.protocols.DamageReports;
 import io.stratus.protocols.DeadLetters;
-import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.StorageLayout;
@@ -107,8 +103,8 @@ public final class Database implements AutoCloseable {
 
   private final DeadLetters deadLetters;
 
-  private Database(
-      DatabaseConfig config, BufferPool pool, CommitProtocol protocol, DamageReports damage) {
+  /** A handle over {@code protocol} and {@code pool}, made by {@link Opening}. */
+  Database(DatabaseConfig config, BufferPool pool, CommitProtocol protocol, DamageReports damage) {
     this.config = config;
     this.damage = damage;
     this.storage = config.services().storage();
@@ -146,62 +142,7 @@ public final class Database implements AutoCloseable {
    */
   public static Database open(DatabaseConfig config) {
     Args.notNull(config, "config");
-    // Opening changes nothing shared that a second attempt would change again (queues and
-    // timeouts are set idempotently, recovery propagates idempotent records), so a transient
-    // failure is retried as the configuration's policy says.
-    RetryPolicy policy = config.retryPolicy();
-    return RetryLoop.run(
-        policy,
-        policy.jitter(config.clientId().hashCode()),
-        Database::transientCloudFailure,
-        () ->
-            CloudFailures.reading(
-                () -> "opening database " + config.databaseUri(), () -> openUnguarded(config)),
-        () -> {});
-  }
-
-  /** A cloud failure that says nothing took effect and the same call may succeed later. */
-  private static boolean transientCloudFailure(StratusException e) {
-    return e instanceof CloudServiceException && e.isRetryable();
-  }
-
-  private static Database openUnguarded(DatabaseConfig config) {
-    Args.notNull(config, "config");
-    BufferPool pool =
-        new BufferPool(config.services().storage(), config.bufferPoolConfig(), config.clock());
-    CommitProtocol protocol = null;
-    DamageReports damage = new DamageReports();
-    try {
-      protocol =
-          CommitProtocols.create(
-              config.protocol(),
-              new ProtocolContext(
-                  config.services(),
-                  config.databaseUri(),
-                  config.clientId(),
-                  config.clock(),
-                  config.crashPoints(),
-                  pool,
-                  config.checkpointInterval(),
-                  config.checkpointExecutor(),
-                  config.checkpoints(),
-                  config.writerLanes(),
-                  config.isolation(),
-                  damage));
-      Database db = new Database(config, pool, protocol, damage);
-      try {
-        db.catalog.current();
-      } catch (CorruptPageException e) {
-        throw EncryptionAtOpen.explain(config, db.catalog.uri(), e);
-      }
-      return db;
-    } catch (RuntimeException | Error e) {
-      if (protocol != null) {
-        protocol.close();
-      }
-      pool.close();
-      throw e;
-    }
+    return Opening.open(config);
   }
 
   /** The configuration this handle was opened with. */
@@ -489,7 +430,7 @@ public final class Database implements AutoCloseable {
           first,
           policy,
           policy.jitter(transactionIds.get()),
-          Database::transientCloudFailure,
+          RetryLoop::transientCloudFailure,
           () ->
               CloudFailures.reading(
                   () -> "beginning a transaction", () -> beginUnguarded(readOnly)));
@@ -762,6 +703,11 @@ public final class Database implements AutoCloseable {
    */
   public boolean isClosed() {
     return closed;
+  }
+
+  /** Reads the catalog (at open: an absent one is an empty database). */
+  void readCatalog() {
+    catalog.current();
   }
 
   // ---- for Transaction ----

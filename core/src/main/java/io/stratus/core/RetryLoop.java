@@ -1,5 +1,6 @@
 package io.stratus.core;
 
+import io.stratus.CloudServiceException;
 import io.stratus.StratusException;
 import java.util.SplittableRandom;
 import java.util.function.Predicate;
@@ -14,6 +15,11 @@ import java.util.function.Supplier;
  */
 final class RetryLoop {
   private RetryLoop() {}
+
+  /** A cloud failure that says nothing took effect and the same call may succeed later. */
+  static boolean transientCloudFailure(StratusException e) {
+    return e instanceof CloudServiceException && e.isRetryable();
+  }
 
   /**
    * Runs {@code attempt} until it returns, or fails in a way {@code retry} refuses, or {@code

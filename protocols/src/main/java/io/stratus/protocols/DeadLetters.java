@@ -95,7 +95,7 @@ public final class DeadLetters {
       this(item, queue, messageId, reason, setAsideAt, payload, OptionalLong.empty());
     }
 
-    /** This entry with other bytes (a message repaired by hand, to {@linkplain #replay replay}). */
+    /** This entry with other bytes (a message repaired by hand, to {@linkplain DeadLetters#replay replay}). */
     public Entry withPayload(byte[] repaired) {
       return new Entry(item, queue, messageId, reason, setAsideAt, repaired, key);
     }
