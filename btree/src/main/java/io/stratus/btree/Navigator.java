@@ -35,10 +35,18 @@ final class Navigator {
     return rootUri;
   }
 
-  /** The root page; a tree that was never created is a caller error. */
+  /**
+   * The root page; a tree that was never created is a caller error, unless the store's reads may
+   * lag behind writes: then the tree may have been created moments ago (retryable).
+   *
+   * @throws StalePageException when the root is missing from a store whose reads may lag
+   */
   Page root(PageStore store) {
     Optional<Page> root = store.read(rootUri);
     if (root.isEmpty()) {
+      if (store.readsMayLag()) {
+        throw new StalePageException(rootUri);
+      }
       throw new InvalidRequestException(
           "there is no B-link tree at " + rootUri + " (create it first)");
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.CorruptPageException;
+import io.stratus.InvalidRequestException;
 import io.stratus.StalePageException;
 import io.stratus.StratusException;
 import io.stratus.pagemanager.Page;
@@ -63,5 +64,26 @@ class MissingPageTest {
     store.pages.put(leafOfK42, hidden); // the write becomes visible
     assertThat(tree.get(store, b("k042")))
         .hasValueSatisfying(v -> assertThat(v).isEqualTo(b("value-42")));
+  }
+
+  /**
+   * A root that reads as absent: a tree that does not exist on strongly consistent storage (a
+   * caller error, not retryable), one created moments ago where reads may lag (retryable).
+   */
+  @Test
+  void aMissingRootIsNoTreeOnlyWhereReadsCannotLag() {
+    BLinkTree absent = BLinkTree.open("fresh/root");
+    assertThatThrownBy(() -> absent.get(store, b("k")))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("there is no B-link tree at fresh/root")
+        .satisfies(e -> assertThat(((StratusException) e).isRetryable()).isFalse());
+
+    store.readsMayLag = true;
+    assertThatThrownBy(() -> absent.get(store, b("k")))
+        .isInstanceOf(StalePageException.class)
+        .hasMessageContaining("there is no B-link tree at fresh/root")
+        .hasMessageContaining("created moments ago")
+        .satisfies(e -> assertThat(((StratusException) e).isRetryable()).isTrue())
+        .satisfies(e -> assertThat(((StalePageException) e).uri()).isEqualTo("fresh/root"));
   }
 }

@@ -1,5 +1,6 @@
 package io.stratus.core;
 
+import io.stratus.CloudServiceException;
 import io.stratus.DatabaseClosedException;
 import io.stratus.IndexNotAttachedException;
 import io.stratus.NoSuchCollectionException;
@@ -19,10 +20,8 @@ import io.stratus.pagemanager.PageTransaction;
 import io.stratus.pagemanager.PageWriter;
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CommitProtocol;
-import io.stratus.protocols.CommitProtocols;
 import io.stratus.protocols.DamageReports;
 import io.stratus.protocols.DeadLetters;
-import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.RecoverySummary;
@@ -44,6 +43,17 @@ import java.util.concurrent.atomic.LongAdder;
  * A handle on one database stored in the cloud: the record manager of paper 000, section 3.2. An
  * application opens one handle per process and shares it between its request threads; each unit
  * of work runs in its own {@link Transaction} ({@link #begin()}).
+ *
+ * <p><b>One long-lived handle per process.</b> A handle is not a connection or a session to open
+ * per request or per job: opening one reads the catalog, starts the protocol's background work
+ * and, under the monotonic and atomic protocols, makes a new writer incarnation. Each incarnation
+ * (and each of its writer lanes) that writes a page starts a chain with an entry in that page's
+ * header, and a full header takes a new chain only once a closed or dead writer's chain retires,
+ * at least 15 minutes after it stopped; until then the new writer's records wait in their queue,
+ * invisible. Many handles opened and closed in quick succession (about twenty chains fit the
+ * header of a 1 KB root, several hundred that of a 100 KB one) leave their records waiting that
+ * long; {@link
+ * DatabaseStats#recordsWaitingForRoom()} shows it. Keep one handle for the life of the process.
  *
  * <p><b>Layout in storage</b> (under the configured database URI {@code db}):
  *
@@ -96,7 +106,8 @@ public final class Database implements AutoCloseable {
 
   private final DeadLetters deadLetters;
 
-  private Database(
+  /** A handle over {@code protocol}, {@code pool} and {@code catalog}, made by {@link Opening}. */
+  Database(
       DatabaseConfig config,
       BufferPool pool,
       CatalogStore catalog,
@@ -116,6 +127,7 @@ public final class Database implements AutoCloseable {
         new DeadLetters(
             storage,
             config.services().hasSimpleQueues() ? config.services().simpleQueues() : null,
+            config.services().hasAdvancedQueues() ? config.services().advancedQueues() : null,
             layout,
             config.clock(),
             damage);
@@ -124,60 +136,24 @@ public final class Database implements AutoCloseable {
   /**
    * Opens the database described by {@code config}, reading its catalog (an absent catalog is an
    * empty database; nothing is written until a collection is created), which records the protocol
-   * the database runs (one written before gets this handle's; see docs/operations.md).
+   * the database runs (one written before gets this handle's; see docs/operations.md). A transient
+   * cloud failure (a refused, throttled or unanswered call) is retried as the configuration's
+   * {@linkplain DatabaseConfig#retryPolicy() retry policy} says; only when its attempts are used up
+   * does open fail, with the last failure (retryable; the earlier ones attached as suppressed).
    *
    * @throws io.stratus.InvalidConfigurationException when the database runs a protocol the
    *     configured one cannot share it with ({@link ProtocolKind#sharesDatabasesWith})
    * @throws io.stratus.InvalidRequestException when the configured protocol is not available yet
+   * @throws io.stratus.InvalidConfigurationException when the configuration's encryption does not
+   *     fit the stored database: it is encrypted and the configuration has no keyring, or a keyring
+   *     without the key that sealed its catalog; or it is not encrypted and the configuration has
+   *     a keyring
    * @throws io.stratus.CorruptPageException when the stored catalog is damaged
-   * @throws io.stratus.CloudServiceException when storage cannot be read
+   * @throws io.stratus.CloudServiceException when the cloud services kept failing
    */
   public static Database open(DatabaseConfig config) {
     Args.notNull(config, "config");
-    return CloudFailures.reading(
-        () -> "opening database " + config.databaseUri(), () -> openUnguarded(config));
-  }
-
-  private static Database openUnguarded(DatabaseConfig config) {
-    Args.notNull(config, "config");
-    BufferPool pool =
-        new BufferPool(config.services().storage(), config.bufferPoolConfig(), config.clock());
-    CommitProtocol protocol = null;
-    DamageReports damage = new DamageReports();
-    try {
-      CatalogStore catalog =
-          new CatalogStore(
-              config.databaseUri(),
-              config.protocol(),
-              new PageWriter(config.services().storage(), pool),
-              pool);
-      catalog.current(); // refuses another protocol's database before this one touches a queue
-      protocol =
-          CommitProtocols.create(
-              config.protocol(),
-              new ProtocolContext(
-                  config.services(),
-                  config.databaseUri(),
-                  config.clientId(),
-                  config.clock(),
-                  config.crashPoints(),
-                  pool,
-                  config.checkpointInterval(),
-                  config.checkpointExecutor(),
-                  config.checkpoints(),
-                  config.writerLanes(),
-                  config.isolation(),
-                  damage));
-      Database db = new Database(config, pool, catalog, protocol, damage);
-      catalog.recordIfMissing();
-      return db;
-    } catch (RuntimeException | Error e) {
-      if (protocol != null) {
-        protocol.close();
-      }
-      pool.close();
-      throw e;
-    }
+    return Opening.open(config);
   }
 
   /**
@@ -435,12 +411,12 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * Runs {@code fn} in a transaction and commits it, retrying with the {@linkplain
-   * RetryPolicy#defaults() default policy} while the failure says nothing took effect; returns
+   * Runs {@code fn} in a transaction and commits it, retrying with the configuration's {@linkplain
+   * DatabaseConfig#retryPolicy() retry policy} while the failure says nothing took effect; returns
    * what {@code fn} returned. See {@link #run(RetryPolicy, TransactionFunction)}.
    */
   public <T> T run(TransactionFunction<T> fn) {
-    return run(RetryPolicy.defaults(), fn);
+    return run(config.retryPolicy(), fn);
   }
 
   /**
@@ -470,7 +446,7 @@ public final class Database implements AutoCloseable {
    * @throws io.stratus.InvalidRequestException when {@code fn} writes (use {@link #run})
    */
   public <T> T read(TransactionFunction<T> fn) {
-    return read(RetryPolicy.defaults(), fn);
+    return read(config.retryPolicy(), fn);
   }
 
   /** {@link #read(TransactionFunction)} with the retries of {@code policy}. */
@@ -484,12 +460,29 @@ public final class Database implements AutoCloseable {
     return begin(false);
   }
 
-  /** Begins a transaction; {@code readOnly}: one that will not commit changes. */
+  /**
+   * Begins a transaction; {@code readOnly}: one that will not commit changes. A transient cloud
+   * failure (a refused counter poll of the isolating protocols, a throttled read) is retried as
+   * the configuration's {@link DatabaseConfig#retryPolicy() retry policy} says: beginning changes
+   * nothing shared.
+   */
   Transaction begin(boolean readOnly) {
     try { // not through a lambda: every request begins transactions
       return beginUnguarded(readOnly);
     } catch (CloudException e) {
-      throw CloudFailures.reading("beginning a transaction", e);
+      CloudServiceException first = CloudFailures.reading("beginning a transaction", e);
+      if (!first.isRetryable()) {
+        throw first;
+      }
+      RetryPolicy policy = config.retryPolicy();
+      return RetryLoop.after(
+          first,
+          policy,
+          policy.jitter(transactionIds.get()),
+          RetryLoop::transientCloudFailure,
+          () ->
+              CloudFailures.reading(
+                  () -> "beginning a transaction", () -> beginUnguarded(readOnly)));
     }
   }
 
@@ -731,7 +724,9 @@ public final class Database implements AutoCloseable {
         damage.corruptMessages(),
         damage.corruptPages(),
         damage.deadLettered(),
-        protocol.owedCheckpoints());
+        protocol.owedCheckpoints(),
+        protocol.recordsWaitingForRoom(),
+        protocol.writersWaitingForRoom());
   }
 
   /**
@@ -791,7 +786,17 @@ public final class Database implements AutoCloseable {
     if (def.isEmpty()) {
       def = catalog.fresh().collection(name);
     }
-    return def.orElseThrow(() -> new NoSuchCollectionException(name));
+    return def.orElseThrow(() -> noSuchCollection(name));
+  }
+
+  /**
+   * The failure for a collection the fresh catalog lacks: retryable where storage reads may lag
+   * behind writes, since the collection may have been created moments ago.
+   */
+  NoSuchCollectionException noSuchCollection(String name) {
+    return pool.readsMayLag()
+        ? NoSuchCollectionException.notVisibleYet(name)
+        : new NoSuchCollectionException(name);
   }
 
   /**

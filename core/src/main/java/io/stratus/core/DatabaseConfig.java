@@ -30,6 +30,11 @@ import java.util.regex.Pattern;
  * How to open a {@link Database}: which cloud services and database URI, which commit protocol,
  * page and pool sizes, times, identity, and the index extractors to attach.
  *
+ * <p>A configuration opens one handle per process, kept for the life of the process (see {@link
+ * Database}): every handle opened is a new writer incarnation, whose chains need room in the
+ * headers of the pages it writes, so opening handles per request or per job makes their writes
+ * wait ({@link DatabaseStats#recordsWaitingForRoom()}).
+ *
  * <p>Immutable. The builder validates each setting as it is given ({@link
  * io.stratus.InvalidConfigurationException}), and the rules between settings when it is built: a
  * setting of a protocol option ({@link ProtocolOption}) that the chosen protocol does not have is
@@ -52,7 +57,7 @@ import java.util.regex.Pattern;
  *       {@link #DEFAULT_WRITER_LANES} (monotonic and atomic: {@link
  *       ProtocolOption#WRITER_LANES});
  *   <li>client id: a random UUID per configuration; clock: the system UTC clock; crash points:
- *       none;
+ *       none; retries: {@link RetryPolicy#defaults()};
  *   <li>encryption: off ({@link Builder#encryption} turns on client-side encryption of every
  *       page and log message with a {@link Keyring}).
  * </ul>
@@ -129,6 +134,7 @@ public final class DatabaseConfig {
   private final String clientId;
   private final Clock clock;
   private final CrashPoints crashPoints;
+  private final RetryPolicy retryPolicy;
   private final Map<IndexId, IndexKeyExtractor> extractors;
 
   /** A collection and one of its indexes. */
@@ -220,6 +226,7 @@ public final class DatabaseConfig {
     this.clientId = b.clientId == null ? UUID.randomUUID().toString() : b.clientId;
     this.clock = b.clock;
     this.crashPoints = b.crashPoints;
+    this.retryPolicy = b.retryPolicy;
     this.extractors = Map.copyOf(b.extractors);
   }
 
@@ -345,6 +352,16 @@ public final class DatabaseConfig {
     return crashPoints;
   }
 
+  /**
+   * How the handle retries failures that are safe to retry: {@link Database#open} and {@link
+   * Database#begin()} on transient cloud failures (a refused or throttled call), and {@link
+   * Database#run(TransactionFunction)} / {@link Database#read(TransactionFunction)} without a
+   * policy of their own.
+   */
+  public RetryPolicy retryPolicy() {
+    return retryPolicy;
+  }
+
   BufferPoolConfig bufferPoolConfig() {
     return pool;
   }
@@ -380,6 +397,7 @@ public final class DatabaseConfig {
     private String clientId;
     private Clock clock = Clock.systemUTC();
     private CrashPoints crashPoints = CrashPoints.none();
+    private RetryPolicy retryPolicy = RetryPolicy.defaults();
     private final Map<IndexId, IndexKeyExtractor> extractors = new LinkedHashMap<>();
 
     /** Protocol options set explicitly, each with the first setting that set it. */
@@ -663,6 +681,17 @@ public final class DatabaseConfig {
     /** Named steps at which tests kill the client; production leaves the default. */
     public Builder crashPoints(CrashPoints crashPoints) {
       this.crashPoints = Args.notNull(crashPoints, "crashPoints");
+      return this;
+    }
+
+    /**
+     * How the handle retries failures that are safe to retry (default {@link
+     * RetryPolicy#defaults()}): opening the database and beginning a transaction are retried on
+     * transient cloud failures, and {@code Database.run} and {@code read} use it when given no
+     * policy.
+     */
+    public Builder retryPolicy(RetryPolicy policy) {
+      this.retryPolicy = Args.notNull(policy, "policy");
       return this;
     }
 

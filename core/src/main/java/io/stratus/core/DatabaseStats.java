@@ -26,6 +26,8 @@ public final class DatabaseStats {
   private final long corruptPages;
   private final long deadLettered;
   private final long owedCheckpoints;
+  private final long recordsWaitingForRoom;
+  private final long writersWaitingForRoom;
 
   DatabaseStats(
       BufferPoolStats bufferPool,
@@ -42,7 +44,9 @@ public final class DatabaseStats {
       long corruptMessages,
       long corruptPages,
       long deadLettered,
-      long owedCheckpoints) {
+      long owedCheckpoints,
+      long recordsWaitingForRoom,
+      long writersWaitingForRoom) {
     this.bufferPool = Objects.requireNonNull(bufferPool, "bufferPool");
     this.commits = commits;
     this.aborts = aborts;
@@ -58,6 +62,8 @@ public final class DatabaseStats {
     this.corruptPages = corruptPages;
     this.deadLettered = deadLettered;
     this.owedCheckpoints = owedCheckpoints;
+    this.recordsWaitingForRoom = recordsWaitingForRoom;
+    this.writersWaitingForRoom = writersWaitingForRoom;
   }
 
   /** The buffer pool's counters (hits, misses, refreshes, evictions, size). */
@@ -162,6 +168,26 @@ public final class DatabaseStats {
     return owedCheckpoints;
   }
 
+  /**
+   * Committed records this handle's checkpoints found waiting for room in a page header, as of
+   * each queue's latest checkpoint here (monotonic and atomic protocols). Every handle
+   * incarnation and writer lane that writes a page starts a chain with an entry in that page's
+   * header (its tree root, for inserts and deletes), and a full header takes a new chain only
+   * once a closed or dead writer's chain retires, at least 15 minutes after it stopped. Handles
+   * opened and closed in quick succession (one per request, a short-lived process per job) fill
+   * it; their records stay invisible meanwhile. Open one handle per process and keep it; a count
+   * above 0 that persists says handles are being made too often (see {@link
+   * #writersWaitingForRoom()}).
+   */
+  public long recordsWaitingForRoom() {
+    return recordsWaitingForRoom;
+  }
+
+  /** The writer chains (handle incarnation and lane) that hold {@link #recordsWaitingForRoom()}. */
+  public long writersWaitingForRoom() {
+    return writersWaitingForRoom;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof DatabaseStats s
@@ -179,7 +205,9 @@ public final class DatabaseStats {
         && corruptMessages == s.corruptMessages
         && corruptPages == s.corruptPages
         && deadLettered == s.deadLettered
-        && owedCheckpoints == s.owedCheckpoints;
+        && owedCheckpoints == s.owedCheckpoints
+        && recordsWaitingForRoom == s.recordsWaitingForRoom
+        && writersWaitingForRoom == s.writersWaitingForRoom;
   }
 
   @Override
@@ -199,7 +227,9 @@ public final class DatabaseStats {
         corruptMessages,
         corruptPages,
         deadLettered,
-        owedCheckpoints);
+        owedCheckpoints,
+        recordsWaitingForRoom,
+        writersWaitingForRoom);
   }
 
   @Override
@@ -232,6 +262,10 @@ public final class DatabaseStats {
         + deadLettered
         + ", owedCheckpoints="
         + owedCheckpoints
+        + ", recordsWaitingForRoom="
+        + recordsWaitingForRoom
+        + ", writersWaitingForRoom="
+        + writersWaitingForRoom
         + ", bufferPool="
         + bufferPool
         + "}";

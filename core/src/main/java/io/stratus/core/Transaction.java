@@ -526,7 +526,7 @@ public final class Transaction implements AutoCloseable {
       catalog = db.freshCatalog(); // created elsewhere since this snapshot was taken?
       c = catalog.collection(name);
     }
-    return c.orElseThrow(() -> new io.stratus.NoSuchCollectionException(name));
+    return c.orElseThrow(() -> db.noSuchCollection(name));
   }
 
   private IndexDef index(CollectionDef c, String name) {

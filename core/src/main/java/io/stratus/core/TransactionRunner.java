@@ -2,7 +2,6 @@ package io.stratus.core;
 
 import io.stratus.InvalidRequestException;
 import io.stratus.StratusException;
-import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -37,53 +36,34 @@ final class TransactionRunner {
   <T> T run(RetryPolicy policy, TransactionFunction<T> fn, boolean writes) {
     Args.notNull(policy, "policy");
     Args.notNull(fn, "fn");
-    SplittableRandom jitter = policy.jitter(runs.incrementAndGet());
-    RuntimeException failures = null;
-    for (int attempt = 1; ; attempt++) {
-      RuntimeException failure;
-      try (Transaction tx = db.begin(!writes)) {
-        T value = fn.apply(tx);
-        if (!tx.isOpen()) {
-          throw new InvalidRequestException(
-              "the transaction function ended its transaction "
-                  + tx.id()
-                  + " itself; the runner commits or ends it");
-        }
-        if (writes) {
-          tx.commit();
-        } else if (tx.hasChanges()) {
-          throw new InvalidRequestException(
-              "a read-only transaction function wrote records"
-                  + " (transaction "
-                  + tx.id()
-                  + "); use Database.run to commit changes");
-        }
-        return value;
-      } catch (StratusException e) {
-        if (!e.isRetryable()) {
-          throw attach(e, failures);
-        }
-        failure = e;
-      }
-      failures = attach(failure, failures);
-      if (attempt >= policy.maxAttempts()) {
-        throw failures;
-      }
-      retries.increment();
-      try {
-        policy.sleeper().sleep(policy.backoffBefore(attempt + 1, jitter));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw failures;
-      }
-    }
+    return RetryLoop.run(
+        policy,
+        policy.jitter(runs.incrementAndGet()),
+        StratusException::isRetryable,
+        () -> attempt(fn, writes),
+        retries::increment);
   }
 
-  /** {@code latest} with the earlier failures of the run attached as suppressed. */
-  private static RuntimeException attach(RuntimeException latest, RuntimeException earlier) {
-    if (earlier != null && earlier != latest) {
-      latest.addSuppressed(earlier);
+  /** One attempt: begin, apply {@code fn}, commit (or end, for a read). */
+  private <T> T attempt(TransactionFunction<T> fn, boolean writes) {
+    try (Transaction tx = db.begin(!writes)) {
+      T value = fn.apply(tx);
+      if (!tx.isOpen()) {
+        throw new InvalidRequestException(
+            "the transaction function ended its transaction "
+                + tx.id()
+                + " itself; the runner commits or ends it");
+      }
+      if (writes) {
+        tx.commit();
+      } else if (tx.hasChanges()) {
+        throw new InvalidRequestException(
+            "a read-only transaction function wrote records"
+                + " (transaction "
+                + tx.id()
+                + "); use Database.run to commit changes");
+      }
+      return value;
     }
-    return latest;
   }
 }

@@ -66,7 +66,7 @@
  * ├─ CodecException                 a codec could not encode or decode a value
  * └─ InvalidRequestException        the request is wrong; repeating it fails again
  *    ├─ InvalidConfigurationException  a setting is out of range or not for the protocol
- *    ├─ NoSuchCollectionException
+ *    ├─ NoSuchCollectionException   retryable where storage reads lag (created moments ago?)
  *    ├─ NoSuchIndexException
  *    ├─ DuplicateKeyException       create of a key that exists
  *    ├─ RecordTooLargeException     record or index entry does not fit a page; nothing changed

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.CommitFailedException;
 import io.stratus.DatabaseInRecoveryException;
+import io.stratus.cloudapi.AdvancedMessage;
 import io.stratus.cloudapi.AdvancedQueueService;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CloudLimits;
@@ -19,11 +20,19 @@ import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.protocols.CheckpointSummary;
+import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.advanced.AdvancedAtomicLog;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -156,7 +165,9 @@ class AdvancedAtomicTest {
 
       assertThatThrownBy(() -> touch(b, 150, "refused"))
           .isInstanceOf(DatabaseInRecoveryException.class)
-          .satisfies(e -> assertThat(((CommitFailedException) e).isRetryable()).isTrue());
+          .satisfies(e -> assertThat(((CommitFailedException) e).isRetryable()).isTrue())
+          .hasMessageContaining("another client holds the recovery lock")
+          .hasMessageContaining("If that client stopped too, its lock lapses at most 30.0 s");
       assertThat(messages(f, COMMIT)).as("nothing sent; the stale record waits").isEqualTo(1);
 
       CloudFutures.await(f.services().locks().release(COMMIT, "another-recoverer"));
@@ -240,7 +251,8 @@ class AdvancedAtomicTest {
   /**
    * Damaged messages are never dropped silently nor applied in part: a garbled log message under a
    * committed transaction's key leaves that transaction (commit record and log) in place and
-   * unapplied, a garbled commit record stays in the queue, and neither stops other commits.
+   * unapplied, a garbled commit record is set aside into the dead-letter area, and neither stops
+   * other commits.
    */
   @Test
   void damagedMessagesAreLeftInPlaceAndNeverAppliedInPart(@Seed long seed) {
@@ -261,13 +273,95 @@ class AdvancedAtomicTest {
       touch(b, 150, "goes-through");
       ex.runAll();
       assertThat(messages(f, COMMIT))
-          .as("the transaction's commit record and the garbled one")
-          .isEqualTo(2);
+          .as("the transaction's commit record (the garbled one is set aside)")
+          .isEqualTo(1);
+      assertThat(b.deadLetters())
+          .singleElement()
+          .satisfies(e -> assertThat(e.queue()).isEqualTo(COMMIT));
       assertThat(messages(f, LOG)).as("its log messages and the garbled one").isEqualTo(KEYS + 1);
       settle(f, b);
       Database reader = f.open(advanced(f, "reader", ex));
       assertThat(applied(reader, 1)).as("nothing of a transaction with a damaged message").isZero();
       assertThat(BasicProtocolTest.read(reader, 150)).isEqualTo("goes-through");
+    }
+  }
+
+  /**
+   * Garbage in the shared ATOMIC COMMIT queue is set aside into the dead-letter area with its key
+   * (so a replay puts it back as it was), counted and warned about once, and no longer reported
+   * as transactions waiting, however often the handle checks and checkpoints.
+   */
+  @Test
+  void garbageInTheCommitQueueIsSetAsideCountedAndWarnedOnce(@Seed long seed) {
+    try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable());
+        Warnings warnings = new Warnings()) {
+      ManualExecutor ex = new ManualExecutor();
+      Database b = f.open(advanced(f, "b", ex));
+      load(b, 200);
+      AdvancedQueueService q = f.services().advancedQueues();
+      byte[] garbage = "not a commit record".getBytes(StandardCharsets.UTF_8);
+      List<Long> ids = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        ids.add(CloudFutures.await(q.send(COMMIT, garbage, 7)));
+      }
+      f.clock.advance(Duration.ofSeconds(61));
+
+      for (int round = 0; round < 5; round++) {
+        touch(b, 150, "round-" + round);
+        ex.runAll();
+        CheckpointSummary s = b.checkpointAll();
+        assertThat(s.transactionsWaiting()).as("round %s: %s", round, s).isZero();
+        f.clock.advance(Duration.ofSeconds(13));
+      }
+      assertThat(messages(f, COMMIT)).as("garbage left in the queue").isZero();
+      assertThat(b.stats().corruptMessages()).isEqualTo(3);
+      assertThat(b.stats().deadLettered()).isEqualTo(3);
+      for (long id : ids) {
+        assertThat(warnings.mentioning("message " + id + " ")).as("warnings of %s", id).hasSize(1);
+      }
+      List<DeadLetters.Entry> dead = b.deadLetters();
+      assertThat(dead)
+          .hasSize(3)
+          .allSatisfy(
+              e -> {
+                assertThat(e.queue()).isEqualTo(COMMIT);
+                assertThat(e.key()).hasValue(7);
+                assertThat(e.payload()).isEqualTo(garbage);
+              });
+
+      b.replayDeadLetter(dead.get(0));
+      List<AdvancedMessage> back = CloudFutures.await(q.receiveAfterId(COMMIT, 10, 0));
+      assertThat(back).singleElement().satisfies(m -> assertThat(m.key()).isEqualTo(7));
+      assertThat(b.deadLetters()).hasSize(2);
+    }
+  }
+
+  /** Captures the warnings the protocols log, through java.util.logging (System.Logger's backend). */
+  static final class Warnings extends Handler implements AutoCloseable {
+    private final Logger logger = Logger.getLogger("io.stratus.protocols");
+    private final List<String> lines = new CopyOnWriteArrayList<>();
+
+    Warnings() {
+      logger.addHandler(this);
+    }
+
+    List<String> mentioning(String text) {
+      return lines.stream().filter(l -> l.contains(text)).toList();
+    }
+
+    @Override
+    public void publish(LogRecord r) {
+      if (r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+        lines.add(r.getMessage());
+      }
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {
+      logger.removeHandler(this);
     }
   }
 }

@@ -238,6 +238,58 @@ class EncryptionTest {
     }
   }
 
+  /**
+   * A configuration whose encryption does not fit the stored database is refused at open as a
+   * configuration error that says what is stored and what to change, not as a corrupt catalog:
+   * no keyring for an encrypted database, a keyring without the catalog's key, a keyring for a
+   * database written without encryption.
+   */
+  @Test
+  void aConfigurationWhoseEncryptionDoesNotFitTheDatabaseIsRefusedAtOpen(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      f.open(f.config().encryption(keyring(seed))).createCollection("items");
+
+      assertThatThrownBy(() -> f.open(f.config()))
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("is encrypted")
+          .hasMessageContaining("\"db-1\"")
+          .hasMessageContaining("no keyring")
+          .hasMessageContaining("DatabaseConfig.Builder.encryption")
+          .hasCauseInstanceOf(CorruptPageException.class);
+
+      Keyring other =
+          Keyring.builder().key("other-1", material(seed + 7)).defaultKey("other-1").build();
+      assertThatThrownBy(() -> f.open(f.config().encryption(other)))
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("is encrypted with key \"db-1\"")
+          .hasMessageContaining("lacks")
+          .hasMessageContaining("other-1")
+          .hasMessageContaining("add that key");
+    }
+    try (Fixture f = new Fixture(seed)) {
+      f.open(f.config()).createCollection("items");
+      assertThatThrownBy(() -> f.open(f.config().encryption(keyring(seed))))
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("is not encrypted")
+          .hasMessageContaining("without DatabaseConfig.Builder.encryption");
+    }
+  }
+
+  /** A catalog damaged under the right keys is still reported as a corrupt page. */
+  @Test
+  void aDamagedEncryptedCatalogIsStillACorruptPage(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      f.open(f.config().encryption(keyring(seed))).createCollection("items");
+      String catalog = Fixture.DB + "/catalog";
+      byte[] stored = raw(f, catalog).payload();
+      stored[stored.length - 1] ^= 1;
+      CloudFutures.await(f.services().storage().put(catalog, stored, Map.of()));
+      assertThatThrownBy(() -> f.open(f.config().encryption(keyring(seed))))
+          .isInstanceOf(CorruptPageException.class)
+          .hasMessageContaining(catalog);
+    }
+  }
+
   @Test
   void aPageSizeAboveTheEncryptedObjectLimitIsRefusedAtBuild(@Seed long seed) {
     try (Fixture f =

@@ -16,6 +16,8 @@ import io.stratus.NoSuchIndexException;
 import io.stratus.RecordTooLargeException;
 import io.stratus.StratusException;
 import io.stratus.TransactionClosedException;
+import io.stratus.cloudapi.inprocess.QueueBehavior;
+import io.stratus.cloudapi.inprocess.StorageConsistency;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.pagemanager.BufferPoolConfig;
@@ -23,6 +25,7 @@ import io.stratus.protocols.Guarantee;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -57,6 +60,62 @@ class ErrorsTest {
           .isInstanceOf(NoSuchCollectionException.class);
       assertThatThrownBy(() -> db.indexes("nope")).isInstanceOf(NoSuchCollectionException.class);
       assertThat(new NoSuchIndexException("a", "b")).isInstanceOf(InvalidRequestException.class);
+    }
+  }
+
+  /**
+   * Where storage reads may lag behind writes, a collection another handle created moments ago
+   * is reported as possibly not visible yet, retryably, and {@code Database.run} / {@code read}
+   * retry until it shows; on strongly consistent storage a missing collection is not retryable.
+   */
+  @Test
+  void aCollectionCreatedMomentsAgoOnLaggingStorageIsRetried(@Seed long seed) throws Exception {
+    Duration window = Duration.ofSeconds(30);
+    try (Fixture f =
+        new Fixture(
+            seed,
+            true,
+            QueueBehavior.reliable(),
+            b -> b.storageConsistency(new StorageConsistency(window, 1.0)))) {
+      f.open().createCollection("items");
+      Database fresh = f.open();
+      Throwable missing =
+          catchThrowable(
+              () -> {
+                try (Transaction tx = fresh.begin()) {
+                  tx.read("items", Key.of(1L));
+                }
+              });
+      assertThat(missing)
+          .isInstanceOf(NoSuchCollectionException.class)
+          .hasMessageContaining("\"items\"")
+          .hasMessageContaining("created moments ago");
+      assertThat(((StratusException) missing).isRetryable()).isTrue();
+
+      List<Duration> waits = new ArrayList<>();
+      RetryPolicy policy =
+          RetryPolicy.builder()
+              .seed(seed)
+              .sleeper(
+                  d -> {
+                    waits.add(d);
+                    f.clock.advance(Duration.ofSeconds(10));
+                  })
+              .build();
+      Optional<byte[]> value = fresh.read(policy, tx -> tx.read("items", Key.of(1L)));
+      assertThat(value).isEmpty();
+      assertThat(waits).as("retried until the collection showed").isNotEmpty();
+    }
+    try (Fixture f = new Fixture(seed)) {
+      Throwable missing =
+          catchThrowable(
+              () -> {
+                try (Transaction tx = f.open().begin()) {
+                  tx.read("items", Key.of(1L));
+                }
+              });
+      assertThat(missing).isInstanceOf(NoSuchCollectionException.class);
+      assertThat(((StratusException) missing).isRetryable()).isFalse();
     }
   }
 

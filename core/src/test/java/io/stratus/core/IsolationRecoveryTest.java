@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.CommitFailedException;
 import io.stratus.TransactionConflictException;
+import io.stratus.TransactionTimeoutException;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.FaultInterceptor;
 import io.stratus.cloudapi.decorate.FaultPlan;
@@ -276,6 +277,42 @@ class IsolationRecoveryTest {
       touch(b, 30, "next");
       b.checkpointAll();
       assertThat(applied(f.open(config(f, kind, "late")), 1)).isEqualTo(KEYS - 1);
+    }
+  }
+
+  /**
+   * A client that stops between taking its commit id and finishing its commit holds the counter
+   * back: another client's next begin (whose snapshot must include its own later commit) fails
+   * retryably with a message naming the cause, the held commit id and how long it can last (the
+   * isolation lease, or the atomic timeout once recovery can finish it); past the lease the
+   * counter moves on and begins work again.
+   */
+  @org.junit.jupiter.api.Test
+  void aStoppedClientsCommitIdStallsBeginsWithAMessageNamingCauseAndDuration(@Seed long seed) {
+    ProtocolKind kind = ProtocolKind.SNAPSHOT_ISOLATION;
+    try (Fixture f = new Fixture(seed, true, QueueBehavior.reliable(), smallAdvancedMessages())) {
+      Database b = f.open(config(f, kind, "b"));
+      load(b, 200);
+      ScriptedCrashPoints crash = new ScriptedCrashPoints().arm("isolation.after-log", 1);
+      Database a = f.open(config(f, kind, "a").crashPoints(crash));
+      assertThatThrownBy(() -> wideRound(a, 1)).isInstanceOf(SimulatedCrashException.class);
+      touch(b, 31, "after the stop"); // a commit id above the one the stopped client holds
+
+      assertThatThrownBy(() -> b.begin().close())
+          .isInstanceOfSatisfying(
+              TransactionTimeoutException.class,
+              e -> {
+                assertThat(e.isRetryable()).isTrue();
+                assertThat(e.getMessage())
+                    .contains("was taken and not validated")
+                    .contains("client that took it stopped")
+                    .contains("at most 120.0 s after it was taken")
+                    .contains("isolation lease")
+                    .contains("atomic timeout (60.0 s)")
+                    .contains("retry");
+              });
+      f.clock.advance(Duration.ofSeconds(121));
+      assertThat(BasicProtocolTest.read(b, 31)).isEqualTo("after the stop");
     }
   }
 }

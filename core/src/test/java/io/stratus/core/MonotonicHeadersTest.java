@@ -11,6 +11,7 @@ import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
+import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.checkpoint.ChainState;
 import java.nio.charset.StandardCharsets;
@@ -117,6 +118,45 @@ class MonotonicHeadersTest {
       Page r = page(f, root);
       assertThat(headerBytes(r)).isLessThanOrEqualTo(Fixture.PAGE_SIZE / 2);
       assertThat(ChainState.of(r).counters().size()).isLessThan(restarts);
+    }
+  }
+
+  /**
+   * A burst of short-lived handles (one insert each, 1 KB pages) starts more writer chains than a
+   * root header has room for: the records of the chains that do not fit wait, and the stats of
+   * the handle whose checkpoints meet them say how many records and writers wait for room; once
+   * the closed writers' chains retire, every record is applied and the stats fall back to 0.
+   */
+  @Test
+  void recordsWaitingForRoomInAHeaderAreVisibleInStats(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      Database admin = open(f, "admin");
+      admin.createCollection("items");
+      Map<String, String> expected = new HashMap<>();
+      int handles = 60;
+      for (int i = 0; i < handles; i++) {
+        Database db = open(f, "burst-" + i);
+        insert(db, i, "v" + i);
+        expected.put(Long.toString(i), "v" + i);
+        db.close();
+      }
+      CheckpointSummary s = admin.checkpointAll();
+      Map<String, String> seen = storedView(f, "reader-1");
+      int missing = handles - seen.size();
+      assertThat(missing).as("records of chains that found no room (%s)", s).isPositive();
+      assertThat(admin.stats().recordsWaitingForRoom()).isEqualTo(missing);
+      assertThat(admin.stats().writersWaitingForRoom()).isEqualTo(missing);
+      assertThat(admin.stats().toString()).contains("recordsWaitingForRoom=" + missing);
+
+      for (int round = 0; round < 60 && admin.stats().recordsWaitingForRoom() > 0; round++) {
+        f.clock.advance(PAST_HORIZON);
+        insert(admin, 1000 + round, "a"); // retirement runs in checkpoints that apply something
+        expected.put(Long.toString(1000 + round), "a");
+        admin.checkpointAll();
+      }
+      assertThat(admin.stats().recordsWaitingForRoom()).isZero();
+      assertThat(admin.stats().writersWaitingForRoom()).isZero();
+      assertThat(storedView(f, "reader-2")).isEqualTo(expected);
     }
   }
 

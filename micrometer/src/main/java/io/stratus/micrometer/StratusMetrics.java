@@ -60,6 +60,8 @@ import java.util.function.ToLongFunction;
  *       <td>{@link DatabaseStats#owedCheckpoints()}</td></tr>
  *   <tr><td>{@value #PENDING_OWN_WRITES}</td><td>gauge</td><td></td>
  *       <td>{@link DatabaseStats#pendingOwnWrites()}</td></tr>
+ *   <tr><td>{@value #RECORDS_WAITING_FOR_ROOM}</td><td>gauge</td><td></td>
+ *       <td>{@link DatabaseStats#recordsWaitingForRoom()}</td></tr>
  *   <tr><td>{@value #BACKGROUND_FAILURES}</td><td>counter</td><td></td>
  *       <td>{@link DatabaseStats#backgroundFailures()}</td></tr>
  *   <tr><td>{@value #CORRUPT_MESSAGES}</td><td>counter</td><td></td>
@@ -125,6 +127,9 @@ public final class StratusMetrics implements MeterBinder {
 
   /** Committed records overlaid on this handle's reads until applied (a level). */
   public static final String PENDING_OWN_WRITES = "stratus.pending.own.writes";
+
+  /** Committed records whose writer's chain waits for room in a page header (a level). */
+  public static final String RECORDS_WAITING_FOR_ROOM = "stratus.records.waiting.for.room";
 
   /** Failures of background work other than checkpoints. */
   public static final String BACKGROUND_FAILURES = "stratus.background.failures";
@@ -221,6 +226,11 @@ public final class StratusMetrics implements MeterBinder {
         PENDING_OWN_WRITES,
         "committed records overlaid on this handle's reads",
         DatabaseStats::pendingOwnWrites);
+    gauge(
+        registry,
+        RECORDS_WAITING_FOR_ROOM,
+        "committed records whose writer chain waits for room in a page header",
+        DatabaseStats::recordsWaitingForRoom);
     counter(
         registry,
         BACKGROUND_FAILURES,

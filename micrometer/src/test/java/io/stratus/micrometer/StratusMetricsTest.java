@@ -177,6 +177,7 @@ class StratusMetricsTest {
             StratusMetrics.CORRUPT_PAGES,
             StratusMetrics.DEAD_LETTERED,
             StratusMetrics.CHECKPOINTS_OWED,
+            StratusMetrics.RECORDS_WAITING_FOR_ROOM,
             StratusMetrics.CLOUD_COST,
             StratusMetrics.CLOUD_TRANSFER_COST);
   }

@@ -82,6 +82,21 @@ public interface CommitProtocol extends AutoCloseable {
   }
 
   /**
+   * Records this handle's checkpoints left queued because their writer's chain found no room in
+   * the page header (monotonic writes: each writer incarnation and lane that writes a page needs
+   * an entry there, and a full header takes new ones only as chains of closed or dead writers
+   * retire), as of each queue's latest checkpoint here; 0 for protocols without writer chains.
+   */
+  default long recordsWaitingForRoom() {
+    return 0;
+  }
+
+  /** The writers (incarnation and lane) whose chains hold {@link #recordsWaitingForRoom()}. */
+  default long writersWaitingForRoom() {
+    return 0;
+  }
+
+  /**
    * Operator repair of pending-update queue {@code queue} whose writers' chains wait for messages
    * that will never come (damaged and set aside, or discarded): one checkpoint that takes each
    * waiting chain's missing counters as gone and applies what follows them. Protocols without

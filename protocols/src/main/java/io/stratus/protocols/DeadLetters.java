@@ -1,5 +1,7 @@
 package io.stratus.protocols;
 
+import io.stratus.cloudapi.AdvancedMessage;
+import io.stratus.cloudapi.AdvancedQueueService;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ItemSummary;
@@ -18,10 +20,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The dead-letter area: damaged queue messages (a bad checksum, an unknown format) moved out of
- * their queue into storage, where an operator can inspect, replay or discard them.
+ * their queue into storage, where an operator can inspect, replay or discard them. Messages of
+ * simple queues (pending-update and ATOMIC queues) and of advanced queues (the shared ATOMIC and
+ * ATOMIC COMMIT queues of advanced atomicity) alike; an advanced message keeps its key.
  *
  * <p>Why move them: a message that can never be applied, left in its queue, came back to every
  * checkpoint of that queue for as long as the queue's retention, and under the monotonic protocols
@@ -41,7 +46,10 @@ public final class DeadLetters {
   /** The first bytes of every dead-letter item, with the format version after them. */
   private static final int MAGIC = 0x53444c54; // "SDLT"
 
-  private static final int FORMAT_VERSION = 1;
+  private static final int FORMAT_VERSION = 2;
+
+  /** The format without a message key, written before advanced messages were set aside. */
+  private static final int FORMAT_WITHOUT_KEY = 1;
 
   /** A reason longer than this is cut: it is a message for a person, not data. */
   static final int MAX_REASON_CHARS = 1_000;
@@ -55,6 +63,8 @@ public final class DeadLetters {
    * @param reason why it could not be applied
    * @param setAsideAt when it was moved
    * @param payload its bytes as received
+   * @param key the key of a message of an advanced queue (it is replayed with it); empty for a
+   *     message of a simple queue
    */
   public record Entry(
       String item,
@@ -62,14 +72,32 @@ public final class DeadLetters {
       String messageId,
       String reason,
       Instant setAsideAt,
-      byte[] payload) {
+      byte[] payload,
+      OptionalLong key) {
     public Entry {
       Objects.requireNonNull(item, "item");
       Objects.requireNonNull(queue, "queue");
       Objects.requireNonNull(messageId, "messageId");
       Objects.requireNonNull(reason, "reason");
       Objects.requireNonNull(setAsideAt, "setAsideAt");
+      Objects.requireNonNull(key, "key");
       payload = payload.clone();
+    }
+
+    /** A message of a simple queue (no key). */
+    public Entry(
+        String item,
+        String queue,
+        String messageId,
+        String reason,
+        Instant setAsideAt,
+        byte[] payload) {
+      this(item, queue, messageId, reason, setAsideAt, payload, OptionalLong.empty());
+    }
+
+    /** This entry with other bytes (a message repaired by hand, to {@linkplain DeadLetters#replay replay}). */
+    public Entry withPayload(byte[] repaired) {
+      return new Entry(item, queue, messageId, reason, setAsideAt, repaired, key);
     }
 
     @Override
@@ -85,6 +113,7 @@ public final class DeadLetters {
           + queue
           + ", message="
           + messageId
+          + (key.isPresent() ? ", key=" + key.getAsLong() : "")
           + ", "
           + payload.length
           + " bytes, set aside "
@@ -97,19 +126,38 @@ public final class DeadLetters {
 
   private final StorageService storage;
   private final SimpleQueueService queues;
+  private final AdvancedQueueService advancedQueues;
   private final StorageLayout layout;
   private final Clock clock;
   private final DamageReports reports;
 
-  /** The dead-letter area of the database {@code layout} describes. */
+  /**
+   * The dead-letter area of the database {@code layout} describes, for messages of simple queues
+   * only.
+   */
   public DeadLetters(
       StorageService storage,
       SimpleQueueService queues,
       StorageLayout layout,
       Clock clock,
       DamageReports reports) {
+    this(storage, queues, null, layout, clock, reports);
+  }
+
+  /**
+   * The dead-letter area of the database {@code layout} describes; {@code queues} or {@code
+   * advancedQueues} may be null (a database without them sets none of their messages aside).
+   */
+  public DeadLetters(
+      StorageService storage,
+      SimpleQueueService queues,
+      AdvancedQueueService advancedQueues,
+      StorageLayout layout,
+      Clock clock,
+      DamageReports reports) {
     this.storage = Objects.requireNonNull(storage, "storage");
-    this.queues = queues; // may be null: a database without simple queues sets nothing aside
+    this.queues = queues;
+    this.advancedQueues = advancedQueues;
     this.layout = Objects.requireNonNull(layout, "layout");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.reports = Objects.requireNonNull(reports, "reports");
@@ -120,6 +168,7 @@ public final class DeadLetters {
     return new DeadLetters(
         ctx.services().storage(),
         ctx.services().hasSimpleQueues() ? ctx.services().simpleQueues() : null,
+        ctx.services().hasAdvancedQueues() ? ctx.services().advancedQueues() : null,
         new StorageLayout(ctx.databaseUri()),
         ctx.clock(),
         ctx.damage());
@@ -157,6 +206,37 @@ public final class DeadLetters {
     return true;
   }
 
+  /**
+   * Moves damaged message {@code m} of advanced queue {@code queue} into the area, with its key:
+   * puts its item, then deletes the message. As {@link #setAside(String, QueueMessage, String)},
+   * the caller holds the lock under which the queue's messages are consumed (advanced queues hide
+   * nothing, so a second client doing the same writes the same item and deletes nothing more).
+   *
+   * @return whether the message was moved
+   */
+  public boolean setAside(String queue, AdvancedMessage m, String why) {
+    String messageId = Long.toString(m.id());
+    if (!m.isReadable() || advancedQueues == null) {
+      reports.corruptMessage(queue, messageId, why);
+      return false;
+    }
+    String item = layout.deadLetter(queue, messageId);
+    try {
+      CloudFutures.await(
+          storage.put(
+              item,
+              encode(queue, messageId, why, clock.millis(), m.payload(), OptionalLong.of(m.key())),
+              Map.of()));
+      CloudFutures.await(advancedQueues.delete(queue, m.id()));
+    } catch (CloudException e) {
+      reports.corruptMessage(
+          queue, messageId, why + " (setting it aside failed: " + e.getMessage() + ")");
+      return false;
+    }
+    reports.setAside(queue, messageId, item, why);
+    return true;
+  }
+
   /** Every message in the area, oldest item name first; an unreadable item is skipped. */
   public List<Entry> list() {
     List<Entry> out = new ArrayList<>();
@@ -180,10 +260,21 @@ public final class DeadLetters {
    * @return the id of the message sent
    */
   public String replay(Entry entry) {
-    if (queues == null) {
-      throw new IllegalStateException("this database has no simple queue service");
+    String id;
+    if (entry.key().isPresent()) {
+      if (advancedQueues == null) {
+        throw new IllegalStateException("this database has no advanced queue service");
+      }
+      id =
+          Long.toString(
+              CloudFutures.await(
+                  advancedQueues.send(entry.queue(), entry.payload(), entry.key().getAsLong())));
+    } else {
+      if (queues == null) {
+        throw new IllegalStateException("this database has no simple queue service");
+      }
+      id = CloudFutures.await(queues.send(entry.queue(), entry.payload()));
     }
-    String id = CloudFutures.await(queues.send(entry.queue(), entry.payload()));
     CloudFutures.await(storage.delete(entry.item()));
     return id;
   }
@@ -199,6 +290,20 @@ public final class DeadLetters {
    */
   public static byte[] encode(
       String queue, String messageId, String reason, long atMillis, byte[] payload) {
+    return encode(queue, messageId, reason, atMillis, payload, OptionalLong.empty());
+  }
+
+  /**
+   * The stored form of a dead letter of an advanced queue ({@code key} present) or of a simple
+   * queue ({@code key} empty).
+   */
+  public static byte[] encode(
+      String queue,
+      String messageId,
+      String reason,
+      long atMillis,
+      byte[] payload,
+      OptionalLong key) {
     String why =
         reason.length() > MAX_REASON_CHARS ? reason.substring(0, MAX_REASON_CHARS) + "..." : reason;
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(payload.length + 256);
@@ -209,6 +314,8 @@ public final class DeadLetters {
       out.writeUTF(messageId);
       out.writeUTF(why);
       out.writeLong(atMillis);
+      out.writeBoolean(key.isPresent());
+      out.writeLong(key.orElse(0));
       out.writeInt(payload.length);
       out.write(payload);
     } catch (IOException e) {
@@ -219,19 +326,29 @@ public final class DeadLetters {
 
   static Optional<Entry> decode(String item, byte[] bytes) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-      if (in.readInt() != MAGIC || in.readInt() != FORMAT_VERSION) {
+      if (in.readInt() != MAGIC) {
+        return Optional.empty();
+      }
+      int format = in.readInt();
+      if (format != FORMAT_VERSION && format != FORMAT_WITHOUT_KEY) {
         return Optional.empty();
       }
       String queue = in.readUTF();
       String messageId = in.readUTF();
       String reason = in.readUTF();
       Instant at = Instant.ofEpochMilli(in.readLong());
+      OptionalLong key = OptionalLong.empty();
+      if (format == FORMAT_VERSION) {
+        boolean keyed = in.readBoolean();
+        long k = in.readLong();
+        key = keyed ? OptionalLong.of(k) : OptionalLong.empty();
+      }
       int n = in.readInt();
       if (n < 0 || n > in.available()) {
         return Optional.empty();
       }
       byte[] payload = in.readNBytes(n);
-      return Optional.of(new Entry(item, queue, messageId, reason, at, payload));
+      return Optional.of(new Entry(item, queue, messageId, reason, at, payload, key));
     } catch (IOException e) {
       return Optional.empty();
     }

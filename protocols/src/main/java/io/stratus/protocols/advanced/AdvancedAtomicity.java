@@ -12,6 +12,8 @@ import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.protocols.CrashPoint;
+import io.stratus.protocols.DamageReports;
+import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.log.AtomicMessages;
@@ -53,6 +55,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * timeout without a commit record (their transaction never committed). Several recoverers, or a
  * crash during recovery, do no harm: propagating a transaction twice is idempotent for every
  * {@link Propagator}. Thread-safe.
+ *
+ * <p><b>Damage.</b> A message of ATOMIC COMMIT that cannot be decoded (garbage, a bad checksum, an
+ * unknown format) is set aside into the dead-letter area ({@link DeadLetters}) by the pass that
+ * holds the recovery lock, together with the log messages under its key when no readable commit
+ * record has that key (were it a damaged commit record, they are its transaction's, and recovery
+ * would otherwise delete them as orphans): it no longer comes back to every pass nor counts as a
+ * waiting transaction, and an operator can replay it. A committed transaction with a damaged log
+ * message stays whole in its queues, never applied in part. Both are counted and warned about
+ * once per handle ({@link DamageReports}).
  */
 public final class AdvancedAtomicity {
   private static final System.Logger LOG = System.getLogger(AdvancedAtomicity.class.getName());
@@ -91,6 +102,8 @@ public final class AdvancedAtomicity {
   private final AdvancedQueueService queues;
   private final LockService locks;
   private final Propagator propagator;
+  private final DamageReports damage;
+  private final DeadLetters deadLetters;
   private final String logQueue;
   private final String commitQueue;
   private final String owner;
@@ -101,6 +114,9 @@ public final class AdvancedAtomicity {
   private final AtomicLong passes = new AtomicLong();
   private volatile long lastCheckMillis = Long.MIN_VALUE;
   private volatile boolean recoveryNeeded;
+
+  /** The lease of the recovery lock: how long a stopped recoverer can hold commits back. */
+  private volatile Duration recoveryLockLease;
 
   /** Whether a thread of this handle is running the recovery check. */
   private final AtomicBoolean checking = new AtomicBoolean();
@@ -119,6 +135,8 @@ public final class AdvancedAtomicity {
     this.queues = ctx.services().advancedQueues();
     this.locks = ctx.services().locks();
     this.propagator = propagator;
+    this.damage = ctx.damage();
+    this.deadLetters = DeadLetters.of(ctx);
     String prefix = prefixOf(ctx.databaseUri());
     this.logQueue = prefix + "log";
     this.commitQueue = prefix + "commit";
@@ -132,6 +150,7 @@ public final class AdvancedAtomicity {
     this.commitDeadlineMillis = atomicTimeout.toMillis() * 3 / 4;
     this.recoveryCheckMillis = Math.max(1, atomicTimeout.toMillis() / 5);
     this.maxMessageSize = queues.limits().maxAdvancedMessageSize();
+    this.recoveryLockLease = ctx.checkpoints().lockTimeout();
     CloudFutures.await(queues.createQueue(logQueue));
     CloudFutures.await(queues.createQueue(commitQueue));
     CloudFutures.await(locks.setTimeout(prefix, ctx.checkpoints().lockTimeout()));
@@ -223,7 +242,13 @@ public final class AdvancedAtomicity {
       throw new DatabaseInRecoveryException(
           "commit of transaction "
               + tx
-              + ": another client is recovering a crashed client's transaction; nothing was sent");
+              + ": another client holds the recovery lock ("
+              + commitQueue
+              + ") while transactions of a crashed client wait to be recovered; nothing was sent."
+              + " If that client stopped too, its lock lapses at most "
+              + recoveryLockLease.toMillis() / 1000.0
+              + " s after it took it (the checkpoint lock timeout), and the next check recovers"
+              + " them; retry (Database.run does)");
     }
   }
 
@@ -321,20 +346,24 @@ public final class AdvancedAtomicity {
     CompletableFuture<List<AdvancedMessage>> oldLogs =
         all ? null : queues.receiveOlderThan(logQueue, 1, atomicTimeout);
     Set<Long> leftAlone = new HashSet<>();
-    Map<String, List<AdvancedMessage>> stale = byCommitKey(CloudFutures.await(commits), leftAlone);
+    List<Damaged> damaged = new ArrayList<>();
+    Map<String, List<AdvancedMessage>> stale =
+        byCommitKey(CloudFutures.await(commits), leftAlone, damaged);
     boolean orphansDue = all || !CloudFutures.await(oldLogs).isEmpty();
-    if (stale.isEmpty() && !orphansDue) {
+    if (stale.isEmpty() && !orphansDue && damaged.isEmpty()) {
       return Recovery.NOT_NEEDED;
     }
     String passOwner = owner + "#" + passes.incrementAndGet();
     LockGrant grant = CloudFutures.await(locks.acquireExclusive(commitQueue, passOwner));
     if (!grant.granted()) {
-      // Only committed transactions make the database inconsistent; orphans are harmless and the
-      // lock's holder deletes them.
+      recoveryLockLease = grant.validFor();
+      // Only committed transactions make the database inconsistent; orphans and damaged messages
+      // are harmless and the lock's holder deals with them.
       return stale.isEmpty() ? Recovery.NOT_NEEDED : Recovery.BUSY;
     }
     long deadline = clock.millis() + grant.validFor().toMillis() / 2;
     try {
+      setAside(damaged, leftAlone);
       for (int round = 0; round < MAX_ROUNDS && !stale.isEmpty(); round++) {
         for (List<AdvancedMessage> t : stale.values()) {
           if (clock.millis() > deadline) {
@@ -342,7 +371,9 @@ public final class AdvancedAtomicity {
           }
           recoverOne(t, tally, leftAlone);
         }
-        stale = byCommitKey(CloudFutures.await(staleCommitRecords(all)), leftAlone);
+        damaged.clear();
+        stale = byCommitKey(CloudFutures.await(staleCommitRecords(all)), leftAlone, damaged);
+        setAside(damaged, leftAlone);
       }
       deleteOrphans(tally);
       return Recovery.RECOVERED;
@@ -355,6 +386,55 @@ public final class AdvancedAtomicity {
     }
   }
 
+  /** A message of ATOMIC COMMIT that cannot be decoded, and why. */
+  private record Damaged(AdvancedMessage message, String why) {}
+
+  /**
+   * Moves damaged commit messages into the dead-letter area (the caller holds the recovery lock),
+   * each with the log messages under its key unless a readable commit record has that key; a
+   * message that cannot be moved is left alone for the rest of the pass (reported once).
+   */
+  private void setAside(List<Damaged> damaged, Set<Long> leftAlone) {
+    for (Damaged d : damaged) {
+      AdvancedMessage m = d.message();
+      long key = m.key();
+      boolean keyOfReadable = false;
+      for (AdvancedMessage c :
+          CloudFutures.await(queues.receiveByKey(commitQueue, RECEIVE_MAX, key - 1, key + 1))) {
+        keyOfReadable |= c.id() != m.id() && decodes(c);
+      }
+      boolean logsMoved = true;
+      if (!keyOfReadable) {
+        // The log messages first: were the commit record moved first and the pass to die, they
+        // would be orphans to the next pass, which deletes those.
+        for (AdvancedMessage l :
+            CloudFutures.await(queues.receiveByKey(logQueue, RECEIVE_MAX, key - 1, key + 1))) {
+          logsMoved &=
+              deadLetters.setAside(
+                  logQueue,
+                  l,
+                  "a log message under the key of damaged commit message "
+                      + m.id()
+                      + " of "
+                      + commitQueue
+                      + ", set aside with it");
+        }
+      }
+      if (!logsMoved || !deadLetters.setAside(commitQueue, m, d.why())) {
+        leftAlone.add(m.id());
+      }
+    }
+  }
+
+  private static boolean decodes(AdvancedMessage m) {
+    try {
+      AtomicMessages.decode(LogPayloads.of(m));
+      return true;
+    } catch (CorruptLogMessageException e) {
+      return false;
+    }
+  }
+
   private CompletableFuture<List<AdvancedMessage>> staleCommitRecords(boolean all) {
     return all
         ? queues.receiveAfterId(commitQueue, RECEIVE_MAX, 0)
@@ -363,11 +443,12 @@ public final class AdvancedAtomicity {
 
   /**
    * The commit messages grouped by the commit key inside them, without those this pass leaves
-   * alone. A damaged commit message is left in the queue (logged, and left alone from then on):
-   * deleting it could drop a committed transaction, and an operator can still inspect it.
+   * alone. The damaged ones (garbage, a bad checksum, an unknown format) go to {@code damaged},
+   * for the holder of the recovery lock to set aside; those the services could not open (an
+   * encryption key missing here) are reported once and stay, readable once the key arrives.
    */
   private Map<String, List<AdvancedMessage>> byCommitKey(
-      List<AdvancedMessage> ms, Set<Long> leftAlone) {
+      List<AdvancedMessage> ms, Set<Long> leftAlone, List<Damaged> damaged) {
     Map<String, List<AdvancedMessage>> out = new LinkedHashMap<>();
     for (AdvancedMessage m : ms) {
       if (leftAlone.contains(m.id())) {
@@ -377,15 +458,11 @@ public final class AdvancedAtomicity {
         String k = AtomicMessages.decode(LogPayloads.of(m)).commitKey();
         out.computeIfAbsent(k, x -> new ArrayList<>()).add(m);
       } catch (CorruptLogMessageException e) {
-        leftAlone.add(m.id());
-        LOG.log(
-            Level.WARNING,
-            "damaged message "
-                + m.id()
-                + " in "
-                + commitQueue
-                + " left in the queue: "
-                + e.getMessage());
+        if (m.isReadable()) {
+          damaged.add(new Damaged(m, e.getMessage()));
+        } else {
+          damage.corruptMessage(commitQueue, Long.toString(m.id()), e.getMessage());
+        }
       }
     }
     return out;
@@ -412,17 +489,12 @@ public final class AdvancedAtomicity {
         try {
           e = AtomicMessages.decode(LogPayloads.of(m));
         } catch (CorruptLogMessageException ex) {
-          LOG.log(
-              Level.WARNING,
-              "damaged message "
-                  + m.id()
-                  + " in "
-                  + logQueue
-                  + " under the"
-                  + " key of committed transaction "
+          damage.corruptMessage(
+              logQueue,
+              Long.toString(m.id()),
+              "under the key of committed transaction "
                   + commit.commitKey()
-                  + ": it is left alone, with"
-                  + " its commit record: "
+                  + ", which is left whole in place with its commit record, never applied in part: "
                   + ex.getMessage());
           commitMessages.forEach(c -> leftAlone.add(c.id()));
           tally.incomplete++;
@@ -486,7 +558,13 @@ public final class AdvancedAtomicity {
   public RecoverySummary recoverAbandonedClients() {
     Tally tally = new Tally();
     Recovery r = recover(true, tally);
-    int waiting = CloudFutures.await(queues.receiveAfterId(commitQueue, RECEIVE_MAX, 0)).size();
+    // Damaged commit messages that could not be set aside are counted as damage, not as waiting
+    // transactions: nothing will ever propagate them.
+    int waiting = 0;
+    for (AdvancedMessage m :
+        CloudFutures.await(queues.receiveAfterId(commitQueue, RECEIVE_MAX, 0))) {
+      waiting += decodes(m) ? 1 : 0;
+    }
     return new RecoverySummary(
         1, tally.winners, tally.orphans, waiting, r == Recovery.BUSY ? 1 : 0, tally.incomplete);
   }

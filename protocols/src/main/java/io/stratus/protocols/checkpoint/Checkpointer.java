@@ -226,7 +226,14 @@ public final class Checkpointer {
   /** The write stamp below which tombstones may be forgotten now. */
   private final LongSupplier forgetTombstonesBefore;
 
-  /** Records of retired chains skipped as stray copies, and records that waited for room. */
+  /**
+   * Per queue, the records (and writers) its last checkpoint here left waiting for room in the
+   * header ({@link WriteChains}); queues with none are absent.
+   */
+  private final Map<String, Room> waitingForRoom = new ConcurrentHashMap<>();
+
+  /** Records and writers waiting for room in one queue's header. */
+  private record Room(int records, int writers) {}
 
   /**
    * @param writes how pages are put: {@link CheckpointWrites#CONDITIONAL} (the storage must offer
@@ -277,6 +284,20 @@ public final class Checkpointer {
   /** This handle's writer lease and the probes of other writers' leases. */
   public WriterLeases leases() {
     return leases;
+  }
+
+  /**
+   * Records that this handle's latest checkpoint of each queue left waiting for room in the page
+   * header: their writers' chains have no entry yet and the header's budget is full until chains
+   * of closed or dead writers retire (a horizon of at least 15 minutes).
+   */
+  public long recordsWaitingForRoom() {
+    return waitingForRoom.values().stream().mapToLong(Room::records).sum();
+  }
+
+  /** The writers (incarnation and lane) of {@link #recordsWaitingForRoom()}, per queue. */
+  public long writersWaitingForRoom() {
+    return waitingForRoom.values().stream().mapToLong(Room::writers).sum();
   }
 
   /**
@@ -577,6 +598,11 @@ public final class Checkpointer {
       // runs receive what lies behind them rather than the same ones again. Not those blocked by
       // damage: the next runs must see them to let their chains go on past them.
       in.keepHidden(chains.deferred().stream().filter(r -> !blocked.contains(r)).toList());
+    }
+    if (chains.waiting() > 0) {
+      waitingForRoom.put(queue, new Room(chains.waiting(), chains.waitingWriters()));
+    } else {
+      waitingForRoom.remove(queue);
     }
     List<LogRecord> records = chains.apply();
     long forget = forgetTombstonesBefore.getAsLong();

@@ -174,6 +174,7 @@ public final class WriteChains {
    *
    * @param leftovers records of retired chains whose writer is dead: not applied, not deferred
    * @param waiting how many deferred records wait for room in the header
+   * @param waitingWriters how many writers' chains wait for room (they hold those records)
    * @param retired how many chains were retired
    * @param free per chain key, since when its writer's lease has been found free (minutes)
    */
@@ -185,6 +186,7 @@ public final class WriteChains {
       List<Integer> retiredChains,
       List<LogRecord> leftovers,
       int waiting,
+      int waitingWriters,
       int retired,
       Map<String, Integer> free,
       Map<String, List<Long>> held) {
@@ -434,11 +436,13 @@ public final class WriteChains {
     // What is left follows a gap or an unmet dependency, or waits for room: it waits, with the
     // rest of its chain.
     int waiting = 0;
+    int waitingWriters = 0;
     for (Map.Entry<String, ArrayDeque<LogRecord>> w : byWriter.entrySet()) {
       if (!w.getValue().isEmpty()
           && !out.containsKey(key(w.getKey(), tree, uri))
           && w.getValue().peekFirst().clientCounter() == 1) {
         waiting += w.getValue().size();
+        waitingWriters++;
       }
       deferred.addAll(w.getValue());
     }
@@ -449,14 +453,16 @@ public final class WriteChains {
       LOG.log(
           System.Logger.Level.INFO,
           waiting
-              + " record(s) for "
+              + " record(s) of "
+              + waitingWriters
+              + " writer(s) for "
               + uri
               + " wait for room in"
               + " the header ("
               + size[0]
               + " of "
               + policy.budgetBytes()
-              + " bytes)");
+              + " bytes) until chains of closed or dead writers retire");
     }
     unchained.sort(Checkpointer.COMMIT_ORDER);
     List<LogRecord> apply = new ArrayList<>(unchained.size() + chained.size());
@@ -479,6 +485,7 @@ public final class WriteChains {
         List.copyOf(retiredKeys),
         leftovers,
         waiting,
+        waitingWriters,
         retired,
         free,
         heldOut);

@@ -249,6 +249,16 @@ public final class QueueEngine implements CommitProtocol {
   }
 
   @Override
+  public long recordsWaitingForRoom() {
+    return checkpointer.recordsWaitingForRoom();
+  }
+
+  @Override
+  public long writersWaitingForRoom() {
+    return checkpointer.writersWaitingForRoom();
+  }
+
+  @Override
   public boolean closeGaps(String queue) {
     Optional<Target> target = names.parse(queue);
     return target.isPresent() && checkpointer.closeGaps(target.get()).completed();

@@ -133,6 +133,9 @@ final class IsolationCore implements AutoCloseable {
   /** Committed transactions whose archive send failed, sent again until they arrive. */
   private final PendingArchives pendingArchives;
 
+  /** What this handle knows of the commit id the counter waits for; names it when waits fail. */
+  private final CounterStall stall;
+
   /** Lock releases sent without waiting and not yet answered; {@link #close} waits for them. */
   private final Set<CompletableFuture<?>> releases = ConcurrentHashMap.newKeySet();
 
@@ -164,6 +167,9 @@ final class IsolationCore implements AutoCloseable {
             ctx.services().advancedQueues(), ctx.databaseUri(), CACHE_LIMIT, ctx.damage());
     this.atomicity = new AdvancedAtomicity(ctx, this::recovered);
     this.pendingArchives = new PendingArchives(archive, clock, failures, this::archivedLate);
+    this.stall =
+        new CounterStall(
+            clock, settings.leaseTimeout(), ctx.checkpoints().atomicTimeout(), ctx.databaseUri());
     this.idempotent = SupportsIdempotentIncrement.of(counters);
     String owner = atomicity.owner();
     this.requestIdPrefix =
@@ -237,6 +243,7 @@ final class IsolationCore implements AutoCloseable {
     }
     long s = validated();
     for (int i = 0; s < must; i++) {
+      long waitedMillis = stall.waiting(s);
       if (i >= COUNTER_POLLS) {
         throw new TransactionTimeoutException(
             "transaction "
@@ -245,7 +252,8 @@ final class IsolationCore implements AutoCloseable {
                 + must
                 + " yet (it is at "
                 + s
-                + "), which this handle wrote or read; a snapshot without it would go back in time");
+                + "), which this handle wrote or read; a snapshot without it would go back in time. "
+                + stall.cause(s, waitedMillis));
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
       s = validated();
@@ -288,6 +296,7 @@ final class IsolationCore implements AutoCloseable {
   void awaitValidatedBelow(String txId, long commitId, long deadlineMillis) {
     long v = validated();
     for (int i = 0; v < commitId - 1; i++) {
+      long waitedMillis = stall.waiting(v);
       if (i >= COUNTER_POLLS || clock.millis() > deadlineMillis) {
         throw new TransactionTimeoutException(
             "commit of transaction "
@@ -297,7 +306,8 @@ final class IsolationCore implements AutoCloseable {
                 + commitId
                 + ") are still in flight after "
                 + i
-                + " polls");
+                + " polls. "
+                + stall.cause(v, waitedMillis));
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
       v = validated();

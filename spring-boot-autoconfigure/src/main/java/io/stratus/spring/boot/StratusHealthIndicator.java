@@ -78,6 +78,7 @@ public class StratusHealthIndicator implements HealthIndicator {
         .withDetail("corruptMessages", s.corruptMessages())
         .withDetail("deadLettered", s.deadLettered())
         .withDetail("owedCheckpoints", s.owedCheckpoints())
+        .withDetail("recordsWaitingForRoom", s.recordsWaitingForRoom())
         .build();
   }
 }
