@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 
 /**
  * The checkpoint strategy of paper 000, section 4.5: writers, and readers in exceptional cases,
@@ -45,9 +46,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * for an operator's checkpoint, and a queue deletes messages older than its retention (SQS: at
  * most 14 days), so such a record could be lost although its commit returned. So the writer owes
  * a checkpoint to every queue it sent to: it remembers the queue with the time of its first
- * record not yet covered by a checkpoint of its own, and a <em>sweep</em> schedules one for each
- * queue owed longer than the interval. A queue leaves the list when a checkpoint this handle
- * started after that time completes (one that another client holds does not count). Sweeps run
+ * record not yet covered by a checkpoint of its own and the number of its last send there, and a
+ * <em>sweep</em> schedules one for each queue owed longer than the interval. A queue leaves the
+ * list when a checkpoint of its own that began after that last send left nothing in the queue:
+ * completed, deferred nothing and ended its receiving on {@link #EMPTY_RECEIVES_TO_CLEAR} empty
+ * receives in a row (one that another client holds does not count). A run
+ * that stopped at the record limit is followed by another at once. Sweeps run
  * after each commit and read (they cost a look at the earliest due time unless one is due) and,
  * when this scheduler owns its threads, on a timer armed only while something is owed: an idle
  * handle, or one whose records are all checkpointed, sets no timer and makes no request. So a
@@ -65,6 +69,13 @@ public final class CheckpointScheduler implements AutoCloseable {
   /** Threads of the owned executor: checkpoints mostly wait for the cloud, so more than cores. */
   static final int THREADS = 4;
 
+  /**
+   * How many receives in a row must come back empty before a run of an owed queue counts as having
+   * left nothing of this handle's records: 3, as {@code checkpointAll} does. A queue may answer a
+   * receive with nothing although messages wait (SQS's short polling asks some of its servers).
+   */
+  public static final int EMPTY_RECEIVES_TO_CLEAR = 3;
+
   /** A reader-side chance below which no draw is made (one in ten million reads). */
   static final double NEGLIGIBLE_CHANCE = 1e-7;
 
@@ -78,17 +89,20 @@ public final class CheckpointScheduler implements AutoCloseable {
   private final BackgroundFailures failures;
   private final long intervalMillis;
 
-  /** A run that received this many may have left more in the queue. */
-  private final int maxRecords;
-
   private final Executor executor;
   private final ExecutorService owned;
   private final Random random;
   private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
 
-  /** Queues this handle sent records to, with the time of the first record no checkpoint of
-   *  this handle has covered yet. */
-  private final ConcurrentHashMap<Target, Long> owed = new ConcurrentHashMap<>();
+  /** Queues this handle sent records to that no checkpoint of its own has covered yet. */
+  private final ConcurrentHashMap<Target, Debt> owed = new ConcurrentHashMap<>();
+
+  /**
+   * Numbers this handle's sends in the order their records reached their queues (a send is
+   * numbered once it completed): a run that reads the number before it receives covers every send
+   * numbered up to it, and none after, whatever the clock says.
+   */
+  private final AtomicLong sends = new AtomicLong();
 
   /** The earliest time a sweep has work: the oldest owed time plus the interval. */
   private final AtomicLong nextDue = new AtomicLong(Long.MAX_VALUE);
@@ -111,7 +125,6 @@ public final class CheckpointScheduler implements AutoCloseable {
     this.clock = ctx.clock();
     this.failures = new BackgroundFailures(LOG, ctx.clock());
     this.intervalMillis = ctx.checkpointInterval().toMillis();
-    this.maxRecords = ctx.checkpoints().maxRecordsPerCheckpoint();
     this.random = new Random(ctx.checkpoints().seed());
     this.closeWaitMillis = ctx.checkpoints().lockTimeout().toMillis() + 5_000;
     if (ctx.checkpointExecutor() != null) {
@@ -132,12 +145,28 @@ public final class CheckpointScheduler implements AutoCloseable {
                 });
   }
 
-  /** Writer side: called after a commit sent records to {@code targets}. */
+  /**
+   * What this handle owes one queue.
+   *
+   * @param sinceMillis when the oldest of its records no checkpoint of this handle has covered was
+   *     sent (or a little earlier): the debt is due an interval after it
+   * @param lastSend the number of the handle's last send to the queue
+   */
+  private record Debt(long sinceMillis, long lastSend) {
+    Debt plus(long send) {
+      return new Debt(sinceMillis, Math.max(lastSend, send));
+    }
+  }
+
+  /** Writer side: called after a commit's records reached the queues of {@code targets}. */
   public void afterCommit(Collection<Target> targets) {
     long now = clock.millis();
+    long send = sends.incrementAndGet();
     for (Target t : targets) {
-      if (owed.putIfAbsent(t, now) == null) {
-        nextDue.accumulateAndGet(now + intervalMillis, Math::min);
+      Debt before = owed.get(t);
+      Debt after = owed.merge(t, new Debt(now, send), (old, fresh) -> old.plus(send));
+      if (before == null || after.sinceMillis() == now) {
+        nextDue.accumulateAndGet(after.sinceMillis() + intervalMillis, Math::min);
       }
     }
     armTimer();
@@ -198,8 +227,8 @@ public final class CheckpointScheduler implements AutoCloseable {
     long now = clock.millis();
     long next = Long.MAX_VALUE;
     int n = 0;
-    for (Map.Entry<Target, Long> e : owed.entrySet()) {
-      long due = e.getValue() + intervalMillis;
+    for (Map.Entry<Target, Debt> e : owed.entrySet()) {
+      long due = e.getValue().sinceMillis() + intervalMillis;
       if (due <= now) {
         n += schedule(e.getKey()) ? 1 : 0;
         due = now + intervalMillis; // not before the next interval, unless it completes first
@@ -226,8 +255,11 @@ public final class CheckpointScheduler implements AutoCloseable {
     if (timer == null || closed || owed.isEmpty() || !timerArmed.compareAndSet(false, true)) {
       return;
     }
+    // At the earliest due time, and at least once an interval: a debt kept by a run that saw
+    // later sends comes due an interval after that run began, not after the last sweep.
+    long delay = Math.max(1, Math.min(intervalMillis, nextDue.get() - clock.millis()));
     try {
-      timer.schedule(this::onTimer, intervalMillis, TimeUnit.MILLISECONDS);
+      timer.schedule(this::onTimer, delay, TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       timerArmed.set(false);
     }
@@ -252,19 +284,9 @@ public final class CheckpointScheduler implements AutoCloseable {
     try {
       executor.execute(
           () -> {
+            boolean again = false;
             try {
-              if (!closed) {
-                long startedAt = clock.millis();
-                Checkpointer.Outcome o = checkpointer.run(t);
-                ran.incrementAndGet();
-                if (o.completed() && o.deferred() == 0 && o.received() < maxRecords) {
-                  // What this handle sent before the run started is applied: the run took all it
-                  // received and left nothing waiting. Later sends keep the queue owed.
-                  owed.computeIfPresent(t, (k, since) -> since <= startedAt ? null : since);
-                } else if (!o.busy()) { // busy: another run applies the records
-                  failed.incrementAndGet();
-                }
-              }
+              again = !closed && runScheduled(t);
             } catch (RuntimeException e) {
               failed.incrementAndGet();
               failures.report(
@@ -277,12 +299,60 @@ public final class CheckpointScheduler implements AutoCloseable {
             } finally {
               scheduled.remove(queue);
             }
+            if (again) {
+              schedule(t);
+            }
           });
       return true;
     } catch (RejectedExecutionException e) {
       scheduled.remove(queue);
       return false;
     }
+  }
+
+  /**
+   * One scheduled checkpoint of {@code t}; whether another should follow at once: this one
+   * stopped at the record limit having taken records out, so more may wait, and an owed queue
+   * with more than a run's worth would otherwise take an interval per run.
+   */
+  private boolean runScheduled(Target t) {
+    Checkpointer.Outcome o = runOwing(t, checkpointer::run);
+    ran.incrementAndGet();
+    if (!o.leftNothing() && !o.busy()) { // busy: another run applies the records
+      failed.incrementAndGet();
+    }
+    return o.completed() && !o.drained() && o.received() > o.deferred();
+  }
+
+  /**
+   * Runs a checkpoint of {@code t} through {@code run} and settles this handle's debt to the queue
+   * by its outcome. The sends the debt counts are numbered after their records reached the queue,
+   * and the number reached so far is read before the run's first receive: a run that left nothing
+   * ({@link Checkpointer.Outcome#leftNothing()}) therefore saw every record of the sends numbered
+   * up to it, and clears the debt when its last send is among them. A send numbered after keeps
+   * the queue owed, due an interval after the run began (a run that compared times instead cleared
+   * the debt of records sent while it applied what it had received). An owed queue is received
+   * until {@link #EMPTY_RECEIVES_TO_CLEAR} receives in a row came back empty, since one empty
+   * receive does not mean an empty queue.
+   */
+  private Checkpointer.Outcome runOwing(
+      Target t, BiFunction<Target, Integer, Checkpointer.Outcome> run) {
+    long covered = sends.get();
+    long startedAt = clock.millis();
+    Checkpointer.Outcome o = run.apply(t, owed.containsKey(t) ? EMPTY_RECEIVES_TO_CLEAR : 1);
+    if (o.leftNothing()) {
+      Debt left =
+          owed.computeIfPresent(
+              t,
+              (k, d) ->
+                  d.lastSend() <= covered
+                      ? null
+                      : new Debt(Math.max(d.sinceMillis(), startedAt), d.lastSend()));
+      if (left != null) {
+        nextDue.accumulateAndGet(left.sinceMillis() + intervalMillis, Math::min);
+      }
+    }
+    return o;
   }
 
   /**

@@ -139,6 +139,10 @@ public final class Checkpointer {
    * @param handedBack records of the messages it received, left in the queue and handed back,
    *     receivable again at once (0 when the queue cannot change visibility: they stay hidden for
    *     the lock timeout); the deferred records among them, and the others those messages hold
+   * @param drained its receiving ended because the queue answered empty as many times in a row as
+   *     the caller asked (or the queue did not exist), not at the record limit: with {@code
+   *     completed} and no {@code deferred} records, nothing that was visible in the queue when
+   *     the run began is left in it
    */
   public record Outcome(
       boolean completed,
@@ -148,18 +152,28 @@ public final class Checkpointer {
       int deferred,
       int pagesWritten,
       String why,
-      int handedBack) {
+      int handedBack,
+      boolean drained) {
     public static Outcome busy(String why) {
-      return new Outcome(false, true, 0, 0, 0, 0, why, 0);
+      return new Outcome(false, true, 0, 0, 0, 0, why, 0, false);
     }
 
     public static Outcome gaveUp(String why, int received) {
-      return new Outcome(false, false, received, 0, 0, 0, why, 0);
+      return new Outcome(false, false, received, 0, 0, 0, why, 0, false);
     }
 
     /** This outcome, with the {@code records} of the messages it handed back. */
     Outcome withHandedBack(int records) {
-      return new Outcome(completed, busy, received, applied, deferred, pagesWritten, why, records);
+      return new Outcome(
+          completed, busy, received, applied, deferred, pagesWritten, why, records, drained);
+    }
+
+    /**
+     * Whether the run left nothing in the queue that was visible when it began: it completed,
+     * deferred nothing, and its receiving ended on empty answers.
+     */
+    public boolean leftNothing() {
+      return completed && deferred == 0 && drained;
     }
   }
 
@@ -208,8 +222,6 @@ public final class Checkpointer {
   /** How long a chain must not have advanced before it may be retired (see WriteChains). */
   private final long horizonMillis;
 
-  /** Records of retired chains skipped as stray copies, and records that waited for room. */
-
   /**
    * @param writes how pages are put: {@link CheckpointWrites#CONDITIONAL} (the storage must offer
    *     conditional puts) or {@link CheckpointWrites#TIMING_ONLY}, not {@code AUTO}
@@ -254,35 +266,51 @@ public final class Checkpointer {
     return leases;
   }
 
+  /** {@link #run(Target, int)}, receiving until the first empty receive. */
+  public Outcome run(Target target) {
+    return run(target, 1);
+  }
+
   /**
    * Checkpoints the queue of {@code target} once, unless this process is checkpointing it already
-   * (then it gives up at once: the running one applies what is there). For background work.
+   * (then it gives up at once: the running one applies what is there). For background work. It
+   * receives until {@code emptyReceives} receives in a row (at least 1) came back empty: a queue
+   * may answer empty although messages wait, so a caller that concludes from {@link
+   * Outcome#leftNothing()} that nothing is left asks for more than one.
    *
    * @throws CloudException when a cloud call fails (the checkpoint changed nothing it should not:
    *     a later one applies the records)
    */
-  public Outcome run(Target target) {
+  public Outcome run(Target target, int emptyReceives) {
+    checkEmptyReceives(emptyReceives);
     String queue = names.queueOf(target);
     ReentrantLock mutex = mutexOf(queue);
     if (!mutex.tryLock()) {
       return Outcome.busy("a checkpoint of this queue is running in this process");
     }
     try {
-      return runExclusively(target, queue, false);
+      return runExclusively(target, queue, false, emptyReceives);
     } finally {
       mutex.unlock();
     }
+  }
+
+  /** {@link #runAfterOthers(Target, int)}, receiving until the first empty receive. */
+  public Outcome runAfterOthers(Target target) {
+    return runAfterOthers(target, false, 1);
   }
 
   /**
    * Checkpoints the queue of {@code target} once, after any checkpoint of it that this process is
    * running has ended (waiting at most a lock timeout): what an operator's flush needs, which must
    * not report a queue done while a background checkpoint of it still holds its messages.
+   * Receives as {@link #run(Target, int)} does.
    *
    * @throws CloudException when a cloud call fails
    */
-  public Outcome runAfterOthers(Target target) {
-    return runAfterOthers(target, false);
+  public Outcome runAfterOthers(Target target, int emptyReceives) {
+    checkEmptyReceives(emptyReceives);
+    return runAfterOthers(target, false, emptyReceives);
   }
 
   /**
@@ -296,10 +324,16 @@ public final class Checkpointer {
    * @throws CloudException when a cloud call fails
    */
   public Outcome closeGaps(Target target) {
-    return runAfterOthers(target, true);
+    return runAfterOthers(target, true, 1);
   }
 
-  private Outcome runAfterOthers(Target target, boolean closeGaps) {
+  private static void checkEmptyReceives(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("a run ends after at least one empty receive, got " + n);
+    }
+  }
+
+  private Outcome runAfterOthers(Target target, boolean closeGaps, int emptyReceives) {
     String queue = names.queueOf(target);
     ReentrantLock mutex = mutexOf(queue);
     try {
@@ -311,7 +345,7 @@ public final class Checkpointer {
       return Outcome.gaveUp("interrupted while waiting for this process's checkpoint", 0);
     }
     try {
-      return runExclusively(target, queue, closeGaps);
+      return runExclusively(target, queue, closeGaps, emptyReceives);
     } finally {
       mutex.unlock();
     }
@@ -327,7 +361,8 @@ public final class Checkpointer {
    * with the client id as owner, a second run of the same client was granted the lock as a
    * renewal while the first still held it, and both wrote the page.
    */
-  private Outcome runExclusively(Target target, String queue, boolean closeGaps) {
+  private Outcome runExclusively(
+      Target target, String queue, boolean closeGaps, int emptyReceives) {
     String owner = clientId + "/" + nonce + "/" + runs.incrementAndGet();
     Steps step = target.isTree() ? Steps.TREE : Steps.PAGE;
     long sentAt = clock.millis();
@@ -341,7 +376,7 @@ public final class Checkpointer {
     Outcome outcome;
     try {
       crashPoints.reach(step.afterLock().id());
-      outcome = checkpoint(target, queue, step, lease, held, closeGaps, in);
+      outcome = checkpoint(target, queue, step, lease, held, closeGaps, emptyReceives, in);
     } catch (SimulatedCrashException e) {
       throw e; // the process died here: it releases nothing, its leases lapse
     } catch (DirectPageStore.Abandoned | StalePageException e) {
@@ -445,12 +480,13 @@ public final class Checkpointer {
       DirectPageStore.Lease lease,
       Held held,
       boolean closeGaps,
+      int emptyReceives,
       RunMessages in) {
     leases.renewIfDue(); // a handle that checkpoints is alive, whether or not its queue has work
-    in.receive(maxRecords);
+    in.receive(maxRecords, emptyReceives);
     crashPoints.reach(step.afterReceive().id());
     if (in.handles.isEmpty()) {
-      return new Outcome(true, false, 0, 0, 0, 0, "queue empty", 0);
+      return new Outcome(true, false, 0, 0, 0, 0, "queue empty", 0, in.drained);
     }
     Set<LogRecord> none = Set.of();
     try {
@@ -555,7 +591,8 @@ public final class Checkpointer {
         chains.deferred().size(),
         versions.size(),
         "done",
-        0);
+        0,
+        in.drained);
   }
 
   /**

@@ -51,6 +51,13 @@ final class RunMessages {
   /** Message id to the records it holds. */
   private final Map<String, List<LogRecord>> byMessage = new LinkedHashMap<>();
 
+  /**
+   * Whether the receiving ended because the queue answered empty (or did not exist), rather than
+   * at the record limit: the queue held nothing more that was visible, as far as the empty
+   * answers show.
+   */
+  boolean drained;
+
   /** The handles whose deletes completed. */
   private final Set<String> deleted = new HashSet<>();
 
@@ -76,11 +83,16 @@ final class RunMessages {
   }
 
   /**
-   * Receives until {@code maxRecords} records or an empty receive, hiding what it gets for the
-   * visibility timeout. Fills this object as it goes, so a failure leaves what was received.
+   * Receives until {@code maxRecords} records or {@code emptyReceives} empty receives in a row,
+   * hiding what it gets for the visibility timeout. Fills this object as it goes, so a failure
+   * leaves what was received. A queue may answer a receive with nothing although messages wait
+   * (SQS's short polling samples some of its servers), so how many empty answers end the
+   * receiving is how sure the caller needs to be that nothing visible was left.
+   * Notes in {@link #drained} whether it ended on empty answers.
    */
-  void receive(int maxRecords) {
+  void receive(int maxRecords, int emptyReceives) {
     int batch = queues.limits().maxBatchSize();
+    int empties = 0;
     while (records.size() < maxRecords) {
       List<QueueMessage> got;
       try {
@@ -89,11 +101,17 @@ final class RunMessages {
         }
         got = CloudFutures.await(queues.receive(queue, batch, visibility));
       } catch (NotFoundException e) {
-        break; // nobody ever sent to it
+        drained = true; // nobody ever sent to it
+        return;
       }
       if (got.isEmpty()) {
-        break;
+        if (++empties >= emptyReceives) {
+          drained = true;
+          return;
+        }
+        continue;
       }
+      empties = 0;
       for (QueueMessage m : got) {
         List<String> copies = handles.get(m.messageId());
         if (copies != null) {
