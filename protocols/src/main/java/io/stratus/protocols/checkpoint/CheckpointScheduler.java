@@ -1,5 +1,6 @@
 package io.stratus.protocols.checkpoint;
 
+import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
 import io.stratus.protocols.BackgroundFailures;
@@ -9,10 +10,12 @@ import io.stratus.protocols.log.PuQueues.Target;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -22,6 +25,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 
 /**
@@ -79,8 +83,11 @@ public final class CheckpointScheduler implements AutoCloseable {
   /** A reader-side chance below which no draw is made (one in ten million reads). */
   static final double NEGLIGIBLE_CHANCE = 1e-7;
 
-  /** How long {@link #close} waits for interrupted background work to stop. */
-  private static final long CLOSE_WAIT_SECONDS = 10;
+  /** Rounds in a row without progress after which {@link #settle} gives up. */
+  static final int SETTLE_IDLE_ROUNDS = 5;
+
+  /** The first pause of {@link #settle} after a round without progress; it doubles. */
+  static final long SETTLE_PAUSE_MILLIS = 50;
 
   private final Checkpointer checkpointer;
   private final PuQueues names;
@@ -115,8 +122,8 @@ public final class CheckpointScheduler implements AutoCloseable {
   private final AtomicLong failed = new AtomicLong();
   private volatile boolean closed;
 
-  /** How long {@link #close} lets running work finish: a checkpoint's lease and a margin. */
-  private final long closeWaitMillis;
+  /** The most a close spends on running work and owed checkpoints. */
+  private final long closeTimeoutMillis;
 
   public CheckpointScheduler(ProtocolContext ctx, Checkpointer checkpointer, PuQueues names) {
     this.checkpointer = checkpointer;
@@ -126,7 +133,7 @@ public final class CheckpointScheduler implements AutoCloseable {
     this.failures = new BackgroundFailures(LOG, ctx.clock());
     this.intervalMillis = ctx.checkpointInterval().toMillis();
     this.random = new Random(ctx.checkpoints().seed());
-    this.closeWaitMillis = ctx.checkpoints().lockTimeout().toMillis() + 5_000;
+    this.closeTimeoutMillis = ctx.checkpoints().closeTimeout().toMillis();
     if (ctx.checkpointExecutor() != null) {
       this.executor = ctx.checkpointExecutor();
       this.owned = null;
@@ -391,31 +398,118 @@ public final class CheckpointScheduler implements AutoCloseable {
     return failed.get();
   }
 
+  /** {@link #stop} with the close timeout from now. */
   @Override
   public void close() {
+    stop(clock.millis() + closeTimeoutMillis);
+  }
+
+  /**
+   * Stops taking background work and lets what runs finish until {@code deadlineMillis} (on the
+   * handle's clock), then interrupts it. Running work is let finish rather than interrupted: a
+   * checkpoint or clean-up cut short leaves the messages it received hidden for a whole visibility
+   * timeout, and a reader right after a graceful close would miss acknowledged writes; it is
+   * bounded by its lease. Idempotent.
+   */
+  public void stop(long deadlineMillis) {
     closed = true; // queued tasks that have not started skip themselves
     if (timer != null) {
       timer.shutdownNow();
     }
-    if (owned != null) {
-      // Running work is let finish, not interrupted: a checkpoint or clean-up cut short leaves
-      // the messages it received hidden for a whole visibility timeout, and a reader right after
-      // a graceful close would miss acknowledged writes. It is bounded by its lease.
-      owned.shutdown();
-      try {
-        if (!owned.awaitTermination(closeWaitMillis, TimeUnit.MILLISECONDS)) {
-          owned.shutdownNow();
-          LOG.log(
-              Level.WARNING,
-              "background checkpoint work still running "
-                  + closeWaitMillis
-                  + " ms after close; interrupted");
-          owned.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
+    if (owned == null) {
+      return;
+    }
+    owned.shutdown();
+    try {
+      long wait = Math.max(0, deadlineMillis - clock.millis());
+      if (!owned.awaitTermination(wait, TimeUnit.MILLISECONDS)) {
         owned.shutdownNow();
-        Thread.currentThread().interrupt();
+        LOG.log(
+            Level.WARNING,
+            "background checkpoint work still running when the close timeout ("
+                + closeTimeoutMillis
+                + " ms) ran out; interrupted: the messages it had received stay hidden for up to"
+                + " the checkpoint lock timeout");
+      }
+    } catch (InterruptedException e) {
+      owned.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * For a graceful close, after {@link #stop}: checkpoints every queue this handle still owes, on
+   * the calling thread, until each is paid (as a background run pays it) or {@code deadlineMillis}
+   * passes on the handle's clock, so that a handle opened next sees everything this one
+   * committed. No run starts after the deadline; one running then ends within its lease. A queue
+   * whose checkpoint fails, finds another client's checkpoint holding it, or applies nothing (its
+   * records wait for a missing earlier record of their writer) is tried again in the next round,
+   * after a pause that doubles from {@link #SETTLE_PAUSE_MILLIS}; after {@link #SETTLE_IDLE_ROUNDS}
+   * rounds in a row without progress the close gives up. What is left is logged as a warning and
+   * stays in {@link #owedQueues()}.
+   *
+   * @return how many queues are still owed
+   */
+  public int settle(long deadlineMillis) {
+    int idle = 0;
+    RuntimeException lastFailure = null;
+    String lastWhy = null;
+    while (!owed.isEmpty() && idle < SETTLE_IDLE_ROUNDS && clock.millis() < deadlineMillis) {
+      boolean progress = false;
+      for (Target t : List.copyOf(owed.keySet())) {
+        if (clock.millis() >= deadlineMillis) {
+          break;
+        }
+        try {
+          Checkpointer.Outcome o = runOwing(t, checkpointer::runAfterOthers);
+          progress |= !owed.containsKey(t) || o.received() > o.deferred();
+          if (!o.leftNothing()) {
+            lastWhy =
+                o.deferred() > 0 ? "records wait for an earlier record of their writer" : o.why();
+          }
+        } catch (SimulatedCrashException e) {
+          return owed.size(); // the process died: it does no more work
+        } catch (RuntimeException e) {
+          lastFailure = e;
+          lastWhy = "a checkpoint failed (" + e.getMessage() + ")";
+        }
+      }
+      idle = progress ? 0 : idle + 1;
+      if (!progress && !owed.isEmpty() && idle < SETTLE_IDLE_ROUNDS && !pause(idle)) {
+        break;
       }
     }
+    int left = owed.size();
+    if (left > 0) {
+      warnLeft(left, clock.millis() >= deadlineMillis ? null : lastWhy, lastFailure);
+    }
+    return left;
+  }
+
+  /** Waits before the next round of {@link #settle}; false when interrupted. */
+  private static boolean pause(int idle) {
+    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(SETTLE_PAUSE_MILLIS << (idle - 1)));
+    return !Thread.currentThread().isInterrupted();
+  }
+
+  private void warnLeft(int left, String why, RuntimeException cause) {
+    StringJoiner queues = new StringJoiner(", ");
+    owed.keySet().stream().limit(5).forEach(t -> queues.add(names.queueOf(t)));
+    LOG.log(
+        Level.WARNING,
+        "closing the handle left records it committed unapplied in "
+            + left
+            + (left == 1 ? " queue (" : " queues (")
+            + queues
+            + (left > 5 ? ", ..." : "")
+            + "): "
+            + (why == null
+                ? "the close timeout (" + closeTimeoutMillis + " ms) ran out"
+                : why + ", and retrying did not help")
+            + ". They stay queued until a checkpoint applies them: another client's"
+            + " checkpointAll (bin/stratus checkpoint-all), or readers of their pages. Raise"
+            + " DatabaseConfig.Builder.closeTimeout to let close wait longer;"
+            + " DatabaseStats.owedCheckpoints counts the queues.",
+        cause);
   }
 }
