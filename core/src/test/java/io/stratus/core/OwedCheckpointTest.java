@@ -1,7 +1,9 @@
 package io.stratus.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.stratus.CommitStateUnknownException;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.Call;
 import io.stratus.cloudapi.decorate.CallInterceptor;
@@ -161,6 +163,48 @@ class OwedCheckpointTest {
       background.runAll();
       assertThat(Fixture.itemsByKey(reader)).hasSize(5);
       assertThat(writer.stats().owedCheckpoints()).isZero();
+    }
+  }
+
+  /**
+   * A commit whose sends lost their replies (its records are in the queue, its caller was told
+   * "unknown") owes the queue a checkpoint like any other: its records are applied by the
+   * writer's next sweep, not left to whoever touches the page next.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = ProtocolKind.class,
+      names = {"BASIC", "MONOTONIC"})
+  void recordsOfACommitWithAnUnknownOutcomeAreOwedToo(ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor background = new ManualExecutor();
+      LoseReplies lose = new LoseReplies(Fixture.DB + "/pu/");
+      Database writer =
+          f.open(
+              f.config(lose)
+                  .protocol(kind)
+                  .clientId("writer")
+                  .checkpointInterval(INTERVAL)
+                  .checkpointExecutor(background));
+      writer.createCollection("items");
+      writer.createCollection("other");
+      create(writer, 0);
+      background.runAll(); // the writer rule: the root was never checkpointed
+      assertThat(writer.stats().owedCheckpoints()).isZero();
+
+      lose.remaining = 4; // the send and every resend on the committing thread
+      assertThatThrownBy(() -> create(writer, 1)).isInstanceOf(CommitStateUnknownException.class);
+      lose.remaining = 0;
+      background.runAll(); // resends (monotonic), no checkpoint due yet
+      assertThat(writer.stats().owedCheckpoints()).as("the unknown commit's queue").isEqualTo(1);
+
+      f.clock.advance(INTERVAL.plusSeconds(1));
+      readOther(writer);
+      background.runAll();
+      assertThat(writer.stats().owedCheckpoints()).isZero();
+      Database reader =
+          f.open(f.config().protocol(kind).clientId("reader").checkpointExecutor(task -> {}));
+      assertThat(Fixture.itemsByKey(reader)).containsOnlyKeys("0", "1");
     }
   }
 
