@@ -461,7 +461,9 @@ public final class CheckpointScheduler implements AutoCloseable {
           break;
         }
         try {
-          Checkpointer.Outcome o = runOwing(t, checkpointer::runAfterOthers);
+          long wait = Math.max(0, deadlineMillis - clock.millis()); // for a running one here
+          Checkpointer.Outcome o =
+              runOwing(t, (target, empties) -> checkpointer.runAfterOthers(target, empties, wait));
           progress |= !owed.containsKey(t) || o.received() > o.deferred();
           if (!o.leftNothing()) {
             lastWhy =

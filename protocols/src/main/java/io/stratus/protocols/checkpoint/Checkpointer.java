@@ -168,10 +168,7 @@ public final class Checkpointer {
           completed, busy, received, applied, deferred, pagesWritten, why, records, drained);
     }
 
-    /**
-     * Whether the run left nothing in the queue that was visible when it began: it completed,
-     * deferred nothing, and its receiving ended on empty answers.
-     */
+    /** Completed, deferred nothing and ended on empty receives: nothing visible was left. */
     public boolean leftNothing() {
       return completed && deferred == 0 && drained;
     }
@@ -295,22 +292,22 @@ public final class Checkpointer {
     }
   }
 
-  /** {@link #runAfterOthers(Target, int)}, receiving until the first empty receive. */
+  /** {@link #runAfterOthers(Target, int, long)}, receiving until the first empty receive. */
   public Outcome runAfterOthers(Target target) {
-    return runAfterOthers(target, false, 1);
+    return runAfterOthers(target, false, 1, lockTimeout.toMillis());
   }
 
   /**
    * Checkpoints the queue of {@code target} once, after any checkpoint of it that this process is
-   * running has ended (waiting at most a lock timeout): what an operator's flush needs, which must
-   * not report a queue done while a background checkpoint of it still holds its messages.
-   * Receives as {@link #run(Target, int)} does.
+   * running has ended (waiting at most {@code waitMillis}, then busy): what an operator's flush and
+   * a closing handle need, which must not report a queue done while a background checkpoint of it
+   * still holds its messages. Receives as {@link #run(Target, int)} does.
    *
    * @throws CloudException when a cloud call fails
    */
-  public Outcome runAfterOthers(Target target, int emptyReceives) {
+  public Outcome runAfterOthers(Target target, int emptyReceives, long waitMillis) {
     checkEmptyReceives(emptyReceives);
-    return runAfterOthers(target, false, emptyReceives);
+    return runAfterOthers(target, false, emptyReceives, waitMillis);
   }
 
   /**
@@ -324,7 +321,7 @@ public final class Checkpointer {
    * @throws CloudException when a cloud call fails
    */
   public Outcome closeGaps(Target target) {
-    return runAfterOthers(target, true, 1);
+    return runAfterOthers(target, true, 1, lockTimeout.toMillis());
   }
 
   private static void checkEmptyReceives(int n) {
@@ -333,11 +330,12 @@ public final class Checkpointer {
     }
   }
 
-  private Outcome runAfterOthers(Target target, boolean closeGaps, int emptyReceives) {
+  private Outcome runAfterOthers(
+      Target target, boolean closeGaps, int emptyReceives, long waitMillis) {
     String queue = names.queueOf(target);
     ReentrantLock mutex = mutexOf(queue);
     try {
-      if (!mutex.tryLock(lockTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      if (!mutex.tryLock(waitMillis, TimeUnit.MILLISECONDS)) {
         return Outcome.busy("a checkpoint of this queue in this process did not end");
       }
     } catch (InterruptedException e) {
