@@ -69,6 +69,29 @@ class OwedCheckpointTest {
     }
   }
 
+  /** An operator's flush on the writer's handle pays what it owes: nothing is left for close. */
+  @ParameterizedTest
+  @EnumSource(
+      value = ProtocolKind.class,
+      names = {"BASIC", "MONOTONIC", "ATOMIC", "ADVANCED_ATOMIC"})
+  void aFlushPaysWhatTheHandleOwes(ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      Database writer =
+          f.open(
+              f.config()
+                  .protocol(kind)
+                  .clientId("writer")
+                  .checkpointInterval(INTERVAL)
+                  .checkpointExecutor(new ManualExecutor()));
+      writer.createCollection("items");
+      for (int i = 0; i < 5; i++) {
+        create(writer, i);
+      }
+      assertThat(writer.checkpointAll().quiescent()).isTrue();
+      assertThat(writer.stats().owedCheckpoints()).isZero();
+    }
+  }
+
   /**
    * A handle keeps creating while its owed checkpoint runs: the records it sends after the run's
    * last receive are not the run's, and the handle still owes them (the run used to clear the

@@ -122,6 +122,9 @@ public final class CheckpointScheduler implements AutoCloseable {
   private final AtomicLong failed = new AtomicLong();
   private volatile boolean closed;
 
+  /** How long a flush waits for a checkpoint of the same queue this process is running. */
+  private final long lockTimeoutMillis;
+
   /** The most a close spends on running work and owed checkpoints. */
   private final long closeTimeoutMillis;
 
@@ -134,6 +137,7 @@ public final class CheckpointScheduler implements AutoCloseable {
     this.intervalMillis = ctx.checkpointInterval().toMillis();
     this.random = new Random(ctx.checkpoints().seed());
     this.closeTimeoutMillis = ctx.checkpoints().closeTimeout().toMillis();
+    this.lockTimeoutMillis = ctx.checkpoints().lockTimeout().toMillis();
     if (ctx.checkpointExecutor() != null) {
       this.executor = ctx.checkpointExecutor();
       this.owned = null;
@@ -329,6 +333,19 @@ public final class CheckpointScheduler implements AutoCloseable {
       failed.incrementAndGet();
     }
     return o.completed() && !o.drained() && o.received() > o.deferred();
+  }
+
+  /**
+   * Checkpoints {@code t} once on the calling thread, after any checkpoint of it this process is
+   * running (waiting at most a lock timeout), and settles this handle's debt to the queue by the
+   * outcome as a background run does: what an operator's flush ({@code checkpointAll}) runs, so
+   * that a flushed handle owes nothing.
+   *
+   * @throws io.stratus.cloudapi.CloudException when a cloud call fails
+   */
+  public Checkpointer.Outcome runNow(Target t) {
+    return runOwing(
+        t, (target, empties) -> checkpointer.runAfterOthers(target, empties, lockTimeoutMillis));
   }
 
   /**

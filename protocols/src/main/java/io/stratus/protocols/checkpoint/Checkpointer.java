@@ -292,11 +292,6 @@ public final class Checkpointer {
     }
   }
 
-  /** {@link #runAfterOthers(Target, int, long)}, receiving until the first empty receive. */
-  public Outcome runAfterOthers(Target target) {
-    return runAfterOthers(target, false, 1, lockTimeout.toMillis());
-  }
-
   /**
    * Checkpoints the queue of {@code target} once, after any checkpoint of it that this process is
    * running has ended (waiting at most {@code waitMillis}, then busy): what an operator's flush and

@@ -293,7 +293,7 @@ public final class QueueEngine implements CommitProtocol {
         for (int round = 0; round < 1000 && empties < 3; round++) {
           Checkpointer.Outcome o;
           try {
-            o = checkpointer.runAfterOthers(t); // never beside a background run
+            o = scheduler.runNow(t); // never beside a background run; pays what is owed
           } catch (CloudException e) {
             failures++;
             break;
