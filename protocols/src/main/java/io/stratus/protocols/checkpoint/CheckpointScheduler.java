@@ -54,15 +54,15 @@ import java.util.function.BiFunction;
  * <em>sweep</em> schedules one for each queue owed longer than the interval. A queue leaves the
  * list when a checkpoint of its own that began after that last send left nothing in the queue:
  * completed, deferred nothing and ended its receiving on {@link #EMPTY_RECEIVES_TO_CLEAR} empty
- * receives in a row (one that another client holds does not count). A run
- * that stopped at the record limit is followed by another at once. Sweeps run
- * after each commit and read (they cost a look at the earliest due time unless one is due) and,
- * when this scheduler owns its threads, on a timer armed only while something is owed: an idle
- * handle, or one whose records are all checkpointed, sets no timer and makes no request. So a
- * record committed by a handle that stays open is checkpointed within about two intervals (and
- * the retries a busy or failing queue needs), whoever touches its page. With an executor handed in
- * the embedding owns background timing: sweeps then run only with commits, reads and {@link
- * #sweep} (what tests drive with their clocks).
+ * receives in a row (one that another client holds does not count). A run that stopped at the
+ * record limit is followed by another at once. Sweeps run after each commit and read (they cost a
+ * look at the earliest due time unless one is due) and, when this scheduler owns its threads, on a
+ * timer armed only while something is owed: an idle handle, or one whose records are all
+ * checkpointed, sets no timer and makes no request. So a record committed by a handle that stays
+ * open is checkpointed within about two intervals (and the retries a busy or failing queue needs),
+ * whoever touches its page. With an executor handed in the embedding owns background timing:
+ * sweeps then run only with commits, reads and {@link #sweep} (what tests drive with their
+ * clocks). A graceful close pays what is left ({@link #settle}).
  *
  * <p>At most one checkpoint per queue is scheduled or running per client at a time. Failures of a
  * scheduled checkpoint are logged and counted; the records stay queued for a later one.
@@ -174,10 +174,15 @@ public final class CheckpointScheduler implements AutoCloseable {
     long now = clock.millis();
     long send = sends.incrementAndGet();
     for (Target t : targets) {
-      Debt before = owed.get(t);
-      Debt after = owed.merge(t, new Debt(now, send), (old, fresh) -> old.plus(send));
-      if (before == null || after.sinceMillis() == now) {
-        nextDue.accumulateAndGet(after.sinceMillis() + intervalMillis, Math::min);
+      boolean[] fresh = {false};
+      owed.compute(
+          t,
+          (k, old) -> {
+            fresh[0] = old == null;
+            return fresh[0] ? new Debt(now, send) : old.plus(send);
+          });
+      if (fresh[0]) {
+        nextDue.accumulateAndGet(now + intervalMillis, Math::min);
       }
     }
     armTimer();
