@@ -11,11 +11,17 @@ import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.cloudapi.time.ManualClock;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.checkpoint.CheckpointScheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -105,7 +111,7 @@ class CloseCheckpointTest {
       faults.switchTo(true);
       slow.on = true;
       Instant closing = f.clock.instant();
-      loader.close();
+      List<String> warnings = warningsOf(CheckpointScheduler.class, loader::close);
       Duration took = Duration.between(closing, f.clock.instant());
 
       assertThat(took)
@@ -113,6 +119,12 @@ class CloseCheckpointTest {
           .isLessThanOrEqualTo(closeTimeout.plus(perReceive));
       assertThat(faults.injected()).as("the close tried").isPositive();
       assertThat(loader.stats().owedCheckpoints()).as("what the close left").isEqualTo(1);
+      assertThat(warnings)
+          .as("the close says what it left, and why")
+          .anySatisfy(
+              w ->
+                  assertThat(w)
+                      .contains("closing the handle left", Fixture.DB + "/pu/t/", "close timeout"));
 
       faults.switchTo(false);
       slow.on = false;
@@ -154,6 +166,34 @@ class CloseCheckpointTest {
       assertThat(loader.stats().owedCheckpoints()).isEqualTo(1);
       assertThat(faults.injected()).isPositive();
     }
+  }
+
+  /** The warnings {@code source}'s logger logs while {@code action} runs. */
+  private static List<String> warningsOf(Class<?> source, Runnable action) {
+    List<String> warnings = new CopyOnWriteArrayList<>();
+    Handler handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord r) {
+            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
+              warnings.add(r.getMessage());
+            }
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    Logger logger = Logger.getLogger(source.getName());
+    logger.addHandler(handler);
+    try {
+      action.run();
+    } finally {
+      logger.removeHandler(handler);
+    }
+    return warnings;
   }
 
   private static void create(Database db, long key) {

@@ -87,8 +87,8 @@ final class RunMessages {
    * hiding what it gets for the visibility timeout. Fills this object as it goes, so a failure
    * leaves what was received. A queue may answer a receive with nothing although messages wait
    * (SQS's short polling samples some of its servers), so how many empty answers end the
-   * receiving is how sure the caller needs to be that nothing visible was left.
-   * Notes in {@link #drained} whether it ended on empty answers.
+   * receiving is how sure the caller needs to be that nothing visible was left; {@link #drained}
+   * notes whether it ended on them.
    */
   void receive(int maxRecords, int emptyReceives) {
     int batch = queues.limits().maxBatchSize();
