@@ -77,7 +77,7 @@ public final class DatabaseConfig {
   /**
    * 20 s: the most {@link Database#close()} spends by default settling what the handle owes
    * (running checkpoints, pending propagation, the checkpoints of every queue it sent records to),
-   * within the 30 s a container platform usually grants between its stop signal and the kill.
+   * inside the 30 s Kubernetes grants by default between its stop signal and the kill.
    */
   public static final Duration DEFAULT_CLOSE_TIMEOUT = CheckpointSettings.DEFAULT_CLOSE_TIMEOUT;
 

@@ -45,8 +45,8 @@ public record CheckpointSettings(
   public static final int DEFAULT_MAX_RECORDS = 256;
 
   /**
-   * 20 s: room for a checkpoint of a few queues, well inside the 30 s a container platform
-   * usually grants a process between its stop signal and killing it.
+   * 20 s: room for the checkpoints of many queues, inside the 30 s Kubernetes grants a process by
+   * default between its stop signal and killing it.
    */
   public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(20);
 
