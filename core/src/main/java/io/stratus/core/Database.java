@@ -730,8 +730,20 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * Closes the handle: the protocol and the buffer pool. Open transactions fail on their next
-   * call. Does not close the cloud services. Idempotent.
+   * Closes the handle: settles what it committed, then closes the protocol and the buffer pool.
+   * Open transactions fail on their next call. Does not close the cloud services. Idempotent.
+   *
+   * <p>Settling takes at most the close timeout ({@link DatabaseConfig.Builder#closeTimeout},
+   * default {@link DatabaseConfig#DEFAULT_CLOSE_TIMEOUT}): running background checkpoints finish,
+   * the atomic protocols propagate their pending commits, and every pending-update queue the
+   * handle sent records to is checkpointed on the calling thread, so that a handle opened next (a
+   * restarted process under a new client id, a reader of what a loader wrote) sees every commit of
+   * this one at once; the isolating protocols wait for their lock releases (their readers see
+   * commits through the archive). A close that runs out of time, or whose checkpoints keep
+   * failing, does not throw: it logs a warning naming the queues it left, and {@link
+   * #stats()}{@code .owedCheckpoints()} counts them; their records stay queued, durable, until
+   * another client's checkpoint applies them. Call it from the thread that shuts the application
+   * down, before the platform's kill deadline.
    */
   @Override
   public void close() {

@@ -80,6 +80,13 @@ public final class DatabaseConfig {
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(45);
 
   /**
+   * 20 s: the most {@link Database#close()} spends by default settling what the handle owes
+   * (running checkpoints, pending propagation, the checkpoints of every queue it sent records to),
+   * inside the 30 s Kubernetes grants by default between its stop signal and the kill.
+   */
+  public static final Duration DEFAULT_CLOSE_TIMEOUT = CheckpointSettings.DEFAULT_CLOSE_TIMEOUT;
+
+  /**
    * The longest duration any setting accepts: 365 days. Longer ones (up to {@code
    * Long.MAX_VALUE} seconds) overflow the millisecond and nanosecond arithmetic of timers and
    * leases, and mean "never" in practice; a TTL or checkpoint interval that long is refused here
@@ -211,7 +218,13 @@ public final class DatabaseConfig {
     }
     this.checkpoints =
         new CheckpointSettings(
-            b.lockTimeout, b.propagationPeriod, b.maxRecords, b.writes, b.checkpointSeed, atomic);
+            b.lockTimeout,
+            b.propagationPeriod,
+            b.maxRecords,
+            b.writes,
+            b.checkpointSeed,
+            atomic,
+            b.closeTimeout);
     this.checkpointExecutor = b.checkpointExecutor;
     this.writerLanes = b.writerLanes;
     this.isolation = new IsolationSettings(b.transactionTimeout, b.isolationLease, b.snapshotReuse);
@@ -394,6 +407,7 @@ public final class DatabaseConfig {
     private Duration isolationLease = IsolationSettings.DEFAULT_LEASE_TIMEOUT;
     private Duration snapshotReuse = IsolationSettings.DEFAULT_SNAPSHOT_REUSE;
     private Executor checkpointExecutor;
+    private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
     private String clientId;
     private Clock clock = Clock.systemUTC();
     private CrashPoints crashPoints = CrashPoints.none();
@@ -632,6 +646,26 @@ public final class DatabaseConfig {
     public Builder checkpointExecutor(Executor executor) {
       this.checkpointExecutor = Args.notNull(executor, "executor");
       optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "checkpointExecutor");
+      return this;
+    }
+
+    /**
+     * The most {@link Database#close()} spends settling what the handle owes before it lets go:
+     * letting running checkpoints finish, propagating pending commits (atomic protocols) and
+     * checkpointing every queue the handle sent records to, so that a handle opened next (a
+     * restarted process, another client) sees all of them at once. Default {@link
+     * DatabaseConfig#DEFAULT_CLOSE_TIMEOUT}; zero or positive. What is still owed when it runs
+     * out is logged as a warning and left in {@link DatabaseStats#owedCheckpoints()}; other
+     * clients' checkpoints apply it later. Zero: close waits for nothing.
+     */
+    public Builder closeTimeout(Duration timeout) {
+      Args.notNull(timeout, "closeTimeout");
+      if (timeout.isNegative()) {
+        throw new InvalidConfigurationException(
+            "the close timeout must not be negative, got " + timeout);
+      }
+      this.closeTimeout = atMost("close timeout", timeout);
+      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "closeTimeout");
       return this;
     }
 

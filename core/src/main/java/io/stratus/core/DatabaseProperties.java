@@ -81,6 +81,12 @@ public final class DatabaseProperties {
   /** How checkpoints put pages: auto, conditional or timing_only. */
   public static final String CHECKPOINT_WRITES = PREFIX + "checkpoint.writes";
 
+  /** The most a close spends checkpointing what the handle owes (a duration; zero: nothing). */
+  public static final String CLOSE_TIMEOUT = PREFIX + "checkpoint.close-timeout";
+
+  /** Default of {@link #CLOSE_TIMEOUT}. */
+  public static final Duration CLOSE_TIMEOUT_DEFAULT = DatabaseConfig.DEFAULT_CLOSE_TIMEOUT;
+
   /** Monotonic and atomic: commits of one handle numbered and sent at once. */
   public static final String WRITER_LANES = PREFIX + "writer-lanes";
 
@@ -130,6 +136,7 @@ public final class DatabaseProperties {
     SETTERS.put(
         CHECKPOINT_WRITES,
         (b, v) -> b.checkpointWrites(enumValue(CheckpointWrites.class, CHECKPOINT_WRITES, v)));
+    SETTERS.put(CLOSE_TIMEOUT, (b, v) -> b.closeTimeout(duration(CLOSE_TIMEOUT, v)));
     SETTERS.put(WRITER_LANES, (b, v) -> b.writerLanes(Math.toIntExact(number(WRITER_LANES, v))));
     SETTERS.put(ATOMIC_TIMEOUT, (b, v) -> b.atomicTimeout(duration(ATOMIC_TIMEOUT, v)));
     SETTERS.put(

@@ -163,6 +163,9 @@ public final class DatabaseStats {
    * Queues this handle sent records to and has not yet seen applied by a checkpoint of its own:
    * it schedules one for each once its record is older than the checkpoint interval, so records
    * nobody touches again are still applied (0 for protocols without queues, and once all are).
+   * After {@link Database#close()}: the queues the close could not checkpoint within its time
+   * ({@link DatabaseConfig.Builder#closeTimeout}), whose records wait for another client's
+   * checkpoint.
    */
   public long owedCheckpoints() {
     return owedCheckpoints;

@@ -30,6 +30,7 @@ class DatabasePropertiesTest {
     p.setProperty(DatabaseProperties.PROPAGATION_PERIOD, "4000ms");
     p.setProperty(DatabaseProperties.MAX_RECORDS_PER_CHECKPOINT, "128");
     p.setProperty(DatabaseProperties.CHECKPOINT_WRITES, "timing-only");
+    p.setProperty(DatabaseProperties.CLOSE_TIMEOUT, "5s");
     p.setProperty(DatabaseProperties.WRITER_LANES, "8");
     p.setProperty(DatabaseProperties.ATOMIC_TIMEOUT, "2m");
     p.setProperty(DatabaseProperties.CLIENT_ID, "web-1");
@@ -48,10 +49,11 @@ class DatabasePropertiesTest {
     assertThat(c.checkpoints().propagationPeriod()).isEqualTo(Duration.ofSeconds(4));
     assertThat(c.checkpoints().maxRecordsPerCheckpoint()).isEqualTo(128);
     assertThat(c.checkpoints().writes()).isEqualTo(CheckpointWrites.TIMING_ONLY);
+    assertThat(c.checkpoints().closeTimeout()).isEqualTo(Duration.ofSeconds(5));
     assertThat(c.writerLanes()).isEqualTo(8);
     assertThat(c.checkpoints().atomicTimeout()).isEqualTo(Duration.ofMinutes(2));
     assertThat(c.clientId()).isEqualTo("web-1");
-    assertThat(DatabaseProperties.keys()).hasSize(17);
+    assertThat(DatabaseProperties.keys()).hasSize(18);
   }
 
   @Test
@@ -80,6 +82,7 @@ class DatabasePropertiesTest {
     assertThat(c.ttl()).isEqualTo(DatabaseProperties.TTL_DEFAULT);
     assertThat(c.checkpointInterval()).isEqualTo(DatabaseProperties.CHECKPOINT_INTERVAL_DEFAULT);
     assertThat(c.writerLanes()).isEqualTo(DatabaseProperties.WRITER_LANES_DEFAULT);
+    assertThat(c.checkpoints().closeTimeout()).isEqualTo(DatabaseProperties.CLOSE_TIMEOUT_DEFAULT);
   }
 
   @Test

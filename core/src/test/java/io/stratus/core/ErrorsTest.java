@@ -340,6 +340,22 @@ class ErrorsTest {
           .isEqualTo(ProtocolKind.MONOTONIC);
       assertThat(defaults.pageSize()).isEqualTo(DatabaseConfig.DEFAULT_PAGE_SIZE);
       assertThat(defaults.checkpointInterval()).isEqualTo(Duration.ofSeconds(45));
+      assertThat(defaults.checkpoints().closeTimeout())
+          .isEqualTo(DatabaseConfig.DEFAULT_CLOSE_TIMEOUT);
+      assertThatThrownBy(() -> b.closeTimeout(Duration.ofSeconds(-1)))
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("close timeout");
+      assertThatThrownBy(() -> f.config().closeTimeout(Duration.ZERO).build())
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("closeTimeout does not apply to the naive protocol");
+      assertThat(
+              f.config()
+                  .protocol(ProtocolKind.BASIC)
+                  .closeTimeout(Duration.ZERO)
+                  .build()
+                  .checkpoints()
+                  .closeTimeout())
+          .isZero();
       assertThat(defaults.clientId())
           .isNotBlank()
           .isNotEqualTo(DatabaseConfig.builder(f.services(), "db").build().clientId());

@@ -19,6 +19,10 @@ import java.util.Objects;
  *     without a commit record (a loser), or a commit record without log records (an orphan), is
  *     deleted only once its commit time is this much older than the recoverer's clock, so a live
  *     client's in-flight commit is never destroyed; longer than the lock timeout
+ * @param closeTimeout the most a graceful close spends settling what the handle owes: letting
+ *     running background work finish, propagating its pending commits and checkpointing every
+ *     queue it owes, so that a handle opened next sees everything this one committed; zero or
+ *     positive (zero: it waits for nothing and leaves the records to other clients)
  */
 public record CheckpointSettings(
     Duration lockTimeout,
@@ -26,7 +30,8 @@ public record CheckpointSettings(
     int maxRecordsPerCheckpoint,
     CheckpointWrites writes,
     long seed,
-    Duration atomicTimeout) {
+    Duration atomicTimeout,
+    Duration closeTimeout) {
   /** 60 s: far longer than any commit's sends take. */
   public static final Duration DEFAULT_ATOMIC_TIMEOUT = Duration.ofSeconds(60);
 
@@ -39,7 +44,13 @@ public record CheckpointSettings(
   /** 256 (paper 000, section 4.3). */
   public static final int DEFAULT_MAX_RECORDS = 256;
 
-  /** Settings with the default atomic timeout. */
+  /**
+   * 20 s: room for the checkpoints of many queues, inside the 30 s Kubernetes grants a process by
+   * default between its stop signal and killing it.
+   */
+  public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(20);
+
+  /** Settings with the default atomic and close timeouts. */
   public CheckpointSettings(
       Duration lockTimeout,
       Duration propagationPeriod,
@@ -52,10 +63,16 @@ public record CheckpointSettings(
         maxRecordsPerCheckpoint,
         writes,
         seed,
-        DEFAULT_ATOMIC_TIMEOUT);
+        DEFAULT_ATOMIC_TIMEOUT,
+        DEFAULT_CLOSE_TIMEOUT);
   }
 
   public CheckpointSettings {
+    Objects.requireNonNull(closeTimeout, "closeTimeout");
+    if (closeTimeout.isNegative()) {
+      throw new IllegalArgumentException(
+          "the close timeout must not be negative, got " + closeTimeout);
+    }
     Objects.requireNonNull(lockTimeout, "lockTimeout");
     Objects.requireNonNull(atomicTimeout, "atomicTimeout");
     if (atomicTimeout.compareTo(lockTimeout) <= 0) {

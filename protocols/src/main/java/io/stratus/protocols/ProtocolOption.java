@@ -8,7 +8,7 @@ package io.stratus.protocols;
 public enum ProtocolOption {
   /**
    * How log records are applied: checkpoint interval, lock timeout, propagation period, records
-   * per checkpoint, write mode, checkpoint seed and executor. The protocols that commit through
+   * per checkpoint, write mode, checkpoint seed and executor, close timeout. The protocols that commit through
    * pending-update queues.
    */
   CHECKPOINTS,

@@ -1,5 +1,6 @@
 package io.stratus.protocols.checkpoint;
 
+import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
 import io.stratus.protocols.BackgroundFailures;
@@ -9,10 +10,12 @@ import io.stratus.protocols.log.PuQueues.Target;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -22,6 +25,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
 
 /**
  * The checkpoint strategy of paper 000, section 4.5: writers, and readers in exceptional cases,
@@ -45,16 +50,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * for an operator's checkpoint, and a queue deletes messages older than its retention (SQS: at
  * most 14 days), so such a record could be lost although its commit returned. So the writer owes
  * a checkpoint to every queue it sent to: it remembers the queue with the time of its first
- * record not yet covered by a checkpoint of its own, and a <em>sweep</em> schedules one for each
- * queue owed longer than the interval. A queue leaves the list when a checkpoint this handle
- * started after that time completes (one that another client holds does not count). Sweeps run
- * after each commit and read (they cost a look at the earliest due time unless one is due) and,
- * when this scheduler owns its threads, on a timer armed only while something is owed: an idle
- * handle, or one whose records are all checkpointed, sets no timer and makes no request. So a
- * record committed by a handle that stays open is checkpointed within about two intervals (and
- * the retries a busy or failing queue needs), whoever touches its page. With an executor handed in
- * the embedding owns background timing: sweeps then run only with commits, reads and {@link
- * #sweep} (what tests drive with their clocks).
+ * record not yet covered by a checkpoint of its own and the number of its last send there, and a
+ * <em>sweep</em> schedules one for each queue owed longer than the interval. A queue leaves the
+ * list when a checkpoint of its own that began after that last send left nothing in the queue:
+ * completed, deferred nothing and ended its receiving on {@link #EMPTY_RECEIVES_TO_CLEAR} empty
+ * receives in a row (one that another client holds does not count). A run that stopped at the
+ * record limit is followed by another at once. Sweeps run after each commit and read (they cost a
+ * look at the earliest due time unless one is due) and, when this scheduler owns its threads, on a
+ * timer armed only while something is owed: an idle handle, or one whose records are all
+ * checkpointed, sets no timer and makes no request. So a record committed by a handle that stays
+ * open is checkpointed within about two intervals (and the retries a busy or failing queue needs),
+ * whoever touches its page. With an executor handed in the embedding owns background timing:
+ * sweeps then run only with commits, reads and {@link #sweep} (what tests drive with their
+ * clocks). A graceful close pays what is left ({@link #settle}).
  *
  * <p>At most one checkpoint per queue is scheduled or running per client at a time. Failures of a
  * scheduled checkpoint are logged and counted; the records stay queued for a later one.
@@ -65,11 +73,21 @@ public final class CheckpointScheduler implements AutoCloseable {
   /** Threads of the owned executor: checkpoints mostly wait for the cloud, so more than cores. */
   static final int THREADS = 4;
 
+  /**
+   * How many receives in a row must come back empty before a run of an owed queue counts as having
+   * left nothing of this handle's records: 3, as {@code checkpointAll} does. A queue may answer a
+   * receive with nothing although messages wait (SQS's short polling asks some of its servers).
+   */
+  public static final int EMPTY_RECEIVES_TO_CLEAR = 3;
+
   /** A reader-side chance below which no draw is made (one in ten million reads). */
   static final double NEGLIGIBLE_CHANCE = 1e-7;
 
-  /** How long {@link #close} waits for interrupted background work to stop. */
-  private static final long CLOSE_WAIT_SECONDS = 10;
+  /** Rounds in a row without progress after which {@link #settle} gives up. */
+  static final int SETTLE_IDLE_ROUNDS = 5;
+
+  /** The first pause of {@link #settle} after a round without progress; it doubles. */
+  static final long SETTLE_PAUSE_MILLIS = 50;
 
   private final Checkpointer checkpointer;
   private final PuQueues names;
@@ -78,17 +96,20 @@ public final class CheckpointScheduler implements AutoCloseable {
   private final BackgroundFailures failures;
   private final long intervalMillis;
 
-  /** A run that received this many may have left more in the queue. */
-  private final int maxRecords;
-
   private final Executor executor;
   private final ExecutorService owned;
   private final Random random;
   private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
 
-  /** Queues this handle sent records to, with the time of the first record no checkpoint of
-   *  this handle has covered yet. */
-  private final ConcurrentHashMap<Target, Long> owed = new ConcurrentHashMap<>();
+  /** Queues this handle sent records to that no checkpoint of its own has covered yet. */
+  private final ConcurrentHashMap<Target, Debt> owed = new ConcurrentHashMap<>();
+
+  /**
+   * Numbers this handle's sends in the order their records reached their queues (a send is
+   * numbered once it completed): a run that reads the number before it receives covers every send
+   * numbered up to it, and none after, whatever the clock says.
+   */
+  private final AtomicLong sends = new AtomicLong();
 
   /** The earliest time a sweep has work: the oldest owed time plus the interval. */
   private final AtomicLong nextDue = new AtomicLong(Long.MAX_VALUE);
@@ -101,8 +122,11 @@ public final class CheckpointScheduler implements AutoCloseable {
   private final AtomicLong failed = new AtomicLong();
   private volatile boolean closed;
 
-  /** How long {@link #close} lets running work finish: a checkpoint's lease and a margin. */
-  private final long closeWaitMillis;
+  /** How long a flush waits for a checkpoint of the same queue this process is running. */
+  private final long lockTimeoutMillis;
+
+  /** The most a close spends on running work and owed checkpoints. */
+  private final long closeTimeoutMillis;
 
   public CheckpointScheduler(ProtocolContext ctx, Checkpointer checkpointer, PuQueues names) {
     this.checkpointer = checkpointer;
@@ -111,9 +135,9 @@ public final class CheckpointScheduler implements AutoCloseable {
     this.clock = ctx.clock();
     this.failures = new BackgroundFailures(LOG, ctx.clock());
     this.intervalMillis = ctx.checkpointInterval().toMillis();
-    this.maxRecords = ctx.checkpoints().maxRecordsPerCheckpoint();
     this.random = new Random(ctx.checkpoints().seed());
-    this.closeWaitMillis = ctx.checkpoints().lockTimeout().toMillis() + 5_000;
+    this.closeTimeoutMillis = ctx.checkpoints().closeTimeout().toMillis();
+    this.lockTimeoutMillis = ctx.checkpoints().lockTimeout().toMillis();
     if (ctx.checkpointExecutor() != null) {
       this.executor = ctx.checkpointExecutor();
       this.owned = null;
@@ -132,11 +156,32 @@ public final class CheckpointScheduler implements AutoCloseable {
                 });
   }
 
-  /** Writer side: called after a commit sent records to {@code targets}. */
+  /**
+   * What this handle owes one queue.
+   *
+   * @param sinceMillis when the oldest of its records no checkpoint of this handle has covered was
+   *     sent (or a little earlier): the debt is due an interval after it
+   * @param lastSend the number of the handle's last send to the queue
+   */
+  private record Debt(long sinceMillis, long lastSend) {
+    Debt plus(long send) {
+      return new Debt(sinceMillis, Math.max(lastSend, send));
+    }
+  }
+
+  /** Writer side: called after a commit's records reached the queues of {@code targets}. */
   public void afterCommit(Collection<Target> targets) {
     long now = clock.millis();
+    long send = sends.incrementAndGet();
     for (Target t : targets) {
-      if (owed.putIfAbsent(t, now) == null) {
+      boolean[] fresh = {false};
+      owed.compute(
+          t,
+          (k, old) -> {
+            fresh[0] = old == null;
+            return fresh[0] ? new Debt(now, send) : old.plus(send);
+          });
+      if (fresh[0]) {
         nextDue.accumulateAndGet(now + intervalMillis, Math::min);
       }
     }
@@ -198,8 +243,8 @@ public final class CheckpointScheduler implements AutoCloseable {
     long now = clock.millis();
     long next = Long.MAX_VALUE;
     int n = 0;
-    for (Map.Entry<Target, Long> e : owed.entrySet()) {
-      long due = e.getValue() + intervalMillis;
+    for (Map.Entry<Target, Debt> e : owed.entrySet()) {
+      long due = e.getValue().sinceMillis() + intervalMillis;
       if (due <= now) {
         n += schedule(e.getKey()) ? 1 : 0;
         due = now + intervalMillis; // not before the next interval, unless it completes first
@@ -226,8 +271,11 @@ public final class CheckpointScheduler implements AutoCloseable {
     if (timer == null || closed || owed.isEmpty() || !timerArmed.compareAndSet(false, true)) {
       return;
     }
+    // At the earliest due time, and at least once an interval: a debt kept by a run that saw
+    // later sends comes due an interval after that run began, not after the last sweep.
+    long delay = Math.max(1, Math.min(intervalMillis, nextDue.get() - clock.millis()));
     try {
-      timer.schedule(this::onTimer, intervalMillis, TimeUnit.MILLISECONDS);
+      timer.schedule(this::onTimer, delay, TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       timerArmed.set(false);
     }
@@ -252,19 +300,9 @@ public final class CheckpointScheduler implements AutoCloseable {
     try {
       executor.execute(
           () -> {
+            boolean again = false;
             try {
-              if (!closed) {
-                long startedAt = clock.millis();
-                Checkpointer.Outcome o = checkpointer.run(t);
-                ran.incrementAndGet();
-                if (o.completed() && o.deferred() == 0 && o.received() < maxRecords) {
-                  // What this handle sent before the run started is applied: the run took all it
-                  // received and left nothing waiting. Later sends keep the queue owed.
-                  owed.computeIfPresent(t, (k, since) -> since <= startedAt ? null : since);
-                } else if (!o.busy()) { // busy: another run applies the records
-                  failed.incrementAndGet();
-                }
-              }
+              again = !closed && runScheduled(t);
             } catch (RuntimeException e) {
               failed.incrementAndGet();
               failures.report(
@@ -277,12 +315,73 @@ public final class CheckpointScheduler implements AutoCloseable {
             } finally {
               scheduled.remove(queue);
             }
+            if (again) {
+              schedule(t);
+            }
           });
       return true;
     } catch (RejectedExecutionException e) {
       scheduled.remove(queue);
       return false;
     }
+  }
+
+  /**
+   * One scheduled checkpoint of {@code t}; whether another should follow at once: this one
+   * stopped at the record limit having taken records out, so more may wait, and an owed queue
+   * with more than a run's worth would otherwise take an interval per run.
+   */
+  private boolean runScheduled(Target t) {
+    Checkpointer.Outcome o = runOwing(t, checkpointer::run);
+    ran.incrementAndGet();
+    if (!o.leftNothing() && !o.busy()) { // busy: another run applies the records
+      failed.incrementAndGet();
+    }
+    return o.completed() && !o.drained() && o.received() > o.deferred();
+  }
+
+  /**
+   * Checkpoints {@code t} once on the calling thread, after any checkpoint of it this process is
+   * running (waiting at most a lock timeout), and settles this handle's debt to the queue by the
+   * outcome as a background run does: what an operator's flush ({@code checkpointAll}) runs, so
+   * that a flushed handle owes nothing.
+   *
+   * @throws io.stratus.cloudapi.CloudException when a cloud call fails
+   */
+  public Checkpointer.Outcome runNow(Target t) {
+    return runOwing(
+        t, (target, empties) -> checkpointer.runAfterOthers(target, empties, lockTimeoutMillis));
+  }
+
+  /**
+   * Runs a checkpoint of {@code t} through {@code run} and settles this handle's debt to the queue
+   * by its outcome. The sends the debt counts are numbered after their records reached the queue,
+   * and the number reached so far is read before the run's first receive: a run that left nothing
+   * ({@link Checkpointer.Outcome#leftNothing()}) therefore saw every record of the sends numbered
+   * up to it, and clears the debt when its last send is among them. A send numbered after keeps
+   * the queue owed, due an interval after the run began (a run that compared times instead cleared
+   * the debt of records sent while it applied what it had received). An owed queue is received
+   * until {@link #EMPTY_RECEIVES_TO_CLEAR} receives in a row came back empty, since one empty
+   * receive does not mean an empty queue.
+   */
+  private Checkpointer.Outcome runOwing(
+      Target t, BiFunction<Target, Integer, Checkpointer.Outcome> run) {
+    long covered = sends.get();
+    long startedAt = clock.millis();
+    Checkpointer.Outcome o = run.apply(t, owed.containsKey(t) ? EMPTY_RECEIVES_TO_CLEAR : 1);
+    if (o.leftNothing()) {
+      Debt left =
+          owed.computeIfPresent(
+              t,
+              (k, d) ->
+                  d.lastSend() <= covered
+                      ? null
+                      : new Debt(Math.max(d.sinceMillis(), startedAt), d.lastSend()));
+      if (left != null) {
+        nextDue.accumulateAndGet(left.sinceMillis() + intervalMillis, Math::min);
+      }
+    }
+    return o;
   }
 
   /**
@@ -321,31 +420,120 @@ public final class CheckpointScheduler implements AutoCloseable {
     return failed.get();
   }
 
+  /** {@link #stop} with the close timeout from now. */
   @Override
   public void close() {
+    stop(clock.millis() + closeTimeoutMillis);
+  }
+
+  /**
+   * Stops taking background work and lets what runs finish until {@code deadlineMillis} (on the
+   * handle's clock), then interrupts it. Running work is let finish rather than interrupted: a
+   * checkpoint or clean-up cut short leaves the messages it received hidden for a whole visibility
+   * timeout, and a reader right after a graceful close would miss acknowledged writes; it is
+   * bounded by its lease. Idempotent.
+   */
+  public void stop(long deadlineMillis) {
     closed = true; // queued tasks that have not started skip themselves
     if (timer != null) {
       timer.shutdownNow();
     }
-    if (owned != null) {
-      // Running work is let finish, not interrupted: a checkpoint or clean-up cut short leaves
-      // the messages it received hidden for a whole visibility timeout, and a reader right after
-      // a graceful close would miss acknowledged writes. It is bounded by its lease.
-      owned.shutdown();
-      try {
-        if (!owned.awaitTermination(closeWaitMillis, TimeUnit.MILLISECONDS)) {
-          owned.shutdownNow();
-          LOG.log(
-              Level.WARNING,
-              "background checkpoint work still running "
-                  + closeWaitMillis
-                  + " ms after close; interrupted");
-          owned.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
+    if (owned == null) {
+      return;
+    }
+    owned.shutdown();
+    try {
+      long wait = Math.max(0, deadlineMillis - clock.millis());
+      if (!owned.awaitTermination(wait, TimeUnit.MILLISECONDS)) {
         owned.shutdownNow();
-        Thread.currentThread().interrupt();
+        LOG.log(
+            Level.WARNING,
+            "background checkpoint work still running when the close timeout ("
+                + closeTimeoutMillis
+                + " ms) ran out; interrupted: the messages it had received stay hidden for up to"
+                + " the checkpoint lock timeout");
+      }
+    } catch (InterruptedException e) {
+      owned.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * For a graceful close, after {@link #stop}: checkpoints every queue this handle still owes, on
+   * the calling thread, until each is paid (as a background run pays it) or {@code deadlineMillis}
+   * passes on the handle's clock, so that a handle opened next sees everything this one
+   * committed. No run starts after the deadline; one running then ends within its lease. A queue
+   * whose checkpoint fails, finds another client's checkpoint holding it, or applies nothing (its
+   * records wait for a missing earlier record of their writer) is tried again in the next round,
+   * after a pause that doubles from {@link #SETTLE_PAUSE_MILLIS}; after {@link #SETTLE_IDLE_ROUNDS}
+   * rounds in a row without progress the close gives up. What is left is logged as a warning and
+   * stays in {@link #owedQueues()}.
+   *
+   * @return how many queues are still owed
+   */
+  public int settle(long deadlineMillis) {
+    int idle = 0;
+    RuntimeException lastFailure = null;
+    String lastWhy = null;
+    while (!owed.isEmpty() && idle < SETTLE_IDLE_ROUNDS && clock.millis() < deadlineMillis) {
+      boolean progress = false;
+      for (Target t : List.copyOf(owed.keySet())) {
+        if (clock.millis() >= deadlineMillis) {
+          break;
+        }
+        try {
+          long wait = Math.max(0, deadlineMillis - clock.millis()); // for a running one here
+          Checkpointer.Outcome o =
+              runOwing(t, (target, empties) -> checkpointer.runAfterOthers(target, empties, wait));
+          progress |= !owed.containsKey(t) || o.received() > o.deferred();
+          if (!o.leftNothing()) {
+            lastWhy =
+                o.deferred() > 0 ? "records wait for an earlier record of their writer" : o.why();
+          }
+        } catch (SimulatedCrashException e) {
+          return owed.size(); // the process died: it does no more work
+        } catch (RuntimeException e) {
+          lastFailure = e;
+          lastWhy = "a checkpoint failed (" + e.getMessage() + ")";
+        }
+      }
+      idle = progress ? 0 : idle + 1;
+      if (!progress && !owed.isEmpty() && idle < SETTLE_IDLE_ROUNDS && !pause(idle)) {
+        break;
       }
     }
+    int left = owed.size();
+    if (left > 0) {
+      warnLeft(left, clock.millis() >= deadlineMillis ? null : lastWhy, lastFailure);
+    }
+    return left;
+  }
+
+  /** Waits before the next round of {@link #settle}; false when interrupted. */
+  private static boolean pause(int idle) {
+    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(SETTLE_PAUSE_MILLIS << (idle - 1)));
+    return !Thread.currentThread().isInterrupted();
+  }
+
+  private void warnLeft(int left, String why, RuntimeException cause) {
+    StringJoiner queues = new StringJoiner(", ");
+    owed.keySet().stream().limit(5).forEach(t -> queues.add(names.queueOf(t)));
+    LOG.log(
+        Level.WARNING,
+        "closing the handle left records it committed unapplied in "
+            + left
+            + (left == 1 ? " queue (" : " queues (")
+            + queues
+            + (left > 5 ? ", ..." : "")
+            + "): "
+            + (why == null
+                ? "the close timeout (" + closeTimeoutMillis + " ms) ran out"
+                : why + ", and retrying did not help")
+            + ". They stay queued until a checkpoint applies them: another client's"
+            + " checkpointAll (bin/stratus checkpoint-all), or readers of their pages. Raise"
+            + " DatabaseConfig.Builder.closeTimeout to let close wait longer;"
+            + " DatabaseStats.owedCheckpoints counts the queues.",
+        cause);
   }
 }

@@ -154,6 +154,10 @@ public final class Checkpointer {
    * @param handedBack records of the messages it received, left in the queue and handed back,
    *     receivable again at once (0 when the queue cannot change visibility: they stay hidden for
    *     the lock timeout); the deferred records among them, and the others those messages hold
+   * @param drained its receiving ended because the queue answered empty as many times in a row as
+   *     the caller asked (or the queue did not exist), not at the record limit: with {@code
+   *     completed} and no {@code deferred} records, nothing that was visible in the queue when
+   *     the run began is left in it
    */
   public record Outcome(
       boolean completed,
@@ -163,18 +167,25 @@ public final class Checkpointer {
       int deferred,
       int pagesWritten,
       String why,
-      int handedBack) {
+      int handedBack,
+      boolean drained) {
     public static Outcome busy(String why) {
-      return new Outcome(false, true, 0, 0, 0, 0, why, 0);
+      return new Outcome(false, true, 0, 0, 0, 0, why, 0, false);
     }
 
     public static Outcome gaveUp(String why, int received) {
-      return new Outcome(false, false, received, 0, 0, 0, why, 0);
+      return new Outcome(false, false, received, 0, 0, 0, why, 0, false);
     }
 
     /** This outcome, with the {@code records} of the messages it handed back. */
     Outcome withHandedBack(int records) {
-      return new Outcome(completed, busy, received, applied, deferred, pagesWritten, why, records);
+      return new Outcome(
+          completed, busy, received, applied, deferred, pagesWritten, why, records, drained);
+    }
+
+    /** Completed, deferred nothing and ended on empty receives: nothing visible was left. */
+    public boolean leftNothing() {
+      return completed && deferred == 0 && drained;
     }
   }
 
@@ -286,6 +297,11 @@ public final class Checkpointer {
     return leases;
   }
 
+  /** {@link #run(Target, int)}, receiving until the first empty receive. */
+  public Outcome run(Target target) {
+    return run(target, 1);
+  }
+
   /**
    * Records that this handle's latest checkpoint of each queue left waiting for room in the page
    * header: their writers' chains have no entry yet and the header's budget is full until chains
@@ -302,19 +318,23 @@ public final class Checkpointer {
 
   /**
    * Checkpoints the queue of {@code target} once, unless this process is checkpointing it already
-   * (then it gives up at once: the running one applies what is there). For background work.
+   * (then it gives up at once: the running one applies what is there). For background work. It
+   * receives until {@code emptyReceives} receives in a row (at least 1) came back empty: a queue
+   * may answer empty although messages wait, so a caller that concludes from {@link
+   * Outcome#leftNothing()} that nothing is left asks for more than one.
    *
    * @throws CloudException when a cloud call fails (the checkpoint changed nothing it should not:
    *     a later one applies the records)
    */
-  public Outcome run(Target target) {
+  public Outcome run(Target target, int emptyReceives) {
+    checkEmptyReceives(emptyReceives);
     String queue = names.queueOf(target);
     ReentrantLock mutex = mutexOf(queue);
     if (!mutex.tryLock()) {
       return Outcome.busy("a checkpoint of this queue is running in this process");
     }
     try {
-      return runExclusively(target, queue, false);
+      return runExclusively(target, queue, false, emptyReceives);
     } finally {
       mutex.unlock();
     }
@@ -322,13 +342,15 @@ public final class Checkpointer {
 
   /**
    * Checkpoints the queue of {@code target} once, after any checkpoint of it that this process is
-   * running has ended (waiting at most a lock timeout): what an operator's flush needs, which must
-   * not report a queue done while a background checkpoint of it still holds its messages.
+   * running has ended (waiting at most {@code waitMillis}, then busy): what an operator's flush and
+   * a closing handle need, which must not report a queue done while a background checkpoint of it
+   * still holds its messages. Receives as {@link #run(Target, int)} does.
    *
    * @throws CloudException when a cloud call fails
    */
-  public Outcome runAfterOthers(Target target) {
-    return runAfterOthers(target, false);
+  public Outcome runAfterOthers(Target target, int emptyReceives, long waitMillis) {
+    checkEmptyReceives(emptyReceives);
+    return runAfterOthers(target, false, emptyReceives, waitMillis);
   }
 
   /**
@@ -342,14 +364,21 @@ public final class Checkpointer {
    * @throws CloudException when a cloud call fails
    */
   public Outcome closeGaps(Target target) {
-    return runAfterOthers(target, true);
+    return runAfterOthers(target, true, 1, lockTimeout.toMillis());
   }
 
-  private Outcome runAfterOthers(Target target, boolean closeGaps) {
+  private static void checkEmptyReceives(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("a run ends after at least one empty receive, got " + n);
+    }
+  }
+
+  private Outcome runAfterOthers(
+      Target target, boolean closeGaps, int emptyReceives, long waitMillis) {
     String queue = names.queueOf(target);
     ReentrantLock mutex = mutexOf(queue);
     try {
-      if (!mutex.tryLock(lockTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      if (!mutex.tryLock(waitMillis, TimeUnit.MILLISECONDS)) {
         return Outcome.busy("a checkpoint of this queue in this process did not end");
       }
     } catch (InterruptedException e) {
@@ -357,7 +386,7 @@ public final class Checkpointer {
       return Outcome.gaveUp("interrupted while waiting for this process's checkpoint", 0);
     }
     try {
-      return runExclusively(target, queue, closeGaps);
+      return runExclusively(target, queue, closeGaps, emptyReceives);
     } finally {
       mutex.unlock();
     }
@@ -373,7 +402,8 @@ public final class Checkpointer {
    * with the client id as owner, a second run of the same client was granted the lock as a
    * renewal while the first still held it, and both wrote the page.
    */
-  private Outcome runExclusively(Target target, String queue, boolean closeGaps) {
+  private Outcome runExclusively(
+      Target target, String queue, boolean closeGaps, int emptyReceives) {
     String owner = clientId + "/" + nonce + "/" + runs.incrementAndGet();
     Steps step = target.isTree() ? Steps.TREE : Steps.PAGE;
     long sentAt = clock.millis();
@@ -387,7 +417,7 @@ public final class Checkpointer {
     Outcome outcome;
     try {
       crashPoints.reach(step.afterLock().id());
-      outcome = checkpoint(target, queue, step, lease, held, closeGaps, in);
+      outcome = checkpoint(target, queue, step, lease, held, closeGaps, emptyReceives, in);
     } catch (SimulatedCrashException e) {
       throw e; // the process died here: it releases nothing, its leases lapse
     } catch (DirectPageStore.Abandoned | StalePageException e) {
@@ -491,12 +521,13 @@ public final class Checkpointer {
       DirectPageStore.Lease lease,
       Held held,
       boolean closeGaps,
+      int emptyReceives,
       RunMessages in) {
     leases.renewIfDue(); // a handle that checkpoints is alive, whether or not its queue has work
-    in.receive(maxRecords);
+    in.receive(maxRecords, emptyReceives);
     crashPoints.reach(step.afterReceive().id());
     if (in.handles.isEmpty()) {
-      return new Outcome(true, false, 0, 0, 0, 0, "queue empty", 0);
+      return new Outcome(true, false, 0, 0, 0, 0, "queue empty", 0, in.drained);
     }
     Set<LogRecord> none = Set.of();
     try {
@@ -584,7 +615,7 @@ public final class Checkpointer {
         share < RECEIVE_AHEAD && !chains.deferred().isEmpty() && in.mayHoldMore();
         share++) {
       int before = in.records.size();
-      in.receive(before + maxRecords);
+      in.receiveOn(before + maxRecords);
       if (in.records.size() == before) {
         break;
       }
@@ -626,7 +657,8 @@ public final class Checkpointer {
         chains.deferred().size(),
         versions.size(),
         "done",
-        0);
+        0,
+        in.drained);
   }
 
   /**

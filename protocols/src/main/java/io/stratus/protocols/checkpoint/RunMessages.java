@@ -51,14 +51,21 @@ final class RunMessages {
   /** Message id to the records it holds. */
   private final Map<String, List<LogRecord>> byMessage = new LinkedHashMap<>();
 
+  /**
+   * Whether the receiving ended because the queue answered empty (or did not exist), rather than
+   * at the record limit: the queue held nothing more that was visible, as far as the empty
+   * answers show.
+   */
+  boolean drained;
+
   /** The handles whose deletes completed. */
   private final Set<String> deleted = new HashSet<>();
 
   /** Message ids the run leaves hidden instead of handing them back ({@link #keepHidden}). */
   private final Set<String> hidden = new HashSet<>();
 
-  /** Whether a receive came back empty: the run saw every message visible to it. */
-  private boolean reachedEnd;
+  /** How many empty answers in a row end receiving (the first call's). */
+  private int emptyReceives = 1;
 
   /**
    * When the first receive's hold ends (its send time plus the visibility timeout): every message
@@ -82,13 +89,25 @@ final class RunMessages {
   }
 
   /**
-   * Receives until the run holds {@code maxRecords} records or a receive comes back empty, hiding
-   * what it gets for the visibility timeout; a later call receives on from there (what the run
-   * holds stays hidden, so the queue hands out messages behind them). Fills this object as it
-   * goes, so a failure leaves what was received.
+   * Receives until {@code maxRecords} records or {@code emptyReceives} empty receives in a row,
+   * hiding what it gets for the visibility timeout. Fills this object as it goes, so a failure
+   * leaves what was received. A queue may answer a receive with nothing although messages wait
+   * (SQS's short polling samples some of its servers), so how many empty answers end the
+   * receiving is how sure the caller needs to be that nothing visible was left; {@link #drained}
+   * notes whether it ended on them.
    */
-  void receive(int maxRecords) {
+  void receive(int maxRecords, int emptyReceives) {
+    this.emptyReceives = emptyReceives;
+    receiveOn(maxRecords);
+  }
+
+  /**
+   * Receives on until the run holds {@code maxRecords} records, as the first {@link #receive}
+   * did: what the run holds stays hidden, so the queue hands out the messages behind them.
+   */
+  void receiveOn(int maxRecords) {
     int batch = queues.limits().maxBatchSize();
+    int empties = 0;
     while (records.size() < maxRecords) {
       List<QueueMessage> got;
       try {
@@ -97,13 +116,17 @@ final class RunMessages {
         }
         got = CloudFutures.await(queues.receive(queue, batch, visibility));
       } catch (NotFoundException e) {
-        reachedEnd = true; // nobody ever sent to it
-        break;
+        drained = true; // nobody ever sent to it
+        return;
       }
       if (got.isEmpty()) {
-        reachedEnd = true;
-        break;
+        if (++empties >= emptyReceives) {
+          drained = true;
+          return;
+        }
+        continue;
       }
+      empties = 0;
       for (QueueMessage m : got) {
         List<String> copies = handles.get(m.messageId());
         if (copies != null) {
@@ -122,12 +145,9 @@ final class RunMessages {
     }
   }
 
-  /**
-   * Whether the run may have left messages in the queue it did not receive: no receive came back
-   * empty (short receives aside, an empty receive means every visible message was received).
-   */
+  /** Whether the run may have left messages in the queue it did not receive (not drained). */
   boolean mayHoldMore() {
-    return !reachedEnd;
+    return !drained;
   }
 
   /**

@@ -8,6 +8,7 @@ import io.stratus.cloudapi.CrashPoints;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.WriteSet;
 import io.stratus.protocols.log.LogRecord;
+import io.stratus.protocols.log.PuQueues;
 import io.stratus.protocols.log.QueueSender;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -89,6 +90,11 @@ public final class PuQueueLog implements CommitLog {
       }
     }
     if (!sent.ok()) {
+      if (sent.anythingSent()) {
+        // Some records may be in their queues: they are owed a checkpoint like any others, or
+        // they wait for whoever touches their pages next.
+        parts.events().queued(routed.targets());
+      }
       throw failure(ws, routed, sent);
     }
     crashPoints.reach(CrashPoint.BASIC_AFTER_SEND.id());
@@ -107,12 +113,22 @@ public final class PuQueueLog implements CommitLog {
     List<Map<String, List<LogRecord>>> later = new ArrayList<>();
     Map<String, List<LogRecord>> u;
     while ((u = unsettled.poll()) != null) {
-      if (!sender.send(u).ok()) {
+      if (sender.send(u).ok()) {
+        owe(u); // the records arrived now: a checkpoint that began before did not see them
+      } else {
         later.add(u);
       }
     }
     unsettled.addAll(later);
     return later.size();
+  }
+
+  private void owe(Map<String, List<LogRecord>> byQueue) {
+    List<PuQueues.Target> targets = new ArrayList<>();
+    for (String queue : byQueue.keySet()) {
+      parts.names().parse(queue).ifPresent(targets::add);
+    }
+    parts.events().queued(targets);
   }
 
   @Override

@@ -64,7 +64,8 @@ import java.util.function.Supplier;
  *
  * <p><b>Lifecycle</b>: the engine makes the checkpointer and scheduler, then the strategies, then
  * the log; it closes them in reverse: the scheduler stops taking work and lets running work
- * finish, the log settles what it can, the sequencing gives its writer lease back. Needs simple
+ * finish, the log settles what it can, the queues the handle owes are checkpointed (all of it
+ * within the close timeout), the sequencing gives its writer lease back. Needs simple
  * queues and locks; sets the lock timeout of {@code <databaseUri>/pu/} to the checkpoint lock
  * timeout when it opens. Thread-safe.
  */
@@ -308,7 +309,7 @@ public final class QueueEngine implements CommitProtocol {
         for (int round = 0; round < 1000 && empties < 3; round++) {
           Checkpointer.Outcome o;
           try {
-            o = checkpointer.runAfterOthers(t); // never beside a background run
+            o = scheduler.runNow(t); // never beside a background run; pays what is owed
           } catch (CloudException e) {
             failures++;
             break;
@@ -359,11 +360,22 @@ public final class QueueEngine implements CommitProtocol {
     return log.backgroundFailures();
   }
 
+  /**
+   * A graceful close, within the close timeout ({@link
+   * io.stratus.protocols.CheckpointSettings#closeTimeout()}): the scheduler stops and lets running
+   * checkpoints finish, the log settles what it can (the atomic logs propagate their pending
+   * commits), then every queue the handle owes is checkpointed on the calling thread, so that a
+   * handle opened next — a restarted process with a new client id — sees everything this one
+   * committed. What the time did not cover is warned about and stays in {@link
+   * #owedCheckpoints()}. The sequencing gives its writer lease back last.
+   */
   @Override
   public void close() {
+    long deadline = ctx.clock().millis() + ctx.checkpoints().closeTimeout().toMillis();
     try {
-      scheduler.close();
+      scheduler.stop(deadline);
       log.close();
+      scheduler.settle(deadline);
     } finally {
       sequencing.close();
     }

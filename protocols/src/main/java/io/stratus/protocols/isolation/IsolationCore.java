@@ -90,9 +90,6 @@ final class IsolationCore implements AutoCloseable {
   /** The longest handle-specific part of a commit's request id (the rest is a sequence). */
   private static final int REQUEST_ID_PREFIX_LENGTH = 40;
 
-  /** How long closing waits for lock releases in flight. */
-  private static final long RELEASE_WAIT_SECONDS = 10;
-
   private final ProtocolKind kind;
   private final ProtocolContext ctx;
   private final Clock clock;
@@ -797,17 +794,34 @@ final class IsolationCore implements AutoCloseable {
   }
 
   /**
-   * Stops background work (waiting for what runs) and waits, bounded, for the lock releases in
-   * flight: a handle closed right after a commit must not leave its locks to lapse, blocking every
-   * other client's writers of those records for the lease.
+   * Stops background work and settles what it can within the close timeout ({@link
+   * io.stratus.protocols.CheckpointSettings#closeTimeout()}): sends the records of commits whose
+   * archive send failed once more (what still fails is warned about and left to recovery), waits
+   * for the lock releases in flight — a handle closed right after a commit must not leave its
+   * locks to lapse, blocking every other client's writers of those records for the lease — and
+   * lets running background checkpoints finish. A handle opened next needs no checkpoint to see
+   * this one's commits: snapshots read the archive.
    */
   @Override
   public void close() {
     closed = true;
+    long deadline = clock.millis() + ctx.checkpoints().closeTimeout().toMillis();
     retryArchivesIfAny(); // a last attempt; what still fails is left to recovery
+    int unarchived = pendingArchives.size();
+    if (unarchived > 0) {
+      LOG.log(
+          Level.WARNING,
+          "closing the handle left "
+              + unarchived
+              + " committed transactions unarchived (the archive refused them): their records"
+              + " and the locks on them wait for recovery by any client, after the atomic"
+              + " timeout ("
+              + ctx.checkpoints().atomicTimeout().toSeconds()
+              + " s)");
+    }
     try {
       CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0]))
-          .get(RELEASE_WAIT_SECONDS, TimeUnit.SECONDS);
+          .get(Math.max(0, deadline - clock.millis()), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
@@ -817,7 +831,7 @@ final class IsolationCore implements AutoCloseable {
       owned.shutdown();
       try {
         if (!owned.awaitTermination(
-            ctx.checkpoints().lockTimeout().toMillis() + 5_000, TimeUnit.MILLISECONDS)) {
+            Math.max(0, deadline - clock.millis()), TimeUnit.MILLISECONDS)) {
           owned.shutdownNow();
         }
       } catch (InterruptedException e) {

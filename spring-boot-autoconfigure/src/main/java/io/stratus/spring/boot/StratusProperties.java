@@ -73,6 +73,7 @@ public class StratusProperties {
     put(m, DatabaseProperties.PROPAGATION_PERIOD, checkpoint.propagationPeriod);
     put(m, DatabaseProperties.MAX_RECORDS_PER_CHECKPOINT, checkpoint.maxRecords);
     put(m, DatabaseProperties.CHECKPOINT_WRITES, checkpoint.writes);
+    put(m, DatabaseProperties.CLOSE_TIMEOUT, checkpoint.closeTimeout);
     put(m, DatabaseProperties.ATOMIC_TIMEOUT, atomic.timeout);
     put(m, DatabaseProperties.TRANSACTION_TIMEOUT, isolation.transactionTimeout);
     put(m, DatabaseProperties.ISOLATION_LEASE, isolation.leaseTimeout);
@@ -194,6 +195,17 @@ public class StratusProperties {
 
     /** How checkpoints put pages: auto, conditional or timing_only (default auto). */
     private String writes;
+
+    /** The most a close spends checkpointing what the handle owes (default 20s; 0s: nothing). */
+    private String closeTimeout;
+
+    public String getCloseTimeout() {
+      return closeTimeout;
+    }
+
+    public void setCloseTimeout(String closeTimeout) {
+      this.closeTimeout = closeTimeout;
+    }
 
     public String getInterval() {
       return interval;
