@@ -97,7 +97,12 @@ class MonotonicHeadersTest {
         expected.put(Long.toString(i), "v" + i);
         if (i > 0 && random.nextInt(3) == 0) {
           long gone = random.nextInt(i);
-          if (expected.remove(Long.toString(gone)) != null) {
+          // Only a key this handle sees: the insert of an incarnation that stopped without
+          // closing may still wait for room in the root's header (it is applied once chains of
+          // stopped writers retire, which the final view checks).
+          if (expected.containsKey(Long.toString(gone))
+              && BasicProtocolTest.read(db, gone) != null) {
+            expected.remove(Long.toString(gone));
             delete(db, gone);
           }
         }
