@@ -11,6 +11,7 @@ import io.stratus.cloudapi.decorate.FaultPlan;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.ProtocolKind;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -62,6 +63,57 @@ class AtomicPropagationFailureTest {
             .isEqualTo("first");
         assertThat(read(fresh, 20)).as("%s: the commit after it", kind).isEqualTo("second");
       }
+    }
+  }
+
+  /**
+   * A handle that commits nothing after its propagation failed sends it again at its next sweep
+   * (here driven by a read of its own, as the manual executor hands background timing to the
+   * test), without waiting for a commit, a flush or a close.
+   */
+  @Test
+  void anIdleHandleSendsAFailedPropagationAgainAtItsNextSweep(@Seed long seed) {
+    for (ProtocolKind kind : List.of(ProtocolKind.ATOMIC, ProtocolKind.ADVANCED_ATOMIC)) {
+      try (Fixture f = new Fixture(seed)) {
+        ManualExecutor ex = new ManualExecutor();
+        Database setup = f.open(f.config().protocol(kind).clientId("setup").checkpointExecutor(ex));
+        load(setup, 50);
+        FaultPlan refusePuSends =
+            FaultPlan.builder()
+                .fail(
+                    FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH)
+                        .withTargetPrefix(Fixture.DB + "/pu/"),
+                    1.0)
+                .build();
+        SwitchedFaults faults =
+            new SwitchedFaults(new FaultInterceptor(refusePuSends, seed, f.clock));
+        Database a = f.open(f.config(faults).protocol(kind).clientId("a").checkpointExecutor(ex));
+        holdPasses(f);
+        faults.switchTo(true);
+        BasicProtocolTest.update(a, 10, "first");
+        ex.runAll();
+        assertThat(faults.injected()).as("%s: propagation refused", kind).isPositive();
+        faults.switchTo(false);
+        f.clock.advance(Duration.ofMinutes(1)); // past the checkpoint interval
+        holdPasses(f); // the holder's leases lapsed with that minute: it takes them again
+        read(a, 30); // a read of its own sweeps
+        ex.runAll();
+        Database reader = f.open(f.config().protocol(kind).clientId("r").checkpointExecutor(ex));
+        reader.checkpointAll();
+        f.clock.advance(Fixture.TTL.plusSeconds(1));
+        Database fresh = f.open(f.config().protocol(kind).clientId("f").checkpointExecutor(ex));
+        assertThat(read(fresh, 10))
+            .as("%s: sent again by the idle handle", kind)
+            .isEqualTo("first");
+      }
+    }
+  }
+
+  /** Every pass over a's ATOMIC log (and every advanced recovery) waits for another holder. */
+  private static void holdPasses(Fixture f) {
+    for (String lock : List.of(Fixture.DB + "/atomic/a", Fixture.DB + "/aatomic/commit")) {
+      assertThat(CloudFutures.await(f.services().locks().acquireExclusive(lock, "another-pass")))
+          .satisfies(g -> assertThat(g.granted()).as("%s held", lock).isTrue());
     }
   }
 }

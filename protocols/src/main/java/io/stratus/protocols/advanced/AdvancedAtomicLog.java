@@ -288,6 +288,7 @@ public final class AdvancedAtomicLog implements CommitLog {
       // here, the records already numbered would leave a gap in this writer's chains that held
       // every later record back.
       pending.addAll(batch);
+      parts.scheduler().retryAtNextSweep(propagation::request);
       failures.report(
           "propagation",
           "propagating "

@@ -67,7 +67,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * transactions' messages from the ATOMIC queue ({@code atomic.after-cleanup}). Pending propagations are a queue that {@link #drain} empties on
  * the caller's thread too, so an operator flush (or a benchmark that holds the executor back)
  * completes them. A propagation is tried {@link #PROPAGATION_ATTEMPTS} times; one that still fails
- * stays pending for the next propagation, and its transactions stay winners in the ATOMIC queue,
+ * stays pending for the next propagation (the next commit's, {@link #drain}'s, close's, or the one
+ * the scheduler's next sweep asks for), and its transactions stay winners in the ATOMIC queue,
  * which a clean-up or recovery pass propagates too. Never dropped: their records are numbered, and
  * records missing from a writer's chain hold all its later records back.
  *
@@ -442,6 +443,7 @@ public final class AtomicCommitLog implements CommitLog {
       // again, or a clean-up pass that sees them whole does. Dropped here, the records already
       // numbered would leave a gap in this writer's chains that held every later record back.
       pending.addAll(batch);
+      parts.scheduler().retryAtNextSweep(propagation::request);
       failures.report(
           "propagation",
           "propagating "

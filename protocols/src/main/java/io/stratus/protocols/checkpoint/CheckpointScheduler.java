@@ -17,6 +17,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -110,6 +111,9 @@ public final class CheckpointScheduler implements AutoCloseable {
    * numbered up to it, and none after, whatever the clock says.
    */
   private final AtomicLong sends = new AtomicLong();
+
+  /** Requests to run at the next sweep ({@link #retryAtNextSweep}). */
+  private final ConcurrentLinkedQueue<Runnable> retries = new ConcurrentLinkedQueue<>();
 
   /** The earliest time a sweep has work: the oldest owed time plus the interval. */
   private final AtomicLong nextDue = new AtomicLong(Long.MAX_VALUE);
@@ -243,6 +247,9 @@ public final class CheckpointScheduler implements AutoCloseable {
     long now = clock.millis();
     long next = Long.MAX_VALUE;
     int n = 0;
+    for (Runnable r = retries.poll(); r != null; r = retries.poll()) {
+      r.run(); // a request for work on the executor, which may ask again if it fails again
+    }
     for (Map.Entry<Target, Debt> e : owed.entrySet()) {
       long due = e.getValue().sinceMillis() + intervalMillis;
       if (due <= now) {
@@ -253,6 +260,23 @@ public final class CheckpointScheduler implements AutoCloseable {
     }
     nextDue.set(next);
     return n;
+  }
+
+  /**
+   * Runs {@code request} at the next sweep, an interval from now at the latest while this
+   * scheduler owns its threads (else with the next commit, read or {@link #sweep}): background
+   * work that failed, such as a propagation, asks for itself again this way rather than at once
+   * (a service that refuses now likely refuses a moment later) or never (a handle that commits
+   * nothing more would leave it for good). {@code request} must be quick: it should hand work to
+   * the executor, not do it.
+   */
+  public void retryAtNextSweep(Runnable request) {
+    if (closed) {
+      return;
+    }
+    retries.add(request);
+    nextDue.accumulateAndGet(clock.millis() + intervalMillis, Math::min);
+    armTimer();
   }
 
   /** Queues this handle owes a checkpoint (sent to, not yet covered by a checkpoint of its own). */
@@ -268,7 +292,10 @@ public final class CheckpointScheduler implements AutoCloseable {
 
   /** Arms the timer when something is owed and it is not armed; it disarms when nothing is. */
   private void armTimer() {
-    if (timer == null || closed || owed.isEmpty() || !timerArmed.compareAndSet(false, true)) {
+    if (timer == null
+        || closed
+        || (owed.isEmpty() && retries.isEmpty())
+        || !timerArmed.compareAndSet(false, true)) {
       return;
     }
     // At the earliest due time, and at least once an interval: a debt kept by a run that saw
