@@ -29,35 +29,10 @@ class AtomicPropagationFailureTest {
   void aFailedPropagationIsSentWithTheNextOne(@Seed long seed) {
     for (ProtocolKind kind : List.of(ProtocolKind.ATOMIC, ProtocolKind.ADVANCED_ATOMIC)) {
       try (Fixture f = new Fixture(seed)) {
-        ManualExecutor ex = new ManualExecutor();
-        Database setup = f.open(f.config().protocol(kind).clientId("setup").checkpointExecutor(ex));
-        load(setup, 50);
-        FaultPlan refusePuSends =
-            FaultPlan.builder()
-                .fail(
-                    FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH)
-                        .withTargetPrefix(Fixture.DB + "/pu/"),
-                    1.0)
-                .build();
-        SwitchedFaults faults =
-            new SwitchedFaults(new FaultInterceptor(refusePuSends, seed, f.clock));
-        Database a = f.open(f.config(faults).protocol(kind).clientId("a").checkpointExecutor(ex));
-        // Every pass over a's ATOMIC log waits for this holder: only a's own flush can help.
-        CloudFutures.await(
-            f.services().locks().acquireExclusive(Fixture.DB + "/atomic/a", "another-pass"));
-        CloudFutures.await(
-            f.services().locks().acquireExclusive(Fixture.DB + "/aatomic/commit", "another-pass"));
-        faults.switchTo(true);
-        BasicProtocolTest.update(a, 10, "first");
-        ex.runAll(); // the propagation fails, every attempt
-        assertThat(faults.injected()).as("%s: propagation refused", kind).isPositive();
-        faults.switchTo(false);
-        BasicProtocolTest.update(a, 20, "second");
-        ex.runAll();
-        Database reader = f.open(f.config().protocol(kind).clientId("r").checkpointExecutor(ex));
-        reader.checkpointAll();
-        f.clock.advance(Fixture.TTL.plusSeconds(1));
-        Database fresh = f.open(f.config().protocol(kind).clientId("f").checkpointExecutor(ex));
+        Failed failed = commitWhosePropagationFails(f, kind, seed);
+        BasicProtocolTest.update(failed.writer(), 20, "second");
+        failed.executor().runAll();
+        Database fresh = settledReader(f, kind, failed.executor());
         assertThat(read(fresh, 10))
             .as("%s: the commit whose propagation failed", kind)
             .isEqualTo("first");
@@ -75,38 +50,52 @@ class AtomicPropagationFailureTest {
   void anIdleHandleSendsAFailedPropagationAgainAtItsNextSweep(@Seed long seed) {
     for (ProtocolKind kind : List.of(ProtocolKind.ATOMIC, ProtocolKind.ADVANCED_ATOMIC)) {
       try (Fixture f = new Fixture(seed)) {
-        ManualExecutor ex = new ManualExecutor();
-        Database setup = f.open(f.config().protocol(kind).clientId("setup").checkpointExecutor(ex));
-        load(setup, 50);
-        FaultPlan refusePuSends =
-            FaultPlan.builder()
-                .fail(
-                    FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH)
-                        .withTargetPrefix(Fixture.DB + "/pu/"),
-                    1.0)
-                .build();
-        SwitchedFaults faults =
-            new SwitchedFaults(new FaultInterceptor(refusePuSends, seed, f.clock));
-        Database a = f.open(f.config(faults).protocol(kind).clientId("a").checkpointExecutor(ex));
-        holdPasses(f);
-        faults.switchTo(true);
-        BasicProtocolTest.update(a, 10, "first");
-        ex.runAll();
-        assertThat(faults.injected()).as("%s: propagation refused", kind).isPositive();
-        faults.switchTo(false);
+        Failed failed = commitWhosePropagationFails(f, kind, seed);
         f.clock.advance(Duration.ofMinutes(1)); // past the checkpoint interval
         holdPasses(f); // the holder's leases lapsed with that minute: it takes them again
-        read(a, 30); // a read of its own sweeps
-        ex.runAll();
-        Database reader = f.open(f.config().protocol(kind).clientId("r").checkpointExecutor(ex));
-        reader.checkpointAll();
-        f.clock.advance(Fixture.TTL.plusSeconds(1));
-        Database fresh = f.open(f.config().protocol(kind).clientId("f").checkpointExecutor(ex));
+        read(failed.writer(), 30); // a read of its own sweeps
+        failed.executor().runAll();
+        Database fresh = settledReader(f, kind, failed.executor());
         assertThat(read(fresh, 10))
             .as("%s: sent again by the idle handle", kind)
             .isEqualTo("first");
       }
     }
+  }
+
+  /** A writer, its executor, after a commit whose propagation failed every attempt. */
+  private record Failed(Database writer, ManualExecutor executor) {}
+
+  /**
+   * Loads a database, then has writer "a" commit key 10 = "first" while its sends to the PU queues
+   * are refused, with every pass over its log held off ({@link #holdPasses}); the faults end after.
+   */
+  private static Failed commitWhosePropagationFails(Fixture f, ProtocolKind kind, long seed) {
+    ManualExecutor ex = new ManualExecutor();
+    load(f.open(f.config().protocol(kind).clientId("setup").checkpointExecutor(ex)), 50);
+    FaultPlan refusePuSends =
+        FaultPlan.builder()
+            .fail(
+                FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH)
+                    .withTargetPrefix(Fixture.DB + "/pu/"),
+                1.0)
+            .build();
+    SwitchedFaults faults = new SwitchedFaults(new FaultInterceptor(refusePuSends, seed, f.clock));
+    Database a = f.open(f.config(faults).protocol(kind).clientId("a").checkpointExecutor(ex));
+    holdPasses(f);
+    faults.switchTo(true);
+    BasicProtocolTest.update(a, 10, "first");
+    ex.runAll(); // the propagation fails, every attempt
+    assertThat(faults.injected()).as("%s: propagation refused", kind).isPositive();
+    faults.switchTo(false);
+    return new Failed(a, ex);
+  }
+
+  /** A reader's checkpointAll (its recovery held off), then a fresh handle past the TTL. */
+  private static Database settledReader(Fixture f, ProtocolKind kind, ManualExecutor ex) {
+    f.open(f.config().protocol(kind).clientId("r").checkpointExecutor(ex)).checkpointAll();
+    f.clock.advance(Fixture.TTL.plusSeconds(1));
+    return f.open(f.config().protocol(kind).clientId("f").checkpointExecutor(ex));
   }
 
   /** Every pass over a's ATOMIC log (and every advanced recovery) waits for another holder. */
