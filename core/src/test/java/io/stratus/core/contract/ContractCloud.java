@@ -95,11 +95,20 @@ final class ContractCloud implements AutoCloseable {
    * interceptors}, with its own step executor for background work.
    */
   DatabaseConfig.Builder config(String clientId, CallInterceptor... interceptors) {
+    return config(clientId, new StepExecutor(), interceptors);
+  }
+
+  /**
+   * {@link #config(String, CallInterceptor...)} with {@code executor} for the handle's background
+   * work, which the caller may also run itself ({@link StepExecutor#runAll}), e.g. on a request
+   * thread while other handles commit; {@link #runBackground} runs it too.
+   */
+  DatabaseConfig.Builder config(
+      String clientId, StepExecutor executor, CallInterceptor... interceptors) {
     CloudServices s =
         interceptors.length == 0
             ? cloud.services()
             : Decorators.wrap(cloud.services(), interceptors);
-    StepExecutor executor = new StepExecutor();
     synchronized (executors) {
       executors.add(executor);
     }
