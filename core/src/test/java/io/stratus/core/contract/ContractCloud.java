@@ -217,6 +217,7 @@ final class ContractCloud implements AutoCloseable {
       }
     }
     throw new NotSettled(
+        last,
         "did not settle: "
             + SETTLE_PASSES
             + " passes of checkpointAll, each"
@@ -249,8 +250,12 @@ final class ContractCloud implements AutoCloseable {
    * deferred. Not an anomaly of the history (it was never judged), but a failure of its own.
    */
   static final class NotSettled extends AssertionError {
-    NotSettled(String message) {
+    /** The last pass's summary. */
+    final transient CheckpointSummary last;
+
+    NotSettled(CheckpointSummary last, String message) {
       super(message);
+      this.last = last;
     }
   }
 

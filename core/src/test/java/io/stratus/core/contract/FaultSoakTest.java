@@ -43,11 +43,12 @@ class FaultSoakTest {
 
   /**
    * Fixed: a CI failure is a regression, not a new seed's luck. Chosen so that together they
-   * draw every axis of {@link SoakSettings} (seed 2: 16 KB pages, indexed, background
-   * interleaved, short checkpoints, a restart, late re-sends; 4: one thread, two transactions per
-   * round; 9: 1 KB pages; 37: 100 KB pages, indexed, one writer lane, a loader; 20080609: bank
-   * transfers, indexed, a restart). In seed 4 a checkpoint outlives its lock under every protocol
-   * with checkpoints, in seed 37 under the isolating ones.
+   * draw every axis of {@link SoakSettings} but the long loader (seed 2: 16 KB pages, indexed,
+   * background interleaved, short checkpoints, a restart, late re-sends; 4: one thread, two
+   * transactions per round; 9: 1 KB pages; 37: 100 KB pages, indexed, one writer lane, a loader
+   * of 24 commits; 20080609: bank transfers, indexed, a restart), and that none fails on the code
+   * they were chosen on in repeated runs. In seed 4 a checkpoint outlives its lock under every
+   * protocol with checkpoints, in seed 37 under the isolating ones.
    */
   static final List<Long> CI_SEEDS = List.of(2L, 4L, 9L, 37L, 20080609L);
 

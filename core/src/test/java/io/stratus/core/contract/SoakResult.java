@@ -79,7 +79,9 @@ record SoakResult(
       count("interleaved", s.interleaved());
       count("short-checkpoints", s.shortCheckpoints());
       count("one-lane", s.oneLane());
-      count("loader", s.loaderRound() >= 0);
+      if (s.loaderRound() >= 0) {
+        axes.merge("loader-" + s.loaderCommits(), 1, Integer::sum);
+      }
       count("restart", s.restartRound() >= 0);
       count("late-resends", s.lateResends());
     }

@@ -24,13 +24,15 @@ import java.util.function.Function;
  * @param shortCheckpoints short checkpoint interval, lock timeout and propagation period and small
  *     checkpoint shares (protocols with checkpoints only), as a busy writer meets them
  * @param oneLane one writer lane per handle (protocols with writer lanes only)
- * @param loaderRound the round in which a loader (one more handle, one thread) commits {@link
- *     #LOADER_COMMITS} one-record transactions and closes; -1 for none
+ * @param loaderRound the round in which a loader (one more handle, one thread) commits {@code
+ *     loaderCommits} one-record transactions and closes; -1 for none
  * @param restartRound the round after which one client closes its handle and reopens under a new
  *     client id; -1 for none
  * @param restartClient which client restarts
  * @param lateResends whether sessions re-create and delete keys other sessions created a round
  *     before (the TPC-W-like workload), while those creates may still be hidden or in flight
+ * @param loaderCommits how many commits the loader makes: a short load, or one long enough to
+ *     leave a checkpoint's share and more of its records behind a gap
  */
 record SoakSettings(
     int pageSize,
@@ -43,7 +45,8 @@ record SoakSettings(
     int loaderRound,
     int restartRound,
     int restartClient,
-    boolean lateResends) {
+    boolean lateResends,
+    int loaderCommits) {
 
   static final List<Integer> PAGE_SIZES = List.of(1024, 2048, 4096, 16 * 1024, 100 * 1024);
   static final List<Integer> THREADS = List.of(1, 2, 4);
@@ -52,8 +55,8 @@ record SoakSettings(
   /** The secondary index of the workload's collection. */
   static final String INDEX = "bySum";
 
-  /** Commits of the loader. */
-  static final int LOADER_COMMITS = 24;
+  /** Commits of a loader. */
+  static final List<Integer> LOADER_COMMITS = List.of(24, 200);
 
   /** The switch of the late re-send axis ({@link #deletesMustStick}). */
   static final String LATE_RESENDS = "stratus.soak.lateResends";
@@ -78,6 +81,12 @@ record SoakSettings(
     restartRound = pin("restartRound", restartRound, Integer::valueOf);
     int restartClient = r.nextInt(clients);
     boolean lateResends = r.nextBoolean() && deletesMustStick();
+    // Drawn last, so that adding it left the earlier axes of every seed as they were.
+    int loaderCommits =
+        pin(
+            "loaderCommits",
+            LOADER_COMMITS.get(r.nextInt(LOADER_COMMITS.size())),
+            Integer::valueOf);
     return new SoakSettings(
         pageSize,
         threads,
@@ -89,7 +98,8 @@ record SoakSettings(
         loaderRound,
         restartRound,
         restartClient,
-        lateResends);
+        lateResends,
+        loaderCommits);
   }
 
   /**
@@ -140,7 +150,9 @@ record SoakSettings(
         + (interleaved ? "interleaved" : "at round ends")
         + (shortCheckpoints ? ", short checkpoints" : "")
         + (oneLane ? ", one writer lane" : "")
-        + (loaderRound >= 0 ? ", loader in round " + loaderRound : "")
+        + (loaderRound >= 0
+            ? ", loader of " + loaderCommits + " commits in round " + loaderRound
+            : "")
         + (restartRound >= 0
             ? ", client " + restartClient + " restarts after round " + restartRound
             : "")
