@@ -601,10 +601,12 @@ final class FaultSoak {
    * Quiescence ({@link ContractCloud#settle}) by {@code db}, again after a pause while a
    * restarted service still refuses requests (a retryable failure: the service's refusal window
    * ends with time), and again, up to {@link #SETTLES} times in all, while the last pass still
-   * applied records: a long backlog (a loader's hundreds of records in 16-record checkpoint
-   * shares, reordered by the queues) takes more passes than one settle makes, which is slow, not
-   * stuck (tallied as {@code settled-late}). A history is not settled when a settle's last pass
-   * applied nothing, or after {@link #SETTLES}. {@code -Dstratus.soak.dumpUnsettled=true} prints
+   * applied records or wrote pages: a long backlog (a loader's hundreds of records in 16-record
+   * checkpoint shares, reordered by the queues) takes more passes than one settle makes, and so
+   * does the header bookkeeping that retires the chains of closed and dead writers (a page
+   * written per pass until the horizon has passed); that is slow, not stuck (tallied as {@code
+   * settled-late}). A history is not settled when a settle's last pass applied and wrote
+   * nothing, or after {@link #SETTLES}. {@code -Dstratus.soak.dumpUnsettled=true} prints
    * its queues and page headers ({@link SoakDump}).
    */
   private void settle(ContractCloud c, Database db) {
@@ -617,7 +619,9 @@ final class FaultSoak {
         }
         return;
       } catch (ContractCloud.NotSettled e) {
-        if (e.last != null && e.last.recordsApplied() > 0 && settles < SETTLES) {
+        boolean moving =
+            e.last != null && (e.last.recordsApplied() > 0 || e.last.pagesWritten() > 0);
+        if (moving && settles < SETTLES) {
           settles++;
           continue;
         }
