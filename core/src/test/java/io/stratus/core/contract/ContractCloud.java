@@ -200,11 +200,21 @@ final class ContractCloud implements AutoCloseable {
    * @throws NotSettled when no pass was final: the history cannot be judged
    */
   void settle(Database checkpointer) {
+    settle(checkpointer, () -> {});
+  }
+
+  /**
+   * {@link #settle(Database)}, running {@code eachPass} in every pass after the clock moved and
+   * before {@code checkpointer}'s checkpoints: what the other live handles do meanwhile (a live
+   * process renews its writer lease on a timer, which does not run on the manual clock).
+   */
+  void settle(Database checkpointer, Runnable eachPass) {
     runBackground();
     CheckpointSummary last = null;
     Map<String, Long> left = Map.of();
     for (int pass = 1; pass <= SETTLE_PASSES; pass++) {
       clock.advance(LEASES.plus(staleWindow));
+      eachPass.run();
       checkpointer.recoverAbandonedClients();
       last = checkpointer.checkpointAll();
       runBackground();

@@ -81,7 +81,7 @@ final class FaultSoak {
 
   static final Duration STALE = Duration.ofSeconds(30);
 
-  /** Settles ({@link ContractCloud#settle}) tried in a row at the end while each still works. */
+  /** Settles ({@link ContractCloud#settle}) tried in a row while each still works. */
   static final int SETTLES = 4;
 
   /** Tries of the gated checkpoint whose services refused it (see {@link #gatedCheckpoint}). */
@@ -315,7 +315,7 @@ final class FaultSoak {
         c.clock.advance(STALE.plus(ContractCloud.TTL).plusSeconds(1));
       }
       workload.load(first);
-      settle(c, first, 1);
+      settle(c, first);
       ExecutorService pool =
           java.util.concurrent.Executors.newFixedThreadPool(CLIENTS * threads + 1);
       try {
@@ -363,7 +363,7 @@ final class FaultSoak {
           replaceTheDead(c);
           if (restarted && workload.newHandlesNeedSettling()) {
             c.clock.advance(ContractCloud.LEASES);
-            settle(c, clients.get(settings.restartClient()).db, 1);
+            settle(c, clients.get(settings.restartClient()).db);
           }
           c.clock.advance(ContractCloud.TTL.plusSeconds(1));
         }
@@ -372,8 +372,8 @@ final class FaultSoak {
       }
       clients.forEach(cl -> cl.faultsOn(false));
       replaceTheDead(c);
-      settle(c, clients.get(0).db, SETTLES);
-      settle(c, clients.get(1).db, SETTLES);
+      settle(c, clients.get(0).db);
+      settle(c, clients.get(1).db);
       List<Database> views = clients.stream().map(cl -> cl.db).toList();
       Database reader = c.open(config("reader", new StepExecutor()));
       SoakResult.Judgement j =
@@ -504,7 +504,7 @@ final class FaultSoak {
       survivor.switched.switchTo(true); // recovery meets the faults too (not the crashes)
       ContractCloud.quietly(survivor.db::recoverAbandonedClients);
       survivor.switched.switchTo(false);
-      settle(c, survivor.db, 1); // the new handles start on what the dead ones committed
+      settle(c, survivor.db); // the new handles start on what the dead ones committed
     }
   }
 
@@ -600,24 +600,31 @@ final class FaultSoak {
   /**
    * Quiescence ({@link ContractCloud#settle}) by {@code db}, again after a pause while a
    * restarted service still refuses requests (a retryable failure: the service's refusal window
-   * ends with time), and again, up to {@code settles} times in all, while the last pass still
+   * ends with time), and again, up to {@link #SETTLES} times in all, while the last pass still
    * applied records or wrote pages: a long backlog (a loader's hundreds of records in 16-record
    * checkpoint shares, reordered by the queues) takes more passes than one settle makes, and so
    * does the header bookkeeping that retires the chains of closed and dead writers (a page
    * written per pass until the horizon has passed); that is slow, not stuck (tallied as {@code
-   * settled-late}). Only the final quiescence goes on so ({@link #SETTLES}): no client commits
-   * after it, whereas during a longer settle in mid-history the handles that only wait (their
-   * lease timers do not run on the manual clock) would look dead to the settler's probes, and
-   * their chains could be retired under them, which a live process prevents by renewing its
-   * lease. A history is not settled when a settle's last pass applied and wrote nothing, or after
-   * {@code settles}. {@code -Dstratus.soak.dumpUnsettled=true} prints its queues and page headers
-   * ({@link SoakDump}).
+   * settled-late}). In every pass the other live handles checkpoint too, as live processes renew
+   * their writer leases (their timers do not run on the manual clock): otherwise a settle longer
+   * than the retirement horizon made them look dead to the settler's probes and retired their
+   * chains under them. A history is not settled when a settle's last pass applied and wrote
+   * nothing, or after {@link #SETTLES}. {@code -Dstratus.soak.dumpUnsettled=true} prints its
+   * queues and page headers ({@link SoakDump}).
    */
-  private void settle(ContractCloud c, Database db, int most) {
+  private void settle(ContractCloud c, Database db) {
+    Runnable others =
+        () -> {
+          for (Client cl : clients) {
+            if (cl.db != db && !cl.crash.crashed()) {
+              ContractCloud.quietly(() -> cl.db.checkpointAll());
+            }
+          }
+        };
     int settles = 1;
     for (int attempt = 0; ; attempt++) {
       try {
-        c.settle(db);
+        c.settle(db, others);
         if (settles > 1) {
           faults.merge("settled-late", 1, Integer::sum);
         }
@@ -625,7 +632,7 @@ final class FaultSoak {
       } catch (ContractCloud.NotSettled e) {
         boolean moving =
             e.last != null && (e.last.recordsApplied() > 0 || e.last.pagesWritten() > 0);
-        if (moving && settles < most) {
+        if (moving && settles < SETTLES) {
           settles++;
           continue;
         }
