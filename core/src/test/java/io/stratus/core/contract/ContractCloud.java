@@ -95,11 +95,20 @@ final class ContractCloud implements AutoCloseable {
    * interceptors}, with its own step executor for background work.
    */
   DatabaseConfig.Builder config(String clientId, CallInterceptor... interceptors) {
+    return config(clientId, new StepExecutor(), interceptors);
+  }
+
+  /**
+   * {@link #config(String, CallInterceptor...)} with {@code executor} for the handle's background
+   * work, which the caller may also run itself ({@link StepExecutor#runAll}), e.g. on a request
+   * thread while other handles commit; {@link #runBackground} runs it too.
+   */
+  DatabaseConfig.Builder config(
+      String clientId, StepExecutor executor, CallInterceptor... interceptors) {
     CloudServices s =
         interceptors.length == 0
             ? cloud.services()
             : Decorators.wrap(cloud.services(), interceptors);
-    StepExecutor executor = new StepExecutor();
     synchronized (executors) {
       executors.add(executor);
     }
@@ -191,11 +200,21 @@ final class ContractCloud implements AutoCloseable {
    * @throws NotSettled when no pass was final: the history cannot be judged
    */
   void settle(Database checkpointer) {
+    settle(checkpointer, () -> {});
+  }
+
+  /**
+   * {@link #settle(Database)}, running {@code eachPass} in every pass after the clock moved and
+   * before {@code checkpointer}'s checkpoints: what the other live handles do meanwhile (a live
+   * process renews its writer lease on a timer, which does not run on the manual clock).
+   */
+  void settle(Database checkpointer, Runnable eachPass) {
     runBackground();
     CheckpointSummary last = null;
     Map<String, Long> left = Map.of();
     for (int pass = 1; pass <= SETTLE_PASSES; pass++) {
       clock.advance(LEASES.plus(staleWindow));
+      eachPass.run();
       checkpointer.recoverAbandonedClients();
       last = checkpointer.checkpointAll();
       runBackground();
@@ -208,6 +227,7 @@ final class ContractCloud implements AutoCloseable {
       }
     }
     throw new NotSettled(
+        last,
         "did not settle: "
             + SETTLE_PASSES
             + " passes of checkpointAll, each"
@@ -240,8 +260,12 @@ final class ContractCloud implements AutoCloseable {
    * deferred. Not an anomaly of the history (it was never judged), but a failure of its own.
    */
   static final class NotSettled extends AssertionError {
-    NotSettled(String message) {
+    /** The last pass's summary. */
+    final transient CheckpointSummary last;
+
+    NotSettled(CheckpointSummary last, String message) {
       super(message);
+      this.last = last;
     }
   }
 

@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -34,19 +33,27 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * One seeded history of the fault soak: {@link #CLIENTS} clients (separate handles, {@link
- * #THREADS} request threads each) run one workload ({@link SoakWorkload}) round by round over the
- * in-process cloud with every weak knob and fault on at once:
+ * One seeded history of the fault soak: {@link #CLIENTS} clients (separate handles, one or more
+ * request threads each) run one workload ({@link SoakWorkload}) round by round over the in-process
+ * cloud with every weak knob and fault on at once. The history's settings ({@link SoakSettings}:
+ * page size, request threads, transactions per round, secondary index, where background work
+ * runs, checkpoint settings, writer lanes, a loader, a restart, late re-sends) are drawn from its
+ * seed. The faults:
  *
  * <ul>
  *   <li>queues that reorder, duplicate and return short or empty receives while messages exist
  *       ({@link QueueBehavior#weak()}); messages received by a client that then dies stay hidden
  *       until their visibility timeout;
  *   <li>storage reads stale for {@link #STALE} after a write;
- *   <li>per client: sends that fail, sends whose reply is lost (the effect applied, the caller
- *       told "unknown"), reads and receives refused; for the isolating protocols, commit-id
- *       increments whose reply is lost (advanced-queue sends only ever lose their reply here,
- *       they never fail);
+ *   <li>per client, on every call path ({@link #plan}): sends that fail or lose their reply (the
+ *       effect applied, the caller told "unknown"), reads and receives refused, receives whose
+ *       reply is lost (the messages hidden until their visibility timeout), message deletes and
+ *       hand-backs that fail or lose their reply, page puts and deletes that fail or lose their
+ *       reply, lock and counter calls refused or (acquires, releases) with their reply lost, and
+ *       for the isolating protocols commit-id increments whose reply is lost. They hit request
+ *       threads and background work alike: propagation, clean-up passes and checkpoints (run by
+ *       request threads between their transactions, or at the round's end), and the recovery of
+ *       crashed clients;
  *   <li>lock- and counter-service restarts while request threads run;
  *   <li>client crashes at random registered crash points ({@link CrashPoint}); a surviving
  *       client recovers the dead one's work ({@code recoverAbandonedClients}), and a new handle
@@ -54,19 +61,31 @@ import java.util.stream.Stream;
  *   <li>a checkpointer that outlives its lock: a checkpoint is held at a put ({@link PutGate},
  *       {@link #heldPut}) past its lock lease while another client commits and checkpoints, then
  *       goes on;
+ *   <li>handles that go away on purpose: a loader that commits and closes, a client that closes
+ *       and reopens under a new client id (both under the faults);
  *   <li>clock skew: every client's clock is off by a seeded amount within {@link #MAX_SKEW}.
  * </ul>
  *
- * <p>After quiescence the workload judges the history by what the protocol declares. Each run
- * returns its {@link SoakResult}; faults are decided per (seed, call ordinal) and crashes per
- * (seed, point, occurrence), so a seed replays its schedule, modulo how the request threads of
- * one round interleave.
+ * <p>After quiescence (fault-free, so that the history can be judged) the workload judges the
+ * history by what the protocol declares, and the index and the trees are checked ({@link
+ * SoakIndex}). Each run returns its {@link SoakResult}; faults are decided per (seed, call
+ * ordinal) and crashes per (seed, point, occurrence), so a seed replays its schedule, modulo how
+ * the request threads of one round interleave.
  */
 final class FaultSoak {
   static final int CLIENTS = 3;
-  static final int THREADS = 2;
   static final int ROUNDS = 5;
+
+  /** The first key a loader writes; above every key the workloads use. */
+  static final long LOADER_KEYS = 5000;
+
   static final Duration STALE = Duration.ofSeconds(30);
+
+  /** Settles ({@link ContractCloud#settle}) tried in a row while each still works. */
+  static final int SETTLES = 4;
+
+  /** Failed commits in a row after which a loader gives up. */
+  static final int LOADER_PATIENCE = 3;
 
   /** Tries of the gated checkpoint whose services refused it (see {@link #gatedCheckpoint}). */
   static final int GATED_ATTEMPTS = 3;
@@ -90,20 +109,36 @@ final class FaultSoak {
   private final ProtocolKind kind;
   private final long seed;
   private final Random random;
+  private final SoakSettings settings;
+  private final int threads;
   private final SoakWorkload workload;
-  private final Map<String, Integer> faults = new TreeMap<>();
+  private final Map<String, Integer> faults = new java.util.concurrent.ConcurrentSkipListMap<>();
   private final List<Client> clients = new ArrayList<>();
   private final List<Client> dead = new ArrayList<>();
+  private final List<FaultInterceptor> loaders = new java.util.concurrent.CopyOnWriteArrayList<>();
   private ContractCloud cloud;
 
   FaultSoak(ProtocolKind kind, long seed) {
     this.kind = kind;
     this.seed = seed;
     this.random = new Random(seed);
+    this.settings = SoakSettings.draw(kind, seed, ROUNDS, CLIENTS);
+    this.threads = settings.threads();
+    int sessions = CLIENTS * threads;
     this.workload =
         random.nextBoolean()
-            ? new SoakWorkload.Tpcw(kind, CLIENTS * THREADS)
-            : new SoakWorkload.Bank(kind, CLIENTS * THREADS);
+            ? new SoakWorkload.Tpcw(kind, sessions, threads, settings.lateResends())
+            : new SoakWorkload.Bank(kind, sessions);
+  }
+
+  /** The history's drawn settings. */
+  SoakSettings settings() {
+    return settings;
+  }
+
+  /** The history's workload's name. */
+  String workloadName() {
+    return workload.name();
   }
 
   /** One client slot: its current handle, its faults and crash points, its incarnation. */
@@ -113,6 +148,7 @@ final class FaultSoak {
     final SwitchedFaults switched;
     final FaultInterceptor calls;
     final ScriptedCrashPoints crash;
+    final StepExecutor background = new StepExecutor();
     volatile boolean crashesOn;
     final Database db;
 
@@ -120,26 +156,7 @@ final class FaultSoak {
       this.index = index;
       this.incarnation = incarnation;
       long s = seed * 1_000_003L + index * 101L + incarnation;
-      FaultPlan plan =
-          FaultPlan.builder()
-              .fail(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.03)
-              .loseReply(
-                  FaultPlan.Selector.operations(
-                      Operation.QUEUE_SEND_BATCH, Operation.ADVANCED_QUEUE_SEND),
-                  0.03)
-              .unavailable(
-                  FaultPlan.Selector.operations(
-                      Operation.STORAGE_GET,
-                      Operation.STORAGE_GET_IF_CHANGED,
-                      Operation.QUEUE_RECEIVE),
-                  0.01)
-              // Last, so that the rules above draw as they did before it was added.
-              .loseReply(
-                  FaultPlan.Selector.operations(Operation.COUNTER_INCREMENT)
-                      .withTargetPrefix(ContractCloud.DB + "/si/"),
-                  0.03)
-              .build();
-      this.calls = new FaultInterceptor(plan, s, cloud.clock);
+      this.calls = new FaultInterceptor(plan(), s, cloud.clock);
       this.switched = new SwitchedFaults(calls);
       this.crash =
           new ScriptedCrashPoints()
@@ -160,9 +177,7 @@ final class FaultSoak {
               : new Random(s).nextLong(-MAX_SKEW.toMillis(), MAX_SKEW.toMillis() + 1);
       this.db =
           cloud.open(
-              cloud
-                  .config(name(), switched)
-                  .pageSize(4096)
+              config(name(), background, switched)
                   .crashPoints(gated)
                   .clock(new SkewedClock(cloud.clock, Duration.ofMillis(skewMillis))));
     }
@@ -177,6 +192,112 @@ final class FaultSoak {
     }
   }
 
+  /**
+   * The faults of one client, switched on while rounds run. The first four rules are the soak's
+   * first plan (kept first so that they draw as they did); the rest put faults on every other call
+   * path: message deletes and hand-backs, receives whose reply is lost, page puts and deletes,
+   * lock and counter calls, queue creation, listing and inspection. {@code
+   * -Dstratus.soak.faultPaths=first} keeps to the first four (to tell whether a finding needs the
+   * others).
+   */
+  static FaultPlan plan() {
+    FaultPlan.Builder b =
+        FaultPlan.builder()
+            .fail(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.03)
+            .loseReply(
+                FaultPlan.Selector.operations(
+                    Operation.QUEUE_SEND_BATCH, Operation.ADVANCED_QUEUE_SEND),
+                0.03)
+            .unavailable(
+                FaultPlan.Selector.operations(
+                    Operation.STORAGE_GET,
+                    Operation.STORAGE_GET_IF_CHANGED,
+                    Operation.QUEUE_RECEIVE),
+                0.01)
+            .loseReply(
+                FaultPlan.Selector.operations(Operation.COUNTER_INCREMENT)
+                    .withTargetPrefix(ContractCloud.DB + "/si/"),
+                0.03);
+    if ("first".equals(System.getProperty("stratus.soak.faultPaths"))) {
+      return b.build();
+    }
+    return b.fail(
+            FaultPlan.Selector.operations(
+                Operation.QUEUE_SEND,
+                Operation.QUEUE_DELETE_MESSAGE,
+                Operation.QUEUE_DELETE_BATCH,
+                Operation.QUEUE_CHANGE_VISIBILITY,
+                Operation.QUEUE_CHANGE_VISIBILITY_BATCH,
+                Operation.ADVANCED_QUEUE_SEND,
+                Operation.ADVANCED_QUEUE_DELETE_MESSAGE,
+                Operation.ADVANCED_QUEUE_DELETE_BY_KEY),
+            0.03)
+        .loseReply(
+            FaultPlan.Selector.operations(
+                Operation.QUEUE_SEND,
+                Operation.QUEUE_RECEIVE,
+                Operation.QUEUE_DELETE_MESSAGE,
+                Operation.QUEUE_DELETE_BATCH,
+                Operation.QUEUE_CHANGE_VISIBILITY,
+                Operation.QUEUE_CHANGE_VISIBILITY_BATCH,
+                Operation.ADVANCED_QUEUE_DELETE_MESSAGE,
+                Operation.ADVANCED_QUEUE_DELETE_BY_KEY),
+            0.02)
+        .unavailable(
+            FaultPlan.Selector.operations(
+                Operation.ADVANCED_QUEUE_RECEIVE,
+                Operation.STORAGE_GET_METADATA,
+                Operation.STORAGE_GET_IF_MODIFIED_SINCE,
+                Operation.STORAGE_LIST,
+                Operation.QUEUE_CREATE,
+                Operation.QUEUE_LIST,
+                Operation.QUEUE_INSPECT,
+                Operation.ADVANCED_QUEUE_CREATE,
+                Operation.ADVANCED_QUEUE_LIST,
+                Operation.LOCK_ACQUIRE_EXCLUSIVE,
+                Operation.LOCK_ACQUIRE_SHARED,
+                Operation.LOCK_ACQUIRE_INTENTION,
+                Operation.LOCK_GET_TIMEOUT,
+                Operation.LOCK_SET_TIMEOUT,
+                Operation.COUNTER_INCREMENT,
+                Operation.COUNTER_VALIDATE,
+                Operation.COUNTER_HIGHEST_VALIDATED,
+                Operation.COUNTER_SET_TIMEOUT),
+            0.01)
+        .fail(
+            FaultPlan.Selector.operations(
+                Operation.STORAGE_PUT,
+                Operation.STORAGE_PUT_IF_ABSENT,
+                Operation.STORAGE_PUT_IF_VERSION,
+                Operation.STORAGE_DELETE,
+                Operation.LOCK_RELEASE),
+            0.01)
+        .loseReply(
+            FaultPlan.Selector.operations(
+                Operation.STORAGE_PUT,
+                Operation.STORAGE_PUT_IF_ABSENT,
+                Operation.STORAGE_PUT_IF_VERSION,
+                Operation.STORAGE_DELETE,
+                Operation.LOCK_ACQUIRE_EXCLUSIVE,
+                Operation.LOCK_ACQUIRE_SHARED,
+                Operation.LOCK_ACQUIRE_INTENTION,
+                Operation.LOCK_RELEASE),
+            0.01)
+        .build();
+  }
+
+  /**
+   * A configuration of client {@code id} with the history's settings: page size, writer lanes,
+   * checkpoint settings, the index's extractor; background work on {@code background}.
+   */
+  private io.stratus.core.DatabaseConfig.Builder config(
+      String id, StepExecutor background, io.stratus.cloudapi.decorate.CallInterceptor... calls) {
+    io.stratus.core.DatabaseConfig.Builder b = settings.apply(cloud.config(id, background, calls));
+    return settings.index()
+        ? b.indexExtractor(ContractCloud.COLLECTION, SoakSettings.INDEX, SoakIndex.EXTRACTOR)
+        : b;
+  }
+
   /** Runs the history and judges it. */
   SoakResult run() throws Exception {
     long started = System.nanoTime();
@@ -186,31 +307,44 @@ final class FaultSoak {
       for (int i = 0; i < CLIENTS; i++) {
         clients.add(new Client(i, 0));
       }
-      workload.load(clients.get(0).db);
-      settle(c, clients.get(0).db);
-      ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(CLIENTS * THREADS);
+      Database first = clients.get(0).db;
+      if (settings.index()) {
+        // At deployment, before anything writes, and apart: on eventually consistent storage a
+        // catalog change, or a handle's fresh read of the catalog, right after another may meet
+        // the copy from before it (the index then goes unmaintained for a TTL).
+        first.createCollection(ContractCloud.COLLECTION);
+        c.clock.advance(STALE.plusSeconds(1));
+        first.createIndex(ContractCloud.COLLECTION, SoakSettings.INDEX, SoakIndex.EXTRACTOR);
+        c.clock.advance(STALE.plus(ContractCloud.TTL).plusSeconds(1));
+      }
+      workload.load(first);
+      settle(c, first);
+      ExecutorService pool =
+          java.util.concurrent.Executors.newFixedThreadPool(CLIENTS * threads + 1);
       try {
         int gatedRound =
             kind.accepts(ProtocolOption.CHECKPOINTS) && random.nextBoolean()
                 ? random.nextInt(ROUNDS)
                 : -1;
         for (int round = 0; round < ROUNDS; round++) {
+          workload.beforeRound(round, new Random(seed * 6007L + round));
           clients.forEach(cl -> cl.faultsOn(true));
+          // The gated checkpoint must find the round's records still queued.
+          boolean interleaved = settings.interleaved() && round != gatedRound;
           List<Future<?>> work = new ArrayList<>();
           for (Client cl : clients) {
-            for (int t = 0; t < THREADS; t++) {
-              int session = cl.index * THREADS + t;
-              String name = cl.name() + "/t" + t;
-              Random r = new Random(seed * 7919L + round * 131L + session);
-              int rnd = round;
-              Database db = cl.db;
-              work.add(
-                  pool.submit(
-                      () -> {
-                        workload.transact(db, name, session, rnd, r);
-                        return null;
-                      }));
+            for (int t = 0; t < threads; t++) {
+              work.add(pool.submit(session(cl, t, round, interleaved)));
             }
+          }
+          if (round == settings.loaderRound()) {
+            int rnd = round;
+            work.add(
+                pool.submit(
+                    () -> {
+                      loader(c, rnd);
+                      return null;
+                    }));
           }
           restartMaybe(c);
           for (Future<?> f : work) {
@@ -227,8 +361,13 @@ final class FaultSoak {
             Client cp = clients.get(random.nextInt(clients.size()));
             ContractCloud.quietly(() -> survive(() -> cp.db.checkpointAll()));
           }
+          boolean restarted = round == settings.restartRound() && restart();
           clients.forEach(cl -> cl.faultsOn(false));
           replaceTheDead(c);
+          if (restarted && workload.newHandlesNeedSettling()) {
+            c.clock.advance(ContractCloud.LEASES);
+            settle(c, clients.get(settings.restartClient()).db);
+          }
           c.clock.advance(ContractCloud.TTL.plusSeconds(1));
         }
       } finally {
@@ -239,17 +378,24 @@ final class FaultSoak {
       settle(c, clients.get(0).db);
       settle(c, clients.get(1).db);
       List<Database> views = clients.stream().map(cl -> cl.db).toList();
-      SoakResult.Judgement j = workload.judge(views, c.open("reader"));
+      Database reader = c.open(config("reader", new StepExecutor()));
+      SoakResult.Judgement j =
+          workload
+              .judge(views, reader)
+              .plus(SoakIndex.check(reader, kind, settings.index(), workload.writesByKey()));
       for (Client cl : clients) {
-        count(cl);
+        count(cl.calls);
       }
       for (Client cl : dead) {
-        count(cl);
+        count(cl.calls);
       }
+      loaders.forEach(this::count);
+      workload.scheduled().forEach((k, v) -> faults.merge(k, v, Integer::sum));
       return new SoakResult(
           kind,
           seed,
           workload.name(),
+          settings,
           faults,
           j.transactions(),
           j.anomalies(),
@@ -259,6 +405,79 @@ final class FaultSoak {
     } finally {
       cloud = null;
     }
+  }
+
+  /**
+   * Request thread {@code t} of client {@code cl} in round {@code round}: its session's
+   * transactions of the round, one after the other, each followed (when {@code interleaved}) by
+   * the handle's queued background work, while the other threads commit.
+   */
+  private java.util.concurrent.Callable<Void> session(
+      Client cl, int t, int round, boolean interleaved) {
+    int session = cl.index * threads + t;
+    String name = cl.name() + "/t" + t;
+    Random r = new Random(seed * 7919L + round * 131L + session);
+    Database db = cl.db;
+    return () -> {
+      for (int i = 0; i < settings.steps(); i++) {
+        workload.transact(db, name, session, round, round * settings.steps() + i, r);
+        if (interleaved) {
+          cl.background.runAll();
+        }
+      }
+      return null;
+    };
+  }
+
+  /**
+   * A loader process: a handle of its own (one thread) commits {@link
+   * SoakSettings#loaderCommits} one-record creates under the faults, runs its background work
+   * every few commits while the clock moves on a little, and closes; it gives up after {@link
+   * #LOADER_PATIENCE} failed commits in a row, as a loader process exits on errors. (Under the
+   * isolating protocols a begin that waits for the commit counter to validate a commit id polls it
+   * for about two seconds of real time before it fails, and while the manual clock does not move
+   * on the next begin waits as long: a loader that kept going took minutes of real time.) What it was told is judged
+   * with the rest of the history: its acknowledged records must be there at the end.
+   */
+  private void loader(ContractCloud c, int round) {
+    StepExecutor background = new StepExecutor();
+    FaultInterceptor calls = new FaultInterceptor(plan(), seed * 1_000_003L + 977 + round, c.clock);
+    SwitchedFaults switched = new SwitchedFaults(calls);
+    String name = "loader." + round;
+    Database db = c.open(config(name, background, switched));
+    loaders.add(calls);
+    switched.switchTo(true);
+    int failedInARow = 0;
+    for (int i = 0; i < settings.loaderCommits() && failedInARow < LOADER_PATIENCE; i++) {
+      Outcome o = workload.loaderCommit(db, name, LOADER_KEYS + round * 1000L + i);
+      failedInARow = o == Outcome.FAILED ? failedInARow + 1 : 0;
+      c.clock.advance(Duration.ofMillis(20));
+      if (i % 4 == 3) {
+        background.runAll();
+      }
+    }
+    faults.merge(
+        failedInARow < LOADER_PATIENCE ? "loader-exit" : "loader-gave-up", 1, Integer::sum);
+    ContractCloud.quietly(db::close); // what is still queued in its executor is dropped
+  }
+
+  /**
+   * Client {@link SoakSettings#restartClient} closes its handle under the faults (a deployment,
+   * a restart) and a new handle with a new client id takes its sessions over; whether it did (a
+   * client that crashed this round is replaced anyway).
+   */
+  private boolean restart() {
+    int i = settings.restartClient();
+    Client old = clients.get(i);
+    if (old.crash.crashed()) {
+      return false;
+    }
+    ContractCloud.quietly(() -> survive(old.db::close));
+    old.faultsOn(false);
+    dead.add(old);
+    faults.merge("client-restart", 1, Integer::sum);
+    clients.set(i, new Client(old.index, old.incarnation + 1));
+    return true;
   }
 
   /**
@@ -291,9 +510,11 @@ final class FaultSoak {
     }
     if (any) {
       c.clock.advance(ContractCloud.LEASES); // the dead clients' leases lapse
-      Database survivor = clients.get(0).db;
-      ContractCloud.quietly(survivor::recoverAbandonedClients);
-      settle(c, survivor); // the new handles start on what the dead ones committed
+      Client survivor = clients.get(0);
+      survivor.switched.switchTo(true); // recovery meets the faults too (not the crashes)
+      ContractCloud.quietly(survivor.db::recoverAbandonedClients);
+      survivor.switched.switchTo(false);
+      settle(c, survivor.db); // the new handles start on what the dead ones committed
     }
   }
 
@@ -309,7 +530,7 @@ final class FaultSoak {
     for (int attempt = 1; attempt <= GATED_ATTEMPTS; attempt++) {
       String thread = "soak-gated-" + seed + "." + attempt;
       PutGate gate = new PutGate(thread, heldPut(kind));
-      Database held = c.open(c.config("gated." + seed + "." + attempt, gate).pageSize(4096));
+      Database held = c.open(config("gated." + seed + "." + attempt, new StepExecutor(), gate));
       CompletableFuture<CheckpointSummary> worker = new CompletableFuture<>();
       Thread t =
           new Thread(
@@ -360,13 +581,14 @@ final class FaultSoak {
     }
     faults.merge("checkpoint-outlived-lock", 1, Integer::sum);
     c.clock.advance(ContractCloud.LEASES); // its lock lapses while it is held
-    int session = other.index * THREADS;
+    int session = other.index * threads;
     int extra = ROUNDS + round;
     workload.transact(
         other.db,
         other.name() + "/t0",
         session,
         extra,
+        ROUNDS * settings.steps() + round,
         new Random(seed * 7919L + extra * 131L + session));
     ContractCloud.quietly(() -> other.db.checkpointAll());
   }
@@ -388,13 +610,46 @@ final class FaultSoak {
   /**
    * Quiescence ({@link ContractCloud#settle}) by {@code db}, again after a pause while a
    * restarted service still refuses requests (a retryable failure: the service's refusal window
-   * ends with time).
+   * ends with time), and again, up to {@link #SETTLES} times in all, while the last pass still
+   * applied records or wrote pages: a long backlog (a loader's hundreds of records in 16-record
+   * checkpoint shares, reordered by the queues) takes more passes than one settle makes, and so
+   * does the header bookkeeping that retires the chains of closed and dead writers (a page
+   * written per pass until the horizon has passed); that is slow, not stuck (tallied as {@code
+   * settled-late}). In every pass the other live handles checkpoint too, as live processes renew
+   * their writer leases (their timers do not run on the manual clock): otherwise a settle longer
+   * than the retirement horizon made them look dead to the settler's probes and retired their
+   * chains under them. A history is not settled when a settle's last pass applied and wrote
+   * nothing, or after {@link #SETTLES}. {@code -Dstratus.soak.dumpUnsettled=true} prints its
+   * queues and page headers ({@link SoakDump}).
    */
-  private static void settle(ContractCloud c, Database db) {
+  private void settle(ContractCloud c, Database db) {
+    Runnable others =
+        () -> {
+          for (Client cl : clients) {
+            if (cl.db != db && !cl.crash.crashed()) {
+              ContractCloud.quietly(() -> cl.db.checkpointAll());
+            }
+          }
+        };
+    int settles = 1;
     for (int attempt = 0; ; attempt++) {
       try {
-        c.settle(db);
+        c.settle(db, others);
+        if (settles > 1) {
+          faults.merge("settled-late", 1, Integer::sum);
+        }
         return;
+      } catch (ContractCloud.NotSettled e) {
+        boolean moving =
+            e.last != null && (e.last.recordsApplied() > 0 || e.last.pagesWritten() > 0);
+        if (moving && settles < SETTLES) {
+          settles++;
+          continue;
+        }
+        if (Boolean.getBoolean("stratus.soak.dumpUnsettled")) {
+          SoakDump.queues(c);
+        }
+        throw e;
       } catch (io.stratus.StratusException e) {
         if (!e.isRetryable() || attempt >= 5) {
           throw e;
@@ -404,13 +659,31 @@ final class FaultSoak {
     }
   }
 
-  /** Adds a client's injected faults and crash to the tally. */
-  private void count(Client cl) {
-    for (InjectedFault f : cl.calls.injectedFaults()) {
+  /**
+   * Adds a handle's injected faults to the tally, by kind, and by the path of the calls beyond
+   * the first plan's (sends, page reads and receives; commit-id increments are their own).
+   */
+  private void count(FaultInterceptor calls) {
+    for (InjectedFault f : calls.injectedFaults()) {
       String kind = f.kind().name().toLowerCase().replace('_', '-');
-      boolean increment = f.operation() == Operation.COUNTER_INCREMENT;
-      faults.merge(increment ? kind + "-increment" : kind, 1, Integer::sum);
+      faults.merge(kind + path(f.operation()), 1, Integer::sum);
     }
+  }
+
+  private static String path(Operation op) {
+    return switch (op) {
+      case QUEUE_SEND_BATCH, ADVANCED_QUEUE_SEND, STORAGE_GET, STORAGE_GET_IF_CHANGED -> "";
+      case QUEUE_RECEIVE, ADVANCED_QUEUE_RECEIVE -> "-receive";
+      case COUNTER_INCREMENT -> "-increment";
+      case QUEUE_DELETE_MESSAGE,
+          QUEUE_DELETE_BATCH,
+          ADVANCED_QUEUE_DELETE_MESSAGE,
+          ADVANCED_QUEUE_DELETE_BY_KEY ->
+          "-message-delete";
+      case QUEUE_CHANGE_VISIBILITY, QUEUE_CHANGE_VISIBILITY_BATCH -> "-hand-back";
+      case STORAGE_PUT, STORAGE_PUT_IF_ABSENT, STORAGE_PUT_IF_VERSION, STORAGE_DELETE -> "-put";
+      default -> "-" + op.service().name().toLowerCase().replace('_', '-');
+    };
   }
 
   /** Runs {@code body}; a simulated crash of the client is noted by its crash points. */

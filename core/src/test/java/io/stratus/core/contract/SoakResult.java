@@ -6,14 +6,15 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What one soak history did and found: faults injected by kind, transactions judged, anomalies
- * beyond the protocol's allowance by kind, acknowledged writes lost, and a description of each
- * anomaly.
+ * What one soak history did and found: its drawn settings, faults injected by kind, transactions
+ * judged, anomalies beyond the protocol's allowance by kind, acknowledged writes lost, and a
+ * description of each anomaly.
  */
 record SoakResult(
     ProtocolKind kind,
     long seed,
     String workload,
+    SoakSettings settings,
     Map<String, Integer> faults,
     int transactions,
     Map<String, Integer> anomalies,
@@ -33,10 +34,18 @@ record SoakResult(
 
   /** What a workload's judge found. */
   record Judgement(
-      int transactions,
-      Map<String, Integer> anomalies,
-      int lostWrites,
-      List<String> descriptions) {}
+      int transactions, Map<String, Integer> anomalies, int lostWrites, List<String> descriptions) {
+
+    /** This judgement and {@code other}'s findings (its transactions are counted here already). */
+    Judgement plus(Judgement other) {
+      Map<String, Integer> kinds = new TreeMap<>(anomalies);
+      other.anomalies.forEach((k, v) -> kinds.merge(k, v, Integer::sum));
+      List<String> all = new java.util.ArrayList<>(descriptions);
+      all.addAll(other.descriptions);
+      return new Judgement(
+          transactions + other.transactions, kinds, lostWrites + other.lostWrites, all);
+    }
+  }
 
   /** The per-protocol sum of many histories. */
   static final class Tally {
@@ -48,6 +57,7 @@ record SoakResult(
     final Map<String, Integer> faults = new TreeMap<>();
     final Map<String, Integer> anomalies = new TreeMap<>();
     final Map<String, Integer> workloads = new TreeMap<>();
+    final Map<String, Integer> axes = new TreeMap<>();
 
     Tally(ProtocolKind kind) {
       this.kind = kind;
@@ -61,14 +71,33 @@ record SoakResult(
       r.faults().forEach((k, v) -> faults.merge(k, v, Integer::sum));
       r.anomalies().forEach((k, v) -> anomalies.merge(k, v, Integer::sum));
       workloads.merge(r.workload(), 1, Integer::sum);
+      SoakSettings s = r.settings();
+      axes.merge("pages-" + s.pageSize() / 1024 + "k", 1, Integer::sum);
+      axes.merge("threads-" + s.threads(), 1, Integer::sum);
+      axes.merge("steps-" + s.steps(), 1, Integer::sum);
+      count("indexed", s.index());
+      count("interleaved", s.interleaved());
+      count("short-checkpoints", s.shortCheckpoints());
+      count("one-lane", s.oneLane());
+      if (s.loaderRound() >= 0) {
+        axes.merge("loader-" + s.loaderCommits(), 1, Integer::sum);
+      }
+      count("restart", s.restartRound() >= 0);
+      count("late-resends", s.lateResends());
+    }
+
+    private void count(String axis, boolean on) {
+      if (on) {
+        axes.merge(axis, 1, Integer::sum);
+      }
     }
 
     @Override
     public String toString() {
       return String.format(
-          "[soak] %-21s seeds %d %s, transactions checked %d, faults %s,"
+          "[soak] %-21s seeds %d %s, axes %s, transactions checked %d, faults %s,"
               + " anomalies %s, acknowledged writes lost %d, %.1f s in histories",
-          kind, seeds, workloads, transactions, faults, anomalies, lostWrites, nanos / 1e9);
+          kind, seeds, workloads, axes, transactions, faults, anomalies, lostWrites, nanos / 1e9);
     }
   }
 }

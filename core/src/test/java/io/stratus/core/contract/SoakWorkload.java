@@ -14,6 +14,8 @@ import io.stratus.testkit.Anomaly;
 import io.stratus.testkit.CheckResult;
 import io.stratus.testkit.History;
 import io.stratus.testkit.HistoryRecorder;
+import io.stratus.testkit.Outcome;
+import io.stratus.testkit.Txn;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -38,11 +40,49 @@ interface SoakWorkload {
 
   void load(Database db);
 
-  /** One transaction of session {@code session} in round {@code round}; never throws. */
-  void transact(Database db, String client, int session, int round, Random r);
+  /** Called before round {@code round}'s transactions start, while none runs. */
+  default void beforeRound(int round, Random r) {}
+
+  /**
+   * One transaction of session {@code session} in round {@code round}, the session's {@code
+   * step}-th (steps count on across rounds; a session's steps run one after the other); never
+   * throws.
+   */
+  void transact(Database db, String client, int session, int round, int step, Random r);
+
+  /** A loader's commit: creates {@code key}; never throws. */
+  FaultSoak.Outcome loaderCommit(Database db, String client, long key);
+
+  /**
+   * Whether a handle that takes a session over from another (after a crash or a restart) may
+   * start only once the database settled: its read-modify-writes would otherwise overwrite what
+   * the old handle committed and it does not see yet, which only isolation rules out.
+   */
+  default boolean newHandlesNeedSettling() {
+    return false;
+  }
+
+  /** Schedule events the workload drew (for the tally), by kind. */
+  default Map<String, Integer> scheduled() {
+    return Map.of();
+  }
 
   /** The verdict, from every live client's view and a fresh reader's. */
   SoakResult.Judgement judge(List<Database> views, Database reader);
+
+  /** Who wrote each key and how their commits ended, for {@link SoakIndex#check}. */
+  Map<Long, SoakIndex.Writes> writesByKey();
+
+  /** The handle of a session or client name ("c1.0/t1" is handle "c1.0"). */
+  static String handle(String client) {
+    int slash = client.indexOf('/');
+    return slash < 0 ? client : client.substring(0, slash);
+  }
+
+  /** The value a loader writes to {@code key}. */
+  static String loaded(long key) {
+    return "L" + key;
+  }
 
   /**
    * TPC-W-like: read-mostly transactions (a third only read), updates of the session's own keys
@@ -50,21 +90,39 @@ interface SoakWorkload {
    * shared keys are written by one session per round, so that completion order is write order
    * for every key; the history goes to testkit's checkers that the protocol's guarantees select
    * ({@link HistoryHarness#checkersFor}).
+   *
+   * <p>With late re-sends, before a round some sessions claim a key that a session of another
+   * client created in the round before (acknowledged or of unknown outcome, its record possibly
+   * still hidden in a queue or not yet propagated); the claimer puts the key and then deletes it,
+   * in two transactions of its first step, and the creator no longer touches it. The key must end
+   * absent: a create that arrives after the delete must not bring it back.
    */
   final class Tpcw implements SoakWorkload {
     static final int KEYS = 120;
     static final int SHARED = 12;
     private final ProtocolKind kind;
     private final int sessions;
+    private final int threads;
+    private final boolean lateResends;
     private final HistoryRecorder recorder = new HistoryRecorder();
     private final Map<Integer, List<Long>> inserted = new ConcurrentHashMap<>();
+
+    /** Fresh keys whose create returned OK or unknown, with the round of the create. */
+    private final Map<Long, Integer> created = new ConcurrentHashMap<>();
+
+    /** Keys claimed for a late re-send in the coming round, by claiming session. */
+    private final Map<Integer, Long> claims = new ConcurrentHashMap<>();
+
+    private final AtomicInteger resends = new AtomicInteger();
 
     /** The load's transaction: settled before any other write (fresh keys are not). */
     private volatile String loadTx;
 
-    Tpcw(ProtocolKind kind, int sessions) {
+    Tpcw(ProtocolKind kind, int sessions, int threads, boolean lateResends) {
       this.kind = kind;
       this.sessions = sessions;
+      this.threads = threads;
+      this.lateResends = lateResends;
     }
 
     @Override
@@ -88,7 +146,43 @@ interface SoakWorkload {
     }
 
     @Override
-    public void transact(Database db, String client, int session, int round, Random r) {
+    public void beforeRound(int round, Random r) {
+      claims.clear();
+      if (!lateResends || round == 0) {
+        return;
+      }
+      List<Long> recent = new ArrayList<>();
+      created.forEach((k, rd) -> recent.add(k));
+      recent.removeIf(k -> created.get(k) != round - 1);
+      recent.sort(null);
+      for (int session = 0; session < sessions && !recent.isEmpty(); session++) {
+        if (r.nextInt(3) != 0) {
+          continue;
+        }
+        int client = session / threads;
+        List<Long> others = recent.stream().filter(k -> creator(k) / threads != client).toList();
+        if (others.isEmpty()) {
+          continue;
+        }
+        long k = others.get(r.nextInt(others.size()));
+        recent.remove(k);
+        created.remove(k);
+        inserted.getOrDefault(creator(k), List.of()).remove(k); // its creator leaves it alone now
+        claims.put(session, k);
+      }
+    }
+
+    /** The session that created fresh key {@code k} (see {@link #freshKey}). */
+    private static int creator(long k) {
+      return (int) ((k - 1000) / 100);
+    }
+
+    private static long freshKey(int session, int step) {
+      return 1000L + session * 100L + step;
+    }
+
+    @Override
+    public void transact(Database db, String client, int session, int round, int step, Random r) {
       HistoryRecorder.Recording rec = recorder.begin(client);
       List<Long> mine = inserted.computeIfAbsent(session, s -> new CopyOnWriteArrayList<>());
       long fresh = -1;
@@ -104,14 +198,14 @@ interface SoakWorkload {
           for (int i = 0; i < 1 + r.nextInt(2); i++) {
             // SHARED is a multiple of the session count: own keys are those of its residue.
             long k = SHARED + (long) r.nextInt((KEYS - SHARED) / sessions) * sessions + session;
-            write(tx, rec, k, client + "/r" + round + "/" + k);
+            write(tx, rec, k, client + "/s" + step + "/" + k);
           }
           if (round % sessions == session) {
             long k = r.nextInt(SHARED);
-            write(tx, rec, k, client + "/shared/r" + round + "/" + k);
+            write(tx, rec, k, client + "/shared/s" + step + "/" + k);
           }
           if (r.nextInt(3) == 0) {
-            fresh = 1000L + session * 100L + round;
+            fresh = freshKey(session, step);
             tx.create(COLLECTION, Key.of(fresh), bytes("new-" + fresh));
             rec.write(Long.toString(fresh), "new-" + fresh);
           }
@@ -120,6 +214,7 @@ interface SoakWorkload {
             if (tx.delete(COLLECTION, Key.of(k))) {
               rec.delete(Long.toString(k));
               mine.remove(k);
+              created.remove(k);
             }
           }
         }
@@ -127,13 +222,48 @@ interface SoakWorkload {
       } catch (RuntimeException e) {
         o = FaultSoak.Outcome.FAILED; // a read failed (or the client died): nothing was sent
       }
-      switch (o) {
-        case OK -> {
-          rec.ok();
-          if (fresh >= 0) {
-            mine.add(fresh);
-          }
+      record(rec, o);
+      if (fresh >= 0 && o != FaultSoak.Outcome.FAILED) {
+        created.put(fresh, round);
+        if (o == FaultSoak.Outcome.OK) {
+          mine.add(fresh);
         }
+      }
+      Long claimed = claims.remove(session);
+      if (claimed != null) {
+        resendAndDelete(db, client, step, claimed);
+      }
+    }
+
+    /** Puts {@code k} (created by another client, perhaps not visible yet), then deletes it. */
+    private void resendAndDelete(Database db, String client, int step, long k) {
+      resends.incrementAndGet();
+      String v = client + "/again/s" + step + "/" + k;
+      HistoryRecorder.Recording put = recorder.begin(client);
+      FaultSoak.Outcome o;
+      try (Transaction tx = db.begin()) {
+        tx.put(COLLECTION, Key.of(k), bytes(v));
+        put.write(Long.toString(k), v);
+        o = FaultSoak.commit(tx);
+      } catch (RuntimeException e) {
+        o = FaultSoak.Outcome.FAILED;
+      }
+      record(put, o);
+      HistoryRecorder.Recording delete = recorder.begin(client);
+      try (Transaction tx = db.begin()) {
+        if (tx.delete(COLLECTION, Key.of(k))) {
+          delete.delete(Long.toString(k));
+        }
+        o = FaultSoak.commit(tx);
+      } catch (RuntimeException e) {
+        o = FaultSoak.Outcome.FAILED;
+      }
+      record(delete, o);
+    }
+
+    private static void record(HistoryRecorder.Recording rec, FaultSoak.Outcome o) {
+      switch (o) {
+        case OK -> rec.ok();
         case FAILED -> rec.failed();
         default -> rec.unknown();
       }
@@ -143,6 +273,26 @@ interface SoakWorkload {
       if (tx.update(COLLECTION, Key.of(k), bytes(v))) {
         rec.write(Long.toString(k), v);
       }
+    }
+
+    @Override
+    public FaultSoak.Outcome loaderCommit(Database db, String client, long key) {
+      HistoryRecorder.Recording rec = recorder.begin(client);
+      FaultSoak.Outcome o;
+      try (Transaction tx = db.begin()) {
+        tx.create(COLLECTION, Key.of(key), bytes(SoakWorkload.loaded(key)));
+        rec.write(Long.toString(key), SoakWorkload.loaded(key));
+        o = FaultSoak.commit(tx);
+      } catch (RuntimeException e) {
+        o = FaultSoak.Outcome.FAILED;
+      }
+      record(rec, o);
+      return o;
+    }
+
+    @Override
+    public Map<String, Integer> scheduled() {
+      return resends.get() == 0 ? Map.of() : Map.of("late-resend", resends.get());
     }
 
     @Override
@@ -171,6 +321,20 @@ interface SoakWorkload {
         }
       }
       return new SoakResult.Judgement(h.transactions().size(), kinds, lost, descriptions);
+    }
+
+    @Override
+    public Map<Long, SoakIndex.Writes> writesByKey() {
+      Map<Long, SoakIndex.Writes> out = new HashMap<>();
+      for (Txn t : recorder.snapshot().transactions()) {
+        boolean ok = t.outcome() == Outcome.OK;
+        String handle = t.txId().equals(loadTx) ? null : SoakWorkload.handle(t.clientId());
+        for (String k : t.effectiveWrites().keySet()) {
+          long key = Long.parseLong(k);
+          out.put(key, out.getOrDefault(key, SoakIndex.Writes.NONE).and(ok, handle));
+        }
+      }
+      return out;
     }
 
     private static Map<String, String> view(Database db) {
@@ -207,8 +371,12 @@ interface SoakWorkload {
     private final AtomicInteger audits = new AtomicInteger();
     private final Map<String, Transfer> transfers = new ConcurrentHashMap<>();
     private final List<String> auditFailures = new CopyOnWriteArrayList<>();
+    private final Map<Long, Load> loaded = new ConcurrentHashMap<>();
 
-    private record Transfer(String id, int from, int to, long amount, FaultSoak.Outcome outcome) {}
+    private record Transfer(
+        String id, String client, int from, int to, long amount, FaultSoak.Outcome outcome) {}
+
+    private record Load(String client, FaultSoak.Outcome outcome) {}
 
     Bank(ProtocolKind kind, int sessions) {
       this.kind = kind;
@@ -234,7 +402,25 @@ interface SoakWorkload {
     }
 
     @Override
-    public void transact(Database db, String client, int session, int round, Random r) {
+    public boolean newHandlesNeedSettling() {
+      return !isolating;
+    }
+
+    @Override
+    public FaultSoak.Outcome loaderCommit(Database db, String client, long key) {
+      FaultSoak.Outcome o;
+      try (Transaction tx = db.begin()) {
+        tx.create(COLLECTION, Key.of(key), bytes(SoakWorkload.loaded(key)));
+        o = FaultSoak.commit(tx);
+      } catch (RuntimeException e) {
+        o = FaultSoak.Outcome.FAILED;
+      }
+      loaded.put(key, new Load(client, o));
+      return o;
+    }
+
+    @Override
+    public void transact(Database db, String client, int session, int round, int step, Random r) {
       if (isolating && r.nextInt(3) == 0) {
         audit(db, client);
         return;
@@ -264,7 +450,7 @@ interface SoakWorkload {
       } catch (RuntimeException e) {
         o = FaultSoak.Outcome.FAILED;
       }
-      transfers.put(id, new Transfer(id, from, to, amount, o));
+      transfers.put(id, new Transfer(id, client, from, to, amount, o));
     }
 
     private void audit(Database db, String client) {
@@ -372,6 +558,23 @@ interface SoakWorkload {
               t + " from " + inFrom + " to " + inTo);
         }
       }
+      if (kind.guarantees(Guarantee.DURABLE)) {
+        loaded.forEach(
+            (k, load) -> {
+              FaultSoak.Outcome o = load.outcome();
+              String v = finalState.get(k);
+              if (o == FaultSoak.Outcome.OK && v == null) {
+                note(kinds, descriptions, "acknowledged-load-lost", "key " + k);
+              }
+              if (v != null && !v.equals(SoakWorkload.loaded(k))) {
+                note(kinds, descriptions, "load-nobody-wrote", "key " + k + " holds " + v);
+              }
+              if (v != null && o == FaultSoak.Outcome.FAILED && atomic) {
+                note(kinds, descriptions, "failed-load-visible", "key " + k);
+              }
+            });
+        lost += kinds.getOrDefault("acknowledged-load-lost", 0);
+      }
       if (isolating && total != START * ACCOUNTS) {
         note(kinds, descriptions, "sum-not-conserved", "balances sum to " + total);
       }
@@ -385,7 +588,27 @@ interface SoakWorkload {
           }
         }
       }
-      return new SoakResult.Judgement(transfers.size() + audits.get(), kinds, lost, descriptions);
+      return new SoakResult.Judgement(
+          transfers.size() + audits.get() + loaded.size(), kinds, lost, descriptions);
+    }
+
+    @Override
+    public Map<Long, SoakIndex.Writes> writesByKey() {
+      Map<Long, SoakIndex.Writes> out = new HashMap<>();
+      for (Transfer t : transfers.values()) {
+        boolean ok = t.outcome == FaultSoak.Outcome.OK;
+        String handle = SoakWorkload.handle(t.client);
+        for (long k : new long[] {t.from, t.to}) {
+          out.put(k, out.getOrDefault(k, SoakIndex.Writes.NONE).and(ok, handle));
+        }
+      }
+      loaded.forEach(
+          (k, load) ->
+              out.put(
+                  k,
+                  SoakIndex.Writes.NONE.and(
+                      load.outcome() == FaultSoak.Outcome.OK, SoakWorkload.handle(load.client()))));
+      return out;
     }
 
     private static void note(
