@@ -18,6 +18,7 @@ import io.stratus.core.DatabaseConfig;
 import io.stratus.core.Key;
 import io.stratus.core.Record;
 import io.stratus.core.RecordCursor;
+import io.stratus.core.RetryPolicy;
 import io.stratus.core.Transaction;
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
@@ -118,7 +119,10 @@ final class ContractCloud implements AutoCloseable {
             .pageSize(PAGE_SIZE)
             .ttl(TTL)
             .protocol(kind)
-            .clientId(clientId);
+            .clientId(clientId)
+            // Retries at open and begin back off on this sleeper: on the manual clock nothing
+            // changes while a thread waits, so waiting for real time would only slow the tests.
+            .retryPolicy(RetryPolicy.builder().seed(seed).sleeper(d -> {}).build());
     return kind.accepts(ProtocolOption.CHECKPOINTS)
         ? b.checkpointExecutor(executor).checkpointSeed(seed)
         : b;
