@@ -611,15 +611,18 @@ final class FaultSoak {
    * Quiescence ({@link ContractCloud#settle}) by {@code db}, again after a pause while a
    * restarted service still refuses requests (a retryable failure: the service's refusal window
    * ends with time), and again, up to {@link #SETTLES} times in all, while the last pass still
-   * applied records or wrote pages: a long backlog (a loader's hundreds of records in 16-record
+   * applied records, wrote pages, failed or found a queue busy (the other live handles, below,
+   * checkpoint in the same passes, so the settler often meets pages they have just written and
+   * gives up on them while they make the progress): a long backlog (a loader's hundreds of records in 16-record
    * checkpoint shares, reordered by the queues) takes more passes than one settle makes, and so
    * does the header bookkeeping that retires the chains of closed and dead writers (a page
    * written per pass until the horizon has passed); that is slow, not stuck (tallied as {@code
-   * settled-late}). In every pass the other live handles checkpoint too, as live processes renew
+   * settled-late}). In every pass the other live handles checkpoint first, as live processes renew
    * their writer leases (their timers do not run on the manual clock): otherwise a settle longer
    * than the retirement horizon made them look dead to the settler's probes and retired their
-   * chains under them. A history is not settled when a settle's last pass applied and wrote
-   * nothing, or after {@link #SETTLES}. {@code -Dstratus.soak.dumpUnsettled=true} prints its
+   * chains under them. A history is not settled when a settle's last pass did nothing and
+   * failed nothing (records left waiting: a gap, a dependency, no room in a header), or after
+   * {@link #SETTLES}. {@code -Dstratus.soak.dumpUnsettled=true} prints its
    * queues and page headers ({@link SoakDump}).
    */
   private void settle(ContractCloud c, Database db) {
@@ -641,7 +644,11 @@ final class FaultSoak {
         return;
       } catch (ContractCloud.NotSettled e) {
         boolean moving =
-            e.last != null && (e.last.recordsApplied() > 0 || e.last.pagesWritten() > 0);
+            e.last != null
+                && (e.last.recordsApplied() > 0
+                    || e.last.pagesWritten() > 0
+                    || e.last.failures() > 0
+                    || e.last.queuesBusy() > 0);
         if (moving && settles < SETTLES) {
           settles++;
           continue;
