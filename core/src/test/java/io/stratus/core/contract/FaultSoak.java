@@ -6,6 +6,7 @@ import io.stratus.StratusException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.FaultInterceptor;
 import io.stratus.cloudapi.decorate.FaultPlan;
 import io.stratus.cloudapi.decorate.InjectedFault;
@@ -13,6 +14,7 @@ import io.stratus.cloudapi.decorate.ScriptedCrashPoints;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.inprocess.StorageConsistency;
 import io.stratus.core.Database;
+import io.stratus.core.DatabaseConfig;
 import io.stratus.core.SwitchedFaults;
 import io.stratus.core.Transaction;
 import io.stratus.protocols.CheckpointSummary;
@@ -24,9 +26,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -112,10 +118,10 @@ final class FaultSoak {
   private final SoakSettings settings;
   private final int threads;
   private final SoakWorkload workload;
-  private final Map<String, Integer> faults = new java.util.concurrent.ConcurrentSkipListMap<>();
+  private final Map<String, Integer> faults = new ConcurrentSkipListMap<>();
   private final List<Client> clients = new ArrayList<>();
   private final List<Client> dead = new ArrayList<>();
-  private final List<FaultInterceptor> loaders = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<FaultInterceptor> loaders = new CopyOnWriteArrayList<>();
   private ContractCloud cloud;
 
   FaultSoak(ProtocolKind kind, long seed) {
@@ -290,9 +296,9 @@ final class FaultSoak {
    * A configuration of client {@code id} with the history's settings: page size, writer lanes,
    * checkpoint settings, the index's extractor; background work on {@code background}.
    */
-  private io.stratus.core.DatabaseConfig.Builder config(
-      String id, StepExecutor background, io.stratus.cloudapi.decorate.CallInterceptor... calls) {
-    io.stratus.core.DatabaseConfig.Builder b = settings.apply(cloud.config(id, background, calls));
+  private DatabaseConfig.Builder config(
+      String id, StepExecutor background, CallInterceptor... calls) {
+    DatabaseConfig.Builder b = settings.apply(cloud.config(id, background, calls));
     return settings.index()
         ? b.indexExtractor(ContractCloud.COLLECTION, SoakSettings.INDEX, SoakIndex.EXTRACTOR)
         : b;
@@ -319,8 +325,7 @@ final class FaultSoak {
       }
       workload.load(first);
       settle(c, first);
-      ExecutorService pool =
-          java.util.concurrent.Executors.newFixedThreadPool(CLIENTS * threads + 1);
+      ExecutorService pool = Executors.newFixedThreadPool(CLIENTS * threads + 1);
       try {
         int gatedRound =
             kind.accepts(ProtocolOption.CHECKPOINTS) && random.nextBoolean()
@@ -412,8 +417,7 @@ final class FaultSoak {
    * transactions of the round, one after the other, each followed (when {@code interleaved}) by
    * the handle's queued background work, while the other threads commit.
    */
-  private java.util.concurrent.Callable<Void> session(
-      Client cl, int t, int round, boolean interleaved) {
+  private Callable<Void> session(Client cl, int t, int round, boolean interleaved) {
     int session = cl.index * threads + t;
     String name = cl.name() + "/t" + t;
     Random r = new Random(seed * 7919L + round * 131L + session);
@@ -611,15 +615,18 @@ final class FaultSoak {
    * Quiescence ({@link ContractCloud#settle}) by {@code db}, again after a pause while a
    * restarted service still refuses requests (a retryable failure: the service's refusal window
    * ends with time), and again, up to {@link #SETTLES} times in all, while the last pass still
-   * applied records or wrote pages: a long backlog (a loader's hundreds of records in 16-record
+   * applied records, wrote pages, failed or found a queue busy (the other live handles, below,
+   * checkpoint in the same passes, so the settler often meets pages they have just written and
+   * gives up on them while they make the progress): a long backlog (a loader's hundreds of records in 16-record
    * checkpoint shares, reordered by the queues) takes more passes than one settle makes, and so
    * does the header bookkeeping that retires the chains of closed and dead writers (a page
    * written per pass until the horizon has passed); that is slow, not stuck (tallied as {@code
-   * settled-late}). In every pass the other live handles checkpoint too, as live processes renew
+   * settled-late}). In every pass the other live handles checkpoint first, as live processes renew
    * their writer leases (their timers do not run on the manual clock): otherwise a settle longer
    * than the retirement horizon made them look dead to the settler's probes and retired their
-   * chains under them. A history is not settled when a settle's last pass applied and wrote
-   * nothing, or after {@link #SETTLES}. {@code -Dstratus.soak.dumpUnsettled=true} prints its
+   * chains under them. A history is not settled when a settle's last pass did nothing and
+   * failed nothing (records left waiting: a gap, a dependency, no room in a header), or after
+   * {@link #SETTLES}. {@code -Dstratus.soak.dumpUnsettled=true} prints its
    * queues and page headers ({@link SoakDump}).
    */
   private void settle(ContractCloud c, Database db) {
@@ -641,7 +648,11 @@ final class FaultSoak {
         return;
       } catch (ContractCloud.NotSettled e) {
         boolean moving =
-            e.last != null && (e.last.recordsApplied() > 0 || e.last.pagesWritten() > 0);
+            e.last != null
+                && (e.last.recordsApplied() > 0
+                    || e.last.pagesWritten() > 0
+                    || e.last.failures() > 0
+                    || e.last.queuesBusy() > 0);
         if (moving && settles < SETTLES) {
           settles++;
           continue;
@@ -650,7 +661,7 @@ final class FaultSoak {
           SoakDump.queues(c);
         }
         throw e;
-      } catch (io.stratus.StratusException e) {
+      } catch (StratusException e) {
         if (!e.isRetryable() || attempt >= 5) {
           throw e;
         }
