@@ -188,6 +188,8 @@ public final class Transaction implements AutoCloseable {
             if (!Arrays.equals(before, after)) { // an index entry changes by delete + insert
               deleteEntry(indexes.get(i).def, before, k);
               insertEntry(indexes.get(i).def, after, k);
+            } else {
+              reassertEntry(indexes.get(i).def, after, k);
             }
           }
         });
@@ -573,29 +575,36 @@ public final class Transaction implements AutoCloseable {
   private void insertEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
     if (searchKey != null) {
       index.tree().insert(view, SecondaryKeys.compose(searchKey, recordKey), NONE);
-      made(
-          new LogicalChange(
-              LogicalChange.Kind.INSERT,
-              index.tree().rootUri(),
-              searchKey,
-              recordKey,
-              Optional.empty(),
-              true));
+      made(entryChange(LogicalChange.Kind.INSERT, index, searchKey, recordKey));
     }
   }
 
   private void deleteEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
     if (searchKey != null) {
       index.tree().delete(view, SecondaryKeys.compose(searchKey, recordKey));
-      made(
-          new LogicalChange(
-              LogicalChange.Kind.DELETE,
-              index.tree().rootUri(),
-              searchKey,
-              recordKey,
-              Optional.empty(),
-              true));
+      made(entryChange(LogicalChange.Kind.DELETE, index, searchKey, recordKey));
     }
+  }
+
+  /**
+   * Logs, for an update that keeps its record's search key, a delete and an insert of the entry,
+   * which collapse into a put of it (or, after a create in this transaction, into its insert). The
+   * value this transaction read may be older than another writer's latest, whose update moved
+   * the entry away with an older write stamp; the put, stamped with this commit, lists the record
+   * again. The pages stay as they are: the entry is in them, and page-writing protocols must not
+   * write the index page for it.
+   */
+  private void reassertEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
+    if (searchKey != null) {
+      made(entryChange(LogicalChange.Kind.DELETE, index, searchKey, recordKey));
+      made(entryChange(LogicalChange.Kind.INSERT, index, searchKey, recordKey));
+    }
+  }
+
+  private static LogicalChange entryChange(
+      LogicalChange.Kind kind, IndexDef index, byte[] searchKey, byte[] recordKey) {
+    return new LogicalChange(
+        kind, index.tree().rootUri(), searchKey, recordKey, Optional.empty(), true);
   }
 
   /** Logs a change made to the transaction's pages, and tells the protocol. */
