@@ -34,19 +34,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(SeedExtension.class)
 class DeletesStickTest {
-  private static final String ITEMS = "items";
-  private static final String BY_OWNER = "byOwner";
+  static final String ITEMS = "items";
+  static final String BY_OWNER = "byOwner";
   private static final long KEY = 7;
 
   /** The search key: the payload's text before the first ':'. */
-  private static final IndexKeyExtractor OWNER =
+  static final IndexKeyExtractor OWNER =
       (key, payload) -> {
         String s = Fixture.string(payload);
         int colon = s.indexOf(':');
         return colon < 0 ? Optional.empty() : Optional.of(Key.of(s.substring(0, colon)).toBytes());
       };
 
-  private static final List<ProtocolKind> DURABLE_QUEUES =
+  static final List<ProtocolKind> DURABLE_QUEUES =
       List.of(
           ProtocolKind.BASIC,
           ProtocolKind.MONOTONIC,
@@ -150,7 +150,8 @@ class DeletesStickTest {
     }
   }
 
-  private static List<Long> owned(Database db, String owner) {
+  /** The record keys the index lists under {@code owner}. */
+  static List<Long> owned(Database db, String owner) {
     try (Transaction tx = db.begin()) {
       return tx.probe(ITEMS, BY_OWNER, Key.of(owner)).stream()
           .map(r -> r.key().decoder().nextLong())
@@ -159,7 +160,7 @@ class DeletesStickTest {
   }
 
   /** Past every visibility timeout and lease, every queue applied (and recovered), twice. */
-  private static void settle(Fixture f, Database db) {
+  static void settle(Fixture f, Database db) {
     for (int i = 0; i < 3; i++) {
       f.clock.advance(Duration.ofSeconds(61));
       db.recoverAbandonedClients();

@@ -20,23 +20,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(SeedExtension.class)
 class StaleUpdateIndexTest {
-  private static final String ITEMS = "items";
-  private static final String BY_OWNER = "byOwner";
+  private static final String ITEMS = DeletesStickTest.ITEMS;
+  private static final String BY_OWNER = DeletesStickTest.BY_OWNER;
   private static final long KEY = 7;
 
   /** The search key: the payload's text before the first ':'. */
-  private static final IndexKeyExtractor OWNER =
-      (key, payload) -> {
-        String s = Fixture.string(payload);
-        return Optional.of(Key.of(s.substring(0, s.indexOf(':'))).toBytes());
-      };
+  private static final IndexKeyExtractor OWNER = DeletesStickTest.OWNER;
 
-  private static final List<ProtocolKind> QUEUES =
-      List.of(
-          ProtocolKind.BASIC,
-          ProtocolKind.MONOTONIC,
-          ProtocolKind.ATOMIC,
-          ProtocolKind.ADVANCED_ATOMIC);
+  private static final List<ProtocolKind> QUEUES = DeletesStickTest.DURABLE_QUEUES;
 
   @Test
   void anUpdateFromAStaleReadKeepsItsRecordInTheIndex(@Seed long seed) {
@@ -111,20 +102,10 @@ class StaleUpdateIndexTest {
   }
 
   private static List<Long> owned(Database db, String owner) {
-    try (Transaction tx = db.begin()) {
-      return tx.probe(ITEMS, BY_OWNER, Key.of(owner)).stream()
-          .map(r -> r.key().decoder().nextLong())
-          .toList();
-    }
+    return DeletesStickTest.owned(db, owner);
   }
 
-  /** Past every visibility timeout and lease, every queue applied (and recovered), three times. */
   private static void settle(Fixture f, Database db) {
-    for (int i = 0; i < 3; i++) {
-      f.clock.advance(Duration.ofSeconds(61));
-      db.recoverAbandonedClients();
-      db.checkpointAll();
-    }
-    f.clock.advance(Fixture.TTL.plusSeconds(1));
+    DeletesStickTest.settle(f, db);
   }
 }
