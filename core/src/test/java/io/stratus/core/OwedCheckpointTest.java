@@ -107,15 +107,7 @@ class OwedCheckpointTest {
     try (Fixture f = new Fixture(seed)) {
       ManualExecutor background = new ManualExecutor();
       EmptyTreeReceives receives = new EmptyTreeReceives();
-      Database writer =
-          f.open(
-              f.config(receives)
-                  .protocol(kind)
-                  .clientId("writer")
-                  .checkpointInterval(INTERVAL)
-                  .checkpointExecutor(background));
-      writer.createCollection("items");
-      writer.createCollection("other");
+      Database writer = openWriter(f, kind, receives, background);
       create(writer, 0);
       f.clock.advance(INTERVAL.plusSeconds(1));
       // The run receives record 0, finds the queue empty, and meanwhile 20 more commits arrive.
@@ -143,6 +135,21 @@ class OwedCheckpointTest {
     }
   }
 
+  /** The writer of the debt tests: "items" and "other" created, its receives seen by {@code receives}. */
+  private static Database openWriter(
+      Fixture f, ProtocolKind kind, EmptyTreeReceives receives, ManualExecutor background) {
+    Database writer =
+        f.open(
+            f.config(receives)
+                .protocol(kind)
+                .clientId("writer")
+                .checkpointInterval(INTERVAL)
+                .checkpointExecutor(background));
+    writer.createCollection("items");
+    writer.createCollection("other");
+    return writer;
+  }
+
   /**
    * A receive may come back empty while messages wait (SQS's short polling; the in-process
    * queues' short receives): one empty receive is no proof that the handle's records were applied.
@@ -155,15 +162,7 @@ class OwedCheckpointTest {
     try (Fixture f = new Fixture(seed)) {
       ManualExecutor background = new ManualExecutor();
       EmptyTreeReceives receives = new EmptyTreeReceives();
-      Database writer =
-          f.open(
-              f.config(receives)
-                  .protocol(kind)
-                  .clientId("writer")
-                  .checkpointInterval(INTERVAL)
-                  .checkpointExecutor(background));
-      writer.createCollection("items");
-      writer.createCollection("other");
+      Database writer = openWriter(f, kind, receives, background);
       for (int i = 0; i < 5; i++) {
         create(writer, i);
       }
