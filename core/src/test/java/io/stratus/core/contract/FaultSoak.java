@@ -21,6 +21,7 @@ import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
+import io.stratus.protocols.checkpoint.Checkpointer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,6 +90,10 @@ final class FaultSoak {
 
   /** Settles ({@link ContractCloud#settle}) tried in a row while each still works. */
   static final int SETTLES = 4;
+
+  /** Past the retirement horizon of chains of writers with the soak's longest lock timeout. */
+  private static final Duration ROOM_WAIT =
+      Duration.ofMillis(Checkpointer.horizonFor(Duration.ofSeconds(30))).plusMinutes(1);
 
   /** Failed commits in a row after which a loader gives up. */
   static final int LOADER_PATIENCE = 3;
@@ -625,8 +630,9 @@ final class FaultSoak {
    * their writer leases (their timers do not run on the manual clock): otherwise a settle longer
    * than the retirement horizon made them look dead to the settler's probes and retired their
    * chains under them. A history is not settled when a settle's last pass did nothing and
-   * failed nothing (records left waiting: a gap, a dependency, no room in a header), or after
-   * {@link #SETTLES}. {@code -Dstratus.soak.dumpUnsettled=true} prints its
+   * failed nothing (records left waiting: a gap, a dependency), or after {@link #SETTLES}.
+   * Records that wait for room in a header are waited for once, past the retirement horizon
+   * (tallied as {@code waited-for-room}). {@code -Dstratus.soak.dumpUnsettled=true} prints its
    * queues and page headers ({@link SoakDump}).
    */
   private void settle(ContractCloud c, Database db) {
@@ -639,6 +645,7 @@ final class FaultSoak {
           }
         };
     int settles = 1;
+    boolean waitedForRoom = false;
     for (int attempt = 0; ; attempt++) {
       try {
         c.settle(db, others);
@@ -655,6 +662,15 @@ final class FaultSoak {
                     || e.last.queuesBusy() > 0);
         if (moving && settles < SETTLES) {
           settles++;
+          continue;
+        }
+        if (!waitedForRoom && db.stats().recordsWaitingForRoom() > 0) {
+          // Records wait for room in a full header (small pages, many writer lanes): a new chain
+          // starts once chains of closed and dead writers retire, the retirement horizon after
+          // they stopped (the documented bound), so the settle waits that out once.
+          waitedForRoom = true;
+          faults.merge("waited-for-room", 1, Integer::sum);
+          c.clock.advance(ROOM_WAIT);
           continue;
         }
         if (Boolean.getBoolean("stratus.soak.dumpUnsettled")) {

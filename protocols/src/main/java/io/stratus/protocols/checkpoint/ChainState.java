@@ -5,6 +5,7 @@ import io.stratus.CorruptPageException;
 import io.stratus.pagemanager.Page;
 import io.stratus.protocols.checkpoint.proto.HeldCounters;
 import io.stratus.protocols.checkpoint.proto.StoredChainState;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -17,15 +18,15 @@ import java.util.function.Function;
  * The queue protocols' state in a page, kept in the page's opaque protocol state ({@code
  * chain_state.proto}): per chain key ({@link WriteChains#key}), the highest counter applied; when
  * each chain last advanced; since when its writer's lease has been found free (the death count of
- * {@link WriterLeases}, kept here so that any client's next checkpoint continues it); and hashes
- * of retired chain keys; and per chain the counters it advanced past without applying them (their
+ * {@link WriterLeases}, kept here so that any client's next checkpoint continues it); the
+ * retired chains (their keys' hashes and the counters they had reached); and per chain the counters it advanced past without applying them (their
  * records wait for a corrupt page's repair, {@link WriteChains}). Read through {@link #of(Page)},
  * which decodes once per page object. Immutable.
  *
  * @param counters per chain key, the highest counter applied
  * @param appliedMinutes per chain key (some may lack), when the chain last advanced, in minutes
  *     since the epoch
- * @param retired hashes of retired chain keys, oldest first
+ * @param retired retired chains, oldest first
  * @param freeMinutes per chain key (some may lack), when a probe first found its writer's lease
  *     free, in minutes since the epoch
  * @param held per chain key (some may lack), the counters at most its counter whose records were
@@ -34,9 +35,23 @@ import java.util.function.Function;
 public record ChainState(
     Map<String, Long> counters,
     Map<String, Integer> appliedMinutes,
-    List<Integer> retired,
+    List<Retired> retired,
     Map<String, Integer> freeMinutes,
     Map<String, List<Long>> held) {
+  /**
+   * A chain retired from the page: its key's hash ({@link String#hashCode()}) and the counter it
+   * had reached, {@link #UNKNOWN_COUNTER} when it was retired before pages kept that.
+   */
+  public record Retired(int keyHash, long counter) {
+    /** The counter of a chain retired without it. */
+    public static final long UNKNOWN_COUNTER = 0;
+
+    /** Whether the counter it had reached is known. */
+    public boolean counterKnown() {
+      return counter != UNKNOWN_COUNTER;
+    }
+  }
+
   /** No chains. */
   public static final ChainState EMPTY = new ChainState(Map.of(), Map.of(), List.of());
 
@@ -61,14 +76,14 @@ public record ChainState(
   public ChainState(
       Map<String, Long> counters,
       Map<String, Integer> appliedMinutes,
-      List<Integer> retired,
+      List<Retired> retired,
       Map<String, Integer> freeMinutes) {
     this(counters, appliedMinutes, retired, freeMinutes, Map.of());
   }
 
   /** Chains without a writer lease found free, holding no counters back. */
   public ChainState(
-      Map<String, Long> counters, Map<String, Integer> appliedMinutes, List<Integer> retired) {
+      Map<String, Long> counters, Map<String, Integer> appliedMinutes, List<Retired> retired) {
     this(counters, appliedMinutes, retired, Map.of());
   }
 
@@ -140,7 +155,10 @@ public record ChainState(
     for (String key : new TreeSet<>(held.keySet())) {
       b.addHeld(HeldCounters.newBuilder().setKey(key).addAllCounters(held.get(key)));
     }
-    return b.addAllRetired(retired).build().toByteArray();
+    for (Retired r : retired) {
+      b.addRetired(r.keyHash()).addRetiredCounters(r.counter());
+    }
+    return b.build().toByteArray();
   }
 
   private static ChainState decode(byte[] bytes) {
@@ -157,9 +175,19 @@ public record ChainState(
     return new ChainState(
         stored.getCountersMap(),
         byKey(stored.getCountersMap().keySet(), stored.getAppliedMinutesList()),
-        stored.getRetiredList(),
+        retired(stored.getRetiredList(), stored.getRetiredCountersList()),
         byKey(stored.getCountersMap().keySet(), stored.getFreeMinutesList()),
         held(stored.getHeldList()));
+  }
+
+  /** Retired chains from their stored hashes and the aligned counters (unknown when not aligned). */
+  private static List<Retired> retired(List<Integer> hashes, List<Long> counters) {
+    List<Retired> retired = new ArrayList<>(hashes.size());
+    for (int i = 0; i < hashes.size(); i++) {
+      long counter = counters.size() == hashes.size() ? counters.get(i) : Retired.UNKNOWN_COUNTER;
+      retired.add(new Retired(hashes.get(i), counter));
+    }
+    return retired;
   }
 
   private static Map<String, List<Long>> held(List<HeldCounters> stored) {

@@ -46,6 +46,7 @@ final class ReadyHeads {
   private final Predicate<LogRecord> damaged;
   private final Hold hold;
   private final Map<String, Long> counters;
+  private final Map<Integer, Long> retired;
   private final Predicate<LogRecord> blocked;
   private final boolean tree;
   private final String uri;
@@ -63,6 +64,9 @@ final class ReadyHeads {
    * @param byWriter each writer's records in counter order; the caller takes a head off its chain
    *     once it applies it
    * @param counters the header's chain counters as the pass advances them
+   * @param retired per key hash of a chain retired from the page, the counter it had reached
+   *     (where the chain resumes while it has no entry in {@code counters}: every record up to it
+   *     was applied)
    * @param held per chain key, the counters it holds back, as the pass changes them
    * @param heldHere per writer, its records of held counters in the pass (one copy each); the
    *     caller removes those it applies
@@ -71,6 +75,7 @@ final class ReadyHeads {
   ReadyHeads(
       Map<String, ArrayDeque<LogRecord>> byWriter,
       Map<String, Long> counters,
+      Map<Integer, Long> retired,
       Map<String, TreeSet<Long>> held,
       Map<String, TreeMap<Long, LogRecord>> heldHere,
       Predicate<LogRecord> blocked,
@@ -84,6 +89,7 @@ final class ReadyHeads {
     this.damaged = damaged;
     this.hold = hold;
     this.counters = counters;
+    this.retired = retired;
     this.blocked = blocked;
     this.tree = tree;
     this.uri = uri;
@@ -139,7 +145,7 @@ final class ReadyHeads {
     }
     ArrayDeque<LogRecord> chain = byWriter.get(writer);
     while (true) {
-      long last = counters.getOrDefault(key, 0L);
+      long last = last(key);
       while (!chain.isEmpty() && chain.peekFirst().clientCounter() <= last) {
         chain.pollFirst();
       }
@@ -160,11 +166,20 @@ final class ReadyHeads {
     }
   }
 
+  /**
+   * The last counter of chain {@code key} applied here: its entry's, or the one it retired at (a
+   * lane dependency on a retired chain is met up to it, and the chain resumes there).
+   */
+  private long last(String key) {
+    Long counter = counters.get(key);
+    return counter != null ? counter : retired.getOrDefault(key.hashCode(), 0L);
+  }
+
   private void readyOrPark(String writer, LogRecord head) {
     for (LaneDependency d : head.after()) {
       String sibling = laneKey(writer, d.lane());
       TreeSet<Long> holding = held.get(sibling);
-      if (counters.getOrDefault(sibling, 0L) < d.counter()
+      if (last(sibling) < d.counter()
           || (holding != null && !holding.isEmpty() && holding.first() <= d.counter())) {
         parked.computeIfAbsent(sibling, k -> new ArrayList<>(2)).add(writer);
         return;

@@ -1,5 +1,6 @@
 package io.stratus.protocols.checkpoint;
 
+import com.google.protobuf.CodedOutputStream;
 import io.stratus.pagemanager.Page;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.WriterIds;
@@ -8,6 +9,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,14 +75,20 @@ import java.util.function.Predicate;
  * the prober, because the clients that checkpoint a page come and go.
  *
  * <p>What the entry protected against is a record of that chain applied again (a late
- * redelivery) or applied out of order; a dead incarnation sends nothing new, so only such stray
- * copies can still come. To recognise them the page keeps the hashes of the last {@link
- * #RETIRED_KEPT} retired keys ({@link ChainState#retired()}): a record whose chain has no entry but
- * whose key hash is there is a <em>leftover</em> when its writer's lease is free — skipped (its
- * message deleted), logged and counted, never applied; when the lease is held or the probe fails
- * (a lease lost while the process lives), the record waits instead. A writer retired longer ago
- * than the kept hashes reach is no longer recognised; by then its copies would have had to stay
- * hidden for many horizons.
+ * redelivery) or applied out of order. To keep doing that, the page remembers the last {@link
+ * #RETIRED_KEPT} retired chains ({@link ChainState#retired()}): each key's hash and the counter
+ * the chain had reached. A record of a chain without an entry whose key hash is there is a
+ * <em>stray copy</em> when its counter is at most that counter — every such record was applied
+ * before the chain retired (a chain holding counters is never retired) — and is skipped (its
+ * message deleted), logged and counted, never applied. A later counter means the writer was not
+ * dead after all (its lease lapsed while its process ran on, say while it was paused): the chain
+ * resumes at the counter it had reached, as if it had never been retired, so a retirement taken
+ * in error costs a header entry, never a write. Pages written before retired counters were kept
+ * fall back to the lease: such a record is skipped when the lease is free and waits when it is
+ * held or the probe fails. A writer retired longer ago than the kept chains reach is no longer
+ * recognised; by then its copies would have had to stay hidden for many horizons. Two keys with
+ * one hash are told apart by nothing: a new chain whose key's hash equals a retired one's (about
+ * one chance in 500 million per chain) has its first records skipped as strays.
  *
  * <p><b>Damage.</b> A record blocked by a corrupt page (not by a gap) does not hold back its
  * writer's later records for other pages: when it is next in its chain, the chain advances past
@@ -183,7 +191,7 @@ public final class WriteChains {
       List<LogRecord> deferred,
       Map<String, Long> counters,
       Map<String, Integer> minutes,
-      List<Integer> retiredChains,
+      List<ChainState.Retired> retiredChains,
       List<LogRecord> leftovers,
       int waiting,
       int waitingWriters,
@@ -196,8 +204,8 @@ public final class WriteChains {
     }
   }
 
-  /** Bytes chain state with these entries and retired hashes takes in a page, at most. */
-  public static int headerBytes(Map<String, Long> counters, List<Integer> retired) {
+  /** Bytes chain state with these entries and retired chains takes in a page, at most. */
+  public static int headerBytes(Map<String, Long> counters, List<ChainState.Retired> retired) {
     return headerBytes(counters, retired, false);
   }
 
@@ -205,7 +213,8 @@ public final class WriteChains {
    * Bytes chain state with these entries and retired hashes takes in a page, at most, with or
    * without free-lease times ({@link ChainState#freeMinutes()}).
    */
-  static int headerBytes(Map<String, Long> counters, List<Integer> retired, boolean freeTimes) {
+  static int headerBytes(
+      Map<String, Long> counters, List<ChainState.Retired> retired, boolean freeTimes) {
     int size = counters.isEmpty() && retired.isEmpty() ? 0 : TIMES;
     for (String k : counters.keySet()) {
       size += entryBytes(k);
@@ -213,7 +222,13 @@ public final class WriteChains {
     if (freeTimes && !counters.isEmpty()) {
       size += FREE_FIXED + FREE_PER_ENTRY * counters.size();
     }
-    return size + (retired.isEmpty() ? 0 : RETIRED_FIXED + 4 * retired.size());
+    if (!retired.isEmpty()) {
+      size += 2 * RETIRED_FIXED;
+      for (ChainState.Retired r : retired) {
+        size += 4 + CodedOutputStream.computeUInt64SizeNoTag(r.counter());
+      }
+    }
+    return size;
   }
 
   /** Bytes the held counters take in a page, at most. */
@@ -296,7 +311,7 @@ public final class WriteChains {
         free.put(k, since);
       }
     }
-    ArrayDeque<Integer> retiredKeys = new ArrayDeque<>(stored.retired());
+    ArrayDeque<ChainState.Retired> retiredKeys = new ArrayDeque<>(stored.retired());
     List<LogRecord> unchained = new ArrayList<>();
     Map<String, ArrayDeque<LogRecord>> byWriter = new LinkedHashMap<>();
     List<LogRecord> deferred = new ArrayList<>();
@@ -334,16 +349,44 @@ public final class WriteChains {
             retiredKeys,
             byWriter.keySet(),
             held.keySet(),
-            tree,
             uri,
             policy,
             nowMinutes);
     List<LogRecord> leftovers = new ArrayList<>();
+    Map<String, Long> resumed = new HashMap<>();
     for (Iterator<Map.Entry<String, ArrayDeque<LogRecord>>> it = byWriter.entrySet().iterator();
         it.hasNext(); ) {
       Map.Entry<String, ArrayDeque<LogRecord>> w = it.next();
       String key = key(w.getKey(), tree, uri);
-      if (out.containsKey(key) || !retiredKeys.contains(key.hashCode())) {
+      ChainState.Retired gone = out.containsKey(key) ? null : retiredOf(retiredKeys, key);
+      if (gone == null) {
+        continue;
+      }
+      if (gone.counterKnown()) {
+        // Every record up to the retired counter was applied: copies of those are strays. A later
+        // one means the writer lived on (its lease lapsed while it ran): its chain resumes where
+        // it stopped, exactly as if it had never been retired.
+        int strays = 0;
+        while (!w.getValue().isEmpty()
+            && w.getValue().peekFirst().clientCounter() <= gone.counter()) {
+          leftovers.add(w.getValue().pollFirst());
+          strays++;
+        }
+        if (strays > 0) {
+          LOG.log(
+              System.Logger.Level.INFO,
+              strays
+                  + " copy(ies) of records of retired chain "
+                  + key
+                  + " on "
+                  + uri
+                  + " skipped: applied before it retired");
+        }
+        if (w.getValue().isEmpty()) {
+          it.remove();
+        } else {
+          resumed.put(key, gone.counter());
+        }
         continue;
       }
       WriterLeases.State state = policy.liveness().apply(w.getKey());
@@ -386,6 +429,7 @@ public final class WriteChains {
     // header only grows (a new chain that no longer fits never will), so a head that fails the
     // budget when it comes off the heap is dropped for good, exactly as a rescan would drop it.
     List<LogRecord> chained = new ArrayList<>();
+    Set<String> roomless = new HashSet<>(); // writers whose chain found no room to start
     ReadyHeads.Hold hold =
         (key, r) -> {
           TreeSet<Long> holding = held.computeIfAbsent(key, k -> new TreeSet<>());
@@ -404,7 +448,17 @@ public final class WriteChains {
           return true;
         };
     ReadyHeads heads =
-        new ReadyHeads(byWriter, out, held, heldHere, blocked, damaged, hold, tree, uri);
+        new ReadyHeads(
+            byWriter,
+            out,
+            retiredCounters(retiredKeys),
+            held,
+            heldHere,
+            blocked,
+            damaged,
+            hold,
+            tree,
+            uri);
     for (String writer : byWriter.keySet()) {
       heads.offer(writer);
     }
@@ -421,12 +475,16 @@ public final class WriteChains {
       }
       boolean recorded = out.containsKey(key);
       if (!recorded && size[0] + entryBytes(key) > policy.budgetBytes()) {
+        roomless.add(best.clientId());
         continue; // its chain waits for room, with the rest of it
       }
       byWriter.get(best.clientId()).pollFirst();
       out.put(key, best.clientCounter());
       if (!recorded) {
         size[0] += entryBytes(key) + (freeTimes ? FREE_PER_ENTRY : 0);
+        if (resumed.remove(key) != null) {
+          retiredKeys.removeIf(r -> r.keyHash() == key.hashCode());
+        }
       }
       minutes.put(key, nowMinutes);
       free.remove(key); // a chain that advances has a live writer, or one that was until lately
@@ -438,9 +496,7 @@ public final class WriteChains {
     int waiting = 0;
     int waitingWriters = 0;
     for (Map.Entry<String, ArrayDeque<LogRecord>> w : byWriter.entrySet()) {
-      if (!w.getValue().isEmpty()
-          && !out.containsKey(key(w.getKey(), tree, uri))
-          && w.getValue().peekFirst().clientCounter() == 1) {
+      if (!w.getValue().isEmpty() && roomless.contains(w.getKey())) {
         waiting += w.getValue().size();
         waitingWriters++;
       }
@@ -503,10 +559,9 @@ public final class WriteChains {
       Map<String, Long> out,
       Map<String, Integer> minutes,
       Map<String, Integer> free,
-      ArrayDeque<Integer> retiredKeys,
+      ArrayDeque<ChainState.Retired> retiredKeys,
       Set<String> writersNow,
       Set<String> holding,
-      boolean tree,
       String uri,
       Policy policy,
       int nowMinutes) {
@@ -520,7 +575,7 @@ public final class WriteChains {
         policy.deathMillis() == Long.MAX_VALUE ? Long.MAX_VALUE : policy.deathMillis() / 60_000 + 1;
     List<String> candidates = new ArrayList<>();
     for (String k : out.keySet()) {
-      String writer = writerOf(k, tree, uri);
+      String writer = writerOf(k, uri);
       if (writer != null
           && !writersNow.contains(writer)
           && !holding.contains(k)
@@ -533,13 +588,13 @@ public final class WriteChains {
     Map<String, WriterLeases.State> seen = new HashMap<>();
     int retired = 0;
     for (String k : candidates) {
-      String incarnation = WriterIds.incarnationOf(writerOf(k, tree, uri));
+      String incarnation = WriterIds.incarnationOf(writerOf(k, uri));
       WriterLeases.State state = seen.get(incarnation);
       if (state == null) {
         if (probes-- <= 0) {
           break;
         }
-        state = policy.liveness().apply(writerOf(k, tree, uri));
+        state = policy.liveness().apply(writerOf(k, uri));
         seen.put(incarnation, state);
       }
       if (state != WriterLeases.State.FREE) {
@@ -548,11 +603,11 @@ public final class WriteChains {
       }
       Integer since = free.putIfAbsent(k, nowMinutes);
       if (since != null && nowMinutes - since >= deathMinutes) {
-        out.remove(k);
+        long counter = out.remove(k);
         minutes.remove(k);
         free.remove(k);
-        retiredKeys.remove(k.hashCode());
-        retiredKeys.addLast(k.hashCode());
+        retiredKeys.removeIf(r -> r.keyHash() == k.hashCode());
+        retiredKeys.addLast(new ChainState.Retired(k.hashCode(), counter));
         while (retiredKeys.size() > RETIRED_KEPT) {
           retiredKeys.removeFirst();
         }
@@ -567,10 +622,36 @@ public final class WriteChains {
     return retired;
   }
 
-  /** The writer of a header key of this queue's chains, or null for another queue's key. */
-  private static String writerOf(String key, boolean tree, String uri) {
-    if (tree) {
-      return key.startsWith("t:") ? key.substring(2) : null;
+  /** Per key hash of a retired chain whose counter is known, that counter. */
+  private static Map<Integer, Long> retiredCounters(ArrayDeque<ChainState.Retired> retired) {
+    Map<Integer, Long> counters = new HashMap<>();
+    for (ChainState.Retired r : retired) {
+      if (r.counterKnown()) {
+        counters.put(r.keyHash(), r.counter());
+      }
+    }
+    return counters;
+  }
+
+  /** The retired chain whose key hash is {@code key}'s, or null. */
+  private static ChainState.Retired retiredOf(ArrayDeque<ChainState.Retired> retired, String key) {
+    for (ChainState.Retired r : retired) {
+      if (r.keyHash() == key.hashCode()) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The writer of a header key of this page's chains — a tree chain ({@code t:}) of a root, or a
+   * data-page chain ({@code p:}) of this page — or null for a key a split copied from another
+   * page. Both kinds may be retired by either kind of checkpoint: a root that was a leaf keeps its
+   * data-page chains after it split, and its data-page queue may never be checkpointed again.
+   */
+  private static String writerOf(String key, String uri) {
+    if (key.startsWith("t:")) {
+      return key.substring(2);
     }
     String suffix = "@" + uri;
     return key.startsWith("p:") && key.endsWith(suffix)

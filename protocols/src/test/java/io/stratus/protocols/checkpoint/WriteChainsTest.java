@@ -114,12 +114,17 @@ class WriteChainsTest {
 
   @Test
   void aHeaderWithoutHeldCountersDecodesAsHoldingNone() {
-    ChainState old = new ChainState(Map.of("t:a#k-0001", 7L), Map.of("t:a#k-0001", 9), List.of(5));
+    ChainState old =
+        new ChainState(
+            Map.of("t:a#k-0001", 7L),
+            Map.of("t:a#k-0001", 9),
+            List.of(new ChainState.Retired(5, 4)));
     // Held counters are a field of their own: without them the bytes are those of older headers.
     ChainState decoded = ChainState.of(old.writeTo(Page.builder(PAGE, PageKind.LEAF).build()));
     assertThat(decoded.held()).isEmpty();
     assertThat(decoded.counters()).containsEntry("t:a#k-0001", 7L);
     assertThat(decoded.applied("t:a#k-0001", 7)).isTrue();
+    assertThat(decoded.retired()).containsExactly(new ChainState.Retired(5, 4));
   }
 
   @Test
@@ -355,5 +360,132 @@ class WriteChainsTest {
     assertThat(dead.counters()).doesNotContainKey(idle);
     assertThat(dead.retired()).isEqualTo(1);
     assertThat(dead.free()).isEmpty();
+  }
+
+  /**
+   * A retirement taken in error — the writer's lease found free for a death time while its
+   * process ran on (paused, or its renewals failing) — must not cost a write: the chain resumes
+   * at the counter it had reached, and only copies of records applied before it retired are
+   * skipped, even once the writer is gone for real.
+   */
+  @Test
+  void aChainRetiredWhileItsWriterLivedResumesWhereItStopped() {
+    long minute = 60_000;
+    long horizon = 15 * minute;
+    long death = 5 * minute;
+    String writer = WriterIds.of(INCARNATION, 0);
+    String idle = WriteChains.key(writer, false, PAGE);
+    Map<String, Long> counters = new java.util.HashMap<>();
+    counters.put(idle, 3L);
+    for (int i = 0; i < 12; i++) { // other writers' entries: the header is past half its budget
+      counters.put(WriteChains.key(WriterIds.of("w" + i + "#k1-0001", 0), false, PAGE), 1L);
+    }
+    long t0 = 1_000 * minute;
+    Page page =
+        new ChainState(counters, Map.of(idle, (int) (t0 / minute)), List.of())
+            .writeTo(Page.builder(PAGE, PageKind.LEAF).build());
+    int budget = WriteChains.headerBytes(counters, List.of()) + 64;
+    java.util.function.Function<String, WriterLeases.State> free =
+        w -> w.startsWith("a#") ? WriterLeases.State.FREE : WriterLeases.State.ALIVE;
+    long t1 = t0 + horizon + 2 * minute;
+    for (long t : new long[] {t1, t1 + 2 * death + 4 * minute}) {
+      page =
+          WriteChains.filter(
+                  List.of(),
+                  page,
+                  false,
+                  PAGE,
+                  r -> false,
+                  new WriteChains.Policy(t, budget, horizon, death, free))
+              .header(page);
+    }
+    assertThat(ChainState.of(page).counters()).doesNotContainKey(idle);
+    assertThat(ChainState.of(page).retired())
+        .containsExactly(new ChainState.Retired(idle.hashCode(), 3));
+
+    // The writer lived on: its next records arrive, with a redelivered copy of one applied before.
+    LogRecord old = rec(0, 2, "old", 20);
+    LogRecord r4 = rec(0, 4, "r4", 40);
+    LogRecord r5 = rec(0, 5, "r5", 50);
+    WriteChains.Filtered resumed =
+        WriteChains.filter(
+            List.of(r5, old, r4),
+            page,
+            false,
+            PAGE,
+            r -> false,
+            new WriteChains.Policy(t1 + 3 * death, budget, horizon, death, free));
+    assertThat(values(resumed.apply())).containsExactly("r4", "r5");
+    assertThat(values(resumed.leftovers())).containsExactly("old");
+    assertThat(resumed.deferred()).isEmpty();
+    assertThat(resumed.counters()).containsEntry(idle, 5L);
+    assertThat(resumed.retiredChains()).isEmpty();
+
+    // A sibling lane's record that must follow the retired chain's third record: met.
+    WriteChains.Filtered sibling =
+        WriteChains.filter(
+            List.of(rec(1, 1, "c1", 60, new LaneDependency(0, 3))),
+            page,
+            false,
+            PAGE,
+            r -> false,
+            new WriteChains.Policy(t1 + 3 * death, budget, horizon, death, free));
+    assertThat(values(sibling.apply())).containsExactly("c1");
+
+    // A gap after the retired counter waits, like any gap.
+    WriteChains.Filtered gap =
+        WriteChains.filter(
+            List.of(rec(0, 5, "r5", 50)),
+            page,
+            false,
+            PAGE,
+            r -> false,
+            new WriteChains.Policy(t1 + 3 * death, budget, horizon, death, free));
+    assertThat(gap.apply()).isEmpty();
+    assertThat(values(gap.deferred())).containsExactly("r5");
+    assertThat(gap.leftovers()).isEmpty();
+  }
+
+  /**
+   * A root that was a leaf keeps its data-page chains ({@code p:…@root}) after it split; its
+   * data-page queue may never be checkpointed again, so the tree's checkpoints retire them too —
+   * otherwise they hold a small root's header budget for good.
+   */
+  @Test
+  void aSplitRootsDataPageChainsAreRetiredByTheTreesCheckpoints() {
+    long minute = 60_000;
+    long horizon = 15 * minute;
+    long death = 5 * minute;
+    String root = "db/c/t/root";
+    long t0 = 1_000 * minute;
+    Map<String, Long> counters = new java.util.HashMap<>();
+    Map<String, Integer> applied = new java.util.HashMap<>();
+    for (int i = 0; i < 6; i++) {
+      String key = WriteChains.key(WriterIds.of("gone" + i + "#k1-0001", 0), false, root);
+      counters.put(key, 4L);
+      applied.put(key, (int) (t0 / minute));
+    }
+    Page page =
+        new ChainState(counters, applied, List.of())
+            .writeTo(Page.builder(root, PageKind.INNER).level(1).build());
+    int budget = WriteChains.headerBytes(counters, List.of()) + 32;
+    java.util.function.Function<String, WriterLeases.State> free = w -> WriterLeases.State.FREE;
+    long t1 = t0 + horizon + 2 * minute;
+    for (int pass = 0; pass < 4; pass++) { // a few probes per checkpoint
+      long t = t1 + pass * (2 * death + 4 * minute);
+      page =
+          WriteChains.filter(
+                  List.of(),
+                  page,
+                  true,
+                  root,
+                  r -> false,
+                  new WriteChains.Policy(t, budget, horizon, death, free))
+              .header(page);
+    }
+    ChainState after = ChainState.of(page);
+    assertThat(after.counters()).hasSizeLessThan(6); // retired until the header is half the budget
+    assertThat(WriteChains.headerBytes(after.counters(), after.retired())).isLessThan(budget);
+    assertThat(after.retired()).hasSize(6 - after.counters().size());
   }
 }
