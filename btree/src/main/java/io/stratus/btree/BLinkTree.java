@@ -285,6 +285,25 @@ public final class BLinkTree {
     splitter.writeOrSplit(store, node);
   }
 
+  /**
+   * Names {@code childUri}, a node of level {@code level - 1} whose low key is {@code separator},
+   * in the node of {@code level} responsible for the separator (splitting that node when it is
+   * full), unless that node has an entry at the separator already: how a writer finishes a split
+   * whose posting to the parent another writer's page overtook. The child must already be on its
+   * level's sibling chain (its left neighbour written with the link to it), as after any split's
+   * first two steps; nothing is posted when the store's root is below {@code level}.
+   */
+  public void postSeparator(PageStore store, int level, byte[] separator, String childUri) {
+    if (level < 1) {
+      throw new IllegalArgumentException("separators go to inner levels, not level " + level);
+    }
+    splitter.postIfAbsent(
+        store,
+        level,
+        Objects.requireNonNull(separator, "separator"),
+        Objects.requireNonNull(childUri, "childUri"));
+  }
+
   // ---- batches ----
 
   /**

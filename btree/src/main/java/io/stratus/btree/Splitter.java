@@ -163,6 +163,18 @@ final class Splitter {
         .build();
   }
 
+  /**
+   * Adds (separator, child) to the node at {@code level} responsible for the separator unless that
+   * node has an entry at the separator already.
+   */
+  void postIfAbsent(PageStore store, int level, byte[] separator, String childUri) {
+    Page parent = nav.descendToLevel(store, separator, level);
+    if (parent == null || parent.indexOf(separator) >= 0) {
+      return;
+    }
+    writeOrSplit(store, parent.withPut(separator, childUri.getBytes(StandardCharsets.UTF_8)));
+  }
+
   /** Adds (separator, child) to the node at {@code level} responsible for the separator. */
   private void postSeparator(PageStore store, int level, byte[] separator, String childUri) {
     Page parent = nav.descendToLevel(store, separator, level);

@@ -45,6 +45,33 @@ class BLinkTreeTest {
   }
 
   @Test
+  void postSeparatorNamesAChildItsParentLostOnceAndThenChangesNothing() {
+    MemoryPageStore store = new MemoryPageStore(PAGE_SIZE);
+    BLinkTree tree = BLinkTree.create(store, "db/orders");
+    for (int i = 0; i < 40; i++) {
+      tree.put(store, b(String.format("k%03d", i)), b("value-" + i));
+    }
+    Page root = store.pages.get("db/orders");
+    assertThat(root.level()).as("an inner root over leaves").isEqualTo(1);
+    assertThat(root.entryCount()).isGreaterThanOrEqualTo(3);
+    byte[] separator = root.key(1);
+    String child = root.valueText(1);
+    // A parent put back without the separator (a split posted by a write another one overtook).
+    store.write(root.withRemoved(separator));
+    assertThat(store.pages.get("db/orders").indexOf(separator)).isNegative();
+
+    tree.postSeparator(store, 1, separator, child);
+    Page posted = store.pages.get("db/orders");
+    assertThat(posted.indexOf(separator)).isNotNegative();
+    assertThat(posted.valueText(posted.indexOf(separator))).isEqualTo(child);
+    int writes = store.writes();
+    tree.postSeparator(store, 1, separator, child);
+    assertThat(store.writes()).as("already named: nothing written").isEqualTo(writes);
+    assertThatThrownBy(() -> tree.postSeparator(store, 0, separator, child))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void operationsOnATreeThatWasNeverCreatedAreRefused() {
     MemoryPageStore store = new MemoryPageStore(PAGE_SIZE);
     BLinkTree tree = BLinkTree.open("nothing");

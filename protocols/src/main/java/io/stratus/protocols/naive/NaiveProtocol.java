@@ -6,10 +6,17 @@ import io.stratus.btree.SecondaryKeys;
 import io.stratus.btree.TreeChange;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
+import io.stratus.cloudapi.ConflictException;
 import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.ItemVersion;
 import io.stratus.cloudapi.OutcomeUnknownException;
+import io.stratus.cloudapi.PreconditionFailedException;
+import io.stratus.cloudapi.StorageService;
+import io.stratus.cloudapi.StoredItem;
 import io.stratus.pagemanager.BufferPool;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageCodec;
+import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.pagemanager.PageWrite;
 import io.stratus.pagemanager.PageWriter;
@@ -23,6 +30,7 @@ import io.stratus.protocols.StorageLayout;
 import io.stratus.protocols.WriteSet;
 import io.stratus.protocols.log.Changes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -44,8 +52,21 @@ import java.util.concurrent.ExecutionException;
  *
  * <p><b>Lost updates, by design.</b> Two clients that change different records on the same page
  * each put their whole copy of the page; the later put wins and the other change disappears. This
- * protocol must not use conditional puts to prevent that: it is the baseline that shows why the
- * queue-based protocols exist.
+ * protocol must not prevent that: it is the baseline that shows why the queue-based protocols
+ * exist.
+ *
+ * <p><b>Whole trees across handles.</b> A handle's copy of a page may be older than another
+ * handle's split of it; put back as it is, it would take the old key range and right link with
+ * it and cut the other handle's new page out of the sibling chain (the parent still names it:
+ * point reads find its records, scans skip them). So when the storage has conditional puts, a
+ * modified page is put only if it is still the version this handle read. When another handle
+ * wrote it since, a leaf whose stored version has the same shape (level, key range, right
+ * sibling) is put over that version, which loses the other handle's record changes as the
+ * baseline does; a leaf of another shape and an inner page (whose entries are structure) make
+ * the group replay its changes on the stored pages, first posting again the separators its
+ * unwritten parents held for children already on their chain. New pages go with plain puts
+ * (their URIs are fresh). Without conditional puts, pages go plainly and only one handle per tree
+ * keeps it whole.
  *
  * <p><b>Commits of one handle never undo each other.</b> A transaction's page copies come from
  * what it read, which may be older than what another request thread of the same handle has
@@ -74,6 +95,9 @@ import java.util.concurrent.ExecutionException;
  * took effect):
  *
  * <ul>
+ *   <li>other handles changed the group's pages {@value #MAX_CONFLICTS} times between its reads
+ *       and its puts: {@link CommitFailedException}, retryable, when nothing was written, else
+ *       {@link CommitStateUnknownException};
  *   <li>nothing was written and every failure is retryable (it had no effect):
  *       {@link CommitFailedException}, retryable;
  *   <li>nothing was written and a failure is neither retryable nor outcome-unknown (a malformed
@@ -90,7 +114,17 @@ import java.util.concurrent.ExecutionException;
  * on disjoint pages).
  */
 public final class NaiveProtocol implements CommitProtocol {
+  /**
+   * Conflicts with other handles' writes after which a group gives up: each one means another
+   * handle changed a page of the group between this handle's read and its put.
+   */
+  static final int MAX_CONFLICTS = 16;
+
+  /** Times a leaf is read again and put over another handle's version of the same shape. */
+  private static final int LAST_WRITER_ATTEMPTS = 4;
+
   private final PageWriter writer;
+  private final StorageService storage;
   private final CrashPoints crashPoints;
   private final BufferPool pool;
 
@@ -107,7 +141,8 @@ public final class NaiveProtocol implements CommitProtocol {
   private final Set<String> reserved = new HashSet<>();
 
   public NaiveProtocol(ProtocolContext context) {
-    this.writer = new PageWriter(context.services().storage(), context.bufferPool());
+    this.storage = context.services().storage();
+    this.writer = new PageWriter(storage, context.bufferPool());
     this.crashPoints = context.crashPoints();
     this.pool = context.bufferPool();
   }
@@ -202,16 +237,25 @@ public final class NaiveProtocol implements CommitProtocol {
     try {
       WriteSet lead = group.members.get(0).ws;
       CommitResult r;
+      Conflict conflict = null; // what the last attempt left to redo on the stored pages
+      int conflicts = 0;
       while (true) {
         try (PageTransaction current = pool.begin()) {
-          Prepared prepared = prepare(group, current);
+          Prepared prepared = prepare(group, current, conflict);
           if (claim(group, prepared.writes())) {
-            r = write(lead, prepared.writes());
-            if (prepared.replayed()) {
-              // Replayed pages are installed here; the members' own copies are not what was put.
-              r = new CommitResult(Map.of(), r.pagesWritten(), r.newPagesWritten(), 0);
+            Attempt a = write(lead, prepared.writes(), conflict != null && conflict.wroteSome());
+            if (a.result() != null) {
+              r = a.result();
+              if (prepared.replayed()) {
+                // Replayed pages are installed here; the members' copies are not what was put.
+                r = new CommitResult(Map.of(), r.pagesWritten(), r.newPagesWritten(), 0);
+              }
+              break;
             }
-            break;
+            conflict = a.conflict();
+            if (++conflicts >= MAX_CONFLICTS) {
+              throw tooManyConflicts(lead, conflict);
+            }
           }
         }
       }
@@ -236,10 +280,22 @@ public final class NaiveProtocol implements CommitProtocol {
   /** The pages a group writes, and whether they come from replaying its changes. */
   private record Prepared(Collection<PageWrite> writes, boolean replayed) {}
 
-  /** The pages the group writes: the lone commit's own, or the group replayed in {@code current}. */
-  private Prepared prepare(Group group, PageTransaction current) {
-    if (group.members.size() == 1 && unchangedInPool(group.members.get(0).ws.pages())) {
+  /**
+   * The pages the group writes: the lone commit's own, or the group replayed in {@code current}.
+   * After a conflict with another handle's write the group always replays, first posting again
+   * the separators the conflict kept from their parents.
+   */
+  private Prepared prepare(Group group, PageTransaction current, Conflict conflict) {
+    if (conflict == null
+        && group.members.size() == 1
+        && unchangedInPool(group.members.get(0).ws.pages())) {
       return new Prepared(group.members.get(0).ws.pages(), false);
+    }
+    if (conflict != null) {
+      for (Separator sep : conflict.unposted()) {
+        StorageLayout.tree(sep.rootUri())
+            .postSeparator(current, sep.level(), sep.key(), sep.child());
+      }
     }
     Map<String, List<TreeChange>> byTree = new LinkedHashMap<>();
     for (Waiter w : group.members) {
@@ -349,8 +405,15 @@ public final class NaiveProtocol implements CommitProtocol {
     return true;
   }
 
-  /** Puts {@code writes} in the order readers need and installs them into the pool. */
-  private CommitResult write(WriteSet ws, Collection<PageWrite> writes) {
+  /**
+   * Puts {@code writes} in the order readers need and installs them into the pool; or stops at the
+   * first level where another handle changed a page's structure since this handle read it
+   * (installing what was written, forgetting the conflicting pages) and says what to redo.
+   *
+   * @param wroteBefore whether an earlier attempt of the group wrote pages (a failure then leaves
+   *     the commit's outcome unknown)
+   */
+  private Attempt write(WriteSet ws, Collection<PageWrite> writes, boolean wroteBefore) {
     List<PageWrite> fresh = new ArrayList<>();
     TreeMap<Integer, List<PageWrite>> modifiedByLevel = new TreeMap<>();
     for (PageWrite w : writes) {
@@ -360,13 +423,16 @@ public final class NaiveProtocol implements CommitProtocol {
         modifiedByLevel.computeIfAbsent(w.page().level(), l -> new ArrayList<>()).add(w);
       }
     }
-    Progress progress = new Progress(ws);
+    Progress progress = new Progress(ws, wroteBefore);
     crashPoints.reach(CrashPoint.NAIVE_BEFORE_PAGES.id());
     try {
       putAll(fresh, progress);
       crashPoints.reach(CrashPoint.NAIVE_AFTER_NEW_PAGES.id());
       for (List<PageWrite> level : modifiedByLevel.values()) {
-        putAll(level, progress);
+        List<PageWrite> conflicting = putAll(level, progress);
+        if (!conflicting.isEmpty()) {
+          return new Attempt(null, conflict(writes, conflicting, progress));
+        }
       }
       crashPoints.reach(CrashPoint.NAIVE_AFTER_PAGES.id());
     } catch (CommitStateUnknownException e) {
@@ -376,32 +442,180 @@ public final class NaiveProtocol implements CommitProtocol {
       throw e;
     }
     for (PageWrite w : writes) {
-      writer.install(w.page(), progress.versions.get(w.uri())); // before the locks go
+      writer.install(
+          progress.pages.get(w.uri()), progress.versions.get(w.uri())); // before the locks go
     }
-    return new CommitResult(progress.versions, progress.versions.size(), fresh.size(), 0);
+    return new Attempt(
+        new CommitResult(progress.versions, progress.versions.size(), fresh.size(), 0), null);
   }
 
-  /** Puts one batch concurrently, waits for all of it, and maps a failure. */
-  private void putAll(List<PageWrite> batch, Progress progress) {
+  /** A write's outcome: the commit's result, or the conflict that stopped it. */
+  private record Attempt(CommitResult result, Conflict conflict) {}
+
+  /**
+   * Another handle changed pages this group based its puts on: the separators the group's
+   * unwritten parents would have posted for children already on their level's chain, and whether
+   * any page was written.
+   */
+  private record Conflict(List<Separator> unposted, boolean wroteSome) {}
+
+  /** A child to name in the parent level of its tree. */
+  private record Separator(String rootUri, int level, byte[] key, String child) {}
+
+  /**
+   * After a conflict: installs what was written, forgets the conflicting pages (the replay reads
+   * them from storage) and lists the separators the unwritten inner pages add for children that
+   * are on their level's chain. A new page is on the chain only once the page to its left is
+   * written with the link to it (a split node, or a new piece that is itself on the chain); a new
+   * page whose split node was not written is reachable from nowhere and stays so.
+   */
+  private Conflict conflict(
+      Collection<PageWrite> writes, List<PageWrite> conflicting, Progress progress) {
+    for (Map.Entry<String, Page> e : progress.pages.entrySet()) {
+      writer.install(e.getValue(), progress.versions.get(e.getKey()));
+    }
+    for (PageWrite w : conflicting) {
+      pool.invalidate(w.uri());
+    }
+    Map<String, PageWrite> leftOf = new HashMap<>();
+    Set<String> created = new HashSet<>();
+    for (PageWrite w : writes) {
+      w.page().rightSibling().ifPresent(s -> leftOf.put(s, w));
+      if (w.isNew()) {
+        created.add(w.uri());
+      }
+    }
+    List<Separator> unposted = new ArrayList<>();
+    for (PageWrite w : writes) {
+      if (w.page().kind() != PageKind.INNER || progress.versions.containsKey(w.uri())) {
+        continue;
+      }
+      for (int i = 0; i < w.page().entryCount(); i++) {
+        String child = w.page().valueText(i);
+        if (onChain(child, created, leftOf, progress)) {
+          unposted.add(
+              new Separator(
+                  StorageLayout.rootOf(w.uri()), w.page().level(), w.page().key(i), child));
+        }
+      }
+    }
+    return new Conflict(unposted, progress.wroteSome());
+  }
+
+  /** Whether {@code uri} is on its level's chain after the puts recorded in {@code progress}. */
+  private static boolean onChain(
+      String uri, Set<String> created, Map<String, PageWrite> leftOf, Progress progress) {
+    String page = uri;
+    while (created.contains(page)) {
+      PageWrite left = leftOf.get(page);
+      if (left == null || !progress.versions.containsKey(left.uri())) {
+        return false;
+      }
+      page = left.uri();
+    }
+    return true;
+  }
+
+  /** The failure of a group whose pages other handles kept changing. */
+  private static RuntimeException tooManyConflicts(WriteSet ws, Conflict last) {
+    String what =
+        "naive commit of transaction "
+            + ws.transaction().transactionId()
+            + ": other handles changed its pages "
+            + MAX_CONFLICTS
+            + " times between its reads and its puts";
+    return last.wroteSome()
+        ? new CommitStateUnknownException(
+            what
+                + "; some pages were written, so the commit may have taken effect in part; "
+                + "read the records to find out",
+            null)
+        : new CommitFailedException(
+            what + "; nothing was written, retry the transaction", true, null);
+  }
+
+  /**
+   * Whether two versions of a page have one shape: kind, level, key range and right sibling. A
+   * leaf put over another handle's version of the same shape loses that handle's record changes
+   * (the baseline's lost update) but keeps the tree whole; over a version of another shape (a
+   * split, or a copy from before one) it would cut pages out of the sibling chain.
+   */
+  private static boolean sameShape(Page a, Page b) {
+    return a.kind() == b.kind()
+        && a.level() == b.level()
+        && Arrays.equals(a.lowKey(), b.lowKey())
+        && Arrays.equals(a.highKey().orElse(null), b.highKey().orElse(null))
+        && a.rightSibling().equals(b.rightSibling());
+  }
+
+  /**
+   * After the conditional put of a leaf failed (another handle wrote it since this one read it):
+   * reads the stored leaf and, while it has the shape of this handle's copy, puts the copy over it
+   * on its version (last writer wins). False when the shapes differ or it keeps changing: the group
+   * must replay its changes on the stored pages.
+   */
+  private boolean lastWriterWins(PageWrite w, Progress progress) {
+    for (int i = 0; i < LAST_WRITER_ATTEMPTS; i++) {
+      Optional<StoredItem> item = CloudFutures.await(storage.get(w.uri()));
+      if (item.isEmpty()) {
+        return false;
+      }
+      Page stored = PageCodec.decode(w.uri(), item.get().payload());
+      if (!sameShape(stored, w.page())) {
+        return false;
+      }
+      Page page = writer.stamp(w.page(), stored.versionStamp());
+      try {
+        ItemVersion v =
+            CloudFutures.await(
+                writer.put(page, PageWriter.Condition.version(item.get().version())));
+        progress.written(page, v.version());
+        return true;
+      } catch (PreconditionFailedException | ConflictException e) {
+        // written again meanwhile: read it again
+      }
+    }
+    return false;
+  }
+
+  /**
+   * What a modified page's put requires: the version this handle read, when the storage can check
+   * it; new pages have fresh random URIs and go plainly.
+   */
+  private PageWriter.Condition condition(PageWrite w) {
+    return w.isNew() || !writer.supportsConditions()
+        ? PageWriter.Condition.none()
+        : PageWriter.Condition.version(w.baseVersion().get());
+  }
+
+  /**
+   * Puts one batch concurrently, waits for all of it, and maps a failure; returns the pages whose
+   * conditional put found another handle's version of another shape (nothing else of the batch
+   * is left unwritten).
+   */
+  private List<PageWrite> putAll(List<PageWrite> batch, Progress progress) {
     if (batch.isEmpty()) {
-      return;
+      return List.of();
     }
     List<CompletableFuture<ItemVersion>> calls = new ArrayList<>(batch.size());
     for (PageWrite w : batch) {
       CompletableFuture<ItemVersion> f;
       try {
-        f = writer.put(w.page(), PageWriter.Condition.none()); // stamped when staged
+        f = writer.put(w.page(), condition(w)); // stamped when staged
       } catch (RuntimeException e) {
         f = CompletableFuture.failedFuture(e);
       }
       calls.add(f);
     }
     List<RuntimeException> failures = new ArrayList<>();
+    List<PageWrite> changedMeanwhile = new ArrayList<>();
     RuntimeException fatal = null;
     for (int i = 0; i < calls.size(); i++) {
       try {
         ItemVersion v = CloudFutures.await(calls.get(i));
-        progress.versions.put(batch.get(i).uri(), v.version());
+        progress.written(batch.get(i).page(), v.version());
+      } catch (PreconditionFailedException | ConflictException e) {
+        changedMeanwhile.add(batch.get(i)); // had no effect
       } catch (CloudException e) {
         failures.add(e);
         if (e instanceof OutcomeUnknownException) {
@@ -421,16 +635,46 @@ public final class NaiveProtocol implements CommitProtocol {
     if (!failures.isEmpty()) {
       throw progress.failure(failures);
     }
+    List<PageWrite> conflicting = new ArrayList<>();
+    for (PageWrite w : changedMeanwhile) {
+      boolean written;
+      try {
+        written = w.page().kind() == PageKind.LEAF && lastWriterWins(w, progress);
+      } catch (CloudException e) {
+        if (e instanceof OutcomeUnknownException) {
+          progress.maybeWritten = true;
+        }
+        throw progress.failure(List.of(e));
+      }
+      if (!written) {
+        conflicting.add(w);
+      }
+    }
+    return conflicting;
   }
 
   /** What a commit has written so far. */
   private static final class Progress {
     final WriteSet ws;
     final Map<String, String> versions = new HashMap<>();
+
+    /** The pages as written (a leaf put again over another handle's is stamped anew). */
+    final Map<String, Page> pages = new HashMap<>();
+
     boolean maybeWritten;
 
-    Progress(WriteSet ws) {
+    Progress(WriteSet ws, boolean wroteBefore) {
       this.ws = ws;
+      this.maybeWritten = wroteBefore;
+    }
+
+    void written(Page page, String version) {
+      pages.put(page.uri(), page);
+      versions.put(page.uri(), version);
+    }
+
+    boolean wroteSome() {
+      return maybeWritten || !versions.isEmpty();
     }
 
     RuntimeException failure(List<RuntimeException> failures) {

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Holds every storage put until the test releases it, so a test can see which puts a commit has
+ * Holds every storage put (plain or on a version) until the test releases it, so a test can see which puts a commit has
  * issued at once and that it issues no more until those complete. Other calls pass through.
  */
 final class GateInterceptor implements CallInterceptor {
@@ -32,7 +32,8 @@ final class GateInterceptor implements CallInterceptor {
 
   @Override
   public <T> CompletableFuture<T> intercept(Call<T> call, Supplier<CompletableFuture<T>> proceed) {
-    if (call.operation() != Operation.STORAGE_PUT) {
+    if (call.operation() != Operation.STORAGE_PUT
+        && call.operation() != Operation.STORAGE_PUT_IF_VERSION) {
       return proceed.get();
     }
     CompletableFuture<T> out = new CompletableFuture<>();

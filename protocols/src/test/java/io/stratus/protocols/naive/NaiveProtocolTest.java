@@ -210,7 +210,7 @@ class NaiveProtocolTest {
   void aLostReplyIsAnUnknownCommitState(@Seed long seed) {
     FaultPlan plan =
         FaultPlan.builder()
-            .onNthCall(Operation.STORAGE_PUT, LEAF, 1, FaultPlan.Fault.loseReply())
+            .onNthCall(Operation.STORAGE_PUT_IF_VERSION, LEAF, 1, FaultPlan.Fault.loseReply())
             .build();
     CommitProtocol naive = naive(seed, CrashPoints.none(), new FaultInterceptor(plan, seed, clock));
     Map<String, StoredItem> before = storeOriginals();
@@ -231,7 +231,7 @@ class NaiveProtocolTest {
   void aRetryableFailureAfterSomePagesWereWrittenIsAnUnknownCommitState(@Seed long seed) {
     FaultPlan plan =
         FaultPlan.builder()
-            .onNthCall(Operation.STORAGE_PUT, INNER, 1, FaultPlan.Fault.fail())
+            .onNthCall(Operation.STORAGE_PUT_IF_VERSION, INNER, 1, FaultPlan.Fault.fail())
             .build();
     CommitProtocol naive = naive(seed, CrashPoints.none(), new FaultInterceptor(plan, seed, clock));
     storeOriginals();
