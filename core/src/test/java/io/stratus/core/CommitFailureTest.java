@@ -27,10 +27,11 @@ class CommitFailureTest {
   void aRetryableFailureChangesNothingAndTheRetrySucceeds(@Seed long seed) throws Exception {
     try (Fixture f = new Fixture(seed)) {
       f.open().createCollection("items");
-      // The database's first plain put of the collection's root (its first commit) fails.
+      // The database's first put of the collection's root (its first commit, conditional on the
+      // version read) fails.
       FaultPlan plan =
           FaultPlan.builder()
-              .onNthCall(Operation.STORAGE_PUT, ROOT, 1, FaultPlan.Fault.fail())
+              .onNthCall(Operation.STORAGE_PUT_IF_VERSION, ROOT, 1, FaultPlan.Fault.fail())
               .build();
       Database db = f.open(f.config(new FaultInterceptor(plan, seed, f.clock)));
       Transaction tx = db.begin();
@@ -58,7 +59,7 @@ class CommitFailureTest {
       TwoHandlesTest.commitCreate(setup, "items", 1, "one");
       FaultPlan plan =
           FaultPlan.builder()
-              .onNthCall(Operation.STORAGE_PUT, ROOT, 1, FaultPlan.Fault.loseReply())
+              .onNthCall(Operation.STORAGE_PUT_IF_VERSION, ROOT, 1, FaultPlan.Fault.loseReply())
               .build();
       Database db = f.open(f.config(new FaultInterceptor(plan, seed, f.clock)));
       assertThat(TwoHandlesTest.read(db, "items", 1)).isEqualTo("one"); // cached now

@@ -68,7 +68,7 @@ class TransactionRunnerTest {
       f.open().createCollection("items");
       FaultPlan plan =
           FaultPlan.builder()
-              .onNthCall(Operation.STORAGE_PUT, ROOT, 1, FaultPlan.Fault.fail())
+              .onNthCall(Operation.STORAGE_PUT_IF_VERSION, ROOT, 1, FaultPlan.Fault.fail())
               .build();
       Database db = f.open(f.config(new FaultInterceptor(plan, seed, f.clock)));
       AtomicInteger calls = new AtomicInteger();
@@ -93,7 +93,7 @@ class TransactionRunnerTest {
       f.open().createCollection("items");
       FaultPlan plan =
           FaultPlan.builder()
-              .onNthCall(Operation.STORAGE_PUT, ROOT, 1, FaultPlan.Fault.loseReply())
+              .onNthCall(Operation.STORAGE_PUT_IF_VERSION, ROOT, 1, FaultPlan.Fault.loseReply())
               .build();
       Database db = f.open(f.config(new FaultInterceptor(plan, seed, f.clock)));
       AtomicInteger calls = new AtomicInteger();
