@@ -92,6 +92,7 @@ public final class Database implements AutoCloseable {
   private final PageWriter writer;
   private final BulkTrees trees;
   private final CatalogStore catalog;
+  private final IndexReconciler reconciler;
   private final ConcurrentHashMap<IndexId, IndexKeyExtractor> extractors;
   private final AtomicLong transactionIds = new AtomicLong();
   final LongAdder commits = new LongAdder();
@@ -122,6 +123,12 @@ public final class Database implements AutoCloseable {
     this.writer = new PageWriter(storage, pool);
     this.trees = new BulkTrees(pool, writer, config.pageSize());
     this.catalog = catalog;
+    this.reconciler =
+        new IndexReconciler(
+            this,
+            catalog,
+            config.clock(),
+            pool.readsMayLag() ? config.ttl().plus(BufferPool.STALE_COPIES) : config.ttl());
     this.extractors = new ConcurrentHashMap<>(config.extractors());
     this.deadLetters =
         new DeadLetters(
@@ -256,12 +263,13 @@ public final class Database implements AutoCloseable {
     trees.buildIndex(def, StorageLayout.tree(root), extractor);
     extractors.put(id, extractor);
     AtomicBoolean added = new AtomicBoolean();
+    long since = config.clock().millis();
     catalog.update(
         c -> {
           CollectionDef now =
-              c.collection(collection).orElseThrow(() -> new NoSuchCollectionException(collection));
+              c.collection(collection).orElseThrow(() -> noSuchCollection(collection));
           added.set(!now.indexes.containsKey(index));
-          return added.get() ? c.with(now.withIndex(index, root)) : c;
+          return added.get() ? c.with(now.withIndex(index, root, since)) : c;
         });
     return added.get();
   }
@@ -524,7 +532,10 @@ public final class Database implements AutoCloseable {
 
   private CheckpointSummary checkpointAllUnguarded() {
     checkOpen();
-    return protocol.checkpointAll();
+    CheckpointSummary summary = protocol.checkpointAll();
+    // After the records queued so far are applied: a new index's entries of records written by
+    // handles that did not know it yet, then those entries' own records.
+    return reconciler.reconcileDue() > 0 ? protocol.checkpointAll() : summary;
   }
 
   /**
