@@ -74,8 +74,9 @@ import java.util.concurrent.atomic.LongAdder;
  * its {@link DatabaseConfig.Builder#indexExtractor configuration} or with {@link #attachIndex}.
  * A write to a collection with an index whose extractor is not attached fails with {@link
  * io.stratus.IndexNotAttachedException}, so an index is never silently left stale; reads, scans
- * and probes work without extractors. (A process learns of an index created elsewhere within the
- * TTL; until then its writes do not maintain it, as with every change under the weak protocols.)
+ * and probes work without extractors. A process learns of an index created elsewhere within the
+ * TTL (and, where storage reads lag, the time storage serves stale copies); records it writes
+ * until then are added to the index by {@link #checkpointAll} once that time has passed.
  *
  * <p><b>Thread safety.</b> Thread-safe, and no static state: catalog snapshots are immutable,
  * extractors live in a concurrent map, counters are adders, and the buffer pool and protocol are
@@ -233,12 +234,16 @@ public final class Database implements AutoCloseable {
    * attaches {@code extractor} in this process. Idempotent: when the index exists, only attaches
    * {@code extractor} and returns false.
    *
-   * <p>Not isolated from concurrent writers: records written (by any process) while the index is
-   * being built may be missing from it. Create indexes before the collection is written
-   * concurrently, e.g. at deployment. The entries are collected in memory before the load.
+   * <p>Records written (by any process) while the index is built, and by processes that have not
+   * read the catalog since, lack their entries until a {@link #checkpointAll} adds them: one run
+   * by a handle with the extractor attached once the TTL (plus {@link BufferPool#STALE_COPIES}
+   * where storage reads lag) has passed since the index was recorded. The entries are collected
+   * in memory before the load.
+   *
+   * @throws NoSuchCollectionException when the collection does not exist (retryable where
+   *     storage reads lag: it may have been created moments ago)
    *
    * @return whether this call created it
-   * @throws NoSuchCollectionException when the collection does not exist
    * @throws io.stratus.RecordTooLargeException when a record's index entry does not fit a page
    *     (nothing is recorded in the catalog)
    */
@@ -521,8 +526,10 @@ public final class Database implements AutoCloseable {
    * database now, on the calling thread. Under the queue-based protocols it lists the database's
    * PU queues and checkpoints each until it stays empty for a few receives (bounded); use it before
    * a planned shutdown of all clients, or in tests to reach quiescence. Other clients'
-   * concurrent checkpoints make it skip the queues they hold. Under the naive protocol it does
-   * nothing.
+   * concurrent checkpoints make it skip the queues they hold. Under the naive protocol there is
+   * nothing to apply. Then, under every protocol, it reconciles each index created long enough ago
+   * (see {@link #createIndex}) whose extractor is attached here: adds the entries of records written
+   * by handles that did not know the index yet, and checkpoints those entries' records.
    *
    * @return what was done: queues, checkpoints, records applied, pages written, failures
    */
