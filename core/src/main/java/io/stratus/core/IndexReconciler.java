@@ -57,7 +57,7 @@ final class IndexReconciler {
   long reconcileDue() {
     long added = 0;
     long now = clock.millis();
-    for (CollectionDef c : catalog.fresh().collections().values()) {
+    for (CollectionDef c : catalog.current().collections().values()) {
       for (IndexDef index : c.indexes.values()) {
         if (!index.owed() || now - index.owedSince() < horizon.toMillis()) {
           continue;
