@@ -27,7 +27,9 @@ import java.util.TreeMap;
  * page codec like every other page, so it is checksummed and a damaged catalog is reported as
  * {@link CorruptPageException} rather than misread. One entry per collection: key = the name in
  * UTF-8 (names are ASCII), value = {@code [format 1][UTF rootUri][int n][n x (UTF index name, UTF
- * index root URI)]} in {@link DataOutputStream} encoding. A tree's pages are named under the
+ * index root URI)]} in {@link DataOutputStream} encoding, or format 2, where each index also has
+ * {@code [long owedSince]} ({@link IndexDef#owedSince}); a collection none of whose indexes is owed
+ * a reconciliation is written in format 1, which older builds read. A tree's pages are named under the
  * directory of its root URI ({@link StorageLayout#tree}).
  *
  * <p><b>The protocol.</b> The name of the commit protocol the database runs ({@link #protocol()})
@@ -40,6 +42,7 @@ import java.util.TreeMap;
  */
 final class Catalog {
   private static final int FORMAT = 1;
+  private static final int FORMAT_OWED = 2;
   private static final int PROTOCOL_FORMAT = 1;
   static final Catalog EMPTY = new Catalog(new TreeMap<>(), Optional.empty());
 
@@ -51,8 +54,17 @@ final class Catalog {
     this.protocol = protocol;
   }
 
-  /** A secondary index: its name and tree. */
-  record IndexDef(String name, BLinkTree tree) {}
+  /**
+   * A secondary index: its name, its tree, and since when (epoch milliseconds) it is owed a
+   * reconciliation with its collection, 0 when it is not. An index is owed one from its creation
+   * until a pass has added the entries of records written by handles that did not know it yet
+   * ({@code IndexReconciler}).
+   */
+  record IndexDef(String name, BLinkTree tree, long owedSince) {
+    boolean owed() {
+      return owedSince != 0;
+    }
+  }
 
   /** A collection: its name, primary tree, and indexes by name. */
   static final class CollectionDef {
@@ -60,24 +72,21 @@ final class Catalog {
     final BLinkTree primary;
     final SortedMap<String, IndexDef> indexes;
 
-    CollectionDef(String name, String rootUri, SortedMap<String, String> indexRoots) {
+    CollectionDef(String name, String rootUri, SortedMap<String, IndexDef> indexes) {
       this.name = name;
       this.primary = StorageLayout.tree(rootUri);
-      SortedMap<String, IndexDef> m = new TreeMap<>();
-      indexRoots.forEach((n, root) -> m.put(n, new IndexDef(n, StorageLayout.tree(root))));
-      this.indexes = Collections.unmodifiableSortedMap(m);
+      this.indexes = Collections.unmodifiableSortedMap(new TreeMap<>(indexes));
     }
 
-    CollectionDef withIndex(String index, String rootUri) {
-      SortedMap<String, String> roots = indexRoots();
-      roots.put(index, rootUri);
-      return new CollectionDef(name, primary.rootUri(), roots);
+    /** This collection with index {@code index} at {@code rootUri}, owed since {@code since}. */
+    CollectionDef withIndex(String index, String rootUri, long owedSince) {
+      SortedMap<String, IndexDef> m = new TreeMap<>(indexes);
+      m.put(index, new IndexDef(index, StorageLayout.tree(rootUri), owedSince));
+      return new CollectionDef(name, primary.rootUri(), m);
     }
 
-    SortedMap<String, String> indexRoots() {
-      SortedMap<String, String> roots = new TreeMap<>();
-      indexes.forEach((n, d) -> roots.put(n, d.tree().rootUri()));
-      return roots;
+    boolean anyOwed() {
+      return indexes.values().stream().anyMatch(IndexDef::owed);
     }
   }
 
@@ -170,14 +179,18 @@ final class Catalog {
   }
 
   private static byte[] encode(CollectionDef d) {
+    boolean owed = d.anyOwed();
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeByte(FORMAT);
+      out.writeByte(owed ? FORMAT_OWED : FORMAT);
       out.writeUTF(d.primary.rootUri());
       out.writeInt(d.indexes.size());
       for (IndexDef x : d.indexes.values()) {
         out.writeUTF(x.name());
         out.writeUTF(x.tree().rootUri());
+        if (owed) {
+          out.writeLong(x.owedSince());
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
@@ -188,7 +201,7 @@ final class Catalog {
   private static CollectionDef decode(String uri, String name, byte[] value) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
       int format = in.readUnsignedByte();
-      if (format != FORMAT) {
+      if (format != FORMAT && format != FORMAT_OWED) {
         throw new CorruptPageException(
             uri, "collection " + name + ": unknown catalog format " + format);
       }
@@ -197,9 +210,12 @@ final class Catalog {
       if (n < 0 || n > value.length) {
         throw new CorruptPageException(uri, "collection " + name + ": bad index count " + n);
       }
-      SortedMap<String, String> indexes = new TreeMap<>();
+      SortedMap<String, IndexDef> indexes = new TreeMap<>();
       for (int i = 0; i < n; i++) {
-        indexes.put(in.readUTF(), in.readUTF());
+        String index = in.readUTF();
+        String indexRoot = in.readUTF();
+        long owedSince = format == FORMAT_OWED ? in.readLong() : 0;
+        indexes.put(index, new IndexDef(index, StorageLayout.tree(indexRoot), owedSince));
       }
       if (in.available() != 0) {
         throw new CorruptPageException(uri, "collection " + name + ": trailing bytes");

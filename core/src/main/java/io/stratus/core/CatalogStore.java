@@ -1,6 +1,7 @@
 package io.stratus.core;
 
 import io.stratus.CommitFailedException;
+import io.stratus.StalePageException;
 import io.stratus.cloudapi.ConflictException;
 import io.stratus.cloudapi.PreconditionFailedException;
 import io.stratus.cloudapi.SupportsConditionalPut;
@@ -22,12 +23,22 @@ import java.util.function.UnaryOperator;
  * unknown name. The decoded {@link Catalog} is memoised per cached page instance, so the common
  * path is a pool hit and an identity check.
  *
- * <p><b>Changes</b> are read-modify-write of the whole item. With {@link SupportsConditionalPut}
- * the write is conditional on the version read (or on absence), and a lost race (precondition
- * failed, or a conflict) re-reads and re-applies the change to the winner's catalog, so two
- * processes that create collections concurrently lose neither. Without conditional puts the write
- * is a plain put: two concurrent changes can then lose one of them (the last writer wins, like
- * the naive protocol); create collections and indexes from one process at a time there, e.g. at
+ * <p><b>Never older than what this handle knew.</b> The catalog page's version stamp is its
+ * generation: every change writes one above the copy it was based on. Eventually consistent
+ * storage may answer a read with a copy from before a change this handle read or made itself; the
+ * store keeps the newest catalog it has met (read or written, with its storage version) and
+ * answers with that one whenever storage serves an older copy. So a handle never goes back to a
+ * catalog without an index it has seen, whatever the buffer pool's monotonic-reads setting.
+ *
+ * <p><b>Changes</b> are read-modify-write of the whole item, based on the newer of the copy
+ * storage serves and the newest this handle knows. With {@link SupportsConditionalPut} the write
+ * is conditional on the base's version (or on absence); conditional puts check the latest state
+ * even where reads lag, so a base that is not the latest loses, and a lost race (precondition
+ * failed, or a conflict) re-reads and re-applies the change to the winner's catalog: two processes
+ * that create collections concurrently lose neither. Without conditional puts the write is a plain
+ * put: a handle's own earlier changes are kept (its base is never older than them), but two
+ * processes' concurrent changes can lose one of them (the last writer wins, like the naive
+ * protocol); create collections and indexes from one process at a time there, e.g. at
  * deployment.
  *
  * <p><b>The protocol.</b> Every catalog read is checked against the handle's protocol ({@link
@@ -48,9 +59,20 @@ final class CatalogStore {
   private final ProtocolKind protocol;
   private final BufferPool pool;
   private final PageWriter writer;
+
+  /** The catalog of the last page decoded. */
   private volatile Memo memo = new Memo(null, Catalog.EMPTY);
 
+  /** The newest catalog this handle has met (highest version stamp), with its storage version. */
+  private volatile Newest newest = new Newest(null, null, Catalog.EMPTY);
+
   private record Memo(Page page, Catalog catalog) {}
+
+  private record Newest(Page page, String version, Catalog catalog) {
+    long stamp() {
+      return page == null ? -1 : page.versionStamp();
+    }
+  }
 
   /**
    * The catalog of {@code databaseUri} for a handle of {@code protocol}, written through {@code
@@ -68,12 +90,33 @@ final class CatalogStore {
     return uri;
   }
 
-  /** The catalog as the pool has it (at most a TTL old). */
+  /**
+   * The catalog as the pool has it (at most a TTL old), or the newest this handle has met when
+   * that is newer.
+   */
   Catalog current() {
-    return decode(pool.fetch(uri).orElse(null));
+    Newest n = newest;
+    Optional<CachedPage> cached;
+    try {
+      cached = pool.fetchVersioned(uri);
+    } catch (StalePageException olderThanSeen) {
+      if (n.page() == null) {
+        throw olderThanSeen;
+      }
+      return n.catalog(); // the pool's monotonic reads refused an older copy: ours is newer
+    }
+    if (cached.isEmpty() || cached.get().page().versionStamp() < n.stamp()) {
+      return n.catalog(); // storage served a copy from before one this handle met
+    }
+    if (cached.get().page() == n.page()) {
+      return n.catalog(); // the common path: the pool's copy is the newest met
+    }
+    Catalog c = decode(cached.get().page());
+    met(cached.get(), c);
+    return c;
   }
 
-  /** The catalog as storage has it now. */
+  /** The catalog as storage has it now (never older than one this handle met). */
   Catalog fresh() {
     pool.invalidate(uri);
     return current();
@@ -90,7 +133,12 @@ final class CatalogStore {
     for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       pool.invalidate(uri);
       Optional<CachedPage> base = pool.fetchVersioned(uri);
+      Newest n = newest;
+      if (n.page() != null && (base.isEmpty() || base.get().page().versionStamp() < n.stamp())) {
+        base = Optional.of(new CachedPage(n.page(), n.version())); // storage lags behind us
+      }
       Catalog before = decode(base.map(CachedPage::page).orElse(null));
+      base.ifPresent(b -> met(b, before));
       Catalog after = change.apply(before);
       if (after == before) {
         return before;
@@ -103,18 +151,39 @@ final class CatalogStore {
               ? PageWriter.Condition.none()
               : base.map(c -> PageWriter.Condition.version(c.version()))
                   .orElse(PageWriter.Condition.absent());
+      PageWriter.Written written;
       try {
-        writer.write(
-            after.toPage(uri), base.map(c -> c.page().versionStamp()).orElse(0L), condition);
+        written =
+            writer.write(
+                after.toPage(uri), base.map(c -> c.page().versionStamp()).orElse(0L), condition);
       } catch (PreconditionFailedException | ConflictException lostRace) {
         continue; // another process changed the catalog: merge into its version
       }
+      met(new CachedPage(written.page(), written.version()), after);
       return after;
     }
     throw new CommitFailedException(
-        "the catalog " + uri + " changed under " + MAX_ATTEMPTS + " attempts to update it",
+        "the catalog "
+            + uri
+            + " changed under "
+            + MAX_ATTEMPTS
+            + " attempts to update it"
+            + (pool.readsMayLag()
+                ? " (storage reads lag behind writes, so this handle may still be served a copy"
+                    + " from before another's change)"
+                : "")
+            + ": retry (Database.run does)",
         true,
         null);
+  }
+
+  /** Remembers {@code page} (decoded: {@code catalog}) when it is the newest met so far. */
+  private void met(CachedPage page, Catalog catalog) {
+    synchronized (this) {
+      if (page.page().versionStamp() >= newest.stamp()) {
+        newest = new Newest(page.page(), page.version(), catalog);
+      }
+    }
   }
 
   private Catalog decode(Page page) {

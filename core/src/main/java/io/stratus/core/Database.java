@@ -74,8 +74,9 @@ import java.util.concurrent.atomic.LongAdder;
  * its {@link DatabaseConfig.Builder#indexExtractor configuration} or with {@link #attachIndex}.
  * A write to a collection with an index whose extractor is not attached fails with {@link
  * io.stratus.IndexNotAttachedException}, so an index is never silently left stale; reads, scans
- * and probes work without extractors. (A process learns of an index created elsewhere within the
- * TTL; until then its writes do not maintain it, as with every change under the weak protocols.)
+ * and probes work without extractors. A process learns of an index created elsewhere within the
+ * TTL (and, where storage reads lag, the time storage serves stale copies); records it writes
+ * until then are added to the index by {@link #checkpointAll} once that time has passed.
  *
  * <p><b>Thread safety.</b> Thread-safe, and no static state: catalog snapshots are immutable,
  * extractors live in a concurrent map, counters are adders, and the buffer pool and protocol are
@@ -92,6 +93,7 @@ public final class Database implements AutoCloseable {
   private final PageWriter writer;
   private final BulkTrees trees;
   private final CatalogStore catalog;
+  private final IndexReconciler reconciler;
   private final ConcurrentHashMap<IndexId, IndexKeyExtractor> extractors;
   private final AtomicLong transactionIds = new AtomicLong();
   final LongAdder commits = new LongAdder();
@@ -122,6 +124,12 @@ public final class Database implements AutoCloseable {
     this.writer = new PageWriter(storage, pool);
     this.trees = new BulkTrees(pool, writer, config.pageSize());
     this.catalog = catalog;
+    this.reconciler =
+        new IndexReconciler(
+            this,
+            catalog,
+            config.clock(),
+            pool.readsMayLag() ? config.ttl().plus(BufferPool.STALE_COPIES) : config.ttl());
     this.extractors = new ConcurrentHashMap<>(config.extractors());
     this.deadLetters =
         new DeadLetters(
@@ -226,12 +234,16 @@ public final class Database implements AutoCloseable {
    * attaches {@code extractor} in this process. Idempotent: when the index exists, only attaches
    * {@code extractor} and returns false.
    *
-   * <p>Not isolated from concurrent writers: records written (by any process) while the index is
-   * being built may be missing from it. Create indexes before the collection is written
-   * concurrently, e.g. at deployment. The entries are collected in memory before the load.
+   * <p>Records written (by any process) while the index is built, and by processes that have not
+   * read the catalog since, lack their entries until a {@link #checkpointAll} adds them: one run
+   * by a handle with the extractor attached once the TTL (plus {@link BufferPool#STALE_COPIES}
+   * where storage reads lag) has passed since the index was recorded. The entries are collected
+   * in memory before the load.
+   *
+   * @throws NoSuchCollectionException when the collection does not exist (retryable where
+   *     storage reads lag: it may have been created moments ago)
    *
    * @return whether this call created it
-   * @throws NoSuchCollectionException when the collection does not exist
    * @throws io.stratus.RecordTooLargeException when a record's index entry does not fit a page
    *     (nothing is recorded in the catalog)
    */
@@ -256,12 +268,13 @@ public final class Database implements AutoCloseable {
     trees.buildIndex(def, StorageLayout.tree(root), extractor);
     extractors.put(id, extractor);
     AtomicBoolean added = new AtomicBoolean();
+    long since = config.clock().millis();
     catalog.update(
         c -> {
           CollectionDef now =
-              c.collection(collection).orElseThrow(() -> new NoSuchCollectionException(collection));
+              c.collection(collection).orElseThrow(() -> noSuchCollection(collection));
           added.set(!now.indexes.containsKey(index));
-          return added.get() ? c.with(now.withIndex(index, root)) : c;
+          return added.get() ? c.with(now.withIndex(index, root, since)) : c;
         });
     return added.get();
   }
@@ -513,8 +526,10 @@ public final class Database implements AutoCloseable {
    * database now, on the calling thread. Under the queue-based protocols it lists the database's
    * PU queues and checkpoints each until it stays empty for a few receives (bounded); use it before
    * a planned shutdown of all clients, or in tests to reach quiescence. Other clients'
-   * concurrent checkpoints make it skip the queues they hold. Under the naive protocol it does
-   * nothing.
+   * concurrent checkpoints make it skip the queues they hold. Under the naive protocol there is
+   * nothing to apply. Then, under every protocol, it reconciles each index created long enough ago
+   * (see {@link #createIndex}) whose extractor is attached here: adds the entries of records written
+   * by handles that did not know the index yet, and checkpoints those entries' records.
    *
    * @return what was done: queues, checkpoints, records applied, pages written, failures
    */
@@ -524,7 +539,10 @@ public final class Database implements AutoCloseable {
 
   private CheckpointSummary checkpointAllUnguarded() {
     checkOpen();
-    return protocol.checkpointAll();
+    CheckpointSummary summary = protocol.checkpointAll();
+    // After the records queued so far are applied: a new index's entries of records written by
+    // handles that did not know it yet, then those entries' own records.
+    return reconciler.reconcileDue() > 0 ? protocol.checkpointAll() : summary;
   }
 
   /**

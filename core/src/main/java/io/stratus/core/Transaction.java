@@ -572,6 +572,38 @@ public final class Transaction implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Adds to {@code index} of {@code collection} the entry of each record of {@code keys} that the
+   * record has and the index lacks, as this transaction sees both (for {@link IndexReconciler}).
+   *
+   * @return how many entries were added
+   */
+  int addMissingEntries(
+      String collection, String index, IndexKeyExtractor extractor, List<Key> keys) {
+    Thread prior = enter();
+    try {
+      checkOpen();
+      CollectionDef c = collection(collection);
+      IndexDef d = index(c, index);
+      List<byte[][]> missing = new ArrayList<>();
+      for (Key key : keys) {
+        byte[] k = key.toBytes();
+        Optional<byte[]> p = c.primary.get(view, k);
+        Optional<byte[]> s = p.flatMap(v -> extractor.extract(k.clone(), v.clone()));
+        if (s.isPresent() && d.tree().get(view, SecondaryKeys.compose(s.get(), k)).isEmpty()) {
+          d.tree().checkEntry(pageSize(), SecondaryKeys.compose(s.get(), k), NONE);
+          missing.add(new byte[][] {s.get().clone(), k});
+        }
+      }
+      writing(() -> missing.forEach(m -> insertEntry(d, m[0], m[1])));
+      return missing.size();
+    } catch (CloudException e) {
+      throw CloudFailures.reading(what("reconcile"), e);
+    } finally {
+      exit(prior);
+    }
+  }
+
   private void insertEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
     if (searchKey != null) {
       index.tree().insert(view, SecondaryKeys.compose(searchKey, recordKey), NONE);

@@ -8,6 +8,7 @@ import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.StoredItem;
 import io.stratus.pagemanager.PoolSlot.Content;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -66,6 +67,14 @@ import java.util.function.Supplier;
  * on whichever thread completes the storage future.
  */
 public final class BufferPool implements AutoCloseable {
+  /**
+   * How long after a put storage whose reads may lag ({@link #readsMayLag()}) is assumed to serve
+   * the version it replaced at most: what the layers above wait out before they rely on every
+   * client having read a change (S3 is read-after-write consistent; stores that are not serve
+   * stale reads for seconds).
+   */
+  public static final Duration STALE_COPIES = Duration.ofMinutes(2);
+
   /** Immediate re-reads of a page storage served older than seen before giving up. */
   static final int MAX_REREADS = 8;
 

@@ -12,6 +12,7 @@ import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.decorate.SimulatedCrashException;
+import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageWriter;
@@ -71,12 +72,8 @@ import java.util.function.LongSupplier;
 final class SnapshotCheckpointer {
   private static final System.Logger LOG = System.getLogger(SnapshotCheckpointer.class.getName());
 
-  /**
-   * How long after a put storage may still serve the version it replaced, as the collection
-   * assumes (S3 is read-after-write consistent; stores that are not serve stale reads for
-   * seconds).
-   */
-  static final Duration STALE_COPIES = Duration.ofMinutes(2);
+  /** How long after a put storage may still serve the version it replaced ({@link BufferPool}). */
+  static final Duration STALE_COPIES = BufferPool.STALE_COPIES;
 
   /** Archived messages one collection looks at, at most. */
   private static final int GC_MAX = 1000;
