@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -25,14 +26,24 @@ import java.util.function.Function;
  * The read-your-writes strategy ({@link ReadYourWrites}) of the monotonic and atomic protocols (paper 001, section 5.2): this client's committed
  * records that no checkpoint has applied yet, overlaid on the leaves its transactions read.
  *
- * <p>Why it is exact: a record leaves the overlay once a page header says its chain covers it —
- * the data page's {@code p:<writer>@<page>} counter for an update, the tree root's {@code
- * t:<writer>} counter for an insert or delete ({@link WriteChains}) — as read through the
- * transaction's store (the buffer pool, so after at most a TTL). Until then the overlay shows the
- * client's own latest write of each key, which is what read-your-writes asks. Routing of later
- * commits reads the pool directly, never this overlay, except that a key with a pending record
- * here sends its later records to the same queue ({@link #pendingTarget}): one chain then orders
- * them, across deletes, re-creates and splits.
+ * <p>Why it is exact: a record is no longer laid over a leaf copy once a page header says its
+ * chain covers it — the data page's {@code p:<writer>@<page>} counter for an update, the tree
+ * root's {@code t:<writer>} counter for an insert or delete ({@link WriteChains}) — as read
+ * through the transaction's store (the buffer pool, so after at most a TTL). Until then the
+ * overlay shows the client's own latest write of each key, which is what read-your-writes asks.
+ *
+ * <p><b>Copies held by open transactions.</b> A transaction keeps the copy of a leaf it read
+ * first (repeatable read), so one transaction may still hold a copy from before a checkpoint
+ * while another reads the checkpointed copy and finds a record applied. What a copy shows is
+ * therefore judged per copy, and a record is forgotten only once every transaction that was open
+ * when it was first found applied has ended (the reader that found it excepted: its own copy
+ * shows it); transactions that begin later read copies at least as new from the pool (monotonic
+ * reads). Each transaction's reads ({@link #reads}) hold a ticket, in the order they began, for
+ * this.
+ *
+ * <p>Routing of later commits reads the pool directly, never this overlay, except that a key
+ * with a pending record here sends its later records to the same queue ({@link #pendingTarget}):
+ * one chain then orders them, across deletes, re-creates and splits.
  *
  * <p><b>Moved keys.</b> When the data page an update was routed to has split since and the key
  * moved right, the checkpoint of that page applies the update to the leaf now responsible and
@@ -70,6 +81,12 @@ public final class OwnWrites implements ReadYourWrites {
     /** When a prune first saw the chain cover the record (0: not yet). */
     private volatile long coveredSince;
 
+    /**
+     * The last ticket issued when a read or a prune first found the record applied ({@link
+     * #NOT_SEEN}: not yet): readers with a later ticket began afterwards.
+     */
+    private volatile long seenAt = NOT_SEEN;
+
     Pending(
         TreeChange change,
         long stamp,
@@ -88,7 +105,23 @@ public final class OwnWrites implements ReadYourWrites {
     boolean coveredBy(Page chain) {
       return chain != null && ChainState.of(chain).applied(chainKey, counter);
     }
+
+    /**
+     * Notes that the record was found applied while {@code lastTicket} was the last ticket issued.
+     * Two finders racing may leave either's ticket: each is a true observation.
+     */
+    void seen(long lastTicket) {
+      if (seenAt == NOT_SEEN) {
+        seenAt = lastTicket;
+      }
+    }
   }
+
+  /** {@link Pending#seenAt} of a record not yet found applied. */
+  private static final long NOT_SEEN = -1;
+
+  /** The ticket of no reader (a prune): tickets start at 1. */
+  private static final long NO_READER = 0;
 
   /** One tree's pending records by key, and a version that changes with them. */
   private static final class TreePending {
@@ -129,6 +162,12 @@ public final class OwnWrites implements ReadYourWrites {
   private final Map<String, TreePending> byTree = new ConcurrentHashMap<>();
   private final AtomicLong adds = new AtomicLong();
   private final Map<String, Overlaid> cache = new ConcurrentHashMap<>();
+
+  /** The last ticket issued to a transaction's reads ({@link #reads}). */
+  private final AtomicLong tickets = new AtomicLong();
+
+  /** The tickets of the transactions whose reads are open, lowest first. */
+  private final ConcurrentSkipListSet<Long> open = new ConcurrentSkipListSet<>();
 
   /** An empty overlay. */
   public OwnWrites() {}
@@ -179,7 +218,8 @@ public final class OwnWrites implements ReadYourWrites {
    * lines, say) would stay for the handle's life. A record goes once {@code chainPage} (the pool:
    * the tree root or data page, fetched if needed) has shown its chain covering it for longer than
    * {@code ttlMillis}: by then every cached copy of its leaf that predates the apply has expired,
-   * so no read can miss it. Runs in the background.
+   * so no read can miss it — and once every transaction open when a prune first saw it applied
+   * has ended, since those may hold older copies. Runs in the background.
    *
    * @return how many records were forgotten
    */
@@ -195,7 +235,10 @@ public final class OwnWrites implements ReadYourWrites {
         }
         if (p.coveredSince == 0) {
           p.coveredSince = nowMillis;
-        } else if (nowMillis - p.coveredSince > ttlMillis && tree.byKey.remove(e.getKey(), p)) {
+          p.seen(tickets.get());
+        } else if (nowMillis - p.coveredSince > ttlMillis
+            && forgettable(p, NO_READER)
+            && tree.byKey.remove(e.getKey(), p)) {
           tree.version.incrementAndGet();
           removed++;
         }
@@ -245,8 +288,47 @@ public final class OwnWrites implements ReadYourWrites {
     return i >= 0 && Arrays.equals(leaf.value(i), p.change.value());
   }
 
+  /**
+   * Whether {@code p}, found applied, can no longer be missing from a copy that an open
+   * transaction other than {@code reader} holds: every such transaction began after it was found.
+   * A transaction that took its ticket but is not yet listed as open reads nothing before it is,
+   * and so reads copies at least as new as the one that showed the record applied.
+   */
+  private boolean forgettable(Pending p, long reader) {
+    long seen = p.seenAt;
+    if (seen == NOT_SEEN) {
+      return false;
+    }
+    for (long t : open) { // lowest first: at most two are looked at
+      if (t != reader) {
+        return t > seen;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * {@inheritDoc} Each call takes the next ticket; the reads stay open, holding back the
+   * forgetting of records found applied meanwhile, until closed.
+   */
   @Override
-  public Page overlay(PageStore pages, Page leaf) {
+  public Reads reads() {
+    long ticket = tickets.incrementAndGet();
+    open.add(ticket);
+    return new Reads() {
+      @Override
+      public Page overlay(PageStore pages, Page leaf) {
+        return OwnWrites.this.overlay(ticket, pages, leaf);
+      }
+
+      @Override
+      public void close() {
+        open.remove(ticket);
+      }
+    };
+  }
+
+  private Page overlay(long reader, PageStore pages, Page leaf) {
     if (leaf.kind() != PageKind.LEAF || byTree.isEmpty()) {
       return leaf;
     }
@@ -274,10 +356,12 @@ public final class OwnWrites implements ReadYourWrites {
             p.chainPage.equals(leaf.uri())
                 ? leaf
                 : chainPages.computeIfAbsent(p.chainPage, pages::read).orElse(null);
-        // Forgotten only when the page the read used shows it: the chain's page (a tree root)
-        // may be a fresher copy than the leaf, which can predate the checkpoint that applied it.
+        // Applied only if the page the read used shows it: the chain's page (a tree root) may
+        // be a fresher copy than the leaf, which can predate the checkpoint that applied it.
         if (p.coveredBy(chain) && (chain == leaf || shows(leaf, p))) {
-          if (tree.byKey.remove(e.getKey(), p)) { // applied and seen: the page has it now
+          p.seen(tickets.get());
+          // This copy has it; forgotten once no other open transaction may hold an older copy.
+          if (forgettable(p, reader) && tree.byKey.remove(e.getKey(), p)) {
             tree.version.incrementAndGet();
           }
           continue;

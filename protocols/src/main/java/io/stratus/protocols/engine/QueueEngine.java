@@ -16,6 +16,7 @@ import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.TransactionInfo;
 import io.stratus.protocols.WriteSet;
@@ -223,20 +224,55 @@ public final class QueueEngine implements CommitProtocol {
     return new CommitResult(Map.of(), 0, 0, routed.records());
   }
 
+  /**
+   * A transaction with its reads through the overlay ({@link ReadYourWrites#reads}), open until
+   * it finishes: the overlay keeps what the leaf copies it holds may lack.
+   */
   @Override
-  public PageStore readView(TransactionInfo tx, PageStore pages) {
-    return new ReadInterposer(pages) {
-      @Override
-      public Optional<Page> read(String uri) {
-        Optional<Page> p = pages.read(uri);
-        p.ifPresent(scheduler::onRead);
-        p.ifPresent(page -> stamps.observe(page.maxStamp()));
-        if (pages instanceof PageTransaction t && t.writes().containsKey(uri)) {
-          return p; // a private copy already holds what the transaction saw and did
+  public ProtocolTransaction begin(TransactionInfo tx) {
+    return new EngineTransaction(tx, ownWrites.reads());
+  }
+
+  /** One transaction of the engine: its reads, and commits through {@link #commit}. */
+  private final class EngineTransaction implements ProtocolTransaction {
+    private final TransactionInfo info;
+    private final ReadYourWrites.Reads reads;
+
+    EngineTransaction(TransactionInfo info, ReadYourWrites.Reads reads) {
+      this.info = info;
+      this.reads = reads;
+    }
+
+    @Override
+    public TransactionInfo info() {
+      return info;
+    }
+
+    @Override
+    public PageStore readView(PageStore pages) {
+      return new ReadInterposer(pages) {
+        @Override
+        public Optional<Page> read(String uri) {
+          Optional<Page> p = pages.read(uri);
+          p.ifPresent(scheduler::onRead);
+          p.ifPresent(page -> stamps.observe(page.maxStamp()));
+          if (pages instanceof PageTransaction t && t.writes().containsKey(uri)) {
+            return p; // a private copy already holds what the transaction saw and did
+          }
+          return p.map(page -> reads.overlay(pages, page));
         }
-        return p.map(page -> ownWrites.overlay(pages, page));
-      }
-    };
+      };
+    }
+
+    @Override
+    public CommitResult commit(WriteSet ws) {
+      return QueueEngine.this.commit(ws);
+    }
+
+    @Override
+    public void finish(boolean committed) {
+      reads.close();
+    }
   }
 
   @Override

@@ -14,8 +14,11 @@ import java.util.function.Function;
  * engine's strategies: {@link #none()} (the basic protocol: a client sees its writes once they
  * are checkpointed) or the {@link OwnWrites} overlay (read-your-writes, paper 001 section 5.2).
  *
- * <p>Contract: once a commit's records were {@link #remember remembered}, every {@link #overlay}
- * of a leaf in their key range MUST show them until a page the read used shows them applied; and
+ * <p>Contract: once a commit's records were {@link #remember remembered}, every {@link
+ * Reads#overlay} of a leaf in their key range MUST show them until a page the read used shows them
+ * applied — also for a transaction that read its copy of the leaf before another transaction saw
+ * the records applied: a transaction keeps the copy it read first (repeatable read), so a record
+ * is forgotten only once no transaction that may hold a copy without it is still open; and
  * {@link #pendingTarget} MUST name the queue of the latest remembered record of a key while it is
  * shown, so that later records of the key follow it into one chain. Implementations are
  * thread-safe.
@@ -29,8 +32,24 @@ public interface ReadYourWrites {
    */
   boolean remember(Map<String, List<LogRecord>> byQueue);
 
-  /** {@code leaf} with this handle's remembered, unapplied writes in its key range applied. */
-  Page overlay(PageStore pages, Page leaf);
+  /** The reads of one transaction, from its begin; {@link Reads#close} at its end. */
+  Reads reads();
+
+  /**
+   * One transaction's reads through the overlay. Used by one thread at a time, like its
+   * transaction; closed exactly once, when the transaction ends.
+   */
+  interface Reads extends AutoCloseable {
+    /**
+     * {@code leaf} (a copy this transaction read) with the handle's remembered writes in its key
+     * range that this copy does not show applied.
+     */
+    Page overlay(PageStore pages, Page leaf);
+
+    /** The transaction ended: it reads no copy any more. */
+    @Override
+    void close();
+  }
 
   /** The queue of this handle's pending record of {@code key} in {@code treeUri}, if any. */
   Optional<PuQueues.Target> pendingTarget(String treeUri, byte[] key);
@@ -62,9 +81,21 @@ public interface ReadYourWrites {
       return false;
     }
 
+    /** Reads that see the leaves as they are. */
+    private static final Reads AS_THEY_ARE =
+        new Reads() {
+          @Override
+          public Page overlay(PageStore pages, Page leaf) {
+            return leaf;
+          }
+
+          @Override
+          public void close() {}
+        };
+
     @Override
-    public Page overlay(PageStore pages, Page leaf) {
-      return leaf;
+    public Reads reads() {
+      return AS_THEY_ARE;
     }
 
     @Override

@@ -48,6 +48,13 @@ class OwnWritesTest {
     };
   }
 
+  /** {@code leaf} as one transaction, reading only it, sees it. */
+  private static Page readOnce(OwnWrites own, PageStore pages, Page leaf) {
+    try (ReadYourWrites.Reads reads = own.reads()) {
+      return reads.overlay(pages, leaf);
+    }
+  }
+
   private static Page leafWith(byte[]... keys) {
     byte[][] values = new byte[keys.length][];
     for (int i = 0; i < keys.length; i++) {
@@ -73,13 +80,13 @@ class OwnWritesTest {
             .writeTo(Page.builder(ROOT, PageKind.INNER).level(1).build());
     Page staleLeaf = leafWith(new byte[] {39}, new byte[] {40}); // cached before the checkpoint
 
-    Page seen = own.overlay(rootOnly(coveringRoot), staleLeaf);
+    Page seen = readOnce(own, rootOnly(coveringRoot), staleLeaf);
 
     assertThat(seen.indexOf(new byte[] {40})).as("the deleted key stays hidden").isNegative();
     assertThat(own.pending()).isEqualTo(1);
 
     Page freshLeaf = leafWith(new byte[] {39}); // read after the checkpoint
-    assertThat(own.overlay(rootOnly(coveringRoot), freshLeaf).indexOf(new byte[] {40}))
+    assertThat(readOnce(own, rootOnly(coveringRoot), freshLeaf).indexOf(new byte[] {40}))
         .isNegative();
     assertThat(own.pending()).as("forgotten once the leaf read shows it").isZero();
   }
@@ -110,16 +117,52 @@ class OwnWritesTest {
             .entries(new byte[][] {{10}}, new byte[][] {{7}})
             .build();
     own.remember(Map.of("q", List.of(insert(20, 1))));
-    Page first = own.overlay(rootOnly(root), leaf);
+    Page first = readOnce(own, rootOnly(root), leaf);
     assertThat(first.indexOf(new byte[] {20})).isNotNegative();
 
     own.remember(Map.of("q", List.of(insert(60, 2)))); // beyond the leaf's high key
-    assertThat(own.overlay(rootOnly(root), leaf)).isSameAs(first);
+    assertThat(readOnce(own, rootOnly(root), leaf)).isSameAs(first);
 
     own.remember(Map.of("q", List.of(insert(30, 3))));
-    Page second = own.overlay(rootOnly(root), leaf);
+    Page second = readOnce(own, rootOnly(root), leaf);
     assertThat(second).isNotSameAs(first);
     assertThat(second.indexOf(new byte[] {30})).isNotNegative();
     assertThat(second.indexOf(new byte[] {60})).isNegative();
+  }
+
+  /**
+   * A record another transaction found applied stays for a transaction that read an older copy
+   * of the leaf before that (it keeps reading that copy), through reads and prunes, until it ends.
+   */
+  @Test
+  void aRecordFoundAppliedStaysWhileAnOlderTransactionIsOpen() {
+    OwnWrites own = new OwnWrites();
+    Page root = Page.builder(ROOT, PageKind.INNER).level(1).build(); // shows nothing applied
+    own.remember(Map.of("q", List.of(insert(40, 1))));
+    Page coveringRoot =
+        new ChainState(Map.of(WriteChains.key(WRITER, true, ROOT), 1L), Map.of(), List.of())
+            .writeTo(Page.builder(ROOT, PageKind.INNER).level(1).build());
+    Page staleLeaf = leafWith(new byte[] {39}); // read before the checkpoint
+    Page freshLeaf =
+        Page.builder(LEAF, PageKind.LEAF)
+            .level(0)
+            .entries(new byte[][] {{39}, {40}}, new byte[][] {{7}, {9}})
+            .build();
+
+    try (ReadYourWrites.Reads older = own.reads()) {
+      assertThat(older.overlay(rootOnly(root), staleLeaf).indexOf(new byte[] {40})).isNotNegative();
+      assertThat(readOnce(own, rootOnly(coveringRoot), freshLeaf).indexOf(new byte[] {40}))
+          .isNotNegative();
+      for (long now = 1_000; now <= 100_000; now += 50_000) {
+        own.prune(uri -> Optional.of(coveringRoot), now, 10_000);
+      }
+      assertThat(own.pending()).as("kept for the older transaction").isEqualTo(1);
+      assertThat(older.overlay(rootOnly(root), staleLeaf).indexOf(new byte[] {40}))
+          .as("the older transaction's copy still lacks it")
+          .isNotNegative();
+    }
+    assertThat(readOnce(own, rootOnly(coveringRoot), freshLeaf).indexOf(new byte[] {40}))
+        .isNotNegative();
+    assertThat(own.pending()).as("forgotten once the older transaction ended").isZero();
   }
 }
