@@ -80,6 +80,11 @@ public final class LogMessages {
     if (envelope.getFormatVersion() != FORMAT_VERSION) {
       throw new CorruptLogMessageException("unknown format version " + envelope.getFormatVersion());
     }
+    // A flipped tag turns a field into an unknown one that the parser skips, and the bytes after
+    // it may then parse as other fields: no message this class packs has unknown fields.
+    if (!envelope.getUnknownFields().asMap().isEmpty()) {
+      throw new CorruptLogMessageException("unknown fields in the envelope");
+    }
     ByteString body = envelope.getRecords();
     if (crc(body) != envelope.getCrc32C()) {
       throw new CorruptLogMessageException("checksum mismatch");
@@ -89,6 +94,9 @@ public final class LogMessages {
       list = LogRecordListProto.parseFrom(body);
     } catch (InvalidProtocolBufferException e) {
       throw new CorruptLogMessageException("unreadable records", e);
+    }
+    if (list.getRecordsCount() == 0 || !list.getUnknownFields().asMap().isEmpty()) {
+      throw new CorruptLogMessageException("no records, or unknown fields among them");
     }
     List<LogRecord> records = new ArrayList<>(list.getRecordsCount());
     for (LogRecordProto p : list.getRecordsList()) {
