@@ -123,6 +123,10 @@ final class FaultSoak {
   private final List<Client> dead = new ArrayList<>();
   private final List<FaultInterceptor> loaders = new CopyOnWriteArrayList<>();
   private ContractCloud cloud;
+  private PageDamage damage;
+
+  /** What was judged while pages were damaged, and of their repair. */
+  private SoakResult.Judgement whileDamaged = new SoakResult.Judgement(0, Map.of(), 0, List.of());
 
   FaultSoak(ProtocolKind kind, long seed) {
     this.kind = kind;
@@ -310,6 +314,7 @@ final class FaultSoak {
     try (ContractCloud c =
         new ContractCloud(kind, seed, QueueBehavior.weak(), StorageConsistency.eventual(STALE))) {
       cloud = c;
+      damage = new PageDamage(c, seed);
       for (int i = 0; i < CLIENTS; i++) {
         clients.add(new Client(i, 0));
       }
@@ -352,6 +357,10 @@ final class FaultSoak {
                     }));
           }
           restartMaybe(c);
+          if (round == settings.damageRound()) {
+            damage.strike(settings.index()); // while the round's threads commit
+            faults.merge("damaged-page", damage.pages().size(), Integer::sum);
+          }
           for (Future<?> f : work) {
             f.get(2, TimeUnit.MINUTES);
           }
@@ -373,6 +382,9 @@ final class FaultSoak {
             c.clock.advance(ContractCloud.LEASES);
             settle(c, clients.get(settings.restartClient()).db);
           }
+          if (round == settings.damageEnd(ROUNDS)) {
+            judgeAndRepair(c);
+          }
           c.clock.advance(ContractCloud.TTL.plusSeconds(1));
         }
       } finally {
@@ -387,7 +399,8 @@ final class FaultSoak {
       SoakResult.Judgement j =
           workload
               .judge(views, reader)
-              .plus(SoakIndex.check(reader, kind, settings.index(), workload.writesByKey()));
+              .plus(SoakIndex.check(reader, kind, settings.index(), workload.writesByKey()))
+              .plus(whileDamaged);
       for (Client cl : clients) {
         count(cl.calls);
       }
@@ -409,7 +422,89 @@ final class FaultSoak {
           System.nanoTime() - started);
     } finally {
       cloud = null;
+      damage = null;
     }
+  }
+
+  /**
+   * The end of the damage window, with the faults off: passes of every live handle's checkpoints
+   * while the pages are still damaged ({@link #settleDamaged}); a fresh reader then judges every
+   * key it can read ({@link SoakWorkload#judgeReadable}) and the handles' counts of corrupt pages
+   * (each page counted once per handle, and counted where a checkpoint gave up on it); then the
+   * operator's repair ({@link PageDamage#repair}). What waited is applied by the settles after it.
+   */
+  private void judgeAndRepair(ContractCloud c) {
+    Database settler = clients.get(0).db;
+    CheckpointSummary last = settleDamaged(c, settler);
+    Database reader = c.open(config("damage-reader." + seed, new StepExecutor()));
+    SoakResult.Judgement j = workload.judgeReadable(reader);
+    Map<String, Integer> kinds = new java.util.TreeMap<>();
+    List<String> descriptions = new ArrayList<>();
+    for (Client cl : clients) {
+      long counted = cl.db.stats().corruptPages();
+      if (counted > damage.pages().size()) {
+        PageDamage.note(
+            kinds,
+            descriptions,
+            "corrupt-pages-counted-twice",
+            cl.name() + " counted " + counted + " of " + damage.pages());
+      }
+    }
+    if (last.failures() > 0 && settler.stats().corruptPages() == 0) {
+      PageDamage.note(
+          kinds, descriptions, "damage-not-counted", "the settler's checkpoints failed: " + last);
+    }
+    whileDamaged =
+        whileDamaged
+            .plus(j)
+            .plus(new SoakResult.Judgement(0, kinds, 0, descriptions))
+            .plus(damage.repair(c, reader));
+    faults.merge("repaired-page", damage.pages().size(), Integer::sum);
+    // What waited is applied before anyone commits again: handles that took a session over
+    // during the damage read what their predecessors committed only once it is applied.
+    settle(c, settler);
+  }
+
+  /**
+   * Settling while pages are damaged: passes as {@link ContractCloud#settle} makes them (every
+   * lease, visibility timeout and stale window lapsed before each; the other live handles
+   * checkpoint too) until three in a row applied and wrote nothing, at most {@link
+   * ContractCloud#SETTLE_PASSES}. None is quiescent: the records for the damaged pages stay
+   * queued, and the checkpoints that meet them give up. Returns the last pass's summary.
+   */
+  private CheckpointSummary settleDamaged(ContractCloud c, Database db) {
+    c.runBackground();
+    CheckpointSummary last = CheckpointSummary.NONE;
+    int idle = 0;
+    for (int pass = 1; pass <= ContractCloud.SETTLE_PASSES && idle < 3; pass++) {
+      c.clock.advance(ContractCloud.LEASES.plus(c.staleWindow));
+      others(db).run();
+      try {
+        db.recoverAbandonedClients();
+        last = db.checkpointAll();
+      } catch (StratusException e) {
+        if (!e.isRetryable()) {
+          throw e;
+        }
+        continue; // a restarted service still refusing: the next pass comes later
+      }
+      c.runBackground();
+      boolean quiet = last.recordsApplied() == 0 && last.pagesWritten() == 0;
+      idle = quiet ? idle + 1 : 0;
+    }
+    c.clock.advance(ContractCloud.TTL.plus(c.staleWindow).plusSeconds(1));
+    return last;
+  }
+
+  /** Checkpoints of every live handle but {@code db}, as live processes make them. */
+  private Runnable others(Database db) {
+    return () -> {
+      for (Client cl : clients) {
+        if (cl.db != db && !cl.crash.crashed()) {
+          ContractCloud.quietly(() -> cl.db.checkpointAll());
+        }
+      }
+    };
   }
 
   /**
@@ -630,14 +725,11 @@ final class FaultSoak {
    * queues and page headers ({@link SoakDump}).
    */
   private void settle(ContractCloud c, Database db) {
-    Runnable others =
-        () -> {
-          for (Client cl : clients) {
-            if (cl.db != db && !cl.crash.crashed()) {
-              ContractCloud.quietly(() -> cl.db.checkpointAll());
-            }
-          }
-        };
+    if (damage.active()) {
+      settleDamaged(c, db); // what waits for the damaged pages cannot settle before the repair
+      return;
+    }
+    Runnable others = others(db);
     int settles = 1;
     for (int attempt = 0; ; attempt++) {
       try {
