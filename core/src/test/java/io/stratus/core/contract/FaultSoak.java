@@ -70,6 +70,8 @@ import java.util.stream.Stream;
  *   <li>handles that go away on purpose: a loader that commits and closes, a client that closes
  *       and reopens under a new client id (both under the faults);
  *   <li>clock skew: every client's clock is off by a seeded amount within {@link #MAX_SKEW}.
+ *   <li>pages of the collection or its index damaged in storage for a round or two ({@link
+ *       PageDamage}), judged while damaged, then repaired through the verifier.
  * </ul>
  *
  * <p>After quiescence (fault-free, so that the history can be judged) the workload judges the
@@ -428,72 +430,24 @@ final class FaultSoak {
 
   /**
    * The end of the damage window, with the faults off: passes of every live handle's checkpoints
-   * while the pages are still damaged ({@link #settleDamaged}); a fresh reader then judges every
+   * while the pages are still damaged ({@link PageDamage#settle}); a fresh reader then judges every
    * key it can read ({@link SoakWorkload#judgeReadable}) and the handles' counts of corrupt pages
-   * (each page counted once per handle, and counted where a checkpoint gave up on it); then the
-   * operator's repair ({@link PageDamage#repair}). What waited is applied by the settles after it.
+   * ({@link PageDamage#counted}); then the operator's repair ({@link PageDamage#repair}) and a
+   * settle, which applies what waited.
    */
   private void judgeAndRepair(ContractCloud c) {
     Database settler = clients.get(0).db;
-    CheckpointSummary last = settleDamaged(c, settler);
+    CheckpointSummary last = PageDamage.settle(c, settler, others(settler));
     Database reader = c.open(config("damage-reader." + seed, new StepExecutor()));
-    SoakResult.Judgement j = workload.judgeReadable(reader);
-    Map<String, Integer> kinds = new java.util.TreeMap<>();
-    List<String> descriptions = new ArrayList<>();
-    for (Client cl : clients) {
-      long counted = cl.db.stats().corruptPages();
-      if (counted > damage.pages().size()) {
-        PageDamage.note(
-            kinds,
-            descriptions,
-            "corrupt-pages-counted-twice",
-            cl.name() + " counted " + counted + " of " + damage.pages());
-      }
-    }
-    if (last.failures() > 0 && settler.stats().corruptPages() == 0) {
-      PageDamage.note(
-          kinds, descriptions, "damage-not-counted", "the settler's checkpoints failed: " + last);
-    }
     whileDamaged =
         whileDamaged
-            .plus(j)
-            .plus(new SoakResult.Judgement(0, kinds, 0, descriptions))
+            .plus(workload.judgeReadable(reader))
+            .plus(damage.counted(clients.stream().map(cl -> cl.db).toList(), last))
             .plus(damage.repair(c, reader));
     faults.merge("repaired-page", damage.pages().size(), Integer::sum);
     // What waited is applied before anyone commits again: handles that took a session over
     // during the damage read what their predecessors committed only once it is applied.
     settle(c, settler);
-  }
-
-  /**
-   * Settling while pages are damaged: passes as {@link ContractCloud#settle} makes them (every
-   * lease, visibility timeout and stale window lapsed before each; the other live handles
-   * checkpoint too) until three in a row applied and wrote nothing, at most {@link
-   * ContractCloud#SETTLE_PASSES}. None is quiescent: the records for the damaged pages stay
-   * queued, and the checkpoints that meet them give up. Returns the last pass's summary.
-   */
-  private CheckpointSummary settleDamaged(ContractCloud c, Database db) {
-    c.runBackground();
-    CheckpointSummary last = CheckpointSummary.NONE;
-    int idle = 0;
-    for (int pass = 1; pass <= ContractCloud.SETTLE_PASSES && idle < 3; pass++) {
-      c.clock.advance(ContractCloud.LEASES.plus(c.staleWindow));
-      others(db).run();
-      try {
-        db.recoverAbandonedClients();
-        last = db.checkpointAll();
-      } catch (StratusException e) {
-        if (!e.isRetryable()) {
-          throw e;
-        }
-        continue; // a restarted service still refusing: the next pass comes later
-      }
-      c.runBackground();
-      boolean quiet = last.recordsApplied() == 0 && last.pagesWritten() == 0;
-      idle = quiet ? idle + 1 : 0;
-    }
-    c.clock.advance(ContractCloud.TTL.plus(c.staleWindow).plusSeconds(1));
-    return last;
   }
 
   /** Checkpoints of every live handle but {@code db}, as live processes make them. */
@@ -726,7 +680,7 @@ final class FaultSoak {
    */
   private void settle(ContractCloud c, Database db) {
     if (damage.active()) {
-      settleDamaged(c, db); // what waits for the damaged pages cannot settle before the repair
+      PageDamage.settle(c, db, others(db)); // what waits for the damaged pages cannot settle
       return;
     }
     Runnable others = others(db);

@@ -1,6 +1,7 @@
 package io.stratus.core.contract;
 
 import io.stratus.CorruptPageException;
+import io.stratus.StratusException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ItemSummary;
 import io.stratus.cloudapi.PreconditionFailedException;
@@ -9,6 +10,7 @@ import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.core.Database;
 import io.stratus.core.Finding;
 import io.stratus.core.VerificationReport;
+import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.StorageLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -185,6 +187,26 @@ final class PageDamage {
     return new SoakResult.Judgement(0, kinds, 0, descriptions);
   }
 
+  /**
+   * The counts of corrupt pages by the live {@code handles} after the passes that precede the
+   * repair (the first handle ran them; {@code last} is its last pass): each damaged page counted
+   * at most once per handle, and at least one counted by a handle whose checkpoints gave up.
+   */
+  SoakResult.Judgement counted(List<Database> handles, CheckpointSummary last) {
+    Map<String, Integer> kinds = new TreeMap<>();
+    List<String> descriptions = new ArrayList<>();
+    for (Database db : handles) {
+      long counted = db.stats().corruptPages();
+      if (counted > backups.size()) {
+        note(kinds, descriptions, "corrupt-pages-counted-twice", counted + " of " + pages());
+      }
+    }
+    if (last.failures() > 0 && handles.get(0).stats().corruptPages() == 0) {
+      note(kinds, descriptions, "damage-not-counted", "checkpoints failed: " + last);
+    }
+    return new SoakResult.Judgement(0, kinds, 0, descriptions);
+  }
+
   private static Set<String> corrupt(VerificationReport report) {
     Set<String> out = new TreeSet<>();
     for (Finding f : report.findings()) {
@@ -193,6 +215,37 @@ final class PageDamage {
       }
     }
     return out;
+  }
+
+  /**
+   * Settling while pages are damaged: passes as {@link ContractCloud#settle} makes them (every
+   * lease, visibility timeout and stale window lapsed before each, {@code others} run in each: the
+   * other live handles' checkpoints) until three in a row applied and wrote nothing, at most {@link
+   * ContractCloud#SETTLE_PASSES}. None is quiescent: the records for the damaged pages stay
+   * queued, and the checkpoints that meet them give up. Returns the last pass's summary.
+   */
+  static CheckpointSummary settle(ContractCloud c, Database db, Runnable others) {
+    c.runBackground();
+    CheckpointSummary last = CheckpointSummary.NONE;
+    int idle = 0;
+    for (int pass = 1; pass <= ContractCloud.SETTLE_PASSES && idle < 3; pass++) {
+      c.clock.advance(ContractCloud.LEASES.plus(c.staleWindow));
+      others.run();
+      try {
+        db.recoverAbandonedClients();
+        last = db.checkpointAll();
+      } catch (StratusException e) {
+        if (!e.isRetryable()) {
+          throw e;
+        }
+        continue; // a restarted service still refusing: the next pass comes later
+      }
+      c.runBackground();
+      boolean quiet = last.recordsApplied() == 0 && last.pagesWritten() == 0;
+      idle = quiet ? idle + 1 : 0;
+    }
+    c.clock.advance(ContractCloud.TTL.plus(c.staleWindow).plusSeconds(1));
+    return last;
   }
 
   /**

@@ -700,7 +700,11 @@ interface SoakWorkload {
         for (String id : acc.ids) {
           Transfer t = transfers.get(id);
           if (t == null || (t.from != a && t.to != a)) {
-            note(kinds, descriptions, prefix + "value-nobody-wrote", "account " + a + " lists " + id);
+            note(
+                kinds,
+                descriptions,
+                prefix + "value-nobody-wrote",
+                "account " + a + " lists " + id);
             continue;
           }
           expected += t.from == a ? -t.amount : t.amount;
