@@ -71,6 +71,8 @@ import java.util.stream.Stream;
  *   <li>handles that go away on purpose: a loader that commits and closes, a client that closes
  *       and reopens under a new client id (both under the faults);
  *   <li>clock skew: every client's clock is off by a seeded amount within {@link #MAX_SKEW}.
+ *   <li>pages of the collection or its index damaged in storage for a round or two ({@link
+ *       PageDamage}), judged while damaged, then repaired through the verifier.
  * </ul>
  *
  * <p>After quiescence (fault-free, so that the history can be judged) the workload judges the
@@ -128,6 +130,10 @@ final class FaultSoak {
   private final List<Client> dead = new ArrayList<>();
   private final List<FaultInterceptor> loaders = new CopyOnWriteArrayList<>();
   private ContractCloud cloud;
+  private PageDamage damage;
+
+  /** What was judged while pages were damaged, and of their repair. */
+  private SoakResult.Judgement whileDamaged = new SoakResult.Judgement(0, Map.of(), 0, List.of());
 
   FaultSoak(ProtocolKind kind, long seed) {
     this.kind = kind;
@@ -315,6 +321,7 @@ final class FaultSoak {
     try (ContractCloud c =
         new ContractCloud(kind, seed, QueueBehavior.weak(), StorageConsistency.eventual(STALE))) {
       cloud = c;
+      damage = new PageDamage(c, seed);
       for (int i = 0; i < CLIENTS; i++) {
         clients.add(new Client(i, 0));
       }
@@ -357,6 +364,10 @@ final class FaultSoak {
                     }));
           }
           restartMaybe(c);
+          if (round == settings.damageRound()) {
+            damage.strike(settings.index()); // while the round's threads commit
+            faults.merge("damaged-page", damage.pages().size(), Integer::sum);
+          }
           for (Future<?> f : work) {
             f.get(2, TimeUnit.MINUTES);
           }
@@ -378,6 +389,9 @@ final class FaultSoak {
             c.clock.advance(ContractCloud.LEASES);
             settle(c, clients.get(settings.restartClient()).db);
           }
+          if (round == settings.damageEnd(ROUNDS)) {
+            judgeAndRepair(c);
+          }
           c.clock.advance(ContractCloud.TTL.plusSeconds(1));
         }
       } finally {
@@ -392,7 +406,8 @@ final class FaultSoak {
       SoakResult.Judgement j =
           workload
               .judge(views, reader)
-              .plus(SoakIndex.check(reader, kind, settings.index(), workload.writesByKey()));
+              .plus(SoakIndex.check(reader, kind, settings.index(), workload.writesByKey()))
+              .plus(whileDamaged);
       for (Client cl : clients) {
         count(cl.calls);
       }
@@ -414,7 +429,41 @@ final class FaultSoak {
           System.nanoTime() - started);
     } finally {
       cloud = null;
+      damage = null;
     }
+  }
+
+  /**
+   * The end of the damage window, with the faults off: passes of every live handle's checkpoints
+   * while the pages are still damaged ({@link PageDamage#settle}); a fresh reader then judges every
+   * key it can read ({@link SoakWorkload#judgeReadable}) and the handles' counts of corrupt pages
+   * ({@link PageDamage#counted}); then the operator's repair ({@link PageDamage#repair}) and a
+   * settle, which applies what waited.
+   */
+  private void judgeAndRepair(ContractCloud c) {
+    Database settler = clients.get(0).db;
+    CheckpointSummary last = PageDamage.settle(c, settler, others(settler));
+    Database reader = c.open(config("damage-reader." + seed, new StepExecutor()));
+    whileDamaged =
+        whileDamaged
+            .plus(workload.judgeReadable(reader))
+            .plus(damage.counted(clients.stream().map(cl -> cl.db).toList(), last))
+            .plus(damage.repair(c, reader));
+    faults.merge("repaired-page", damage.pages().size(), Integer::sum);
+    // What waited is applied before anyone commits again: handles that took a session over
+    // during the damage read what their predecessors committed only once it is applied.
+    settle(c, settler);
+  }
+
+  /** Checkpoints of every live handle but {@code db}, as live processes make them. */
+  private Runnable others(Database db) {
+    return () -> {
+      for (Client cl : clients) {
+        if (cl.db != db && !cl.crash.crashed()) {
+          ContractCloud.quietly(() -> cl.db.checkpointAll());
+        }
+      }
+    };
   }
 
   /**
@@ -636,14 +685,11 @@ final class FaultSoak {
    * queues and page headers ({@link SoakDump}).
    */
   private void settle(ContractCloud c, Database db) {
-    Runnable others =
-        () -> {
-          for (Client cl : clients) {
-            if (cl.db != db && !cl.crash.crashed()) {
-              ContractCloud.quietly(() -> cl.db.checkpointAll());
-            }
-          }
-        };
+    if (damage.active()) {
+      PageDamage.settle(c, db, others(db)); // what waits for the damaged pages cannot settle
+      return;
+    }
+    Runnable others = others(db);
     int settles = 1;
     boolean waitedForRoom = false;
     for (int attempt = 0; ; attempt++) {

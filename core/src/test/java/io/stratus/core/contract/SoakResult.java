@@ -84,6 +84,7 @@ record SoakResult(
       }
       count("restart", s.restartRound() >= 0);
       count("late-resends", s.lateResends());
+      count("damaged-pages", s.damageRound() >= 0);
     }
 
     private void count(String axis, boolean on) {

@@ -33,6 +33,10 @@ import java.util.function.Function;
  *     before (the TPC-W-like workload), while those creates may still be hidden or in flight
  * @param loaderCommits how many commits the loader makes: a short load, or one long enough to
  *     leave a checkpoint's share and more of its records behind a gap
+ * @param damageRound the round during which pages of the collection or its index are damaged in
+ *     storage ({@link PageDamage}); -1 for none
+ * @param damageRounds how many rounds the damage lasts (from {@code damageRound} on, at most to
+ *     the last round) before it is judged and repaired
  */
 record SoakSettings(
     int pageSize,
@@ -46,7 +50,9 @@ record SoakSettings(
     int restartRound,
     int restartClient,
     boolean lateResends,
-    int loaderCommits) {
+    int loaderCommits,
+    int damageRound,
+    int damageRounds) {
 
   static final List<Integer> PAGE_SIZES = List.of(1024, 2048, 4096, 16 * 1024, 100 * 1024);
   static final List<Integer> THREADS = List.of(1, 2, 4);
@@ -87,6 +93,10 @@ record SoakSettings(
             "loaderCommits",
             LOADER_COMMITS.get(r.nextInt(LOADER_COMMITS.size())),
             Integer::valueOf);
+    // Drawn after it, for the same reason: a quarter of the histories damage pages.
+    int damageRound = r.nextInt(4) == 0 ? r.nextInt(rounds) : -1;
+    damageRound = pin("damageRound", damageRound, Integer::valueOf);
+    int damageRounds = pin("damageRounds", 1 + r.nextInt(2), Integer::valueOf);
     return new SoakSettings(
         pageSize,
         threads,
@@ -99,7 +109,14 @@ record SoakSettings(
         restartRound,
         restartClient,
         lateResends,
-        loaderCommits);
+        loaderCommits,
+        damageRound,
+        damageRounds);
+  }
+
+  /** The last round of the damage window (the damage is repaired after it); -1 for none. */
+  int damageEnd(int rounds) {
+    return damageRound < 0 ? -1 : Math.min(damageRound + damageRounds, rounds) - 1;
   }
 
   /**
@@ -156,6 +173,11 @@ record SoakSettings(
         + (restartRound >= 0
             ? ", client " + restartClient + " restarts after round " + restartRound
             : "")
-        + (lateResends ? ", late re-sends" : "");
+        + (lateResends ? ", late re-sends" : "")
+        + (damageRound >= 0
+            ? ", pages damaged in round "
+                + damageRound
+                + (damageRounds > 1 ? " for " + damageRounds + " rounds" : "")
+            : "");
   }
 }

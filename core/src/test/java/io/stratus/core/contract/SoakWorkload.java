@@ -14,6 +14,7 @@ import io.stratus.testkit.Anomaly;
 import io.stratus.testkit.CheckResult;
 import io.stratus.testkit.History;
 import io.stratus.testkit.HistoryRecorder;
+import io.stratus.testkit.Op;
 import io.stratus.testkit.Outcome;
 import io.stratus.testkit.Txn;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -69,6 +71,15 @@ interface SoakWorkload {
 
   /** The verdict, from every live client's view and a fresh reader's. */
   SoakResult.Judgement judge(List<Database> views, Database reader);
+
+  /**
+   * The verdict while pages are damaged ({@link PageDamage}), after the passes that precede the
+   * repair: from {@code reader}'s reads of every key the workload wrote, one at a time. A key
+   * whose read meets a corrupt page is left out; every other key must show the acknowledged
+   * writes the protocol's durability promises, although records for the damaged pages are still
+   * held back. Anomalies are named {@code damage-window-<kind>}.
+   */
+  SoakResult.Judgement judgeReadable(Database reader);
 
   /** Who wrote each key and how their commits ended, for {@link SoakIndex#check}. */
   Map<Long, SoakIndex.Writes> writesByKey();
@@ -324,6 +335,62 @@ interface SoakWorkload {
     }
 
     @Override
+    public SoakResult.Judgement judgeReadable(Database reader) {
+      History h = recorder.snapshot();
+      Set<String> damaged = new TreeSet<>();
+      Map<String, String> state = new HashMap<>();
+      for (String k : h.keys()) {
+        Optional<Optional<String>> v =
+            PageDamage.readOr(
+                key -> Optional.of(Optional.ofNullable(ContractCloud.read(reader, key))),
+                Long.parseLong(k),
+                Optional.empty());
+        if (v.isEmpty()) {
+          damaged.add(k);
+        } else {
+          v.get().ifPresent(value -> state.put(k, value));
+        }
+      }
+      // The history without the keys behind damage: their records may still wait.
+      List<Txn> readable = new ArrayList<>();
+      for (Txn t : h.transactions()) {
+        List<Op> ops = t.ops().stream().filter(op -> !damaged.contains(op.key())).toList();
+        readable.add(
+            new Txn(
+                t.clientId(),
+                t.txId(),
+                t.invokedAt(),
+                t.completedAt(),
+                ops,
+                t.outcome(),
+                t.commitTime()));
+      }
+      Set<Guarantee> durability = kind.guarantees();
+      durability.retainAll(Set.of(Guarantee.DURABLE, Guarantee.MONOTONIC_WRITES));
+      CheckResult result =
+          History.of(readable, Map.of("window-reader", state))
+              .check(
+                  HistoryHarness.checkersFor(
+                      durability,
+                      QueueBehavior.weak(),
+                      Optional.of(loadTx == null ? Set.of() : Set.of(loadTx))));
+      Map<String, Integer> kinds = new TreeMap<>();
+      List<String> descriptions = new ArrayList<>();
+      int lost = 0;
+      for (Anomaly a : result.anomalies()) {
+        if (a.checker().equals("committedWritesSurvive")
+            || a.checker().equals("updatesTakeEffect")) {
+          lost++;
+          PageDamage.note(kinds, descriptions, "damage-window-" + a.checker(), a.toString());
+        }
+      }
+      if (!damaged.isEmpty()) {
+        descriptions.add("damage window: " + damaged.size() + " keys behind damage");
+      }
+      return new SoakResult.Judgement(0, kinds, lost, descriptions);
+    }
+
+    @Override
     public Map<Long, SoakIndex.Writes> writesByKey() {
       Map<Long, SoakIndex.Writes> out = new HashMap<>();
       for (Txn t : recorder.snapshot().transactions()) {
@@ -499,43 +566,8 @@ interface SoakWorkload {
       List<String> descriptions = new ArrayList<>();
       Map<Long, String> finalState = ContractCloud.scan(reader);
       Map<Integer, Set<String>> applied = new HashMap<>();
-      long total = 0;
-      for (int a = 0; a < ACCOUNTS; a++) {
-        String v = finalState.get((long) a);
-        if (v == null) {
-          note(kinds, descriptions, "account-missing", "account " + a + " is gone");
-          continue;
-        }
-        Account acc = Account.parse(v);
-        total += acc.balance;
-        Set<String> once = new LinkedHashSet<>(acc.ids);
-        applied.put(a, once);
-        if (once.size() != acc.ids.size()) {
-          note(kinds, descriptions, "applied-twice", "account " + a + " lists " + acc.ids);
-        }
-        long expected = START;
-        for (String id : acc.ids) {
-          Transfer t = transfers.get(id);
-          if (t == null || (t.from != a && t.to != a)) {
-            note(kinds, descriptions, "value-nobody-wrote", "account " + a + " lists " + id);
-            continue;
-          }
-          expected += t.from == a ? -t.amount : t.amount;
-        }
-        if (expected != acc.balance) {
-          note(
-              kinds,
-              descriptions,
-              "torn-balance",
-              "account " + a + " holds " + acc.balance + " but its transfers sum to " + expected);
-        }
-      }
+      long total = accounts(finalState, Set.of(), applied, kinds, descriptions, "");
       boolean atomic = kind.guarantees(Guarantee.ATOMIC);
-      boolean keepsAcknowledged =
-          isolating
-              || (kind.guarantees(Guarantee.DURABLE)
-                  && kind.guarantees(Guarantee.READ_YOUR_WRITES)
-                  && kind.guarantees(Guarantee.MONOTONIC_WRITES));
       int lost = 0;
       for (Transfer t : transfers.values()) {
         boolean inFrom = applied.getOrDefault(t.from, Set.of()).contains(t.id);
@@ -549,7 +581,7 @@ interface SoakWorkload {
         if (atomic && judgedWhole && inFrom != inTo) {
           note(kinds, descriptions, "half-applied-transfer", t + " from " + inFrom + " to " + inTo);
         }
-        if (keepsAcknowledged && t.outcome == FaultSoak.Outcome.OK && !(inFrom && inTo)) {
+        if (keepsAcknowledged() && t.outcome == FaultSoak.Outcome.OK && !(inFrom && inTo)) {
           lost++;
           note(
               kinds,
@@ -558,23 +590,7 @@ interface SoakWorkload {
               t + " from " + inFrom + " to " + inTo);
         }
       }
-      if (kind.guarantees(Guarantee.DURABLE)) {
-        loaded.forEach(
-            (k, load) -> {
-              FaultSoak.Outcome o = load.outcome();
-              String v = finalState.get(k);
-              if (o == FaultSoak.Outcome.OK && v == null) {
-                note(kinds, descriptions, "acknowledged-load-lost", "key " + k);
-              }
-              if (v != null && !v.equals(SoakWorkload.loaded(k))) {
-                note(kinds, descriptions, "load-nobody-wrote", "key " + k + " holds " + v);
-              }
-              if (v != null && o == FaultSoak.Outcome.FAILED && atomic) {
-                note(kinds, descriptions, "failed-load-visible", "key " + k);
-              }
-            });
-        lost += kinds.getOrDefault("acknowledged-load-lost", 0);
-      }
+      lost += loads(finalState, Set.of(), kinds, descriptions, "");
       if (isolating && total != START * ACCOUNTS) {
         note(kinds, descriptions, "sum-not-conserved", "balances sum to " + total);
       }
@@ -590,6 +606,155 @@ interface SoakWorkload {
       }
       return new SoakResult.Judgement(
           transfers.size() + audits.get() + loaded.size(), kinds, lost, descriptions);
+    }
+
+    @Override
+    public SoakResult.Judgement judgeReadable(Database reader) {
+      Map<String, Integer> kinds = new TreeMap<>();
+      List<String> descriptions = new ArrayList<>();
+      Map<Long, String> state = new HashMap<>();
+      Set<Long> damaged = new TreeSet<>();
+      List<Long> keys = new ArrayList<>(loaded.keySet());
+      for (long a = 0; a < ACCOUNTS; a++) {
+        keys.add(a);
+      }
+      for (long k : keys) {
+        Optional<Optional<String>> v =
+            PageDamage.readOr(
+                key -> Optional.of(Optional.ofNullable(ContractCloud.read(reader, key))),
+                k,
+                Optional.empty());
+        if (v.isEmpty()) {
+          damaged.add(k);
+        } else {
+          v.get().ifPresent(value -> state.put(k, value));
+        }
+      }
+      Map<Integer, Set<String>> applied = new HashMap<>();
+      accounts(state, damaged, applied, kinds, descriptions, "damage-window-");
+      int lost = 0;
+      if (keepsAcknowledged()) {
+        for (Transfer t : transfers.values()) {
+          for (int a : new int[] {t.from, t.to}) {
+            if (t.outcome == FaultSoak.Outcome.OK
+                && applied.containsKey(a)
+                && !applied.get(a).contains(t.id)) {
+              lost++;
+              note(
+                  kinds,
+                  descriptions,
+                  "damage-window-acknowledged-transfer-lost",
+                  t + " not at readable account " + a);
+            }
+          }
+        }
+      }
+      lost += loads(state, damaged, kinds, descriptions, "damage-window-");
+      if (!damaged.isEmpty()) {
+        descriptions.add("damage window: keys behind damage " + damaged);
+      }
+      return new SoakResult.Judgement(0, kinds, lost, descriptions);
+    }
+
+    /**
+     * Whether the protocol keeps every transfer that returned: durable with read-your-writes and
+     * monotonic writes, or isolating.
+     */
+    private boolean keepsAcknowledged() {
+      return isolating
+          || (kind.guarantees(Guarantee.DURABLE)
+              && kind.guarantees(Guarantee.READ_YOUR_WRITES)
+              && kind.guarantees(Guarantee.MONOTONIC_WRITES));
+    }
+
+    /**
+     * Checks every account of {@code state} but those {@code damaged} (unread): present, each
+     * transfer listed once and made by someone, the balance their sum; fills {@code applied} with
+     * each account's transfers. Returns the balances' sum.
+     */
+    private long accounts(
+        Map<Long, String> state,
+        Set<Long> damaged,
+        Map<Integer, Set<String>> applied,
+        Map<String, Integer> kinds,
+        List<String> descriptions,
+        String prefix) {
+      long total = 0;
+      for (int a = 0; a < ACCOUNTS; a++) {
+        if (damaged.contains((long) a)) {
+          continue;
+        }
+        String v = state.get((long) a);
+        if (v == null) {
+          note(kinds, descriptions, prefix + "account-missing", "account " + a + " is gone");
+          continue;
+        }
+        Account acc = Account.parse(v);
+        total += acc.balance;
+        Set<String> once = new LinkedHashSet<>(acc.ids);
+        applied.put(a, once);
+        if (once.size() != acc.ids.size()) {
+          note(kinds, descriptions, prefix + "applied-twice", "account " + a + " lists " + acc.ids);
+        }
+        long expected = START;
+        for (String id : acc.ids) {
+          Transfer t = transfers.get(id);
+          if (t == null || (t.from != a && t.to != a)) {
+            note(
+                kinds,
+                descriptions,
+                prefix + "value-nobody-wrote",
+                "account " + a + " lists " + id);
+            continue;
+          }
+          expected += t.from == a ? -t.amount : t.amount;
+        }
+        if (expected != acc.balance) {
+          note(
+              kinds,
+              descriptions,
+              prefix + "torn-balance",
+              "account " + a + " holds " + acc.balance + " but its transfers sum to " + expected);
+        }
+      }
+      return total;
+    }
+
+    /**
+     * Checks the loader's keys of {@code state} but those {@code damaged}: an acknowledged load
+     * present (durable protocols), nobody else's value, a failed one absent (atomic). Returns the
+     * acknowledged loads lost.
+     */
+    private int loads(
+        Map<Long, String> state,
+        Set<Long> damaged,
+        Map<String, Integer> kinds,
+        List<String> descriptions,
+        String prefix) {
+      if (!kind.guarantees(Guarantee.DURABLE)) {
+        return 0;
+      }
+      boolean atomic = kind.guarantees(Guarantee.ATOMIC);
+      int[] lost = {0};
+      loaded.forEach(
+          (k, load) -> {
+            if (damaged.contains(k)) {
+              return;
+            }
+            FaultSoak.Outcome o = load.outcome();
+            String v = state.get(k);
+            if (o == FaultSoak.Outcome.OK && v == null) {
+              lost[0]++;
+              note(kinds, descriptions, prefix + "acknowledged-load-lost", "key " + k);
+            }
+            if (v != null && !v.equals(SoakWorkload.loaded(k))) {
+              note(kinds, descriptions, prefix + "load-nobody-wrote", "key " + k + " holds " + v);
+            }
+            if (v != null && o == FaultSoak.Outcome.FAILED && atomic) {
+              note(kinds, descriptions, prefix + "failed-load-visible", "key " + k);
+            }
+          });
+      return lost[0];
     }
 
     @Override
