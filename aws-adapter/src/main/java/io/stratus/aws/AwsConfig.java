@@ -142,6 +142,40 @@ public final class AwsConfig {
     return Optional.ofNullable(endpoint);
   }
 
+  /**
+   * {@code endpoint} as messages may show it: scheme, host, port and path, with a query or fragment
+   * (where a proxy's token or a pre-signed credential would sit) and any user information replaced
+   * by {@code ****}.
+   */
+  public static String masked(URI endpoint) {
+    StringBuilder s = new StringBuilder();
+    if (endpoint.getScheme() != null) {
+      s.append(endpoint.getScheme()).append("://");
+    }
+    if (endpoint.getRawUserInfo() != null) {
+      s.append("****@");
+    }
+    if (endpoint.getHost() != null) {
+      s.append(endpoint.getHost());
+      if (endpoint.getPort() >= 0) {
+        s.append(':').append(endpoint.getPort());
+      }
+      if (endpoint.getRawPath() != null) {
+        s.append(endpoint.getRawPath());
+      }
+    } else {
+      // Not a hierarchical URI with a host: nothing in it can be told apart from a secret.
+      return "****";
+    }
+    if (endpoint.getRawQuery() != null) {
+      s.append("?****");
+    }
+    if (endpoint.getRawFragment() != null) {
+      s.append("#****");
+    }
+    return s.toString();
+  }
+
   /** Whether S3 is addressed as endpoint/bucket/key instead of bucket.endpoint/key. */
   public boolean pathStyleAccess() {
     return pathStyleAccess;
@@ -252,7 +286,7 @@ public final class AwsConfig {
     return "AwsConfig{region="
         + region
         + ", endpoint="
-        + (endpoint == null ? "AWS" : endpoint)
+        + (endpoint == null ? "AWS" : masked(endpoint))
         + ", pathStyleAccess="
         + pathStyleAccess
         + ", credentials="

@@ -102,6 +102,22 @@ class AwsConfigTest {
   }
 
   @Test
+  void aTokenInTheEndpointNeverShows() {
+    AwsConfig c =
+        ok().endpoint(URI.create("https://proxy.example:8443/s3?token=tok-secret-123#frag-9"))
+            .build();
+
+    assertThat(c.toString())
+        .doesNotContain("tok-secret-123")
+        .doesNotContain("frag-9")
+        .contains("endpoint=https://proxy.example:8443/s3?****#****");
+    assertThat(AwsConfig.masked(URI.create("http://127.0.0.1:4566")))
+        .isEqualTo("http://127.0.0.1:4566");
+    assertThat(AwsConfig.masked(URI.create("http://u:pw-secret@h:1/")))
+        .isEqualTo("http://****@h:1/");
+  }
+
+  @Test
   void toBuilderKeepsEverySetting() {
     AwsConfig c =
         ok().region("eu-west-1")

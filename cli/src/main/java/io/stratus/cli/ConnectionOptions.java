@@ -1,10 +1,13 @@
 package io.stratus.cli;
 
+import io.stratus.aws.AwsConfig;
 import io.stratus.protocols.ProtocolKind;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Option;
 
 /**
@@ -18,6 +21,9 @@ import picocli.CommandLine.Option;
 public final class ConnectionOptions {
   /** Environment variable naming a running LocalStack, as the test fixtures and the bench use. */
   public static final String LOCALSTACK_ENDPOINT_ENV = "STRATUS_LOCALSTACK_ENDPOINT";
+
+  /** Environment variable read for ZooKeeper's digest credentials when no flag names another. */
+  public static final String ZK_DIGEST_ENV = "STRATUS_ZK_DIGEST";
 
   @Option(
       names = "--cloud",
@@ -80,6 +86,15 @@ public final class ConnectionOptions {
   String zkNamespace;
 
   @Option(
+      names = "--zk-digest-env",
+      defaultValue = ZK_DIGEST_ENV,
+      paramLabel = "VAR",
+      description =
+          "The environment variable holding the clients' ZooKeeper digest credentials as"
+              + " USER:PASSWORD (default: ${DEFAULT-VALUE}; unset means no credentials).")
+  String zkDigestEnv;
+
+  @Option(
       names = "--db",
       defaultValue = "db",
       paramLabel = "URI",
@@ -98,6 +113,22 @@ public final class ConnectionOptions {
       paramLabel = "SECONDS",
       description = "The clients' checkpoint interval in seconds (default: the library's).")
   Long checkpointSeconds;
+
+  @Option(
+      names = "--lock-timeout",
+      paramLabel = "SECONDS",
+      description =
+          "How long a checkpoint holds a queue's lock, as the clients' checkpointLockTimeout"
+              + " (default: the library's).")
+  Long lockTimeoutSeconds;
+
+  @Option(
+      names = "--atomic-timeout",
+      paramLabel = "SECONDS",
+      description =
+          "The atomic protocol's grace period for a dead client's uncommitted transactions, as"
+              + " the clients' atomicTimeout (default: the library's).")
+  Long atomicTimeoutSeconds;
 
   @Option(
       names = "--keyring-file",
@@ -134,6 +165,55 @@ public final class ConnectionOptions {
       description = "On the in-process cloud: first create a small demo database to look at.")
   boolean demo;
 
+  /**
+   * The LocalStack endpoint: {@code --endpoint}, else the variable {@value
+   * #LOCALSTACK_ENDPOINT_ENV} of {@code env}; null when neither is set.
+   */
+  String endpointUrl(UnaryOperator<String> env) {
+    String url = endpoint != null ? endpoint : env.apply(LOCALSTACK_ENDPOINT_ENV);
+    return url == null || url.isBlank() ? null : url.trim();
+  }
+
+  /**
+   * Where the commands look, for messages: the cloud, its endpoint (masked: no query or user
+   * information) and bucket.
+   */
+  String where(UnaryOperator<String> env) {
+    return switch (cloud()) {
+      case INPROCESS -> "the in-process cloud";
+      case LOCALSTACK -> {
+        String url = endpointUrl(env);
+        yield "LocalStack at "
+            + (url == null ? "(no endpoint)" : AwsConfig.masked(URI.create(url)))
+            + ", bucket "
+            + bucket;
+      }
+      case AWS -> "AWS region " + region + ", bucket " + bucket;
+    };
+  }
+
+  /**
+   * Checks what the command line alone can tell: a real cloud needs a bucket, LocalStack an
+   * endpoint.
+   *
+   * @throws UsageException when they are missing
+   */
+  void checkComplete(UnaryOperator<String> env) {
+    Cloud c = cloud();
+    if (c == Cloud.INPROCESS) {
+      return;
+    }
+    if (bucket == null || bucket.isBlank()) {
+      throw new UsageException("--cloud " + c.name().toLowerCase(Locale.ROOT) + " needs --bucket");
+    }
+    if (c == Cloud.LOCALSTACK && endpointUrl(env) == null) {
+      throw new UsageException(
+          "--cloud localstack needs --endpoint (or $"
+              + LOCALSTACK_ENDPOINT_ENV
+              + "), e.g. http://localhost:4566");
+    }
+  }
+
   /** The cloud named by --cloud. */
   Cloud cloud() {
     return Cloud.parse(cloud);
@@ -165,7 +245,7 @@ public final class ConnectionOptions {
           return c;
         }
       }
-      throw new IllegalArgumentException(
+      throw new UsageException(
           "unknown cloud '" + name + "' (expected inprocess, localstack or aws)");
     }
   }

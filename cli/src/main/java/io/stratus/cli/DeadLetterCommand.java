@@ -137,10 +137,10 @@ final class DeadLetterCommand implements Runnable {
   @Command(
       name = "skip",
       mixinStandardHelpOptions = true,
-      description = {
-        "Gives dead letters up and lets what their writers committed after them be",
-        "applied (run it more than a checkpoint lock timeout after the queue's last checkpoint)."
-      })
+      description =
+          "Gives dead letters up and lets what their writers committed after them be applied"
+              + " (run it more than a checkpoint lock timeout after the queue's last"
+              + " checkpoint).")
   static final class Skip extends ItemAction {
     @Override
     String verb() {

@@ -8,6 +8,8 @@ import io.stratus.zookeeper.ZooKeeperCloud;
 import io.stratus.zookeeper.ZooKeeperConfig;
 import java.net.URI;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The clouds of the command line: a fresh in-process cloud (useful with {@code --demo} only: it
@@ -16,6 +18,22 @@ import java.util.Locale;
  * given; otherwise from an in-process cloud, whose locks exclude no other process.
  */
 final class RealClouds implements CloudOpener {
+  private final UnaryOperator<String> environment;
+
+  /** The clouds, with the process environment. */
+  RealClouds() {
+    this(System::getenv);
+  }
+
+  /** The clouds, with {@code environment} as the variables. */
+  RealClouds(UnaryOperator<String> environment) {
+    this.environment = environment;
+  }
+
+  @Override
+  public String environment(String name) {
+    return environment.apply(name);
+  }
 
   @Override
   public CloudServices open(ConnectionOptions o) {
@@ -24,10 +42,7 @@ final class RealClouds implements CloudOpener {
     if (cloud == ConnectionOptions.Cloud.INPROCESS) {
       return local.services();
     }
-    if (o.bucket == null || o.bucket.isBlank()) {
-      throw new IllegalArgumentException(
-          "--cloud " + cloud.name().toLowerCase(Locale.ROOT) + " needs --bucket");
-    }
+    o.checkComplete(this::environment);
     AwsConfig.Builder aws =
         AwsConfig.builder(o.bucket)
             .region(o.region)
@@ -35,17 +50,9 @@ final class RealClouds implements CloudOpener {
             .queueNamePrefix(o.queuePrefix)
             .queueBackend(queueBackend(o.queueBackend));
     if (cloud == ConnectionOptions.Cloud.LOCALSTACK) {
-      String url =
-          o.endpoint != null
-              ? o.endpoint
-              : System.getenv(ConnectionOptions.LOCALSTACK_ENDPOINT_ENV);
-      if (url == null || url.isBlank()) {
-        throw new IllegalArgumentException(
-            "--cloud localstack needs --endpoint (or $"
-                + ConnectionOptions.LOCALSTACK_ENDPOINT_ENV
-                + "), e.g. http://localhost:4566");
-      }
-      aws.endpoint(URI.create(url.trim())).pathStyleAccess(true).staticCredentials("test", "test");
+      aws.endpoint(URI.create(o.endpointUrl(this::environment)))
+          .pathStyleAccess(true)
+          .staticCredentials("test", "test");
     } else {
       aws.defaultCredentials();
     }
@@ -53,9 +60,9 @@ final class RealClouds implements CloudOpener {
     try {
       CloudServices.Builder b = awsCloud.addTo(CloudServices.builder());
       if (o.zookeeper != null) {
-        ZooKeeperCloud zk =
-            ZooKeeperCloud.connect(
-                ZooKeeperConfig.builder(o.zookeeper).namespace(o.zkNamespace).build());
+        ZooKeeperConfig.Builder zc = ZooKeeperConfig.builder(o.zookeeper).namespace(o.zkNamespace);
+        digest(o).ifPresent(d -> zc.digestCredentials(d[0], d[1]));
+        ZooKeeperCloud zk = ZooKeeperCloud.connect(zc.build());
         zk.addTo(b);
       } else {
         CloudServices in = local.services();
@@ -66,6 +73,24 @@ final class RealClouds implements CloudOpener {
       awsCloud.close();
       throw e;
     }
+  }
+
+  /**
+   * The clients' digest credentials as {user, password}, from the variable {@code --zk-digest-env}
+   * names; empty when it is not set. Never from a flag: a flag's value shows in process listings.
+   */
+  Optional<String[]> digest(ConnectionOptions o) {
+    String value = environment(o.zkDigestEnv);
+    if (value == null || value.isEmpty()) {
+      return Optional.empty();
+    }
+    int colon = value.indexOf(':');
+    if (colon <= 0 || colon == value.length() - 1) {
+      // The value is a secret: the message names the variable only.
+      throw new UsageException(
+          "$" + o.zkDigestEnv + " must hold ZooKeeper digest credentials as USER:PASSWORD");
+    }
+    return Optional.of(new String[] {value.substring(0, colon), value.substring(colon + 1)});
   }
 
   private static AwsConfig.QueueBackend queueBackend(String name) {

@@ -23,13 +23,11 @@ import picocli.CommandLine.ParentCommand;
     name = "reseal",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = {
-      "After a key rotation: re-seals every stored object sealed with a key",
-      "that is no longer active, conditionally on its version, and reports",
-      "the objects per key id. Needs the keyring (--keyring-file or",
-      "--keyring-env, --default-key). Exit code 0 when no object needs an",
-      "old key, 1 when some do."
-    })
+    description =
+        "After a key rotation: re-seals every stored object sealed with a key that is no longer"
+            + " active, conditionally on its version, and reports the objects per key id. Needs"
+            + " the keyring (--keyring-file or --keyring-env, --default-key). Exit code 0 when no"
+            + " object needs an old key, 1 when some do.")
 final class ResealCommand implements Callable<Integer> {
   @ParentCommand StratusCli root;
 

@@ -1,29 +1,31 @@
 package io.stratus.cli;
 
 import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.QueueBacklog;
 import io.stratus.cloudapi.decorate.MeterSnapshot;
 import io.stratus.cloudapi.decorate.OperationStats;
 import io.stratus.core.Database;
-import io.stratus.core.DatabaseStats;
-import io.stratus.core.RecordCursor;
-import io.stratus.core.Transaction;
+import io.stratus.core.DatabaseOverview;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code stratus stats}: the database's collections and indexes (with record counts unless
- * {@code --no-count}), the counters of the handle this command opened ({@link DatabaseStats}),
- * and the cloud calls the command made, per operation. A handle's counters are its own: those of
- * the application's clients live in their processes.
+ * {@code stratus stats}: what the database holds ({@link Database#overview}): its collections with
+ * their pages and records (unless {@code --no-count}), their indexes with their pages, and the
+ * backlog of its queues; then the cloud calls the command made. Read-only: the database is not
+ * opened, so no lock is taken, nothing is created and no message is received.
  */
 @Command(
     name = "stats",
     mixinStandardHelpOptions = true,
-    description = "Collections, indexes, record counts, handle counters and cloud calls.")
+    description =
+        "Read-only: collections, indexes, pages and record counts, queue backlogs, and the cloud"
+            + " calls the command made.")
 final class StatsCommand implements Callable<Integer> {
   @ParentCommand StratusCli root;
 
@@ -34,29 +36,44 @@ final class StatsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (StratusCli.Session s = root.open(connection);
-        Database db = Database.open(s.config())) {
-      root.out.printf(
-          "database %s (protocol %s)%n",
-          connection.database, s.config().protocol().name().toLowerCase(java.util.Locale.ROOT));
-      for (String c : db.collections()) {
-        root.out.printf(
-            "  collection %s%s, indexes %s%n",
-            c, noCount ? "" : ": " + count(db, c) + " records", db.indexes(c));
+    try (StratusCli.Session s = root.open(connection)) {
+      DatabaseOverview o =
+          Database.overview(
+              s.config(), noCount ? DatabaseOverview.Depth.PAGES : DatabaseOverview.Depth.RECORDS);
+      if (o.protocol().isEmpty()
+          && o.collections().isEmpty()
+          && o.pages() == 0
+          && MissingDatabase.holdsNothing(s.services().storage(), connection.database)) {
+        throw new IllegalStateException(
+            MissingDatabase.message(s.services().storage(), connection.database));
       }
-      DatabaseStats st = db.stats();
       root.out.printf(
-          "handle: commits %d, aborts %d, failed commits %d, pages written %d,"
-              + " checkpoints %d (%d failed), retries %d, corrupt messages %d%n",
-          st.commits(),
-          st.aborts(),
-          st.failedCommits(),
-          st.pagesWritten(),
-          st.checkpointsRun(),
-          st.checkpointsFailed(),
-          st.retries(),
-          st.corruptMessages());
-      root.out.printf("buffer pool: %s%n", st.bufferPool());
+          "database %s (protocol %s): %d collections, %d pages%n",
+          o.databaseUri(), o.protocol().orElse("not recorded"), o.collections().size(), o.pages());
+      for (DatabaseOverview.CollectionOverview c : o.collections()) {
+        root.out.printf(
+            "  collection %s: %sindexes %s, %d pages%n",
+            c.name(),
+            c.records().isPresent()
+                ? c.records().getAsLong() + " records, "
+                : noCount ? "" : "records not counted (a page could not be read: run verify), ",
+            c.indexes().stream()
+                .map(i -> i.name() + " (" + i.pages() + " pages)")
+                .collect(Collectors.joining(", ", "[", "]")),
+            c.pages());
+      }
+      if (!o.queuesInspected()) {
+        root.out.println("queues: not inspectable without receiving from them (not looked at)");
+      } else {
+        long messages = o.queues().stream().mapToLong(QueueBacklog::messages).sum();
+        root.out.printf("queues: %d, %d messages waiting%n", o.queues().size(), messages);
+        for (QueueBacklog q : o.queues()) {
+          if (q.messages() > 0) {
+            root.out.printf(
+                "  %s: %d messages (%d in flight)%n", q.uri(), q.messages(), q.inFlight());
+          }
+        }
+      }
       MeterSnapshot m = s.meter().snapshot();
       root.out.printf("cloud calls made by this command: %d%n", m.total().calls());
       for (Map.Entry<Operation, OperationStats> e : m.perOperation().entrySet()) {
@@ -72,17 +89,5 @@ final class StatsCommand implements Callable<Integer> {
       }
       return 0;
     }
-  }
-
-  private static long count(Database db, String collection) {
-    long n = 0;
-    try (Transaction tx = db.begin();
-        RecordCursor c = tx.scan(collection)) {
-      while (c.hasNext()) {
-        c.next();
-        n++;
-      }
-    }
-    return n;
   }
 }

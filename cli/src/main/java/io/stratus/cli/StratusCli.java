@@ -1,14 +1,19 @@
 package io.stratus.cli;
 
+import io.stratus.CloudServiceException;
 import io.stratus.StratusException;
 import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.RetryableException;
 import io.stratus.cloudapi.decorate.CloudMeter;
 import io.stratus.cloudapi.decorate.Decorators;
 import io.stratus.cloudapi.decorate.MeteringInterceptor;
 import io.stratus.core.DatabaseConfig;
+import io.stratus.protocols.StorageLayout;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
+import java.time.Duration;
 import java.util.Objects;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -42,11 +47,11 @@ import picocli.CommandLine.Command;
       DeadLetterCommand.class,
       ResealCommand.class
     },
-    description = {
-      "Operator commands for a Stratus database: verify, stats, checkpoint-all,",
-      "recover, inspect page|queue, dead-letters list|replay|skip|discard, reseal.",
-      "Connection and keyring flags go after the command name."
-    })
+    description =
+        "Operator commands for a Stratus database: verify, stats, checkpoint-all, recover,"
+            + " inspect page|queue, dead-letters list|replay|skip|discard, reseal. Connection and"
+            + " keyring flags go after the command name. Exit code 3 when a command cannot do its"
+            + " work, 64 for a command line that does not parse or says too little.")
 public final class StratusCli implements Runnable {
   /** Exit code of a command that could not do its work. */
   public static final int EXIT_FAILED = 3;
@@ -81,17 +86,16 @@ public final class StratusCli implements Runnable {
     cl.setParameterExceptionHandler(
         (e, a) -> {
           err.println("stratus: " + e.getMessage());
-          err.println(
-              "Try 'stratus "
-                  + (e.getCommandLine()
-                      .getCommandSpec()
-                      .qualifiedName(" ")
-                      .replaceFirst("^stratus ?", ""))
-                  + " --help'.");
+          err.println(tryHelp(e.getCommandLine()));
           return EXIT_USAGE;
         });
     cl.setExecutionExceptionHandler(
         (e, c, p) -> {
+          if (e instanceof UsageException) {
+            err.println("stratus: " + e.getMessage());
+            err.println(tryHelp(c));
+            return EXIT_USAGE;
+          }
           err.println("stratus: " + describe(e));
           if (Boolean.getBoolean("stratus.verbose")) {
             e.printStackTrace(err);
@@ -102,6 +106,11 @@ public final class StratusCli implements Runnable {
     out.flush();
     err.flush();
     return code;
+  }
+
+  /** "Try 'stratus verify --help'." for the command line {@code c} (the root: no command). */
+  static String tryHelp(CommandLine c) {
+    return "Try '" + c.getCommandSpec().qualifiedName(" ") + " --help'.";
   }
 
   private static String describe(Exception e) {
@@ -129,10 +138,12 @@ public final class StratusCli implements Runnable {
 
   /** An open, metered cloud and the database configuration on it; close it when done. */
   Session open(ConnectionOptions options) {
+    options.checkComplete(opener::environment);
     CloudServices raw = opener.open(options);
     CloudMeter meter = new CloudMeter();
     CloudServices services = Decorators.wrap(raw, new MeteringInterceptor(meter));
     try {
+      probe(services, options);
       DatabaseConfig.Builder b =
           DatabaseConfig.builder(services, options.database)
               .protocol(options.protocol())
@@ -140,7 +151,13 @@ public final class StratusCli implements Runnable {
               .clock(opener.clock());
       KeyringSource.load(options, opener::environment, err).ifPresent(b::encryption);
       if (options.checkpointSeconds != null) {
-        b.checkpointInterval(java.time.Duration.ofSeconds(options.checkpointSeconds));
+        b.checkpointInterval(Duration.ofSeconds(options.checkpointSeconds));
+      }
+      if (options.lockTimeoutSeconds != null) {
+        b.checkpointLockTimeout(Duration.ofSeconds(options.lockTimeoutSeconds));
+      }
+      if (options.atomicTimeoutSeconds != null) {
+        b.atomicTimeout(Duration.ofSeconds(options.atomicTimeoutSeconds));
       }
       DatabaseConfig config = b.build();
       if (options.demo) {
@@ -154,6 +171,29 @@ public final class StratusCli implements Runnable {
     } catch (RuntimeException e) {
       services.close();
       throw e;
+    }
+  }
+
+  /**
+   * One read of the database's catalog (absent or not), so that a cloud that cannot be reached
+   * fails here with where the command looked, before any command reports on what it could not
+   * read.
+   */
+  private void probe(CloudServices services, ConnectionOptions options) {
+    String catalog = new StorageLayout(options.database).catalog();
+    try {
+      CloudFutures.await(services.storage().getMetadata(catalog));
+    } catch (CloudException e) {
+      throw new CloudServiceException(
+          "cannot read the storage of "
+              + options.where(opener::environment)
+              + " ("
+              + firstLine(e.getMessage())
+              + "); check that the endpoint or region is right, the service is running and"
+              + " reachable from here, the bucket exists and the credentials may read it",
+          e,
+          e instanceof RetryableException,
+          false);
     }
   }
 

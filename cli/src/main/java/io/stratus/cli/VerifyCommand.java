@@ -24,10 +24,10 @@ import picocli.CommandLine.ParentCommand;
     name = "verify",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = {
-      "Scans the database read-only: page checksums, B-link invariants, catalog,",
-      "indexes, queue backlog. Exit code 0 clean, 1 warnings, 2 errors."
-    })
+    description =
+        "Scans the database read-only: page checksums, B-link invariants, catalog, indexes, queue"
+            + " backlog. Exit code 0 clean, 1 warnings, 2 errors, 3 when it cannot read the"
+            + " database (unreachable cloud, no database under --db).")
 final class VerifyCommand implements Callable<Integer> {
   @ParentCommand StratusCli root;
 
@@ -62,6 +62,12 @@ final class VerifyCommand implements Callable<Integer> {
     VerificationReport report;
     try (StratusCli.Session s = root.open(connection)) {
       report = Database.verify(s.config(), options);
+      if (report.count(Finding.Kind.CATALOG_MISSING) > 0
+          && MissingDatabase.holdsNothing(s.services().storage(), connection.database)) {
+        // Nothing at all under the URI: not an empty database but one that is not there.
+        throw new IllegalStateException(
+            MissingDatabase.message(s.services().storage(), connection.database));
+      }
     }
     if (json) {
       root.out.println(Json.report(report));

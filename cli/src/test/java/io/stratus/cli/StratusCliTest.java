@@ -1,10 +1,17 @@
 package io.stratus.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.StoredItem;
+import io.stratus.cloudapi.decorate.CloudMeter;
+import io.stratus.cloudapi.decorate.Decorators;
+import io.stratus.cloudapi.decorate.MeterSnapshot;
+import io.stratus.cloudapi.decorate.MeteringInterceptor;
+import io.stratus.cloudapi.decorate.OperationStats;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.time.ManualClock;
@@ -21,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -45,6 +53,12 @@ class StratusCliTest {
   private final List<Database> opened = new ArrayList<>();
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
+
+  /** Every cloud call the commands make, as the command's services see them. */
+  private final CloudMeter calls = new CloudMeter();
+
+  /** The environment the commands see. */
+  private final Map<String, String> env = new HashMap<>();
 
   @AfterEach
   void close() {
@@ -79,13 +93,20 @@ class StratusCliTest {
           @Override
           public CloudServices open(ConnectionOptions options) {
             // The command closes what it opens; the test's cloud must outlive it.
-            return CloudServices.builder()
-                .storage(cloud.services().storage())
-                .simpleQueues(cloud.services().simpleQueues())
-                .advancedQueues(cloud.services().advancedQueues())
-                .locks(cloud.services().locks())
-                .counters(cloud.services().counters())
-                .build();
+            return Decorators.wrap(
+                CloudServices.builder()
+                    .storage(cloud.services().storage())
+                    .simpleQueues(cloud.services().simpleQueues())
+                    .advancedQueues(cloud.services().advancedQueues())
+                    .locks(cloud.services().locks())
+                    .counters(cloud.services().counters())
+                    .build(),
+                new MeteringInterceptor(calls));
+          }
+
+          @Override
+          public String environment(String name) {
+            return env.get(name);
           }
 
           @Override
@@ -211,6 +232,151 @@ class StratusCliTest {
         .contains("collection items: 100 records, indexes []")
         .contains("cloud calls made by this command")
         .contains("STORAGE_GET");
+  }
+
+  @Test
+  void statsOnlyReadsAndTellsAboutTheDatabaseNotItsOwnHandle() {
+    Database db = app(ProtocolKind.MONOTONIC);
+    try (Transaction tx = db.begin()) {
+      tx.update("items", Key.of(5L), bytes("changed"));
+      tx.commit();
+    }
+    MeterSnapshot before = calls.snapshot();
+
+    assertThat(run("stats", "--db", DB)).as(out + "\n" + err).isZero();
+
+    Map<Operation, OperationStats> made = calls.snapshot().minus(before).perOperation();
+    List<Operation> used =
+        made.entrySet().stream()
+            .filter(e -> e.getValue().calls() > 0)
+            .map(Map.Entry::getKey)
+            .toList();
+    assertThat(used).isNotEmpty().noneMatch(Operation::isMutating);
+    assertThat(used)
+        .allMatch(
+            o ->
+                o.service() == Operation.Service.STORAGE
+                    || o == Operation.QUEUE_LIST
+                    || o == Operation.QUEUE_INSPECT,
+            "storage reads, queue listings and inspections only");
+    assertThat(out.toString())
+        .contains("collection items: 100 records, indexes []")
+        .contains("queues: 1, 1 messages waiting")
+        .doesNotContain("aborts")
+        .doesNotContain("BufferPoolStats");
+    assertThat(db.checkpointAll().recordsApplied()).as("stats took no message").isEqualTo(1);
+  }
+
+  @Test
+  void verifyAndStatsOfAMisspeltDatabaseSayWhichOnesExist() {
+    app(ProtocolKind.NAIVE);
+
+    assertThat(run("verify", "--db", "db/shpo", "--protocol", "naive"))
+        .as(out.toString())
+        .isEqualTo(StratusCli.EXIT_FAILED);
+    assertThat(out.toString()).doesNotContain("CLEAN");
+    assertThat(err.toString())
+        .contains("database db/shpo not found")
+        .contains("databases found: " + DB);
+    assertThat(run("stats", "--db", "db/shpo")).isEqualTo(StratusCli.EXIT_FAILED);
+  }
+
+  @Test
+  void anUnreachableCloudExitsThreeNamingWhereItLooked() {
+    int code =
+        StratusCli.run(
+            new String[] {
+              "verify",
+              "--cloud",
+              "localstack",
+              "--endpoint",
+              "http://127.0.0.1:9/?token=s3cr3t",
+              "--bucket",
+              "bkt",
+              "--db",
+              DB
+            },
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            new RealClouds());
+
+    assertThat(code).as(out + "\n" + err).isEqualTo(StratusCli.EXIT_FAILED);
+    assertThat(out.toString()).doesNotContain("CATALOG_CORRUPT");
+    assertThat(err.toString())
+        .contains("cannot read the storage of LocalStack at http://127.0.0.1:9/?****, bucket bkt")
+        .contains("check that the endpoint")
+        .doesNotContain("s3cr3t");
+  }
+
+  @Test
+  void aRealCloudWithoutBucketOrEndpointIsAUsageError() {
+    assertThat(run("verify", "--cloud", "localstack", "--endpoint", "http://h:1"))
+        .isEqualTo(StratusCli.EXIT_USAGE);
+    assertThat(err.toString())
+        .contains("--cloud localstack needs --bucket")
+        .contains("Try 'stratus verify --help'.");
+    assertThat(run("stats", "--cloud", "localstack", "--bucket", "b"))
+        .isEqualTo(StratusCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("needs --endpoint");
+    assertThat(run("--no-such-flag")).isEqualTo(StratusCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("Try 'stratus --help'.").doesNotContain("stratus  --help");
+  }
+
+  @Test
+  void helpListsEveryCommandsWholeDescription() {
+    assertThat(run("--help")).isZero();
+    String help = out.toString().replaceAll("\\s+", " ");
+    assertThat(help)
+        .contains("Exit code 0 clean, 1 warnings, 2 errors")
+        .contains("Read-only: collections, indexes, pages and record counts");
+  }
+
+  @Test
+  void timeoutOptionsReachTheConfiguration() {
+    app(ProtocolKind.ATOMIC);
+
+    assertThat(
+            run(
+                "recover",
+                "--db",
+                DB,
+                "--protocol",
+                "atomic",
+                "--lock-timeout",
+                "7",
+                "--atomic-timeout",
+                "5"))
+        .isEqualTo(StratusCli.EXIT_FAILED);
+    assertThat(err.toString()).contains("atomic timeout");
+    assertThat(
+            run(
+                "recover",
+                "--db",
+                DB,
+                "--protocol",
+                "atomic",
+                "--lock-timeout",
+                "7",
+                "--atomic-timeout",
+                "20"))
+        .as(err.toString())
+        .isZero();
+  }
+
+  @Test
+  void zooKeeperCredentialsComeFromTheEnvironmentAndNeverShow() {
+    ConnectionOptions o = new ConnectionOptions();
+    o.zkDigestEnv = ConnectionOptions.ZK_DIGEST_ENV;
+    RealClouds clouds = new RealClouds(env::get);
+    assertThat(clouds.digest(o)).isEmpty();
+    env.put(ConnectionOptions.ZK_DIGEST_ENV, "shop-app:pa:ss");
+    assertThat(clouds.digest(o))
+        .hasValueSatisfying(d -> assertThat(d).containsExactly("shop-app", "pa:ss"));
+    env.put(ConnectionOptions.ZK_DIGEST_ENV, "no-colon-secret");
+    assertThatThrownBy(() -> clouds.digest(o))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining(ConnectionOptions.ZK_DIGEST_ENV)
+        .hasMessageNotContaining("no-colon-secret");
   }
 
   @Test

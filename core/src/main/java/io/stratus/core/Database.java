@@ -683,6 +683,23 @@ public final class Database implements AutoCloseable {
   }
 
   /**
+   * Operator inspection without opening the database: what it holds ({@link DatabaseOverview}:
+   * collections, indexes, pages per tree, queue backlogs; records per collection at {@link
+   * DatabaseOverview.Depth#RECORDS}, which reads every leaf). Read-only like {@link
+   * #verify(DatabaseConfig, VerifyOptions)}: no protocol is started, no lock taken, nothing
+   * created, no message received. A database without a catalog reads as one without collections.
+   *
+   * @throws io.stratus.InvalidRequestException when an argument is null
+   * @throws io.stratus.CorruptPageException when the catalog cannot be read or decoded
+   * @throws io.stratus.CloudServiceException when storage or a queue cannot be read
+   */
+  public static DatabaseOverview overview(DatabaseConfig config, DatabaseOverview.Depth depth) {
+    Args.notNull(config, "config");
+    Args.notNull(depth, "depth");
+    return DatabaseOverview.read(config, depth);
+  }
+
+  /**
    * Operator maintenance for key rotation: finds every stored object of the database — the
    * catalog, the pages of every tree (reachable or not), the dead letters — that is sealed with
    * another key than the one now active for it in this handle's {@link Keyring}, and (unless

@@ -76,7 +76,11 @@ public final class DatabaseStats {
     return commits;
   }
 
-  /** Transactions aborted by the application (abort, or close without commit). */
+  /**
+   * Transactions aborted by the application (abort, or close without commit, also a {@link
+   * Database#run} or {@link Database#read} attempt whose function threw); a read whose function
+   * returned is not one.
+   */
   public long aborts() {
     return aborts;
   }

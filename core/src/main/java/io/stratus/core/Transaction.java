@@ -484,10 +484,25 @@ public final class Transaction implements AutoCloseable {
     return !changes.isEmpty() || !pages.writes().isEmpty();
   }
 
+  /** Ends the transaction as aborted: discards its changes and counts it in the handle's aborts. */
   private void end(String how) {
+    finish(how);
+    db.aborts.increment();
+  }
+
+  /**
+   * Ends a read-only transaction whose function returned ({@link Database#read}): it has nothing
+   * to commit and was not aborted by anyone, so it counts in no abort.
+   */
+  void endRead() {
+    if (ended == null) {
+      finish("ended after its read");
+    }
+  }
+
+  private void finish(String how) {
     ended = how;
     pages.close();
-    db.aborts.increment();
     protocolTx.finish(false);
   }
 

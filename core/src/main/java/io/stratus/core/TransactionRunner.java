@@ -62,6 +62,8 @@ final class TransactionRunner {
                 + " (transaction "
                 + tx.id()
                 + "); use Database.run to commit changes");
+      } else {
+        tx.endRead();
       }
       return value;
     }

@@ -277,6 +277,19 @@ class ErrorsTest {
       }
       assertThat(db.stats().commits()).isEqualTo(1);
       assertThat(db.stats().aborts()).isEqualTo(3);
+
+      // A read that returns aborts nothing; one whose function throws does.
+      Optional<byte[]> read = db.read(tx -> tx.read("items", Key.of(1L)));
+      assertThat(read).isEmpty();
+      assertThat(db.stats().aborts()).as("a read that returned").isEqualTo(3);
+      assertThatThrownBy(
+              () ->
+                  db.read(
+                      tx -> {
+                        throw new IllegalStateException("the application gives up");
+                      }))
+          .hasMessageContaining("gives up");
+      assertThat(db.stats().aborts()).as("a read whose function threw").isEqualTo(4);
     }
   }
 
