@@ -65,17 +65,18 @@ final class CheckpointPages {
   }
 
   /**
-   * The most a page's chain entries and retired hashes may take. A tree's root: half the page,
-   * and never more than leaves room for three separators of the largest key the tree allows, so
-   * a root split always makes progress (its children do not carry the header). A data page:
-   * half the page (its header only lowers the leaf's fan-out; its keys name the page, so they are
-   * longer, and every live lane that updates the page needs one).
+   * The most a page's chain entries and retired chains may take. A tree's root ({@code rootUri},
+   * whether its tree queue or, while it is the tree's one leaf, its data-page queue feeds it):
+   * half the page and never more than leaves room for three separators of the largest key the
+   * tree allows, so a root split always makes progress (its children do not carry the header) and
+   * a root leaf's header, data-page chains included, fits the inner root it becomes. Another data
+   * page ({@code rootUri} null): half the page (its header only lowers the leaf's fan-out; its
+   * keys name the page, so they are longer, and every live lane that updates the page needs one).
    */
-  static int headerBudget(Page page, int pageSize, Target target) {
-    if (!target.isTree()) {
+  static int headerBudget(int pageSize, String rootUri) {
+    if (rootUri == null) {
       return pageSize / 2;
     }
-    String rootUri = target.uri();
     String prefix = rootUri.substring(0, rootUri.lastIndexOf('/') + 1);
     int uriBytes =
         Math.max(

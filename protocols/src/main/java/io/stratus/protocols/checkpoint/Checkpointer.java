@@ -677,7 +677,7 @@ public final class Checkpointer {
     WriteChains.Policy policy =
         new WriteChains.Policy(
             now,
-            CheckpointPages.headerBudget(page, store.pageSize(), target),
+            CheckpointPages.headerBudget(store.pageSize(), rootOf(target, records)),
             horizonMillis,
             leases.deathTime().toMillis(),
             leases::probe);
@@ -686,6 +686,23 @@ public final class Checkpointer {
             records, page, target.isTree(), target.uri(), blocked, damaged::contains, policy);
     store.stage(chains.header(page));
     return chains;
+  }
+
+  /**
+   * The root URI of the tree whose root {@code target} feeds, or null for a data page that is not
+   * a root: a tree's queue feeds its root, and a data page is its tree's root while the tree is
+   * one leaf (its records name that tree).
+   */
+  private static String rootOf(Target target, List<LogRecord> records) {
+    if (target.isTree()) {
+      return target.uri();
+    }
+    for (LogRecord r : records) {
+      if (target.uri().equals(r.treeUri())) {
+        return target.uri();
+      }
+    }
+    return null;
   }
 
   /** Applies a tree queue's inserts and deletes; returns how many records were applied. */

@@ -74,7 +74,10 @@ class SigmodRunTest {
     }
     if (protocol == ProtocolKind.NAIVE) {
       assertThat(r.background().requests()).isZero(); // no checkpoints: all cost is the commits'
-      assertThat(r.transactions().stats(Operation.STORAGE_PUT).calls()).isPositive();
+      assertThat(
+              r.transactions().stats(Operation.STORAGE_PUT).calls()
+                  + r.transactions().stats(Operation.STORAGE_PUT_IF_VERSION).calls())
+          .isPositive();
     } else {
       assertThat(r.checkpoints()).isPositive();
       assertThat(r.background().stats(Operation.LOCK_ACQUIRE_EXCLUSIVE).calls()).isPositive();
