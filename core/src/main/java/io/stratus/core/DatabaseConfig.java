@@ -722,7 +722,7 @@ public final class DatabaseConfig {
      * How the handle retries failures that are safe to retry (default {@link
      * RetryPolicy#defaults()}): opening the database and beginning a transaction are retried on
      * transient cloud failures, and {@code Database.run} and {@code read} use it when given no
-     * policy.
+     * policy. Its sleeper also does the handle's waits between polls of other clients' progress.
      */
     public Builder retryPolicy(RetryPolicy policy) {
       this.retryPolicy = Args.notNull(policy, "policy");

@@ -6,6 +6,7 @@ import io.stratus.pagemanager.PageWriter;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitProtocols;
 import io.stratus.protocols.DamageReports;
+import io.stratus.protocols.Pause;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.StorageLayout;
 
@@ -69,7 +70,8 @@ final class Opening {
                   config.checkpoints(),
                   config.writerLanes(),
                   config.isolation(),
-                  damage));
+                  damage,
+                  pauseOf(config.retryPolicy())));
       Database db = new Database(config, pool, catalog, protocol, damage);
       catalog.recordIfMissing();
       return db;
@@ -80,5 +82,21 @@ final class Opening {
       pool.close();
       throw e;
     }
+  }
+
+  /**
+   * The protocol's waits between polls of other clients' progress wait as the retry policy's
+   * back-offs do (its sleeper), so a test that replaces the sleeper waits for no real time there
+   * either.
+   */
+  private static Pause pauseOf(RetryPolicy policy) {
+    RetryPolicy.Sleeper sleeper = policy.sleeper();
+    return d -> {
+      try {
+        sleeper.sleep(d);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    };
   }
 }

@@ -11,7 +11,10 @@ import java.util.SplittableRandom;
  * <p>Back-off is exponential with full jitter: before attempt n+1 the runner waits a uniformly
  * random time in [0, min(maxBackoff, initialBackoff × 2^(n−1))]. Jitter keeps the clients that
  * failed together (a throttled service, a contended page) from retrying together. The waiting is
- * done by a {@link Sleeper}, which tests replace so that no test waits for real time.
+ * done by a {@link Sleeper}, which tests replace so that no test waits for real time. A handle
+ * configured with a policy ({@link DatabaseConfig.Builder#retryPolicy}) also waits on its sleeper
+ * between polls of other clients' progress (a commit counter that has not caught up, a close
+ * whose queues another client's checkpoint holds).
  *
  * <p>Immutable and thread-safe; the random source of the jitter is split per run.
  */

@@ -153,18 +153,28 @@ class CloseCheckpointTest {
                       .build(),
                   seed,
                   f.clock));
+      List<Duration> pauses = new CopyOnWriteArrayList<>();
       Database loader =
           f.open(
               f.config(faults)
                   .protocol(kind)
                   .clientId("loader")
-                  .checkpointExecutor(new ManualExecutor()));
+                  .checkpointExecutor(new ManualExecutor())
+                  .retryPolicy(RetryPolicy.builder().sleeper(pauses::add).build()));
       loader.createCollection("items");
       create(loader, 1);
       faults.switchTo(true);
       loader.close();
       assertThat(loader.stats().owedCheckpoints()).isEqualTo(1);
       assertThat(faults.injected()).isPositive();
+      // Between its rounds the close waited as the handle's retry policy waits, on its sleeper
+      // (here: not at all), never on a clock of its own.
+      assertThat(pauses)
+          .containsExactly(
+              Duration.ofMillis(50),
+              Duration.ofMillis(100),
+              Duration.ofMillis(200),
+              Duration.ofMillis(400));
     }
   }
 

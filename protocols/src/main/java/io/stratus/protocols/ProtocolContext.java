@@ -35,6 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param isolation the timeouts of the isolating protocols
  * @param damage where the handle's background work reports damaged pages and messages (one per
  *     handle, shared by all its parts, so its statistics count each object once)
+ * @param pause how the handle waits between polls of other clients' progress
  */
 public record ProtocolContext(
     CloudServices services,
@@ -48,7 +49,8 @@ public record ProtocolContext(
     CheckpointSettings checkpoints,
     int writerLanes,
     IsolationSettings isolation,
-    DamageReports damage) {
+    DamageReports damage,
+    Pause pause) {
 
   /**
    * Writer lanes per handle at most, by default: they are made as concurrent commits need them,
@@ -56,6 +58,36 @@ public record ProtocolContext(
    * (about 60 bytes) to its header.
    */
   public static final int DEFAULT_WRITER_LANES = 32;
+
+  /** A context whose waits between polls park the thread ({@link Pause#PARK}). */
+  public ProtocolContext(
+      CloudServices services,
+      String databaseUri,
+      String clientId,
+      Clock clock,
+      CrashPoints crashPoints,
+      BufferPool bufferPool,
+      Duration checkpointInterval,
+      Executor checkpointExecutor,
+      CheckpointSettings checkpoints,
+      int writerLanes,
+      IsolationSettings isolation,
+      DamageReports damage) {
+    this(
+        services,
+        databaseUri,
+        clientId,
+        clock,
+        crashPoints,
+        bufferPool,
+        checkpointInterval,
+        checkpointExecutor,
+        checkpoints,
+        writerLanes,
+        isolation,
+        damage,
+        Pause.PARK);
+  }
 
   /** A context with damage reports of its own. */
   public ProtocolContext(
@@ -167,6 +199,7 @@ public record ProtocolContext(
     Objects.requireNonNull(checkpoints, "checkpoints");
     Objects.requireNonNull(isolation, "isolation");
     Objects.requireNonNull(damage, "damage");
+    Objects.requireNonNull(pause, "pause");
     if (writerLanes < 1) {
       throw new IllegalArgumentException("at least one writer lane, got " + writerLanes);
     }

@@ -4,11 +4,13 @@ import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
 import io.stratus.protocols.BackgroundFailures;
+import io.stratus.protocols.Pause;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.log.PuQueues;
 import io.stratus.protocols.log.PuQueues.Target;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +28,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 
 /**
@@ -91,6 +92,7 @@ public final class CheckpointScheduler implements AutoCloseable {
   static final long SETTLE_PAUSE_MILLIS = 50;
 
   private final Checkpointer checkpointer;
+  private final Pause pause;
   private final PuQueues names;
   private final BufferPool pool;
   private final Clock clock;
@@ -137,6 +139,7 @@ public final class CheckpointScheduler implements AutoCloseable {
     this.names = names;
     this.pool = ctx.bufferPool();
     this.clock = ctx.clock();
+    this.pause = ctx.pause();
     this.failures = new BackgroundFailures(LOG, ctx.clock());
     this.intervalMillis = ctx.checkpointInterval().toMillis();
     this.random = new Random(ctx.checkpoints().seed());
@@ -526,7 +529,7 @@ public final class CheckpointScheduler implements AutoCloseable {
         }
       }
       idle = progress ? 0 : idle + 1;
-      if (!progress && !owed.isEmpty() && idle < SETTLE_IDLE_ROUNDS && !pause(idle)) {
+      if (!progress && !owed.isEmpty() && idle < SETTLE_IDLE_ROUNDS && !pauseAfter(idle)) {
         break;
       }
     }
@@ -538,8 +541,8 @@ public final class CheckpointScheduler implements AutoCloseable {
   }
 
   /** Waits before the next round of {@link #settle}; false when interrupted. */
-  private static boolean pause(int idle) {
-    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(SETTLE_PAUSE_MILLIS << (idle - 1)));
+  private boolean pauseAfter(int idle) {
+    pause.pause(Duration.ofMillis(SETTLE_PAUSE_MILLIS << (idle - 1)));
     return !Thread.currentThread().isInterrupted();
   }
 

@@ -19,6 +19,7 @@ import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.Pause;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.RecoverySummary;
@@ -31,6 +32,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -47,7 +49,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * What the isolating protocols share (paper 000, sections 5.3 to 5.5): the commit-id counter
@@ -78,6 +79,9 @@ final class IsolationCore implements AutoCloseable {
 
   /** Polls of the counter while a snapshot or a validation waits for it. */
   static final int COUNTER_POLLS = 2_000;
+
+  /** The wait between two polls of the counter. */
+  private static final Duration POLL = Duration.ofMillis(1);
 
   private static final int THREADS = 2;
 
@@ -138,6 +142,8 @@ final class IsolationCore implements AutoCloseable {
 
   private volatile boolean closed;
 
+  private final Pause pause;
+
   IsolationCore(ProtocolContext ctx, ProtocolKind kind) {
     if (!ctx.services().hasAdvancedQueues()
         || !ctx.services().hasLocks()
@@ -148,6 +154,7 @@ final class IsolationCore implements AutoCloseable {
               + " protocol needs the advanced queue, lock and advanced counter services");
     }
     this.kind = kind;
+    this.pause = ctx.pause();
     this.ctx = ctx;
     this.clock = ctx.clock();
     this.failures = new BackgroundFailures(LOG, ctx.clock());
@@ -252,7 +259,7 @@ final class IsolationCore implements AutoCloseable {
                 + "), which this handle wrote or read; a snapshot without it would go back in time. "
                 + stall.cause(s, waitedMillis));
       }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+      pause.pause(POLL);
       s = validated();
     }
     reusable.accumulateAndGet(s, Math::max);
@@ -306,7 +313,7 @@ final class IsolationCore implements AutoCloseable {
                 + " polls. "
                 + stall.cause(v, waitedMillis));
       }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+      pause.pause(POLL);
       v = validated();
     }
   }
@@ -434,7 +441,7 @@ final class IsolationCore implements AutoCloseable {
     CloudException last = unknown;
     for (int attempt = 1; attempt < INCREMENT_ATTEMPTS; attempt++) {
       if (attempt > 1) {
-        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1L << (attempt - 2)));
+        pause.pause(Duration.ofMillis(1L << (attempt - 2)));
       }
       try {
         long id = CloudFutures.await(idempotent.increment(counterUri, requestId));
