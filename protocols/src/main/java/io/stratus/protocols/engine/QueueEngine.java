@@ -311,12 +311,31 @@ public final class QueueEngine implements CommitProtocol {
   @Override
   public CheckpointSummary checkpointAll() {
     int waiting = log.drain();
-    CheckpointSummary summary = checkpointQueues();
+    Set<String> appliedTo = new HashSet<>();
+    CheckpointSummary summary = checkpointQueues(appliedTo);
+    forgetOwnWritesApplied(appliedTo);
     pruneOwnWrites();
     return summary.plusWaiting(waiting);
   }
 
-  private CheckpointSummary checkpointQueues() {
+  /**
+   * Forgets at once this handle's records in the queues {@code chainPages} that the pool shows
+   * applied: the runs that applied them installed the pages they wrote, so the count of pending
+   * own writes is not left waiting for the background prune's TTL.
+   */
+  private void forgetOwnWritesApplied(Set<String> chainPages) {
+    if (chainPages.isEmpty()) {
+      return;
+    }
+    try (PageTransaction view = ctx.bufferPool().begin()) {
+      ownWrites.forgetApplied(view, chainPages);
+    } catch (CloudException e) {
+      // The records stay pending; a later read or prune forgets them.
+    }
+  }
+
+  /** Checkpoints every queue; adds the URIs of those whose runs applied records to {@code appliedTo}. */
+  private CheckpointSummary checkpointQueues(Set<String> appliedTo) {
     int queuesSeen = 0;
     int done = 0;
     int failures = 0;
@@ -360,6 +379,9 @@ public final class QueueEngine implements CommitProtocol {
           }
           done++;
           applied += o.applied();
+          if (o.applied() > 0) {
+            appliedTo.add(t.uri());
+          }
           // Records taken out of the queue: those of messages left there do not count, hidden
           // (the deferred ones) or handed back (all of those messages' records).
           int taken = o.received() - Math.max(o.deferred(), o.handedBack());
