@@ -342,6 +342,7 @@ public final class QueueEngine implements CommitProtocol {
     long applied = 0;
     long pages = 0;
     long deferred = 0; // records left queued, each counted once
+    List<String> reasons = new ArrayList<>();
     Set<Target> busy = new HashSet<>();
     for (int pass = 0; pass < 5; pass++) {
       List<String> listed =
@@ -367,6 +368,7 @@ public final class QueueEngine implements CommitProtocol {
             o = scheduler.runNow(t); // never beside a background run; pays what is owed
           } catch (CloudException e) {
             failures++;
+            reasons.add(names.queueOf(t) + ": " + e.getMessage());
             break;
           }
           if (o.busy()) {
@@ -375,6 +377,7 @@ public final class QueueEngine implements CommitProtocol {
           }
           if (!o.completed()) {
             failures++;
+            reasons.add(names.queueOf(t) + ": " + o.why());
             break;
           }
           done++;
@@ -400,7 +403,7 @@ public final class QueueEngine implements CommitProtocol {
       }
     }
     return new CheckpointSummary(
-        queuesSeen, done, applied, pages, failures, busy.size(), deferred, 0);
+        queuesSeen, done, applied, pages, failures, busy.size(), deferred, 0, reasons);
   }
 
   @Override
