@@ -55,6 +55,9 @@ final class MaintenanceCommands {
             r.recordsDeferred(),
             r.transactionsWaiting(),
             r.quiescent() ? "quiescent" : "not quiescent, run again");
+        for (String why : r.failureReasons()) {
+          root.out.printf("  failed: %s%n", why);
+        }
         return r.quiescent() ? 0 : 1;
       }
     }

@@ -125,7 +125,14 @@ class BasicFailureTest {
       load(a, 10);
       update(a, 1, "x");
       long before = f.services().storage().get(ROOT).join().orElseThrow().version().hashCode();
-      assertThat(a.checkpointAll().failures()).isPositive();
+      CheckpointSummary failed = a.checkpointAll();
+      assertThat(failed.failures()).isPositive();
+      assertThat(failed.failureReasons())
+          .as("why, for the first failures: %s", failed)
+          .isNotEmpty()
+          .hasSizeLessThanOrEqualTo(CheckpointSummary.MAX_FAILURE_REASONS)
+          .allSatisfy(why -> assertThat(why).isNotBlank());
+      assertThat(failed.toString()).contains(failed.failureReasons().get(0));
       assertThat(f.services().storage().get(ROOT).join().orElseThrow().version().hashCode())
           .isEqualTo(before);
       BasicProtocolTest.quiesce(f, b);

@@ -56,6 +56,11 @@ class IsolationDamageTest {
       CheckpointSummary first = db.checkpointAll(); // must not stop at the damaged tree
       CheckpointSummary second = db.checkpointAll();
       assertThat(first.failures()).as("the damaged tree's checkpoint gave up").isEqualTo(1);
+      assertThat(first.failureReasons())
+          .as("says which tree and why")
+          .singleElement()
+          .asString()
+          .contains(DAMAGED_ROOT, "corrupt");
       assertThat(first.recordsApplied()).as("the healthy tree's records").isEqualTo(RECORDS);
       assertThat(first.quiescent()).isFalse();
       assertThat(second.failures()).isEqualTo(1);

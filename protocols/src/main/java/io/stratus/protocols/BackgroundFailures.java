@@ -1,5 +1,6 @@
 package io.stratus.protocols;
 
+import io.stratus.cloudapi.ServiceUnavailableException;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,9 +57,16 @@ public final class BackgroundFailures {
     if (suppressed < 0) {
       log.log(Level.DEBUG, message, cause);
     } else {
+      // A service that says it is unavailable (a lock service refusing after a restart, an
+      // outage) explains itself; its stack trace would only bury that. DEBUG keeps the trace.
+      boolean unavailable = cause instanceof ServiceUnavailableException;
+      if (unavailable) {
+        log.log(Level.DEBUG, message, cause);
+      }
       log.log(
           Level.WARNING,
           message
+              + (unavailable ? ": " + cause.getMessage() : "")
               + (suppressed == 0
                   ? ""
                   : " (and "
@@ -66,7 +74,7 @@ public final class BackgroundFailures {
                       + " more "
                       + kind
                       + " failure(s) since the last warning)"),
-          cause);
+          unavailable ? null : cause);
     }
   }
 

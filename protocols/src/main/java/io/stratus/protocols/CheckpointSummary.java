@@ -1,5 +1,7 @@
 package io.stratus.protocols;
 
+import java.util.List;
+
 /**
  * What {@link CommitProtocol#checkpointAll()} did.
  *
@@ -18,6 +20,8 @@ package io.stratus.protocols;
  *     queues (this client's pending ones, and those recovery had to leave: too young to judge,
  *     messages not all visible, or their queue locked by another recoverer), and propagated ones
  *     whose clean-up waits (a propagation marker kept until the transaction is old); 0 otherwise
+ * @param failureReasons why the first {@code failures} gave up, one line each naming the queue
+ *     (or tree), at most {@link #MAX_FAILURE_REASONS}: enough to act on without flooding a log
  */
 public record CheckpointSummary(
     int queues,
@@ -27,9 +31,21 @@ public record CheckpointSummary(
     int failures,
     int queuesBusy,
     long recordsDeferred,
-    int transactionsWaiting) {
+    int transactionsWaiting,
+    List<String> failureReasons) {
+  /** The most {@link #failureReasons()} a summary keeps. */
+  public static final int MAX_FAILURE_REASONS = 3;
+
   /** Nothing done (a protocol without queues). */
-  public static final CheckpointSummary NONE = new CheckpointSummary(0, 0, 0, 0, 0, 0, 0, 0);
+  public static final CheckpointSummary NONE =
+      new CheckpointSummary(0, 0, 0, 0, 0, 0, 0, 0, List.of());
+
+  /** Keeps the first {@link #MAX_FAILURE_REASONS} reasons, as an unmodifiable list. */
+  public CheckpointSummary {
+    failureReasons =
+        List.copyOf(
+            failureReasons.subList(0, Math.min(failureReasons.size(), MAX_FAILURE_REASONS)));
+  }
 
   /**
    * Whether everything it could see is applied: no failure, no busy queue, nothing deferred,
@@ -50,6 +66,7 @@ public record CheckpointSummary(
         failures,
         queuesBusy,
         recordsDeferred,
-        transactionsWaiting + n);
+        transactionsWaiting + n,
+        failureReasons);
   }
 }

@@ -2,6 +2,7 @@ package io.stratus.protocols;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.cloudapi.ServiceUnavailableException;
 import io.stratus.cloudapi.time.ManualClock;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -42,10 +43,51 @@ class BackgroundFailuresTest {
     assertThat(failures.count()).isEqualTo(603);
   }
 
+  /**
+   * A service that says it is unavailable for a while (a lock service refusing after a restart)
+   * is an expected condition with its own message: the warning carries that message, not a stack
+   * trace; DEBUG keeps the trace.
+   */
+  @Test
+  void anUnavailableServiceIsWarnedAboutWithItsMessageAndNoStackTrace() {
+    RecordingLogger log = new RecordingLogger();
+    BackgroundFailures failures = new BackgroundFailures(log, new ManualClock());
+    RuntimeException refused =
+        new ServiceUnavailableException(
+            "the lock service restarted and refuses requests for another PT45S",
+            Duration.ofSeconds(45));
+
+    failures.report("checkpoint", "checkpoint of q failed", refused);
+    failures.report("checkpoint", "checkpoint of q failed", refused);
+    failures.report("propagation", "propagating failed", new IllegalStateException("bug"));
+
+    assertThat(log.at(Level.WARNING))
+        .containsExactly(
+            "checkpoint of q failed: the lock service restarted and refuses requests for another"
+                + " PT45S",
+            "propagating failed");
+    assertThat(log.thrownAt(Level.WARNING)).containsExactly(null, "bug");
+    assertThat(log.thrownAt(Level.DEBUG))
+        .as("the warned one's trace, and the rate-limited one")
+        .containsExactly(refused.getMessage(), refused.getMessage());
+  }
+
   /** A logger that keeps each message with its level. */
   static final class RecordingLogger implements System.Logger {
     private final List<Level> levels = new ArrayList<>();
     private final List<String> messages = new ArrayList<>();
+    private final List<Throwable> thrown = new ArrayList<>();
+
+    /** The messages of the throwables logged at {@code level} (null: none logged). */
+    synchronized List<String> thrownAt(Level level) {
+      List<String> out = new ArrayList<>();
+      for (int i = 0; i < levels.size(); i++) {
+        if (levels.get(i) == level) {
+          out.add(thrown.get(i) == null ? null : thrown.get(i).getMessage());
+        }
+      }
+      return out;
+    }
 
     synchronized List<String> at(Level level) {
       List<String> out = new ArrayList<>();
@@ -68,9 +110,10 @@ class BackgroundFailuresTest {
     }
 
     @Override
-    public synchronized void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
+    public synchronized void log(Level level, ResourceBundle bundle, String msg, Throwable t) {
       levels.add(level);
       messages.add(msg);
+      thrown.add(t);
     }
 
     @Override
@@ -78,6 +121,7 @@ class BackgroundFailuresTest {
         Level level, ResourceBundle bundle, String format, Object... params) {
       levels.add(level);
       messages.add(format);
+      thrown.add(null);
     }
 
     @Override

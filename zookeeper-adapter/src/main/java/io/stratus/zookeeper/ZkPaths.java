@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
  * The znode layout of one namespace, and the mapping of Cloud API URIs to znode names.
  *
  * <pre>
- * /{ns}/meta                        marker; absent at connect: a fresh (or lost) namespace
+ * /{ns}.initialized                 sibling marker: the namespace was set up once (it survives
+ *                                   a drop of /{ns}); absent with /{ns}/meta: never used
+ * /{ns}/meta                        marker; absent at connect: a new (or lost) namespace
  * /{ns}/locks/state                 generation and refuse-until instant of the lock service
  * /{ns}/locks/timeouts              lock timeouts per URI prefix, longest ever
  * /{ns}/locks/held/{uri}            the holders of one URI's lock
@@ -37,6 +39,14 @@ final class ZkPaths {
 
   String root() {
     return root;
+  }
+
+  /**
+   * Beside the namespace rather than in it, so that it outlives a drop of the namespace: a
+   * namespace found empty with this marker present was used and lost its state.
+   */
+  String initialized() {
+    return root + ".initialized";
   }
 
   String meta() {

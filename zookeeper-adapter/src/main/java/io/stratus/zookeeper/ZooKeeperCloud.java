@@ -8,6 +8,7 @@ import io.stratus.cloudapi.CounterService;
 import io.stratus.cloudapi.CounterValues;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.ServiceUnavailableException;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,10 +55,14 @@ import org.apache.zookeeper.data.ACL;
  *
  * <p>Restarts (paper 000, sections 2.3.5 and 2.3.6): ZooKeeper replicates its state, so a server
  * that fails or restarts loses no lock or counter and nothing is refused. A namespace found empty
- * at {@link #connect} (no {@code meta} znode) may be a new deployment or an ensemble that lost its
- * data; the adapter cannot tell, so it creates the layout and refuses lock and counter requests
- * for {@link ZooKeeperConfig#freshNamespaceRefusal()} (the paper's refusal period; zero for a new
- * deployment), stored in ZooKeeper so that every client obeys it, and starts counters at an epoch
+ * at {@link #connect} (no {@code meta} znode) is created. When it was never set up before (no
+ * {@code initialized} marker beside it) it is a new deployment: no client can hold a lease from
+ * it, so nothing is refused. When the marker is there, the namespace was dropped and its locks and
+ * counters are lost while clients may still hold leases: the adapter warns and refuses lock and
+ * counter requests for {@link ZooKeeperConfig#freshNamespaceRefusal()} (the paper's refusal
+ * period), stored in ZooKeeper so that every client obeys it. An ensemble that lost all its data
+ * lost the marker too and looks new: whoever brings it back keeps clients away for that period.
+ * A fresh namespace starts counters at an epoch
  * taken from the clock (hours since 2000), above the epochs of the lost ensemble unless it was
  * restarted more than once an hour on average.
  *
@@ -70,6 +75,8 @@ public final class ZooKeeperCloud implements AutoCloseable {
    * a receive list about 150,000 messages; data replies are at most one znode anyway.
    */
   static final int CLIENT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
+
+  private static final System.Logger LOG = System.getLogger(ZooKeeperCloud.class.getName());
 
   /** Where clock-derived epochs of fresh namespaces count from. */
   static final Instant EPOCH_ORIGIN = Instant.parse("2000-01-01T00:00:00Z");
@@ -332,10 +339,13 @@ public final class ZooKeeperCloud implements AutoCloseable {
     }
     if (zk.exists(paths.meta(), false) != null) {
       zk.getData(paths.meta(), false, null);
+      createMarker(zk, paths, acl); // a namespace set up before the marker existed
       return false;
     }
     Instant now = config.clock().instant();
-    Duration refusal = config.freshNamespaceRefusal();
+    // Only a namespace that was set up before can have clients holding leases it lost.
+    boolean usedBefore = zk.exists(paths.initialized(), false) != null;
+    Duration refusal = usedBefore ? config.freshNamespaceRefusal() : Duration.ZERO;
     Instant refuseUntil = refusal.isZero() ? Instant.MIN : TimeoutTable.plus(now, refusal);
     long epoch =
         Math.min(
@@ -359,11 +369,37 @@ public final class ZooKeeperCloud implements AutoCloseable {
     ops.add(Zk.createOp(ZkPaths.timeouts(paths.countersDir()), noTimeouts, acl));
     ops.add(Zk.createOp(paths.valuesDir(), none, acl));
     ops.add(Zk.createOp(paths.queuesDir(), none, acl));
+    if (!usedBefore) {
+      ops.add(Zk.createOp(paths.initialized(), none, acl));
+    }
     try {
       zk.multi(ops);
-      return true;
     } catch (KeeperException.NodeExistsException e) {
       return false; // another client created it first
+    }
+    if (usedBefore) {
+      LOG.log(
+          Level.WARNING,
+          "the ZooKeeper namespace /"
+              + config.namespace()
+              + " was used before and is found empty: its locks and counters are lost (the"
+              + " namespace was dropped, or the ensemble lost its data), so lock and counter"
+              + " requests are refused for "
+              + refusal
+              + " (ZooKeeperConfig.freshNamespaceRefusal), until every lease it granted has"
+              + " ended");
+    }
+    return true;
+  }
+
+  private static void createMarker(ZooKeeper zk, ZkPaths paths, List<ACL> acl) throws Exception {
+    if (zk.exists(paths.initialized(), false) != null) {
+      return;
+    }
+    try {
+      zk.create(paths.initialized(), new byte[0], acl, org.apache.zookeeper.CreateMode.PERSISTENT);
+    } catch (KeeperException.NodeExistsException e) {
+      // made meanwhile by another client
     }
   }
 

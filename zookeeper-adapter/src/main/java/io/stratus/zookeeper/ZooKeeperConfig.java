@@ -28,10 +28,12 @@ import org.apache.zookeeper.data.Id;
  *       lock as lapsed at the instant it sent the request plus the timeout, on its own clock; every
  *       other client waits the skew longer before it takes the lock over. Zero is right only when
  *       all clients share one clock (tests).
- *   <li><b>freshNamespaceRefusal</b>: an empty namespace may mean that an ensemble lost its data
- *       (paper 000, section 2.3.5: a lock or counter service that lost its state refuses requests
- *       for the longest timeout). The adapter cannot tell a first deployment from a lost one, so it
- *       refuses for this long unless told otherwise; set zero when creating a deployment.
+ *   <li><b>freshNamespaceRefusal</b>: a namespace that was set up before and is found empty lost
+ *       its locks and counters while clients may still hold leases (paper 000, section 2.3.5: a
+ *       lock or counter service that lost its state refuses requests for the longest timeout), so
+ *       requests are refused for this long. A namespace never set up before is a new deployment
+ *       and refuses nothing. An ensemble that lost all its data looks new (its marker is gone
+ *       too): keep clients away from it for this period when bringing it back.
  * </ul>
  *
  * <p>Access control: with {@link Builder#digestCredentials digest credentials} the client
@@ -180,7 +182,7 @@ public final class ZooKeeperConfig {
     return maxClockSkew;
   }
 
-  /** How long requests are refused when the namespace is found empty. */
+  /** How long requests are refused when a namespace set up before is found empty. */
   public Duration freshNamespaceRefusal() {
     return freshNamespaceRefusal;
   }

@@ -111,9 +111,18 @@ class ZkCountersContractTest extends CounterServiceContract implements ZkTesting
         () -> counters.validate(c, CounterValues.of(epoch + 2, 1)), BadRequestException.class);
   }
 
+  /**
+   * A namespace that was used and is found empty (dropped by an operator: its locks and counters
+   * are lost while clients may still hold leases from it) refuses every client for the period.
+   */
   @Test
-  void aNamespaceFoundEmptyRefusesEveryClientForTheConfiguredPeriod() {
+  void aNamespaceFoundEmptyRefusesEveryClientForTheConfiguredPeriod() throws Exception {
     String ns = "t/fresh-" + seed;
+    try (ZooKeeperCloud before =
+        ZooKeeperCloud.connect(config(server.getConnectString(), clock, ns).build())) {
+      assertThat(await(before.locks().acquireExclusive("l", "A")).granted()).isTrue();
+      before.curator().delete().deletingChildrenIfNeeded().forPath("/" + ns);
+    }
     try (ZooKeeperCloud first =
             ZooKeeperCloud.connect(
                 config(server.getConnectString(), clock, ns)
@@ -128,6 +137,26 @@ class ZkCountersContractTest extends CounterServiceContract implements ZkTesting
       assertRefused(() -> first.locks().acquireExclusive("l", "A"));
       await(second.locks().setTimeout("l", Duration.ofSeconds(1))); // configuring is allowed
       clock.advance(Duration.ofSeconds(45));
+      assertThat(await(second.counters().increment("c"))).isPositive();
+      assertThat(await(first.locks().acquireExclusive("l", "A")).granted()).isTrue();
+    }
+  }
+
+  /**
+   * A namespace never used before is a new deployment, not a restart: nothing can hold a lease
+   * from it, so nothing is refused, whatever the configured period.
+   */
+  @Test
+  void aNamespaceNeverUsedBeforeRefusesNothing() {
+    String ns = "t/new-" + seed;
+    try (ZooKeeperCloud first =
+            ZooKeeperCloud.connect(
+                config(server.getConnectString(), clock, ns)
+                    .freshNamespaceRefusal(Duration.ofSeconds(45))
+                    .build());
+        ZooKeeperCloud second =
+            ZooKeeperCloud.connect(config(server.getConnectString(), clock, ns).build())) {
+      assertThat(first.foundFreshNamespace()).isTrue();
       assertThat(await(second.counters().increment("c"))).isPositive();
       assertThat(await(first.locks().acquireExclusive("l", "A")).granted()).isTrue();
     }

@@ -1,5 +1,6 @@
 package io.stratus.protocols.engine;
 
+import io.stratus.StratusException;
 import io.stratus.btree.BLinkTree;
 import io.stratus.btree.TreeChange;
 import io.stratus.pagemanager.Page;
@@ -15,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -245,6 +247,52 @@ public final class OwnWrites implements ReadYourWrites {
       }
     }
     return removed;
+  }
+
+  /**
+   * {@inheritDoc} A record whose tree cannot be read now (dropped, a page corrupt, a read lagging)
+   * stays: a later read or {@link #prune} forgets it.
+   */
+  @Override
+  public int forgetApplied(PageStore pages, Set<String> chainPages) {
+    int removed = 0;
+    for (Map.Entry<String, TreePending> t : byTree.entrySet()) {
+      TreePending tree = t.getValue();
+      BLinkTree index = BLinkTree.open(t.getKey());
+      Page leaf = null;
+      try {
+        for (Map.Entry<byte[], Pending> e : tree.byKey.entrySet()) { // in key order
+          Pending p = e.getValue();
+          if (!chainPages.contains(p.chainPage)
+              || !p.coveredBy(pages.read(p.chainPage).orElse(null))) {
+            continue;
+          }
+          if (leaf == null || !covers(leaf, e.getKey())) {
+            leaf = pages.read(index.leafFor(pages, e.getKey())).orElse(null);
+            if (leaf == null) {
+              continue;
+            }
+          }
+          if (!leaf.uri().equals(p.chainPage) && !shows(leaf, p)) {
+            continue;
+          }
+          p.seen(tickets.get());
+          if (forgettable(p, NO_READER) && tree.byKey.remove(e.getKey(), p)) {
+            tree.version.incrementAndGet();
+            removed++;
+          }
+        }
+      } catch (StratusException e) {
+        // Its records stay, which is what a read would find too.
+      }
+    }
+    return removed;
+  }
+
+  /** Whether {@code key} falls in {@code leaf}'s key range. */
+  private static boolean covers(Page leaf, byte[] key) {
+    return Arrays.compareUnsigned(key, leaf.lowKey()) >= 0
+        && leaf.highKey().map(h -> Arrays.compareUnsigned(key, h) < 0).orElse(true);
   }
 
   @Override

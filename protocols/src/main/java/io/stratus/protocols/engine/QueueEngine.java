@@ -311,18 +311,38 @@ public final class QueueEngine implements CommitProtocol {
   @Override
   public CheckpointSummary checkpointAll() {
     int waiting = log.drain();
-    CheckpointSummary summary = checkpointQueues();
+    Set<String> appliedTo = new HashSet<>();
+    CheckpointSummary summary = checkpointQueues(appliedTo);
+    forgetOwnWritesApplied(appliedTo);
     pruneOwnWrites();
     return summary.plusWaiting(waiting);
   }
 
-  private CheckpointSummary checkpointQueues() {
+  /**
+   * Forgets at once this handle's records in the queues {@code chainPages} that the pool shows
+   * applied: the runs that applied them installed the pages they wrote, so the count of pending
+   * own writes is not left waiting for the background prune's TTL.
+   */
+  private void forgetOwnWritesApplied(Set<String> chainPages) {
+    if (chainPages.isEmpty()) {
+      return;
+    }
+    try (PageTransaction view = ctx.bufferPool().begin()) {
+      ownWrites.forgetApplied(view, chainPages);
+    } catch (CloudException e) {
+      // The records stay pending; a later read or prune forgets them.
+    }
+  }
+
+  /** Checkpoints every queue; adds the URIs of those whose runs applied records to {@code appliedTo}. */
+  private CheckpointSummary checkpointQueues(Set<String> appliedTo) {
     int queuesSeen = 0;
     int done = 0;
     int failures = 0;
     long applied = 0;
     long pages = 0;
     long deferred = 0; // records left queued, each counted once
+    List<String> reasons = new ArrayList<>();
     Set<Target> busy = new HashSet<>();
     for (int pass = 0; pass < 5; pass++) {
       List<String> listed =
@@ -348,6 +368,7 @@ public final class QueueEngine implements CommitProtocol {
             o = scheduler.runNow(t); // never beside a background run; pays what is owed
           } catch (CloudException e) {
             failures++;
+            reasons.add(names.queueOf(t) + ": " + e.getMessage());
             break;
           }
           if (o.busy()) {
@@ -356,10 +377,14 @@ public final class QueueEngine implements CommitProtocol {
           }
           if (!o.completed()) {
             failures++;
+            reasons.add(names.queueOf(t) + ": " + o.why());
             break;
           }
           done++;
           applied += o.applied();
+          if (o.applied() > 0) {
+            appliedTo.add(t.uri());
+          }
           // Records taken out of the queue: those of messages left there do not count, hidden
           // (the deferred ones) or handed back (all of those messages' records).
           int taken = o.received() - Math.max(o.deferred(), o.handedBack());
@@ -378,7 +403,7 @@ public final class QueueEngine implements CommitProtocol {
       }
     }
     return new CheckpointSummary(
-        queuesSeen, done, applied, pages, failures, busy.size(), deferred, 0);
+        queuesSeen, done, applied, pages, failures, busy.size(), deferred, 0, reasons);
   }
 
   @Override

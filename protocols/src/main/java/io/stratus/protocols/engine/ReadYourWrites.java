@@ -7,6 +7,7 @@ import io.stratus.protocols.log.PuQueues;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -62,6 +63,17 @@ public interface ReadYourWrites {
    */
   int prune(Function<String, Optional<Page>> chainPage, long nowMillis, long ttlMillis);
 
+  /**
+   * Forgets the records whose chain is one of {@code chainPages} and that {@code pages} (a view of
+   * the pool) shows applied, as a read of their leaves would: the chain's page covers the record
+   * and the leaf now responsible for its key shows it. Like such a read, it forgets a record only
+   * once every transaction open now has ended, since those may hold older copies. For the pages a
+   * checkpoint of this handle has just written: the pool holds the copies it installed.
+   *
+   * @return how many were forgotten
+   */
+  int forgetApplied(PageStore pages, Set<String> chainPages);
+
   /** Records remembered and not yet forgotten. */
   int pending();
 
@@ -105,6 +117,11 @@ public interface ReadYourWrites {
 
     @Override
     public int prune(Function<String, Optional<Page>> chainPage, long nowMillis, long ttlMillis) {
+      return 0;
+    }
+
+    @Override
+    public int forgetApplied(PageStore pages, Set<String> chainPages) {
       return 0;
     }
 

@@ -752,6 +752,7 @@ final class IsolationCore implements AutoCloseable {
     int damaged = 0;
     long applied = 0;
     long pages = 0;
+    List<String> reasons = new ArrayList<>();
     for (String queue : archive.queues()) {
       String root = archive.rootOf(queue);
       trees++;
@@ -763,6 +764,7 @@ final class IsolationCore implements AutoCloseable {
         }
         if (o.damaged()) {
           damaged++; // reported once by the checkpointer; the other trees go on
+          reasons.add(root + ": a page of the tree is corrupt (see the warning logged for it)");
           break;
         }
         runs++;
@@ -781,7 +783,8 @@ final class IsolationCore implements AutoCloseable {
         damaged,
         busy,
         0,
-        recovery == AdvancedAtomicity.Recovery.BUSY ? 1 : 0);
+        recovery == AdvancedAtomicity.Recovery.BUSY ? 1 : 0,
+        reasons);
   }
 
   RecoverySummary recoverAbandonedClients() {
