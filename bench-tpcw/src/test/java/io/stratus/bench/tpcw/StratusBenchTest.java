@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -462,6 +463,28 @@ class StratusBenchTest {
       assertThat(listed.lines().filter(l -> l.startsWith("  " + p.name() + " "))).hasSize(1);
       assertThat(help).contains("  " + p.summary());
     }
+  }
+
+  @Test
+  void helpListsEveryProtocolAndMarksTheDefaultOnes() {
+    assertThat(run("--help")).isZero();
+    List<String> lines = out.toString().lines().toList();
+
+    for (ProtocolKind k : ProtocolKind.values()) {
+      String name = k.name().toLowerCase(Locale.ROOT);
+      List<String> listed = lines.stream().filter(l -> l.startsWith("  " + name + " ")).toList();
+      assertThat(listed).as(name).hasSize(1);
+      assertThat(listed.get(0).substring(name.length() + 2).trim().startsWith("default"))
+          .as(name + " marked default")
+          .isEqualTo(Defaults.PROTOCOLS.contains(k));
+    }
+  }
+
+  @Test
+  void theDefaultRunComparesAProtocolThatPreventsLostUpdates() {
+    assertThat(plan().runs())
+        .extracting(r -> r.settings().protocol())
+        .contains(ProtocolKind.SNAPSHOT_ISOLATION);
   }
 
   @Test

@@ -1,35 +1,55 @@
 package io.stratus.bench.tpcw.harness;
 
+import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.MeterSnapshot;
 import io.stratus.cloudapi.decorate.PriceTable;
 import io.stratus.core.Database;
 import io.stratus.protocols.CheckpointSummary;
+import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolOption;
 
 /**
- * Runs the drain of a measurement interval: checkpoint-all passes until one finds nothing left
- * that it can see, at most {@link Drain#MAX_PASSES}. A pass can leave work behind that it did not
- * see yet (records deferred behind a predecessor, transactions waiting for propagation), which
- * the next pass finds; a bounded number of passes keeps a run from hanging on work another client
- * holds.
+ * Runs the drain of one client's handle after its measurement interval and tells what it did.
+ *
+ * <p>The drain is the handle's graceful close: the background work running then finishes, the
+ * atomic protocols propagate their pending commits, and every pending-update queue the handle
+ * still owes a checkpoint (it sent records there that no checkpoint of its own covered) is
+ * checkpointed once, as a background checkpoint would; queues that hold none of its records are
+ * not visited. A checkpoint-all pass instead visits every queue of the database, several times
+ * each, which in a short run cost many times per record what the interval's own checkpoints
+ * cost. The isolating protocols' close leaves their archive to checkpoints (readers roll pages
+ * forward from it), so for them the drain first runs checkpoint-all passes (one archive queue per
+ * tree) until a pass finds nothing left, at most {@link Drain#MAX_PASSES}.
  */
 record DrainPasses(
     int passes, long recordsApplied, long pagesWritten, long millis, boolean quiescent) {
   static final DrainPasses NONE = new DrainPasses(0, 0, 0, 0, true);
 
-  /** Drains {@code db}. */
-  static DrainPasses run(Database db) {
+  /**
+   * Drains and closes {@code db} (of protocol {@code kind}); {@code counted} counts the records
+   * taken from its pending-update queues, which gives those the close applied.
+   */
+  static DrainPasses run(Database db, ProtocolKind kind, AppliedRecords counted) {
     long start = System.nanoTime();
     int passes = 0;
     long records = 0;
     long pages = 0;
-    boolean quiescent = false;
-    while (passes < Drain.MAX_PASSES && !quiescent) {
-      CheckpointSummary pass = db.checkpointAll();
-      passes++;
-      records += pass.recordsApplied();
-      pages += pass.pagesWritten();
-      quiescent = pass.quiescent();
+    boolean quiescent = true;
+    if (kind.accepts(ProtocolOption.ISOLATION)) {
+      quiescent = false;
+      while (passes < Drain.MAX_PASSES && !quiescent) {
+        CheckpointSummary pass = db.checkpointAll();
+        passes++;
+        records += pass.recordsApplied();
+        pages += pass.pagesWritten();
+        quiescent = pass.quiescent() && pass.recordsApplied() == 0;
+      }
+      quiescent = quiescent || passes < Drain.MAX_PASSES;
     }
+    long before = counted.count();
+    db.close();
+    records += counted.count() - before;
+    quiescent &= db.stats().owedCheckpoints() == 0;
     return new DrainPasses(
         passes, records, pages, (System.nanoTime() - start) / 1_000_000, quiescent);
   }
@@ -44,16 +64,27 @@ record DrainPasses(
         quiescent && other.quiescent);
   }
 
-  /** The drain as the report shows it, with the calls started after the interval. */
-  Drain toDrain(MeterSnapshot after, PriceTable paper, PriceTable today) {
+  /**
+   * The drain as the report shows it, with the calls started after the interval ({@code after}):
+   * the pages it wrote are the page puts among them when no pass counted them.
+   */
+  Drain toDrain(
+      MeterSnapshot after, PriceTable paper, PriceTable today, long steadyRecordsApplied) {
+    long puts =
+        pagesWritten > 0
+            ? pagesWritten
+            : after.stats(Operation.STORAGE_PUT).calls()
+                + after.stats(Operation.STORAGE_PUT_IF_ABSENT).calls()
+                + after.stats(Operation.STORAGE_PUT_IF_VERSION).calls();
     return new Drain(
         after.requests(),
         after.cost(paper).doubleValue() * 1000,
         after.cost(today).doubleValue() * 1000,
         passes,
         recordsApplied,
-        pagesWritten,
+        puts,
         millis,
-        quiescent);
+        quiescent,
+        steadyRecordsApplied);
   }
 }

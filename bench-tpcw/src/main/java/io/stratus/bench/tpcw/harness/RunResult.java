@@ -71,6 +71,21 @@ public record RunResult(
     StockAudit stockAudit,
     OwnReads ownReads) {
 
+  /**
+   * Requests per record applied of the interval's own background work (the background without
+   * the drain): the steady-state rate the drain is compared with; 0 when it applied no record.
+   */
+  public double steadyRequestsPerRecord() {
+    long records = drain.steadyRecordsApplied();
+    return records == 0 ? 0 : (double) (backgroundRequests - drain.requests()) / records;
+  }
+
+  /** The same in milli-dollars at 2008 prices. */
+  public double steadyMilliDollarsPerRecord2008() {
+    long records = drain.steadyRecordsApplied();
+    return records == 0 ? 0 : (backgroundMilliDollars2008 - drain.milliDollars2008()) / records;
+  }
+
   /** Whether the run followed its mix, per interaction ({@link MixCompliance}). */
   public List<MixCompliance.Row> mixCompliance() {
     Map<Interaction, Long> counts = new EnumMap<>(Interaction.class);

@@ -28,6 +28,7 @@ import io.stratus.core.Database;
 import io.stratus.core.DatabaseConfig;
 import io.stratus.core.DatabaseStats;
 import io.stratus.protocols.ProtocolOption;
+import io.stratus.protocols.log.PuQueues;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -40,7 +41,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Supplier;
 
 /**
  * Runs a plan of TPC-W runs and writes the report: for each run a fresh database in a namespace of
@@ -165,7 +168,25 @@ public final class TpcwHarness {
         for (ClientHandle c : clients.subList(1, clients.size())) {
           BookstoreSchema.install(c.db());
         }
-        return measure(planned.label(), clients, scale, s, load);
+        ClientHandle[] audit = new ClientHandle[1];
+        try {
+          return measure(
+              planned.label(),
+              clients,
+              scale,
+              s,
+              load,
+              () -> {
+                audit[0] = openClient(cloud.services(), -1, runId, s, meter, scheduler);
+                audit[0].latency().off();
+                BookstoreSchema.install(audit[0].db());
+                return audit[0].db();
+              });
+        } finally {
+          if (audit[0] != null) {
+            audit[0].db().close();
+          }
+        }
       } finally {
         closeAll(clients);
       }
@@ -182,7 +203,8 @@ public final class TpcwHarness {
       Database db,
       InteractionAttribution attribution,
       LockRefusals refusals,
-      LatencySwitch latency) {}
+      LatencySwitch latency,
+      AppliedRecords records) {}
 
   private ClientHandle openClient(
       CloudServices raw,
@@ -193,8 +215,10 @@ public final class TpcwHarness {
       SystemScheduler scheduler) {
     InteractionAttribution attribution = new InteractionAttribution();
     LockRefusals refusals = new LockRefusals();
+    String databaseUri = "tpcw/" + runId;
+    AppliedRecords records = new AppliedRecords(new PuQueues(databaseUri).prefix());
     List<CallInterceptor> interceptors =
-        new ArrayList<>(List.of(attribution, refusals, new MeteringInterceptor(meter)));
+        new ArrayList<>(List.of(attribution, refusals, records, new MeteringInterceptor(meter)));
     LatencySwitch latency =
         new LatencySwitch(
             plan.target.simulatesLatency() && !s.latencyProfile().equals("none")
@@ -203,15 +227,16 @@ public final class TpcwHarness {
     interceptors.add(latency);
     CloudServices services = Decorators.wrap(raw, interceptors.toArray(new CallInterceptor[0]));
     DatabaseConfig.Builder builder =
-        BookstoreSchema.configure(DatabaseConfig.builder(services, "tpcw/" + runId))
+        BookstoreSchema.configure(DatabaseConfig.builder(services, databaseUri))
             .protocol(s.protocol())
             .pageSize(s.pageSize())
             .ttl(s.ttl())
-            .clientId("tpcw-" + runId + (k == 0 ? "" : "-c" + k));
+            .clientId("tpcw-" + runId + (k == 0 ? "" : k < 0 ? "-audit" : "-c" + k));
     if (s.protocol().accepts(ProtocolOption.CHECKPOINTS)) {
       builder.checkpointInterval(s.checkpointInterval()).checkpointSeed(s.seed() + k);
     }
-    return new ClientHandle(Database.open(builder.build()), attribution, refusals, latency);
+    return new ClientHandle(
+        Database.open(builder.build()), attribution, refusals, latency, records);
   }
 
   private static void closeAll(List<ClientHandle> clients) {
@@ -270,15 +295,26 @@ public final class TpcwHarness {
     return summary;
   }
 
+  /**
+   * Measures one run. The drain closes the clients' handles; the stock audit then reads through
+   * a handle {@code auditHandle} opens, whose calls are outside the run.
+   */
   private RunResult measure(
-      String label, List<ClientHandle> clients, Scale scale, RunSettings s, LoadSummary load) {
+      String label,
+      List<ClientHandle> clients,
+      Scale scale,
+      RunSettings s,
+      LoadSummary load,
+      Supplier<Database> auditHandle) {
     long totalMillis = s.warmUp().plus(s.measure()).toMillis();
     double measureStarts = (double) s.warmUp().toMillis() / totalMillis;
     int n = clients.size();
     AtomicReferenceArray<DatabaseStats> atMeasureStart = new AtomicReferenceArray<>(n);
     AtomicReferenceArray<DrainPasses> drained = new AtomicReferenceArray<>(n);
+    // Records taken from the queues by each client at the start of the interval and of its drain.
+    AtomicLongArray recordsAtStart = new AtomicLongArray(n);
+    AtomicLongArray recordsAtDrain = new AtomicLongArray(n);
     StalenessTracker tracker = new StalenessTracker();
-    List<StratusBookstore> bookstores = new ArrayList<>();
     List<Emulator.Client> emulated = new ArrayList<>();
     for (int k = 0; k < n; k++) {
       ClientHandle c = clients.get(k);
@@ -286,14 +322,14 @@ public final class TpcwHarness {
       drained.set(k, DrainPasses.NONE);
       StratusBookstore bookstore =
           new StratusBookstore(c.db(), scale, Clock.systemUTC(), s.seed(), tracker);
-      bookstores.add(bookstore);
       emulated.add(
           new Emulator.Client(
               bookstore,
               c.attribution(),
               () -> {
                 clients.forEach(other -> other.latency().off());
-                drained.set(client, DrainPasses.run(c.db()));
+                recordsAtDrain.set(client, c.records().count());
+                drained.set(client, DrainPasses.run(c.db(), s.protocol(), c.records()));
               }));
     }
     Emulator.ClientsReport reports;
@@ -312,7 +348,9 @@ public final class TpcwHarness {
                   f -> {
                     if (f >= measureStarts) {
                       for (int k = 0; k < n; k++) {
-                        atMeasureStart.compareAndSet(k, null, clients.get(k).db().stats());
+                        if (atMeasureStart.compareAndSet(k, null, clients.get(k).db().stats())) {
+                          recordsAtStart.set(k, clients.get(k).records().count());
+                        }
                       }
                     }
                     bar.stepTo(Math.round(f * totalMillis / 1000));
@@ -323,13 +361,16 @@ public final class TpcwHarness {
       reports = emulator.build().runClients(emulated);
     }
     EmulatorReport report = reports.total();
-    StockAudit audit = bookstores.get(0).auditStock();
+    StockAudit audit =
+        new StratusBookstore(auditHandle.get(), scale, Clock.systemUTC(), s.seed(), tracker)
+            .auditStock();
     long hits = 0;
     long fetches = 0;
     long checkpoints = 0;
     long checkpointsFailed = 0;
     long refusals = 0;
     DrainPasses drain = DrainPasses.NONE;
+    long steadyRecords = 0;
     List<ClientResult> perClient = new ArrayList<>();
     for (int k = 0; k < n; k++) {
       DatabaseStats end = clients.get(k).db().stats();
@@ -343,6 +384,9 @@ public final class TpcwHarness {
       long refused = clients.get(k).refusals().refused();
       refusals += refused;
       drain = drain.plus(drained.get(k));
+      if (atMeasureStart.get(k) != null) {
+        steadyRecords += recordsAtDrain.get(k) - recordsAtStart.get(k);
+      }
       EmulatorReport own = reports.perClient().get(k);
       perClient.add(
           new ClientResult(k, own.wips(), own.total(), own.update(), run, failed, refused));
@@ -367,7 +411,7 @@ public final class TpcwHarness {
             report.errorSamples(),
             tracker.lostUpdates(BookstoreSchema.ITEM),
             tracker.lostUpdates(BookstoreSchema.CUSTOMER),
-            drain.toDrain(report.drain(), paperPrices(s), todayPrices(s)),
+            drain.toDrain(report.drain(), paperPrices(s), todayPrices(s), steadyRecords),
             ServerCost.of(
                 s.placement().equals("ec2") ? n : 0,
                 usedCoordination(report),
@@ -421,15 +465,20 @@ public final class TpcwHarness {
     Drain d = result.drain();
     out.printf(
         Locale.ROOT,
-        "  drain: %d pass(es), %,d records applied, %,d pages, %,d requests,"
-            + " %.3f m$ (2008) in %.1f s%s%n",
-        d.passes(),
+        "  drain: %,d records applied, %,d pages, %,d requests, %.3f m$ (2008) in %.1f s%s;"
+            + " per record %.2f requests, %.5f m$ (2008); the interval's own checkpoints:"
+            + " %,d records, %.2f requests, %.5f m$ per record%n",
         d.recordsApplied(),
         d.pagesWritten(),
         d.requests(),
         d.milliDollars2008(),
         d.millis() / 1000.0,
-        d.quiescent() ? "" : "; work was still pending after the last pass");
+        d.quiescent() ? "" : "; work was still pending after it",
+        d.requestsPerRecord(),
+        d.milliDollarsPerRecord2008(),
+        d.steadyRecordsApplied(),
+        result.steadyRequestsPerRecord(),
+        result.steadyMilliDollarsPerRecord2008());
     out.flush();
     return result;
   }

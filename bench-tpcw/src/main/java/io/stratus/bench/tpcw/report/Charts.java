@@ -138,7 +138,7 @@ final class Charts {
   }
 
   /**
-   * Whether a run's row is drawn: all seventeen rows, or the five update interactions and the
+   * Whether a run's row is drawn: all seventeen rows, or the four update interactions and the
    * "update" group.
    */
   private static boolean drawn(SweepView.Row row, boolean updatesOnly) {

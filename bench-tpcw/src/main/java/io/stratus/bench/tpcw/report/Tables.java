@@ -135,16 +135,19 @@ final class Tables {
     Drain d = run.drain();
     facts.add(
         "drain "
-            + d.passes()
-            + " pass(es), "
             + d.recordsApplied()
             + " records, "
             + d.requests()
             + " requests, "
             + Numbers.sig3(d.milliDollars2008())
-            + " m$ 2008 (in the"
-            + " background work)"
-            + (d.quiescent() ? "" : ", work still pending after it"));
+            + " m$ 2008 (in the background work), "
+            + Numbers.sig3(d.milliDollarsPerRecord2008())
+            + " m$ per record; the interval's own checkpoints "
+            + d.steadyRecordsApplied()
+            + " records, "
+            + Numbers.sig3(run.steadyMilliDollarsPerRecord2008())
+            + " m$ per record"
+            + (d.quiescent() ? "" : "; work still pending after it"));
     ServerCost server = run.serverCost();
     facts.add(
         "machines per WI "

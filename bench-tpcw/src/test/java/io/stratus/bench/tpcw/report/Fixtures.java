@@ -134,7 +134,7 @@ final class Fixtures {
             List.of("IOException: \"timeout\" at C:\\path", "tab\there\u0001bell"),
             2,
             1,
-            new Drain(7, 0.01, 0.002, 5, 40, 3, 900, false),
+            new Drain(7, 0.01, 0.002, 5, 40, 3, 900, false, 400),
             ServerCost.of(1, true, 25, 312),
             4,
             List.of(
@@ -286,7 +286,7 @@ final class Fixtures {
         List.of(),
         0,
         0,
-        new Drain(12, bg / 10, bg / 40, 1, 30, 2, 400, true),
+        new Drain(12, bg / 10, bg / 40, 1, 30, 2, 400, true, 300),
         ServerCost.of(1, p != ProtocolKind.NAIVE, 25, total),
         0,
         List.of(),
