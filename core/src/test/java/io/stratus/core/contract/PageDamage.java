@@ -190,7 +190,8 @@ final class PageDamage {
   /**
    * The counts of corrupt pages by the live {@code handles} after the passes that precede the
    * repair (the first handle ran them; {@code last} is its last pass): each damaged page counted
-   * at most once per handle, and at least one counted by a handle whose checkpoints gave up.
+   * at most once per handle, and at least one counted by a handle whose checkpoints gave up on a
+   * damaged page.
    */
   SoakResult.Judgement counted(List<Database> handles, CheckpointSummary last) {
     Map<String, Integer> kinds = new TreeMap<>();
@@ -201,7 +202,8 @@ final class PageDamage {
         note(kinds, descriptions, "corrupt-pages-counted-twice", counted + " of " + pages());
       }
     }
-    if (last.failures() > 0 && handles.get(0).stats().corruptPages() == 0) {
+    if (last.failureReasons().stream().anyMatch(PageDamage::isDamage)
+        && handles.get(0).stats().corruptPages() == 0) {
       note(kinds, descriptions, "damage-not-counted", "checkpoints failed: " + last);
     }
     return new SoakResult.Judgement(0, kinds, 0, descriptions);
@@ -241,11 +243,26 @@ final class PageDamage {
         continue; // a restarted service still refusing: the next pass comes later
       }
       c.runBackground();
-      boolean quiet = last.recordsApplied() == 0 && last.pagesWritten() == 0;
+      // A pass that failed for another reason than the damage (a put that lost a race with the
+      // other handles' checkpoints of this pass) may still make progress: not quiet.
+      boolean quiet =
+          last.recordsApplied() == 0 && last.pagesWritten() == 0 && failedOnlyOnDamage(last);
       idle = quiet ? idle + 1 : 0;
     }
     c.clock.advance(ContractCloud.TTL.plus(c.staleWindow).plusSeconds(1));
     return last;
+  }
+
+  /** Whether every failure of {@code s} (as far as it kept their reasons) met a damaged page. */
+  private static boolean failedOnlyOnDamage(CheckpointSummary s) {
+    return s.failures() == 0
+        || (s.failureReasons().size() == s.failures()
+            && s.failureReasons().stream().allMatch(PageDamage::isDamage));
+  }
+
+  /** Whether a checkpoint's failure reason is a damaged page. */
+  private static boolean isDamage(String reason) {
+    return reason.contains("corrupt");
   }
 
   /**
