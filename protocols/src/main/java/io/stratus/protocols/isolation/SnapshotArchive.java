@@ -339,12 +339,17 @@ final class SnapshotArchive {
       return out;
     }
 
+    /**
+     * Makes the cache complete for (lo, hi]. Every receive completes before anything changes: a
+     * failed one leaves the cache as it was, never claiming a range whose versions it dropped.
+     */
     private void cover(String rootUri, long lo, long hi) {
       if (empty || hi < coveredLo || lo > coveredHi) {
+        List<Version> fresh = fetch(rootUri, lo, hi);
         byCommit.clear();
         byKey.clear();
         size = 0;
-        add(fetch(rootUri, lo, hi));
+        add(fresh);
         coveredLo = lo;
         coveredHi = hi;
         empty = false;
