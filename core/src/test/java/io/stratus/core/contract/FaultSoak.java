@@ -204,8 +204,12 @@ final class FaultSoak {
     }
 
     void faultsOn(boolean on) {
+      faultsOn(on, on);
+    }
+
+    void faultsOn(boolean on, boolean crashes) {
       switched.switchTo(on);
-      crashesOn = on;
+      crashesOn = on && crashes;
     }
   }
 
@@ -345,7 +349,8 @@ final class FaultSoak {
                 : -1;
         for (int round = 0; round < ROUNDS; round++) {
           workload.beforeRound(round, new Random(seed * 6007L + round));
-          clients.forEach(cl -> cl.faultsOn(true));
+          boolean replaceable = handlesMayBeReplaced(round);
+          clients.forEach(cl -> cl.faultsOn(true, replaceable));
           // The gated checkpoint must find the round's records still queued.
           boolean interleaved = settings.interleaved() && round != gatedRound;
           List<Future<?>> work = new ArrayList<>();
@@ -375,14 +380,14 @@ final class FaultSoak {
           if (round == gatedRound) {
             clients.forEach(cl -> cl.faultsOn(false));
             gatedCheckpoint(c, round); // before anything else checkpoints the round's records
-            clients.forEach(cl -> cl.faultsOn(true));
+            clients.forEach(cl -> cl.faultsOn(true, replaceable));
           }
           c.runBackground();
           if (random.nextBoolean()) {
             Client cp = clients.get(random.nextInt(clients.size()));
             ContractCloud.quietly(() -> survive(() -> cp.db.checkpointAll()));
           }
-          boolean restarted = round == settings.restartRound() && restart();
+          boolean restarted = round == settings.restartRound() && replaceable && restart();
           clients.forEach(cl -> cl.faultsOn(false));
           replaceTheDead(c);
           if (restarted && workload.newHandlesNeedSettling()) {
@@ -444,9 +449,17 @@ final class FaultSoak {
     Database settler = clients.get(0).db;
     CheckpointSummary last = PageDamage.settle(c, settler, others(settler));
     Database reader = c.open(config("damage-reader." + seed, new StepExecutor()));
+    SoakResult.Judgement readable = workload.judgeReadable(reader);
+    if (kind.accepts(ProtocolOption.WRITER_LANES)) {
+      // Writer chains hold at most MAX_HELD counters per page header: beyond that, a writer's
+      // later records for healthy pages wait behind the damage too (documented), so what a
+      // readable key misses here is tallied, not judged; the judgement after the repair is.
+      readable.anomalies().forEach((k, v) -> faults.merge(k + "-waiting", v, Integer::sum));
+      readable = readable.withoutFindings();
+    }
     whileDamaged =
         whileDamaged
-            .plus(workload.judgeReadable(reader))
+            .plus(readable)
             .plus(damage.counted(clients.stream().map(cl -> cl.db).toList(), last))
             .plus(damage.repair(c, reader));
     faults.merge("repaired-page", damage.pages().size(), Integer::sum);
@@ -552,6 +565,21 @@ final class FaultSoak {
       c.cloud.restartCounterService();
       faults.merge("counter-service-restart", 1, Integer::sum);
     }
+  }
+
+  /**
+   * Whether a client may crash or restart in {@code round}, and so be replaced by a new handle at
+   * its end: not while pages are damaged if the workload's new handles must start on a settled
+   * database (the bank without isolation reads what it then overwrites; records behind damage
+   * cannot settle, and beyond the held counters' bound a writer's later records wait too, so a
+   * new handle would read values its predecessor already changed — a lost update the protocols
+   * without isolation allow across handles).
+   */
+  private boolean handlesMayBeReplaced(int round) {
+    return !workload.newHandlesNeedSettling()
+        || settings.damageRound() < 0
+        || round < settings.damageRound()
+        || round > settings.damageEnd(ROUNDS);
   }
 
   /** Replaces every crashed client: a survivor recovers its work, a new handle takes its slot. */

@@ -36,6 +36,11 @@ record SoakResult(
   record Judgement(
       int transactions, Map<String, Integer> anomalies, int lostWrites, List<String> descriptions) {
 
+    /** This judgement's transactions, without its findings. */
+    Judgement withoutFindings() {
+      return new Judgement(transactions, Map.of(), 0, List.of());
+    }
+
     /** This judgement and {@code other}'s findings (its transactions are counted here already). */
     Judgement plus(Judgement other) {
       Map<String, Integer> kinds = new TreeMap<>(anomalies);
