@@ -13,11 +13,13 @@ import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.WriterIds;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -286,6 +288,52 @@ class WriteChainsTest {
     assertThat(LogMessages.unpack(messages.get(0))).containsExactly(c1);
   }
 
+  private static final long MINUTE = 60_000;
+  private static final long HORIZON = 15 * MINUTE;
+  private static final long DEATH = 5 * MINUTE;
+
+  /** When the idle chains of the retirement cases last advanced. */
+  private static final long T0 = 1_000 * MINUTE;
+
+  /** The lease of {@link #INCARNATION} is free; every other writer's is held. */
+  private static final Function<String, WriterLeases.State> OURS_FREE =
+      w -> w.startsWith("a#") ? WriterLeases.State.FREE : WriterLeases.State.ALIVE;
+
+  /**
+   * {@link #PAGE} whose header holds lane 0 of {@link #INCARNATION} at counter 3, idle since
+   * {@link #T0}, beside 12 other writers' chains: past half of {@link #budget}, so retirement runs.
+   */
+  private static Map<String, Long> idleAmongOthers() {
+    Map<String, Long> counters = new HashMap<>();
+    counters.put(WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE), 3L);
+    for (int i = 0; i < 12; i++) {
+      counters.put(WriteChains.key(WriterIds.of("w" + i + "#k1-0001", 0), false, PAGE), 1L);
+    }
+    return counters;
+  }
+
+  /** A header budget 64 bytes above what {@code counters} take. */
+  private static int budget(Map<String, Long> counters) {
+    return WriteChains.headerBytes(counters, List.of()) + 64;
+  }
+
+  /** One checkpoint of {@code records} into {@code page} at {@code now}, nothing blocked. */
+  private static WriteChains.Filtered pass(
+      List<LogRecord> records,
+      Page page,
+      boolean tree,
+      long now,
+      int budget,
+      Function<String, WriterLeases.State> leases) {
+    return WriteChains.filter(
+        records,
+        page,
+        tree,
+        page.uri(),
+        r -> false,
+        new WriteChains.Policy(now, budget, HORIZON, DEATH, leases));
+  }
+
   /**
    * A free writer lease is counted, not believed: a lock-service restart frees every live
    * writer's lease until its next renewal. A chain past the horizon is retired only when its lease
@@ -294,69 +342,32 @@ class WriteChainsTest {
    */
   @Test
   void aChainIsRetiredOnlyOnceItsLeaseWasFoundFreeForADeathTime() {
-    long minute = 60_000;
-    long horizon = 15 * minute;
-    long death = 5 * minute;
     String idle = WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE);
-    Map<String, Long> counters = new java.util.HashMap<>();
-    counters.put(idle, 3L);
-    for (int i = 0; i < 12; i++) { // other writers' entries: the header is past half its budget
-      counters.put(WriteChains.key(WriterIds.of("w" + i + "#k1-0001", 0), false, PAGE), 1L);
-    }
-    long t0 = 1_000 * minute;
+    Map<String, Long> counters = idleAmongOthers();
+    int budget = budget(counters);
     Page page =
-        new ChainState(counters, Map.of(idle, (int) (t0 / minute)), List.of())
+        new ChainState(counters, Map.of(idle, (int) (T0 / MINUTE)), List.of())
             .writeTo(Page.builder(PAGE, PageKind.LEAF).build());
-    int budget = WriteChains.headerBytes(counters, List.of()) + 64;
-    java.util.function.Function<String, WriterLeases.State> free =
-        w -> w.startsWith("a#") ? WriterLeases.State.FREE : WriterLeases.State.ALIVE;
-    java.util.function.Function<String, WriterLeases.State> held = w -> WriterLeases.State.ALIVE;
+    Function<String, WriterLeases.State> held = w -> WriterLeases.State.ALIVE;
 
-    long t1 = t0 + horizon + 2 * minute; // past the horizon; the lease free (a restart?)
-    WriteChains.Filtered first =
-        WriteChains.filter(
-            List.of(),
-            page,
-            false,
-            PAGE,
-            r -> false,
-            new WriteChains.Policy(t1, budget, horizon, death, free));
+    long t1 = T0 + HORIZON + 2 * MINUTE; // past the horizon; the lease free (a restart?)
+    WriteChains.Filtered first = pass(List.of(), page, false, t1, budget, OURS_FREE);
     assertThat(first.counters()).containsKey(idle);
-    assertThat(first.free()).containsEntry(idle, (int) (t1 / minute));
+    assertThat(first.free()).containsEntry(idle, (int) (t1 / MINUTE));
     page = first.header(page);
 
     // Found held in between (the writer renewed): the count starts over.
-    WriteChains.Filtered renewed =
-        WriteChains.filter(
-            List.of(),
-            page,
-            false,
-            PAGE,
-            r -> false,
-            new WriteChains.Policy(t1 + minute, budget, horizon, death, held));
+    WriteChains.Filtered renewed = pass(List.of(), page, false, t1 + MINUTE, budget, held);
     assertThat(renewed.free()).doesNotContainKey(idle);
     page = renewed.header(page);
     WriteChains.Filtered again =
-        WriteChains.filter(
-            List.of(),
-            page,
-            false,
-            PAGE,
-            r -> false,
-            new WriteChains.Policy(t1 + death + 2 * minute, budget, horizon, death, free));
+        pass(List.of(), page, false, t1 + DEATH + 2 * MINUTE, budget, OURS_FREE);
     assertThat(again.counters()).as("free again, but not for a death time").containsKey(idle);
     page = again.header(page);
     assertThat(ChainState.of(page).freeMinutes()).containsKey(idle);
 
-    long t2 = t1 + 2 * death + 4 * minute;
-    WriteChains.Filtered dead =
-        WriteChains.filter(
-            List.of(),
-            page,
-            false,
-            PAGE,
-            r -> false,
-            new WriteChains.Policy(t2, budget, horizon, death, free));
+    long t2 = t1 + 2 * DEATH + 4 * MINUTE;
+    WriteChains.Filtered dead = pass(List.of(), page, false, t2, budget, OURS_FREE);
     assertThat(dead.counters()).doesNotContainKey(idle);
     assertThat(dead.retired()).isEqualTo(1);
     assertThat(dead.free()).isEmpty();
@@ -370,51 +381,30 @@ class WriteChainsTest {
    */
   @Test
   void aChainRetiredWhileItsWriterLivedResumesWhereItStopped() {
-    long minute = 60_000;
-    long horizon = 15 * minute;
-    long death = 5 * minute;
-    String writer = WriterIds.of(INCARNATION, 0);
-    String idle = WriteChains.key(writer, false, PAGE);
-    Map<String, Long> counters = new java.util.HashMap<>();
-    counters.put(idle, 3L);
-    for (int i = 0; i < 12; i++) { // other writers' entries: the header is past half its budget
-      counters.put(WriteChains.key(WriterIds.of("w" + i + "#k1-0001", 0), false, PAGE), 1L);
-    }
-    long t0 = 1_000 * minute;
+    String idle = WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE);
+    Map<String, Long> counters = idleAmongOthers();
+    int budget = budget(counters);
     Page page =
-        new ChainState(counters, Map.of(idle, (int) (t0 / minute)), List.of())
+        new ChainState(counters, Map.of(idle, (int) (T0 / MINUTE)), List.of())
             .writeTo(Page.builder(PAGE, PageKind.LEAF).build());
-    int budget = WriteChains.headerBytes(counters, List.of()) + 64;
-    java.util.function.Function<String, WriterLeases.State> free =
-        w -> w.startsWith("a#") ? WriterLeases.State.FREE : WriterLeases.State.ALIVE;
-    long t1 = t0 + horizon + 2 * minute;
-    for (long t : new long[] {t1, t1 + 2 * death + 4 * minute}) {
-      page =
-          WriteChains.filter(
-                  List.of(),
-                  page,
-                  false,
-                  PAGE,
-                  r -> false,
-                  new WriteChains.Policy(t, budget, horizon, death, free))
-              .header(page);
+    long t1 = T0 + HORIZON + 2 * MINUTE;
+    for (long t : new long[] {t1, t1 + 2 * DEATH + 4 * MINUTE}) {
+      page = pass(List.of(), page, false, t, budget, OURS_FREE).header(page);
     }
     assertThat(ChainState.of(page).counters()).doesNotContainKey(idle);
     assertThat(ChainState.of(page).retired())
         .containsExactly(new ChainState.Retired(idle.hashCode(), 3));
+    long later = t1 + 3 * DEATH;
 
     // The writer lived on: its next records arrive, with a redelivered copy of one applied before.
-    LogRecord old = rec(0, 2, "old", 20);
-    LogRecord r4 = rec(0, 4, "r4", 40);
-    LogRecord r5 = rec(0, 5, "r5", 50);
     WriteChains.Filtered resumed =
-        WriteChains.filter(
-            List.of(r5, old, r4),
+        pass(
+            List.of(rec(0, 5, "r5", 50), rec(0, 2, "old", 20), rec(0, 4, "r4", 40)),
             page,
             false,
-            PAGE,
-            r -> false,
-            new WriteChains.Policy(t1 + 3 * death, budget, horizon, death, free));
+            later,
+            budget,
+            OURS_FREE);
     assertThat(values(resumed.apply())).containsExactly("r4", "r5");
     assertThat(values(resumed.leftovers())).containsExactly("old");
     assertThat(resumed.deferred()).isEmpty();
@@ -423,24 +413,18 @@ class WriteChainsTest {
 
     // A sibling lane's record that must follow the retired chain's third record: met.
     WriteChains.Filtered sibling =
-        WriteChains.filter(
+        pass(
             List.of(rec(1, 1, "c1", 60, new LaneDependency(0, 3))),
             page,
             false,
-            PAGE,
-            r -> false,
-            new WriteChains.Policy(t1 + 3 * death, budget, horizon, death, free));
+            later,
+            budget,
+            OURS_FREE);
     assertThat(values(sibling.apply())).containsExactly("c1");
 
     // A gap after the retired counter waits, like any gap.
     WriteChains.Filtered gap =
-        WriteChains.filter(
-            List.of(rec(0, 5, "r5", 50)),
-            page,
-            false,
-            PAGE,
-            r -> false,
-            new WriteChains.Policy(t1 + 3 * death, budget, horizon, death, free));
+        pass(List.of(rec(0, 5, "r5", 50)), page, false, later, budget, OURS_FREE);
     assertThat(gap.apply()).isEmpty();
     assertThat(values(gap.deferred())).containsExactly("r5");
     assertThat(gap.leftovers()).isEmpty();
@@ -453,35 +437,22 @@ class WriteChainsTest {
    */
   @Test
   void aSplitRootsDataPageChainsAreRetiredByTheTreesCheckpoints() {
-    long minute = 60_000;
-    long horizon = 15 * minute;
-    long death = 5 * minute;
     String root = "db/c/t/root";
-    long t0 = 1_000 * minute;
-    Map<String, Long> counters = new java.util.HashMap<>();
-    Map<String, Integer> applied = new java.util.HashMap<>();
+    Map<String, Long> counters = new HashMap<>();
+    Map<String, Integer> applied = new HashMap<>();
     for (int i = 0; i < 6; i++) {
       String key = WriteChains.key(WriterIds.of("gone" + i + "#k1-0001", 0), false, root);
       counters.put(key, 4L);
-      applied.put(key, (int) (t0 / minute));
+      applied.put(key, (int) (T0 / MINUTE));
     }
     Page page =
         new ChainState(counters, applied, List.of())
             .writeTo(Page.builder(root, PageKind.INNER).level(1).build());
     int budget = WriteChains.headerBytes(counters, List.of()) + 32;
-    java.util.function.Function<String, WriterLeases.State> free = w -> WriterLeases.State.FREE;
-    long t1 = t0 + horizon + 2 * minute;
+    long t1 = T0 + HORIZON + 2 * MINUTE;
     for (int pass = 0; pass < 4; pass++) { // a few probes per checkpoint
-      long t = t1 + pass * (2 * death + 4 * minute);
-      page =
-          WriteChains.filter(
-                  List.of(),
-                  page,
-                  true,
-                  root,
-                  r -> false,
-                  new WriteChains.Policy(t, budget, horizon, death, free))
-              .header(page);
+      long t = t1 + pass * (2 * DEATH + 4 * MINUTE);
+      page = pass(List.of(), page, true, t, budget, w -> WriterLeases.State.FREE).header(page);
     }
     ChainState after = ChainState.of(page);
     assertThat(after.counters()).hasSizeLessThan(6); // retired until the header is half the budget
