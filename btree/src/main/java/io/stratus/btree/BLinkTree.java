@@ -321,13 +321,16 @@ public final class BLinkTree {
   }
 
   /**
-   * {@link #applySorted(PageStore, List)}, passing every leaf the changes alter through {@code
-   * changedLeaf} before it is written (and split): how a checkpoint stamps the leaves it changed
-   * with what they now reflect, sized with the stamp.
+   * {@link #applySorted(PageStore, List)}, passing every leaf the batch lands on through {@code
+   * landedLeaf} before it is written (and split), and writing a leaf when the changes or {@code
+   * landedLeaf} alter it: how a checkpoint stamps each leaf whose key range it applied with what
+   * the leaf now reflects, sized with the stamp — also a leaf whose entries the changes leave as
+   * they were (a delete of a key it lacks, an insert the batch deletes again), whose old stamp
+   * would otherwise send readers to records the checkpoint has consumed.
    */
   public void applySorted(
-      PageStore store, List<TreeChange> changes, UnaryOperator<Page> changedLeaf) {
-    apply(store, changes, 0, changedLeaf);
+      PageStore store, List<TreeChange> changes, UnaryOperator<Page> landedLeaf) {
+    apply(store, changes, 0, landedLeaf);
   }
 
   /**
@@ -341,7 +344,7 @@ public final class BLinkTree {
   }
 
   private void apply(
-      PageStore store, List<TreeChange> changes, long forgetBefore, UnaryOperator<Page> changed) {
+      PageStore store, List<TreeChange> changes, long forgetBefore, UnaryOperator<Page> landed) {
     int pageSize = store.pageSize();
     for (TreeChange c : changes) {
       if (c.kind() == TreeChange.Kind.PUT) {
@@ -358,8 +361,9 @@ public final class BLinkTree {
         j++;
       }
       Page merged = LeafMerge.merge(leaf, sorted, i, j, forgetBefore);
-      if (merged != null) {
-        splitter.writeOrSplit(store, changed.apply(merged));
+      Page out = landed.apply(merged != null ? merged : leaf);
+      if (merged != null || !out.equals(leaf)) {
+        splitter.writeOrSplit(store, out);
       }
       i = j;
     }

@@ -483,6 +483,50 @@ class SnapshotIsolationTest {
     }
   }
 
+  /**
+   * A record inserted and deleted again between two checkpoints leaves its leaf as it was. The
+   * checkpoint that applies both must still stamp the leaf with what it now reflects: once the two
+   * records are collected, a handle that rolls its copy of the leaf forward from the old stamp
+   * with the insert still in its archive cache, and the delete gone from the queue, would read
+   * the deleted record again.
+   */
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT"})
+  void aLeafTheCheckpointLeavesAsItWasIsStampedWithWhatItReflects(
+      ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      Database a = f.open(snapshot(f, kind, "a", ex));
+      load(a, 300); // several leaves: the root's own stamp says nothing of theirs
+      a.run(
+          tx -> {
+            tx.create("items", Key.of(1000), Fixture.bytes("new"));
+            return null;
+          });
+      String inserted = a.read(tx -> read(tx, 1000));
+      assertThat(inserted).as("rolled forward; the insert is cached").isEqualTo("new");
+      a.run(
+          tx -> {
+            assertThat(tx.delete("items", Key.of(1000))).isTrue();
+            return null;
+          });
+      ex.runAll(); // the commits' clean-up and background checkpoints
+      a.checkpointAll(); // insert and delete of one key: the leaf's entries stay as they were
+      f.clock.advance(Duration.ofMinutes(3)); // past lease + transaction timeout and the TTL
+      a.checkpointAll(); // a new mark, then the collection
+      String queue = Fixture.DB + "/si/log/" + Fixture.DB + "/c/items/root";
+      assertThat(CloudFutures.await(f.services().advancedQueues().receiveAfterId(queue, 10, 0)))
+          .as("collected")
+          .isEmpty();
+      String afterDelete = a.read(tx -> read(tx, 1000));
+      assertThat(afterDelete).as("the writer reads its delete").isNull();
+      assertThat(Fixture.itemsByKey(a)).doesNotContainKey("1000").hasSize(300);
+      assertThat(Fixture.itemsByKey(f.open(snapshot(f, kind, "fresh", ex))))
+          .doesNotContainKey("1000")
+          .hasSize(300);
+    }
+  }
+
   /** Serves one URI's reads with an old item, as a stale replica of eventual storage would. */
   private static final class StaleItem implements CallInterceptor {
     private final String uri;

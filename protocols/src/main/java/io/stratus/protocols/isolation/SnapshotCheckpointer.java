@@ -45,8 +45,9 @@ import java.util.function.LongSupplier;
  * the recovery check: every commit up to it is in the archive); read the root fresh and the commit
  * id through which the archive was applied ({@link SnapshotState#appliedThrough}); receive the
  * archive's records in between; apply them — per key the newest — with {@link
- * BLinkTree#applySorted}, stamping each changed leaf with {@code target} before it is written and
- * split (the pieces keep the stamp, {@link PieceState#COPIED}); rewrite the root last with a mark
+ * BLinkTree#applySorted}, stamping every leaf the records land on with {@code target} before it is
+ * written and split (the pieces keep the stamp, {@link PieceState#COPIED}) — also one whose entries
+ * they leave as they were, such as a key inserted and deleted again since the last run; rewrite the root last with a mark
  * ({@code now}, {@code target}). Every page is put on the version read (conditional puts) and the
  * root only after all others succeeded, so a run that dies or loses a race leaves the mark where
  * it was and the next run applies the same records again (redo records with full after images,
@@ -55,8 +56,10 @@ import java.util.function.LongSupplier;
  * <p><b>Why the stamp is exact.</b> A leaf stamped {@code c} holds, for its key range, the newest
  * record up to {@code c} of every key, and the archive holds no record of its range between its
  * stamp and the root's mark of the time it was read (the run that advanced the mark wrote every
- * leaf with such records first). A reader rolls a leaf forward or back from its stamp with the
- * records of its range ({@link SnapshotView}).
+ * leaf with such records first, changed or not). A reader rolls a leaf forward or back from its
+ * stamp with the records of its range ({@link SnapshotView}); a leaf left at an older stamp would
+ * need records the collection may take, and a reader with part of them cached (an insert, not the
+ * delete after it) would read a state that never was.
  *
  * <p><b>Garbage collection</b> after a run: a record may go once (a) every copy of every page a
  * reader may still be given reflects it — its commit id is at most the mark the root had {@link
