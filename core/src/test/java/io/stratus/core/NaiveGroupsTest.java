@@ -191,12 +191,12 @@ class NaiveGroupsTest {
   }
 
   /** The stored page. */
-  private static Page stored(Fixture f, String uri) {
+  static Page stored(Fixture f, String uri) {
     byte[] payload = CloudFutures.await(f.services().storage().get(uri)).orElseThrow().payload();
     return PageCodec.decode(uri, payload);
   }
 
-  private static List<String> children(Page inner) {
+  static List<String> children(Page inner) {
     List<String> uris = new ArrayList<>();
     for (int i = 0; i < inner.entryCount(); i++) {
       uris.add(new String(inner.value(i), StandardCharsets.UTF_8));
@@ -204,7 +204,7 @@ class NaiveGroupsTest {
     return uris;
   }
 
-  private static long firstKey(Page leaf) {
+  static long firstKey(Page leaf) {
     return Key.ofBytes(leaf.key(0)).decoder().nextLong();
   }
 

@@ -4,14 +4,11 @@ import static io.stratus.core.Fixture.PAGE_SIZE;
 import static io.stratus.core.Fixture.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.core.Finding.Kind;
 import io.stratus.pagemanager.Page;
-import io.stratus.pagemanager.PageCodec;
 import io.stratus.protocols.StorageLayout;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -65,11 +62,11 @@ class NaiveHandlesTest {
       }
       Database b = f.open();
       assertThat(Fixture.itemsByKey(b)).hasSameSizeAs(expected); // B caches root and leaves
-      List<String> children = children(stored(f, ROOT));
+      List<String> children = NaiveGroupsTest.children(NaiveGroupsTest.stored(f, ROOT));
       assertThat(children).as("an inner root over leaves").hasSizeGreaterThanOrEqualTo(4);
       String l = children.get(1);
-      Page before = stored(f, l);
-      long low = firstKey(before);
+      Page before = NaiveGroupsTest.stored(f, l);
+      long low = NaiveGroupsTest.firstKey(before);
 
       // A: records on L until the last one does not fit: one split of L, one new separator.
       Map<Long, String> aRecords = new TreeMap<>();
@@ -80,10 +77,12 @@ class NaiveHandlesTest {
         grown = grown.withPut(Key.of(k).toBytes(), bytes(t));
       }
       createAll(a, aRecords, expected);
-      Page split = stored(f, l);
+      Page split = NaiveGroupsTest.stored(f, l);
       assertThat(split.rightSibling()).as("A split L").isNotEqualTo(before.rightSibling());
       String m = split.rightSibling().orElseThrow();
-      assertThat(children(stored(f, ROOT))).as("the root names A's new leaf").contains(m);
+      assertThat(NaiveGroupsTest.children(NaiveGroupsTest.stored(f, ROOT)))
+          .as("the root names A's new leaf")
+          .contains(m);
 
       // B: records on L, written against B's copy of L from before A's split.
       Map<Long, String> bRecords = new TreeMap<>();
@@ -115,11 +114,11 @@ class NaiveHandlesTest {
 
   /** Every leaf the root names is on the leaf chain. */
   private static void assertChain(Fixture f) {
-    List<String> children = children(stored(f, ROOT));
+    List<String> children = NaiveGroupsTest.children(NaiveGroupsTest.stored(f, ROOT));
     List<String> chain = new ArrayList<>();
     for (String uri = children.get(0); uri != null; ) {
       chain.add(uri);
-      uri = stored(f, uri).rightSibling().orElse(null);
+      uri = NaiveGroupsTest.stored(f, uri).rightSibling().orElse(null);
     }
     assertThat(chain).as("the leaf chain").containsAll(children);
   }
@@ -141,23 +140,5 @@ class NaiveHandlesTest {
       s.append((char) ('a' + s.length() % 26));
     }
     return s.toString();
-  }
-
-  /** The stored page. */
-  private static Page stored(Fixture f, String uri) {
-    byte[] payload = CloudFutures.await(f.services().storage().get(uri)).orElseThrow().payload();
-    return PageCodec.decode(uri, payload);
-  }
-
-  private static List<String> children(Page inner) {
-    List<String> uris = new ArrayList<>();
-    for (int i = 0; i < inner.entryCount(); i++) {
-      uris.add(new String(inner.value(i), StandardCharsets.UTF_8));
-    }
-    return uris;
-  }
-
-  private static long firstKey(Page leaf) {
-    return Key.ofBytes(leaf.key(0)).decoder().nextLong();
   }
 }
