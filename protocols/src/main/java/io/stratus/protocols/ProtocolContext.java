@@ -59,37 +59,7 @@ public record ProtocolContext(
    */
   public static final int DEFAULT_WRITER_LANES = 32;
 
-  /** A context whose waits between polls park the thread ({@link Pause#PARK}). */
-  public ProtocolContext(
-      CloudServices services,
-      String databaseUri,
-      String clientId,
-      Clock clock,
-      CrashPoints crashPoints,
-      BufferPool bufferPool,
-      Duration checkpointInterval,
-      Executor checkpointExecutor,
-      CheckpointSettings checkpoints,
-      int writerLanes,
-      IsolationSettings isolation,
-      DamageReports damage) {
-    this(
-        services,
-        databaseUri,
-        clientId,
-        clock,
-        crashPoints,
-        bufferPool,
-        checkpointInterval,
-        checkpointExecutor,
-        checkpoints,
-        writerLanes,
-        isolation,
-        damage,
-        Pause.PARK);
-  }
-
-  /** A context with damage reports of its own. */
+  /** A context with damage reports of its own, whose waits park the thread. */
   public ProtocolContext(
       CloudServices services,
       String databaseUri,
@@ -114,7 +84,8 @@ public record ProtocolContext(
         checkpoints,
         writerLanes,
         isolation,
-        new DamageReports());
+        new DamageReports(),
+        Pause.PARK);
   }
 
   /** A context with the default isolation settings. */

@@ -305,11 +305,20 @@ class WriteChainsTest {
    */
   private static Map<String, Long> idleAmongOthers() {
     Map<String, Long> counters = new HashMap<>();
-    counters.put(WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE), 3L);
+    counters.put(IDLE, 3L);
     for (int i = 0; i < 12; i++) {
       counters.put(WriteChains.key(WriterIds.of("w" + i + "#k1-0001", 0), false, PAGE), 1L);
     }
     return counters;
+  }
+
+  /** The key of the idle chain of {@link #idleAmongOthers}. */
+  private static final String IDLE = WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE);
+
+  /** {@link #PAGE} with the header of {@link #idleAmongOthers}. */
+  private static Page idlePage() {
+    return new ChainState(idleAmongOthers(), Map.of(IDLE, (int) (T0 / MINUTE)), List.of())
+        .writeTo(Page.builder(PAGE, PageKind.LEAF).build());
   }
 
   /** A header budget 64 bytes above what {@code counters} take. */
@@ -342,12 +351,9 @@ class WriteChainsTest {
    */
   @Test
   void aChainIsRetiredOnlyOnceItsLeaseWasFoundFreeForADeathTime() {
-    String idle = WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE);
-    Map<String, Long> counters = idleAmongOthers();
-    int budget = budget(counters);
-    Page page =
-        new ChainState(counters, Map.of(idle, (int) (T0 / MINUTE)), List.of())
-            .writeTo(Page.builder(PAGE, PageKind.LEAF).build());
+    String idle = IDLE;
+    int budget = budget(idleAmongOthers());
+    Page page = idlePage();
     Function<String, WriterLeases.State> held = w -> WriterLeases.State.ALIVE;
 
     long t1 = T0 + HORIZON + 2 * MINUTE; // past the horizon; the lease free (a restart?)
@@ -381,12 +387,9 @@ class WriteChainsTest {
    */
   @Test
   void aChainRetiredWhileItsWriterLivedResumesWhereItStopped() {
-    String idle = WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE);
-    Map<String, Long> counters = idleAmongOthers();
-    int budget = budget(counters);
-    Page page =
-        new ChainState(counters, Map.of(idle, (int) (T0 / MINUTE)), List.of())
-            .writeTo(Page.builder(PAGE, PageKind.LEAF).build());
+    String idle = IDLE;
+    int budget = budget(idleAmongOthers());
+    Page page = idlePage();
     long t1 = T0 + HORIZON + 2 * MINUTE;
     for (long t : new long[] {t1, t1 + 2 * DEATH + 4 * MINUTE}) {
       page = pass(List.of(), page, false, t, budget, OURS_FREE).header(page);
