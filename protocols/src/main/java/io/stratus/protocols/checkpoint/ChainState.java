@@ -101,11 +101,45 @@ public record ChainState(
 
   /** The chain state of {@code page} (empty when it has none). */
   public static ChainState of(Page page) {
+    ChainState stored;
     try {
-      return page.protocolState(DECODER);
+      stored = page.protocolState(DECODER);
     } catch (CorruptPageException e) {
       throw new CorruptPageException(page.uri(), e.getMessage(), e);
     }
+    return WriteChains.anyKeyWithUri(stored.counters.keySet())
+        ? stored.keyedFor(page.uri())
+        : stored;
+  }
+
+  /**
+   * This state, read from the page at {@code uri}, with every key in its current form ({@link
+   * WriteChains#currentKey}): data-page keys that carried the page's URI lose it, and those that
+   * carried another page's (copies) are dropped with their times and held counters.
+   */
+  private ChainState keyedFor(String uri) {
+    Map<String, Long> c = new HashMap<>();
+    Map<String, Integer> applied = new HashMap<>();
+    Map<String, Integer> free = new HashMap<>();
+    Map<String, List<Long>> h = new HashMap<>();
+    for (Map.Entry<String, Long> e : counters.entrySet()) {
+      String stored = e.getKey();
+      String key = WriteChains.currentKey(stored, uri);
+      if (key == null) {
+        continue;
+      }
+      c.put(key, e.getValue());
+      if (appliedMinutes.containsKey(stored)) {
+        applied.put(key, appliedMinutes.get(stored));
+      }
+      if (freeMinutes.containsKey(stored)) {
+        free.put(key, freeMinutes.get(stored));
+      }
+      if (held.containsKey(stored)) {
+        h.put(key, held.get(stored));
+      }
+    }
+    return new ChainState(c, applied, retired, free, h);
   }
 
   /** The highest counter of {@code key} applied here, 0 when none. */

@@ -44,7 +44,7 @@ final class CheckpointPages {
     ChainState state = ChainState.of(page);
     Map<String, Long> counters = new LinkedHashMap<>(state.counters());
     for (Map.Entry<String, Long> w : smallest.entrySet()) {
-      String key = WriteChains.key(w.getKey(), target.isTree(), target.uri());
+      String key = WriteChains.key(w.getKey(), target.isTree());
       long recorded = counters.getOrDefault(key, 0L);
       if (w.getValue() > recorded + 1) {
         LOG.log(

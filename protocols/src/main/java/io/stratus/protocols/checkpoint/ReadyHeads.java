@@ -97,7 +97,7 @@ final class ReadyHeads {
 
   /** The header key of {@code writer}'s chain. */
   String keyOf(String writer) {
-    return keys.computeIfAbsent(writer, w -> WriteChains.key(w, tree, uri));
+    return keys.computeIfAbsent(writer, w -> WriteChains.key(w, tree));
   }
 
   /** The header key of lane {@code lane} of {@code writer}'s incarnation. */
@@ -172,7 +172,13 @@ final class ReadyHeads {
    */
   private long last(String key) {
     Long counter = counters.get(key);
-    return counter != null ? counter : retired.getOrDefault(key.hashCode(), 0L);
+    if (counter != null) {
+      return counter;
+    }
+    Long gone = retired.get(key.hashCode());
+    return gone != null
+        ? gone
+        : retired.getOrDefault(WriteChains.keyWithUri(key, uri).hashCode(), 0L);
   }
 
   private void readyOrPark(String writer, LogRecord head) {

@@ -52,12 +52,17 @@ import java.util.function.Predicate;
  * which of the writer's records for that page were applied; records for other pages do not pass
  * through it. Why the writer is an incarnation ({@code <clientId>#<nonce>}): a restarted client
  * does not know its predecessor's last counters; a fresh chain is always right, at the price of
- * no order between the records of two incarnations. Header keys are {@code p:<writer>@<pageUri>}
- * for data pages (the URI makes a copy on another page inert; splits give new pages no entries,
- * and the checkpoint prunes copies pages written before that still carry) and {@code t:<writer>}
- * on tree roots. Records with
- * counter 0 (the basic protocol) are outside any chain and
- * always applied.
+ * no order between the records of two incarnations. Header keys are {@code q:<writer>} for data
+ * pages and {@code t:<writer>} on tree roots; records with counter 0 (the basic protocol) are
+ * outside any chain and always applied.
+ *
+ * <p>Why a data page's key need not name the page: a split starts its new pages without chains
+ * (only the piece that keeps the URI keeps the header), so a page's chains are always its own.
+ * Pages written before carried {@code p:<writer>@<pageUri>} keys, which made copies that older
+ * splits left on other pages inert; they are read as today's keys of their own page, copies of
+ * other pages' chains are dropped ({@link ChainState#of}), and a chain retired under the old
+ * key's hash is recognised by either hash. Without the URI an entry costs about half as much, so
+ * a 1 KB page's header holds the chains of six writers with default ids rather than three.
  *
  * <p><b>Bounded headers.</b> Every incarnation and lane that writes a page adds an entry, and
  * restarts make new incarnations without end, so entries must also leave. Each entry carries the
@@ -136,6 +141,15 @@ public final class WriteChains {
   private static final int FREE_FIXED = 4;
 
   private static final int FREE_PER_ENTRY = 5;
+
+  /** Prefix of a tree root's chain keys: {@code t:<writer>}. */
+  private static final String TREE_KEY = "t:";
+
+  /** Prefix of a data page's chain keys: {@code q:<writer>}. */
+  private static final String PAGE_KEY = "q:";
+
+  /** Prefix of the data-page keys that carried the page's URI: {@code p:<writer>@<pageUri>}. */
+  private static final String PAGE_KEY_WITH_URI = "p:";
 
   /** Counters a chain holds back at most ({@link ChainState#held()}). */
   static final int MAX_HELD = 16;
@@ -251,8 +265,51 @@ public final class WriteChains {
   }
 
   /** The header key of {@code writer}'s chain for a data page or a tree root. */
-  public static String key(String writer, boolean tree, String uri) {
-    return tree ? "t:" + writer : "p:" + writer + "@" + uri;
+  public static String key(String writer, boolean tree) {
+    return (tree ? TREE_KEY : PAGE_KEY) + writer;
+  }
+
+  /**
+   * The key a data page's chain had in pages written with the page's URI in its keys ({@code
+   * p:<writer>@<pageUri>}); a tree chain's key is unchanged. Retired chains of such pages are
+   * remembered by the hash of that form.
+   */
+  static String keyWithUri(String key, String uri) {
+    return key.startsWith(PAGE_KEY)
+        ? PAGE_KEY_WITH_URI + key.substring(PAGE_KEY.length()) + "@" + uri
+        : key;
+  }
+
+  /**
+   * The key that stands for {@code stored}, a key read from the page at {@code uri}: itself, or
+   * for a data-page key with a URI, the key without it when the URI is the page's own and null
+   * when it is another page's (a copy a split made before pieces started without chains: it says
+   * nothing about this page).
+   */
+  static String currentKey(String stored, String uri) {
+    if (!stored.startsWith(PAGE_KEY_WITH_URI)) {
+      return stored;
+    }
+    String suffix = "@" + uri;
+    return stored.endsWith(suffix)
+        ? PAGE_KEY + stored.substring(PAGE_KEY_WITH_URI.length(), stored.length() - suffix.length())
+        : null;
+  }
+
+  /** Whether some key is of the form with the page's URI ({@link #keyWithUri}). */
+  static boolean anyKeyWithUri(java.util.Collection<String> keys) {
+    for (String k : keys) {
+      if (k.startsWith(PAGE_KEY_WITH_URI)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code retired} is chain {@code key} of the page at {@code uri}, in either key form. */
+  static boolean isRetiredChain(ChainState.Retired retired, String key, String uri) {
+    return retired.keyHash() == key.hashCode()
+        || retired.keyHash() == keyWithUri(key, uri).hashCode();
   }
 
   /**
@@ -287,13 +344,7 @@ public final class WriteChains {
       Predicate<LogRecord> damaged,
       Policy policy) {
     ChainState stored = ChainState.of(page);
-    Map<String, Long> out = new LinkedHashMap<>();
-    for (Map.Entry<String, Long> e : stored.counters().entrySet()) {
-      // A split copied other pages' chains here: they say nothing about this page.
-      if (tree || !e.getKey().startsWith("p:") || e.getKey().endsWith("@" + uri)) {
-        out.put(e.getKey(), e.getValue());
-      }
-    }
+    Map<String, Long> out = new LinkedHashMap<>(stored.counters());
     Map<String, TreeSet<Long>> held = new HashMap<>();
     for (Map.Entry<String, List<Long>> e : stored.held().entrySet()) {
       if (out.containsKey(e.getKey())) {
@@ -327,7 +378,7 @@ public final class WriteChains {
     for (Map.Entry<String, ArrayDeque<LogRecord>> w : byWriter.entrySet()) {
       List<LogRecord> chain = new ArrayList<>(w.getValue());
       chain.sort(Comparator.comparingLong(LogRecord::clientCounter));
-      TreeSet<Long> holding = held.get(key(w.getKey(), tree, uri));
+      TreeSet<Long> holding = held.get(key(w.getKey(), tree));
       if (holding != null) {
         for (Iterator<LogRecord> it = chain.iterator(); it.hasNext(); ) {
           LogRecord r = it.next();
@@ -357,8 +408,8 @@ public final class WriteChains {
     for (Iterator<Map.Entry<String, ArrayDeque<LogRecord>>> it = byWriter.entrySet().iterator();
         it.hasNext(); ) {
       Map.Entry<String, ArrayDeque<LogRecord>> w = it.next();
-      String key = key(w.getKey(), tree, uri);
-      ChainState.Retired gone = out.containsKey(key) ? null : retiredOf(retiredKeys, key);
+      String key = key(w.getKey(), tree);
+      ChainState.Retired gone = out.containsKey(key) ? null : retiredOf(retiredKeys, key, uri);
       if (gone == null) {
         continue;
       }
@@ -483,7 +534,7 @@ public final class WriteChains {
       if (!recorded) {
         size[0] += entryBytes(key) + (freeTimes ? FREE_PER_ENTRY : 0);
         if (resumed.remove(key) != null) {
-          retiredKeys.removeIf(r -> r.keyHash() == key.hashCode());
+          retiredKeys.removeIf(r -> isRetiredChain(r, key, uri));
         }
       }
       minutes.put(key, nowMinutes);
@@ -575,7 +626,7 @@ public final class WriteChains {
         policy.deathMillis() == Long.MAX_VALUE ? Long.MAX_VALUE : policy.deathMillis() / 60_000 + 1;
     List<String> candidates = new ArrayList<>();
     for (String k : out.keySet()) {
-      String writer = writerOf(k, uri);
+      String writer = writerOf(k);
       if (writer != null
           && !writersNow.contains(writer)
           && !holding.contains(k)
@@ -588,13 +639,13 @@ public final class WriteChains {
     Map<String, WriterLeases.State> seen = new HashMap<>();
     int retired = 0;
     for (String k : candidates) {
-      String incarnation = WriterIds.incarnationOf(writerOf(k, uri));
+      String incarnation = WriterIds.incarnationOf(writerOf(k));
       WriterLeases.State state = seen.get(incarnation);
       if (state == null) {
         if (probes-- <= 0) {
           break;
         }
-        state = policy.liveness().apply(writerOf(k, uri));
+        state = policy.liveness().apply(writerOf(k));
         seen.put(incarnation, state);
       }
       if (state != WriterLeases.State.FREE) {
@@ -606,7 +657,7 @@ public final class WriteChains {
         long counter = out.remove(k);
         minutes.remove(k);
         free.remove(k);
-        retiredKeys.removeIf(r -> r.keyHash() == k.hashCode());
+        retiredKeys.removeIf(r -> isRetiredChain(r, k, uri));
         retiredKeys.addLast(new ChainState.Retired(k.hashCode(), counter));
         while (retiredKeys.size() > RETIRED_KEPT) {
           retiredKeys.removeFirst();
@@ -633,10 +684,11 @@ public final class WriteChains {
     return counters;
   }
 
-  /** The retired chain whose key hash is {@code key}'s, or null. */
-  private static ChainState.Retired retiredOf(ArrayDeque<ChainState.Retired> retired, String key) {
+  /** The retired chain {@code key} of the page at {@code uri}, or null. */
+  private static ChainState.Retired retiredOf(
+      ArrayDeque<ChainState.Retired> retired, String key, String uri) {
     for (ChainState.Retired r : retired) {
-      if (r.keyHash() == key.hashCode()) {
+      if (isRetiredChain(r, key, uri)) {
         return r;
       }
     }
@@ -644,18 +696,12 @@ public final class WriteChains {
   }
 
   /**
-   * The writer of a header key of this page's chains — a tree chain ({@code t:}) of a root, or a
-   * data-page chain ({@code p:}) of this page — or null for a key a split copied from another
-   * page. Both kinds may be retired by either kind of checkpoint: a root that was a leaf keeps its
-   * data-page chains after it split, and its data-page queue may never be checkpointed again.
+   * The writer of a header key: of a tree chain ({@code t:}) of a root, or of a data-page chain
+   * ({@code q:}); null for any other key. Both kinds may be retired by either kind of checkpoint:
+   * a root that was a leaf keeps its data-page chains after it split, and its data-page queue may
+   * never be checkpointed again.
    */
-  private static String writerOf(String key, String uri) {
-    if (key.startsWith("t:")) {
-      return key.substring(2);
-    }
-    String suffix = "@" + uri;
-    return key.startsWith("p:") && key.endsWith(suffix)
-        ? key.substring(2, key.length() - suffix.length())
-        : null;
+  private static String writerOf(String key) {
+    return key.startsWith(TREE_KEY) || key.startsWith(PAGE_KEY) ? key.substring(2) : null;
   }
 }

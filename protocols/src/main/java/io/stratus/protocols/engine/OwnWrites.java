@@ -29,7 +29,7 @@ import java.util.function.Function;
  * records that no checkpoint has applied yet, overlaid on the leaves its transactions read.
  *
  * <p>Why it is exact: a record is no longer laid over a leaf copy once a page header says its
- * chain covers it — the data page's {@code p:<writer>@<page>} counter for an update, the tree
+ * chain covers it — the data page's {@code q:<writer>} counter for an update, the tree
  * root's {@code t:<writer>} counter for an insert or delete ({@link WriteChains}) — as read
  * through the transaction's store (the buffer pool, so after at most a TTL). Until then the
  * overlay shows the client's own latest write of each key, which is what read-your-writes asks.
@@ -201,7 +201,7 @@ public final class OwnWrites implements ReadYourWrites {
                 unstamped(r.toTreeChange(secondary)),
                 r.writeStamp(),
                 r.clientCounter(),
-                WriteChains.key(r.clientId(), !pageChain, chainPage),
+                WriteChains.key(r.clientId(), !pageChain),
                 chainPage,
                 pageChain);
         TreePending tree = byTree.computeIfAbsent(r.treeUri(), TreePending::new);

@@ -83,7 +83,7 @@ class WriteChainsTest {
 
   @Test
   void aRecordBlockedByDamageIsHeldWhileItsChainGoesOnAndAppliedOnceHealthy() {
-    String key = WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE);
+    String key = WriteChains.key(WriterIds.of(INCARNATION, 0), false);
     LogRecord r1 = rec(0, 1, "r1", 10);
     LogRecord r2 = rec(0, 2, "r2", 20);
     LogRecord r3 = rec(0, 3, "r3", 30);
@@ -144,11 +144,10 @@ class WriteChainsTest {
     assertThat(values(missing.apply())).containsExactly("a1");
     assertThat(values(missing.deferred())).containsExactlyInAnyOrder("c1", "c2");
     assertThat(missing.counters())
-        .containsEntry(WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE), 1L);
+        .containsEntry(WriteChains.key(WriterIds.of(INCARNATION, 0), false), 1L);
 
     // The page already applied a2: c1's dependency is met by the header alone.
-    Map<String, Long> header =
-        Map.of(WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE), 2L);
+    Map<String, Long> header = Map.of(WriteChains.key(WriterIds.of(INCARNATION, 0), false), 2L);
     WriteChains.Filtered later = filter(List.of(c1, a2, a1), header);
     assertThat(values(later.apply())).containsExactly("c1");
   }
@@ -196,7 +195,7 @@ class WriteChainsTest {
           String writer = WriterIds.of(incarnation, lane);
           long applied = random.nextInt(4) == 0 ? random.nextInt(3) : 0;
           if (applied > 0) {
-            header.put(WriteChains.key(writer, false, PAGE), applied);
+            header.put(WriteChains.key(writer, false), applied);
           }
           int length = random.nextInt(6);
           for (long c = 1; c <= length; c++) {
@@ -257,14 +256,14 @@ class WriteChainsTest {
     while (true) {
       LogRecord best = null;
       for (Map.Entry<String, List<LogRecord>> w : byWriter.entrySet()) {
-        long last = counters.getOrDefault(WriteChains.key(w.getKey(), false, PAGE), 0L);
+        long last = counters.getOrDefault(WriteChains.key(w.getKey(), false), 0L);
         for (LogRecord r : w.getValue()) {
           if (r.clientCounter() != last + 1 || blocked.test(r)) {
             continue;
           }
           boolean met = true;
           for (LaneDependency d : r.after()) {
-            String sibling = WriteChains.key(WriterIds.sibling(w.getKey(), d.lane()), false, PAGE);
+            String sibling = WriteChains.key(WriterIds.sibling(w.getKey(), d.lane()), false);
             met &= counters.getOrDefault(sibling, 0L) >= d.counter();
           }
           if (met && (best == null || Checkpointer.COMMIT_ORDER.compare(r, best) < 0)) {
@@ -276,7 +275,7 @@ class WriteChainsTest {
       if (best == null) {
         return out;
       }
-      counters.put(WriteChains.key(best.clientId(), false, PAGE), best.clientCounter());
+      counters.put(WriteChains.key(best.clientId(), false), best.clientCounter());
       out.add(best);
     }
   }
@@ -307,13 +306,13 @@ class WriteChainsTest {
     Map<String, Long> counters = new HashMap<>();
     counters.put(IDLE, 3L);
     for (int i = 0; i < 12; i++) {
-      counters.put(WriteChains.key(WriterIds.of("w" + i + "#k1-0001", 0), false, PAGE), 1L);
+      counters.put(WriteChains.key(WriterIds.of("w" + i + "#k1-0001", 0), false), 1L);
     }
     return counters;
   }
 
   /** The key of the idle chain of {@link #idleAmongOthers}. */
-  private static final String IDLE = WriteChains.key(WriterIds.of(INCARNATION, 0), false, PAGE);
+  private static final String IDLE = WriteChains.key(WriterIds.of(INCARNATION, 0), false);
 
   /** {@link #PAGE} with the header of {@link #idleAmongOthers}. */
   private static Page idlePage() {
@@ -434,7 +433,7 @@ class WriteChainsTest {
   }
 
   /**
-   * A root that was a leaf keeps its data-page chains ({@code p:…@root}) after it split; its
+   * A root that was a leaf keeps its data-page chains ({@code q:…}) after it split; its
    * data-page queue may never be checkpointed again, so the tree's checkpoints retire them too —
    * otherwise they hold a small root's header budget for good.
    */
@@ -444,7 +443,7 @@ class WriteChainsTest {
     Map<String, Long> counters = new HashMap<>();
     Map<String, Integer> applied = new HashMap<>();
     for (int i = 0; i < 6; i++) {
-      String key = WriteChains.key(WriterIds.of("gone" + i + "#k1-0001", 0), false, root);
+      String key = WriteChains.key(WriterIds.of("gone" + i + "#k1-0001", 0), false);
       counters.put(key, 4L);
       applied.put(key, (int) (T0 / MINUTE));
     }
@@ -461,5 +460,99 @@ class WriteChainsTest {
     assertThat(after.counters()).hasSizeLessThan(6); // retired until the header is half the budget
     assertThat(WriteChains.headerBytes(after.counters(), after.retired())).isLessThan(budget);
     assertThat(after.retired()).hasSize(6 - after.counters().size());
+  }
+
+  /** The record of lane 0 of {@code writer} with {@code counter}, for {@link #PAGE}. */
+  private static LogRecord recOf(String writer, long counter, String value) {
+    LogRecord r = rec(0, counter, value, counter * 10);
+    return new LogRecord(
+        r.change(), writer, counter, r.transactionId(), r.commitTimeMillis(), 0, List.of());
+  }
+
+  /**
+   * Pages written while data-page keys carried the page's URI ({@code p:<writer>@<pageUri>}) are
+   * read with today's keys: the page's own chains go on where they were, copies of other pages'
+   * chains (old splits) are dropped, and a chain retired under the old key's hash is still known.
+   */
+  @Test
+  void chainKeysWrittenWithThePagesUriAreReadAsTodaysKeys() {
+    String writer = WriterIds.of(INCARNATION, 0);
+    String retiredWriter = WriterIds.of("r#k1-0001", 0);
+    Map<String, Long> old = new HashMap<>();
+    old.put("p:" + writer + "@" + PAGE, 5L);
+    old.put("p:" + WriterIds.of("x#k1-0001", 0) + "@db/c/t/leaf-9", 3L); // another page's copy
+    old.put("t:" + WriterIds.of("y#k1-0001", 0), 2L);
+    ChainState legacy =
+        new ChainState(
+            old,
+            Map.of("p:" + writer + "@" + PAGE, 17),
+            List.of(new ChainState.Retired(("p:" + retiredWriter + "@" + PAGE).hashCode(), 4)),
+            Map.of(),
+            Map.of("p:" + writer + "@" + PAGE, List.of(2L)));
+    Page page = legacy.writeTo(Page.builder(PAGE, PageKind.LEAF).build());
+
+    ChainState read = ChainState.of(page);
+    String key = WriteChains.key(writer, false);
+    assertThat(read.counters())
+        .containsOnly(
+            Map.entry(key, 5L), Map.entry(WriteChains.key(WriterIds.of("y#k1-0001", 0), true), 2L));
+    assertThat(read.appliedMinutes()).containsOnly(Map.entry(key, 17));
+    assertThat(read.held()).containsOnly(Map.entry(key, List.of(2L)));
+    assertThat(read.applied(key, 5)).isTrue();
+    assertThat(read.applied(key, 2)).isFalse();
+
+    WriteChains.Filtered f =
+        WriteChains.filter(
+            List.of(
+                recOf(writer, 5, "dup"),
+                recOf(writer, 6, "w6"),
+                recOf(writer, 2, "held"),
+                recOf(retiredWriter, 3, "stray"),
+                recOf(retiredWriter, 5, "resumed")),
+            page,
+            false,
+            PAGE,
+            r -> false,
+            WriteChains.Policy.unbounded(0));
+    assertThat(values(f.apply())).containsExactlyInAnyOrder("held", "w6", "resumed");
+    assertThat(values(f.leftovers())).containsExactly("stray");
+    assertThat(f.counters())
+        .containsEntry(key, 6L)
+        .containsEntry(WriteChains.key(retiredWriter, false), 5L)
+        .allSatisfy((k, v) -> assertThat(k).doesNotStartWith("p:"));
+    assertThat(f.retiredChains()).isEmpty(); // the resumed chain left the retired list
+    assertThat(f.held()).isEmpty();
+  }
+
+  /**
+   * A data page's chain key names the writer alone: splits start new pages without chains, so no
+   * copy can stand for another page. On 1 KB pages half the page then holds the chains of six
+   * writers with default ids (a UUID client id, an incarnation, a lane) rather than three.
+   */
+  @Test
+  void aOneKilobytePagesHeaderHoldsTheChainsOfSixWritersWithDefaultIds() {
+    String page = "s3://stratus-bucket/shop/c/orders/p-0f3a9c2e-5b7d-4e1a-9c3b-2d8e7f6a1b0c";
+    List<LogRecord> records = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      String writer =
+          WriterIds.of(
+              java.util.UUID.nameUUIDFromBytes(new byte[] {(byte) i}) + "#lz3k9q2a-4f1e8b2c", 3);
+      records.add(recOf(writer, 1, "w" + i));
+    }
+    WriteChains.Filtered f =
+        WriteChains.filter(
+            records,
+            Page.builder(page, PageKind.LEAF).build(),
+            false,
+            page,
+            r -> false,
+            new WriteChains.Policy(
+                T0,
+                CheckpointPages.headerBudget(1024, null),
+                HORIZON,
+                DEATH,
+                w -> WriterLeases.State.ALIVE));
+    assertThat(f.waiting()).isZero();
+    assertThat(f.apply()).hasSize(6);
   }
 }

@@ -76,7 +76,7 @@ class OwnWritesTest {
             0);
     own.remember(Map.of("q", List.of(delete)));
     Page coveringRoot =
-        new ChainState(Map.of(WriteChains.key(WRITER, true, ROOT), 1L), Map.of(), List.of())
+        new ChainState(Map.of(WriteChains.key(WRITER, true), 1L), Map.of(), List.of())
             .writeTo(Page.builder(ROOT, PageKind.INNER).level(1).build());
     Page staleLeaf = leafWith(new byte[] {39}, new byte[] {40}); // cached before the checkpoint
 
@@ -140,7 +140,7 @@ class OwnWritesTest {
     Page root = Page.builder(ROOT, PageKind.INNER).level(1).build(); // shows nothing applied
     own.remember(Map.of("q", List.of(insert(40, 1))));
     Page coveringRoot =
-        new ChainState(Map.of(WriteChains.key(WRITER, true, ROOT), 1L), Map.of(), List.of())
+        new ChainState(Map.of(WriteChains.key(WRITER, true), 1L), Map.of(), List.of())
             .writeTo(Page.builder(ROOT, PageKind.INNER).level(1).build());
     Page staleLeaf = leafWith(new byte[] {39}); // read before the checkpoint
     Page freshLeaf =
