@@ -516,7 +516,7 @@ public final class CheckpointScheduler implements AutoCloseable {
           long wait = Math.max(0, deadlineMillis - clock.millis()); // for a running one here
           Checkpointer.Outcome o =
               runOwing(t, (target, empties) -> checkpointer.runAfterOthers(target, empties, wait));
-          progress |= !owed.containsKey(t) || o.received() > o.deferred();
+          progress |= !owed.containsKey(t) || o.tookRecords();
           if (!o.leftNothing()) {
             lastWhy =
                 o.deferred() > 0 ? "records wait for an earlier record of their writer" : o.why();

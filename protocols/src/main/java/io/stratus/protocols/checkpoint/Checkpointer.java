@@ -183,6 +183,14 @@ public final class Checkpointer {
           completed, busy, received, applied, deferred, pagesWritten, why, records, drained);
     }
 
+    /**
+     * Completed and took records out of the queue (applied them, or skipped them as applied
+     * before): a run that gave up, or deferred all it received, took none.
+     */
+    public boolean tookRecords() {
+      return completed && received > deferred;
+    }
+
     /** Completed, deferred nothing and ended on empty receives: nothing visible was left. */
     public boolean leftNothing() {
       return completed && deferred == 0 && drained;
@@ -619,6 +627,11 @@ public final class Checkpointer {
       if (in.records.size() == before) {
         break;
       }
+      if (!blocked.isEmpty()) {
+        // The run met damage: the records received ahead may lead there too, and one of them
+        // reaching the corrupt page would make the whole run give up.
+        blocked.addAll(behindCorruptPages(target, in.records.subList(before, in.records.size())));
+      }
       if (!target.isTree()) {
         lockMovedPages(first.get(), in.records, store, held, blocked);
       }
@@ -626,9 +639,12 @@ public final class Checkpointer {
     }
     if (in.mayHoldMore()) {
       // Still more behind them: the waiting messages stay hidden when the run ends, so the next
-      // runs receive what lies behind them rather than the same ones again. Not those blocked by
-      // damage: the next runs must see them to let their chains go on past them.
-      in.keepHidden(chains.deferred().stream().filter(r -> !blocked.contains(r)).toList());
+      // runs receive what lies behind them rather than the same ones again. Not the chained ones
+      // blocked by damage: the next runs must see them to let their chains go on past them.
+      in.keepHidden(
+          chains.deferred().stream()
+              .filter(r -> !blocked.contains(r) || r.clientCounter() == 0)
+              .toList());
     }
     if (chains.waiting() > 0) {
       waitingForRoom.put(queue, new Room(chains.waiting(), chains.waitingWriters()));
