@@ -83,6 +83,14 @@ final class IsolationCore implements AutoCloseable {
   /** The wait between two polls of the counter. */
   private static final Duration POLL = Duration.ofMillis(1);
 
+  /**
+   * How the counter polls wait: they park for real. What they wait for is another request
+   * thread's or process's commit reaching the counter, which progresses in real time whatever the
+   * handle's clock; with the handle's {@link Pause} (which returns at once on a manual clock) the
+   * polls could run out before a commit in flight on another thread reached the counter.
+   */
+  private static final Pause COUNTER_POLL = Pause.PARK;
+
   private static final int THREADS = 2;
 
   /**
@@ -259,7 +267,7 @@ final class IsolationCore implements AutoCloseable {
                 + "), which this handle wrote or read; a snapshot without it would go back in time. "
                 + stall.cause(s, waitedMillis));
       }
-      pause.pause(POLL);
+      COUNTER_POLL.pause(POLL);
       s = validated();
     }
     reusable.accumulateAndGet(s, Math::max);
@@ -313,7 +321,7 @@ final class IsolationCore implements AutoCloseable {
                 + " polls. "
                 + stall.cause(v, waitedMillis));
       }
-      pause.pause(POLL);
+      COUNTER_POLL.pause(POLL);
       v = validated();
     }
   }
