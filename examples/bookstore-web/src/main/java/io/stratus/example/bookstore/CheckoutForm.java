@@ -99,6 +99,23 @@ public record CheckoutForm(
     return p;
   }
 
+  /** The form without its card number, for a page that shows the form again. */
+  CheckoutForm withoutCardNumber() {
+    return new CheckoutForm(
+        firstName,
+        lastName,
+        email,
+        street,
+        city,
+        zip,
+        country,
+        shipType,
+        cardType,
+        "",
+        cardName,
+        cardExpiry);
+  }
+
   /** The card number's digits, spaces and dashes dropped. */
   String cardDigits() {
     return cardNumber == null ? "" : cardNumber.replaceAll("[\\s-]", "");

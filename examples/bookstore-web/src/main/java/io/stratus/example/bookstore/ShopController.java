@@ -156,7 +156,8 @@ public class ShopController {
       PlacedOrder placed = store.checkout(cart, form);
       return seeOther("/orders/" + placed.order().id() + "?placed");
     } catch (ShopException.Invalid e) {
-      ModelAndView again = checkoutPage(model, cart, form, e.problems());
+      // Shown again to be corrected; a card number is never sent back to the browser.
+      ModelAndView again = checkoutPage(model, cart, form.withoutCardNumber(), e.problems());
       again.setStatus(HttpStatus.UNPROCESSABLE_ENTITY);
       return again;
     } catch (ShopException.OutOfStock e) {

@@ -16,5 +16,13 @@ import org.springframework.boot.test.context.SpringBootTest;
 @Target(ElementType.TYPE)
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"bookstore.items=24", "bookstore.initial-stock=12", "bookstore.page-size=12"})
+    properties = {
+      "bookstore.items=24",
+      "bookstore.initial-stock=12",
+      "bookstore.page-size=12",
+      // Selenium warns that it has no DevTools (CDP) support for the system's newer Chromium;
+      // the browser test uses WebDriver only, never CDP.
+      "logging.level.org.openqa.selenium.devtools.CdpVersionFinder=error",
+      "logging.level.org.openqa.selenium.chromium.ChromiumDriver=error"
+    })
 @interface InProcessShop {}
