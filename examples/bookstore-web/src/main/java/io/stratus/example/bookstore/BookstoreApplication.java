@@ -1,6 +1,7 @@
 package io.stratus.example.bookstore;
 
 import java.time.Clock;
+import java.time.ZoneId;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
@@ -16,9 +17,9 @@ public class BookstoreApplication {
     SpringApplication.run(BookstoreApplication.class, args);
   }
 
-  /** The time orders are placed at. */
+  /** The time orders are placed at; pages show it in UTC, whatever the server's zone. */
   @Bean
   Clock clock() {
-    return Clock.systemDefaultZone();
+    return Clock.system(ZoneId.of("UTC"));
   }
 }

@@ -13,7 +13,8 @@ public class Formats {
 
   public Formats(Clock clock) {
     this.time =
-        DateTimeFormatter.ofPattern("d MMM yyyy, HH:mm", Locale.ENGLISH).withZone(clock.getZone());
+        DateTimeFormatter.ofPattern("d MMM yyyy, HH:mm z", Locale.ENGLISH)
+            .withZone(clock.getZone());
   }
 
   /** Cents as dollars: {@code $12.49}. */

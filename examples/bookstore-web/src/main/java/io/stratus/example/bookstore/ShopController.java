@@ -117,7 +117,7 @@ public class ShopController {
     return seeOther("/cart");
   }
 
-  /** The cart; {@code soldout} after a checkout that found too few copies. */
+  /** The cart, with a notice after a checkout that found too few copies left. */
   @GetMapping(value = "/cart", produces = HTML)
   public String cart(
       @RequestParam(name = "soldout", required = false) String soldOut,
