@@ -103,7 +103,7 @@ public class Bookstore {
 
   /**
    * Page {@code page} of the books whose title, or whose author's last name, starts with {@code
-   * term} (case ignored), by title.
+   * term} (case and a leading article ignored), by title.
    */
   public CataloguePage search(String term, int page) {
     int p = Math.max(1, page);
@@ -111,7 +111,9 @@ public class Bookstore {
         tx -> {
           Map<Long, Item> found = new LinkedHashMap<>();
           for (Item i :
-              values(ITEMS.probeRange(tx, Schema.ITEM_BY_TITLE, Schema.startingWith(term)))) {
+              values(
+                  ITEMS.probeRange(
+                      tx, Schema.ITEM_BY_TITLE, Schema.startingWith(Schema.filingTitle(term))))) {
             found.put(i.id(), i);
           }
           for (Author a :
@@ -123,7 +125,8 @@ public class Bookstore {
           }
           List<Item> sorted = new ArrayList<>(found.values());
           sorted.sort(
-              Comparator.comparing((Item i) -> Schema.fold(i.title())).thenComparing(Item::id));
+              Comparator.comparing((Item i) -> Schema.filingTitle(i.title()))
+                  .thenComparing(Item::id));
           return page(tx, sorted, (p - 1) * pageSize, p);
         });
   }

@@ -16,9 +16,10 @@ import java.util.Optional;
  * its pages probe:
  *
  * <ul>
- *   <li>{@code item.by_title}: the folded title, so that a title search is a prefix range;
- *   <li>{@code item.by_author}: author id, folded title (the author's books, by title);
- *   <li>{@code item.by_subject}: subject, folded title (a subject's books, by title);
+ *   <li>{@code item.by_title}: the filing title (see {@link #filingTitle}), so that a title
+ *       search is a prefix range;
+ *   <li>{@code item.by_author}: author id, filing title (the author's books, by title);
+ *   <li>{@code item.by_subject}: subject, filing title (a subject's books, by title);
  *   <li>{@code author.by_last_name}: the folded last name (author search: a prefix range);
  *   <li>{@code orders.by_customer}: customer id, minus the order id (a customer's orders, newest
  *       first).
@@ -94,15 +95,18 @@ final class Schema {
     for (String c : List.of(ITEM, AUTHOR, CUSTOMER, ORDERS, ORDER_LINE, SHOPPING_CART)) {
       db.createCollection(c);
     }
-    db.createIndex(ITEM, ITEM_BY_TITLE, ITEMS.index((k, i) -> some(Key.of(fold(i.title())))));
+    db.createIndex(
+        ITEM, ITEM_BY_TITLE, ITEMS.index((k, i) -> some(Key.of(filingTitle(i.title())))));
     db.createIndex(
         ITEM,
         ITEM_BY_AUTHOR,
-        ITEMS.index((k, i) -> some(Key.composite(Key.of(i.authorId()), Key.of(fold(i.title()))))));
+        ITEMS.index(
+            (k, i) -> some(Key.composite(Key.of(i.authorId()), Key.of(filingTitle(i.title()))))));
     db.createIndex(
         ITEM,
         ITEM_BY_SUBJECT,
-        ITEMS.index((k, i) -> some(Key.composite(Key.of(i.subject()), Key.of(fold(i.title()))))));
+        ITEMS.index(
+            (k, i) -> some(Key.composite(Key.of(i.subject()), Key.of(filingTitle(i.title()))))));
     db.createIndex(
         AUTHOR, AUTHOR_BY_LAST_NAME, AUTHORS.index((k, a) -> some(Key.of(fold(a.lastName())))));
     db.createIndex(
@@ -118,6 +122,21 @@ final class Schema {
   /** Search keys ignore case. */
   static String fold(String s) {
     return s.strip().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * A title as a library files it: folded, without a leading "the", "a" or "an", so that "The
+   * Quiet Harbor" sorts under Q and a search for "quiet" finds it. A title that is only an
+   * article keeps it.
+   */
+  static String filingTitle(String title) {
+    String t = fold(title);
+    for (String article : new String[] {"the ", "a ", "an "}) {
+      if (t.startsWith(article) && t.length() > article.length()) {
+        return t.substring(article.length()).stripLeading();
+      }
+    }
+    return t;
   }
 
   /**
