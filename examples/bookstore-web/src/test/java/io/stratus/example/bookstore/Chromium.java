@@ -74,7 +74,7 @@ final class Chromium implements AutoCloseable {
     Files.write(screenshots.resolve(String.format("%02d-%s.png", ++shots, name)), png);
   }
 
-  private static Path find(String variable, String... candidates) {
+  static Path find(String variable, String... candidates) {
     List<String> tried = new ArrayList<>();
     String fromEnv = System.getenv(variable);
     if (fromEnv != null && !fromEnv.isBlank()) {
