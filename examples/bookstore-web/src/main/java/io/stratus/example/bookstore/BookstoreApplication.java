@@ -1,7 +1,10 @@
 package io.stratus.example.bookstore;
 
+import java.time.Clock;
+import java.time.ZoneId;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
 
 /**
  * A bookstore on Stratus: the {@link io.stratus.core.Database} bean comes from the Stratus
@@ -12,5 +15,11 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 public class BookstoreApplication {
   public static void main(String[] args) {
     SpringApplication.run(BookstoreApplication.class, args);
+  }
+
+  /** The time orders are placed at; pages show it in UTC, whatever the server's zone. */
+  @Bean
+  Clock clock() {
+    return Clock.system(ZoneId.of("UTC"));
   }
 }
