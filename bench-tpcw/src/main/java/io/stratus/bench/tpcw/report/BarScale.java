@@ -10,7 +10,8 @@ import java.util.List;
  * the bars above the cut, which necessarily rest on fewer, are drawn up to the cut, and the chart
  * names them with their value and samples. Nothing is cut when no bar rises above that, or when no
  * bar rests on enough samples to set a scale. A tall bar that rests on many samples is a result,
- * not an outlier, and is never cut.
+ * not an outlier, and is never cut; when the bars drawn span more than {@value #LOG_SPAN} times,
+ * the axis is logarithmic instead, so that the short ones still show.
  */
 final class BarScale {
   /** Samples a bar needs to set the scale. */
@@ -27,10 +28,19 @@ final class BarScale {
    */
   record Bar(double value, long samples) {}
 
-  private final double cut;
+  /**
+   * How many times the shortest drawn bar the tallest may be on a linear axis; beyond that the
+   * axis is logarithmic, or the short bars (reads of 0.3 ms beside an Admin Confirm of a second)
+   * would not show at all.
+   */
+  static final double LOG_SPAN = 100;
 
-  private BarScale(double cut) {
+  private final double cut;
+  private final double logFloor;
+
+  private BarScale(double cut, double logFloor) {
     this.cut = cut;
+    this.logFloor = logFloor;
   }
 
   /** The scale of a chart of {@code bars}. */
@@ -47,10 +57,34 @@ final class BarScale {
             Double.isNaN(tallestWellSampled) ? b.value() : Math.max(tallestWellSampled, b.value());
       }
     }
-    if (Double.isNaN(tallestWellSampled) || tallest <= tallestWellSampled * HEADROOM) {
-      return new BarScale(Double.POSITIVE_INFINITY);
+    double cut =
+        Double.isNaN(tallestWellSampled) || tallest <= tallestWellSampled * HEADROOM
+            ? Double.POSITIVE_INFINITY
+            : tallestWellSampled * HEADROOM;
+    double shortest = Double.POSITIVE_INFINITY;
+    double highest = 0;
+    for (Bar b : bars) {
+      if (Double.isFinite(b.value()) && b.value() > 0) {
+        shortest = Math.min(shortest, b.value());
+        highest = Math.max(highest, Math.min(b.value(), cut));
+      }
     }
-    return new BarScale(tallestWellSampled * HEADROOM);
+    double logFloor =
+        highest > shortest * LOG_SPAN ? Math.pow(10, Math.floor(Math.log10(shortest))) : Double.NaN;
+    return new BarScale(cut, logFloor);
+  }
+
+  /**
+   * Whether the axis is logarithmic: the drawn bars span more than {@value #LOG_SPAN} times. A
+   * bar of zero is then not drawn (the tables give it).
+   */
+  boolean logarithmic() {
+    return !Double.isNaN(logFloor);
+  }
+
+  /** Where a logarithmic axis starts: the power of ten at or below the shortest bar. */
+  double logFloor() {
+    return logFloor;
   }
 
   /** Whether the axis is cut (some bar rises above {@link #cut()}). */
@@ -68,8 +102,14 @@ final class BarScale {
     return Double.isFinite(value) && value > cut;
   }
 
-  /** The height a bar of {@code value} is drawn at. */
-  double drawn(double value) {
+  /**
+   * The height a bar of {@code value} is drawn at; null (no bar) for a bar of zero on a
+   * logarithmic axis, which cannot show it.
+   */
+  Double drawn(double value) {
+    if (logarithmic() && !(value > 0)) {
+      return null;
+    }
     return isCut(value) ? cut : value;
   }
 }

@@ -204,20 +204,21 @@ final class Charts {
               + ")");
     }
     int width = barChartWidth(categories.size(), view.size());
+    String scaleNote =
+        (scale.logarithmic() ? ", log scale" : "")
+            + (scale.cuts()
+                ? ", axis cut at "
+                    + Numbers.sig3(scale.cut())
+                    + unit
+                    + ", bars above it (< "
+                    + BarScale.MIN_SAMPLES
+                    + " samples) named in labels"
+                : "");
     CategoryChart chart =
         new CategoryChartBuilder()
             .width(width)
             .height(HEIGHT)
-            .title(
-                scale.cuts()
-                    ? title
-                        + " - axis cut at "
-                        + Numbers.sig3(scale.cut())
-                        + unit
-                        + ", bars above it (< "
-                        + BarScale.MIN_SAMPLES
-                        + " samples) named in labels"
-                    : title)
+            .title(scaleNote.isEmpty() ? title : title + " -" + scaleNote.substring(1))
             .xAxisTitle("web interaction (n: interactions measured)")
             .yAxisTitle(yTitle)
             .build();
@@ -226,6 +227,10 @@ final class Charts {
     chart.getStyler().setAvailableSpaceFill(0.8);
     if (scale.cuts()) {
       chart.getStyler().setYAxisMax(scale.cut());
+    }
+    if (scale.logarithmic()) {
+      chart.getStyler().setYAxisLogarithmic(true);
+      chart.getStyler().setYAxisMin(scale.logFloor());
     }
     if (view.size() > LEGEND_BELOW_MAX_SERIES) {
       // A long sweep's legend would not fit in one row below the plot.

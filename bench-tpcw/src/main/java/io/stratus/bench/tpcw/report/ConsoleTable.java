@@ -111,7 +111,9 @@ final class ConsoleTable {
               + " (ms; m$ per WI)");
       addAll(Tables.comparison(view, TIMES).fixedWidth(INDENT));
       for (String h : headlines) {
-        add(INDENT + h);
+        // A headline of two long run names would be cut: it wraps between its parts instead.
+        addAll(
+            Tables.wrap(List.of(h.split("; ")), INDENT, INDENT + "  ", "; ", Tables.CONSOLE_WIDTH));
       }
     }
   }

@@ -185,7 +185,12 @@ final class Tables {
             + server.coordinationRequests()
             + " ("
             + Numbers.sig3(server.coordinationRequestsPerWi())
-            + " per WI)");
+            + " per WI, "
+            + Numbers.sig3(
+                run.measuredSeconds() > 0
+                    ? server.coordinationRequests() / run.measuredSeconds()
+                    : Double.NaN)
+            + " per s)");
     facts.add("lock refusals " + run.lockRefusals());
     facts.add(
         "lost updates "

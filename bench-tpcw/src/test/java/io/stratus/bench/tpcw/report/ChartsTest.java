@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategorySeries;
 
@@ -61,6 +62,40 @@ class ChartsTest {
     assertThat(outlier.isCut(3785)).isTrue();
     assertThat(outlier.isCut(125)).isFalse();
     assertThat(outlier.drawn(3785)).isEqualTo(125.0);
+  }
+
+  /**
+   * Bars that span more than a hundred times (reads of a few microseconds beside updates of
+   * hundreds of milliseconds) are drawn on a logarithmic axis, so the short ones show; a bar of
+   * zero, which such an axis cannot show, is left out.
+   */
+  @Test
+  void barsOfAWideSpanAreDrawnOnALogarithmicAxis() {
+    CategoryChart chart =
+        Charts.perInteraction(
+            new SweepView(Fixtures.protocolSweep()),
+            "t",
+            "ms",
+            false,
+            (run, row) ->
+                switch (row.label()) {
+                  case "Home" -> 0.004;
+                  case "Order Inquiry" -> 0;
+                  default -> row.meanMillis();
+                },
+            " ms");
+
+    assertThat(chart.getStyler().isYAxisLogarithmic()).isTrue();
+    assertThat(chart.getStyler().getYAxisMin()).isEqualTo(0.001);
+    assertThat(chart.getTitle()).isEqualTo("t - log scale");
+    List<Object> labels = categories(chart, "naive");
+    List<? extends Number> ys = new ArrayList<>(chart.getSeriesMap().get("naive").getYData());
+    assertThat(ys.get(labels.indexOf("Home (n=161)")).doubleValue()).isEqualTo(0.004);
+    assertThat(ys.get(labels.indexOf("Order Inquiry (n=9)"))).isNull();
+    assertThat(BitmapEncoder.getBufferedImage(chart).getHeight()).as("it draws").isPositive();
+    assertThat(responseTimes(Fixtures.protocolSweep()).getStyler().isYAxisLogarithmic())
+        .as("40 to 400 ms: linear")
+        .isFalse();
   }
 
   private static CategoryChart responseTimes(io.stratus.bench.tpcw.harness.SweepResult sweep) {

@@ -45,6 +45,10 @@ class ConsoleTableTest {
         .contains("Run 6/6: atomic checkpoint-interval=120s", "monotonic 5s", "atomic 120s");
     assertThat(print(Fixtures.awkward()).lines())
         .allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(132));
+    // The headlines of long run names wrap rather than lose their end: three runs are compared.
+    assertThat(sweepLines.stream().filter(l -> l.contains("update response time = ")))
+        .hasSize(3)
+        .allSatisfy(l -> assertThat(l).doesNotEndWith("..."));
   }
 
   @Test
