@@ -249,37 +249,62 @@ final class Charts {
 
   /**
    * Bars of cost per WI per run (Figures 7 and 8): under each price table with the machines and
-   * for the requests alone. Each run's label gives its interactions.
+   * for the requests alone. Each run's label gives its interactions; bars that span more than
+   * {@value BarScale#LOG_SPAN} times (2008's coordination requests beside 2026's) are drawn on a
+   * logarithmic axis ({@link BarScale}).
    */
   private static CategoryChart costPerWi(SweepView view) {
     List<String> runs = new ArrayList<>();
-    List<Double> c2008 = new ArrayList<>();
-    List<Double> r2008 = new ArrayList<>();
-    List<Double> c2026 = new ArrayList<>();
-    List<Double> r2026 = new ArrayList<>();
+    List<List<Double>> series = new ArrayList<>();
+    List<ToDoubleFunction<RunResult>> measures =
+        List.of(
+            SweepView::costPerWi2008,
+            SweepView::requestCostPerWi2008,
+            SweepView::costPerWi2026,
+            SweepView::requestCostPerWi2026);
+    List<BarScale.Bar> bars = new ArrayList<>();
+    int longest = 0;
     for (int i = 0; i < view.size(); i++) {
       RunResult run = view.run(i);
-      runs.add(view.name(i) + " (n=" + SweepView.total(run).count() + ")");
-      c2008.add(finiteOrZero(SweepView.costPerWi2008(run)));
-      r2008.add(finiteOrZero(SweepView.requestCostPerWi2008(run)));
-      c2026.add(finiteOrZero(SweepView.costPerWi2026(run)));
-      r2026.add(finiteOrZero(SweepView.requestCostPerWi2026(run)));
+      String label = view.name(i) + " (n=" + SweepView.total(run).count() + ")";
+      runs.add(label);
+      longest = Math.max(longest, label.length());
+      for (ToDoubleFunction<RunResult> m : measures) {
+        bars.add(
+            new BarScale.Bar(finiteOrZero(m.applyAsDouble(run)), SweepView.total(run).count()));
+      }
+    }
+    BarScale scale = BarScale.of(bars);
+    for (int m = 0; m < measures.size(); m++) {
+      List<Double> values = new ArrayList<>();
+      for (int i = 0; i < view.size(); i++) {
+        values.add(scale.drawn(bars.get(i * measures.size() + m).value()));
+      }
+      series.add(values);
     }
     CategoryChart chart =
         new CategoryChartBuilder()
-            .width(barChartWidth(view.size(), 4))
+            .width(barChartWidth(view.size(), measures.size()))
             .height(HEIGHT)
-            .title("Cost per WI: requests (background work included) and machines (milli-$)")
-            .xAxisTitle(view.isProtocolSweep() ? "protocol" : "run")
+            .title(
+                "Cost per WI: requests (background work included) and machines (milli-$)"
+                    + (scale.logarithmic() ? " - log scale" : ""))
+            .xAxisTitle(
+                (view.isProtocolSweep() ? "protocol" : "run") + " (n: interactions measured)")
             .yAxisTitle("m$ per WI")
             .build();
     style(chart.getStyler());
-    chart.getStyler().setXAxisLabelRotation(view.size() > 6 ? 40 : 0);
+    chart.getStyler().setXAxisLabelRotation(view.size() > 6 || longest > 16 ? 40 : 0);
     chart.getStyler().setAvailableSpaceFill(0.7);
-    chart.addSeries("2008 prices", runs, c2008);
-    chart.addSeries("2008, requests only", runs, r2008);
-    chart.addSeries("2026 prices", runs, c2026);
-    chart.addSeries("2026, requests only", runs, r2026);
+    if (scale.logarithmic()) {
+      chart.getStyler().setYAxisLogarithmic(true);
+      chart.getStyler().setYAxisMin(scale.logFloor());
+    }
+    List<String> names =
+        List.of("2008 prices", "2008, requests only", "2026 prices", "2026, requests only");
+    for (int m = 0; m < names.size(); m++) {
+      chart.addSeries(names.get(m), runs, series.get(m));
+    }
     return chart;
   }
 
