@@ -1,5 +1,7 @@
 package io.stratus.bench.tpcw;
 
+import io.stratus.bench.tpcw.harness.HourlyPrices;
+import io.stratus.bench.tpcw.harness.ServerCost;
 import io.stratus.cloudapi.CloudServices;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.CloudMeter;
@@ -24,6 +26,7 @@ import io.stratus.protocols.ProtocolOption;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +39,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * transaction size, it commits transactions that update that many random records of a loaded
  * collection and reports the average commit latency (against one simple-queue round trip of the
  * profile), the cloud requests and dollars per transaction (its reads of uncached pages included),
- * and — for the queue protocols — the requests and dollars per checkpoint that later applies them.
+ * and — for the queue protocols — the requests and dollars per checkpoint that later applies them;
+ * then the coordination requests (locks, counters, advanced queues) a transaction makes itself
+ * (its checkpoints' locks are in the checkpoint's requests), and, for a protocol whose commits or
+ * checkpoints make any, what the ensemble that serves them costs per transaction at today's
+ * prices, paid by the hour ({@link HourlyPrices}) for the time the transactions took.
  *
  * <p>Background work (checkpoints, the clean-up of committed ATOMIC messages) is held back while
  * commits are timed, and then run by {@link Database#checkpointAll()}, so that commits and
@@ -74,7 +81,7 @@ final class ProtocolBenchmark {
             + " %d-byte pages, seed %d%n",
         settings.commits, RECORDS, PAYLOAD, settings.pageSize, settings.seed);
     out.printf(
-        "%n%-21s %-7s %5s %12s %9s %8s %10s %14s %14s %12s %14s%n",
+        "%n%-21s %-7s %5s %12s %9s %8s %10s %14s %14s %12s %14s %9s %15s%n",
         "protocol",
         "profile",
         "size",
@@ -85,7 +92,9 @@ final class ProtocolBenchmark {
         "m$/tx 2008",
         "m$/tx 2026",
         "req/ckpt",
-        "m$/ckpt 2008");
+        "m$/ckpt 2008",
+        "coord/tx",
+        "ens m$/tx 2026");
     try (SystemScheduler scheduler = new SystemScheduler()) {
       // Untimed, without latency: every protocol's paths run once before the first timed cell,
       // so the protocol measured first does not pay for the JIT (it showed as 0.05-0.15 x).
@@ -146,6 +155,8 @@ final class ProtocolBenchmark {
         double queueMs = model.latency(Operation.QUEUE_SEND, 100, 0).toNanos() / 1e6;
         String ckptRequests = "-";
         String ckptCost = "-";
+        long coordination = ServerCost.coordinationRequests(commits);
+        boolean usesEnsemble = coordination > 0;
         if (protocol != ProtocolKind.NAIVE) {
           MeterSnapshot beforeCkpt = meter.snapshot();
           CheckpointSummary summary = db.checkpointAll();
@@ -153,9 +164,10 @@ final class ProtocolBenchmark {
           int checkpoints = Math.max(1, summary.checkpoints());
           ckptRequests = String.format("%.1f", (double) ckpt.requests() / checkpoints);
           ckptCost = milli(ckpt, PriceTables.paper2008(), profile, checkpoints);
+          usesEnsemble |= ServerCost.coordinationRequests(ckpt) > 0;
         }
         to.printf(
-            "%-21s %-7s %5d %12.1f %9.2f %8.1f %10.1f %14s %14s %12s %14s%n",
+            "%-21s %-7s %5d %12.1f %9.2f %8.1f %10.1f %14s %14s %12s %14s %9.1f %15s%n",
             protocol.name().toLowerCase(Locale.ROOT),
             profile,
             size,
@@ -166,7 +178,9 @@ final class ProtocolBenchmark {
             milli(commits, PriceTables.paper2008(), profile, settings.commits),
             milli(commits, PriceTables.aws2026(), profile, settings.commits),
             ckptRequests,
-            ckptCost);
+            ckptCost,
+            (double) coordination / settings.commits,
+            usesEnsemble ? ensemble(nanos[1]) : "-");
       }
     }
   }
@@ -195,6 +209,19 @@ final class ProtocolBenchmark {
       between.run();
     }
     return nanos;
+  }
+
+  /**
+   * The coordination ensemble's rent per transaction at today's prices, at this cell's pace: the
+   * ensemble's hourly price for the time the transactions took, over the transactions. One client
+   * committing back to back has the ensemble to itself, so this is the most a transaction pays for
+   * it; clients that share an ensemble divide it among them.
+   */
+  private String ensemble(long transactionNanos) {
+    double hours = transactionNanos / 1e9 / 3600;
+    double perTransaction =
+        HourlyPrices.AWS_2026.coordinationPerHour() * hours * 1000 / settings.commits;
+    return new BigDecimal(perTransaction).round(new MathContext(3)).toPlainString();
   }
 
   /** Milli-dollars per unit; a client on EC2 pays no transfer. */

@@ -38,7 +38,8 @@ import java.util.Map;
  * @param lostCustomerUpdates the same for customer rows
  * @param drain the drain at the end of the measurement interval, whose cost is in the background
  *     figures
- * @param serverCost the machines paid by the hour, per WI (not in the per-interaction costs)
+ * @param serverCost the machines paid by the hour over the interval; the cost per WI ({@link
+ *     CostPerWi}) adds them, per WI, to the per-interaction request costs
  * @param lockRefusals lock requests the lock service refused during the run, all clients
  * @param clients each application server's part when there were several, else empty
  * @param stockAudit every item's stock against its loaded stock plus the committed Buy Confirms'

@@ -12,7 +12,6 @@ import io.stratus.bench.tpcw.rbe.EmulatorReport;
 import io.stratus.bench.tpcw.rbe.InteractionAttribution;
 import io.stratus.bench.tpcw.report.Reports;
 import io.stratus.cloudapi.CloudServices;
-import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.CloudMeter;
 import io.stratus.cloudapi.decorate.Decorators;
@@ -20,7 +19,6 @@ import io.stratus.cloudapi.decorate.LatencyInterceptor;
 import io.stratus.cloudapi.decorate.LatencyProfiles;
 import io.stratus.cloudapi.decorate.MeterSnapshot;
 import io.stratus.cloudapi.decorate.MeteringInterceptor;
-import io.stratus.cloudapi.decorate.OperationStats;
 import io.stratus.cloudapi.decorate.PriceTable;
 import io.stratus.cloudapi.decorate.PriceTables;
 import io.stratus.cloudapi.time.SystemScheduler;
@@ -38,7 +36,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -412,11 +409,7 @@ public final class TpcwHarness {
             tracker.lostUpdates(BookstoreSchema.ITEM),
             tracker.lostUpdates(BookstoreSchema.CUSTOMER),
             drain.toDrain(report.drain(), paperPrices(s), todayPrices(s), steadyRecords),
-            ServerCost.of(
-                s.placement().equals("ec2") ? n : 0,
-                usedCoordination(report),
-                report.measuredSeconds(),
-                report.total().count()),
+            ServerCost.forRun(s.placement().equals("ec2") ? n : 0, report),
             refusals,
             n == 1 ? List.of() : List.copyOf(perClient),
             audit,
@@ -427,14 +420,14 @@ public final class TpcwHarness {
     out.printf(
         Locale.ROOT,
         "  %,d interactions (%,d errors), %.1f WIPS, avg %.1f ms,"
-            + " update avg %.1f ms, %.4f m$/WI (2008); lost updates: %,d item (stock), %,d"
-            + " customer%n",
+            + " update avg %.1f ms, %.4f m$/WI (2008, machines included); lost updates: %,d"
+            + " item (stock), %,d customer%n",
         result.total().count(),
         result.total().errors(),
         result.wips(),
         result.total().meanMillis(),
         result.update().meanMillis(),
-        result.total().milliDollars2008(),
+        CostPerWi.of(result.total(), result.serverCost()).total2008(),
         result.lostItemUpdates(),
         result.lostCustomerUpdates());
     out.printf(
@@ -458,7 +451,7 @@ public final class TpcwHarness {
           c.wips(),
           c.total().meanMillis(),
           c.update().meanMillis(),
-          c.total().milliDollars2008(),
+          CostPerWi.of(c.total(), result.serverCost()).total2008(),
           c.checkpointsRun(),
           c.lockRefusals());
     }
@@ -481,22 +474,6 @@ public final class TpcwHarness {
         result.steadyMilliDollarsPerRecord2008());
     out.flush();
     return result;
-  }
-
-  /** Whether the run's measured calls used locks, counters or advanced queues. */
-  private static boolean usedCoordination(EmulatorReport report) {
-    MeterSnapshot all = report.background();
-    for (MeterSnapshot own : report.directUsage().values()) {
-      all = all.plus(own);
-    }
-    PriceTable table = PriceTables.paper2008();
-    for (Map.Entry<Operation, OperationStats> e : all.perOperation().entrySet()) {
-      if (e.getValue().calls() > 0
-          && table.priceClass(e.getKey()).name().equals(PriceTables.ADVANCED)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**

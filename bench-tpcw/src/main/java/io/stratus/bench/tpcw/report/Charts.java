@@ -28,9 +28,11 @@ import org.knowm.xchart.style.Styler.LegendPosition;
  * The report's PNG charts, drawn with XChart in the manner of the papers' figures (000 section 7):
  * grouped bars of average response time per interaction and run (Figures 3 and 5), the same for
  * update interactions only (Figures 4 and 6), bars of cost per web interaction per run under both
- * price tables (Figures 7 and 8) and per interaction, and, when the swept parameter is a number,
- * lines of average response time and cost per WI against it with one series per protocol
- * (Figures 9 to 14).
+ * price tables, with the machines and for the requests alone (Figures 7 and 8), and per
+ * interaction, and, when the swept parameter is a number, lines of average response time and cost
+ * per WI against it with one series per protocol (Figures 9 to 14). Bar charts give the samples
+ * behind each bar in its label, and a bar of few samples does not set the scale ({@link
+ * BarScale}).
  *
  * <p>Charts are rendered off-screen ({@code java.awt.headless} is set unless the caller chose
  * otherwise), so they work on build machines without a display. An interaction that did not run
@@ -74,7 +76,8 @@ final class Charts {
                 "Average response time per interaction (ms)",
                 "avg response time (ms)",
                 false,
-                ResponseStats::meanMillis),
+                (run, row) -> row.meanMillis(),
+                " ms"),
             dir,
             RESPONSE_TIME));
     written.add(
@@ -84,7 +87,8 @@ final class Charts {
                 "Average response time, update interactions only (ms)",
                 "avg response time (ms)",
                 true,
-                ResponseStats::meanMillis),
+                (run, row) -> row.meanMillis(),
+                " ms"),
             dir,
             RESPONSE_TIME_UPDATES));
     written.add(save(costPerWi(view), dir, COST_PER_WI));
@@ -92,20 +96,22 @@ final class Charts {
         save(
             perInteraction(
                 view,
-                "Cost per interaction, 2008 prices (milli-$)",
+                "Cost per interaction, 2008 prices, machines included (milli-$)",
                 "m$ per WI",
                 false,
-                ResponseStats::milliDollars2008),
+                (run, row) -> SweepView.cost(run, row).total2008(),
+                " m$"),
             dir,
             COST_PER_INTERACTION_2008));
     written.add(
         save(
             perInteraction(
                 view,
-                "Cost per interaction, 2026 prices (milli-$)",
+                "Cost per interaction, 2026 prices, machines included (milli-$)",
                 "m$ per WI",
                 false,
-                ResponseStats::milliDollars2026),
+                (run, row) -> SweepView.cost(run, row).total2026(),
+                " m$"),
             dir,
             COST_PER_INTERACTION_2026));
 
@@ -148,31 +154,84 @@ final class Charts {
     return row.interaction() != null ? row.interaction().isUpdate() : row.key().equals("update");
   }
 
-  /** Grouped bars: one group per interaction (or group), one bar per run. */
-  private static CategoryChart perInteraction(
+  /**
+   * Grouped bars: one group per interaction (or group), one bar per run. Each group's label gives
+   * the interactions its bars average ("n=3" or, across runs, "n=1-3"); bars that rest on few
+   * samples and would stretch the axis are cut ({@link BarScale}), and their group's label gives
+   * their value.
+   */
+  static CategoryChart perInteraction(
       SweepView view,
       String title,
       String yTitle,
       boolean updatesOnly,
-      ToDoubleFunction<ResponseStats> measure) {
-    List<String> categories = new ArrayList<>();
-    for (SweepView.Row row : SweepView.rows(view.run(0))) {
-      if (drawn(row, updatesOnly)) {
-        categories.add(updatesOnly && row.isGroup() ? "all updates" : row.label());
+      Tables.RowMeasure measure,
+      String unit) {
+    List<List<SweepView.Row>> rows = new ArrayList<>();
+    List<BarScale.Bar> bars = new ArrayList<>();
+    for (int i = 0; i < view.size(); i++) {
+      List<SweepView.Row> drawnRows = new ArrayList<>();
+      for (SweepView.Row row : SweepView.rows(view.run(i))) {
+        if (drawn(row, updatesOnly)) {
+          drawnRows.add(row);
+          bars.add(new BarScale.Bar(value(view.run(i), row.stats(), measure), row.stats().count()));
+        }
       }
+      rows.add(drawnRows);
+    }
+    BarScale scale = BarScale.of(bars);
+    List<String> categories = new ArrayList<>();
+    for (int c = 0; c < rows.get(0).size(); c++) {
+      SweepView.Row first = rows.get(0).get(c);
+      String label = updatesOnly && first.isGroup() ? "all updates" : first.label();
+      long fewest = Long.MAX_VALUE;
+      long most = 0;
+      List<String> cut = new ArrayList<>();
+      for (int i = 0; i < view.size(); i++) {
+        ResponseStats s = rows.get(i).get(c).stats();
+        fewest = Math.min(fewest, s.count());
+        most = Math.max(most, s.count());
+        double v = value(view.run(i), s, measure);
+        if (scale.isCut(v)) {
+          cut.add(view.name(i) + " " + Numbers.sig3(v) + unit);
+        }
+      }
+      categories.add(
+          label
+              + " (n="
+              + (fewest == most ? Long.toString(most) : fewest + "-" + most)
+              + (cut.isEmpty() ? "" : "; off scale: " + String.join(", ", cut))
+              + ")");
     }
     int width = barChartWidth(categories.size(), view.size());
+    String scaleNote =
+        (scale.logarithmic() ? ", log scale" : "")
+            + (scale.cuts()
+                ? ", axis cut at "
+                    + Numbers.sig3(scale.cut())
+                    + unit
+                    + ", bars above it (< "
+                    + BarScale.MIN_SAMPLES
+                    + " samples) named in labels"
+                : "");
     CategoryChart chart =
         new CategoryChartBuilder()
             .width(width)
             .height(HEIGHT)
-            .title(title)
-            .xAxisTitle("web interaction")
+            .title(scaleNote.isEmpty() ? title : title + " -" + scaleNote.substring(1))
+            .xAxisTitle("web interaction (n: interactions measured)")
             .yAxisTitle(yTitle)
             .build();
     style(chart.getStyler());
     chart.getStyler().setXAxisLabelRotation(40);
     chart.getStyler().setAvailableSpaceFill(0.8);
+    if (scale.cuts()) {
+      chart.getStyler().setYAxisMax(scale.cut());
+    }
+    if (scale.logarithmic()) {
+      chart.getStyler().setYAxisLogarithmic(true);
+      chart.getStyler().setYAxisMin(scale.logFloor());
+    }
     if (view.size() > LEGEND_BELOW_MAX_SERIES) {
       // A long sweep's legend would not fit in one row below the plot.
       chart.getStyler().setLegendPosition(LegendPosition.OutsideE);
@@ -180,39 +239,72 @@ final class Charts {
     }
     for (int i = 0; i < view.size(); i++) {
       List<Double> values = new ArrayList<>();
-      for (SweepView.Row row : SweepView.rows(view.run(i))) {
-        if (drawn(row, updatesOnly)) {
-          values.add(valueOrZero(row.stats(), measure));
-        }
+      for (SweepView.Row row : rows.get(i)) {
+        values.add(scale.drawn(value(view.run(i), row.stats(), measure)));
       }
       chart.addSeries(view.name(i), categories, values);
     }
     return chart;
   }
 
-  /** Bars of cost per WI per run, one bar per price table (Figures 7 and 8). */
+  /**
+   * Bars of cost per WI per run (Figures 7 and 8): under each price table with the machines and
+   * for the requests alone. Each run's label gives its interactions; bars that span more than
+   * {@value BarScale#LOG_SPAN} times (2008's coordination requests beside 2026's) are drawn on a
+   * logarithmic axis ({@link BarScale}).
+   */
   private static CategoryChart costPerWi(SweepView view) {
     List<String> runs = new ArrayList<>();
-    List<Double> c2008 = new ArrayList<>();
-    List<Double> c2026 = new ArrayList<>();
+    List<List<Double>> series = new ArrayList<>();
+    List<ToDoubleFunction<RunResult>> measures =
+        List.of(
+            SweepView::costPerWi2008,
+            SweepView::requestCostPerWi2008,
+            SweepView::costPerWi2026,
+            SweepView::requestCostPerWi2026);
+    List<BarScale.Bar> bars = new ArrayList<>();
+    int longest = 0;
     for (int i = 0; i < view.size(); i++) {
-      runs.add(view.name(i));
-      c2008.add(finiteOrZero(SweepView.costPerWi2008(view.run(i))));
-      c2026.add(finiteOrZero(SweepView.costPerWi2026(view.run(i))));
+      RunResult run = view.run(i);
+      String label = view.name(i) + " (n=" + SweepView.total(run).count() + ")";
+      runs.add(label);
+      longest = Math.max(longest, label.length());
+      for (ToDoubleFunction<RunResult> m : measures) {
+        bars.add(
+            new BarScale.Bar(finiteOrZero(m.applyAsDouble(run)), SweepView.total(run).count()));
+      }
+    }
+    BarScale scale = BarScale.of(bars);
+    for (int m = 0; m < measures.size(); m++) {
+      List<Double> values = new ArrayList<>();
+      for (int i = 0; i < view.size(); i++) {
+        values.add(scale.drawn(bars.get(i * measures.size() + m).value()));
+      }
+      series.add(values);
     }
     CategoryChart chart =
         new CategoryChartBuilder()
-            .width(barChartWidth(view.size(), 2))
+            .width(barChartWidth(view.size(), measures.size()))
             .height(HEIGHT)
-            .title("Cost per WI, background work included (milli-$)")
-            .xAxisTitle(view.isProtocolSweep() ? "protocol" : "run")
+            .title(
+                "Cost per WI: requests (background work included) and machines (milli-$)"
+                    + (scale.logarithmic() ? " - log scale" : ""))
+            .xAxisTitle(
+                (view.isProtocolSweep() ? "protocol" : "run") + " (n: interactions measured)")
             .yAxisTitle("m$ per WI")
             .build();
     style(chart.getStyler());
-    chart.getStyler().setXAxisLabelRotation(view.size() > 6 ? 40 : 0);
-    chart.getStyler().setAvailableSpaceFill(0.6);
-    chart.addSeries("2008 prices", runs, c2008);
-    chart.addSeries("2026 prices", runs, c2026);
+    chart.getStyler().setXAxisLabelRotation(view.size() > 6 || longest > 16 ? 40 : 0);
+    chart.getStyler().setAvailableSpaceFill(0.7);
+    if (scale.logarithmic()) {
+      chart.getStyler().setYAxisLogarithmic(true);
+      chart.getStyler().setYAxisMin(scale.logFloor());
+    }
+    List<String> names =
+        List.of("2008 prices", "2008, requests only", "2026 prices", "2026, requests only");
+    for (int m = 0; m < names.size(); m++) {
+      chart.addSeries(names.get(m), runs, series.get(m));
+    }
     return chart;
   }
 
@@ -284,8 +376,8 @@ final class Charts {
     return Math.max(900, Math.min(2400, 200 + categories * perCategory));
   }
 
-  private static double valueOrZero(ResponseStats s, ToDoubleFunction<ResponseStats> measure) {
-    return s.count() > 0 ? finiteOrZero(measure.applyAsDouble(s)) : 0.0;
+  private static double value(RunResult run, ResponseStats s, Tables.RowMeasure measure) {
+    return s.count() > 0 ? finiteOrZero(measure.of(run, s)) : 0.0;
   }
 
   private static double meanOrZero(ResponseStats s) {

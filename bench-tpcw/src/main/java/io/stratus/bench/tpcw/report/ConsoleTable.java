@@ -2,7 +2,6 @@ package io.stratus.bench.tpcw.report;
 
 import io.stratus.bench.tpcw.harness.RunResult;
 import io.stratus.bench.tpcw.harness.SweepResult;
-import io.stratus.bench.tpcw.workload.ResponseStats;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,11 +9,11 @@ import java.util.Map;
 
 /**
  * The sweep on the terminal, for the person watching the run: first each run's full table
- * (seventeen rows with count, percentiles, requests, cost under both price tables and staleness)
- * with its run-level facts; then, when several runs were made, the average response time per
- * interaction with the runs side by side; then the summary, one row per run; and last each run
- * against its baseline ("atomic / naive cost = 3.10x"). The comparisons come last so they are
- * what stays on the screen.
+ * (seventeen rows with count, percentiles, requests, cost per WI under both price tables and per
+ * record written, staleness) with its run-level facts; then, when several runs were made, the
+ * average response time and the cost per interaction with the runs side by side; then the
+ * summary and the cost table, one row per run; and last each run against its baseline ("atomic /
+ * naive cost = 3.10x"). The comparisons come last so they are what stays on the screen.
  *
  * <p>Every line is at most {@link Tables#CONSOLE_WIDTH} characters; longer ones (an unusually
  * long run name or error message) are cut. Only ASCII is printed, so any console encoding works.
@@ -76,27 +75,33 @@ final class ConsoleTable {
       }
     }
     if (view.size() > 1) {
-      blank();
-      add(
-          "Average response time (ms) per interaction and run"
-              + (view.isProtocolSweep()
-                  ? ""
-                  : " (columns: protocol and " + view.parameter() + ")"));
-      List<TextTable> pivots =
-          Tables.pivot(
-              view, ResponseStats::meanMillis, null, Tables.CONSOLE_WIDTH - INDENT.length());
-      for (int p = 0; p < pivots.size(); p++) {
-        if (p > 0) {
-          blank();
-        }
-        addAll(pivots.get(p).fixedWidth(INDENT));
-      }
+      pivots(
+          view,
+          "Average response time (ms) per interaction and run",
+          (run, row) -> row.meanMillis(),
+          List.of());
+      pivots(
+          view,
+          "Cost per interaction (m$ per WI, 2008 prices: requests, background included, and"
+              + " machines) per run",
+          (run, row) -> SweepView.cost(run, row).total2008(),
+          List.of(
+              new Tables.RunRow("of which background", SweepView::backgroundPerWi2008),
+              new Tables.RunRow("of which machines", SweepView::machinesPerWi2008)));
     }
     blank();
     add(
-        "Summary (ms; m$ per WI under 2008 and 2026 prices, background work included;"
-            + " bg share: its part of the 2008 cost)");
-    addAll(Tables.summary(view, false).fixedWidth(INDENT));
+        "Summary (ms; m$ per WI under 2008 and 2026 prices, requests and machines; bg share: the"
+            + " background work's part of the 2008 cost)");
+    addAll(Tables.summary(view).fixedWidth(INDENT));
+    blank();
+    add(
+        "Cost per WI (m$) = requests (background work included) + machines (server rent in the ec2"
+            + " placement; ensemble at 2026 prices)");
+    add(
+        "  m$/rec, upd ms/rec: what the interactions that wrote paid in requests and waited, per"
+            + " record written");
+    addAll(Tables.costs(view, false).fixedWidth(INDENT));
     List<String> headlines = Tables.comparisonHeadlines(view, TIMES);
     if (!headlines.isEmpty()) {
       blank();
@@ -106,8 +111,27 @@ final class ConsoleTable {
               + " (ms; m$ per WI)");
       addAll(Tables.comparison(view, TIMES).fixedWidth(INDENT));
       for (String h : headlines) {
-        add(INDENT + h);
+        // A headline of two long run names would be cut: it wraps between its parts instead.
+        addAll(
+            Tables.wrap(List.of(h.split("; ")), INDENT, INDENT + "  ", "; ", Tables.CONSOLE_WIDTH));
       }
+    }
+  }
+
+  /** A pivot of one measure, interaction rows by run columns, split to fit the console. */
+  private void pivots(
+      SweepView view, String caption, Tables.RowMeasure measure, List<Tables.RunRow> extra) {
+    blank();
+    add(
+        caption
+            + (view.isProtocolSweep() ? "" : " (columns: protocol and " + view.parameter() + ")"));
+    List<TextTable> tables =
+        Tables.pivot(view, measure, extra, Tables.CONSOLE_WIDTH - INDENT.length());
+    for (int p = 0; p < tables.size(); p++) {
+      if (p > 0) {
+        blank();
+      }
+      addAll(tables.get(p).fixedWidth(INDENT));
     }
   }
 

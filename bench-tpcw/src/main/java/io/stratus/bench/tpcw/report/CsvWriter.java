@@ -1,6 +1,7 @@
 package io.stratus.bench.tpcw.report;
 
 import io.stratus.bench.tpcw.bookstore.StockAudit;
+import io.stratus.bench.tpcw.harness.CostPerWi;
 import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
 import io.stratus.bench.tpcw.harness.OwnReads;
@@ -24,9 +25,12 @@ import java.util.Set;
 /**
  * The sweep as flat CSV for spreadsheets and pandas: results.csv has one row per run and
  * interaction or group (fourteen interactions, then read, update, total), each carrying every
- * setting and run-level counter, so any row can be plotted without joins (per-interaction costs
- * already include the background work the harness allocated to them; the background_ columns
- * say how much that was); load.csv has one row per
+ * setting and run-level counter, so any row can be plotted without joins. The mdollars_per_wi_
+ * columns are the cost per WI of paper 000 (requests, with the background work the harness
+ * allocated to the interaction, plus the machines paid by the hour, the same per WI for every
+ * row); request_mdollars_per_wi_ are the requests alone, machines_ (and server_, ensemble_) the
+ * machines, background_ the background work; the _per_record_written columns are what the row's
+ * interactions paid in requests and waited per record they wrote. load.csv has one row per
  * run with what loading the database took (the papers' Table 4), with one rows_ column per table
  * and the ITEM table's time, requests and cost (item_table_ columns).
  *
@@ -79,6 +83,10 @@ final class CsvWriter {
           "coordination_hours",
           "machines_mdollars_per_wi_2008",
           "machines_mdollars_per_wi_2026",
+          "server_mdollars_per_wi_2008",
+          "server_mdollars_per_wi_2026",
+          "ensemble_mdollars_per_wi_2026",
+          "coordination_requests",
           "clients",
           "lock_refusals",
           "stock_items_off",
@@ -100,12 +108,18 @@ final class CsvWriter {
           "requests_per_wi",
           "mdollars_per_wi_2008",
           "mdollars_per_wi_2026",
+          "request_mdollars_per_wi_2008",
+          "request_mdollars_per_wi_2026",
           "mean_staleness_ms",
           "max_staleness_ms",
           "wrote",
           "records_read_per_wi",
           "records_written_per_wi",
           "retries_per_wi",
+          "records_written",
+          "mdollars_per_record_written_2008",
+          "mdollars_per_record_written_2026",
+          "ms_per_record_written",
           "observed_percent",
           "mix_verdict");
 
@@ -195,7 +209,7 @@ final class CsvWriter {
     RunResult run = view.run(i);
     RunSettings s = run.settings();
     Drain d = run.drain();
-    ServerCost m = run.serverCost();
+    ServerCost m = SweepView.machines(run);
     List<String> fields =
         new ArrayList<>(
             List.of(
@@ -242,6 +256,10 @@ final class CsvWriter {
             number(m.coordinationHours()),
             number(m.milliDollarsPerWi2008()),
             number(m.milliDollarsPerWi2026()),
+            number(m.serverMilliDollarsPerWi2008()),
+            number(m.serverMilliDollarsPerWi2026()),
+            number(m.coordinationMilliDollarsPerWi2026()),
+            Long.toString(m.coordinationRequests()),
             Integer.toString(s.clients()),
             Long.toString(run.lockRefusals())));
     StockAudit audit = run.stockAudit();
@@ -258,6 +276,7 @@ final class CsvWriter {
 
   private static List<String> rowFields(RunResult run, SweepView.Row row) {
     ResponseStats st = row.stats();
+    CostPerWi cost = SweepView.cost(run, st);
     Boolean update = row.isUpdate();
     String mixPercent =
         row.isGroup() ? "" : number(run.settings().mix().percent(row.interaction()));
@@ -283,8 +302,10 @@ final class CsvWriter {
                 number(st.p90Millis()),
                 number(st.p99Millis()),
                 number(st.requestsPerInteraction()),
-                number(st.milliDollars2008()),
-                number(st.milliDollars2026()),
+                number(cost.total2008()),
+                number(cost.total2026()),
+                number(cost.requests2008()),
+                number(cost.requests2026()),
                 number(st.meanStalenessMillis()),
                 Long.toString(st.maxStalenessMillis())));
     fields.addAll(
@@ -293,6 +314,10 @@ final class CsvWriter {
             number(st.recordsReadPerInteraction()),
             number(st.recordsWrittenPerInteraction()),
             number(st.retriesPerInteraction()),
+            Long.toString(st.recordsWritten()),
+            number(st.milliDollarsPerRecordWritten2008()),
+            number(st.milliDollarsPerRecordWritten2026()),
+            number(st.millisPerRecordWritten()),
             observed,
             verdict));
     return fields;

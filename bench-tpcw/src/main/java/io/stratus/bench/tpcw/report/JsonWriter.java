@@ -2,6 +2,7 @@ package io.stratus.bench.tpcw.report;
 
 import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.harness.ClientResult;
+import io.stratus.bench.tpcw.harness.CostPerWi;
 import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
 import io.stratus.bench.tpcw.harness.OwnReads;
@@ -26,7 +27,10 @@ import java.util.Map;
  * The whole sweep as one JSON document (results.json), for tools that want the structure the CSV
  * flattens: the parameter, then per run its label, settings, load, the fourteen interactions keyed
  * by enum name (so {@code .runs[0].perInteraction.BUY_CONFIRM.meanMillis} works in jq), the read,
- * update and total groups, the run-level counters and the error samples.
+ * update and total groups, the run-level counters and the error samples. A row's {@code
+ * milliDollars2008} is its cost per WI as paper 000 defines it (requests, background work
+ * included, and the machines paid by the hour), {@code requestMilliDollars2008} the requests
+ * alone; {@code machines} gives the machines' hours and cost.
  *
  * <p>Field order is fixed and independent of map iteration order, so two reports of the same sweep
  * are byte-identical. Durations are in milliseconds; numbers that are not finite are written as
@@ -65,18 +69,19 @@ final class JsonWriter {
     settings(j, r.settings());
     j.name("load");
     load(j, r.load());
+    ServerCost m = SweepView.machines(r);
     j.name("perInteraction").beginObject();
     for (Interaction wi : Interaction.values()) {
       j.name(wi.name());
-      stats(j, SweepView.stats(r, wi), wi);
+      stats(j, SweepView.stats(r, wi), wi, m);
     }
     j.endObject();
     j.name("read");
-    stats(j, SweepView.read(r), null);
+    stats(j, SweepView.read(r), null, m);
     j.name("update");
-    stats(j, SweepView.update(r), null);
+    stats(j, SweepView.update(r), null, m);
     j.name("total");
-    stats(j, SweepView.total(r), null);
+    stats(j, SweepView.total(r), null, m);
     j.name("wips").value(r.wips());
     j.name("measuredSeconds").value(r.measuredSeconds());
     j.name("bufferPoolHitRate").value(r.bufferPoolHitRate());
@@ -100,10 +105,15 @@ final class JsonWriter {
     j.name("millis").value(d.millis());
     j.name("quiescent").value(d.quiescent());
     j.endObject();
-    ServerCost m = r.serverCost();
     j.name("machines").beginObject();
     j.name("serverHours").value(m.serverHours());
     j.name("coordinationHours").value(m.coordinationHours());
+    j.name("coordinationRequests").value(m.coordinationRequests());
+    j.name("interactions").value(m.interactions());
+    j.name("milliDollars2008").value(m.milliDollars2008());
+    j.name("milliDollars2026").value(m.milliDollars2026());
+    j.name("milliDollarsPerWi2008").value(m.milliDollarsPerWi2008());
+    j.name("milliDollarsPerWi2026").value(m.milliDollarsPerWi2026());
     j.name("serverMilliDollarsPerWi2008").value(m.serverMilliDollarsPerWi2008());
     j.name("serverMilliDollarsPerWi2026").value(m.serverMilliDollarsPerWi2026());
     j.name("coordinationMilliDollarsPerWi2026").value(m.coordinationMilliDollarsPerWi2026());
@@ -131,9 +141,9 @@ final class JsonWriter {
       j.name("index").value(c.index());
       j.name("wips").value(c.wips());
       j.name("total");
-      stats(j, c.total(), null);
+      stats(j, c.total(), null, m);
       j.name("update");
-      stats(j, c.update(), null);
+      stats(j, c.update(), null, m);
       j.name("checkpointsRun").value(c.checkpointsRun());
       j.name("checkpointsFailed").value(c.checkpointsFailed());
       j.name("lockRefusals").value(c.lockRefusals());
@@ -205,7 +215,12 @@ final class JsonWriter {
     j.endObject();
   }
 
-  private static void stats(Json j, ResponseStats s, Interaction wi) {
+  /**
+   * One row's statistics; {@code milliDollars2008/2026} are its cost per WI with {@code machines}
+   * (paper 000's), {@code requestMilliDollars2008/2026} the requests alone.
+   */
+  private static void stats(Json j, ResponseStats s, Interaction wi, ServerCost machines) {
+    CostPerWi cost = CostPerWi.of(s, machines);
     j.beginObject();
     j.name("label").value(s.label());
     if (wi != null) {
@@ -218,14 +233,20 @@ final class JsonWriter {
     j.name("p90Millis").value(s.p90Millis());
     j.name("p99Millis").value(s.p99Millis());
     j.name("requestsPerInteraction").value(s.requestsPerInteraction());
-    j.name("milliDollars2008").value(s.milliDollars2008());
-    j.name("milliDollars2026").value(s.milliDollars2026());
+    j.name("milliDollars2008").value(cost.total2008());
+    j.name("milliDollars2026").value(cost.total2026());
+    j.name("requestMilliDollars2008").value(cost.requests2008());
+    j.name("requestMilliDollars2026").value(cost.requests2026());
     j.name("meanStalenessMillis").value(s.meanStalenessMillis());
     j.name("maxStalenessMillis").value(s.maxStalenessMillis());
     j.name("wrote").value(s.wrote());
     j.name("recordsReadPerInteraction").value(s.recordsReadPerInteraction());
     j.name("recordsWrittenPerInteraction").value(s.recordsWrittenPerInteraction());
     j.name("retriesPerInteraction").value(s.retriesPerInteraction());
+    j.name("recordsWritten").value(s.recordsWritten());
+    j.name("milliDollarsPerRecordWritten2008").value(s.milliDollarsPerRecordWritten2008());
+    j.name("milliDollarsPerRecordWritten2026").value(s.milliDollarsPerRecordWritten2026());
+    j.name("millisPerRecordWritten").value(s.millisPerRecordWritten());
     j.endObject();
   }
 

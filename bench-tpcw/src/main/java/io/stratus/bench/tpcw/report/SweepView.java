@@ -1,7 +1,9 @@
 package io.stratus.bench.tpcw.report;
 
+import io.stratus.bench.tpcw.harness.CostPerWi;
 import io.stratus.bench.tpcw.harness.Durations;
 import io.stratus.bench.tpcw.harness.RunResult;
+import io.stratus.bench.tpcw.harness.ServerCost;
 import io.stratus.bench.tpcw.harness.SweepResult;
 import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.ResponseStats;
@@ -21,8 +23,8 @@ import java.util.Set;
  * The derived facts every report writer needs about a sweep, computed once so the console, CSV,
  * JSON, markdown and charts cannot disagree: a unique display name per run, the seventeen rows of
  * a run (fourteen interactions, then read, update and total), which run each run is compared
- * against, the cost per WI and the background work's share of it, and whether the swept parameter is
- * numeric (and so gets line charts).
+ * against, the cost per WI (requests and machines, {@link CostPerWi}) and the background work's
+ * share of it, and whether the swept parameter is numeric (and so gets line charts).
  *
  * <p>Runs of a sweep over a parameter other than the protocol share labels ("10" for both basic
  * and atomic at ten EBs), so a run is named by protocol and label together; names are made unique
@@ -162,20 +164,60 @@ final class SweepView {
   }
 
   /**
-   * Cost per web interaction over the whole run under the 2008 prices: the total row's cost. The
-   * harness already charges the background work (checkpoints, propagation from ATOMIC queues) to
-   * the interactions that caused it, as the papers do (000 section 7.4: Atomic's asynchronous
-   * work "must be paid for"), so nothing is added here. NaN when no interaction ran.
+   * The cost per WI of one of a run's rows (an interaction or a group) as paper 000 defines it:
+   * the requests it caused (its own and its share of the background work, which the harness
+   * charges to the update interactions that caused it, 000 section 7.4) plus the machines paid by
+   * the hour, spread evenly over the run's interactions ({@link CostPerWi}). Its fields are NaN
+   * when the row has no interaction.
+   */
+  static CostPerWi cost(RunResult run, ResponseStats row) {
+    return CostPerWi.of(row, run.serverCost());
+  }
+
+  /** {@link #cost} of the run's total row: what the run cost per WI. */
+  static CostPerWi cost(RunResult run) {
+    return cost(run, total(run));
+  }
+
+  /**
+   * Cost per web interaction over the whole run under the 2008 prices, requests and machines
+   * together ({@link #cost}). NaN when no interaction ran.
    */
   static double costPerWi2008(RunResult run) {
-    ResponseStats t = total(run);
-    return t.count() + t.errors() == 0 ? Double.NaN : t.milliDollars2008();
+    return cost(run).total2008();
   }
 
   /** As {@link #costPerWi2008} under the 2026 prices. */
   static double costPerWi2026(RunResult run) {
-    ResponseStats t = total(run);
-    return t.count() + t.errors() == 0 ? Double.NaN : t.milliDollars2026();
+    return cost(run).total2026();
+  }
+
+  /**
+   * The requests' part of {@link #costPerWi2008}: the total row's cost, background work included,
+   * without the machines. NaN when no interaction ran.
+   */
+  static double requestCostPerWi2008(RunResult run) {
+    return cost(run).requests2008();
+  }
+
+  /** As {@link #requestCostPerWi2008} under the 2026 prices. */
+  static double requestCostPerWi2026(RunResult run) {
+    return cost(run).requests2026();
+  }
+
+  /** The machines' part of {@link #costPerWi2008}. NaN when no interaction ran. */
+  static double machinesPerWi2008(RunResult run) {
+    return cost(run).machines2008();
+  }
+
+  /** The machines' part of {@link #costPerWi2026}. NaN when no interaction ran. */
+  static double machinesPerWi2026(RunResult run) {
+    return cost(run).machines2026();
+  }
+
+  /** The run's machines, {@link ServerCost#NONE} when it has none. */
+  static ServerCost machines(RunResult run) {
+    return run.serverCost() == null ? ServerCost.NONE : run.serverCost();
   }
 
   /**

@@ -2,6 +2,7 @@ package io.stratus.bench.tpcw.report;
 
 import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.harness.ClientResult;
+import io.stratus.bench.tpcw.harness.CostPerWi;
 import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
 import io.stratus.bench.tpcw.harness.OwnReads;
@@ -22,9 +23,10 @@ import java.util.function.ToDoubleFunction;
  * under 130 columns with the longest interaction name and run names of the form "monotonic
  * checkpoint-interval=45s"; pivots that would be wider are split into several tables.
  *
- * <p>Costs per WI include the background work (checkpoints, propagation): the harness charges it
- * to the update interactions that caused it, as the papers do. The summary's "bg share" and the
- * pivots' "background" row show how much of the cost that is.
+ * <p>Costs per WI are the papers' (000 section 7.1): the requests, background work (checkpoints,
+ * propagation) included, which the harness charges to the update interactions that caused it, as
+ * the papers do, plus the machines paid by the hour ({@link CostPerWi}). The summary's "bg share",
+ * the cost table and the pivots' "of which" rows show the parts.
  */
 final class Tables {
   /** The widest a console line may be. */
@@ -41,9 +43,12 @@ final class Tables {
   private Tables() {}
 
   /**
-   * A run's seventeen rows with every statistic (the per-run detail table); {@code wide} adds
-   * what the interactions did (how many wrote, records read and written, retries), which does
-   * not fit a console line.
+   * A run's seventeen rows with every statistic (the per-run detail table): response times,
+   * requests, cost per WI (requests and machines, {@link SweepView#cost}), what the interactions
+   * paid and waited per record they wrote, staleness; {@code wide} adds the requests' part of the
+   * cost, the cost per record under today's prices, the largest staleness and what the
+   * interactions did (how many wrote, records read and written, retries), which do not fit a
+   * console line.
    */
   static TextTable detail(RunResult run, boolean wide) {
     TextTable t =
@@ -57,11 +62,17 @@ final class Tables {
             .right("p99 ms")
             .right("req/WI")
             .right("m$ 2008")
-            .right("m$ 2026")
-            .right("stale ms")
-            .right("max stale");
+            .right("m$ 2026");
     if (wide) {
-      t.right("wrote").right("rec read").right("rec written").right("retries");
+      t.right("req m$ 2008").right("req m$ 2026");
+    }
+    t.right("m$/rec 2008");
+    if (wide) {
+      t.right("m$/rec 2026");
+    }
+    t.right("ms/rec").right("stale ms");
+    if (wide) {
+      t.right("max stale").right("wrote").right("rec read").right("rec written").right("retries");
     }
     for (SweepView.Row row : SweepView.rows(run)) {
       if (row.key().equals(SweepView.GROUPS.get(0))) {
@@ -69,6 +80,7 @@ final class Tables {
       }
       ResponseStats s = row.stats();
       boolean any = s.count() > 0;
+      CostPerWi cost = SweepView.cost(run, s);
       List<String> cells =
           new ArrayList<>(
               List.of(
@@ -80,13 +92,22 @@ final class Tables {
                   ms(any, s.p90Millis()),
                   ms(any, s.p99Millis()),
                   any ? Numbers.sig3(s.requestsPerInteraction()) : Numbers.NONE,
-                  any ? Numbers.sig3(s.milliDollars2008()) : Numbers.NONE,
-                  any ? Numbers.sig3(s.milliDollars2026()) : Numbers.NONE,
-                  ms(any, s.meanStalenessMillis()),
-                  any ? Numbers.count(s.maxStalenessMillis()) : Numbers.NONE));
+                  Numbers.sig3(cost.total2008()),
+                  Numbers.sig3(cost.total2026())));
+      if (wide) {
+        cells.add(Numbers.sig3(cost.requests2008()));
+        cells.add(Numbers.sig3(cost.requests2026()));
+      }
+      cells.add(Numbers.sig3(s.milliDollarsPerRecordWritten2008()));
+      if (wide) {
+        cells.add(Numbers.sig3(s.milliDollarsPerRecordWritten2026()));
+      }
+      cells.add(Numbers.sig3(s.millisPerRecordWritten()));
+      cells.add(ms(any, s.meanStalenessMillis()));
       if (wide) {
         cells.addAll(
             List.of(
+                any ? Numbers.count(s.maxStalenessMillis()) : Numbers.NONE,
                 Numbers.count(s.wrote()),
                 any ? Numbers.sig3(s.recordsReadPerInteraction()) : Numbers.NONE,
                 any ? Numbers.sig3(s.recordsWrittenPerInteraction()) : Numbers.NONE,
@@ -148,7 +169,7 @@ final class Tables {
             + Numbers.sig3(run.steadyMilliDollarsPerRecord2008())
             + " m$ per record"
             + (d.quiescent() ? "" : "; work still pending after it"));
-    ServerCost server = run.serverCost();
+    ServerCost server = SweepView.machines(run);
     facts.add(
         "machines per WI "
             + Numbers.sig3(server.milliDollarsPerWi2008())
@@ -158,7 +179,18 @@ final class Tables {
             + Numbers.fixed(server.serverHours() * 3600, 0)
             + " s, ensemble "
             + Numbers.fixed(server.coordinationHours() * 3600, 0)
-            + " s; not in the costs above)");
+            + " s; in the costs)");
+    facts.add(
+        "coordination requests "
+            + server.coordinationRequests()
+            + " ("
+            + Numbers.sig3(server.coordinationRequestsPerWi())
+            + " per WI, "
+            + Numbers.sig3(
+                run.measuredSeconds() > 0
+                    ? server.coordinationRequests() / run.measuredSeconds()
+                    : Double.NaN)
+            + " per s)");
     facts.add("lock refusals " + run.lockRefusals());
     facts.add(
         "lost updates "
@@ -234,16 +266,12 @@ final class Tables {
           ms(any, all.meanMillis()),
           ms(c.update().count() > 0, c.update().meanMillis()),
           any ? Numbers.sig3(all.requestsPerInteraction()) : Numbers.NONE,
-          any ? Numbers.sig3(all.milliDollars2008()) : Numbers.NONE,
-          any ? Numbers.sig3(all.milliDollars2026()) : Numbers.NONE,
+          any ? Numbers.sig3(SweepView.cost(run, all).total2008()) : Numbers.NONE,
+          any ? Numbers.sig3(SweepView.cost(run, all).total2026()) : Numbers.NONE,
           c.checkpointsRun() + "/" + c.checkpointsFailed(),
           Numbers.count(c.lockRefusals()));
     }
     return t;
-  }
-
-  private static ServerCost machines(RunResult r) {
-    return r.serverCost() == null ? ServerCost.NONE : r.serverCost();
   }
 
   private static String labels(List<Interaction> interactions) {
@@ -278,11 +306,10 @@ final class Tables {
   }
 
   /**
-   * One row per run: throughput, response times, all-in cost, buffer pool, checkpoints; {@code
-   * wide} adds the cost per WI with the machines paid by the hour, which does not fit a console
-   * line (the console shows it in each run's facts).
+   * One row per run: throughput, response times, cost per WI (requests and machines), the
+   * background work's share of it, buffer pool, checkpoints, lost updates.
    */
-  static TextTable summary(SweepView view, boolean wide) {
+  static TextTable summary(SweepView view) {
     TextTable t =
         new TextTable()
             .left("run", RUN_NAME_WIDTH)
@@ -294,36 +321,82 @@ final class Tables {
             .right("upd ms")
             .right("m$/WI 2008")
             .right("m$/WI 2026")
-            .right("bg share");
-    if (wide) {
-      t.right("+machines 2008").right("+machines 2026");
-    }
-    t.right("hits").right("ckpts/fail").right("lost upd");
+            .right("bg share")
+            .right("hits")
+            .right("ckpts/fail")
+            .right("lost upd");
     for (int i = 0; i < view.size(); i++) {
       RunResult r = view.run(i);
       ResponseStats total = SweepView.total(r);
+      t.row(
+          view.name(i),
+          Numbers.count(total.count()),
+          Numbers.count(total.errors()),
+          Numbers.fixed(r.wips(), 2),
+          ms(total.count() > 0, total.meanMillis()),
+          ms(SweepView.read(r).count() > 0, SweepView.read(r).meanMillis()),
+          ms(SweepView.update(r).count() > 0, SweepView.update(r).meanMillis()),
+          Numbers.sig3(SweepView.costPerWi2008(r)),
+          Numbers.sig3(SweepView.costPerWi2026(r)),
+          Numbers.percent(SweepView.backgroundShare2008(r)),
+          Numbers.percent(r.bufferPoolHitRate()),
+          r.checkpointsRun() + "/" + r.checkpointsFailed(),
+          Numbers.count(r.lostItemUpdates() + r.lostCustomerUpdates()));
+    }
+    return t;
+  }
+
+  /**
+   * One row per run: the cost per WI under both price tables and its two parts, the requests
+   * (background work included) and the machines paid by the hour; then, for the interactions that
+   * wrote, what they paid in requests and waited per record they wrote, which compares protocols
+   * that write different amounts per interaction. {@code wide} adds the machines' parts (server,
+   * ensemble), the coordination requests per WI and the cost per record under today's prices.
+   */
+  static TextTable costs(SweepView view, boolean wide) {
+    TextTable t =
+        new TextTable()
+            .left("run", RUN_NAME_WIDTH)
+            .right("m$/WI 2008")
+            .right("req 2008")
+            .right("mach 2008")
+            .right("m$/WI 2026")
+            .right("req 2026")
+            .right("mach 2026");
+    if (wide) {
+      t.right("server 2026").right("ensemble 2026").right("coord req/WI");
+    }
+    t.right("m$/rec 2008");
+    if (wide) {
+      t.right("m$/rec 2026");
+    }
+    t.right("upd ms/rec");
+    for (int i = 0; i < view.size(); i++) {
+      RunResult r = view.run(i);
+      CostPerWi c = SweepView.cost(r);
+      ResponseStats update = SweepView.update(r);
+      ServerCost m = SweepView.machines(r);
+      boolean any = SweepView.total(r).attempts() > 0;
       List<String> cells =
           new ArrayList<>(
               List.of(
                   view.name(i),
-                  Numbers.count(total.count()),
-                  Numbers.count(total.errors()),
-                  Numbers.fixed(r.wips(), 2),
-                  ms(total.count() > 0, total.meanMillis()),
-                  ms(SweepView.read(r).count() > 0, SweepView.read(r).meanMillis()),
-                  ms(SweepView.update(r).count() > 0, SweepView.update(r).meanMillis()),
-                  Numbers.sig3(SweepView.costPerWi2008(r)),
-                  Numbers.sig3(SweepView.costPerWi2026(r)),
-                  Numbers.percent(SweepView.backgroundShare2008(r))));
+                  Numbers.sig3(c.total2008()),
+                  Numbers.sig3(c.requests2008()),
+                  Numbers.sig3(c.machines2008()),
+                  Numbers.sig3(c.total2026()),
+                  Numbers.sig3(c.requests2026()),
+                  Numbers.sig3(c.machines2026())));
       if (wide) {
-        cells.add(Numbers.sig3(SweepView.costPerWi2008(r) + machines(r).milliDollarsPerWi2008()));
-        cells.add(Numbers.sig3(SweepView.costPerWi2026(r) + machines(r).milliDollarsPerWi2026()));
+        cells.add(any ? Numbers.sig3(m.serverMilliDollarsPerWi2026()) : Numbers.NONE);
+        cells.add(any ? Numbers.sig3(m.coordinationMilliDollarsPerWi2026()) : Numbers.NONE);
+        cells.add(any ? Numbers.sig3(m.coordinationRequestsPerWi()) : Numbers.NONE);
       }
-      cells.addAll(
-          List.of(
-              Numbers.percent(r.bufferPoolHitRate()),
-              r.checkpointsRun() + "/" + r.checkpointsFailed(),
-              Numbers.count(r.lostItemUpdates() + r.lostCustomerUpdates())));
+      cells.add(Numbers.sig3(update.milliDollarsPerRecordWritten2008()));
+      if (wide) {
+        cells.add(Numbers.sig3(update.milliDollarsPerRecordWritten2026()));
+      }
+      cells.add(Numbers.sig3(update.millisPerRecordWritten()));
       t.row(cells.toArray(new String[0]));
     }
     return t;
@@ -331,7 +404,8 @@ final class Tables {
 
   /**
    * Each run against its baseline ({@link SweepView#baseline}): update-interaction and overall
-   * response time, and all-in cost per WI under both price tables, with their ratios. Empty (no
+   * response time, and cost per WI (requests and machines) under both price tables, with their
+   * ratios. Empty (no
    * rows) when every run is its own baseline.
    */
   static TextTable comparison(SweepView view, String times) {
@@ -377,7 +451,10 @@ final class Tables {
     return t;
   }
 
-  /** The comparison's headline per run: "atomic / naive cost = 3.10x (2008 prices), ...". */
+  /**
+   * The comparison's headline per run: "atomic / naive cost = 3.10x (2008 prices), ...", the cost
+   * per WI with the machines, then the requests alone.
+   */
   static List<String> comparisonHeadlines(SweepView view, String times) {
     List<String> lines = new ArrayList<>();
     for (int i = 0; i < view.size(); i++) {
@@ -398,25 +475,43 @@ final class Tables {
               + Numbers.ratio(SweepView.costPerWi2008(r), SweepView.costPerWi2008(base), times)
               + " (2008 prices), "
               + Numbers.ratio(SweepView.costPerWi2026(r), SweepView.costPerWi2026(base), times)
-              + " (2026 prices); "
-              + "update response time = "
+              + " (2026 prices); requests only "
+              + Numbers.ratio(
+                  SweepView.requestCostPerWi2008(r), SweepView.requestCostPerWi2008(base), times)
+              + " / "
+              + Numbers.ratio(
+                  SweepView.requestCostPerWi2026(r), SweepView.requestCostPerWi2026(base), times)
+              + "; update response time = "
               + Numbers.ratio(
                   meanOrNaN(SweepView.update(r)), meanOrNaN(SweepView.update(base)), times));
     }
     return lines;
   }
 
+  /** A measure of one row (an interaction or a group) of a run. */
+  @FunctionalInterface
+  interface RowMeasure {
+    double of(RunResult run, ResponseStats row);
+  }
+
+  /**
+   * A last row of a pivot with a figure of the whole run, e.g. the part of a cost that is
+   * background work.
+   *
+   * @param label the row's label
+   * @param value the figure, per run
+   */
+  record RunRow(String label, ToDoubleFunction<RunResult> value) {}
+
   /**
    * Interaction rows by run columns of one measure (headed by {@link SweepView#shortName}, so the
    * caption must name the swept parameter), split so each table fits {@code width}
-   * characters (pass {@link Integer#MAX_VALUE} for a single table). Rows whose measure is a cost
-   * can get a last row "background" with the background work per WI ({@code background}).
+   * characters (pass {@link Integer#MAX_VALUE} for a single table), followed by {@code runRows}
+   * (e.g. "of which background" under a cost). A row whose interactions did not run shows
+   * {@link Numbers#NONE}.
    */
   static List<TextTable> pivot(
-      SweepView view,
-      ToDoubleFunction<ResponseStats> measure,
-      ToDoubleFunction<RunResult> background,
-      int width) {
+      SweepView view, RowMeasure measure, List<RunRow> runRows, int width) {
     List<TextTable> tables = new ArrayList<>();
     int i = 0;
     while (i < view.size()) {
@@ -430,18 +525,14 @@ final class Tables {
         used += col;
         end++;
       }
-      tables.add(pivotOf(view, i, end, measure, background));
+      tables.add(pivotOf(view, i, end, measure, runRows));
       i = end;
     }
     return tables;
   }
 
   private static TextTable pivotOf(
-      SweepView view,
-      int from,
-      int to,
-      ToDoubleFunction<ResponseStats> measure,
-      ToDoubleFunction<RunResult> background) {
+      SweepView view, int from, int to, RowMeasure measure, List<RunRow> runRows) {
     TextTable t = new TextTable().left("interaction", INTERACTION_WIDTH);
     for (int i = from; i < to; i++) {
       t.right(view.shortName(i));
@@ -460,15 +551,16 @@ final class Tables {
       cells[0] = first.label();
       for (int i = from; i < to; i++) {
         ResponseStats s = rowsPerRun.get(i - from).get(r).stats();
-        cells[i - from + 1] = s.count() > 0 ? Numbers.sig3(measure.applyAsDouble(s)) : Numbers.NONE;
+        cells[i - from + 1] =
+            s.count() > 0 ? Numbers.sig3(measure.of(view.run(i), s)) : Numbers.NONE;
       }
       t.row(cells);
     }
-    if (background != null) {
+    for (RunRow extra : runRows) {
       String[] cells = new String[to - from + 1];
-      cells[0] = "of which background";
+      cells[0] = extra.label();
       for (int i = from; i < to; i++) {
-        cells[i - from + 1] = Numbers.sig3(background.applyAsDouble(view.run(i)));
+        cells[i - from + 1] = Numbers.sig3(extra.value().applyAsDouble(view.run(i)));
       }
       t.row(cells);
     }

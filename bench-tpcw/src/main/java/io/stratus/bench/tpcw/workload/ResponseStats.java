@@ -51,4 +51,41 @@ public record ResponseStats(
   public static ResponseStats empty(String label) {
     return new ResponseStats(label, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
   }
+
+  /** Interactions started: completed and failed, the number the costs per interaction divide. */
+  public long attempts() {
+    return count + errors;
+  }
+
+  /** Records the completed interactions wrote, in all. */
+  public long recordsWritten() {
+    return Math.round(recordsWrittenPerInteraction * count);
+  }
+
+  /**
+   * What the interactions paid in requests (their own calls and their share of the background),
+   * under the 2008 prices, per record they wrote: the price of a write, whatever the number of
+   * writes per interaction. NaN when they wrote none.
+   */
+  public double milliDollarsPerRecordWritten2008() {
+    return perRecordWritten(milliDollars2008 * attempts());
+  }
+
+  /** As {@link #milliDollarsPerRecordWritten2008()} under today's prices. */
+  public double milliDollarsPerRecordWritten2026() {
+    return perRecordWritten(milliDollars2026 * attempts());
+  }
+
+  /**
+   * The completed interactions' response time per record they wrote (their summed response time
+   * over their records written). NaN when they wrote none.
+   */
+  public double millisPerRecordWritten() {
+    return perRecordWritten(meanMillis * count);
+  }
+
+  private double perRecordWritten(double total) {
+    long records = recordsWritten();
+    return records == 0 ? Double.NaN : total / records;
+  }
 }

@@ -12,7 +12,7 @@ class ServerCostTest {
   @Test
   void serversAndTheEnsembleArePaidByTheHourPerInteraction() {
     // Two servers for 30 minutes and the ensemble for as long, over 1,000 interactions.
-    ServerCost c = ServerCost.of(2, true, 1_800, 1_000);
+    ServerCost c = ServerCost.of(2, 500, 1_800, 1_000);
     assertThat(c.serverHours()).isEqualTo(1.0);
     assertThat(c.coordinationHours()).isEqualTo(0.5);
     assertThat(c.serverMilliDollarsPerWi2008()).isCloseTo(0.10 * 1000 / 1000, within(1e-12));
@@ -25,11 +25,11 @@ class ServerCostTest {
 
   @Test
   void outsideTheCloudAndWithoutCoordinationNothingIsCharged() {
-    ServerCost c = ServerCost.of(0, false, 25, 500);
+    ServerCost c = ServerCost.of(0, 0, 25, 500);
     assertThat(c.milliDollarsPerWi2008()).isZero();
     assertThat(c.milliDollarsPerWi2026()).isZero();
-    assertThat(ServerCost.of(1, true, 25, 0).milliDollarsPerWi2026()).isZero();
-    assertThatThrownBy(() -> ServerCost.of(-1, false, 1, 1))
+    assertThat(ServerCost.of(1, 7, 25, 0).milliDollarsPerWi2026()).isZero();
+    assertThatThrownBy(() -> ServerCost.of(-1, 0, 1, 1))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

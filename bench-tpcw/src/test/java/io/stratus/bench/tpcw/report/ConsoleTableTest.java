@@ -45,21 +45,69 @@ class ConsoleTableTest {
         .contains("Run 6/6: atomic checkpoint-interval=120s", "monotonic 5s", "atomic 120s");
     assertThat(print(Fixtures.awkward()).lines())
         .allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(132));
+    // The headlines of long run names wrap rather than lose their end: three runs are compared.
+    assertThat(sweepLines.stream().filter(l -> l.contains("update response time = ")))
+        .hasSize(3)
+        .allSatisfy(l -> assertThat(l).doesNotEndWith("..."));
   }
 
   @Test
   void comparesEachProtocolWithNaive() {
     String text = print(Fixtures.protocolSweep());
-    // cost per WI: the total row's, which includes atomic's 20 m$ of background work
+    // cost per WI: the total row's, which includes atomic's 20 m$ of background work, and the
+    // machines; beside it the requests alone
     SweepView view = new SweepView(Fixtures.protocolSweep());
-    double ratio = view.run(3).total().milliDollars2008() / view.run(0).total().milliDollars2008();
+    double ratio = SweepView.costPerWi2008(view.run(3)) / SweepView.costPerWi2008(view.run(0));
+    double requests =
+        view.run(3).total().milliDollars2008() / view.run(0).total().milliDollars2008();
+    double requests2026 =
+        view.run(3).total().milliDollars2026() / view.run(0).total().milliDollars2026();
 
     assertThat(text)
-        .contains(String.format(Locale.ROOT, "atomic / naive cost = %.2fx (2008 prices)", ratio));
+        .contains(String.format(Locale.ROOT, "atomic / naive cost = %.2fx (2008 prices)", ratio))
+        .contains(
+            String.format(
+                Locale.ROOT,
+                "(2026 prices); requests only %.2fx / %.2fx;",
+                requests,
+                requests2026));
     assertThat(text).contains("basic / naive cost = ", "monotonic / naive cost = ");
     assertThat(text).doesNotContain("naive / naive");
     // update response time: atomic 100 ms against naive 400 ms
     assertThat(text).contains("update response time = 0.25x");
+  }
+
+  /**
+   * The console gives the cost per WI with its parts, the cost per interaction of every run side
+   * by side, and what a write cost and took, per record, beside the per-WI figures.
+   */
+  @Test
+  void showsTheCostPerWiWithItsPartsPerInteractionAndPerRecordWritten() {
+    String text = print(Fixtures.protocolSweep());
+    SweepView view = new SweepView(Fixtures.protocolSweep());
+    RunResult atomic = view.run(3);
+
+    assertThat(text)
+        .contains("Cost per interaction (m$ per WI, 2008 prices")
+        .contains("of which machines")
+        .contains("Cost per WI (m$) = requests (background work included) + machines")
+        .containsPattern(
+            "run\\s+m\\$/WI 2008\\s+req 2008\\s+mach 2008\\s+m\\$/WI 2026\\s+req 2026\\s+mach 2026"
+                + "\\s+m\\$/rec 2008\\s+upd ms/rec")
+        .containsPattern("m\\$ 2008\\s+m\\$ 2026\\s+m\\$/rec 2008\\s+ms/rec\\s+stale ms");
+    // atomic's row of the cost table: the total, its requests, its machines, per record written
+    assertThat(text)
+        .containsPattern(
+            "atomic\\s+"
+                + Numbers.sig3(SweepView.costPerWi2008(atomic))
+                + "\\s+"
+                + Numbers.sig3(SweepView.requestCostPerWi2008(atomic))
+                + "\\s+"
+                + Numbers.sig3(SweepView.machinesPerWi2008(atomic))
+                + "\\s+.*"
+                + Numbers.sig3(atomic.update().milliDollarsPerRecordWritten2008())
+                + "\\s+"
+                + Numbers.sig3(atomic.update().millisPerRecordWritten()));
   }
 
   @Test

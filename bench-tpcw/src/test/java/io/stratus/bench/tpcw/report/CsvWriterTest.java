@@ -1,6 +1,7 @@
 package io.stratus.bench.tpcw.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.stratus.bench.tpcw.workload.Interaction;
 import java.io.IOException;
@@ -108,6 +109,46 @@ class CsvWriterTest {
 
     assertThat(text).doesNotContainPattern("\\d[eE][-+]?\\d").doesNotContain("NaN");
     assertThat(text).contains(",0.002,"); // Home's cost per WI under the 2008 prices
+  }
+
+  /**
+   * Each row's cost per WI is its requests plus the machines, beside the requests alone; per
+   * record written, the row's requests over the records it wrote.
+   */
+  @Test
+  void costPerWiIsRequestsPlusMachinesWithThePerRecordFiguresBeside() throws IOException {
+    List<List<String>> records = results(new SweepView(Fixtures.protocolSweep()));
+    List<String> header = records.get(0);
+    List<String> atomicTotal = records.get(68);
+
+    assertThat(field(header, atomicTotal, "row")).isEqualTo("total");
+    double all = number(header, atomicTotal, "mdollars_per_wi_2008");
+    double requests = number(header, atomicTotal, "request_mdollars_per_wi_2008");
+    double machines = number(header, atomicTotal, "machines_mdollars_per_wi_2008");
+    assertThat(machines).isPositive();
+    assertThat(all).isCloseTo(requests + machines, within(1e-12));
+    assertThat(number(header, atomicTotal, "mdollars_per_wi_2026"))
+        .isCloseTo(
+            number(header, atomicTotal, "request_mdollars_per_wi_2026")
+                + number(header, atomicTotal, "machines_mdollars_per_wi_2026"),
+            within(1e-12));
+    assertThat(number(header, atomicTotal, "machines_mdollars_per_wi_2026"))
+        .isCloseTo(
+            number(header, atomicTotal, "server_mdollars_per_wi_2026")
+                + number(header, atomicTotal, "ensemble_mdollars_per_wi_2026"),
+            within(1e-12));
+    double written = number(header, atomicTotal, "records_written");
+    assertThat(written).isPositive();
+    assertThat(number(header, atomicTotal, "mdollars_per_record_written_2008") * written)
+        .isCloseTo(requests * number(header, atomicTotal, "count"), within(1e-9));
+    assertThat(number(header, atomicTotal, "ms_per_record_written") * written)
+        .isCloseTo(
+            number(header, atomicTotal, "mean_ms") * number(header, atomicTotal, "count"),
+            within(1e-6));
+  }
+
+  private static double number(List<String> header, List<String> record, String column) {
+    return Double.parseDouble(field(header, record, column));
   }
 
   private Path write(SweepView view) throws IOException {

@@ -58,6 +58,22 @@ class JsonWriterTest {
     assertThat((double) load.get("itemTableMilliDollars2008")).isCloseTo(0.4, within(1e-9));
     assertThat((double) load.get("itemTableMilliDollars2026")).isCloseTo(0.1, within(1e-9));
     assertThat(atomic.get("backgroundMilliDollars2008")).isEqualTo(20.0);
+    // A row's cost per WI is its requests plus the machines, which the run reports by the hour.
+    Map<String, Object> total = obj(atomic.get("total"));
+    Map<String, Object> machines = obj(atomic.get("machines"));
+    assertThat((double) total.get("milliDollars2008"))
+        .isCloseTo(
+            (double) total.get("requestMilliDollars2008")
+                + (double) machines.get("milliDollarsPerWi2008"),
+            within(1e-12));
+    assertThat((double) machines.get("milliDollars2026"))
+        .isCloseTo(
+            (double) machines.get("milliDollarsPerWi2026") * (double) machines.get("interactions"),
+            within(1e-9));
+    assertThat((double) machines.get("coordinationRequests")).isPositive();
+    assertThat(total)
+        .containsKeys(
+            "recordsWritten", "milliDollarsPerRecordWritten2008", "millisPerRecordWritten");
   }
 
   @Test

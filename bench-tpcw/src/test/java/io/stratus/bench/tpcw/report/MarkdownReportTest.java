@@ -2,6 +2,9 @@ package io.stratus.bench.tpcw.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.bench.tpcw.harness.RunWarnings;
+import io.stratus.bench.tpcw.harness.Sweep;
+import io.stratus.bench.tpcw.harness.SweepResult;
 import io.stratus.bench.tpcw.workload.Interaction;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -110,6 +113,52 @@ class MarkdownReportTest {
       }
     }
     assertThat(md).contains("`IOException: \"timeout\" at C:\\path`");
+  }
+
+  /**
+   * The warnings the console printed before the runs are in report.md word for word, and so is
+   * what went wrong while they ran.
+   */
+  @Test
+  void theConsolesWarningsAndTheRunsTroublesAreInTheReport() throws IOException {
+    SweepResult sweep = Fixtures.awkward();
+    List<Sweep.Planned> planned =
+        sweep.runs().stream().map(r -> new Sweep.Planned(r.label(), r.settings())).toList();
+    List<String> console = RunWarnings.forPlan(sweep.parameter(), planned);
+
+    MarkdownReport.write(new SweepView(sweep), dir);
+    String md = Files.readString(dir.resolve("report.md"), StandardCharsets.UTF_8);
+
+    assertThat(console).isNotEmpty();
+    assertThat(md).contains("## Warnings");
+    assertThat(md.indexOf("## Warnings")).isLessThan(md.indexOf("## Summary"));
+    for (String line : console) {
+      assertThat(md).contains("- " + TextTable.escapeMarkdown(line));
+    }
+    assertThat(md)
+        .contains("basic, \"tuned\" v2: the drain left work owed")
+        .contains("basic, \"tuned\" v2: the mix is off its target for Home, Search Request");
+  }
+
+  /**
+   * Cost per WI with its parts (requests, machines) and per record written, the samples behind
+   * each interaction's figures, and response time per record written.
+   */
+  @Test
+  void costsArePerWiWithTheirPartsAndPerRecordWritten() throws IOException {
+    MarkdownReport.write(new SweepView(Fixtures.protocolSweep()), dir);
+    String md = Files.readString(dir.resolve("report.md"), StandardCharsets.UTF_8);
+
+    assertThat(md)
+        .contains(
+            "| run | m\\$/WI 2008 | req 2008 | mach 2008 | m\\$/WI 2026 | req 2026 | mach 2026 |"
+                + " server 2026 | ensemble 2026 | coord req/WI | m\\$/rec 2008 | m\\$/rec 2026 |"
+                + " upd ms/rec |")
+        .contains("| of which machines |")
+        .contains("Completed interactions")
+        .contains("Response time per record written")
+        .contains("m\\$ per record written under the 2008 prices")
+        .doesNotContain("+machines");
   }
 
   static void assertPngs(List<Path> files) throws IOException {

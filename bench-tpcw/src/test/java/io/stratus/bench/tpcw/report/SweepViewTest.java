@@ -1,6 +1,7 @@
 package io.stratus.bench.tpcw.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import io.stratus.bench.tpcw.harness.RunResult;
 import io.stratus.bench.tpcw.harness.SweepResult;
@@ -66,12 +67,40 @@ class SweepViewTest {
             "atomic", Fixtures.settings(ProtocolKind.ATOMIC, 10, Duration.ofSeconds(100)), 1.0);
     RunResult idle = Fixtures.awkward().runs().get(2);
 
-    assertThat(SweepView.costPerWi2008(atomic)).isEqualTo(atomic.total().milliDollars2008());
+    assertThat(SweepView.requestCostPerWi2008(atomic)).isEqualTo(atomic.total().milliDollars2008());
     assertThat(SweepView.backgroundPerWi2008(atomic))
         .isCloseTo(20.0 / atomic.total().count(), org.assertj.core.data.Offset.offset(1e-12));
     assertThat(SweepView.backgroundShare2008(atomic)).isBetween(0.0, 1.0);
     assertThat(SweepView.costPerWi2008(idle)).isNaN();
     assertThat(SweepView.backgroundPerWi2026(idle)).isNaN();
+  }
+
+  /**
+   * The cost per WI is the papers': the requests (the total row's, background included) plus the
+   * machines paid by the hour, the server's rent at both prices and the ensemble's at today's.
+   */
+  @Test
+  void costPerWiAddsTheMachinesToTheRequests() {
+    RunResult atomic =
+        Fixtures.run(
+            "atomic", Fixtures.settings(ProtocolKind.ATOMIC, 10, Duration.ofSeconds(100)), 1.0);
+    long wis = atomic.total().attempts();
+    // One server for 25 s at $0.10 / $0.0816 an hour, and the ensemble (3 x $0.0408) at 2026.
+    double rent2008 = 25 / 3600.0 * 0.10 * 1000 / wis;
+    double rent2026 = 25 / 3600.0 * (0.0816 + 3 * 0.0408) * 1000 / wis;
+
+    assertThat(SweepView.machinesPerWi2008(atomic)).isCloseTo(rent2008, offset(1e-15));
+    assertThat(SweepView.machinesPerWi2026(atomic)).isCloseTo(rent2026, offset(1e-15));
+    assertThat(SweepView.costPerWi2008(atomic))
+        .isCloseTo(atomic.total().milliDollars2008() + rent2008, offset(1e-15));
+    assertThat(SweepView.costPerWi2026(atomic))
+        .isCloseTo(atomic.total().milliDollars2026() + rent2026, offset(1e-15));
+    // Naive makes no coordination request: its run pays the server only, at both prices.
+    RunResult naive =
+        Fixtures.run(
+            "naive", Fixtures.settings(ProtocolKind.NAIVE, 10, Duration.ofSeconds(100)), 1.0);
+    assertThat(SweepView.machinesPerWi2026(naive))
+        .isCloseTo(25 / 3600.0 * 0.0816 * 1000 / naive.total().attempts(), offset(1e-15));
   }
 
   @Test
