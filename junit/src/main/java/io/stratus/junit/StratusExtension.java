@@ -22,9 +22,10 @@ import org.junit.platform.commons.support.AnnotationSupport;
  *
  * <p>The test's context is made when a parameter first asks for it and kept in the test's own
  * {@link ExtensionContext.Store}, so each test (and each repetition or invocation) has its own and
- * parallel tests share nothing. A failure of the test, or of its {@code @BeforeEach} or {@code
- * AfterEach} methods, gets a suppressed {@link StratusTestSeed} naming the seed and how to replay
- * it, which the build's report prints with the failure; it is also written to standard error.
+ * parallel tests share nothing. A failure of the test, or of its {@code @BeforeEach} or
+ * {@code @AfterEach} methods, gets a suppressed {@link StratusTestSeed} naming the seed and how to
+ * replay it, which the build's report prints with the failure; it is also written to standard
+ * error.
  */
 public final class StratusExtension
     implements ParameterResolver,

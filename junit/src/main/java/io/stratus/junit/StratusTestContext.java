@@ -32,7 +32,7 @@ import java.util.function.Supplier;
  *
  * <p>Faults of the annotation's knobs start once a handle from {@link #config()} has opened, so
  * that every test starts from a working database; from then on they hit every call of that
- * handle, its background checkpoints included. Retries wait on the manual clock: a back-off moves
+ * handle, its checkpoints' calls included. Retries wait on the manual clock: a back-off moves
  * it forward instead of sleeping.
  *
  * <p>Thread-safe: the test's threads may share the handles and call every method.
@@ -62,10 +62,11 @@ public final class StratusTestContext {
   private static FaultPlan plan(StratusTest settings) {
     FaultPlan.Builder plan = FaultPlan.builder();
     try {
-      if (settings.failureRate() > 0) {
+      // != 0 rather than > 0: a negative or NaN rate reaches the plan, which refuses it.
+      if (settings.failureRate() != 0) {
         plan.fail(FaultPlan.Selector.all(), settings.failureRate());
       }
-      if (settings.lostReplyRate() > 0) {
+      if (settings.lostReplyRate() != 0) {
         plan.loseReply(FaultPlan.Selector.all(), settings.lostReplyRate());
       }
     } catch (IllegalArgumentException e) {

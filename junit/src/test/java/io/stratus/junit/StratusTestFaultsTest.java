@@ -3,6 +3,7 @@ package io.stratus.junit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.stratus.InvalidConfigurationException;
 import io.stratus.StratusException;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.Decorators;
@@ -113,21 +114,14 @@ class StratusTestFaultsTest {
   }
 
   @Test
-  @StratusTest(failureRate = 1.5)
-  void aRateAboveOneIsRefusedNamingTheAttribute() {
-    // The rate is checked when the context is made, i.e. when a parameter asks for it.
-    assertThatThrownBy(() -> new StratusTestContext(settingsOf("aRateAboveOne"), 1))
+  void aRateOutsideZeroToOneIsRefusedNamingTheAttribute() {
+    // The rates are checked when the context is made, i.e. when a parameter first asks for it.
+    assertThatThrownBy(() -> new StratusTestContext(new Settings(ProtocolKind.MONOTONIC, 1.5), 1))
+        .isInstanceOf(InvalidConfigurationException.class)
         .hasMessageContaining("failureRate = 1.5")
         .hasMessageContaining("from 0 to 1");
-  }
-
-  private static StratusTest settingsOf(String prefix) {
-    for (var m : StratusTestFaultsTest.class.getDeclaredMethods()) {
-      if (m.getName().startsWith(prefix)) {
-        return m.getAnnotation(StratusTest.class);
-      }
-    }
-    throw new AssertionError(prefix);
+    assertThatThrownBy(() -> new StratusTestContext(new Settings(ProtocolKind.MONOTONIC, -0.1), 1))
+        .hasMessageContaining("failureRate = -0.1");
   }
 
   @ParameterizedTest
