@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@link StratusTestContext} and receives the test's one instance of it.
  *
  * <pre>{@code
- * @StratusTest(protocol = ProtocolKind.SNAPSHOT_ISOLATION, failureRate = 0.05)
+ * @StratusTest(failureRate = 0.05)
  * class CartTest {
  *   @Test
  *   void checkoutSurvivesFailingCalls(Database db, ManualClock clock) {
