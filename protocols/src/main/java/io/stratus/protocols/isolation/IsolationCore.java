@@ -22,6 +22,7 @@ import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.Pause;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolStats;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.TransactionInfo;
 import io.stratus.protocols.advanced.AdvancedAtomicity;
@@ -791,16 +792,10 @@ final class IsolationCore implements AutoCloseable {
     return atomicity.recoverAbandonedClients();
   }
 
-  long backgroundCheckpointsRun() {
-    return checkpointsRun.get();
-  }
-
-  long backgroundFailures() {
-    return failures.count();
-  }
-
-  long backgroundCheckpointsFailed() {
-    return checkpointsFailed.get();
+  /** The handle's counters: background checkpoints and other background failures. */
+  ProtocolStats stats() {
+    return new ProtocolStats(
+        checkpointsRun.get(), checkpointsFailed.get(), failures.count(), 0, 0, 0, 0);
   }
 
   /**
