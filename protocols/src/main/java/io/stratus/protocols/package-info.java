@@ -17,7 +17,11 @@
  *       strategies (sequencing, read-your-writes, commit log);
  *   <li>{@code checkpoint}: applying pending updates to pages and trees, and when;
  *   <li>{@code log}: log records, their messages and queues;
- *   <li>{@code naive}, {@code basic} (basic and monotonic), {@code atomic}: the protocols.
+ *   <li>{@code lease}: the lease-guarded exclusive pass every pass that must run alone among all
+ *       clients takes its lock through;
+ *   <li>{@code naive}, {@code basic} (basic and monotonic), {@code atomic}, {@code advanced},
+ *       {@code isolation} (snapshot isolation, serializable snapshot, two-phase locking): the
+ *       protocols.
  * </ul>
  *
  * <p>Failures map onto {@link io.stratus.CommitFailedException} (nothing visible) and {@link
