@@ -34,10 +34,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One pass over an ATOMIC queue (paper 000, Algorithm 4; paper 001, section 5.1): receive
- * everything, group by commit key, propagate winners to the PU queues and delete them, delete old
- * losers and orphans. Used for the clean-up after a commit, for a client's recovery of its own
- * queue, and for the recovery of abandoned clients' queues.
+ * Sweeps ATOMIC queues, one pass at a time (paper 000, Algorithm 4; paper 001, section 5.1):
+ * receive everything, group by commit key, propagate winners to the PU queues and delete them,
+ * delete old losers and orphans. {@link AtomicQueueLog}, which sends the commits to the queue,
+ * runs it for the clean-up after a commit, for a client's recovery of its own queue, and for the
+ * recovery of abandoned clients' queues.
  *
  * <p><b>Why every pass holds the queue's lock until what it hid is visible again.</b> A receive
  * hides the messages it returns for the visibility timeout. A pass that saw a transaction's log
@@ -92,8 +93,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Thread-safe: state is the concurrent sets handed in and a per-queue mutex.
  */
-final class AtomicLog {
-  private static final System.Logger LOG = System.getLogger(AtomicLog.class.getName());
+final class AtomicQueueSweeper {
+  private static final System.Logger LOG = System.getLogger(AtomicQueueSweeper.class.getName());
 
   /** Where damaged messages of ATOMIC queues go, so that they no longer come back to every pass. */
   private final DeadLetters deadLetters;
@@ -197,7 +198,7 @@ final class AtomicLog {
   private final CrashPoints crashPoints;
   private final Map<String, ReentrantLock> mutexes = new ConcurrentHashMap<>();
 
-  AtomicLog(
+  AtomicQueueSweeper(
       ProtocolContext ctx,
       String holder,
       PuQueues names,

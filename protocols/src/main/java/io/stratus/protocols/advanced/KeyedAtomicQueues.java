@@ -34,8 +34,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The queues and the recovery of advanced atomicity (paper 000, section 5.3, Algorithm 6), shared
- * by the protocols that commit through them: ATOMIC ({@code <databaseUri>/aatomic/log}) for log
+ * The keyed queues of advanced atomicity and their recovery (paper 000, section 5.3, Algorithm
+ * 6), shared by the protocols that commit through them (the advanced atomic protocol's {@link
+ * KeyedQueueLog}, the isolating protocols): ATOMIC ({@code <databaseUri>/aatomic/log}) for log
  * messages and ATOMIC COMMIT ({@code <databaseUri>/aatomic/commit}) for commit records, advanced
  * queues shared by every client of the database, every message keyed by its transaction.
  *
@@ -64,7 +65,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * message stays whole in its queues, never applied in part. Both are counted and warned about
  * once per handle ({@link DamageReports}).
  */
-public final class AdvancedAtomicity {
+public final class KeyedAtomicQueues {
   /** Messages fetched per receive during recovery. */
   static final int RECEIVE_MAX = 1000;
 
@@ -124,7 +125,7 @@ public final class AdvancedAtomicity {
    * The two queues of the database of {@code ctx} (created when missing) and their recovery,
    * which sends recovered records to {@code propagator}.
    */
-  public AdvancedAtomicity(ProtocolContext ctx, Propagator propagator) {
+  public KeyedAtomicQueues(ProtocolContext ctx, Propagator propagator) {
     if (!ctx.services().hasAdvancedQueues() || !ctx.services().hasLocks()) {
       throw new io.stratus.InvalidRequestException(
           "advanced atomicity needs the advanced queue service and the lock service");
