@@ -23,6 +23,7 @@ import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.DamageReports;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolStats;
 import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.StorageLayout;
@@ -744,6 +745,7 @@ public final class Database implements AutoCloseable {
 
   /** This handle's counters now. */
   public DatabaseStats stats() {
+    ProtocolStats p = protocol.stats();
     return new DatabaseStats(
         pool.stats(),
         commits.sum(),
@@ -751,17 +753,17 @@ public final class Database implements AutoCloseable {
         failedCommits.sum(),
         unknownCommits.sum(),
         pagesWritten.sum(),
-        protocol.backgroundCheckpointsRun(),
-        protocol.backgroundCheckpointsFailed(),
-        protocol.pendingOwnWrites(),
+        p.backgroundCheckpointsRun(),
+        p.backgroundCheckpointsFailed(),
+        p.pendingOwnWrites(),
         runner.retries(),
-        protocol.backgroundFailures(),
+        p.backgroundFailures(),
         damage.corruptMessages(),
         damage.corruptPages(),
         damage.deadLettered(),
-        protocol.owedCheckpoints(),
-        protocol.recordsWaitingForRoom(),
-        protocol.writersWaitingForRoom());
+        p.owedCheckpoints(),
+        p.recordsWaitingForRoom(),
+        p.writersWaitingForRoom());
   }
 
   /**

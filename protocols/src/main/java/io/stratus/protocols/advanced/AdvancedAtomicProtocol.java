@@ -11,7 +11,7 @@ import io.stratus.protocols.engine.WriterLanes;
  * Advanced atomicity (paper 000, section 5.3) as an assembly of the queue-commit engine: the
  * monotonic protocol's writer lanes ({@link WriterLanes}) and overlay ({@link OwnWrites}), with
  * commits going to the shared, keyed ATOMIC and ATOMIC COMMIT advanced queues first and to the PU
- * queues by propagation ({@link AdvancedAtomicLog}).
+ * queues by propagation ({@link KeyedQueueLog}).
  *
  * <p><b>Guarantees</b>: those of the atomic protocol; in addition, any client finishes a crashed
  * client's committed transaction once it is older than the atomic timeout, and commits are
@@ -22,7 +22,7 @@ public final class AdvancedAtomicProtocol {
   /** The assembly. */
   public static final QueueEngine.Assembly ASSEMBLY =
       new QueueEngine.Assembly(
-          ProtocolKind.ADVANCED_ATOMIC, WriterLanes::open, OwnWrites::new, AdvancedAtomicLog::new);
+          ProtocolKind.ADVANCED_ATOMIC, WriterLanes::open, OwnWrites::new, KeyedQueueLog::new);
 
   private AdvancedAtomicProtocol() {}
 

@@ -11,7 +11,7 @@ import io.stratus.protocols.engine.WriterLanes;
  * The atomic protocol (paper 000, section 5.1; paper 001, section 5.1) as an assembly of the
  * queue-commit engine: the monotonic protocol's writer lanes ({@link WriterLanes}) and overlay
  * ({@link OwnWrites}), with commits going to a per-client ATOMIC queue first and to the PU
- * queues by propagation ({@link AtomicCommitLog}, recovery in {@link AtomicLog}).
+ * queues by propagation ({@link AtomicQueueLog}, recovery in {@link AtomicQueueSweeper}).
  *
  * <p><b>Guarantees</b>: those of the monotonic protocol, plus atomicity: all or none of a
  * committed transaction's records are applied, even when the client dies half-way through a
@@ -21,7 +21,7 @@ public final class AtomicProtocol {
   /** The assembly. */
   public static final QueueEngine.Assembly ASSEMBLY =
       new QueueEngine.Assembly(
-          ProtocolKind.ATOMIC, WriterLanes::open, OwnWrites::new, AtomicCommitLog::new);
+          ProtocolKind.ATOMIC, WriterLanes::open, OwnWrites::new, AtomicQueueLog::new);
 
   private AtomicProtocol() {}
 

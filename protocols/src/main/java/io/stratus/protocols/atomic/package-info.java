@@ -1,7 +1,7 @@
 /**
  * The atomic protocol (paper 000, section 5.1): its assembly ({@link
  * io.stratus.protocols.atomic.AtomicProtocol}), its commit log through a per-client ATOMIC queue
- * ({@link io.stratus.protocols.atomic.AtomicCommitLog}) and the recovery passes over ATOMIC queues
- * ({@link io.stratus.protocols.atomic.AtomicLog}).
+ * ({@link io.stratus.protocols.atomic.AtomicQueueLog}) and the recovery passes over ATOMIC queues
+ * ({@link io.stratus.protocols.atomic.AtomicQueueSweeper}).
  */
 package io.stratus.protocols.atomic;

@@ -11,7 +11,6 @@ import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
-import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
@@ -23,6 +22,8 @@ import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.StorageLayout;
+import io.stratus.protocols.lease.ExclusiveLease;
+import io.stratus.protocols.lease.ExclusivePasses;
 import io.stratus.protocols.log.HandBack;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues;
@@ -41,10 +42,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -199,11 +199,8 @@ public final class Checkpointer {
 
   private final String clientId;
 
-  /** Distinguishes this process's lock owners from a restarted client's with the same id. */
-  private final String nonce = UUID.randomUUID().toString().substring(0, 8);
-
-  /** Numbers this process's checkpoint runs (each its own lock owner). */
-  private final AtomicLong runs = new AtomicLong();
+  /** This process's checkpoint runs, each its own lock owner. */
+  private final ExclusivePasses passes;
 
   /** Where corrupt pages are reported (each once). */
   private final DamageReports damage;
@@ -276,6 +273,7 @@ public final class Checkpointer {
     this.locks = ctx.services().locks();
     this.pool = ctx.bufferPool();
     this.clock = ctx.clock();
+    this.passes = ExclusivePasses.ofProcess(locks, clock, clientId);
     this.handBack = new HandBack(queues, clock);
     this.crashPoints = ctx.crashPoints();
     this.names = names;
@@ -406,53 +404,45 @@ public final class Checkpointer {
   }
 
   /**
-   * One checkpoint, this process's only one of the queue. The lock owner names this run alone:
-   * with the client id as owner, a second run of the same client was granted the lock as a
-   * renewal while the first still held it, and both wrote the page.
+   * One checkpoint, this process's only one of the queue, under a lock owner that names this run
+   * alone ({@link ExclusivePasses}): with the client id as owner, a second run of the same client
+   * was granted the lock as a renewal while the first still held it, and both wrote the page.
    */
   private Outcome runExclusively(
       Target target, String queue, boolean closeGaps, int emptyReceives) {
-    String owner = clientId + "/" + nonce + "/" + runs.incrementAndGet();
     Steps step = target.isTree() ? Steps.TREE : Steps.PAGE;
-    long sentAt = clock.millis();
-    LockGrant grant = CloudFutures.await(locks.acquireExclusive(queue, owner));
-    if (!grant.granted()) {
+    ExclusiveLease pass = passes.acquire(queue);
+    if (!pass.held()) {
       return Outcome.busy("lock held by another checkpoint");
     }
-    Held held = new Held(sentAt + grant.validFor().toMillis(), owner);
+    Held held = new Held(pass.deadline(), pass.owner());
     DirectPageStore.Lease lease = () -> held.deadline - clock.millis() > propagationMillis;
     RunMessages in = new RunMessages(queues, queue, clock, lockTimeout, deadLetters, handBack);
-    Outcome outcome;
-    try {
-      crashPoints.reach(step.afterLock().id());
-      outcome = checkpoint(target, queue, step, lease, held, closeGaps, emptyReceives, in);
-    } catch (SimulatedCrashException e) {
-      throw e; // the process died here: it releases nothing, its leases lapse
-    } catch (DirectPageStore.Abandoned | StalePageException e) {
-      // Nothing was put (a stale page is met while reading, before the first put): a later run
-      // finds the tree as it is then.
-      int handed = in.handBack();
-      releaseAll(held, queue);
-      return Outcome.gaveUp(e.getMessage(), in.records.size()).withHandedBack(handed);
-    } catch (RuntimeException | Error e) {
-      // Whatever went wrong (a cloud failure, a bug, a page that would not fit), the locks go back
-      // now: holding them until the lease ends would stop every other checkpoint of the queue.
-      // The messages too, where the queue can take them back: nothing of this run touches them.
-      in.handBack();
-      releaseAll(held, queue);
-      throw e;
-    }
-    int handed = in.handBack();
-    releaseAll(held, queue);
-    return outcome.withHandedBack(handed);
-  }
-
-  private void releaseAll(Held held, String queue) {
-    try {
-      held.releaseAll();
-    } finally {
-      release(queue, held.owner);
-    }
+    AtomicInteger handed = new AtomicInteger();
+    // Whatever ends the run but a crash (a cloud failure, a bug, a page that would not fit), the
+    // locks go back at once: held until the lease ends, they would stop every other checkpoint
+    // of the queue. The messages too, where the queue can take them back.
+    Outcome outcome =
+        pass.run(
+            () -> {
+              try {
+                crashPoints.reach(step.afterLock().id());
+                return checkpoint(target, queue, step, lease, held, closeGaps, emptyReceives, in);
+              } catch (DirectPageStore.Abandoned | StalePageException e) {
+                // Nothing was put (a stale page is met while reading, before the first put): a
+                // later run finds the tree as it is then.
+                return Outcome.gaveUp(e.getMessage(), in.records.size());
+              }
+            },
+            () -> {
+              handed.set(in.handBack());
+              try {
+                held.releaseAll();
+              } finally {
+                pass.release();
+              }
+            });
+    return outcome.withHandedBack(handed.get());
   }
 
   /**

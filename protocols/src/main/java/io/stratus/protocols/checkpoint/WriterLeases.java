@@ -4,6 +4,7 @@ import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
+import io.stratus.protocols.lease.ExclusiveLease;
 import io.stratus.protocols.log.WriterIds;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -134,9 +135,9 @@ public final class WriterLeases {
       return;
     }
     try {
-      LockGrant g = CloudFutures.await(locks.acquireExclusive(prefix + me, me));
-      if (g.granted()) {
-        renewAt = now + g.validFor().toMillis() / 2;
+      ExclusiveLease lease = ExclusiveLease.acquire(locks, clock, prefix + me, me);
+      if (lease.held()) {
+        renewAt = lease.sentAt() + lease.validFor().toMillis() / 2;
       } else {
         // A probe holds it for a moment: try again on the next occasion.
         LOG.log(Level.DEBUG, "writer lease of " + me + " refused; retried later");

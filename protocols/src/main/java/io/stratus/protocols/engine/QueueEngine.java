@@ -16,6 +16,7 @@ import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolStats;
 import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.TransactionInfo;
@@ -209,13 +210,8 @@ public final class QueueEngine implements CommitProtocol {
         pool.config().ttl().toMillis());
   }
 
-  @Override
-  public long pendingOwnWrites() {
-    return ownWrites.pending();
-  }
-
-  @Override
-  public CommitResult commit(WriteSet ws) {
+  /** Routes the transaction's changes and hands the records to the log. */
+  private CommitResult commit(WriteSet ws) {
     Routed routed = router.route(ws);
     if (routed.records() == 0) {
       return CommitResult.empty();
@@ -278,21 +274,6 @@ public final class QueueEngine implements CommitProtocol {
   @Override
   public RecoverySummary recoverAbandonedClients() {
     return log.recoverAbandonedClients();
-  }
-
-  @Override
-  public int owedCheckpoints() {
-    return scheduler.owedQueues();
-  }
-
-  @Override
-  public long recordsWaitingForRoom() {
-    return checkpointer.recordsWaitingForRoom();
-  }
-
-  @Override
-  public long writersWaitingForRoom() {
-    return checkpointer.writersWaitingForRoom();
   }
 
   @Override
@@ -407,18 +388,15 @@ public final class QueueEngine implements CommitProtocol {
   }
 
   @Override
-  public long backgroundCheckpointsRun() {
-    return scheduler.checkpointsRun();
-  }
-
-  @Override
-  public long backgroundCheckpointsFailed() {
-    return scheduler.checkpointsFailed();
-  }
-
-  @Override
-  public long backgroundFailures() {
-    return log.backgroundFailures();
+  public ProtocolStats stats() {
+    return new ProtocolStats(
+        scheduler.checkpointsRun(),
+        scheduler.checkpointsFailed(),
+        log.backgroundFailures(),
+        ownWrites.pending(),
+        scheduler.owedQueues(),
+        checkpointer.recordsWaitingForRoom(),
+        checkpointer.writersWaitingForRoom());
   }
 
   /**
@@ -427,8 +405,8 @@ public final class QueueEngine implements CommitProtocol {
    * checkpoints finish, the log settles what it can (the atomic logs propagate their pending
    * commits), then every queue the handle owes is checkpointed on the calling thread, so that a
    * handle opened next — a restarted process with a new client id — sees everything this one
-   * committed. What the time did not cover is warned about and stays in {@link
-   * #owedCheckpoints()}. The sequencing gives its writer lease back last.
+   * committed. What the time did not cover is warned about and stays in the owed checkpoints
+   * of {@link #stats()}. The sequencing gives its writer lease back last.
    */
   @Override
   public void close() {

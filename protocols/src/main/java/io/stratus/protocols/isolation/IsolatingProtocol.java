@@ -2,15 +2,14 @@ package io.stratus.protocols.isolation;
 
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CommitProtocol;
-import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolStats;
 import io.stratus.protocols.RecoverySummary;
-import io.stratus.protocols.WriteSet;
 
 /**
- * What the isolating protocols do alike as {@link CommitProtocol}s: their maintenance and
- * lifecycle are their {@link IsolationCore}'s, and they commit only through the transactions
- * {@link #begin} returns, which each protocol makes its own way.
+ * What the isolating protocols do alike as {@link CommitProtocol}s: their maintenance, counters
+ * and lifecycle are their {@link IsolationCore}'s; the transactions {@link #begin} returns are
+ * each protocol's own.
  */
 abstract class IsolatingProtocol implements CommitProtocol {
   final IsolationCore core;
@@ -39,26 +38,8 @@ abstract class IsolatingProtocol implements CommitProtocol {
   }
 
   @Override
-  public final long backgroundCheckpointsRun() {
-    return core.backgroundCheckpointsRun();
-  }
-
-  @Override
-  public final long backgroundCheckpointsFailed() {
-    return core.backgroundCheckpointsFailed();
-  }
-
-  @Override
-  public final long backgroundFailures() {
-    return core.backgroundFailures();
-  }
-
-  /** Not used: every commit goes through the transaction {@link #begin} returned. */
-  @Override
-  public final CommitResult commit(WriteSet ws) {
-    throw new IllegalStateException(
-        kind().name().toLowerCase(java.util.Locale.ROOT)
-            + " commits through its transactions (begin)");
+  public final ProtocolStats stats() {
+    return core.stats();
   }
 
   @Override

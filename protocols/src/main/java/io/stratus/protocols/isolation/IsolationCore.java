@@ -22,9 +22,10 @@ import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.Pause;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolStats;
 import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.TransactionInfo;
-import io.stratus.protocols.advanced.AdvancedAtomicity;
+import io.stratus.protocols.advanced.KeyedAtomicQueues;
 import io.stratus.protocols.log.AtomicMessages;
 import io.stratus.protocols.log.LogRecord;
 import java.lang.System.Logger.Level;
@@ -123,7 +124,7 @@ final class IsolationCore implements AutoCloseable {
   private final String lockPrefix;
   private final SnapshotArchive archive;
   private final SnapshotView.Memo memo = new SnapshotView.Memo();
-  private final AdvancedAtomicity atomicity;
+  private final KeyedAtomicQueues atomicity;
   private final SnapshotCheckpointer checkpointer;
   private final Executor executor;
   private final ExecutorService owned;
@@ -177,7 +178,7 @@ final class IsolationCore implements AutoCloseable {
     this.archive =
         new SnapshotArchive(
             ctx.services().advancedQueues(), ctx.databaseUri(), CACHE_LIMIT, ctx.damage());
-    this.atomicity = new AdvancedAtomicity(ctx, this::recovered);
+    this.atomicity = new KeyedAtomicQueues(ctx, this::recovered);
     this.pendingArchives = new PendingArchives(archive, clock, failures, this::archivedLate);
     this.stall =
         new CounterStall(
@@ -576,7 +577,7 @@ final class IsolationCore implements AutoCloseable {
       String id, String commitKey, long now, List<LogRecord> records, long commitId) {
     List<byte[]> messages =
         AtomicMessages.pack(commitKey, now, records, atomicity.maxMessageSize());
-    AdvancedAtomicity.Sent logs = atomicity.send(atomicity.logQueue(), messages, commitId);
+    KeyedAtomicQueues.Sent logs = atomicity.send(atomicity.logQueue(), messages, commitId);
     if (!logs.ok()) {
       throw failed(id, "sending its log messages failed", logs.failure(), true);
     }
@@ -602,7 +603,7 @@ final class IsolationCore implements AutoCloseable {
           true,
           null);
     }
-    AdvancedAtomicity.Sent s;
+    KeyedAtomicQueues.Sent s;
     try {
       s = atomicity.send(atomicity.commitQueue(), List.of(committing), commitId);
     } catch (RuntimeException e) {
@@ -752,7 +753,7 @@ final class IsolationCore implements AutoCloseable {
    */
   CheckpointSummary checkpointAll() {
     retryArchivesIfAny();
-    AdvancedAtomicity.Recovery recovery = atomicity.recoverStale(false);
+    KeyedAtomicQueues.Recovery recovery = atomicity.recoverStale(false);
     long target = archivedThrough();
     int trees = 0;
     int runs = 0;
@@ -791,7 +792,7 @@ final class IsolationCore implements AutoCloseable {
         damaged,
         busy,
         0,
-        recovery == AdvancedAtomicity.Recovery.BUSY ? 1 : 0,
+        recovery == KeyedAtomicQueues.Recovery.BUSY ? 1 : 0,
         reasons);
   }
 
@@ -799,16 +800,10 @@ final class IsolationCore implements AutoCloseable {
     return atomicity.recoverAbandonedClients();
   }
 
-  long backgroundCheckpointsRun() {
-    return checkpointsRun.get();
-  }
-
-  long backgroundFailures() {
-    return failures.count();
-  }
-
-  long backgroundCheckpointsFailed() {
-    return checkpointsFailed.get();
+  /** The handle's counters: background checkpoints and other background failures. */
+  ProtocolStats stats() {
+    return new ProtocolStats(
+        checkpointsRun.get(), checkpointsFailed.get(), failures.count(), 0, 0, 0, 0);
   }
 
   /**

@@ -6,12 +6,9 @@ import io.stratus.btree.PieceState;
 import io.stratus.btree.TreeChange;
 import io.stratus.cloudapi.AdvancedMessage;
 import io.stratus.cloudapi.AdvancedQueueService;
-import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CrashPoints;
-import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
-import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
@@ -22,13 +19,14 @@ import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.StorageLayout;
 import io.stratus.protocols.checkpoint.DirectPageStore;
 import io.stratus.protocols.isolation.SnapshotArchive.Version;
+import io.stratus.protocols.lease.ExclusiveLease;
+import io.stratus.protocols.lease.ExclusivePasses;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -97,15 +95,13 @@ final class SnapshotCheckpointer {
   private final ProtocolContext ctx;
   private final SnapshotArchive archive;
   private final LongSupplier validated;
-  private final LockService locks;
   private final AdvancedQueueService queues;
   private final PageWriter writer;
   private final boolean conditionalPuts;
   private final Clock clock;
   private final CrashPoints crashPoints;
   private final String lockPrefix;
-  private final String nonce = UUID.randomUUID().toString().substring(0, 8);
-  private final AtomicLong runs = new AtomicLong();
+  private final ExclusivePasses passes;
   private final AtomicLong collected = new AtomicLong();
   private final Map<String, ReentrantLock> mutexes = new ConcurrentHashMap<>();
   private final long reflectedAgeMillis;
@@ -123,13 +119,14 @@ final class SnapshotCheckpointer {
     this.ctx = ctx;
     this.archive = archive;
     this.validated = validated;
-    this.locks = ctx.services().locks();
+    LockService locks = ctx.services().locks();
     this.queues = ctx.services().advancedQueues();
     this.writer = new PageWriter(ctx.services().storage(), ctx.bufferPool());
     this.conditionalPuts = conditionalPuts;
     this.clock = ctx.clock();
     this.crashPoints = ctx.crashPoints();
     this.lockPrefix = lockPrefixOf(ctx.databaseUri());
+    this.passes = ExclusivePasses.ofProcess(locks, clock, ctx.clientId());
     IsolationSettings iso = ctx.isolation();
     Duration ttl = ctx.bufferPool().config().ttl();
     this.reflectedAgeMillis =
@@ -171,40 +168,29 @@ final class SnapshotCheckpointer {
   }
 
   private Outcome runLocked(String root) {
-    String lock = lockPrefix + root;
-    String owner = ctx.clientId() + "/" + nonce + "/" + runs.incrementAndGet();
-    long sentAt = clock.millis();
-    LockGrant grant = CloudFutures.await(locks.acquireExclusive(lock, owner));
-    if (!grant.granted()) {
+    ExclusiveLease pass = passes.acquire(lockPrefix + root);
+    if (!pass.held()) {
       return Outcome.BUSY;
     }
-    long deadline = sentAt + grant.validFor().toMillis();
     long margin = ctx.checkpoints().propagationPeriod().toMillis();
-    DirectPageStore.Lease lease = () -> deadline - clock.millis() > margin;
-    try {
-      crashPoints.reach(CrashPoint.ISOLATION_CHECKPOINT_AFTER_LOCK.id());
-      Outcome o = apply(root, lease);
-      collect(root);
-      return o;
-    } catch (SimulatedCrashException e) {
-      throw e; // the process died here: its lease lapses
-    } catch (DirectPageStore.Abandoned e) {
-      LOG.log(Level.DEBUG, "checkpoint of " + root + " gave up: " + e.getMessage());
-      return Outcome.NOTHING;
-    } catch (CorruptPageException e) {
-      // Nothing was put: every page is read before the first put. The tree waits whole (see the
-      // class comment); the handle's other trees go on.
-      ctx.damage().corruptPage(e.uri(), e.getMessage());
-      return Outcome.DAMAGED;
-    } finally {
-      try {
-        CloudFutures.await(locks.release(lock, owner));
-      } catch (CloudException e) {
-        LOG.log(Level.DEBUG, "releasing checkpoint lock " + lock + " failed; it lapses", e);
-      } catch (SimulatedCrashException e) {
-        // the process is dead; its lease lapses
-      }
-    }
+    DirectPageStore.Lease lease = () -> pass.deadline() - clock.millis() > margin;
+    return pass.runThenRelease(
+        () -> {
+          try {
+            crashPoints.reach(CrashPoint.ISOLATION_CHECKPOINT_AFTER_LOCK.id());
+            Outcome o = apply(root, lease);
+            collect(root);
+            return o;
+          } catch (DirectPageStore.Abandoned e) {
+            LOG.log(Level.DEBUG, "checkpoint of " + root + " gave up: " + e.getMessage());
+            return Outcome.NOTHING;
+          } catch (CorruptPageException e) {
+            // Nothing was put: every page is read before the first put. The tree waits whole (see
+            // the class comment); the handle's other trees go on.
+            ctx.damage().corruptPage(e.uri(), e.getMessage());
+            return Outcome.DAMAGED;
+          }
+        });
   }
 
   private Outcome apply(String root, DirectPageStore.Lease lease) {

@@ -116,7 +116,7 @@ public final class AtomicMessages {
 
   /**
    * The marker saying that the two-step transaction {@code commitKey} has been propagated: sent
-   * before any of its log messages is deleted (see {@code AtomicLog}).
+   * before any of its log messages is deleted (see {@code AtomicQueueSweeper}).
    */
   public static byte[] propagated(String commitKey, long commitTimeMillis) {
     return seal(header(AtomicEntryKind.PROPAGATED, commitKey, commitTimeMillis).build());

@@ -17,6 +17,7 @@ import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
+import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.pagemanager.PageWrite;
 import io.stratus.pagemanager.PageWriter;
@@ -26,7 +27,9 @@ import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.StorageLayout;
+import io.stratus.protocols.TransactionInfo;
 import io.stratus.protocols.WriteSet;
 import io.stratus.protocols.log.Changes;
 import java.util.ArrayList;
@@ -152,8 +155,32 @@ public final class NaiveProtocol implements CommitProtocol {
     return ProtocolKind.NAIVE;
   }
 
+  /** A transaction that keeps nothing: its reads go to its page transaction as they are. */
   @Override
-  public CommitResult commit(WriteSet ws) {
+  public ProtocolTransaction begin(TransactionInfo tx) {
+    return new ProtocolTransaction() {
+      @Override
+      public TransactionInfo info() {
+        return tx;
+      }
+
+      @Override
+      public PageStore readView(PageStore pages) {
+        return pages;
+      }
+
+      @Override
+      public CommitResult commit(WriteSet ws) {
+        return NaiveProtocol.this.commit(ws);
+      }
+
+      @Override
+      public void finish(boolean committed) {}
+    };
+  }
+
+  /** Writes the transaction's pages in the handle's group commit; returns once its group has. */
+  private CommitResult commit(WriteSet ws) {
     if (ws.pages().isEmpty()) {
       return CommitResult.empty();
     }

@@ -36,6 +36,7 @@ import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.TransactionInfo;
 import io.stratus.protocols.WriteSet;
 import java.time.Duration;
@@ -82,7 +83,7 @@ class NaiveProtocolTest {
     WriteSet ws = splitLikeWriteSet();
     ExecutorService committer = Executors.newSingleThreadExecutor();
     try {
-      Future<CommitResult> commit = committer.submit(() -> naive.commit(ws));
+      Future<CommitResult> commit = committer.submit(() -> commit(naive, ws));
       // Both new pages are issued before either completes: one step, concurrently.
       GateInterceptor.Held first = gate.next();
       GateInterceptor.Held second = gate.next();
@@ -123,7 +124,7 @@ class NaiveProtocolTest {
     ExecutorService committers = Executors.newFixedThreadPool(3);
     try {
       Future<CommitResult> first =
-          committers.submit(() -> naive.commit(writeSet(modified(leaf(LEAF, 7), base))));
+          committers.submit(() -> commit(naive, writeSet(modified(leaf(LEAF, 7), base))));
       GateInterceptor.Held firstPut = gate.next();
       assertThat(firstPut.uri).isEqualTo(LEAF);
 
@@ -132,10 +133,10 @@ class NaiveProtocolTest {
           committers.submit(
               () -> {
                 sameLeafThread.set(Thread.currentThread());
-                return naive.commit(writeSet(modified(leaf(LEAF, 9), base)));
+                return commit(naive, writeSet(modified(leaf(LEAF, 9), base)));
               });
       Future<CommitResult> otherPage =
-          committers.submit(() -> naive.commit(writeSet(modified(inner(INNER, 3), base))));
+          committers.submit(() -> commit(naive, writeSet(modified(inner(INNER, 3), base))));
       GateInterceptor.Held otherPut = gate.next();
       assertThat(otherPut.uri).as("a commit of another page is written meanwhile").isEqualTo(INNER);
       otherPut.release();
@@ -170,7 +171,7 @@ class NaiveProtocolTest {
     ScriptedCrashPoints points = new ScriptedCrashPoints();
     CommitProtocol naive = naive(seed, points);
     storeOriginals();
-    naive.commit(splitLikeWriteSet());
+    commit(naive, splitLikeWriteSet());
     assertThat(points.reached())
         .containsExactlyInAnyOrderEntriesOf(
             Map.of("naive.before-pages", 1L, "naive.after-new-pages", 1L, "naive.after-pages", 1L));
@@ -181,7 +182,7 @@ class NaiveProtocolTest {
     ScriptedCrashPoints points = new ScriptedCrashPoints().arm("naive.after-new-pages", 1);
     CommitProtocol naive = naive(seed, points);
     Map<String, StoredItem> before = storeOriginals();
-    assertThatThrownBy(() -> naive.commit(splitLikeWriteSet()))
+    assertThatThrownBy(() -> commit(naive, splitLikeWriteSet()))
         .isInstanceOf(SimulatedCrashException.class);
     assertThat(stored(NEW_A)).isPresent();
     assertThat(stored(NEW_B)).isPresent();
@@ -199,7 +200,7 @@ class NaiveProtocolTest {
     WriteSet ws =
         writeSet(
             new PageWrite(leaf(NEW_A, 0), Optional.empty(), true), modified(leaf(LEAF, 0), before));
-    assertThatThrownBy(() -> naive.commit(ws))
+    assertThatThrownBy(() -> commit(naive, ws))
         .isInstanceOfSatisfying(
             CommitFailedException.class, e -> assertThat(e.isRetryable()).isTrue());
     assertThat(stored(NEW_A)).isEmpty();
@@ -215,7 +216,7 @@ class NaiveProtocolTest {
     CommitProtocol naive = naive(seed, CrashPoints.none(), new FaultInterceptor(plan, seed, clock));
     Map<String, StoredItem> before = storeOriginals();
     WriteSet ws = writeSet(modified(leaf(LEAF, 0), before));
-    assertThatThrownBy(() -> naive.commit(ws))
+    assertThatThrownBy(() -> commit(naive, ws))
         .isInstanceOfSatisfying(
             CommitStateUnknownException.class,
             e -> {
@@ -235,7 +236,7 @@ class NaiveProtocolTest {
             .build();
     CommitProtocol naive = naive(seed, CrashPoints.none(), new FaultInterceptor(plan, seed, clock));
     storeOriginals();
-    assertThatThrownBy(() -> naive.commit(splitLikeWriteSet()))
+    assertThatThrownBy(() -> commit(naive, splitLikeWriteSet()))
         .isInstanceOf(CommitStateUnknownException.class);
   }
 
@@ -250,7 +251,7 @@ class NaiveProtocolTest {
     CommitProtocol naive =
         CommitProtocols.create(ProtocolKind.NAIVE, context(cloud.services(), CrashPoints.none()));
     WriteSet ws = writeSet(new PageWrite(leaf(NEW_A, 0), Optional.empty(), true));
-    assertThatThrownBy(() -> naive.commit(ws))
+    assertThatThrownBy(() -> commit(naive, ws))
         .isInstanceOfSatisfying(
             CommitFailedException.class,
             e -> {
@@ -263,7 +264,7 @@ class NaiveProtocolTest {
   void anEmptyWriteSetWritesNothing(@Seed long seed) {
     ScriptedCrashPoints points = new ScriptedCrashPoints();
     CommitProtocol naive = naive(seed, points);
-    assertThat(naive.commit(writeSet())).isEqualTo(CommitResult.empty());
+    assertThat(commit(naive, writeSet())).isEqualTo(CommitResult.empty());
     assertThat(cloud.storedItemCount()).isZero();
     assertThat(naive.kind()).isEqualTo(ProtocolKind.NAIVE);
   }
@@ -367,6 +368,19 @@ class NaiveProtocolTest {
         .level(level)
         .entries(new byte[][] {{}}, new byte[][] {{(byte) level}})
         .build();
+  }
+
+  /** Commits {@code ws} the way the record manager does: in a transaction of its own. */
+  private static CommitResult commit(CommitProtocol protocol, WriteSet ws) {
+    ProtocolTransaction tx = protocol.begin(ws.transaction());
+    boolean committed = false;
+    try {
+      CommitResult r = tx.commit(ws);
+      committed = true;
+      return r;
+    } finally {
+      tx.finish(committed);
+    }
   }
 
   private static WriteSet writeSet(PageWrite... pages) {

@@ -35,11 +35,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * The {@link CommitLog} of advanced atomicity (paper 000, section 5.3, Algorithms 5 and 6): two
- * advanced queues shared by every client of the database, ATOMIC ({@code
+ * The {@link CommitLog} of the advanced atomic protocol (paper 000, section 5.3, Algorithms 5 and
+ * 6), the engine's strategy for where a commit goes: the keyed queues of {@link
+ * KeyedAtomicQueues}, two advanced queues shared by every client of the database, ATOMIC ({@code
  * <databaseUri>/aatomic/log}) for log messages and ATOMIC COMMIT ({@code
  * <databaseUri>/aatomic/commit}) for commit records, every message keyed by its transaction's
- * <em>commit key</em>, so any client can fetch exactly one transaction's messages by key.
+ * <em>commit key</em>, so any client can fetch exactly one transaction's messages by key. This
+ * class numbers, sends and propagates commits; the queues, their sends and their recovery are
+ * {@link KeyedAtomicQueues}'.
  *
  * <p><b>Why shared, keyed queues.</b> The atomic protocol's per-client simple queues are recovered
  * by sweeping them with receives that hide what they return and may come back short, so a
@@ -65,7 +68,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * propagation is tried {@link #PROPAGATION_ATTEMPTS} times; one that still fails stays pending
  * for the next propagation (the next commit's, {@link #drain}'s, close's).
  *
- * <p><b>Recovery</b> (Algorithm 6, {@link AdvancedAtomicity}): before a commit, at most once per atomic timeout / 5
+ * <p><b>Recovery</b> (Algorithm 6, {@link KeyedAtomicQueues}): before a commit, at most once per atomic timeout / 5
  * (and at every commit while recovery is needed), a client looks for commit records older than
  * the atomic timeout. Finding some, it takes the recovery lock (the exclusive lock on the ATOMIC
  * COMMIT queue's URI, one owner per pass) and propagates each such transaction — its complete
@@ -80,8 +83,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * carries the writer's incarnation and transaction id, by which recovery groups messages; two
  * transactions drawing one key would only share a fetch. Thread-safe.
  */
-public final class AdvancedAtomicLog implements CommitLog {
-  private static final System.Logger LOG = System.getLogger(AdvancedAtomicLog.class.getName());
+public final class KeyedQueueLog implements CommitLog {
+  private static final System.Logger LOG = System.getLogger(KeyedQueueLog.class.getName());
 
   /**
    * A committed transaction whose records are not propagated yet; {@code resend}: the message
@@ -101,7 +104,7 @@ public final class AdvancedAtomicLog implements CommitLog {
   private final BackgroundFailures failures;
   private final CrashPoints crashPoints;
   private final QueueSender sender;
-  private final AdvancedAtomicity atomicity;
+  private final KeyedAtomicQueues atomicity;
   private final int maxMessageSize;
   private final SecureRandom keys = new SecureRandom();
   private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
@@ -110,7 +113,7 @@ public final class AdvancedAtomicLog implements CommitLog {
   private final CoalescingTask propagation;
 
   /** The log over the engine's parts; creates the two queues when they are missing. */
-  public AdvancedAtomicLog(EngineParts parts) {
+  public KeyedQueueLog(EngineParts parts) {
     this.parts = parts;
     ProtocolContext ctx = parts.context();
     this.sequencing = parts.sequencing();
@@ -120,7 +123,7 @@ public final class AdvancedAtomicLog implements CommitLog {
     this.sender = parts.sender();
     PuQueues names = parts.names();
     this.atomicity =
-        new AdvancedAtomicity(
+        new KeyedAtomicQueues(
             ctx,
             records -> {
               Map<String, List<LogRecord>> byQueue = new LinkedHashMap<>();
@@ -137,7 +140,7 @@ public final class AdvancedAtomicLog implements CommitLog {
 
   /** The URI prefix of a database's advanced atomicity queues (and of its recovery lock). */
   public static String prefixOf(String databaseUri) {
-    return AdvancedAtomicity.prefixOf(databaseUri);
+    return KeyedAtomicQueues.prefixOf(databaseUri);
   }
 
   @Override
@@ -167,7 +170,7 @@ public final class AdvancedAtomicLog implements CommitLog {
           lane.giveBack(routed.byQueue()); // refused before anything was sent
           throw e;
         }
-        AdvancedAtomicity.Sent logs = atomicity.send(atomicity.logQueue(), messages, key);
+        KeyedAtomicQueues.Sent logs = atomicity.send(atomicity.logQueue(), messages, key);
         if (!logs.ok()) {
           // No commit record: what arrived is an orphan that recovery deletes once it is old.
           lane.giveBack(routed.byQueue());
@@ -213,7 +216,7 @@ public final class AdvancedAtomicLog implements CommitLog {
    */
   private void sendCommitting(
       String tx, long key, boolean twoStep, Routed routed, byte[] message, Sequencing.Slot lane) {
-    AdvancedAtomicity.Sent s = atomicity.send(atomicity.commitQueue(), List.of(message), key);
+    KeyedAtomicQueues.Sent s = atomicity.send(atomicity.commitQueue(), List.of(message), key);
     if (s.ok()) {
       return;
     }
@@ -234,7 +237,7 @@ public final class AdvancedAtomicLog implements CommitLog {
   }
 
   private static CommitFailedException failed(
-      String tx, String what, AdvancedAtomicity.Sent s, boolean unknownIsHarmless) {
+      String tx, String what, KeyedAtomicQueues.Sent s, boolean unknownIsHarmless) {
     boolean retryable =
         s.failure() instanceof CloudException c
             && (c.isRetryable() || (unknownIsHarmless && c instanceof OutcomeUnknownException));

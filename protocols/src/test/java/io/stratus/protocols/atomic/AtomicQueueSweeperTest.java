@@ -32,17 +32,17 @@ import org.junit.jupiter.api.Test;
  * Where the queue can hand messages back, a pass that leaves messages hands them back and
  * releases the lock, and the next pass sees them at once.
  */
-class AtomicLogPassTest {
+class AtomicQueueSweeperTest {
   private static final String DB = "db/shop";
 
-  /** A cloud, a pool, and the ATOMIC log of client {@code recoverer} over client c1's queue. */
+  /** A cloud, a pool, and the sweeper of client {@code recoverer} over client c1's queue. */
   private static final class Setup implements AutoCloseable {
     final ManualClock clock = new ManualClock();
     final InProcessCloud cloud;
     final BufferPool pool;
     final CloudServices services;
     final PuQueues names = new PuQueues(DB);
-    final AtomicLog log;
+    final AtomicQueueSweeper log;
     final String queue;
 
     Setup(String recoverer) {
@@ -67,7 +67,7 @@ class AtomicLogPassTest {
           new ProtocolContext(
               services, DB, recoverer, clock, CrashPoints.none(), pool, Duration.ofSeconds(45));
       log =
-          new AtomicLog(
+          new AtomicQueueSweeper(
               ctx,
               recoverer + "#n",
               names,
@@ -89,7 +89,7 @@ class AtomicLogPassTest {
     try (Setup t = new Setup("c1", QueueBehavior.reliable(), false)) {
       ManualClock clock = t.clock;
       CloudServices services = t.services;
-      AtomicLog log = t.log;
+      AtomicQueueSweeper log = t.log;
       String queue = t.queue;
       LogRecord r =
           new LogRecord(
@@ -110,11 +110,11 @@ class AtomicLogPassTest {
           AtomicMessages.pack("n1/c1-1", clock.millis(), List.of(r), 256 * 1024).get(0);
       services.simpleQueues().send(queue, logMessage).join();
 
-      AtomicLog.Pass first = log.run(queue, Set.of(), Set.of(), new HashSet<>());
+      AtomicQueueSweeper.Pass first = log.run(queue, Set.of(), Set.of(), new HashSet<>());
       assertThat(first.ran()).isTrue();
       assertThat(first.waiting()).isEqualTo(1);
 
-      AtomicLog.Pass second = log.run(queue, Set.of(), Set.of(), new HashSet<>());
+      AtomicQueueSweeper.Pass second = log.run(queue, Set.of(), Set.of(), new HashSet<>());
       assertThat(second.ran()).as("a later pass of this process is not granted the lock").isFalse();
       assertThat(services.locks().acquireExclusive(queue, "another-client").join().granted())
           .as("the lock still guards the hidden message")
@@ -135,10 +135,10 @@ class AtomicLogPassTest {
               .get(0);
       t.services.simpleQueues().send(t.queue, logMessage).join();
 
-      AtomicLog.Pass first = t.log.run(t.queue, Set.of(), Set.of(), new HashSet<>());
+      AtomicQueueSweeper.Pass first = t.log.run(t.queue, Set.of(), Set.of(), new HashSet<>());
       assertThat(first.waiting()).isEqualTo(1);
 
-      AtomicLog.Pass second = t.log.run(t.queue, Set.of(), Set.of(), new HashSet<>());
+      AtomicQueueSweeper.Pass second = t.log.run(t.queue, Set.of(), Set.of(), new HashSet<>());
       assertThat(second.ran()).as("the lock was released with nothing hidden").isTrue();
       assertThat(second.waiting()).as("the handed-back message is seen at once").isEqualTo(1);
       assertThat(t.services.locks().acquireExclusive(t.queue, "another-client").join().granted())
@@ -167,14 +167,14 @@ class AtomicLogPassTest {
                 oneRecord + 25);
         t.services.simpleQueues().send(t.queue, logs.get(0)).join();
         t.services.simpleQueues().send(t.queue, logs.get(1)).join();
-        AtomicLog.Pass early = t.log.run(t.queue, Set.of(), Set.of(), new HashSet<>());
+        AtomicQueueSweeper.Pass early = t.log.run(t.queue, Set.of(), Set.of(), new HashSet<>());
         assertThat(early.waiting()).as("no commit record yet").isEqualTo(1);
         t.services
             .simpleQueues()
             .send(t.queue, AtomicMessages.commitRecord("n1/c1-1", t.clock.millis(), 2, 2))
             .join();
 
-        AtomicLog.Pass next = t.log.run(t.queue, Set.of(), Set.of(), new HashSet<>());
+        AtomicQueueSweeper.Pass next = t.log.run(t.queue, Set.of(), Set.of(), new HashSet<>());
         if (handBack) {
           assertThat(next.winners()).as("handed back: whole at once").isEqualTo(1);
         } else {
@@ -223,7 +223,7 @@ class AtomicLogPassTest {
       ManualClock clock = t.clock;
       CloudServices services = t.services;
       PuQueues names = t.names;
-      AtomicLog log = t.log;
+      AtomicQueueSweeper log = t.log;
       String queue = t.queue; // a dead client's queue, recovered by c2
       // A two-step transaction: two log messages (one record each), then its commit record.
       int oneRecord =
@@ -248,13 +248,13 @@ class AtomicLogPassTest {
           .hasSize(1);
       clock.advance(Duration.ofMinutes(2)); // older than the atomic timeout
 
-      AtomicLog.Pass partial = log.run(queue, Set.of(), Set.of(), new HashSet<>());
+      AtomicQueueSweeper.Pass partial = log.run(queue, Set.of(), Set.of(), new HashSet<>());
       assertThat(partial.incomplete()).isEqualTo(1);
       assertThat(partial.winners()).isZero();
       assertThat(propagatedRecords(services, names)).as("nothing of it propagated").isZero();
 
       clock.advance(Duration.ofMinutes(10)); // the hidden message is back
-      AtomicLog.Pass whole = log.run(queue, Set.of(), Set.of(), new HashSet<>());
+      AtomicQueueSweeper.Pass whole = log.run(queue, Set.of(), Set.of(), new HashSet<>());
       assertThat(whole.winners()).isEqualTo(1);
       assertThat(propagatedRecords(services, names)).isEqualTo(2);
     }
@@ -266,7 +266,7 @@ class AtomicLogPassTest {
       ManualClock clock = t.clock;
       CloudServices services = t.services;
       PuQueues names = t.names;
-      AtomicLog log = t.log;
+      AtomicQueueSweeper log = t.log;
       String queue = t.queue;
       // Propagated, marked, one of two log messages deleted, then the clean-up died.
       services
@@ -285,7 +285,7 @@ class AtomicLogPassTest {
           .send(queue, AtomicMessages.propagated("n1/c1-1", clock.millis()))
           .join();
 
-      AtomicLog.Pass pass = log.run(queue, Set.of(), Set.of(), new HashSet<>());
+      AtomicQueueSweeper.Pass pass = log.run(queue, Set.of(), Set.of(), new HashSet<>());
 
       assertThat(pass.finished()).containsExactly("n1/c1-1");
       assertThat(pass.recordsPropagated()).isZero();
@@ -317,7 +317,7 @@ class AtomicLogPassTest {
           .hasSize(1);
       clock.advance(Duration.ofMinutes(2)); // older than the atomic timeout too
 
-      AtomicLog.Pass pass = t.log.run(queue, Set.of(), Set.of(), new HashSet<>());
+      AtomicQueueSweeper.Pass pass = t.log.run(queue, Set.of(), Set.of(), new HashSet<>());
       assertThat(pass.winners()).isEqualTo(1);
       assertThat(propagatedRecords(services, t.names)).isEqualTo(1);
       clock.advance(Duration.ofMinutes(10)); // past every visibility timeout of the pass

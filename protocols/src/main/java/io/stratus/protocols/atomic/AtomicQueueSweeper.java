@@ -4,15 +4,14 @@ import io.stratus.CorruptLogMessageException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CrashPoints;
-import io.stratus.cloudapi.LockGrant;
-import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
-import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.lease.ExclusiveLease;
+import io.stratus.protocols.lease.ExclusivePasses;
 import io.stratus.protocols.log.AtomicMessages;
 import io.stratus.protocols.log.HandBack;
 import io.stratus.protocols.log.LogPayloads;
@@ -32,14 +31,14 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One pass over an ATOMIC queue (paper 000, Algorithm 4; paper 001, section 5.1): receive
- * everything, group by commit key, propagate winners to the PU queues and delete them, delete old
- * losers and orphans. Used for the clean-up after a commit, for a client's recovery of its own
- * queue, and for the recovery of abandoned clients' queues.
+ * Sweeps ATOMIC queues, one pass at a time (paper 000, Algorithm 4; paper 001, section 5.1):
+ * receive everything, group by commit key, propagate winners to the PU queues and delete them,
+ * delete old losers and orphans. {@link AtomicQueueLog}, which sends the commits to the queue,
+ * runs it for the clean-up after a commit, for a client's recovery of its own queue, and for the
+ * recovery of abandoned clients' queues.
  *
  * <p><b>Why every pass holds the queue's lock until what it hid is visible again.</b> A receive
  * hides the messages it returns for the visibility timeout. A pass that saw a transaction's log
@@ -94,8 +93,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Thread-safe: state is the concurrent sets handed in and a per-queue mutex.
  */
-final class AtomicLog {
-  private static final System.Logger LOG = System.getLogger(AtomicLog.class.getName());
+final class AtomicQueueSweeper {
+  private static final System.Logger LOG = System.getLogger(AtomicQueueSweeper.class.getName());
 
   /** Where damaged messages of ATOMIC queues go, so that they no longer come back to every pass. */
   private final DeadLetters deadLetters;
@@ -182,17 +181,15 @@ final class AtomicLog {
   }
 
   private final String databaseUri;
-  private final String holder;
 
-  /** Numbers this process's passes (each its own lock holder). */
-  private final AtomicLong passes = new AtomicLong();
+  /** This process's passes, each its own lock holder. */
+  private final ExclusivePasses passes;
 
   private final SimpleQueueService queues;
 
   /** Hands what a pass received and did not delete back to the queue, when the queue can. */
   private final HandBack handBack;
 
-  private final LockService locks;
   private final Clock clock;
   private final long atomicTimeoutMillis;
   private final PuQueues names;
@@ -201,7 +198,7 @@ final class AtomicLog {
   private final CrashPoints crashPoints;
   private final Map<String, ReentrantLock> mutexes = new ConcurrentHashMap<>();
 
-  AtomicLog(
+  AtomicQueueSweeper(
       ProtocolContext ctx,
       String holder,
       PuQueues names,
@@ -209,11 +206,10 @@ final class AtomicLog {
       Set<String> knownCommitted) {
     this.databaseUri = ctx.databaseUri();
     this.crashPoints = ctx.crashPoints();
-    this.holder = holder;
     this.queues = ctx.services().simpleQueues();
-    this.locks = ctx.services().locks();
     this.clock = ctx.clock();
     this.handBack = new HandBack(queues, clock);
+    this.passes = new ExclusivePasses(ctx.services().locks(), clock, holder + "/pass-");
     this.atomicTimeoutMillis = ctx.checkpoints().atomicTimeout().toMillis();
     this.names = names;
     this.sender = sender;
@@ -251,13 +247,11 @@ final class AtomicLog {
     try {
       // A holder per pass: with one per process, a pass whose lease still covered messages an
       // earlier pass had hidden was granted the lock as a renewal, saw nothing, and released it.
-      String passHolder = holder + "/pass-" + passes.incrementAndGet();
-      long sentAt = clock.millis();
-      LockGrant grant = CloudFutures.await(locks.acquireExclusive(queue, passHolder));
-      if (!grant.granted()) {
+      ExclusiveLease pass = passes.acquire(queue);
+      if (!pass.held()) {
         return Pass.SKIPPED;
       }
-      long deadline = sentAt + grant.validFor().toMillis();
+      long deadline = pass.deadline();
       // Message id -> the receipt handle of every copy received: a weak queue may deliver a
       // message and its duplicate in one pass, and a copy left undeleted would come back.
       Map<String, List<String>> received = new LinkedHashMap<>();
@@ -266,17 +260,9 @@ final class AtomicLog {
       // messages this pass does not know of, and only the lease lapsing, after they reappeared,
       // may let the next pass in.
       Map<String, Txn> txns = receive(queue, deadline, received);
-      Pass pass;
-      try {
-        pass = decide(queue, txns, ownPending, propagated, sentHere, received, deleted);
-      } catch (SimulatedCrashException e) {
-        throw e; // the process died: it hands nothing back, its lease lapses
-      } catch (RuntimeException e) {
-        end(queue, passHolder, deadline, received, deleted);
-        throw e;
-      }
-      end(queue, passHolder, deadline, received, deleted);
-      return pass;
+      return pass.run(
+          () -> decide(queue, txns, ownPending, propagated, sentHere, received, deleted),
+          () -> end(queue, pass, received, deleted));
     } finally {
       mutex.unlock();
     }
@@ -288,11 +274,7 @@ final class AtomicLog {
    * when the hidden messages reappear.
    */
   private void end(
-      String queue,
-      String passHolder,
-      long deadline,
-      Map<String, List<String>> received,
-      Set<String> deleted) {
+      String queue, ExclusiveLease pass, Map<String, List<String>> received, Set<String> deleted) {
     List<String> left = new ArrayList<>();
     for (Map.Entry<String, List<String>> e : received.entrySet()) {
       if (!deleted.contains(e.getKey())) {
@@ -300,8 +282,8 @@ final class AtomicLog {
       }
     }
     // Every receive of the pass hides until a second before the lease ends (see receive).
-    if (handBack.handBack(queue, left, deadline - 1000)) {
-      release(queue, passHolder); // nothing of ours is hidden: the next pass sees it all
+    if (handBack.handBack(queue, left, pass.deadline() - 1000)) {
+      pass.release(); // nothing of ours is hidden: the next pass sees it all
     }
   }
 
@@ -525,13 +507,5 @@ final class AtomicLog {
   /** The ATOMIC queues of the database. */
   List<String> list() {
     return CloudFutures.await(queues.listQueues(prefix()));
-  }
-
-  private void release(String queue, String passHolder) {
-    try {
-      CloudFutures.await(locks.release(queue, passHolder));
-    } catch (CloudException e) {
-      // the lease lapses by itself
-    }
   }
 }

@@ -8,7 +8,6 @@ import io.stratus.cloudapi.AdvancedQueueService;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CrashPoints;
-import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.protocols.CrashPoint;
@@ -16,10 +15,11 @@ import io.stratus.protocols.DamageReports;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
+import io.stratus.protocols.lease.ExclusiveLease;
+import io.stratus.protocols.lease.ExclusivePasses;
 import io.stratus.protocols.log.AtomicMessages;
 import io.stratus.protocols.log.LogPayloads;
 import io.stratus.protocols.log.LogRecord;
-import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,11 +32,11 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The queues and the recovery of advanced atomicity (paper 000, section 5.3, Algorithm 6), shared
- * by the protocols that commit through them: ATOMIC ({@code <databaseUri>/aatomic/log}) for log
+ * The keyed queues of advanced atomicity and their recovery (paper 000, section 5.3, Algorithm
+ * 6), shared by the protocols that commit through them (the advanced atomic protocol's {@link
+ * KeyedQueueLog}, the isolating protocols): ATOMIC ({@code <databaseUri>/aatomic/log}) for log
  * messages and ATOMIC COMMIT ({@code <databaseUri>/aatomic/commit}) for commit records, advanced
  * queues shared by every client of the database, every message keyed by its transaction.
  *
@@ -65,9 +65,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * message stays whole in its queues, never applied in part. Both are counted and warned about
  * once per handle ({@link DamageReports}).
  */
-public final class AdvancedAtomicity {
-  private static final System.Logger LOG = System.getLogger(AdvancedAtomicity.class.getName());
-
+public final class KeyedAtomicQueues {
   /** Messages fetched per receive during recovery. */
   static final int RECEIVE_MAX = 1000;
 
@@ -100,7 +98,6 @@ public final class AdvancedAtomicity {
   private final Clock clock;
   private final CrashPoints crashPoints;
   private final AdvancedQueueService queues;
-  private final LockService locks;
   private final Propagator propagator;
   private final DamageReports damage;
   private final DeadLetters deadLetters;
@@ -111,7 +108,10 @@ public final class AdvancedAtomicity {
   private final long commitDeadlineMillis;
   private final long recoveryCheckMillis;
   private final int maxMessageSize;
-  private final AtomicLong passes = new AtomicLong();
+
+  /** This handle's recovery passes, each its own owner of the recovery lock. */
+  private final ExclusivePasses passes;
+
   private volatile long lastCheckMillis = Long.MIN_VALUE;
   private volatile boolean recoveryNeeded;
 
@@ -125,7 +125,7 @@ public final class AdvancedAtomicity {
    * The two queues of the database of {@code ctx} (created when missing) and their recovery,
    * which sends recovered records to {@code propagator}.
    */
-  public AdvancedAtomicity(ProtocolContext ctx, Propagator propagator) {
+  public KeyedAtomicQueues(ProtocolContext ctx, Propagator propagator) {
     if (!ctx.services().hasAdvancedQueues() || !ctx.services().hasLocks()) {
       throw new io.stratus.InvalidRequestException(
           "advanced atomicity needs the advanced queue service and the lock service");
@@ -133,7 +133,7 @@ public final class AdvancedAtomicity {
     this.clock = ctx.clock();
     this.crashPoints = ctx.crashPoints();
     this.queues = ctx.services().advancedQueues();
-    this.locks = ctx.services().locks();
+    LockService locks = ctx.services().locks();
     this.propagator = propagator;
     this.damage = ctx.damage();
     this.deadLetters = DeadLetters.of(ctx);
@@ -146,6 +146,7 @@ public final class AdvancedAtomicity {
             + Long.toString(clock.millis(), 36)
             + "-"
             + UUID.randomUUID().toString().substring(0, 8);
+    this.passes = new ExclusivePasses(locks, clock, owner + "#");
     this.atomicTimeout = ctx.checkpoints().atomicTimeout();
     this.commitDeadlineMillis = atomicTimeout.toMillis() * 3 / 4;
     this.recoveryCheckMillis = Math.max(1, atomicTimeout.toMillis() / 5);
@@ -353,37 +354,45 @@ public final class AdvancedAtomicity {
     if (stale.isEmpty() && !orphansDue && damaged.isEmpty()) {
       return Recovery.NOT_NEEDED;
     }
-    String passOwner = owner + "#" + passes.incrementAndGet();
-    LockGrant grant = CloudFutures.await(locks.acquireExclusive(commitQueue, passOwner));
-    if (!grant.granted()) {
-      recoveryLockLease = grant.validFor();
+    ExclusiveLease pass = passes.acquire(commitQueue);
+    if (!pass.held()) {
+      recoveryLockLease = pass.validFor();
       // Only committed transactions make the database inconsistent; orphans and damaged messages
       // are harmless and the lock's holder deals with them.
       return stale.isEmpty() ? Recovery.NOT_NEEDED : Recovery.BUSY;
     }
-    long deadline = clock.millis() + grant.validFor().toMillis() / 2;
-    try {
-      setAside(damaged, leftAlone);
-      for (int round = 0; round < MAX_ROUNDS && !stale.isEmpty(); round++) {
-        for (List<AdvancedMessage> t : stale.values()) {
-          if (clock.millis() > deadline) {
-            return Recovery.RECOVERED; // the rest is left to the next pass, under a new lease
-          }
-          recoverOne(t, tally, leftAlone);
+    // Half the lease: what is left covers the transaction recovering when the deadline passes.
+    long deadline = pass.sentAt() + pass.validFor().toMillis() / 2;
+    Map<String, List<AdvancedMessage>> found = stale;
+    return pass.runThenRelease(() -> recoverHeld(all, tally, found, damaged, leftAlone, deadline));
+  }
+
+  /**
+   * The part of a recovery pass under the recovery lock: sets the damaged messages aside, recovers
+   * the stale transactions (listing them again after each round, bounded) until {@code deadline},
+   * then deletes orphans.
+   */
+  private Recovery recoverHeld(
+      boolean all,
+      Tally tally,
+      Map<String, List<AdvancedMessage>> stale,
+      List<Damaged> damaged,
+      Set<Long> leftAlone,
+      long deadline) {
+    setAside(damaged, leftAlone);
+    for (int round = 0; round < MAX_ROUNDS && !stale.isEmpty(); round++) {
+      for (List<AdvancedMessage> t : stale.values()) {
+        if (clock.millis() > deadline) {
+          return Recovery.RECOVERED; // the rest is left to the next pass, under a new lease
         }
-        damaged.clear();
-        stale = byCommitKey(CloudFutures.await(staleCommitRecords(all)), leftAlone, damaged);
-        setAside(damaged, leftAlone);
+        recoverOne(t, tally, leftAlone);
       }
-      deleteOrphans(tally);
-      return Recovery.RECOVERED;
-    } finally {
-      try {
-        CloudFutures.await(locks.release(commitQueue, passOwner));
-      } catch (CloudException e) {
-        LOG.log(Level.DEBUG, "releasing the recovery lock failed; it lapses with its lease", e);
-      }
+      damaged.clear();
+      stale = byCommitKey(CloudFutures.await(staleCommitRecords(all)), leftAlone, damaged);
+      setAside(damaged, leftAlone);
     }
+    deleteOrphans(tally);
+    return Recovery.RECOVERED;
   }
 
   /** A message of ATOMIC COMMIT that cannot be decoded, and why. */

@@ -37,8 +37,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The {@link CommitLog} of the atomic protocol (paper 000, section 5.1, Algorithms 3 and 4; paper
- * 001, section 5.1): a per-client ATOMIC queue {@code <databaseUri>/atomic/<clientId>} in front
- * of the PU queues, so that all or none of a transaction's updates are applied.
+ * 001, section 5.1), the engine's strategy for where a commit goes: a per-client ATOMIC queue
+ * {@code <databaseUri>/atomic/<clientId>} in front of the PU queues, so that all or none of a
+ * transaction's updates are applied. It sends commits and propagates them; {@link
+ * AtomicQueueSweeper} sweeps the queues after it.
  *
  * <p><b>Commit</b> (application thread): the engine has routed the records; number them with this
  * client's monotonic-write counters (on a writer lane of the {@link Sequencing}, one commit per
@@ -72,17 +74,17 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * which a clean-up or recovery pass propagates too. Never dropped: their records are numbered, and
  * records missing from a writer's chain hold all its later records back.
  *
- * <p><b>Recovery</b> ({@link AtomicLog}): at open the client runs a pass over its own queue;
+ * <p><b>Recovery</b> ({@link AtomicQueueSweeper}): at open the client runs a pass over its own queue;
  * {@link #drain} runs one over its own and over every other client's queue; {@link
  * #recoverAbandonedClients} over the others' only. Every pass holds the queue's lock, and losers
- * are deleted only past the atomic timeout (see {@link AtomicLog} for the safety argument).
+ * are deleted only past the atomic timeout (see {@link AtomicQueueSweeper} for the safety argument).
  *
  * <p><b>Commit keys</b>: an incarnation nonce (random, fixed at open) plus the transaction id, so a
  * restarted client whose transaction ids start again at 1 never mixes its commits with leftovers
  * of its predecessor. Thread-safe: the pending queue and key sets are concurrent.
  */
-public final class AtomicCommitLog implements CommitLog {
-  private static final System.Logger LOG = System.getLogger(AtomicCommitLog.class.getName());
+public final class AtomicQueueLog implements CommitLog {
+  private static final System.Logger LOG = System.getLogger(AtomicQueueLog.class.getName());
 
   /**
    * A committed transaction whose records are not propagated yet; {@code resend}: ATOMIC queue
@@ -108,7 +110,7 @@ public final class AtomicCommitLog implements CommitLog {
   private final CrashPoints crashPoints;
   private final String nonce;
   private final String queue;
-  private final AtomicLog log;
+  private final AtomicQueueSweeper sweeper;
   private final QueueSender sender;
   private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
 
@@ -148,7 +150,7 @@ public final class AtomicCommitLog implements CommitLog {
    * The atomic log over the engine's parts; runs a recovery pass over this client's own ATOMIC
    * queue before it returns.
    */
-  public AtomicCommitLog(EngineParts parts) {
+  public AtomicQueueLog(EngineParts parts) {
     this.parts = parts;
     this.sequencing = parts.sequencing();
     ProtocolContext ctx = parts.context();
@@ -161,9 +163,10 @@ public final class AtomicCommitLog implements CommitLog {
             + "-"
             + UUID.randomUUID().toString().substring(0, 8);
     this.sender = parts.sender();
-    this.log =
-        new AtomicLog(ctx, ctx.clientId() + "#" + nonce, parts.names(), sender, knownCommitted);
-    this.queue = log.queueOf(ctx.clientId());
+    this.sweeper =
+        new AtomicQueueSweeper(
+            ctx, ctx.clientId() + "#" + nonce, parts.names(), sender, knownCommitted);
+    this.queue = sweeper.queueOf(ctx.clientId());
     this.cleanUps = new CoalescingTask(parts.scheduler(), this::cleanUp);
     this.propagation =
         new CoalescingTask(
@@ -173,7 +176,7 @@ public final class AtomicCommitLog implements CommitLog {
               cleanUps.request();
             });
     CloudFutures.await(
-        ctx.services().locks().setTimeout(log.prefix(), ctx.checkpoints().lockTimeout()));
+        ctx.services().locks().setTimeout(sweeper.prefix(), ctx.checkpoints().lockTimeout()));
     recoverOwn();
   }
 
@@ -313,7 +316,7 @@ public final class AtomicCommitLog implements CommitLog {
 
   /**
    * Sends to the ATOMIC queue; while the outcome is unknown, sends again (up to {@link
-   * #RESENDS} times: duplicates are harmless, see {@link AtomicLog}), since one success turns an
+   * #RESENDS} times: duplicates are harmless, see {@link AtomicQueueSweeper}), since one success turns an
    * unknown outcome into a known one.
    */
   private Resolved sendResolving(List<byte[]> messages) {
@@ -380,7 +383,7 @@ public final class AtomicCommitLog implements CommitLog {
       return;
     }
     try {
-      AtomicLog.Pass pass = log.run(queue, pendingKeys, propagated, sentByPasses);
+      AtomicQueueSweeper.Pass pass = sweeper.run(queue, pendingKeys, propagated, sentByPasses);
       propagated.removeAll(pass.finished());
     } catch (CloudException e) {
       failures.report("clean-up", "cleaning " + queue + " up failed; a later pass will", e);
@@ -469,14 +472,14 @@ public final class AtomicCommitLog implements CommitLog {
   }
 
   /** Algorithm 4 on this client's own queue (at open, and from {@link #drain}). */
-  private AtomicLog.Pass recoverOwn() {
+  private AtomicQueueSweeper.Pass recoverOwn() {
     try {
-      AtomicLog.Pass pass = log.run(queue, pendingKeys, propagated, sentByPasses);
+      AtomicQueueSweeper.Pass pass = sweeper.run(queue, pendingKeys, propagated, sentByPasses);
       propagated.removeAll(pass.finished());
       return pass;
     } catch (CloudException e) {
       failures.report("recovery", "recovering " + queue + " failed; checkpointAll will retry", e);
-      return AtomicLog.Pass.SKIPPED;
+      return AtomicQueueSweeper.Pass.SKIPPED;
     }
   }
 
@@ -488,14 +491,14 @@ public final class AtomicCommitLog implements CommitLog {
     int losers = 0;
     int waiting = 0;
     int incomplete = 0;
-    for (String q : log.list()) {
+    for (String q : sweeper.list()) {
       if (q.equals(queue)) {
         continue;
       }
       queues++;
-      AtomicLog.Pass pass;
+      AtomicQueueSweeper.Pass pass;
       try {
-        pass = log.run(q, Set.of(), Set.of(), new HashSet<>());
+        pass = sweeper.run(q, Set.of(), Set.of(), new HashSet<>());
       } catch (CloudException e) {
         skipped++;
         continue;
@@ -518,7 +521,7 @@ public final class AtomicCommitLog implements CommitLog {
   @Override
   public int drain() {
     flush();
-    AtomicLog.Pass own = recoverOwn();
+    AtomicQueueSweeper.Pass own = recoverOwn();
     int waiting = own.ran() ? own.waiting() : 1; // a skipped pass may leave anything: say so
     try {
       RecoverySummary others = recoverAbandonedClients();
