@@ -814,11 +814,13 @@ public final class Checkpointer {
     }
     for (String written : store.writes().keySet()) {
       Page w = store.writes().get(written);
-      if (w.kind() == PageKind.LEAF
-          && !store.isNew(written)
-          && !written.equals(pageUri)
-          && !held.holds(written)) {
-        // The tree changed between locating the leaves and applying: try again later.
+      // A page read as a leaf counts even if it is written as an inner page: a stale copy of the
+      // root from before its split (storage whose reads lag) takes the records and splits again;
+      // its put would fail, but only after this page's counters were put, claiming them applied.
+      boolean leaf = w.kind() == PageKind.LEAF || store.readAsLeaf(written);
+      if (leaf && !store.isNew(written) && !written.equals(pageUri) && !held.holds(written)) {
+        // The tree changed between locating the leaves and applying, or a copy read was stale:
+        // try again later.
         throw new DirectPageStore.Abandoned(
             "a record would land on leaf " + written + ", whose lock this checkpoint does not hold",
             null);

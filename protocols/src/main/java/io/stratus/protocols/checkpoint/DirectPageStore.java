@@ -11,6 +11,7 @@ import io.stratus.cloudapi.StoredItem;
 import io.stratus.cloudapi.UnreadablePayloadException;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
+import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.PageWriter;
 import java.util.ArrayList;
@@ -156,6 +157,12 @@ public final class DirectPageStore implements PageStore {
     if (p != null && !writes.containsKey(uri)) {
       writes.put(uri, p);
     }
+  }
+
+  /** Whether the copy of {@code uri} this checkpoint read was a leaf. */
+  public boolean readAsLeaf(String uri) {
+    Page p = read.get(uri);
+    return p != null && p.kind() == PageKind.LEAF;
   }
 
   /** Whether this checkpoint created {@code uri} (a page new in a split). */
