@@ -14,7 +14,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * A headless Chromium driven through chromedriver, both from the system (Debian's {@code
- * chromium} and {@code chromium-driver} packages, which {@code .ci/run} installs), never
+ * chromium} and {@code chromium-driver} packages, which {@code bin/chromium} installs), never
  * downloaded: the paths are given to Selenium, so its driver manager has nothing to look up.
  *
  * <p>Why it fails instead of skipping: this is the only test of the pages in a real browser. When
@@ -39,6 +39,7 @@ final class Chromium implements AutoCloseable {
 
   /** Starts a browser with a fresh profile; screenshots go to {@code screenshots}. */
   static Chromium start(Path screenshots) throws IOException {
+    installIfMissing();
     Path browser =
         find(BROWSER_VARIABLE, "/usr/bin/chromium", "/usr/bin/chromium-browser", "chromium");
     Path chromedriver = find(DRIVER_VARIABLE, "/usr/bin/chromedriver", "chromedriver");
@@ -66,6 +67,50 @@ final class Chromium implements AutoCloseable {
     driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
     Files.createDirectories(screenshots);
     return new Chromium(driver, profile, screenshots);
+  }
+
+  /**
+   * Runs the project's {@code bin/chromium install} when no browser is configured or found, as the
+   * LocalStack tests start LocalStack: a fresh machine needs nothing installed by hand. What it
+   * prints goes to the test's output; when it fails, {@link #find} says what is missing.
+   */
+  private static void installIfMissing() throws IOException {
+    if (System.getenv(BROWSER_VARIABLE) != null || isFound("chromium", "chromedriver")) {
+      return;
+    }
+    Path script = projectRoot().resolve("bin").resolve("chromium");
+    if (!Files.isExecutable(script)) {
+      return;
+    }
+    Process p = new ProcessBuilder(script.toString(), "install").inheritIO().start();
+    try {
+      p.waitFor();
+    } catch (InterruptedException e) {
+      p.destroy();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static boolean isFound(String... commands) {
+    for (String c : commands) {
+      boolean found = Files.isExecutable(Path.of("/usr/bin", c));
+      for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+        found |= !dir.isEmpty() && Files.isExecutable(Path.of(dir, c));
+      }
+      if (!found) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The repository's root: the nearest directory up from the module holding {@code bin/}. */
+  private static Path projectRoot() {
+    Path dir = Path.of("").toAbsolutePath();
+    while (dir != null && !Files.isDirectory(dir.resolve("bin"))) {
+      dir = dir.getParent();
+    }
+    return dir == null ? Path.of("").toAbsolutePath() : dir;
   }
 
   /** Saves what the window shows as {@code NN-name.png}. */
@@ -107,8 +152,8 @@ final class Chromium implements AutoCloseable {
             + " found (tried "
             + String.join(", ", tried)
             + "): the browser test needs Debian's chromium and chromium-driver packages;"
-            + " install them with `apt-get install -y chromium chromium-driver` (.ci/run does"
-            + " this) or set "
+            + " bin/chromium install (apt-get install -y chromium chromium-driver) failed or"
+            + " could not run here; install them, or set "
             + variable);
   }
 
