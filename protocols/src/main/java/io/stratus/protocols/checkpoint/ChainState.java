@@ -25,6 +25,12 @@ import java.util.function.Function;
  * records wait for a corrupt page's repair, {@link WriteChains}). Read through {@link #of(Page)},
  * which decodes once per page object. Immutable.
  *
+ * <p>Kept by full chain key here, but stored grouped by what the keys share but a lane number (an
+ * incarnation's lanes, {@link StoredKey}), because an incarnation's id is most of a key's bytes
+ * and a handle writes from several lanes: per lane only its number, counter and times are stored.
+ * Pages written before keep one map of chains with times aligned by sorted key; both forms are
+ * read, only the grouped one is written.
+ *
  * @param counters per chain key, the highest counter applied
  * @param appliedMinutes per chain key (some may lack), when the chain last advanced, in minutes
  *     since the epoch

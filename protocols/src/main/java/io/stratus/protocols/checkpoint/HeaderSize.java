@@ -23,7 +23,8 @@ import java.util.Set;
  * starting a chain depends on whether its group is there already — a few bytes for another lane,
  * the group's framing and the incarnation's bytes for the first. Values are bounded by widths given
  * up front (every counter at most so many varint bytes, every time too), which a checkpoint knows:
- * its chains reach no counter beyond its records' and the header's, and no time beyond now.
+ * its chains reach no counter beyond its records' and the header's, and no time beyond now's and
+ * the header's.
  *
  * <p>Not thread-safe: one per checkpoint pass.
  */

@@ -64,6 +64,15 @@ import java.util.function.Supplier;
  * key's hash is recognised by either hash. Without the URI an entry costs about half as much, so
  * a 1 KB page's header holds the chains of six writers with default ids rather than three.
  *
+ * <p>Why chains are stored per incarnation ({@link ChainState#encode()}): a handle commits from
+ * several lanes, each a writer with a chain, and stored one entry per lane the incarnation's id
+ * (about 55 bytes with a UUID client id) was repeated in each, so a 1 KB root's header held four
+ * chains and a few processes with a few request threads each kept records waiting for room as
+ * long as they lived (chains of live writers never retire). Stored once per incarnation with a few
+ * bytes per lane, a 1 KB root and data page hold three incarnations of four lanes. The header's
+ * bytes are counted as that form takes them ({@link HeaderSize}): a chain whose incarnation is in
+ * the header already costs a lane's bytes, the first chain of an incarnation also its group's.
+ *
  * <p><b>Bounded headers.</b> Every incarnation and lane that writes a page adds an entry, and
  * restarts make new incarnations without end, so entries must also leave. Each entry carries the
  * time its chain last advanced ({@link ChainState#appliedMinutes()}). A chain is <em>retired</em>
@@ -107,7 +116,7 @@ import java.util.function.Supplier;
  * record waits with the rest of its chain, as before. A chain holding counters is not retired.
  *
  * <p>The header has a {@linkplain Policy#budgetBytes budget}: a chain that has no entry yet
- * starts only if its entry fits; otherwise its records wait in the queue (deferred, counted)
+ * starts only if its entry fits (counted as an upper bound of the stored form); otherwise its records wait in the queue (deferred, counted)
  * until retirement makes room. So a checkpoint never produces a header that does not fit its
  * page, and a root that is an inner page can always hold it. Retirement costs a lock request per
  * probe, so it is tried only once the header fills half its budget, a few probes per checkpoint.
