@@ -3,6 +3,7 @@ package io.stratus.protocols.checkpoint;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.stratus.CorruptPageException;
 import io.stratus.pagemanager.Page;
+import io.stratus.protocols.checkpoint.proto.ChainGroup;
 import io.stratus.protocols.checkpoint.proto.HeldCounters;
 import io.stratus.protocols.checkpoint.proto.StoredChainState;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
 
@@ -22,6 +24,12 @@ import java.util.function.Function;
  * retired chains (their keys' hashes and the counters they had reached); and per chain the counters it advanced past without applying them (their
  * records wait for a corrupt page's repair, {@link WriteChains}). Read through {@link #of(Page)},
  * which decodes once per page object. Immutable.
+ *
+ * <p>Kept by full chain key here, but stored grouped by what the keys share but a lane number (an
+ * incarnation's lanes, {@link StoredKey}), because an incarnation's id is most of a key's bytes
+ * and a handle writes from several lanes: per lane only its number, counter and times are stored.
+ * Pages written before keep one map of chains with times aligned by sorted key; both forms are
+ * read, only the grouped one is written.
  *
  * @param counters per chain key, the highest counter applied
  * @param appliedMinutes per chain key (some may lack), when the chain last advanced, in minutes
@@ -170,21 +178,40 @@ public record ChainState(
     return new ChainState(newCounters, appliedMinutes, retired, freeMinutes, newHeld);
   }
 
-  /** The stored form; empty bytes for no chains. */
+  /**
+   * The stored form; empty bytes for no chains. Chains are stored in groups of the keys that share
+   * all but a trailing lane number ({@link StoredKey}), so that an incarnation's lanes store its
+   * id once; {@link HeaderSize} bounds the bytes this takes.
+   */
   public byte[] encode() {
     if (counters.isEmpty() && retired.isEmpty()) {
       return new byte[0];
     }
-    StoredChainState.Builder b = StoredChainState.newBuilder().putAllCounters(counters);
-    if (!appliedMinutes.isEmpty()) {
-      for (String key : new TreeSet<>(counters.keySet())) {
-        b.addAppliedMinutes(appliedMinutes.getOrDefault(key, 0));
-      }
+    StoredChainState.Builder b = StoredChainState.newBuilder();
+    Map<String, TreeMap<Integer, String>> groups = new TreeMap<>();
+    for (String key : counters.keySet()) {
+      StoredKey k = StoredKey.of(key);
+      groups.computeIfAbsent(k.prefix(), p -> new TreeMap<>()).put(k.lane(), key);
     }
-    if (!freeMinutes.isEmpty()) {
-      for (String key : new TreeSet<>(counters.keySet())) {
-        b.addFreeMinutes(freeMinutes.getOrDefault(key, 0));
+    for (Map.Entry<String, TreeMap<Integer, String>> g : groups.entrySet()) {
+      ChainGroup.Builder group = ChainGroup.newBuilder().setPrefix(g.getKey());
+      boolean anyApplied = false;
+      boolean anyFree = false;
+      for (String key : g.getValue().values()) {
+        anyApplied |= appliedMinutes.containsKey(key);
+        anyFree |= freeMinutes.containsKey(key);
       }
+      for (Map.Entry<Integer, String> lane : g.getValue().entrySet()) {
+        String key = lane.getValue();
+        group.addLanes(lane.getKey()).addCounters(counters.get(key));
+        if (anyApplied) {
+          group.addAppliedMinutes(appliedMinutes.getOrDefault(key, 0));
+        }
+        if (anyFree) {
+          group.addFreeMinutes(freeMinutes.getOrDefault(key, 0));
+        }
+      }
+      b.addGroups(group);
     }
     for (String key : new TreeSet<>(held.keySet())) {
       b.addHeld(HeldCounters.newBuilder().setKey(key).addAllCounters(held.get(key)));
@@ -195,6 +222,37 @@ public record ChainState(
     return b.build().toByteArray();
   }
 
+  /**
+   * A chain key as stored: the prefix it shares with its siblings and its lane number plus one, or
+   * the whole key and 0 when it does not end in a lane number ({@code .} and a decimal number
+   * without leading zeros, of at most nine digits). Keys of pages written before lanes, and
+   * data-page keys that carried the page's URI, are stored whole.
+   */
+  record StoredKey(String prefix, int lane) {
+    /** Digits a stored lane number has at most, so that it and one more fit an int. */
+    private static final int MAX_LANE_DIGITS = 9;
+
+    static StoredKey of(String key) {
+      int dot = key.lastIndexOf('.');
+      int digits = key.length() - dot - 1;
+      if (dot < 0 || digits == 0 || digits > MAX_LANE_DIGITS) {
+        return new StoredKey(key, 0);
+      }
+      for (int i = dot + 1; i < key.length(); i++) {
+        char c = key.charAt(i);
+        if (c < '0' || c > '9' || (c == '0' && i == dot + 1 && digits > 1)) {
+          return new StoredKey(key, 0);
+        }
+      }
+      return new StoredKey(key.substring(0, dot + 1), Integer.parseInt(key.substring(dot + 1)) + 1);
+    }
+
+    /** The key this stands for. */
+    String key() {
+      return lane == 0 ? prefix : prefix + (lane - 1);
+    }
+  }
+
   private static ChainState decode(byte[] bytes) {
     if (bytes.length == 0) {
       return EMPTY;
@@ -203,15 +261,43 @@ public record ChainState(
     try {
       stored = StoredChainState.parseFrom(bytes);
     } catch (InvalidProtocolBufferException e) {
-      throw new CorruptPageException(
-          "(protocol state)", "unreadable chain state: " + e.getMessage(), e);
+      throw unreadable(e.getMessage(), e);
+    }
+    // Pages written before chains were grouped keep them in one map, with times aligned by key.
+    Map<String, Long> counters = new HashMap<>(stored.getCountersMap());
+    Map<String, Integer> applied =
+        byKey(stored.getCountersMap().keySet(), stored.getAppliedMinutesList());
+    Map<String, Integer> free =
+        byKey(stored.getCountersMap().keySet(), stored.getFreeMinutesList());
+    for (ChainGroup g : stored.getGroupsList()) {
+      int n = g.getLanesCount();
+      if (g.getCountersCount() != n) {
+        throw unreadable(
+            "a chain group of " + n + " lanes has " + g.getCountersCount() + " counters", null);
+      }
+      for (int i = 0; i < n; i++) {
+        String key = new StoredKey(g.getPrefix(), g.getLanes(i)).key();
+        if (counters.put(key, g.getCounters(i)) != null) {
+          throw unreadable("chain " + key + " is stored twice", null);
+        }
+        if (g.getAppliedMinutesCount() == n && g.getAppliedMinutes(i) != 0) {
+          applied.put(key, g.getAppliedMinutes(i));
+        }
+        if (g.getFreeMinutesCount() == n && g.getFreeMinutes(i) != 0) {
+          free.put(key, g.getFreeMinutes(i));
+        }
+      }
     }
     return new ChainState(
-        stored.getCountersMap(),
-        byKey(stored.getCountersMap().keySet(), stored.getAppliedMinutesList()),
+        counters,
+        applied,
         retired(stored.getRetiredList(), stored.getRetiredCountersList()),
-        byKey(stored.getCountersMap().keySet(), stored.getFreeMinutesList()),
+        free,
         held(stored.getHeldList()));
+  }
+
+  private static CorruptPageException unreadable(String why, Exception cause) {
+    return new CorruptPageException("(protocol state)", "unreadable chain state: " + why, cause);
   }
 
   /** Retired chains from their stored hashes and the aligned counters (unknown when not aligned). */

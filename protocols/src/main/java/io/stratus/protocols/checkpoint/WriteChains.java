@@ -4,7 +4,6 @@ import com.google.protobuf.CodedOutputStream;
 import io.stratus.pagemanager.Page;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.WriterIds;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,6 +18,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Monotonic writes (paper 001, section 5.2): per writer and per PU queue a chain of consecutive
@@ -64,6 +64,15 @@ import java.util.function.Predicate;
  * key's hash is recognised by either hash. Without the URI an entry costs about half as much, so
  * a 1 KB page's header holds the chains of six writers with default ids rather than three.
  *
+ * <p>Why chains are stored per incarnation ({@link ChainState#encode()}): a handle commits from
+ * several lanes, each a writer with a chain, and stored one entry per lane the incarnation's id
+ * (about 55 bytes with a UUID client id) was repeated in each, so a 1 KB root's header held four
+ * chains and a few processes with a few request threads each kept records waiting for room as
+ * long as they lived (chains of live writers never retire). Stored once per incarnation with a few
+ * bytes per lane, a 1 KB root and data page hold three incarnations of four lanes. The header's
+ * bytes are counted as that form takes them ({@link HeaderSize}): a chain whose incarnation is in
+ * the header already costs a lane's bytes, the first chain of an incarnation also its group's.
+ *
  * <p><b>Bounded headers.</b> Every incarnation and lane that writes a page adds an entry, and
  * restarts make new incarnations without end, so entries must also leave. Each entry carries the
  * time its chain last advanced ({@link ChainState#appliedMinutes()}). A chain is <em>retired</em>
@@ -107,7 +116,7 @@ import java.util.function.Predicate;
  * record waits with the rest of its chain, as before. A chain holding counters is not retired.
  *
  * <p>The header has a {@linkplain Policy#budgetBytes budget}: a chain that has no entry yet
- * starts only if its entry fits; otherwise its records wait in the queue (deferred, counted)
+ * starts only if its entry fits (counted as an upper bound of the stored form); otherwise its records wait in the queue (deferred, counted)
  * until retirement makes room. So a checkpoint never produces a header that does not fit its
  * page, and a root that is an inner page can always hold it. Retirement costs a lock request per
  * probe, so it is tried only once the header fills half its budget, a few probes per checkpoint.
@@ -124,24 +133,6 @@ public final class WriteChains {
 
   static final int PROBES_OVER_BUDGET = 64;
 
-  /**
-   * Bytes one chain entry costs in the stored chain state besides its key's UTF-8 bytes, at most:
-   * the map entry's framing (tag, length, key tag and length, value tag, a varint of up to ten
-   * bytes) and its applied time (a varint of up to five bytes).
-   */
-  private static final int PER_ENTRY = 22;
-
-  /** Bytes the state costs once it holds anything: its field in the page, and the times' framing. */
-  private static final int TIMES = Page.PROTOCOL_STATE_OVERHEAD + 4;
-
-  /** Bytes the retired hashes cost besides four bytes per hash (tag and length). */
-  private static final int RETIRED_FIXED = 4;
-
-  /** Bytes the free-lease times cost once any is kept: framing, and a varint per chain entry. */
-  private static final int FREE_FIXED = 4;
-
-  private static final int FREE_PER_ENTRY = 5;
-
   /** Prefix of a tree root's chain keys: {@code t:<writer>}. */
   private static final String TREE_KEY = "t:";
 
@@ -153,14 +144,6 @@ public final class WriteChains {
 
   /** Counters a chain holds back at most ({@link ChainState#held()}). */
   static final int MAX_HELD = 16;
-
-  /**
-   * Bytes a chain's held counters cost besides its key's UTF-8 bytes and ten bytes per counter
-   * (a varint of up to ten): the entry's tag and length, the key's and the counters' framing.
-   */
-  private static final int HELD_FIXED = 10;
-
-  private static final int HELD_PER_COUNTER = 10;
 
   private WriteChains() {}
 
@@ -218,50 +201,23 @@ public final class WriteChains {
     }
   }
 
-  /** Bytes chain state with these entries and retired chains takes in a page, at most. */
-  public static int headerBytes(Map<String, Long> counters, List<ChainState.Retired> retired) {
-    return headerBytes(counters, retired, false);
-  }
-
   /**
-   * Bytes chain state with these entries and retired hashes takes in a page, at most, with or
-   * without free-lease times ({@link ChainState#freeMinutes()}).
+   * Bytes chain state with these entries and retired chains takes in a page, at most (without
+   * free-lease times or held counters, with times of any value).
    */
-  static int headerBytes(
-      Map<String, Long> counters, List<ChainState.Retired> retired, boolean freeTimes) {
-    int size = counters.isEmpty() && retired.isEmpty() ? 0 : TIMES;
-    for (String k : counters.keySet()) {
-      size += entryBytes(k);
+  public static int headerBytes(Map<String, Long> counters, List<ChainState.Retired> retired) {
+    long max = 0;
+    for (long c : counters.values()) {
+      max = HeaderSize.maxUnsigned(max, c);
     }
-    if (freeTimes && !counters.isEmpty()) {
-      size += FREE_FIXED + FREE_PER_ENTRY * counters.size();
-    }
-    if (!retired.isEmpty()) {
-      size += 2 * RETIRED_FIXED;
-      for (ChainState.Retired r : retired) {
-        size += 4 + CodedOutputStream.computeUInt64SizeNoTag(r.counter());
-      }
-    }
-    return size;
-  }
-
-  /** Bytes the held counters take in a page, at most. */
-  static int heldBytes(Map<String, ? extends java.util.Collection<Long>> held) {
-    int size = 0;
-    for (Map.Entry<String, ? extends java.util.Collection<Long>> e : held.entrySet()) {
-      if (!e.getValue().isEmpty()) {
-        size += heldBytes(e.getKey(), e.getValue().size());
-      }
-    }
-    return size;
-  }
-
-  private static int heldBytes(String key, int counters) {
-    return HELD_FIXED + key.getBytes(StandardCharsets.UTF_8).length + HELD_PER_COUNTER * counters;
-  }
-
-  private static int entryBytes(String key) {
-    return PER_ENTRY + key.getBytes(StandardCharsets.UTF_8).length;
+    return new HeaderSize(
+            counters.keySet(),
+            Set.of(),
+            Map.of(),
+            retired,
+            CodedOutputStream.computeUInt64SizeNoTag(max),
+            HeaderSize.ANY_MINUTES)
+        .bytes();
   }
 
   /** The header key of {@code writer}'s chain for a data page or a tree root. */
@@ -392,6 +348,33 @@ public final class WriteChains {
       }
       w.setValue(new ArrayDeque<>(chain));
     }
+    // The header's bytes are bounded with the widest counter and time it can hold by the end of
+    // the pass: chains reach no counter beyond the records' and the header's, times are now's
+    // or the header's.
+    int counterBytes = 1;
+    for (long c : out.values()) {
+      counterBytes = Math.max(counterBytes, CodedOutputStream.computeUInt64SizeNoTag(c));
+    }
+    for (LogRecord r : records) {
+      counterBytes =
+          Math.max(counterBytes, CodedOutputStream.computeUInt64SizeNoTag(r.clientCounter()));
+    }
+    for (TreeSet<Long> h : held.values()) {
+      for (long c : h) {
+        counterBytes = Math.max(counterBytes, CodedOutputStream.computeUInt64SizeNoTag(c));
+      }
+    }
+    int minuteBytes = CodedOutputStream.computeUInt32SizeNoTag(nowMinutes);
+    for (String k : out.keySet()) {
+      minuteBytes = Math.max(minuteBytes, CodedOutputStream.computeUInt32SizeNoTag(minutes.get(k)));
+      if (free.containsKey(k)) {
+        minuteBytes = Math.max(minuteBytes, CodedOutputStream.computeUInt32SizeNoTag(free.get(k)));
+      }
+    }
+    int cb = counterBytes;
+    int mb = minuteBytes;
+    Supplier<HeaderSize> headerSize =
+        () -> new HeaderSize(out.keySet(), free.keySet(), held, List.copyOf(retiredKeys), cb, mb);
     int retired =
         retire(
             out,
@@ -402,7 +385,8 @@ public final class WriteChains {
             held.keySet(),
             uri,
             policy,
-            nowMinutes);
+            nowMinutes,
+            headerSize.get().bytes());
     List<LogRecord> leftovers = new ArrayList<>();
     Map<String, Long> resumed = new HashMap<>();
     for (Iterator<Map.Entry<String, ArrayDeque<LogRecord>>> it = byWriter.entrySet().iterator();
@@ -466,8 +450,7 @@ public final class WriteChains {
       }
       it.remove();
     }
-    boolean freeTimes = !free.isEmpty();
-    int[] size = {headerBytes(out, List.copyOf(retiredKeys), freeTimes) + heldBytes(held)};
+    HeaderSize size = headerSize.get();
     // Repeatedly take, among the records that are next in their chain and whose lane
     // dependencies are applied, the earliest in commit order: every chain stays in counter order,
     // every dependency is applied first, and independent writers interleave by commit time. A
@@ -484,15 +467,11 @@ public final class WriteChains {
     ReadyHeads.Hold hold =
         (key, r) -> {
           TreeSet<Long> holding = held.computeIfAbsent(key, k -> new TreeSet<>());
-          boolean recorded = out.containsKey(key);
-          int cost =
-              HELD_PER_COUNTER
-                  + (holding.isEmpty() ? heldBytes(key, 0) : 0)
-                  + (recorded ? 0 : entryBytes(key) + (freeTimes ? FREE_PER_ENTRY : 0));
-          if (holding.size() >= MAX_HELD || size[0] + cost > policy.budgetBytes()) {
+          if (holding.size() >= MAX_HELD
+              || size.bytesWith(key, holding.size() + 1) > policy.budgetBytes()) {
             return false; // no room: it waits with the rest of its chain
           }
-          size[0] += cost;
+          size.put(key, holding.size() + 1);
           holding.add(r.clientCounter());
           out.put(key, r.clientCounter());
           minutes.put(key, nowMinutes);
@@ -517,7 +496,8 @@ public final class WriteChains {
       String key = heads.keyOf(best.clientId());
       TreeSet<Long> holding = held.get(key);
       if (holding != null && holding.remove(best.clientCounter())) {
-        // A held record whose page is healthy again: applied now, in counter order.
+        // A held record whose page is healthy again: applied now, in counter order. Its bytes
+        // stay counted for the rest of the pass, so that the header's bound only grows.
         heldHere.get(best.clientId()).remove(best.clientCounter());
         minutes.put(key, nowMinutes);
         chained.add(best);
@@ -525,14 +505,14 @@ public final class WriteChains {
         continue;
       }
       boolean recorded = out.containsKey(key);
-      if (!recorded && size[0] + entryBytes(key) > policy.budgetBytes()) {
+      if (!recorded && size.bytesWith(key, 0) > policy.budgetBytes()) {
         roomless.add(best.clientId());
         continue; // its chain waits for room, with the rest of it
       }
       byWriter.get(best.clientId()).pollFirst();
       out.put(key, best.clientCounter());
       if (!recorded) {
-        size[0] += entryBytes(key) + (freeTimes ? FREE_PER_ENTRY : 0);
+        size.put(key, 0);
         if (resumed.remove(key) != null) {
           retiredKeys.removeIf(r -> isRetiredChain(r, key, uri));
         }
@@ -566,7 +546,7 @@ public final class WriteChains {
               + uri
               + " wait for room in"
               + " the header ("
-              + size[0]
+              + size.bytes()
               + " of "
               + policy.budgetBytes()
               + " bytes) until chains of closed or dead writers retire");
@@ -604,7 +584,7 @@ public final class WriteChains {
    * holding counters back), remembering
    * their key hashes; returns how many. A candidate whose lease is found free for the first time
    * gets its free time in {@code free}; one found held or unknown loses it. Probes only once the
-   * header fills half its budget.
+   * header's bytes ({@code size}, at most) fill half its budget.
    */
   private static int retire(
       Map<String, Long> out,
@@ -615,8 +595,8 @@ public final class WriteChains {
       Set<String> holding,
       String uri,
       Policy policy,
-      int nowMinutes) {
-    int size = headerBytes(out, List.copyOf(retiredKeys), !free.isEmpty());
+      int nowMinutes,
+      int size) {
     if (size <= policy.budgetBytes() / 2 || policy.horizonMillis() == Long.MAX_VALUE) {
       return 0;
     }

@@ -555,4 +555,119 @@ class WriteChainsTest {
     assertThat(f.waiting()).isZero();
     assertThat(f.apply()).hasSize(6);
   }
+
+  /** Writer {@code lane} of incarnation {@code i} with a default-length id (UUID client id). */
+  private static String defaultWriter(int i, int lane) {
+    return WriterIds.of(
+        java.util.UUID.nameUUIDFromBytes(new byte[] {(byte) i}) + "#lz3k9q2a-4f1e8b2c", lane);
+  }
+
+  /**
+   * Chains are stored per incarnation, its lanes sharing its id's bytes: a 1 KB data page and a
+   * 1 KB index root each take the chains of three processes with four request threads each
+   * (default-length ids) at once, rather than keeping the records of half of them waiting for room
+   * for as long as the others live.
+   */
+  @Test
+  void aOneKilobytePageAndRootTakeTheChainsOfThreeIncarnationsOfFourLanes() {
+    String root =
+        new io.stratus.protocols.StorageLayout("s3://stratus-bucket/shop")
+            .indexRoot("orders", "byCustomer");
+    String page = "s3://stratus-bucket/shop/c/orders/p-0f3a9c2e-5b7d-4e1a-9c3b-2d8e7f6a1b0c";
+    for (boolean tree : new boolean[] {false, true}) {
+      String uri = tree ? root : page;
+      int budget = CheckpointPages.headerBudget(1024, tree ? root : null);
+      List<LogRecord> records = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        for (int lane = 0; lane < 4; lane++) {
+          records.add(recOf(defaultWriter(i, lane), 1, "w" + i + "." + lane));
+        }
+      }
+      Page empty =
+          tree
+              ? Page.builder(uri, PageKind.INNER).level(1).build()
+              : Page.builder(uri, PageKind.LEAF).build();
+      WriteChains.Filtered f =
+          WriteChains.filter(
+              records,
+              empty,
+              tree,
+              uri,
+              r -> false,
+              new WriteChains.Policy(T0, budget, HORIZON, DEATH, w -> WriterLeases.State.ALIVE));
+      assertThat(f.waiting()).as("tree %s, budget %d", tree, budget).isZero();
+      assertThat(f.apply()).hasSize(12);
+      Page written = f.header(empty);
+      assertThat(written.encodedSizeBound() - empty.encodedSizeBound()).isLessThanOrEqualTo(budget);
+    }
+  }
+
+  /**
+   * Whatever the writers, lanes, counters, damage and budget, a pass never writes a header beyond
+   * its budget (the bytes it counts bound what the stored form takes), and a chain without room
+   * waits rather than breaking that.
+   */
+  @Test
+  void aPassNeverWritesAHeaderBeyondItsBudget(@Seed long seed) {
+    Random random = new Random(seed);
+    for (int trial = 0; trial < 200; trial++) {
+      int budget = 60 + random.nextInt(500);
+      Page empty = Page.builder(PAGE, PageKind.LEAF).build();
+      // A header within the budget to start from, some chains far along.
+      Map<String, Long> next = new HashMap<>();
+      Map<String, Long> start = new HashMap<>();
+      Map<String, Integer> times = new HashMap<>();
+      for (int n = random.nextInt(8); n > 0; n--) {
+        String writer = writerFor(random);
+        long counter = random.nextBoolean() ? 1 + random.nextInt(100) : random.nextLong() >>> 20;
+        start.put(WriteChains.key(writer, false), counter);
+        times.put(WriteChains.key(writer, false), (int) (T0 / MINUTE) - random.nextInt(100));
+        if (HeaderSize.of(new ChainState(start, times, List.of())).bytes() > budget) {
+          start.remove(WriteChains.key(writer, false));
+          times.remove(WriteChains.key(writer, false));
+        } else {
+          next.put(writer, counter);
+        }
+      }
+      Page page = new ChainState(start, times, List.of()).writeTo(empty);
+      List<LogRecord> waiting = new ArrayList<>();
+      for (int pass = 0; pass < 6; pass++) {
+        List<LogRecord> records = new ArrayList<>(waiting);
+        Set<LogRecord> damaged = new java.util.HashSet<>();
+        for (int n = random.nextInt(12); n > 0; n--) {
+          String writer = writerFor(random);
+          long counter = next.merge(writer, 1L, Long::sum);
+          LogRecord r = recOf(writer, counter, writer + counter);
+          records.add(r);
+          if (random.nextInt(5) == 0) {
+            damaged.add(r);
+          }
+        }
+        Collections.shuffle(records, random);
+        long now = T0 + pass * MINUTE + random.nextInt(1000) * MINUTE;
+        WriteChains.Filtered f =
+            WriteChains.filter(
+                records,
+                page,
+                false,
+                PAGE,
+                damaged::contains,
+                damaged::contains,
+                new WriteChains.Policy(
+                    now, budget, Long.MAX_VALUE, Long.MAX_VALUE, w -> WriterLeases.State.ALIVE));
+        page = f.header(page);
+        waiting = f.deferred();
+        assertThat(page.encodedSizeBound() - empty.encodedSizeBound())
+            .as("seed %d, trial %d, pass %d", seed, trial, pass)
+            .isLessThanOrEqualTo(budget);
+      }
+    }
+  }
+
+  /** A writer with a default-length id or a short one, of a few incarnations and lanes. */
+  private static String writerFor(Random random) {
+    return random.nextBoolean()
+        ? defaultWriter(random.nextInt(6), random.nextInt(5))
+        : WriterIds.of("c" + random.nextInt(4) + "#k1-0001", random.nextInt(200));
+  }
 }
