@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
  *   <li>Testcontainers' LocalStack module, when a Docker engine is available ({@value #IMAGE},
  *       the last tag that needs no auth token);
  *   <li>the project's launcher, {@code bin/localstack start --port <free port>}, which installs
- *       LocalStack on first use (about 70 s, once per machine) and is stopped when the JVM exits.
+ *       LocalStack on first use (1 to 3 minutes, once per machine) and is stopped when the JVM exits.
  * </ol>
  *
  * <p>Why it fails instead of skipping: these tests are the only check of the AWS adapter, and CI
@@ -43,7 +43,7 @@ public final class LocalStackFixture {
   static final String ACCESS_KEY = "test";
   static final String SECRET_KEY = "test";
 
-  /** Bounds the launcher: a first install takes about 70 s, a start a few seconds. */
+  /** Bounds the launcher: a first install takes 1 to 3 minutes, a start a few seconds. */
   static final Duration LAUNCH_TIMEOUT = Duration.ofMinutes(6);
 
   private static LocalStackFixture instance;

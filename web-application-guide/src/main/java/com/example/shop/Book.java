@@ -1,0 +1,3 @@
+package com.example.shop;
+
+public record Book(String title, long priceCents) {}
