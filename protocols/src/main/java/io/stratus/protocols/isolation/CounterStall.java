@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Why the commit-id counter does not move, as far as a handle can tell while it waits for it: the
- * highest validated id stays below the next one, which some client took and has not validated.
+ * highest validated id stays below the next one, which some client took and has not validated
+ * (another client, or this handle when its validation calls failed).
  * Used by the waits of a begin (a snapshot that must include this handle's own commits) and of a
  * commit (every earlier commit archived), which give up after a bounded number of polls.
  *
@@ -76,6 +77,33 @@ final class CounterStall {
             + seconds(waitedMillis)
             + " so far. Nothing was applied: retry after that (Database.run retries this); a"
             + " shorter isolationLeaseTimeout shortens such stalls";
+    return warnedOnce(validated, why);
+  }
+
+  /**
+   * As {@link #cause}, when the id the counter waits for is one this handle took and could not
+   * validate yet: its commit ended (committed, or failed before its commit record), and the
+   * validation calls failed, the last with {@code lastFailure}.
+   */
+  String causeOwnValidation(long validated, long waitedMillis, Throwable lastFailure) {
+    long held = validated + 1;
+    String why =
+        "Commit id "
+            + held
+            + " was taken by this handle, whose commit has ended, and validating it has failed so"
+            + " far (the last attempt: "
+            + lastFailure
+            + "); the handle asks again at every begin and every poll, and the counter validates"
+            + " it by itself at most "
+            + seconds(lease.toMillis())
+            + " after it was taken (the isolation lease timeout); this handle has waited "
+            + seconds(waitedMillis)
+            + " so far. Nothing was applied: retry (Database.run retries this); if it persists,"
+            + " check the counter service";
+    return warnedOnce(validated, why);
+  }
+
+  private String warnedOnce(long validated, String why) {
     if (warned.getAndSet(validated) != validated) {
       LOG.log(Level.WARNING, "database " + databaseUri + ": " + why);
     }
