@@ -42,9 +42,9 @@ class IsolatingProtocolsUnderFaultsTest {
   }
 
   /**
-   * Sequential puts through {@code db.run}: each refused call is retried, so each put commits
-   * (all {@value #PUTS}: a refused call changes nothing, and at 5 % eight attempts in a row fail
-   * about once in 10^10), and a read after them sees every one.
+   * Sequential puts through {@code db.run}, each of which commits: a refused call changes nothing
+   * and {@code db.run} tries the transaction again (with this seed it retried 10 to 30 times in
+   * all over the puts, depending on the protocol); a read after them sees every one.
    */
   private static void everyPutCommitsAndIsRead(Database db, StratusTestContext context) {
     db.run(tx -> db.createCollection("items"));
@@ -61,11 +61,6 @@ class IsolatingProtocolsUnderFaultsTest {
         .as("refused validations and counter polls, among others")
         .anyMatch(f -> f.operation() == Operation.COUNTER_VALIDATE)
         .anyMatch(f -> f.operation() == Operation.COUNTER_HIGHEST_VALIDATED);
-    System.out.println(
-        "DBG retries "
-            + db.stats().retries()
-            + " faults "
-            + context.faults().injectedFaults().size());
     assertThat(failed).as("puts that failed through db.run").isEmpty();
     db.read(
         tx -> {

@@ -10,6 +10,7 @@ import io.stratus.protocols.Pause;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -80,6 +81,8 @@ final class CommitCounter {
   @FunctionalInterface
   interface GiveUp {
     /**
+     * The exception that ends the wait.
+     *
      * @param validated the highest validated id the wait last saw
      * @param polls the polls it made
      * @param cause why the counter does not move, and what to do ({@link CounterStall})
@@ -259,11 +262,6 @@ final class CommitCounter {
     background.accept(this::retryOwed);
   }
 
-  /** How many ids this handle still owes a validation. */
-  int owed() {
-    return owed.size();
-  }
-
   /**
    * Asks again to validate every id this handle owes; forgets those the counter has validated by
    * itself (their lease ended).
@@ -273,9 +271,11 @@ final class CommitCounter {
       return;
     }
     long now = clock.millis();
-    for (Map.Entry<Long, Owed> e : owed.entrySet()) {
-      long id = e.getKey();
-      Owed o = e.getValue();
+    for (long id : List.copyOf(owed.keySet())) {
+      Owed o = owed.get(id);
+      if (o == null) {
+        continue; // validated meanwhile by another thread
+      }
       if (now - o.sinceMillis > lease.toMillis()) {
         owed.remove(id, o); // issued before it was owed: its lease has ended
         continue;
@@ -309,7 +309,7 @@ final class CommitCounter {
   long highestValidated() {
     long v = CloudFutures.await(counters.highestValidated(uri));
     if (!owed.isEmpty()) {
-      owed.keySet().removeIf(id -> id <= v); // validated: by its lease's end, or a restart
+      owed.keySet().removeIf(id -> id <= v); // the counter is past it (its lease ended, a restart)
     }
     return v;
   }
@@ -349,6 +349,7 @@ final class CommitCounter {
       try {
         v = highestValidated();
         failedInARow = 0;
+        failedPoll = null;
       } catch (CloudException e) {
         if (!worthRepeating(e) || ++failedInARow >= FAILED_POLLS_IN_A_ROW) {
           throw e;

@@ -711,7 +711,8 @@ final class IsolationCore implements AutoCloseable {
   /**
    * Stops background work and settles what it can within the close timeout ({@link
    * io.stratus.protocols.CheckpointSettings#closeTimeout()}): sends the records of commits whose
-   * archive send failed once more (what still fails is warned about and left to recovery), waits
+   * archive send failed once more (what still fails is warned about and left to recovery) and asks
+   * once more to validate the commit ids it owes (what still fails lapses with its lease), waits
    * for the lock releases in flight — a handle closed right after a commit must not leave its
    * locks to lapse, blocking every other client's writers of those records for the lease — and
    * lets running background checkpoints finish. A handle opened next needs no checkpoint to see
