@@ -224,6 +224,37 @@ class CommitIdValidationTest {
     }
   }
 
+  /**
+   * A begin that waited its full bound for an id another client holds gave up; the next begins
+   * give up after a few polls while the counter stays there (the stall is known), and wait their
+   * full bound again once it moves.
+   */
+  @Test
+  void waitsAtAValueAnEarlierWaitGaveUpOnEndAfterAFewPolls(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      Polls polls = new Polls();
+      Database b = handle(f, ProtocolKind.SNAPSHOT_ISOLATION, "b", ex, polls);
+      records(b, 4, "v0");
+      long held = f.services().counters().increment(COUNTER).join(); // another client's commit
+      update(b, 1, "b1");
+
+      long before = polls.count();
+      assertThatThrownBy(() -> b.begin().close()).isInstanceOf(TransactionTimeoutException.class);
+      long firstWait = polls.count() - before;
+      before = polls.count();
+      assertThatThrownBy(() -> b.begin().close()).isInstanceOf(TransactionTimeoutException.class);
+      long secondWait = polls.count() - before;
+      assertThat(firstWait).as("the first wait's polls").isGreaterThan(1_000);
+      assertThat(secondWait).as("the next wait's polls").isLessThan(100);
+
+      f.services().counters().validate(COUNTER, held).join();
+      try (Transaction tx = b.begin()) {
+        assertThat(read(tx, 1)).isEqualTo("b1");
+      }
+    }
+  }
+
   /** A fault interceptor, switched off, that refuses every call the selectors select. */
   private static SwitchedFaults refusing(long seed, Fixture f, Selector... selectors) {
     FaultPlan.Builder plan = FaultPlan.builder();
@@ -251,6 +282,24 @@ class CommitIdValidationTest {
           assertThat(read(tx, 3)).isEqualTo("a3");
         }
       }
+    }
+  }
+
+  /** Counts the polls of the commit counter. */
+  private static final class Polls implements CallInterceptor {
+    private final AtomicInteger polls = new AtomicInteger();
+
+    long count() {
+      return polls.get();
+    }
+
+    @Override
+    public <T> CompletableFuture<T> intercept(
+        Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+      if (call.operation() == Operation.COUNTER_HIGHEST_VALIDATED) {
+        polls.incrementAndGet();
+      }
+      return proceed.get();
     }
   }
 

@@ -42,6 +42,8 @@ import java.util.function.Consumer;
  * #COUNTER_POLLS} times; a poll that fails transiently is one poll of that bound, not the end of
  * the wait. Only {@link #FAILED_POLLS_IN_A_ROW} failed polls in a row (the service is down, not
  * one call refused) end it with the last failure, which the caller's retries then back off from.
+ * Where an earlier wait already gave up, later waits give up sooner ({@link
+ * #POLLS_ON_A_KNOWN_STALL}).
  *
  * <p>Thread-safe.
  */
@@ -50,6 +52,12 @@ final class CommitCounter {
 
   /** Polls of the counter while a snapshot or a validation waits for it. */
   static final int COUNTER_POLLS = 2_000;
+
+  /**
+   * Polls of a wait while the counter stands where an earlier wait of this handle gave up ({@link
+   * CounterStall#known}): the stall is known to outlast a full wait.
+   */
+  static final int POLLS_ON_A_KNOWN_STALL = 50;
 
   /** Failed polls in a row that end a wait: the counter service is down rather than flaky. */
   static final int FAILED_POLLS_IN_A_ROW = 8;
@@ -316,7 +324,8 @@ final class CommitCounter {
 
   /**
    * Polls until the highest validated id reaches {@code target}, and returns it: for at most
-   * {@link #COUNTER_POLLS} polls and until {@code deadlineMillis}. Each poll of the wait first
+   * {@link #COUNTER_POLLS} polls ({@link #POLLS_ON_A_KNOWN_STALL} while the counter stands where
+   * an earlier wait gave up) and until {@code deadlineMillis}. Each poll of the wait first
    * asks again to validate what this handle owes. The first poll's failure ends the wait (the
    * caller retries the call as a whole); later ones end it only {@link #FAILED_POLLS_IN_A_ROW}
    * in a row.
@@ -330,7 +339,8 @@ final class CommitCounter {
     int failedInARow = 0;
     for (int i = 0; v < target; i++) {
       long waitedMillis = stall.waiting(v);
-      if (i >= COUNTER_POLLS || clock.millis() > deadlineMillis) {
+      int bound = stall.known(v) ? POLLS_ON_A_KNOWN_STALL : COUNTER_POLLS;
+      if (i >= bound || clock.millis() > deadlineMillis) {
         Owed mine = owed.get(v + 1);
         TransactionTimeoutException timeout =
             giveUp.after(

@@ -20,6 +20,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * than the atomic timeout). Other clients' begins fail meanwhile; a message saying only "not
  * validated yet" named neither the cause nor how long it lasts, so an operator could not tell a
  * dead client from a broken database. Each value the counter stalls at is warned about once.
+ * Once a wait has given up at a value, later waits at the same value give up after a few polls
+ * ({@link #known}): a begin or serializable commit then fails in milliseconds rather than seconds
+ * while the stall lasts, and waits get their full bound again once the counter moves.
  * Thread-safe.
  */
 final class CounterStall {
@@ -33,7 +36,9 @@ final class CounterStall {
   private final Duration atomicTimeout;
   private final String databaseUri;
   private final AtomicReference<Since> since = new AtomicReference<>(new Since(Long.MIN_VALUE, 0));
-  private final AtomicLong warned = new AtomicLong(Long.MIN_VALUE);
+
+  /** The value the counter stood at when a wait of this handle last gave up (warned about). */
+  private final AtomicLong gaveUpAt = new AtomicLong(Long.MIN_VALUE);
 
   /**
    * @param lease the counter's validation timeout (the isolation lease)
@@ -54,6 +59,15 @@ final class CounterStall {
     long now = clock.millis();
     Since s = since.updateAndGet(x -> x.value() == validated ? x : new Since(validated, now));
     return Math.max(0, now - s.sinceMillis());
+  }
+
+  /**
+   * Whether a wait of this handle already gave up with the counter at {@code validated}: the id
+   * above it is held by a client that stopped or a commit that waits for recovery, so a new wait
+   * learns nothing from polling long.
+   */
+  boolean known(long validated) {
+    return gaveUpAt.get() == validated;
   }
 
   /**
@@ -104,7 +118,7 @@ final class CounterStall {
   }
 
   private String warnedOnce(long validated, String why) {
-    if (warned.getAndSet(validated) != validated) {
+    if (gaveUpAt.getAndSet(validated) != validated) {
       LOG.log(Level.WARNING, "database " + databaseUri + ": " + why);
     }
     return why;
