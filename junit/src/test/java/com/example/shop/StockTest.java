@@ -34,7 +34,8 @@ class StockTest {
   }
 
   @Test
-  @StratusTest(failureRate = 0.05, seed = 42) // replaces the class's: monotonic, with faults
+  // Replaces the class's annotation: the same protocol, with faults.
+  @StratusTest(protocol = ProtocolKind.SNAPSHOT_ISOLATION, failureRate = 0.05, seed = 42)
   void salesSurviveFailingCloudCalls(Database db, StratusTestContext stratus) {
     for (long id = 1; id <= 20; id++) {
       long key = id;

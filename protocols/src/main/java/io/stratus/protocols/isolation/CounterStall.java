@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Why the commit-id counter does not move, as far as a handle can tell while it waits for it: the
- * highest validated id stays below the next one, which some client took and has not validated.
+ * highest validated id stays below the next one, which some client took and has not validated
+ * (another client, or this handle when its validation calls failed).
  * Used by the waits of a begin (a snapshot that must include this handle's own commits) and of a
  * commit (every earlier commit archived), which give up after a bounded number of polls.
  *
@@ -19,6 +20,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * than the atomic timeout). Other clients' begins fail meanwhile; a message saying only "not
  * validated yet" named neither the cause nor how long it lasts, so an operator could not tell a
  * dead client from a broken database. Each value the counter stalls at is warned about once.
+ * Once a wait has given up at a value, later waits at the same value give up after a few polls
+ * ({@link #known}): a begin or serializable commit then fails in milliseconds rather than seconds
+ * while the stall lasts, and waits get their full bound again once the counter moves.
  * Thread-safe.
  */
 final class CounterStall {
@@ -32,7 +36,9 @@ final class CounterStall {
   private final Duration atomicTimeout;
   private final String databaseUri;
   private final AtomicReference<Since> since = new AtomicReference<>(new Since(Long.MIN_VALUE, 0));
-  private final AtomicLong warned = new AtomicLong(Long.MIN_VALUE);
+
+  /** The value the counter stood at when a wait of this handle last gave up (warned about). */
+  private final AtomicLong gaveUpAt = new AtomicLong(Long.MIN_VALUE);
 
   /**
    * @param lease the counter's validation timeout (the isolation lease)
@@ -56,6 +62,15 @@ final class CounterStall {
   }
 
   /**
+   * Whether a wait of this handle already gave up with the counter at {@code validated}: the id
+   * above it is held by a client that stopped or a commit that waits for recovery, so a new wait
+   * learns nothing from polling long.
+   */
+  boolean known(long validated) {
+    return gaveUpAt.get() == validated;
+  }
+
+  /**
    * What holds the counter at {@code validated}, how long it can last, and what to do, for the
    * message of a wait that gave up after {@code waitedMillis}; warned about once per value.
    */
@@ -76,7 +91,34 @@ final class CounterStall {
             + seconds(waitedMillis)
             + " so far. Nothing was applied: retry after that (Database.run retries this); a"
             + " shorter isolationLeaseTimeout shortens such stalls";
-    if (warned.getAndSet(validated) != validated) {
+    return warnedOnce(validated, why);
+  }
+
+  /**
+   * As {@link #cause}, when the id the counter waits for is one this handle took and could not
+   * validate yet: its commit ended (committed, or failed before its commit record), and the
+   * validation calls failed, the last with {@code lastFailure}.
+   */
+  String causeOwnValidation(long validated, long waitedMillis, Throwable lastFailure) {
+    long held = validated + 1;
+    String why =
+        "Commit id "
+            + held
+            + " was taken by this handle, whose commit has ended, and validating it has failed so"
+            + " far (the last attempt: "
+            + lastFailure
+            + "); the handle asks again at every begin and every poll, and the counter validates"
+            + " it by itself at most "
+            + seconds(lease.toMillis())
+            + " after it was taken (the isolation lease timeout); this handle has waited "
+            + seconds(waitedMillis)
+            + " so far. Nothing was applied: retry (Database.run retries this); if it persists,"
+            + " check the counter service";
+    return warnedOnce(validated, why);
+  }
+
+  private String warnedOnce(long validated, String why) {
+    if (gaveUpAt.getAndSet(validated) != validated) {
       LOG.log(Level.WARNING, "database " + databaseUri + ": " + why);
     }
     return why;

@@ -11,7 +11,6 @@ import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.cloudapi.SupportsConditionalPut;
-import io.stratus.cloudapi.SupportsIdempotentIncrement;
 import io.stratus.protocols.BackgroundFailures;
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CheckpointWrites;
@@ -19,7 +18,6 @@ import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.LogicalChange;
-import io.stratus.protocols.Pause;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolStats;
@@ -33,7 +31,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -78,27 +75,7 @@ final class IsolationCore implements AutoCloseable {
   /** Versions the archive cache keeps per tree. */
   private static final int CACHE_LIMIT = 200_000;
 
-  /** Polls of the counter while a snapshot or a validation waits for it. */
-  static final int COUNTER_POLLS = 2_000;
-
-  /** The wait between two polls of the counter. */
-  private static final Duration POLL = Duration.ofMillis(1);
-
-  /**
-   * How the counter polls wait: they park for real. What they wait for is another request
-   * thread's or process's commit reaching the counter, which progresses in real time whatever the
-   * handle's clock; with the handle's {@link Pause} (which returns at once on a manual clock) the
-   * polls could run out before a commit in flight on another thread reached the counter.
-   */
-  private static final Pause COUNTER_POLL = Pause.PARK;
-
   private static final int THREADS = 2;
-
-  /**
-   * Requests for one commit id under one request id, the first included, when replies are lost
-   * (the retries wait 0, 1, 2, ... 32 ms before they ask).
-   */
-  static final int INCREMENT_ATTEMPTS = 8;
 
   /** The longest handle-specific part of a commit's request id (the rest is a sequence). */
   private static final int REQUEST_ID_PREFIX_LENGTH = 40;
@@ -110,15 +87,10 @@ final class IsolationCore implements AutoCloseable {
   private final BackgroundFailures checkpointFailures;
   private final CrashPoints crashPoints;
   private final IsolationSettings settings;
-  private final CounterService counters;
 
-  /** {@link #counters} with idempotent increments, or null when they lack the ability. */
-  private final SupportsIdempotentIncrement idempotent;
+  /** The commit-id counter: ids taken, validated (until they are), waited for. */
+  private final CommitCounter counter;
 
-  /** What makes this handle's request ids unique: its incarnation (or a digest of it). */
-  private final String requestIdPrefix;
-
-  private final AtomicLong commitAttempts = new AtomicLong();
   private final LockService locks;
   private final String counterUri;
   private final String lockPrefix;
@@ -143,15 +115,10 @@ final class IsolationCore implements AutoCloseable {
   /** Committed transactions whose archive send failed, sent again until they arrive. */
   private final PendingArchives pendingArchives;
 
-  /** What this handle knows of the commit id the counter waits for; names it when waits fail. */
-  private final CounterStall stall;
-
   /** Lock releases sent without waiting and not yet answered; {@link #close} waits for them. */
   private final Set<CompletableFuture<?>> releases = ConcurrentHashMap.newKeySet();
 
   private volatile boolean closed;
-
-  private final Pause pause;
 
   IsolationCore(ProtocolContext ctx, ProtocolKind kind) {
     if (!ctx.services().hasAdvancedQueues()
@@ -163,14 +130,13 @@ final class IsolationCore implements AutoCloseable {
               + " protocol needs the advanced queue, lock and advanced counter services");
     }
     this.kind = kind;
-    this.pause = ctx.pause();
     this.ctx = ctx;
     this.clock = ctx.clock();
     this.failures = new BackgroundFailures(LOG, ctx.clock());
     this.checkpointFailures = new BackgroundFailures(LOG, ctx.clock());
     this.crashPoints = ctx.crashPoints();
     this.settings = ctx.isolation();
-    this.counters = ctx.services().counters();
+    CounterService counters = ctx.services().counters();
     this.locks = ctx.services().locks();
     String prefix = ctx.databaseUri() + "/si/";
     this.counterUri = prefix + "commits";
@@ -180,15 +146,23 @@ final class IsolationCore implements AutoCloseable {
             ctx.services().advancedQueues(), ctx.databaseUri(), CACHE_LIMIT, ctx.damage());
     this.atomicity = new KeyedAtomicQueues(ctx, this::recovered);
     this.pendingArchives = new PendingArchives(archive, clock, failures, this::archivedLate);
-    this.stall =
-        new CounterStall(
-            clock, settings.leaseTimeout(), ctx.checkpoints().atomicTimeout(), ctx.databaseUri());
-    this.idempotent = SupportsIdempotentIncrement.of(counters);
     String owner = atomicity.owner();
-    this.requestIdPrefix =
-        owner.length() <= REQUEST_ID_PREFIX_LENGTH
-            ? owner
-            : digest(owner, (byte) 3, new byte[0]).substring(0, REQUEST_ID_PREFIX_LENGTH);
+    this.counter =
+        new CommitCounter(
+            counters,
+            counterUri,
+            clock,
+            ctx.pause(),
+            settings.leaseTimeout(),
+            new CounterStall(
+                clock,
+                settings.leaseTimeout(),
+                ctx.checkpoints().atomicTimeout(),
+                ctx.databaseUri()),
+            owner.length() <= REQUEST_ID_PREFIX_LENGTH
+                ? owner
+                : digest(owner, (byte) 3, new byte[0]).substring(0, REQUEST_ID_PREFIX_LENGTH),
+            this::submit);
     CheckpointWrites w = ctx.checkpoints().writes();
     boolean conditional = SupportsConditionalPut.of(ctx.services().storage()) != null;
     if (w == CheckpointWrites.CONDITIONAL && !conditional) {
@@ -244,7 +218,7 @@ final class IsolationCore implements AutoCloseable {
    * any commit it read). Read-only transactions reuse a recent snapshot.
    */
   long snapshotFor(TransactionInfo tx) {
-    retryArchivesIfAny();
+    settleOwedWork();
     atomicity.checkBeforeCommit(tx.transactionId());
     long must = mustSee.get();
     long reuse = reusable.get();
@@ -254,23 +228,21 @@ final class IsolationCore implements AutoCloseable {
         && clock.millis() - reusableAtMillis < settings.snapshotReuse().toMillis()) {
       return reuse;
     }
-    long s = validated();
-    for (int i = 0; s < must; i++) {
-      long waitedMillis = stall.waiting(s);
-      if (i >= COUNTER_POLLS) {
-        throw new TransactionTimeoutException(
-            "transaction "
-                + tx.transactionId()
-                + ": the commit counter has not validated commit "
-                + must
-                + " yet (it is at "
-                + s
-                + "), which this handle wrote or read; a snapshot without it would go back in time. "
-                + stall.cause(s, waitedMillis));
-      }
-      COUNTER_POLL.pause(POLL);
-      s = validated();
-    }
+    long s =
+        counter.awaitAtLeast(
+            must,
+            Long.MAX_VALUE,
+            (v, polls, cause) ->
+                new TransactionTimeoutException(
+                    "transaction "
+                        + tx.transactionId()
+                        + ": the commit counter has not validated commit "
+                        + must
+                        + " yet (it is at "
+                        + v
+                        + "), which this handle wrote or read; a snapshot without it would go"
+                        + " back in time. "
+                        + cause));
     reusable.accumulateAndGet(s, Math::max);
     reusableAtMillis = clock.millis();
     return Math.max(s, 0);
@@ -281,15 +253,20 @@ final class IsolationCore implements AutoCloseable {
    * recovery check, then the highest validated commit id, without waiting for anything.
    */
   long latestBase(TransactionInfo tx) {
-    retryArchivesIfAny();
+    settleOwedWork();
     atomicity.checkBeforeCommit(tx.transactionId());
-    return Math.max(validated(), 0);
+    return Math.max(counter.highestValidated(), 0);
   }
 
-  private void retryArchivesIfAny() {
+  /**
+   * Sends the archives that failed again, then the validations that failed: commits whose id
+   * stays unvalidated hold back this handle's next snapshot (and every client's newer ones).
+   */
+  private void settleOwedWork() {
     if (pendingArchives.size() > 0) {
       pendingArchives.retry();
     }
+    counter.retryOwed();
   }
 
   /** Later snapshots of this handle must include commit {@code commitId} (it was read). */
@@ -297,40 +274,31 @@ final class IsolationCore implements AutoCloseable {
     mustSee.accumulateAndGet(commitId, Math::max);
   }
 
-  /** The highest validated commit id: every commit up to it is archived. */
-  long validated() {
-    return CloudFutures.await(counters.highestValidated(counterUri));
-  }
-
   /**
    * Waits until every commit id below {@code commitId} is validated (so the archive holds all of
-   * them), for at most {@link #COUNTER_POLLS} polls and until {@code deadlineMillis}.
+   * them), for at most {@link CommitCounter#COUNTER_POLLS} polls and until {@code deadlineMillis};
+   * a poll that fails transiently is polled again within that bound.
    */
   void awaitValidatedBelow(String txId, long commitId, long deadlineMillis) {
-    long v = validated();
-    for (int i = 0; v < commitId - 1; i++) {
-      long waitedMillis = stall.waiting(v);
-      if (i >= COUNTER_POLLS || clock.millis() > deadlineMillis) {
-        throw new TransactionTimeoutException(
-            "commit of transaction "
-                + txId
-                + ": earlier"
-                + " commits (below "
-                + commitId
-                + ") are still in flight after "
-                + i
-                + " polls. "
-                + stall.cause(v, waitedMillis));
-      }
-      COUNTER_POLL.pause(POLL);
-      v = validated();
-    }
+    counter.awaitAtLeast(
+        commitId - 1,
+        deadlineMillis,
+        (v, polls, cause) ->
+            new TransactionTimeoutException(
+                "commit of transaction "
+                    + txId
+                    + ": earlier commits (below "
+                    + commitId
+                    + ") are still in flight after "
+                    + polls
+                    + " polls. "
+                    + cause));
   }
 
   /** The validated commit id after the recovery check: what checkpoints may apply. */
   private long archivedThrough() {
     atomicity.checkBeforeCommit("checkpoint");
-    return validated();
+    return counter.highestValidated();
   }
 
   /** Recovery found committed transactions: archive their records, then validate their ids. */
@@ -341,7 +309,7 @@ final class IsolationCore implements AutoCloseable {
       ids.add(r.commitId());
     }
     for (long id : ids) {
-      validateQuietly(id);
+      counter.validate(id);
     }
   }
 
@@ -399,34 +367,20 @@ final class IsolationCore implements AutoCloseable {
    *
    * <p>When the counters have idempotent increments, the increment names this commit attempt (a
    * request id unique to the handle and the attempt) and a lost reply is asked again under the
-   * same id ({@link #askAgain}): the answer is the id the lost request was issued, which the
-   * commit then uses and validates like any other. Without the ability a lost reply fails the
+   * same id ({@link CommitCounter#await}): the answer is the id the lost request was issued, which
+   * the commit then uses and validates like any other. Without the ability a lost reply fails the
    * commit, and the id it may have been issued holds newer snapshots back until its lease ends.
    */
   long takeCommitId(String txId, LockSet held) {
-    String requestId =
-        idempotent == null
-            ? null
-            : requestIdPrefix + "/" + Long.toString(commitAttempts.incrementAndGet(), 36);
     try {
-      CompletableFuture<Long> next =
-          requestId == null
-              ? counters.increment(counterUri)
-              : idempotent.increment(counterUri, requestId);
+      CommitCounter.Increment next = counter.increment();
       try {
         atomicity.checkBeforeCommit(txId);
       } catch (RuntimeException e) {
-        validateWhenKnown(next, requestId);
+        counter.validateWhenKnown(next);
         throw e;
       }
-      try {
-        return CloudFutures.await(next);
-      } catch (OutcomeUnknownException e) {
-        if (requestId == null) {
-          throw e;
-        }
-        return askAgain(requestId, e);
-      }
+      return counter.await(next);
     } catch (CloudException e) {
       held.releaseNow();
       throw new CommitFailedException(
@@ -437,58 +391,6 @@ final class IsolationCore implements AutoCloseable {
       held.releaseNow();
       throw e;
     }
-  }
-
-  /**
-   * Repeats an increment whose outcome is unknown under its request id until an answer comes,
-   * for at most {@link #INCREMENT_ATTEMPTS} requests in all; a definite refusal that no retry
-   * can change ends it at once.
-   *
-   * @throws CloudException the last failure, when no answer came
-   */
-  private long askAgain(String requestId, CloudException unknown) {
-    CloudException last = unknown;
-    for (int attempt = 1; attempt < INCREMENT_ATTEMPTS; attempt++) {
-      if (attempt > 1) {
-        pause.pause(Duration.ofMillis(1L << (attempt - 2)));
-      }
-      try {
-        long id = CloudFutures.await(idempotent.increment(counterUri, requestId));
-        LOG.log(
-            Level.DEBUG,
-            () -> "commit id " + id + " learned again after a lost reply (" + requestId + ")");
-        return id;
-      } catch (CloudException e) {
-        if (!(e instanceof OutcomeUnknownException) && !e.isRetryable()) {
-          throw e;
-        }
-        last = e;
-      }
-    }
-    throw last;
-  }
-
-  /**
-   * Validates the commit id {@code next} brings once it comes, for a commit that ends before it
-   * used it; one whose reply was lost is first asked again, in the background.
-   */
-  private void validateWhenKnown(CompletableFuture<Long> next, String requestId) {
-    next.whenComplete(
-        (id, e) -> {
-          if (e == null) {
-            validateQuietly(id);
-          } else if (requestId != null
-              && CloudFutures.unwrap(e) instanceof OutcomeUnknownException unknown) {
-            submit(
-                () -> {
-                  try {
-                    validateQuietly(askAgain(requestId, unknown));
-                  } catch (CloudException again) {
-                    LOG.log(Level.DEBUG, "commit id of " + requestId + " not learned; it lapses");
-                  }
-                });
-          }
-        });
   }
 
   /**
@@ -545,7 +447,7 @@ final class IsolationCore implements AutoCloseable {
         return new CommitResult(Map.of(), 0, 0, records.size());
       }
       crashPoints.reach(CrashPoint.ISOLATION_AFTER_ARCHIVE.id());
-      validateQuietly(commitId);
+      counter.validate(commitId); // archived whole: asked again until it is validated
       crashPoints.reach(CrashPoint.ISOLATION_AFTER_VALIDATE.id());
     } catch (RuntimeException e) {
       held.leaveToLapse(); // committed: recovery archives and validates it before they lapse
@@ -560,7 +462,7 @@ final class IsolationCore implements AutoCloseable {
   /** A commit archived on a later attempt: validate it, release its locks, clean up. */
   private void archivedLate(PendingArchives.Pending p) {
     LOG.log(Level.DEBUG, () -> "commit " + p.commitId() + " archived on a later attempt");
-    validateQuietly(p.commitId());
+    counter.validate(p.commitId());
     p.locks().releaseLater();
     cleanUpLater(p.commitId(), p.twoStep());
     scheduleCheckpoints(writtenTrees(p.records()));
@@ -664,18 +566,13 @@ final class IsolationCore implements AutoCloseable {
         cause);
   }
 
-  /** A commit that ends before its commit record: validate its id, release its locks. */
+  /**
+   * A commit that ends before its commit record: validate its id (nothing of it will ever be
+   * archived, so no snapshot can include part of it), release its locks.
+   */
   void abandon(long commitId, LockSet held) {
-    validateQuietly(commitId);
+    counter.validate(commitId);
     held.releaseNow();
-  }
-
-  private void validateQuietly(long commitId) {
-    try {
-      CloudFutures.await(counters.validate(counterUri, commitId));
-    } catch (CloudException e) {
-      LOG.log(Level.DEBUG, "validating commit id " + commitId + " failed; it lapses", e);
-    }
   }
 
   private void cleanUpLater(long commitId, boolean twoStep) {
@@ -752,7 +649,7 @@ final class IsolationCore implements AutoCloseable {
    * left as it was; the others are checkpointed all the same.
    */
   CheckpointSummary checkpointAll() {
-    retryArchivesIfAny();
+    settleOwedWork();
     KeyedAtomicQueues.Recovery recovery = atomicity.recoverStale(false);
     long target = archivedThrough();
     int trees = 0;
@@ -809,7 +706,8 @@ final class IsolationCore implements AutoCloseable {
   /**
    * Stops background work and settles what it can within the close timeout ({@link
    * io.stratus.protocols.CheckpointSettings#closeTimeout()}): sends the records of commits whose
-   * archive send failed once more (what still fails is warned about and left to recovery), waits
+   * archive send failed once more (what still fails is warned about and left to recovery) and asks
+   * once more to validate the commit ids it owes (what still fails lapses with its lease), waits
    * for the lock releases in flight — a handle closed right after a commit must not leave its
    * locks to lapse, blocking every other client's writers of those records for the lease — and
    * lets running background checkpoints finish. A handle opened next needs no checkpoint to see
@@ -819,7 +717,7 @@ final class IsolationCore implements AutoCloseable {
   public void close() {
     closed = true;
     long deadline = clock.millis() + ctx.checkpoints().closeTimeout().toMillis();
-    retryArchivesIfAny(); // a last attempt; what still fails is left to recovery
+    settleOwedWork(); // a last attempt; what still fails is left to recovery or the lease
     int unarchived = pendingArchives.size();
     if (unarchived > 0) {
       LOG.log(
