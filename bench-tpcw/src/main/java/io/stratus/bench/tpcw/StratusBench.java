@@ -208,6 +208,24 @@ public final class StratusBench implements Callable<Integer> {
   String duration;
 
   @Option(
+      names = "--repeats",
+      defaultValue = "1",
+      paramLabel = "N",
+      description =
+          "Measure every run N times, alternating their order from one round to the next"
+              + " (default: ${DEFAULT-VALUE}).")
+  int repeats;
+
+  @Option(
+      names = "--warm-pass",
+      defaultValue = "2s",
+      paramLabel = "DURATION",
+      description =
+          "Before measuring, every protocol browses a small bookstore this long, unmeasured,"
+              + " so that none is measured with colder code; 0: none (default: ${DEFAULT-VALUE}).")
+  String warmPass;
+
+  @Option(
       names = "--think-time",
       defaultValue = "0",
       paramLabel = "DURATION",
@@ -594,6 +612,8 @@ public final class StratusBench implements Callable<Integer> {
     for (Preset p : Preset.all()) {
       lines.add("  " + p.summary());
     }
+    lines.add("Not a figure: the runs under which TPC-W reports WIPS (rates are WIPS only then):");
+    lines.add("  " + Preset.TPCW_WIPS.summary());
     return lines;
   }
 
@@ -710,7 +730,9 @@ public final class StratusBench implements Callable<Integer> {
         Sweep.plan(base, kinds, sw),
         dir,
         !noProgress && System.console() != null,
-        interactionsPerEb);
+        interactionsPerEb,
+        Defaults.positive("--repeats", Integer.toString(repeats)),
+        nonNegative("--warm-pass", Durations.parse(warmPass)));
   }
 
   /** The protocols named on the command line, or a usage error naming the unknown one. */

@@ -95,7 +95,8 @@ final class ConsoleTable {
     blank();
     add(
         "Summary (ms; m$ per WI under 2008 and 2026 prices, background work included;"
-            + " bg share: its part of the 2008 cost)");
+            + " bg share: its part of the 2008 cost;");
+    add("  WI/s: interactions per second of a closed loop, TPC-W's WIPS only under its rules)");
     addAll(Tables.summary(view, false).fixedWidth(INDENT));
     List<String> headlines = Tables.comparisonHeadlines(view, TIMES);
     if (!headlines.isEmpty()) {
@@ -103,8 +104,9 @@ final class ConsoleTable {
       add(
           "Comparison against naive (or the first run)"
               + (view.isProtocolSweep() ? "" : " at the same " + view.parameter())
-              + " (ms; m$ per WI)");
-      addAll(Tables.comparison(view, TIMES).fixedWidth(INDENT));
+              + " (in brackets: the ratio's lowest and highest");
+      add("  over every pair of a window of the one run and a window of the other)");
+      addAll(Tables.comparison(view, TIMES, false).fixedWidth(INDENT));
       for (String h : headlines) {
         add(INDENT + h);
       }
