@@ -114,8 +114,8 @@ class StratusBenchTest {
             "[3/4] protocol=basic (basic), repeat 2 of 2",
             "[4/4] protocol=naive (naive), repeat 2 of 2",
             "Comparison against naive",
-            "basic / naive: cost",
-            "basic #2 / naive #2: cost");
+            "basic / naive cost = ",
+            "basic #2 / naive #2 cost = ");
     assertThat(printed).contains("interactions/s (closed loop; not WIPS: think time none");
   }
 

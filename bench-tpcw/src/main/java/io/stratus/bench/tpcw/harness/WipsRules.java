@@ -153,7 +153,10 @@ public final class WipsRules {
   }
 
   static Check ebsPerWips(int ebs, double rate) {
-    double ratio = rate > 0 ? ebs / rate : Double.POSITIVE_INFINITY;
+    if (!(rate > 0)) {
+      return new Check("EBs per WIPS", false, "no interaction completed");
+    }
+    double ratio = ebs / rate;
     boolean met = ratio >= MIN_EBS_PER_WIPS && ratio <= MAX_EBS_PER_WIPS;
     return new Check(
         "EBs per WIPS",

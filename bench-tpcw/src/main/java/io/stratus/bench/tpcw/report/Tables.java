@@ -443,8 +443,8 @@ final class Tables {
   }
 
   /**
-   * The comparison's headline per run: "atomic / naive: cost 3.10x (2.90-3.30) at 2008 prices,
-   * ...", each ratio with its spread.
+   * The comparison's headline per run: "atomic / naive cost = 3.10x (2.90-3.30) (2008 prices),
+   * ...", each ratio with its spread when the runs have windows.
    */
   static List<String> comparisonHeadlines(SweepView view, String times) {
     List<String> lines = new ArrayList<>();
@@ -462,11 +462,11 @@ final class Tables {
           view.name(i)
               + " / "
               + view.name(b)
-              + ": cost "
+              + " cost = "
               + ratio(r, base, COST_2008, times)
-              + " at 2008 prices, "
+              + " (2008 prices), "
               + ratio(r, base, COST_2026, times)
-              + " at 2026 prices; update time "
+              + " (2026 prices); update response time = "
               + ratio(r, base, UPDATE_TIME, times));
     }
     return lines;
