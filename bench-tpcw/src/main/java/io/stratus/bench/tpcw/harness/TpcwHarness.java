@@ -378,8 +378,7 @@ public final class TpcwHarness {
     if (cpu != null) {
       cpu.startSampling();
     }
-    try (Progress bar = Progress.open(plan.progressBars, "run", totalMillis / 1000, "s");
-        CpuProfiler sampling = cpu) {
+    try (Progress bar = Progress.open(plan.progressBars, "run", totalMillis / 1000, "s")) {
       Emulator.Builder emulator =
           Emulator.builder()
               .ebs(s.ebs())
@@ -409,6 +408,10 @@ public final class TpcwHarness {
         emulator.interactionsPerBrowser(plan.interactionsPerEb);
       }
       reports = emulator.build().runClients(emulated);
+    } finally {
+      if (cpu != null) {
+        cpu.close();
+      }
     }
     EmulatorReport report = reports.total();
     StockAudit audit =
