@@ -193,7 +193,7 @@ public final class StratusBench implements Callable<Integer> {
 
   @Option(
       names = "--warm-up",
-      defaultValue = "2s",
+      defaultValue = "1s",
       paramLabel = "DURATION",
       description = "Warm-up before measuring (default: ${DEFAULT-VALUE}).")
   String warmUp;
@@ -218,11 +218,12 @@ public final class StratusBench implements Callable<Integer> {
 
   @Option(
       names = "--warm-pass",
-      defaultValue = "2s",
+      defaultValue = "10s",
       paramLabel = "DURATION",
       description =
-          "Before measuring, every protocol browses a small bookstore this long, unmeasured,"
-              + " so that none is measured with colder code; 0: none (default: ${DEFAULT-VALUE}).")
+          "Before measuring, every protocol browses a small bookstore, unmeasured, until the JIT"
+              + " compiler settles or this long, so that none is measured with colder code;"
+              + " 0: none (default: ${DEFAULT-VALUE}).")
   String warmPass;
 
   @Option(

@@ -66,8 +66,8 @@ public final class TpcwHarness {
    *     interactions (tests use it to run a fixed amount of work, not a fixed time), in the warm
    *     pass too
    * @param repeats how many times each run is measured ({@link Schedule})
-   * @param warmPass how long each protocol browses, unmeasured, before the first measured run
-   *     ({@link WarmPass}); zero for no warm pass
+   * @param warmPass the longest every protocol browses, unmeasured, before the first measured run
+   *     ({@link WarmPass}: until the JIT compiler settles); zero for no warm pass
    */
   public record Plan(
       CloudTarget target,
@@ -142,7 +142,7 @@ public final class TpcwHarness {
       if (!plan.warmPass.isZero()) {
         out.printf(
             Locale.ROOT,
-            "warm pass (not measured): %s, %s each%n",
+            "warm pass (not measured): %s, until the JIT compiler settles (at most %s)%n",
             String.join(
                 ", ",
                 schedule.warmPass().stream()
@@ -150,7 +150,13 @@ public final class TpcwHarness {
                     .toList()),
             Durations.format(plan.warmPass));
         out.flush();
-        WarmPass.run(schedule.warmPass(), plan.warmPass, plan.interactionsPerEb, scheduler);
+        WarmPass.Warmed warmed =
+            WarmPass.run(schedule.warmPass(), plan.warmPass, plan.interactionsPerEb, scheduler);
+        out.printf(
+            Locale.ROOT,
+            "  warm pass took %.1f s (%s)%n",
+            warmed.took().toMillis() / 1000.0,
+            warmed.settled() ? "the compiler settled" : "the compiler was still busy at the end");
       }
       int n = 0;
       for (Schedule.Slot slot : schedule.measured()) {
