@@ -1,7 +1,10 @@
 package io.stratus.bench.tpcw.harness;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Decides when the JIT compiler has settled: when, after at least a given time, it spent at most
@@ -28,6 +31,36 @@ final class JitSettling {
   /** Settles no sooner than {@code minMillis} after the first reading. */
   JitSettling(long minMillis) {
     this.minMillis = minMillis;
+  }
+
+  /**
+   * Waits, reading this JVM's compiler every 100 ms, until it has settled (with no minimum) or
+   * {@code maxMillis} have passed; returns whether it settled. The warm pass calls it once its
+   * browsers have stopped, so that the compilations they queued do not run beside the first
+   * measured run.
+   */
+  static boolean awaitThisJvm(long maxMillis) {
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+      return false;
+    }
+    JitSettling settling = new JitSettling(0);
+    long start = System.nanoTime();
+    while (true) {
+      long now = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      if (settling.settledAfter(now, jit.getTotalCompilationTime())) {
+        return true;
+      }
+      if (now >= maxMillis) {
+        return false;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
   }
 
   /**

@@ -54,8 +54,9 @@ final class WarmPass {
 
   /**
    * Runs the warm pass of {@code runs} (one per protocol) until the JIT compiler has settled
-   * ({@link JitSettling}) or {@code longest} has passed, and waits for it; with {@code
-   * interactionsPerEb} above 0 each browser also stops after that many interactions.
+   * ({@link JitSettling}) or {@code longest} has passed, then waits, at most {@code longest}
+   * again, for the compilations it left queued; with {@code interactionsPerEb} above 0 each
+   * browser also stops after that many interactions (and nothing is waited for).
    */
   static Warmed run(
       List<Sweep.Planned> runs,
@@ -76,6 +77,10 @@ final class WarmPass {
       settled = browseAll(runs, longest, interactionsPerEb, scheduler, clouds, databases, started);
     } finally {
       clouds.forEach(CloudConnection::close);
+    }
+    if (!settled && interactionsPerEb == 0) {
+      // The compilations the browsers queued must not run beside the first measured run.
+      settled = JitSettling.awaitThisJvm(longest.toMillis());
     }
     return new Warmed(Duration.ofNanos(System.nanoTime() - started), settled);
   }
