@@ -108,7 +108,9 @@ final class ConsoleTable {
       add("  over every pair of a window of the one run and a window of the other)");
       addAll(Tables.comparison(view, TIMES, false).fixedWidth(INDENT));
       for (String h : headlines) {
-        add(INDENT + h);
+        // with their spreads the headlines outgrow a line: the update time goes on a second one
+        addAll(
+            Tables.wrap(List.of(h.split("; ")), INDENT, INDENT + "  ", "; ", Tables.CONSOLE_WIDTH));
       }
     }
   }
