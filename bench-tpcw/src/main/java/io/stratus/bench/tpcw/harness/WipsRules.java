@@ -167,7 +167,7 @@ public final class WipsRules {
       return new Check("EBs per WIPS", false, "no interaction completed");
     }
     double ratio = ebs / rate;
-    double error = 3 / Math.sqrt(completed);
+    double error = 3 / Math.sqrt((double) completed);
     boolean met =
         ratio >= MIN_EBS_PER_WIPS * (1 - error) && ratio <= MAX_EBS_PER_WIPS * (1 + error);
     return new Check(
