@@ -193,7 +193,7 @@ public final class StratusBench implements Callable<Integer> {
 
   @Option(
       names = "--warm-up",
-      defaultValue = "2s",
+      defaultValue = "1s",
       paramLabel = "DURATION",
       description = "Warm-up before measuring (default: ${DEFAULT-VALUE}).")
   String warmUp;
@@ -206,6 +206,25 @@ public final class StratusBench implements Callable<Integer> {
           "Measurement interval per run; a warning says when it is shorter than"
               + " 3 times the TTL or checkpoint interval (default: ${DEFAULT-VALUE}).")
   String duration;
+
+  @Option(
+      names = "--repeats",
+      defaultValue = "1",
+      paramLabel = "N",
+      description =
+          "Measure every run N times, alternating their order from one round to the next"
+              + " (default: ${DEFAULT-VALUE}).")
+  int repeats;
+
+  @Option(
+      names = "--warm-pass",
+      defaultValue = "10s",
+      paramLabel = "DURATION",
+      description =
+          "Before measuring, every protocol browses a small bookstore, unmeasured, until the JIT"
+              + " compiler settles or this long, so that none is measured with colder code;"
+              + " 0: none (default: ${DEFAULT-VALUE}).")
+  String warmPass;
 
   @Option(
       names = "--think-time",
@@ -594,6 +613,8 @@ public final class StratusBench implements Callable<Integer> {
     for (Preset p : Preset.all()) {
       lines.add("  " + p.summary());
     }
+    lines.add("Not a figure: the runs under which TPC-W reports WIPS (rates are WIPS only then):");
+    lines.add("  " + Preset.TPCW_WIPS.summary());
     return lines;
   }
 
@@ -710,7 +731,9 @@ public final class StratusBench implements Callable<Integer> {
         Sweep.plan(base, kinds, sw),
         dir,
         !noProgress && System.console() != null,
-        interactionsPerEb);
+        interactionsPerEb,
+        Defaults.positive("--repeats", Integer.toString(repeats)),
+        nonNegative("--warm-pass", Durations.parse(warmPass)));
   }
 
   /** The protocols named on the command line, or a usage error naming the unknown one. */

@@ -75,6 +75,50 @@ class StratusBenchTest {
     assertThat(Files.readString(dir.resolve("results.csv"))).contains("naive").contains("basic");
   }
 
+  /**
+   * Every protocol browses in the warm pass before the first measured run, and with two repeats
+   * the second round runs the protocols in the opposite order; the comparison gives each ratio
+   * its spread.
+   */
+  @Test
+  void aWarmPassPrecedesTheRunsAndRepeatsAlternate(@TempDir Path dir) throws Exception {
+    int code =
+        run(
+            "--protocols",
+            "naive,basic",
+            "--profile",
+            "none",
+            "--ebs",
+            "2",
+            "--items",
+            "100",
+            "--customers-per-eb",
+            "20",
+            "--warm-up",
+            "0",
+            "--duration",
+            "10m",
+            "--interactions-per-eb",
+            "40",
+            "--repeats",
+            "2",
+            "--out",
+            dir.toString());
+    String printed = out.toString();
+    assertThat(code).as(err + "\n" + printed).isZero();
+    assertThat(printed)
+        .containsSubsequence(
+            "warm pass (not measured): naive, basic",
+            "[1/4] protocol=naive (naive), repeat 1 of 2",
+            "[2/4] protocol=basic (basic), repeat 1 of 2",
+            "[3/4] protocol=basic (basic), repeat 2 of 2",
+            "[4/4] protocol=naive (naive), repeat 2 of 2",
+            "Comparison against naive",
+            "basic / naive cost = ",
+            "basic #2 / naive #2 cost = ");
+    assertThat(printed).contains("interactions/s (closed loop; not WIPS: think time none");
+  }
+
   @Test
   void severalClientsShareTheDatabaseAndAreReportedEach(@TempDir Path dir) throws Exception {
     int code =

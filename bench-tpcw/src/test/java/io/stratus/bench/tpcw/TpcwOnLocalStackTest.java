@@ -73,7 +73,7 @@ class TpcwOnLocalStackTest {
         .contains("[2/2] protocol=atomic")
         .contains("(0 errors)")
         .contains("client 1:");
-    assertThat(printed).doesNotContain("WIPS 0.00");
+    assertThat(printed).doesNotContain(" 0.00 interactions/s");
     for (Interaction wi : Interaction.values()) {
       assertThat(printed).contains(wi.label());
     }

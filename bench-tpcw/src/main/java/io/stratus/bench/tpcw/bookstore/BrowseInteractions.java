@@ -7,6 +7,7 @@ import io.stratus.bench.tpcw.bookstore.Rows.ItemRow;
 import io.stratus.core.Key;
 import io.stratus.core.KeyRange;
 import io.stratus.core.Record;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -23,9 +24,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * method is the body of one attempt: it reads through {@link Work} and returns what the page
  * would show (the tests check it); session changes are deferred to the commit.
  *
- * <p>Stateless apart from what it learns to bound its probes: the windows of Best Sellers
- * ({@link RecentOrders}) and New Products (an {@link AtomicLong}) and the end of each subject's
- * first page of titles (a concurrent map); thread-safe.
+ * <p>New Products and Best Sellers reuse a subject's list of items for up to {@link
+ * #RESULT_MAX_AGE} ({@link ResultCache}), as the specification allows; the listed items and their
+ * authors are read afresh for every page.
+ *
+ * <p>Stateless apart from those lists and what it learns to bound its probes: the windows of Best
+ * Sellers ({@link RecentOrders}) and New Products (an {@link AtomicLong}) and the end of each
+ * subject's first page of titles (a concurrent map); thread-safe.
  */
 final class BrowseInteractions {
   /** Rows on a result page (New Products, Best Sellers, Search Results). */
@@ -42,6 +47,12 @@ final class BrowseInteractions {
   /** The first guess of how many days of publications hold a New Products page. */
   static final long INITIAL_NEW_PRODUCTS_WINDOW_DAYS = 365;
 
+  /**
+   * How old the results of New Products and Best Sellers may be: 30 s, the specification's bound
+   * for these two pages.
+   */
+  static final Duration RESULT_MAX_AGE = Duration.ofSeconds(30);
+
   private final Scale scale;
   private final RecentOrders bestSellerOrders;
 
@@ -49,6 +60,12 @@ final class BrowseInteractions {
   private final ConcurrentHashMap<String, Key> subjectPageEnds = new ConcurrentHashMap<>();
 
   private final AtomicLong newProductsWindowDays = new AtomicLong(INITIAL_NEW_PRODUCTS_WINDOW_DAYS);
+
+  /** Per subject, the items New Products listed, newest first. */
+  private final ResultCache<List<Long>> newProductIds = new ResultCache<>(RESULT_MAX_AGE);
+
+  /** Per subject, the items Best Sellers listed, best first. */
+  private final ResultCache<List<Long>> bestSellerIds = new ResultCache<>(RESULT_MAX_AGE);
 
   BrowseInteractions(Scale scale, RecentOrders bestSellerOrders) {
     this.scale = scale;
@@ -106,8 +123,15 @@ final class BrowseInteractions {
   }
 
   List<Listed> newProducts(Work w, String subject) {
-    List<Record> items = newestOfSubject(w, subject);
-    List<Listed> out = listed(w, items.subList(0, Math.min(PAGE_ROWS, items.size())));
+    List<Long> cached = newProductIds.fresh(subject, w.startMillis);
+    List<Listed> out;
+    if (cached != null) {
+      out = byId(w, cached);
+    } else {
+      List<Record> items = newestOfSubject(w, subject);
+      out = listed(w, items.subList(0, Math.min(PAGE_ROWS, items.size())));
+      newProductIds.put(subject, w.startMillis, ids(out));
+    }
     remember(w, out);
     return out;
   }
@@ -158,6 +182,12 @@ final class BrowseInteractions {
   }
 
   List<Listed> bestSellers(Work w, String subject) {
+    List<Long> cached = bestSellerIds.fresh(subject, w.startMillis);
+    if (cached != null) {
+      List<Listed> out = byId(w, cached);
+      remember(w, out);
+      return out;
+    }
     Map<Long, Long> sold = new HashMap<>();
     for (Line l : bestSellerOrders.lines(w)) {
       if (l.row().itemSubject().equals(subject)) {
@@ -177,8 +207,22 @@ final class BrowseInteractions {
       Optional<ItemRow> item = w.item(e.getKey());
       item.ifPresent(i -> out.add(new Listed(e.getKey(), i, authorName(w, i.authorId()))));
     }
+    bestSellerIds.put(subject, w.startMillis, ids(out));
     remember(w, out);
     return out;
+  }
+
+  /** The visible items of {@code ids}, in that order, with their authors. */
+  private static List<Listed> byId(Work w, List<Long> ids) {
+    List<Listed> out = new ArrayList<>(ids.size());
+    for (long id : ids) {
+      w.item(id).ifPresent(i -> out.add(new Listed(id, i, authorName(w, i.authorId()))));
+    }
+    return out;
+  }
+
+  private static List<Long> ids(List<Listed> listed) {
+    return listed.stream().map(Listed::itemId).toList();
   }
 
   /** Product Detail: an item the shopper saw listed (or a random one) and its author. */

@@ -7,7 +7,7 @@ import io.stratus.bench.tpcw.workload.ResponseStats;
  * browsers' interactions and its own database handle's cloud calls and checkpoints.
  *
  * @param index the client's number, from 0
- * @param wips its completed measured interactions per second
+ * @param interactionsPerSecond its completed measured interactions per second
  * @param total its interactions together (response times; cost including its handle's background
  *     work)
  * @param update its interactions that wrote
@@ -19,7 +19,7 @@ import io.stratus.bench.tpcw.workload.ResponseStats;
  */
 public record ClientResult(
     int index,
-    double wips,
+    double interactionsPerSecond,
     ResponseStats total,
     ResponseStats update,
     long checkpointsRun,

@@ -2,6 +2,7 @@ package io.stratus.bench.tpcw.harness;
 
 import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.rbe.MixCompliance;
+import io.stratus.bench.tpcw.rbe.WindowStats;
 import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.ResponseStats;
 import java.util.EnumMap;
@@ -20,7 +21,9 @@ import java.util.Map;
  * @param read read interactions together
  * @param update update interactions together
  * @param total all interactions
- * @param wips web interactions per second over the measurement interval
+ * @param interactionsPerSecond completed interactions per second over the measurement interval: a
+ *     closed-loop rate, which is TPC-W's WIPS only when the run follows the specification's rules
+ *     ({@link WipsRules})
  * @param measuredSeconds length of the measurement interval
  * @param bufferPoolHitRate hits / (hits + misses) of the database handle's buffer pool in the
  *     measurement interval
@@ -45,6 +48,10 @@ import java.util.Map;
  * @param stockAudit every item's stock against its loaded stock plus the committed Buy Confirms'
  *     changes, after the drain (lost updates found by accounting), or null when not audited
  * @param ownReads the freshness of sessions' reads of their own writes
+ * @param repeat which measurement of its planned run this is, from 1 ({@link Schedule})
+ * @param windows the measurement interval's equal windows, in order ({@link Windows})
+ * @param cpu where the interval's CPU went, per interaction ({@link CpuProfile#NONE} when not
+ *     measured)
  */
 public record RunResult(
     String label,
@@ -54,7 +61,7 @@ public record RunResult(
     ResponseStats read,
     ResponseStats update,
     ResponseStats total,
-    double wips,
+    double interactionsPerSecond,
     double measuredSeconds,
     double bufferPoolHitRate,
     long checkpointsRun,
@@ -70,7 +77,74 @@ public record RunResult(
     long lockRefusals,
     List<ClientResult> clients,
     StockAudit stockAudit,
-    OwnReads ownReads) {
+    OwnReads ownReads,
+    int repeat,
+    List<WindowStats> windows,
+    CpuProfile cpu) {
+
+  /** Checks the repeat and copies the windows. */
+  public RunResult {
+    if (repeat < 1) {
+      throw new IllegalArgumentException("repeat must be positive, not " + repeat);
+    }
+    windows = List.copyOf(windows);
+  }
+
+  /** A run measured once, without windows or CPU profile. */
+  public RunResult(
+      String label,
+      RunSettings settings,
+      LoadSummary load,
+      Map<Interaction, ResponseStats> perInteraction,
+      ResponseStats read,
+      ResponseStats update,
+      ResponseStats total,
+      double interactionsPerSecond,
+      double measuredSeconds,
+      double bufferPoolHitRate,
+      long checkpointsRun,
+      long checkpointsFailed,
+      long backgroundRequests,
+      double backgroundMilliDollars2008,
+      double backgroundMilliDollars2026,
+      List<String> errorSamples,
+      long lostItemUpdates,
+      long lostCustomerUpdates,
+      Drain drain,
+      ServerCost serverCost,
+      long lockRefusals,
+      List<ClientResult> clients,
+      StockAudit stockAudit,
+      OwnReads ownReads) {
+    this(
+        label,
+        settings,
+        load,
+        perInteraction,
+        read,
+        update,
+        total,
+        interactionsPerSecond,
+        measuredSeconds,
+        bufferPoolHitRate,
+        checkpointsRun,
+        checkpointsFailed,
+        backgroundRequests,
+        backgroundMilliDollars2008,
+        backgroundMilliDollars2026,
+        errorSamples,
+        lostItemUpdates,
+        lostCustomerUpdates,
+        drain,
+        serverCost,
+        lockRefusals,
+        clients,
+        stockAudit,
+        ownReads,
+        1,
+        List.of(),
+        CpuProfile.NONE);
+  }
 
   /**
    * Requests per record applied of the interval's own background work (the background without

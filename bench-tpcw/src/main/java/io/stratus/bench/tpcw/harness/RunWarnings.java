@@ -84,7 +84,7 @@ public final class RunWarnings {
     return lines;
   }
 
-  private static Duration longestPeriod(RunSettings s) {
+  static Duration longestPeriod(RunSettings s) {
     return checkpoints(s) && s.checkpointInterval().compareTo(s.ttl()) > 0
         ? s.checkpointInterval()
         : s.ttl();

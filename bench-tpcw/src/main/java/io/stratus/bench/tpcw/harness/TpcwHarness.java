@@ -9,24 +9,15 @@ import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.bookstore.StratusBookstore;
 import io.stratus.bench.tpcw.rbe.Emulator;
 import io.stratus.bench.tpcw.rbe.EmulatorReport;
-import io.stratus.bench.tpcw.rbe.InteractionAttribution;
 import io.stratus.bench.tpcw.report.Reports;
 import io.stratus.cloudapi.CloudServices;
-import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.CloudMeter;
-import io.stratus.cloudapi.decorate.Decorators;
-import io.stratus.cloudapi.decorate.LatencyInterceptor;
-import io.stratus.cloudapi.decorate.LatencyProfiles;
 import io.stratus.cloudapi.decorate.MeterSnapshot;
-import io.stratus.cloudapi.decorate.MeteringInterceptor;
 import io.stratus.cloudapi.decorate.PriceTable;
 import io.stratus.cloudapi.decorate.PriceTables;
 import io.stratus.cloudapi.time.SystemScheduler;
 import io.stratus.core.Database;
-import io.stratus.core.DatabaseConfig;
 import io.stratus.core.DatabaseStats;
-import io.stratus.protocols.ProtocolOption;
-import io.stratus.protocols.log.PuQueues;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -34,11 +25,14 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 
@@ -66,7 +60,11 @@ public final class TpcwHarness {
    * @param reportDir where the report files go
    * @param progressBars whether to draw progress bars on the error stream
    * @param interactionsPerEb 0 to run by time; otherwise every browser also stops after this many
-   *     interactions (tests use it to run a fixed amount of work, not a fixed time)
+   *     interactions (tests use it to run a fixed amount of work, not a fixed time), in the warm
+   *     pass too
+   * @param repeats how many times each run is measured ({@link Schedule})
+   * @param warmPass the longest every protocol browses, unmeasured, before the first measured run
+   *     ({@link WarmPass}: until the JIT compiler settles); zero for no warm pass
    */
   public record Plan(
       CloudTarget target,
@@ -74,16 +72,25 @@ public final class TpcwHarness {
       List<Sweep.Planned> runs,
       Path reportDir,
       boolean progressBars,
-      long interactionsPerEb) {
+      long interactionsPerEb,
+      int repeats,
+      Duration warmPass) {
     /** Checks the plan. */
     public Plan {
       Objects.requireNonNull(target, "target");
       Objects.requireNonNull(reportDir, "reportDir");
+      Objects.requireNonNull(warmPass, "warmPass");
       if (runs.isEmpty()) {
         throw new IllegalArgumentException("nothing to run");
       }
       if (interactionsPerEb < 0) {
         throw new IllegalArgumentException("interactionsPerEb must not be negative");
+      }
+      if (repeats < 1) {
+        throw new IllegalArgumentException("repeats must be positive, not " + repeats);
+      }
+      if (warmPass.isNegative()) {
+        throw new IllegalArgumentException("warmPass must not be negative");
       }
       runs = List.copyOf(runs);
     }
@@ -99,15 +106,21 @@ public final class TpcwHarness {
     this.err = Objects.requireNonNull(err, "err");
   }
 
-  /** Runs every planned run, prints the table, writes the report; returns the result. */
+  /**
+   * Runs the warm pass and every planned run in the order of its {@link Schedule}, prints the
+   * table, writes the report; returns the result, whose runs are in plan order, one repeat after
+   * the other.
+   */
   public SweepResult run() {
-    List<RunResult> results = new ArrayList<>();
+    Schedule schedule = Schedule.of(plan.sweptParameter, plan.runs, plan.repeats);
+    int total = schedule.measured().size();
     RunSettings first = plan.runs.get(0).settings();
     out.printf(
         Locale.ROOT,
-        "Stratus TPC-W: %d run(s) on the %s cloud, %s placement; %d items,"
+        "Stratus TPC-W: %d run(s)%s on the %s cloud, %s placement; %d items,"
             + " %d EBs, %s mix; warm-up %s, measure %s; seed %d%n",
-        plan.runs.size(),
+        total,
+        plan.repeats == 1 ? "" : " (" + plan.runs.size() + " × " + plan.repeats + ", alternating)",
         first.cloud(),
         first.placement(),
         first.items(),
@@ -116,23 +129,59 @@ public final class TpcwHarness {
         Durations.format(first.warmUp()),
         Durations.format(first.measure()),
         first.seed());
-    try (SystemScheduler scheduler = new SystemScheduler()) {
-      int n = 0;
-      for (Sweep.Planned p : plan.runs) {
-        n++;
+    RunResult[][] results = new RunResult[plan.repeats][plan.runs.size()];
+    try (SystemScheduler scheduler = new SystemScheduler();
+        LoadTemplates templates = new LoadTemplates()) {
+      if (plan.target.kind() != CloudTarget.Kind.IN_PROCESS) {
+        // An unreachable or refusing cloud fails here, before the warm pass takes its time.
+        CloudConnection.open(plan.target, "probe", first.seed()).close();
+      }
+      if (!plan.warmPass.isZero()) {
         out.printf(
             Locale.ROOT,
-            "[%d/%d] %s=%s (%s)%n",
+            "warm pass (not measured): %s, until the JIT compiler settles (at most %s)%n",
+            String.join(
+                ", ",
+                schedule.warmPass().stream()
+                    .map(p -> p.settings().protocol().name().toLowerCase(Locale.ROOT))
+                    .toList()),
+            Durations.format(plan.warmPass));
+        out.flush();
+        WarmPass.Warmed warmed =
+            WarmPass.run(schedule.warmPass(), plan.warmPass, plan.interactionsPerEb, scheduler);
+        out.printf(
+            Locale.ROOT,
+            "  warm pass took %.1f s (%s)%n",
+            warmed.took().toMillis() / 1000.0,
+            warmed.settled() ? "the compiler settled" : "the compiler was still busy at the end");
+      }
+      int n = 0;
+      for (Schedule.Slot slot : schedule.measured()) {
+        n++;
+        Sweep.Planned p = plan.runs.get(slot.run());
+        out.printf(
+            Locale.ROOT,
+            "[%d/%d] %s=%s (%s)%s%n",
             n,
-            plan.runs.size(),
+            total,
             plan.sweptParameter,
             p.label(),
-            p.settings().protocol().name().toLowerCase(Locale.ROOT));
+            p.settings().protocol().name().toLowerCase(Locale.ROOT),
+            plan.repeats == 1 ? "" : ", repeat " + slot.repeat() + " of " + plan.repeats);
         out.flush();
-        results.add(runOne(n, p, scheduler));
+        results[slot.repeat() - 1][slot.run()] = runOne(n, p, slot.repeat(), scheduler, templates);
+        Set<LoadTemplates.Key> stillNeeded = new HashSet<>();
+        for (Schedule.Slot later : schedule.measured().subList(n, total)) {
+          stillNeeded.add(LoadTemplates.Key.of(plan.runs.get(later.run()).settings()));
+        }
+        templates.retainOnly(stillNeeded);
       }
     }
-    SweepResult sweep = new SweepResult(plan.sweptParameter, results);
+    List<RunResult> inPlanOrder = new ArrayList<>();
+    for (RunResult[] repeat : results) {
+      inPlanOrder.addAll(List.of(repeat));
+    }
+    SweepResult sweep = new SweepResult(plan.sweptParameter, inPlanOrder);
     Path report;
     try {
       report = Reports.writeAll(sweep, plan.reportDir, out);
@@ -146,7 +195,12 @@ public final class TpcwHarness {
     return sweep;
   }
 
-  private RunResult runOne(int index, Sweep.Planned planned, SystemScheduler scheduler) {
+  private RunResult runOne(
+      int index,
+      Sweep.Planned planned,
+      int repeat,
+      SystemScheduler scheduler,
+      LoadTemplates templates) {
     RunSettings s = planned.settings();
     String runId =
         "r"
@@ -154,14 +208,37 @@ public final class TpcwHarness {
             + "-"
             + Long.toHexString(new SplittableRandom(System.nanoTime()).nextLong() & 0xffffffL);
     CloudMeter meter = new CloudMeter();
+    Scale scale = new Scale(s.items(), s.totalEbs(), s.customersPerEb());
     try (CloudConnection cloud = CloudConnection.open(plan.target, runId, s.seed())) {
+      boolean copied = LoadTemplates.applies(plan.target, s);
+      String databaseUri = copied ? LoadTemplates.DATABASE_URI : ClientHandle.databaseUri(runId);
+      LoadTemplates.Copy copy =
+          copied
+              ? templates.copyInto(
+                  cloud.services(),
+                  s,
+                  (raw, settings) -> loadTemplate(raw, scale, settings, scheduler))
+              : null;
       List<ClientHandle> clients = new ArrayList<>();
       try {
         for (int k = 0; k < s.clients(); k++) {
-          clients.add(openClient(cloud.services(), k, runId, s, meter, scheduler));
+          clients.add(
+              ClientHandle.open(
+                  plan.target, cloud.services(), databaseUri, k, runId, s, meter, scheduler));
         }
-        Scale scale = new Scale(s.items(), s.totalEbs(), s.customersPerEb());
-        LoadSummary load = load(clients.get(0).db(), scale, s, meter);
+        LoadSummary load;
+        if (copied) {
+          if (!copy.loadedNow()) {
+            out.printf(
+                Locale.ROOT,
+                "  a copy of the bookstore loaded for the first run of %s (its load's figures)%n",
+                copy.loadedFor().name().toLowerCase(Locale.ROOT));
+          }
+          BookstoreSchema.install(clients.get(0).db());
+          load = copy.load();
+        } else {
+          load = load(clients.get(0).db(), scale, s, meter);
+        }
         for (ClientHandle c : clients.subList(1, clients.size())) {
           BookstoreSchema.install(c.db());
         }
@@ -169,12 +246,15 @@ public final class TpcwHarness {
         try {
           return measure(
               planned.label(),
+              repeat,
               clients,
               scale,
               s,
               load,
               () -> {
-                audit[0] = openClient(cloud.services(), -1, runId, s, meter, scheduler);
+                audit[0] =
+                    ClientHandle.open(
+                        plan.target, cloud.services(), databaseUri, -1, runId, s, meter, scheduler);
                 audit[0].latency().off();
                 BookstoreSchema.install(audit[0].db());
                 return audit[0].db();
@@ -185,72 +265,32 @@ public final class TpcwHarness {
           }
         }
       } finally {
-        closeAll(clients);
+        ClientHandle.closeAll(clients);
       }
     }
   }
 
   /**
-   * One application server: its database handle (own buffer pool, client id and background
-   * checkpoints) over the run's services, decorated, outermost first, with its own interaction
-   * attribution and lock-refusal count, the run's meter and the latency of the run's profile
-   * (switched off for the drain: see {@link LatencySwitch}).
+   * Loads the bookstore of {@code s} into {@code raw} (a template's cloud, {@link LoadTemplates})
+   * through a handle decorated as a run's, so that the load's time and cost are a run's.
    */
-  private record ClientHandle(
-      Database db,
-      InteractionAttribution attribution,
-      LockRefusals refusals,
-      LatencySwitch latency,
-      AppliedRecords records) {}
-
-  private ClientHandle openClient(
-      CloudServices raw,
-      int k,
-      String runId,
-      RunSettings s,
-      CloudMeter meter,
-      SystemScheduler scheduler) {
-    InteractionAttribution attribution = new InteractionAttribution();
-    LockRefusals refusals = new LockRefusals();
-    String databaseUri = "tpcw/" + runId;
-    AppliedRecords records = new AppliedRecords(new PuQueues(databaseUri).prefix());
-    List<CallInterceptor> interceptors =
-        new ArrayList<>(List.of(attribution, refusals, records, new MeteringInterceptor(meter)));
-    LatencySwitch latency =
-        new LatencySwitch(
-            plan.target.simulatesLatency() && !s.latencyProfile().equals("none")
-                ? new LatencyInterceptor(LatencyProfiles.byName(s.latencyProfile()), scheduler)
-                : null);
-    interceptors.add(latency);
-    CloudServices services = Decorators.wrap(raw, interceptors.toArray(new CallInterceptor[0]));
-    DatabaseConfig.Builder builder =
-        BookstoreSchema.configure(DatabaseConfig.builder(services, databaseUri))
-            .protocol(s.protocol())
-            .pageSize(s.pageSize())
-            .ttl(s.ttl())
-            .clientId("tpcw-" + runId + (k == 0 ? "" : k < 0 ? "-audit" : "-c" + k));
-    if (s.protocol().accepts(ProtocolOption.CHECKPOINTS)) {
-      builder.checkpointInterval(s.checkpointInterval()).checkpointSeed(s.seed() + k);
-    }
-    return new ClientHandle(
-        Database.open(builder.build()), attribution, refusals, latency, records);
-  }
-
-  private static void closeAll(List<ClientHandle> clients) {
-    RuntimeException failure = null;
-    for (int k = clients.size() - 1; k >= 0; k--) {
-      try {
-        clients.get(k).db().close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
+  private LoadSummary loadTemplate(
+      CloudServices raw, Scale scale, RunSettings s, SystemScheduler scheduler) {
+    CloudMeter meter = new CloudMeter();
+    ClientHandle loader =
+        ClientHandle.open(
+            CloudTarget.inProcess(),
+            raw,
+            LoadTemplates.DATABASE_URI,
+            0,
+            "template",
+            s,
+            meter,
+            scheduler);
+    try {
+      return load(loader.db(), scale, s, meter);
+    } finally {
+      loader.db().close();
     }
   }
 
@@ -298,6 +338,7 @@ public final class TpcwHarness {
    */
   private RunResult measure(
       String label,
+      int repeat,
       List<ClientHandle> clients,
       Scale scale,
       RunSettings s,
@@ -312,6 +353,10 @@ public final class TpcwHarness {
     AtomicLongArray recordsAtStart = new AtomicLongArray(n);
     AtomicLongArray recordsAtDrain = new AtomicLongArray(n);
     StalenessTracker tracker = new StalenessTracker();
+    // CPU split between library, harness and simulated cloud over the measurement interval.
+    CpuProfiler cpu = CpuProfiler.ofThisJvm();
+    AtomicReference<CpuProfiler.Totals> cpuAtStart = new AtomicReference<>();
+    AtomicReference<CpuProfiler.Totals> cpuAtEnd = new AtomicReference<>();
     List<Emulator.Client> emulated = new ArrayList<>();
     for (int k = 0; k < n; k++) {
       ClientHandle c = clients.get(k);
@@ -324,12 +369,18 @@ public final class TpcwHarness {
               bookstore,
               c.attribution(),
               () -> {
+                if (cpu != null) {
+                  cpuAtEnd.compareAndSet(null, cpu.totals());
+                }
                 clients.forEach(other -> other.latency().off());
                 recordsAtDrain.set(client, c.records().count());
                 drained.set(client, DrainPasses.run(c.db(), s.protocol(), c.records()));
               }));
     }
     Emulator.ClientsReport reports;
+    if (cpu != null) {
+      cpu.startSampling();
+    }
     try (Progress bar = Progress.open(plan.progressBars, "run", totalMillis / 1000, "s")) {
       Emulator.Builder emulator =
           Emulator.builder()
@@ -337,6 +388,7 @@ public final class TpcwHarness {
               .mix(s.mix())
               .warmUp(s.warmUp())
               .measure(s.measure())
+              .windows(Windows.count(s))
               .thinkTimeMean(s.thinkTimeMean())
               .endUserRoundTrip(s.endUserRoundTrip())
               .seed(s.seed())
@@ -344,6 +396,9 @@ public final class TpcwHarness {
               .progress(
                   f -> {
                     if (f >= measureStarts) {
+                      if (cpu != null) {
+                        cpuAtStart.compareAndSet(null, cpu.totals());
+                      }
                       for (int k = 0; k < n; k++) {
                         if (atMeasureStart.compareAndSet(k, null, clients.get(k).db().stats())) {
                           recordsAtStart.set(k, clients.get(k).records().count());
@@ -356,6 +411,10 @@ public final class TpcwHarness {
         emulator.interactionsPerBrowser(plan.interactionsPerEb);
       }
       reports = emulator.build().runClients(emulated);
+    } finally {
+      if (cpu != null) {
+        cpu.close();
+      }
     }
     EmulatorReport report = reports.total();
     StockAudit audit =
@@ -386,7 +445,8 @@ public final class TpcwHarness {
       }
       EmulatorReport own = reports.perClient().get(k);
       perClient.add(
-          new ClientResult(k, own.wips(), own.total(), own.update(), run, failed, refused));
+          new ClientResult(
+              k, own.interactionsPerSecond(), own.total(), own.update(), run, failed, refused));
     }
     RunResult result =
         new RunResult(
@@ -397,7 +457,7 @@ public final class TpcwHarness {
             report.read(),
             report.update(),
             report.total(),
-            report.wips(),
+            report.interactionsPerSecond(),
             report.measuredSeconds(),
             fetches == 0 ? 0 : (double) hits / fetches,
             checkpoints,
@@ -416,15 +476,24 @@ public final class TpcwHarness {
             new OwnReads(
                 tracker.ownReadsChecked(),
                 tracker.ownStaleReads(),
-                tracker.maxOwnStalenessMillis()));
+                tracker.maxOwnStalenessMillis()),
+            repeat,
+            reports.windows(),
+            cpu == null || cpuAtStart.get() == null || cpuAtEnd.get() == null
+                ? CpuProfile.NONE
+                : CpuProfiler.between(
+                    cpuAtStart.get(),
+                    cpuAtEnd.get(),
+                    report.total().count() + report.total().errors()));
     out.printf(
         Locale.ROOT,
-        "  %,d interactions (%,d errors), %.1f WIPS, avg %.1f ms,"
+        "  %,d interactions (%,d errors), %.1f %s, avg %.1f ms,"
             + " update avg %.1f ms, %.4f m$/WI (2008, machines included); lost updates: %,d"
             + " item (stock), %,d customer%n",
         result.total().count(),
         result.total().errors(),
-        result.wips(),
+        result.interactionsPerSecond(),
+        WipsRules.rateName(WipsRules.of(result)),
         result.total().meanMillis(),
         result.update().meanMillis(),
         CostPerWi.of(result.total(), result.serverCost()).total2008(),
@@ -445,10 +514,10 @@ public final class TpcwHarness {
     for (ClientResult c : result.clients()) {
       out.printf(
           Locale.ROOT,
-          "  client %d: %.1f WIPS, avg %.1f ms, update avg %.1f ms, %.4f"
+          "  client %d: %.1f interactions/s, avg %.1f ms, update avg %.1f ms, %.4f"
               + " m$/WI (2008), %,d checkpoints, %,d lock refusals%n",
           c.index(),
-          c.wips(),
+          c.interactionsPerSecond(),
           c.total().meanMillis(),
           c.update().meanMillis(),
           CostPerWi.of(c.total(), result.serverCost()).total2008(),

@@ -26,14 +26,16 @@ final class BrowserTally {
   private final Counts[] measured = new Counts[Slots.COUNT];
   private final List<String> errorSamples = new ArrayList<>();
   private final ResponseTimes responseTimes;
+  private final WindowCounts windows;
   private final byte[] batchSlots = new byte[BATCH];
   private final long[] batchMicros = new long[BATCH];
   private int batched;
   private long warmUpInteractions;
   private volatile long interactionsDone;
 
-  BrowserTally(ResponseTimes responseTimes) {
+  BrowserTally(ResponseTimes responseTimes, int windows) {
     this.responseTimes = responseTimes;
+    this.windows = new WindowCounts(windows);
     for (int i = 0; i < measured.length; i++) {
       measured[i] = new Counts();
     }
@@ -43,6 +45,7 @@ final class BrowserTally {
    * Records one interaction.
    *
    * @param inMeasurement whether it started in the measurement interval
+   * @param window the window of the interval it started in (see {@link RunControl#windowAt})
    * @param responseNanos its response time (server time plus the end-user round trip)
    * @param outcome what it did, or null when it failed
    * @param failure why it failed, or null
@@ -50,6 +53,7 @@ final class BrowserTally {
   synchronized void record(
       Interaction wi,
       boolean inMeasurement,
+      int window,
       long responseNanos,
       InteractionOutcome outcome,
       Throwable failure) {
@@ -69,6 +73,7 @@ final class BrowserTally {
     }
     if (failure != null) {
       measured[Slots.failed(wi)].errors++;
+      windows.errors[window]++;
       return;
     }
     int slot = Slots.of(wi, outcome.wrote());
@@ -76,6 +81,7 @@ final class BrowserTally {
     c.completed++;
     long micros = Math.max(0, (responseNanos + 500) / 1000);
     c.sumMicros += micros;
+    windows.completed(window, micros, outcome.wrote(), outcome.recordsWritten());
     batchSlots[batched] = (byte) slot;
     batchMicros[batched] = micros;
     if (++batched == BATCH) {
@@ -112,6 +118,11 @@ final class BrowserTally {
     }
     samples.addAll(errorSamples);
     return warmUpInteractions;
+  }
+
+  /** Adds this browser's counts per window of the measurement interval to {@code into}. */
+  synchronized void mergeWindowsInto(WindowCounts into) {
+    into.add(windows);
   }
 
   /** Adds the buffered response times to the shared histograms now. */

@@ -92,7 +92,7 @@ final class EmulatedBrowser implements Runnable {
     this.endUserRoundTripNanos = endUserRoundTripNanos;
     this.interactionLimit = interactionLimit;
     this.finished = finished;
-    this.tally = new BrowserTally(responseTimes);
+    this.tally = new BrowserTally(responseTimes, control.windows());
   }
 
   /** Starts the browser's thread (a daemon platform thread). */
@@ -160,7 +160,8 @@ final class EmulatedBrowser implements Runnable {
                 : outcome != null && outcome.wrote() ? Ending.WROTE : Ending.READ_ONLY);
       }
       long responseNanos = control.now() - start + endUserRoundTripNanos;
-      tally.record(page, measured, responseNanos, outcome, failure);
+      tally.record(
+          page, measured, measured ? control.windowAt(start) : 0, responseNanos, outcome, failure);
       done++;
       if (failure != null) {
         newSessionAtNextPage = true;

@@ -57,6 +57,7 @@ public final class Emulator {
   private final Mix mix;
   private final long warmUpNanos;
   private final long measureNanos;
+  private final int windows;
   private final long thinkTimeMeanNanos;
   private final long endUserRoundTripNanos;
   private final long sessionMeanNanos;
@@ -78,6 +79,7 @@ public final class Emulator {
     this.mix = b.mix;
     this.warmUpNanos = b.warmUpNanos;
     this.measureNanos = b.measureNanos;
+    this.windows = b.windows;
     this.thinkTimeMeanNanos = b.thinkTimeMeanNanos;
     this.endUserRoundTripNanos = b.endUserRoundTripNanos;
     this.sessionMeanNanos = b.sessionMeanNanos;
@@ -161,15 +163,20 @@ public final class Emulator {
    *
    * @param total every browser of every client, the usage of all clients' handles together
    * @param perClient each client's browsers and its handle's usage, in the order given
+   * @param windows the measurement interval's {@linkplain Builder#windows windows}, all clients
+   *     together, in order
    */
-  public record ClientsReport(EmulatorReport total, List<EmulatorReport> perClient) {}
+  public record ClientsReport(
+      EmulatorReport total, List<EmulatorReport> perClient, List<WindowStats> windows) {}
 
   private ClientsReport runOnce(List<Client> clients) {
     List<InteractionAttribution> attributions = clients.stream().map(Client::attribution).toList();
     List<InteractionAttribution.Usage> before =
         attributions.stream().map(InteractionAttribution::snapshot).toList();
     long start = nanoTime.getAsLong();
-    RunControl control = new RunControl(nanoTime, attributions, start, warmUpNanos, measureNanos);
+    RunControl control =
+        new RunControl(nanoTime, attributions, start, warmUpNanos, measureNanos, windows);
+    List<InteractionAttribution.Usage> boundaries = new ArrayList<>();
     for (InteractionAttribution a : attributions) {
       a.beginRun(warmUpNanos > 0 ? InteractionAttribution.WARM_UP : InteractionAttribution.MEASURE);
     }
@@ -196,8 +203,11 @@ public final class Emulator {
           finished.countDown(); // never started: nothing to wait for
         }
       }
-      interrupted = awaitEnd(control, finished, browsers);
+      interrupted = awaitEnd(control, finished, browsers, attributions, boundaries);
     } finally {
+      while (boundaries.size() <= windows) {
+        boundaries.add(usage(attributions)); // the run ended early: the rest are empty
+      }
       control.stop();
       browsers.forEach(EmulatedBrowser::wakeToStop);
       interrupted |= awaitQuietly(finished, stopTimeoutNanos);
@@ -230,11 +240,35 @@ public final class Emulator {
     }
     EmulatorReport total =
         clients.size() == 1 ? perClient.get(0) : report(control, browsers, allTimes, all);
+    WindowCounts windowCounts = new WindowCounts(windows);
+    browsers.forEach(b -> b.tally().mergeWindowsInto(windowCounts));
+    double[] seconds = new double[windows];
+    for (int w = 0; w < windows; w++) {
+      seconds[w] = (control.windowStart(w + 1) - control.windowStart(w)) / 1e9;
+    }
+    List<InteractionAttribution.Usage> fromStart = new ArrayList<>();
+    InteractionAttribution.Usage runStart = sum(before);
+    boundaries.forEach(u -> fromStart.add(u.minus(runStart)));
+    List<WindowStats> windowStats =
+        WindowStats.of(windowCounts, fromStart, all, seconds, paperPrices, todayPrices);
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
     progress.accept(1.0);
-    return new ClientsReport(total, List.copyOf(perClient));
+    return new ClientsReport(total, List.copyOf(perClient), windowStats);
+  }
+
+  /** The usage of every client's attribution now, together. */
+  private static InteractionAttribution.Usage usage(List<InteractionAttribution> attributions) {
+    return sum(attributions.stream().map(InteractionAttribution::snapshot).toList());
+  }
+
+  private static InteractionAttribution.Usage sum(List<InteractionAttribution.Usage> usages) {
+    InteractionAttribution.Usage all = usages.get(0);
+    for (int k = 1; k < usages.size(); k++) {
+      all = all.plus(usages.get(k));
+    }
+    return all;
   }
 
   private List<EmulatedBrowser> browsers(
@@ -274,20 +308,32 @@ public final class Emulator {
 
   /**
    * Waits until the run's end on the emulator's clock or until every browser has stopped,
-   * reporting progress and moving the background phase at the boundaries. True if interrupted.
+   * reporting progress, moving the background phase at the boundaries and adding the usage of
+   * every attribution to {@code boundaries} when it passes the start of each window of the
+   * measurement interval and its end. True if interrupted.
    */
   private boolean awaitEnd(
-      RunControl control, CountDownLatch finished, List<EmulatedBrowser> browsers) {
+      RunControl control,
+      CountDownLatch finished,
+      List<EmulatedBrowser> browsers,
+      List<InteractionAttribution> attributions,
+      List<InteractionAttribution.Usage> boundaries) {
     try {
       while (true) {
         long now = nanoTime.getAsLong();
         control.phaseAt(now);
         long elapsed = control.elapsed(now);
+        while (boundaries.size() <= windows && elapsed >= control.windowStart(boundaries.size())) {
+          boundaries.add(usage(attributions));
+        }
         progress.accept(fraction(control, elapsed, browsers));
         if (elapsed >= control.measureEnd()) {
           return false;
         }
-        long boundary = elapsed < control.warmUpEnd() ? control.warmUpEnd() : control.measureEnd();
+        long boundary =
+            elapsed < control.warmUpEnd()
+                ? control.warmUpEnd()
+                : control.windowStart(boundaries.size());
         long slice =
             Math.max(MIN_SLICE_NANOS, Math.min(PROGRESS_INTERVAL_NANOS, boundary - elapsed));
         if (finished.await(slice, TimeUnit.NANOSECONDS)) {
@@ -381,6 +427,7 @@ public final class Emulator {
     private Mix mix = Mix.SHOPPING;
     private long warmUpNanos = Duration.ofSeconds(5).toNanos();
     private long measureNanos = Duration.ofSeconds(25).toNanos();
+    private int windows = 1;
     private long thinkTimeMeanNanos = 0;
     private long endUserRoundTripNanos = 0;
     private long sessionMeanNanos = Duration.ofMinutes(15).toNanos();
@@ -464,6 +511,19 @@ public final class Emulator {
      */
     public Builder sessionThinkTimeMean(Duration mean) {
       this.sessionThinkTimeMeanNanos = nanos("sessionThinkTimeMean", mean, true);
+      return this;
+    }
+
+    /**
+     * Equal windows the measurement interval is split into, 1 to 100 (default 1): the report gives
+     * each window's throughput, response time and cost ({@link ClientsReport#windows}), which show
+     * how much the figures vary within the run.
+     */
+    public Builder windows(int windows) {
+      if (windows < 1 || windows > 100) {
+        throw new IllegalArgumentException("windows must be between 1 and 100, not " + windows);
+      }
+      this.windows = windows;
       return this;
     }
 

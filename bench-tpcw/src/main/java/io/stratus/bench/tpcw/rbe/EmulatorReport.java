@@ -137,7 +137,7 @@ public final class EmulatorReport {
   }
 
   /** Web interactions per second: completed measured interactions / {@link #measuredSeconds()}. */
-  public double wips() {
+  public double interactionsPerSecond() {
     return measuredSeconds > 0 ? total.count() / measuredSeconds : 0;
   }
 
@@ -242,11 +242,11 @@ public final class EmulatorReport {
   public String toString() {
     return String.format(
         java.util.Locale.ROOT,
-        "EmulatorReport[%s, %d EBs, %.1f s, %.1f WIPS, total %s]",
+        "EmulatorReport[%s, %d EBs, %.1f s, %.1f interactions/s, total %s]",
         mix.id(),
         ebs,
         measuredSeconds,
-        wips(),
+        interactionsPerSecond(),
         total);
   }
 

@@ -27,6 +27,9 @@ final class RunControl {
   /** Measurement end, as nanoseconds after the start. */
   private final long measureEnd;
 
+  /** Windows the measurement interval is split into (at least one). */
+  private final int windows;
+
   private volatile boolean stopping;
 
   RunControl(
@@ -34,12 +37,17 @@ final class RunControl {
       List<InteractionAttribution> attributions,
       long startNanos,
       long warmUpNanos,
-      long measureNanos) {
+      long measureNanos,
+      int windows) {
+    if (windows < 1) {
+      throw new IllegalArgumentException("windows must be positive, not " + windows);
+    }
     this.nanoTime = nanoTime;
     this.attributions = List.copyOf(attributions);
     this.startNanos = startNanos;
     this.warmUpEnd = warmUpNanos;
     this.measureEnd = saturatedAdd(warmUpEnd, measureNanos);
+    this.windows = windows;
   }
 
   long now() {
@@ -63,6 +71,35 @@ final class RunControl {
   /** When the measurement interval ends, in nanoseconds after the start. */
   long measureEnd() {
     return measureEnd;
+  }
+
+  /** Windows the measurement interval is split into. */
+  int windows() {
+    return windows;
+  }
+
+  /**
+   * When window {@code w} of the measurement interval starts, in nanoseconds after the start;
+   * {@code w == windows()} gives the interval's end. The windows are equally long.
+   */
+  long windowStart(int w) {
+    if (w >= windows) {
+      return measureEnd;
+    }
+    return warmUpEnd + (long) ((double) (measureEnd - warmUpEnd) * w / windows);
+  }
+
+  /**
+   * The window of an interaction of the measurement interval starting at {@code nanos}, a reading
+   * of the clock: 0 to {@code windows() - 1}.
+   */
+  int windowAt(long nanos) {
+    long elapsed = elapsed(nanos);
+    int w = 0;
+    while (w < windows - 1 && elapsed >= windowStart(w + 1)) {
+      w++;
+    }
+    return w;
   }
 
   /**

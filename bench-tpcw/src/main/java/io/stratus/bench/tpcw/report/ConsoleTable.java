@@ -92,7 +92,8 @@ final class ConsoleTable {
     blank();
     add(
         "Summary (ms; m$ per WI under 2008 and 2026 prices, requests and machines; bg share: the"
-            + " background work's part of the 2008 cost)");
+            + " background work's part of the 2008 cost;");
+    add("  WI/s: interactions per second of a closed loop, TPC-W's WIPS only under its rules)");
     addAll(Tables.summary(view).fixedWidth(INDENT));
     blank();
     add(
@@ -108,10 +109,12 @@ final class ConsoleTable {
       add(
           "Comparison against naive (or the first run)"
               + (view.isProtocolSweep() ? "" : " at the same " + view.parameter())
-              + " (ms; m$ per WI)");
-      addAll(Tables.comparison(view, TIMES).fixedWidth(INDENT));
+              + " (in brackets: the ratio's lowest and highest");
+      add("  over every pair of a window of the one run and a window of the other)");
+      addAll(Tables.comparison(view, TIMES, false).fixedWidth(INDENT));
       for (String h : headlines) {
-        // A headline of two long run names would be cut: it wraps between its parts instead.
+        // With their spreads and the requests-only ratios the headlines outgrow a line (and two
+        // long run names would be cut): they wrap between their parts.
         addAll(
             Tables.wrap(List.of(h.split("; ")), INDENT, INDENT + "  ", "; ", Tables.CONSOLE_WIDTH));
       }

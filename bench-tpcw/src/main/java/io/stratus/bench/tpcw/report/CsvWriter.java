@@ -8,6 +8,7 @@ import io.stratus.bench.tpcw.harness.OwnReads;
 import io.stratus.bench.tpcw.harness.RunResult;
 import io.stratus.bench.tpcw.harness.RunSettings;
 import io.stratus.bench.tpcw.harness.ServerCost;
+import io.stratus.bench.tpcw.harness.WipsRules;
 import io.stratus.bench.tpcw.rbe.MixCompliance;
 import io.stratus.bench.tpcw.workload.ResponseStats;
 import java.io.IOException;
@@ -62,7 +63,8 @@ final class CsvWriter {
           "think_time_mean_ms",
           "end_user_round_trip_ms",
           "seed",
-          "wips",
+          "interactions_per_second",
+          "wips_rules_met",
           "measured_seconds",
           "buffer_pool_hit_rate",
           "checkpoints_run",
@@ -233,7 +235,8 @@ final class CsvWriter {
                 millis(s.thinkTimeMean()),
                 millis(s.endUserRoundTrip()),
                 Long.toString(s.seed()),
-                number(run.wips()),
+                number(run.interactionsPerSecond()),
+                Boolean.toString(WipsRules.of(run).met()),
                 number(run.measuredSeconds()),
                 number(run.bufferPoolHitRate()),
                 Long.toString(run.checkpointsRun()),

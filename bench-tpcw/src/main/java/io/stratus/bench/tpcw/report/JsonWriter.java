@@ -3,13 +3,16 @@ package io.stratus.bench.tpcw.report;
 import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.harness.ClientResult;
 import io.stratus.bench.tpcw.harness.CostPerWi;
+import io.stratus.bench.tpcw.harness.CpuProfile;
 import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
 import io.stratus.bench.tpcw.harness.OwnReads;
 import io.stratus.bench.tpcw.harness.RunResult;
 import io.stratus.bench.tpcw.harness.RunSettings;
 import io.stratus.bench.tpcw.harness.ServerCost;
+import io.stratus.bench.tpcw.harness.WipsRules;
 import io.stratus.bench.tpcw.rbe.MixCompliance;
+import io.stratus.bench.tpcw.rbe.WindowStats;
 import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.ResponseStats;
 import java.io.IOException;
@@ -82,7 +85,11 @@ final class JsonWriter {
     stats(j, SweepView.update(r), null, m);
     j.name("total");
     stats(j, SweepView.total(r), null, m);
-    j.name("wips").value(r.wips());
+    j.name("interactionsPerSecond").value(r.interactionsPerSecond());
+    wipsRules(j, WipsRules.of(r));
+    j.name("repeat").value(r.repeat());
+    windows(j, r.windows());
+    cpu(j, r.cpu());
     j.name("measuredSeconds").value(r.measuredSeconds());
     j.name("bufferPoolHitRate").value(r.bufferPoolHitRate());
     j.name("checkpointsRun").value(r.checkpointsRun());
@@ -139,7 +146,7 @@ final class JsonWriter {
     for (ClientResult c : r.clients() == null ? List.<ClientResult>of() : r.clients()) {
       j.beginObject();
       j.name("index").value(c.index());
-      j.name("wips").value(c.wips());
+      j.name("interactionsPerSecond").value(c.interactionsPerSecond());
       j.name("total");
       stats(j, c.total(), null, m);
       j.name("update");
@@ -212,6 +219,60 @@ final class JsonWriter {
     j.name("itemTableRequests").value(load.itemRequests());
     j.name("itemTableMilliDollars2008").value(load.itemMilliDollars2008());
     j.name("itemTableMilliDollars2026").value(load.itemMilliDollars2026());
+    j.endObject();
+  }
+
+  /** The WIPS rules checked on a run ({@link WipsRules}): met or not, each with its finding. */
+  private static void wipsRules(Json j, WipsRules.Verdict verdict) {
+    j.name("wipsRules").beginObject();
+    j.name("met").value(verdict.met());
+    j.name("checks").beginArray();
+    for (WipsRules.Check c : verdict.checks()) {
+      j.beginObject();
+      j.name("name").value(c.name());
+      j.name("met").value(c.met());
+      j.name("detail").value(c.detail());
+      j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+  }
+
+  /**
+   * The measurement interval's windows, in order; their costs are the requests' alone (the
+   * machines' rent is the same every second).
+   */
+  private static void windows(Json j, List<WindowStats> windows) {
+    j.name("windows").beginArray();
+    for (WindowStats w : windows) {
+      j.beginObject();
+      j.name("seconds").value(w.seconds());
+      j.name("completed").value(w.completed());
+      j.name("errors").value(w.errors());
+      j.name("interactionsPerSecond").value(w.interactionsPerSecond());
+      j.name("meanMillis").value(w.meanMillis());
+      j.name("updates").value(w.updates());
+      j.name("updateMeanMillis").value(w.updateMeanMillis());
+      j.name("requestMilliDollarsPerWi2008").value(w.milliDollars2008());
+      j.name("requestMilliDollarsPerWi2026").value(w.milliDollars2026());
+      j.endObject();
+    }
+    j.endArray();
+  }
+
+  /** Where the interval's CPU went, in microseconds per interaction. */
+  private static void cpu(Json j, CpuProfile c) {
+    j.name("cpuMicrosPerWi").beginObject();
+    j.name("libraryForeground").value(c.libraryForeground());
+    j.name("libraryBackground").value(c.libraryBackground());
+    j.name("harness").value(c.harness());
+    j.name("simulatedCloud").value(c.cloud());
+    j.name("otherThreads").value(c.other());
+    j.name("process").value(c.process());
+    j.name("garbageCollection").value(c.garbageCollection());
+    j.name("compilation").value(c.compilation());
+    j.name("sampling").value(c.sampling());
+    j.name("samples").value(c.samples());
     j.endObject();
   }
 

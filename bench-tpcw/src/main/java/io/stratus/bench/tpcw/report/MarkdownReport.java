@@ -118,6 +118,12 @@ final class MarkdownReport {
 
   private void summary() {
     section("Summary");
+    add(
+        "WI/s: completed interactions per second of a closed loop (each browser sends its next"
+            + " request when the last is answered); it is TPC-W's WIPS only when the run follows"
+            + " the specification's rules (think time, steady state, 90th-percentile limits), which"
+            + " each run's facts check.");
+    blank();
     table(Tables.summary(view));
     add(
         "Cost per WI and its parts, and per record written by the interactions that wrote (the"
@@ -134,9 +140,12 @@ final class MarkdownReport {
             + (view.isProtocolSweep()
                 ? ""
                 : " at the same " + TextTable.escapeMarkdown(view.parameter()))
-            + ": update-interaction and overall average response time, and cost per WI.");
+            + ": update-interaction and overall average response time, and cost per WI (requests and"
+            + " machines; the headlines give the requests alone beside it). In brackets each ratio's spread: its lowest and highest over every pair of a window"
+            + " of the one run and a window of the other (the runs' measurement intervals are"
+            + " split into equal windows of one TTL or checkpoint interval each).");
     blank();
-    table(Tables.comparison(view, TIMES));
+    table(Tables.comparison(view, TIMES, true));
     blank();
     for (String h : headlines) {
       add("- " + TextTable.escapeMarkdown(h));

@@ -47,7 +47,7 @@ final class Numbers {
     return Long.toString(n);
   }
 
-  /** Fixed decimals, for values with a natural precision (WIPS, seconds). */
+  /** Fixed decimals, for values with a natural precision (rates, seconds). */
   static String fixed(double v, int decimals) {
     if (!Double.isFinite(v)) {
       return NONE;

@@ -245,15 +245,24 @@ final class SweepView {
   }
 
   /**
-   * The run this run is compared against: naive with the same label if the sweep has one, else
-   * the first run with the same label, else (a single protocol swept over a parameter) the first
-   * run of the sweep. Equal to {@code i} for the baseline itself.
+   * The run this run is compared against, among the runs of the same repeat: naive with the same
+   * label if the sweep has one, else the first run with the same label, else (a single protocol
+   * swept over a parameter) the first run of the sweep. Equal to {@code i} for the baseline
+   * itself.
    */
   int baseline(int i) {
     String label = run(i).label();
+    int repeat = run(i).repeat();
+    int firstOfRepeat = -1;
     int firstSameLabel = -1;
     int sameLabel = 0;
     for (int j = 0; j < size(); j++) {
+      if (run(j).repeat() != repeat) {
+        continue;
+      }
+      if (firstOfRepeat < 0) {
+        firstOfRepeat = j;
+      }
       if (Objects.equals(run(j).label(), label)) {
         sameLabel++;
         if (firstSameLabel < 0) {
@@ -264,7 +273,7 @@ final class SweepView {
         }
       }
     }
-    return sameLabel > 1 ? firstSameLabel : 0;
+    return sameLabel > 1 ? firstSameLabel : firstOfRepeat;
   }
 
   /**

@@ -3,18 +3,23 @@ package io.stratus.bench.tpcw.report;
 import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.harness.ClientResult;
 import io.stratus.bench.tpcw.harness.CostPerWi;
+import io.stratus.bench.tpcw.harness.CpuProfile;
 import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
 import io.stratus.bench.tpcw.harness.OwnReads;
 import io.stratus.bench.tpcw.harness.RunResult;
 import io.stratus.bench.tpcw.harness.ServerCost;
+import io.stratus.bench.tpcw.harness.WipsRules;
 import io.stratus.bench.tpcw.rbe.MixCompliance;
+import io.stratus.bench.tpcw.rbe.WindowStats;
 import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.ResponseStats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleBiFunction;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -119,12 +124,18 @@ final class Tables {
   }
 
   /**
-   * The run-level facts under a detail table, as short "name value" segments (WIPS, hit rate,
-   * checkpoints, background work, errors) for the caller to join and wrap.
+   * The run-level facts under a detail table, as short "name value" segments (the rate and
+   * whether it is TPC-W's WIPS, hit rate, checkpoints, background work, errors) for the caller to
+   * join and wrap.
    */
   static List<String> runFacts(RunResult run) {
     List<String> facts = new ArrayList<>();
-    facts.add("WIPS " + Numbers.fixed(run.wips(), 2));
+    WipsRules.Verdict wips = WipsRules.of(run);
+    facts.add(Numbers.fixed(run.interactionsPerSecond(), 2) + " " + WipsRules.rateName(wips));
+    WipsRules.Check p90 = wips.check("90th percentiles");
+    facts.add(
+        "90th percentiles "
+            + (p90.met() ? "within TPC-W's limits" : "over TPC-W's limits: " + p90.detail()));
     facts.add("measured " + Numbers.fixed(run.measuredSeconds(), 1) + " s");
     facts.add("buffer-pool hit rate " + Numbers.percent(run.bufferPoolHitRate()));
     facts.add("checkpoints " + run.checkpointsRun() + " (" + run.checkpointsFailed() + " failed)");
@@ -192,6 +203,29 @@ final class Tables {
                     : Double.NaN)
             + " per s)");
     facts.add("lock refusals " + run.lockRefusals());
+    CpuProfile cpu = run.cpu();
+    if (cpu != null && cpu.samples() > 0) {
+      facts.add(
+          "CPU per WI: Stratus "
+              + Numbers.fixed(cpu.library(), 0)
+              + " us ("
+              + Numbers.fixed(cpu.libraryForeground(), 0)
+              + " on the browsers' threads), harness "
+              + Numbers.fixed(cpu.harness(), 0)
+              + " us, simulated cloud "
+              + Numbers.fixed(cpu.cloud(), 0)
+              + " us, other threads "
+              + Numbers.fixed(cpu.other(), 0)
+              + " us; process "
+              + Numbers.fixed(cpu.process(), 0)
+              + " us (GC "
+              + Numbers.fixed(cpu.garbageCollection(), 0)
+              + " us, JIT "
+              + Numbers.fixed(cpu.compilation(), 0)
+              + " us, sampling "
+              + Numbers.fixed(cpu.sampling(), 0)
+              + " us)");
+    }
     facts.add(
         "lost updates "
             + run.lostItemUpdates()
@@ -247,7 +281,7 @@ final class Tables {
             .left("client", 8)
             .right("WIs")
             .right("err")
-            .right("WIPS")
+            .right("WI/s")
             .right("avg ms")
             .right("upd ms")
             .right("req/WI")
@@ -262,7 +296,7 @@ final class Tables {
           Integer.toString(c.index()),
           Numbers.count(all.count()),
           Numbers.count(all.errors()),
-          Numbers.fixed(c.wips(), 2),
+          Numbers.fixed(c.interactionsPerSecond(), 2),
           ms(any, all.meanMillis()),
           ms(c.update().count() > 0, c.update().meanMillis()),
           any ? Numbers.sig3(all.requestsPerInteraction()) : Numbers.NONE,
@@ -315,7 +349,7 @@ final class Tables {
             .left("run", RUN_NAME_WIDTH)
             .right("WIs")
             .right("err")
-            .right("WIPS")
+            .right("WI/s")
             .right("avg ms")
             .right("read ms")
             .right("upd ms")
@@ -332,7 +366,7 @@ final class Tables {
           view.name(i),
           Numbers.count(total.count()),
           Numbers.count(total.errors()),
-          Numbers.fixed(r.wips(), 2),
+          Numbers.fixed(r.interactionsPerSecond(), 2),
           ms(total.count() > 0, total.meanMillis()),
           ms(SweepView.read(r).count() > 0, SweepView.read(r).meanMillis()),
           ms(SweepView.update(r).count() > 0, SweepView.update(r).meanMillis()),
@@ -403,24 +437,94 @@ final class Tables {
   }
 
   /**
-   * Each run against its baseline ({@link SweepView#baseline}): update-interaction and overall
-   * response time, and cost per WI (requests and machines) under both price tables, with their
-   * ratios. Empty (no
-   * rows) when every run is its own baseline.
+   * A figure the comparison gives a ratio of: its value for a run, and its value and weight in
+   * the run's windows (for {@link Spread}).
    */
-  static TextTable comparison(SweepView view, String times) {
-    TextTable t =
-        new TextTable()
-            .left("run", RUN_NAME_WIDTH - 2)
-            .left("vs", BASELINE_NAME_WIDTH)
-            .right("upd ms")
-            .right("ratio")
-            .right("avg ms")
-            .right("ratio")
-            .right("m$/WI 2008")
-            .right("ratio")
-            .right("m$/WI 2026")
-            .right("ratio");
+  private record Measure(
+      ToDoubleFunction<RunResult> figure,
+      ToDoubleBiFunction<RunResult, WindowStats> window,
+      Predicate<WindowStats> counts) {}
+
+  private static final Measure UPDATE_TIME =
+      new Measure(
+          r -> meanOrNaN(SweepView.update(r)),
+          (r, w) -> w.updateMeanMillis(),
+          w -> w.updates() > 0);
+  private static final Measure AVERAGE_TIME =
+      new Measure(
+          r -> meanOrNaN(SweepView.total(r)), (r, w) -> w.meanMillis(), w -> w.completed() > 0);
+  private static final Measure COST_2008 =
+      new Measure(
+          SweepView::costPerWi2008,
+          (r, w) ->
+              w.milliDollars2008() + machinesPerWi(r, w, SweepView.machines(r).milliDollars2008()),
+          w -> w.completed() + w.errors() > 0);
+  private static final Measure COST_2026 =
+      new Measure(
+          SweepView::costPerWi2026,
+          (r, w) ->
+              w.milliDollars2026() + machinesPerWi(r, w, SweepView.machines(r).milliDollars2026()),
+          w -> w.completed() + w.errors() > 0);
+  private static final Measure REQUESTS_2008 =
+      new Measure(
+          SweepView::requestCostPerWi2008,
+          (r, w) -> w.milliDollars2008(),
+          w -> w.completed() + w.errors() > 0);
+  private static final Measure REQUESTS_2026 =
+      new Measure(
+          SweepView::requestCostPerWi2026,
+          (r, w) -> w.milliDollars2026(),
+          w -> w.completed() + w.errors() > 0);
+
+  /**
+   * The machines' rent over window {@code w} per interaction started in it: the run's rent ({@code
+   * milliDollars} over its interval) paid by the second, so that a window of fewer interactions
+   * pays more per interaction, as the run's cost per WI would.
+   */
+  private static double machinesPerWi(RunResult r, WindowStats w, double milliDollars) {
+    long attempts = w.completed() + w.errors();
+    return attempts == 0 || !(r.measuredSeconds() > 0)
+        ? 0
+        : milliDollars / r.measuredSeconds() * w.seconds() / attempts;
+  }
+
+  /**
+   * {@code r}'s figure over {@code base}'s as "0.76x (0.70-0.83)": the ratio and, when both runs
+   * have windows, its spread over them ({@link Spread}).
+   */
+  private static String ratio(RunResult r, RunResult base, Measure m, String times) {
+    double value = m.figure().applyAsDouble(r);
+    double baseline = m.figure().applyAsDouble(base);
+    String plain = Numbers.ratio(value, baseline, times);
+    Spread.Range range =
+        plain.equals(Numbers.NONE)
+            ? null
+            : Spread.ofRatio(
+                value,
+                baseline,
+                Spread.relative(r.windows(), w -> m.window().applyAsDouble(r, w), m.counts()),
+                Spread.relative(
+                    base.windows(), w -> m.window().applyAsDouble(base, w), m.counts()));
+    return range == null
+        ? plain
+        : plain + " (" + Numbers.fixed(range.min(), 2) + "-" + Numbers.fixed(range.max(), 2) + ")";
+  }
+
+  /**
+   * Each run against its baseline ({@link SweepView#baseline}): update-interaction and overall
+   * response time, and cost per WI (requests and machines) under both price tables, as ratios
+   * with their spread
+   * over the runs' windows; {@code wide} adds each run's own figures, which do not fit a console
+   * line (the summary above has them). Empty (no rows) when every run is its own baseline.
+   */
+  static TextTable comparison(SweepView view, String times, boolean wide) {
+    TextTable t = new TextTable().left("run", RUN_NAME_WIDTH - 2).left("vs", BASELINE_NAME_WIDTH);
+    for (String column : List.of("upd ms", "avg ms", "m$/WI 2008", "m$/WI 2026")) {
+      if (wide) {
+        t.right(column);
+      }
+      t.right(wide ? "ratio" : column.replace(" ms", " time") + " ratio");
+    }
     for (int i = 0; i < view.size(); i++) {
       int b = view.baseline(i);
       if (b == i) {
@@ -428,32 +532,22 @@ final class Tables {
       }
       RunResult r = view.run(i);
       RunResult base = view.run(b);
-      double upd = meanOrNaN(SweepView.update(r));
-      double updBase = meanOrNaN(SweepView.update(base));
-      double avg = meanOrNaN(SweepView.total(r));
-      double avgBase = meanOrNaN(SweepView.total(base));
-      double c08 = SweepView.costPerWi2008(r);
-      double c08Base = SweepView.costPerWi2008(base);
-      double c26 = SweepView.costPerWi2026(r);
-      double c26Base = SweepView.costPerWi2026(base);
-      t.row(
-          view.name(i),
-          view.name(b),
-          Numbers.sig3(upd),
-          Numbers.ratio(upd, updBase, times),
-          Numbers.sig3(avg),
-          Numbers.ratio(avg, avgBase, times),
-          Numbers.sig3(c08),
-          Numbers.ratio(c08, c08Base, times),
-          Numbers.sig3(c26),
-          Numbers.ratio(c26, c26Base, times));
+      List<String> cells = new ArrayList<>(List.of(view.name(i), view.name(b)));
+      for (Measure m : List.of(UPDATE_TIME, AVERAGE_TIME, COST_2008, COST_2026)) {
+        if (wide) {
+          cells.add(Numbers.sig3(m.figure().applyAsDouble(r)));
+        }
+        cells.add(ratio(r, base, m, times));
+      }
+      t.row(cells.toArray(new String[0]));
     }
     return t;
   }
 
   /**
-   * The comparison's headline per run: "atomic / naive cost = 3.10x (2008 prices), ...", the cost
-   * per WI with the machines, then the requests alone.
+   * The comparison's headline per run: "atomic / naive cost = 3.10x (2.90-3.30) (2008 prices),
+   * ...", the cost per WI with the machines, then the requests alone, each ratio with its spread
+   * when the runs have windows.
    */
   static List<String> comparisonHeadlines(SweepView view, String times) {
     List<String> lines = new ArrayList<>();
@@ -472,18 +566,15 @@ final class Tables {
               + " / "
               + view.name(b)
               + " cost = "
-              + Numbers.ratio(SweepView.costPerWi2008(r), SweepView.costPerWi2008(base), times)
+              + ratio(r, base, COST_2008, times)
               + " (2008 prices), "
-              + Numbers.ratio(SweepView.costPerWi2026(r), SweepView.costPerWi2026(base), times)
+              + ratio(r, base, COST_2026, times)
               + " (2026 prices); requests only "
-              + Numbers.ratio(
-                  SweepView.requestCostPerWi2008(r), SweepView.requestCostPerWi2008(base), times)
+              + ratio(r, base, REQUESTS_2008, times)
               + " / "
-              + Numbers.ratio(
-                  SweepView.requestCostPerWi2026(r), SweepView.requestCostPerWi2026(base), times)
+              + ratio(r, base, REQUESTS_2026, times)
               + "; update response time = "
-              + Numbers.ratio(
-                  meanOrNaN(SweepView.update(r)), meanOrNaN(SweepView.update(base)), times));
+              + ratio(r, base, UPDATE_TIME, times));
     }
     return lines;
   }

@@ -72,4 +72,19 @@ class PresetTest {
       assertThat(p.summary()).startsWith(p.name()).hasSizeLessThan(78).doesNotContain("%");
     }
   }
+
+  @Test
+  void theWipsPresetFollowsTheSpecificationsRulesForEveryDefaultProtocol() {
+    Preset wips = Preset.named("tpcw-wips");
+    assertThat(wips).isSameAs(Preset.TPCW_WIPS);
+    assertThat(Preset.names()).contains("tpcw-wips");
+    assertThat(Preset.all()).as("the papers' figures only").doesNotContain(wips);
+    assertThat(wips.options())
+        .containsEntry("--think-time", "7s")
+        .containsEntry("--ebs", "100")
+        .containsEntry("--warm-up", "2m")
+        .containsEntry("--duration", "10m");
+    assertThat(wips.runs()).isEqualTo(Defaults.PROTOCOLS.size());
+    assertThat(wips.summary()).startsWith("tpcw-wips").hasSizeLessThan(78);
+  }
 }

@@ -47,7 +47,7 @@ class EmulatorPhasesTest {
     assertThat(report.total().count()).isEqualTo(1000);
     assertThat(bookstore.sessions().get(0).log).hasSize(1100);
     assertThat(report.measuredSeconds()).isEqualTo(1.0);
-    assertThat(report.wips()).isEqualTo(1000.0);
+    assertThat(report.interactionsPerSecond()).isEqualTo(1000.0);
     assertThat(report.total().meanMillis()).isEqualTo(1.0);
     assertThat(report.total().p90Millis()).isEqualTo(1.0);
     assertThat(report.read().count() + report.update().count()).isEqualTo(1000);
@@ -78,7 +78,7 @@ class EmulatorPhasesTest {
     assertThat(report.warmUpInteractions()).isEqualTo(5);
     assertThat(report.total().count()).isEqualTo(500);
     assertThat(report.measuredSeconds()).isEqualTo(1.0);
-    assertThat(report.wips()).isEqualTo(500.0);
+    assertThat(report.interactionsPerSecond()).isEqualTo(500.0);
   }
 
   @Test
@@ -124,7 +124,7 @@ class EmulatorPhasesTest {
     // Which interactions fall in which phase depends on the machine's speed; the interval does not.
     assertThat(report.measuredSeconds()).isEqualTo(0.25);
     assertThat(report.total().count()).isPositive();
-    assertThat(report.wips()).isEqualTo(report.total().count() / 0.25);
+    assertThat(report.interactionsPerSecond()).isEqualTo(report.total().count() / 0.25);
   }
 
   @Test

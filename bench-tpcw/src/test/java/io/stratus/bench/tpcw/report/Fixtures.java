@@ -197,7 +197,7 @@ final class Fixtures {
               r.read(),
               r.update(),
               r.total(),
-              r.wips(),
+              r.interactionsPerSecond(),
               r.measuredSeconds(),
               r.bufferPoolHitRate(),
               r.checkpointsRun(),
