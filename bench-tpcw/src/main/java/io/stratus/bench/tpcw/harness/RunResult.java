@@ -90,62 +90,6 @@ public record RunResult(
     windows = List.copyOf(windows);
   }
 
-  /** A run measured once, without windows or CPU profile. */
-  public RunResult(
-      String label,
-      RunSettings settings,
-      LoadSummary load,
-      Map<Interaction, ResponseStats> perInteraction,
-      ResponseStats read,
-      ResponseStats update,
-      ResponseStats total,
-      double interactionsPerSecond,
-      double measuredSeconds,
-      double bufferPoolHitRate,
-      long checkpointsRun,
-      long checkpointsFailed,
-      long backgroundRequests,
-      double backgroundMilliDollars2008,
-      double backgroundMilliDollars2026,
-      List<String> errorSamples,
-      long lostItemUpdates,
-      long lostCustomerUpdates,
-      Drain drain,
-      ServerCost serverCost,
-      long lockRefusals,
-      List<ClientResult> clients,
-      StockAudit stockAudit,
-      OwnReads ownReads) {
-    this(
-        label,
-        settings,
-        load,
-        perInteraction,
-        read,
-        update,
-        total,
-        interactionsPerSecond,
-        measuredSeconds,
-        bufferPoolHitRate,
-        checkpointsRun,
-        checkpointsFailed,
-        backgroundRequests,
-        backgroundMilliDollars2008,
-        backgroundMilliDollars2026,
-        errorSamples,
-        lostItemUpdates,
-        lostCustomerUpdates,
-        drain,
-        serverCost,
-        lockRefusals,
-        clients,
-        stockAudit,
-        ownReads,
-        1,
-        List.of(),
-        CpuProfile.NONE);
-  }
-
   /**
    * Requests per record applied of the interval's own background work (the background without
    * the drain): the steady-state rate the drain is compared with; 0 when it applied no record.

@@ -2,6 +2,7 @@ package io.stratus.bench.tpcw.report;
 
 import io.stratus.bench.tpcw.bookstore.StockAudit;
 import io.stratus.bench.tpcw.harness.ClientResult;
+import io.stratus.bench.tpcw.harness.CpuProfile;
 import io.stratus.bench.tpcw.harness.Drain;
 import io.stratus.bench.tpcw.harness.LoadSummary;
 import io.stratus.bench.tpcw.harness.OwnReads;
@@ -141,7 +142,10 @@ final class Fixtures {
                 new ClientResult(0, 6.25, plain.total(), plain.update(), 2, 0, 3),
                 new ClientResult(1, 6.25, plain.total(), plain.update(), 1, 1, 1)),
             new StockAudit(1000, 3, 7, 2, 1),
-            new OwnReads(40, 2, 1500));
+            new OwnReads(40, 2, 1500),
+            1,
+            List.of(),
+            CpuProfile.NONE);
     RunResult empty =
         new RunResult(
             "atomic",
@@ -167,7 +171,10 @@ final class Fixtures {
             0,
             List.of(),
             null,
-            null);
+            null,
+            1,
+            List.of(),
+            CpuProfile.NONE);
     return new SweepResult("protocol", List.of(plain, awkward, empty));
   }
 
@@ -213,7 +220,10 @@ final class Fixtures {
               r.lockRefusals(),
               r.clients(),
               r.stockAudit(),
-              r.ownReads()));
+              r.ownReads(),
+              1,
+              List.of(),
+              CpuProfile.NONE));
     }
     return new SweepResult("protocol", runs);
   }
@@ -338,7 +348,10 @@ final class Fixtures {
         0,
         List.of(),
         new StockAudit(s.items(), 0, 0, 0, 0),
-        new OwnReads(100, p == ProtocolKind.NAIVE ? 0 : 3, 250));
+        new OwnReads(100, p == ProtocolKind.NAIVE ? 0 : 3, 250),
+        1,
+        List.of(),
+        CpuProfile.NONE);
   }
 
   private static ResponseStats stats(String label, long count, double ms, double m08) {
