@@ -506,7 +506,7 @@ final class FaultSoak {
    * every few commits while the clock moves on a little, and closes; it gives up after {@link
    * #LOADER_PATIENCE} failed commits in a row, as a loader process exits on errors. (Under the
    * isolating protocols a begin that waits for the commit counter to validate a commit id polls it
-   * for about two seconds of real time before it fails, and while the manual clock does not move
+   * for half a second of real time before it fails, and while the manual clock does not move
    * on the next begin waits as long: a loader that kept going took minutes of real time.) What it was told is judged
    * with the rest of the history: its acknowledged records must be there at the end.
    */

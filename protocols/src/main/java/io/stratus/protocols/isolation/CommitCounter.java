@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * The commit-id counter of the isolating protocols ({@code <databaseUri>/si/commits}) as one
@@ -37,27 +38,46 @@ import java.util.function.Consumer;
  * commit record was sent, so recovery has nothing to apply). A commit whose commit record may
  * have arrived but is not archived yet is never validated here; recovery archives it first.
  *
- * <p><b>Waits tolerate refused polls.</b> A wait (a begin whose snapshot must include a commit, a
- * serializable commit waiting for every earlier id) polls the counter up to {@link
- * #COUNTER_POLLS} times; a poll that fails transiently is one poll of that bound, not the end of
- * the wait. Only {@link #FAILED_POLLS_IN_A_ROW} failed polls in a row (the service is down, not
- * one call refused) end it with the last failure, which the caller's retries then back off from.
- * Where an earlier wait already gave up, later waits give up sooner ({@link
- * #POLLS_ON_A_KNOWN_STALL}).
+ * <p><b>Waits are bounded in real time and tolerate refused polls.</b> A wait (a begin whose
+ * snapshot must include a commit, a serializable commit waiting for every earlier id) polls the
+ * counter for at most {@link #WAIT_BUDGET} of real time, the polls {@link #FIRST_POLL_GAP} apart
+ * at first and then further apart, up to {@link #LONGEST_POLL_GAP}: what a wait waits for is
+ * another thread's or client's commit between taking its id and validating it, which takes a
+ * queue round trip or two in real time whatever the handle's clock says (on a manual clock the
+ * handle's time stands still), and a commit that has not validated its id after the budget has
+ * most likely stopped. A poll that fails transiently is polled again within the budget; only
+ * {@link #FAILED_POLLS_IN_A_ROW} failed polls in a row (the service is down, not one call refused)
+ * end the wait with the last failure, which the caller's retries then back off from. Where an
+ * earlier wait already gave up, later waits give up sooner ({@link #BUDGET_ON_A_KNOWN_STALL}).
  *
  * <p>Thread-safe.
  */
 final class CommitCounter {
   private static final System.Logger LOG = System.getLogger(CommitCounter.class.getName());
 
-  /** Polls of the counter while a snapshot or a validation waits for it. */
-  static final int COUNTER_POLLS = 2_000;
+  /**
+   * The real time a snapshot or a validation waits for the counter before it gives up: many times
+   * the round trips between a commit's increment and its validation (an archive put and a
+   * validation, 10-100 ms on AWS), so that only a stopped client's id outlasts it. A wait that
+   * gives up fails its begin or commit with a retryable timeout.
+   */
+  static final Duration WAIT_BUDGET = Duration.ofMillis(500);
 
   /**
-   * Polls of a wait while the counter stands where an earlier wait of this handle gave up ({@link
-   * CounterStall#known}): the stall is known to outlast a full wait.
+   * The real time a wait polls while the counter stands where an earlier wait of this handle gave
+   * up ({@link CounterStall#known}): the stall is known to outlast a full wait.
    */
-  static final int POLLS_ON_A_KNOWN_STALL = 50;
+  static final Duration BUDGET_ON_A_KNOWN_STALL = Duration.ofMillis(20);
+
+  /** The gap between the first polls of a wait: a commit in flight validates within milliseconds. */
+  static final Duration FIRST_POLL_GAP = Duration.ofMillis(1);
+
+  /**
+   * The longest gap between two polls of a wait, which doubles from {@link #FIRST_POLL_GAP}: a
+   * longer wait is for a slower commit, and polls every millisecond for half a second would be
+   * 500 requests to the counter service for one begin.
+   */
+  static final Duration LONGEST_POLL_GAP = Duration.ofMillis(8);
 
   /** Failed polls in a row that end a wait: the counter service is down rather than flaky. */
   static final int FAILED_POLLS_IN_A_ROW = 8;
@@ -73,9 +93,6 @@ final class CommitCounter {
    * they ask).
    */
   static final int VALIDATE_ATTEMPTS = 4;
-
-  /** The wait between two polls of the counter. */
-  private static final Duration POLL = Duration.ofMillis(1);
 
   /**
    * How the counter polls wait: they park for real. What they wait for is another request
@@ -127,12 +144,16 @@ final class CommitCounter {
   private final AtomicLong commitAttempts = new AtomicLong();
   private final Map<Long, Owed> owed = new ConcurrentHashMap<>();
 
+  /** Real time in nanoseconds, for the budget of a wait ({@link System#nanoTime} in use). */
+  private final LongSupplier nanoTime;
+
   /**
    * @param uri the counter's URI
    * @param pause how the retries of an increment or a validation wait
    * @param lease the counter's validation timeout: an id older than that is validated anyway
    * @param requestIdPrefix what makes this handle's request ids unique (at most 40 characters)
    * @param background runs work that need not hold up the caller
+   * @param nanoTime real time in nanoseconds, which bounds the waits ({@link #WAIT_BUDGET})
    */
   CommitCounter(
       CounterService counters,
@@ -142,7 +163,8 @@ final class CommitCounter {
       Duration lease,
       CounterStall stall,
       String requestIdPrefix,
-      Consumer<Runnable> background) {
+      Consumer<Runnable> background,
+      LongSupplier nanoTime) {
     this.counters = counters;
     this.idempotent = SupportsIdempotentIncrement.of(counters);
     this.uri = uri;
@@ -152,6 +174,7 @@ final class CommitCounter {
     this.stall = stall;
     this.requestIdPrefix = requestIdPrefix;
     this.background = background;
+    this.nanoTime = nanoTime;
   }
 
   // ---- taking ids ----
@@ -324,8 +347,8 @@ final class CommitCounter {
 
   /**
    * Polls until the highest validated id reaches {@code target}, and returns it: for at most
-   * {@link #COUNTER_POLLS} polls ({@link #POLLS_ON_A_KNOWN_STALL} while the counter stands where
-   * an earlier wait gave up) and until {@code deadlineMillis}. Each poll of the wait first
+   * {@link #WAIT_BUDGET} of real time ({@link #BUDGET_ON_A_KNOWN_STALL} while the counter stands
+   * where an earlier wait gave up) and until {@code deadlineMillis} on the handle's clock. Each poll of the wait first
    * asks again to validate what this handle owes. The first poll's failure ends the wait (the
    * caller retries the call as a whole); later ones end it only {@link #FAILED_POLLS_IN_A_ROW}
    * in a row.
@@ -337,10 +360,13 @@ final class CommitCounter {
     long v = highestValidated();
     CloudException failedPoll = null;
     int failedInARow = 0;
+    long startedNanos = nanoTime.getAsLong();
+    Duration gap = FIRST_POLL_GAP;
     for (int i = 0; v < target; i++) {
       long waitedMillis = stall.waiting(v);
-      int bound = stall.known(v) ? POLLS_ON_A_KNOWN_STALL : COUNTER_POLLS;
-      if (i >= bound || clock.millis() > deadlineMillis) {
+      Duration budget = stall.known(v) ? BUDGET_ON_A_KNOWN_STALL : WAIT_BUDGET;
+      if (nanoTime.getAsLong() - startedNanos >= budget.toNanos()
+          || clock.millis() > deadlineMillis) {
         Owed mine = owed.get(v + 1);
         TransactionTimeoutException timeout =
             giveUp.after(
@@ -355,7 +381,8 @@ final class CommitCounter {
         throw timeout;
       }
       retryOwed();
-      COUNTER_POLL.pause(POLL);
+      COUNTER_POLL.pause(gap);
+      gap = gap.compareTo(LONGEST_POLL_GAP) < 0 ? gap.multipliedBy(2) : LONGEST_POLL_GAP;
       try {
         v = highestValidated();
         failedInARow = 0;

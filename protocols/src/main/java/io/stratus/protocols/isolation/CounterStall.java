@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * highest validated id stays below the next one, which some client took and has not validated
  * (another client, or this handle when its validation calls failed).
  * Used by the waits of a begin (a snapshot that must include this handle's own commits) and of a
- * commit (every earlier commit archived), which give up after a bounded number of polls.
+ * commit (every earlier commit archived), which give up after a bounded time.
  *
  * <p>Why it matters: a client that stops (crashed, killed, cut off) between taking its commit id
  * and validating it holds every later snapshot back until the counter validates the id by itself,
@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * than the atomic timeout). Other clients' begins fail meanwhile; a message saying only "not
  * validated yet" named neither the cause nor how long it lasts, so an operator could not tell a
  * dead client from a broken database. Each value the counter stalls at is warned about once.
- * Once a wait has given up at a value, later waits at the same value give up after a few polls
+ * Once a wait has given up at a value, later waits at the same value give up after a few milliseconds
  * ({@link #known}): a begin or serializable commit then fails in milliseconds rather than seconds
  * while the stall lasts, and waits get their full bound again once the counter moves.
  * Thread-safe.

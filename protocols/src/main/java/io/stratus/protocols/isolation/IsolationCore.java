@@ -162,7 +162,8 @@ final class IsolationCore implements AutoCloseable {
             owner.length() <= REQUEST_ID_PREFIX_LENGTH
                 ? owner
                 : digest(owner, (byte) 3, new byte[0]).substring(0, REQUEST_ID_PREFIX_LENGTH),
-            this::submit);
+            this::submit,
+            System::nanoTime);
     CheckpointWrites w = ctx.checkpoints().writes();
     boolean conditional = SupportsConditionalPut.of(ctx.services().storage()) != null;
     if (w == CheckpointWrites.CONDITIONAL && !conditional) {
@@ -276,7 +277,7 @@ final class IsolationCore implements AutoCloseable {
 
   /**
    * Waits until every commit id below {@code commitId} is validated (so the archive holds all of
-   * them), for at most {@link CommitCounter#COUNTER_POLLS} polls and until {@code deadlineMillis};
+   * them), for at most {@link CommitCounter#WAIT_BUDGET} and until {@code deadlineMillis};
    * a poll that fails transiently is polled again within that bound.
    */
   void awaitValidatedBelow(String txId, long commitId, long deadlineMillis) {
