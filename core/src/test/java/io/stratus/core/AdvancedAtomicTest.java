@@ -23,7 +23,7 @@ import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolKind;
-import io.stratus.protocols.advanced.KeyedQueueLog;
+import io.stratus.protocols.StorageLayout;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,8 +45,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(SeedExtension.class)
 class AdvancedAtomicTest {
-  static final String LOG = KeyedQueueLog.prefixOf(Fixture.DB) + "log";
-  static final String COMMIT = KeyedQueueLog.prefixOf(Fixture.DB) + "commit";
+  static final String LOG = new StorageLayout(Fixture.DB).advancedAtomicLog();
+  static final String COMMIT = new StorageLayout(Fixture.DB).advancedAtomicCommits();
 
   /** Advanced-queue messages this small make a transaction of four records take two steps. */
   static final int SMALL = 220;

@@ -21,7 +21,7 @@ import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.ProtocolKind;
-import io.stratus.protocols.advanced.KeyedAtomicQueues;
+import io.stratus.protocols.StorageLayout;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -43,7 +43,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ExtendWith(SeedExtension.class)
 class CommitIdValidationTest {
   private static final String COUNTER = Fixture.DB + "/si/commits";
-  private static final String COMMIT_RECORDS = KeyedAtomicQueues.prefixOf(Fixture.DB) + "commit";
+  private static final String COMMIT_RECORDS =
+      new StorageLayout(Fixture.DB).advancedAtomicCommits();
 
   /** A handle of {@code kind} whose calls go through {@code faults}, with no retries. */
   private static Database handle(

@@ -18,7 +18,6 @@ import io.stratus.protocols.Guarantee;
 import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.StorageLayout;
-import io.stratus.protocols.advanced.KeyedAtomicQueues;
 import io.stratus.testkit.ListAppendHistory;
 import io.stratus.testkit.ListAppendHistory.Status;
 import java.time.Duration;
@@ -66,7 +65,8 @@ class IsolationHistoryTest {
   private static final int ADVANCED_MESSAGE_BYTES = 1024;
 
   private static final String ARCHIVE = new StorageLayout(Fixture.DB).archivePrefix();
-  private static final String COMMIT_RECORDS = KeyedAtomicQueues.prefixOf(Fixture.DB) + "commit";
+  private static final String COMMIT_RECORDS =
+      new StorageLayout(Fixture.DB).advancedAtomicCommits();
 
   @ParameterizedTest
   @EnumSource(

@@ -52,6 +52,11 @@ public record ProtocolContext(
     DamageReports damage,
     Pause pause) {
 
+  /** Where the database keeps its objects, queues, locks and counters. */
+  public StorageLayout layout() {
+    return new StorageLayout(databaseUri);
+  }
+
   /**
    * Writer lanes per handle at most, by default: they are made as concurrent commits need them,
    * and commits beyond this wait for a lane. Each lane that writes to a page adds a counter entry

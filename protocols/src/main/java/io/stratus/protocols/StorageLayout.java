@@ -19,8 +19,16 @@ import java.util.Optional;
  *   <li>{@code <db>/i/<collection>/<index>/root}: a secondary index, pages beside its root;
  *   <li>{@code <db>/pu/}: the pending-update queues ({@link io.stratus.protocols.log.PuQueues});
  *   <li>{@code <db>/atomic/<clientId>}: the ATOMIC queue of each client;
+ *   <li>{@code <db>/aatomic/log} and {@code <db>/aatomic/commit}: the advanced queues that hold
+ *       the logs and commit records of ADVANCED_ATOMIC and the isolating protocols (the second's
+ *       URI also names their recovery lock);
  *   <li>{@code <db>/si/log/<treeRootUri>}: the snapshot archive of each tree (advanced queues of
  *       the isolating protocols);
+ *   <li>{@code <db>/si/commits}: the isolating protocols' commit-id counter;
+ *   <li>{@code <db>/si/lock/<digest>}: their record and range locks;
+ *   <li>{@code <db>/si/ckpt/<treeRootUri>}: the lock of a tree's snapshot checkpoint;
+ *   <li>{@code <db>/writers/<writer>}: the lease that tells a live writer of the queue protocols
+ *       from a stopped one (its chains in page headers are retired only after it stopped);
  *   <li>{@code <db>/seq/<name>}: the object of a sequence, which holds its lowest id not yet
  *       reserved;
  *   <li>{@code <db>/dead/<queue hash>-<message id>}: a damaged message set aside from its queue
@@ -148,7 +156,50 @@ public final class StorageLayout {
 
   /** The prefix of the snapshot archive's queues: one per tree, this prefix and its root URI. */
   public String archivePrefix() {
-    return databaseUri + "/si/log/";
+    return isolationPrefix() + "log/";
+  }
+
+  /**
+   * The prefix of the advanced atomicity queues ({@code log} and {@code commit}, one each for the
+   * database), and the lock-timeout prefix of their recovery lock.
+   */
+  public String advancedAtomicPrefix() {
+    return databaseUri + "/aatomic/";
+  }
+
+  /** The advanced queue of the transactions' logs (records under their commit's key). */
+  public String advancedAtomicLog() {
+    return advancedAtomicPrefix() + "log";
+  }
+
+  /** The advanced queue of the commit records; its URI also names the recovery lock. */
+  public String advancedAtomicCommits() {
+    return advancedAtomicPrefix() + "commit";
+  }
+
+  /** The isolating protocols' commit-id counter. */
+  public String commitCounter() {
+    return isolationPrefix() + "commits";
+  }
+
+  /** The prefix of the isolating protocols' record and range locks (and their lock timeout). */
+  public String recordLockPrefix() {
+    return isolationPrefix() + "lock/";
+  }
+
+  /** The prefix of the locks of the trees' snapshot checkpoints (and their lock timeout). */
+  public String snapshotCheckpointLockPrefix() {
+    return isolationPrefix() + "ckpt/";
+  }
+
+  /** The prefix of the writer leases of the queue protocols (and their lock timeout). */
+  public String writerLeasePrefix() {
+    return databaseUri + "/writers/";
+  }
+
+  /** What every name of the isolating protocols starts with, the archive's included. */
+  private String isolationPrefix() {
+    return databaseUri + "/si/";
   }
 
   /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.protocols.log.PuQueues;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class StorageLayoutTest {
@@ -17,6 +18,43 @@ class StorageLayoutTest {
     assertThat(layout.indexRoot("items", "byTitle")).isEqualTo("db/shop/i/items/byTitle/root");
     assertThat(layout.pendingUpdatePrefix()).isEqualTo("db/shop/pu/");
     assertThat(layout.atomicPrefix()).isEqualTo("db/shop/atomic/");
+    assertThat(layout.advancedAtomicLog()).isEqualTo("db/shop/aatomic/log");
+    assertThat(layout.advancedAtomicCommits()).isEqualTo("db/shop/aatomic/commit");
+    assertThat(layout.commitCounter()).isEqualTo("db/shop/si/commits");
+    assertThat(layout.archivePrefix()).isEqualTo("db/shop/si/log/");
+    assertThat(layout.recordLockPrefix()).isEqualTo("db/shop/si/lock/");
+    assertThat(layout.snapshotCheckpointLockPrefix()).isEqualTo("db/shop/si/ckpt/");
+    assertThat(layout.writerLeasePrefix()).isEqualTo("db/shop/writers/");
+  }
+
+  /**
+   * Each area's names start with a prefix of its own: the verifier lists queues and the lock
+   * service sets timeouts by prefix, so one area's prefix must not select another's names.
+   */
+  @Test
+  void noAreaPrefixSelectsAnotherArea() {
+    List<String> prefixes =
+        List.of(
+            layout.collectionsPrefix(),
+            layout.indexesPrefix(),
+            layout.pendingUpdatePrefix(),
+            layout.atomicPrefix(),
+            layout.advancedAtomicPrefix(),
+            layout.archivePrefix(),
+            layout.recordLockPrefix(),
+            layout.snapshotCheckpointLockPrefix(),
+            layout.writerLeasePrefix(),
+            layout.sequencesPrefix(),
+            layout.deadLetterPrefix());
+    for (String a : prefixes) {
+      assertThat(a).startsWith(layout.databaseUri() + "/");
+      for (String b : prefixes) {
+        if (!a.equals(b)) {
+          assertThat(b).as("%s under %s", b, a).doesNotStartWith(a);
+        }
+      }
+    }
+    assertThat(layout.commitCounter()).doesNotStartWith(layout.archivePrefix());
   }
 
   @Test

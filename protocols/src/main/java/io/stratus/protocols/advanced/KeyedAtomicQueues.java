@@ -15,6 +15,7 @@ import io.stratus.protocols.DamageReports;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.RecoverySummary;
+import io.stratus.protocols.StorageLayout;
 import io.stratus.protocols.lease.ExclusiveLease;
 import io.stratus.protocols.lease.ExclusivePasses;
 import io.stratus.protocols.log.AtomicMessages;
@@ -137,9 +138,10 @@ public final class KeyedAtomicQueues {
     this.propagator = propagator;
     this.damage = ctx.damage();
     this.deadLetters = DeadLetters.of(ctx);
-    String prefix = prefixOf(ctx.databaseUri());
-    this.logQueue = prefix + "log";
-    this.commitQueue = prefix + "commit";
+    StorageLayout layout = ctx.layout();
+    String prefix = layout.advancedAtomicPrefix();
+    this.logQueue = layout.advancedAtomicLog();
+    this.commitQueue = layout.advancedAtomicCommits();
     this.owner =
         ctx.clientId()
             + "#"
@@ -155,11 +157,6 @@ public final class KeyedAtomicQueues {
     CloudFutures.await(queues.createQueue(logQueue));
     CloudFutures.await(queues.createQueue(commitQueue));
     CloudFutures.await(locks.setTimeout(prefix, ctx.checkpoints().lockTimeout()));
-  }
-
-  /** The URI prefix of a database's advanced atomicity queues (and of its recovery lock). */
-  public static String prefixOf(String databaseUri) {
-    return databaseUri + "/aatomic/";
   }
 
   /** This handle's incarnation: unique among all clients and restarts, the prefix of commit keys. */

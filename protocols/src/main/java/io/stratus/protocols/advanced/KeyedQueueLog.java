@@ -138,11 +138,6 @@ public final class KeyedQueueLog implements CommitLog {
     this.propagation = new CoalescingTask(parts.scheduler(), this::propagatePending);
   }
 
-  /** The URI prefix of a database's advanced atomicity queues (and of its recovery lock). */
-  public static String prefixOf(String databaseUri) {
-    return KeyedAtomicQueues.prefixOf(databaseUri);
-  }
-
   @Override
   public void commit(WriteSet ws, Routed routed) {
     String tx = ws.transaction().transactionId();

@@ -10,6 +10,7 @@ import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.StorageLayout;
 import io.stratus.protocols.lease.ExclusiveLease;
 import io.stratus.protocols.lease.ExclusivePasses;
 import io.stratus.protocols.log.AtomicMessages;
@@ -219,7 +220,7 @@ final class AtomicQueueSweeper {
 
   /** The prefix of every ATOMIC queue of the database (also the lock-timeout prefix). */
   String prefix() {
-    return databaseUri + "/atomic/";
+    return new StorageLayout(databaseUri).atomicPrefix();
   }
 
   /** The ATOMIC queue of {@code clientId}. */

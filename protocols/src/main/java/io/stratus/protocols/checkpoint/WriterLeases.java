@@ -4,6 +4,7 @@ import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockService;
+import io.stratus.protocols.StorageLayout;
 import io.stratus.protocols.lease.ExclusiveLease;
 import io.stratus.protocols.log.WriterIds;
 import java.lang.System.Logger.Level;
@@ -85,7 +86,7 @@ public final class WriterLeases {
   public WriterLeases(
       LockService locks, String databaseUri, String clientId, Clock clock, Duration lockTimeout) {
     this.locks = locks;
-    this.prefix = databaseUri + "/writers/";
+    this.prefix = new StorageLayout(databaseUri).writerLeasePrefix();
     this.prober = clientId + "/probe";
     this.clock = clock;
     this.leaseTime = lockTimeout;

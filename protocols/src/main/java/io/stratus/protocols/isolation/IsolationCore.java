@@ -138,9 +138,8 @@ final class IsolationCore implements AutoCloseable {
     this.settings = ctx.isolation();
     CounterService counters = ctx.services().counters();
     this.locks = ctx.services().locks();
-    String prefix = ctx.databaseUri() + "/si/";
-    this.counterUri = prefix + "commits";
-    this.lockPrefix = prefix + "lock/";
+    this.counterUri = ctx.layout().commitCounter();
+    this.lockPrefix = ctx.layout().recordLockPrefix();
     this.archive =
         new SnapshotArchive(
             ctx.services().advancedQueues(), ctx.databaseUri(), CACHE_LIMIT, ctx.damage());

@@ -77,14 +77,9 @@ final class SnapshotArchive {
       AdvancedQueueService queues, String databaseUri, int cacheLimit, DamageReports damaged) {
     this.queues = queues;
     this.damaged = damaged;
-    this.prefix = prefixOf(databaseUri);
+    this.prefix = new StorageLayout(databaseUri).archivePrefix();
     this.maxMessageSize = queues.limits().maxAdvancedMessageSize();
     this.cacheLimit = cacheLimit;
-  }
-
-  /** The URI prefix of a database's archive queues. */
-  static String prefixOf(String databaseUri) {
-    return new StorageLayout(databaseUri).archivePrefix();
   }
 
   /** The archive queue of the tree rooted at {@code rootUri}. */

@@ -125,7 +125,7 @@ final class SnapshotCheckpointer {
     this.conditionalPuts = conditionalPuts;
     this.clock = ctx.clock();
     this.crashPoints = ctx.crashPoints();
-    this.lockPrefix = lockPrefixOf(ctx.databaseUri());
+    this.lockPrefix = ctx.layout().snapshotCheckpointLockPrefix();
     this.passes = ExclusivePasses.ofProcess(locks, clock, ctx.clientId());
     IsolationSettings iso = ctx.isolation();
     Duration ttl = ctx.bufferPool().config().ttl();
@@ -139,11 +139,6 @@ final class SnapshotCheckpointer {
             .plus(IsolationSettings.NETWORK_MARGIN)
             .toMillis();
     CloudFutures.await(locks.setTimeout(lockPrefix, ctx.checkpoints().lockTimeout()));
-  }
-
-  /** The prefix of the checkpoint locks of a database's trees. */
-  static String lockPrefixOf(String databaseUri) {
-    return databaseUri + "/si/ckpt/";
   }
 
   /** Archived records this handle deleted as no longer needed. */
