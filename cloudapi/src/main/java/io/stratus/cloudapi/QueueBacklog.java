@@ -2,6 +2,7 @@ package io.stratus.cloudapi;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -24,6 +25,12 @@ public record QueueBacklog(
     Optional<Instant> oldestSentAt,
     Duration retention,
     List<PeekedMessage> peeked) {
+
+  /**
+   * The {@link #retention} of a queue that keeps every message until it is deleted (advanced
+   * queues, {@link AdvancedQueueService}): longer than any age.
+   */
+  public static final Duration KEPT_UNTIL_DELETED = ChronoUnit.FOREVER.getDuration();
 
   /** Checks the values and copies the list. */
   public QueueBacklog {

@@ -33,12 +33,13 @@ import java.util.function.BiFunction;
 
 /**
  * One read-only scan of a database (see {@link Database#verify}): the catalog, the backlog of the
- * pending-update and ATOMIC queues, every tree's B-link invariants, the secondary indexes against
+ * pending-update and ATOMIC queues, of the advanced atomicity queues and of the snapshot archive,
+ * every tree's B-link invariants, the secondary indexes against
  * their collections, pages no tree reaches, and dead letters.
  *
  * <p><b>Read-only.</b> Pages are read with plain gets (no buffer pool, so nothing of a damaged
- * page is cached for anyone), queues through {@link SupportsQueueInspection}, which hides and
- * deletes nothing; no lock is taken and nothing is written. Queues that cannot be inspected are
+ * page is cached for anyone), simple queues through {@link SupportsQueueInspection} and advanced
+ * queues through receives ({@link AdvancedQueueBacklogs}), which hide and delete nothing; no lock is taken and nothing is written. Queues that cannot be inspected are
  * not received from: their backlog is reported as unknown.
  *
  * <p><b>Memory.</b> Checking indexes keeps every record key of a collection, and every index entry
@@ -55,6 +56,16 @@ final class Verifier {
   private final StorageLayout layout;
   private final Clock clock;
   private final Duration checkpointInterval;
+
+  /** Age past which an advanced atomicity message waits for recovery: twice the atomic timeout. */
+  private final Duration recoveryLate;
+
+  /**
+   * Age past which an archived record outlives every use (snapshots within the lease and the
+   * transaction timeout, cached copies within the TTL) by more than the checkpoints' backlog bound.
+   */
+  private final Duration archiveLate;
+
   private final BiFunction<String, String, IndexKeyExtractor> extractors;
   private final VerifyOptions options;
   private final VerifyFindings findings;
@@ -74,6 +85,14 @@ final class Verifier {
     this.layout = new StorageLayout(config.databaseUri());
     this.clock = config.clock();
     this.checkpointInterval = config.checkpointInterval();
+    this.recoveryLate = config.checkpoints().atomicTimeout().multipliedBy(2);
+    this.archiveLate =
+        config
+            .isolation()
+            .leaseTimeout()
+            .plus(config.isolation().transactionTimeout())
+            .plus(config.ttl())
+            .plus(checkpointInterval.multipliedBy(options.backlogFactor()));
     this.extractors = extractors;
     this.options = options;
     this.findings = new VerifyFindings(options.maxFindingsPerKind());
@@ -399,9 +418,16 @@ final class Verifier {
 
   private List<QueueBacklog> checkQueues(Instant now) {
     List<QueueBacklog> out = new ArrayList<>();
-    if (!services.hasSimpleQueues()) {
-      return out;
+    if (services.hasSimpleQueues()) {
+      checkSimpleQueues(now, out);
     }
+    if (services.hasAdvancedQueues()) {
+      checkAdvancedQueues(now, out);
+    }
+    return out;
+  }
+
+  private void checkSimpleQueues(Instant now, List<QueueBacklog> out) {
     SimpleQueueService queues = services.simpleQueues();
     List<String> uris = new ArrayList<>();
     for (String prefix : List.of(layout.pendingUpdatePrefix(), layout.atomicPrefix())) {
@@ -426,7 +452,7 @@ final class Verifier {
                 + " queues, but this queue service cannot be inspected without receiving (which"
                 + " would hide messages from checkpoints): their backlog is unknown");
       }
-      return out;
+      return;
     }
     for (String uri : uris) {
       QueueBacklog b;
@@ -448,7 +474,69 @@ final class Verifier {
       }
       judge(b, now, uri.startsWith(layout.atomicPrefix()));
     }
-    return out;
+  }
+
+  /**
+   * The advanced atomicity queues (a message older than {@link #recoveryLate} belongs to a commit
+   * whose client stopped and that no recovery finished) and each tree's snapshot archive (a record
+   * older than {@link #archiveLate} is one no checkpoint applied or collected).
+   */
+  private void checkAdvancedQueues(Instant now, List<QueueBacklog> out) {
+    AdvancedQueueBacklogs backlogs = new AdvancedQueueBacklogs(services.advancedQueues());
+    for (String prefix : List.of(layout.advancedAtomicPrefix(), layout.archivePrefix())) {
+      List<String> uris;
+      try {
+        uris = CloudFutures.await(services.advancedQueues().listQueues(prefix));
+      } catch (CloudException e) {
+        pending = -1;
+        findings.error(
+            Kind.UNREADABLE,
+            prefix,
+            "could not list the advanced queues ("
+                + e.getMessage()
+                + "); their backlog is unknown");
+        continue;
+      }
+      boolean archive = prefix.equals(layout.archivePrefix());
+      for (String uri : uris) {
+        QueueBacklog b;
+        try {
+          b = backlogs.read(uri);
+        } catch (NotFoundException gone) {
+          continue; // deleted since it was listed
+        } catch (CloudException e) {
+          pending = -1;
+          findings.error(
+              Kind.UNREADABLE,
+              uri,
+              "could not read the queue (" + e.getMessage() + "); its backlog is unknown");
+          continue;
+        }
+        out.add(b);
+        if (pending >= 0) {
+          pending += b.messages();
+        }
+        Optional<Duration> age = b.oldestAge(now);
+        Duration late = archive ? archiveLate : recoveryLate;
+        if (age.isPresent() && age.get().compareTo(late) > 0) {
+          findings.warning(
+              Kind.QUEUE_BACKLOG,
+              uri,
+              b.messages()
+                  + (b.messages() >= AdvancedQueueBacklogs.MAX_COUNTED ? " or more" : "")
+                  + " messages, the oldest "
+                  + age.get()
+                  + " old: more than "
+                  + late
+                  + (archive
+                      ? " (the lease, transaction timeout and TTL a snapshot or cached copy may"
+                          + " need it for, and the checkpoints' backlog bound); checkpoints do not"
+                          + " apply or collect this tree's archive: run checkpoint-all"
+                      : " (twice the atomic timeout); a commit whose client stopped waits for"
+                          + " recovery: run recover"));
+        }
+      }
+    }
   }
 
   private void judge(QueueBacklog b, Instant now, boolean atomic) {

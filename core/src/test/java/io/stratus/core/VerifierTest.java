@@ -264,6 +264,68 @@ class VerifierTest {
     }
   }
 
+  /**
+   * The snapshot archive and the advanced atomicity queues are read too, without effect: their
+   * messages are counted, an archived record no checkpoint applied long after every snapshot could
+   * need it is a backlog warning, and a commit record older than twice the atomic timeout is one
+   * naming recovery.
+   */
+  @Test
+  void theArchiveAndTheAdvancedAtomicityQueuesAreCheckedWithoutConsumingThem(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      Database db =
+          f.open(
+              f.config()
+                  .protocol(ProtocolKind.SNAPSHOT_ISOLATION)
+                  .clientId("a")
+                  .checkpointExecutor(new ManualExecutor()));
+      BasicProtocolTest.load(db, 10);
+      BasicProtocolTest.update(db, 3, "x1");
+
+      VerificationReport fresh = db.verify();
+      assertThat(fresh.isClean()).as(fresh.findings().toString()).isTrue();
+      QueueBacklog archive =
+          fresh.queues().stream()
+              .filter(q -> q.uri().startsWith(LAYOUT.archivePrefix()) && q.messages() > 0)
+              .findFirst()
+              .orElseThrow();
+      assertThat(archive.retention()).isEqualTo(QueueBacklog.KEPT_UNTIL_DELETED);
+      assertThat(fresh.queues()).extracting(QueueBacklog::uri).contains(LAYOUT.advancedAtomicLog());
+
+      f.clock.advance(Duration.ofHours(1));
+      VerificationReport late = db.verify();
+      assertThat(late.findings())
+          .anySatisfy(
+              x -> {
+                assertThat(x.kind()).isEqualTo(Kind.QUEUE_BACKLOG);
+                assertThat(x.uri()).isEqualTo(archive.uri());
+                assertThat(x.message()).contains("run checkpoint-all");
+              });
+
+      // A commit record whose client stopped before recovery could finish it.
+      f.services()
+          .advancedQueues()
+          .send(LAYOUT.advancedAtomicCommits(), bytes("a stopped client's commit"), 7)
+          .join();
+      f.clock.advance(Duration.ofHours(1));
+      assertThat(db.verify().findings())
+          .anySatisfy(
+              x -> {
+                assertThat(x.kind()).isEqualTo(Kind.QUEUE_BACKLOG);
+                assertThat(x.uri()).isEqualTo(LAYOUT.advancedAtomicCommits());
+                assertThat(x.message()).contains("run recover");
+              });
+
+      // Verifying takes nothing from the archive; the update is still there to read.
+      int before =
+          f.services().advancedQueues().receiveAfterId(archive.uri(), 1_000, 0).join().size();
+      db.verify();
+      assertThat(f.services().advancedQueues().receiveAfterId(archive.uri(), 1_000, 0).join())
+          .hasSize(before);
+      assertThat(BasicProtocolTest.read(db, 3)).isEqualTo("x1");
+    }
+  }
+
   /** An encrypted database's queues are inspected too, and their peeked records come out opened. */
   @Test
   void theBacklogOfAnEncryptedDatabaseIsInspected(@Seed long seed) {
