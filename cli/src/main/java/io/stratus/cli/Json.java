@@ -51,7 +51,13 @@ final class Json {
       b.append("\"oldestAgeSeconds\":")
           .append(q.oldestAge(r.startedAt()).map(d -> Long.toString(d.toSeconds())).orElse("null"))
           .append(',');
-      b.append("\"retentionSeconds\":").append(q.retention().toSeconds()).append('}');
+      // null: an advanced queue, which keeps its messages until they are deleted.
+      b.append("\"retentionSeconds\":")
+          .append(
+              q.retention().equals(QueueBacklog.KEPT_UNTIL_DELETED)
+                  ? "null"
+                  : Long.toString(q.retention().toSeconds()))
+          .append('}');
       sep = ",";
     }
     return b.append("]}").toString();
