@@ -176,12 +176,21 @@ public final class DatabaseConfig {
               + ")");
     }
     if (b.propagationPeriod.compareTo(b.lockTimeout) >= 0) {
+      // Name the setting the user chose; the other one may be a default they never touched.
       throw new InvalidConfigurationException(
-          "the propagation period ("
-              + b.propagationPeriod
-              + ") must be shorter than the checkpoint lock timeout ("
-              + b.lockTimeout
-              + ")");
+          b.lockTimeoutSet
+              ? "checkpointLockTimeout("
+                  + b.lockTimeout
+                  + ") must be longer than the propagation period ("
+                  + b.propagationPeriod
+                  + (b.propagationPeriodSet ? "" : ", the default")
+                  + "): choose a longer lock timeout, or set propagationPeriod shorter as well"
+              : "propagationPeriod("
+                  + b.propagationPeriod
+                  + ") must be shorter than the checkpoint lock timeout ("
+                  + b.lockTimeout
+                  + ", the default): choose a shorter period, or set checkpointLockTimeout longer"
+                  + " as well");
     }
     if (b.protocol == ProtocolKind.ATOMIC && b.lockTimeout.compareTo(MIN_ATOMIC_LOCK_TIMEOUT) < 0) {
       throw new InvalidConfigurationException(
@@ -414,6 +423,12 @@ public final class DatabaseConfig {
     private RetryPolicy retryPolicy = RetryPolicy.defaults();
     private final Map<IndexId, IndexKeyExtractor> extractors = new LinkedHashMap<>();
 
+    /** Whether {@link #checkpointLockTimeout} was called, for the message of a refused pair. */
+    private boolean lockTimeoutSet;
+
+    /** Whether {@link #propagationPeriod} was called, for the message of a refused pair. */
+    private boolean propagationPeriodSet;
+
     /** Protocol options set explicitly, each with the first setting that set it. */
     private final EnumMap<ProtocolOption, String> optionsSet = new EnumMap<>(ProtocolOption.class);
 
@@ -529,6 +544,7 @@ public final class DatabaseConfig {
      */
     public Builder checkpointLockTimeout(Duration timeout) {
       this.lockTimeout = positive("checkpoint lock timeout", timeout);
+      this.lockTimeoutSet = true;
       optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "checkpointLockTimeout");
       return this;
     }
@@ -544,6 +560,7 @@ public final class DatabaseConfig {
             "the propagation period must not be negative, got " + period);
       }
       this.propagationPeriod = period;
+      this.propagationPeriodSet = true;
       optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "propagationPeriod");
       return this;
     }

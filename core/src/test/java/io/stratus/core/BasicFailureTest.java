@@ -374,7 +374,19 @@ class BasicFailureTest {
                       .protocol(ProtocolKind.BASIC)
                       .checkpointLockTimeout(Duration.ofSeconds(2))
                       .build())
-          .isInstanceOf(InvalidConfigurationException.class); // propagation 5 s >= lock 2 s
+          .isInstanceOf(InvalidConfigurationException.class)
+          // The message names the setting the user chose, and the default it clashes with.
+          .hasMessageStartingWith("checkpointLockTimeout(PT2S) must be longer")
+          .hasMessageContaining("(PT5S, the default)");
+      assertThatThrownBy(
+              () ->
+                  f.config()
+                      .protocol(ProtocolKind.ATOMIC)
+                      .propagationPeriod(Duration.ofSeconds(40))
+                      .build())
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageStartingWith("propagationPeriod(PT40S) must be shorter")
+          .hasMessageContaining("(PT30S, the default)");
       assertThatThrownBy(
               () ->
                   f.open(
