@@ -265,12 +265,11 @@ final class DynamoIndex implements IndexService {
             return CompletableFuture.completedFuture(new IndexPage(List.of(), Optional.empty()));
           }
           String attribute = ATTRIBUTE + query.attribute();
-          QueryRequest request = queryRequest(table(domain), attribute, query);
-          return onDomain(
-                  domain,
-                  "query attribute " + query.attribute() + " of index domain " + domain,
-                  false,
-                  () -> dynamo.query(request))
+          String table = table(domain);
+          QueryRequest request = queryRequest(table, attribute, query);
+          String what = "query attribute " + query.attribute() + " of index domain " + domain;
+          return onDomain(domain, what, false, () -> dynamo.query(request))
+              .exceptionallyCompose(t -> notQueryable(domain, table, query.attribute(), what, t))
               .thenApply(
                   r -> {
                     List<IndexItem> items = new ArrayList<>(r.items().size());
@@ -285,6 +284,34 @@ final class DynamoIndex implements IndexService {
                     return new IndexPage(items, next);
                   });
         });
+  }
+
+  /**
+   * Tells a query of an attribute without a GSI from one of a missing domain: DynamoDB answers
+   * ValidationException for a missing index (a local server may answer ResourceNotFoundException
+   * for both), so on either failure one DescribeTable tells which it is.
+   */
+  private CompletableFuture<software.amazon.awssdk.services.dynamodb.model.QueryResponse>
+      notQueryable(String domain, String table, String attribute, String what, Throwable t) {
+    Throwable c = io.stratus.cloudapi.CloudFutures.unwrap(t);
+    boolean missingIndex =
+        c instanceof BadRequestException
+            && String.valueOf(c.getMessage()).contains("specified index");
+    if (!(c instanceof NotFoundException) && !missingIndex) {
+      return CompletableFuture.failedFuture(c);
+    }
+    return onDomain(domain, what, false, () -> dynamo.describeTable(r -> r.tableName(table)))
+        .thenApply(
+            d -> {
+              throw new BadRequestException(
+                  "attribute "
+                      + attribute
+                      + " of domain "
+                      + domain
+                      + " is not queryable (the domain was created with query attributes "
+                      + queryAttributes(d.table())
+                      + "); create the domain with it to query it");
+            });
   }
 
   /** Queries read a GSI, which DynamoDB updates asynchronously. */

@@ -50,10 +50,15 @@ public final class IndexSortKeys {
 
   /**
    * The smallest sort key in the query's range, inclusive, or empty when the range is unbounded
-   * below. It is never itself a sort key, so "at least" and "above" it select the same entries.
+   * below (also for "at least the empty value", which every sort key is: services such as
+   * DynamoDB refuse an empty key in a condition). It is never itself a sort key, so "at least"
+   * and "above" it select the same entries.
    */
   public static Optional<String> lowest(IndexQuery query) {
-    return query.lower().map(b -> b.inclusive() ? b.value() : b.value() + AFTER_VALUE);
+    return query
+        .lower()
+        .filter(b -> !(b.inclusive() && b.value().isEmpty()))
+        .map(b -> b.inclusive() ? b.value() : b.value() + AFTER_VALUE);
   }
 
   /**
@@ -64,10 +69,16 @@ public final class IndexSortKeys {
     return query.upper().map(b -> b.inclusive() ? b.value() + AFTER_VALUE : b.value());
   }
 
-  /** Whether the query's bounds leave no value between them (e.g. {@code > "b"} and {@code < "a"}). */
+  /**
+   * Whether the query's bounds leave no value between them (e.g. {@code > "b"} and {@code < "a"},
+   * or {@code < ""}); implementations answer such a query with an empty page and no request.
+   */
   public static boolean isEmptyRange(IndexQuery query) {
     Optional<String> lo = lowest(query);
     Optional<String> hi = highest(query);
+    if (hi.isPresent() && hi.get().isEmpty()) {
+      return true;
+    }
     return lo.isPresent() && hi.isPresent() && compareUtf8(lo.get(), hi.get()) >= 0;
   }
 
