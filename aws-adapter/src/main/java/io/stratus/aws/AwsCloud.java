@@ -1,6 +1,8 @@
 package io.stratus.aws;
 
 import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.IndexLimits;
+import io.stratus.cloudapi.IndexService;
 import io.stratus.cloudapi.MachineReservationService;
 import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.SupportsConditionalPut;
@@ -8,6 +10,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -24,6 +27,8 @@ import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.retries.api.RetryStrategy;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
 import software.amazon.awssdk.services.ec2.Ec2AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
@@ -31,8 +36,9 @@ import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 import software.amazon.awssdk.utils.SdkAutoCloseable;
 
 /**
- * The Cloud API on AWS (paper 000, section 6): storage on S3, simple queues on SQS or on S3, and
- * machine reservation on EC2, from one {@link AwsConfig}.
+ * The Cloud API on AWS (paper 000, section 6): storage on S3, simple queues on SQS or on S3,
+ * machine reservation on EC2, and, when {@link AwsConfig#indexTablePrefix()} is set, the index
+ * service on DynamoDB, from one {@link AwsConfig}.
  *
  * <pre>{@code
  * try (AwsCloud aws = AwsCloud.connect(AwsConfig.builder("my-bucket").region("eu-west-1").build());
@@ -60,6 +66,8 @@ public final class AwsCloud implements AutoCloseable {
   private final S3Storage storage;
   private final SimpleQueueService simpleQueues;
   private final Ec2Machines machines;
+  private final DynamoDbAsyncClient dynamo;
+  private final DynamoIndex index;
 
   private AwsCloud(AwsConfig config, List<ExecutionInterceptor> interceptors) {
     this.config = config;
@@ -96,6 +104,16 @@ public final class AwsCloud implements AutoCloseable {
                 clock,
                 config.s3QueueMaxMessageSize());
     this.machines = new Ec2Machines(ec2, config.instanceType(), config.machineTag(), clock);
+    if (config.indexTablePrefix().isPresent()) {
+      DynamoDbAsyncClientBuilder b = DynamoDbAsyncClient.builder();
+      configure(b, usual);
+      config.indexEndpoint().ifPresent(b::endpointOverride);
+      this.dynamo = b.build();
+      this.index = new DynamoIndex(dynamo, config.indexTablePrefix().get(), IndexLimits.defaults());
+    } else {
+      this.dynamo = null;
+      this.index = null;
+    }
   }
 
   /** Builds the clients for {@code config}; sends no request. */
@@ -125,6 +143,14 @@ public final class AwsCloud implements AutoCloseable {
   /** Machine reservation on EC2. */
   public MachineReservationService machines() {
     return machines;
+  }
+
+  /**
+   * The index service on DynamoDB, present when {@link AwsConfig#indexTablePrefix()} is set.
+   * Queries read global secondary indexes and are eventually consistent.
+   */
+  public Optional<IndexService> index() {
+    return Optional.ofNullable(index);
   }
 
   /**
@@ -159,10 +185,13 @@ public final class AwsCloud implements AutoCloseable {
   }
 
   /**
-   * Adds storage, simple queues and machines to {@code builder}, and this object as a resource to
-   * close with the bundle; returns the builder.
+   * Adds storage, simple queues, machines and (when configured) the index service to {@code
+   * builder}, and this object as a resource to close with the bundle; returns the builder.
    */
   public CloudServices.Builder addTo(CloudServices.Builder builder) {
+    if (index != null) {
+      builder.index(index);
+    }
     return builder.storage(storage).simpleQueues(simpleQueues).machines(machines).closeWith(this);
   }
 
@@ -170,6 +199,9 @@ public final class AwsCloud implements AutoCloseable {
   @Override
   public void close() {
     List<SdkAutoCloseable> all = new ArrayList<>(List.of(s3, s3NoRetry, sqs, ec2));
+    if (dynamo != null) {
+      all.add(dynamo);
+    }
     if (credentials instanceof SdkAutoCloseable) {
       all.add((SdkAutoCloseable) credentials);
     }

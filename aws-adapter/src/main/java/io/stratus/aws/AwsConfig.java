@@ -21,6 +21,13 @@ import java.util.regex.Pattern;
  * the services built from it ever contains them.
  */
 public final class AwsConfig {
+  /**
+   * Longest index table prefix: 55 characters, so that with a domain name of up to {@link
+   * io.stratus.cloudapi.IndexLimits#DEFAULT_MAX_DOMAIN_NAME_LENGTH} characters a table name stays
+   * within DynamoDB's 255.
+   */
+  public static final int MAX_INDEX_TABLE_PREFIX_LENGTH = 55;
+
   /** Default region: us-east-1 (also what LocalStack uses). */
   public static final String DEFAULT_REGION = "us-east-1";
 
@@ -75,6 +82,7 @@ public final class AwsConfig {
   private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
   private static final Pattern REGION = Pattern.compile("[a-z0-9][a-z0-9-]*[a-z0-9]");
   private static final Pattern QUEUE_NAME_PREFIX = Pattern.compile("[A-Za-z0-9_-]*");
+  private static final Pattern INDEX_TABLE_PREFIX = Pattern.compile("[A-Za-z0-9_.-]*");
 
   /** Which service backs the simple queues. */
   public enum QueueBackend {
@@ -104,6 +112,8 @@ public final class AwsConfig {
   private final int s3QueueMaxMessageSize;
   private final String instanceType;
   private final String machineTag;
+  private final String indexTablePrefix;
+  private final URI indexEndpoint;
 
   private AwsConfig(Builder b) {
     this.region = b.region;
@@ -126,6 +136,8 @@ public final class AwsConfig {
     this.s3QueueMaxMessageSize = b.s3QueueMaxMessageSize;
     this.instanceType = b.instanceType;
     this.machineTag = b.machineTag;
+    this.indexTablePrefix = b.indexTablePrefix;
+    this.indexEndpoint = b.indexEndpoint;
   }
 
   /** A builder for the bucket that holds the database (the only required setting). */
@@ -250,6 +262,20 @@ public final class AwsConfig {
     return machineTag;
   }
 
+  /**
+   * The prefix of the DynamoDB table names of the index service (one table per domain), present
+   * when the index service is wanted ({@link Builder#indexTablePrefix}); absent, {@link AwsCloud}
+   * offers no index service and sends DynamoDB nothing.
+   */
+  public Optional<String> indexTablePrefix() {
+    return Optional.ofNullable(indexTablePrefix);
+  }
+
+  /** Where DynamoDB requests go: {@link Builder#indexEndpoint}, else {@link #endpoint()}. */
+  public Optional<URI> indexEndpoint() {
+    return indexEndpoint != null ? Optional.of(indexEndpoint) : endpoint();
+  }
+
   /** The static credentials, for {@link AwsCloud} only; never printed. */
   Credentials credentials() {
     return credentials;
@@ -278,6 +304,8 @@ public final class AwsConfig {
     b.s3QueueMaxMessageSize = s3QueueMaxMessageSize;
     b.instanceType = instanceType;
     b.machineTag = machineTag;
+    b.indexTablePrefix = indexTablePrefix;
+    b.indexEndpoint = indexEndpoint;
     return b;
   }
 
@@ -323,6 +351,9 @@ public final class AwsConfig {
         + instanceType
         + ", machineTag="
         + machineTag
+        + ", indexTablePrefix="
+        + (indexTablePrefix == null ? "none" : indexTablePrefix)
+        + (indexEndpoint == null ? "" : ", indexEndpoint=" + masked(indexEndpoint))
         + '}';
   }
 
@@ -382,6 +413,8 @@ public final class AwsConfig {
     private int s3QueueMaxMessageSize = DEFAULT_S3_QUEUE_MAX_MESSAGE_SIZE;
     private String instanceType = DEFAULT_INSTANCE_TYPE;
     private String machineTag = DEFAULT_MACHINE_TAG;
+    private String indexTablePrefix;
+    private URI indexEndpoint;
 
     private Builder() {}
 
@@ -514,6 +547,25 @@ public final class AwsConfig {
       return this;
     }
 
+    /**
+     * Offers the index service on DynamoDB, one table per domain named {@code prefix + domain}
+     * (letters, digits, '_', '.', '-'; at most {@value #MAX_INDEX_TABLE_PREFIX_LENGTH}
+     * characters, so that the longest domain name still makes a valid table name).
+     */
+    public Builder indexTablePrefix(String prefix) {
+      this.indexTablePrefix = prefix;
+      return this;
+    }
+
+    /**
+     * Sends the index service's DynamoDB requests to {@code endpoint} instead of {@link
+     * #endpoint(URI)}'s (e.g. a DynamoDB-compatible server beside LocalStack).
+     */
+    public Builder indexEndpoint(URI endpoint) {
+      this.indexEndpoint = endpoint;
+      return this;
+    }
+
     /** Validates every setting; throws {@link IllegalArgumentException} naming each problem. */
     public AwsConfig build() {
       List<String> problems = new ArrayList<>();
@@ -526,12 +578,20 @@ public final class AwsConfig {
       if (region == null || !REGION.matcher(region).matches()) {
         problems.add("region must look like us-east-1, got " + show(region));
       }
-      if (endpoint != null
-          && (!endpoint.isAbsolute()
-              || endpoint.getHost() == null
-              || !(endpoint.getScheme().equals("http") || endpoint.getScheme().equals("https"))
-              || endpoint.getUserInfo() != null)) {
+      if (endpoint != null && !validEndpoint(endpoint)) {
         problems.add("endpoint must be an http(s) URI with a host and no user info");
+      }
+      if (indexEndpoint != null && !validEndpoint(indexEndpoint)) {
+        problems.add("indexEndpoint must be an http(s) URI with a host and no user info");
+      }
+      if (indexTablePrefix != null
+          && (!INDEX_TABLE_PREFIX.matcher(indexTablePrefix).matches()
+              || indexTablePrefix.length() > MAX_INDEX_TABLE_PREFIX_LENGTH)) {
+        problems.add(
+            "indexTablePrefix must be at most "
+                + MAX_INDEX_TABLE_PREFIX_LENGTH
+                + " letters, digits, '_', '.' or '-', got "
+                + show(indexTablePrefix));
       }
       checkPrefix(problems, "keyPrefix", keyPrefix);
       checkPrefix(problems, "s3QueueKeyPrefix", s3QueueKeyPrefix);
@@ -605,6 +665,13 @@ public final class AwsConfig {
             "invalid AWS configuration: " + String.join("; ", problems));
       }
       return new AwsConfig(this);
+    }
+
+    private static boolean validEndpoint(URI uri) {
+      return uri.isAbsolute()
+          && uri.getHost() != null
+          && (uri.getScheme().equals("http") || uri.getScheme().equals("https"))
+          && uri.getUserInfo() == null;
     }
 
     private static void checkPrefix(List<String> problems, String name, String prefix) {

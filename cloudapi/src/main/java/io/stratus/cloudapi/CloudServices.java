@@ -6,10 +6,12 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The six services of the Cloud API as one bundle, which is what the layers above take. Services may
- * come from different providers (S3 and SQS for storage and queues, ZooKeeper for locks, counters and
- * advanced queues); a deployment may leave out services it does not use, and asking for a missing
- * one fails with {@link IllegalStateException} naming it.
+ * The services of the Cloud API as one bundle, which is what the layers above take: the six of the
+ * papers and the index service. Services may come from different providers (S3 and SQS for storage
+ * and queues, ZooKeeper for locks, counters and advanced queues, DynamoDB for the index service); a
+ * deployment may leave out services it does not use (the index service and machines are needed
+ * only by the features that use them), and asking for a missing one fails with {@link
+ * IllegalStateException} naming it.
  *
  * <p>Immutable and thread-safe. {@link #close()} closes each distinct service once, in reverse order
  * of registration.
@@ -21,6 +23,7 @@ public final class CloudServices implements AutoCloseable {
   private final LockService locks;
   private final CounterService counters;
   private final MachineReservationService machines;
+  private final IndexService index;
   private final List<AutoCloseable> extraResources;
 
   private CloudServices(Builder b) {
@@ -30,6 +33,7 @@ public final class CloudServices implements AutoCloseable {
     this.locks = b.locks;
     this.counters = b.counters;
     this.machines = b.machines;
+    this.index = b.index;
     this.extraResources = List.copyOf(b.extraResources);
   }
 
@@ -46,6 +50,7 @@ public final class CloudServices implements AutoCloseable {
     b.locks = locks;
     b.counters = counters;
     b.machines = machines;
+    b.index = index;
     b.extraResources.addAll(extraResources);
     return b;
   }
@@ -74,6 +79,10 @@ public final class CloudServices implements AutoCloseable {
     return require(machines, "machine reservation");
   }
 
+  public IndexService index() {
+    return require(index, "index");
+  }
+
   public boolean hasStorage() {
     return storage != null;
   }
@@ -98,6 +107,10 @@ public final class CloudServices implements AutoCloseable {
     return machines != null;
   }
 
+  public boolean hasIndex() {
+    return index != null;
+  }
+
   private static <T> T require(T service, String name) {
     if (service == null) {
       throw new IllegalStateException("this deployment has no " + name + " service configured");
@@ -111,7 +124,9 @@ public final class CloudServices implements AutoCloseable {
     IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
     List<AutoCloseable> all = new ArrayList<>();
     for (AutoCloseable c :
-        new AutoCloseable[] {storage, simpleQueues, advancedQueues, locks, counters, machines}) {
+        new AutoCloseable[] {
+          storage, simpleQueues, advancedQueues, locks, counters, machines, index
+        }) {
       if (c != null && seen.put(c, Boolean.TRUE) == null) {
         all.add(c);
       }
@@ -147,6 +162,7 @@ public final class CloudServices implements AutoCloseable {
     private LockService locks;
     private CounterService counters;
     private MachineReservationService machines;
+    private IndexService index;
     private final List<AutoCloseable> extraResources = new ArrayList<>();
 
     private Builder() {}
@@ -178,6 +194,11 @@ public final class CloudServices implements AutoCloseable {
 
     public Builder machines(MachineReservationService machines) {
       this.machines = Objects.requireNonNull(machines, "machines");
+      return this;
+    }
+
+    public Builder index(IndexService index) {
+      this.index = Objects.requireNonNull(index, "index");
       return this;
     }
 

@@ -55,16 +55,29 @@ public enum Operation {
   MACHINE_START(Service.MACHINE, true),
   MACHINE_STOP(Service.MACHINE, true),
   MACHINE_DESCRIBE(Service.MACHINE, false),
-  MACHINE_LIST(Service.MACHINE, false);
+  MACHINE_LIST(Service.MACHINE, false),
 
-  /** The six services of the Cloud API. */
+  INDEX_CREATE_DOMAIN(Service.INDEX, true),
+  INDEX_DELETE_DOMAIN(Service.INDEX, true),
+  INDEX_PUT(Service.INDEX, true),
+  /** {@link IndexService#putBatch}: one request for up to 25 items. */
+  INDEX_PUT_BATCH(Service.INDEX, true),
+  INDEX_GET(Service.INDEX, false),
+  INDEX_DELETE(Service.INDEX, true),
+  /** {@link IndexService#deleteBatch}: one request for up to 25 items. */
+  INDEX_DELETE_BATCH(Service.INDEX, true),
+  /** {@link IndexService#query}: one request per page. */
+  INDEX_QUERY(Service.INDEX, false);
+
+  /** The services of the Cloud API: the six of the papers, and the index service. */
   public enum Service {
     STORAGE,
     SIMPLE_QUEUE,
     ADVANCED_QUEUE,
     LOCK,
     COUNTER,
-    MACHINE
+    MACHINE,
+    INDEX
   }
 
   private final Service service;

@@ -3,6 +3,7 @@ package io.stratus.cloudapi.decorate;
 import io.stratus.cloudapi.AdvancedQueueService;
 import io.stratus.cloudapi.CloudServices;
 import io.stratus.cloudapi.CounterService;
+import io.stratus.cloudapi.IndexService;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.MachineReservationService;
 import io.stratus.cloudapi.SimpleQueueService;
@@ -19,8 +20,8 @@ import java.util.Objects;
  * Wraps any implementation of the Cloud API services so that every call passes through a list of
  * {@link CallInterceptor}s, the first one outermost.
  *
- * <p>Why one mechanism: metering, latency and faults each need to see every call of all six
- * services; writing them once as interceptors over one set of forwarding wrappers keeps each
+ * <p>Why one mechanism: metering, latency and faults each need to see every call of every
+ * service; writing them once as interceptors over one set of forwarding wrappers keeps each
  * concern in one class and makes every combination possible. A suggested order for simulations is
  * {@code wrap(services, latency, faults, metering)}: every call (failed ones too) takes a round
  * trip, the fault interceptor decides whether the call reaches the service, and the meter counts
@@ -65,6 +66,9 @@ public final class Decorators {
     }
     if (services.hasMachines()) {
       b.machines(new InterceptedMachines(services.machines(), chain, false));
+    }
+    if (services.hasIndex()) {
+      b.index(new InterceptedIndex(services.index(), chain, false));
     }
     return b.closeWith(services).build();
   }
@@ -116,6 +120,11 @@ public final class Decorators {
       MachineReservationService machines, CallInterceptor... interceptors) {
     return new InterceptedMachines(
         Objects.requireNonNull(machines, "machines"), chain(interceptors), true);
+  }
+
+  /** {@code index} with its calls intercepted; closing the result closes {@code index}. */
+  public static IndexService wrap(IndexService index, CallInterceptor... interceptors) {
+    return new InterceptedIndex(Objects.requireNonNull(index, "index"), chain(interceptors), true);
   }
 
   private static StorageService storage(

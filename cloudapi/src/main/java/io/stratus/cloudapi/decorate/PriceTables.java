@@ -11,6 +11,14 @@ import static io.stratus.cloudapi.Operation.COUNTER_HIGHEST_VALIDATED;
 import static io.stratus.cloudapi.Operation.COUNTER_INCREMENT;
 import static io.stratus.cloudapi.Operation.COUNTER_SET_TIMEOUT;
 import static io.stratus.cloudapi.Operation.COUNTER_VALIDATE;
+import static io.stratus.cloudapi.Operation.INDEX_CREATE_DOMAIN;
+import static io.stratus.cloudapi.Operation.INDEX_DELETE;
+import static io.stratus.cloudapi.Operation.INDEX_DELETE_BATCH;
+import static io.stratus.cloudapi.Operation.INDEX_DELETE_DOMAIN;
+import static io.stratus.cloudapi.Operation.INDEX_GET;
+import static io.stratus.cloudapi.Operation.INDEX_PUT;
+import static io.stratus.cloudapi.Operation.INDEX_PUT_BATCH;
+import static io.stratus.cloudapi.Operation.INDEX_QUERY;
 import static io.stratus.cloudapi.Operation.LOCK_ACQUIRE_EXCLUSIVE;
 import static io.stratus.cloudapi.Operation.LOCK_ACQUIRE_INTENTION;
 import static io.stratus.cloudapi.Operation.LOCK_ACQUIRE_SHARED;
@@ -69,6 +77,18 @@ public final class PriceTables {
   /** Price class of machine reservation calls (machines are billed per hour, not modelled). */
   public static final String MACHINES = "machine";
 
+  /** Price class of index puts and deletes of one item. */
+  public static final String INDEX_WRITES = "index put/delete";
+
+  /** Price class of index batch puts and deletes (priced as full batches of 25 items). */
+  public static final String INDEX_BATCHES = "index batch";
+
+  /** Price class of index gets and query pages. */
+  public static final String INDEX_READS = "index get/query";
+
+  /** Price class of creating and deleting index domains. */
+  public static final String INDEX_DOMAINS = "index domain";
+
   private static final Operation[] WRITES = {
     STORAGE_PUT, STORAGE_PUT_IF_ABSENT, STORAGE_PUT_IF_VERSION, STORAGE_LIST
   };
@@ -110,6 +130,10 @@ public final class PriceTables {
   private static final Operation[] MACHINE_OPS = {
     MACHINE_START, MACHINE_STOP, MACHINE_DESCRIBE, MACHINE_LIST
   };
+  private static final Operation[] INDEX_WRITE_OPS = {INDEX_PUT, INDEX_DELETE};
+  private static final Operation[] INDEX_BATCH_OPS = {INDEX_PUT_BATCH, INDEX_DELETE_BATCH};
+  private static final Operation[] INDEX_READ_OPS = {INDEX_GET, INDEX_QUERY};
+  private static final Operation[] INDEX_DOMAIN_OPS = {INDEX_CREATE_DOMAIN, INDEX_DELETE_DOMAIN};
 
   /**
    * AWS prices of 2008 as paper 000 uses them (US prices; the paper quotes Europe at $0.012 where
@@ -127,6 +151,14 @@ public final class PriceTables {
    *   <li>advanced queues, locks, counters: $0.01 per 1,000 requests (000 section 7.1).
    *   <li>machine start/stop/describe: free; EC2 machines cost $0.10 to $0.80 per hour (000 section
    *       2.2.2), which these tables do not model.
+   *   <li>index (SimpleDB): $0.14 per machine hour of the BoxUsage SimpleDB reports for a request
+   *       (000 section 2.2.4). SimpleDB reported fixed BoxUsage figures in 2008, as published
+   *       measurements of the time show: 0.0000219909 machine hours for a put of one attribute (a
+   *       few nano-hours more per further attribute, left out), so $0.000003078726 per put; deletes,
+   *       gets and query pages are priced the same (assumption: the paper gives no figure, and
+   *       query BoxUsage varied with the work done); creating or deleting a domain 0.0055590278
+   *       machine hours, $0.000778263892. SimpleDB had no batch put in 2008; a batch is priced as
+   *       25 puts. Storage ($1.50 per GB and month) is not modelled.
    *   <li>transfer: $0.10 per GB in and out, the heavy-user minimum of the quoted $0.10 to $0.17
    *       (000 sections 2.2.1 and 2.2.3); use {@link PriceTable#withoutTransfer()} for an EC2
    *       client, whose transfer to S3 and SQS is free (000 section 2.2.2).
@@ -151,6 +183,15 @@ public final class PriceTables {
    *     EC2,
    *       which is paid per hour, not per request.
    *   <li>machine calls: free (the EC2 API has no per-request charge).
+   *   <li>index (DynamoDB on-demand, us-east-1, after the November 2024 price cut): $0.625 per
+   *       million write request units, $0.125 per million read request units
+   *       (aws.amazon.com/dynamodb/pricing/on-demand). A put or delete of an item of up to 1 KB is
+   *       one write unit for the table and one for each global secondary index the item is in; an
+   *       index entry is in one, so a put or delete is priced as two units, $1.25 per million; a
+   *       batch as 25 of them. A get (a strongly consistent read of up to 4 KB) is one read unit,
+   *       and a query page is priced as one (an eventually consistent read of up to 8 KB: pages of
+   *       larger items cost more on DynamoDB, which per-call pricing does not see). Creating and
+   *       deleting tables is free. Storage ($0.25 per GB and month) is not modelled.
    *   <li>transfer: in free, out to the internet $0.09 per GB for the first 10 TB per month
    *       (aws.amazon.com/ec2/pricing/on-demand, data transfer). Use {@link
    *       PriceTable#withoutTransfer()} for a client in the same region.
@@ -168,6 +209,10 @@ public final class PriceTables {
           .priceClass(SIMPLE_QUEUE, "0.01", 10_000, Billing.PER_CALL, QUEUE)
           .priceClass(ADVANCED, "0.01", 1_000, Billing.PER_CALL, ADVANCED_OPS)
           .free(MACHINES, MACHINE_OPS)
+          .priceClass(INDEX_WRITES, "3.078726", 1_000_000, Billing.PER_CALL, INDEX_WRITE_OPS)
+          .priceClass(INDEX_BATCHES, "76.96815", 1_000_000, Billing.PER_CALL, INDEX_BATCH_OPS)
+          .priceClass(INDEX_READS, "3.078726", 1_000_000, Billing.PER_CALL, INDEX_READ_OPS)
+          .priceClass(INDEX_DOMAINS, "778.263892", 1_000_000, Billing.PER_CALL, INDEX_DOMAIN_OPS)
           .transferPerGb("0.10", "0.10")
           .build();
 
@@ -179,6 +224,10 @@ public final class PriceTables {
           .priceClass(SIMPLE_QUEUE, "0.40", 1_000_000, Billing.PER_64KIB_UNIT, QUEUE)
           .free(ADVANCED, ADVANCED_OPS)
           .free(MACHINES, MACHINE_OPS)
+          .priceClass(INDEX_WRITES, "1.25", 1_000_000, Billing.PER_CALL, INDEX_WRITE_OPS)
+          .priceClass(INDEX_BATCHES, "31.25", 1_000_000, Billing.PER_CALL, INDEX_BATCH_OPS)
+          .priceClass(INDEX_READS, "0.125", 1_000_000, Billing.PER_CALL, INDEX_READ_OPS)
+          .free(INDEX_DOMAINS, INDEX_DOMAIN_OPS)
           .transferPerGb("0", "0.09")
           .build();
 

@@ -84,6 +84,25 @@ final class Sizes {
     return total;
   }
 
+  /** UTF-8 bytes of an index item's name, attribute names and values. */
+  static long indexItem(io.stratus.cloudapi.IndexItem item) {
+    if (item == null) {
+      return 0;
+    }
+    return utf8(item.name()) + metadata(item.attributes());
+  }
+
+  static long indexItems(List<io.stratus.cloudapi.IndexItem> items) {
+    if (items == null) {
+      return 0;
+    }
+    long total = 0;
+    for (io.stratus.cloudapi.IndexItem item : items) {
+      total += indexItem(item);
+    }
+    return total;
+  }
+
   private static long utf8(String s) {
     return s == null ? 0 : s.getBytes(StandardCharsets.UTF_8).length;
   }

@@ -5,7 +5,8 @@ import java.time.Duration;
 
 /**
  * A latency model from a table of measurements: storage calls by transferred size along a
- * piecewise-linear curve, every other call by a fixed figure per kind.
+ * piecewise-linear curve, every other call by a fixed figure per kind (index calls by whether they
+ * write).
  *
  * <p>The storage curve is linear in size (not in log size) between the measured points; below the
  * first point the first figure applies (small transfers are dominated by the round trip), and above
@@ -25,6 +26,8 @@ final class TableLatencyModel implements LatencyModel {
   private final long queueControlNanos;
   private final long advancedNanos;
   private final long machineNanos;
+  private final long indexWriteNanos;
+  private final long indexReadNanos;
 
   /**
    * @param curveBytes ascending sizes of the measured storage points, at least two
@@ -39,7 +42,9 @@ final class TableLatencyModel implements LatencyModel {
       Duration queueDelete,
       Duration queueControl,
       Duration advanced,
-      Duration machine) {
+      Duration machine,
+      Duration indexWrite,
+      Duration indexRead) {
     if (curveBytes.length < 2 || curveBytes.length != curve.length) {
       throw new IllegalArgumentException("a storage curve needs at least two points");
     }
@@ -60,6 +65,8 @@ final class TableLatencyModel implements LatencyModel {
     this.queueControlNanos = queueControl.toNanos();
     this.advancedNanos = advanced.toNanos();
     this.machineNanos = machine.toNanos();
+    this.indexWriteNanos = indexWrite.toNanos();
+    this.indexReadNanos = indexRead.toNanos();
   }
 
   @Override
@@ -76,6 +83,8 @@ final class TableLatencyModel implements LatencyModel {
         return Duration.ofNanos(advancedNanos);
       case MACHINE:
         return Duration.ofNanos(machineNanos);
+      case INDEX:
+        return Duration.ofNanos(op.isMutating() ? indexWriteNanos : indexReadNanos);
       default:
         throw new IllegalStateException("unknown service " + op.service());
     }

@@ -2,6 +2,7 @@ package io.stratus.cloudapi.inprocess;
 
 import io.stratus.cloudapi.CloudLimits;
 import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.IndexLimits;
 import io.stratus.cloudapi.SimpleQueueService;
 import io.stratus.cloudapi.StorageService;
 import java.time.Clock;
@@ -10,7 +11,7 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A whole cloud in this JVM: the six Cloud API services with their state held by this instance
+ * A whole cloud in this JVM: the Cloud API services (the six of the papers and the index service) with their state held by this instance
  * (never static), the embedded default of the TPC-W harness and the base of every protocol test.
  *
  * <p>Why it has knobs: the protocols of the papers were designed for 2008's weak guarantees, and a
@@ -20,10 +21,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * conditional writes (as before 2024), simple queues that cannot hand a received message back
  * (without {@link io.stratus.cloudapi.SupportsVisibilityChange}, as the papers' SQS), and restarts
  * of the lock and counter services ({@link #restartLockService()}, {@link
- * #restartCounterService()}).
+ * #restartCounterService()}), and an index service whose queries lag behind its writes or which
+ * throttles writes ({@link IndexBehavior}).
  *
  * <p>Time comes from the injected {@link Clock} (lock leases, counter validation, visibility
- * timeouts, stale windows, message retention); randomness from {@link #seed()}, so a failing test
+ * timeouts, stale windows, message retention, index query lag and throttling); randomness from {@link #seed()}, so a failing test
  * that prints the seed can be replayed. Every call completes its future before returning, on the
  * caller's thread; wrap the services with the latency decorator to model network delay.
  *
@@ -44,6 +46,7 @@ public final class InProcessCloud implements AutoCloseable {
   private final InProcessLocks locks;
   private final InProcessCounters counters;
   private final InProcessMachines machines;
+  private final InProcessIndex index;
   private final CloudServices services;
 
   private InProcessCloud(Builder b) {
@@ -56,6 +59,7 @@ public final class InProcessCloud implements AutoCloseable {
     this.locks = new InProcessLocks(clock, b.limits, b.defaultLockTimeout);
     this.counters = new InProcessCounters(clock, b.limits, b.defaultCounterTimeout);
     this.machines = new InProcessMachines(clock);
+    this.index = new InProcessIndex(clock, b.indexLimits, b.indexBehavior);
     StorageService visibleStorage =
         b.conditionalPut ? storage : new UnconditionalStorageView(storage);
     SimpleQueueService visibleQueues =
@@ -68,6 +72,7 @@ public final class InProcessCloud implements AutoCloseable {
             .locks(locks)
             .counters(counters)
             .machines(machines)
+            .index(index)
             .build();
   }
 
@@ -80,7 +85,7 @@ public final class InProcessCloud implements AutoCloseable {
     return builder().build();
   }
 
-  /** The six services. Closing the bundle does not discard this cloud's state. */
+  /** The services. Closing the bundle does not discard this cloud's state. */
   public CloudServices services() {
     return services;
   }
@@ -131,6 +136,8 @@ public final class InProcessCloud implements AutoCloseable {
     private boolean visibilityChange = true;
     private Duration defaultLockTimeout = DEFAULT_LOCK_TIMEOUT;
     private Duration defaultCounterTimeout = DEFAULT_COUNTER_TIMEOUT;
+    private IndexLimits indexLimits = IndexLimits.defaults();
+    private IndexBehavior indexBehavior = IndexBehavior.strong();
 
     private Builder() {}
 
@@ -178,6 +185,18 @@ public final class InProcessCloud implements AutoCloseable {
      */
     public Builder visibilityChange(boolean enabled) {
       this.visibilityChange = enabled;
+      return this;
+    }
+
+    /** The limits of the index service; {@link IndexLimits#defaults()} by default. */
+    public Builder indexLimits(IndexLimits limits) {
+      this.indexLimits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /** Query lag and throttling of the index service; {@link IndexBehavior#strong()} by default. */
+    public Builder indexBehavior(IndexBehavior behavior) {
+      this.indexBehavior = Objects.requireNonNull(behavior, "behavior");
       return this;
     }
 

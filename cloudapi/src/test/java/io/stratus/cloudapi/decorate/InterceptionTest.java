@@ -8,6 +8,9 @@ import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CloudLimits;
 import io.stratus.cloudapi.CloudServices;
 import io.stratus.cloudapi.CounterService;
+import io.stratus.cloudapi.IndexItem;
+import io.stratus.cloudapi.IndexQuery;
+import io.stratus.cloudapi.IndexService;
 import io.stratus.cloudapi.ListPage;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.MachineReservationService;
@@ -42,6 +45,9 @@ class InterceptionTest {
   private static final String TARGET = "t/x";
   private static final byte[] PAYLOAD = {1, 2, 3};
   private static final Map<String, String> METADATA = Map.of("k", "vv");
+
+  /** An index item of 4 bytes: name "n", attribute "a", value "vv". */
+  private static final IndexItem ITEM = IndexItem.of("n", "a", "vv");
 
   /** Simple queues with every optional ability. */
   interface FullQueues extends SupportsQueueInspection, SupportsVisibilityChange {}
@@ -102,6 +108,12 @@ class InterceptionTest {
       return Instant.EPOCH;
     } else if (type == List.class) {
       return List.of(PAYLOAD.clone(), PAYLOAD.clone());
+    } else if (type == IndexItem.class) {
+      return ITEM;
+    } else if (type == IndexQuery.class) {
+      return IndexQuery.on("a");
+    } else if (type == Set.class) {
+      return Set.of("a");
     }
     throw new AssertionError("no dummy for " + type);
   }
@@ -120,7 +132,8 @@ class InterceptionTest {
             AdvancedQueueService.class,
             SupportsIntentionLocks.class,
             SupportsIdempotentIncrement.class,
-            MachineReservationService.class);
+            MachineReservationService.class,
+            IndexService.class);
     int checkedMethods = 0;
     for (Class<?> type : services) {
       List<String> made = new CopyOnWriteArrayList<>();
@@ -134,7 +147,12 @@ class InterceptionTest {
         made.clear();
         Object[] args = new Object[m.getParameterCount()];
         for (int i = 0; i < args.length; i++) {
-          args[i] = dummy(m.getParameterTypes()[i]);
+          Class<?> p = m.getParameterTypes()[i];
+          if (type == IndexService.class && p == List.class) {
+            args[i] = m.getName().equals("putBatch") ? List.of(ITEM, ITEM) : List.of("n", "m");
+          } else {
+            args[i] = dummy(p);
+          }
         }
         Object result = m.invoke(wrapped, args);
         assertThat(result).as(m.toString()).isInstanceOf(CompletableFuture.class);
@@ -157,6 +175,10 @@ class InterceptionTest {
             expectedBytes += 3; // "k" + "vv"
           } else if (a instanceof List && m.getName().equals("sendBatch")) {
             expectedBytes += 2 * PAYLOAD.length; // receipt handles of deleteBatch count 0
+          } else if (a == ITEM) {
+            expectedBytes += 4;
+          } else if (a instanceof List && m.getName().equals("putBatch")) {
+            expectedBytes += 2 * 4; // item names of an index deleteBatch count 0
           }
         }
         assertThat(call.requestBytes()).as(m.toString()).isEqualTo(expectedBytes);
@@ -164,8 +186,8 @@ class InterceptionTest {
       }
     }
     assertThat(seen).containsExactlyInAnyOrderElementsOf(EnumSet.allOf(Operation.class));
-    // 41 operations; three receives share one, and so do the two increments
-    assertThat(checkedMethods).isEqualTo(44);
+    // 49 operations; three receives share one, and so do the two increments
+    assertThat(checkedMethods).isEqualTo(52);
   }
 
   private Object wrapAny(Class<?> type, Object service) {
@@ -182,6 +204,8 @@ class InterceptionTest {
       return Decorators.wrap((CounterService) service, currentRecorder);
     } else if (service instanceof MachineReservationService) {
       return Decorators.wrap((MachineReservationService) service, currentRecorder);
+    } else if (service instanceof IndexService) {
+      return Decorators.wrap((IndexService) service, currentRecorder);
     }
     throw new AssertionError(type);
   }
@@ -197,6 +221,8 @@ class InterceptionTest {
       return Operation.Service.LOCK;
     } else if (CounterService.class.isAssignableFrom(type)) {
       return Operation.Service.COUNTER;
+    } else if (type == IndexService.class) {
+      return Operation.Service.INDEX;
     }
     return Operation.Service.MACHINE;
   }

@@ -112,6 +112,10 @@ class MeteringTest {
             PriceTables.SIMPLE_QUEUE,
             PriceTables.ADVANCED,
             PriceTables.MACHINES,
+            PriceTables.INDEX_WRITES,
+            PriceTables.INDEX_BATCHES,
+            PriceTables.INDEX_READS,
+            PriceTables.INDEX_DOMAINS,
             PriceTable.TRANSFER_IN,
             PriceTable.TRANSFER_OUT);
     assertThat(s.costBreakdown(paper).get(PriceTables.STORAGE_WRITE))

@@ -11,6 +11,14 @@ import static io.stratus.cloudapi.Operation.COUNTER_HIGHEST_VALIDATED;
 import static io.stratus.cloudapi.Operation.COUNTER_INCREMENT;
 import static io.stratus.cloudapi.Operation.COUNTER_SET_TIMEOUT;
 import static io.stratus.cloudapi.Operation.COUNTER_VALIDATE;
+import static io.stratus.cloudapi.Operation.INDEX_CREATE_DOMAIN;
+import static io.stratus.cloudapi.Operation.INDEX_DELETE;
+import static io.stratus.cloudapi.Operation.INDEX_DELETE_BATCH;
+import static io.stratus.cloudapi.Operation.INDEX_DELETE_DOMAIN;
+import static io.stratus.cloudapi.Operation.INDEX_GET;
+import static io.stratus.cloudapi.Operation.INDEX_PUT;
+import static io.stratus.cloudapi.Operation.INDEX_PUT_BATCH;
+import static io.stratus.cloudapi.Operation.INDEX_QUERY;
 import static io.stratus.cloudapi.Operation.LOCK_ACQUIRE_EXCLUSIVE;
 import static io.stratus.cloudapi.Operation.LOCK_ACQUIRE_INTENTION;
 import static io.stratus.cloudapi.Operation.LOCK_ACQUIRE_SHARED;
@@ -42,6 +50,7 @@ import static io.stratus.cloudapi.Operation.STORAGE_PUT;
 import static io.stratus.cloudapi.Operation.STORAGE_PUT_IF_ABSENT;
 import static io.stratus.cloudapi.Operation.STORAGE_PUT_IF_VERSION;
 
+import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.PriceTable;
 import io.stratus.cloudapi.decorate.PriceTable.Billing;
 import io.stratus.cloudapi.decorate.PriceTables;
@@ -63,6 +72,8 @@ import java.math.BigDecimal;
  *       Stratus takes the same lock from the lock service, so it is priced as that receive.
  *   <li>advanced queues and counters (not in paper 001; only the protocols of paper 000 use them):
  *       $0.01 per 1,000 requests, paper 000's price for its advanced services (000 section 7.1).
+ *   <li>the index service (SimpleDB; not in paper 001): paper 000's prices, as {@link
+ *       PriceTables#paper2008()} has them.
  *   <li>transfer: $0.18 per GB in and out, "since we are not AWS premium customers" (001 section
  *       6.1). A client on EC2 pays none ({@link PriceTable#withoutTransfer()}).
  * </ul>
@@ -158,7 +169,40 @@ public final class SigmodPrices {
             COUNTER_VALIDATE,
             COUNTER_HIGHEST_VALIDATED)
         .free(PriceTables.MACHINES, MACHINE_START, MACHINE_STOP, MACHINE_DESCRIBE, MACHINE_LIST)
+        .priceClass(
+            PriceTables.INDEX_WRITES,
+            paper000(INDEX_PUT),
+            1,
+            Billing.PER_CALL,
+            INDEX_PUT,
+            INDEX_DELETE)
+        .priceClass(
+            PriceTables.INDEX_BATCHES,
+            paper000(INDEX_PUT_BATCH),
+            1,
+            Billing.PER_CALL,
+            INDEX_PUT_BATCH,
+            INDEX_DELETE_BATCH)
+        .priceClass(
+            PriceTables.INDEX_READS,
+            paper000(INDEX_GET),
+            1,
+            Billing.PER_CALL,
+            INDEX_GET,
+            INDEX_QUERY)
+        .priceClass(
+            PriceTables.INDEX_DOMAINS,
+            paper000(INDEX_CREATE_DOMAIN),
+            1,
+            Billing.PER_CALL,
+            INDEX_CREATE_DOMAIN,
+            INDEX_DELETE_DOMAIN)
         .transferPerGb("0.18", "0.18")
         .build();
+  }
+
+  /** Paper 000's price of one {@code op} request. */
+  private static BigDecimal paper000(Operation op) {
+    return PriceTables.paper2008().priceClass(op).pricePerRequest();
   }
 }
