@@ -83,6 +83,32 @@ public final class CloudServices implements AutoCloseable {
     return require(index, "index");
   }
 
+  /** Whether the bundle holds {@code service}. */
+  public boolean has(Operation.Service service) {
+    return switch (service) {
+      case STORAGE -> storage != null;
+      case SIMPLE_QUEUE -> simpleQueues != null;
+      case ADVANCED_QUEUE -> advancedQueues != null;
+      case LOCK -> locks != null;
+      case COUNTER -> counters != null;
+      case MACHINE -> machines != null;
+      case INDEX -> index != null;
+    };
+  }
+
+  /** How messages name {@code service}: "storage", "simple queue", "advanced counter", ... */
+  public static String describe(Operation.Service service) {
+    return switch (service) {
+      case STORAGE -> "storage";
+      case SIMPLE_QUEUE -> "simple queue";
+      case ADVANCED_QUEUE -> "advanced queue";
+      case LOCK -> "lock";
+      case COUNTER -> "advanced counter";
+      case MACHINE -> "machine reservation";
+      case INDEX -> "index";
+    };
+  }
+
   public boolean hasStorage() {
     return storage != null;
   }

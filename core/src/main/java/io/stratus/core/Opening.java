@@ -38,6 +38,7 @@ final class Opening {
   }
 
   private static Database openOnce(DatabaseConfig config) {
+    config.protocol().checkServices(config.services()); // every missing one, before any is used
     BufferPool pool =
         new BufferPool(config.services().storage(), config.bufferPoolConfig(), config.clock());
     CommitProtocol protocol = null;

@@ -64,6 +64,44 @@ class ErrorsTest {
   }
 
   /**
+   * A protocol opened on cloud services that lack one it uses is refused before anything is
+   * touched, with every missing service named; a protocol that needs only what is there opens.
+   */
+  @Test
+  void aProtocolWhoseServicesAreMissingIsRefusedNamingThemAll(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      io.stratus.cloudapi.CloudServices storageAndQueues =
+          io.stratus.cloudapi.CloudServices.builder()
+              .storage(f.services().storage())
+              .simpleQueues(f.services().simpleQueues())
+              .build();
+      assertThatThrownBy(
+              () ->
+                  Database.open(
+                      DatabaseConfig.builder(storageAndQueues, Fixture.DB)
+                          .protocol(ProtocolKind.SNAPSHOT_ISOLATION)
+                          .clock(f.clock)
+                          .build()))
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("SNAPSHOT_ISOLATION")
+          .hasMessageContaining("lack the advanced queue, lock, advanced counter");
+      assertThat(f.services().storage().list(Fixture.DB, Optional.empty(), 10).join().items())
+          .as("nothing was written")
+          .isEmpty();
+      assertThat(ProtocolKind.NAIVE.services())
+          .containsExactly(io.stratus.cloudapi.Operation.Service.STORAGE);
+      try (Database naive =
+          Database.open(
+              DatabaseConfig.builder(storageAndQueues, Fixture.DB)
+                  .protocol(ProtocolKind.NAIVE)
+                  .clock(f.clock)
+                  .build())) {
+        naive.createCollection("items");
+      }
+    }
+  }
+
+  /**
    * Where storage reads may lag behind writes, a collection another handle created moments ago
    * is reported as possibly not visible yet, retryably, and {@code Database.run} / {@code read}
    * retry until it shows; on strongly consistent storage a missing collection is not retryable.

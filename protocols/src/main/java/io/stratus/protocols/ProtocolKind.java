@@ -1,6 +1,13 @@
 package io.stratus.protocols;
 
+import io.stratus.InvalidConfigurationException;
+import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.Operation.Service;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The commit protocols a database can run (paper 000, sections 4, 5 and 7.1); chosen once per
@@ -108,6 +115,9 @@ public enum ProtocolKind {
     static final EnumSet<ProtocolOption> QUEUE_OPTIONS =
         EnumSet.of(
             ProtocolOption.CHECKPOINTS, ProtocolOption.WRITER_LANES, ProtocolOption.ATOMIC_TIMEOUT);
+    static final Service[] ISOLATING_SERVICES = {
+      Service.STORAGE, Service.ADVANCED_QUEUE, Service.LOCK, Service.COUNTER
+    };
     static final EnumSet<ProtocolOption> ISOLATING_OPTIONS =
         EnumSet.of(
             ProtocolOption.CHECKPOINTS, ProtocolOption.ATOMIC_TIMEOUT, ProtocolOption.ISOLATION);
@@ -126,28 +136,35 @@ public enum ProtocolKind {
    */
   private enum Family {
     /** Commits write pages themselves; nothing else. */
-    PAGES(PageState.CHAINS),
+    PAGES(PageState.CHAINS, Service.STORAGE),
     /**
      * Records through the pending-update queues, applied by checkpoints that keep each writer's
      * chain in the pages (with or without counters): basic and monotonic handles write records
      * every checkpoint applies, each handle with its own guarantees.
      */
-    PENDING_UPDATES(PageState.CHAINS),
+    PENDING_UPDATES(PageState.CHAINS, Service.STORAGE, Service.SIMPLE_QUEUE, Service.LOCK),
     /** Pending updates reached through each client's ATOMIC queue, recovered by atomic handles. */
-    ATOMIC_QUEUES(PageState.CHAINS),
+    ATOMIC_QUEUES(PageState.CHAINS, Service.STORAGE, Service.SIMPLE_QUEUE, Service.LOCK),
     /** Pending updates reached through the shared advanced atomicity queues. */
-    ADVANCED_ATOMIC_QUEUES(PageState.CHAINS),
+    ADVANCED_ATOMIC_QUEUES(
+        PageState.CHAINS,
+        Service.STORAGE,
+        Service.SIMPLE_QUEUE,
+        Service.ADVANCED_QUEUE,
+        Service.LOCK),
     /** The commit counter, record locks and snapshot archive, checked first committer wins. */
-    SNAPSHOT_ISOLATION(PageState.SNAPSHOTS),
+    SNAPSHOT_ISOLATION(PageState.SNAPSHOTS, Sets.ISOLATING_SERVICES),
     /** The same, and every commit checks what it read: one other handle's skew breaks that. */
-    SERIALIZABLE_SNAPSHOT(PageState.SNAPSHOTS),
+    SERIALIZABLE_SNAPSHOT(PageState.SNAPSHOTS, Sets.ISOLATING_SERVICES),
     /** The same, and every transaction locks what it reads: handles that do not lose updates. */
-    TWO_PHASE_LOCKING(PageState.SNAPSHOTS);
+    TWO_PHASE_LOCKING(PageState.SNAPSHOTS, Sets.ISOLATING_SERVICES);
 
     final PageState pages;
+    final Set<Service> services;
 
-    Family(PageState pages) {
+    Family(PageState pages, Service... services) {
       this.pages = pages;
+      this.services = Collections.unmodifiableSet(EnumSet.copyOf(List.of(services)));
     }
   }
 
@@ -202,6 +219,44 @@ public enum ProtocolKind {
    */
   public boolean switchableTo(ProtocolKind next) {
     return family.pages == next.family.pages;
+  }
+
+  /**
+   * The Cloud API services the protocol uses (a fresh copy): naive storage alone; basic,
+   * monotonic and atomic also simple queues and locks; advanced atomic also advanced queues; the
+   * isolating protocols storage, advanced queues, locks and advanced counters. A database opens
+   * only on {@link CloudServices} that hold every one of them ({@link #checkServices}).
+   */
+  public EnumSet<Service> services() {
+    return EnumSet.copyOf(family.services);
+  }
+
+  /**
+   * Refuses {@code services} that lack one the protocol uses, naming every missing one: checked
+   * when a database opens, before any of them is touched.
+   *
+   * @throws InvalidConfigurationException a service is missing
+   */
+  public void checkServices(CloudServices services) {
+    List<String> missing = new ArrayList<>();
+    for (Service s : family.services) {
+      if (!services.has(s)) {
+        missing.add(CloudServices.describe(s));
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new InvalidConfigurationException(
+          "the "
+              + name()
+              + " protocol uses the "
+              + String.join(", ", family.services.stream().map(CloudServices::describe).toList())
+              + " services, and the cloud services given lack the "
+              + String.join(", ", missing)
+              + ": add "
+              + (missing.size() == 1 ? "it" : "them")
+              + " (ZooKeeper brings locks, counters and advanced queues: docs/operations.md), or"
+              + " choose a protocol that uses only what the cloud has");
+    }
   }
 
   /**

@@ -32,7 +32,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -114,12 +113,7 @@ public final class QueueEngine implements CommitProtocol {
   public QueueEngine(ProtocolContext ctx, Assembly assembly) {
     this.kind = assembly.kind();
     this.ctx = ctx;
-    if (!ctx.services().hasSimpleQueues() || !ctx.services().hasLocks()) {
-      throw new InvalidRequestException(
-          "the "
-              + kind.name().toLowerCase(Locale.ROOT)
-              + " protocol needs the simple queue service and the lock service");
-    }
+    kind.checkServices(ctx.services());
     SupportsConditionalPut conditional = SupportsConditionalPut.of(ctx.services().storage());
     CheckpointWrites w = ctx.checkpoints().writes();
     if (w == CheckpointWrites.AUTO) {

@@ -35,7 +35,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -121,14 +120,7 @@ final class IsolationCore implements AutoCloseable {
   private volatile boolean closed;
 
   IsolationCore(ProtocolContext ctx, ProtocolKind kind) {
-    if (!ctx.services().hasAdvancedQueues()
-        || !ctx.services().hasLocks()
-        || !ctx.services().hasCounters()) {
-      throw new InvalidRequestException(
-          "the "
-              + kind.name().toLowerCase(Locale.ROOT)
-              + " protocol needs the advanced queue, lock and advanced counter services");
-    }
+    kind.checkServices(ctx.services());
     this.kind = kind;
     this.ctx = ctx;
     this.clock = ctx.clock();
