@@ -1,8 +1,8 @@
 package io.stratus.cli;
 
+import io.stratus.CheckpointSummary;
+import io.stratus.RecoverySummary;
 import io.stratus.core.Database;
-import io.stratus.protocols.CheckpointSummary;
-import io.stratus.protocols.RecoverySummary;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,10 +1,12 @@
 package io.stratus.core;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.CloudServiceException;
 import io.stratus.DatabaseClosedException;
 import io.stratus.IndexNotAttachedException;
 import io.stratus.NoSuchCollectionException;
 import io.stratus.NoSuchIndexException;
+import io.stratus.RecoverySummary;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ConflictException;
@@ -18,14 +20,12 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.pagemanager.PageWriter;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.DamageReports;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolStats;
 import io.stratus.protocols.ProtocolTransaction;
-import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.StorageLayout;
 import io.stratus.protocols.TransactionInfo;
 import java.util.Collections;

@@ -1,6 +1,6 @@
 package io.stratus.core;
 
-import io.stratus.pagemanager.BufferPoolStats;
+import io.stratus.BufferPoolStats;
 import java.util.Objects;
 
 /**

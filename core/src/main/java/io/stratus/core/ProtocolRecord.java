@@ -1,10 +1,10 @@
 package io.stratus.core;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.InvalidConfigurationException;
 import io.stratus.InvalidRequestException;
-import io.stratus.protocols.CheckpointSummary;
+import io.stratus.RecoverySummary;
 import io.stratus.protocols.ProtocolKind;
-import io.stratus.protocols.RecoverySummary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

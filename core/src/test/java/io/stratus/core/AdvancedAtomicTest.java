@@ -7,6 +7,7 @@ import static io.stratus.core.BasicProtocolTest.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.CommitFailedException;
 import io.stratus.DatabaseInRecoveryException;
 import io.stratus.cloudapi.AdvancedMessage;
@@ -20,7 +21,6 @@ import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.StorageLayout;

@@ -6,6 +6,7 @@ import static io.stratus.core.BasicProtocolTest.load;
 import static io.stratus.core.BasicProtocolTest.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
 import io.stratus.cloudapi.CloudFutures;
@@ -18,7 +19,6 @@ import io.stratus.cloudapi.decorate.FaultPlan.Selector;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.CommitStateUnknownException;
+import io.stratus.RecoverySummary;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.QueueMessage;
@@ -21,7 +22,6 @@ import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.ProtocolKind;
-import io.stratus.protocols.RecoverySummary;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stratus.CommitFailedException;
+import io.stratus.RecoverySummary;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.Operation;
@@ -28,7 +29,6 @@ import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.ProtocolKind;
-import io.stratus.protocols.RecoverySummary;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;

@@ -7,6 +7,7 @@ import static io.stratus.core.BasicProtocolTest.update;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.InvalidConfigurationException;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.ServiceUnavailableException;
@@ -20,7 +21,6 @@ import io.stratus.cloudapi.decorate.SimulatedCrashException;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.ProtocolKind;
 import java.time.Duration;

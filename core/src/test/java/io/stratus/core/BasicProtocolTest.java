@@ -2,12 +2,12 @@ package io.stratus.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
 import java.time.Duration;

@@ -4,6 +4,7 @@ import static io.stratus.core.Fixture.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.CorruptPageException;
 import io.stratus.StalePageException;
 import io.stratus.cloudapi.CloudFutures;
@@ -14,7 +15,6 @@ import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.inprocess.StorageConsistency;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

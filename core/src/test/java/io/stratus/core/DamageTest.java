@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.CorruptPageException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ItemSummary;
@@ -16,7 +17,6 @@ import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolKind;
 import java.time.Duration;

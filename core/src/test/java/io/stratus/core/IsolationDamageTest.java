@@ -2,11 +2,11 @@ package io.stratus.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
 import java.util.Map;
 import java.util.Random;

@@ -2,6 +2,7 @@ package io.stratus.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.SimpleQueueService;
@@ -11,7 +12,6 @@ import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.checkpoint.ChainState;
 import java.nio.charset.StandardCharsets;

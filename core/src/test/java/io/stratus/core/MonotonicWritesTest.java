@@ -7,6 +7,7 @@ import static io.stratus.core.BasicProtocolTest.update;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.OutcomeUnknownException;
@@ -20,7 +21,6 @@ import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -4,10 +4,10 @@ import static io.stratus.core.BasicProtocolTest.load;
 import static io.stratus.core.BasicProtocolTest.update;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

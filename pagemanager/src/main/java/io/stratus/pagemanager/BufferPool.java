@@ -1,5 +1,6 @@
 package io.stratus.pagemanager;
 
+import io.stratus.BufferPoolStats;
 import io.stratus.CorruptPageException;
 import io.stratus.StalePageException;
 import io.stratus.cloudapi.CloudFutures;

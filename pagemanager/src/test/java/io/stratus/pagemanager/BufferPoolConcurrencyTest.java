@@ -4,6 +4,7 @@ import static io.stratus.cloudapi.Operation.STORAGE_GET;
 import static io.stratus.cloudapi.Operation.STORAGE_GET_IF_CHANGED;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.BufferPoolStats;
 import io.stratus.CorruptPageException;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.Call;

@@ -3,6 +3,7 @@ package io.stratus.pagemanager;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.stratus.BufferPoolStats;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,7 @@ package io.stratus.pagemanager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.BufferPoolStats;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import java.time.Duration;

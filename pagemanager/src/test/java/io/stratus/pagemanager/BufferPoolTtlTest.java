@@ -5,6 +5,7 @@ import static io.stratus.cloudapi.Operation.STORAGE_GET_IF_CHANGED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.stratus.BufferPoolStats;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import java.time.Duration;

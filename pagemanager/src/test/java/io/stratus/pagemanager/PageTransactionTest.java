@@ -4,6 +4,7 @@ import static io.stratus.cloudapi.Operation.STORAGE_GET;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.stratus.BufferPoolStats;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import java.util.HashSet;

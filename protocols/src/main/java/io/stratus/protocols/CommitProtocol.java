@@ -1,5 +1,8 @@
 package io.stratus.protocols;
 
+import io.stratus.CheckpointSummary;
+import io.stratus.RecoverySummary;
+
 /**
  * The seam between the record manager and the commit protocols (paper 000, sections 4 and 5): the
  * record manager begins every transaction here ({@link #begin}) and runs it through the {@link

@@ -1,5 +1,6 @@
 package io.stratus.bench.tpcw;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.bench.tpcw.harness.HourlyPrices;
 import io.stratus.bench.tpcw.harness.ServerCost;
 import io.stratus.cloudapi.CloudServices;
@@ -20,7 +21,6 @@ import io.stratus.core.DatabaseConfig;
 import io.stratus.core.Key;
 import io.stratus.core.Record;
 import io.stratus.core.Transaction;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
 import java.io.PrintWriter;

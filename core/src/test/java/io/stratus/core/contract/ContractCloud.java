@@ -2,6 +2,7 @@ package io.stratus.core.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.StratusException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
@@ -20,7 +21,6 @@ import io.stratus.core.Record;
 import io.stratus.core.RecordCursor;
 import io.stratus.core.RetryPolicy;
 import io.stratus.core.Transaction;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package io.stratus.core.contract;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
 import io.stratus.StratusException;
@@ -17,7 +18,6 @@ import io.stratus.core.Database;
 import io.stratus.core.DatabaseConfig;
 import io.stratus.core.SwitchedFaults;
 import io.stratus.core.Transaction;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;

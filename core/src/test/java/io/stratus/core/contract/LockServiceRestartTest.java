@@ -4,8 +4,8 @@ import static io.stratus.core.contract.ContractCloud.read;
 import static io.stratus.core.contract.ContractCloud.update;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.core.Database;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.Guarantee;
 import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.ProtocolKind;

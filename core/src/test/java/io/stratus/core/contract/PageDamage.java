@@ -1,5 +1,6 @@
 package io.stratus.core.contract;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.CorruptPageException;
 import io.stratus.StratusException;
 import io.stratus.cloudapi.CloudFutures;
@@ -10,7 +11,6 @@ import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.core.Database;
 import io.stratus.core.Finding;
 import io.stratus.core.VerificationReport;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.StorageLayout;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -2,7 +2,7 @@ package io.stratus.protocols.engine;
 
 import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
-import io.stratus.protocols.RecoverySummary;
+import io.stratus.RecoverySummary;
 import io.stratus.protocols.WriteSet;
 import io.stratus.protocols.log.PuQueues;
 import java.util.Collection;

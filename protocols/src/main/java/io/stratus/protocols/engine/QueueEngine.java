@@ -1,7 +1,9 @@
 package io.stratus.protocols.engine;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.CorruptPageException;
 import io.stratus.InvalidRequestException;
+import io.stratus.RecoverySummary;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.SupportsConditionalPut;
@@ -10,7 +12,6 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.pagemanager.ReadInterposer;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.CommitResult;
@@ -18,7 +19,6 @@ import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolStats;
 import io.stratus.protocols.ProtocolTransaction;
-import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.TransactionInfo;
 import io.stratus.protocols.WriteSet;
 import io.stratus.protocols.checkpoint.CheckpointScheduler;

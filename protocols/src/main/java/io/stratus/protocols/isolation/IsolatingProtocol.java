@@ -1,10 +1,10 @@
 package io.stratus.protocols.isolation;
 
-import io.stratus.protocols.CheckpointSummary;
+import io.stratus.CheckpointSummary;
+import io.stratus.RecoverySummary;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolStats;
-import io.stratus.protocols.RecoverySummary;
 
 /**
  * What the isolating protocols do alike as {@link CommitProtocol}s: their maintenance, counters

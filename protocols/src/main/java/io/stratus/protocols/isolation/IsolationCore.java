@@ -1,8 +1,10 @@
 package io.stratus.protocols.isolation;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.CommitFailedException;
 import io.stratus.CommitStateUnknownException;
 import io.stratus.InvalidRequestException;
+import io.stratus.RecoverySummary;
 import io.stratus.TransactionTimeoutException;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
@@ -12,7 +14,6 @@ import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.protocols.BackgroundFailures;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.CrashPoint;
@@ -21,7 +22,6 @@ import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolStats;
-import io.stratus.protocols.RecoverySummary;
 import io.stratus.protocols.TransactionInfo;
 import io.stratus.protocols.advanced.KeyedAtomicQueues;
 import io.stratus.protocols.log.AtomicMessages;

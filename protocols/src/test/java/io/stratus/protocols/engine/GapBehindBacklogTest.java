@@ -2,6 +2,7 @@ package io.stratus.protocols.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.time.ManualClock;
@@ -11,7 +12,6 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.protocols.CheckpointSettings;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.LogicalChange.Kind;

@@ -1,5 +1,6 @@
 package io.stratus.bench.tpcw.bookstore;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.DuplicateKeyException;
 import io.stratus.StratusException;
 import io.stratus.bench.tpcw.bookstore.Rows.ItemRow;
@@ -11,7 +12,6 @@ import io.stratus.core.Database;
 import io.stratus.core.KeyRange;
 import io.stratus.core.RetryPolicy;
 import io.stratus.core.TypedCollection;
-import io.stratus.protocols.CheckpointSummary;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package io.stratus.bench.tpcw.harness;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.MeterSnapshot;
 import io.stratus.cloudapi.decorate.PriceTable;
 import io.stratus.core.Database;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
 

@@ -1,5 +1,6 @@
 package io.stratus.bench.tpcw.sigmod;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.DuplicateKeyException;
 import io.stratus.StratusException;
 import io.stratus.bench.tpcw.bookstore.BookstoreSchema;
@@ -25,7 +26,6 @@ import io.stratus.cloudapi.time.Scheduler;
 import io.stratus.core.Database;
 import io.stratus.core.DatabaseConfig;
 import io.stratus.core.RetryPolicy;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
 import io.stratus.protocols.StorageLayout;

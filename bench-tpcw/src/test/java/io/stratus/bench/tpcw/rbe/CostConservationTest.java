@@ -3,6 +3,7 @@ package io.stratus.bench.tpcw.rbe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.stratus.CheckpointSummary;
 import io.stratus.bench.tpcw.bookstore.BookstoreSchema;
 import io.stratus.bench.tpcw.bookstore.DataGenerator;
 import io.stratus.bench.tpcw.bookstore.Scale;
@@ -20,7 +21,6 @@ import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.cloudapi.time.ManualClock;
 import io.stratus.core.Database;
 import io.stratus.core.DatabaseConfig;
-import io.stratus.protocols.CheckpointSummary;
 import io.stratus.protocols.ProtocolKind;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicReference;

@@ -1,9 +1,9 @@
-package io.stratus.protocols;
+package io.stratus;
 
 import java.util.List;
 
 /**
- * What {@link CommitProtocol#checkpointAll()} did.
+ * What a checkpoint of every queue of a database did ({@code Database.checkpointAll()}).
  *
  * @param queues the pending-update queues it looked at
  * @param checkpoints the checkpoints that ran to the end (lock granted, pages put, messages

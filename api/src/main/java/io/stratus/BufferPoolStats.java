@@ -1,7 +1,7 @@
-package io.stratus.pagemanager;
+package io.stratus;
 
 /**
- * What a {@link BufferPool} has done since it was created, at one moment.
+ * What a database handle's buffer pool (its page cache) has done since it was created, at one moment.
  *
  * <p>Every fetch counts exactly once, as a hit, a miss, a refresh or a coalesced fetch, so {@code
  * hits + misses + refreshes + coalesced} is the number of fetches (transactions' first reads of a
@@ -16,7 +16,7 @@ package io.stratus.pagemanager;
  * @param coalesced fetches that found another thread's storage read of the same page in flight
  *     and shared its answer instead of making their own
  * @param evictions pages the pool dropped to stay within its byte bound
- * @param bytesCached the sum of the cached pages' {@link Page#encodedSizeBound()}
+ * @param bytesCached the sum of the cached pages' encoded sizes (an upper bound of each)
  * @param pagesCached pages in the pool now
  */
 public record BufferPoolStats(

@@ -1,4 +1,4 @@
-package io.stratus.protocols;
+package io.stratus;
 
 /**
  * What a recovery of other clients' ATOMIC queues did (the atomic protocol, paper 000, section
