@@ -12,7 +12,7 @@ import io.stratus.protocols.ProtocolKind;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.function.Function;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -101,9 +101,9 @@ class QueryRequestsTest {
     }
   }
 
-  private static Object eachSubject(Function<String, Object> page) {
+  private static Object eachSubject(Consumer<String> page) {
     for (String s : Text.SUBJECTS) {
-      page.apply(s);
+      page.accept(s);
     }
     return null;
   }
