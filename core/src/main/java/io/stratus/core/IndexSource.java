@@ -8,9 +8,10 @@ import java.util.Optional;
 
 /**
  * An ordered key space a query reads, one bounded piece at a time: the seam between the query
- * machinery ({@link QueryRunner}) and where an index lives. A client-side B-link tree read through
- * the transaction's read path is one ({@link TreeSource}); an index held by a cloud index service,
- * which answers an ordered key range with a limit and a continuation, fits the same shape.
+ * machinery ({@link QueryRunner}) and where an index lives. Its shape is an ordered key range
+ * query with a limit that says where the range goes on, the shape of an index service's paged
+ * range queries; {@link TreeSource} is a client-side B-link tree read through the transaction's
+ * read path.
  *
  * <p>An implementation reads as the transaction's protocol requires: what it returns, and what it
  * reports read, is what the protocol sees the transaction depend on.
