@@ -14,6 +14,10 @@ import io.stratus.btree.TreeCursor;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.core.Catalog.CollectionDef;
 import io.stratus.core.Catalog.IndexDef;
+import io.stratus.core.query.Join;
+import io.stratus.core.query.Joined;
+import io.stratus.core.query.Query;
+import io.stratus.core.query.QueryPage;
 import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.pagemanager.PageWrite;
@@ -30,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * One unit of work: the record manager's create, read, update, delete, scan and probe (paper 000,
@@ -361,6 +366,40 @@ public final class Transaction implements AutoCloseable {
     return probeRange(collection, index, KeyRange.halfOpen(lo, hi));
   }
 
+  /**
+   * A page of {@code query}'s records, read through this transaction as {@link #scan} and {@link
+   * #probeRange} read (its own writes, its protocol's snapshot or locks): the records whose key, or
+   * search key in the query's index, meets the query's condition, in its order, at most its limit,
+   * after its continuation. An index query skips stale entries as {@link #probe} does. Under
+   * two-phase locking the query locks the keys it read up to the page's end and the key after
+   * them; under serializable snapshot isolation that range is validated at commit.
+   *
+   * @throws io.stratus.NoSuchCollectionException when the collection does not exist
+   * @throws NoSuchIndexException when the query's index does not exist
+   * @throws io.stratus.InvalidRequestException when the query's continuation is another query's
+   */
+  public QueryPage<Record> query(Query query) {
+    return reading("query", () -> new QueryRunner(this).run(Args.notNull(query, "query")));
+  }
+
+  /** {@link #query(Query)} giving only the records' keys. */
+  public QueryPage<Key> queryKeys(Query query) {
+    return query(query).map(Record::key);
+  }
+
+  /**
+   * A page of {@code join}: the outer query's page of records, each paired with the inner records
+   * its foreign key matches (see {@link Join}). A join reads one state of both collections as the
+   * protocol defines it (a snapshot under snapshot isolation, locked records under two-phase
+   * locking), so it runs only in a transaction that has not written.
+   *
+   * @throws io.stratus.InvalidRequestException when this transaction has written, or the join
+   *     would give more than its {@link Join#maxRows()}
+   */
+  public QueryPage<Joined<Record, Record>> join(Join join) {
+    return reading("join", () -> new QueryRunner(this).join(Args.notNull(join, "join")));
+  }
+
   // ---- end ----
 
   /**
@@ -479,6 +518,35 @@ public final class Transaction implements AutoCloseable {
     }
   }
 
+  /** Runs a read of the query machinery as this thread's operation on the open transaction. */
+  private <R> R reading(String operation, Supplier<R> body) {
+    Thread prior = enter();
+    try {
+      checkOpen();
+      return body.get();
+    } catch (CloudException e) {
+      throw CloudFailures.reading(what(operation), e);
+    } finally {
+      exit(prior);
+    }
+  }
+
+  // The query machinery's access to the read path (QueryRunner).
+
+  IndexSource source(BLinkTree tree) {
+    return new TreeSource(tree, view, protocolTx);
+  }
+
+  IndexKeyExtractor extractorOf(CollectionDef c, IndexDef index) {
+    return db.extractor(c.name, index.name());
+  }
+
+  /** The record with {@code key} of the tree, read as {@link #read} reads it. */
+  Optional<byte[]> readRecord(BLinkTree primary, byte[] key) {
+    readKey(primary, key);
+    return primary.get(view, key);
+  }
+
   /** Whether the transaction has written anything (records or pages). */
   boolean hasChanges() {
     return !changes.isEmpty() || !pages.writes().isEmpty();
@@ -533,7 +601,7 @@ public final class Transaction implements AutoCloseable {
     }
   }
 
-  private CollectionDef collection(String name) {
+  CollectionDef collection(String name) {
     Args.notNull(name, "collection");
     Optional<CollectionDef> c = catalog.collection(name);
     if (c.isEmpty()) {
@@ -546,7 +614,7 @@ public final class Transaction implements AutoCloseable {
     return c.orElseThrow(() -> db.noSuchCollection(name));
   }
 
-  private IndexDef index(CollectionDef c, String name) {
+  IndexDef index(CollectionDef c, String name) {
     IndexDef d = c.indexes.get(name);
     if (d == null) {
       catalog = db.freshCatalog();
@@ -670,30 +738,18 @@ public final class Transaction implements AutoCloseable {
   }
 
   private List<Record> probe(CollectionDef c, IndexDef index, io.stratus.btree.KeyRange range) {
-    IndexKeyExtractor f = db.extractor(c.name, index.name());
+    IndexKeyExtractor f = extractorOf(c, index);
     List<Record> out = new ArrayList<>();
     protocolTx.readKeys(index.tree().rootUri(), range);
     TreeCursor entries = index.tree().scan(view, range);
     while (entries.hasNext()) {
-      byte[] composite = entries.next().keyUnsafe(); // the scan's own copy
-      byte[] recordKey = SecondaryKeys.recordKey(composite);
-      readKey(c.primary, recordKey);
-      Optional<byte[]> payload = c.primary.get(view, recordKey);
-      if (payload.isEmpty()) {
-        continue;
-      }
-      if (f != null) {
-        Optional<byte[]> now = f.extract(recordKey.clone(), payload.get().clone());
-        if (now.isEmpty() || !Arrays.equals(now.get(), SecondaryKeys.searchKey(composite))) {
-          continue;
-        }
-      }
-      out.add(Record.wrap(Key.wrap(recordKey), payload.get()));
+      // the scan's own copy of the key
+      QueryRunner.resolve(this, c, f, entries.next().keyUnsafe()).ifPresent(out::add);
     }
     return out;
   }
 
-  private static io.stratus.btree.KeyRange toTree(KeyRange r) {
+  static io.stratus.btree.KeyRange toTree(KeyRange r) {
     return io.stratus.btree.KeyRange.of(
         r.lower().map(Key::bytesUnsafe).orElse(null), r.lowerInclusive(),
         r.upper().map(Key::bytesUnsafe).orElse(null), r.upperInclusive());

@@ -1,5 +1,10 @@
 package io.stratus.core;
 
+import io.stratus.InvalidRequestException;
+import io.stratus.core.query.Join;
+import io.stratus.core.query.Joined;
+import io.stratus.core.query.Query;
+import io.stratus.core.query.QueryPage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -100,6 +105,44 @@ public final class TypedCollection<T> {
   }
 
   /**
+   * A page of {@code query}'s records, decoded ({@link Transaction#query}).
+   *
+   * @throws InvalidRequestException when the query reads another collection
+   */
+  public QueryPage<Entry<T>> query(Transaction tx, Query query) {
+    Args.notNull(query, "query");
+    reads(query.collection(), query);
+    return tx.query(query).map(this::decode);
+  }
+
+  /**
+   * A page of {@code join} from this collection's records to {@code inner}'s, both decoded
+   * ({@link Transaction#join}).
+   *
+   * @throws InvalidRequestException when the join's outer query reads another collection than
+   *     this one, or its inner collection is not {@code inner}'s
+   */
+  public <I> QueryPage<Joined<Entry<T>, Entry<I>>> join(
+      Transaction tx, Join join, TypedCollection<I> inner) {
+    Args.notNull(join, "join");
+    Args.notNull(inner, "inner");
+    reads(join.outer().collection(), join);
+    inner.reads(join.inner(), join);
+    return tx.join(join).map(j -> new Joined<>(decode(j.outer()), inner.decode(j.inner())));
+  }
+
+  private void reads(String collection, Object what) {
+    if (!name.equals(collection)) {
+      throw new InvalidRequestException(
+          what + " reads collection " + collection + ", not " + name + "; run it on its view");
+    }
+  }
+
+  private Entry<T> decode(Record r) {
+    return new Entry<>(r.key(), codec.decode(r.payload()));
+  }
+
+  /**
    * An index extractor that reads the typed value: {@code searchKey} gives the search key of a
    * record from its key and decoded value, or empty to leave it out of the index.
    */
@@ -112,7 +155,7 @@ public final class TypedCollection<T> {
   private List<Entry<T>> decode(List<Record> records) {
     List<Entry<T>> out = new ArrayList<>(records.size());
     for (Record r : records) {
-      out.add(new Entry<>(r.key(), codec.decode(r.payload())));
+      out.add(decode(r));
     }
     return out;
   }

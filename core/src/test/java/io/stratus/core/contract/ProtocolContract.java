@@ -912,6 +912,30 @@ public abstract class ProtocolContract {
     IsolationContract.check(kind(), s);
   }
 
+  /** Queries read their own writes and page across transactions ({@link QueryContract}). */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void queriesReadOwnWritesAndPageAcrossTransactions(long s) {
+    start(s);
+    QueryContract.ownWritesAndPagesAcrossTransactions(kind(), s);
+  }
+
+  /** A join shows a concurrent commit whole or not at all ({@link QueryContract}). */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void aJoinSeesAConcurrentCommitWholeOrNotAtAll(long s) {
+    start(s);
+    QueryContract.aJoinSeesAConcurrentCommitWholeOrNotAtAll(kind(), s);
+  }
+
+  /** A range query's page admits no phantom where serializable ({@link QueryContract}). */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void aRangeQueryPageAdmitsNoPhantom(long s) {
+    start(s);
+    QueryContract.aRangeQueryPageAdmitsNoPhantom(kind(), s);
+  }
+
   /** A commit refused for its size leaves nothing held ({@link RejectedCommitContract}). */
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")

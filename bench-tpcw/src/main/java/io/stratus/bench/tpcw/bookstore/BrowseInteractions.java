@@ -4,9 +4,12 @@ import io.stratus.bench.tpcw.bookstore.BookstoreSession.Search;
 import io.stratus.bench.tpcw.bookstore.RecentOrders.Line;
 import io.stratus.bench.tpcw.bookstore.Rows.AuthorRow;
 import io.stratus.bench.tpcw.bookstore.Rows.ItemRow;
-import io.stratus.core.Key;
 import io.stratus.core.KeyRange;
 import io.stratus.core.Record;
+import io.stratus.core.query.Join;
+import io.stratus.core.query.Joined;
+import io.stratus.core.query.Query;
+import io.stratus.core.query.QueryPage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,8 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The read-only catalogue interactions (specification clauses 2.3 to 2.5 and 2.13): Home, New
@@ -28,9 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * #RESULT_MAX_AGE} ({@link ResultCache}), as the specification allows; the listed items and their
  * authors are read afresh for every page.
  *
- * <p>Stateless apart from those lists and what it learns to bound its probes: the windows of Best
- * Sellers ({@link RecentOrders}) and New Products (an {@link AtomicLong}) and the end of each
- * subject's first page of titles (a concurrent map); thread-safe.
+ * <p>The lists of items come from queries of the item indexes with a limit of a page ({@link
+ * Work#query}); the author search joins the authors whose last name starts with the term to their
+ * items ({@link Work#join}). Stateless apart from the cached lists; thread-safe.
  */
 final class BrowseInteractions {
   /** Rows on a result page (New Products, Best Sellers, Search Results). */
@@ -42,11 +43,6 @@ final class BrowseInteractions {
   /** One item as a page lists it, with its author's name. */
   record Listed(long itemId, ItemRow item, String authorName) {}
 
-  private static final long DAY_MILLIS = 86_400_000L;
-
-  /** The first guess of how many days of publications hold a New Products page. */
-  static final long INITIAL_NEW_PRODUCTS_WINDOW_DAYS = 365;
-
   /**
    * How old the results of New Products and Best Sellers may be: 30 s, the specification's bound
    * for these two pages.
@@ -56,10 +52,8 @@ final class BrowseInteractions {
   private final Scale scale;
   private final RecentOrders bestSellerOrders;
 
-  /** Per subject, the search key of the 50th title (see {@link #firstTitlesOfSubject}). */
-  private final ConcurrentHashMap<String, Key> subjectPageEnds = new ConcurrentHashMap<>();
-
-  private final AtomicLong newProductsWindowDays = new AtomicLong(INITIAL_NEW_PRODUCTS_WINDOW_DAYS);
+  /** Authors per page of the author search's join (all pages are read). */
+  static final int AUTHORS_PER_JOIN = 100;
 
   /** Per subject, the items New Products listed, newest first. */
   private final ResultCache<List<Long>> newProductIds = new ResultCache<>(RESULT_MAX_AGE);
@@ -128,49 +122,20 @@ final class BrowseInteractions {
     if (cached != null) {
       out = byId(w, cached);
     } else {
-      List<Record> items = newestOfSubject(w, subject);
-      out = listed(w, items.subList(0, Math.min(PAGE_ROWS, items.size())));
+      out = listed(w, newestOfSubject(w, subject));
       newProductIds.put(subject, w.startMillis, ids(out));
     }
     remember(w, out);
     return out;
   }
 
-  /**
-   * The items of a subject published in a window of recent days, newest first, widened (four
-   * times, probing only the added days) until it holds a page or reaches back before the oldest
-   * publication date. A probe has no limit and reads every record it finds, so probing the whole
-   * subject would read a 24th of the catalogue; the window that sufficed, with a margin, is
-   * remembered for the next call (shared by all subjects and threads; a lost update only costs a
-   * worse first guess).
-   */
-  private List<Record> newestOfSubject(Work w, String subject) {
-    long today = Math.floorDiv(w.startMillis, DAY_MILLIS);
-    long window = Math.max(1, newProductsWindowDays.get());
-    Key upper = BookstoreKeys.subjectNewest(subject, today - window);
-    KeyRange wholeSubject = BookstoreKeys.subject(subject);
-    List<Record> items =
-        new ArrayList<>(
-            w.probeRange(
-                BookstoreSchema.ITEM,
-                BookstoreSchema.ITEM_BY_SUBJECT_DATE,
-                KeyRange.halfOpen(Key.of(subject), upper)));
-    while (items.size() < PAGE_ROWS && today - window >= DataGenerator.FIRST_PUB_DAY) {
-      window *= 4;
-      Key lower = upper;
-      boolean last = today - window < DataGenerator.FIRST_PUB_DAY;
-      upper = last ? null : BookstoreKeys.subjectNewest(subject, today - window);
-      KeyRange older =
-          last
-              ? KeyRange.of(lower, true, wholeSubject.upper().orElse(null), false)
-              : KeyRange.halfOpen(lower, upper);
-      items.addAll(w.probeRange(BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_SUBJECT_DATE, older));
-    }
-    if (items.size() >= PAGE_ROWS) {
-      long reach = today - ItemRow.decode(items.get(PAGE_ROWS - 1).payload()).pubDay();
-      newProductsWindowDays.set(Math.max(1, reach + reach / 4 + 1));
-    }
-    return items;
+  /** The newest {@link #PAGE_ROWS} items of a subject, newest first (a query of its index). */
+  private static List<Record> newestOfSubject(Work w, String subject) {
+    return w.query(
+            Query.onIndex(BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_SUBJECT_DATE)
+                .range(BookstoreKeys.subject(subject))
+                .limit(PAGE_ROWS))
+        .rows();
   }
 
   /**
@@ -279,15 +244,27 @@ final class BrowseInteractions {
     switch (search.kind()) {
       case AUTHOR -> {
         out = new ArrayList<>();
-        for (Record a :
-            w.probeRange(
-                BookstoreSchema.AUTHOR,
-                BookstoreSchema.AUTHOR_BY_LAST_NAME,
-                BookstoreKeys.startsWith(search.term()))) {
-          AuthorRow author = AuthorRow.decode(a.payload());
-          for (Record i : w.probe(BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_AUTHOR, a.key())) {
+        Join join =
+            Join.onIndex(
+                    Query.onIndex(BookstoreSchema.AUTHOR, BookstoreSchema.AUTHOR_BY_LAST_NAME)
+                        .range(BookstoreKeys.startsWith(search.term()))
+                        .limit(AUTHORS_PER_JOIN),
+                    (key, payload) -> Optional.of(key),
+                    BookstoreSchema.ITEM,
+                    BookstoreSchema.ITEM_BY_AUTHOR)
+                .maxRows(Query.MAX_LIMIT);
+        Join page = join;
+        while (true) {
+          QueryPage<Joined<Record, Record>> found = w.join(page);
+          for (Joined<Record, Record> j : found.rows()) {
+            AuthorRow author = AuthorRow.decode(j.outer().payload());
+            Record i = j.inner();
             out.add(new Listed(BookstoreKeys.idOf(i.key()), w.item(i), name(author)));
           }
+          if (found.continuation().isEmpty()) {
+            break;
+          }
+          page = join.after(found.continuation().get());
         }
         out.sort(
             Comparator.comparing((Listed l) -> BookstoreKeys.fold(l.item().title()))
@@ -296,13 +273,16 @@ final class BrowseInteractions {
       }
       case TITLE ->
           out =
-              firstPage(
+              listed(
                   w,
-                  w.probeRange(
-                      BookstoreSchema.ITEM,
-                      BookstoreSchema.ITEM_BY_TITLE,
-                      BookstoreKeys.startsWith(search.term())));
-      case SUBJECT -> out = firstPage(w, firstTitlesOfSubject(w, search.term()));
+                  firstPage(
+                      w, BookstoreSchema.ITEM_BY_TITLE, BookstoreKeys.startsWith(search.term())));
+      case SUBJECT ->
+          out =
+              listed(
+                  w,
+                  firstPage(
+                      w, BookstoreSchema.ITEM_BY_SUBJECT, BookstoreKeys.subject(search.term())));
       default -> throw new IllegalStateException("unknown search " + search.kind());
     }
     remember(w, out);
@@ -310,41 +290,12 @@ final class BrowseInteractions {
     return out;
   }
 
-  /**
-   * The items of a subject in title order, at least a page of them when the subject has that
-   * many. TPC-W never adds items nor changes titles or subjects, so the first page of a subject
-   * stays the same: the first call probes the whole subject and remembers the search key of the
-   * page's last title; later calls probe only up to it, reading about a page of items (what an
-   * index scan with a limit would read). A bounded probe that comes back short (which cannot
-   * happen unless items change) falls back to the whole subject.
-   */
-  private List<Record> firstTitlesOfSubject(Work w, String subject) {
-    Key end = subjectPageEnds.get(subject);
-    if (end != null) {
-      List<Record> bounded =
-          w.probeRange(
-              BookstoreSchema.ITEM,
-              BookstoreSchema.ITEM_BY_SUBJECT,
-              KeyRange.closed(Key.of(subject), end));
-      if (bounded.size() >= PAGE_ROWS) {
-        return bounded;
-      }
-    }
-    List<Record> all =
-        w.probeRange(
-            BookstoreSchema.ITEM, BookstoreSchema.ITEM_BY_SUBJECT, BookstoreKeys.subject(subject));
-    if (all.size() >= PAGE_ROWS) {
-      ItemRow last = ItemRow.decode(all.get(PAGE_ROWS - 1).payload());
-      subjectPageEnds.put(subject, BookstoreKeys.subjectTitle(subject, last.title()));
-    }
-    return all;
+  /** The first {@link #PAGE_ROWS} items whose search key in {@code index} lies in {@code range}. */
+  private static List<Record> firstPage(Work w, String index, KeyRange range) {
+    return w.query(Query.onIndex(BookstoreSchema.ITEM, index).range(range).limit(PAGE_ROWS)).rows();
   }
 
-  private static List<Listed> firstPage(Work w, List<Record> itemsByTitle) {
-    return listed(w, itemsByTitle.subList(0, Math.min(PAGE_ROWS, itemsByTitle.size())));
-  }
-
-  /** Items found by a probe, with their authors' names. */
+  /** Items found by a query, with their authors' names. */
   private static List<Listed> listed(Work w, List<Record> items) {
     List<Listed> out = new ArrayList<>(items.size());
     for (Record r : items) {

@@ -26,10 +26,10 @@ import java.util.Set;
  *
  * <p>Reads: the lines of the recent orders ({@link RecentOrders}), the order rows of the recent
  * orders that contain the item (for their customers), each such customer's orders through {@code
- * orders.by_customer}, and the lines of those orders older than the window. Orders not visible to
+ * orders.by_customer}, and the lines of those orders not among the recent ones. Orders not visible to
  * the transaction count as not placed.
  *
- * <p>Stateless apart from the shared {@link RecentOrders} window; thread-safe.
+ * <p>Stateless; thread-safe.
  */
 final class RelatedItems {
   /** Related items an item lists. */

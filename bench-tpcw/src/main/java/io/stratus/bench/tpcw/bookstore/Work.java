@@ -9,6 +9,10 @@ import io.stratus.core.KeyRange;
 import io.stratus.core.Record;
 import io.stratus.core.RecordCursor;
 import io.stratus.core.Transaction;
+import io.stratus.core.query.Join;
+import io.stratus.core.query.Joined;
+import io.stratus.core.query.Query;
+import io.stratus.core.query.QueryPage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -94,6 +98,20 @@ final class Work {
     }
     recordsRead += out.size();
     return out;
+  }
+
+  /** A page of {@code query}'s records. */
+  QueryPage<Record> query(Query query) {
+    QueryPage<Record> page = tx.query(query);
+    recordsRead += page.rows().size();
+    return page;
+  }
+
+  /** A page of {@code join}; both records of a joined row count as read. */
+  QueryPage<Joined<Record, Record>> join(Join join) {
+    QueryPage<Joined<Record, Record>> page = tx.join(join);
+    recordsRead += 2 * page.rows().size();
+    return page;
   }
 
   void create(String table, Key key, byte[] payload) {

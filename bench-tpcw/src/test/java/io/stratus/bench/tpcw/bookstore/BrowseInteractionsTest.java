@@ -169,8 +169,8 @@ class BrowseInteractionsTest {
   }
 
   /**
-   * With many pages of items per subject, New Products probes a window of recent dates and the
-   * subject search only the titles up to its first page's last.
+   * With many pages of items per subject, New Products and the subject search read a page of
+   * items: queries of the subject indexes with a page's limit.
    */
   @Test
   void subjectPagesReadAboutAPageOfItems(@Seed long seed) {
