@@ -32,7 +32,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -317,7 +316,7 @@ public final class Transaction implements AutoCloseable {
     BLinkTree tree = collection(collection).primary;
     io.stratus.btree.KeyRange r = toTree(range);
     protocolTx.readKeys(tree.rootUri(), r);
-    return new Cursor(tree.scan(view, r));
+    return new ScanCursor(tree.scan(view, r), this::checkOpen, what("scan"));
   }
 
   /**
@@ -786,42 +785,5 @@ public final class Transaction implements AutoCloseable {
     return io.stratus.btree.KeyRange.of(
         r.lower().map(Key::bytesUnsafe).orElse(null), r.lowerInclusive(),
         r.upper().map(Key::bytesUnsafe).orElse(null), r.upperInclusive());
-  }
-
-  /** A scan's records; checks the transaction on every step. */
-  private final class Cursor implements RecordCursor {
-    private final TreeCursor entries;
-    private boolean closed;
-
-    Cursor(TreeCursor entries) {
-      this.entries = entries;
-    }
-
-    @Override
-    public boolean hasNext() {
-      if (closed) {
-        return false;
-      }
-      checkOpen();
-      try {
-        return entries.hasNext();
-      } catch (CloudException e) {
-        throw CloudFailures.reading(what("scan"), e);
-      }
-    }
-
-    @Override
-    public Record next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      TreeCursor.Entry e = entries.next();
-      return Record.wrap(Key.wrap(e.keyUnsafe()), e.valueUnsafe()); // the scan's own copies
-    }
-
-    @Override
-    public void close() {
-      closed = true;
-    }
   }
 }

@@ -175,6 +175,60 @@ class ServiceIndexTest {
     }
   }
 
+  /**
+   * Requests of a commit of ten creates and of a cold and a warm query page of ten, with the index
+   * in a tree and in the service (printed for docs/protocols.md; the service's commit puts its
+   * entries in one request, its query page is one index request however warm).
+   */
+  @Test
+  void requestsPerCommitAndQueryPageBothWays(@Seed long seed) {
+    for (IndexPlacement placement : IndexPlacement.values()) {
+      try (Fixture f = new Fixture(seed)) {
+        Database loader = f.open(f.config().protocol(ProtocolKind.MONOTONIC));
+        people(loader, 200);
+        loader.createIndex(PEOPLE, BY_GROUP, GROUP, placement);
+        CloudMeter meter = new CloudMeter();
+        Database db =
+            f.open(
+                f.config(new MeteringInterceptor(meter))
+                    .protocol(ProtocolKind.MONOTONIC)
+                    .indexExtractor(PEOPLE, BY_GROUP, GROUP));
+        db.read(tx -> tx.read(PEOPLE, Key.of(0L)));
+        MeterSnapshot before = meter.snapshot();
+        db.run(
+            tx -> {
+              for (long k = 1000; k < 1010; k++) {
+                tx.create(PEOPLE, Key.of(k), person(3, k));
+              }
+              return null;
+            });
+        long commit = meter.snapshot().minus(before).requests();
+        Query q = Query.onIndex(PEOPLE, BY_GROUP).equalTo(Key.of(5L)).limit(10);
+        before = meter.snapshot();
+        QueryPage<Record> cold = db.read(tx -> tx.query(q));
+        long coldRequests = meter.snapshot().minus(before).requests();
+        before = meter.snapshot();
+        db.read(tx -> tx.query(q));
+        MeterSnapshot warm = meter.snapshot().minus(before);
+        System.out.println(
+            "[service index] "
+                + placement
+                + ": commit of 10 creates "
+                + commit
+                + " requests; query page of 10: cold "
+                + coldRequests
+                + ", warm "
+                + warm.requests()
+                + " ("
+                + indexRequests(warm)
+                + " to the index service)");
+        assertThat(cold.rows()).hasSize(10);
+        assertThat(indexRequests(warm))
+            .isEqualTo(placement == IndexPlacement.INDEX_SERVICE ? 1 : 0);
+      }
+    }
+  }
+
   private static List<Long> probe(Database db, String index, Key searchKey) {
     List<Record> found = db.read(tx -> tx.probe(PEOPLE, index, searchKey));
     return found.stream().map(ServiceIndexTest::id).toList();
