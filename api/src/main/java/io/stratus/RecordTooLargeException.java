@@ -43,4 +43,18 @@ public class RecordTooLargeException extends InvalidRequestException {
             + " limit. Keep records and index entries below it, for example by storing a large"
             + " value as an object of its own and keeping its name in the record");
   }
+
+  /**
+   * An index entry of {@code entryBytes} (search key and record key) that the index service cannot
+   * hold: its values take at most {@code maxEntryBytes} of them.
+   */
+  public static RecordTooLargeException forIndexService(long entryBytes, int maxEntryBytes) {
+    return new RecordTooLargeException(
+        "an index entry of about "
+            + entryBytes
+            + " bytes (search key and record key) does not fit the index service, which holds"
+            + " entries of at most about "
+            + maxEntryBytes
+            + " bytes; shorten the search key or keep the index in a client-side tree");
+  }
 }

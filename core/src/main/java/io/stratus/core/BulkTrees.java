@@ -52,7 +52,8 @@ final class BulkTrees {
       String collection,
       CollectionDef def,
       Map<String, IndexKeyExtractor> attached,
-      Iterable<Record> records) {
+      Iterable<Record> records,
+      ServiceIndexes services) {
     Map<String, List<TreeChange>> tombstones = new HashMap<>();
     try (PageTransaction pages = pool.begin()) {
       if (def.primary.scan(pages, io.stratus.btree.KeyRange.all()).hasNext()) {
@@ -61,6 +62,9 @@ final class BulkTrees {
       }
       tombstones.put(def.primary.rootUri(), def.primary.tombstones(pages));
       for (String index : attached.keySet()) {
+        if (def.indexes.get(index).domain().isPresent()) {
+          continue; // entries in the index service: no pages
+        }
         BLinkTree tree = def.indexes.get(index).tree();
         tombstones.put(tree.rootUri(), tree.tombstones(pages));
       }
@@ -88,7 +92,13 @@ final class BulkTrees {
     List<String> roots = new ArrayList<>();
     long indexEntries = 0;
     for (Map.Entry<String, IndexKeyExtractor> e : attached.entrySet()) {
-      BLinkTree index = def.indexes.get(e.getKey()).tree();
+      Catalog.IndexDef d = def.indexes.get(e.getKey());
+      if (d.domain().isPresent()) {
+        // Put before any root is written, so the service holds every entry of a visible record.
+        indexEntries += services.fill(d, ServiceIndexes.entries(sorted, e.getValue()));
+        continue;
+      }
+      BLinkTree index = d.tree();
       List<TreeCursor.Entry> entries = indexEntries(sorted, e.getValue(), index);
       indexEntries += entries.size();
       pages.addAll(build(index, entries, tombstones.get(index.rootUri())));
@@ -106,7 +116,7 @@ final class BulkTrees {
   }
 
   /** Every record of {@code def}, in key order, as tree entries (the collection is read whole). */
-  private List<TreeCursor.Entry> recordsOf(CollectionDef def) {
+  List<TreeCursor.Entry> recordsOf(CollectionDef def) {
     List<TreeCursor.Entry> all = new ArrayList<>();
     try (PageTransaction pages = pool.begin()) {
       TreeCursor c = def.primary.scan(pages, io.stratus.btree.KeyRange.all());

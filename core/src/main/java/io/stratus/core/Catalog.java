@@ -28,9 +28,12 @@ import java.util.TreeMap;
  * {@link CorruptPageException} rather than misread. One entry per collection: key = the name in
  * UTF-8 (names are ASCII), value = {@code [format 1][UTF rootUri][int n][n x (UTF index name, UTF
  * index root URI)]} in {@link DataOutputStream} encoding, or format 2, where each index also has
- * {@code [long owedSince]} ({@link IndexDef#owedSince}); a collection none of whose indexes is owed
- * a reconciliation is written in format 1, which older builds read. A tree's pages are named under the
- * directory of its root URI ({@link StorageLayout#tree}).
+ * {@code [long owedSince]} ({@link IndexDef#owedSince}), or format 3, where each index also has
+ * {@code [byte placement]} (0: a client-side tree, 1: the index service followed by {@code [UTF
+ * domain]}); a collection is written in the oldest format that holds it (format 1 when no index is
+ * owed a reconciliation and none is in the index service), which older builds read. A tree's pages
+ * are named under the directory of its root URI ({@link StorageLayout#tree}); an index in the
+ * index service keeps its root URI as its identity (locks, read reports) and has no pages.
  *
  * <p><b>The protocol.</b> The name of the commit protocol the database runs ({@link #protocol()})
  * is kept in the page's protocol state: {@code [format 1][UTF name]}; empty for a catalog written
@@ -43,6 +46,9 @@ import java.util.TreeMap;
 final class Catalog {
   private static final int FORMAT = 1;
   private static final int FORMAT_OWED = 2;
+  private static final int FORMAT_PLACED = 3;
+  private static final int TREE = 0;
+  private static final int SERVICE = 1;
   private static final int PROTOCOL_FORMAT = 1;
   static final Catalog EMPTY = new Catalog(new TreeMap<>(), Optional.empty());
 
@@ -55,14 +61,24 @@ final class Catalog {
   }
 
   /**
-   * A secondary index: its name, its tree, and since when (epoch milliseconds) it is owed a
-   * reconciliation with its collection, 0 when it is not. An index is owed one from its creation
-   * until a pass has added the entries of records written by handles that did not know it yet
-   * ({@code IndexReconciler}).
+   * A secondary index: its name, its tree, since when (epoch milliseconds) it is owed a
+   * reconciliation with its collection (0 when it is not), and the index-service domain that holds
+   * its entries when it is not a client-side tree. An index is owed a reconciliation from its
+   * creation until a pass has added the entries of records written by handles that did not know
+   * it yet ({@code IndexReconciler}). An index in the service has a tree too, never written: its
+   * root URI names the index to the protocols.
    */
-  record IndexDef(String name, BLinkTree tree, long owedSince) {
+  record IndexDef(String name, BLinkTree tree, long owedSince, Optional<String> domain) {
     boolean owed() {
       return owedSince != 0;
+    }
+
+    IndexPlacement placement() {
+      return domain.isPresent() ? IndexPlacement.INDEX_SERVICE : IndexPlacement.CLIENT_TREE;
+    }
+
+    IndexDef settled() {
+      return new IndexDef(name, tree, 0, domain);
     }
   }
 
@@ -78,15 +94,19 @@ final class Catalog {
       this.indexes = Collections.unmodifiableSortedMap(new TreeMap<>(indexes));
     }
 
-    /** This collection with index {@code index} at {@code rootUri}, owed since {@code since}. */
-    CollectionDef withIndex(String index, String rootUri, long owedSince) {
+    /** This collection with index {@code def} (replacing one of its name). */
+    CollectionDef withIndex(IndexDef def) {
       SortedMap<String, IndexDef> m = new TreeMap<>(indexes);
-      m.put(index, new IndexDef(index, StorageLayout.tree(rootUri), owedSince));
+      m.put(def.name(), def);
       return new CollectionDef(name, primary.rootUri(), m);
     }
 
     boolean anyOwed() {
       return indexes.values().stream().anyMatch(IndexDef::owed);
+    }
+
+    boolean anyInService() {
+      return indexes.values().stream().anyMatch(x -> x.domain().isPresent());
     }
   }
 
@@ -179,17 +199,23 @@ final class Catalog {
   }
 
   private static byte[] encode(CollectionDef d) {
-    boolean owed = d.anyOwed();
+    int format = d.anyInService() ? FORMAT_PLACED : d.anyOwed() ? FORMAT_OWED : FORMAT;
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeByte(owed ? FORMAT_OWED : FORMAT);
+      out.writeByte(format);
       out.writeUTF(d.primary.rootUri());
       out.writeInt(d.indexes.size());
       for (IndexDef x : d.indexes.values()) {
         out.writeUTF(x.name());
         out.writeUTF(x.tree().rootUri());
-        if (owed) {
+        if (format >= FORMAT_OWED) {
           out.writeLong(x.owedSince());
+        }
+        if (format == FORMAT_PLACED) {
+          out.writeByte(x.domain().isPresent() ? SERVICE : TREE);
+          if (x.domain().isPresent()) {
+            out.writeUTF(x.domain().get());
+          }
         }
       }
     } catch (IOException e) {
@@ -201,7 +227,7 @@ final class Catalog {
   private static CollectionDef decode(String uri, String name, byte[] value) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
       int format = in.readUnsignedByte();
-      if (format != FORMAT && format != FORMAT_OWED) {
+      if (format != FORMAT && format != FORMAT_OWED && format != FORMAT_PLACED) {
         throw new CorruptPageException(
             uri, "collection " + name + ": unknown catalog format " + format);
       }
@@ -214,8 +240,18 @@ final class Catalog {
       for (int i = 0; i < n; i++) {
         String index = in.readUTF();
         String indexRoot = in.readUTF();
-        long owedSince = format == FORMAT_OWED ? in.readLong() : 0;
-        indexes.put(index, new IndexDef(index, StorageLayout.tree(indexRoot), owedSince));
+        long owedSince = format >= FORMAT_OWED ? in.readLong() : 0;
+        Optional<String> domain = Optional.empty();
+        if (format == FORMAT_PLACED) {
+          int placement = in.readUnsignedByte();
+          if (placement == SERVICE) {
+            domain = Optional.of(in.readUTF());
+          } else if (placement != TREE) {
+            throw new CorruptPageException(
+                uri, "collection " + name + ": index " + index + " has placement " + placement);
+          }
+        }
+        indexes.put(index, new IndexDef(index, StorageLayout.tree(indexRoot), owedSince, domain));
       }
       if (in.available() != 0) {
         throw new CorruptPageException(uri, "collection " + name + ": trailing bytes");

@@ -4,12 +4,15 @@ import io.stratus.CheckpointSummary;
 import io.stratus.CloudServiceException;
 import io.stratus.DatabaseClosedException;
 import io.stratus.IndexNotAttachedException;
+import io.stratus.InvalidConfigurationException;
+import io.stratus.InvalidRequestException;
 import io.stratus.NoSuchCollectionException;
 import io.stratus.NoSuchIndexException;
 import io.stratus.RecoverySummary;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ConflictException;
+import io.stratus.cloudapi.IndexService;
 import io.stratus.cloudapi.PreconditionFailedException;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.SupportsConditionalPut;
@@ -93,6 +96,7 @@ public final class Database implements AutoCloseable {
   private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
   private final PageWriter writer;
   private final BulkTrees trees;
+  private final ServiceIndexes serviceIndexes = new ServiceIndexes(this);
   private final CatalogStore catalog;
   private final IndexReconciler reconciler;
   private final ConcurrentHashMap<IndexId, IndexKeyExtractor> extractors;
@@ -249,35 +253,97 @@ public final class Database implements AutoCloseable {
    *     (nothing is recorded in the catalog)
    */
   public boolean createIndex(String collection, String index, IndexKeyExtractor extractor) {
+    return createIndex(collection, index, extractor, IndexPlacement.CLIENT_TREE);
+  }
+
+  /**
+   * {@link #createIndex(String, String, IndexKeyExtractor)} with the index held where {@code
+   * placement} says: a client-side tree, or the cloud's index service (one domain per index, filled
+   * from the collection's records in batches before the index is recorded). The placement is
+   * recorded in the catalog; an existing index keeps its own.
+   *
+   * @throws io.stratus.InvalidConfigurationException when {@code placement} is the index service
+   *     and the cloud services have none
+   * @throws io.stratus.InvalidRequestException when the index exists with another placement
+   */
+  public boolean createIndex(
+      String collection, String index, IndexKeyExtractor extractor, IndexPlacement placement) {
     return CloudFailures.changing(
         () -> "creating index " + Names.quote(index),
-        () -> createIndexUnguarded(collection, index, extractor));
+        () -> createIndexUnguarded(collection, index, extractor, placement));
   }
 
   private boolean createIndexUnguarded(
-      String collection, String index, IndexKeyExtractor extractor) {
+      String collection, String index, IndexKeyExtractor extractor, IndexPlacement placement) {
     checkOpen();
     Names.check("index", index);
     Args.notNull(extractor, "extractor");
+    Args.notNull(placement, "placement");
     CollectionDef def = collection(collection);
     IndexId id = new IndexId(collection, index);
     if (def.indexes.containsKey(index)) {
+      IndexPlacement was = def.indexes.get(index).placement();
+      if (was != placement) {
+        throw new InvalidRequestException(
+            "index "
+                + Names.quote(index)
+                + " of collection "
+                + Names.quote(collection)
+                + " exists in "
+                + was
+                + ", not "
+                + placement
+                + "; create it with "
+                + was
+                + ", or under another name");
+      }
       extractors.put(id, extractor);
       return false;
     }
     String root = layout.indexRoot(collection, index);
-    trees.buildIndex(def, StorageLayout.tree(root), extractor);
+    long since = config.clock().millis();
+    Catalog.IndexDef made =
+        new Catalog.IndexDef(
+            index,
+            StorageLayout.tree(root),
+            since,
+            placement == IndexPlacement.INDEX_SERVICE
+                ? Optional.of(layout.indexDomain(collection, index))
+                : Optional.empty());
+    if (made.domain().isPresent()) {
+      serviceIndexes.createDomain(made);
+      serviceIndexes.fill(made, ServiceIndexes.entries(trees.recordsOf(def), extractor));
+    } else {
+      trees.buildIndex(def, made.tree(), extractor);
+    }
     extractors.put(id, extractor);
     AtomicBoolean added = new AtomicBoolean();
-    long since = config.clock().millis();
     catalog.update(
         c -> {
           CollectionDef now =
               c.collection(collection).orElseThrow(() -> noSuchCollection(collection));
           added.set(!now.indexes.containsKey(index));
-          return added.get() ? c.with(now.withIndex(index, root, since)) : c;
+          return added.get() ? c.with(now.withIndex(made)) : c;
         });
     return added.get();
+  }
+
+  /**
+   * The index service holding {@code index}'s entries.
+   *
+   * @throws io.stratus.InvalidConfigurationException when the cloud services have none
+   */
+  IndexService indexService(Catalog.IndexDef index) {
+    if (!config.services().hasIndex()) {
+      throw new InvalidConfigurationException(
+          "index "
+              + index.name()
+              + " is held by an index service, and this handle's cloud services have none:"
+              + " give them one (CloudServices.Builder.index, e.g. DynamoDB through AwsConfig's"
+              + " index endpoint, or the in-process cloud's), or create the index with"
+              + " IndexPlacement.CLIENT_TREE");
+    }
+    return config.services().index();
   }
 
   /**
@@ -316,7 +382,7 @@ public final class Database implements AutoCloseable {
       }
       attached.put(index, f);
     }
-    return trees.bulkLoad(collection, def, attached, records);
+    return trees.bulkLoad(collection, def, attached, records, serviceIndexes);
   }
 
   /**

@@ -37,8 +37,11 @@ public final class DatabaseOverview {
     RECORDS
   }
 
-  /** One index: its name and the pages of its tree. */
-  public record IndexOverview(String name, long pages) {}
+  /**
+   * One index: its name, the pages of its tree (0 for an index in the index service) and where it
+   * is held.
+   */
+  public record IndexOverview(String name, long pages, IndexPlacement placement) {}
 
   /**
    * One collection: its name, the pages of its primary tree, its records (present at {@link
@@ -130,7 +133,9 @@ public final class DatabaseOverview {
             for (IndexDef index : def.indexes.values()) {
               indexes.add(
                   new IndexOverview(
-                      index.name(), pagesPerTree.getOrDefault(index.tree().rootUri(), 0L)));
+                      index.name(),
+                      pagesPerTree.getOrDefault(index.tree().rootUri(), 0L),
+                      index.placement()));
             }
             String root = def.primary.rootUri();
             collections.add(

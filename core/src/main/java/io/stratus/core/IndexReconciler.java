@@ -127,6 +127,6 @@ final class IndexReconciler {
         || !def.tree().rootUri().equals(index.tree().rootUri())) {
       return cat;
     }
-    return cat.with(now.withIndex(index.name(), def.tree().rootUri(), 0));
+    return cat.with(now.withIndex(def.settled()));
   }
 }

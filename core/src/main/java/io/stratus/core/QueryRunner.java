@@ -1,7 +1,6 @@
 package io.stratus.core;
 
 import io.stratus.InvalidRequestException;
-import io.stratus.btree.BLinkTree;
 import io.stratus.btree.SecondaryKeys;
 import io.stratus.btree.TreeCursor;
 import io.stratus.core.Catalog.CollectionDef;
@@ -64,8 +63,7 @@ final class QueryRunner {
       io.stratus.btree.KeyRange range,
       Order order,
       int limit) {
-    BLinkTree tree = index.map(IndexDef::tree).orElse(c.primary);
-    IndexSource source = tx.source(tree);
+    IndexSource source = tx.source(c, index);
     IndexKeyExtractor f = index.map(d -> tx.extractorOf(c, d)).orElse(null);
     List<Record> out = new ArrayList<>();
     byte[] last = null;
@@ -87,6 +85,11 @@ final class QueryRunner {
       }
       rest = after(rest, piece.resumeAfter().get(), order);
     }
+  }
+
+  /** Every record whose entry of {@code index} lies in {@code range}, in the index's order. */
+  List<Record> all(CollectionDef c, IndexDef index, io.stratus.btree.KeyRange range) {
+    return read(c, Optional.of(index), range, Order.ASCENDING, Integer.MAX_VALUE).records;
   }
 
   /**

@@ -32,7 +32,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -71,6 +70,7 @@ public final class Transaction implements AutoCloseable {
   private final PageStore view;
   private Catalog catalog;
   private final List<LogicalChange> changes = new ArrayList<>();
+  private final ServiceEntries serviceEntries;
   private String ended; // null while open, else how it ended
   private boolean midWrite;
 
@@ -94,6 +94,7 @@ public final class Transaction implements AutoCloseable {
     this.pages = pages;
     this.view = protocolTx.readView(pages);
     this.catalog = catalog;
+    this.serviceEntries = new ServiceEntries(db);
   }
 
   /** This transaction's id (unique within the client). */
@@ -315,7 +316,7 @@ public final class Transaction implements AutoCloseable {
     BLinkTree tree = collection(collection).primary;
     io.stratus.btree.KeyRange r = toTree(range);
     protocolTx.readKeys(tree.rootUri(), r);
-    return new Cursor(tree.scan(view, r));
+    return new ScanCursor(tree.scan(view, r), this::checkOpen, what("scan"));
   }
 
   /**
@@ -424,6 +425,8 @@ public final class Transaction implements AutoCloseable {
     WriteSet ws = new WriteSet(info, changes, new ArrayList<>(writes.values()));
     CommitResult result;
     try {
+      // The index service gets the new entries first, so it holds those of every visible commit.
+      serviceEntries.putAll(id());
       result = ws.isEmpty() ? CommitResult.empty() : protocolTx.commit(ws);
     } catch (RuntimeException | Error thrown) {
       ended = "ended by a failed commit";
@@ -533,8 +536,18 @@ public final class Transaction implements AutoCloseable {
 
   // The query machinery's access to the read path (QueryRunner).
 
-  IndexSource source(BLinkTree tree) {
-    return new TreeSource(tree, view, protocolTx);
+  /** The source of {@code index} of {@code c}, or of {@code c}'s records when there is none. */
+  IndexSource source(CollectionDef c, Optional<IndexDef> index) {
+    if (index.isPresent() && index.get().domain().isPresent()) {
+      IndexDef d = index.get();
+      return new ServiceSource(
+          db.indexService(d),
+          d.domain().get(),
+          serviceEntries.added(d),
+          c.primary.rootUri(),
+          protocolTx);
+    }
+    return new TreeSource(index.map(IndexDef::tree).orElse(c.primary), view, protocolTx);
   }
 
   IndexKeyExtractor extractorOf(CollectionDef c, IndexDef index) {
@@ -648,11 +661,19 @@ public final class Transaction implements AutoCloseable {
     for (Attached a : indexes) {
       byte[] s = a.extractor().extract(k.clone(), p.clone()).map(byte[]::clone).orElse(null);
       if (s != null && check) {
-        a.def().tree().checkEntry(pageSize(), SecondaryKeys.compose(s, k), NONE);
+        checkEntry(a.def(), s, k);
       }
       out.add(s);
     }
     return out;
+  }
+
+  private void checkEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
+    if (index.domain().isPresent()) {
+      ServiceEntries.check(db.indexService(index), searchKey, recordKey);
+    } else {
+      index.tree().checkEntry(pageSize(), SecondaryKeys.compose(searchKey, recordKey), NONE);
+    }
   }
 
   /**
@@ -673,8 +694,11 @@ public final class Transaction implements AutoCloseable {
         byte[] k = key.toBytes();
         Optional<byte[]> p = c.primary.get(view, k);
         Optional<byte[]> s = p.flatMap(v -> extractor.extract(k.clone(), v.clone()));
-        if (s.isPresent() && d.tree().get(view, SecondaryKeys.compose(s.get(), k)).isEmpty()) {
-          d.tree().checkEntry(pageSize(), SecondaryKeys.compose(s.get(), k), NONE);
+        // A service index takes a put of an entry it has (idempotent) as one it lacks.
+        if (s.isPresent()
+            && (d.domain().isPresent()
+                || d.tree().get(view, SecondaryKeys.compose(s.get(), k)).isEmpty())) {
+          checkEntry(d, s.get(), k);
           missing.add(new byte[][] {s.get().clone(), k});
         }
       }
@@ -688,14 +712,19 @@ public final class Transaction implements AutoCloseable {
   }
 
   private void insertEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
-    if (searchKey != null) {
+    if (searchKey != null && index.domain().isPresent()) {
+      serviceEntries.insert(index, SecondaryKeys.compose(searchKey, recordKey));
+    } else if (searchKey != null) {
       index.tree().insert(view, SecondaryKeys.compose(searchKey, recordKey), NONE);
       made(entryChange(LogicalChange.Kind.INSERT, index, searchKey, recordKey));
     }
   }
 
   private void deleteEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
-    if (searchKey != null) {
+    if (searchKey != null && index.domain().isPresent()) {
+      // The service keeps the entry (queries drop it once its record moves): see ServiceEntries.
+      serviceEntries.undo(index, SecondaryKeys.compose(searchKey, recordKey));
+    } else if (searchKey != null) {
       index.tree().delete(view, SecondaryKeys.compose(searchKey, recordKey));
       made(entryChange(LogicalChange.Kind.DELETE, index, searchKey, recordKey));
     }
@@ -710,7 +739,7 @@ public final class Transaction implements AutoCloseable {
    * write the index page for it.
    */
   private void reassertEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
-    if (searchKey != null) {
+    if (searchKey != null && index.domain().isEmpty()) { // the service has it since its commit
       made(entryChange(LogicalChange.Kind.DELETE, index, searchKey, recordKey));
       made(entryChange(LogicalChange.Kind.INSERT, index, searchKey, recordKey));
     }
@@ -738,6 +767,9 @@ public final class Transaction implements AutoCloseable {
   }
 
   private List<Record> probe(CollectionDef c, IndexDef index, io.stratus.btree.KeyRange range) {
+    if (index.domain().isPresent()) {
+      return new QueryRunner(this).all(c, index, range);
+    }
     IndexKeyExtractor f = extractorOf(c, index);
     List<Record> out = new ArrayList<>();
     protocolTx.readKeys(index.tree().rootUri(), range);
@@ -753,42 +785,5 @@ public final class Transaction implements AutoCloseable {
     return io.stratus.btree.KeyRange.of(
         r.lower().map(Key::bytesUnsafe).orElse(null), r.lowerInclusive(),
         r.upper().map(Key::bytesUnsafe).orElse(null), r.upperInclusive());
-  }
-
-  /** A scan's records; checks the transaction on every step. */
-  private final class Cursor implements RecordCursor {
-    private final TreeCursor entries;
-    private boolean closed;
-
-    Cursor(TreeCursor entries) {
-      this.entries = entries;
-    }
-
-    @Override
-    public boolean hasNext() {
-      if (closed) {
-        return false;
-      }
-      checkOpen();
-      try {
-        return entries.hasNext();
-      } catch (CloudException e) {
-        throw CloudFailures.reading(what("scan"), e);
-      }
-    }
-
-    @Override
-    public Record next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      TreeCursor.Entry e = entries.next();
-      return Record.wrap(Key.wrap(e.keyUnsafe()), e.valueUnsafe()); // the scan's own copies
-    }
-
-    @Override
-    public void close() {
-      closed = true;
-    }
   }
 }

@@ -5,6 +5,9 @@ import io.stratus.btree.SecondaryKeys;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.IndexItem;
+import io.stratus.cloudapi.IndexPage;
+import io.stratus.cloudapi.IndexQuery;
 import io.stratus.cloudapi.ItemSummary;
 import io.stratus.cloudapi.NotFoundException;
 import io.stratus.cloudapi.QueueBacklog;
@@ -194,7 +197,82 @@ final class Verifier {
               }
             });
     for (IndexDef index : def.indexes.values()) {
-      checkIndex(def, index, complete ? keys : null, expected.get(index.name()));
+      if (index.domain().isPresent()) {
+        checkServiceIndex(def, index, complete ? keys : null, expected.get(index.name()));
+      } else {
+        checkIndex(def, index, complete ? keys : null, expected.get(index.name()));
+      }
+    }
+  }
+
+  /**
+   * Reads an index held by the index service whole, a page at a time, and checks that it lists
+   * every record under the search key its extractor gives ({@code expected}; null when none is
+   * attached). Entries whose record is gone or moved are hints the service keeps (queries drop
+   * them), so they are counted, not reported one by one.
+   */
+  private void checkServiceIndex(
+      CollectionDef def, IndexDef index, Set<ByteBuffer> keys, Set<ByteBuffer> expected) {
+    String root = index.tree().rootUri();
+    if (!services.hasIndex()) {
+      findings.warning(
+          Kind.INDEX_NOT_CHECKED,
+          root,
+          "index "
+              + index.name()
+              + " is held by an index service, and these cloud services have"
+              + " none; verify with the index service configured");
+      return;
+    }
+    String domain = index.domain().get();
+    IndexQuery query = IndexQuery.on(ServiceEntries.ATTRIBUTE).limit(IndexQuery.DEFAULT_LIMIT);
+    long stale = 0;
+    Optional<String> token = Optional.empty();
+    do {
+      IndexPage page =
+          CloudFutures.await(services.index().query(domain, token.map(query::after).orElse(query)));
+      for (IndexItem item : page.items()) {
+        byte[] composite = ServiceEntries.composite(item);
+        entries++;
+        boolean listed = expected != null && expected.remove(ByteBuffer.wrap(composite));
+        if (keys != null && !listed) {
+          stale++;
+        }
+      }
+      token = page.nextToken();
+    } while (token.isPresent());
+    if (stale > 0) {
+      findings.info(
+          Kind.STALE_INDEX_ENTRY,
+          root,
+          "index "
+              + index.name()
+              + " (domain "
+              + domain
+              + " of the index service) keeps "
+              + stale
+              + " entries whose records are gone or moved; queries skip them");
+    }
+    if (keys != null && expected != null) {
+      for (ByteBuffer missing : expected) {
+        byte[] composite = new byte[missing.remaining()];
+        missing.duplicate().get(composite);
+        findings.add(
+            pending == 0 ? Severity.ERROR : Severity.WARNING,
+            Kind.RECORD_MISSING_FROM_INDEX,
+            root,
+            "record "
+                + TreeWalk.show(SecondaryKeys.recordKey(composite))
+                + " of "
+                + def.name
+                + " is not listed in domain "
+                + domain
+                + " of the index service under its search key "
+                + TreeWalk.show(SecondaryKeys.searchKey(composite))
+                + "; queries through index "
+                + index.name()
+                + " miss it");
+      }
     }
   }
 

@@ -33,6 +33,16 @@ public interface ProtocolTransaction {
   default void readKeys(String treeUri, KeyRange range) {}
 
   /**
+   * Reports that the transaction depends on every key of the tree rooted at {@code treeUri}: it
+   * read through an index held outside the pages (by an index service), whose entries the protocol
+   * cannot see, so the keys that would change its result cannot be named. A serializable protocol
+   * guards the whole tree; the default reports its whole range to {@link #readKeys}.
+   */
+  default void readsAll(String treeUri) {
+    readKeys(treeUri, KeyRange.all());
+  }
+
+  /**
    * Reports a change the transaction just made to its pages (a record, or an index entry), in the
    * order made. A protocol that lays the latest committed state of the keys it locked over the
    * pages it reads keeps the transaction's own changes apart with it. The default ignores them.

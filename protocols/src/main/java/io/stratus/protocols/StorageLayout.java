@@ -3,6 +3,10 @@ package io.stratus.protocols;
 import io.stratus.btree.BLinkTree;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -16,7 +20,9 @@ import java.util.Optional;
  *   <li>{@code <db>/catalog}: the catalog page;
  *   <li>{@code <db>/c/<collection>/root}: a collection's primary B-link tree, its other pages
  *       beside the root ({@code <db>/c/<collection>/...}); its leaves are the data pages;
- *   <li>{@code <db>/i/<collection>/<index>/root}: a secondary index, pages beside its root;
+ *   <li>{@code <db>/i/<collection>/<index>/root}: a secondary index, pages beside its root; an
+ *       index held by the index service has no pages, its root URI only names it, and its entries
+ *       are the items of one domain of the service ({@link #indexDomain});
  *   <li>{@code <db>/pu/}: the pending-update queues ({@link io.stratus.protocols.log.PuQueues});
  *   <li>{@code <db>/atomic/<clientId>}: the ATOMIC queue of each client;
  *   <li>{@code <db>/aatomic/log} and {@code <db>/aatomic/commit}: the advanced queues that hold
@@ -41,6 +47,9 @@ import java.util.Optional;
 public final class StorageLayout {
   private static final String ROOT = "root";
   private static final String SLASH_ROOT = "/" + ROOT;
+
+  /** The longest domain name every index service takes (SimpleDB's and DynamoDB's limits). */
+  private static final int MAX_DOMAIN = 200;
 
   /** Which kind of tree a root belongs to. */
   public enum TreeKind {
@@ -94,6 +103,29 @@ public final class StorageLayout {
   /** The root URI of index {@code index} of collection {@code collection}. */
   public String indexRoot(String collection, String index) {
     return indexes + collection + "/" + index + "/" + ROOT;
+  }
+
+  /**
+   * The index-service domain that holds the entries of index {@code index} of {@code collection}:
+   * {@code s<digest>-<collection>-<index>}, where the digest (16 hex digits of SHA-256 over the
+   * database URI, collection and index) keeps databases sharing one service apart and makes the
+   * name unique whatever the names hold, and the names, cut to the service's 200 characters, say
+   * whose domain it is to an operator. Only the characters domains allow: collection and index
+   * names are letters, digits and {@code _ . -} already.
+   */
+  public String indexDomain(String collection, String index) {
+    byte[] digest;
+    try {
+      digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest(
+                  (databaseUri + "\0" + collection + "\0" + index)
+                      .getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+    String name = "s" + HexFormat.of().formatHex(digest, 0, 8) + "-" + collection + "-" + index;
+    return name.length() <= MAX_DOMAIN ? name : name.substring(0, MAX_DOMAIN);
   }
 
   /** The prefix of every sequence's object. */

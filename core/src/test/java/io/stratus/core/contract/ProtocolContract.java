@@ -16,6 +16,7 @@ import io.stratus.cloudapi.QueueMessage;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.inprocess.StorageConsistency;
 import io.stratus.core.Database;
+import io.stratus.core.IndexPlacement;
 import io.stratus.core.Key;
 import io.stratus.core.Transaction;
 import io.stratus.protocols.Guarantee;
@@ -917,7 +918,23 @@ public abstract class ProtocolContract {
   @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
   void queriesReadOwnWritesAndPageAcrossTransactions(long s) {
     start(s);
-    QueryContract.ownWritesAndPagesAcrossTransactions(kind(), s);
+    QueryContract.ownWritesAndPagesAcrossTransactions(kind(), s, IndexPlacement.CLIENT_TREE);
+  }
+
+  /** The same with the index held by the index service ({@link QueryContract}). */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void queriesOverAServiceIndexReadOwnWritesAndPageAcrossTransactions(long s) {
+    start(s);
+    QueryContract.ownWritesAndPagesAcrossTransactions(kind(), s, IndexPlacement.INDEX_SERVICE);
+  }
+
+  /** A service index's range query admits no phantom where serializable ({@link QueryContract}). */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("io.stratus.core.contract.ContractSeeds#seeds")
+  void aServiceIndexRangeQueryAdmitsNoPhantom(long s) {
+    start(s);
+    QueryContract.aServiceIndexRangeQueryAdmitsNoPhantom(kind(), s);
   }
 
   /** A join shows a concurrent commit whole or not at all ({@link QueryContract}). */

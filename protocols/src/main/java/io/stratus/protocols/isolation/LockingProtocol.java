@@ -218,6 +218,23 @@ public final class LockingProtocol extends IsolatingProtocol {
       }
     }
 
+    /**
+     * Locks the whole tree for reading (as a range too large for key locks does) without looking
+     * at its keys: each key read later gets its latest commit, and no writer of the tree commits
+     * while the lock is held, so no phantom can appear in what the transaction read.
+     */
+    @Override
+    public void readsAll(String treeUri) {
+      checkTime();
+      if (wholeTrees.contains(treeUri)) {
+        return;
+      }
+      lock(List.of(core.treeLockUri(treeUri)), treeReaders, "a whole tree it reads");
+      latest.refresh(List.of(treeUri)); // no writer of the tree commits from here on
+      wholeTrees.add(treeUri);
+      version++;
+    }
+
     private void readKey(String root, byte[] key) {
       TreeMap<byte[], Optional<byte[]>> k = knownOf(root);
       if (k.containsKey(key)) {
