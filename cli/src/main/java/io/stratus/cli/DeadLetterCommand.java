@@ -1,7 +1,7 @@
 package io.stratus.cli;
 
+import io.stratus.DeadLetter;
 import io.stratus.core.Database;
-import io.stratus.protocols.DeadLetters;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -38,7 +38,7 @@ final class DeadLetterCommand implements Runnable {
   /** What one action does to an entry; true when done. */
   @FunctionalInterface
   private interface Action {
-    boolean apply(Database db, DeadLetters.Entry entry);
+    boolean apply(Database db, DeadLetter entry);
   }
 
   /** Runs {@code action} on each named item; 0 when every one was found and done, else 1. */
@@ -51,10 +51,10 @@ final class DeadLetterCommand implements Runnable {
     MaintenanceCommands.warnWithoutCoordination(root, connection);
     try (StratusCli.Session s = root.open(connection);
         Database db = Database.open(s.config())) {
-      List<DeadLetters.Entry> all = db.deadLetters();
+      List<DeadLetter> all = db.deadLetters();
       int code = 0;
       for (String item : items) {
-        Optional<DeadLetters.Entry> e = all.stream().filter(x -> x.item().equals(item)).findFirst();
+        Optional<DeadLetter> e = all.stream().filter(x -> x.item().equals(item)).findFirst();
         if (e.isEmpty()) {
           root.err.println("stratus: no dead letter " + item);
           code = 1;
@@ -83,8 +83,8 @@ final class DeadLetterCommand implements Runnable {
       StratusCli root = parent.root;
       try (StratusCli.Session s = root.open(connection);
           Database db = Database.open(s.config())) {
-        List<DeadLetters.Entry> all = db.deadLetters();
-        for (DeadLetters.Entry e : all) {
+        List<DeadLetter> all = db.deadLetters();
+        for (DeadLetter e : all) {
           root.out.printf(
               "%s  queue=%s  message=%s  at=%s  bytes=%d  reason=%s%n",
               e.item(), e.queue(), e.messageId(), e.setAsideAt(), e.payload().length, e.reason());
@@ -109,7 +109,7 @@ final class DeadLetterCommand implements Runnable {
 
     abstract String verb();
 
-    abstract boolean apply(Database db, DeadLetters.Entry entry);
+    abstract boolean apply(Database db, DeadLetter entry);
 
     @Override
     public Integer call() {
@@ -128,7 +128,7 @@ final class DeadLetterCommand implements Runnable {
     }
 
     @Override
-    boolean apply(Database db, DeadLetters.Entry entry) {
+    boolean apply(Database db, DeadLetter entry) {
       db.replayDeadLetter(entry);
       return true;
     }
@@ -148,7 +148,7 @@ final class DeadLetterCommand implements Runnable {
     }
 
     @Override
-    boolean apply(Database db, DeadLetters.Entry entry) {
+    boolean apply(Database db, DeadLetter entry) {
       return db.skipDeadLetter(entry);
     }
   }
@@ -164,7 +164,7 @@ final class DeadLetterCommand implements Runnable {
     }
 
     @Override
-    boolean apply(Database db, DeadLetters.Entry entry) {
+    boolean apply(Database db, DeadLetter entry) {
       db.discardDeadLetter(entry);
       return true;
     }

@@ -3,6 +3,7 @@ package io.stratus.core;
 import io.stratus.CheckpointSummary;
 import io.stratus.CloudServiceException;
 import io.stratus.DatabaseClosedException;
+import io.stratus.DeadLetter;
 import io.stratus.IndexNotAttachedException;
 import io.stratus.InvalidConfigurationException;
 import io.stratus.InvalidRequestException;
@@ -621,7 +622,7 @@ public final class Database implements AutoCloseable {
    *
    * @throws io.stratus.CloudServiceException when storage cannot be listed or read
    */
-  public List<DeadLetters.Entry> deadLetters() {
+  public List<DeadLetter> deadLetters() {
     return CloudFailures.reading(
         () -> "listing dead letters",
         () -> {
@@ -638,7 +639,7 @@ public final class Database implements AutoCloseable {
    * @return the id of the message sent
    * @throws io.stratus.CloudServiceException when the send or the delete fails
    */
-  public String replayDeadLetter(DeadLetters.Entry entry) {
+  public String replayDeadLetter(DeadLetter entry) {
     Args.notNull(entry, "entry");
     return CloudFailures.changing(
         () -> "replaying " + entry.item(),
@@ -655,7 +656,7 @@ public final class Database implements AutoCloseable {
    *
    * @throws io.stratus.CloudServiceException when the delete fails
    */
-  public void discardDeadLetter(DeadLetters.Entry entry) {
+  public void discardDeadLetter(DeadLetter entry) {
     Args.notNull(entry, "entry");
     CloudFailures.changing(
         () -> "discarding " + entry.item(),
@@ -680,7 +681,7 @@ public final class Database implements AutoCloseable {
    *     not one of this protocol's; call again)
    * @throws io.stratus.CloudServiceException when a cloud call fails
    */
-  public boolean skipDeadLetter(DeadLetters.Entry entry) {
+  public boolean skipDeadLetter(DeadLetter entry) {
     Args.notNull(entry, "entry");
     return CloudFailures.changing(
         () -> "skipping " + entry.item(),

@@ -1,6 +1,7 @@
 package io.stratus.core;
 
 import io.stratus.CorruptPageException;
+import io.stratus.DeadLetter;
 import io.stratus.btree.SecondaryKeys;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
@@ -659,7 +660,7 @@ final class Verifier {
 
   /** The database's dead-letter area ({@link DeadLetters}), read only. */
   private void checkDeadLetters() {
-    List<DeadLetters.Entry> letters;
+    List<DeadLetter> letters;
     try {
       letters =
           new DeadLetters(services.storage(), null, layout, clock, new DamageReports()).list();
@@ -670,7 +671,7 @@ final class Verifier {
           "could not list dead letters (" + e.getMessage() + ")");
       return;
     }
-    for (DeadLetters.Entry d : letters) {
+    for (DeadLetter d : letters) {
       findings.warning(
           Kind.DEAD_LETTER,
           d.item(),

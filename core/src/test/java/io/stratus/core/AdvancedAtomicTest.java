@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.stratus.CheckpointSummary;
 import io.stratus.CommitFailedException;
 import io.stratus.DatabaseInRecoveryException;
+import io.stratus.DeadLetter;
 import io.stratus.cloudapi.AdvancedMessage;
 import io.stratus.cloudapi.AdvancedQueueService;
 import io.stratus.cloudapi.CloudFutures;
@@ -21,7 +22,6 @@ import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
-import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.StorageLayout;
 import java.nio.charset.StandardCharsets;
@@ -319,7 +319,7 @@ class AdvancedAtomicTest {
       for (long id : ids) {
         assertThat(warnings.mentioning("message " + id + " ")).as("warnings of %s", id).hasSize(1);
       }
-      List<DeadLetters.Entry> dead = b.deadLetters();
+      List<DeadLetter> dead = b.deadLetters();
       assertThat(dead)
           .hasSize(3)
           .allSatisfy(

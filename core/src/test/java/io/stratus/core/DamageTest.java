@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.stratus.CheckpointSummary;
 import io.stratus.CorruptPageException;
+import io.stratus.DeadLetter;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ItemSummary;
 import io.stratus.cloudapi.QueueMessage;
@@ -17,7 +18,6 @@ import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
-import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolKind;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -349,7 +349,7 @@ class DamageTest {
       db.checkpointAll(); // it left the queue: not met, not counted again
       assertThat(db.stats().deadLettered()).isEqualTo(1);
       assertThat(db.stats().corruptMessages()).isEqualTo(1);
-      List<DeadLetters.Entry> dead = db.deadLetters();
+      List<DeadLetter> dead = db.deadLetters();
       assertThat(dead)
           .singleElement()
           .satisfies(
@@ -361,8 +361,8 @@ class DamageTest {
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       assertThat(read(reader(f, ProtocolKind.BASIC, "r1"), 0)).isEqualTo("v0-0");
 
-      DeadLetters.Entry repaired =
-          new DeadLetters.Entry(
+      DeadLetter repaired =
+          new DeadLetter(
               dead.get(0).item(),
               queue,
               dead.get(0).messageId(),
@@ -398,7 +398,7 @@ class DamageTest {
       assertThat(read(writer, 2)).as("the writer's own view").isEqualTo("after-1");
       assertThat(writer.stats().deadLettered()).isEqualTo(1);
 
-      DeadLetters.Entry dead = writer.deadLetters().get(0);
+      DeadLetter dead = writer.deadLetters().get(0);
       f.clock.advance(Duration.ofSeconds(31)); // the waiting records, hidden by the last receive
       assertThat(writer.skipDeadLetter(dead)).isTrue();
       assertThat(writer.deadLetters()).isEmpty();

@@ -1,5 +1,6 @@
 package io.stratus.protocols;
 
+import io.stratus.DeadLetter;
 import io.stratus.cloudapi.AdvancedMessage;
 import io.stratus.cloudapi.AdvancedQueueService;
 import io.stratus.cloudapi.CloudException;
@@ -53,76 +54,6 @@ public final class DeadLetters {
 
   /** A reason longer than this is cut: it is a message for a person, not data. */
   static final int MAX_REASON_CHARS = 1_000;
-
-  /**
-   * One damaged message in the dead-letter area.
-   *
-   * @param item the storage item that holds it
-   * @param queue the queue it was taken from (and is replayed into)
-   * @param messageId its id in that queue
-   * @param reason why it could not be applied
-   * @param setAsideAt when it was moved
-   * @param payload its bytes as received
-   * @param key the key of a message of an advanced queue (it is replayed with it); empty for a
-   *     message of a simple queue
-   */
-  public record Entry(
-      String item,
-      String queue,
-      String messageId,
-      String reason,
-      Instant setAsideAt,
-      byte[] payload,
-      OptionalLong key) {
-    public Entry {
-      Objects.requireNonNull(item, "item");
-      Objects.requireNonNull(queue, "queue");
-      Objects.requireNonNull(messageId, "messageId");
-      Objects.requireNonNull(reason, "reason");
-      Objects.requireNonNull(setAsideAt, "setAsideAt");
-      Objects.requireNonNull(key, "key");
-      payload = payload.clone();
-    }
-
-    /** A message of a simple queue (no key). */
-    public Entry(
-        String item,
-        String queue,
-        String messageId,
-        String reason,
-        Instant setAsideAt,
-        byte[] payload) {
-      this(item, queue, messageId, reason, setAsideAt, payload, OptionalLong.empty());
-    }
-
-    /** This entry with other bytes (a message repaired by hand, to {@linkplain DeadLetters#replay replay}). */
-    public Entry withPayload(byte[] repaired) {
-      return new Entry(item, queue, messageId, reason, setAsideAt, repaired, key);
-    }
-
-    @Override
-    public byte[] payload() {
-      return payload.clone();
-    }
-
-    @Override
-    public String toString() {
-      return "DeadLetter{"
-          + item
-          + ", queue="
-          + queue
-          + ", message="
-          + messageId
-          + (key.isPresent() ? ", key=" + key.getAsLong() : "")
-          + ", "
-          + payload.length
-          + " bytes, set aside "
-          + setAsideAt
-          + ": "
-          + reason
-          + "}";
-    }
-  }
 
   private final StorageService storage;
   private final SimpleQueueService queues;
@@ -238,8 +169,8 @@ public final class DeadLetters {
   }
 
   /** Every message in the area, oldest item name first; an unreadable item is skipped. */
-  public List<Entry> list() {
-    List<Entry> out = new ArrayList<>();
+  public List<DeadLetter> list() {
+    List<DeadLetter> out = new ArrayList<>();
     for (ItemSummary s : CloudFutures.await(storage.listAll(layout.deadLetterPrefix()))) {
       read(s.uri()).ifPresent(out::add);
     }
@@ -247,7 +178,7 @@ public final class DeadLetters {
   }
 
   /** The message held by {@code item}, if the item exists and is a dead letter. */
-  public Optional<Entry> read(String item) {
+  public Optional<DeadLetter> read(String item) {
     return CloudFutures.await(storage.get(item)).flatMap(i -> decode(item, i.payload()));
   }
 
@@ -259,7 +190,7 @@ public final class DeadLetters {
    *
    * @return the id of the message sent
    */
-  public String replay(Entry entry) {
+  public String replay(DeadLetter entry) {
     String id;
     if (entry.key().isPresent()) {
       if (advancedQueues == null) {
@@ -280,7 +211,7 @@ public final class DeadLetters {
   }
 
   /** Deletes {@code entry}'s item: what the message held is given up for good. */
-  public void discard(Entry entry) {
+  public void discard(DeadLetter entry) {
     CloudFutures.await(storage.delete(entry.item()));
   }
 
@@ -324,7 +255,7 @@ public final class DeadLetters {
     return bytes.toByteArray();
   }
 
-  static Optional<Entry> decode(String item, byte[] bytes) {
+  static Optional<DeadLetter> decode(String item, byte[] bytes) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       if (in.readInt() != MAGIC) {
         return Optional.empty();
@@ -348,7 +279,7 @@ public final class DeadLetters {
         return Optional.empty();
       }
       byte[] payload = in.readNBytes(n);
-      return Optional.of(new Entry(item, queue, messageId, reason, at, payload, key));
+      return Optional.of(new DeadLetter(item, queue, messageId, reason, at, payload, key));
     } catch (IOException e) {
       return Optional.empty();
     }
