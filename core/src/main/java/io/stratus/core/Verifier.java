@@ -34,6 +34,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * One read-only scan of a database (see {@link Database#verify}): the catalog, the backlog of the
@@ -534,25 +535,36 @@ final class Verifier {
       return;
     }
     for (String uri : uris) {
-      QueueBacklog b;
-      try {
-        b = CloudFutures.await(inspectable.inspect(uri, options.peekPerQueue()));
-      } catch (NotFoundException gone) {
-        continue; // deleted since it was listed
-      } catch (CloudException e) {
-        pending = -1;
-        findings.error(
-            Kind.UNREADABLE,
-            uri,
-            "could not inspect the queue (" + e.getMessage() + "); its backlog is unknown");
-        continue;
-      }
-      out.add(b);
-      if (pending >= 0) {
-        pending += b.messages();
-      }
-      judge(b, now, uri.startsWith(layout.atomicPrefix()));
+      backlog(uri, () -> CloudFutures.await(inspectable.inspect(uri, options.peekPerQueue())), out)
+          .ifPresent(b -> judge(b, now, uri.startsWith(layout.atomicPrefix())));
     }
+  }
+
+  /**
+   * One queue's backlog as {@code read} gives it, kept in {@code out} and counted as pending; empty
+   * when the queue went away since it was listed, or could not be read (an error finding: its
+   * backlog is unknown).
+   */
+  private Optional<QueueBacklog> backlog(
+      String uri, Supplier<QueueBacklog> read, List<QueueBacklog> out) {
+    QueueBacklog b;
+    try {
+      b = read.get();
+    } catch (NotFoundException gone) {
+      return Optional.empty(); // deleted since it was listed
+    } catch (CloudException e) {
+      pending = -1;
+      findings.error(
+          Kind.UNREADABLE,
+          uri,
+          "could not read the queue (" + e.getMessage() + "); its backlog is unknown");
+      return Optional.empty();
+    }
+    out.add(b);
+    if (pending >= 0) {
+      pending += b.messages();
+    }
+    return Optional.of(b);
   }
 
   /**
@@ -578,23 +590,11 @@ final class Verifier {
       }
       boolean archive = prefix.equals(layout.archivePrefix());
       for (String uri : uris) {
-        QueueBacklog b;
-        try {
-          b = backlogs.read(uri);
-        } catch (NotFoundException gone) {
-          continue; // deleted since it was listed
-        } catch (CloudException e) {
-          pending = -1;
-          findings.error(
-              Kind.UNREADABLE,
-              uri,
-              "could not read the queue (" + e.getMessage() + "); its backlog is unknown");
+        Optional<QueueBacklog> read = backlog(uri, () -> backlogs.read(uri), out);
+        if (read.isEmpty()) {
           continue;
         }
-        out.add(b);
-        if (pending >= 0) {
-          pending += b.messages();
-        }
+        QueueBacklog b = read.get();
         Optional<Duration> age = b.oldestAge(now);
         Duration late = archive ? archiveLate : recoveryLate;
         if (age.isPresent() && age.get().compareTo(late) > 0) {
