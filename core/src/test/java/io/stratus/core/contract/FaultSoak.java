@@ -17,13 +17,8 @@ import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.inprocess.StorageConsistency;
 import io.stratus.core.Database;
 import io.stratus.core.DatabaseConfig;
-import io.stratus.core.Key;
-import io.stratus.core.Record;
 import io.stratus.core.SwitchedFaults;
 import io.stratus.core.Transaction;
-import io.stratus.core.query.Continuation;
-import io.stratus.core.query.Query;
-import io.stratus.core.query.QueryPage;
 import io.stratus.protocols.CrashPoint;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
@@ -32,7 +27,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -140,12 +134,8 @@ final class FaultSoak {
   private final List<Client> dead = new ArrayList<>();
   private final List<FaultInterceptor> loaders = new CopyOnWriteArrayList<>();
 
-  /** What the sessions' queries through a service-held index returned that they must not. */
-  private final List<String> wrongRows = new CopyOnWriteArrayList<>();
-
-  /** Queries through a service-held index that returned every page. */
-  private final java.util.concurrent.atomic.AtomicInteger queries =
-      new java.util.concurrent.atomic.AtomicInteger();
+  /** The sessions' queries through a service-held index. */
+  private final SoakQueries queries;
 
   private ContractCloud cloud;
   private PageDamage damage;
@@ -159,6 +149,7 @@ final class FaultSoak {
     this.random = new Random(seed);
     this.settings = SoakSettings.draw(kind, seed, ROUNDS, CLIENTS);
     this.threads = settings.threads();
+    this.queries = new SoakQueries(kind, faults);
     int sessions = CLIENTS * threads;
     this.workload =
         random.nextBoolean()
@@ -480,7 +471,7 @@ final class FaultSoak {
               .judge(views, reader)
               .plus(SoakIndex.check(reader, kind, settings, workload.writesByKey()))
               .plus(whileDamaged)
-              .plus(queriesJudged());
+              .plus(queries.judged());
       for (Client cl : clients) {
         count(cl.calls);
       }
@@ -561,7 +552,7 @@ final class FaultSoak {
       for (int i = 0; i < settings.steps(); i++) {
         workload.transact(db, name, session, round, round * settings.steps() + i, r);
         if (settings.serviceIndex()) {
-          query(db, name, new Random(seed * 3571L + round * 89L + session * 7L + i));
+          queries.run(db, name, new Random(seed * 3571L + round * 89L + session * 7L + i));
         }
         if (interleaved) {
           cl.background.runAll();
@@ -569,75 +560,6 @@ final class FaultSoak {
       }
       return null;
     };
-  }
-
-  /**
-   * A read-only transaction of a session, with a service-held index: pages through one search
-   * key's records (small pages, so continuations are used) while the others commit, under the
-   * faults. A refusal is counted; a row is wrong when its record does not have the search key
-   * queried (a stale entry surfaced), when a row repeats, or, where the protocol reads one
-   * snapshot or locked records, when the transaction's read of the key disagrees with the row.
-   */
-  private void query(Database db, String name, Random r) {
-    long searchKey = r.nextInt(SoakIndex.SEARCH_KEYS);
-    boolean repeatable =
-        kind.guarantees(io.stratus.protocols.Guarantee.SNAPSHOT_ISOLATION)
-            || kind.guarantees(io.stratus.protocols.Guarantee.SERIALIZABLE);
-    Query q =
-        Query.onIndex(ContractCloud.COLLECTION, SoakSettings.INDEX)
-            .equalTo(Key.of(searchKey))
-            .limit(1 + r.nextInt(8));
-    List<String> wrong = new ArrayList<>();
-    try {
-      survive(
-          () -> {
-            try (Transaction tx = db.begin()) {
-              java.util.Set<Key> seen = new java.util.HashSet<>();
-              Optional<Continuation> next = Optional.empty();
-              do {
-                QueryPage<Record> page = tx.query(next.map(q::after).orElse(q));
-                for (Record row : page.rows()) {
-                  String v = ContractCloud.string(row.payload());
-                  if (SoakIndex.searchKey(v) != searchKey) {
-                    wrong.add(name + " queried " + searchKey + ", got " + show(row));
-                  }
-                  if (!seen.add(row.key())) {
-                    wrong.add(name + " queried " + searchKey + ", got twice " + show(row));
-                  }
-                  if (repeatable) {
-                    Optional<String> read =
-                        tx.read(ContractCloud.COLLECTION, row.key()).map(ContractCloud::string);
-                    if (!read.equals(Optional.of(v))) {
-                      wrong.add(name + " queried " + show(row) + ", then read " + read);
-                    }
-                  }
-                }
-                next = page.continuation();
-              } while (next.isPresent());
-            }
-          });
-      queries.incrementAndGet();
-    } catch (io.stratus.StratusException e) {
-      faults.merge(
-          e.isRetryable() ? "query-refused" : "query-failed-" + e.getClass().getSimpleName(),
-          1,
-          Integer::sum);
-    }
-    wrongRows.addAll(wrong);
-  }
-
-  private static String show(Record row) {
-    return row.key().decoder().nextLong() + "=" + ContractCloud.string(row.payload());
-  }
-
-  /** The sessions' queries ({@link #query}): each a transaction; their wrong rows, anomalies. */
-  private SoakResult.Judgement queriesJudged() {
-    List<String> wrong = List.copyOf(wrongRows);
-    return new SoakResult.Judgement(
-        queries.get(),
-        wrong.isEmpty() ? Map.of() : Map.of("query-returns-wrong-row", wrong.size()),
-        0,
-        wrong.stream().map(w -> "query-returns-wrong-row: " + w).toList());
   }
 
   /**
@@ -929,7 +851,7 @@ final class FaultSoak {
   }
 
   /** Runs {@code body}; a simulated crash of the client is noted by its crash points. */
-  private static void survive(Runnable body) {
+  static void survive(Runnable body) {
     try {
       body.run();
     } catch (io.stratus.cloudapi.decorate.SimulatedCrashException e) {
