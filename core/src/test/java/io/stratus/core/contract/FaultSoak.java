@@ -12,6 +12,7 @@ import io.stratus.cloudapi.decorate.FaultInterceptor;
 import io.stratus.cloudapi.decorate.FaultPlan;
 import io.stratus.cloudapi.decorate.InjectedFault;
 import io.stratus.cloudapi.decorate.ScriptedCrashPoints;
+import io.stratus.cloudapi.inprocess.IndexBehavior;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
 import io.stratus.cloudapi.inprocess.StorageConsistency;
 import io.stratus.core.Database;
@@ -115,6 +116,9 @@ final class FaultSoak {
   static final Duration MAX_SKEW =
       Duration.ofMillis(Long.getLong("stratus.soak.maxSkewMillis", 500));
 
+  /** How long a slow index-service call takes ({@link #latency}). */
+  static final Duration INDEX_LATENCY = Duration.ofMillis(400);
+
   /** Per reach of a registered point while the faults are on ({@code -Dstratus.soak.crashes}). */
   private static final double CRASH_PROBABILITY =
       Double.parseDouble(System.getProperty("stratus.soak.crashes", "0.02"));
@@ -129,6 +133,10 @@ final class FaultSoak {
   private final List<Client> clients = new ArrayList<>();
   private final List<Client> dead = new ArrayList<>();
   private final List<FaultInterceptor> loaders = new CopyOnWriteArrayList<>();
+
+  /** The sessions' queries through a service-held index. */
+  private final SoakQueries queries;
+
   private ContractCloud cloud;
   private PageDamage damage;
 
@@ -141,6 +149,7 @@ final class FaultSoak {
     this.random = new Random(seed);
     this.settings = SoakSettings.draw(kind, seed, ROUNDS, CLIENTS);
     this.threads = settings.threads();
+    this.queries = new SoakQueries(kind, faults);
     int sessions = CLIENTS * threads;
     this.workload =
         random.nextBoolean()
@@ -173,7 +182,7 @@ final class FaultSoak {
       this.index = index;
       this.incarnation = incarnation;
       long s = seed * 1_000_003L + index * 101L + incarnation;
-      this.calls = new FaultInterceptor(plan(), s, cloud.clock);
+      this.calls = new FaultInterceptor(plan(settings), s, latency());
       this.switched = new SwitchedFaults(calls);
       this.crash =
           new ScriptedCrashPoints()
@@ -217,11 +226,12 @@ final class FaultSoak {
    * The faults of one client, switched on while rounds run. The first four rules are the soak's
    * first plan (kept first so that they draw as they did); the rest put faults on every other call
    * path: message deletes and hand-backs, receives whose reply is lost, page puts and deletes,
-   * lock and counter calls, queue creation, listing and inspection. {@code
+   * lock and counter calls, queue creation, listing and inspection; with a service-held index,
+   * the index service's calls too. {@code
    * -Dstratus.soak.faultPaths=first} keeps to the first four (to tell whether a finding needs the
    * others).
    */
-  static FaultPlan plan() {
+  static FaultPlan plan(SoakSettings settings) {
     FaultPlan.Builder b =
         FaultPlan.builder()
             .fail(FaultPlan.Selector.operations(Operation.QUEUE_SEND_BATCH), 0.03)
@@ -242,7 +252,7 @@ final class FaultSoak {
     if ("first".equals(System.getProperty("stratus.soak.faultPaths"))) {
       return b.build();
     }
-    return b.fail(
+    b.fail(
             FaultPlan.Selector.operations(
                 Operation.QUEUE_SEND,
                 Operation.QUEUE_DELETE_MESSAGE,
@@ -303,8 +313,30 @@ final class FaultSoak {
                 Operation.LOCK_ACQUIRE_SHARED,
                 Operation.LOCK_ACQUIRE_INTENTION,
                 Operation.LOCK_RELEASE),
-            0.01)
-        .build();
+            0.01);
+    if (settings.serviceIndex()) {
+      // The index service's calls: entry puts at commit that fail or lose their reply (the
+      // commit fails retryably), queries and gets refused or with their reply lost (the reading
+      // transaction fails retryably), and every index call sometimes slow ({@link #latency}).
+      b.fail(
+              FaultPlan.Selector.operations(
+                  Operation.INDEX_PUT,
+                  Operation.INDEX_PUT_BATCH,
+                  Operation.INDEX_DELETE,
+                  Operation.INDEX_DELETE_BATCH),
+              0.03)
+          .loseReply(
+              FaultPlan.Selector.operations(
+                  Operation.INDEX_PUT,
+                  Operation.INDEX_PUT_BATCH,
+                  Operation.INDEX_QUERY,
+                  Operation.INDEX_GET),
+              0.03)
+          .unavailable(
+              FaultPlan.Selector.operations(Operation.INDEX_QUERY, Operation.INDEX_GET), 0.03)
+          .delay(FaultPlan.Selector.services(Operation.Service.INDEX), 0.05, INDEX_LATENCY);
+    }
+    return b.build();
   }
 
   /**
@@ -319,11 +351,33 @@ final class FaultSoak {
         : b;
   }
 
+  /**
+   * The scheduler of the faults' delays: a delayed call is made once the cloud's clock has moved
+   * on by the delay, and the caller moves it (the history's clock is manual: a call waiting for
+   * another thread to move it would hold its round up), so time passes on every handle's clock
+   * while the call is slow, as it would with a slow service.
+   */
+  private io.stratus.cloudapi.time.Scheduler latency() {
+    ContractCloud c = cloud;
+    return d -> {
+      c.clock.advance(d);
+      return java.util.concurrent.CompletableFuture.completedFuture(null);
+    };
+  }
+
   /** Runs the history and judges it. */
   SoakResult run() throws Exception {
     long started = System.nanoTime();
     try (ContractCloud c =
-        new ContractCloud(kind, seed, QueueBehavior.weak(), StorageConsistency.eventual(STALE))) {
+        new ContractCloud(
+            kind,
+            seed,
+            QueueBehavior.weak(),
+            StorageConsistency.eventual(STALE),
+            b ->
+                settings.serviceIndex()
+                    ? b.indexBehavior(IndexBehavior.eventual(settings.queryLag()))
+                    : b)) {
       cloud = c;
       damage = new PageDamage(c, seed);
       for (int i = 0; i < CLIENTS; i++) {
@@ -336,7 +390,11 @@ final class FaultSoak {
         // the copy from before it (the index then goes unmaintained for a TTL).
         first.createCollection(ContractCloud.COLLECTION);
         c.clock.advance(STALE.plusSeconds(1));
-        first.createIndex(ContractCloud.COLLECTION, SoakSettings.INDEX, SoakIndex.EXTRACTOR);
+        first.createIndex(
+            ContractCloud.COLLECTION,
+            SoakSettings.INDEX,
+            SoakIndex.EXTRACTOR,
+            settings.placement());
         c.clock.advance(STALE.plus(ContractCloud.TTL).plusSeconds(1));
       }
       workload.load(first);
@@ -370,7 +428,7 @@ final class FaultSoak {
           }
           restartMaybe(c);
           if (round == settings.damageRound()) {
-            damage.strike(settings.index()); // while the round's threads commit
+            damage.strike(settings.treeIndex()); // while the round's threads commit
             faults.merge("damaged-page", damage.pages().size(), Integer::sum);
           }
           for (Future<?> f : work) {
@@ -411,8 +469,9 @@ final class FaultSoak {
       SoakResult.Judgement j =
           workload
               .judge(views, reader)
-              .plus(SoakIndex.check(reader, kind, settings.index(), workload.writesByKey()))
-              .plus(whileDamaged);
+              .plus(SoakIndex.check(reader, kind, settings, workload.writesByKey()))
+              .plus(whileDamaged)
+              .plus(queries.judged());
       for (Client cl : clients) {
         count(cl.calls);
       }
@@ -492,6 +551,9 @@ final class FaultSoak {
     return () -> {
       for (int i = 0; i < settings.steps(); i++) {
         workload.transact(db, name, session, round, round * settings.steps() + i, r);
+        if (settings.serviceIndex()) {
+          queries.run(db, name, new Random(seed * 3571L + round * 89L + session * 7L + i));
+        }
         if (interleaved) {
           cl.background.runAll();
         }
@@ -512,7 +574,8 @@ final class FaultSoak {
    */
   private void loader(ContractCloud c, int round) {
     StepExecutor background = new StepExecutor();
-    FaultInterceptor calls = new FaultInterceptor(plan(), seed * 1_000_003L + 977 + round, c.clock);
+    FaultInterceptor calls =
+        new FaultInterceptor(plan(settings), seed * 1_000_003L + 977 + round, latency());
     SwitchedFaults switched = new SwitchedFaults(calls);
     String name = "loader." + round;
     Database db = c.open(config(name, background, switched));
@@ -788,7 +851,7 @@ final class FaultSoak {
   }
 
   /** Runs {@code body}; a simulated crash of the client is noted by its crash points. */
-  private static void survive(Runnable body) {
+  static void survive(Runnable body) {
     try {
       body.run();
     } catch (io.stratus.cloudapi.decorate.SimulatedCrashException e) {

@@ -45,7 +45,8 @@ class FaultSoakTest {
    * Fixed: a CI failure is a regression, not a new seed's luck. Chosen from seeds that passed
    * every protocol in repeated runs (seed 4: 16 KB pages, one thread, two transactions per round;
    * 37: 100 KB pages, indexed, short checkpoints, one writer lane, a loader of 24 commits; 53: 16
-   * KB pages, indexed, background interleaved, late re-sends; 20080609: bank transfers, indexed, a
+   * KB pages, indexed in the index service with queries lagging 3 s, background interleaved, late
+   * re-sends; 20080609: bank transfers, indexed, a
    * restart). Pages of 1 and 2 KB, long loaders and several threads with short checkpoints are
    * left to {@code bin/stratus-soak}: every such seed tried fails on some run (see
    * docs/reliability-soak.md). In seed 4 a checkpoint outlives its lock under every protocol with

@@ -59,7 +59,7 @@ final class QueryContract {
    * People 0, 2, ..., 2(n-1), each in group key % GROUPS, bulk-loaded, and their index, held as
    * {@code placement} says.
    */
-  private static void loadPeople(Database db, int n, IndexPlacement placement) {
+  static void loadPeople(Database db, int n, IndexPlacement placement) {
     db.createCollection(PEOPLE);
     List<Record> records = new ArrayList<>();
     for (long k = 0; k < 2L * n; k += 2) {

@@ -88,9 +88,19 @@ final class SoakIndex {
    * entry of that older value and leaves the other's behind, and a transaction that failed midway
    * may have sent its entries only. Probes skip such entries, so applications never see them. The
    * naive protocol's last-writer-wins pages promise neither, only well-formed trees.
+   *
+   * <p>An index held by the index service ({@link SoakSettings#serviceIndex}) is judged by the
+   * rule its design gives every protocol alike (docs/protocols.md): a commit puts its entries in
+   * the service before anything of it is sent, and entries are never deleted, so every record of
+   * the collection, whoever wrote it and however its commit ended, must be findable through the
+   * index, under every protocol. Its stale entries (records deleted or moved) stay in the service
+   * by design; the verifier counts them and they are not judged, but a probe that returned one
+   * (a record without the search key probed) is, as for a tree.
    */
   static SoakResult.Judgement check(
-      Database reader, ProtocolKind kind, boolean indexed, Map<Long, Writes> writes) {
+      Database reader, ProtocolKind kind, SoakSettings settings, Map<Long, Writes> writes) {
+    boolean indexed = settings.index();
+    boolean service = settings.serviceIndex();
     Map<String, Integer> kinds = new TreeMap<>();
     List<String> descriptions = new ArrayList<>();
     Map<Long, String> records = ContractCloud.scan(reader);
@@ -102,9 +112,10 @@ final class SoakIndex {
     Predicate<Long> judgedMissing =
         k -> {
           Writes w = writes.getOrDefault(k, Writes.NONE);
-          return durable
-              && (atomic || w.allOk())
-              && (isolated || deletesStick || (ordered && w.handles().size() <= 1));
+          return service
+              || durable
+                  && (atomic || w.allOk())
+                  && (isolated || deletesStick || (ordered && w.handles().size() <= 1));
         };
     Predicate<Long> judgedLeftBehind =
         k -> {

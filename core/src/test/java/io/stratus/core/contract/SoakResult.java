@@ -81,6 +81,8 @@ record SoakResult(
       axes.merge("threads-" + s.threads(), 1, Integer::sum);
       axes.merge("steps-" + s.steps(), 1, Integer::sum);
       count("indexed", s.index());
+      count("index-service", s.serviceIndex());
+      count("lagging-queries", s.serviceIndex() && !s.queryLag().isZero());
       count("interleaved", s.interleaved());
       count("short-checkpoints", s.shortCheckpoints());
       count("one-lane", s.oneLane());

@@ -1,6 +1,7 @@
 package io.stratus.core.contract;
 
 import io.stratus.core.DatabaseConfig;
+import io.stratus.core.IndexPlacement;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
 import java.time.Duration;
@@ -37,6 +38,11 @@ import java.util.function.Function;
  *     storage ({@link PageDamage}); -1 for none
  * @param damageRounds how many rounds the damage lasts (from {@code damageRound} on, at most to
  *     the last round) before it is judged and repaired
+ * @param placement where the index lives (indexed histories): a client-side tree, or the index
+ *     service in half the histories, its calls under the faults as well ({@link
+ *     FaultSoak#plan}), and the sessions' read-only queries through it judged as they run
+ * @param queryLag how long the index service's queries miss a write (service-held indexes
+ *     only): zero in half the histories, otherwise a few seconds of the clock
  */
 record SoakSettings(
     int pageSize,
@@ -52,7 +58,9 @@ record SoakSettings(
     boolean lateResends,
     int loaderCommits,
     int damageRound,
-    int damageRounds) {
+    int damageRounds,
+    IndexPlacement placement,
+    Duration queryLag) {
 
   static final List<Integer> PAGE_SIZES = List.of(1024, 2048, 4096, 16 * 1024, 100 * 1024);
   static final List<Integer> THREADS = List.of(1, 2, 4);
@@ -97,6 +105,18 @@ record SoakSettings(
     int damageRound = r.nextInt(4) == 0 ? r.nextInt(rounds) : -1;
     damageRound = pin("damageRound", damageRound, Integer::valueOf);
     int damageRounds = pin("damageRounds", 1 + r.nextInt(2), Integer::valueOf);
+    // Drawn after them, for the same reason: half the indexed histories hold the index in the
+    // index service, half of those with queries that lag.
+    IndexPlacement placement =
+        pin(
+            "indexPlacement",
+            r.nextBoolean() ? IndexPlacement.INDEX_SERVICE : IndexPlacement.CLIENT_TREE,
+            v -> IndexPlacement.valueOf(v.toUpperCase()));
+    Duration queryLag =
+        pin(
+            "queryLagMillis",
+            r.nextBoolean() ? Duration.ZERO : Duration.ofSeconds(1 + r.nextInt(5)),
+            v -> Duration.ofMillis(Long.parseLong(v)));
     return new SoakSettings(
         pageSize,
         threads,
@@ -111,7 +131,19 @@ record SoakSettings(
         lateResends,
         loaderCommits,
         damageRound,
-        damageRounds);
+        damageRounds,
+        placement,
+        queryLag);
+  }
+
+  /** Whether the history's index is held by the index service. */
+  boolean serviceIndex() {
+    return index && placement == IndexPlacement.INDEX_SERVICE;
+  }
+
+  /** Whether the history's index is a client-side tree (whose pages may be damaged). */
+  boolean treeIndex() {
+    return index && placement == IndexPlacement.CLIENT_TREE;
   }
 
   /** The last round of the damage window (the damage is repaired after it); -1 for none. */
@@ -162,7 +194,14 @@ record SoakSettings(
         + steps
         + (steps == 1 ? " transaction" : " transactions")
         + " per client and round, "
-        + (index ? "indexed" : "no index")
+        + (!index
+            ? "no index"
+            : placement == IndexPlacement.CLIENT_TREE
+                ? "indexed"
+                : "indexed in the index service"
+                    + (queryLag.isZero()
+                        ? ""
+                        : " (queries lag " + queryLag.toMillis() / 1000.0 + " s)"))
         + ", background "
         + (interleaved ? "interleaved" : "at round ends")
         + (shortCheckpoints ? ", short checkpoints" : "")
