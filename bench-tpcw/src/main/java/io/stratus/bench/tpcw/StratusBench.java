@@ -3,6 +3,7 @@ package io.stratus.bench.tpcw;
 import io.stratus.bench.tpcw.harness.CloudTarget;
 import io.stratus.bench.tpcw.harness.Defaults;
 import io.stratus.bench.tpcw.harness.Durations;
+import io.stratus.bench.tpcw.harness.IndexChoice;
 import io.stratus.bench.tpcw.harness.Preset;
 import io.stratus.bench.tpcw.harness.RunSettings;
 import io.stratus.bench.tpcw.harness.RunWarnings;
@@ -73,6 +74,13 @@ public final class StratusBench implements Callable<Integer> {
   String preset;
 
   @Option(
+      names = "--paper-scale",
+      description =
+          "With --preset: the paper's run lengths and sizes where the preset's default is"
+              + " smaller to run on a small machine (the SDB presets and paper-table4).")
+  boolean paperScale;
+
+  @Option(
       names = "--protocols",
       split = ",",
       paramLabel = "P",
@@ -113,6 +121,26 @@ public final class StratusBench implements Callable<Integer> {
           "End-user round trip added per interaction in the ec2 placement, e.g. 100ms"
               + " (default: ${DEFAULT-VALUE}).")
   String endUserRtt;
+
+  @Option(
+      names = "--index",
+      defaultValue = "btree",
+      paramLabel = "WHERE",
+      description =
+          "Where the bookstore's secondary indexes live: btree (client-side B-trees), sdb (the"
+              + " cloud's index service, batched) or sdb-single (one item per request, as"
+              + " SimpleDB in 2008) (default: ${DEFAULT-VALUE}).")
+  String index;
+
+  @Option(
+      names = "--index-endpoint",
+      paramLabel = "URL",
+      description =
+          "With --cloud localstack: a DynamoDB-compatible server for --index sdb (bin/dynamodb"
+              + " start runs one) (default: $"
+              + CloudTarget.DYNAMODB_ENDPOINT_ENV
+              + ").")
+  String indexEndpoint;
 
   @Option(
       names = "--endpoint",
@@ -248,7 +276,8 @@ public final class StratusBench implements Callable<Integer> {
       paramLabel = "NAME=V1,V2",
       description =
           "Sweep one parameter across the protocols: ebs, page-size, ttl,"
-              + " checkpoint-interval, items, mix, think-time, end-user-rtt, profile or clients.")
+              + " checkpoint-interval, items, mix, think-time, end-user-rtt, profile, clients or"
+              + " index.")
   String sweep;
 
   @Option(
@@ -294,9 +323,9 @@ public final class StratusBench implements Callable<Integer> {
     cli.setOut(out);
     cli.setErr(err);
     List<String> footer = new ArrayList<>(List.of(""));
-    footer.addAll(protocolListing());
+    footer.addAll(Listings.protocols());
     footer.add("");
-    footer.addAll(presetListing());
+    footer.addAll(Listings.presets());
     cli.getCommandSpec().usageMessage().footer(footer.toArray(new String[0]));
     cli.setParameterExceptionHandler(
         (ex, a) -> {
@@ -558,7 +587,7 @@ public final class StratusBench implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     if (preset != null && preset.trim().equalsIgnoreCase("list")) {
-      presetListing().forEach(out::println);
+      Listings.presets().forEach(out::println);
       return 0;
     }
     TpcwHarness.Plan plan;
@@ -574,51 +603,6 @@ public final class StratusBench implements Callable<Integer> {
   }
 
   /**
-   * The lines of {@code --help} that list every protocol, one a line, marking those the default
-   * run compares.
-   */
-  static List<String> protocolListing() {
-    List<String> lines = new ArrayList<>();
-    lines.add("Protocols (--protocols; 'default': in the run without --protocols):");
-    for (ProtocolKind k : ProtocolKind.values()) {
-      lines.add(
-          String.format(
-              Locale.ROOT,
-              "  %-21s %-8s %s",
-              k.name().toLowerCase(Locale.ROOT),
-              Defaults.PROTOCOLS.contains(k) ? "default" : "",
-              whatItIs(k)));
-    }
-    return lines;
-  }
-
-  private static String whatItIs(ProtocolKind k) {
-    return switch (k) {
-      case NAIVE -> "a commit puts its pages; no queue, no guarantee";
-      case BASIC -> "log records to queues, checkpoints apply them (000 sec. 4)";
-      case MONOTONIC -> "basic plus monotonic reads and writes, read-your-writes";
-      case ATOMIC -> "monotonic plus all-or-nothing commits (000 sec. 5.1)";
-      case ADVANCED_ATOMIC -> "atomic through advanced queues (000 sec. 5.3)";
-      case SNAPSHOT_ISOLATION -> "snapshot isolation: no lost updates (000 sec. 5.4)";
-      case SERIALIZABLE_SNAPSHOT -> "snapshot isolation that also validates reads";
-      case TWO_PHASE_LOCKING -> "strict two-phase locking (000 sec. 5.5)";
-    };
-  }
-
-  /** The lines {@code --preset list} prints and {@code --help} ends with. */
-  static List<String> presetListing() {
-    List<String> lines = new ArrayList<>();
-    lines.add("Presets: paper 000's settings for its figures (--preset paper-figN names any");
-    lines.add("figure a preset covers); flags given with a preset replace its values.");
-    for (Preset p : Preset.all()) {
-      lines.add("  " + p.summary());
-    }
-    lines.add("Not a figure: the runs under which TPC-W reports WIPS (rates are WIPS only then):");
-    lines.add("  " + Preset.TPCW_WIPS.summary());
-    return lines;
-  }
-
-  /**
    * This command's flags completed by the preset's: without {@code --preset} this command itself;
    * with one, a fresh command parsed from the preset's flags that were not given (see {@link
    * Preset#argsBesides}) followed by the arguments as given, so that the preset's values pass the
@@ -628,7 +612,7 @@ public final class StratusBench implements Callable<Integer> {
     if (preset == null) {
       return this;
     }
-    Preset p = Preset.named(preset);
+    Preset p = paperScale ? Preset.named(preset).atPaperScale() : Preset.named(preset);
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
     Map<String, String> given = new HashMap<>();
     for (CommandLine.Model.OptionSpec o : parsed.matchedOptions()) {
@@ -670,13 +654,16 @@ public final class StratusBench implements Callable<Integer> {
         endpoint != null ? endpoint : System.getenv(CloudTarget.LOCALSTACK_ENDPOINT_ENV);
     Optional<URI> uri = Optional.empty();
     if (kind == CloudTarget.Kind.LOCALSTACK && endpointUrl != null && !endpointUrl.isBlank()) {
-      try {
-        uri = Optional.of(URI.create(endpointUrl.trim()));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("bad --endpoint '" + endpointUrl + "'");
-      }
+      uri = Optional.of(uri("--endpoint", endpointUrl));
     }
-    CloudTarget target = new CloudTarget(kind, uri, region, bucket, Optional.ofNullable(zookeeper));
+    String indexUrl =
+        indexEndpoint != null ? indexEndpoint : System.getenv(CloudTarget.DYNAMODB_ENDPOINT_ENV);
+    Optional<URI> indexUri = Optional.empty();
+    if (kind == CloudTarget.Kind.LOCALSTACK && indexUrl != null && !indexUrl.isBlank()) {
+      indexUri = Optional.of(uri("--index-endpoint", indexUrl));
+    }
+    CloudTarget target =
+        new CloudTarget(kind, uri, region, bucket, Optional.ofNullable(zookeeper), indexUri);
     Duration rtt = Durations.parse(endUserRtt);
     if (where.equals("eu") && !rtt.isZero()) {
       throw new IllegalArgumentException(
@@ -684,22 +671,23 @@ public final class StratusBench implements Callable<Integer> {
     }
     RunSettings base =
         new RunSettings(
-            kinds.get(0),
-            kind.id(),
-            where,
-            latency,
-            Defaults.pageSize(pageSize),
-            nonNegative("--ttl", Durations.parse(ttl)),
-            Defaults.positive("--checkpoint-interval", Durations.parse(checkpointInterval)),
-            Defaults.positive("--ebs", Integer.toString(ebs)),
-            Mix.parse(mix),
-            Defaults.positive("--items", Integer.toString(items)),
-            Defaults.positive("--customers-per-eb", Integer.toString(customersPerEb)),
-            nonNegative("--warm-up", Durations.parse(warmUp)),
-            Defaults.positive("--duration", Durations.parse(duration)),
-            nonNegative("--think-time", Durations.parse(thinkTime)),
-            nonNegative("--end-user-rtt", rtt),
-            seed);
+                kinds.get(0),
+                kind.id(),
+                where,
+                latency,
+                Defaults.pageSize(pageSize),
+                nonNegative("--ttl", Durations.parse(ttl)),
+                Defaults.positive("--checkpoint-interval", Durations.parse(checkpointInterval)),
+                Defaults.positive("--ebs", Integer.toString(ebs)),
+                Mix.parse(mix),
+                Defaults.positive("--items", Integer.toString(items)),
+                Defaults.positive("--customers-per-eb", Integer.toString(customersPerEb)),
+                nonNegative("--warm-up", Durations.parse(warmUp)),
+                Defaults.positive("--duration", Durations.parse(duration)),
+                nonNegative("--think-time", Durations.parse(thinkTime)),
+                nonNegative("--end-user-rtt", rtt),
+                seed)
+            .withIndex(IndexChoice.parse(index));
     Optional<Sweep> sw = sweep == null ? Optional.empty() : Optional.of(Sweep.parse(sweep));
     if (clients.contains(",")) {
       if (sw.isPresent()) {
@@ -715,6 +703,14 @@ public final class StratusBench implements Callable<Integer> {
         && kind != CloudTarget.Kind.IN_PROCESS) {
       throw new IllegalArgumentException("--sweep profile needs the in-process cloud");
     }
+    List<Sweep.Planned> runs = Sweep.plan(base, kinds, sw);
+    if (!target.hasIndexService()
+        && runs.stream().anyMatch(r -> r.settings().index().usesService())) {
+      throw new IllegalArgumentException(
+          "the index service on localstack needs --index-endpoint (or the environment variable "
+              + CloudTarget.DYNAMODB_ENDPOINT_ENV
+              + "), e.g. http://127.0.0.1:4567; bin/dynamodb start runs one");
+    }
     Path dir =
         out != null
             ? out
@@ -728,7 +724,7 @@ public final class StratusBench implements Callable<Integer> {
     return new TpcwHarness.Plan(
         target,
         Sweep.parameterName(sw),
-        Sweep.plan(base, kinds, sw),
+        runs,
         dir,
         !noProgress && System.console() != null,
         interactionsPerEb,
@@ -747,6 +743,14 @@ public final class StratusBench implements Callable<Integer> {
       }
     }
     return kinds;
+  }
+
+  private static URI uri(String flag, String url) {
+    try {
+      return URI.create(url.trim());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("bad " + flag + " '" + url + "'");
+    }
   }
 
   private static Duration nonNegative(String flag, Duration d) {

@@ -8,6 +8,7 @@ import io.stratus.core.Codec;
 import io.stratus.core.Database;
 import io.stratus.core.DatabaseConfig;
 import io.stratus.core.IndexKeyExtractor;
+import io.stratus.core.IndexPlacement;
 import io.stratus.core.Key;
 import io.stratus.core.RecordCursor;
 import io.stratus.core.Transaction;
@@ -137,17 +138,30 @@ public final class BookstoreSchema {
   }
 
   /**
-   * Creates the ten collections and their indexes where missing and attaches every extractor in
-   * this process. Idempotent and cheap when the schema exists; call it in every process before
-   * loading or running. Create the schema from one process before others use it (index creation
-   * is not isolated from concurrent writers; see {@link Database#createIndex}).
+   * {@link #install(Database, IndexPlacement)} with missing indexes created as client-side
+   * B-trees.
    */
   public static void install(Database db) {
+    install(db, IndexPlacement.CLIENT_TREE);
+  }
+
+  /**
+   * Creates the ten collections and, where missing, their indexes held where {@code placement}
+   * says, and attaches every extractor in this process; an existing index is attached as it is,
+   * wherever it lives. Idempotent and cheap when the schema exists; call it in every process
+   * before loading or running. Create the schema from one process before others use it (index
+   * creation is not isolated from concurrent writers; see {@link Database#createIndex}).
+   */
+  public static void install(Database db, IndexPlacement placement) {
     for (String table : TABLES) {
       db.createCollection(table);
     }
     for (IndexSpec s : INDEXES) {
-      db.createIndex(s.collection(), s.index(), s.extractor()); // attaches when it exists
+      if (db.indexes(s.collection()).contains(s.index())) {
+        db.attachIndex(s.collection(), s.index(), s.extractor());
+      } else {
+        db.createIndex(s.collection(), s.index(), s.extractor(), placement);
+      }
     }
   }
 

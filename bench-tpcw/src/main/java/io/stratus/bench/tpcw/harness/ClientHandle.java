@@ -59,7 +59,8 @@ record ClientHandle(
                 ? new LatencyInterceptor(LatencyProfiles.byName(s.latencyProfile()), scheduler)
                 : null);
     interceptors.add(latency);
-    CloudServices services = Decorators.wrap(raw, interceptors.toArray(new CallInterceptor[0]));
+    CloudServices services =
+        Decorators.wrap(s.index().services(raw), interceptors.toArray(new CallInterceptor[0]));
     DatabaseConfig.Builder builder =
         BookstoreSchema.configure(DatabaseConfig.builder(services, databaseUri))
             .protocol(s.protocol())

@@ -45,6 +45,11 @@ final class CloudConnection implements AutoCloseable {
             .keyPrefix("tpcw/" + runId + "/")
             .s3QueueKeyPrefix("tpcw/" + runId + "/queues/")
             .queueNamePrefix("tpcw-" + runId + "-");
+    if (target.hasIndexService()) {
+      // One DynamoDB table per index domain, named after the run: runs never share a domain.
+      aws.indexTablePrefix("tpcw-" + runId + "-");
+      target.indexEndpoint().ifPresent(aws::indexEndpoint);
+    }
     if (target.kind() == CloudTarget.Kind.LOCALSTACK) {
       aws.endpoint(target.endpoint().orElseThrow())
           .pathStyleAccess(true)
@@ -92,8 +97,9 @@ final class CloudConnection implements AutoCloseable {
           target.kind() == CloudTarget.Kind.LOCALSTACK
               ? "LocalStack at " + target.endpoint().orElseThrow()
               : "AWS " + target.region();
+      String index = target.indexEndpoint().map(u -> ", index service at " + u).orElse("");
       return new CloudConnection(
-          b.build(), where + ", bucket " + target.bucket() + ", " + coordination);
+          b.build(), where + ", bucket " + target.bucket() + ", " + coordination + index);
     } catch (RuntimeException e) {
       if (zk != null) {
         zk.close();

@@ -17,9 +17,20 @@ import java.util.Optional;
  * @param region the AWS region (LocalStack accepts any)
  * @param bucket the bucket for pages and S3 queues; made when missing
  * @param zookeeper a ZooKeeper connect string for locks and counters, if any
+ * @param indexEndpoint on LocalStack, the endpoint of a DynamoDB-compatible server for the index
+ *     service (LocalStack's own DynamoDB is not open source; {@code bin/dynamodb start} runs one);
+ *     on AWS, DynamoDB's own endpoint is used when this is absent
  */
 public record CloudTarget(
-    Kind kind, Optional<URI> endpoint, String region, String bucket, Optional<String> zookeeper) {
+    Kind kind,
+    Optional<URI> endpoint,
+    String region,
+    String bucket,
+    Optional<String> zookeeper,
+    Optional<URI> indexEndpoint) {
+
+  /** Environment variable naming a running DynamoDB-compatible server, as the tests use it. */
+  public static final String DYNAMODB_ENDPOINT_ENV = "STRATUS_DYNAMODB_ENDPOINT";
 
   /** Environment variable naming a running LocalStack, as the test fixtures use it. */
   public static final String LOCALSTACK_ENDPOINT_ENV = "STRATUS_LOCALSTACK_ENDPOINT";
@@ -65,6 +76,7 @@ public record CloudTarget(
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(endpoint, "endpoint");
     Objects.requireNonNull(zookeeper, "zookeeper");
+    Objects.requireNonNull(indexEndpoint, "indexEndpoint");
     if (kind == Kind.LOCALSTACK && endpoint.isEmpty()) {
       throw new IllegalArgumentException(
           "--cloud localstack needs --endpoint (or the environment"
@@ -79,6 +91,20 @@ public record CloudTarget(
     if (bucket == null || bucket.isBlank()) {
       throw new IllegalArgumentException("bucket must not be blank");
     }
+  }
+
+  /** A target without an index endpoint of its own. */
+  public CloudTarget(
+      Kind kind, Optional<URI> endpoint, String region, String bucket, Optional<String> zookeeper) {
+    this(kind, endpoint, region, bucket, zookeeper, Optional.empty());
+  }
+
+  /**
+   * Whether runs whose indexes are held by the index service can run here: the in-process cloud
+   * and AWS have one; LocalStack needs {@link #indexEndpoint()}.
+   */
+  public boolean hasIndexService() {
+    return kind != Kind.LOCALSTACK || indexEndpoint.isPresent();
   }
 
   /** The in-process cloud. */

@@ -57,6 +57,7 @@ final class LoadTemplates implements AutoCloseable {
   /** Whether runs of {@code s} on {@code target} are copied from a template. */
   static boolean applies(CloudTarget target, RunSettings s) {
     return target.kind() == CloudTarget.Kind.IN_PROCESS
+        && s.index() == IndexChoice.BTREE
         && s.protocol().switchableTo(ProtocolKind.NAIVE);
   }
 

@@ -30,10 +30,24 @@ import java.util.stream.Stream;
  * @param name the name given to {@code --preset}
  * @param aliases further names, one per figure the same runs reproduce
  * @param reproduces the figures of paper 000 the runs reproduce and what they vary, briefly
+ * <p>The presets of the configurations with the index service ({@link #indexService()}: the SDB
+ * halves of Figures 3-8, Figures 9-10 on EC2-SDB and Table 4) would take hours at the paper's
+ * settings, mostly loading the service one batch or item at a time; by default they run shorter
+ * and smaller (see {@link #paperScale()}), and {@code --paper-scale} gives the paper's.
+ *
+ * @param name the name given to {@code --preset}
+ * @param aliases further names, one per figure the same runs reproduce
+ * @param reproduces the figures of paper 000 the runs reproduce and what they vary, briefly
  * @param options the flags, long names to values, in the order they are listed
+ * @param paperScale the flags whose values {@code --paper-scale} replaces with these, to run at
+ *     the paper's lengths and sizes; empty when {@code options} are the paper's already
  */
 public record Preset(
-    String name, List<String> aliases, String reproduces, Map<String, String> options) {
+    String name,
+    List<String> aliases,
+    String reproduces,
+    Map<String, String> options,
+    Map<String, String> paperScale) {
 
   /** The protocols paper 000 compares in section 7, in its order. */
   public static final String PAPER_PROTOCOLS =
@@ -77,6 +91,66 @@ public record Preset(
               paper("--placement", "eu", "--sweep", "ttl=0,10s,50s,100s")));
 
   /**
+   * The flags of the paper's lengths and sizes that {@link #modest} shortens: a 100 s TTL, 45 s
+   * checkpoints, 30 s warm-up, five minutes measured, 2,880 customers per EB.
+   */
+  private static final Map<String, String> PAPER_SCALE =
+      with(
+          Map.of(),
+          "--ttl",
+          "100s",
+          "--checkpoint-interval",
+          "45s",
+          "--warm-up",
+          "30s",
+          "--duration",
+          "5m",
+          "--customers-per-eb",
+          "2880");
+
+  /** The SDB and BTree configurations side by side, with the SDB halves' figures. */
+  private static final List<Preset> INDEX_SERVICE =
+      List.of(
+          new Preset(
+              "paper-fig3-sdb",
+              List.of("paper-fig4-sdb", "paper-fig7-sdb"),
+              "Figs. 3, 4, 7: EU-BTree beside EU-SDB",
+              modest("--placement", "eu", "--sweep", "index=btree,sdb"),
+              PAPER_SCALE),
+          new Preset(
+              "paper-fig5-sdb",
+              List.of("paper-fig6-sdb", "paper-fig8-sdb"),
+              "Figs. 5, 6, 8: EC2-BTree beside EC2-SDB",
+              modest(
+                  "--placement",
+                  "ec2",
+                  "--end-user-rtt",
+                  EUROPE_TO_EC2,
+                  "--sweep",
+                  "index=btree,sdb"),
+              PAPER_SCALE),
+          new Preset(
+              "paper-fig9-sdb",
+              List.of("paper-fig10-sdb"),
+              "Figs. 9, 10: 1-4 EBs, EC2-SDB",
+              modest(
+                  "--placement",
+                  "ec2",
+                  "--end-user-rtt",
+                  EUROPE_TO_EC2,
+                  "--index",
+                  "sdb",
+                  "--sweep",
+                  "ebs=1,2,4"),
+              with(PAPER_SCALE, "--sweep", "ebs=1,2,4,8,20,50,100")),
+          new Preset(
+              "paper-table4",
+              List.of(),
+              "Table 4: bulk load, B-tree vs service",
+              tableFour(),
+              Map.of("--items", "1000")));
+
+  /**
    * Not a figure of the papers: runs that follow the rules under which TPC-W reports WIPS ({@link
    * WipsRules}), for every default protocol: the specification's think time (mean 7 s), 100
    * browsers (about 14 interactions a second, so that even Admin Confirm, 0.09% of the mix, is
@@ -94,11 +168,33 @@ public record Preset(
     aliases = List.copyOf(aliases);
     Objects.requireNonNull(reproduces, "reproduces");
     options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
+    paperScale = Collections.unmodifiableMap(new LinkedHashMap<>(paperScale));
   }
 
-  /** Every preset of the papers' figures, in the order of the figures. */
+  /** A preset whose options are the paper's lengths and sizes already. */
+  public Preset(String name, List<String> aliases, String reproduces, Map<String, String> options) {
+    this(name, aliases, reproduces, options, Map.of());
+  }
+
+  /** Every preset of the papers' figures on client-side B-trees, in the order of the figures. */
   public static List<Preset> all() {
     return ALL;
+  }
+
+  /**
+   * The presets of the configurations with the cloud's index service (the paper's SDB): the SDB
+   * halves of Figures 3-8 beside their BTree halves, Figures 9-10 on EC2-SDB, and Table 4's bulk
+   * load both ways. Shorter and smaller than the paper's runs unless {@link #atPaperScale()}.
+   */
+  public static List<Preset> indexService() {
+    return INDEX_SERVICE;
+  }
+
+  /** This preset at the paper's lengths and sizes: {@link #paperScale()} replaces the options. */
+  public Preset atPaperScale() {
+    Map<String, String> m = new LinkedHashMap<>(options);
+    m.putAll(paperScale);
+    return new Preset(name, aliases, reproduces, m);
   }
 
   /** The preset named {@code name} (or one of its aliases), case ignored. */
@@ -124,9 +220,9 @@ public record Preset(
         .toList();
   }
 
-  /** The papers' presets and {@link #TPCW_WIPS}. */
+  /** The papers' presets, those with the index service and {@link #TPCW_WIPS}. */
   private static List<Preset> withModes() {
-    return Stream.concat(ALL.stream(), Stream.of(TPCW_WIPS)).toList();
+    return Stream.of(ALL, INDEX_SERVICE, List.of(TPCW_WIPS)).flatMap(List::stream).toList();
   }
 
   /**
@@ -191,6 +287,74 @@ public record Preset(
     m.put("--ebs", "100");
     m.put("--warm-up", "2m");
     m.put("--duration", "10m");
+    return m;
+  }
+
+  /**
+   * The papers' settings made to run on a small machine, then {@code more}: TTL and checkpoint
+   * interval 10 s with 30 s measured (three of each, as {@link RunWarnings} asks), a 5 s warm-up
+   * and 288 customers per EB (a tenth of the specification's, which the service's one batch per
+   * 25 entries would load for minutes per run in the eu placement).
+   */
+  private static Map<String, String> modest(String... more) {
+    Map<String, String> m = paper();
+    m.putAll(
+        with(
+            Map.of(),
+            "--ttl",
+            "10s",
+            "--checkpoint-interval",
+            "10s",
+            "--warm-up",
+            "5s",
+            "--duration",
+            "30s",
+            "--customers-per-eb",
+            "288"));
+    return with(m, more);
+  }
+
+  /**
+   * Table 4 (000 section 7.7): the bookstore's bulk load, the item table and its four indexes
+   * reported apart, into client-side B-trees, into the service one item per request (SimpleDB in
+   * 2008) and batched, in the eu placement where the paper measured it. One browser of one
+   * protocol measures a few seconds after each load (a run must measure something); no warm
+   * pass, which would load more bookstores. 100 items by default (one item per request takes
+   * 0.31 s in the eu profile, so 1,000 items' 4,000 index entries take 21 minutes); {@code
+   * --paper-scale} loads the paper's 1,000.
+   */
+  private static Map<String, String> tableFour() {
+    return with(
+        new LinkedHashMap<>(),
+        "--protocols",
+        "basic",
+        "--placement",
+        "eu",
+        "--sweep",
+        "index=btree,sdb-single,sdb",
+        "--items",
+        "100",
+        "--ebs",
+        "1",
+        "--customers-per-eb",
+        "10",
+        "--ttl",
+        "1s",
+        "--checkpoint-interval",
+        "1s",
+        "--warm-up",
+        "0",
+        "--duration",
+        "3s",
+        "--warm-pass",
+        "0");
+  }
+
+  private static Map<String, String> with(Map<String, String> base, String... more) {
+    Map<String, String> m = new LinkedHashMap<>(base);
+    for (int i = 0; i < more.length; i += 2) {
+      m.put(more[i], more[i + 1]);
+    }
     return m;
   }
 

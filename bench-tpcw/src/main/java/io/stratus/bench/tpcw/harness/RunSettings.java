@@ -5,6 +5,7 @@ import io.stratus.protocols.ProtocolKind;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * One configuration of a TPC-W run: where the cloud is, how the client stack is placed, how the
@@ -32,6 +33,7 @@ import java.util.Map;
  * @param clients application servers, each its own database handle (buffer pool, client id,
  *     background checkpoints) serving {@code ebs} browsers; the database is scaled for all
  *     {@code clients * ebs} browsers
+ * @param index where the bookstore's secondary indexes live
  */
 public record RunSettings(
     ProtocolKind protocol,
@@ -50,13 +52,55 @@ public record RunSettings(
     Duration thinkTimeMean,
     Duration endUserRoundTrip,
     long seed,
-    int clients) {
+    int clients,
+    IndexChoice index) {
 
   /** Checks the client count. */
   public RunSettings {
     if (clients < 1) {
       throw new IllegalArgumentException("clients must be positive, not " + clients);
     }
+    Objects.requireNonNull(index, "index");
+  }
+
+  /** Settings of {@code clients} application servers with client-side B-tree indexes. */
+  public RunSettings(
+      ProtocolKind protocol,
+      String cloud,
+      String placement,
+      String latencyProfile,
+      int pageSize,
+      Duration ttl,
+      Duration checkpointInterval,
+      int ebs,
+      Mix mix,
+      int items,
+      int customersPerEb,
+      Duration warmUp,
+      Duration measure,
+      Duration thinkTimeMean,
+      Duration endUserRoundTrip,
+      long seed,
+      int clients) {
+    this(
+        protocol,
+        cloud,
+        placement,
+        latencyProfile,
+        pageSize,
+        ttl,
+        checkpointInterval,
+        ebs,
+        mix,
+        items,
+        customersPerEb,
+        warmUp,
+        measure,
+        thinkTimeMean,
+        endUserRoundTrip,
+        seed,
+        clients,
+        IndexChoice.BTREE);
   }
 
   /** Settings of one application server. */
@@ -116,7 +160,31 @@ public record RunSettings(
         thinkTimeMean,
         endUserRoundTrip,
         seed,
-        n);
+        n,
+        index);
+  }
+
+  /** These settings with the indexes held where {@code choice} says. */
+  public RunSettings withIndex(IndexChoice choice) {
+    return new RunSettings(
+        protocol,
+        cloud,
+        placement,
+        latencyProfile,
+        pageSize,
+        ttl,
+        checkpointInterval,
+        ebs,
+        mix,
+        items,
+        customersPerEb,
+        warmUp,
+        measure,
+        thinkTimeMean,
+        endUserRoundTrip,
+        seed,
+        clients,
+        choice);
   }
 
   /** Emulated browsers of all clients together. */
@@ -144,6 +212,7 @@ public record RunSettings(
     m.put("end-user round trip", Durations.format(endUserRoundTrip));
     m.put("seed", Long.toString(seed));
     m.put("clients", Integer.toString(clients));
+    m.put("index", index.id());
     return m;
   }
 }

@@ -28,7 +28,8 @@ public record Sweep(String parameter, List<String> values) {
           "think-time",
           "end-user-rtt",
           "profile",
-          "clients");
+          "clients",
+          "index");
 
   /** One planned run: its label within the sweep and its settings. */
   public record Planned(String label, RunSettings settings) {}
@@ -106,7 +107,8 @@ public record Sweep(String parameter, List<String> values) {
         s.thinkTimeMean(),
         s.endUserRoundTrip(),
         s.seed(),
-        s.clients());
+        s.clients(),
+        s.index());
   }
 
   /** {@code s} with the swept parameter set to {@code value}. */
@@ -114,7 +116,10 @@ public record Sweep(String parameter, List<String> values) {
     if (parameter.equals("clients")) {
       return s.withClients(Defaults.positive("clients", value));
     }
-    return applyOne(s, value).withClients(s.clients());
+    if (parameter.equals("index")) {
+      return s.withIndex(IndexChoice.parse(value));
+    }
+    return applyOne(s, value).withClients(s.clients()).withIndex(s.index());
   }
 
   private RunSettings applyOne(RunSettings s, String value) {

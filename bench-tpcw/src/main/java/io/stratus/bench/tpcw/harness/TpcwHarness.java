@@ -117,12 +117,14 @@ public final class TpcwHarness {
     RunSettings first = plan.runs.get(0).settings();
     out.printf(
         Locale.ROOT,
-        "Stratus TPC-W: %d run(s)%s on the %s cloud, %s placement; %d items,"
+        "Stratus TPC-W: %d run(s)%s on the %s cloud, %s placement, indexes: %s; %d items,"
             + " %d EBs, %s mix; warm-up %s, measure %s; seed %d%n",
         total,
         plan.repeats == 1 ? "" : " (" + plan.runs.size() + " × " + plan.repeats + ", alternating)",
         first.cloud(),
         first.placement(),
+        String.join(
+            ", ", plan.runs.stream().map(r -> r.settings().index().id()).distinct().toList()),
         first.items(),
         first.ebs(),
         first.mix().id(),
@@ -234,13 +236,13 @@ public final class TpcwHarness {
                 "  a copy of the bookstore loaded for the first run of %s (its load's figures)%n",
                 copy.loadedFor().name().toLowerCase(Locale.ROOT));
           }
-          BookstoreSchema.install(clients.get(0).db());
+          BookstoreSchema.install(clients.get(0).db(), s.index().placement());
           load = copy.load();
         } else {
           load = load(clients.get(0).db(), scale, s, meter);
         }
         for (ClientHandle c : clients.subList(1, clients.size())) {
-          BookstoreSchema.install(c.db());
+          BookstoreSchema.install(c.db(), s.index().placement());
         }
         ClientHandle[] audit = new ClientHandle[1];
         try {
@@ -256,7 +258,7 @@ public final class TpcwHarness {
                     ClientHandle.open(
                         plan.target, cloud.services(), databaseUri, -1, runId, s, meter, scheduler);
                 audit[0].latency().off();
-                BookstoreSchema.install(audit[0].db());
+                BookstoreSchema.install(audit[0].db(), s.index().placement());
                 return audit[0].db();
               });
         } finally {
@@ -296,6 +298,7 @@ public final class TpcwHarness {
 
   private LoadSummary load(Database db, Scale scale, RunSettings s, CloudMeter meter) {
     MeterSnapshot before = meter.snapshot();
+    BookstoreSchema.install(db, s.index().placement());
     LoadReport report;
     try (Progress bar = Progress.open(plan.progressBars, "load", scale.totalRows(), "rows")) {
       report =

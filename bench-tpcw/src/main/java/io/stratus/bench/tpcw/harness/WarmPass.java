@@ -117,6 +117,7 @@ final class WarmPass {
                 .pageSize(s.pageSize())
                 .clientId("tpcw-warm-load")
                 .build())) {
+      BookstoreSchema.install(db, s.index().placement());
       LoadReport r = new DataGenerator(db, scale(s), s.seed(), Clock.systemUTC()).load();
       return new LoadSummary(r.rowsPerTable(), r.elapsed(), Duration.ZERO, 0, 0, 0, 0);
     }
@@ -194,22 +195,23 @@ final class WarmPass {
   /** The warm pass's settings for a run of {@code s}: see the class comment. */
   static RunSettings settings(RunSettings s, Duration length) {
     return new RunSettings(
-        s.protocol(),
-        CloudTarget.Kind.IN_PROCESS.id(),
-        s.placement(),
-        s.latencyProfile().equals("real") ? s.placement() : s.latencyProfile(),
-        s.pageSize(),
-        s.ttl(),
-        s.checkpointInterval(),
-        s.ebs(),
-        s.mix(),
-        s.items(),
-        Math.min(CUSTOMERS_PER_EB, s.customersPerEb()),
-        Duration.ZERO,
-        length,
-        Duration.ZERO,
-        Duration.ZERO,
-        s.seed());
+            s.protocol(),
+            CloudTarget.Kind.IN_PROCESS.id(),
+            s.placement(),
+            s.latencyProfile().equals("real") ? s.placement() : s.latencyProfile(),
+            s.pageSize(),
+            s.ttl(),
+            s.checkpointInterval(),
+            s.ebs(),
+            s.mix(),
+            s.items(),
+            Math.min(CUSTOMERS_PER_EB, s.customersPerEb()),
+            Duration.ZERO,
+            length,
+            Duration.ZERO,
+            Duration.ZERO,
+            s.seed())
+        .withIndex(s.index());
   }
 
   private static void browse(
@@ -224,7 +226,7 @@ final class WarmPass {
         ClientHandle.open(
             CloudTarget.inProcess(), raw, database, 0, runId, s, new CloudMeter(), scheduler);
     try {
-      BookstoreSchema.install(c.db());
+      BookstoreSchema.install(c.db(), s.index().placement());
       Emulator.Builder emulator =
           Emulator.builder()
               .ebs(s.ebs())

@@ -90,6 +90,7 @@ final class CsvWriter {
           "ensemble_mdollars_per_wi_2026",
           "coordination_requests",
           "clients",
+          "index",
           "lock_refusals",
           "stock_items_off",
           "stock_units_off",
@@ -264,6 +265,7 @@ final class CsvWriter {
             number(m.coordinationMilliDollarsPerWi2026()),
             Long.toString(m.coordinationRequests()),
             Integer.toString(s.clients()),
+            s.index() == null ? "" : s.index().id(),
             Long.toString(run.lockRefusals())));
     StockAudit audit = run.stockAudit();
     OwnReads own = run.ownReads() == null ? OwnReads.NONE : run.ownReads();

@@ -195,6 +195,7 @@ final class JsonWriter {
     j.name("thinkTimeMeanMillis").value(millis(s.thinkTimeMean()));
     j.name("endUserRoundTripMillis").value(millis(s.endUserRoundTrip()));
     j.name("seed").value(s.seed());
+    j.name("index").value(s.index().id());
     j.endObject();
   }
 

@@ -30,6 +30,7 @@ import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.cloudapi.time.ManualClock;
 import io.stratus.core.Database;
 import io.stratus.core.DatabaseConfig;
+import io.stratus.core.IndexPlacement;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
 import io.stratus.protocols.log.PuQueues;
@@ -82,6 +83,34 @@ class CostPerWiConservationTest {
       names = {"NAIVE", "BASIC", "SNAPSHOT_ISOLATION"})
   void everyRequestOnceAndTheMachinesAreChargedAndTheInteractionsAddUp(
       ProtocolKind protocol, @Seed long seed) {
+    conserved(protocol, IndexPlacement.CLIENT_TREE, seed);
+  }
+
+  /**
+   * The same with the bookstore's indexes in the index service (the paper's SDB configurations):
+   * its puts, deletes and query pages are requests of the interactions that made them, charged
+   * once, at SimpleDB's 2008 and DynamoDB's 2026 prices.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = ProtocolKind.class,
+      names = {"NAIVE", "BASIC", "SNAPSHOT_ISOLATION"})
+  void withServiceHeldIndexesEveryRequestOnceAndTheInteractionsAddUp(
+      ProtocolKind protocol, @Seed long seed) {
+    MeterSnapshot run = conserved(protocol, IndexPlacement.INDEX_SERVICE, seed);
+    long indexCalls = 0;
+    for (Map.Entry<Operation, OperationStats> e : run.perOperation().entrySet()) {
+      if (e.getKey().service() == Operation.Service.INDEX) {
+        indexCalls += e.getValue().calls();
+      }
+    }
+    assertThat(indexCalls).as("the interactions probed and wrote the service").isPositive();
+    assertThat(run.cost(PriceTables.paper2008()).doubleValue()).isPositive();
+  }
+
+  /** Runs the bookstore with its indexes where {@code placement} says; returns the run's usage. */
+  private static MeterSnapshot conserved(
+      ProtocolKind protocol, IndexPlacement placement, long seed) {
     ManualClock clock = new ManualClock();
     try (InProcessCloud cloud = InProcessCloud.builder().clock(clock).seed(seed).build()) {
       InteractionAttribution attribution = new InteractionAttribution();
@@ -100,6 +129,7 @@ class CostPerWiConservationTest {
       }
       try (Database db = Database.open(config.build())) {
         Scale scale = new Scale(100, 1, 30);
+        BookstoreSchema.install(db, placement);
         new DataGenerator(db, scale, seed, clock).load();
         MeterSnapshot before = all.snapshot();
 
@@ -174,6 +204,7 @@ class CostPerWiConservationTest {
                 CostPerWi.of(update, machines).total2008() * update.attempts()
                     + CostPerWi.of(report.read(), machines).total2008() * report.read().attempts())
             .isCloseTo(charged2008, within(1e-9));
+        return run;
       }
     }
   }
