@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * DynamoDB, and CI can always use the launcher. When it fails, {@link #get()} throws with the
  * launcher's output, and every test that needs the server fails with it.
  */
-final class DynamoFixture {
+public final class DynamoFixture {
   static final String ENDPOINT_VARIABLE = "STRATUS_DYNAMODB_ENDPOINT";
 
   /** Bounds the launcher: a first install takes about a minute, a start a second or two. */
@@ -38,7 +38,7 @@ final class DynamoFixture {
   }
 
   /** The JVM's server, started on first use; throws with the reason when there is none. */
-  static synchronized DynamoFixture get() {
+  public static synchronized DynamoFixture get() {
     if (instance != null) {
       return instance;
     }
@@ -70,7 +70,7 @@ final class DynamoFixture {
     }
   }
 
-  URI endpoint() {
+  public URI endpoint() {
     return endpoint;
   }
 

@@ -2,6 +2,7 @@ package io.stratus.bench.tpcw;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.aws.DynamoFixture;
 import io.stratus.aws.LocalStackFixture;
 import io.stratus.bench.tpcw.workload.Interaction;
 import java.io.PrintWriter;
@@ -78,5 +79,68 @@ class TpcwOnLocalStackTest {
       assertThat(printed).contains(wi.label());
     }
     assertThat(Files.readString(dir.resolve("results.csv"))).contains("localstack");
+  }
+
+  /**
+   * The SDB configuration on real services: the bookstore's secondary indexes in the
+   * DynamoDB-compatible server (moto, started by the AWS adapter's fixture) while pages and queues
+   * are on LocalStack and locks on ZooKeeper; every interaction type runs without an error.
+   */
+  @Test
+  void theBookstoreRunsWithItsIndexesInTheDynamoDbCompatibleServer(@TempDir Path dir)
+      throws Exception {
+    LocalStackFixture localstack = LocalStackFixture.get();
+    String endpoint = localstack.config().build().endpoint().orElseThrow().toString();
+    String dynamo = DynamoFixture.get().endpoint().toString();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    try (TestingServer zookeeper = new TestingServer(true)) {
+      int code =
+          StratusBench.run(
+              new String[] {
+                "--cloud",
+                "localstack",
+                "--endpoint",
+                endpoint,
+                "--bucket",
+                localstack.bucket(),
+                "--zookeeper",
+                zookeeper.getConnectString(),
+                "--index",
+                "sdb",
+                "--index-endpoint",
+                dynamo,
+                "--protocols",
+                "basic",
+                "--ebs",
+                "2",
+                "--items",
+                "50",
+                "--customers-per-eb",
+                "10",
+                "--warm-up",
+                "0",
+                "--duration",
+                "10m",
+                "--interactions-per-eb",
+                "25",
+                "--seed",
+                "12",
+                "--out",
+                dir.toString()
+              },
+              new PrintWriter(out, true),
+              new PrintWriter(err, true));
+
+      assertThat(code).as(err + "\n" + out).isZero();
+    }
+    String printed = out.toString();
+    assertThat(printed).contains("localstack").contains("(0 errors)");
+    assertThat(printed).doesNotContain(" 0.00 interactions/s");
+    for (Interaction wi : Interaction.values()) {
+      assertThat(printed).contains(wi.label());
+    }
+    String csv = Files.readString(dir.resolve("results.csv"));
+    assertThat(csv).contains("localstack").contains("sdb");
   }
 }
