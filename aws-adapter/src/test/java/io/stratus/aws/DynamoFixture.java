@@ -1,14 +1,7 @@
 package io.stratus.aws;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One DynamoDB-compatible server for all tests of this JVM: the endpoint in the environment
@@ -48,7 +41,10 @@ public final class DynamoFixture {
     try {
       String fromEnv = System.getenv(ENDPOINT_VARIABLE);
       long t0 = System.nanoTime();
-      URI uri = fromEnv != null && !fromEnv.isBlank() ? URI.create(fromEnv.trim()) : launch();
+      URI uri =
+          fromEnv != null && !fromEnv.isBlank()
+              ? URI.create(fromEnv.trim())
+              : ProjectLauncher.start("bin/dynamodb", LAUNCH_TIMEOUT);
       instance = new DynamoFixture(uri, Duration.ofNanos(System.nanoTime() - t0));
       System.out.println(
           "DynamoDB-compatible server for the index tests at "
@@ -92,83 +88,5 @@ public final class DynamoFixture {
         .maxAttempts(3)
         .apiCallAttemptTimeout(Duration.ofSeconds(30))
         .apiCallTimeout(Duration.ofSeconds(90));
-  }
-
-  /** Starts the project's launcher on a free port and stops it when the JVM exits. */
-  private static URI launch() {
-    Path root = projectRoot();
-    Path script = root.resolve("bin/dynamodb");
-    int port = freePort();
-    Path log;
-    try {
-      log = Files.createTempFile("stratus-dynamodb-launcher", ".log");
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot create a log file", e);
-    }
-    ProcessBuilder pb =
-        new ProcessBuilder("bash", script.toString(), "start", "--port", Integer.toString(port))
-            .directory(root.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    try {
-      Process p = pb.start();
-      // A real external process: wait for it, bounded (the first run installs moto).
-      if (!p.waitFor(LAUNCH_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new IllegalStateException(
-            "bin/dynamodb start did not finish within " + LAUNCH_TIMEOUT + ": " + tail(log));
-      }
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(script, port), "dynamodb-stop"));
-      if (p.exitValue() != 0) {
-        throw new IllegalStateException(
-            "bin/dynamodb start failed (exit " + p.exitValue() + "): " + tail(log));
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run " + script + ": " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while starting the server", e);
-    }
-    return URI.create("http://127.0.0.1:" + port);
-  }
-
-  /** Starts {@code bin/dynamodb stop} and returns without waiting, as the JVM is exiting. */
-  private static void stop(Path script, int port) {
-    try {
-      new ProcessBuilder("bash", script.toString(), "stop", "--port", Integer.toString(port))
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .start();
-    } catch (IOException e) {
-      // the JVM is exiting: nothing more to do
-    }
-  }
-
-  /** The folder that holds bin/dynamodb: the module's parent when run by Maven. */
-  private static Path projectRoot() {
-    for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-      if (Files.isRegularFile(p.resolve("bin/dynamodb"))
-          && Files.isRegularFile(p.resolve("pom.xml"))) {
-        return p;
-      }
-    }
-    throw new IllegalStateException("bin/dynamodb not found above " + Path.of("").toAbsolutePath());
-  }
-
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException("no free port", e);
-    }
-  }
-
-  private static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-    } catch (IOException e) {
-      return "(no log: " + e + ")";
-    }
   }
 }

@@ -2,16 +2,12 @@ package io.stratus.aws;
 
 import java.io.IOException;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.localstack.LocalStackContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -106,7 +102,8 @@ public final class LocalStackFixture {
       Runtime.getRuntime().addShutdownHook(new Thread(c::stop, "localstack-container-stop"));
       return new LocalStackFixture(c.getEndpoint(), "Testcontainers " + IMAGE);
     }
-    return new LocalStackFixture(launch(), "bin/localstack");
+    return new LocalStackFixture(
+        ProjectLauncher.start("bin/localstack", LAUNCH_TIMEOUT), "bin/localstack");
   }
 
   private static boolean dockerAvailable(List<String> reasons) {
@@ -119,89 +116,6 @@ public final class LocalStackFixture {
       reasons.add("Testcontainers: " + e);
     }
     return false;
-  }
-
-  /** Starts the project's launcher on a free port and stops it when the JVM exits. */
-  private static URI launch() {
-    Path root = projectRoot();
-    Path script = root.resolve("bin/localstack");
-    int port = freePort();
-    Path log;
-    try {
-      log = Files.createTempFile("stratus-localstack-launcher", ".log");
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot create a log file", e);
-    }
-    ProcessBuilder pb =
-        new ProcessBuilder("bash", script.toString(), "start", "--port", Integer.toString(port))
-            .directory(root.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    try {
-      Process p = pb.start();
-      // A real external process: wait for it, bounded (the first run installs LocalStack).
-      if (!p.waitFor(LAUNCH_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new IllegalStateException(
-            "bin/localstack start did not finish within " + LAUNCH_TIMEOUT + ": " + tail(log));
-      }
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(script, port), "localstack-stop"));
-      if (p.exitValue() != 0) {
-        throw new IllegalStateException(
-            "bin/localstack start failed (exit " + p.exitValue() + "): " + tail(log));
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run " + script + ": " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while starting LocalStack", e);
-    }
-    return URI.create("http://127.0.0.1:" + port);
-  }
-
-  /**
-   * Starts {@code bin/localstack stop} and returns without waiting: LocalStack takes seconds to shut
-   * down, and the script outlives this JVM, so the build goes on meanwhile instead of waiting in
-   * every module that used LocalStack.
-   */
-  private static void stop(Path script, int port) {
-    try {
-      new ProcessBuilder("bash", script.toString(), "stop", "--port", Integer.toString(port))
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .start();
-    } catch (IOException e) {
-      // the JVM is exiting: nothing more to do
-    }
-  }
-
-  /** The folder that holds bin/localstack: the module's parent when run by Maven. */
-  private static Path projectRoot() {
-    for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-      if (Files.isRegularFile(p.resolve("bin/localstack"))
-          && Files.isRegularFile(p.resolve("pom.xml"))) {
-        return p;
-      }
-    }
-    throw new IllegalStateException(
-        "bin/localstack not found above " + Path.of("").toAbsolutePath());
-  }
-
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException("no free port", e);
-    }
-  }
-
-  private static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-    } catch (IOException e) {
-      return "(no log: " + e + ")";
-    }
   }
 
   /** The health document, or null when the endpoint does not answer. */
