@@ -6,6 +6,7 @@ import io.stratus.protocols.atomic.AtomicProtocol;
 import io.stratus.protocols.basic.BasicProtocol;
 import io.stratus.protocols.basic.MonotonicProtocol;
 import io.stratus.protocols.isolation.LockingProtocol;
+import io.stratus.protocols.isolation.SerializableSnapshotProtocol;
 import io.stratus.protocols.isolation.SnapshotIsolationProtocol;
 import io.stratus.protocols.naive.NaiveProtocol;
 import java.util.Objects;
@@ -34,8 +35,9 @@ public final class CommitProtocols {
       case ADVANCED_ATOMIC:
         return AdvancedAtomicProtocol.open(context);
       case SNAPSHOT_ISOLATION:
+        return SnapshotIsolationProtocol.open(context);
       case SERIALIZABLE_SNAPSHOT:
-        return SnapshotIsolationProtocol.open(context, kind);
+        return SerializableSnapshotProtocol.open(context);
       case TWO_PHASE_LOCKING:
         return LockingProtocol.open(context);
       default:

@@ -20,8 +20,6 @@ import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,7 +31,8 @@ import java.util.function.BiFunction;
 /**
  * The checkpoint strategy of paper 000, section 4.5: writers, and readers in exceptional cases,
  * start checkpoints; checkpoints never run on the application's thread but on the checkpoint
- * executor (the context's, or a pool of {@link #THREADS} daemon threads owned and shut down here).
+ * executor ({@link BackgroundWork}: the context's, or a pool of {@link #THREADS} daemon threads owned
+ * and shut down here).
  *
  * <ul>
  *   <li><b>Writer</b>: after a commit, for each data page and tree it sent records to, if
@@ -99,8 +98,7 @@ public final class CheckpointScheduler implements AutoCloseable {
   private final BackgroundFailures failures;
   private final long intervalMillis;
 
-  private final Executor executor;
-  private final ExecutorService owned;
+  private final BackgroundWork background;
   private final Random random;
   private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
 
@@ -126,7 +124,6 @@ public final class CheckpointScheduler implements AutoCloseable {
   private final AtomicBoolean timerArmed = new AtomicBoolean();
   private final AtomicLong ran = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
-  private volatile boolean closed;
 
   /** How long a flush waits for a checkpoint of the same queue this process is running. */
   private final long lockTimeoutMillis;
@@ -145,15 +142,9 @@ public final class CheckpointScheduler implements AutoCloseable {
     this.random = new Random(ctx.checkpoints().seed());
     this.closeTimeoutMillis = ctx.checkpoints().closeTimeout().toMillis();
     this.lockTimeoutMillis = ctx.checkpoints().lockTimeout().toMillis();
-    if (ctx.checkpointExecutor() != null) {
-      this.executor = ctx.checkpointExecutor();
-      this.owned = null;
-    } else {
-      this.owned = ctx.newDaemonPool("checkpoint", THREADS);
-      this.executor = owned;
-    }
+    this.background = new BackgroundWork(ctx, "checkpoint", THREADS);
     this.timer =
-        owned == null
+        !background.ownsThreads()
             ? null
             : Executors.newSingleThreadScheduledExecutor(
                 r -> {
@@ -274,7 +265,7 @@ public final class CheckpointScheduler implements AutoCloseable {
    * the executor, not do it.
    */
   public void retryAtNextSweep(Runnable request) {
-    if (closed) {
+    if (background.closed()) {
       return;
     }
     retries.add(request);
@@ -296,7 +287,7 @@ public final class CheckpointScheduler implements AutoCloseable {
   /** Arms the timer when something is owed and it is not armed; it disarms when nothing is. */
   private void armTimer() {
     if (timer == null
-        || closed
+        || background.closed()
         || (owed.isEmpty() && retries.isEmpty())
         || !timerArmed.compareAndSet(false, true)) {
       return;
@@ -324,36 +315,35 @@ public final class CheckpointScheduler implements AutoCloseable {
   /** Schedules a checkpoint of {@code t} unless one is scheduled or running; whether it did. */
   public boolean schedule(Target t) {
     String queue = names.queueOf(t);
-    if (closed || !scheduled.add(queue)) {
+    if (background.closed() || !scheduled.add(queue)) {
       return false;
     }
-    try {
-      executor.execute(
-          () -> {
-            boolean again = false;
-            try {
-              again = !closed && runScheduled(t);
-            } catch (RuntimeException e) {
-              failed.incrementAndGet();
-              failures.report(
-                  "checkpoint",
-                  "checkpoint of "
-                      + queue
-                      + " failed; its records stay"
-                      + " queued until a later checkpoint",
-                  e);
-            } finally {
-              scheduled.remove(queue);
-            }
-            if (again) {
-              schedule(t);
-            }
-          });
-      return true;
-    } catch (RejectedExecutionException e) {
+    boolean taken =
+        background.execute(
+            () -> {
+              boolean again = false;
+              try {
+                again = runScheduled(t);
+              } catch (RuntimeException e) {
+                failed.incrementAndGet();
+                failures.report(
+                    "checkpoint",
+                    "checkpoint of "
+                        + queue
+                        + " failed; its records stay"
+                        + " queued until a later checkpoint",
+                    e);
+              } finally {
+                scheduled.remove(queue);
+              }
+              if (again) {
+                schedule(t);
+              }
+            });
+    if (!taken) {
       scheduled.remove(queue);
-      return false;
     }
+    return taken;
   }
 
   /**
@@ -419,27 +409,16 @@ public final class CheckpointScheduler implements AutoCloseable {
    * closed or rejected, and the task then did not run.
    */
   public boolean execute(Runnable task) {
-    if (closed) {
-      return false;
-    }
-    try {
-      executor.execute(
-          () -> {
-            if (closed) {
-              return;
-            }
-            try {
-              task.run();
-            } catch (RuntimeException e) {
-              // Background work must not kill its thread; what it did not finish is retried later
-              // (or, once closed, was cut short on purpose).
-              LOG.log(closed ? Level.DEBUG : Level.WARNING, "background task failed", e);
-            }
-          });
-      return true;
-    } catch (RejectedExecutionException e) {
-      return false;
-    }
+    return background.execute(
+        () -> {
+          try {
+            task.run();
+          } catch (RuntimeException e) {
+            // Background work must not kill its thread; what it did not finish is retried later
+            // (or, once closed, was cut short on purpose).
+            LOG.log(background.closed() ? Level.DEBUG : Level.WARNING, "background task failed", e);
+          }
+        });
   }
 
   public long checkpointsRun() {
@@ -464,28 +443,17 @@ public final class CheckpointScheduler implements AutoCloseable {
    * bounded by its lease. Idempotent.
    */
   public void stop(long deadlineMillis) {
-    closed = true; // queued tasks that have not started skip themselves
+    background.stopTaking(); // queued tasks that have not started skip themselves
     if (timer != null) {
       timer.shutdownNow();
     }
-    if (owned == null) {
-      return;
-    }
-    owned.shutdown();
-    try {
-      long wait = Math.max(0, deadlineMillis - clock.millis());
-      if (!owned.awaitTermination(wait, TimeUnit.MILLISECONDS)) {
-        owned.shutdownNow();
-        LOG.log(
-            Level.WARNING,
-            "background checkpoint work still running when the close timeout ("
-                + closeTimeoutMillis
-                + " ms) ran out; interrupted: the messages it had received stay hidden for up to"
-                + " the checkpoint lock timeout");
-      }
-    } catch (InterruptedException e) {
-      owned.shutdownNow();
-      Thread.currentThread().interrupt();
+    if (!background.stop(deadlineMillis)) {
+      LOG.log(
+          Level.WARNING,
+          "background checkpoint work still running when the close timeout ("
+              + closeTimeoutMillis
+              + " ms) ran out; interrupted: the messages it had received stay hidden for up to"
+              + " the checkpoint lock timeout");
     }
   }
 

@@ -1,0 +1,50 @@
+package io.stratus.protocols.isolation;
+
+import io.stratus.TransactionTimeoutException;
+import io.stratus.protocols.IsolationSettings;
+import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.TransactionInfo;
+
+/**
+ * What the isolating engine hands a {@link ReadStrategy} when it assembles a protocol: the shared
+ * parts, made once per handle. The strategy uses them; the engine owns and closes them.
+ *
+ * @param context the handle's protocol context
+ * @param archive the per-tree archive of committed records
+ * @param memo the handle's memo of pages rebuilt as of a snapshot
+ * @param ids the commit-id counter: bases, ids, what the handle must see
+ * @param locks the record locks: names and owners
+ * @param commits the durable half of a commit
+ * @param validation what a commit is checked by once it holds its commit id
+ */
+record IsolationParts(
+    ProtocolContext context,
+    SnapshotArchive archive,
+    SnapshotView.Memo memo,
+    CommitIds ids,
+    RecordLocks locks,
+    DurableCommit commits,
+    Validation validation) {
+
+  IsolationSettings settings() {
+    return context.isolation();
+  }
+
+  /**
+   * Fails a transaction begun at {@code beganMillis} that is older than the transaction timeout:
+   * its reads and its commit fail retryably, so that no lock is used past its lease.
+   */
+  void checkAge(TransactionInfo info, long beganMillis) {
+    long age = context.clock().millis() - beganMillis;
+    if (age > settings().transactionTimeout().toMillis()) {
+      throw new TransactionTimeoutException(
+          "transaction "
+              + info.transactionId()
+              + " has run "
+              + age
+              + " ms, longer than the transaction timeout of "
+              + settings().transactionTimeout()
+              + "; run it again");
+    }
+  }
+}

@@ -1,0 +1,515 @@
+package io.stratus.protocols.isolation;
+
+import io.stratus.CommitFailedException;
+import io.stratus.InvalidRequestException;
+import io.stratus.TransactionConflictException;
+import io.stratus.btree.BLinkTree;
+import io.stratus.btree.KeyRange;
+import io.stratus.btree.TreeChange;
+import io.stratus.cloudapi.CloudException;
+import io.stratus.cloudapi.LockMode;
+import io.stratus.cloudapi.OutcomeUnknownException;
+import io.stratus.cloudapi.SupportsIntentionLocks;
+import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageKind;
+import io.stratus.pagemanager.PageStore;
+import io.stratus.pagemanager.ReadInterposer;
+import io.stratus.protocols.CommitResult;
+import io.stratus.protocols.LogicalChange;
+import io.stratus.protocols.ProtocolTransaction;
+import io.stratus.protocols.StorageLayout;
+import io.stratus.protocols.TransactionInfo;
+import io.stratus.protocols.WriteSet;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Reads under locks, the read strategy of strict two-phase locking (paper 000, section 5.5):
+ * serializable transactions that lock what they read and write through the lock service, and
+ * commit through the same durable half as snapshot isolation ({@link DurableCommit}).
+ *
+ * <p><b>Reads</b> take a shared lock before they read (the record manager reports every read
+ * before it makes it): a point read locks its key, present or not; a scan or an index probe locks
+ * every key its range holds and the first key after it (or the end of the tree) — next-key
+ * locking, so no phantom can appear in the range. Locked keys are read in their latest committed
+ * state ({@link LatestCommitted}): a refresh of the tree's archive after the grant, never a
+ * TTL-old page. A range is read, locked, then read again; if it changed meanwhile it is locked
+ * again (a few times, then the transaction aborts). The transaction keeps what it read of locked
+ * keys and lays it over every page it reads, so a private page copied before a key was locked
+ * cannot show that key stale; its own changes (reported by the record manager) stay on top.
+ *
+ * <p><b>Commit</b>: exclusive locks on every key written (upgrading the shared ones) and, for
+ * each key inserted, an insert intention on the first committed key after it — the fence a scanner
+ * of that gap holds shared. Intentions pass one another, so inserts into one gap (appends at the
+ * end of a tree above all) do not conflict, while a scanner of the gap and an insert into it
+ * exclude each other; a fence the transaction also read, wrote or scanned is locked exclusively
+ * ({@link LockSet}), and so is every fence on a lock service without intentions. After the grant
+ * the fences are checked again, after the commit id (then the assembly's {@link Validation}, which
+ * for two-phase locking checks nothing). Then the commit record, the archive, validation of the
+ * commit id and the release of every lock, shared ones included, once the commit is durable.
+ * Any refused lock aborts at once (no waiting, no deadlock); every lock is held until the end
+ * (strict), so commit-id order is a serialization order. The transaction timeout runs from begin:
+ * reads and the commit after it fail retryably, and locks are never used past their lease.
+ *
+ * <p><b>Read-only transactions</b> ({@code Database.read}) take no locks: they read the snapshot
+ * of the highest validated commit id, which under strict two-phase locking is a prefix of the
+ * serialization order (a documented deviation from the paper, which locks them too).
+ *
+ * <p>Thread-safe: one instance serves every transaction of a handle.
+ */
+final class LockedReads implements ReadStrategy {
+  /** Times a range is locked again because it changed between its read and its lock. */
+  private static final int RANGE_ATTEMPTS = 4;
+
+  /** Keys a range may hold before its transaction locks the whole tree instead of its keys. */
+  static final int ESCALATE_AT = 64;
+
+  /**
+   * The mode of a tree's writers' lock for a commit that writes the tree, and for a transaction
+   * that reads so much of it that it locks the whole tree. With intentions, writers hold
+   * intentions (which pass one another) and whole-tree readers hold it shared (so two of them pass
+   * one another too); without, writers hold it shared and whole-tree readers exclusively.
+   */
+  private final LockMode treeWriters;
+
+  private final LockMode treeReaders;
+
+  private final IsolationParts parts;
+
+  LockedReads(IsolationParts parts) {
+    this.parts = parts;
+    boolean intentions = SupportsIntentionLocks.of(parts.context().services().locks()) != null;
+    this.treeWriters = intentions ? LockMode.INTENTION : LockMode.SHARED;
+    this.treeReaders = intentions ? LockMode.SHARED : LockMode.EXCLUSIVE;
+  }
+
+  @Override
+  public ProtocolTransaction begin(TransactionInfo tx) {
+    if (tx.readOnly()) {
+      return new ReadOnlyTransaction(
+          tx, parts.ids().snapshotFor(tx), parts.context().clock().millis());
+    }
+    return new LockingTransaction(tx, parts.ids().latestBase(tx));
+  }
+
+  /** A read-only transaction: a snapshot, no locks. */
+  private final class ReadOnlyTransaction implements ProtocolTransaction {
+    private final TransactionInfo info;
+    private final long snapshot;
+    private final long beganMillis;
+
+    ReadOnlyTransaction(TransactionInfo info, long snapshot, long beganMillis) {
+      this.info = info;
+      this.snapshot = snapshot;
+      this.beganMillis = beganMillis;
+    }
+
+    @Override
+    public TransactionInfo info() {
+      return info;
+    }
+
+    @Override
+    public PageStore readView(PageStore pages) {
+      return new SnapshotView(
+          pages, snapshot, parts.archive(), () -> parts.checkAge(info, beganMillis), parts.memo());
+    }
+
+    @Override
+    public CommitResult commit(WriteSet ws) {
+      if (!ws.changes().isEmpty()) {
+        throw new InvalidRequestException(
+            "transaction "
+                + info.transactionId()
+                + " was begun read-only and cannot commit changes");
+      }
+      return CommitResult.empty();
+    }
+
+    @Override
+    public void finish(boolean committed) {}
+  }
+
+  /** A transaction that may write: its locks, what it read under them, its own changes. */
+  private final class LockingTransaction implements ProtocolTransaction {
+    private final TransactionInfo info;
+    private final long beganMillis;
+    private final long base;
+    private final LockSet locks;
+    private final LatestCommitted latest;
+    private final ReadSet reads = parts.validation().newReadSet();
+
+    /** Per tree: the latest committed value of every key read under a lock. */
+    private final Map<String, TreeMap<byte[], Optional<byte[]>>> known = new HashMap<>();
+
+    /** Per tree: the ranges whose every key is in {@link #known}. */
+    private final Map<String, List<KeyRange>> ranges = new HashMap<>();
+
+    /** Per tree: the keys this transaction changed (its pages show them). */
+    private final Map<String, TreeSet<byte[]>> own = new HashMap<>();
+
+    /** Trees locked whole (their writers' lock held exclusively): nothing in them can change. */
+    private final Set<String> wholeTrees = new java.util.HashSet<>();
+
+    private int version;
+    private boolean ended;
+
+    LockingTransaction(TransactionInfo info, long base) {
+      this.info = info;
+      this.base = base;
+      this.beganMillis = parts.context().clock().millis();
+      this.locks = parts.locks().newLocks(info);
+      this.latest =
+          new LatestCommitted(
+              parts.archive(),
+              parts.memo(),
+              parts.context().bufferPool().begin(),
+              base,
+              this::checkTime);
+    }
+
+    private void checkTime() {
+      parts.checkAge(info, beganMillis);
+    }
+
+    @Override
+    public TransactionInfo info() {
+      return info;
+    }
+
+    @Override
+    public PageStore readView(PageStore pages) {
+      return new LockedView(pages, this);
+    }
+
+    @Override
+    public void readKeys(String treeUri, KeyRange range) {
+      checkTime();
+      if (range.isEmpty()) {
+        return;
+      }
+      reads.add(treeUri, range);
+      Optional<byte[]> lower = range.lowerBound();
+      if (lower.isPresent() && range.equals(KeyRange.singleton(lower.get()))) {
+        readKey(treeUri, lower.get());
+      } else {
+        readRange(treeUri, range);
+      }
+    }
+
+    /**
+     * Locks the whole tree for reading (as a range too large for key locks does) without looking
+     * at its keys: each key read later gets its latest commit, and no writer of the tree commits
+     * while the lock is held, so no phantom can appear in what the transaction read.
+     */
+    @Override
+    public void readsAll(String treeUri) {
+      checkTime();
+      if (wholeTrees.contains(treeUri)) {
+        return;
+      }
+      lock(List.of(parts.locks().treeLockUri(treeUri)), treeReaders, "a whole tree it reads");
+      latest.refresh(List.of(treeUri)); // no writer of the tree commits from here on
+      wholeTrees.add(treeUri);
+      version++;
+    }
+
+    private void readKey(String root, byte[] key) {
+      TreeMap<byte[], Optional<byte[]>> k = knownOf(root);
+      if (k.containsKey(key)) {
+        return; // locked and read before: nobody can have changed it
+      }
+      if (wholeTrees.contains(root)) {
+        k.put(key, latest.get(root, key));
+        version++;
+        return;
+      }
+      lock(List.of(parts.locks().lockUri(root, key)), LockMode.SHARED, "a record it reads");
+      latest.refresh(List.of(root));
+      k.put(key, latest.get(root, key));
+      parts.ids().mustSee(latest.newestCommit(root, KeyRange.singleton(key)));
+      version++;
+    }
+
+    private void readRange(String root, KeyRange range) {
+      if (!wholeTrees.contains(root)) {
+        latest.refresh(List.of(root));
+      }
+      TreeMap<byte[], byte[]> entries = latest.scan(root, range);
+      if (!wholeTrees.contains(root) && entries.size() > ESCALATE_AT) {
+        lock(List.of(parts.locks().treeLockUri(root)), treeReaders, "a whole tree it reads");
+        latest.refresh(List.of(root)); // no writer of the tree commits from here on
+        wholeTrees.add(root);
+        entries = latest.scan(root, range);
+      }
+      if (wholeTrees.contains(root)) {
+        known(root, range, entries);
+        return;
+      }
+      Optional<byte[]> fence = latest.keyAfter(root, range);
+      for (int attempt = 0; attempt < RANGE_ATTEMPTS; attempt++) {
+        List<String> uris = new ArrayList<>(entries.size() + 1);
+        for (byte[] k : entries.keySet()) {
+          uris.add(parts.locks().lockUri(root, k));
+        }
+        uris.add(fenceUri(root, fence));
+        lock(uris, LockMode.SHARED, "a range it reads");
+        latest.refresh(List.of(root));
+        TreeMap<byte[], byte[]> again = latest.scan(root, range);
+        Optional<byte[]> fenceAgain = latest.keyAfter(root, range);
+        if (again.keySet().equals(entries.keySet()) && sameKey(fence, fenceAgain)) {
+          known(root, range, again);
+          return;
+        }
+        entries = again;
+        fence = fenceAgain;
+      }
+      throw new TransactionConflictException(
+          "transaction "
+              + info.transactionId()
+              + ": the key range it reads kept changing while it locked it ("
+              + range
+              + ")");
+    }
+
+    /** Records that {@code entries} are exactly the keys of {@code range}, locked. */
+    private void known(String root, KeyRange range, TreeMap<byte[], byte[]> entries) {
+      TreeMap<byte[], Optional<byte[]>> k = knownOf(root);
+      entries.forEach((key, value) -> k.putIfAbsent(key, Optional.of(value)));
+      ranges.computeIfAbsent(root, r -> new ArrayList<>()).add(range);
+      parts.ids().mustSee(latest.newestCommit(root, range));
+      version++;
+    }
+
+    private TreeMap<byte[], Optional<byte[]>> knownOf(String root) {
+      return known.computeIfAbsent(root, r -> new TreeMap<>(Arrays::compareUnsigned));
+    }
+
+    private String fenceUri(String root, Optional<byte[]> key) {
+      return key.isPresent()
+          ? parts.locks().lockUri(root, key.get())
+          : parts.locks().endLockUri(root);
+    }
+
+    private void lock(List<String> uris, LockMode mode, String what) {
+      locks.acquire(uris, mode, what);
+    }
+
+    @Override
+    public void wrote(LogicalChange change) {
+      own.computeIfAbsent(change.treeUri(), r -> new TreeSet<>(Arrays::compareUnsigned))
+          .add(ChangeSets.treeKey(change));
+      version++;
+    }
+
+    /** {@code leaf} with what this transaction knows of its locked keys laid over it. */
+    Page overlay(Page leaf) {
+      String root = StorageLayout.rootOf(leaf.uri());
+      TreeMap<byte[], Optional<byte[]>> k = known.get(root);
+      if (k == null) {
+        return leaf;
+      }
+      Set<byte[]> mine = own.getOrDefault(root, new TreeSet<>(Arrays::compareUnsigned));
+      byte[] low = leaf.lowKey();
+      Optional<byte[]> high = leaf.highKey();
+      TreeMap<byte[], TreeChange> changes = new TreeMap<>(Arrays::compareUnsigned);
+      for (Map.Entry<byte[], Optional<byte[]>> e :
+          (high.isPresent() ? k.subMap(low, true, high.get(), false) : k.tailMap(low, true))
+              .entrySet()) {
+        if (!mine.contains(e.getKey())) {
+          changes.put(
+              e.getKey(),
+              e.getValue()
+                  .map(v -> TreeChange.put(e.getKey(), v))
+                  .orElseGet(() -> TreeChange.delete(e.getKey())));
+        }
+      }
+      for (KeyRange r : ranges.getOrDefault(root, List.of())) {
+        for (int i = 0; i < leaf.entryCount(); i++) {
+          byte[] key = leaf.key(i);
+          if (r.contains(key) && !k.containsKey(key) && !mine.contains(key)) {
+            changes.put(key, TreeChange.delete(key)); // gone from the range since cached
+          }
+        }
+      }
+      return changes.isEmpty() ? leaf : BLinkTree.overlay(leaf, List.copyOf(changes.values()));
+    }
+
+    int version() {
+      return version;
+    }
+
+    /**
+     * {@inheritDoc} The before images come from the latest committed state. A tree whose every
+     * written key was read under a lock needs no new look: those keys cannot have changed since
+     * (every look at a tree after a key's lock shows the key's latest commit), and the fences of
+     * inserted keys are checked after their locks anyway.
+     */
+    @Override
+    public CommitResult commit(WriteSet ws) {
+      checkTime();
+      long start = parts.context().clock().millis();
+      if (ws.changes().isEmpty()) {
+        return CommitResult.empty();
+      }
+      Set<String> unread = new LinkedHashSet<>();
+      for (LogicalChange c : ws.changes()) {
+        TreeMap<byte[], Optional<byte[]>> k = known.get(c.treeUri());
+        if (k == null || !k.containsKey(ChangeSets.treeKey(c))) {
+          unread.add(c.treeUri());
+        }
+      }
+      List<LogicalChange> changes;
+      Map<String, LockMode> commitLocks = new LinkedHashMap<>();
+      Map<LogicalChange, String> fences = new LinkedHashMap<>();
+      try {
+        if (!unread.isEmpty()) {
+          latest.refresh(unread);
+        }
+        changes = ChangeSets.collapse(ws, latest);
+        for (LogicalChange c : changes) {
+          byte[] key = ChangeSets.treeKey(c);
+          // Merged: a key written here that is also an insert's fence needs both, so exclusive.
+          commitLocks.merge(parts.locks().treeLockUri(c.treeUri()), treeWriters, LockMode::and);
+          commitLocks.merge(
+              parts.locks().lockUri(c.treeUri(), key), LockMode.EXCLUSIVE, LockMode::and);
+          if (inserts(c)) {
+            String fence = fenceUri(c.treeUri(), latest.keyAfter(c.treeUri(), key));
+            fences.put(c, fence);
+            commitLocks.merge(fence, LockMode.INTENTION, LockMode::and);
+          }
+        }
+      } catch (CloudException e) {
+        throw DurableCommit.readFailed(
+            info.transactionId(), "reading the latest committed state", e);
+      }
+      if (changes.isEmpty()) {
+        return CommitResult.empty();
+      }
+      lockForCommit(commitLocks);
+      Validation.Candidate candidate =
+          new Validation.Candidate(info.transactionId(), base, changes, reads);
+      long timeoutAt = beganMillis + parts.settings().transactionTimeout().toMillis();
+      return parts
+          .commits()
+          .commitLocked(
+              info.transactionId(),
+              changes,
+              locks,
+              commitId -> {
+                checkFences(fences);
+                parts.validation().check(parts, candidate, commitId, timeoutAt);
+              },
+              "looking at the gaps of the keys it inserts",
+              Math.min(parts.commits().commitDeadlineFrom(start), timeoutAt));
+    }
+
+    private void lockForCommit(Map<String, LockMode> commitLocks) {
+      try {
+        locks.acquire(commitLocks, "what it writes");
+      } catch (CloudException e) {
+        locks.releaseNow();
+        throw new CommitFailedException(
+            "commit of transaction "
+                + info.transactionId()
+                + ": locking what it writes failed; nothing was sent",
+            e.isRetryable() || e instanceof OutcomeUnknownException,
+            e);
+      }
+    }
+
+    /**
+     * After the commit locks: no key was committed into an inserted key's gap between the first
+     * look and the lock — else the new fence is locked too (an intention, or exclusive as above),
+     * and the gap looked at again, until a look finds every fence locked (a few rounds, then the
+     * transaction aborts). Another insert into the same gap may have committed meanwhile, since
+     * intentions pass one another: its key is then the new fence.
+     */
+    private void checkFences(Map<LogicalChange, String> fences) {
+      if (fences.isEmpty()) {
+        return;
+      }
+      Set<String> roots = new LinkedHashSet<>();
+      fences.keySet().forEach(c -> roots.add(c.treeUri()));
+      for (int round = 0; round < RANGE_ATTEMPTS; round++) {
+        latest.refresh(roots);
+        List<String> more = new ArrayList<>();
+        for (LogicalChange c : fences.keySet()) {
+          String now = fenceUri(c.treeUri(), latest.keyAfter(c.treeUri(), ChangeSets.treeKey(c)));
+          if (!locks.holds(now, LockMode.INTENTION)) {
+            more.add(now);
+          }
+        }
+        if (more.isEmpty()) {
+          return; // every gap is fenced by a lock this transaction holds
+        }
+        lock(more, LockMode.INTENTION, "the gap of a key it inserts");
+      }
+      throw new TransactionConflictException(
+          "transaction "
+              + info.transactionId()
+              + ": keys kept arriving next to a key it inserts while it locked the gap");
+    }
+
+    @Override
+    public void finish(boolean committed) {
+      if (ended) {
+        return;
+      }
+      ended = true;
+      try {
+        latest.close();
+      } finally {
+        locks.releaseLater(); // empty after a commit: it released or left them to lapse
+      }
+    }
+  }
+
+  /** Whether a change adds a key to its tree (a record created, an index entry added). */
+  private static boolean inserts(LogicalChange c) {
+    return c.kind() != LogicalChange.Kind.DELETE && c.before().isEmpty();
+  }
+
+  private static boolean sameKey(Optional<byte[]> a, Optional<byte[]> b) {
+    return a.isPresent() == b.isPresent() && (a.isEmpty() || Arrays.equals(a.get(), b.get()));
+  }
+
+  /**
+   * The pages of a locking transaction: its page transaction's (its own private copies included),
+   * every leaf with the latest committed values of the keys it locked laid over it.
+   */
+  private static final class LockedView extends ReadInterposer {
+    private final LockingTransaction tx;
+    private final Map<String, Object[]> seen = new HashMap<>(); // uri -> {source, version, result}
+
+    LockedView(PageStore pages, LockingTransaction tx) {
+      super(pages);
+      this.tx = tx;
+    }
+
+    @Override
+    public Optional<Page> read(String uri) {
+      tx.checkTime();
+      Optional<Page> p = beneath.read(uri);
+      if (p.isEmpty() || p.get().kind() != PageKind.LEAF) {
+        return p;
+      }
+      Object[] s = seen.get(uri);
+      if (s != null && s[0] == p.get() && (int) s[1] == tx.version()) {
+        return Optional.of((Page) s[2]);
+      }
+      Page result = tx.overlay(p.get());
+      seen.put(uri, new Object[] {p.get(), tx.version(), result});
+      return Optional.of(result);
+    }
+  }
+}
