@@ -56,6 +56,8 @@ final class DurableCommit {
   @FunctionalInterface
   interface Check {
     /**
+     * Checks the commit that holds {@code commitId}.
+     *
      * @throws io.stratus.TransactionConflictException the commit must abort
      * @throws CloudException a read the check made failed
      */

@@ -52,10 +52,11 @@ import java.util.TreeSet;
  * of that gap holds shared. Intentions pass one another, so inserts into one gap (appends at the
  * end of a tree above all) do not conflict, while a scanner of the gap and an insert into it
  * exclude each other; a fence the transaction also read, wrote or scanned is locked exclusively
- * ({@link LockSet}), and so is every fence on a lock service without intentions. After the grant
- * the fences are checked again, after the commit id (then the assembly's {@link Validation}, which
- * for two-phase locking checks nothing). Then the commit record, the archive, validation of the
- * commit id and the release of every lock, shared ones included, once the commit is durable.
+ * ({@link LockSet}), and so is every fence on a lock service without intentions. Once the locks
+ * are granted and the commit holds its commit id, the fences are checked again (then the
+ * assembly's {@link Validation}, which for two-phase locking checks nothing). Then the commit
+ * record, the archive, validation of the commit id and the release of every lock, shared ones
+ * included, once the commit is durable.
  * Any refused lock aborts at once (no waiting, no deadlock); every lock is held until the end
  * (strict), so commit-id order is a serialization order. The transaction timeout runs from begin:
  * reads and the commit after it fail retryably, and locks are never used past their lease.
