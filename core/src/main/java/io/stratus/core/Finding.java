@@ -3,7 +3,7 @@ package io.stratus.core;
 import java.util.Objects;
 
 /**
- * One thing {@link Database#verify} found: how bad it is, what kind of problem, the object it is
+ * One thing {@link DatabaseAdmin#verify} found: how bad it is, what kind of problem, the object it is
  * about (a page, queue or tree URI) and a message for the operator.
  *
  * @param severity how bad

@@ -3,7 +3,7 @@ package io.stratus.core;
 import io.stratus.InvalidConfigurationException;
 
 /**
- * How {@link Database#reseal} works. Immutable; the builder checks each setting as it is given.
+ * How {@link DatabaseAdmin#reseal} works. Immutable; the builder checks each setting as it is given.
  * Defaults:
  *
  * <ul>

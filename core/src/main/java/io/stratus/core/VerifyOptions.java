@@ -3,7 +3,7 @@ package io.stratus.core;
 import io.stratus.InvalidConfigurationException;
 
 /**
- * How {@link Database#verify} judges what it finds. Immutable; the builder checks each setting as
+ * How {@link DatabaseAdmin#verify} judges what it finds. Immutable; the builder checks each setting as
  * it is given. Defaults:
  *
  * <ul>
