@@ -13,8 +13,8 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code stratus dead-letters list|replay|skip|discard}: the damaged messages checkpoints and
- * recovery moved out of their queues ({@link DatabaseAdmin#deadLetters()}). {@code list} exits 0 when
- * the area is empty and 1 when it is not (a script's alarm); the others act on the items named
+ * recovery moved out of their queues ({@link DatabaseAdmin#deadLetters()}). {@code list} exits 0
+ * when the area is empty and 1 when it is not (a script's alarm); the others act on the items named
  * (their storage item URIs, as {@code list} prints them) and exit 0 when each was done, 1 when
  * some was not (an unknown item, or a skip whose queue was busy: run it again).
  */

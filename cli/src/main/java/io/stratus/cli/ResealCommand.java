@@ -13,8 +13,8 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code stratus reseal}: after a key rotation, re-seals every stored object of the database that
- * an old key sealed ({@link DatabaseAdmin#reseal(io.stratus.core.DatabaseConfig, ResealOptions)}: no
- * protocol is started) and reports, per key id, how many objects used it before and after. Needs
+ * an old key sealed ({@link DatabaseAdmin#reseal(io.stratus.core.DatabaseConfig, ResealOptions)}:
+ * no protocol is started) and reports, per key id, how many objects used it before and after. Needs
  * the keyring ({@code --keyring-file} / {@code --keyring-env}) with the new key active and the old
  * ones kept. Exit code 0 when every stored object is sealed with its active key, 1 when some are
  * not (a dry run that found work, objects changed throughout or unreadable: see the problems).

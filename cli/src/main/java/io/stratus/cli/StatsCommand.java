@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code stratus stats}: what the database holds ({@link DatabaseAdmin#overview}): its collections with
- * their pages and records (unless {@code --no-count}), their indexes with their pages, and the
+ * {@code stratus stats}: what the database holds ({@link DatabaseAdmin#overview}): its collections
+ * with their pages and records (unless {@code --no-count}), their indexes with their pages, and the
  * backlog of its queues; then the cloud calls the command made. Read-only: the database is not
  * opened, so no lock is taken, nothing is created and no message is received.
  */

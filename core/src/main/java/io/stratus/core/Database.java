@@ -78,7 +78,8 @@ import java.util.function.Supplier;
  * io.stratus.IndexNotAttachedException}, so an index is never silently left stale; reads, scans
  * and probes work without extractors. A process learns of an index created elsewhere within the
  * TTL (and, where storage reads lag, the time storage serves stale copies); records it writes
- * until then are added to the index by {@link DatabaseAdmin#checkpointAll} once that time has passed.
+ * until then are added to the index by {@link DatabaseAdmin#checkpointAll} once that time has
+ * passed.
  *
  * <p><b>Operator calls</b> (applying every pending update now, recovery, dead letters,
  * verification, re-sealing, protocol switches, inspection without opening) are on the {@link
@@ -224,10 +225,10 @@ public final class Database implements AutoCloseable {
    * {@code extractor} and returns false.
    *
    * <p>Records written (by any process) while the index is built, and by processes that have not
-   * read the catalog since, lack their entries until a {@link DatabaseAdmin#checkpointAll} adds them: one run
-   * by a handle with the extractor attached once the TTL (plus {@link BufferPool#STALE_COPIES}
-   * where storage reads lag) has passed since the index was recorded. The entries are collected
-   * in memory before the load.
+   * read the catalog since, lack their entries until a {@link DatabaseAdmin#checkpointAll} adds
+   * them: one run by a handle with the extractor attached once the TTL (plus {@link
+   * BufferPool#STALE_COPIES} where storage reads lag) has passed since the index was recorded. The
+   * entries are collected in memory before the load.
    *
    * @throws NoSuchCollectionException when the collection does not exist (retryable where
    *     storage reads lag: it may have been created moments ago)

@@ -118,8 +118,8 @@ public final class DatabaseStats {
   /**
    * Committed records this handle overlays on its reads until it knows them applied (monotonic
    * and atomic: read-your-writes); the overlay's memory follows it. Records applied by background
-   * checkpoints leave it about a TTL later; {@link DatabaseAdmin#checkpointAll} drops those it applied
-   * itself at once, unless a transaction open since before holds them back.
+   * checkpoints leave it about a TTL later; {@link DatabaseAdmin#checkpointAll} drops those it
+   * applied itself at once, unless a transaction open since before holds them back.
    */
   public long pendingOwnWrites() {
     return pendingOwnWrites;

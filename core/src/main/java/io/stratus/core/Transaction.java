@@ -116,7 +116,8 @@ public final class Transaction implements AutoCloseable {
    * @throws DuplicateKeyException when the key exists in what this transaction sees
    * @throws io.stratus.RecordTooLargeException when the record or an index entry does not fit
    * @throws io.stratus.NoSuchCollectionException when the collection does not exist
-   * @throws io.stratus.IndexNotAttachedException when an index of the collection has no extractor here
+   * @throws io.stratus.IndexNotAttachedException when an index of the collection has no extractor
+   *     here
    */
   public void create(String collection, Key key, byte[] payload) {
     guarded(

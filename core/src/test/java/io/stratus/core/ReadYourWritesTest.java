@@ -103,8 +103,8 @@ class ReadYourWritesTest {
   }
 
   /**
-   * A {@link DatabaseAdmin#checkpointAll} that applies the handle's records forgets them at once when
-   * no transaction is open: the pool's copies of their pages, which its checkpoints installed,
+   * A {@link DatabaseAdmin#checkpointAll} that applies the handle's records forgets them at once
+   * when no transaction is open: the pool's copies of their pages, which its checkpoints installed,
    * show them, so {@link DatabaseStats#pendingOwnWrites()} counts only what is still unapplied. A
    * transaction open across it may hold older copies, so it holds the records back.
    */

@@ -142,9 +142,9 @@ final class PageDamage {
 
   /**
    * The operator's repair, on a quiet database whose storage no longer serves stale copies: the
-   * verifier ({@link DatabaseAdmin#verify()}) of {@code reader} names the corrupt pages, each gets its
-   * backup written back, and the verifier runs again (it does not look behind a corrupt page, so
-   * one below another shows only once the upper one is repaired), until it finds none. Judged:
+   * verifier ({@link DatabaseAdmin#verify()}) of {@code reader} names the corrupt pages, each gets
+   * its backup written back, and the verifier runs again (it does not look behind a corrupt page,
+   * so one below another shows only once the upper one is repaired), until it finds none. Judged:
    * the verifier reports only pages the soak damaged (any other corrupt page is the library's),
    * every page still damaged is reported, and the repair ends with none.
    */

@@ -59,13 +59,13 @@ import java.util.function.Supplier;
  *
  * <p><b>Phases.</b> Loading is free of latency and charged to nobody. A warm-up of a few
  * transactions per client fills the clients' caches; it is then drained ({@link
- * DatabaseAdmin#checkpointAll()} on every handle until nothing is left) and not counted. The measured
- * transactions follow, and another drain applies everything they committed. Cost is metered by
- * {@link CostAttribution}: the transactions' own calls on one side, every background call of the
- * measured phase (checkpoints, the atomic protocol's propagation and clean-up, the final drain)
- * on the other; a meter of all calls checks that the two add up ({@link Result#conserved()}),
- * and the pending-update and ATOMIC queues are counted empty at the end ({@link
- * Result#pendingMessages()}).
+ * DatabaseAdmin#checkpointAll()} on every handle until nothing is left) and not counted. The
+ * measured transactions follow, and another drain applies everything they committed. Cost is
+ * metered by {@link CostAttribution}: the transactions' own calls on one side, every background
+ * call of the measured phase (checkpoints, the atomic protocol's propagation and clean-up, the
+ * final drain) on the other; a meter of all calls checks that the two add up ({@link
+ * Result#conserved()}), and the pending-update and ATOMIC queues are counted empty at the end
+ * ({@link Result#pendingMessages()}).
  *
  * <p><b>Two modes.</b> {@link Mode#TIMED}: each client is a thread running its transactions
  * back to back through the latency profile, on {@link ScaledTime}; background work runs on a
