@@ -2,6 +2,7 @@ package io.stratus.cli;
 
 import io.stratus.DeadLetter;
 import io.stratus.core.Database;
+import io.stratus.core.DatabaseAdmin;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -12,8 +13,8 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code stratus dead-letters list|replay|skip|discard}: the damaged messages checkpoints and
- * recovery moved out of their queues ({@link Database#deadLetters()}). {@code list} exits 0 when
- * the area is empty and 1 when it is not (a script's alarm); the others act on the items named
+ * recovery moved out of their queues ({@link DatabaseAdmin#deadLetters()}). {@code list} exits 0
+ * when the area is empty and 1 when it is not (a script's alarm); the others act on the items named
  * (their storage item URIs, as {@code list} prints them) and exit 0 when each was done, 1 when
  * some was not (an unknown item, or a skip whose queue was busy: run it again).
  */
@@ -51,7 +52,7 @@ final class DeadLetterCommand implements Runnable {
     MaintenanceCommands.warnWithoutCoordination(root, connection);
     try (StratusCli.Session s = root.open(connection);
         Database db = Database.open(s.config())) {
-      List<DeadLetter> all = db.deadLetters();
+      List<DeadLetter> all = db.admin().deadLetters();
       int code = 0;
       for (String item : items) {
         Optional<DeadLetter> e = all.stream().filter(x -> x.item().equals(item)).findFirst();
@@ -83,7 +84,7 @@ final class DeadLetterCommand implements Runnable {
       StratusCli root = parent.root;
       try (StratusCli.Session s = root.open(connection);
           Database db = Database.open(s.config())) {
-        List<DeadLetter> all = db.deadLetters();
+        List<DeadLetter> all = db.admin().deadLetters();
         for (DeadLetter e : all) {
           root.out.printf(
               "%s  queue=%s  message=%s  at=%s  bytes=%d  reason=%s%n",
@@ -129,7 +130,7 @@ final class DeadLetterCommand implements Runnable {
 
     @Override
     boolean apply(Database db, DeadLetter entry) {
-      db.replayDeadLetter(entry);
+      db.admin().replayDeadLetter(entry);
       return true;
     }
   }
@@ -149,7 +150,7 @@ final class DeadLetterCommand implements Runnable {
 
     @Override
     boolean apply(Database db, DeadLetter entry) {
-      return db.skipDeadLetter(entry);
+      return db.admin().skipDeadLetter(entry);
     }
   }
 
@@ -165,7 +166,7 @@ final class DeadLetterCommand implements Runnable {
 
     @Override
     boolean apply(Database db, DeadLetter entry) {
-      db.discardDeadLetter(entry);
+      db.admin().discardDeadLetter(entry);
       return true;
     }
   }

@@ -3,6 +3,7 @@ package io.stratus.cli;
 import io.stratus.CheckpointSummary;
 import io.stratus.RecoverySummary;
 import io.stratus.core.Database;
+import io.stratus.core.DatabaseAdmin;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,7 +26,7 @@ final class MaintenanceCommands {
     }
   }
 
-  /** {@code stratus checkpoint-all}: {@link Database#checkpointAll()}. */
+  /** {@code stratus checkpoint-all}: {@link DatabaseAdmin#checkpointAll()}. */
   @Command(
       name = "checkpoint-all",
       mixinStandardHelpOptions = true,
@@ -40,7 +41,7 @@ final class MaintenanceCommands {
       warnWithoutCoordination(root, connection);
       try (StratusCli.Session s = root.open(connection);
           Database db = Database.open(s.config())) {
-        CheckpointSummary r = db.checkpointAll();
+        CheckpointSummary r = db.admin().checkpointAll();
         root.out.printf(
             "checkpoint-all of %s: %d queues, %d checkpoints, %d records applied,"
                 + " %d pages written, %d failures, %d queues busy, %d records deferred,"
@@ -63,7 +64,7 @@ final class MaintenanceCommands {
     }
   }
 
-  /** {@code stratus recover}: {@link Database#recoverAbandonedClients()}. */
+  /** {@code stratus recover}: {@link DatabaseAdmin#recoverAbandonedClients()}. */
   @Command(
       name = "recover",
       mixinStandardHelpOptions = true,
@@ -78,7 +79,7 @@ final class MaintenanceCommands {
       warnWithoutCoordination(root, connection);
       try (StratusCli.Session s = root.open(connection);
           Database db = Database.open(s.config())) {
-        RecoverySummary r = db.recoverAbandonedClients();
+        RecoverySummary r = db.admin().recoverAbandonedClients();
         root.out.printf(
             "recover of %s: %d queues, %d committed transactions propagated, %d"
                 + " uncommitted deleted, %d waiting, %d skipped, %d incomplete: %s%n",

@@ -1,6 +1,6 @@
 package io.stratus.cli;
 
-import io.stratus.core.Database;
+import io.stratus.core.DatabaseAdmin;
 import io.stratus.core.ResealOptions;
 import io.stratus.core.ResealReport;
 import java.io.PrintWriter;
@@ -13,8 +13,8 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code stratus reseal}: after a key rotation, re-seals every stored object of the database that
- * an old key sealed ({@link Database#reseal(io.stratus.core.DatabaseConfig, ResealOptions)}: no
- * protocol is started) and reports, per key id, how many objects used it before and after. Needs
+ * an old key sealed ({@link DatabaseAdmin#reseal(io.stratus.core.DatabaseConfig, ResealOptions)}:
+ * no protocol is started) and reports, per key id, how many objects used it before and after. Needs
  * the keyring ({@code --keyring-file} / {@code --keyring-env}) with the new key active and the old
  * ones kept. Exit code 0 when every stored object is sealed with its active key, 1 when some are
  * not (a dry run that found work, objects changed throughout or unreadable: see the problems).
@@ -55,7 +55,7 @@ final class ResealCommand implements Callable<Integer> {
         throw new IllegalArgumentException(
             "reseal needs the database's keyring: give --keyring-file or --keyring-env");
       }
-      report = Database.reseal(s.config(), options);
+      report = DatabaseAdmin.reseal(s.config(), options);
     }
     if (json) {
       root.out.println(Json.report(report));

@@ -4,7 +4,7 @@ import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.QueueBacklog;
 import io.stratus.cloudapi.decorate.MeterSnapshot;
 import io.stratus.cloudapi.decorate.OperationStats;
-import io.stratus.core.Database;
+import io.stratus.core.DatabaseAdmin;
 import io.stratus.core.DatabaseOverview;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code stratus stats}: what the database holds ({@link Database#overview}): its collections with
- * their pages and records (unless {@code --no-count}), their indexes with their pages, and the
+ * {@code stratus stats}: what the database holds ({@link DatabaseAdmin#overview}): its collections
+ * with their pages and records (unless {@code --no-count}), their indexes with their pages, and the
  * backlog of its queues; then the cloud calls the command made. Read-only: the database is not
  * opened, so no lock is taken, nothing is created and no message is received.
  */
@@ -38,7 +38,7 @@ final class StatsCommand implements Callable<Integer> {
   public Integer call() {
     try (StratusCli.Session s = root.open(connection)) {
       DatabaseOverview o =
-          Database.overview(
+          DatabaseAdmin.overview(
               s.config(), noCount ? DatabaseOverview.Depth.PAGES : DatabaseOverview.Depth.RECORDS);
       if (o.protocol().isEmpty()
           && o.collections().isEmpty()

@@ -1,7 +1,7 @@
 package io.stratus.cli;
 
 import io.stratus.cloudapi.QueueBacklog;
-import io.stratus.core.Database;
+import io.stratus.core.DatabaseAdmin;
 import io.stratus.core.Finding;
 import io.stratus.core.VerificationReport;
 import io.stratus.core.VerifyOptions;
@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code stratus verify}: scans the database without changing it ({@link Database#verify(
+ * {@code stratus verify}: scans the database without changing it ({@link DatabaseAdmin#verify(
  * io.stratus.core.DatabaseConfig, VerifyOptions)}: no protocol is started, no lock taken, no
  * message received) and prints the findings. Exit code 0 when clean, 1 with warnings, 2 with
  * errors.
@@ -61,7 +61,7 @@ final class VerifyCommand implements Callable<Integer> {
             .build();
     VerificationReport report;
     try (StratusCli.Session s = root.open(connection)) {
-      report = Database.verify(s.config(), options);
+      report = DatabaseAdmin.verify(s.config(), options);
       if (report.count(Finding.Kind.CATALOG_MISSING) > 0
           && MissingDatabase.holdsNothing(s.services().storage(), connection.database)) {
         // Nothing at all under the URI: not an empty database but one that is not there.

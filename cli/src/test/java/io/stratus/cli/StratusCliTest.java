@@ -192,7 +192,9 @@ class StratusCliTest {
     assertThat(out.toString())
         .contains("1 messages (1 visible, 0 in flight), oldest 90 s")
         .contains("0 deliveries");
-    assertThat(db.checkpointAll().recordsApplied()).as("the peek took nothing").isEqualTo(1);
+    assertThat(db.admin().checkpointAll().recordsApplied())
+        .as("the peek took nothing")
+        .isEqualTo(1);
   }
 
   @Test
@@ -213,11 +215,11 @@ class StratusCliTest {
     assertThat(run("verify", "--db", DB)).isEqualTo(1);
     assertThat(out.toString()).contains("DEAD_LETTER");
 
-    String item = db.deadLetters().get(0).item();
+    String item = db.admin().deadLetters().get(0).item();
     clock.advance(Duration.ofMinutes(1)); // past the checkpoint's hiding of what it received
     assertThat(run("dead-letters", "skip", item, "--db", DB)).as(out + "\n" + err).isZero();
     assertThat(out.toString()).contains("skipped " + item);
-    assertThat(db.deadLetters()).isEmpty();
+    assertThat(db.admin().deadLetters()).isEmpty();
     assertThat(run("dead-letters", "discard", item, "--db", DB)).isEqualTo(1);
     assertThat(err.toString()).contains("no dead letter " + item);
   }
@@ -264,7 +266,9 @@ class StratusCliTest {
         .contains("queues: 1, 1 messages waiting")
         .doesNotContain("aborts")
         .doesNotContain("BufferPoolStats");
-    assertThat(db.checkpointAll().recordsApplied()).as("stats took no message").isEqualTo(1);
+    assertThat(db.admin().checkpointAll().recordsApplied())
+        .as("stats took no message")
+        .isEqualTo(1);
   }
 
   @Test

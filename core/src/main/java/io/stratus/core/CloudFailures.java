@@ -25,6 +25,19 @@ import java.util.function.Supplier;
 final class CloudFailures {
   private CloudFailures() {}
 
+  /** What a piece of work does to shared state, which decides what its cloud failure means. */
+  enum Effect {
+    /** Changes nothing shared: see {@link CloudFailures#reading(String, CloudException)}. */
+    READS,
+    /** Changes shared state: see {@link CloudFailures#changing(String, CloudException)}. */
+    CHANGES;
+
+    /** {@code e} interrupting {@code what}, which has this effect. */
+    CloudServiceException translate(String what, CloudException e) {
+      return this == READS ? reading(what, e) : changing(what, e);
+    }
+  }
+
   /** {@code e} interrupting {@code what}, which changes nothing shared. */
   static CloudServiceException reading(String what, CloudException e) {
     boolean retryable = e.isRetryable() || e instanceof OutcomeUnknownException;

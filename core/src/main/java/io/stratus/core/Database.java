@@ -1,15 +1,12 @@
 package io.stratus.core;
 
-import io.stratus.CheckpointSummary;
 import io.stratus.CloudServiceException;
 import io.stratus.DatabaseClosedException;
-import io.stratus.DeadLetter;
 import io.stratus.IndexNotAttachedException;
 import io.stratus.InvalidConfigurationException;
 import io.stratus.InvalidRequestException;
 import io.stratus.NoSuchCollectionException;
 import io.stratus.NoSuchIndexException;
-import io.stratus.RecoverySummary;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.ConflictException;
@@ -18,6 +15,7 @@ import io.stratus.cloudapi.PreconditionFailedException;
 import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.core.Catalog.CollectionDef;
+import io.stratus.core.CloudFailures.Effect;
 import io.stratus.core.DatabaseConfig.IndexId;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
@@ -26,14 +24,12 @@ import io.stratus.pagemanager.PageTransaction;
 import io.stratus.pagemanager.PageWriter;
 import io.stratus.protocols.CommitProtocol;
 import io.stratus.protocols.DamageReports;
-import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolStats;
 import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.StorageLayout;
 import io.stratus.protocols.TransactionInfo;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -43,6 +39,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * A handle on one database stored in the cloud: the record manager of paper 000, section 3.2. An
@@ -81,7 +78,12 @@ import java.util.concurrent.atomic.LongAdder;
  * io.stratus.IndexNotAttachedException}, so an index is never silently left stale; reads, scans
  * and probes work without extractors. A process learns of an index created elsewhere within the
  * TTL (and, where storage reads lag, the time storage serves stale copies); records it writes
- * until then are added to the index by {@link #checkpointAll} once that time has passed.
+ * until then are added to the index by {@link DatabaseAdmin#checkpointAll} once that time has
+ * passed.
+ *
+ * <p><b>Operator calls</b> (applying every pending update now, recovery, dead letters,
+ * verification, re-sealing, protocol switches, inspection without opening) are on the {@link
+ * DatabaseAdmin} facet, {@link #admin()}.
  *
  * <p><b>Thread safety.</b> Thread-safe, and no static state: catalog snapshots are immutable,
  * extractors live in a concurrent map, counters are adders, and the buffer pool and protocol are
@@ -99,7 +101,6 @@ public final class Database implements AutoCloseable {
   private final BulkTrees trees;
   private final ServiceIndexes serviceIndexes = new ServiceIndexes(this);
   private final CatalogStore catalog;
-  private final IndexReconciler reconciler;
   private final ConcurrentHashMap<IndexId, IndexKeyExtractor> extractors;
   private final AtomicLong transactionIds = new AtomicLong();
   final LongAdder commits = new LongAdder();
@@ -112,7 +113,7 @@ public final class Database implements AutoCloseable {
   /** What this handle's background work found damaged (shared with the protocol). */
   private final DamageReports damage;
 
-  private final DeadLetters deadLetters;
+  private final DatabaseAdmin admin;
 
   /** A handle over {@code protocol}, {@code pool} and {@code catalog}, made by {@link Opening}. */
   Database(
@@ -130,21 +131,14 @@ public final class Database implements AutoCloseable {
     this.writer = new PageWriter(storage, pool);
     this.trees = new BulkTrees(pool, writer, config.pageSize());
     this.catalog = catalog;
-    this.reconciler =
+    IndexReconciler reconciler =
         new IndexReconciler(
             this,
             catalog,
             config.clock(),
             pool.readsMayLag() ? config.ttl().plus(BufferPool.STALE_COPIES) : config.ttl());
     this.extractors = new ConcurrentHashMap<>(config.extractors());
-    this.deadLetters =
-        new DeadLetters(
-            storage,
-            config.services().hasSimpleQueues() ? config.services().simpleQueues() : null,
-            config.services().hasAdvancedQueues() ? config.services().advancedQueues() : null,
-            layout,
-            config.clock(),
-            damage);
+    this.admin = new DatabaseAdmin(this, protocol, reconciler, writer, damage);
   }
 
   /**
@@ -170,25 +164,6 @@ public final class Database implements AutoCloseable {
     return Opening.open(config);
   }
 
-  /**
-   * Operator maintenance: moves the database of {@code current} (configured for the protocol it
-   * runs) to {@code next} where {@link ProtocolKind#switchableTo} allows it. Opens a handle with
-   * {@code current}, recovers and checkpoints until nothing is left that only that protocol would
-   * finish, records {@code next} in the catalog and closes. Close every other handle first (one
-   * still open refuses to work once it sees the switch). See docs/operations.md.
-   *
-   * @return the last checkpoint pass
-   * @throws io.stratus.InvalidConfigurationException when the database cannot move to {@code
-   *     next}, or does not run the protocol of {@code current}
-   * @throws io.stratus.InvalidRequestException when work was left after the passes (nothing was
-   *     switched; run it again later)
-   */
-  public static CheckpointSummary switchProtocol(DatabaseConfig current, ProtocolKind next) {
-    Args.notNull(current, "current");
-    Args.notNull(next, "next");
-    return ProtocolRecord.switchProtocol(current, next);
-  }
-
   /** Records that the database runs {@code next} from now on (after a switch's drain). */
   void recordProtocol(ProtocolKind next) {
     CloudFailures.changing(
@@ -205,6 +180,14 @@ public final class Database implements AutoCloseable {
   }
 
   /**
+   * The operator's calls on this handle's database (checkpoints of everything, recovery, dead
+   * letters, verification, re-sealing): one facet per handle, as thread-safe as the handle.
+   */
+  public DatabaseAdmin admin() {
+    return admin;
+  }
+
+  /**
    * Creates an empty collection. Idempotent: returns false, changing nothing, when the collection
    * already exists (created by this or another process), so every process may call it at
    * start-up.
@@ -213,12 +196,13 @@ public final class Database implements AutoCloseable {
    * @throws io.stratus.InvalidRequestException for an invalid name (see {@link Names})
    */
   public boolean createCollection(String name) {
-    return CloudFailures.changing(
-        () -> "creating collection " + Names.quote(name), () -> createCollectionUnguarded(name));
+    return guarded(
+        Effect.CHANGES,
+        () -> "creating collection " + Names.quote(name),
+        () -> addCollection(name));
   }
 
-  private boolean createCollectionUnguarded(String name) {
-    checkOpen();
+  private boolean addCollection(String name) {
     Names.check("collection", name);
     if (catalog.fresh().collection(name).isPresent()) {
       return false;
@@ -241,10 +225,10 @@ public final class Database implements AutoCloseable {
    * {@code extractor} and returns false.
    *
    * <p>Records written (by any process) while the index is built, and by processes that have not
-   * read the catalog since, lack their entries until a {@link #checkpointAll} adds them: one run
-   * by a handle with the extractor attached once the TTL (plus {@link BufferPool#STALE_COPIES}
-   * where storage reads lag) has passed since the index was recorded. The entries are collected
-   * in memory before the load.
+   * read the catalog since, lack their entries until a {@link DatabaseAdmin#checkpointAll} adds
+   * them: one run by a handle with the extractor attached once the TTL (plus {@link
+   * BufferPool#STALE_COPIES} where storage reads lag) has passed since the index was recorded. The
+   * entries are collected in memory before the load.
    *
    * @throws NoSuchCollectionException when the collection does not exist (retryable where
    *     storage reads lag: it may have been created moments ago)
@@ -269,14 +253,14 @@ public final class Database implements AutoCloseable {
    */
   public boolean createIndex(
       String collection, String index, IndexKeyExtractor extractor, IndexPlacement placement) {
-    return CloudFailures.changing(
+    return guarded(
+        Effect.CHANGES,
         () -> "creating index " + Names.quote(index),
-        () -> createIndexUnguarded(collection, index, extractor, placement));
+        () -> addIndex(collection, index, extractor, placement));
   }
 
-  private boolean createIndexUnguarded(
+  private boolean addIndex(
       String collection, String index, IndexKeyExtractor extractor, IndexPlacement placement) {
-    checkOpen();
     Names.check("index", index);
     Args.notNull(extractor, "extractor");
     Args.notNull(placement, "placement");
@@ -366,14 +350,13 @@ public final class Database implements AutoCloseable {
    * @throws io.stratus.RecordTooLargeException when a record or index entry does not fit a page
    */
   public BulkLoadResult bulkLoad(String collection, Iterable<Record> records) {
-    return CloudFailures.changing(
+    return guarded(
+        Effect.CHANGES,
         () -> "bulk load of " + Names.quote(collection),
-        () -> bulkLoadUnguarded(collection, records));
+        () -> load(collection, Args.notNull(records, "records")));
   }
 
-  private BulkLoadResult bulkLoadUnguarded(String collection, Iterable<Record> records) {
-    checkOpen();
-    Args.notNull(records, "records");
+  private BulkLoadResult load(String collection, Iterable<Record> records) {
     CollectionDef def = collection(collection);
     Map<String, IndexKeyExtractor> attached = new TreeMap<>();
     for (String index : def.indexes.keySet()) {
@@ -394,48 +377,40 @@ public final class Database implements AutoCloseable {
    * @throws NoSuchIndexException when the collection has no such index
    */
   public void attachIndex(String collection, String index, IndexKeyExtractor extractor) {
-    CloudFailures.reading(
+    guarded(
+        Effect.READS,
         () -> "attaching index " + Names.quote(index),
         () -> {
-          attachIndexUnguarded(collection, index, extractor);
-          return null;
+          Args.notNull(extractor, "extractor");
+          CollectionDef def = collection(collection);
+          if (!def.indexes.containsKey(index)) {
+            def = catalog.fresh().collection(collection).orElse(def);
+            if (!def.indexes.containsKey(index)) {
+              throw new NoSuchIndexException(collection, index);
+            }
+          }
+          return extractors.put(new IndexId(collection, index), extractor);
         });
-  }
-
-  private void attachIndexUnguarded(String collection, String index, IndexKeyExtractor extractor) {
-    checkOpen();
-    Args.notNull(extractor, "extractor");
-    CollectionDef def = collection(collection);
-    if (!def.indexes.containsKey(index)) {
-      def = catalog.fresh().collection(collection).orElse(def);
-      if (!def.indexes.containsKey(index)) {
-        throw new NoSuchIndexException(collection, index);
-      }
-    }
-    extractors.put(new IndexId(collection, index), extractor);
   }
 
   /** The names of the collections, sorted (as of the catalog in the pool, at most a TTL old). */
   public Set<String> collections() {
-    return CloudFailures.reading(() -> "listing collections", () -> collectionsUnguarded());
-  }
-
-  private Set<String> collectionsUnguarded() {
-    checkOpen();
-    return Collections.unmodifiableSortedSet(
-        new TreeSet<>(catalog.current().collections().keySet()));
+    return guarded(
+        Effect.READS,
+        () -> "listing collections",
+        () ->
+            Collections.unmodifiableSortedSet(
+                new TreeSet<>(catalog.current().collections().keySet())));
   }
 
   /** The names of {@code collection}'s secondary indexes, sorted. */
   public Set<String> indexes(String collection) {
-    return CloudFailures.reading(
-        () -> "listing indexes of " + Names.quote(collection), () -> indexesUnguarded(collection));
-  }
-
-  private Set<String> indexesUnguarded(String collection) {
-    checkOpen();
-    return Collections.unmodifiableSortedSet(
-        new TreeSet<>(collection(collection).indexes.keySet()));
+    return guarded(
+        Effect.READS,
+        () -> "listing indexes of " + Names.quote(collection),
+        () ->
+            Collections.unmodifiableSortedSet(
+                new TreeSet<>(collection(collection).indexes.keySet())));
   }
 
   /**
@@ -549,7 +524,7 @@ public final class Database implements AutoCloseable {
    */
   Transaction begin(boolean readOnly) {
     try { // not through a lambda: every request begins transactions
-      return beginUnguarded(readOnly);
+      return open(readOnly);
     } catch (CloudException e) {
       CloudServiceException first = CloudFailures.reading("beginning a transaction", e);
       if (!first.isRetryable()) {
@@ -561,13 +536,11 @@ public final class Database implements AutoCloseable {
           policy,
           policy.jitter(transactionIds.get()),
           RetryLoop::transientCloudFailure,
-          () ->
-              CloudFailures.reading(
-                  () -> "beginning a transaction", () -> beginUnguarded(readOnly)));
+          () -> CloudFailures.reading(() -> "beginning a transaction", () -> open(readOnly)));
     }
   }
 
-  private Transaction beginUnguarded(boolean readOnly) {
+  private Transaction open(boolean readOnly) {
     checkOpen();
     TransactionInfo info =
         new TransactionInfo(
@@ -587,227 +560,6 @@ public final class Database implements AutoCloseable {
       }
       throw e;
     }
-  }
-
-  /**
-   * Operator maintenance, not part of any transaction: applies every pending update of the
-   * database now, on the calling thread. Under the queue-based protocols it lists the database's
-   * PU queues and checkpoints each until it stays empty for a few receives (bounded); use it before
-   * a planned shutdown of all clients, or in tests to reach quiescence. Other clients'
-   * concurrent checkpoints make it skip the queues they hold. Under the naive protocol there is
-   * nothing to apply. Then, under every protocol, it reconciles each index created long enough ago
-   * (see {@link #createIndex}) whose extractor is attached here: adds the entries of records written
-   * by handles that did not know the index yet, and checkpoints those entries' records.
-   *
-   * @return what was done: queues, checkpoints, records applied, pages written, failures
-   */
-  public CheckpointSummary checkpointAll() {
-    return CloudFailures.reading(() -> "checkpointAll", () -> checkpointAllUnguarded());
-  }
-
-  private CheckpointSummary checkpointAllUnguarded() {
-    checkOpen();
-    CheckpointSummary summary = protocol.checkpointAll();
-    // After the records queued so far are applied: a new index's entries of records written by
-    // handles that did not know it yet, then those entries' own records.
-    return reconciler.reconcileDue() > 0 ? protocol.checkpointAll() : summary;
-  }
-
-  /**
-   * The damaged messages in the database's dead-letter area: log messages that failed their
-   * checksum or had an unknown format, moved out of their queues by checkpoints and recovery (so
-   * they no longer come back to every pass, nor hold back their writer's later records) and kept
-   * for an operator. Each entry says where it came from, why and when, and holds its bytes.
-   * {@link DatabaseStats#deadLettered()} counts those this handle moved.
-   *
-   * @throws io.stratus.CloudServiceException when storage cannot be listed or read
-   */
-  public List<DeadLetter> deadLetters() {
-    return CloudFailures.reading(
-        () -> "listing dead letters",
-        () -> {
-          checkOpen();
-          return deadLetters.list();
-        });
-  }
-
-  /**
-   * Sends a dead letter's bytes back to its queue and removes it from the area: for a message a
-   * newer client version can read, or one an operator repaired. A checkpoint that still cannot
-   * read it sets it aside again. Safe to retry: a message sent twice is applied once.
-   *
-   * @return the id of the message sent
-   * @throws io.stratus.CloudServiceException when the send or the delete fails
-   */
-  public String replayDeadLetter(DeadLetter entry) {
-    Args.notNull(entry, "entry");
-    return CloudFailures.changing(
-        () -> "replaying " + entry.item(),
-        () -> {
-          checkOpen();
-          return deadLetters.replay(entry);
-        });
-  }
-
-  /**
-   * Removes a dead letter for good: whatever its records held is given up. For a message an
-   * operator has judged unrecoverable (its writer's later records no longer wait for it either
-   * way: it left its queue when it was set aside).
-   *
-   * @throws io.stratus.CloudServiceException when the delete fails
-   */
-  public void discardDeadLetter(DeadLetter entry) {
-    Args.notNull(entry, "entry");
-    CloudFailures.changing(
-        () -> "discarding " + entry.item(),
-        () -> {
-          checkOpen();
-          deadLetters.discard(entry);
-          return null;
-        });
-  }
-
-  /**
-   * Gives a dead letter up and lets its queue move on: removes it from the area, then checkpoints
-   * its queue taking the counters its writer's chains still wait for as gone, so that what the
-   * writer committed after it is applied (under the monotonic protocols those records wait for
-   * the missing one, for ever). The writer's own reads then show what everyone reads. Use it once
-   * the message is known to be unrecoverable; a record of the skipped counters that still arrives
-   * is dropped as applied. The waiting records must be visible to the checkpoint: a checkpoint
-   * that received them within the last checkpoint lock timeout hid them until it ends, and a
-   * chain is closed only up to the records seen (skipping a dead letter twice is harmless).
-   *
-   * @return whether the queue's checkpoint ran (false: another client holds it, or the queue is
-   *     not one of this protocol's; call again)
-   * @throws io.stratus.CloudServiceException when a cloud call fails
-   */
-  public boolean skipDeadLetter(DeadLetter entry) {
-    Args.notNull(entry, "entry");
-    return CloudFailures.changing(
-        () -> "skipping " + entry.item(),
-        () -> {
-          checkOpen();
-          deadLetters.discard(entry);
-          return protocol.closeGaps(entry.queue());
-        });
-  }
-
-  /**
-   * Operator maintenance under the atomic protocol (paper 000, section 5.1): recovers the ATOMIC
-   * queues of the other clients of the database, on the calling thread — committed transactions
-   * of clients that died before propagating them are propagated, transactions that never got a
-   * commit record and are older than the atomic timeout are deleted. Safe while those clients are
-   * alive and while several clients recover at once; {@link #checkpointAll()} does it too. Does
-   * nothing under the other protocols.
-   */
-  public RecoverySummary recoverAbandonedClients() {
-    return CloudFailures.reading(
-        () -> "recoverAbandonedClients", () -> recoverAbandonedClientsUnguarded());
-  }
-
-  private RecoverySummary recoverAbandonedClientsUnguarded() {
-    checkOpen();
-    return protocol.recoverAbandonedClients();
-  }
-
-  /**
-   * Operator maintenance: scans the database without changing it and reports what is wrong, with
-   * {@linkplain VerifyOptions#defaults() default options}. See {@link #verify(VerifyOptions)}.
-   */
-  public VerificationReport verify() {
-    return verify(VerifyOptions.defaults());
-  }
-
-  /**
-   * Operator maintenance: scans the database without changing it (no lock, no write, no message
-   * received or deleted) and reports what is wrong: pages that do not decode, broken B-link
-   * invariants in any tree, catalog entries without roots and roots without catalog entries, index
-   * entries without records and records missing from their indexes (for indexes whose extractor
-   * is attached here), pending-update and ATOMIC queues whose oldest message is late or near the
-   * queue's retention, pages no tree reaches, and dead letters. Pages are read straight from
-   * storage, past this handle's buffer pool. Damage is a finding, never an exception: the scan
-   * goes on past it. Reads every page of the database: cost and time grow with its size.
-   *
-   * @throws io.stratus.InvalidRequestException when {@code options} is null
-   */
-  public VerificationReport verify(VerifyOptions options) {
-    checkOpen();
-    Args.notNull(options, "options");
-    return new Verifier(config, this::extractor, options).run();
-  }
-
-  /**
-   * {@link #verify(VerifyOptions)} without opening the database: for a database that does not
-   * open (a damaged catalog), or to verify without starting a commit protocol. Uses the
-   * extractors of {@code config}.
-   *
-   * @throws io.stratus.InvalidRequestException when an argument is null
-   */
-  public static VerificationReport verify(DatabaseConfig config, VerifyOptions options) {
-    Args.notNull(config, "config");
-    Args.notNull(options, "options");
-    return new Verifier(config, (c, i) -> config.extractors().get(new IndexId(c, i)), options)
-        .run();
-  }
-
-  /**
-   * Operator inspection without opening the database: what it holds ({@link DatabaseOverview}:
-   * collections, indexes, pages per tree, queue backlogs; records per collection at {@link
-   * DatabaseOverview.Depth#RECORDS}, which reads every leaf). Read-only like {@link
-   * #verify(DatabaseConfig, VerifyOptions)}: no protocol is started, no lock taken, nothing
-   * created, no message received. A database without a catalog reads as one without collections.
-   *
-   * @throws io.stratus.InvalidRequestException when an argument is null
-   * @throws io.stratus.CorruptPageException when the catalog cannot be read or decoded
-   * @throws io.stratus.CloudServiceException when storage or a queue cannot be read
-   */
-  public static DatabaseOverview overview(DatabaseConfig config, DatabaseOverview.Depth depth) {
-    Args.notNull(config, "config");
-    Args.notNull(depth, "depth");
-    return DatabaseOverview.read(config, depth);
-  }
-
-  /**
-   * Operator maintenance for key rotation: finds every stored object of the database — the
-   * catalog, the pages of every tree (reachable or not), the dead letters — that is sealed with
-   * another key than the one now active for it in this handle's {@link Keyring}, and (unless
-   * {@link ResealOptions#dryRun()}) puts it back sealed with the active key, so that afterwards
-   * no stored object needs an old key. Reports, per key id, how many objects used it before and
-   * after. Queue messages are not rewritten; the report says how long old-key messages may stay.
-   *
-   * <p>Safe while other clients run: each rewrite is a conditional put on the version read, with
-   * the same content and, for a page, a version stamp above the one read; a rewrite that loses a
-   * race reads the object again. Run it once every client has the keyring with the new key
-   * active (a client that still seals with the old key seals it in again); a dry run afterwards
-   * shows what is left. Reads every object, puts each stale one: cost grows with the database.
-   *
-   * @throws io.stratus.InvalidRequestException when the database is not encrypted by this handle
-   *     (no keyring), or the storage has no conditional puts and the options neither declare the
-   *     database quiescent nor ask for a dry run
-   * @throws io.stratus.CloudServiceException when a cloud call fails (objects rewritten so far
-   *     stay rewritten; run it again)
-   */
-  public ResealReport reseal(ResealOptions options) {
-    checkOpen();
-    Args.notNull(options, "options");
-    return CloudFailures.changing(
-        () -> "re-sealing " + config.databaseUri(),
-        () -> new Resealer(config, writer, options).run());
-  }
-
-  /**
-   * {@link #reseal(ResealOptions)} without opening the database: no commit protocol is started
-   * (no recovery at open, no checkpoint). Pages are stamped above the version read, as by a
-   * handle that has seen nothing else.
-   *
-   * @throws io.stratus.InvalidRequestException when an argument is null, or as {@link
-   *     #reseal(ResealOptions)}
-   */
-  public static ResealReport reseal(DatabaseConfig config, ResealOptions options) {
-    Args.notNull(config, "config");
-    Args.notNull(options, "options");
-    return CloudFailures.changing(
-        () -> "re-sealing " + config.databaseUri(), () -> Resealer.withOwnPool(config, options));
   }
 
   /** This handle's counters now. */
@@ -863,8 +615,9 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * Whether {@link #close()} has been called: every call but {@link #stats()} and this one then
-   * fails with {@link DatabaseClosedException}. For health checks.
+   * Whether {@link #close()} has been called: every call but {@link #stats()}, {@link #admin()}
+   * and this one (and every call of the admin facet) then fails with {@link
+   * DatabaseClosedException}. For health checks.
    */
   public boolean isClosed() {
     return closed;
@@ -934,7 +687,23 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  private void checkOpen() {
+  /**
+   * The guard of every entry point (but {@link #begin}, which retries): runs {@code body} on the
+   * open handle and reports a cloud failure in it as work that has {@code effect}.
+   *
+   * @throws DatabaseClosedException when the handle is closed
+   * @throws CloudServiceException when a cloud call failed
+   */
+  <T> T guarded(Effect effect, Supplier<String> what, Supplier<T> body) {
+    try {
+      checkOpen();
+      return body.get();
+    } catch (CloudException e) {
+      throw effect.translate(what.get(), e);
+    }
+  }
+
+  void checkOpen() {
     if (closed) {
       throw new DatabaseClosedException("database " + config.databaseUri());
     }

@@ -18,9 +18,9 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * What a database holds, read without opening it ({@link Database#overview}): its collections and
- * their indexes from the catalog, the pages of each tree from a listing of storage, optionally the
- * records of each collection, and the backlog of its pending-update and ATOMIC queues. Nothing
+ * What a database holds, read without opening it ({@link DatabaseAdmin#overview}): its collections
+ * and their indexes from the catalog, the pages of each tree from a listing of storage, optionally
+ * the records of each collection, and the backlog of its pending-update and ATOMIC queues. Nothing
  * of any client's handle: no counters, no buffer pool.
  *
  * <p><b>Read-only.</b> Storage is read with plain gets and lists; queues through {@link
@@ -29,7 +29,7 @@ import java.util.OptionalLong;
  * or written. Immutable.
  */
 public final class DatabaseOverview {
-  /** How far {@link Database#overview} reads. */
+  /** How far {@link DatabaseAdmin#overview} reads. */
   public enum Depth {
     /** The catalog, one listing of the trees' pages, and the queues. */
     PAGES,

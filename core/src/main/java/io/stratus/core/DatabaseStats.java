@@ -118,8 +118,8 @@ public final class DatabaseStats {
   /**
    * Committed records this handle overlays on its reads until it knows them applied (monotonic
    * and atomic: read-your-writes); the overlay's memory follows it. Records applied by background
-   * checkpoints leave it about a TTL later; {@link Database#checkpointAll} drops those it applied
-   * itself at once, unless a transaction open since before holds them back.
+   * checkpoints leave it about a TTL later; {@link DatabaseAdmin#checkpointAll} drops those it
+   * applied itself at once, unless a transaction open since before holds them back.
    */
   public long pendingOwnWrites() {
     return pendingOwnWrites;
@@ -159,7 +159,7 @@ public final class DatabaseStats {
 
   /**
    * Damaged messages this handle moved out of their queues into the dead-letter area, where
-   * {@link Database#deadLetters()} lists them for inspection, replay or discarding.
+   * {@link DatabaseAdmin#deadLetters()} lists them for inspection, replay or discarding.
    */
   public long deadLettered() {
     return deadLettered;

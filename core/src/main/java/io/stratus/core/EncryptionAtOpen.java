@@ -97,7 +97,7 @@ final class EncryptionAtOpen {
                 + " (it sealed the catalog), which this configuration's keyring lacks (it holds "
                 + keyring.keyIds()
                 + "): add that key to the keyring given to DatabaseConfig.Builder.encryption;"
-                + " a key rotated out stays in every client's keyring until Database.reseal"
+                + " a key rotated out stays in every client's keyring until DatabaseAdmin.reseal"
                 + " reports that nothing it sealed is left"));
   }
 

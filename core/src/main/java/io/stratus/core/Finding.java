@@ -3,8 +3,8 @@ package io.stratus.core;
 import java.util.Objects;
 
 /**
- * One thing {@link Database#verify} found: how bad it is, what kind of problem, the object it is
- * about (a page, queue or tree URI) and a message for the operator.
+ * One thing {@link DatabaseAdmin#verify} found: how bad it is, what kind of problem, the object it
+ * is about (a page, queue or tree URI) and a message for the operator.
  *
  * @param severity how bad
  * @param kind what kind of problem

@@ -21,7 +21,7 @@ import javax.crypto.spec.SecretKeySpec;
  * reader finds the right key however often the active key changed. Rotating is therefore adding a
  * new key and making it active ({@link #toBuilder()}); the old key stays in the keyring as long as
  * anything written with it may still be stored (pages are rewritten only when they change, unless
- * {@link Database#reseal} rewrites them). Why
+ * {@link DatabaseAdmin#reseal} rewrites them). Why
  * per collection: collections of different sensitivity can use different keys, and a key can be
  * rotated, or withheld from a client, for one collection only. What is shared by all collections
  * (the catalog, ATOMIC queues with records of any collection, the commit queues of the isolating

@@ -79,7 +79,7 @@ final class ProtocolRecord {
         + (stored.switchableTo(running)
             ? "to move the database to "
                 + running
-                + ", close every handle and run Database.switchProtocol with its "
+                + ", close every handle and run DatabaseAdmin.switchProtocol with its "
                 + stored
                 + " configuration"
             : cannotMove(stored, running));
@@ -114,8 +114,8 @@ final class ProtocolRecord {
       CheckpointSummary last = null;
       RecoverySummary recovery = null;
       for (int pass = 0; pass < DRAIN_PASSES; pass++) {
-        recovery = db.recoverAbandonedClients();
-        last = db.checkpointAll();
+        recovery = db.admin().recoverAbandonedClients();
+        last = db.admin().checkpointAll();
         if (recovery.quiescent()
             && last.quiescent()
             && last.recordsApplied() == 0

@@ -3,8 +3,8 @@ package io.stratus.core;
 import io.stratus.InvalidConfigurationException;
 
 /**
- * How {@link Database#reseal} works. Immutable; the builder checks each setting as it is given.
- * Defaults:
+ * How {@link DatabaseAdmin#reseal} works. Immutable; the builder checks each setting as it is
+ * given. Defaults:
  *
  * <ul>
  *   <li>not a dry run: objects sealed with another key than the one active for them are rewritten;

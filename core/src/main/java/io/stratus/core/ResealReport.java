@@ -14,7 +14,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * What one {@link Database#reseal} found and did: how many stored objects each key sealed when
+ * What one {@link DatabaseAdmin#reseal} found and did: how many stored objects each key sealed when
  * they were read, which keys they use afterwards, what was rewritten, and how long queue messages
  * sealed with an old key may still be around. Immutable.
  *

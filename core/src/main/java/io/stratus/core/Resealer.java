@@ -31,11 +31,11 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * One re-seal of a database (see {@link Database#reseal}): lists every stored object the database
- * writes — the catalog, the pages of every tree under the collections' and the indexes' prefixes
- * (reachable or not), the sequences' objects, the dead letters — reads each once with its storage version and the key id
- * of its header ({@link SupportsSealInspection}), and puts back each one sealed with another key
- * than the one now active for it.
+ * One re-seal of a database (see {@link DatabaseAdmin#reseal}): lists every stored object the
+ * database writes — the catalog, the pages of every tree under the collections' and the indexes'
+ * prefixes (reachable or not), the sequences' objects, the dead letters — reads each once with its
+ * storage version and the key id of its header ({@link SupportsSealInspection}), and puts back each
+ * one sealed with another key than the one now active for it.
  *
  * <p><b>Why a rewrite is safe while other clients run.</b> The put names the version read
  * (If-Match), so it succeeds only if nobody wrote the object in between; a page keeps its content

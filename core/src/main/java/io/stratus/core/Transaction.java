@@ -5,7 +5,6 @@ import io.stratus.CommitStateUnknownException;
 import io.stratus.ConcurrentTransactionUseException;
 import io.stratus.DatabaseClosedException;
 import io.stratus.DuplicateKeyException;
-import io.stratus.IndexNotAttachedException;
 import io.stratus.NoSuchIndexException;
 import io.stratus.TransactionClosedException;
 import io.stratus.btree.BLinkTree;
@@ -14,6 +13,7 @@ import io.stratus.btree.TreeCursor;
 import io.stratus.cloudapi.CloudException;
 import io.stratus.core.Catalog.CollectionDef;
 import io.stratus.core.Catalog.IndexDef;
+import io.stratus.core.IndexMaintenance.Attached;
 import io.stratus.core.query.Join;
 import io.stratus.core.query.Joined;
 import io.stratus.core.query.Query;
@@ -29,7 +29,6 @@ import io.stratus.protocols.WriteSet;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -71,10 +70,11 @@ public final class Transaction implements AutoCloseable {
   private Catalog catalog;
   private final List<LogicalChange> changes = new ArrayList<>();
   private final ServiceEntries serviceEntries;
+  private final IndexMaintenance indexes;
   private String ended; // null while open, else how it ended
   private boolean midWrite;
 
-  /** The thread inside a public operation now, or null (see {@link #enter}). */
+  /** The thread inside a public operation now, or null (see {@link #guarded}). */
   private volatile Thread user;
 
   private static final VarHandle USER;
@@ -95,6 +95,7 @@ public final class Transaction implements AutoCloseable {
     this.view = protocolTx.readView(pages);
     this.catalog = catalog;
     this.serviceEntries = new ServiceEntries(db);
+    this.indexes = new IndexMaintenance(db, view, serviceEntries, this::made);
   }
 
   /** This transaction's id (unique within the client). */
@@ -115,29 +116,27 @@ public final class Transaction implements AutoCloseable {
    * @throws DuplicateKeyException when the key exists in what this transaction sees
    * @throws io.stratus.RecordTooLargeException when the record or an index entry does not fit
    * @throws io.stratus.NoSuchCollectionException when the collection does not exist
-   * @throws IndexNotAttachedException when an index of the collection has no extractor here
+   * @throws io.stratus.IndexNotAttachedException when an index of the collection has no extractor
+   *     here
    */
   public void create(String collection, Key key, byte[] payload) {
-    Thread prior = enter();
-    try {
-      createOwned(collection, key, payload);
-    } catch (CloudException e) {
-      throw CloudFailures.reading(what("create"), e);
-    } finally {
-      exit(prior);
-    }
+    guarded(
+        "create",
+        () -> {
+          insert(collection, key, payload);
+          return null;
+        });
   }
 
-  private void createOwned(String collection, Key key, byte[] payload) {
-    checkOpen();
+  private void insert(String collection, Key key, byte[] payload) {
     Args.notNull(key, "key");
     Args.notNull(payload, "payload");
     byte[] k = key.toBytes();
     byte[] p = payload.clone();
     CollectionDef c = collection(collection);
-    List<Attached> indexes = attached(c);
+    List<Attached> attached = indexes.attached(c);
     c.primary.checkEntry(pageSize(), k, p);
-    List<byte[]> searchKeys = searchKeys(indexes, k, p, true);
+    List<byte[]> searchKeys = indexes.newSearchKeys(attached, k, p);
     readKey(c.primary, k);
     if (c.primary.get(view, k).isPresent()) {
       throw new DuplicateKeyException(collection, key.toString());
@@ -146,9 +145,7 @@ public final class Transaction implements AutoCloseable {
         () -> {
           c.primary.insert(view, k, p);
           logPrimary(LogicalChange.Kind.INSERT, c.primary, k, p);
-          for (int i = 0; i < indexes.size(); i++) {
-            insertEntry(indexes.get(i).def, searchKeys.get(i), k);
-          }
+          indexes.created(attached, searchKeys, k);
         });
   }
 
@@ -158,46 +155,29 @@ public final class Transaction implements AutoCloseable {
    * @return false, changing nothing, when there is no record with that key
    */
   public boolean update(String collection, Key key, byte[] payload) {
-    Thread prior = enter();
-    try {
-      return updateOwned(collection, key, payload);
-    } catch (CloudException e) {
-      throw CloudFailures.reading(what("update"), e);
-    } finally {
-      exit(prior);
-    }
+    return guarded("update", () -> replace(collection, key, payload));
   }
 
-  private boolean updateOwned(String collection, Key key, byte[] payload) {
-    checkOpen();
+  private boolean replace(String collection, Key key, byte[] payload) {
     Args.notNull(key, "key");
     Args.notNull(payload, "payload");
     byte[] k = key.toBytes();
     byte[] p = payload.clone();
     CollectionDef c = collection(collection);
-    List<Attached> indexes = attached(c);
+    List<Attached> attached = indexes.attached(c);
     c.primary.checkEntry(pageSize(), k, p);
-    List<byte[]> newKeys = searchKeys(indexes, k, p, true);
+    List<byte[]> newKeys = indexes.newSearchKeys(attached, k, p);
     readKey(c.primary, k);
     Optional<byte[]> old = c.primary.get(view, k);
     if (old.isEmpty()) {
       return false;
     }
-    List<byte[]> oldKeys = searchKeys(indexes, k, old.get(), false);
+    List<byte[]> oldKeys = indexes.searchKeys(attached, k, old.get());
     writing(
         () -> {
           c.primary.update(view, k, p);
           logPrimary(LogicalChange.Kind.UPDATE, c.primary, k, p);
-          for (int i = 0; i < indexes.size(); i++) {
-            byte[] before = oldKeys.get(i);
-            byte[] after = newKeys.get(i);
-            if (!Arrays.equals(before, after)) { // an index entry changes by delete + insert
-              deleteEntry(indexes.get(i).def, before, k);
-              insertEntry(indexes.get(i).def, after, k);
-            } else {
-              reassertEntry(indexes.get(i).def, after, k);
-            }
-          }
+          indexes.updated(attached, oldKeys, newKeys, k);
         });
     return true;
   }
@@ -210,22 +190,15 @@ public final class Transaction implements AutoCloseable {
    * @throws io.stratus.NoSuchCollectionException when the collection does not exist
    */
   public boolean put(String collection, Key key, byte[] payload) {
-    Thread prior = enter();
-    try {
-      return putOwned(collection, key, payload);
-    } catch (CloudException e) {
-      throw CloudFailures.reading(what("put"), e);
-    } finally {
-      exit(prior);
-    }
-  }
-
-  private boolean putOwned(String collection, Key key, byte[] payload) {
-    if (update(collection, key, payload)) {
-      return false;
-    }
-    create(collection, key, payload);
-    return true;
+    return guarded(
+        "put",
+        () -> {
+          if (update(collection, key, payload)) {
+            return false;
+          }
+          create(collection, key, payload);
+          return true;
+        });
   }
 
   /**
@@ -234,35 +207,25 @@ public final class Transaction implements AutoCloseable {
    * @return false when there was no record with that key
    */
   public boolean delete(String collection, Key key) {
-    Thread prior = enter();
-    try {
-      return deleteOwned(collection, key);
-    } catch (CloudException e) {
-      throw CloudFailures.reading(what("delete"), e);
-    } finally {
-      exit(prior);
-    }
+    return guarded("delete", () -> remove(collection, key));
   }
 
-  private boolean deleteOwned(String collection, Key key) {
-    checkOpen();
+  private boolean remove(String collection, Key key) {
     Args.notNull(key, "key");
     byte[] k = key.toBytes();
     CollectionDef c = collection(collection);
-    List<Attached> indexes = attached(c);
+    List<Attached> attached = indexes.attached(c);
     readKey(c.primary, k);
     Optional<byte[]> old = c.primary.get(view, k);
     if (old.isEmpty()) {
       return false;
     }
-    List<byte[]> oldKeys = searchKeys(indexes, k, old.get(), false);
+    List<byte[]> oldKeys = indexes.searchKeys(attached, k, old.get());
     writing(
         () -> {
           c.primary.delete(view, k);
           logPrimary(LogicalChange.Kind.DELETE, c.primary, k, NONE);
-          for (int i = 0; i < indexes.size(); i++) {
-            deleteEntry(indexes.get(i).def, oldKeys.get(i), k);
-          }
+          indexes.deleted(attached, oldKeys, k);
         });
     return true;
   }
@@ -271,22 +234,14 @@ public final class Transaction implements AutoCloseable {
 
   /** The payload of the record with {@code key}, or empty. */
   public Optional<byte[]> read(String collection, Key key) {
-    Thread prior = enter();
-    try {
-      return readOwned(collection, key);
-    } catch (CloudException e) {
-      throw CloudFailures.reading(what("read"), e);
-    } finally {
-      exit(prior);
-    }
-  }
-
-  private Optional<byte[]> readOwned(String collection, Key key) {
-    checkOpen();
-    Args.notNull(key, "key");
-    BLinkTree tree = collection(collection).primary;
-    readKey(tree, key.bytesUnsafe());
-    return tree.get(view, key.bytesUnsafe());
+    return guarded(
+        "read",
+        () -> {
+          Args.notNull(key, "key");
+          BLinkTree tree = collection(collection).primary;
+          readKey(tree, key.bytesUnsafe());
+          return tree.get(view, key.bytesUnsafe());
+        });
   }
 
   /** Every record of the collection in key order. */
@@ -300,23 +255,15 @@ public final class Transaction implements AutoCloseable {
    * in this transaction while the cursor is open is allowed; such changes may or may not appear.
    */
   public RecordCursor scan(String collection, KeyRange range) {
-    Thread prior = enter();
-    try {
-      return scanOwned(collection, range);
-    } catch (CloudException e) {
-      throw CloudFailures.reading(what("scan"), e);
-    } finally {
-      exit(prior);
-    }
-  }
-
-  private RecordCursor scanOwned(String collection, KeyRange range) {
-    checkOpen();
-    Args.notNull(range, "range");
-    BLinkTree tree = collection(collection).primary;
-    io.stratus.btree.KeyRange r = toTree(range);
-    protocolTx.readKeys(tree.rootUri(), r);
-    return new ScanCursor(tree.scan(view, r), this::checkOpen, what("scan"));
+    return guarded(
+        "scan",
+        () -> {
+          Args.notNull(range, "range");
+          BLinkTree tree = collection(collection).primary;
+          io.stratus.btree.KeyRange r = toTree(range);
+          protocolTx.readKeys(tree.rootUri(), r);
+          return new ScanCursor(tree.scan(view, r), this::checkOpen, what("scan"));
+        });
   }
 
   /**
@@ -326,40 +273,24 @@ public final class Transaction implements AutoCloseable {
    * record no longer has that search key (stale entries cannot mislead a probe).
    */
   public List<Record> probe(String collection, String index, Key searchKey) {
-    Thread prior = enter();
-    try {
-      return probeOwned(collection, index, searchKey);
-    } catch (CloudException e) {
-      throw CloudFailures.reading(what("probe"), e);
-    } finally {
-      exit(prior);
-    }
-  }
-
-  private List<Record> probeOwned(String collection, String index, Key searchKey) {
-    checkOpen();
-    Args.notNull(searchKey, "searchKey");
-    CollectionDef c = collection(collection);
-    return probe(c, index(c, index), SecondaryKeys.forSearchKey(searchKey.bytesUnsafe()));
+    return guarded(
+        "probe",
+        () -> {
+          Args.notNull(searchKey, "searchKey");
+          CollectionDef c = collection(collection);
+          return probe(c, index(c, index), SecondaryKeys.forSearchKey(searchKey.bytesUnsafe()));
+        });
   }
 
   /** The records whose search key lies in {@code searchKeys}, by search key, then record key. */
   public List<Record> probeRange(String collection, String index, KeyRange searchKeys) {
-    Thread prior = enter();
-    try {
-      return probeRangeOwned(collection, index, searchKeys);
-    } catch (CloudException e) {
-      throw CloudFailures.reading(what("probeRange"), e);
-    } finally {
-      exit(prior);
-    }
-  }
-
-  private List<Record> probeRangeOwned(String collection, String index, KeyRange searchKeys) {
-    checkOpen();
-    Args.notNull(searchKeys, "searchKeys");
-    CollectionDef c = collection(collection);
-    return probe(c, index(c, index), SecondaryKeys.forSearchRange(toTree(searchKeys)));
+    return guarded(
+        "probeRange",
+        () -> {
+          Args.notNull(searchKeys, "searchKeys");
+          CollectionDef c = collection(collection);
+          return probe(c, index(c, index), SecondaryKeys.forSearchRange(toTree(searchKeys)));
+        });
   }
 
   /** The records whose search key {@code s} satisfies {@code lo <= s < hi}. */
@@ -380,7 +311,7 @@ public final class Transaction implements AutoCloseable {
    * @throws io.stratus.InvalidRequestException when the query's continuation is another query's
    */
   public QueryPage<Record> query(Query query) {
-    return reading("query", () -> new QueryRunner(this).run(Args.notNull(query, "query")));
+    return guarded("query", () -> new QueryRunner(this).run(Args.notNull(query, "query")));
   }
 
   /** {@link #query(Query)} giving only the records' keys. */
@@ -398,7 +329,7 @@ public final class Transaction implements AutoCloseable {
    *     would give more than its {@link Join#maxRows()}
    */
   public QueryPage<Joined<Record, Record>> join(Join join) {
-    return reading("join", () -> new QueryRunner(this).join(Args.notNull(join, "join")));
+    return guarded("join", () -> new QueryRunner(this).join(Args.notNull(join, "join")));
   }
 
   // ---- end ----
@@ -411,16 +342,19 @@ public final class Transaction implements AutoCloseable {
    * @throws CommitStateUnknownException the commit may have taken effect; read to find out
    */
   public void commit() {
-    Thread prior = enter();
-    try {
-      commitOwned();
-    } finally {
-      exit(prior);
-    }
+    guarded(
+        "commit",
+        () -> {
+          settle();
+          return null;
+        });
   }
 
-  private void commitOwned() {
-    checkOpen();
+  /**
+   * Commits the open transaction and ends it. Maps every failure itself (a cloud failure the
+   * protocol did not map has an unknown outcome), so none reaches the guard's translation.
+   */
+  private void settle() {
     Map<String, PageWrite> writes = pages.writes();
     WriteSet ws = new WriteSet(info, changes, new ArrayList<>(writes.values()));
     CommitResult result;
@@ -468,19 +402,12 @@ public final class Transaction implements AutoCloseable {
 
   /** Discards every change (no cloud call) and ends the transaction. */
   public void abort() {
-    Thread prior = enter();
-    try {
-      abortOwned();
-    } catch (CloudException e) {
-      throw CloudFailures.reading(what("abort"), e);
-    } finally {
-      exit(prior);
-    }
-  }
-
-  private void abortOwned() {
-    checkOpen();
-    end("aborted");
+    guarded(
+        "abort",
+        () -> {
+          end("aborted");
+          return null;
+        });
   }
 
   /** Aborts the transaction if it is still open; otherwise does nothing. */
@@ -497,40 +424,30 @@ public final class Transaction implements AutoCloseable {
     return operation + " in transaction " + id();
   }
 
-  // Each public operation enters, runs its body (the ...Owned method) while this thread owns the
-  // transaction, and exits.
-
   /**
-   * Marks this thread as inside the transaction; returns who was before (this thread when it
-   * re-enters, e.g. {@link #put} calling {@link #update}; null otherwise).
+   * The guard of every public operation: marks this thread as inside the transaction, checks that
+   * the transaction and its handle are open, runs {@code body}, and reports a cloud failure in it
+   * as a {@link io.stratus.CloudServiceException} of {@code operation}, safe to retry (before the
+   * commit, work only stages changes). Re-entrant for the thread inside (e.g. {@link #put}
+   * calling {@link #update}).
    *
    * @throws ConcurrentTransactionUseException when another thread is inside
    */
-  private Thread enter() {
+  private <R> R guarded(String operation, Supplier<R> body) {
     Thread me = Thread.currentThread();
     Thread prior = (Thread) USER.compareAndExchange(this, null, me);
     if (prior != null && prior != me) {
       throw new ConcurrentTransactionUseException(info.transactionId(), prior.getName());
     }
-    return prior;
-  }
-
-  private void exit(Thread prior) {
-    if (prior == null) {
-      user = null;
-    }
-  }
-
-  /** Runs a read of the query machinery as this thread's operation on the open transaction. */
-  private <R> R reading(String operation, Supplier<R> body) {
-    Thread prior = enter();
     try {
       checkOpen();
       return body.get();
     } catch (CloudException e) {
       throw CloudFailures.reading(what(operation), e);
     } finally {
-      exit(prior);
+      if (prior == null) {
+        user = null;
+      }
     }
   }
 
@@ -639,43 +556,6 @@ public final class Transaction implements AutoCloseable {
     return d;
   }
 
-  /** An index with its attached extractor. */
-  private record Attached(IndexDef def, IndexKeyExtractor extractor) {}
-
-  /** Every index of {@code c} with its extractor; refuses when one is not attached. */
-  private List<Attached> attached(CollectionDef c) {
-    List<Attached> out = new ArrayList<>(c.indexes.size());
-    for (IndexDef d : c.indexes.values()) {
-      IndexKeyExtractor f = db.extractor(c.name, d.name());
-      if (f == null) {
-        throw new IndexNotAttachedException(c.name, d.name());
-      }
-      out.add(new Attached(d, f));
-    }
-    return out;
-  }
-
-  /** Each index's search key for the record (null: not indexed), size-checked if asked. */
-  private List<byte[]> searchKeys(List<Attached> indexes, byte[] k, byte[] p, boolean check) {
-    List<byte[]> out = new ArrayList<>(indexes.size());
-    for (Attached a : indexes) {
-      byte[] s = a.extractor().extract(k.clone(), p.clone()).map(byte[]::clone).orElse(null);
-      if (s != null && check) {
-        checkEntry(a.def(), s, k);
-      }
-      out.add(s);
-    }
-    return out;
-  }
-
-  private void checkEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
-    if (index.domain().isPresent()) {
-      ServiceEntries.check(db.indexService(index), searchKey, recordKey);
-    } else {
-      index.tree().checkEntry(pageSize(), SecondaryKeys.compose(searchKey, recordKey), NONE);
-    }
-  }
-
   /**
    * Adds to {@code index} of {@code collection} the entry of each record of {@code keys} that the
    * record has and the index lacks, as this transaction sees both (for {@link IndexReconciler}).
@@ -684,71 +564,15 @@ public final class Transaction implements AutoCloseable {
    */
   int addMissingEntries(
       String collection, String index, IndexKeyExtractor extractor, List<Key> keys) {
-    Thread prior = enter();
-    try {
-      checkOpen();
-      CollectionDef c = collection(collection);
-      IndexDef d = index(c, index);
-      List<byte[][]> missing = new ArrayList<>();
-      for (Key key : keys) {
-        byte[] k = key.toBytes();
-        Optional<byte[]> p = c.primary.get(view, k);
-        Optional<byte[]> s = p.flatMap(v -> extractor.extract(k.clone(), v.clone()));
-        // A service index takes a put of an entry it has (idempotent) as one it lacks.
-        if (s.isPresent()
-            && (d.domain().isPresent()
-                || d.tree().get(view, SecondaryKeys.compose(s.get(), k)).isEmpty())) {
-          checkEntry(d, s.get(), k);
-          missing.add(new byte[][] {s.get().clone(), k});
-        }
-      }
-      writing(() -> missing.forEach(m -> insertEntry(d, m[0], m[1])));
-      return missing.size();
-    } catch (CloudException e) {
-      throw CloudFailures.reading(what("reconcile"), e);
-    } finally {
-      exit(prior);
-    }
-  }
-
-  private void insertEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
-    if (searchKey != null && index.domain().isPresent()) {
-      serviceEntries.insert(index, SecondaryKeys.compose(searchKey, recordKey));
-    } else if (searchKey != null) {
-      index.tree().insert(view, SecondaryKeys.compose(searchKey, recordKey), NONE);
-      made(entryChange(LogicalChange.Kind.INSERT, index, searchKey, recordKey));
-    }
-  }
-
-  private void deleteEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
-    if (searchKey != null && index.domain().isPresent()) {
-      // The service keeps the entry (queries drop it once its record moves): see ServiceEntries.
-      serviceEntries.undo(index, SecondaryKeys.compose(searchKey, recordKey));
-    } else if (searchKey != null) {
-      index.tree().delete(view, SecondaryKeys.compose(searchKey, recordKey));
-      made(entryChange(LogicalChange.Kind.DELETE, index, searchKey, recordKey));
-    }
-  }
-
-  /**
-   * Logs, for an update that keeps its record's search key, a delete and an insert of the entry,
-   * which collapse into a put of it (or, after a create in this transaction, into its insert). The
-   * value this transaction read may be older than another writer's latest, whose update moved
-   * the entry away with an older write stamp; the put, stamped with this commit, lists the record
-   * again. The pages stay as they are: the entry is in them, and page-writing protocols must not
-   * write the index page for it.
-   */
-  private void reassertEntry(IndexDef index, byte[] searchKey, byte[] recordKey) {
-    if (searchKey != null && index.domain().isEmpty()) { // the service has it since its commit
-      made(entryChange(LogicalChange.Kind.DELETE, index, searchKey, recordKey));
-      made(entryChange(LogicalChange.Kind.INSERT, index, searchKey, recordKey));
-    }
-  }
-
-  private static LogicalChange entryChange(
-      LogicalChange.Kind kind, IndexDef index, byte[] searchKey, byte[] recordKey) {
-    return new LogicalChange(
-        kind, index.tree().rootUri(), searchKey, recordKey, Optional.empty(), true);
+    return guarded(
+        "reconcile",
+        () -> {
+          CollectionDef c = collection(collection);
+          IndexDef d = index(c, index);
+          List<byte[][]> missing = indexes.missing(c, d, extractor, keys);
+          writing(() -> indexes.add(d, missing));
+          return missing.size();
+        });
   }
 
   /** Logs a change made to the transaction's pages, and tells the protocol. */

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What {@link Database#verify} found in one scan: the findings, the backlog of every queue it
+ * What {@link DatabaseAdmin#verify} found in one scan: the findings, the backlog of every queue it
  * inspected, and how much it looked at. Immutable.
  *
  * <p>A scan reads storage while clients may write, so under load a finding can be a state that a

@@ -37,9 +37,9 @@ import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
- * One read-only scan of a database (see {@link Database#verify}): the catalog, the backlog of the
- * pending-update and ATOMIC queues, of the advanced atomicity queues and of the snapshot archive,
- * every tree's B-link invariants, the secondary indexes against
+ * One read-only scan of a database (see {@link DatabaseAdmin#verify}): the catalog, the backlog of
+ * the pending-update and ATOMIC queues, of the advanced atomicity queues and of the snapshot
+ * archive, every tree's B-link invariants, the secondary indexes against
  * their collections, pages no tree reaches, and dead letters.
  *
  * <p><b>Read-only.</b> Pages are read with plain gets (no buffer pool, so nothing of a damaged

@@ -3,8 +3,8 @@ package io.stratus.core;
 import io.stratus.InvalidConfigurationException;
 
 /**
- * How {@link Database#verify} judges what it finds. Immutable; the builder checks each setting as
- * it is given. Defaults:
+ * How {@link DatabaseAdmin#verify} judges what it finds. Immutable; the builder checks each setting
+ * as it is given. Defaults:
  *
  * <ul>
  *   <li>{@link #DEFAULT_BACKLOG_FACTOR}: a queue whose oldest message is older than the checkpoint

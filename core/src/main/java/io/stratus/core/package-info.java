@@ -34,7 +34,7 @@
  * </ul>
  *
  * No protocol isolates concurrent transactions yet: two transactions that read and write the
- * same record both commit. {@link io.stratus.core.Database#checkpointAll()} applies what is
+ * same record both commit. {@link io.stratus.core.DatabaseAdmin#checkpointAll()} applies what is
  * pending now (an operator call). See {@code docs/protocols.md} and {@code docs/using.md}.
  *
  * <h2>Public types</h2>

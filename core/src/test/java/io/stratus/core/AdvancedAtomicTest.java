@@ -78,7 +78,7 @@ class AdvancedAtomicTest {
   static void settle(Fixture f, Database db) {
     for (int i = 0; i < 3; i++) {
       f.clock.advance(Duration.ofSeconds(31));
-      db.checkpointAll();
+      db.admin().checkpointAll();
     }
     f.clock.advance(Fixture.TTL.plusSeconds(1));
   }
@@ -275,7 +275,7 @@ class AdvancedAtomicTest {
       assertThat(messages(f, COMMIT))
           .as("the transaction's commit record (the garbled one is set aside)")
           .isEqualTo(1);
-      assertThat(b.deadLetters())
+      assertThat(b.admin().deadLetters())
           .singleElement()
           .satisfies(e -> assertThat(e.queue()).isEqualTo(COMMIT));
       assertThat(messages(f, LOG)).as("its log messages and the garbled one").isEqualTo(KEYS + 1);
@@ -309,7 +309,7 @@ class AdvancedAtomicTest {
       for (int round = 0; round < 5; round++) {
         touch(b, 150, "round-" + round);
         ex.runAll();
-        CheckpointSummary s = b.checkpointAll();
+        CheckpointSummary s = b.admin().checkpointAll();
         assertThat(s.transactionsWaiting()).as("round %s: %s", round, s).isZero();
         f.clock.advance(Duration.ofSeconds(13));
       }
@@ -319,7 +319,7 @@ class AdvancedAtomicTest {
       for (long id : ids) {
         assertThat(warnings.mentioning("message " + id + " ")).as("warnings of %s", id).hasSize(1);
       }
-      List<DeadLetter> dead = b.deadLetters();
+      List<DeadLetter> dead = b.admin().deadLetters();
       assertThat(dead)
           .hasSize(3)
           .allSatisfy(
@@ -329,10 +329,10 @@ class AdvancedAtomicTest {
                 assertThat(e.payload()).isEqualTo(garbage);
               });
 
-      b.replayDeadLetter(dead.get(0));
+      b.admin().replayDeadLetter(dead.get(0));
       List<AdvancedMessage> back = CloudFutures.await(q.receiveAfterId(COMMIT, 10, 0));
       assertThat(back).singleElement().satisfies(m -> assertThat(m.key()).isEqualTo(7));
-      assertThat(b.deadLetters()).hasSize(2);
+      assertThat(b.admin().deadLetters()).hasSize(2);
     }
   }
 

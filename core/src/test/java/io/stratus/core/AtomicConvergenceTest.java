@@ -120,7 +120,7 @@ class AtomicConvergenceTest {
         }
         if (i % 10 == 9) {
           try {
-            clients.get(c).checkpointAll();
+            clients.get(c).admin().checkpointAll();
           } catch (RuntimeException e) {
             // under faults
           }
@@ -134,7 +134,7 @@ class AtomicConvergenceTest {
       // checkpoint must not call itself quiescent while acknowledged commits are invisible.
       List<CheckpointSummary> early = new ArrayList<>();
       for (Database db : clients.values()) {
-        early.add(db.checkpointAll());
+        early.add(db.admin().checkpointAll());
       }
       if (early.stream().allMatch(CheckpointSummary::quiescent)) {
         Database reader = f.open(atomic(f, "reader0", ex));
@@ -147,7 +147,7 @@ class AtomicConvergenceTest {
       for (int round = 1; round <= 2 && !converged; round++) {
         List<CheckpointSummary> last = new ArrayList<>();
         for (Database db : clients.values()) {
-          last.add(db.checkpointAll());
+          last.add(db.admin().checkpointAll());
         }
         Database reader = f.open(atomic(f, "reader" + round, ex));
         int missing = 0;

@@ -93,7 +93,7 @@ class AtomicPropagationFailureTest {
 
   /** A reader's checkpointAll (its recovery held off), then a fresh handle past the TTL. */
   private static Database settledReader(Fixture f, ProtocolKind kind, ManualExecutor ex) {
-    f.open(f.config().protocol(kind).clientId("r").checkpointExecutor(ex)).checkpointAll();
+    f.open(f.config().protocol(kind).clientId("r").checkpointExecutor(ex)).admin().checkpointAll();
     f.clock.advance(Fixture.TTL.plusSeconds(1));
     return f.open(f.config().protocol(kind).clientId("f").checkpointExecutor(ex));
   }

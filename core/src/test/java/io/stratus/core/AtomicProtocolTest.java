@@ -72,7 +72,7 @@ class AtomicProtocolTest {
   static void quiesce(Fixture f, Database db) {
     for (int i = 0; i < 3; i++) {
       f.clock.advance(Duration.ofSeconds(31));
-      db.checkpointAll();
+      db.admin().checkpointAll();
     }
     f.clock.advance(Fixture.TTL.plusSeconds(1));
   }
@@ -155,7 +155,7 @@ class AtomicProtocolTest {
       } else {
         recoverer = b;
         f.clock.advance(Duration.ofSeconds(31)); // the dead client's leases lapse
-        recoverer.recoverAbandonedClients();
+        recoverer.admin().recoverAbandonedClients();
       }
       quiesce(f, recoverer);
       Database reader = f.open(atomic(f, "reader", ex));
@@ -175,7 +175,7 @@ class AtomicProtocolTest {
       }
       if (q.isReliable()) {
         f.clock.advance(Duration.ofSeconds(61)); // losers are old now
-        recoverer.checkpointAll();
+        recoverer.admin().checkpointAll();
         f.clock.advance(Duration.ofSeconds(31));
         assertThat(visibleMessages(f, QUEUE_A)).as("ATOMIC queue cleaned, %s", what).isZero();
       }
@@ -204,12 +204,12 @@ class AtomicProtocolTest {
       assertThat(CloudFutures.await(f.services().simpleQueues().listQueues(Fixture.DB + "/pu/")))
           .as("nothing sent to PU queues on the application's thread")
           .isEmpty();
-      assertThat(db.checkpointAll().recordsApplied()).isEqualTo(2);
+      assertThat(db.admin().checkpointAll().recordsApplied()).isEqualTo(2);
       assertThat(read(db, 7)).isEqualTo("x");
       assertThat(read(db, 8)).isEqualTo("y");
       assertThat(visibleMessages(f, Fixture.DB + "/atomic/w")).as("cleaned up").isZero();
       ex.runAll(); // the held-back tasks find nothing left to do
-      assertThat(db.checkpointAll().recordsApplied()).isZero();
+      assertThat(db.admin().checkpointAll().recordsApplied()).isZero();
     }
   }
 
@@ -247,7 +247,7 @@ class AtomicProtocolTest {
       ex.runAll(); // the propagation fails
       assertThat(db.stats().backgroundFailures()).isPositive();
       refuse.set(false);
-      assertThat(db.checkpointAll().recordsApplied()).isEqualTo(1);
+      assertThat(db.admin().checkpointAll().recordsApplied()).isEqualTo(1);
       assertThat(read(db, 3)).isEqualTo("x");
     }
   }
@@ -284,7 +284,7 @@ class AtomicProtocolTest {
         for (int round = 0; round < 3; round++) {
           List<CompletableFuture<RecoverySummary>> runs = new ArrayList<>();
           for (Database r : recoverers) {
-            runs.add(CompletableFuture.supplyAsync(r::recoverAbandonedClients, threads));
+            runs.add(CompletableFuture.supplyAsync(r.admin()::recoverAbandonedClients, threads));
           }
           for (CompletableFuture<RecoverySummary> run : runs) {
             run.get(30, TimeUnit.SECONDS);
@@ -320,7 +320,7 @@ class AtomicProtocolTest {
           point -> {
             if (point.equals("atomic.after-log") && seen[0] == null) {
               f.clock.advance(Duration.ofSeconds(31)); // a slow commit, but within the timeout
-              seen[0] = b.recoverAbandonedClients();
+              seen[0] = b.admin().recoverAbandonedClients();
             }
           };
       Database a = f.open(atomic(f, "a", ex).crashPoints(recoverMidCommit));
@@ -379,10 +379,10 @@ class AtomicProtocolTest {
       assertThat(copy).hasSize(1);
       f.clock.advance(Duration.ofSeconds(2));
       ex.runAll(); // propagation and clean-up of x1
-      a.checkpointAll();
+      a.admin().checkpointAll();
       update(a, 7, "x2");
       ex.runAll();
-      a.checkpointAll();
+      a.admin().checkpointAll();
       CloudFutures.await(f.services().simpleQueues().send(QUEUE_A, copy.get(0).payload()));
       quiesce(f, a); // recovery finds x1's message again: a winner, propagated again
       Database reader = f.open(atomic(f, "reader", ex));
@@ -424,7 +424,7 @@ class AtomicProtocolTest {
       assertThat(read(reader, 7)).isEqualTo("x3");
       assertThat(read(reader, 8)).as("the unknown commit did arrive").isEqualTo("y2");
       f.clock.advance(Duration.ofSeconds(61));
-      a.checkpointAll();
+      a.admin().checkpointAll();
       f.clock.advance(Duration.ofSeconds(31));
       assertThat(visibleMessages(f, QUEUE_A)).as("duplicates cleaned up too").isZero();
     }

@@ -90,8 +90,8 @@ class AtomicRecoveryTest {
                   .receive(QUEUE_A, 1, Duration.ofSeconds(200))); // the first log message
       assertThat(away).hasSize(1);
       f.clock.advance(Duration.ofSeconds(61));
-      b.recoverAbandonedClients();
-      b.checkpointAll();
+      b.admin().recoverAbandonedClients();
+      b.admin().checkpointAll();
       Database reader = f.open(atomic(f, "reader", ex));
       assertThat(applied(reader, 1)).as("a committed set with a message out of sight").isZero();
       f.clock.advance(Duration.ofSeconds(140)); // the message is back
@@ -99,7 +99,7 @@ class AtomicRecoveryTest {
       Database late = f.open(atomic(f, "late", ex));
       assertThat(applied(late, 1)).as("all of it once every message is seen").isEqualTo(KEYS);
       f.clock.advance(Duration.ofSeconds(61));
-      b.checkpointAll();
+      b.admin().checkpointAll();
       f.clock.advance(Duration.ofSeconds(31));
       assertThat(visibleMessages(f, QUEUE_A)).as("ATOMIC queue cleaned").isZero();
     }
@@ -130,7 +130,7 @@ class AtomicRecoveryTest {
         // Pages of one round may be checkpointed at different times, and under short receives
         // a checkpoint can find a queue empty that is not: atomicity promises all or nothing in
         // the end, checked below, not at every instant.
-        (random.nextBoolean() ? b : c).checkpointAll();
+        (random.nextBoolean() ? b : c).admin().checkpointAll();
       }
       quiesce(f, b);
       quiesce(f, c);
@@ -175,7 +175,7 @@ class AtomicRecoveryTest {
                       .crashPoints(crash));
           for (int i = 0; i < 10 && !crash.crashed(); i++) {
             try {
-              b.recoverAbandonedClients();
+              b.admin().recoverAbandonedClients();
             } catch (SimulatedCrashException expected) {
               // died inside its pass
             }
@@ -187,14 +187,14 @@ class AtomicRecoveryTest {
             Database reader = f.open(atomic(f, "r" + i, ex));
             assertThat(applied(reader, 1)).as("%s, step %d", what, i).isIn(0, KEYS);
             f.clock.advance(Duration.ofSeconds(31));
-            c.checkpointAll();
+            c.admin().checkpointAll();
           }
           quiesce(f, c);
           Database reader = f.open(atomic(f, "reader", ex));
           assertThat(applied(reader, 1)).as(what).isEqualTo(KEYS);
           if (q.isReliable()) {
             f.clock.advance(Duration.ofSeconds(61));
-            c.checkpointAll();
+            c.admin().checkpointAll();
             f.clock.advance(Duration.ofSeconds(31));
             assertThat(visibleMessages(f, QUEUE_A)).as("cleaned, %s", what).isZero();
           }
@@ -225,9 +225,9 @@ class AtomicRecoveryTest {
         ScriptedCrashPoints crash = new ScriptedCrashPoints().arm("atomic.after-log", 1);
         Database a = f.open(atomic(f, "a", ex).crashPoints(crash));
         assertThatThrownBy(() -> wideRound(a, 1)).isInstanceOf(SimulatedCrashException.class);
-        RecoverySummary first = b.recoverAbandonedClients();
+        RecoverySummary first = b.admin().recoverAbandonedClients();
         assertThat(first.waiting()).as("young, no commit record").isEqualTo(1);
-        RecoverySummary second = b.recoverAbandonedClients();
+        RecoverySummary second = b.admin().recoverAbandonedClients();
         LockGrant probe =
             CloudFutures.await(f.services().locks().acquireExclusive(QUEUE_A, "probe"));
         if (handBack) {
@@ -240,7 +240,7 @@ class AtomicRecoveryTest {
           assertThat(probe.granted()).as("the lock stays held while messages are hidden").isFalse();
         }
         f.clock.advance(Duration.ofSeconds(61)); // hidden messages back, the loser is old
-        RecoverySummary third = b.recoverAbandonedClients();
+        RecoverySummary third = b.admin().recoverAbandonedClients();
         assertThat(third.losers()).isEqualTo(1);
         f.clock.advance(Duration.ofSeconds(31));
         assertThat(visibleMessages(f, QUEUE_A)).isZero();
@@ -298,7 +298,7 @@ class AtomicRecoveryTest {
       // batched: far fewer delete requests than commits
       assertThat(deleteCalls.get()).isLessThanOrEqualTo(commits / 2);
       Database reader = f.open(atomic(f, "reader", ex));
-      loader.checkpointAll();
+      loader.admin().checkpointAll();
       assertThat(read(reader, commits % 150)).isEqualTo("c" + commits);
     }
   }
@@ -346,11 +346,11 @@ class AtomicRecoveryTest {
         assertThat(left.messages()).as("handBack=%s", handBack).isEqualTo(1);
         assertThat(left.visible()).isEqualTo(handBack ? 1 : 0);
 
-        a.checkpointAll(); // its own recovery pass, no time passing
+        a.admin().checkpointAll(); // its own recovery pass, no time passing
         assertThat(backlog(f, QUEUE_A).messages()).isEqualTo(handBack ? 0 : 1);
         if (!handBack) {
           f.clock.advance(Duration.ofSeconds(31)); // the first pass's lease lapses
-          a.checkpointAll();
+          a.admin().checkpointAll();
           assertThat(backlog(f, QUEUE_A).messages()).isZero();
         }
         Database reader = f.open(atomic(f, "reader", ex));
@@ -395,7 +395,7 @@ class AtomicRecoveryTest {
       Database reader = f.open(atomic(f, "reader", ex));
       assertThat(applied(reader, 2)).isEqualTo(KEYS);
       f.clock.advance(Duration.ofSeconds(61));
-      a.checkpointAll();
+      a.admin().checkpointAll();
       f.clock.advance(Duration.ofSeconds(31));
       assertThat(visibleMessages(f, QUEUE_A))
           .as("the late commit's log messages are losers")

@@ -89,9 +89,10 @@ class BasicFailureTest {
             () -> {
               f.clock.advance(Duration.ofSeconds(31)); // A's lease lapses meanwhile
               update(b, 2, "from-b");
-              assertThat(b.checkpointAll().recordsApplied()).isEqualTo(2); // A's message too
+              assertThat(b.admin().checkpointAll().recordsApplied())
+                  .isEqualTo(2); // A's message too
             };
-        a.checkpointAll();
+        a.admin().checkpointAll();
         assertThat(stall.hook).isNull();
         BasicProtocolTest.quiesce(f, b);
         Database fresh = f.open(basic(f, "reader", ex).checkpointWrites(mode));
@@ -125,7 +126,7 @@ class BasicFailureTest {
       load(a, 10);
       update(a, 1, "x");
       long before = f.services().storage().get(ROOT).join().orElseThrow().version().hashCode();
-      CheckpointSummary failed = a.checkpointAll();
+      CheckpointSummary failed = a.admin().checkpointAll();
       assertThat(failed.failures()).isPositive();
       assertThat(failed.failureReasons())
           .as("why, for the first failures: %s", failed)
@@ -180,17 +181,17 @@ class BasicFailureTest {
         load(b, 10);
         update(b, 1, "x");
         refuse.armed = true;
-        CheckpointSummary failed = a.checkpointAll();
+        CheckpointSummary failed = a.admin().checkpointAll();
         assertThat(failed.failures()).as("handBack=%s", handBack).isPositive();
         assertThat(failed.recordsApplied()).isZero();
 
-        CheckpointSummary next = b.checkpointAll();
+        CheckpointSummary next = b.admin().checkpointAll();
         if (handBack) {
           assertThat(next.recordsApplied()).as("handed back: applied at once").isEqualTo(1);
         } else {
           assertThat(next.recordsApplied()).as("hidden until the lock timeout").isZero();
           f.clock.advance(Duration.ofSeconds(31));
-          assertThat(b.checkpointAll().recordsApplied()).isEqualTo(1);
+          assertThat(b.admin().checkpointAll().recordsApplied()).isEqualTo(1);
         }
         assertThat(read(f.open(basic(f, "reader", ex)), 1)).isEqualTo("x");
       }
@@ -227,7 +228,7 @@ class BasicFailureTest {
             committed.put((long) i * 30, "u" + i);
             committed.put(1000L + i, "n" + i);
           }
-          a.checkpointAll();
+          a.admin().checkpointAll();
         } catch (SimulatedCrashException expected) {
           // the client died here
         }
@@ -258,9 +259,9 @@ class BasicFailureTest {
       Database b = f.open(basic(f, "b", ex));
       load(b, 10);
       update(b, 1, "first");
-      assertThatThrownBy(a::checkpointAll).isInstanceOf(SimulatedCrashException.class);
+      assertThatThrownBy(a.admin()::checkpointAll).isInstanceOf(SimulatedCrashException.class);
       f.clock.advance(Duration.ofSeconds(31)); // a's lock lapses; both copies are visible
-      assertThat(b.checkpointAll().recordsApplied()).isEqualTo(1);
+      assertThat(b.admin().checkpointAll().recordsApplied()).isEqualTo(1);
       String queue = f.services().simpleQueues().listQueues(Fixture.DB + "/pu/p/").join().get(0);
       assertThat(
               SupportsQueueInspection.of(f.services().simpleQueues())
@@ -271,10 +272,10 @@ class BasicFailureTest {
           .isZero();
       update(b, 1, "second");
       f.clock.advance(Duration.ofSeconds(20));
-      assertThat(b.checkpointAll().recordsApplied()).isEqualTo(1);
+      assertThat(b.admin().checkpointAll().recordsApplied()).isEqualTo(1);
       // Past the visibility timeout of b's first receive, before that of its second.
       f.clock.advance(Duration.ofSeconds(11));
-      b.checkpointAll();
+      b.admin().checkpointAll();
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       Database reader = f.open(basic(f, "reader", ex));
       assertThat(read(reader, 1)).isEqualTo("second");
@@ -348,7 +349,7 @@ class BasicFailureTest {
         latency.on = false;
         thread.shutdownNow();
       }
-      assertThat(db.checkpointAll().recordsApplied()).isPositive();
+      assertThat(db.admin().checkpointAll().recordsApplied()).isPositive();
       assertThat(read(db, 50)).isEqualTo("x1");
     }
   }

@@ -47,9 +47,9 @@ class BasicProtocolTest {
   /** Quiescence: past the TTL, every queue applied, past the TTL again. */
   static CheckpointSummary quiesce(Fixture f, Database checkpointer) {
     f.clock.advance(Duration.ofSeconds(31)); // lapsed leases, visible messages
-    CheckpointSummary s = checkpointer.checkpointAll();
+    CheckpointSummary s = checkpointer.admin().checkpointAll();
     f.clock.advance(Duration.ofSeconds(31));
-    checkpointer.checkpointAll();
+    checkpointer.admin().checkpointAll();
     f.clock.advance(Fixture.TTL.plusSeconds(1));
     return s;
   }
@@ -283,7 +283,7 @@ class BasicProtocolTest {
         update(db, i * 10, "u" + i);
         expected.put((long) i * 10, "u" + i);
       }
-      CheckpointSummary s = db.checkpointAll();
+      CheckpointSummary s = db.admin().checkpointAll();
       assertThat(s.recordsApplied()).isEqualTo(5);
       assertThat(s.pagesWritten()).isPositive();
       assertThat(s.queues()).isPositive();

@@ -66,7 +66,7 @@ class CatalogStalenessTest {
         assertThat(owned(reader))
             .as("%s (seed %d): every acknowledged record found through the index", kind, seed)
             .containsExactlyElementsOf(written);
-        assertThat(reader.verify().findings(Finding.Severity.ERROR))
+        assertThat(reader.admin().verify().findings(Finding.Severity.ERROR))
             .as("%s: what the verifier finds", kind)
             .noneMatch(x -> x.kind() == Finding.Kind.RECORD_MISSING_FROM_INDEX);
       }
@@ -154,7 +154,7 @@ class CatalogStalenessTest {
     for (int pass = 0; pass < 3; pass++) {
       f.clock.advance(Duration.ofMinutes(5));
       for (Database db : handles) {
-        db.checkpointAll();
+        db.admin().checkpointAll();
         f.clock.advance(WINDOW.plusSeconds(1));
       }
     }

@@ -82,11 +82,11 @@ class CheckpointExclusionTest {
             tx.create("items", Key.of(1L), bytes("v0"));
             return null;
           });
-      a.checkpointAll();
+      a.admin().checkpointAll();
       a.run(tx -> tx.update("items", Key.of(1L), bytes("v1")));
 
       pause.armed.set(true);
-      CompletableFuture<?> flush = CompletableFuture.runAsync(a::checkpointAll);
+      CompletableFuture<?> flush = CompletableFuture.runAsync(a.admin()::checkpointAll);
       assertThat(pause.reached.await(30, TimeUnit.SECONDS)).isTrue(); // holding v1, hidden
       // No time passes (the paused run's lease must hold). The page was never data-checkpointed,
       // so this commit schedules a writer-side checkpoint of its queue.
@@ -94,7 +94,7 @@ class CheckpointExclusionTest {
       ex.runQueued(); // among them one of the paused queue: it must stand aside
       pause.release.countDown();
       flush.get(30, TimeUnit.SECONDS);
-      a.checkpointAll();
+      a.admin().checkpointAll();
 
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       Database reader =
@@ -120,14 +120,14 @@ class CheckpointExclusionTest {
             tx.create("items", Key.of(1L), bytes("v0"));
             return null;
           });
-      a.checkpointAll();
+      a.admin().checkpointAll();
       f.clock.advance(INTERVAL.plusSeconds(1));
       a.run(tx -> tx.update("items", Key.of(1L), bytes("v1"))); // schedules a writer checkpoint
 
       pause.armed.set(true);
       CompletableFuture<?> background = CompletableFuture.runAsync(ex::runQueued);
       assertThat(pause.reached.await(30, TimeUnit.SECONDS)).isTrue(); // holding v1, hidden
-      Thread flusher = new Thread(a::checkpointAll);
+      Thread flusher = new Thread(a.admin()::checkpointAll);
       flusher.start();
       // The flush either waits for the background run (parked) or returns at once.
       while (flusher.getState() != Thread.State.TIMED_WAITING
@@ -171,10 +171,10 @@ class CheckpointExclusionTest {
             tx.create("items", Key.of(1L), bytes("v0"));
             return null;
           });
-      setup.checkpointAll();
+      setup.admin().checkpointAll();
       Database a = f.open(basic(f.config(new FailFirstPagePut()), "a", new ManualExecutor(), none));
       a.run(tx -> tx.update("items", Key.of(1L), bytes("v1")));
-      assertThatThrownBy(a::checkpointAll).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(a.admin()::checkpointAll).isInstanceOf(IllegalStateException.class);
 
       // No time passes, and the queue's lock is free for another client's checkpoint.
       String queue = Fixture.DB + "/pu/p/" + Fixture.DB + "/c/items/root";

@@ -50,7 +50,7 @@ class CheckpointInstallTest {
             tx.create("items", Key.of(1L), bytes("one"));
             return null;
           });
-      a.checkpointAll();
+      a.admin().checkpointAll();
       a.run(tx -> tx.update("items", Key.of(1L), bytes("uno"))); // to the data page's queue
 
       atInstall.set(
@@ -62,14 +62,14 @@ class CheckpointInstallTest {
                   tx.create("items", Key.of(2L), bytes("two"));
                   return null;
                 });
-            b.checkpointAll();
+            b.admin().checkpointAll();
             // ... and A loads that newer version once its cached copy's TTL has run out.
             f.clock.advance(Fixture.TTL.plusSeconds(1));
             boolean seen = a.read(tx -> tx.read("items", Key.of(2L)).isPresent());
             assertThat(seen).as("A sees B's key once its copy expired").isTrue();
           });
       armed.set(true);
-      a.checkpointAll();
+      a.admin().checkpointAll();
       assertThat(armed).as("the install hook ran").isFalse();
 
       boolean stillSeen = a.read(tx -> tx.read("items", Key.of(2L)).isPresent());

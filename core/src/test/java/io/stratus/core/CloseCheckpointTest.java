@@ -130,7 +130,7 @@ class CloseCheckpointTest {
       slow.on = false;
       Database other =
           f.open(f.config().protocol(kind).clientId("other").checkpointExecutor(task -> {}));
-      other.checkpointAll();
+      other.admin().checkpointAll();
       assertThat(Fixture.itemsByKey(other)).hasSize(RECORDS);
     }
   }

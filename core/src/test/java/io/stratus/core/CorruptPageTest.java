@@ -89,8 +89,8 @@ class CorruptPageTest {
       }
       BasicProtocolTest.update(db, 5, "second");
 
-      db.checkpointAll();
-      db.checkpointAll(); // the damaged messages are received again, not counted again
+      db.admin().checkpointAll();
+      db.admin().checkpointAll(); // the damaged messages are received again, not counted again
       assertThat(db.stats().corruptMessages()).isEqualTo(queues.size());
       assertThat(BasicProtocolTest.read(db, 4)).isEqualTo("first");
       assertThat(BasicProtocolTest.read(db, 5)).isEqualTo("second");
@@ -156,14 +156,14 @@ class CorruptPageTest {
                   assertThat(hidden).containsKey(e.uri());
                 });
       }
-      CheckpointSummary missed = writer.checkpointAll();
+      CheckpointSummary missed = writer.admin().checkpointAll();
       assertThat(missed.recordsApplied()).isZero();
       assertThat(missed.quiescent()).isFalse();
       assertThat(writer.stats().corruptPages()).isZero();
 
       hidden.forEach((uri, payload) -> CloudFutures.await(storage.put(uri, payload, Map.of())));
       f.clock.advance(Duration.ofSeconds(31)); // past the window and any lease
-      assertThat(writer.checkpointAll().recordsApplied()).isEqualTo(1);
+      assertThat(writer.admin().checkpointAll().recordsApplied()).isEqualTo(1);
       f.clock.advance(Fixture.TTL.plus(Duration.ofSeconds(2)));
       assertThat(reader.read(tx -> tx.read("items", Key.of(1000L))).map(Fixture::string))
           .contains("new");

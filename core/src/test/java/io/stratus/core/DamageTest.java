@@ -133,9 +133,9 @@ class DamageTest {
       garbage[new Random(seed).nextInt(garbage.length)] ^= 0x5a;
       put(f, bad.page().uri(), garbage);
       f.clock.advance(Duration.ofSeconds(31));
-      CheckpointSummary first = db.checkpointAll(); // must not stop at the corrupt leaf
+      CheckpointSummary first = db.admin().checkpointAll(); // must not stop at the corrupt leaf
       f.clock.advance(Duration.ofSeconds(31));
-      db.checkpointAll();
+      db.admin().checkpointAll();
       assertThat(first.failures()).as("the corrupt leaf's queue gave up").isPositive();
       assertThat(db.stats().corruptPages()).as("one corrupt page, reported once").isEqualTo(1);
 
@@ -155,7 +155,7 @@ class DamageTest {
 
       put(f, bad.page().uri(), good); // the repair: what waited is applied now
       f.clock.advance(Duration.ofSeconds(31));
-      db.checkpointAll();
+      db.admin().checkpointAll();
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       Database after = reader(f, kind, "after");
       assertThat(read(after, bad.insideKey())).isEqualTo("new-" + bad.insideKey());
@@ -203,7 +203,7 @@ class DamageTest {
       put(f, bad.page().uri(), garbage);
       for (int pass = 0; pass < 6; pass++) {
         f.clock.advance(Duration.ofSeconds(31));
-        db.checkpointAll();
+        db.admin().checkpointAll();
       }
       Database fresh = reader(f, kind, "reader");
       for (long key : healthy) {
@@ -219,7 +219,7 @@ class DamageTest {
       put(f, bad.page().uri(), good);
       for (int pass = 0; pass < 12; pass++) {
         f.clock.advance(Duration.ofSeconds(31));
-        db.checkpointAll();
+        db.admin().checkpointAll();
       }
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       assertThat(BasicProtocolTest.readAll(reader(f, kind, "after")))
@@ -262,9 +262,9 @@ class DamageTest {
       garbage[new Random(seed).nextInt(garbage.length)] ^= 0x5a;
       put(f, bad.page().uri(), garbage);
       f.clock.advance(Duration.ofSeconds(31));
-      db.checkpointAll();
+      db.admin().checkpointAll();
       f.clock.advance(Duration.ofSeconds(31));
-      db.checkpointAll();
+      db.admin().checkpointAll();
       assertThat(db.stats().corruptPages()).as("one corrupt page, reported once").isEqualTo(1);
 
       Database fresh = reader(f, kind, "reader");
@@ -279,9 +279,9 @@ class DamageTest {
 
       put(f, bad.page().uri(), good); // the repair: what waited is applied now
       f.clock.advance(Duration.ofSeconds(31));
-      db.checkpointAll();
+      db.admin().checkpointAll();
       f.clock.advance(Duration.ofSeconds(31));
-      db.checkpointAll();
+      db.admin().checkpointAll();
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       Database after = reader(f, kind, "after");
       assertThat(read(after, bad.insideKey())).isEqualTo("new-" + bad.insideKey());
@@ -345,11 +345,11 @@ class DamageTest {
       String queue = onlyPageQueue(f);
       byte[] good = damageTheMessageOf(f, queue);
 
-      db.checkpointAll();
-      db.checkpointAll(); // it left the queue: not met, not counted again
+      db.admin().checkpointAll();
+      db.admin().checkpointAll(); // it left the queue: not met, not counted again
       assertThat(db.stats().deadLettered()).isEqualTo(1);
       assertThat(db.stats().corruptMessages()).isEqualTo(1);
-      List<DeadLetter> dead = db.deadLetters();
+      List<DeadLetter> dead = db.admin().deadLetters();
       assertThat(dead)
           .singleElement()
           .satisfies(
@@ -369,9 +369,9 @@ class DamageTest {
               dead.get(0).reason(),
               dead.get(0).setAsideAt(),
               good);
-      db.replayDeadLetter(repaired);
-      assertThat(db.deadLetters()).isEmpty();
-      db.checkpointAll();
+      db.admin().replayDeadLetter(repaired);
+      assertThat(db.admin().deadLetters()).isEmpty();
+      db.admin().checkpointAll();
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       assertThat(read(reader(f, ProtocolKind.BASIC, "r2"), 0)).isEqualTo("lost-until-replayed");
     }
@@ -388,9 +388,9 @@ class DamageTest {
       BasicProtocolTest.update(writer, 2, "after-1");
       BasicProtocolTest.update(writer, 0, "after-2");
 
-      writer.checkpointAll();
+      writer.admin().checkpointAll();
       f.clock.advance(Duration.ofSeconds(31));
-      writer.checkpointAll();
+      writer.admin().checkpointAll();
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       // Monotonic writes: what the writer committed after the damaged message waits for it.
       Database r1 = reader(f, ProtocolKind.MONOTONIC, "r1");
@@ -398,17 +398,17 @@ class DamageTest {
       assertThat(read(writer, 2)).as("the writer's own view").isEqualTo("after-1");
       assertThat(writer.stats().deadLettered()).isEqualTo(1);
 
-      DeadLetter dead = writer.deadLetters().get(0);
+      DeadLetter dead = writer.admin().deadLetters().get(0);
       f.clock.advance(Duration.ofSeconds(31)); // the waiting records, hidden by the last receive
-      assertThat(writer.skipDeadLetter(dead)).isTrue();
-      assertThat(writer.deadLetters()).isEmpty();
+      assertThat(writer.admin().skipDeadLetter(dead)).isTrue();
+      assertThat(writer.admin().deadLetters()).isEmpty();
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       Database r2 = reader(f, ProtocolKind.MONOTONIC, "r2");
       assertThat(read(r2, 2)).isEqualTo("after-1");
       assertThat(read(r2, 0)).isEqualTo("after-2");
       assertThat(read(writer, 0)).as("the writer reads what everyone reads").isEqualTo("after-2");
       BasicProtocolTest.update(writer, 4, "later");
-      writer.checkpointAll();
+      writer.admin().checkpointAll();
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       assertThat(read(reader(f, ProtocolKind.MONOTONIC, "r3"), 4)).isEqualTo("later");
     }

@@ -114,17 +114,17 @@ class DeletesStickTest {
     if (kind.guarantees(Guarantee.ATOMIC)) {
       exA.runQueued(); // propagated to the pending-update queues (not checkpointed: queued)
     }
-    quietly(() -> lostReceives(f, c, seed).checkpointAll()); // a's records now hidden
+    quietly(() -> lostReceives(f, c, seed).admin().checkpointAll()); // a's records now hidden
     f.clock.advance(Duration.ofMillis(1));
     assertThat(read(b, KEY)).as("%s: a's create is out of sight", kind).isEmpty();
 
     create(b, KEY, "alice:second");
     exB.runAll();
-    b.checkpointAll();
+    b.admin().checkpointAll();
     f.clock.advance(Duration.ofMillis(1));
     delete(b, KEY);
     exB.runAll();
-    b.checkpointAll();
+    b.admin().checkpointAll();
     f.clock.advance(Fixture.TTL.plusSeconds(1));
     assertThat(read(b, KEY)).as("%s: b's delete applied", kind).isEmpty();
     return new Writers(a, b);
@@ -163,8 +163,8 @@ class DeletesStickTest {
   static void settle(Fixture f, Database db) {
     for (int i = 0; i < 3; i++) {
       f.clock.advance(Duration.ofSeconds(61));
-      db.recoverAbandonedClients();
-      db.checkpointAll();
+      db.admin().recoverAbandonedClients();
+      db.admin().checkpointAll();
     }
     f.clock.advance(Fixture.TTL.plusSeconds(1));
   }
@@ -192,7 +192,7 @@ class DeletesStickTest {
         assertThat(owned(reader, "alice")).as("%s: the index entry", kind).isEmpty();
         assertThat(read(w.b(), KEY)).as("%s: the deleter", kind).isEmpty();
         assertThat(read(w.a(), KEY)).as("%s: the late writer itself", kind).isEmpty();
-        VerificationReport report = reader.verify();
+        VerificationReport report = reader.admin().verify();
         assertThat(report.isClean())
             .as("%s: the verifier finds %s", kind, report.findings())
             .isTrue();
@@ -222,12 +222,12 @@ class DeletesStickTest {
       setup.createIndex(ITEMS, BY_OWNER, OWNER);
       Database w = open(f, c, "w", new ManualExecutor());
       create(w, KEY, "alice:first");
-      w.checkpointAll(); // applied; every message received comes back once more in 30 s
+      w.admin().checkpointAll(); // applied; every message received comes back once more in 30 s
       f.clock.advance(Duration.ofSeconds(1));
       delete(w, KEY);
-      w.checkpointAll();
+      w.admin().checkpointAll();
       f.clock.advance(Duration.ofMillis(29_500)); // the create's copy is due, the delete's not yet
-      w.checkpointAll();
+      w.admin().checkpointAll();
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       Database reader = open(f, c, "reader", new ManualExecutor());
       assertThat(read(reader, KEY)).as("a duplicate of the create, after the delete").isEmpty();
@@ -274,7 +274,7 @@ class DeletesStickTest {
       Writers w =
           hiddenCreateThenDelete(f, kind, (g, i) -> plain(kind).of(g, i).encryption(k1), seed);
       ResealReport report =
-          Database.reseal(
+          DatabaseAdmin.reseal(
               plain(kind).of(f).clientId("ops").encryption(rotated).build(),
               ResealOptions.defaults());
       assertThat(report.rewritten()).as("pages re-sealed").isPositive();

@@ -91,9 +91,9 @@ class EncryptionTest {
       assertThat(messages > 0).as("messages checked").isEqualTo(kind != ProtocolKind.NAIVE);
 
       f.clock.advance(Duration.ofSeconds(61));
-      writer.checkpointAll();
+      writer.admin().checkpointAll();
       f.clock.advance(Duration.ofSeconds(61));
-      writer.checkpointAll();
+      writer.admin().checkpointAll();
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       assertThat(writer.stats().corruptMessages()).isZero();
 
@@ -184,8 +184,8 @@ class EncryptionTest {
           CloudFutures.await(queues.receive(names.get(0), 1, Duration.ZERO)).get(0).payload();
       CloudFutures.await(queues.send(names.get(1), sealed));
 
-      db.checkpointAll();
-      db.checkpointAll();
+      db.admin().checkpointAll();
+      db.admin().checkpointAll();
       assertThat(db.stats().corruptMessages()).isEqualTo(1);
       assertThat(BasicProtocolTest.read(db, 4)).isEqualTo("first");
       assertThat(BasicProtocolTest.read(db, 150)).isEqualTo("other");

@@ -71,7 +71,7 @@ class GracefulCloseTest {
                   .protocol(ProtocolKind.BASIC)
                   .clientId("r")
                   .checkpointExecutor(new ManualExecutor()));
-      reader.checkpointAll();
+      reader.admin().checkpointAll();
       assertThat(read(reader, 3)).isEqualTo("x");
     }
   }

@@ -53,8 +53,8 @@ class IsolationDamageTest {
       garbage[new Random(seed).nextInt(garbage.length)] ^= 0x5a;
       CloudFutures.await(storage.put(DAMAGED_ROOT, garbage, Map.of()));
 
-      CheckpointSummary first = db.checkpointAll(); // must not stop at the damaged tree
-      CheckpointSummary second = db.checkpointAll();
+      CheckpointSummary first = db.admin().checkpointAll(); // must not stop at the damaged tree
+      CheckpointSummary second = db.admin().checkpointAll();
       assertThat(first.failures()).as("the damaged tree's checkpoint gave up").isEqualTo(1);
       assertThat(first.failureReasons())
           .as("says which tree and why")
@@ -70,7 +70,7 @@ class IsolationDamageTest {
 
       CloudFutures.await(storage.put(DAMAGED_ROOT, good, Map.of())); // the repair
       f.clock.advance(Fixture.TTL.plusSeconds(1));
-      CheckpointSummary repaired = db.checkpointAll();
+      CheckpointSummary repaired = db.admin().checkpointAll();
       assertThat(repaired.failures()).isZero();
       assertThat(repaired.recordsApplied()).as("what waited is applied").isEqualTo(RECORDS);
       Database reader = f.open(f.config().protocol(kind).clientId("r").checkpointExecutor(ex));

@@ -228,9 +228,9 @@ class IsolationHistoryTest {
       if (faults != null) {
         f.clock.advance(step);
       }
-      handles.get(0).checkpointAll();
+      handles.get(0).admin().checkpointAll();
       f.clock.advance(step);
-      handles.get(1).checkpointAll();
+      handles.get(1).admin().checkpointAll();
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       if (faults != null) {
         f.clock.advance(step);

@@ -275,7 +275,7 @@ class IsolationRecoveryTest {
       assertThat(readOnly(reader)).as("all of it, before any checkpoint").isEqualTo(KEYS);
       f.clock.advance(Duration.ofSeconds(61)); // its locks lapse too (2PL reads wait for that)
       touch(b, 30, "next");
-      b.checkpointAll();
+      b.admin().checkpointAll();
       assertThat(applied(f.open(config(f, kind, "late")), 1)).isEqualTo(KEYS - 1);
     }
   }

@@ -102,14 +102,14 @@ class LateRecordsTest {
             .isNotEmpty();
         f.clock.advance(Duration.ofMillis(1));
         update(b, KEY, "from-b");
-        b.checkpointAll();
+        b.admin().checkpointAll();
         f.clock.advance(Fixture.TTL.plusSeconds(1));
         assertThat(read(b, KEY)).as("%s: b's value applied", kind).isEqualTo("from-b");
         assertThat(read(b, OTHER_KEY)).as("%s: a's commit not yet", kind).isEqualTo("v0-3");
 
         f.clock.advance(Duration.ofSeconds(200)); // a's commit is visible again
         held.runAll(); // a propagates now
-        b.recoverAbandonedClients();
+        b.admin().recoverAbandonedClients();
         AtomicProtocolTest.quiesce(f, b);
         AtomicProtocolTest.quiesce(f, a);
         Database reader = open(f, kind, "reader", ex);

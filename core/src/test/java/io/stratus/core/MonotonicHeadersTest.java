@@ -106,7 +106,7 @@ class MonotonicHeadersTest {
             delete(db, gone);
           }
         }
-        db.checkpointAll();
+        db.admin().checkpointAll();
         if (random.nextInt(4) != 0) {
           db.close(); // graceful: its writer lease is free at once
         } // else it simply stops (a crash): its lease lapses
@@ -117,7 +117,7 @@ class MonotonicHeadersTest {
         f.clock.advance(PAST_HORIZON);
         insert(admin, 1000 + round, "a"); // retirement runs in checkpoints that apply something
         expected.put(Long.toString(1000 + round), "a");
-        admin.checkpointAll();
+        admin.admin().checkpointAll();
       }
       assertThat(storedView(f, "reader")).isEqualTo(expected);
       Page r = page(f, root);
@@ -153,7 +153,7 @@ class MonotonicHeadersTest {
         expected.put(Long.toString(i), "v" + i);
         db.close();
       }
-      CheckpointSummary s = admin.checkpointAll();
+      CheckpointSummary s = admin.admin().checkpointAll();
       Map<String, String> seen = storedView(f, "reader-1");
       int missing = handles - seen.size();
       assertThat(missing).as("records of chains that found no room (%s)", s).isPositive();
@@ -165,7 +165,7 @@ class MonotonicHeadersTest {
         f.clock.advance(PAST_HORIZON);
         insert(admin, 1000 + round, "a"); // retirement runs in checkpoints that apply something
         expected.put(Long.toString(1000 + round), "a");
-        admin.checkpointAll();
+        admin.admin().checkpointAll();
       }
       assertThat(admin.stats().recordsWaitingForRoom()).isZero();
       assertThat(admin.stats().writersWaitingForRoom()).isZero();
@@ -188,14 +188,14 @@ class MonotonicHeadersTest {
         insert(writers.get(w), 1000 + w, "first");
         expected.put(Long.toString(1000 + w), "first");
       }
-      admin.checkpointAll();
+      admin.admin().checkpointAll();
       for (int k = 0; k < 160; k++) {
         Database db = writers.get(random.nextInt(writers.size()));
         String value = "value-" + k + "-" + "x".repeat(random.nextInt(40));
         insert(db, k, value);
         expected.put(Long.toString(k), value);
       }
-      admin.checkpointAll();
+      admin.admin().checkpointAll();
       assertThat(storedView(f, "reader")).isEqualTo(expected);
       String rootUri = treeQueueRoot(f);
       Page root = page(f, rootUri);
@@ -232,29 +232,29 @@ class MonotonicHeadersTest {
           CloudFutures.await(queues.receive(queue, 10, Duration.ofSeconds(1)));
       assertThat(copy).hasSize(1);
       f.clock.advance(Duration.ofSeconds(2));
-      dead.checkpointAll();
+      dead.admin().checkpointAll();
       dead.close();
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       delete(admin, 7); // someone else deletes the key afterwards
-      admin.checkpointAll();
+      admin.admin().checkpointAll();
       f.clock.advance(Duration.ofMinutes(5)); // the dead chain is the oldest: retired first
       // Fill half the root's budget with chains of other closed writers, so retirement runs (not
       // more than the page remembers retired chains of).
       for (int i = 0; i < 4; i++) {
         Database db = open(f, "filler-" + i);
         insert(db, 100 + i, "f");
-        db.checkpointAll();
+        db.admin().checkpointAll();
         db.close();
       }
       for (int round = 0; round < 4; round++) {
         f.clock.advance(PAST_HORIZON);
         insert(admin, 200 + round, "a"); // retirement runs in checkpoints that apply something
-        admin.checkpointAll();
+        admin.admin().checkpointAll();
       }
       Page root = page(f, treeQueueRoot(f));
       assertThat(ChainState.of(root).counters().keySet()).noneMatch(k -> k.contains("dead#"));
       CloudFutures.await(queues.send(queue, copy.get(0).payload())); // the stray copy
-      admin.checkpointAll();
+      admin.admin().checkpointAll();
       Map<String, String> view = storedView(f, "reader");
       assertThat(view).doesNotContainKey("7");
       assertThat(view).hasSize(8);
@@ -269,19 +269,19 @@ class MonotonicHeadersTest {
       admin.createCollection("items");
       Database live = open(f, "live");
       insert(live, 1, "a");
-      live.checkpointAll();
+      live.admin().checkpointAll();
       for (int i = 0; i < 8; i++) {
         Database db = open(f, "filler-" + i);
         insert(db, 100 + i, "f");
-        db.checkpointAll();
+        db.admin().checkpointAll();
         db.close();
       }
       // Hours pass; the live handle runs its checkpoints (and so renews its lease) meanwhile.
       for (int step = 0; step < 24; step++) {
         f.clock.advance(Duration.ofMinutes(2));
-        live.checkpointAll();
+        live.admin().checkpointAll();
         insert(admin, 200 + step, "a");
-        admin.checkpointAll();
+        admin.admin().checkpointAll();
       }
       Page root = page(f, treeQueueRoot(f));
       assertThat(ChainState.of(root).counters().keySet())
@@ -289,7 +289,7 @@ class MonotonicHeadersTest {
           .noneMatch(k -> k.startsWith("t:filler-"));
       delete(live, 1);
       insert(live, 2, "b");
-      live.checkpointAll();
+      live.admin().checkpointAll();
       Map<String, String> view = storedView(f, "reader");
       assertThat(view).doesNotContainKey("1").containsEntry("2", "b");
     }
@@ -309,12 +309,12 @@ class MonotonicHeadersTest {
       admin.createCollection("items");
       Database live = open(f, "live");
       insert(live, 1, "a");
-      live.checkpointAll();
+      live.admin().checkpointAll();
       // Closed writers' chains fill half the root's budget, so checkpoints probe for retirement.
       for (int i = 0; i < 4; i++) {
         Database db = open(f, "filler-" + i);
         insert(db, 100 + i, "f");
-        db.checkpointAll();
+        db.admin().checkpointAll();
         db.close();
       }
       // The live handle writes nothing past the horizon, but its checkpoints renew its lease.
@@ -322,24 +322,24 @@ class MonotonicHeadersTest {
           idle.compareTo(PAST_HORIZON) < 0;
           idle = idle.plusMinutes(2)) {
         f.clock.advance(Duration.ofMinutes(2));
-        live.checkpointAll();
+        live.admin().checkpointAll();
       }
       f.cloud.restartLockService();
       // Past the restart window however long the leases made it (ten lock timeouts before).
       f.clock.advance(Duration.ofMinutes(5).plusSeconds(1));
       insert(admin, 200, "a");
-      admin.checkpointAll(); // probes the oldest chains, the live writer's first
+      admin.admin().checkpointAll(); // probes the oldest chains, the live writer's first
       Page root = page(f, treeQueueRoot(f));
       assertThat(ChainState.of(root).counters().keySet()).anyMatch(k -> k.startsWith("t:live#"));
 
       insert(live, 2, "b");
-      live.checkpointAll();
+      live.admin().checkpointAll();
       // A death time later the closed writers' chains retire in the next checkpoint of the root
       // (one that applies something); the live writer's stays.
       f.clock.advance(Duration.ofMinutes(6));
-      live.checkpointAll();
+      live.admin().checkpointAll();
       insert(admin, 201, "a");
-      admin.checkpointAll();
+      admin.admin().checkpointAll();
       root = page(f, treeQueueRoot(f));
       assertThat(ChainState.of(root).counters().keySet())
           .anyMatch(k -> k.startsWith("t:live#"))

@@ -68,10 +68,10 @@ class MonotonicWritesTest {
         assertThat(first).hasSize(1);
         f.clock.advance(Duration.ofSeconds(2));
         update(db, 3, "x2");
-        db.checkpointAll();
+        db.admin().checkpointAll();
         CloudFutures.await(queues.send(q, first.get(0).payload())); // the duplicate
         f.clock.advance(Duration.ofSeconds(31));
-        db.checkpointAll();
+        db.admin().checkpointAll();
         f.clock.advance(Fixture.TTL.plusSeconds(1));
         Database other = f.open(config(f, kind, "b", ex)); // sees storage, not a's own writes
         // Monotonic: the counter chain skips the duplicate. Basic: no counters, but the
@@ -100,13 +100,13 @@ class MonotonicWritesTest {
                     f.services().simpleQueues().receive(q, 10, Duration.ofSeconds(40))))
             .hasSize(1); // x1 hidden for 40 s
         update(db, 3, "x2");
-        db.checkpointAll();
+        db.admin().checkpointAll();
         f.clock.advance(Fixture.TTL.plusSeconds(1));
         assertThat(read(other, 3))
             .as("%s while x1 is hidden", kind)
             .isEqualTo(kind == ProtocolKind.MONOTONIC ? "v0-3" : "x2");
         f.clock.advance(Duration.ofSeconds(31)); // x1 visible again
-        db.checkpointAll();
+        db.admin().checkpointAll();
         f.clock.advance(Fixture.TTL.plusSeconds(1));
         // Basic applied x2 first; x1 arrives late with an older write stamp and is dropped.
         assertThat(read(other, 3)).as("%s at the end", kind).isEqualTo("x2");
@@ -128,7 +128,7 @@ class MonotonicWritesTest {
           update(db, 4, "y" + i);
           f.clock.advance(Duration.ofSeconds(1));
           if (i % 2 == 0) {
-            db.checkpointAll(); // partial checkpoints in between
+            db.admin().checkpointAll(); // partial checkpoints in between
           }
         }
         // One record per checkpoint, and short receives hide some: quiescence takes as many
@@ -274,13 +274,13 @@ class MonotonicWritesTest {
         }
       }
       f.clock.advance(Duration.ofSeconds(1));
-      b.checkpointAll();
+      b.admin().checkpointAll();
       String after = leafHolding(f, k);
       assertThat(after).as("the split moved the key to another page").isNotEqualTo(before);
       f.clock.advance(Fixture.TTL.plusSeconds(1)); // a's pool now routes by the split tree
       update(a, k, "x2");
       assertThat(read(a, k)).as("read-your-writes").isEqualTo("x2");
-      a.checkpointAll();
+      a.admin().checkpointAll();
       f.clock.advance(Duration.ofSeconds(41)); // x1 visible again
       BasicProtocolTest.quiesce(f, a);
       BasicProtocolTest.quiesce(f, a);
@@ -322,7 +322,7 @@ class MonotonicWritesTest {
           }
         }
         f.clock.advance(Duration.ofSeconds(1));
-        b.checkpointAll();
+        b.admin().checkpointAll();
         assertThat(leafHolding(f, 3))
             .as("%s: the root is no longer the key's leaf", kind)
             .isNotEqualTo(root);

@@ -45,12 +45,12 @@ class OperatorSummaryTest {
                   .protocol(ProtocolKind.MONOTONIC)
                   .clientId("b")
                   .checkpointExecutor(new ManualExecutor()));
-      CheckpointSummary s = b.checkpointAll();
+      CheckpointSummary s = b.admin().checkpointAll();
       assertThat(s.recordsDeferred()).isEqualTo(1);
       assertThat(s.quiescent()).isFalse();
 
       f.clock.advance(Duration.ofMinutes(11));
-      CheckpointSummary after = b.checkpointAll();
+      CheckpointSummary after = b.admin().checkpointAll();
       assertThat(after.recordsApplied()).isEqualTo(2);
       assertThat(after.quiescent()).isTrue();
     }
@@ -69,7 +69,7 @@ class OperatorSummaryTest {
       update(a, 3, "x1");
       String queue = MonotonicWritesTest.pageQueue(f);
       assertThat(f.services().locks().acquireExclusive(queue, "someone").join().granted()).isTrue();
-      CheckpointSummary s = a.checkpointAll();
+      CheckpointSummary s = a.admin().checkpointAll();
       assertThat(s.queuesBusy()).isEqualTo(1);
       assertThat(s.failures()).isZero();
       assertThat(s.quiescent()).isFalse();

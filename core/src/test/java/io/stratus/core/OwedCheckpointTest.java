@@ -87,7 +87,7 @@ class OwedCheckpointTest {
       for (int i = 0; i < 5; i++) {
         create(writer, i);
       }
-      assertThat(writer.checkpointAll().quiescent()).isTrue();
+      assertThat(writer.admin().checkpointAll().quiescent()).isTrue();
       assertThat(writer.stats().owedCheckpoints()).isZero();
     }
   }

@@ -114,10 +114,10 @@ class ProtocolSwitchTest {
           .hasMessageContaining("runs " + stored + " (recorded in its catalog)")
           .hasMessageContaining("configured for " + requested)
           .hasMessageContaining(
-              stored.switchableTo(requested) ? "Database.switchProtocol" : "copy its records");
+              stored.switchableTo(requested) ? "DatabaseAdmin.switchProtocol" : "copy its records");
       assertThat(queues(f)).as("the refused handle touched no queue").isEqualTo(before);
       Database again = f.open(config(f, stored, "creator"));
-      again.checkpointAll();
+      again.admin().checkpointAll();
       assertThat(itemsByKey(again)).isEqualTo(expected(RECORDS));
     }
   }
@@ -131,7 +131,7 @@ class ProtocolSwitchTest {
       Database monotonic = f.open(config(f, ProtocolKind.MONOTONIC, "m"));
       TwoHandlesTest.commitCreate(basic, "items", RECORDS + 1, "v" + (RECORDS + 1));
       TwoHandlesTest.commitCreate(monotonic, "items", RECORDS + 2, "v" + (RECORDS + 2));
-      basic.checkpointAll();
+      basic.admin().checkpointAll();
       Database reader = f.open(config(f, ProtocolKind.BASIC, "reader"));
       assertThat(itemsByKey(reader)).isEqualTo(expected(RECORDS + 2));
     }
@@ -147,11 +147,11 @@ class ProtocolSwitchTest {
   void aSwitchKeepsEveryRecord(ProtocolKind from, ProtocolKind to, @Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       create(f, from);
-      Database.switchProtocol(config(f, from, "operator").build(), to);
+      DatabaseAdmin.switchProtocol(config(f, from, "operator").build(), to);
       Database db = f.open(config(f, to, "after"));
       assertThat(itemsByKey(db)).isEqualTo(expected(RECORDS));
       TwoHandlesTest.commitCreate(db, "items", RECORDS + 1, "v" + (RECORDS + 1));
-      db.checkpointAll();
+      db.admin().checkpointAll();
       assertThat(itemsByKey(f.open(config(f, to, "reader")))).isEqualTo(expected(RECORDS + 1));
       if (!from.sharesDatabasesWith(to)) {
         assertThatThrownBy(() -> f.open(config(f, from, "late")))
@@ -169,13 +169,13 @@ class ProtocolSwitchTest {
       create(f, ProtocolKind.MONOTONIC);
       assertThatThrownBy(
               () ->
-                  Database.switchProtocol(
+                  DatabaseAdmin.switchProtocol(
                       config(f, ProtocolKind.MONOTONIC, "operator").build(),
                       ProtocolKind.SNAPSHOT_ISOLATION))
           .isInstanceOf(InvalidConfigurationException.class)
           .hasMessageContaining("cannot move from MONOTONIC to SNAPSHOT_ISOLATION");
       Database db = f.open(config(f, ProtocolKind.MONOTONIC, "after"));
-      db.checkpointAll();
+      db.admin().checkpointAll();
       assertThat(itemsByKey(db)).isEqualTo(expected(RECORDS));
     }
   }
@@ -195,12 +195,12 @@ class ProtocolSwitchTest {
       dieIn(f, "winner", "atomic.after-commit-record", 7, seed);
       dieIn(f, "loser", "atomic.after-log", 11, seed);
       DatabaseConfig atomic = config(f, ProtocolKind.ATOMIC, "operator").build();
-      assertThatThrownBy(() -> Database.switchProtocol(atomic, ProtocolKind.MONOTONIC))
+      assertThatThrownBy(() -> DatabaseAdmin.switchProtocol(atomic, ProtocolKind.MONOTONIC))
           .isInstanceOf(InvalidRequestException.class)
           .hasMessageContaining("nothing was switched");
       f.open(config(f, ProtocolKind.ATOMIC, "still")).close(); // still an atomic database
       f.clock.advance(Duration.ofSeconds(61)); // past the atomic timeout
-      Database.switchProtocol(atomic, ProtocolKind.MONOTONIC);
+      DatabaseAdmin.switchProtocol(atomic, ProtocolKind.MONOTONIC);
       Database db = f.open(config(f, ProtocolKind.MONOTONIC, "after"));
       Map<String, String> all = expected(RECORDS);
       for (int k = 7; k < 7 + WIDE; k++) {
@@ -242,9 +242,9 @@ class ProtocolSwitchTest {
     try (Fixture f = new Fixture(seed)) {
       create(f, ProtocolKind.MONOTONIC);
       Database old = f.open(config(f, ProtocolKind.MONOTONIC, "old"));
-      old.checkpointAll();
+      old.admin().checkpointAll();
       assertThat(TwoHandlesTest.read(old, "items", 1)).isEqualTo("v1");
-      Database.switchProtocol(
+      DatabaseAdmin.switchProtocol(
           config(f, ProtocolKind.MONOTONIC, "operator").build(), ProtocolKind.ATOMIC);
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       assertThatThrownBy(old::begin)
@@ -293,7 +293,7 @@ class ProtocolSwitchTest {
             .as("conditional puts: %s", conditional)
             .isInstanceOf(InvalidConfigurationException.class)
             .hasMessageContaining("runs MONOTONIC");
-        legacy.checkpointAll();
+        legacy.admin().checkpointAll();
         assertThat(itemsByKey(legacy)).isEqualTo(expected(RECORDS));
       }
     }

@@ -88,13 +88,13 @@ class ReadYourWritesTest {
         }
         assertThat(db.stats().pendingOwnWrites()).as("%s", kind).isEqualTo(300);
         ex.runAll(); // propagation (atomic), checkpoints, prunes
-        db.checkpointAll(); // everything applied; the prune notes it
+        db.admin().checkpointAll(); // everything applied; the prune notes it
         assertThat(db.stats().pendingOwnWrites())
             .as("%s: kept for a TTL after", kind)
             .isEqualTo(300);
         f.clock.advance(Fixture.TTL.plusSeconds(1));
         update(db, 3, "late"); // still queued when the next prune runs
-        db.checkpointAll();
+        db.admin().checkpointAll();
         assertThat(db.stats().pendingOwnWrites()).as("%s", kind).isLessThanOrEqualTo(1);
         assertThat(read(db, 3)).as("%s", kind).isEqualTo("late");
         assertThat(read(db, 1_299)).as("%s", kind).isEqualTo("n299");
@@ -103,8 +103,8 @@ class ReadYourWritesTest {
   }
 
   /**
-   * A {@link Database#checkpointAll} that applies the handle's records forgets them at once when
-   * no transaction is open: the pool's copies of their pages, which its checkpoints installed,
+   * A {@link DatabaseAdmin#checkpointAll} that applies the handle's records forgets them at once
+   * when no transaction is open: the pool's copies of their pages, which its checkpoints installed,
    * show them, so {@link DatabaseStats#pendingOwnWrites()} counts only what is still unapplied. A
    * transaction open across it may hold older copies, so it holds the records back.
    */
@@ -123,12 +123,12 @@ class ReadYourWritesTest {
           }
         }
         assertThat(db.stats().pendingOwnWrites()).as("%s", kind).isEqualTo(50);
-        db.checkpointAll();
+        db.admin().checkpointAll();
         assertThat(db.stats().pendingOwnWrites()).as("%s: all applied", kind).isZero();
         update(db, 3, "mine");
         try (Transaction before = db.begin()) {
           assertThat(before.read("items", Key.of(3L)).map(Fixture::string)).contains("mine");
-          db.checkpointAll();
+          db.admin().checkpointAll();
           assertThat(db.stats().pendingOwnWrites())
               .as("%s: a transaction from before may hold an older copy", kind)
               .isEqualTo(1);
@@ -168,7 +168,7 @@ class ReadYourWritesTest {
         (f, db) -> {
           for (int i = 0; i < 3; i++) {
             f.clock.advance(Fixture.TTL.plusSeconds(1));
-            db.checkpointAll(); // each ends with a prune
+            db.admin().checkpointAll(); // each ends with a prune
           }
         });
   }
@@ -192,7 +192,7 @@ class ReadYourWritesTest {
               .as("%s: overlaid on the leaf from before the checkpoint", kind)
               .contains("mine");
           ex.runAll(); // propagation (atomic) and the writer's checkpoint
-          db.checkpointAll();
+          db.admin().checkpointAll();
           meanwhile.accept(f, db);
           assertThat(before.read("items", Key.of(3L)).map(Fixture::string))
               .as("%s: the first transaction, on its own copy of the leaf", kind)

@@ -86,8 +86,8 @@ class ResealTest {
             return null;
           });
     }
-    db.checkpointAll();
-    db.checkpointAll();
+    db.admin().checkpointAll();
+    db.admin().checkpointAll();
     return expected;
   }
 
@@ -113,7 +113,7 @@ class ResealTest {
       assertThat(keyIds(f).values()).containsOnly("k1");
 
       DatabaseConfig rotated = config(f, kind, "ops", rotated(seed)).build();
-      ResealReport dry = Database.reseal(rotated, ResealOptions.dryRunOnly());
+      ResealReport dry = DatabaseAdmin.reseal(rotated, ResealOptions.dryRunOnly());
       assertThat(dry.dryRun()).isTrue();
       assertThat(dry.foundByKeyId()).isEqualTo(Map.of("k1", objects));
       assertThat(dry.sealedByKeyId()).isEqualTo(Map.of("k1", objects));
@@ -125,7 +125,7 @@ class ResealTest {
       assertThat(keyIds(f).values()).as("a dry run writes nothing").containsOnly("k1");
 
       Database ops = f.open(config(f, kind, "ops", rotated(seed)));
-      ResealReport run = ops.reseal(ResealOptions.defaults());
+      ResealReport run = ops.admin().reseal(ResealOptions.defaults());
       assertThat(run.foundByKeyId()).isEqualTo(Map.of("k1", objects));
       assertThat(run.sealedByKeyId()).isEqualTo(Map.of("k2", objects));
       assertThat(run.rewritten()).isEqualTo(objects);
@@ -145,14 +145,16 @@ class ResealTest {
       DatabaseConfig onlyK2 = config(f, kind, "r", k2Only(seed)).build();
       Database reader = f.open(config(f, kind, "r", k2Only(seed)));
       assertEverythingReadable(reader, expected);
-      assertThat(reader.deadLetters())
+      assertThat(reader.admin().deadLetters())
           .singleElement()
           .satisfies(e -> assertThat(Fixture.string(e.payload())).isEqualTo("held"));
-      assertThat(Database.verify(onlyK2, VerifyOptions.defaults()).findings(Finding.Severity.ERROR))
+      assertThat(
+              DatabaseAdmin.verify(onlyK2, VerifyOptions.defaults())
+                  .findings(Finding.Severity.ERROR))
           .isEmpty();
       assertEverythingReadable(ops, expected);
 
-      ResealReport again = Database.reseal(onlyK2, ResealOptions.dryRunOnly());
+      ResealReport again = DatabaseAdmin.reseal(onlyK2, ResealOptions.dryRunOnly());
       assertThat(again.isComplete()).isTrue();
       assertThat(again.sealedByKeyId()).isEqualTo(Map.of("k2", objects));
     }
@@ -166,7 +168,7 @@ class ResealTest {
       for (long k = 1; k <= 5; k++) {
         TwoHandlesTest.commitCreate(writer, "items", k, "v" + k);
       }
-      writer.checkpointAll();
+      writer.admin().checkpointAll();
       Database other = f.open(config(f, ProtocolKind.MONOTONIC, "other", rotated(seed)));
       TwoHandlesTest.commitUpdate(other, "items", 3, "changed during the re-seal");
 
@@ -180,13 +182,13 @@ class ResealTest {
               if (call.operation() == Operation.STORAGE_PUT_IF_VERSION
                   && call.target().equals(ROOT)
                   && raced.compareAndSet(false, true)) {
-                assertThat(other.checkpointAll().recordsApplied()).isPositive();
+                assertThat(other.admin().checkpointAll().recordsApplied()).isPositive();
               }
               return proceed.get();
             }
           };
       ResealReport report =
-          Database.reseal(
+          DatabaseAdmin.reseal(
               config(f, ProtocolKind.MONOTONIC, "ops", rotated(seed), race).build(),
               ResealOptions.defaults());
 
@@ -213,7 +215,7 @@ class ResealTest {
       for (long k = 1; k <= 5; k++) {
         TwoHandlesTest.commitCreate(writer, "items", k, "v" + k);
       }
-      writer.checkpointAll();
+      writer.admin().checkpointAll();
       long stampBefore = pageStamps(f, k1(seed)).get(ROOT);
       DatabaseConfig ops = config(f, ProtocolKind.MONOTONIC, "ops", rotated(seed)).build();
 
@@ -228,17 +230,17 @@ class ResealTest {
               if (call.operation() == Operation.STORAGE_PUT_IF_VERSION
                   && call.target().equals(ROOT)
                   && raced.compareAndSet(false, true)) {
-                report[0] = Database.reseal(ops, ResealOptions.defaults());
+                report[0] = DatabaseAdmin.reseal(ops, ResealOptions.defaults());
               }
               return proceed.get();
             }
           };
       Database other = f.open(config(f, ProtocolKind.MONOTONIC, "other", rotated(seed), race));
       TwoHandlesTest.commitUpdate(other, "items", 3, "changed during the re-seal");
-      other.checkpointAll(); // its put of the root fails: the record stays in its queue
+      other.admin().checkpointAll(); // its put of the root fails: the record stays in its queue
       // Hidden by that checkpoint's receive until the lock times out, then applied.
       f.clock.advance(CheckpointSettings.DEFAULT_LOCK_TIMEOUT.plusSeconds(1));
-      other.checkpointAll();
+      other.admin().checkpointAll();
 
       assertThat(raced).isTrue();
       assertThat(report[0].rewritten()).isEqualTo(2);
@@ -259,15 +261,16 @@ class ResealTest {
       Map<Long, String> expected = populate(writer, 10);
       DatabaseConfig rotated = config(f, ProtocolKind.NAIVE, "ops", rotated(seed)).build();
 
-      assertThatThrownBy(() -> Database.reseal(rotated, ResealOptions.defaults()))
+      assertThatThrownBy(() -> DatabaseAdmin.reseal(rotated, ResealOptions.defaults()))
           .isInstanceOf(InvalidRequestException.class)
           .hasMessageContaining("no conditional puts")
           .hasMessageContaining("quiescent");
       assertThat(keyIds(f).values()).containsOnly("k1");
-      assertThat(Database.reseal(rotated, ResealOptions.dryRunOnly()).stale())
+      assertThat(DatabaseAdmin.reseal(rotated, ResealOptions.dryRunOnly()).stale())
           .isEqualTo(rawItems(f).size());
 
-      ResealReport run = Database.reseal(rotated, ResealOptions.builder().quiescent(true).build());
+      ResealReport run =
+          DatabaseAdmin.reseal(rotated, ResealOptions.builder().quiescent(true).build());
       assertThat(run.isComplete()).isTrue();
       assertThat(keyIds(f).values()).containsOnly("k2");
       assertEverythingReadable(f.open(config(f, ProtocolKind.NAIVE, "r", k2Only(seed))), expected);
@@ -278,10 +281,10 @@ class ResealTest {
   void aDatabaseWithoutEncryptionIsRefused(@Seed long seed) {
     try (Fixture f = new Fixture(seed)) {
       Database db = f.open();
-      assertThatThrownBy(() -> db.reseal(ResealOptions.dryRunOnly()))
+      assertThatThrownBy(() -> db.admin().reseal(ResealOptions.dryRunOnly()))
           .isInstanceOf(InvalidRequestException.class)
           .hasMessageContaining("encryption");
-      assertThatThrownBy(() -> db.reseal(null)).isInstanceOf(InvalidRequestException.class);
+      assertThatThrownBy(() -> db.admin().reseal(null)).isInstanceOf(InvalidRequestException.class);
     }
   }
 
@@ -305,7 +308,7 @@ class ResealTest {
       CloudFutures.await(f.services().storage().put(plain, letter, Map.of()));
 
       ResealReport run =
-          Database.reseal(
+          DatabaseAdmin.reseal(
               config(f, ProtocolKind.NAIVE, "ops", rotated(seed)).build(),
               ResealOptions.defaults());
 
@@ -354,7 +357,7 @@ class ResealTest {
               .build();
 
       ResealReport run =
-          Database.reseal(
+          DatabaseAdmin.reseal(
               config(f, ProtocolKind.NAIVE, "ops", after).build(), ResealOptions.defaults());
 
       assertThat(run.foundByKeyId()).isEqualTo(Map.of("db-1", shared, "items-1", itemsObjects));

@@ -363,7 +363,8 @@ class SequenceTest {
       Keyring k2 =
           Keyring.builder().key("k2", EncryptionTest.material(seed + 1)).defaultKey("k2").build();
       long before = f.open(f.config().encryption(k1)).sequence("order-ids").next();
-      ResealReport run = f.open(f.config().encryption(rotated)).reseal(ResealOptions.defaults());
+      ResealReport run =
+          f.open(f.config().encryption(rotated)).admin().reseal(ResealOptions.defaults());
       assertThat(run.isComplete()).isTrue();
       assertThat(run.rewritten()).isEqualTo(1);
       assertThat(f.open(f.config().encryption(k2)).sequence("order-ids").next())

@@ -79,11 +79,13 @@ class ServiceIndexTest {
       Database other = f.open(f.config().indexExtractor(PEOPLE, BY_GROUP, GROUP));
       assertThat(probe(other, BY_GROUP, Key.of(3L))).containsExactly(3L, 13L, 23L);
       DatabaseOverview overview =
-          Database.overview(f.config().build(), DatabaseOverview.Depth.PAGES);
+          DatabaseAdmin.overview(f.config().build(), DatabaseOverview.Depth.PAGES);
       assertThat(overview.collections().get(0).indexes())
           .containsExactly(
               new DatabaseOverview.IndexOverview(BY_GROUP, 0, IndexPlacement.INDEX_SERVICE));
-      assertThat(other.verify().isClean()).as("%s", other.verify().findings()).isTrue();
+      assertThat(other.admin().verify().isClean())
+          .as("%s", other.admin().verify().findings())
+          .isTrue();
     }
   }
 
@@ -167,7 +169,7 @@ class ServiceIndexTest {
       expected.addAll(List.of(1000L, 1003L, 1004L, 1005L, 1006L, 1007L, 1008L, 1009L));
       assertThat(all).as("moved and deleted records dropped").isEqualTo(expected);
       assertThat(probe(db, BY_GROUP, Key.of(4L))).contains(1001L);
-      VerificationReport report = db.verify();
+      VerificationReport report = db.admin().verify();
       assertThat(report.findings(Finding.Severity.ERROR)).isEmpty();
       assertThat(report.count(Finding.Kind.STALE_INDEX_ENTRY))
           .as("the stale entries, counted")
@@ -259,7 +261,7 @@ class ServiceIndexTest {
             .isInstanceOf(CommitFailedException.class)
             .matches(e -> ((CommitFailedException) e).isRetryable());
         f.clock.advance(Fixture.TTL.plusSeconds(1));
-        setup.checkpointAll();
+        setup.admin().checkpointAll();
         Optional<byte[]> gone = db.read(tx2 -> tx2.read(PEOPLE, Key.of(500L)));
         assertThat(gone).isEmpty();
         assertThat(probe(db, BY_GROUP, Key.of(3L)))

@@ -197,7 +197,7 @@ class SnapshotIsolationTest {
           assertThat(now)
               .containsEntry("3", "r" + round + "-3" + "-".repeat(40))
               .containsKey(Long.toString(1000 + round * 100 + 27));
-          writer.checkpointAll();
+          writer.admin().checkpointAll();
         }
         Map<String, String> seen = new java.util.HashMap<>();
         try (RecordCursor c = old.scan("items")) {
@@ -213,7 +213,7 @@ class SnapshotIsolationTest {
           .hasSize(30 - 5 + 30)
           .containsEntry("0", "r2-0" + "-".repeat(40))
           .doesNotContainKey("1");
-      reader.checkpointAll();
+      reader.admin().checkpointAll();
       assertThat(Fixture.itemsByKey(writer)).isEqualTo(after);
     }
   }
@@ -269,7 +269,7 @@ class SnapshotIsolationTest {
               transfers.incrementAndGet();
             }
           });
-      a.checkpointAll();
+      a.admin().checkpointAll();
       int total = Fixture.itemsByKey(b).values().stream().mapToInt(Integer::parseInt).sum();
       assertThat(total).as("seed " + seed).isEqualTo(1000);
       assertThat(transfers.get()).isEqualTo(4 * 45);
@@ -352,7 +352,7 @@ class SnapshotIsolationTest {
       t2.update("items", Key.of(3), Fixture.bytes(read(t2, 3) + "+b"));
       t1.commit();
       assertThatThrownBy(t2::commit).isInstanceOf(TransactionConflictException.class);
-      b.checkpointAll();
+      b.admin().checkpointAll();
       assertThat(Fixture.itemsByKey(b)).containsEntry("3", "before+a");
     }
   }
@@ -417,16 +417,16 @@ class SnapshotIsolationTest {
           CloudFutures.await(f.services().advancedQueues().receiveAfterId(queue, 1000, 0)).size();
       assertThat(archived).isEqualTo(20);
       ex.runAll(); // the background clean-up of the commits' ATOMIC messages
-      a.checkpointAll();
+      a.admin().checkpointAll();
       f.clock.advance(Duration.ofMinutes(3)); // past lease + transaction timeout and the TTL
-      a.checkpointAll(); // a new mark, then the collection
+      a.admin().checkpointAll(); // a new mark, then the collection
       a.run(
           tx -> {
             tx.update("items", Key.of(0), Fixture.bytes("y0"));
             return null;
           });
       f.clock.advance(Duration.ofSeconds(20));
-      a.checkpointAll();
+      a.admin().checkpointAll();
       int left =
           CloudFutures.await(f.services().advancedQueues().receiveAfterId(queue, 1000, 0)).size();
       assertThat(left).as("collected: only the newest commit's record is left").isEqualTo(1);
@@ -461,9 +461,9 @@ class SnapshotIsolationTest {
       CloudFutures.await(f.services().locks().acquireExclusive(lock, "elsewhere"));
       ex.runAll(); // the ATOMIC clean-up; the commit's checkpoint finds its lock taken
       f.clock.advance(Duration.ofSeconds(140)); // older than lease + transaction timeout
-      a.checkpointAll(); // applies the update: a new root
+      a.admin().checkpointAll(); // applies the update: a new root
       f.clock.advance(Duration.ofSeconds(12));
-      a.checkpointAll(); // nothing to apply; then its collection
+      a.admin().checkpointAll(); // nothing to apply; then its collection
       Database stale =
           f.open(
               f.config(new StaleItem(root, before))
@@ -473,7 +473,7 @@ class SnapshotIsolationTest {
       String seen = stale.read(tx -> read(tx, 1));
       assertThat(seen).as("read through the old root").isEqualTo("x");
       f.clock.advance(Duration.ofMinutes(3));
-      a.checkpointAll();
+      a.admin().checkpointAll();
       String queue = Fixture.DB + "/si/log/" + root;
       assertThat(CloudFutures.await(f.services().advancedQueues().receiveAfterId(queue, 10, 0)))
           .as("collected once no served copy can need it")
@@ -511,9 +511,10 @@ class SnapshotIsolationTest {
             return null;
           });
       ex.runAll(); // the commits' clean-up and background checkpoints
-      a.checkpointAll(); // insert and delete of one key: the leaf's entries stay as they were
+      a.admin()
+          .checkpointAll(); // insert and delete of one key: the leaf's entries stay as they were
       f.clock.advance(Duration.ofMinutes(3)); // past lease + transaction timeout and the TTL
-      a.checkpointAll(); // a new mark, then the collection
+      a.admin().checkpointAll(); // a new mark, then the collection
       String queue = Fixture.DB + "/si/log/" + Fixture.DB + "/c/items/root";
       assertThat(CloudFutures.await(f.services().advancedQueues().receiveAfterId(queue, 10, 0)))
           .as("collected")

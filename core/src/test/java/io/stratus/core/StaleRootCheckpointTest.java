@@ -77,7 +77,7 @@ class StaleRootCheckpointTest {
         }
         key++;
         f.clock.advance(Duration.ofSeconds(1));
-        writer.checkpointAll();
+        writer.admin().checkpointAll();
       }
       assertThat(key).as("records before the root split").isGreaterThan(2);
       // The writer knows the split: its update goes to the queue of the leaf that holds key 0 now.
@@ -93,12 +93,12 @@ class StaleRootCheckpointTest {
                   .checkpointExecutor(t -> {}));
       lagging.stale.set(beforeSplit);
       f.clock.advance(Duration.ofSeconds(1));
-      checkpointer.checkpointAll();
+      checkpointer.admin().checkpointAll();
       lagging.stale.set(null);
 
       for (int pass = 0; pass < 3; pass++) {
         f.clock.advance(Duration.ofSeconds(31));
-        checkpointer.checkpointAll();
+        checkpointer.admin().checkpointAll();
       }
       f.clock.advance(Fixture.TTL.plusSeconds(1));
       Database reader =

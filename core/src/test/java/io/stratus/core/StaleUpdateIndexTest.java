@@ -37,7 +37,7 @@ class StaleUpdateIndexTest {
         setup.createCollection(ITEMS);
         setup.createIndex(ITEMS, BY_OWNER, OWNER);
         write(setup, "alice:0", true);
-        setup.checkpointAll();
+        setup.admin().checkpointAll();
         f.clock.advance(Duration.ofMillis(1));
 
         // a moves the record to bob; its records wait in the queues, out of b's sight
@@ -77,7 +77,7 @@ class StaleUpdateIndexTest {
         assertThat(owned(reader, "alice"))
             .as("%s (seed %d): the record under the search key of its value", kind, seed)
             .containsExactly(KEY);
-        assertThat(reader.verify().findings(Finding.Severity.ERROR))
+        assertThat(reader.admin().verify().findings(Finding.Severity.ERROR))
             .as("%s: what the verifier finds", kind)
             .noneMatch(x -> x.kind() == Finding.Kind.RECORD_MISSING_FROM_INDEX);
       }

@@ -332,7 +332,7 @@ class TwoPhaseLockingTest {
           tx.commit();
         }
       }
-      a.checkpointAll();
+      a.admin().checkpointAll();
       f.clock.advance(Duration.ofMinutes(5));
       assertThat(Fixture.itemsByKey(b)).containsEntry("4", "b2").containsEntry("5", "again-b2");
     }

@@ -64,7 +64,7 @@ class VerifierTest {
     try (Fixture f = new Fixture(seed)) {
       Database db = build(f, seed);
 
-      VerificationReport report = db.verify();
+      VerificationReport report = db.admin().verify();
 
       assertThat(report.findings()).isEmpty();
       assertThat(report.isClean()).isTrue();
@@ -85,7 +85,7 @@ class VerifierTest {
       garbage[garbage.length / 2] ^= 0x5a;
       CloudFutures.await(f.services().storage().put(leaf.uri(), garbage, Map.of()));
 
-      VerificationReport report = db.verify();
+      VerificationReport report = db.admin().verify();
 
       assertThat(report.findings(Severity.ERROR))
           .extracting(Finding::kind, Finding::uri)
@@ -109,7 +109,7 @@ class VerifierTest {
       Page skipped = leaves.get(2);
       write(f, first.toBuilder().rightSibling(leaves.get(3).uri()).build());
 
-      VerificationReport report = db.verify();
+      VerificationReport report = db.admin().verify();
 
       assertThat(report.count(Kind.SIBLING_MISMATCH)).isEqualTo(1);
       assertThat(report.findings())
@@ -130,7 +130,7 @@ class VerifierTest {
       byte[] beyond = leaf.highKey().orElseThrow();
       write(f, leaf.withPut(beyond, bytes("misplaced")));
 
-      VerificationReport report = db.verify();
+      VerificationReport report = db.admin().verify();
 
       assertThat(report.findings())
           .anySatisfy(
@@ -163,7 +163,7 @@ class VerifierTest {
       byte[] dropped = indexLeaf.key(first);
       write(f, indexLeaf.withRemoved(dropped));
 
-      VerificationReport report = db.verify();
+      VerificationReport report = db.admin().verify();
 
       byte[] goneKey = gone;
       assertThat(report.findings(Severity.ERROR))
@@ -181,7 +181,7 @@ class VerifierTest {
               });
 
       // Without the extractor, entries without records are still found; missing ones are not.
-      VerificationReport bare = Database.verify(f.config().build(), VerifyOptions.defaults());
+      VerificationReport bare = DatabaseAdmin.verify(f.config().build(), VerifyOptions.defaults());
       assertThat(bare.count(Kind.INDEX_ENTRY_WITHOUT_RECORD)).isEqualTo(1);
       assertThat(bare.count(Kind.RECORD_MISSING_FROM_INDEX)).isZero();
       assertThat(bare.count(Kind.INDEX_NOT_CHECKED)).isEqualTo(1);
@@ -197,7 +197,7 @@ class VerifierTest {
       String ghost = LAYOUT.collectionRoot("ghost");
       write(f, Page.builder(ghost, PageKind.LEAF).build());
 
-      VerificationReport report = db.verify();
+      VerificationReport report = db.admin().verify();
 
       assertThat(report.findings())
           .extracting(Finding::kind, Finding::uri, Finding::severity)
@@ -214,7 +214,8 @@ class VerifierTest {
       CloudFutures.await(
           f.services().storage().put(LAYOUT.catalog(), bytes("not a page"), Map.of()));
 
-      VerificationReport report = Database.verify(f.config().build(), VerifyOptions.defaults());
+      VerificationReport report =
+          DatabaseAdmin.verify(f.config().build(), VerifyOptions.defaults());
 
       assertThat(report.count(Kind.CATALOG_CORRUPT)).isEqualTo(1);
       assertThat(report.treesChecked()).isEqualTo(3);
@@ -236,14 +237,14 @@ class VerifierTest {
       BasicProtocolTest.update(db, 3, "x1");
       VerifyOptions peek = VerifyOptions.builder().peekPerQueue(5).build();
 
-      VerificationReport fresh = db.verify(peek);
+      VerificationReport fresh = db.admin().verify(peek);
       assertThat(fresh.isClean()).as(fresh.findings().toString()).isTrue();
       QueueBacklog queue =
           fresh.queues().stream().filter(q -> q.messages() > 0).findFirst().orElseThrow();
       assertThat(queue.peeked()).hasSize(1);
 
       f.clock.advance(Duration.ofMinutes(6)); // more than 10 intervals of 30 s
-      VerificationReport late = db.verify();
+      VerificationReport late = db.admin().verify();
       assertThat(late.findings())
           .singleElement()
           .satisfies(
@@ -254,13 +255,13 @@ class VerifierTest {
               });
 
       f.clock.advance(Duration.ofDays(2)); // beyond half the 4-day retention
-      VerificationReport old = db.verify();
+      VerificationReport old = db.admin().verify();
       assertThat(old.count(Kind.QUEUE_NEAR_RETENTION)).isEqualTo(1);
 
       // Verifying took nothing from the queue: a checkpoint still applies the update.
-      assertThat(db.checkpointAll().recordsApplied()).isEqualTo(1);
+      assertThat(db.admin().checkpointAll().recordsApplied()).isEqualTo(1);
       assertThat(BasicProtocolTest.read(db, 3)).isEqualTo("x1");
-      assertThat(db.verify().isClean()).isTrue();
+      assertThat(db.admin().verify().isClean()).isTrue();
     }
   }
 
@@ -282,7 +283,7 @@ class VerifierTest {
       BasicProtocolTest.load(db, 10);
       BasicProtocolTest.update(db, 3, "x1");
 
-      VerificationReport fresh = db.verify();
+      VerificationReport fresh = db.admin().verify();
       assertThat(fresh.isClean()).as(fresh.findings().toString()).isTrue();
       QueueBacklog archive =
           fresh.queues().stream()
@@ -293,7 +294,7 @@ class VerifierTest {
       assertThat(fresh.queues()).extracting(QueueBacklog::uri).contains(LAYOUT.advancedAtomicLog());
 
       f.clock.advance(Duration.ofHours(1));
-      VerificationReport late = db.verify();
+      VerificationReport late = db.admin().verify();
       assertThat(late.findings())
           .anySatisfy(
               x -> {
@@ -308,7 +309,7 @@ class VerifierTest {
           .send(LAYOUT.advancedAtomicCommits(), bytes("a stopped client's commit"), 7)
           .join();
       f.clock.advance(Duration.ofHours(1));
-      assertThat(db.verify().findings())
+      assertThat(db.admin().verify().findings())
           .anySatisfy(
               x -> {
                 assertThat(x.kind()).isEqualTo(Kind.QUEUE_BACKLOG);
@@ -319,7 +320,7 @@ class VerifierTest {
       // Verifying takes nothing from the archive; the update is still there to read.
       int before =
           f.services().advancedQueues().receiveAfterId(archive.uri(), 1_000, 0).join().size();
-      db.verify();
+      db.admin().verify();
       assertThat(f.services().advancedQueues().receiveAfterId(archive.uri(), 1_000, 0).join())
           .hasSize(before);
       assertThat(BasicProtocolTest.read(db, 3)).isEqualTo("x1");
@@ -340,7 +341,8 @@ class VerifierTest {
       BasicProtocolTest.load(db, 10);
       BasicProtocolTest.update(db, 3, "x1");
 
-      VerificationReport report = db.verify(VerifyOptions.builder().peekPerQueue(5).build());
+      VerificationReport report =
+          db.admin().verify(VerifyOptions.builder().peekPerQueue(5).build());
 
       assertThat(report.count(Kind.QUEUE_NOT_INSPECTABLE)).isZero();
       assertThat(report.isClean()).as(report.findings().toString()).isTrue();
@@ -365,7 +367,7 @@ class VerifierTest {
                   DeadLetters.encode(queue, "m-1", "bad checksum", 0, new byte[] {1, 2}),
                   java.util.Map.of()));
 
-      VerificationReport report = db.verify();
+      VerificationReport report = db.admin().verify();
 
       assertThat(report.findings())
           .singleElement()
@@ -387,7 +389,8 @@ class VerifierTest {
         CloudFutures.await(f.services().storage().put(leaf.uri(), bytes("x"), Map.of()));
       }
 
-      VerificationReport report = db.verify(VerifyOptions.builder().maxFindingsPerKind(1).build());
+      VerificationReport report =
+          db.admin().verify(VerifyOptions.builder().maxFindingsPerKind(1).build());
 
       assertThat(report.count(Kind.CORRUPT_PAGE)).isEqualTo(3);
       assertThat(report.findings()).filteredOn(x -> x.kind() == Kind.CORRUPT_PAGE).hasSize(1);

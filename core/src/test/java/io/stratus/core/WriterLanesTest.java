@@ -157,7 +157,7 @@ class WriterLanesTest {
         hold.release("slow");
         d.get(10, TimeUnit.SECONDS);
         ex.runAll();
-        db.checkpointAll();
+        db.admin().checkpointAll();
         f.clock.advance(Fixture.TTL.plusSeconds(1));
         assertThat(read(other, 3)).as("%s: C waits for A", kind).isEqualTo("v0-3");
         f.clock.advance(Duration.ofSeconds(41)); // A visible again
@@ -216,7 +216,7 @@ class WriterLanesTest {
         CompletableFuture<Void> all =
             CompletableFuture.allOf(workers.toArray(new CompletableFuture<?>[0]));
         while (!all.isDone()) {
-          db.checkpointAll(); // checkpoints interleave with the commits
+          db.admin().checkpointAll(); // checkpoints interleave with the commits
         }
         all.get(10, TimeUnit.SECONDS);
         ex.runAll();

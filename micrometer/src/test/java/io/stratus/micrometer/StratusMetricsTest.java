@@ -103,7 +103,7 @@ class StratusMetricsTest {
         .build()
         .bindTo(registry);
     work(5);
-    db.checkpointAll();
+    db.admin().checkpointAll();
     MeterSnapshot snap = meter.snapshot();
     assertThat(counter(StratusMetrics.CLOUD_REQUESTS, "operation", "storage_get"))
         .isEqualTo(snap.stats(Operation.STORAGE_GET).calls());

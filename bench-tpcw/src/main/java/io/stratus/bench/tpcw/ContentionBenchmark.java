@@ -148,9 +148,9 @@ final class ContentionBenchmark {
         pool.awaitTermination(1, TimeUnit.MINUTES);
         double seconds = (System.nanoTime() - start) / 1e9;
         for (Database db : dbs) {
-          db.checkpointAll();
+          db.admin().checkpointAll();
         }
-        first.checkpointAll();
+        first.admin().checkpointAll();
         // A fresh handle (empty cache) reads what storage holds after every checkpoint.
         Database fresh =
             Database.open(

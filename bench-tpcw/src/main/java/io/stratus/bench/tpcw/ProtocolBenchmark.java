@@ -17,6 +17,7 @@ import io.stratus.cloudapi.decorate.PriceTables;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.time.SystemScheduler;
 import io.stratus.core.Database;
+import io.stratus.core.DatabaseAdmin;
 import io.stratus.core.DatabaseConfig;
 import io.stratus.core.Key;
 import io.stratus.core.Record;
@@ -46,7 +47,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * prices, paid by the hour ({@link HourlyPrices}) for the time the transactions took.
  *
  * <p>Background work (checkpoints, the clean-up of committed ATOMIC messages) is held back while
- * commits are timed, and then run by {@link Database#checkpointAll()}, so that commits and
+ * commits are timed, and then run by {@link DatabaseAdmin#checkpointAll()}, so that commits and
  * checkpoints are priced separately. During the warm-up it runs after every commit: held back
  * for longer than the atomic timeout, committed ATOMIC messages would look abandoned to the
  * recovery check of the advanced protocols, and the timed commits would pay for recovering them.
@@ -159,7 +160,7 @@ final class ProtocolBenchmark {
         boolean usesEnsemble = coordination > 0;
         if (protocol != ProtocolKind.NAIVE) {
           MeterSnapshot beforeCkpt = meter.snapshot();
-          CheckpointSummary summary = db.checkpointAll();
+          CheckpointSummary summary = db.admin().checkpointAll();
           MeterSnapshot ckpt = meter.snapshot().minus(beforeCkpt);
           int checkpoints = Math.max(1, summary.checkpoints());
           ckptRequests = String.format("%.1f", (double) ckpt.requests() / checkpoints);

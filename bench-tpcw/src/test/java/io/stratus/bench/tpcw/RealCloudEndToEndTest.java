@@ -120,7 +120,7 @@ class RealCloudEndToEndTest {
           tb.commit();
         }
         if (protocol != ProtocolKind.NAIVE) {
-          a.checkpointAll();
+          a.admin().checkpointAll();
         }
 
         Map<Long, String> seenByA = readAll(a);

@@ -43,7 +43,7 @@ class ReadmeExampleTest {
     // spotless:on
 
     try (Database db = Database.open(DatabaseConfig.builder(cloud, "db/shop").build())) {
-      db.checkpointAll();
+      db.admin().checkpointAll();
       List<Book> stored =
           db.read(tx -> books.scan(tx, io.stratus.core.KeyRange.all())).stream()
               .map(TypedCollection.Entry::value)

@@ -219,8 +219,8 @@ final class ContractCloud implements AutoCloseable {
     for (int pass = 1; pass <= SETTLE_PASSES; pass++) {
       clock.advance(LEASES.plus(staleWindow));
       eachPass.run();
-      checkpointer.recoverAbandonedClients();
-      last = checkpointer.checkpointAll();
+      checkpointer.admin().recoverAbandonedClients();
+      last = checkpointer.admin().checkpointAll();
       runBackground();
       if (last.quiescent() && last.recordsApplied() == 0 && last.pagesWritten() == 0) {
         left = queuedMessages();

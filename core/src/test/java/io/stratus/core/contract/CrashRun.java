@@ -138,7 +138,7 @@ final class CrashRun {
       }
       if (!aCrash.crashed()) {
         try {
-          a.checkpointAll();
+          a.admin().checkpointAll();
         } catch (RuntimeException e) {
           if (!aCrash.crashed()) {
             throw e;
@@ -149,7 +149,7 @@ final class CrashRun {
       c.clock.advance(ContractCloud.LEASES); // the dead client's leases lapse
       Database finisher = b;
       try {
-        b.recoverAbandonedClients();
+        b.admin().recoverAbandonedClients();
         c.settle(b);
       } catch (RuntimeException e) {
         if (!bCrash.crashed()) {
@@ -159,7 +159,7 @@ final class CrashRun {
       if (bCrash.crashed()) {
         finisher = c.open("c"); // the third client finishes what both left
         c.clock.advance(ContractCloud.LEASES);
-        finisher.recoverAbandonedClients();
+        finisher.admin().recoverAbandonedClients();
       }
       c.settle(finisher);
       c.settle(finisher);

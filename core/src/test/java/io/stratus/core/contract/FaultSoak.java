@@ -443,7 +443,7 @@ final class FaultSoak {
           c.runBackground();
           if (random.nextBoolean()) {
             Client cp = clients.get(random.nextInt(clients.size()));
-            ContractCloud.quietly(() -> survive(() -> cp.db.checkpointAll()));
+            ContractCloud.quietly(() -> survive(() -> cp.db.admin().checkpointAll()));
           }
           boolean restarted = round == settings.restartRound() && replaceable && restart();
           clients.forEach(cl -> cl.faultsOn(false));
@@ -532,7 +532,7 @@ final class FaultSoak {
     return () -> {
       for (Client cl : clients) {
         if (cl.db != db && !cl.crash.crashed()) {
-          ContractCloud.quietly(() -> cl.db.checkpointAll());
+          ContractCloud.quietly(() -> cl.db.admin().checkpointAll());
         }
       }
     };
@@ -661,7 +661,7 @@ final class FaultSoak {
       c.clock.advance(ContractCloud.LEASES); // the dead clients' leases lapse
       Client survivor = clients.get(0);
       survivor.switched.switchTo(true); // recovery meets the faults too (not the crashes)
-      ContractCloud.quietly(survivor.db::recoverAbandonedClients);
+      ContractCloud.quietly(survivor.db.admin()::recoverAbandonedClients);
       survivor.switched.switchTo(false);
       settle(c, survivor.db); // the new handles start on what the dead ones committed
     }
@@ -685,7 +685,7 @@ final class FaultSoak {
           new Thread(
               () -> {
                 try {
-                  worker.complete(held.checkpointAll());
+                  worker.complete(held.admin().checkpointAll());
                 } catch (Throwable e) {
                   worker.completeExceptionally(e);
                 }
@@ -739,7 +739,7 @@ final class FaultSoak {
         extra,
         ROUNDS * settings.steps() + round,
         new Random(seed * 7919L + extra * 131L + session));
-    ContractCloud.quietly(() -> other.db.checkpointAll());
+    ContractCloud.quietly(() -> other.db.admin().checkpointAll());
   }
 
   /**

@@ -153,7 +153,8 @@ final class HistoryHarness {
         }
         cloud.runBackground();
         if (random.nextBoolean()) {
-          ContractCloud.quietly(() -> clients.get(random.nextInt(clients.size())).checkpointAll());
+          ContractCloud.quietly(
+              () -> clients.get(random.nextInt(clients.size())).admin().checkpointAll());
         }
         cloud.clock.advance(ContractCloud.TTL.plusSeconds(1)); // pools refresh
       }

@@ -42,8 +42,8 @@ class LockServiceRestartTest {
       c.cloud.restartLockService();
       c.clock.advance(longestLockTimeout(kind));
       Database b = c.open("b");
-      b.recoverAbandonedClients();
-      CheckpointSummary done = b.checkpointAll();
+      b.admin().recoverAbandonedClients();
+      CheckpointSummary done = b.admin().checkpointAll();
 
       assertThat(done.failures()).as("checkpoints failed after the restart: %s", done).isZero();
       assertThat(read(b, 3)).isEqualTo("a-1");

@@ -9,6 +9,7 @@ import io.stratus.cloudapi.PreconditionFailedException;
 import io.stratus.cloudapi.StoredItem;
 import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.core.Database;
+import io.stratus.core.DatabaseAdmin;
 import io.stratus.core.Finding;
 import io.stratus.core.VerificationReport;
 import io.stratus.protocols.StorageLayout;
@@ -141,9 +142,9 @@ final class PageDamage {
 
   /**
    * The operator's repair, on a quiet database whose storage no longer serves stale copies: the
-   * verifier ({@link Database#verify()}) of {@code reader} names the corrupt pages, each gets its
-   * backup written back, and the verifier runs again (it does not look behind a corrupt page, so
-   * one below another shows only once the upper one is repaired), until it finds none. Judged:
+   * verifier ({@link DatabaseAdmin#verify()}) of {@code reader} names the corrupt pages, each gets
+   * its backup written back, and the verifier runs again (it does not look behind a corrupt page,
+   * so one below another shows only once the upper one is repaired), until it finds none. Judged:
    * the verifier reports only pages the soak damaged (any other corrupt page is the library's),
    * every page still damaged is reported, and the repair ends with none.
    */
@@ -151,7 +152,7 @@ final class PageDamage {
     repaired = true;
     Map<String, Integer> kinds = new TreeMap<>();
     List<String> descriptions = new ArrayList<>();
-    Set<String> reported = corrupt(reader.verify());
+    Set<String> reported = corrupt(reader.admin().verify());
     for (int pass = 0; pass <= MAX_PAGES && !reported.isEmpty(); pass++) {
       for (String uri : reported) {
         byte[] backup = backups.get(uri);
@@ -163,13 +164,13 @@ final class PageDamage {
         CloudFutures.await(storage.putIfVersionMatches(uri, backup, now.metadata(), now.version()));
       }
       cloud.clock.advance(cloud.staleWindow.plusSeconds(1)); // no stale copy of the garbage
-      reported = corrupt(reader.verify());
+      reported = corrupt(reader.admin().verify());
     }
     if (!reported.isEmpty()) {
       note(kinds, descriptions, "corrupt-after-repair", reported.toString());
     }
     Set<String> unreachable = new TreeSet<>();
-    for (Finding f : reader.verify().findings()) {
+    for (Finding f : reader.admin().verify().findings()) {
       if (f.kind() == Finding.Kind.UNREACHABLE_PAGE) {
         unreachable.add(f.uri());
       }
@@ -234,8 +235,8 @@ final class PageDamage {
       c.clock.advance(ContractCloud.LEASES.plus(c.staleWindow));
       others.run();
       try {
-        db.recoverAbandonedClients();
-        last = db.checkpointAll();
+        db.admin().recoverAbandonedClients();
+        last = db.admin().checkpointAll();
       } catch (StratusException e) {
         if (!e.isRetryable()) {
           throw e;

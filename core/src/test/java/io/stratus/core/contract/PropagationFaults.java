@@ -97,7 +97,7 @@ final class PropagationFaults {
     int injected = faults.injected();
     faults.switchTo(false);
     c.runBackground();
-    w.checkpointAll();
+    w.admin().checkpointAll();
     w.close();
     return new Outcome(acknowledged, unknown, injected);
   }

@@ -177,7 +177,7 @@ public abstract class ProtocolContract {
         hot.add(h);
         assertOwnRead("hot key", w.get(0), 1, h);
         if (r.nextInt(3) == 0) {
-          w.get(r.nextInt(3)).checkpointAll(); // receives may come back short or empty
+          w.get(r.nextInt(3)).admin().checkpointAll(); // receives may come back short or empty
         }
       }
       c.settle(w.get(1));
@@ -238,7 +238,7 @@ public abstract class ProtocolContract {
         assertOwnRead("key 7", w, 7, v);
         c.runBackground();
         c.clock.advance(ContractCloud.LEASES);
-        w.checkpointAll();
+        w.admin().checkpointAll();
       }
       c.settle(w);
       c.settle(w);
@@ -266,7 +266,7 @@ public abstract class ProtocolContract {
       update(w, 4, "second");
       assertOwnRead("key 4", w, 4, "second");
       c.runBackground();
-      w.checkpointAll();
+      w.admin().checkpointAll();
       c.clock.advance(ContractCloud.TTL.plusSeconds(1));
       if (hidden > 0 && promises(Guarantee.MONOTONIC_WRITES)) {
         assertThat(read(c.open("early"), 4))
@@ -302,7 +302,7 @@ public abstract class ProtocolContract {
       c.clock.advance(Duration.ofMillis(1));
       update(w.get(1), 4, "later");
       c.runBackground();
-      w.get(1).checkpointAll();
+      w.get(1).admin().checkpointAll();
       c.settle(w.get(1)); // the hidden record is visible again and applied
       c.settle(w.get(0));
       Database reader = c.open("reader");
@@ -327,7 +327,9 @@ public abstract class ProtocolContract {
       long key = 100; // not loaded: the leaf of the largest keys
       create(w.get(0), key - 1, "neighbour");
       c.runBackground();
-      w.get(0).checkpointAll(); // the tree was just checkpointed: the next create schedules none
+      w.get(0)
+          .admin()
+          .checkpointAll(); // the tree was just checkpointed: the next create schedules none
       create(w.get(0), key, "earlier");
       c.runBackground(); // atomic: propagated to the pending-update queues
       int hidden = hidePendingUpdates(c, Duration.ofSeconds(40));
@@ -337,11 +339,11 @@ public abstract class ProtocolContract {
         tx.commit();
       }
       c.runBackground();
-      w.get(1).checkpointAll();
+      w.get(1).admin().checkpointAll();
       c.clock.advance(Duration.ofMillis(1));
       delete(w.get(1), key);
       c.runBackground();
-      w.get(1).checkpointAll();
+      w.get(1).admin().checkpointAll();
       c.settle(w.get(1)); // the hidden create is visible again and applied
       c.settle(w.get(0));
       Database reader = c.open("reader");
@@ -436,7 +438,7 @@ public abstract class ProtocolContract {
         assertThat(held).as("the data-page checkpoint was held between its puts").isTrue();
       }
       if (held) {
-        h2.checkpointAll(); // the tree checkpoint runs while the page checkpoint is held
+        h2.admin().checkpointAll(); // the tree checkpoint runs while the page checkpoint is held
       }
       gate.open();
       worker.get(20, TimeUnit.SECONDS);
@@ -488,7 +490,7 @@ public abstract class ProtocolContract {
                   () -> {
                     try {
                       go.await();
-                      cp.checkpointAll();
+                      cp.admin().checkpointAll();
                       f.complete(null);
                     } catch (Throwable e) {
                       f.completeExceptionally(e);
@@ -544,7 +546,7 @@ public abstract class ProtocolContract {
         }
         c.runBackground();
         switch (r.nextInt(3)) {
-          case 0 -> w.get(r.nextInt(2)).checkpointAll(); // trees first, then the pages
+          case 0 -> w.get(r.nextInt(2)).admin().checkpointAll(); // trees first, then the pages
           case 1 -> c.clock.advance(ContractCloud.LEASES); // leave everything pending
           default -> {
             c.clock.advance(ContractCloud.LEASES);
@@ -627,7 +629,7 @@ public abstract class ProtocolContract {
     c.runBackground();
     if (r.nextBoolean()) {
       c.clock.advance(ContractCloud.LEASES);
-      db.checkpointAll();
+      db.admin().checkpointAll();
     }
   }
 
@@ -791,7 +793,7 @@ public abstract class ProtocolContract {
         assertOwnRead("key 5", w, 5, v);
         c.runBackground();
         if (r.nextBoolean()) {
-          w.checkpointAll();
+          w.admin().checkpointAll();
         }
         c.clock.advance(ContractCloud.TTL.plusSeconds(1)); // the reader refreshes, maybe stale
         String seen = readRetrying(reader, 5);
@@ -825,11 +827,13 @@ public abstract class ProtocolContract {
       create(w, 5000, "fresh");
       c.runBackground();
       Database first = promises(Guarantee.DURABLE) ? c.open("first") : w;
-      first.checkpointAll(); // the insert reaches the leaf; reads serve the old leaf for a while
+      first
+          .admin()
+          .checkpointAll(); // the insert reaches the leaf; reads serve the old leaf for a while
       delete(w, 5000);
       c.runBackground();
       Database second = promises(Guarantee.DURABLE) ? c.open("second") : w;
-      second.checkpointAll(); // may read the leaf as it was before the insert
+      second.admin().checkpointAll(); // may read the leaf as it was before the insert
       c.clock.advance(Duration.ofMinutes(3)); // storage has settled
       c.settle(w);
       Database reader = c.open("reader");

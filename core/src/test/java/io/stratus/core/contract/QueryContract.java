@@ -140,7 +140,7 @@ final class QueryContract {
           writeAround(writer, r, stays, touched);
           if (r.nextBoolean()) {
             c.runBackground();
-            writer.checkpointAll();
+            writer.admin().checkpointAll();
           }
         } while (next.isPresent());
         for (int i = 1; i < positions.size(); i++) {
@@ -221,7 +221,7 @@ final class QueryContract {
         committed = commitBoth(writer, 80, 21); // line 80 (second page) and its item 21
         if (committed) {
           c.runBackground();
-          writer.checkpointAll();
+          writer.admin().checkpointAll();
           if (!isolates(kind)) {
             // the reader's cached pages expire, so that it may meet the new commit (an isolating
             // protocol's transaction would outlive its timeout)

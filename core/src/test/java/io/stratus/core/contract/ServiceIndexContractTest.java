@@ -179,7 +179,7 @@ class ServiceIndexContractTest {
         }
       }
       assertThat(found).as("%s: every record findable through the index", what).isEqualTo(records);
-      assertThat(reader.verify().findings(Finding.Severity.ERROR)).as(what).isEmpty();
+      assertThat(reader.admin().verify().findings(Finding.Severity.ERROR)).as(what).isEmpty();
     }
   }
 

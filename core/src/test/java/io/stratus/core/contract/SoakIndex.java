@@ -154,7 +154,7 @@ final class SoakIndex {
             }
           });
     }
-    VerificationReport report = reader.verify();
+    VerificationReport report = reader.admin().verify();
     for (Finding f : report.findings(Finding.Severity.ERROR)) {
       boolean judged =
           switch (f.kind()) {

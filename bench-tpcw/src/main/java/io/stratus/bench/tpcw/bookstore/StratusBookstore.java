@@ -9,6 +9,7 @@ import io.stratus.bench.tpcw.workload.BrowserSession;
 import io.stratus.bench.tpcw.workload.Interaction;
 import io.stratus.bench.tpcw.workload.InteractionOutcome;
 import io.stratus.core.Database;
+import io.stratus.core.DatabaseAdmin;
 import io.stratus.core.KeyRange;
 import io.stratus.core.RetryPolicy;
 import io.stratus.core.TypedCollection;
@@ -60,7 +61,7 @@ public final class StratusBookstore implements Bookstore {
   /** Attempts at one interaction before its retryable commit failure propagates. */
   public static final int MAX_ATTEMPTS = 5;
 
-  /** Rounds of {@link Database#checkpointAll()} at most before an audit reads the stock. */
+  /** Rounds of {@link DatabaseAdmin#checkpointAll()} at most before an audit reads the stock. */
   static final int AUDIT_CHECKPOINT_ROUNDS = 10;
 
   private final Database db;
@@ -159,7 +160,7 @@ public final class StratusBookstore implements Bookstore {
 
   /**
    * Audits the stock of every item: applies the database's pending updates ({@link
-   * Database#checkpointAll()}, until it reports nothing left or after {@link
+   * DatabaseAdmin#checkpointAll()}, until it reports nothing left or after {@link
    * #AUDIT_CHECKPOINT_ROUNDS} rounds), reads every item in a new transaction of this bookstore's
    * handle, and compares each stock with the stock the generator loaded plus the changes of the
    * Buy Confirms committed by every bookstore that shares this one's {@link StalenessTracker}
@@ -174,7 +175,7 @@ public final class StratusBookstore implements Bookstore {
    */
   public StockAudit auditStock() {
     for (int round = 0; round < AUDIT_CHECKPOINT_ROUNDS; round++) {
-      CheckpointSummary done = db.checkpointAll();
+      CheckpointSummary done = db.admin().checkpointAll();
       if (done.quiescent() && done.recordsApplied() == 0) {
         break;
       }

@@ -38,7 +38,7 @@ record DrainPasses(
     if (kind.accepts(ProtocolOption.ISOLATION)) {
       quiescent = false;
       while (passes < Drain.MAX_PASSES && !quiescent) {
-        CheckpointSummary pass = db.checkpointAll();
+        CheckpointSummary pass = db.admin().checkpointAll();
         passes++;
         records += pass.recordsApplied();
         pages += pass.pagesWritten();

@@ -5,7 +5,7 @@ import io.stratus.cloudapi.CloudServices;
 import io.stratus.cloudapi.ItemSummary;
 import io.stratus.cloudapi.StoredItem;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
-import io.stratus.core.Database;
+import io.stratus.core.DatabaseAdmin;
 import io.stratus.core.DatabaseConfig;
 import io.stratus.protocols.ProtocolKind;
 import java.util.HashMap;
@@ -22,8 +22,8 @@ import java.util.function.BiFunction;
  * bulk load writes the same pages whatever the protocol. A run whose protocol is one of the queue
  * protocols (naive, basic, monotonic, atomic, advanced atomic) gets a copy of the pages loaded
  * for the first run of the plan with the same bookstore (items, browsers, customers, seed, page
- * size) and latency profile, switched to its own protocol ({@link Database#switchProtocol}); its
- * load figures are that load's. The isolating protocols keep protocol state in their pages and
+ * size) and latency profile, switched to its own protocol ({@link DatabaseAdmin#switchProtocol});
+ * its load figures are that load's. The isolating protocols keep protocol state in their pages and
  * load their own.
  *
  * <p>Copies are made on the undecorated services: they are no part of any run, cost nothing and
@@ -86,7 +86,7 @@ final class LoadTemplates implements AutoCloseable {
               .pageSize(s.pageSize())
               .clientId("tpcw-switch")
               .build();
-      Database.switchProtocol(loadedFor, s.protocol());
+      DatabaseAdmin.switchProtocol(loadedFor, s.protocol());
     }
     return new Copy(t.load(), t.protocol(), loadedNow);
   }

@@ -24,6 +24,7 @@ import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.time.ManualClock;
 import io.stratus.cloudapi.time.Scheduler;
 import io.stratus.core.Database;
+import io.stratus.core.DatabaseAdmin;
 import io.stratus.core.DatabaseConfig;
 import io.stratus.core.RetryPolicy;
 import io.stratus.protocols.ProtocolKind;
@@ -58,13 +59,13 @@ import java.util.function.Supplier;
  *
  * <p><b>Phases.</b> Loading is free of latency and charged to nobody. A warm-up of a few
  * transactions per client fills the clients' caches; it is then drained ({@link
- * Database#checkpointAll()} on every handle until nothing is left) and not counted. The measured
- * transactions follow, and another drain applies everything they committed. Cost is metered by
- * {@link CostAttribution}: the transactions' own calls on one side, every background call of the
- * measured phase (checkpoints, the atomic protocol's propagation and clean-up, the final drain)
- * on the other; a meter of all calls checks that the two add up ({@link Result#conserved()}),
- * and the pending-update and ATOMIC queues are counted empty at the end ({@link
- * Result#pendingMessages()}).
+ * DatabaseAdmin#checkpointAll()} on every handle until nothing is left) and not counted. The
+ * measured transactions follow, and another drain applies everything they committed. Cost is
+ * metered by {@link CostAttribution}: the transactions' own calls on one side, every background
+ * call of the measured phase (checkpoints, the atomic protocol's propagation and clean-up, the
+ * final drain) on the other; a meter of all calls checks that the two add up ({@link
+ * Result#conserved()}), and the pending-update and ATOMIC queues are counted empty at the end
+ * ({@link Result#pendingMessages()}).
  *
  * <p><b>Two modes.</b> {@link Mode#TIMED}: each client is a thread running its transactions
  * back to back through the latency profile, on {@link ScaledTime}; background work runs on a
@@ -515,7 +516,7 @@ final class SigmodRun {
         long applied = 0;
         boolean quiescent = true;
         for (Client c : clients) {
-          CheckpointSummary s = c.db().checkpointAll();
+          CheckpointSummary s = c.db().admin().checkpointAll();
           background.awaitIdle();
           checkpoints += s.checkpoints();
           applied += s.recordsApplied();

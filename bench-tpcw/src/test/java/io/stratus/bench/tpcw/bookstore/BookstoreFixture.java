@@ -79,7 +79,7 @@ final class BookstoreFixture implements AutoCloseable {
 
   /** Applies every queued update (queue-based protocols). */
   void checkpoint() {
-    db.checkpointAll();
+    db.admin().checkpointAll();
   }
 
   List<Record> all(String table) {

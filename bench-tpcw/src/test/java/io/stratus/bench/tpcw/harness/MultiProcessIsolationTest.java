@@ -85,7 +85,7 @@ class MultiProcessIsolationTest {
       assertThat(transfers).isEqualTo(CLIENTS * (TRANSACTIONS - TRANSACTIONS / 4));
       try (CloudConnection cloud = BankClient.connect(endpoint, localstack.bucket(), zk, runId);
           Database db = Database.open(BankClient.config(cloud, runId, kind, "checker").build())) {
-        db.checkpointAll();
+        db.admin().checkpointAll();
         long total = 0;
         try (Transaction tx = db.begin()) {
           for (Record r : toList(tx)) {

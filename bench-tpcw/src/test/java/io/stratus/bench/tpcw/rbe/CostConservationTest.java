@@ -67,7 +67,7 @@ class CostConservationTest {
       EmulatorReport report =
           ObservedMixTest.countMode(Mix.ORDERING, 2, 150, seed)
               .attribution(attribution)
-              .drain(() -> drained.set(db.checkpointAll()))
+              .drain(() -> drained.set(db.admin().checkpointAll()))
               .build()
               .run(new StratusBookstore(db, scale, clock, seed));
 
@@ -79,7 +79,7 @@ class CostConservationTest {
       assertThat(report.drain().requests()).isPositive();
       assertThat(report.background()).isEqualTo(usage.backgroundMeasure().plus(report.drain()));
       // Nothing is left for later: a further pass finds no record to apply.
-      assertThat(db.checkpointAll().recordsApplied()).as("left after the drain").isZero();
+      assertThat(db.admin().checkpointAll().recordsApplied()).as("left after the drain").isZero();
       // Every call of the run is in exactly one meter, and the report charges the measured
       // interactions exactly their own calls plus the whole background.
       long direct = report.directUsage().values().stream().mapToLong(MeterSnapshot::requests).sum();
