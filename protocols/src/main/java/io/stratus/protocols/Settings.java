@@ -205,7 +205,7 @@ public final class Settings {
           Setting.Type.INT,
           256,
           ProtocolOption.CHECKPOINTS,
-          between(1, Integer.MAX_VALUE),
+          new Setting.Check<>("at least 1", n -> n >= 1),
           "X, the most log records one checkpoint applies (paper: 256)");
 
   /** How checkpoints put pages. */
@@ -387,6 +387,9 @@ public final class Settings {
     Set<ProtocolKind> kinds = s.protocols();
     if (kinds.size() == ProtocolKind.values().length) {
       return "all";
+    }
+    if (kinds.size() == ProtocolKind.values().length - 1 && !kinds.contains(ProtocolKind.NAIVE)) {
+      return "all but naive";
     }
     StringJoiner j = new StringJoiner(", ");
     for (ProtocolKind k : kinds) {
