@@ -509,8 +509,9 @@ public final class DatabaseConfig {
      * The configuration.
      *
      * @throws io.stratus.InvalidConfigurationException when a setting does not apply to the
-     *     protocol ({@link Setting#appliesTo}), or settings break a rule between them (the
-     *     message names the ones set here)
+     *     protocol ({@link Setting#appliesTo}), the cloud services lack one the protocol uses
+     *     ({@link ProtocolSettings#services()}), or settings break a rule between them (the message
+     *     names the ones set here)
      */
     public DatabaseConfig build() {
       ProtocolKind protocol = get(Settings.PROTOCOL);
@@ -524,6 +525,8 @@ public final class DatabaseConfig {
         throw notApplicable(
             "checkpointExecutor", protocol, Settings.CHECKPOINT_INTERVAL.protocols());
       }
+      // Every missing service named now, not when the protocol first needs one at open.
+      protocol.checkServices(services);
       Setting.Values given = Setting.given(set);
       List<Setting.Rule> rules = new ArrayList<>(cloudRules(this, protocol));
       rules.addAll(ProtocolSettings.rules(protocol));

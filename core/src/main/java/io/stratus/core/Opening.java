@@ -38,7 +38,6 @@ final class Opening {
   }
 
   private static Database openOnce(DatabaseConfig config) {
-    config.protocolSettings().checkServices(config.services()); // every missing one, first
     BufferPool pool =
         new BufferPool(config.services().storage(), config.bufferPoolConfig(), config.clock());
     CommitProtocol protocol = null;

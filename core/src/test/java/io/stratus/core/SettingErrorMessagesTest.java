@@ -21,6 +21,19 @@ class SettingErrorMessagesTest {
   }
 
   @Test
+  void missingServicesAreRefusedWhenTheConfigurationIsBuiltNotWhenItOpens() {
+    CloudServices storageAndQueues =
+        CloudServices.builder().storage(cloud.storage()).simpleQueues(cloud.simpleQueues()).build();
+    assertThatThrownBy(
+            () ->
+                DatabaseConfig.builder(storageAndQueues, "db")
+                    .protocol(ProtocolKind.TWO_PHASE_LOCKING)
+                    .build())
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("lack the advanced queue, lock, advanced counter");
+  }
+
+  @Test
   void aShortLockTimeoutUnderAtomicNamesItsMinimumNotTheDefaultPropagationPeriod() {
     // Both rules are broken; the one about the user's own setting alone is what to fix.
     assertThatThrownBy(
