@@ -590,7 +590,7 @@ public final class Database implements AutoCloseable {
    * Open transactions fail on their next call. Does not close the cloud services. Idempotent.
    *
    * <p>Settling takes at most the close timeout ({@link DatabaseConfig.Builder#closeTimeout},
-   * default {@link DatabaseConfig#DEFAULT_CLOSE_TIMEOUT}): running background checkpoints finish,
+   * {@link io.stratus.protocols.Settings#CLOSE_TIMEOUT}): running background checkpoints finish,
    * the atomic protocols propagate their pending commits, and every pending-update queue the
    * handle sent records to is checkpointed on the calling thread, so that a handle opened next (a
    * restarted process under a new client id, a reader of what a loader wrote) sees every commit of

@@ -8,23 +8,25 @@ import io.stratus.cloudapi.crypto.Encryption;
 import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.protocols.CheckpointSettings;
 import io.stratus.protocols.CheckpointWrites;
-import io.stratus.protocols.Guarantee;
 import io.stratus.protocols.IsolationSettings;
-import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
+import io.stratus.protocols.ProtocolSettings;
+import io.stratus.protocols.Setting;
+import io.stratus.protocols.Settings;
 import io.stratus.protocols.StorageLayout;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.EnumMap;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.StringJoiner;
-import java.util.UUID;
 import java.util.concurrent.Executor;
-import java.util.regex.Pattern;
 
 /**
  * How to open a {@link Database}: which cloud services and database URI, which commit protocol,
@@ -35,72 +37,14 @@ import java.util.regex.Pattern;
  * headers of the pages it writes, so opening handles per request or per job makes their writes
  * wait ({@link DatabaseStats#recordsWaitingForRoom()}).
  *
- * <p>Immutable. The builder validates each setting as it is given ({@link
- * io.stratus.InvalidConfigurationException}), and the rules between settings when it is built: a
- * setting of a protocol option ({@link ProtocolOption}) that the chosen protocol does not have is
- * refused then, not silently ignored. A built configuration is always usable. Defaults:
- *
- * <ul>
- *   <li>protocol {@link #DEFAULT_PROTOCOL}, which loses no acknowledged write and shows a client
- *       its own; {@link ProtocolKind#BASIC}, {@link ProtocolKind#ATOMIC} and, for comparison, the
- *       papers' {@link ProtocolKind#NAIVE} baseline (which loses updates) are available too;
- *   <li>page size {@link #DEFAULT_PAGE_SIZE}, buffer-pool TTL {@link #DEFAULT_TTL}, pool size
- *       {@link #DEFAULT_POOL_BYTES};
- *   <li>checkpoint interval {@link #DEFAULT_CHECKPOINT_INTERVAL}, checkpoint lock timeout {@link
- *       CheckpointSettings#DEFAULT_LOCK_TIMEOUT}, propagation period {@link
- *       CheckpointSettings#DEFAULT_PROPAGATION_PERIOD}, at most {@link
- *       CheckpointSettings#DEFAULT_MAX_RECORDS} records per checkpoint, checkpoint writes {@link
- *       CheckpointWrites#AUTO} (conditional when storage has conditional puts), checkpoint
- *       executor: the protocol's own daemon threads, checkpoint seed 0 (the queue-based
- *       protocols: {@link ProtocolOption#CHECKPOINTS}); atomic timeout 60 s or twice the lock
- *       timeout (the atomic protocol: {@link ProtocolOption#ATOMIC_TIMEOUT}); writer lanes
- *       {@link #DEFAULT_WRITER_LANES} (monotonic and atomic: {@link
- *       ProtocolOption#WRITER_LANES});
- *   <li>client id: a random UUID per configuration; clock: the system UTC clock; crash points:
- *       none; retries: {@link RetryPolicy#defaults()};
- *   <li>encryption: off ({@link Builder#encryption} turns on client-side encryption of every
- *       page and log message with a {@link Keyring}).
- * </ul>
+ * <p>Immutable. Every setting with a value one can write down is a constant of {@link Settings},
+ * with its default, the protocols it applies to and the values it accepts (docs/using.md lists
+ * them); the builder checks each value as it is given ({@link InvalidConfigurationException}),
+ * and when it is built the rules between settings (the protocol's own in {@link
+ * ProtocolSettings}, and those that depend on the cloud services) and that every setting given
+ * applies to the chosen protocol. A built configuration is always usable.
  */
 public final class DatabaseConfig {
-  /**
-   * The monotonic protocol: commits through pending-update queues (durable, converging), with
-   * monotonic writes and reads and read-your-writes, at the cost of one queue round trip per
-   * commit.
-   */
-  public static final ProtocolKind DEFAULT_PROTOCOL = ProtocolKind.MONOTONIC;
-
-  /** 100 KiB, the papers' page size (paper 000, section 7.1). */
-  public static final int DEFAULT_PAGE_SIZE = BufferPoolConfig.DEFAULT_PAGE_SIZE;
-
-  /** 100 s, the papers' buffer-pool TTL (paper 000, section 7.1). */
-  public static final Duration DEFAULT_TTL = BufferPoolConfig.DEFAULT_TTL;
-
-  /** 45 s, the papers' checkpoint interval (paper 000, section 7.1). */
-  public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(45);
-
-  /**
-   * 20 s: the most {@link Database#close()} spends by default settling what the handle owes
-   * (running checkpoints, pending propagation, the checkpoints of every queue it sent records to),
-   * inside the 30 s Kubernetes grants by default between its stop signal and the kill.
-   */
-  public static final Duration DEFAULT_CLOSE_TIMEOUT = CheckpointSettings.DEFAULT_CLOSE_TIMEOUT;
-
-  /**
-   * The longest duration any setting accepts: 365 days. Longer ones (up to {@code
-   * Long.MAX_VALUE} seconds) overflow the millisecond and nanosecond arithmetic of timers and
-   * leases, and mean "never" in practice; a TTL or checkpoint interval that long is refused here
-   * rather than failing later.
-   */
-  public static final Duration MAX_DURATION = Duration.ofDays(365);
-
-  /**
-   * The shortest checkpoint lock timeout the atomic protocol accepts: 5 s. Its recovery passes
-   * receive with a visibility timeout that ends a second before the lock's lease and is at least
-   * a second long; with a lease of 2 s or less they would receive nothing at all.
-   */
-  public static final Duration MIN_ATOMIC_LOCK_TIMEOUT = Duration.ofSeconds(5);
-
   /**
    * The least key + value a page must hold in every tree of a database: 128 bytes. Each page
    * reserves room for two maximal keys and two page URIs, which grow with the database URI and
@@ -110,35 +54,12 @@ public final class DatabaseConfig {
    */
   public static final int MIN_RECORD_BYTES = 128;
 
-  /** 256 MiB of cached pages. */
-  public static final long DEFAULT_POOL_BYTES = BufferPoolConfig.DEFAULT_MAX_BYTES;
-
-  /**
-   * 32: how many commits of one handle the monotonic and atomic protocols send at once (more wait
-   * for a free writer lane; lanes are made as needed); each lane that writes to a page adds about
-   * 60 bytes to its header.
-   */
-  public static final int DEFAULT_WRITER_LANES = ProtocolContext.DEFAULT_WRITER_LANES;
-
-  /** The most writer lanes accepted. */
-  public static final int MAX_WRITER_LANES = 1024;
-
-  /** The longest database URI accepted, in characters. */
-  public static final int MAX_DATABASE_URI_LENGTH = 200;
-
-  private static final Pattern URI_SEGMENT = Pattern.compile("[A-Za-z0-9_.-]+");
-
   private final CloudServices services;
   private final Keyring keyring;
-  private final String databaseUri;
-  private final ProtocolKind protocol;
-  private final int writerLanes;
-  private final IsolationSettings isolation;
+  private final Map<Setting<?>, Object> values;
+  private final ProtocolSettings protocolSettings;
   private final BufferPoolConfig pool;
-  private final Duration checkpointInterval;
-  private final CheckpointSettings checkpoints;
   private final Executor checkpointExecutor;
-  private final String clientId;
   private final Clock clock;
   private final CrashPoints crashPoints;
   private final RetryPolicy retryPolicy;
@@ -147,105 +68,24 @@ public final class DatabaseConfig {
   /** A collection and one of its indexes. */
   record IndexId(String collection, String index) {}
 
-  private DatabaseConfig(Builder b) {
+  private DatabaseConfig(Builder b, Map<Setting<?>, Object> values, ProtocolSettings settings) {
     this.keyring = b.keyring;
+    this.values = Map.copyOf(values);
+    String databaseUri = get(Settings.DATABASE_URI);
     this.services =
         b.keyring == null
             ? b.services
-            : Encryption.of(new CollectionKeys(b.keyring, new StorageLayout(b.databaseUri)))
+            : Encryption.of(new CollectionKeys(b.keyring, new StorageLayout(databaseUri)))
                 .wrap(b.services);
-    this.databaseUri = b.databaseUri;
-    this.protocol = b.protocol;
-    boolean monotonicReads =
-        b.monotonicReads != null
-            ? b.monotonicReads
-            : b.protocol.guarantees(Guarantee.MONOTONIC_READS);
-    this.pool = b.pool.monotonicReads(monotonicReads).build();
-    this.checkpointInterval = b.checkpointInterval;
-    checkRecordsFit(b.databaseUri, pool.pageSize());
-    long maxObject = services.storage().limits().maxObjectSize();
-    if (pool.pageSize() > maxObject) {
-      throw new InvalidConfigurationException(
-          "the page size ("
-              + pool.pageSize()
-              + " bytes) must"
-              + " not exceed the storage's largest object ("
-              + maxObject
-              + " bytes"
-              + (keyring == null ? "" : ", less " + Encryption.OVERHEAD + " bytes of encryption")
-              + ")");
-    }
-    if (b.propagationPeriod.compareTo(b.lockTimeout) >= 0) {
-      // Name the setting the user chose; the other one may be a default they never touched.
-      throw new InvalidConfigurationException(
-          b.lockTimeoutSet
-              ? "checkpointLockTimeout("
-                  + b.lockTimeout
-                  + ") must be longer than the propagation period ("
-                  + b.propagationPeriod
-                  + (b.propagationPeriodSet ? "" : ", the default")
-                  + "): choose a longer lock timeout, or set propagationPeriod shorter as well"
-              : "propagationPeriod("
-                  + b.propagationPeriod
-                  + ") must be shorter than the checkpoint lock timeout ("
-                  + b.lockTimeout
-                  + ", the default): choose a shorter period, or set checkpointLockTimeout longer"
-                  + " as well");
-    }
-    if (b.protocol == ProtocolKind.ATOMIC && b.lockTimeout.compareTo(MIN_ATOMIC_LOCK_TIMEOUT) < 0) {
-      throw new InvalidConfigurationException(
-          "the checkpoint lock timeout ("
-              + b.lockTimeout
-              + ") must be at least "
-              + MIN_ATOMIC_LOCK_TIMEOUT
-              + " under the atomic protocol: its"
-              + " recovery receives with a visibility timeout that ends a second before the lease");
-    }
-    if (b.services.hasSimpleQueues() && b.protocol.accepts(ProtocolOption.CHECKPOINTS)) {
-      Duration maxVisibility = b.services.simpleQueues().limits().maxVisibilityTimeout();
-      if (b.lockTimeout.compareTo(maxVisibility) > 0) {
-        throw new InvalidConfigurationException(
-            "the checkpoint lock timeout ("
-                + b.lockTimeout
-                + ") must not exceed the queues' longest visibility timeout ("
-                + maxVisibility
-                + "): checkpoints hide the messages they apply for that long");
-      }
-    }
-    Duration atomic =
-        b.atomicTimeout != null
-            ? b.atomicTimeout
-            : max(CheckpointSettings.DEFAULT_ATOMIC_TIMEOUT, b.lockTimeout.multipliedBy(2));
-    if (atomic.compareTo(b.lockTimeout) <= 0) {
-      throw new InvalidConfigurationException(
-          "the atomic timeout ("
-              + atomic
-              + ") must be longer"
-              + " than the checkpoint lock timeout ("
-              + b.lockTimeout
-              + ")");
-    }
-    this.checkpoints =
-        new CheckpointSettings(
-            b.lockTimeout,
-            b.propagationPeriod,
-            b.maxRecords,
-            b.writes,
-            b.checkpointSeed,
-            atomic,
-            b.closeTimeout);
+    this.protocolSettings = settings;
+    this.pool =
+        BufferPoolConfig.builder()
+            .pageSize(get(Settings.PAGE_SIZE))
+            .ttl(get(Settings.TTL))
+            .maxBytes(get(Settings.POOL_BYTES))
+            .monotonicReads(get(Settings.MONOTONIC_READS))
+            .build();
     this.checkpointExecutor = b.checkpointExecutor;
-    this.writerLanes = b.writerLanes;
-    this.isolation = new IsolationSettings(b.transactionTimeout, b.isolationLease, b.snapshotReuse);
-    if (b.protocol.accepts(ProtocolOption.ISOLATION)) {
-      isolation
-          .violation(atomic)
-          .ifPresent(
-              v -> {
-                throw new InvalidConfigurationException(v);
-              });
-    }
-    this.clientId = b.clientId == null ? UUID.randomUUID().toString() : b.clientId;
     this.clock = b.clock;
     this.crashPoints = b.crashPoints;
     this.retryPolicy = b.retryPolicy;
@@ -253,47 +93,83 @@ public final class DatabaseConfig {
   }
 
   /**
-   * Refuses a page size at which the worst-placed tree of the database (an index with names of
-   * the longest allowed length) holds less than {@link #MIN_RECORD_BYTES} of key + value.
+   * The rules between settings that depend on the cloud services and the database URI rather
+   * than on the protocol: a page holds a record under the longest names, fits the storage's
+   * largest object, and a checkpoint's lease fits the queues' longest visibility timeout.
    */
-  private static void checkRecordsFit(String databaseUri, int pageSize) {
+  private static List<Setting.Rule> cloudRules(Builder b, ProtocolKind protocol) {
+    List<Setting.Rule> rules = new ArrayList<>();
+    String uri = b.get(Settings.DATABASE_URI);
     String longest = "n".repeat(Names.MAX_LENGTH);
-    BLinkTree worst =
-        StorageLayout.tree(new StorageLayout(databaseUri).indexRoot(longest, longest));
-    if (worst.maxEntryBytes(pageSize) >= MIN_RECORD_BYTES) {
-      return;
+    BLinkTree worst = StorageLayout.tree(new StorageLayout(uri).indexRoot(longest, longest));
+    rules.add(
+        new Setting.Rule(
+            List.of(Settings.PAGE_SIZE),
+            v -> worst.maxEntryBytes(v.get(Settings.PAGE_SIZE)) >= MIN_RECORD_BYTES,
+            v -> {
+              int pageSize = v.get(Settings.PAGE_SIZE);
+              int enough = pageSize;
+              while (worst.maxEntryBytes(enough) < MIN_RECORD_BYTES) {
+                enough += 256;
+              }
+              return "a page of "
+                  + pageSize
+                  + " bytes holds records of at most "
+                  + worst.maxEntryBytes(pageSize)
+                  + " bytes in a database at "
+                  + Names.quote(uri)
+                  + " (each page reserves room for its URI and two keys); use a page size of at"
+                  + " least "
+                  + enough
+                  + " bytes";
+            }));
+    long maxObject =
+        b.services.storage().limits().maxObjectSize()
+            - (b.keyring == null ? 0 : Encryption.OVERHEAD);
+    rules.add(
+        new Setting.Rule(
+            List.of(Settings.PAGE_SIZE),
+            v -> v.get(Settings.PAGE_SIZE) <= maxObject,
+            v ->
+                v.describe(Settings.PAGE_SIZE)
+                    + " is too large: the page size must not exceed the storage's largest object ("
+                    + maxObject
+                    + " bytes"
+                    + (b.keyring == null
+                        ? ""
+                        : " once " + Encryption.OVERHEAD + " bytes of encryption are taken off")
+                    + ")"));
+    if (b.services.hasSimpleQueues() && protocol.accepts(ProtocolOption.CHECKPOINTS)) {
+      Duration maxVisibility = b.services.simpleQueues().limits().maxVisibilityTimeout();
+      rules.add(
+          new Setting.Rule(
+              List.of(Settings.CHECKPOINT_LOCK_TIMEOUT),
+              v -> v.get(Settings.CHECKPOINT_LOCK_TIMEOUT).compareTo(maxVisibility) <= 0,
+              v ->
+                  v.describe(Settings.CHECKPOINT_LOCK_TIMEOUT)
+                      + " must not exceed the queues' longest visibility timeout ("
+                      + maxVisibility
+                      + "): checkpoints hide the messages they apply for that long"));
     }
-    int enough = pageSize;
-    while (worst.maxEntryBytes(enough) < MIN_RECORD_BYTES) {
-      enough += 256;
-    }
-    throw new InvalidConfigurationException(
-        "a page of "
-            + pageSize
-            + " bytes holds records of at"
-            + " most "
-            + worst.maxEntryBytes(pageSize)
-            + " bytes in a database at "
-            + Names.quote(databaseUri)
-            + " (each page reserves room for its URI and two keys); use a"
-            + " page size of at least "
-            + enough
-            + " bytes");
-  }
-
-  private static Duration max(Duration a, Duration b) {
-    return a.compareTo(b) >= 0 ? a : b;
+    return rules;
   }
 
   /**
    * A builder for a database at {@code databaseUri} on {@code services}.
    *
    * @param databaseUri the prefix of every item of the database, e.g. {@code "db/shop"}: segments
-   *     of letters, digits, '_', '-', '.' joined by '/', at most {@link #MAX_DATABASE_URI_LENGTH}
-   *     characters
+   *     of letters, digits, '_', '-', '.' joined by '/', at most {@link
+   *     Settings#MAX_DATABASE_URI_LENGTH} characters
    */
   public static Builder builder(CloudServices services, String databaseUri) {
     return new Builder(services, databaseUri);
+  }
+
+  /** The value of {@code setting} in this configuration: the one set, or its default. */
+  public <T> T get(Setting<T> setting) {
+    @SuppressWarnings("unchecked") // every value was put for its own setting
+    T v = (T) values.get(setting);
+    return v;
   }
 
   /**
@@ -310,51 +186,63 @@ public final class DatabaseConfig {
     return Optional.ofNullable(keyring);
   }
 
+  /** {@link Settings#DATABASE_URI}. */
   public String databaseUri() {
-    return databaseUri;
+    return get(Settings.DATABASE_URI);
   }
 
+  /** {@link Settings#PROTOCOL}. */
   public ProtocolKind protocol() {
-    return protocol;
+    return protocolSettings.kind();
   }
 
+  /** The settings of the protocol, what the database hands it. */
+  public ProtocolSettings protocolSettings() {
+    return protocolSettings;
+  }
+
+  /** {@link Settings#PAGE_SIZE}. */
   public int pageSize() {
     return pool.pageSize();
   }
 
+  /** {@link Settings#TTL}. */
   public Duration ttl() {
     return pool.ttl();
   }
 
+  /** {@link Settings#POOL_BYTES}. */
   public long poolBytes() {
     return pool.maxBytes();
   }
 
   /**
    * Whether the handle refuses page versions older than one it has seen (monotonic reads, paper
-   * 001 section 5.2); by default on for the monotonic and atomic protocols, off for the others.
+   * 001 section 5.2); by default on for the protocols that promise it ({@link
+   * Settings#MONOTONIC_READS}).
    */
   public boolean monotonicReads() {
     return pool.monotonicReads();
   }
 
+  /** {@link Settings#CHECKPOINT_INTERVAL}. */
   public Duration checkpointInterval() {
-    return checkpointInterval;
+    return get(Settings.CHECKPOINT_INTERVAL);
   }
 
-  /** How many commits of a handle the monotonic and atomic protocols send at once. */
+  /** {@link Settings#WRITER_LANES}: how many commits of a handle are sent at once. */
   public int writerLanes() {
-    return writerLanes;
+    return get(Settings.WRITER_LANES);
   }
 
-  /** The timeouts of the isolating protocols. */
+  /** The timeouts of the isolating protocols (their defaults under the others). */
   public IsolationSettings isolation() {
-    return isolation;
+    return IsolationSettings.of(Setting.given(values));
   }
 
-  /** The checkpoint parameters of the queue-based protocols. */
+  /** The checkpoint parameters of the queue-based protocols (their defaults under naive). */
   public CheckpointSettings checkpoints() {
-    return checkpoints;
+    return CheckpointSettings.of(Setting.given(values));
   }
 
   /** Where checkpoints run; null: the protocol's own daemon threads. */
@@ -362,14 +250,17 @@ public final class DatabaseConfig {
     return checkpointExecutor;
   }
 
+  /** {@link Settings#CLIENT_ID}. */
   public String clientId() {
-    return clientId;
+    return get(Settings.CLIENT_ID);
   }
 
+  /** The time source of leases, checkpoint intervals and timestamps. */
   public Clock clock() {
     return clock;
   }
 
+  /** The named steps at which tests kill the client. */
   public CrashPoints crashPoints() {
     return crashPoints;
   }
@@ -392,76 +283,41 @@ public final class DatabaseConfig {
     return extractors;
   }
 
-  /** Collects and validates settings. Not thread-safe. */
+  /**
+   * Collects and validates settings. Each method sets one constant of {@link Settings} (its
+   * documentation says what it accepts and applies to) or something only code can give. Not
+   * thread-safe.
+   */
   public static final class Builder {
     private final CloudServices services;
-    private final String databaseUri;
+    private final Map<Setting<?>, Object> set = new LinkedHashMap<>();
     private Keyring keyring;
-    private ProtocolKind protocol = DEFAULT_PROTOCOL;
-    private Boolean monotonicReads; // null: by protocol
-    private final BufferPoolConfig.Builder pool =
-        BufferPoolConfig.builder()
-            .pageSize(DEFAULT_PAGE_SIZE)
-            .ttl(DEFAULT_TTL)
-            .maxBytes(DEFAULT_POOL_BYTES);
-    private Duration checkpointInterval = DEFAULT_CHECKPOINT_INTERVAL;
-    private Duration lockTimeout = CheckpointSettings.DEFAULT_LOCK_TIMEOUT;
-    private Duration propagationPeriod = CheckpointSettings.DEFAULT_PROPAGATION_PERIOD;
-    private int maxRecords = CheckpointSettings.DEFAULT_MAX_RECORDS;
-    private int writerLanes = DEFAULT_WRITER_LANES;
-    private CheckpointWrites writes = CheckpointWrites.AUTO;
-    private long checkpointSeed;
-    private Duration atomicTimeout;
-    private Duration transactionTimeout = IsolationSettings.DEFAULT_TRANSACTION_TIMEOUT;
-    private Duration isolationLease = IsolationSettings.DEFAULT_LEASE_TIMEOUT;
-    private Duration snapshotReuse = IsolationSettings.DEFAULT_SNAPSHOT_REUSE;
     private Executor checkpointExecutor;
-    private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
-    private String clientId;
     private Clock clock = Clock.systemUTC();
     private CrashPoints crashPoints = CrashPoints.none();
     private RetryPolicy retryPolicy = RetryPolicy.defaults();
     private final Map<IndexId, IndexKeyExtractor> extractors = new LinkedHashMap<>();
-
-    /** Whether {@link #checkpointLockTimeout} was called, for the message of a refused pair. */
-    private boolean lockTimeoutSet;
-
-    /** Whether {@link #propagationPeriod} was called, for the message of a refused pair. */
-    private boolean propagationPeriodSet;
-
-    /** Protocol options set explicitly, each with the first setting that set it. */
-    private final EnumMap<ProtocolOption, String> optionsSet = new EnumMap<>(ProtocolOption.class);
 
     private Builder(CloudServices services, String databaseUri) {
       this.services = Args.notNull(services, "services");
       if (!services.hasStorage()) {
         throw new InvalidConfigurationException("the cloud services must include storage");
       }
-      this.databaseUri = validUri(databaseUri);
+      set(Settings.DATABASE_URI, Args.notNull(databaseUri, "databaseUri"));
     }
 
-    private static String validUri(String uri) {
-      Args.notNull(uri, "databaseUri");
-      if (uri.isEmpty() || uri.length() > MAX_DATABASE_URI_LENGTH) {
-        throw new InvalidConfigurationException(
-            "the database URI must have 1 to "
-                + MAX_DATABASE_URI_LENGTH
-                + " characters, got "
-                + uri.length());
-      }
-      for (String segment : uri.split("/", -1)) {
-        if (!URI_SEGMENT.matcher(segment).matches()
-            || segment.equals(".")
-            || segment.equals("..")) {
-          throw new InvalidConfigurationException(
-              "the database URI "
-                  + Names.quote(uri)
-                  + " must be"
-                  + " segments of letters, digits, '_', '-' and '.' (not \".\" or \"..\") joined by"
-                  + " single '/'");
-        }
-      }
-      return uri;
+    /**
+     * Sets {@code setting} to {@code value}.
+     *
+     * @throws InvalidConfigurationException the setting does not accept the value
+     */
+    <T> Builder set(Setting<T> setting, T value) {
+      set.put(setting, setting.check(value));
+      return this;
+    }
+
+    private <T> T get(Setting<T> setting) {
+      return Setting.given(set).get(setting);
     }
 
     /**
@@ -478,252 +334,144 @@ public final class DatabaseConfig {
       return this;
     }
 
-    /** The commit protocol; every client of one database must use the same. */
+    /** {@link Settings#PROTOCOL}: the commit protocol; every client of one database uses it. */
     public Builder protocol(ProtocolKind protocol) {
-      this.protocol = Args.notNull(protocol, "protocol");
-      return this;
+      return set(Settings.PROTOCOL, protocol);
     }
 
     /**
-     * The page size in bytes, at least {@link BufferPoolConfig#MIN_PAGE_SIZE}, and (checked at
-     * {@link #build}) enough for every tree of the database to hold a record of {@link
-     * DatabaseConfig#MIN_RECORD_BYTES}; every client of one database should use the same. Keys
-     * are limited to about a fifth of a page.
+     * {@link Settings#PAGE_SIZE}, and (checked at {@link #build}) enough for every tree of the
+     * database to hold a record of {@link DatabaseConfig#MIN_RECORD_BYTES}. Keys are limited to
+     * about a fifth of a page.
      */
     public Builder pageSize(int bytes) {
-      if (bytes < BufferPoolConfig.MIN_PAGE_SIZE) {
-        throw new InvalidConfigurationException(
-            "the page size must be at least "
-                + BufferPoolConfig.MIN_PAGE_SIZE
-                + " bytes, got "
-                + bytes);
-      }
-      pool.pageSize(bytes);
-      return this;
+      return set(Settings.PAGE_SIZE, bytes);
     }
 
-    /** How long a cached page is used before storage is asked again; zero or positive. */
+    /** {@link Settings#TTL}: how long a cached page is used before storage is asked again. */
     public Builder ttl(Duration ttl) {
-      Args.notNull(ttl, "ttl");
-      if (ttl.isNegative()) {
-        throw new InvalidConfigurationException("the TTL must not be negative, got " + ttl);
-      }
-      atMost("TTL", ttl);
-      pool.ttl(ttl);
-      return this;
+      return set(Settings.TTL, ttl);
     }
 
     /**
-     * Monotonic reads (paper 001, section 5.2): the buffer pool remembers per page the highest
-     * version stamp seen and never accepts an older copy from eventually consistent storage; it
-     * keeps serving the newer cached copy or re-reads. Default: on for the monotonic and atomic
-     * protocols (which promise it), off for naive and basic; this setting overrides that (e.g. off
-     * to show the anomaly in tests).
+     * {@link Settings#MONOTONIC_READS} (paper 001, section 5.2): the buffer pool remembers per
+     * page the highest version stamp seen and never accepts an older copy from eventually
+     * consistent storage. This overrides the protocol's default (e.g. off to show the anomaly in
+     * tests).
      */
     public Builder monotonicReads(boolean on) {
-      this.monotonicReads = on;
-      return this;
+      return set(Settings.MONOTONIC_READS, on);
     }
 
-    /** The checkpoint interval of the queue-based protocols; positive. */
+    /** {@link Settings#CHECKPOINT_INTERVAL}. */
     public Builder checkpointInterval(Duration interval) {
-      Args.notNull(interval, "interval");
-      if (interval.isNegative() || interval.isZero()) {
-        throw new InvalidConfigurationException(
-            "the checkpoint interval must be positive, got " + interval);
-      }
-      atMost("checkpoint interval", interval);
-      this.checkpointInterval = interval;
-      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "checkpointInterval");
-      return this;
+      return set(Settings.CHECKPOINT_INTERVAL, interval);
     }
 
     /**
-     * How long a checkpoint holds the exclusive lock on a queue (paper 000 section 4.3: 30 s);
-     * positive, and longer than the propagation period (checked at {@link #build}).
+     * {@link Settings#CHECKPOINT_LOCK_TIMEOUT}: how long a checkpoint holds the exclusive lock on
+     * a queue (paper 000 section 4.3: 30 s).
      */
     public Builder checkpointLockTimeout(Duration timeout) {
-      this.lockTimeout = positive("checkpoint lock timeout", timeout);
-      this.lockTimeoutSet = true;
-      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "checkpointLockTimeout");
-      return this;
+      return set(Settings.CHECKPOINT_LOCK_TIMEOUT, timeout);
     }
 
     /**
-     * How much of its lease a checkpoint must have left to still put a page (paper 000 section
-     * 4.3: 5 s); zero or positive.
+     * {@link Settings#PROPAGATION_PERIOD}: how much of its lease a checkpoint must have left to
+     * still put a page (paper 000 section 4.3: 5 s).
      */
     public Builder propagationPeriod(Duration period) {
-      Args.notNull(period, "period");
-      if (period.isNegative()) {
-        throw new InvalidConfigurationException(
-            "the propagation period must not be negative, got " + period);
-      }
-      this.propagationPeriod = period;
-      this.propagationPeriodSet = true;
-      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "propagationPeriod");
-      return this;
+      return set(Settings.PROPAGATION_PERIOD, period);
     }
 
     /**
-     * How many commits of this handle the monotonic and atomic protocols number and send at once
-     * (writer lanes; see docs/protocols.md); 1 to {@link #MAX_WRITER_LANES}. More lanes let more
-     * request threads commit in parallel; each lane that writes to a page adds a counter entry of
-     * about 60 bytes to the page's header.
+     * {@link Settings#WRITER_LANES}: how many commits of this handle the monotonic and atomic
+     * protocols number and send at once (see docs/protocols.md).
      */
     public Builder writerLanes(int lanes) {
-      if (lanes < 1 || lanes > MAX_WRITER_LANES) {
-        throw new InvalidConfigurationException(
-            "writer lanes must be between 1 and " + MAX_WRITER_LANES + ", got " + lanes);
-      }
-      this.writerLanes = lanes;
-      optionsSet.putIfAbsent(ProtocolOption.WRITER_LANES, "writerLanes");
-      return this;
+      return set(Settings.WRITER_LANES, lanes);
     }
 
-    /** X, the most log records one checkpoint applies (paper 000: 256); at least 1. */
+    /** {@link Settings#MAX_RECORDS_PER_CHECKPOINT}: X (paper 000: 256). */
     public Builder maxRecordsPerCheckpoint(int records) {
-      if (records < 1) {
-        throw new InvalidConfigurationException(
-            "a checkpoint must apply at least one record, got " + records);
-      }
-      this.maxRecords = records;
-      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "maxRecordsPerCheckpoint");
-      return this;
+      return set(Settings.MAX_RECORDS_PER_CHECKPOINT, records);
     }
 
-    /** How checkpoints put pages (see {@link CheckpointWrites}). */
+    /** {@link Settings#CHECKPOINT_WRITES} (see {@link CheckpointWrites}). */
     public Builder checkpointWrites(CheckpointWrites writes) {
-      this.writes = Args.notNull(writes, "writes");
-      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "checkpointWrites");
-      return this;
+      return set(Settings.CHECKPOINT_WRITES, writes);
     }
 
     /**
-     * The atomic protocol's grace period: an ATOMIC queue transaction without a commit record is
+     * {@link Settings#ATOMIC_TIMEOUT}: an atomic log's transaction without a commit record is
      * deleted only when its commit time is this much older than the recoverer's clock (so a live
-     * client's commit in flight survives). Default: 60 s, or twice the lock timeout if longer;
-     * must exceed the checkpoint lock timeout.
+     * client's commit in flight survives).
      */
     public Builder atomicTimeout(Duration timeout) {
-      this.atomicTimeout = positive("atomic timeout", timeout);
-      optionsSet.putIfAbsent(ProtocolOption.ATOMIC_TIMEOUT, "atomicTimeout");
-      return this;
+      return set(Settings.ATOMIC_TIMEOUT, timeout);
     }
 
     /**
-     * The isolating protocols: the longest a transaction may run, from begin to the end of its
-     * commit (default 10 s). Reads of an older transaction fail with {@link
+     * {@link Settings#TRANSACTION_TIMEOUT}: reads of an older transaction fail with {@link
      * io.stratus.TransactionTimeoutException}; archived versions older than this plus the lease
      * are collected.
      */
     public Builder transactionTimeout(Duration timeout) {
-      this.transactionTimeout = positive("transaction timeout", timeout);
-      optionsSet.putIfAbsent(ProtocolOption.ISOLATION, "transactionTimeout");
-      return this;
+      return set(Settings.TRANSACTION_TIMEOUT, timeout);
     }
 
     /**
-     * The isolating protocols: how long a record lock and an unvalidated commit id last when
-     * their holder dies (default 120 s). Must exceed 2 x transaction timeout + atomic timeout +
-     * atomic timeout / 5 + 1 s (paper 000, section 5.4); {@link #build} refuses less.
+     * {@link Settings#ISOLATION_LEASE_TIMEOUT}: how long a record lock and an unvalidated commit
+     * id last when their holder dies; {@link #build} refuses less than the rule of {@link
+     * IsolationSettings} (paper 000, section 5.4).
      */
     public Builder isolationLeaseTimeout(Duration timeout) {
-      this.isolationLease = positive("isolation lease timeout", timeout);
-      optionsSet.putIfAbsent(ProtocolOption.ISOLATION, "isolationLeaseTimeout");
-      return this;
+      return set(Settings.ISOLATION_LEASE_TIMEOUT, timeout);
     }
 
-    /**
-     * The isolating protocols: how long read-only transactions reuse a handle's snapshot before
-     * asking for a newer one (default 500 ms; zero: always ask).
-     */
+    /** {@link Settings#SNAPSHOT_REUSE}. */
     public Builder snapshotReuse(Duration reuse) {
-      Args.notNull(reuse, "snapshotReuse");
-      if (reuse.isNegative()) {
-        throw new InvalidConfigurationException(
-            "the snapshot reuse must not be negative, got " + reuse);
-      }
-      this.snapshotReuse = reuse;
-      optionsSet.putIfAbsent(ProtocolOption.ISOLATION, "snapshotReuse");
-      return this;
+      return set(Settings.SNAPSHOT_REUSE, reuse);
     }
 
-    /** The seed of the reader-side checkpoint decisions. */
+    /** {@link Settings#CHECKPOINT_SEED}. */
     public Builder checkpointSeed(long seed) {
-      this.checkpointSeed = seed;
-      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "checkpointSeed");
-      return this;
+      return set(Settings.CHECKPOINT_SEED, seed);
     }
 
     /**
-     * Where checkpoints run (never on the application's threads). Default: four daemon threads
-     * owned by the protocol. The database does not shut a given executor down.
+     * Where checkpoints run (never on the application's threads), under the protocols with
+     * checkpoints. Default: daemon threads owned by the protocol. The database does not shut a
+     * given executor down.
      */
     public Builder checkpointExecutor(Executor executor) {
       this.checkpointExecutor = Args.notNull(executor, "executor");
-      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "checkpointExecutor");
       return this;
     }
 
     /**
-     * The most {@link Database#close()} spends settling what the handle owes before it lets go:
-     * letting running checkpoints finish, propagating pending commits (atomic protocols) and
-     * checkpointing every queue the handle sent records to, so that a handle opened next (a
-     * restarted process, another client) sees all of them at once. Default {@link
-     * DatabaseConfig#DEFAULT_CLOSE_TIMEOUT}; zero or positive. What is still owed when it runs
-     * out is logged as a warning and left in {@link DatabaseStats#owedCheckpoints()}; other
-     * clients' checkpoints apply it later. Zero: close waits for nothing.
+     * {@link Settings#CLOSE_TIMEOUT}: the most {@link Database#close()} spends settling what the
+     * handle owes before it lets go: letting running checkpoints finish, propagating pending
+     * commits (atomic protocols) and checkpointing every queue the handle sent records to, so
+     * that a handle opened next sees all of them at once. What is still owed when it runs out is
+     * logged as a warning and left in {@link DatabaseStats#owedCheckpoints()}; other clients'
+     * checkpoints apply it later. Zero: close waits for nothing.
      */
     public Builder closeTimeout(Duration timeout) {
-      Args.notNull(timeout, "closeTimeout");
-      if (timeout.isNegative()) {
-        throw new InvalidConfigurationException(
-            "the close timeout must not be negative, got " + timeout);
-      }
-      this.closeTimeout = atMost("close timeout", timeout);
-      optionsSet.putIfAbsent(ProtocolOption.CHECKPOINTS, "closeTimeout");
-      return this;
+      return set(Settings.CLOSE_TIMEOUT, timeout);
     }
 
-    private static Duration atMost(String what, Duration d) {
-      if (d.compareTo(MAX_DURATION) > 0) {
-        throw new InvalidConfigurationException(
-            "the " + what + " must be at most " + MAX_DURATION.toDays() + " days, got " + d);
-      }
-      return d;
-    }
-
-    private static Duration positive(String what, Duration d) {
-      Args.notNull(d, what);
-      if (d.isNegative() || d.isZero()) {
-        throw new InvalidConfigurationException("the " + what + " must be positive, got " + d);
-      }
-      return atMost(what, d);
-    }
-
-    /** The buffer pool's bound in bytes of cached pages; positive. */
+    /** {@link Settings#POOL_BYTES}: the buffer pool's bound in bytes of cached pages. */
     public Builder poolBytes(long bytes) {
-      if (bytes <= 0) {
-        throw new InvalidConfigurationException("the pool size must be positive, got " + bytes);
-      }
-      pool.maxBytes(bytes);
-      return this;
+      return set(Settings.POOL_BYTES, bytes);
     }
 
-    /** This client's id, unique among the database's clients; 1 to 100 printable characters. */
+    /** {@link Settings#CLIENT_ID}: unique among the database's clients. */
     public Builder clientId(String clientId) {
-      Args.notNull(clientId, "clientId");
-      if (clientId.isEmpty()
-          || clientId.length() > 100
-          || !clientId.chars().allMatch(c -> c > 0x20 && c < 0x7F)) {
-        throw new InvalidConfigurationException(
-            "a client id must be 1 to 100 printable ASCII characters without spaces");
-      }
-      this.clientId = clientId;
-      return this;
+      return set(Settings.CLIENT_ID, clientId);
     }
 
+    /** The time source of leases, checkpoint intervals and timestamps (default: system UTC). */
     public Builder clock(Clock clock) {
       this.clock = Args.notNull(clock, "clock");
       return this;
@@ -761,30 +509,48 @@ public final class DatabaseConfig {
      * The configuration.
      *
      * @throws io.stratus.InvalidConfigurationException when a setting does not apply to the
-     *     protocol ({@link ProtocolKind#accepts}), or settings contradict each other
+     *     protocol ({@link Setting#appliesTo}), the cloud services lack one the protocol uses
+     *     ({@link ProtocolSettings#services()}), or settings break a rule between them (the message
+     *     names the ones set here)
      */
     public DatabaseConfig build() {
-      for (Map.Entry<ProtocolOption, String> e : optionsSet.entrySet()) {
-        if (!protocol.accepts(e.getKey())) {
-          throw new InvalidConfigurationException(
-              e.getValue()
-                  + " does not apply to the "
-                  + protocol.name().toLowerCase(Locale.ROOT)
-                  + " protocol; protocols with it: "
-                  + protocolsWith(e.getKey()));
+      ProtocolKind protocol = get(Settings.PROTOCOL);
+      for (Setting<?> s : set.keySet()) {
+        if (!s.appliesTo(protocol)) {
+          throw notApplicable(s.name(), protocol, s.protocols());
         }
       }
-      return new DatabaseConfig(this);
+      if (checkpointExecutor != null && !protocol.accepts(ProtocolOption.CHECKPOINTS)) {
+        // The executor is no setting of the table, but belongs to the checkpoints all the same.
+        throw notApplicable(
+            "checkpointExecutor", protocol, Settings.CHECKPOINT_INTERVAL.protocols());
+      }
+      // Every missing service named now, not when the protocol first needs one at open.
+      protocol.checkServices(services);
+      Setting.Values given = Setting.given(set);
+      List<Setting.Rule> rules = new ArrayList<>(cloudRules(this, protocol));
+      rules.addAll(ProtocolSettings.rules(protocol));
+      Setting.Rule.check(rules, given);
+      ProtocolSettings settings = ProtocolSettings.of(protocol, given);
+      Map<Setting<?>, Object> values = new HashMap<>();
+      for (Setting<?> s : Settings.all()) {
+        values.put(s, given.get(s)); // a default drawn at random (the client id) is drawn once
+      }
+      return new DatabaseConfig(this, values, settings);
     }
 
-    private static String protocolsWith(ProtocolOption option) {
+    private static InvalidConfigurationException notApplicable(
+        String name, ProtocolKind protocol, Set<ProtocolKind> kinds) {
       StringJoiner names = new StringJoiner(", ");
-      for (ProtocolKind k : ProtocolKind.values()) {
-        if (k.accepts(option)) {
-          names.add(k.name().toLowerCase(Locale.ROOT));
-        }
+      for (ProtocolKind k : kinds) {
+        names.add(k.name().toLowerCase(Locale.ROOT));
       }
-      return names.toString();
+      return new InvalidConfigurationException(
+          name
+              + " does not apply to the "
+              + protocol.name().toLowerCase(Locale.ROOT)
+              + " protocol; protocols with it: "
+              + names);
     }
   }
 }

@@ -38,7 +38,6 @@ final class Opening {
   }
 
   private static Database openOnce(DatabaseConfig config) {
-    config.protocol().checkServices(config.services()); // every missing one, before any is used
     BufferPool pool =
         new BufferPool(config.services().storage(), config.bufferPoolConfig(), config.clock());
     CommitProtocol protocol = null;
@@ -58,21 +57,18 @@ final class Opening {
       }
       protocol =
           CommitProtocols.create(
-              config.protocol(),
-              new ProtocolContext(
-                  config.services(),
-                  config.databaseUri(),
-                  config.clientId(),
-                  config.clock(),
-                  config.crashPoints(),
-                  pool,
-                  config.checkpointInterval(),
-                  config.checkpointExecutor(),
-                  config.checkpoints(),
-                  config.writerLanes(),
-                  config.isolation(),
-                  damage,
-                  pauseOf(config.retryPolicy())));
+              ProtocolContext.builder(
+                      config.services(),
+                      config.databaseUri(),
+                      config.clientId(),
+                      pool,
+                      config.protocolSettings())
+                  .clock(config.clock())
+                  .crashPoints(config.crashPoints())
+                  .checkpointExecutor(config.checkpointExecutor())
+                  .damage(damage)
+                  .pause(pauseOf(config.retryPolicy()))
+                  .build());
       Database db = new Database(config, pool, catalog, protocol, damage);
       catalog.recordIfMissing();
       return db;

@@ -23,6 +23,7 @@ import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.Settings;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -365,7 +366,7 @@ class BasicFailureTest {
       assertThatThrownBy(() -> b.maxRecordsPerCheckpoint(0))
           .isInstanceOf(InvalidConfigurationException.class);
       assertThatThrownBy(() -> b.writerLanes(0)).isInstanceOf(InvalidConfigurationException.class);
-      assertThatThrownBy(() -> b.writerLanes(DatabaseConfig.MAX_WRITER_LANES + 1))
+      assertThatThrownBy(() -> b.writerLanes(Settings.MAX_WRITER_LANES + 1))
           .isInstanceOf(InvalidConfigurationException.class);
       assertThat(f.config().protocol(ProtocolKind.MONOTONIC).writerLanes(1).build().writerLanes())
           .isEqualTo(1);

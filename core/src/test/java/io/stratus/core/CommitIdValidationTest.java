@@ -19,8 +19,8 @@ import io.stratus.cloudapi.decorate.FaultPlan;
 import io.stratus.cloudapi.decorate.FaultPlan.Selector;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
-import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.Settings;
 import io.stratus.protocols.StorageLayout;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -218,7 +218,7 @@ class CommitIdValidationTest {
                     .contains("at most 120.0 s after it was taken")
                     .contains("retry");
               });
-      f.clock.advance(IsolationSettings.DEFAULT_LEASE_TIMEOUT.plusSeconds(1));
+      f.clock.advance(Settings.ISOLATION_LEASE_TIMEOUT.defaultValue().plusSeconds(1));
       try (Transaction tx = a.begin()) {
         assertThat(read(tx, 1)).isEqualTo("a1");
       }

@@ -8,6 +8,7 @@ import io.stratus.cloudapi.CloudServices;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.Settings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -19,21 +20,22 @@ class DatabasePropertiesTest {
   @Test
   void everyKeyReachesTheConfiguration() {
     Properties p = new Properties();
-    p.setProperty(DatabaseProperties.DATABASE_URI, "db/shop");
-    p.setProperty(DatabaseProperties.PROTOCOL, "Atomic");
-    p.setProperty(DatabaseProperties.PAGE_SIZE, "64k");
-    p.setProperty(DatabaseProperties.TTL, "30s");
-    p.setProperty(DatabaseProperties.POOL_BYTES, "16m");
-    p.setProperty(DatabaseProperties.MONOTONIC_READS, "true");
-    p.setProperty(DatabaseProperties.CHECKPOINT_INTERVAL, "PT20S");
-    p.setProperty(DatabaseProperties.CHECKPOINT_LOCK_TIMEOUT, "40s");
-    p.setProperty(DatabaseProperties.PROPAGATION_PERIOD, "4000ms");
-    p.setProperty(DatabaseProperties.MAX_RECORDS_PER_CHECKPOINT, "128");
-    p.setProperty(DatabaseProperties.CHECKPOINT_WRITES, "timing-only");
-    p.setProperty(DatabaseProperties.CLOSE_TIMEOUT, "5s");
-    p.setProperty(DatabaseProperties.WRITER_LANES, "8");
-    p.setProperty(DatabaseProperties.ATOMIC_TIMEOUT, "2m");
-    p.setProperty(DatabaseProperties.CLIENT_ID, "web-1");
+    p.setProperty(Settings.DATABASE_URI.key(), "db/shop");
+    p.setProperty(Settings.PROTOCOL.key(), "Atomic");
+    p.setProperty(Settings.PAGE_SIZE.key(), "64k");
+    p.setProperty(Settings.TTL.key(), "30s");
+    p.setProperty(Settings.POOL_BYTES.key(), "16m");
+    p.setProperty(Settings.MONOTONIC_READS.key(), "true");
+    p.setProperty(Settings.CHECKPOINT_INTERVAL.key(), "PT20S");
+    p.setProperty(Settings.CHECKPOINT_LOCK_TIMEOUT.key(), "40s");
+    p.setProperty(Settings.PROPAGATION_PERIOD.key(), "4000ms");
+    p.setProperty(Settings.MAX_RECORDS_PER_CHECKPOINT.key(), "128");
+    p.setProperty(Settings.CHECKPOINT_WRITES.key(), "timing-only");
+    p.setProperty(Settings.CLOSE_TIMEOUT.key(), "5s");
+    p.setProperty(Settings.WRITER_LANES.key(), "8");
+    p.setProperty(Settings.ATOMIC_TIMEOUT.key(), "2m");
+    p.setProperty(Settings.CLIENT_ID.key(), "web-1");
+    p.setProperty(Settings.CHECKPOINT_SEED.key(), "7");
     p.setProperty("spring.other", "ignored");
 
     DatabaseConfig c = DatabaseProperties.builder(cloud, p).build();
@@ -53,17 +55,18 @@ class DatabasePropertiesTest {
     assertThat(c.writerLanes()).isEqualTo(8);
     assertThat(c.checkpoints().atomicTimeout()).isEqualTo(Duration.ofMinutes(2));
     assertThat(c.clientId()).isEqualTo("web-1");
-    assertThat(DatabaseProperties.keys()).hasSize(18);
+    assertThat(c.checkpoints().seed()).isEqualTo(7);
+    assertThat(DatabaseProperties.keys()).hasSize(19);
   }
 
   @Test
   void isolationKeysReachTheConfiguration() {
     Properties p = new Properties();
-    p.setProperty(DatabaseProperties.DATABASE_URI, "db/shop");
-    p.setProperty(DatabaseProperties.PROTOCOL, "snapshot_isolation");
-    p.setProperty(DatabaseProperties.TRANSACTION_TIMEOUT, "5s");
-    p.setProperty(DatabaseProperties.ISOLATION_LEASE, "3m");
-    p.setProperty(DatabaseProperties.SNAPSHOT_REUSE, "0ms");
+    p.setProperty(Settings.DATABASE_URI.key(), "db/shop");
+    p.setProperty(Settings.PROTOCOL.key(), "snapshot_isolation");
+    p.setProperty(Settings.TRANSACTION_TIMEOUT.key(), "5s");
+    p.setProperty(Settings.ISOLATION_LEASE_TIMEOUT.key(), "3m");
+    p.setProperty(Settings.SNAPSHOT_REUSE.key(), "0ms");
 
     DatabaseConfig c = DatabaseProperties.builder(cloud, p).build();
 
@@ -75,37 +78,31 @@ class DatabasePropertiesTest {
   @Test
   void defaultsApplyToWhatIsNotSet() {
     DatabaseConfig c =
-        DatabaseProperties.builder(cloud, Map.of(DatabaseProperties.DATABASE_URI, "db/shop"))
-            .build();
-    assertThat(c.protocol()).isEqualTo(DatabaseProperties.PROTOCOL_DEFAULT);
-    assertThat(c.pageSize()).isEqualTo(DatabaseProperties.PAGE_SIZE_DEFAULT);
-    assertThat(c.ttl()).isEqualTo(DatabaseProperties.TTL_DEFAULT);
-    assertThat(c.checkpointInterval()).isEqualTo(DatabaseProperties.CHECKPOINT_INTERVAL_DEFAULT);
-    assertThat(c.writerLanes()).isEqualTo(DatabaseProperties.WRITER_LANES_DEFAULT);
-    assertThat(c.checkpoints().closeTimeout()).isEqualTo(DatabaseProperties.CLOSE_TIMEOUT_DEFAULT);
+        DatabaseProperties.builder(cloud, Map.of(Settings.DATABASE_URI.key(), "db/shop")).build();
+    assertThat(c.protocol()).isEqualTo(Settings.PROTOCOL.defaultValue());
+    assertThat(c.pageSize()).isEqualTo(Settings.PAGE_SIZE.defaultValue());
+    assertThat(c.ttl()).isEqualTo(Settings.TTL.defaultValue());
+    assertThat(c.checkpointInterval()).isEqualTo(Settings.CHECKPOINT_INTERVAL.defaultValue());
+    assertThat(c.writerLanes()).isEqualTo(Settings.WRITER_LANES.defaultValue());
+    assertThat(c.checkpoints().closeTimeout()).isEqualTo(Settings.CLOSE_TIMEOUT.defaultValue());
   }
 
   @Test
   void mistakesAreErrorsThatNameTheKey() {
     assertThatThrownBy(() -> DatabaseProperties.builder(cloud, Map.of()))
         .isInstanceOf(InvalidRequestException.class)
-        .hasMessageContaining(DatabaseProperties.DATABASE_URI);
+        .hasMessageContaining(Settings.DATABASE_URI.key());
     assertThatThrownBy(
             () ->
                 DatabaseProperties.builder(
-                    cloud,
-                    Map.of(DatabaseProperties.DATABASE_URI, "db/shop", "stratus.ttll", "10s")))
+                    cloud, Map.of(Settings.DATABASE_URI.key(), "db/shop", "stratus.ttll", "10s")))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("stratus.ttll");
     assertThatThrownBy(
             () ->
                 DatabaseProperties.builder(
                     cloud,
-                    Map.of(
-                        DatabaseProperties.DATABASE_URI,
-                        "db/shop",
-                        DatabaseProperties.TTL,
-                        "soon")))
+                    Map.of(Settings.DATABASE_URI.key(), "db/shop", Settings.TTL.key(), "soon")))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("stratus.ttl")
         .hasMessageContaining("not a duration");
@@ -113,11 +110,7 @@ class DatabasePropertiesTest {
             () ->
                 DatabaseProperties.builder(
                     cloud,
-                    Map.of(
-                        DatabaseProperties.DATABASE_URI,
-                        "db/shop",
-                        DatabaseProperties.PROTOCOL,
-                        "gsi")))
+                    Map.of(Settings.DATABASE_URI.key(), "db/shop", Settings.PROTOCOL.key(), "gsi")))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("naive, basic");
     assertThatThrownBy(
@@ -125,15 +118,11 @@ class DatabasePropertiesTest {
                 DatabaseProperties.builder(
                     cloud,
                     Map.of(
-                        DatabaseProperties.DATABASE_URI,
-                        "db/shop",
-                        DatabaseProperties.WRITER_LANES,
-                        "0")))
+                        Settings.DATABASE_URI.key(), "db/shop", Settings.WRITER_LANES.key(), "0")))
         .isInstanceOf(InvalidRequestException.class)
-        .hasMessageContaining(DatabaseProperties.WRITER_LANES);
+        .hasMessageContaining(Settings.WRITER_LANES.key());
     assertThatThrownBy(
-            () ->
-                DatabaseProperties.builder(cloud, Map.of(DatabaseProperties.DATABASE_URI, "../x")))
+            () -> DatabaseProperties.builder(cloud, Map.of(Settings.DATABASE_URI.key(), "../x")))
         .isInstanceOf(InvalidRequestException.class);
   }
 }

@@ -24,6 +24,7 @@ import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.protocols.Guarantee;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
+import io.stratus.protocols.Settings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -389,10 +390,10 @@ class ErrorsTest {
       assertThat(defaults.protocol())
           .as("the default protocol loses no update")
           .isEqualTo(ProtocolKind.MONOTONIC);
-      assertThat(defaults.pageSize()).isEqualTo(DatabaseConfig.DEFAULT_PAGE_SIZE);
+      assertThat(defaults.pageSize()).isEqualTo(Settings.PAGE_SIZE.defaultValue());
       assertThat(defaults.checkpointInterval()).isEqualTo(Duration.ofSeconds(45));
       assertThat(defaults.checkpoints().closeTimeout())
-          .isEqualTo(DatabaseConfig.DEFAULT_CLOSE_TIMEOUT);
+          .isEqualTo(Settings.CLOSE_TIMEOUT.defaultValue());
       assertThatThrownBy(() -> b.closeTimeout(Duration.ofSeconds(-1)))
           .isInstanceOf(InvalidConfigurationException.class)
           .hasMessageContaining("close timeout");
@@ -459,7 +460,7 @@ class ErrorsTest {
       assertThatThrownBy(() -> f.config().checkpointLockTimeout(Duration.ofDays(400)))
           .isInstanceOf(InvalidConfigurationException.class)
           .hasMessageContaining("365 days");
-      assertThatCode(() -> f.config().ttl(DatabaseConfig.MAX_DURATION)).doesNotThrowAnyException();
+      assertThatCode(() -> f.config().ttl(Settings.MAX_DURATION)).doesNotThrowAnyException();
       // A lock timeout longer than the queues can hide a message: every checkpoint would fail.
       assertThatThrownBy(
               () ->

@@ -15,8 +15,8 @@ import io.stratus.cloudapi.inprocess.StorageConsistency;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.Guarantee;
-import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.Settings;
 import io.stratus.protocols.StorageLayout;
 import io.stratus.testkit.ListAppendHistory;
 import io.stratus.testkit.ListAppendHistory.Status;
@@ -210,7 +210,7 @@ class IsolationHistoryTest {
           if (faults != null) {
             faults.switchTo(false);
             if (unknownInPhase > 0) {
-              f.clock.advance(IsolationSettings.DEFAULT_LEASE_TIMEOUT.plusSeconds(1));
+              f.clock.advance(Settings.ISOLATION_LEASE_TIMEOUT.defaultValue().plusSeconds(1));
               clockMoves++;
             }
             settle(handles, ex);

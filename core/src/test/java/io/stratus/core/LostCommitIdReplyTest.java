@@ -18,8 +18,8 @@ import io.stratus.cloudapi.decorate.FaultKind;
 import io.stratus.cloudapi.decorate.FaultPlan;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
-import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.Settings;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -108,7 +108,7 @@ class LostCommitIdReplyTest {
         assertThat(read(tx, 1)).isEqualTo("v0");
         assertThat(read(tx, 2)).as("held back by the lost value").isEqualTo("v0");
       }
-      f.clock.advance(IsolationSettings.DEFAULT_LEASE_TIMEOUT.plus(Duration.ofSeconds(1)));
+      f.clock.advance(Settings.ISOLATION_LEASE_TIMEOUT.defaultValue().plus(Duration.ofSeconds(1)));
       if (serializable) {
         update(b, 2, "b2");
       }

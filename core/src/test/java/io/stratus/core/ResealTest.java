@@ -15,10 +15,10 @@ import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.pagemanager.PageCodec;
-import io.stratus.protocols.CheckpointSettings;
 import io.stratus.protocols.DeadLetters;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
+import io.stratus.protocols.Settings;
 import io.stratus.protocols.StorageLayout;
 import java.time.Duration;
 import java.util.List;
@@ -239,7 +239,7 @@ class ResealTest {
       TwoHandlesTest.commitUpdate(other, "items", 3, "changed during the re-seal");
       other.admin().checkpointAll(); // its put of the root fails: the record stays in its queue
       // Hidden by that checkpoint's receive until the lock times out, then applied.
-      f.clock.advance(CheckpointSettings.DEFAULT_LOCK_TIMEOUT.plusSeconds(1));
+      f.clock.advance(Settings.CHECKPOINT_LOCK_TIMEOUT.defaultValue().plusSeconds(1));
       other.admin().checkpointAll();
 
       assertThat(raced).isTrue();

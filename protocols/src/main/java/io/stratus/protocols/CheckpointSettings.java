@@ -1,11 +1,15 @@
 package io.stratus.protocols;
 
 import java.time.Duration;
-import java.util.Objects;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * The checkpoint parameters of the queue-based protocols (paper 000, sections 4.3 to 4.5).
+ * The checkpoint parameters of the protocols that apply log records by checkpoints (paper 000,
+ * sections 4.3 to 4.5); each is a constant of {@link Settings}, with its default.
  *
+ * @param interval how often the records of a queue are checkpointed; the paper used 45 s
  * @param lockTimeout how long a checkpoint holds the exclusive lock on a queue (the lock service's
  *     timeout for the prefix {@code <databaseUri>/pu/}; also the visibility timeout of the messages
  *     it receives); the paper used 30 s
@@ -25,6 +29,7 @@ import java.util.Objects;
  *     positive (zero: it waits for nothing and leaves the records to other clients)
  */
 public record CheckpointSettings(
+    Duration interval,
     Duration lockTimeout,
     Duration propagationPeriod,
     int maxRecordsPerCheckpoint,
@@ -32,83 +37,80 @@ public record CheckpointSettings(
     long seed,
     Duration atomicTimeout,
     Duration closeTimeout) {
-  /** 60 s: far longer than any commit's sends take. */
-  public static final Duration DEFAULT_ATOMIC_TIMEOUT = Duration.ofSeconds(60);
-
-  /** 30 s (paper 000, section 4.3). */
-  public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(30);
-
-  /** 5 s (paper 000, section 4.3: Amazon's safe value for S3). */
-  public static final Duration DEFAULT_PROPAGATION_PERIOD = Duration.ofSeconds(5);
-
-  /** 256 (paper 000, section 4.3). */
-  public static final int DEFAULT_MAX_RECORDS = 256;
 
   /**
-   * 20 s: room for the checkpoints of many queues, inside the 30 s Kubernetes grants a process by
-   * default between its stop signal and killing it.
+   * The rules between the settings: a checkpoint's lease outlasts the propagation period it keeps
+   * in reserve, and recovery's atomic timeout outlasts the lease.
    */
-  public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(20);
+  static final List<Setting.Rule> RULES =
+      List.of(
+          new Setting.Rule(
+              List.of(Settings.CHECKPOINT_LOCK_TIMEOUT, Settings.PROPAGATION_PERIOD),
+              v ->
+                  v.get(Settings.PROPAGATION_PERIOD)
+                          .compareTo(v.get(Settings.CHECKPOINT_LOCK_TIMEOUT))
+                      < 0,
+              CheckpointSettings::propagationTooLong),
+          new Setting.Rule(
+              List.of(Settings.ATOMIC_TIMEOUT, Settings.CHECKPOINT_LOCK_TIMEOUT),
+              v ->
+                  v.get(Settings.ATOMIC_TIMEOUT).compareTo(v.get(Settings.CHECKPOINT_LOCK_TIMEOUT))
+                      > 0,
+              v ->
+                  v.describe(Settings.ATOMIC_TIMEOUT)
+                      + " must be longer than "
+                      + v.describe(Settings.CHECKPOINT_LOCK_TIMEOUT)
+                      + ": recovery must not settle a transaction whose checkpoint still holds"
+                      + " its lease"));
 
-  /** Settings with the default atomic and close timeouts. */
-  public CheckpointSettings(
-      Duration lockTimeout,
-      Duration propagationPeriod,
-      int maxRecordsPerCheckpoint,
-      CheckpointWrites writes,
-      long seed) {
-    this(
-        lockTimeout,
-        propagationPeriod,
-        maxRecordsPerCheckpoint,
-        writes,
-        seed,
-        DEFAULT_ATOMIC_TIMEOUT,
-        DEFAULT_CLOSE_TIMEOUT);
-  }
-
+  /** Checked values. */
   public CheckpointSettings {
-    Objects.requireNonNull(closeTimeout, "closeTimeout");
-    if (closeTimeout.isNegative()) {
-      throw new IllegalArgumentException(
-          "the close timeout must not be negative, got " + closeTimeout);
-    }
-    Objects.requireNonNull(lockTimeout, "lockTimeout");
-    Objects.requireNonNull(atomicTimeout, "atomicTimeout");
-    if (atomicTimeout.compareTo(lockTimeout) <= 0) {
-      throw new IllegalArgumentException(
-          "the atomic timeout must be longer than the lock"
-              + " timeout, got "
-              + atomicTimeout
-              + " for "
-              + lockTimeout);
-    }
-    Objects.requireNonNull(propagationPeriod, "propagationPeriod");
-    Objects.requireNonNull(writes, "writes");
-    if (lockTimeout.isNegative() || lockTimeout.isZero()) {
-      throw new IllegalArgumentException("the lock timeout must be positive, got " + lockTimeout);
-    }
-    if (propagationPeriod.isNegative() || propagationPeriod.compareTo(lockTimeout) >= 0) {
-      throw new IllegalArgumentException(
-          "the propagation period must be at least 0 and shorter"
-              + " than the lock timeout, got "
-              + propagationPeriod
-              + " for "
-              + lockTimeout);
-    }
-    if (maxRecordsPerCheckpoint < 1) {
-      throw new IllegalArgumentException(
-          "a checkpoint must apply at least one record, got " + maxRecordsPerCheckpoint);
-    }
+    Settings.CHECKPOINT_INTERVAL.check(interval);
+    Map<Setting<?>, Object> given = new HashMap<>();
+    given.put(
+        Settings.CHECKPOINT_LOCK_TIMEOUT, Settings.CHECKPOINT_LOCK_TIMEOUT.check(lockTimeout));
+    given.put(Settings.PROPAGATION_PERIOD, Settings.PROPAGATION_PERIOD.check(propagationPeriod));
+    Settings.MAX_RECORDS_PER_CHECKPOINT.check(maxRecordsPerCheckpoint);
+    Settings.CHECKPOINT_WRITES.check(writes);
+    given.put(Settings.ATOMIC_TIMEOUT, Settings.ATOMIC_TIMEOUT.check(atomicTimeout));
+    Settings.CLOSE_TIMEOUT.check(closeTimeout);
+    Setting.Rule.check(RULES, Setting.given(given));
   }
 
-  /** The paper's values, {@link CheckpointWrites#AUTO}, seed 0. */
-  public static CheckpointSettings defaults() {
+  /** The checkpoint settings among {@code values}. */
+  public static CheckpointSettings of(Setting.Values values) {
     return new CheckpointSettings(
-        DEFAULT_LOCK_TIMEOUT,
-        DEFAULT_PROPAGATION_PERIOD,
-        DEFAULT_MAX_RECORDS,
-        CheckpointWrites.AUTO,
-        0L);
+        values.get(Settings.CHECKPOINT_INTERVAL),
+        values.get(Settings.CHECKPOINT_LOCK_TIMEOUT),
+        values.get(Settings.PROPAGATION_PERIOD),
+        values.get(Settings.MAX_RECORDS_PER_CHECKPOINT),
+        values.get(Settings.CHECKPOINT_WRITES),
+        values.get(Settings.CHECKPOINT_SEED),
+        values.get(Settings.ATOMIC_TIMEOUT),
+        values.get(Settings.CLOSE_TIMEOUT));
+  }
+
+  /** The defaults of {@link Settings}. */
+  public static CheckpointSettings defaults() {
+    return of(Setting.given(Map.of()));
+  }
+
+  private static String propagationTooLong(Setting.Values v) {
+    // Name the setting the user chose; the other one may be a default they never touched.
+    Duration lock = v.get(Settings.CHECKPOINT_LOCK_TIMEOUT);
+    Duration period = v.get(Settings.PROPAGATION_PERIOD);
+    return v.isSet(Settings.CHECKPOINT_LOCK_TIMEOUT)
+        ? "checkpointLockTimeout("
+            + lock
+            + ") must be longer than the propagation period ("
+            + period
+            + (v.isSet(Settings.PROPAGATION_PERIOD) ? "" : ", the default")
+            + "): choose a longer lock timeout, or set propagationPeriod shorter as well"
+        : "propagationPeriod("
+            + period
+            + ") must be shorter than the checkpoint lock timeout ("
+            + lock
+            + ", the default): choose a shorter period, or set checkpointLockTimeout longer"
+            + " as well";
   }
 }

@@ -16,13 +16,13 @@ public final class CommitProtocols {
   private CommitProtocols() {}
 
   /**
-   * The protocol {@code kind} over {@code context}.
+   * The protocol of {@code context}'s settings, over {@code context}.
    *
-   * @throws InvalidRequestException when this build does not implement {@code kind} yet
+   * @throws InvalidRequestException when this build does not implement the protocol
    */
-  public static CommitProtocol create(ProtocolKind kind, ProtocolContext context) {
-    Objects.requireNonNull(kind, "kind");
+  public static CommitProtocol create(ProtocolContext context) {
     Objects.requireNonNull(context, "context");
+    ProtocolKind kind = context.kind();
     switch (kind) {
       case NAIVE:
         return new NaiveProtocol(context);

@@ -1,11 +1,11 @@
 package io.stratus.protocols;
 
 import java.time.Duration;
-import java.util.Objects;
 
 /**
- * The timeouts of the isolating protocols (snapshot isolation, serializable snapshot isolation),
- * paper 000 section 5.4.
+ * The timeouts of the isolating protocols (snapshot isolation, serializable snapshot isolation,
+ * two-phase locking), paper 000 section 5.4; {@link ProtocolSettings.Isolating} holds them with
+ * the rule they must keep ({@link #minimumLease}).
  *
  * <p><b>The rule.</b> Record locks and commit-id counter values lapse on their own when their
  * holder dies; they must not lapse before that holder's commit is either finished or recovered by
@@ -14,8 +14,7 @@ import java.util.Objects;
  * its commit record within {@code transactionTimeout} of its begin; the record is recovered once
  * it is older than the atomic timeout, by a client that checks at least every atomic timeout / 5.
  * So the lease must exceed {@code 2 × transactionTimeout + atomicTimeout + atomicTimeout / 5 +}
- * {@link #NETWORK_MARGIN} (the paper's rule, with the recovery check period spelled out), and
- * {@link #violation} reports settings that break it (the database configuration refuses them).
+ * {@link #NETWORK_MARGIN} (the paper's rule, with the recovery check period spelled out).
  *
  * @param transactionTimeout the longest a transaction may run, from begin to the end of its
  *     commit: reads after it fail (retryably), and archived log records older than it (plus the
@@ -28,67 +27,39 @@ import java.util.Objects;
 public record IsolationSettings(
     Duration transactionTimeout, Duration leaseTimeout, Duration snapshotReuse) {
 
-  /** Default {@link #transactionTimeout}. */
-  public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofSeconds(10);
-
-  /** Default {@link #leaseTimeout}: the rule's bound for the default timeouts, rounded up. */
-  public static final Duration DEFAULT_LEASE_TIMEOUT = Duration.ofSeconds(120);
-
-  /** Default {@link #snapshotReuse}. */
-  public static final Duration DEFAULT_SNAPSHOT_REUSE = Duration.ofMillis(500);
-
   /** What the rule allows for network latency and clock differences between clients. */
   public static final Duration NETWORK_MARGIN = Duration.ofSeconds(1);
 
+  /** Checked values. */
   public IsolationSettings {
-    Objects.requireNonNull(transactionTimeout, "transactionTimeout");
-    Objects.requireNonNull(leaseTimeout, "leaseTimeout");
-    Objects.requireNonNull(snapshotReuse, "snapshotReuse");
-    if (transactionTimeout.isNegative()
-        || transactionTimeout.isZero()
-        || leaseTimeout.isNegative()
-        || leaseTimeout.isZero()
-        || snapshotReuse.isNegative()) {
-      throw new IllegalArgumentException("isolation timeouts must be positive");
-    }
+    Settings.TRANSACTION_TIMEOUT.check(transactionTimeout);
+    Settings.ISOLATION_LEASE_TIMEOUT.check(leaseTimeout);
+    Settings.SNAPSHOT_REUSE.check(snapshotReuse);
   }
 
-  /** The defaults. */
-  public static IsolationSettings defaults() {
+  /** The isolation settings among {@code values}. */
+  public static IsolationSettings of(Setting.Values values) {
     return new IsolationSettings(
-        DEFAULT_TRANSACTION_TIMEOUT, DEFAULT_LEASE_TIMEOUT, DEFAULT_SNAPSHOT_REUSE);
+        values.get(Settings.TRANSACTION_TIMEOUT),
+        values.get(Settings.ISOLATION_LEASE_TIMEOUT),
+        values.get(Settings.SNAPSHOT_REUSE));
+  }
+
+  /** The defaults of {@link Settings}. */
+  public static IsolationSettings defaults() {
+    return of(Setting.given(java.util.Map.of()));
   }
 
   /** The shortest lease the rule allows with {@code atomicTimeout}, exclusive. */
   public Duration minimumLease(Duration atomicTimeout) {
+    return minimumLease(transactionTimeout, atomicTimeout);
+  }
+
+  static Duration minimumLease(Duration transactionTimeout, Duration atomicTimeout) {
     return transactionTimeout
         .multipliedBy(2)
         .plus(atomicTimeout)
         .plus(atomicTimeout.dividedBy(5))
         .plus(NETWORK_MARGIN);
-  }
-
-  /**
-   * Checks the rule against {@code atomicTimeout}.
-   *
-   * @return empty when it holds, else why not
-   */
-  public java.util.Optional<String> violation(Duration atomicTimeout) {
-    Duration min = minimumLease(atomicTimeout);
-    if (leaseTimeout.compareTo(min) > 0) {
-      return java.util.Optional.empty();
-    }
-    return java.util.Optional.of(
-        "the isolation lease timeout ("
-            + leaseTimeout
-            + ") must exceed"
-            + " 2 x transaction timeout ("
-            + transactionTimeout
-            + ") + atomic timeout ("
-            + atomicTimeout
-            + ") + atomic timeout / 5 + "
-            + NETWORK_MARGIN
-            + " = "
-            + min);
   }
 }

@@ -224,8 +224,9 @@ public enum ProtocolKind {
   /**
    * The Cloud API services the protocol uses (a fresh copy): naive storage alone; basic,
    * monotonic and atomic also simple queues and locks; advanced atomic also advanced queues; the
-   * isolating protocols storage, advanced queues, locks and advanced counters. A database opens
-   * only on {@link CloudServices} that hold every one of them ({@link #checkServices}).
+   * isolating protocols storage, advanced queues, locks and advanced counters. A database
+   * configuration is built only on {@link CloudServices} that hold every one of them ({@link
+   * #checkServices}).
    */
   public EnumSet<Service> services() {
     return EnumSet.copyOf(family.services);
@@ -233,7 +234,7 @@ public enum ProtocolKind {
 
   /**
    * Refuses {@code services} that lack one the protocol uses, naming every missing one: checked
-   * when a database opens, before any of them is touched.
+   * when a database configuration is built, before any of them is touched.
    *
    * @throws InvalidConfigurationException a service is missing
    */

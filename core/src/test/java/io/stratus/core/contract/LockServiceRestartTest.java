@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.stratus.CheckpointSummary;
 import io.stratus.core.Database;
 import io.stratus.protocols.Guarantee;
-import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.Settings;
 import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,7 +54,7 @@ class LockServiceRestartTest {
   /** Past the longest lock lease {@code kind} itself takes (its mutual exclusion needs it). */
   private static Duration longestLockTimeout(ProtocolKind kind) {
     return kind.guarantees(Guarantee.SNAPSHOT_ISOLATION) || kind.guarantees(Guarantee.SERIALIZABLE)
-        ? IsolationSettings.DEFAULT_LEASE_TIMEOUT.plusSeconds(1)
+        ? Settings.ISOLATION_LEASE_TIMEOUT.defaultValue().plusSeconds(1)
         : ContractCloud.LEASES;
   }
 }

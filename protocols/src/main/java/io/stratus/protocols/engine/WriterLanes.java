@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * leave a gap that stalls them for good, and after a crash nobody could fill it. One chain per
  * handle therefore serializes every commit of a web server behind one queue round trip (measured:
  * TPC-W update interactions took ten times longer with 10 browsers). So a handle has up to
- * {@link ProtocolContext#DEFAULT_WRITER_LANES} lanes by default ({@link
+ * {@link io.stratus.protocols.Settings#WRITER_LANES} lanes by default ({@link
  * ProtocolContext#writerLanes()}), each a writer of
  * its own ({@code <incarnation>.<lane>}, its own chains) and each numbering and sending one commit
  * at a time, so every lane keeps the gap-free argument.

@@ -3,7 +3,6 @@ package io.stratus.protocols.atomic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stratus.cloudapi.CloudServices;
-import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.SupportsQueueInspection;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.inprocess.QueueBehavior;
@@ -13,6 +12,8 @@ import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.LogicalChange.Kind;
 import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolSettings;
 import io.stratus.protocols.log.AtomicMessages;
 import io.stratus.protocols.log.LogRecord;
 import io.stratus.protocols.log.PuQueues;
@@ -64,8 +65,10 @@ class AtomicQueueSweeperTest {
       pool = new BufferPool(cloud.services().storage(), BufferPoolConfig.builder().build(), clock);
       services = cloud.services();
       ProtocolContext ctx =
-          new ProtocolContext(
-              services, DB, recoverer, clock, CrashPoints.none(), pool, Duration.ofSeconds(45));
+          ProtocolContext.builder(
+                  services, DB, recoverer, pool, ProtocolSettings.defaults(ProtocolKind.ATOMIC))
+              .clock(clock)
+              .build();
       log =
           new AtomicQueueSweeper(
               ctx,

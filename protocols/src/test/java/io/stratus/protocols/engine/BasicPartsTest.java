@@ -10,10 +10,11 @@ import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
-import io.stratus.protocols.CheckpointSettings;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.LogicalChange.Kind;
 import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolSettings;
 import io.stratus.protocols.basic.BasicProtocol;
 import io.stratus.protocols.checkpoint.Checkpointer;
 import io.stratus.protocols.log.Changes;
@@ -91,16 +92,11 @@ class BasicPartsTest {
             .build();
     CloudFutures.await(cloud.services().storage().put(page, PageCodec.encode(root), Map.of()));
     ProtocolContext ctx =
-        new ProtocolContext(
-            cloud.services(),
-            "db",
-            "c1",
-            clock,
-            io.stratus.cloudapi.CrashPoints.none(),
-            pool,
-            Duration.ofSeconds(45),
-            Runnable::run,
-            CheckpointSettings.defaults());
+        ProtocolContext.builder(
+                cloud.services(), "db", "c1", pool, ProtocolSettings.defaults(ProtocolKind.BASIC))
+            .clock(clock)
+            .checkpointExecutor(Runnable::run)
+            .build();
     try (QueueEngine p = new QueueEngine(ctx, BasicProtocol.ASSEMBLY)) {
       String queue = p.names().pageQueue(page);
       CloudFutures.await(cloud.services().simpleQueues().createQueue(queue));

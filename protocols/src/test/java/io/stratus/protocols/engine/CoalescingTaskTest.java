@@ -2,18 +2,17 @@ package io.stratus.protocols.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.time.ManualClock;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.BufferPoolConfig;
-import io.stratus.protocols.CheckpointSettings;
 import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolSettings;
 import io.stratus.protocols.checkpoint.CheckpointScheduler;
 import io.stratus.protocols.checkpoint.Checkpointer;
 import io.stratus.protocols.log.PuQueues;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -31,19 +30,18 @@ class CoalescingTaskTest {
     InProcessCloud cloud = InProcessCloud.builder().clock(clock).seed(1).build();
     ArrayDeque<Runnable> tasks = new ArrayDeque<>();
     ProtocolContext ctx =
-        new ProtocolContext(
-            cloud.services(),
-            "db",
-            "c1",
-            clock,
-            CrashPoints.none(),
-            new BufferPool(
-                cloud.services().storage(),
-                BufferPoolConfig.builder().pageSize(1024).build(),
-                clock),
-            Duration.ofSeconds(45),
-            tasks::add,
-            CheckpointSettings.defaults());
+        ProtocolContext.builder(
+                cloud.services(),
+                "db",
+                "c1",
+                new BufferPool(
+                    cloud.services().storage(),
+                    BufferPoolConfig.builder().pageSize(1024).build(),
+                    clock),
+                ProtocolSettings.defaults(ProtocolKind.BASIC))
+            .clock(clock)
+            .checkpointExecutor(tasks::add)
+            .build();
     PuQueues names = new PuQueues("db");
     try (CheckpointScheduler scheduler =
         new CheckpointScheduler(

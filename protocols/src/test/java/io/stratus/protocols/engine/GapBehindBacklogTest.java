@@ -11,11 +11,13 @@ import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
-import io.stratus.protocols.CheckpointSettings;
-import io.stratus.protocols.CheckpointWrites;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.LogicalChange.Kind;
 import io.stratus.protocols.ProtocolContext;
+import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolSettings;
+import io.stratus.protocols.Setting;
+import io.stratus.protocols.Settings;
 import io.stratus.protocols.basic.MonotonicProtocol;
 import io.stratus.protocols.log.LogMessages;
 import io.stratus.protocols.log.LogRecord;
@@ -65,24 +67,16 @@ class GapBehindBacklogTest {
             .entries(new byte[][] {{1}}, new byte[][] {"v0".getBytes(StandardCharsets.UTF_8)})
             .build();
     CloudFutures.await(cloud.services().storage().put(PAGE, PageCodec.encode(leaf), Map.of()));
-    CheckpointSettings settings =
-        new CheckpointSettings(
-            CheckpointSettings.DEFAULT_LOCK_TIMEOUT,
-            CheckpointSettings.DEFAULT_PROPAGATION_PERIOD,
-            SHARE,
-            CheckpointWrites.AUTO,
-            1L);
+    ProtocolSettings settings =
+        ProtocolSettings.of(
+            ProtocolKind.MONOTONIC,
+            Setting.given(
+                Map.of(Settings.MAX_RECORDS_PER_CHECKPOINT, SHARE, Settings.CHECKPOINT_SEED, 1L)));
     ProtocolContext ctx =
-        new ProtocolContext(
-            cloud.services(),
-            "db",
-            "reader",
-            clock,
-            io.stratus.cloudapi.CrashPoints.none(),
-            pool,
-            Duration.ofSeconds(45),
-            Runnable::run,
-            settings);
+        ProtocolContext.builder(cloud.services(), "db", "reader", pool, settings)
+            .clock(clock)
+            .checkpointExecutor(Runnable::run)
+            .build();
     try (QueueEngine p = new QueueEngine(ctx, MonotonicProtocol.ASSEMBLY)) {
       String queue = p.names().pageQueue(PAGE);
       CloudFutures.await(cloud.services().simpleQueues().createQueue(queue));
@@ -93,7 +87,8 @@ class GapBehindBacklogTest {
       CheckpointSummary first = p.checkpointAll();
       assertThat(first.recordsApplied()).as("the gap's record reached: %s", first).isPositive();
       for (int i = 0; i < 3; i++) {
-        clock.advance(CheckpointSettings.DEFAULT_LOCK_TIMEOUT.plusSeconds(1)); // hidden ones back
+        clock.advance(
+            Settings.CHECKPOINT_LOCK_TIMEOUT.defaultValue().plusSeconds(1)); // hidden ones back
         p.checkpointAll();
       }
       Page now = pool.fetch(PAGE).orElseThrow();

@@ -36,10 +36,10 @@ import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.ProtocolSettings;
 import io.stratus.protocols.ProtocolTransaction;
 import io.stratus.protocols.TransactionInfo;
 import io.stratus.protocols.WriteSet;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -248,8 +248,7 @@ class NaiveProtocolTest {
             .seed(seed)
             .limits(CloudLimits.builder().maxObjectSize(10).build())
             .build();
-    CommitProtocol naive =
-        CommitProtocols.create(ProtocolKind.NAIVE, context(cloud.services(), CrashPoints.none()));
+    CommitProtocol naive = CommitProtocols.create(context(cloud.services(), CrashPoints.none()));
     WriteSet ws = writeSet(new PageWrite(leaf(NEW_A, 0), Optional.empty(), true));
     assertThatThrownBy(() -> commit(naive, ws))
         .isInstanceOfSatisfying(
@@ -304,7 +303,7 @@ class NaiveProtocolTest {
   private CommitProtocol naive(long seed, CrashPoints points, CallInterceptor... interceptors) {
     cloud = InProcessCloud.builder().clock(clock).seed(seed).build();
     CloudServices services = Decorators.wrap(cloud.services(), interceptors);
-    CommitProtocol p = CommitProtocols.create(ProtocolKind.NAIVE, context(services, points));
+    CommitProtocol p = CommitProtocols.create(context(services, points));
     toClose.add(p);
     return p;
   }
@@ -312,8 +311,10 @@ class NaiveProtocolTest {
   private ProtocolContext context(CloudServices services, CrashPoints points) {
     BufferPool pool = new BufferPool(services.storage(), BufferPoolConfig.defaults(), clock);
     toClose.add(pool);
-    return new ProtocolContext(
-        services, "db", "client-1", clock, points, pool, Duration.ofSeconds(45));
+    return ProtocolContext.builder(services, "db", "client-1", pool, new ProtocolSettings.Naive())
+        .clock(clock)
+        .crashPoints(points)
+        .build();
   }
 
   private StorageService rawStorage() {

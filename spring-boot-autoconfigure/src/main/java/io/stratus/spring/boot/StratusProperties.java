@@ -1,9 +1,13 @@
 package io.stratus.spring.boot;
 
 import io.stratus.core.DatabaseProperties;
+import io.stratus.protocols.Setting;
+import io.stratus.protocols.Settings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -17,6 +21,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * class only carries them there ({@link #databaseSettings()}). Unknown keys under {@code stratus.}
  * fail the start-up, as they do for {@link DatabaseProperties}: a misspelt setting silently
  * ignored is a setting that silently does not apply. Unset values keep the library's defaults.
+ *
+ * <p>The database properties here are the shape Spring binds (relaxed names, unknown-key checks,
+ * IDE metadata) of the table of {@link Settings}, which holds each setting's default, the values
+ * it accepts and its documentation; {@link #databaseSettings()} reads them by that table's keys,
+ * and a test checks that the two name the same settings.
  */
 @ConfigurationProperties(prefix = "stratus", ignoreUnknownFields = false)
 public class StratusProperties {
@@ -26,14 +35,13 @@ public class StratusProperties {
   /** The database's URI prefix (required), e.g. db/shop. */
   private String databaseUri;
 
-  /** The commit protocol: naive, basic, monotonic, atomic, advanced_atomic, snapshot_isolation,
-   * serializable_snapshot or two_phase_locking (default monotonic). */
+  /** The commit protocol. */
   private String protocol;
 
-  /** The page size: bytes, or with k, m, g (default 100k). */
+  /** The page size: bytes, or with k, m, g. */
   private String pageSize;
 
-  /** The buffer pool's time to live: 500ms, 45s, 2m, 1h or ISO-8601 (default 100s). */
+  /** The buffer pool's time to live: 500ms, 45s, 2m, 1h or ISO-8601. */
   private String ttl;
 
   /** The buffer pool's bound on cached bytes: a size. */
@@ -45,7 +53,7 @@ public class StratusProperties {
   /** Monotonic and atomic protocols: commits of one handle numbered and sent at once. */
   private Integer writerLanes;
 
-  /** This client's id, unique among the database's clients (default: random). */
+  /** This client's id, unique among the database's clients. */
   private String clientId;
 
   private final Checkpoint checkpoint = new Checkpoint();
@@ -56,35 +64,40 @@ public class StratusProperties {
 
   /**
    * The database settings as {@link DatabaseProperties} keys and values, the unset ones left out
-   * (so that the library's defaults apply).
+   * (so that the library's defaults apply). The keys come from {@link Settings}: each is read from
+   * the property of this class with the same name.
+   *
+   * @throws IllegalStateException a setting has no property here (a test checks there is none)
    */
   public Map<String, String> databaseSettings() {
+    BeanWrapper bean = new BeanWrapperImpl(this);
     Map<String, String> m = new TreeMap<>();
-    put(m, DatabaseProperties.DATABASE_URI, databaseUri);
-    put(m, DatabaseProperties.PROTOCOL, protocol);
-    put(m, DatabaseProperties.PAGE_SIZE, pageSize);
-    put(m, DatabaseProperties.TTL, ttl);
-    put(m, DatabaseProperties.POOL_BYTES, poolBytes);
-    put(m, DatabaseProperties.MONOTONIC_READS, monotonicReads);
-    put(m, DatabaseProperties.WRITER_LANES, writerLanes);
-    put(m, DatabaseProperties.CLIENT_ID, clientId);
-    put(m, DatabaseProperties.CHECKPOINT_INTERVAL, checkpoint.interval);
-    put(m, DatabaseProperties.CHECKPOINT_LOCK_TIMEOUT, checkpoint.lockTimeout);
-    put(m, DatabaseProperties.PROPAGATION_PERIOD, checkpoint.propagationPeriod);
-    put(m, DatabaseProperties.MAX_RECORDS_PER_CHECKPOINT, checkpoint.maxRecords);
-    put(m, DatabaseProperties.CHECKPOINT_WRITES, checkpoint.writes);
-    put(m, DatabaseProperties.CLOSE_TIMEOUT, checkpoint.closeTimeout);
-    put(m, DatabaseProperties.ATOMIC_TIMEOUT, atomic.timeout);
-    put(m, DatabaseProperties.TRANSACTION_TIMEOUT, isolation.transactionTimeout);
-    put(m, DatabaseProperties.ISOLATION_LEASE, isolation.leaseTimeout);
-    put(m, DatabaseProperties.SNAPSHOT_REUSE, isolation.snapshotReuse);
+    for (Setting<?> setting : Settings.all()) {
+      String path = propertyPath(setting.key());
+      if (!bean.isReadableProperty(path)) {
+        throw new IllegalStateException("no property " + setting.key() + " in " + getClass());
+      }
+      Object value = bean.getPropertyValue(path);
+      if (value != null && !value.toString().isBlank()) {
+        m.put(setting.key(), value.toString());
+      }
+    }
     return m;
   }
 
-  private static void put(Map<String, String> m, String key, Object value) {
-    if (value != null && !value.toString().isBlank()) {
-      m.put(key, value.toString());
+  /** {@code stratus.checkpoint.lock-timeout} as a bean path: {@code checkpoint.lockTimeout}. */
+  static String propertyPath(String key) {
+    StringBuilder b = new StringBuilder();
+    boolean upper = false;
+    for (char c : key.substring(DatabaseProperties.PREFIX.length()).toCharArray()) {
+      if (c == '-') {
+        upper = true;
+      } else {
+        b.append(upper ? Character.toUpperCase(c) : c);
+        upper = false;
+      }
     }
+    return b.toString();
   }
 
   public boolean isEnabled() {
@@ -181,23 +194,34 @@ public class StratusProperties {
 
   /** {@code stratus.checkpoint.*}: the queue protocols' checkpoints. */
   public static class Checkpoint {
-    /** The checkpoint interval: a duration (default 45s). */
+    /** The checkpoint interval: a duration. */
     private String interval;
 
-    /** The lease on a queue's lock, also a checkpoint's visibility timeout (default 30s). */
+    /** The lease on a queue's lock, also a checkpoint's visibility timeout. */
     private String lockTimeout;
 
-    /** The lease a checkpoint must have left to still put pages (default 5s). */
+    /** The lease a checkpoint must have left to still put pages. */
     private String propagationPeriod;
 
-    /** The most log records one checkpoint applies (default 256). */
+    /** The most log records one checkpoint applies. */
     private Integer maxRecords;
 
-    /** How checkpoints put pages: auto, conditional or timing_only (default auto). */
+    /** How checkpoints put pages: auto, conditional or timing_only. */
     private String writes;
 
-    /** The most a close spends checkpointing what the handle owes (default 20s; 0s: nothing). */
+    /** The most a close spends checkpointing what the handle owes (0s: nothing). */
     private String closeTimeout;
+
+    /** The seed of the reader-side checkpoint decisions. */
+    private Long seed;
+
+    public Long getSeed() {
+      return seed;
+    }
+
+    public void setSeed(Long seed) {
+      this.seed = seed;
+    }
 
     public String getCloseTimeout() {
       return closeTimeout;
@@ -264,13 +288,13 @@ public class StratusProperties {
 
   /** {@code stratus.isolation.*}: the snapshot and locking protocols. */
   public static class Isolation {
-    /** The longest a transaction may run (default 10s). */
+    /** The longest a transaction may run. */
     private String transactionTimeout;
 
-    /** The lease of record locks and commit ids (default 120s). */
+    /** The lease of record locks and commit ids. */
     private String leaseTimeout;
 
-    /** How long read-only transactions reuse a snapshot (default 500ms). */
+    /** How long read-only transactions reuse a snapshot. */
     private String snapshotReuse;
 
     public String getTransactionTimeout() {

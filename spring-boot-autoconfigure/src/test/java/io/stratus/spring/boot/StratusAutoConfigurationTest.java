@@ -14,12 +14,18 @@ import io.stratus.core.DatabaseProperties;
 import io.stratus.core.Key;
 import io.stratus.micrometer.StratusMetrics;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.Settings;
+import java.beans.PropertyDescriptor;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -54,7 +60,7 @@ class StratusAutoConfigurationTest {
           assertThat(ctx).hasSingleBean(Database.class).hasSingleBean(CloudServices.class);
           Database db = ctx.getBean(Database.class);
           assertThat(db.config().databaseUri()).isEqualTo("db/spring");
-          assertThat(db.config().protocol()).isEqualTo(DatabaseProperties.PROTOCOL_DEFAULT);
+          assertThat(db.config().protocol()).isEqualTo(Settings.PROTOCOL.defaultValue());
           putAndRead(db);
           seen[0] = db;
         });
@@ -97,6 +103,33 @@ class StratusAutoConfigurationTest {
   }
 
   @Test
+  void everyDatabasePropertyIsASetting() {
+    Set<String> database = new TreeSet<>();
+    BeanWrapper root = new BeanWrapperImpl(new StratusProperties());
+    for (PropertyDescriptor d : root.getPropertyDescriptors()) {
+      String name = d.getName();
+      if (Set.of("class", "enabled", "cloud", "metrics").contains(name)) {
+        continue; // the application's own, not the database's
+      }
+      Object nested = root.getPropertyValue(name);
+      if (d.getWriteMethod() != null) {
+        database.add(name);
+        continue;
+      }
+      for (PropertyDescriptor n : new BeanWrapperImpl(nested).getPropertyDescriptors()) {
+        if (!n.getName().equals("class")) {
+          database.add(name + "." + n.getName());
+        }
+      }
+    }
+    Set<String> settings = new TreeSet<>();
+    for (String key : Settings.keys()) {
+      settings.add(StratusProperties.propertyPath(key));
+    }
+    assertThat(database).isEqualTo(settings);
+  }
+
+  @Test
   void aMissingUriAMisspeltKeyAndABadValueFailTheStartUp() {
     new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(StratusAutoConfiguration.class))
@@ -106,7 +139,7 @@ class StratusAutoConfigurationTest {
                     .getFailure()
                     .rootCause()
                     .isInstanceOf(InvalidConfigurationException.class)
-                    .hasMessageContaining(DatabaseProperties.DATABASE_URI));
+                    .hasMessageContaining(Settings.DATABASE_URI.key()));
     runner
         .withPropertyValues("stratus.page-sise=16k")
         .run(ctx -> assertThat(ctx).getFailure().hasStackTraceContaining("page-sise"));
@@ -118,7 +151,7 @@ class StratusAutoConfigurationTest {
                     .getFailure()
                     .rootCause()
                     .isInstanceOf(InvalidConfigurationException.class)
-                    .hasMessageContaining(DatabaseProperties.TTL));
+                    .hasMessageContaining(Settings.TTL.key()));
     runner
         .withPropertyValues("stratus.cloud.kind=aws")
         .run(

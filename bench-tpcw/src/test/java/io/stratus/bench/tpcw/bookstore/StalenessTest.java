@@ -92,7 +92,7 @@ class StalenessTest {
       f.clock.advance(Duration.ofSeconds(7));
       assertThat(b.execute(Interaction.ADMIN_REQUEST, bs).stalenessMillis()).isEqualTo(12_000);
 
-      f.clock.advance(io.stratus.core.DatabaseConfig.DEFAULT_TTL);
+      f.clock.advance(io.stratus.protocols.Settings.TTL.defaultValue());
       assertThat(b.execute(Interaction.ADMIN_REQUEST, bs).stalenessMillis())
           .as("after the TTL the page is read again")
           .isZero();
