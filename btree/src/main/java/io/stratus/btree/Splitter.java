@@ -29,13 +29,13 @@ import java.util.Optional;
  * the rewritten root last.
  *
  * <p><b>Headers of the pieces.</b> The piece that keeps the node's URI keeps its header; every new
- * page starts without protocol state and tree checkpoint time. Those describe the page under its
- * own URI (the protocols key a data page's state by its URI and keep a tree's on the root), so
- * copies on other pages would only take room there, and a root's header copied into every child
- * would make each root split multiply it. A root split
- * keeps the root's whole header on the rewritten root. A tree opened with {@link
- * PieceState#COPIED} copies the protocol state into every piece instead (snapshot isolation
- * stamps each page with the commit id it reflects, which holds for all pieces of the page).
+ * page gets of the protocol state what the tree's {@link PieceState} says: by default nothing
+ * ({@link PieceState#DROPPED}), since the protocols key a data page's state by its URI and keep a
+ * tree's on the root, so copies on other pages would only take room there, and a root's header
+ * copied into every child would make each root split multiply it. A root split keeps the root's
+ * whole header on the rewritten root. Snapshot isolation copies the state into every piece ({@link
+ * PieceState#COPIED}: each page is stamped with the commit id it reflects, which holds for all
+ * pieces of the page); the queue protocols keep the page's last checkpoint time only.
  *
  * <p><b>Parents.</b> The parent is found by descending again from the root to the parent's level
  * (moving right as needed) rather than by remembering the path, which may be stale after other
@@ -138,10 +138,8 @@ final class Splitter {
    */
   private Page.Builder pieceOf(Page node, String uri, boolean keepsUri) {
     Page.Builder b = node.toBuilder();
-    if (!keepsUri && pieceState == PieceState.COPIED) {
-      b.treeCheckpointMillis(0);
-    } else if (!keepsUri) {
-      b.protocolState(new byte[0]).treeCheckpointMillis(0);
+    if (!keepsUri) {
+      b.protocolState(pieceState.ofNewPiece(node.protocolState()));
     }
     return b;
   }
@@ -156,8 +154,6 @@ final class Splitter {
     }
     return Page.builder(rootUri, PageKind.INNER)
         .level(oldRoot.level() + 1)
-        .lastCheckpointMillis(oldRoot.lastCheckpointMillis())
-        .treeCheckpointMillis(oldRoot.treeCheckpointMillis())
         .protocolState(oldRoot.protocolState())
         .entries(seps, children)
         .build();

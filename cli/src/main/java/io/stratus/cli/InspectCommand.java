@@ -7,6 +7,7 @@ import io.stratus.cloudapi.StoredItem;
 import io.stratus.cloudapi.SupportsQueueInspection;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
+import io.stratus.protocols.checkpoint.CheckpointTimes;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -88,12 +89,14 @@ final class InspectCommand implements Runnable {
             show(p.lowKey()),
             p.highKey().map(InspectCommand::show).orElse("+infinity"),
             p.rightSibling().orElse("none"));
+        // The queue protocols keep checkpoint times in the protocol state; other protocols none.
+        Optional<CheckpointTimes> times = CheckpointTimes.ofAnyProtocol(p);
         out.printf(
             "  stamp %d, last checkpoint %s, tree checkpoint %s, protocol state %d bytes,"
                 + " %d tombstones%n",
             p.versionStamp(),
-            time(p.lastCheckpointMillis()),
-            time(p.treeCheckpointMillis()),
+            times.map(t -> time(t.pageMillis())).orElse("-"),
+            times.map(t -> time(t.treeMillis())).orElse("-"),
             p.protocolState().length,
             p.tombstoneCount());
         int shown = Math.min(limit, p.entryCount());

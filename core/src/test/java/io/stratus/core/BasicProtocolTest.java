@@ -10,6 +10,7 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolOption;
+import io.stratus.protocols.checkpoint.CheckpointTimes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -193,7 +194,7 @@ class BasicProtocolTest {
                   .orElseThrow()
                   .payload());
       assertThat(root.level()).as("levels above the leaves").isGreaterThanOrEqualTo(2);
-      assertThat(root.treeCheckpointMillis()).isPositive();
+      assertThat(CheckpointTimes.of(root).treeMillis()).isPositive();
       for (Database d : List.of(db, other)) {
         Map<Long, String> actual = readAll(d);
         Map<Long, String> want = new TreeMap<>();

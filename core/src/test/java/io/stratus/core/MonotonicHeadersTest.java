@@ -14,6 +14,7 @@ import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.checkpoint.ChainState;
+import io.stratus.protocols.checkpoint.CheckpointTimes;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -212,7 +213,7 @@ class MonotonicHeadersTest {
         }
         for (Page child : below) {
           assertThat(ChainState.of(child).counters()).as(child.uri()).isEmpty();
-          assertThat(child.treeCheckpointMillis()).as(child.uri()).isZero();
+          assertThat(CheckpointTimes.of(child).treeMillis()).as(child.uri()).isZero();
         }
         level = below;
       }

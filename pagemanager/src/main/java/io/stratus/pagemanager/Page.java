@@ -23,15 +23,11 @@ import java.util.function.Function;
  *   <li>{@code lowKey} (inclusive; empty = minus infinity) and {@code highKey} (exclusive; empty
  *       optional = plus infinity): the key range the B-link node is responsible for;
  *   <li>{@code rightSibling}: the URI of the next node on the same level, if any;
- *   <li>{@code lastCheckpointMillis}: when the page was last checkpointed (checkpoint strategy,
- *       paper 000 section 4.5);
- *   <li>{@code treeCheckpointMillis}: on a tree's root page only, when the whole tree was last
- *       checkpointed (basic protocol's B-tree checkpoint, paper 000 section 4.5; the paper kept it
- *       in the root item's storage metadata instead); 0 elsewhere and when never checkpointed;
  *   <li>{@code protocolState}: what the commit protocol keeps in the page (its writers' counters,
- *       a snapshot id, …), opaque bytes to this layer and to the trees. It belongs to the page's
- *       URI: the new pages of a split start without it, and when a root splits the new root (which
- *       keeps the root's URI) keeps it;
+ *       when the page and, on a root, its tree were last checkpointed, a snapshot id, …), opaque
+ *       bytes to this layer and to the trees. It belongs to the page's URI: when a root splits the
+ *       new root (which keeps the root's URI) keeps it, and what the new pages of a split get of it
+ *       is the protocol's choice (the trees' {@code PieceState});
  *   <li>{@code versionStamp}: grows with every write of the page (the writer stores the stamp it
  *       read plus one), so a client can tell an older copy from a newer one whatever the storage
  *       versions look like (monotonic reads, paper 001 section 5.2); 0 = never stamped.
@@ -61,9 +57,6 @@ public final class Page {
   /** Bytes of framing each entry costs in the encoding, an upper bound. */
   static final int ENTRY_OVERHEAD = 10;
 
-  /** Bytes a set tree checkpoint time costs (tag and a varint of up to ten bytes). */
-  static final int TREE_CHECKPOINT_OVERHEAD = 11;
-
   /** Bytes a set version stamp costs (tag and a varint of up to ten bytes). */
   static final int VERSION_STAMP_OVERHEAD = 11;
 
@@ -88,8 +81,6 @@ public final class Page {
   private final byte[] lowKey;
   private final byte[] highKey; // null = +infinity
   private final String rightSibling; // null = none
-  private final long lastCheckpointMillis;
-  private final long treeCheckpointMillis;
   private final byte[] protocolState;
 
   /** The protocol state as last decoded ({@link #protocolState(Function)}); a cache. */
@@ -134,8 +125,6 @@ public final class Page {
     this.lowKey = b.lowKey;
     this.highKey = b.highKey;
     this.rightSibling = b.rightSibling;
-    this.lastCheckpointMillis = b.lastCheckpointMillis;
-    this.treeCheckpointMillis = b.treeCheckpointMillis;
     this.protocolState = b.protocolState;
     this.versionStamp = b.versionStamp;
     this.keys = keys;
@@ -149,7 +138,6 @@ public final class Page {
             + lowKey.length
             + (highKey == null ? 0 : highKey.length)
             + (rightSibling == null ? 0 : utf8Length(rightSibling))
-            + (treeCheckpointMillis == 0 ? 0 : TREE_CHECKPOINT_OVERHEAD)
             + VERSION_STAMP_OVERHEAD; // always: stamping a page on its way out must not grow it
     size += protocolState.length == 0 ? 0 : PROTOCOL_STATE_OVERHEAD + protocolState.length;
     for (int i = 0; i < keys.length; i++) {
@@ -228,18 +216,6 @@ public final class Page {
   /** This page stamped {@code stamp} (same header otherwise, same entries). */
   public Page withVersionStamp(long stamp) {
     return stamp == versionStamp ? this : toBuilder().versionStamp(stamp).build();
-  }
-
-  public long lastCheckpointMillis() {
-    return lastCheckpointMillis;
-  }
-
-  /**
-   * On a tree's root page: when the tree's pending inserts and deletes were last checkpointed
-   * (epoch millis of the checkpointing client's clock); 0 when never, and on other pages.
-   */
-  public long treeCheckpointMillis() {
-    return treeCheckpointMillis;
   }
 
   /** The protocol state (a copy; empty when none), opaque to this layer. */
@@ -479,8 +455,6 @@ public final class Page {
     b.lowKey = lowKey;
     b.highKey = highKey;
     b.rightSibling = rightSibling;
-    b.lastCheckpointMillis = lastCheckpointMillis;
-    b.treeCheckpointMillis = treeCheckpointMillis;
     b.protocolState = protocolState;
     b.versionStamp = versionStamp;
     b.keys = keys;
@@ -507,8 +481,6 @@ public final class Page {
         && Arrays.equals(lowKey, p.lowKey)
         && Arrays.equals(highKey, p.highKey)
         && Objects.equals(rightSibling, p.rightSibling)
-        && lastCheckpointMillis == p.lastCheckpointMillis
-        && treeCheckpointMillis == p.treeCheckpointMillis
         && Arrays.equals(protocolState, p.protocolState)
         && versionStamp == p.versionStamp
         && Arrays.deepEquals(keys, p.keys)
@@ -580,8 +552,6 @@ public final class Page {
     private byte[] lowKey = new byte[0];
     private byte[] highKey;
     private String rightSibling;
-    private long lastCheckpointMillis;
-    private long treeCheckpointMillis;
     private byte[] protocolState = new byte[0];
     private long versionStamp;
     private byte[][] keys = NO_BYTES;
@@ -632,17 +602,6 @@ public final class Page {
         throw new IllegalArgumentException("a version stamp must not be negative: " + stamp);
       }
       this.versionStamp = stamp;
-      return this;
-    }
-
-    public Builder lastCheckpointMillis(long millis) {
-      this.lastCheckpointMillis = millis;
-      return this;
-    }
-
-    /** The tree checkpoint time; set on root pages only (see {@link Page#treeCheckpointMillis}). */
-    public Builder treeCheckpointMillis(long millis) {
-      this.treeCheckpointMillis = millis;
       return this;
     }
 

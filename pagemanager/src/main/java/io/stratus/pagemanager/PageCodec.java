@@ -65,8 +65,6 @@ public final class PageCodec {
             .setKind(kindOf(page.kind()))
             .setLevel(page.level())
             .setLowKey(UnsafeByteOperations.unsafeWrap(page.lowKey()))
-            .setLastCheckpointMillis(page.lastCheckpointMillis())
-            .setTreeCheckpointMillis(page.treeCheckpointMillis())
             .setVersionStamp(page.versionStamp());
     page.highKey().ifPresent(h -> body.setHighKey(UnsafeByteOperations.unsafeWrap(h)));
     page.rightSibling().ifPresent(body::setRightSibling);
@@ -193,11 +191,7 @@ public final class PageCodec {
         throw new CorruptPageException(uri, "keys unsorted or duplicate at entry " + i);
       }
     }
-    Page.Builder b =
-        Page.builder(uri, kind)
-            .lowKey(body.getLowKey().toByteArray())
-            .lastCheckpointMillis(body.getLastCheckpointMillis())
-            .treeCheckpointMillis(body.getTreeCheckpointMillis());
+    Page.Builder b = Page.builder(uri, kind).lowKey(body.getLowKey().toByteArray());
     try {
       b.versionStamp(body.getVersionStamp());
       b.level(body.getLevel());

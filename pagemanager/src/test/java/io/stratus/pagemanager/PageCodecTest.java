@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnknownFieldSet;
 import io.stratus.CorruptPageException;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
@@ -33,7 +34,6 @@ class PageCodecTest {
       assertThat(back.highKey().isPresent()).isEqualTo(p.highKey().isPresent());
       p.highKey().ifPresent(h -> assertThat(back.highKey().orElseThrow()).isEqualTo(h));
       assertThat(back.rightSibling()).isEqualTo(p.rightSibling());
-      assertThat(back.lastCheckpointMillis()).isEqualTo(p.lastCheckpointMillis());
       assertThat(back.protocolState()).isEqualTo(p.protocolState());
       assertThat(back.versionStamp()).isEqualTo(p.versionStamp());
       assertThat(back.entryCount()).isEqualTo(p.entryCount());
@@ -85,7 +85,6 @@ class PageCodecTest {
             .lowKey(new byte[200])
             .highKey(new byte[200])
             .rightSibling("中".repeat(300))
-            .lastCheckpointMillis(-1)
             .protocolState(new byte[1 << 20]);
     Page p = b.build();
     assertThat(PageCodec.encode(p).length).isLessThanOrEqualTo(p.encodedSizeBound());
@@ -97,7 +96,7 @@ class PageCodecTest {
             .lowKey(new byte[1 << 21])
             .highKey(new byte[1 << 21])
             .rightSibling("")
-            .lastCheckpointMillis(Long.MIN_VALUE)
+            .versionStamp(Long.MAX_VALUE)
             .build();
     assertThat(PageCodec.encode(header).length).isLessThanOrEqualTo(header.encodedSizeBound());
   }
@@ -232,6 +231,63 @@ class PageCodecTest {
     Page format3 = PageCodec.decode(URI, envelope(body).setFormatVersion(3).build().toByteArray());
     assertThat(format3.hasStamps()).isFalse();
     assertThat(format3.stamp(0)).isZero();
+  }
+
+  /**
+   * Pages written before the checkpoint times moved into the protocol state carry them in body
+   * fields 6 and 11: every format reads such a page, with everything else intact and the times
+   * left out (the protocol then takes the page as never checkpointed), and writes it back without
+   * them.
+   */
+  @Test
+  void pagesCarryingTheFormerCheckpointTimesAreReadWithoutThem(@Seed long seed) {
+    Random r = new Random(seed);
+    for (int i = 0; i < 200; i++) {
+      Page p = RandomPages.page(r, "db/t/" + i);
+      byte[] now = PageCodec.encode(p);
+      StoredPage envelope = parse(now);
+      PageBody body = parseBody(envelope.getBody());
+      UnknownFieldSet former =
+          UnknownFieldSet.newBuilder()
+              .addField(6, UnknownFieldSet.Field.newBuilder().addVarint(r.nextLong()).build())
+              .addField(11, UnknownFieldSet.Field.newBuilder().addVarint(r.nextLong()).build())
+              .build();
+      byte[] oldBody = body.toBuilder().setUnknownFields(former).build().toByteArray();
+      int format =
+          p.tombstoneCount() > 0 || p.hasStamps()
+              ? envelope.getFormatVersion()
+              : 3 + r.nextInt(2); // format 3 and 4 describe a page without stamps alike
+      byte[] old =
+          StoredPage.newBuilder()
+              .setFormatVersion(format)
+              .setCrc32C(PageCodec.crc32c(oldBody))
+              .setBody(ByteString.copyFrom(oldBody))
+              .build()
+              .toByteArray();
+      assertThat(old.length).isGreaterThan(now.length);
+
+      Page read = PageCodec.decode(p.uri(), old);
+      assertThat(read).as("seed %d, page %d", seed, i).isEqualTo(p);
+      assertThat(PageCodec.encode(read)).isEqualTo(now);
+      assertThat(parseBody(parse(PageCodec.encode(read)).getBody()).getUnknownFields().asMap())
+          .isEmpty();
+    }
+  }
+
+  private static StoredPage parse(byte[] stored) {
+    try {
+      return StoredPage.parseFrom(stored);
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  private static PageBody parseBody(ByteString body) {
+    try {
+      return PageBody.parseFrom(body);
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException(e);
+    }
   }
 
   @Test

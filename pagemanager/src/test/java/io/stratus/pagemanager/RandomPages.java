@@ -30,7 +30,6 @@ final class RandomPages {
     if (r.nextBoolean()) {
       b.rightSibling(text(r, r.nextInt(3) == 0 ? 0 : 1 + r.nextInt(80)));
     }
-    b.lastCheckpointMillis(interestingLong(r));
     b.protocolState(r.nextInt(4) == 0 ? new byte[0] : bytes(r, r.nextInt(300)));
     b.versionStamp(Math.abs(interestingLong(r) % Long.MAX_VALUE));
     int n = r.nextInt(5) == 0 ? 0 : r.nextInt(60);

@@ -36,6 +36,10 @@ import java.util.function.UnaryOperator;
  * opens on it, all running one protocol. Handles get small pages (a few dozen records split a
  * leaf) and a short TTL; background checkpoints go to a {@link StepExecutor} per handle, so the
  * test decides when they run. Everything opened is closed with the cloud.
+ *
+ * <p>Or the same on real services ({@link RealServices}: LocalStack and ZooKeeper), the clients
+ * still on the manual clock; then {@link #cloud} is null, the services are reliable and strongly
+ * consistent as they are, and tests that need the in-process cloud's knobs do not run.
  */
 final class ContractCloud implements AutoCloseable {
   static final String DB = "db/contract";
@@ -52,8 +56,13 @@ final class ContractCloud implements AutoCloseable {
   final ProtocolKind kind;
   final long seed;
   final ManualClock clock = new ManualClock();
+
+  /** The in-process cloud; null on real services. */
   final InProcessCloud cloud;
+
   final Duration staleWindow;
+  private final CloudServices services;
+  private final AutoCloseable resources;
   private final List<Database> opened = new ArrayList<>();
   private final List<StepExecutor> executors = new ArrayList<>();
 
@@ -84,11 +93,24 @@ final class ContractCloud implements AutoCloseable {
                     .queueBehavior(queues)
                     .storageConsistency(storage))
             .build();
+    this.services = cloud.services();
+    this.resources = cloud;
+  }
+
+  /** A contract cloud for {@code kind} on real services, its clients on the manual clock. */
+  ContractCloud(ProtocolKind kind, long seed, RealServices real) {
+    this.kind = kind;
+    this.seed = seed;
+    this.staleWindow = Duration.ZERO;
+    this.cloud = null;
+    RealServices.Connection c = real.connect(clock);
+    this.services = c.services();
+    this.resources = c.resources();
   }
 
   /** The raw services, seen by no handle's interceptors. */
   CloudServices services() {
-    return cloud.services();
+    return services;
   }
 
   /**
@@ -106,10 +128,7 @@ final class ContractCloud implements AutoCloseable {
    */
   DatabaseConfig.Builder config(
       String clientId, StepExecutor executor, CallInterceptor... interceptors) {
-    CloudServices s =
-        interceptors.length == 0
-            ? cloud.services()
-            : Decorators.wrap(cloud.services(), interceptors);
+    CloudServices s = interceptors.length == 0 ? services : Decorators.wrap(services, interceptors);
     synchronized (executors) {
       executors.add(executor);
     }
@@ -248,7 +267,7 @@ final class ContractCloud implements AutoCloseable {
    * unnoticed.
    */
   Map<String, Long> queuedMessages() {
-    SupportsQueueInspection queues = SupportsQueueInspection.of(cloud.services().simpleQueues());
+    SupportsQueueInspection queues = SupportsQueueInspection.of(services.simpleQueues());
     Map<String, Long> out = new TreeMap<>();
     for (String uri : CloudFutures.await(queues.listQueues(DB + "/"))) {
       long n = CloudFutures.await(queues.inspect(uri, 0)).messages();
@@ -347,6 +366,10 @@ final class ContractCloud implements AutoCloseable {
         }
       }
     }
-    cloud.close();
+    try {
+      resources.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("closing the contract cloud's services failed", e);
+    }
   }
 }

@@ -69,6 +69,7 @@ final class HistoryHarness {
   private final long seed;
   private final Setting setting;
   private final Boolean monotonicReadsGuard;
+  private final RealServices real;
   private final Random random;
   private final HistoryRecorder recorder = new HistoryRecorder();
 
@@ -77,10 +78,21 @@ final class HistoryHarness {
    * monotonic-reads guard when not null.
    */
   HistoryHarness(ProtocolKind kind, long seed, Setting setting, Boolean guard) {
+    this(kind, seed, setting, guard, null);
+  }
+
+  /** A run of {@code kind} on real services, which are as reliable as they are. */
+  HistoryHarness(ProtocolKind kind, long seed, RealServices real) {
+    this(kind, seed, Setting.reliable(), null, real);
+  }
+
+  private HistoryHarness(
+      ProtocolKind kind, long seed, Setting setting, Boolean guard, RealServices real) {
     this.kind = kind;
     this.seed = seed;
     this.setting = setting;
     this.monotonicReadsGuard = guard;
+    this.real = real;
     this.random = new Random(seed);
   }
 
@@ -134,6 +146,26 @@ final class HistoryHarness {
       c.add(Checkers.atomicity());
     }
     return Guarantees.of(c.toArray(Checker[]::new));
+  }
+
+  /**
+   * Asserts a history of {@link #runClients} on a reliable cloud valid by every checker the
+   * protocol's guarantees select.
+   */
+  static void assertClientsValid(ProtocolKind kind, History h) {
+    h.check(checkersFor(kind.guarantees(), QueueBehavior.reliable())).assertValid();
+  }
+
+  /**
+   * Asserts a history of {@link #runThreads} on a reliable cloud valid: besides what the
+   * guarantees select, every protocol promises one handle that its commits which returned survive.
+   */
+  static void assertThreadsValid(ProtocolKind kind, History h) {
+    Guarantees checks = checkersFor(kind.guarantees(), QueueBehavior.reliable());
+    if (!checks.checkerNames().contains("committedWritesSurvive")) {
+      checks = checks.with(Checkers.committedWritesSurvive());
+    }
+    h.check(checks).assertValid();
   }
 
   /** Three handles, one session each, round by round; returns the recorded history. */
@@ -213,7 +245,9 @@ final class HistoryHarness {
   }
 
   private ContractCloud newCloud() {
-    return new ContractCloud(kind, seed, setting.queues(), setting.storage());
+    return real == null
+        ? new ContractCloud(kind, seed, setting.queues(), setting.storage())
+        : new ContractCloud(kind, seed, real);
   }
 
   private DatabaseConfig.Builder config(ContractCloud cloud, String client, SwitchedFaults faults) {

@@ -35,10 +35,16 @@ final class IsolationContract {
   private IsolationContract() {}
 
   static void check(ProtocolKind kind, long seed) throws Exception {
+    check(kind, seed, null);
+  }
+
+  /** {@link #check(ProtocolKind, long)} on {@code real} services (in-process when null). */
+  static void check(ProtocolKind kind, long seed, RealServices real) throws Exception {
     ListAppendHistory history = new ListAppendHistory();
     ListAppendWorkload workload = new ListAppendWorkload("lists", KEYS);
     ListAppendHistory.Result result;
-    try (ContractCloud c = new ContractCloud(kind, seed)) {
+    try (ContractCloud c =
+        real == null ? new ContractCloud(kind, seed) : new ContractCloud(kind, seed, real)) {
       List<Database> handles = List.of(c.open("a"), c.open("b"));
       workload.load(handles.get(0));
       RetryPolicy retries =

@@ -21,7 +21,6 @@ import io.stratus.core.Key;
 import io.stratus.core.Transaction;
 import io.stratus.protocols.Guarantee;
 import io.stratus.protocols.ProtocolKind;
-import io.stratus.testkit.Checkers;
 import io.stratus.testkit.Guarantees;
 import io.stratus.testkit.History;
 import java.lang.reflect.Method;
@@ -876,8 +875,7 @@ public abstract class ProtocolContract {
   void historyOfClientsOnAReliableCloud(long s) {
     start(s);
     History h = new HistoryHarness(kind(), s, HistoryHarness.Setting.reliable(), null).runClients();
-    h.check(HistoryHarness.checkersFor(kind().guarantees(), QueueBehavior.reliable()))
-        .assertValid();
+    HistoryHarness.assertClientsValid(kind(), h);
   }
 
   /**
@@ -902,11 +900,7 @@ public abstract class ProtocolContract {
   void historyOfRequestThreadsSharingOneHandle(long s) throws Exception {
     start(s);
     History h = new HistoryHarness(kind(), s, HistoryHarness.Setting.reliable(), null).runThreads();
-    Guarantees checks = HistoryHarness.checkersFor(kind().guarantees(), QueueBehavior.reliable());
-    if (!checks.checkerNames().contains("committedWritesSurvive")) {
-      checks = checks.with(Checkers.committedWritesSurvive());
-    }
-    h.check(checks).assertValid();
+    HistoryHarness.assertThreadsValid(kind(), h);
   }
 
   /** Isolation as the guarantees declare it, on a list-append history ({@link IsolationContract}). */

@@ -23,7 +23,8 @@ import java.util.function.Function;
  * {@link WriterLeases}, kept here so that any client's next checkpoint continues it); the
  * retired chains (their keys' hashes and the counters they had reached); and per chain the counters it advanced past without applying them (their
  * records wait for a corrupt page's repair, {@link WriteChains}). Read through {@link #of(Page)},
- * which decodes once per page object. Immutable.
+ * which decodes once per page object. The same stored form carries the page's {@link
+ * CheckpointTimes}; writing either part keeps the other. Immutable.
  *
  * <p>Kept by full chain key here, but stored grouped by what the keys share but a lane number (an
  * incarnation's lanes, {@link StoredKey}), because an incarnation's id is most of a key's bytes
@@ -63,8 +64,17 @@ public record ChainState(
   /** No chains. */
   public static final ChainState EMPTY = new ChainState(Map.of(), Map.of(), List.of());
 
-  /** The one decoder, so that pages memoize its result ({@link Page#protocolState(Function)}). */
-  private static final Function<byte[], ChainState> DECODER = ChainState::decode;
+  /**
+   * The one decoder of the queue protocols' state, so that pages memoize its result ({@link
+   * Page#protocolState(Function)}) for both its parts: the chains here and the {@link
+   * CheckpointTimes}.
+   */
+  static final Function<byte[], Stored> DECODER = ChainState::decode;
+
+  /** The queue protocols' state of a page as stored: the chains and the checkpoint times. */
+  record Stored(ChainState chains, CheckpointTimes times) {
+    static final Stored EMPTY = new Stored(ChainState.EMPTY, CheckpointTimes.NEVER);
+  }
 
   public ChainState {
     counters = Collections.unmodifiableMap(new HashMap<>(counters));
@@ -109,15 +119,19 @@ public record ChainState(
 
   /** The chain state of {@code page} (empty when it has none). */
   public static ChainState of(Page page) {
-    ChainState stored;
-    try {
-      stored = page.protocolState(DECODER);
-    } catch (CorruptPageException e) {
-      throw new CorruptPageException(page.uri(), e.getMessage(), e);
-    }
+    ChainState stored = stored(page).chains();
     return WriteChains.anyKeyWithUri(stored.counters.keySet())
         ? stored.keyedFor(page.uri())
         : stored;
+  }
+
+  /** The queue protocols' state of {@code page} as stored. */
+  static Stored stored(Page page) {
+    try {
+      return page.protocolState(DECODER);
+    } catch (CorruptPageException e) {
+      throw new CorruptPageException(page.uri(), e.getMessage(), e);
+    }
   }
 
   /**
@@ -163,9 +177,9 @@ public record ChainState(
     return counter(key) >= counter && !held.getOrDefault(key, List.of()).contains(counter);
   }
 
-  /** {@code page} with this state. */
+  /** {@code page} with this state, keeping its checkpoint times. */
   public Page writeTo(Page page) {
-    return page.toBuilder().protocolState(encode()).build();
+    return page.toBuilder().protocolState(encode(CheckpointTimes.of(page))).build();
   }
 
   /** This state with {@code counters} instead (chain times and held counters of other keys dropped). */
@@ -184,10 +198,18 @@ public record ChainState(
    * id once; {@link HeaderSize} bounds the bytes this takes.
    */
   public byte[] encode() {
-    if (counters.isEmpty() && retired.isEmpty()) {
+    return encode(CheckpointTimes.NEVER);
+  }
+
+  /** The stored form of this state with {@code times}; empty bytes for no chains and no times. */
+  public byte[] encode(CheckpointTimes times) {
+    if (counters.isEmpty() && retired.isEmpty() && times.equals(CheckpointTimes.NEVER)) {
       return new byte[0];
     }
-    StoredChainState.Builder b = StoredChainState.newBuilder();
+    StoredChainState.Builder b =
+        StoredChainState.newBuilder()
+            .setLastCheckpointMillis(times.pageMillis())
+            .setTreeCheckpointMillis(times.treeMillis());
     Map<String, TreeMap<Integer, String>> groups = new TreeMap<>();
     for (String key : counters.keySet()) {
       StoredKey k = StoredKey.of(key);
@@ -253,9 +275,9 @@ public record ChainState(
     }
   }
 
-  private static ChainState decode(byte[] bytes) {
+  private static Stored decode(byte[] bytes) {
     if (bytes.length == 0) {
-      return EMPTY;
+      return Stored.EMPTY;
     }
     StoredChainState stored;
     try {
@@ -288,12 +310,14 @@ public record ChainState(
         }
       }
     }
-    return new ChainState(
-        counters,
-        applied,
-        retired(stored.getRetiredList(), stored.getRetiredCountersList()),
-        free,
-        held(stored.getHeldList()));
+    return new Stored(
+        new ChainState(
+            counters,
+            applied,
+            retired(stored.getRetiredList(), stored.getRetiredCountersList()),
+            free,
+            held(stored.getHeldList())),
+        new CheckpointTimes(stored.getLastCheckpointMillis(), stored.getTreeCheckpointMillis()));
   }
 
   private static CorruptPageException unreadable(String why, Exception cause) {

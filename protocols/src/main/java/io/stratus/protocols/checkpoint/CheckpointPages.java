@@ -25,9 +25,13 @@ final class CheckpointPages {
 
   private CheckpointPages() {}
 
-  /** The tree handle of a root URI, naming new pages like the record manager does. */
+  /**
+   * The tree handle of a root URI, naming new pages like the record manager does; a split's new
+   * pages keep the split page's last checkpoint time ({@link CheckpointTimes#PIECES}).
+   */
   static BLinkTree treeOf(String rootUri) {
-    return BLinkTree.open(rootUri, rootUri.substring(0, rootUri.lastIndexOf('/') + 1));
+    return BLinkTree.open(rootUri, rootUri.substring(0, rootUri.lastIndexOf('/') + 1))
+        .withPieceState(CheckpointTimes.PIECES);
   }
 
   /**
@@ -83,11 +87,9 @@ final class CheckpointPages {
             rootUri.getBytes(StandardCharsets.UTF_8).length,
             prefix.getBytes(StandardCharsets.UTF_8).length + BLinkTree.NEW_URI_SUFFIX_RESERVE);
     int rootFixed =
-        Page.builder(rootUri, PageKind.INNER)
-            .level(1)
-            .treeCheckpointMillis(1)
-            .build()
-            .encodedSizeBound();
+        Page.builder(rootUri, PageKind.INNER).level(1).build().encodedSizeBound()
+            + Page.PROTOCOL_STATE_OVERHEAD
+            + CheckpointTimes.MAX_BYTES;
     int perEntry =
         Page.builder("", PageKind.LEAF)
                 .entries(new byte[][] {new byte[0]}, new byte[][] {new byte[0]})

@@ -38,8 +38,8 @@ import java.util.function.BiFunction;
  *   <li><b>Writer</b>: after a commit, for each data page and tree it sent records to, if
  *       |now - last checkpoint| exceeds the checkpoint interval (the absolute value, as the paper
  *       says, so a clock far off in either direction still triggers), a checkpoint is scheduled.
- *       The last checkpoint time is the data page's {@code lastCheckpointMillis}, or the tree
- *       root's {@code treeCheckpointMillis}, as this client's pool has them (no extra request).
+ *       The last checkpoint time is the data page's, or the tree root's tree time ({@link
+ *       CheckpointTimes}), as this client's pool has them (no extra request).
  *   <li><b>Reader</b>: a transaction that reads a data page or a tree root whose last checkpoint
  *       is x &gt; interval ago schedules one with probability interval / x, drawn from a random
  *       seeded by the checkpoint settings (so a test replays from its seed). The longer a page has
@@ -202,11 +202,13 @@ public final class CheckpointScheduler implements AutoCloseable {
   public void onRead(Page page) {
     sweepIfDue(clock.millis());
     if (names.isDataPage(page)) {
-      consider(new Target(PuQueues.Kind.DATA_PAGE, page.uri()), page.lastCheckpointMillis());
+      consider(
+          new Target(PuQueues.Kind.DATA_PAGE, page.uri()),
+          CheckpointTimes.orNever(page).pageMillis());
     }
     Optional<Target> tree = names.rootOf(page);
     if (tree.isPresent()) {
-      consider(tree.get(), page.treeCheckpointMillis());
+      consider(tree.get(), CheckpointTimes.orNever(page).treeMillis());
     }
   }
 
@@ -228,8 +230,9 @@ public final class CheckpointScheduler implements AutoCloseable {
 
   private Optional<Long> lastCheckpoint(Target t) {
     return switch (t.kind()) {
-      case DATA_PAGE -> pool.fetch(t.uri()).map(Page::lastCheckpointMillis);
-      case PRIMARY_TREE, INDEX_TREE -> pool.fetch(t.uri()).map(Page::treeCheckpointMillis);
+      case DATA_PAGE -> pool.fetch(t.uri()).map(p -> CheckpointTimes.of(p).pageMillis());
+      case PRIMARY_TREE, INDEX_TREE ->
+          pool.fetch(t.uri()).map(p -> CheckpointTimes.of(p).treeMillis());
     };
   }
 

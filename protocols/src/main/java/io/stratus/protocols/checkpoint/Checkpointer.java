@@ -72,7 +72,7 @@ import java.util.function.Predicate;
  * updates meet; forwarding the record to the other page's queue, as an earlier version did, put
  * it outside every chain). An update whose key is absent (deleted since) is dropped. A page that
  * overflows is split through the B-link tree ({@link BLinkTree#applySorted}), like any tree
- * change. The page's {@code lastCheckpointMillis} is set to now.
+ * change. The page's last checkpoint time ({@link CheckpointTimes}) is set to now.
  *
  * <p><b>Late records.</b> A record carries its commit's write stamp into the tree change, and the
  * tree applies it only over an entry with an older stamp (the Thomas write rule, {@link
@@ -85,8 +85,8 @@ import java.util.function.Predicate;
  * a checkpoint writes.
  *
  * <p><b>Trees.</b> Inserts and deletes become tree changes applied with {@link
- * BLinkTree#applySorted}; the root's {@code treeCheckpointMillis} is set to now (a deviation: the
- * paper kept it in the root item's metadata).
+ * BLinkTree#applySorted}; the root's tree checkpoint time ({@link CheckpointTimes}) is set to now
+ * (a deviation: the paper kept it in the root item's metadata).
  *
  * <p><b>Monotonic writes.</b> Before applying, the records are filtered by the writers' counter
  * chains recorded in the page's (or root's) header ({@link WriteChains}): duplicates are skipped,
@@ -728,19 +728,22 @@ public final class Checkpointer {
     // The root first, with its new header (staged by filterChains) and time, split if it no
     // longer fits: the changes below then split pages that already account for the header.
     Page root = CheckpointPages.readRoot(store, target.uri());
-    tree.rewrite(store, root.toBuilder().treeCheckpointMillis(now).build());
+    tree.rewrite(store, CheckpointTimes.of(root).withTree(now).writeTo(root));
     tree.applySorted(store, changes, forget);
     CheckpointPages.confirmLeaves(tree, store, changes);
     root = CheckpointPages.readRoot(store, target.uri());
     ChainState chains = ChainState.of(root);
+    CheckpointTimes times = CheckpointTimes.of(root);
     if (!chains.counters().equals(filtered.counters())
         || !chains.held().equals(filtered.held())
-        || root.treeCheckpointMillis() != now) {
+        || times.treeMillis() != now) {
       CheckpointPages.writeHeader(
           store,
           root.toBuilder()
-              .treeCheckpointMillis(now)
-              .protocolState(chains.withCounters(filtered.counters(), filtered.held()).encode())
+              .protocolState(
+                  chains
+                      .withCounters(filtered.counters(), filtered.held())
+                      .encode(times.withTree(now)))
               .build(),
           target.uri());
     }
@@ -830,9 +833,10 @@ public final class Checkpointer {
     CheckpointPages.writeHeader(
         store,
         now0.toBuilder()
-            .lastCheckpointMillis(now)
             .protocolState(
-                ChainState.of(now0).withCounters(chains.counters(), chains.held()).encode())
+                ChainState.of(now0)
+                    .withCounters(chains.counters(), chains.held())
+                    .encode(CheckpointTimes.of(now0).withPage(now)))
             .build(),
         StorageLayout.rootOf(now0.uri()));
     return Optional.of(applied);

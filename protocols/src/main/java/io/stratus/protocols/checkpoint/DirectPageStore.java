@@ -119,10 +119,23 @@ public final class DirectPageStore implements PageStore {
     writes.put(page.uri(), page);
   }
 
+  /**
+   * Buffers {@code page} for {@link #flush}.
+   *
+   * @throws IllegalArgumentException when the page is larger than the page size (the caller must
+   *     split it first); nothing is buffered
+   */
   @Override
   public void write(Page page) {
     if (page.encodedSizeBound() > pageSize) {
-      throw new IllegalStateException("page " + page.uri() + " exceeds the page size");
+      throw new IllegalArgumentException(
+          "page "
+              + page.uri()
+              + " needs up to "
+              + page.encodedSizeBound()
+              + " bytes, more than the page size of "
+              + pageSize
+              + "; split it before writing it");
     }
     writes.put(page.uri(), page);
   }

@@ -153,7 +153,7 @@ class ChainStateTest {
    * or written with leading zeros, so not stored as lane numbers), keys of writers without lanes,
    * any counters and times, some found free, some holding counters, some chains retired.
    */
-  private static ChainState randomState(Random random) {
+  static ChainState randomState(Random random) {
     Map<String, Long> counters = new HashMap<>();
     Map<String, Integer> applied = new HashMap<>();
     Map<String, Integer> free = new HashMap<>();

@@ -16,6 +16,7 @@ import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.ProtocolSettings;
 import io.stratus.protocols.basic.BasicProtocol;
+import io.stratus.protocols.checkpoint.CheckpointTimes;
 import io.stratus.protocols.checkpoint.Checkpointer;
 import io.stratus.protocols.log.Changes;
 import io.stratus.protocols.log.LogMessages;
@@ -122,7 +123,7 @@ class BasicPartsTest {
       assertThat(o.applied()).isEqualTo(1);
       Page now = pool.fetch(page).orElseThrow();
       assertThat(new String(now.get(new byte[] {1}).orElseThrow())).isEqualTo("z");
-      assertThat(now.lastCheckpointMillis()).isEqualTo(clock.millis());
+      assertThat(CheckpointTimes.of(now).pageMillis()).isEqualTo(clock.millis());
       clock.advance(Duration.ofSeconds(31));
       assertThat(
               CloudFutures.await(
