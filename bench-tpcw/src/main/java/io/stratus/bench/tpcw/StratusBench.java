@@ -9,6 +9,8 @@ import io.stratus.bench.tpcw.harness.RunSettings;
 import io.stratus.bench.tpcw.harness.RunWarnings;
 import io.stratus.bench.tpcw.harness.Sweep;
 import io.stratus.bench.tpcw.harness.TpcwHarness;
+import io.stratus.bench.tpcw.jmh.CpuTimeProfiler;
+import io.stratus.bench.tpcw.jmh.JmhSummary;
 import io.stratus.bench.tpcw.sigmod.SigmodCommand;
 import io.stratus.bench.tpcw.workload.Mix;
 import io.stratus.cloudapi.decorate.LatencyProfiles;
@@ -29,6 +31,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -344,19 +351,41 @@ public final class StratusBench implements Callable<Integer> {
     return cli.execute(args);
   }
 
-  /** {@code stratus-bench engine}: the storage engine's benchmarks. */
+  /** {@code stratus-bench jmh}: the JMH micro-benchmarks, then their spread and ratios. */
   @Command(
       name = "jmh",
       description = {
         "Runs the JMH micro-benchmarks (e.g. PointRead: cached point reads through the public",
-        "API, per protocol); the arguments are JMH's (try -h)."
+        "API per protocol, a floor and H2's MVStore) and prints each one's spread and ratios;",
+        "the arguments are JMH's (try -h)."
       })
   static final class Jmh implements Callable<Integer> {
     @CommandLine.Unmatched List<String> args = new ArrayList<>();
 
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
-      org.openjdk.jmh.Main.main(args.toArray(new String[0]));
+      CommandLineOptions options = new CommandLineOptions(args.toArray(new String[0]));
+      if (options.shouldHelp()
+          || options.shouldList()
+          || options.shouldListWithParams()
+          || options.shouldListProfilers()
+          || options.shouldListResultFormats()) {
+        org.openjdk.jmh.Main.main(args.toArray(new String[0]));
+        return 0;
+      }
+      Options withCpu =
+          new OptionsBuilder().parent(options).addProfiler(CpuTimeProfiler.class).build();
+      try {
+        JmhSummary.of(new Runner(withCpu).run()).print(spec.commandLine().getOut());
+      } catch (RunnerException e) {
+        // JMH says what went wrong (no benchmark matched, a fork failed) in the message or the
+        // cause; its "no benchmarks" exception only in its toString.
+        Throwable why = e.getCause() != null ? e.getCause() : e;
+        String message = why.getMessage() != null ? why.getMessage() : why.toString();
+        throw new CommandLine.ParameterException(spec.commandLine(), message);
+      }
       return 0;
     }
   }
