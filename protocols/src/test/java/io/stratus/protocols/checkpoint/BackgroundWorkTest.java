@@ -3,14 +3,13 @@ package io.stratus.protocols.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.stratus.cloudapi.CrashPoints;
 import io.stratus.cloudapi.inprocess.InProcessCloud;
 import io.stratus.cloudapi.time.ManualClock;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.BufferPoolConfig;
 import io.stratus.protocols.CheckpointSettings;
 import io.stratus.protocols.ProtocolContext;
-import java.time.Duration;
+import io.stratus.protocols.ProtocolSettings;
 import java.util.ArrayDeque;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
@@ -24,17 +23,18 @@ class BackgroundWorkTest {
 
   private ProtocolContext context(Executor executor) {
     InProcessCloud cloud = InProcessCloud.builder().clock(clock).seed(1).build();
-    return new ProtocolContext(
-        cloud.services(),
-        "db",
-        "c1",
-        clock,
-        CrashPoints.none(),
-        new BufferPool(
-            cloud.services().storage(), BufferPoolConfig.builder().pageSize(1024).build(), clock),
-        Duration.ofSeconds(45),
-        executor,
-        CheckpointSettings.defaults());
+    return ProtocolContext.builder(
+            cloud.services(),
+            "db",
+            "c1",
+            new BufferPool(
+                cloud.services().storage(),
+                BufferPoolConfig.builder().pageSize(1024).build(),
+                clock),
+            new ProtocolSettings.Basic(CheckpointSettings.defaults()))
+        .clock(clock)
+        .checkpointExecutor(executor)
+        .build();
   }
 
   /**
