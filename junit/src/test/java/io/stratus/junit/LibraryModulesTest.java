@@ -161,7 +161,8 @@ class LibraryModulesTest {
       }
       try {
         for (ModuleReference ref : ModuleFinder.of(path).findAll()) {
-          found.putIfAbsent(ref.descriptor().name(), ref);
+          // A test-jar carries its module's Automatic-Module-Name; the module itself wins.
+          found.merge(ref.descriptor().name(), ref, (a, b) -> a.descriptor().isAutomatic() ? b : a);
         }
       } catch (FindException notAModule) {
         // e.g. a jar whose file name gives no valid automatic module name
