@@ -28,6 +28,9 @@ public final class DamageReports {
   private final Once messages = new Once();
   private final LongAdder deadLettered = new LongAdder();
 
+  /** No damage reported yet. */
+  public DamageReports() {}
+
   /**
    * Reports that page {@code uri} failed its integrity check ({@code why}) and blocks the records
    * of its queue; true the first time.

@@ -34,6 +34,9 @@ public final class HistoryRecorder {
   private final Map<String, Integer> txCounters = new HashMap<>();
   private final Map<String, Map<String, String>> finalStates = new LinkedHashMap<>();
 
+  /** An empty recorder. */
+  public HistoryRecorder() {}
+
   /** Starts recording a transaction of {@code clientId}, with an id "clientId-n". */
   public Recording begin(String clientId) {
     Objects.requireNonNull(clientId, "clientId");

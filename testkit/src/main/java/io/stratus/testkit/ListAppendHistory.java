@@ -90,6 +90,9 @@ public final class ListAppendHistory {
 
   private final List<Transaction> transactions = Collections.synchronizedList(new ArrayList<>());
 
+  /** An empty history. */
+  public ListAppendHistory() {}
+
   /** Records a transaction. */
   public void add(Transaction t) {
     transactions.add(Objects.requireNonNull(t, "t"));

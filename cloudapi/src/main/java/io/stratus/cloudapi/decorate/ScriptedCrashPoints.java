@@ -31,6 +31,9 @@ public final class ScriptedCrashPoints implements CrashPoints {
   private final AtomicReference<String> crash = new AtomicReference<>();
   private volatile RandomArm random;
 
+  /** Crash points with nothing armed: every point passes until one is armed. */
+  public ScriptedCrashPoints() {}
+
   /**
    * Crash at the {@code occurrence}-th time (1-based) {@code point} is reached. Arming a point
    * again keeps the earliest occurrence.

@@ -1,0 +1,4 @@
+/** Transaction histories and checkers of each protocol's guarantees, for tests. */
+module io.stratus.testkit {
+  exports io.stratus.testkit;
+}
