@@ -351,7 +351,7 @@ class StratusCliTest {
                 "--atomic-timeout",
                 "5"))
         .isEqualTo(StratusCli.EXIT_FAILED);
-    assertThat(err.toString()).contains("atomic timeout");
+    assertThat(err.toString()).contains("atomicTimeout(PT5S)");
     assertThat(
             run(
                 "recover",
