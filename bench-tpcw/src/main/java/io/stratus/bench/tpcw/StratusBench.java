@@ -267,7 +267,8 @@ public final class StratusBench implements Callable<Integer> {
       paramLabel = "N[,N...]",
       description =
           "Application servers, each its own database handle serving --ebs browsers"
-              + " over one shared database; several values sweep them, e.g. 1,2,4,8"
+              + " over one shared database, all in this JVM; several values sweep them,"
+              + " e.g. 1,2,4,8"
               + " (default: ${DEFAULT-VALUE}).")
   String clients;
 
