@@ -274,7 +274,8 @@ public final class StratusBench implements Callable<Integer> {
       paramLabel = "N[,N...]",
       description =
           "Application servers, each its own database handle serving --ebs browsers"
-              + " over one shared database; several values sweep them, e.g. 1,2,4,8"
+              + " over one shared database, all in this JVM; several values sweep them,"
+              + " e.g. 1,2,4,8"
               + " (default: ${DEFAULT-VALUE}).")
   String clients;
 
@@ -699,24 +700,27 @@ public final class StratusBench implements Callable<Integer> {
           "--end-user-rtt applies to the ec2 placement; in eu the client stack is the user's");
     }
     RunSettings base =
-        new RunSettings(
-                kinds.get(0),
-                kind.id(),
-                where,
-                latency,
-                Defaults.pageSize(pageSize),
-                nonNegative("--ttl", Durations.parse(ttl)),
-                Defaults.positive("--checkpoint-interval", Durations.parse(checkpointInterval)),
-                Defaults.positive("--ebs", Integer.toString(ebs)),
-                Mix.parse(mix),
-                Defaults.positive("--items", Integer.toString(items)),
-                Defaults.positive("--customers-per-eb", Integer.toString(customersPerEb)),
-                nonNegative("--warm-up", Durations.parse(warmUp)),
-                Defaults.positive("--duration", Durations.parse(duration)),
-                nonNegative("--think-time", Durations.parse(thinkTime)),
-                nonNegative("--end-user-rtt", rtt),
-                seed)
-            .withIndex(IndexChoice.parse(index));
+        RunSettings.builder()
+            .protocol(kinds.get(0))
+            .cloud(kind.id())
+            .placement(where)
+            .latencyProfile(latency)
+            .pageSize(Defaults.pageSize(pageSize))
+            .ttl(nonNegative("--ttl", Durations.parse(ttl)))
+            .checkpointInterval(
+                Defaults.positive("--checkpoint-interval", Durations.parse(checkpointInterval)))
+            .ebs(Defaults.positive("--ebs", Integer.toString(ebs)))
+            .mix(Mix.parse(mix))
+            .items(Defaults.positive("--items", Integer.toString(items)))
+            .customersPerEb(
+                Defaults.positive("--customers-per-eb", Integer.toString(customersPerEb)))
+            .warmUp(nonNegative("--warm-up", Durations.parse(warmUp)))
+            .measure(Defaults.positive("--duration", Durations.parse(duration)))
+            .thinkTimeMean(nonNegative("--think-time", Durations.parse(thinkTime)))
+            .endUserRoundTrip(nonNegative("--end-user-rtt", rtt))
+            .seed(seed)
+            .index(IndexChoice.parse(index))
+            .build();
     Optional<Sweep> sw = sweep == null ? Optional.empty() : Optional.of(Sweep.parse(sweep));
     if (clients.contains(",")) {
       if (sw.isPresent()) {
@@ -725,7 +729,7 @@ public final class StratusBench implements Callable<Integer> {
       }
       sw = Optional.of(Sweep.parse("clients=" + clients));
     } else {
-      base = base.withClients(Defaults.positive("--clients", clients));
+      base = base.toBuilder().clients(Defaults.positive("--clients", clients)).build();
     }
     if (sw.isPresent()
         && sw.get().parameter().equals("profile")

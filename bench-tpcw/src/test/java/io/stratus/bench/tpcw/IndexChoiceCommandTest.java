@@ -235,7 +235,7 @@ class IndexChoiceCommandTest {
     assertThat(itemCost.get("sdb")).isGreaterThan(itemCost.get("btree"));
   }
 
-  /** The protocol of a run does not change where {@link RunSettings#withIndex} put its indexes. */
+  /** The protocol of a run does not change where {@link RunSettings#index()} says. */
   @Test
   void settingsKeepTheirIndexThroughEveryChange() {
     RunSettings s =
@@ -245,7 +245,7 @@ class IndexChoiceCommandTest {
             .settings();
     assertThat(s.protocol()).isEqualTo(ProtocolKind.NAIVE);
     assertThat(s.index()).isEqualTo(IndexChoice.SDB_SINGLE);
-    assertThat(s.withClients(3).index()).isEqualTo(IndexChoice.SDB_SINGLE);
+    assertThat(s.toBuilder().clients(3).build().index()).isEqualTo(IndexChoice.SDB_SINGLE);
     assertThat(s.describe()).containsEntry("index", "sdb-single");
   }
 }

@@ -94,23 +94,24 @@ public final class Defaults {
 
   /** The default settings for {@code protocol} on the in-process cloud. */
   public static RunSettings settings(ProtocolKind protocol) {
-    return new RunSettings(
-        protocol,
-        CloudTarget.Kind.IN_PROCESS.id(),
-        PLACEMENT,
-        PLACEMENT,
-        PAGE_SIZE,
-        TTL,
-        CHECKPOINT_INTERVAL,
-        EBS,
-        MIX,
-        ITEMS,
-        CUSTOMERS_PER_EB,
-        WARM_UP,
-        MEASURE,
-        THINK_TIME,
-        END_USER_RTT,
-        SEED);
+    return RunSettings.builder()
+        .protocol(protocol)
+        .cloud(CloudTarget.Kind.IN_PROCESS.id())
+        .placement(PLACEMENT)
+        .latencyProfile(PLACEMENT)
+        .pageSize(PAGE_SIZE)
+        .ttl(TTL)
+        .checkpointInterval(CHECKPOINT_INTERVAL)
+        .ebs(EBS)
+        .mix(MIX)
+        .items(ITEMS)
+        .customersPerEb(CUSTOMERS_PER_EB)
+        .warmUp(WARM_UP)
+        .measure(MEASURE)
+        .thinkTimeMean(THINK_TIME)
+        .endUserRoundTrip(END_USER_RTT)
+        .seed(SEED)
+        .build();
   }
 
   /** Parses a positive integer setting. */

@@ -55,136 +55,240 @@ public record RunSettings(
     int clients,
     IndexChoice index) {
 
-  /** Checks the client count. */
+  /**
+   * Checks every setting once, whichever way the settings were made ({@link #builder()}, {@link
+   * #toBuilder()}).
+   *
+   * @throws NullPointerException naming a missing setting
+   * @throws IllegalArgumentException naming a setting out of its range
+   */
   public RunSettings {
-    if (clients < 1) {
-      throw new IllegalArgumentException("clients must be positive, not " + clients);
-    }
+    Objects.requireNonNull(protocol, "protocol");
+    Objects.requireNonNull(cloud, "cloud");
+    Objects.requireNonNull(placement, "placement");
+    Objects.requireNonNull(latencyProfile, "latencyProfile");
+    Objects.requireNonNull(mix, "mix");
     Objects.requireNonNull(index, "index");
+    positive("pageSize", pageSize);
+    positive("ebs", ebs);
+    positive("items", items);
+    positive("customersPerEb", customersPerEb);
+    positive("clients", clients);
+    notNegative("ttl", ttl);
+    notNegative("checkpointInterval", checkpointInterval);
+    notNegative("warmUp", warmUp);
+    notNegative("thinkTimeMean", thinkTimeMean);
+    notNegative("endUserRoundTrip", endUserRoundTrip);
+    if (notNegative("measure", measure).isZero()) {
+      throw new IllegalArgumentException("measure must be positive, not " + measure);
+    }
   }
 
-  /** Settings of {@code clients} application servers with client-side B-tree indexes. */
-  public RunSettings(
-      ProtocolKind protocol,
-      String cloud,
-      String placement,
-      String latencyProfile,
-      int pageSize,
-      Duration ttl,
-      Duration checkpointInterval,
-      int ebs,
-      Mix mix,
-      int items,
-      int customersPerEb,
-      Duration warmUp,
-      Duration measure,
-      Duration thinkTimeMean,
-      Duration endUserRoundTrip,
-      long seed,
-      int clients) {
-    this(
-        protocol,
-        cloud,
-        placement,
-        latencyProfile,
-        pageSize,
-        ttl,
-        checkpointInterval,
-        ebs,
-        mix,
-        items,
-        customersPerEb,
-        warmUp,
-        measure,
-        thinkTimeMean,
-        endUserRoundTrip,
-        seed,
-        clients,
-        IndexChoice.BTREE);
+  private static void positive(String name, int value) {
+    if (value < 1) {
+      throw new IllegalArgumentException(name + " must be positive, not " + value);
+    }
   }
 
-  /** Settings of one application server. */
-  public RunSettings(
-      ProtocolKind protocol,
-      String cloud,
-      String placement,
-      String latencyProfile,
-      int pageSize,
-      Duration ttl,
-      Duration checkpointInterval,
-      int ebs,
-      Mix mix,
-      int items,
-      int customersPerEb,
-      Duration warmUp,
-      Duration measure,
-      Duration thinkTimeMean,
-      Duration endUserRoundTrip,
-      long seed) {
-    this(
-        protocol,
-        cloud,
-        placement,
-        latencyProfile,
-        pageSize,
-        ttl,
-        checkpointInterval,
-        ebs,
-        mix,
-        items,
-        customersPerEb,
-        warmUp,
-        measure,
-        thinkTimeMean,
-        endUserRoundTrip,
-        seed,
-        1);
+  private static Duration notNegative(String name, Duration value) {
+    if (Objects.requireNonNull(value, name).isNegative()) {
+      throw new IllegalArgumentException(name + " must not be negative, not " + value);
+    }
+    return value;
   }
 
-  /** These settings with {@code n} application servers. */
-  public RunSettings withClients(int n) {
-    return new RunSettings(
-        protocol,
-        cloud,
-        placement,
-        latencyProfile,
-        pageSize,
-        ttl,
-        checkpointInterval,
-        ebs,
-        mix,
-        items,
-        customersPerEb,
-        warmUp,
-        measure,
-        thinkTimeMean,
-        endUserRoundTrip,
-        seed,
-        n,
-        index);
+  /**
+   * A builder with nothing set but one application server ({@code clients} 1) and client-side
+   * B-tree indexes; {@link Builder#build()} checks the settings.
+   */
+  public static Builder builder() {
+    return new Builder();
   }
 
-  /** These settings with the indexes held where {@code choice} says. */
-  public RunSettings withIndex(IndexChoice choice) {
-    return new RunSettings(
-        protocol,
-        cloud,
-        placement,
-        latencyProfile,
-        pageSize,
-        ttl,
-        checkpointInterval,
-        ebs,
-        mix,
-        items,
-        customersPerEb,
-        warmUp,
-        measure,
-        thinkTimeMean,
-        endUserRoundTrip,
-        seed,
-        clients,
-        choice);
+  /** A builder holding these settings, to make settings that differ in a few of them. */
+  public Builder toBuilder() {
+    return new Builder()
+        .protocol(protocol)
+        .cloud(cloud)
+        .placement(placement)
+        .latencyProfile(latencyProfile)
+        .pageSize(pageSize)
+        .ttl(ttl)
+        .checkpointInterval(checkpointInterval)
+        .ebs(ebs)
+        .mix(mix)
+        .items(items)
+        .customersPerEb(customersPerEb)
+        .warmUp(warmUp)
+        .measure(measure)
+        .thinkTimeMean(thinkTimeMean)
+        .endUserRoundTrip(endUserRoundTrip)
+        .seed(seed)
+        .clients(clients)
+        .index(index);
+  }
+
+  /**
+   * Collects {@link RunSettings}; each setter only stores its value, and {@link #build()} checks
+   * them all at once (see the record's parameters for their meaning). Not thread-safe.
+   */
+  public static final class Builder {
+    private ProtocolKind protocol;
+    private String cloud;
+    private String placement;
+    private String latencyProfile;
+    private int pageSize;
+    private Duration ttl;
+    private Duration checkpointInterval;
+    private int ebs;
+    private Mix mix;
+    private int items;
+    private int customersPerEb;
+    private Duration warmUp;
+    private Duration measure;
+    private Duration thinkTimeMean;
+    private Duration endUserRoundTrip;
+    private long seed;
+    private int clients = 1;
+    private IndexChoice index = IndexChoice.BTREE;
+
+    private Builder() {}
+
+    /** The commit protocol. */
+    public Builder protocol(ProtocolKind protocol) {
+      this.protocol = protocol;
+      return this;
+    }
+
+    /** "in-process", "localstack" or "aws". */
+    public Builder cloud(String cloud) {
+      this.cloud = cloud;
+      return this;
+    }
+
+    /** The papers' client placement, "eu" or "ec2". */
+    public Builder placement(String placement) {
+      this.placement = placement;
+      return this;
+    }
+
+    /** The latency profile simulated on the in-process cloud; "real" on the others. */
+    public Builder latencyProfile(String latencyProfile) {
+      this.latencyProfile = latencyProfile;
+      return this;
+    }
+
+    /** Page size in bytes. */
+    public Builder pageSize(int pageSize) {
+      this.pageSize = pageSize;
+      return this;
+    }
+
+    /** Buffer-pool time to live. */
+    public Builder ttl(Duration ttl) {
+      this.ttl = ttl;
+      return this;
+    }
+
+    /** Checkpoint interval of the protocols that checkpoint. */
+    public Builder checkpointInterval(Duration checkpointInterval) {
+      this.checkpointInterval = checkpointInterval;
+      return this;
+    }
+
+    /** Emulated browsers per application server. */
+    public Builder ebs(int ebs) {
+      this.ebs = ebs;
+      return this;
+    }
+
+    /** The workload mix. */
+    public Builder mix(Mix mix) {
+      this.mix = mix;
+      return this;
+    }
+
+    /** Item scale. */
+    public Builder items(int items) {
+      this.items = items;
+      return this;
+    }
+
+    /** CUSTOMER rows per emulated browser. */
+    public Builder customersPerEb(int customersPerEb) {
+      this.customersPerEb = customersPerEb;
+      return this;
+    }
+
+    /** Warm-up interval, not measured. */
+    public Builder warmUp(Duration warmUp) {
+      this.warmUp = warmUp;
+      return this;
+    }
+
+    /** Measurement interval. */
+    public Builder measure(Duration measure) {
+      this.measure = measure;
+      return this;
+    }
+
+    /** Mean think time; zero for none. */
+    public Builder thinkTimeMean(Duration thinkTimeMean) {
+      this.thinkTimeMean = thinkTimeMean;
+      return this;
+    }
+
+    /** Round trip to the end user added to every interaction. */
+    public Builder endUserRoundTrip(Duration endUserRoundTrip) {
+      this.endUserRoundTrip = endUserRoundTrip;
+      return this;
+    }
+
+    /** The run's seed. */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /** Application servers, each its own database handle (default 1). */
+    public Builder clients(int clients) {
+      this.clients = clients;
+      return this;
+    }
+
+    /** Where the bookstore's secondary indexes live (default client-side B-trees). */
+    public Builder index(IndexChoice index) {
+      this.index = index;
+      return this;
+    }
+
+    /**
+     * The settings.
+     *
+     * @throws NullPointerException naming a setting that was not given
+     * @throws IllegalArgumentException naming a setting out of its range
+     */
+    public RunSettings build() {
+      return new RunSettings(
+          protocol,
+          cloud,
+          placement,
+          latencyProfile,
+          pageSize,
+          ttl,
+          checkpointInterval,
+          ebs,
+          mix,
+          items,
+          customersPerEb,
+          warmUp,
+          measure,
+          thinkTimeMean,
+          endUserRoundTrip,
+          seed,
+          clients,
+          index);
+    }
   }
 
   /** Emulated browsers of all clients together. */

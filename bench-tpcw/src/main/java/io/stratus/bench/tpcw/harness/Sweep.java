@@ -90,203 +90,36 @@ public record Sweep(String parameter, List<String> values) {
   }
 
   private static RunSettings with(RunSettings s, ProtocolKind p) {
-    return new RunSettings(
-        p,
-        s.cloud(),
-        s.placement(),
-        s.latencyProfile(),
-        s.pageSize(),
-        s.ttl(),
-        s.checkpointInterval(),
-        s.ebs(),
-        s.mix(),
-        s.items(),
-        s.customersPerEb(),
-        s.warmUp(),
-        s.measure(),
-        s.thinkTimeMean(),
-        s.endUserRoundTrip(),
-        s.seed(),
-        s.clients(),
-        s.index());
+    return s.toBuilder().protocol(p).build();
   }
 
   /** {@code s} with the swept parameter set to {@code value}. */
   RunSettings apply(RunSettings s, String value) {
     if (parameter.equals("clients")) {
-      return s.withClients(Defaults.positive("clients", value));
+      return s.toBuilder().clients(Defaults.positive("clients", value)).build();
     }
     if (parameter.equals("index")) {
-      return s.withIndex(IndexChoice.parse(value));
+      return s.toBuilder().index(IndexChoice.parse(value)).build();
     }
-    return applyOne(s, value).withClients(s.clients()).withIndex(s.index());
+    return applyOne(s, value);
   }
 
   private RunSettings applyOne(RunSettings s, String value) {
     try {
       return switch (parameter) {
-        case "ebs" ->
-            new RunSettings(
-                s.protocol(),
-                s.cloud(),
-                s.placement(),
-                s.latencyProfile(),
-                s.pageSize(),
-                s.ttl(),
-                s.checkpointInterval(),
-                Defaults.positive("ebs", value),
-                s.mix(),
-                s.items(),
-                s.customersPerEb(),
-                s.warmUp(),
-                s.measure(),
-                s.thinkTimeMean(),
-                s.endUserRoundTrip(),
-                s.seed());
-        case "page-size" ->
-            new RunSettings(
-                s.protocol(),
-                s.cloud(),
-                s.placement(),
-                s.latencyProfile(),
-                Defaults.pageSize(value),
-                s.ttl(),
-                s.checkpointInterval(),
-                s.ebs(),
-                s.mix(),
-                s.items(),
-                s.customersPerEb(),
-                s.warmUp(),
-                s.measure(),
-                s.thinkTimeMean(),
-                s.endUserRoundTrip(),
-                s.seed());
-        case "ttl" ->
-            new RunSettings(
-                s.protocol(),
-                s.cloud(),
-                s.placement(),
-                s.latencyProfile(),
-                s.pageSize(),
-                Durations.parse(value),
-                s.checkpointInterval(),
-                s.ebs(),
-                s.mix(),
-                s.items(),
-                s.customersPerEb(),
-                s.warmUp(),
-                s.measure(),
-                s.thinkTimeMean(),
-                s.endUserRoundTrip(),
-                s.seed());
+        case "ebs" -> s.toBuilder().ebs(Defaults.positive("ebs", value)).build();
+        case "page-size" -> s.toBuilder().pageSize(Defaults.pageSize(value)).build();
+        case "ttl" -> s.toBuilder().ttl(Durations.parse(value)).build();
         case "checkpoint-interval" ->
-            new RunSettings(
-                s.protocol(),
-                s.cloud(),
-                s.placement(),
-                s.latencyProfile(),
-                s.pageSize(),
-                s.ttl(),
-                Defaults.positive("checkpoint-interval", Durations.parse(value)),
-                s.ebs(),
-                s.mix(),
-                s.items(),
-                s.customersPerEb(),
-                s.warmUp(),
-                s.measure(),
-                s.thinkTimeMean(),
-                s.endUserRoundTrip(),
-                s.seed());
-        case "items" ->
-            new RunSettings(
-                s.protocol(),
-                s.cloud(),
-                s.placement(),
-                s.latencyProfile(),
-                s.pageSize(),
-                s.ttl(),
-                s.checkpointInterval(),
-                s.ebs(),
-                s.mix(),
-                Defaults.positive("items", value),
-                s.customersPerEb(),
-                s.warmUp(),
-                s.measure(),
-                s.thinkTimeMean(),
-                s.endUserRoundTrip(),
-                s.seed());
-        case "mix" ->
-            new RunSettings(
-                s.protocol(),
-                s.cloud(),
-                s.placement(),
-                s.latencyProfile(),
-                s.pageSize(),
-                s.ttl(),
-                s.checkpointInterval(),
-                s.ebs(),
-                Mix.parse(value),
-                s.items(),
-                s.customersPerEb(),
-                s.warmUp(),
-                s.measure(),
-                s.thinkTimeMean(),
-                s.endUserRoundTrip(),
-                s.seed());
-        case "think-time" ->
-            new RunSettings(
-                s.protocol(),
-                s.cloud(),
-                s.placement(),
-                s.latencyProfile(),
-                s.pageSize(),
-                s.ttl(),
-                s.checkpointInterval(),
-                s.ebs(),
-                s.mix(),
-                s.items(),
-                s.customersPerEb(),
-                s.warmUp(),
-                s.measure(),
-                Durations.parse(value),
-                s.endUserRoundTrip(),
-                s.seed());
-        case "end-user-rtt" ->
-            new RunSettings(
-                s.protocol(),
-                s.cloud(),
-                s.placement(),
-                s.latencyProfile(),
-                s.pageSize(),
-                s.ttl(),
-                s.checkpointInterval(),
-                s.ebs(),
-                s.mix(),
-                s.items(),
-                s.customersPerEb(),
-                s.warmUp(),
-                s.measure(),
-                s.thinkTimeMean(),
-                Durations.parse(value),
-                s.seed());
-        case "profile" ->
-            new RunSettings(
-                s.protocol(),
-                s.cloud(),
-                s.placement(),
-                Defaults.profile(value),
-                s.pageSize(),
-                s.ttl(),
-                s.checkpointInterval(),
-                s.ebs(),
-                s.mix(),
-                s.items(),
-                s.customersPerEb(),
-                s.warmUp(),
-                s.measure(),
-                s.thinkTimeMean(),
-                s.endUserRoundTrip(),
-                s.seed());
+            s.toBuilder()
+                .checkpointInterval(
+                    Defaults.positive("checkpoint-interval", Durations.parse(value)))
+                .build();
+        case "items" -> s.toBuilder().items(Defaults.positive("items", value)).build();
+        case "mix" -> s.toBuilder().mix(Mix.parse(value)).build();
+        case "think-time" -> s.toBuilder().thinkTimeMean(Durations.parse(value)).build();
+        case "end-user-rtt" -> s.toBuilder().endUserRoundTrip(Durations.parse(value)).build();
+        case "profile" -> s.toBuilder().latencyProfile(Defaults.profile(value)).build();
         default -> throw new IllegalStateException("unknown sweep parameter " + parameter);
       };
     } catch (NumberFormatException e) {

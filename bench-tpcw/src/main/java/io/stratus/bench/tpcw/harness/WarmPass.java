@@ -194,24 +194,16 @@ final class WarmPass {
 
   /** The warm pass's settings for a run of {@code s}: see the class comment. */
   static RunSettings settings(RunSettings s, Duration length) {
-    return new RunSettings(
-            s.protocol(),
-            CloudTarget.Kind.IN_PROCESS.id(),
-            s.placement(),
-            s.latencyProfile().equals("real") ? s.placement() : s.latencyProfile(),
-            s.pageSize(),
-            s.ttl(),
-            s.checkpointInterval(),
-            s.ebs(),
-            s.mix(),
-            s.items(),
-            Math.min(CUSTOMERS_PER_EB, s.customersPerEb()),
-            Duration.ZERO,
-            length,
-            Duration.ZERO,
-            Duration.ZERO,
-            s.seed())
-        .withIndex(s.index());
+    return s.toBuilder()
+        .cloud(CloudTarget.Kind.IN_PROCESS.id())
+        .latencyProfile(s.latencyProfile().equals("real") ? s.placement() : s.latencyProfile())
+        .customersPerEb(Math.min(CUSTOMERS_PER_EB, s.customersPerEb()))
+        .warmUp(Duration.ZERO)
+        .measure(length)
+        .thinkTimeMean(Duration.ZERO)
+        .endUserRoundTrip(Duration.ZERO)
+        .clients(1)
+        .build();
   }
 
   private static void browse(

@@ -85,23 +85,24 @@ class LoadTemplatesTest {
 
   private static RunSettings settings(ProtocolKind protocol) {
     RunSettings d = Defaults.settings(protocol);
-    return new RunSettings(
-        protocol,
-        d.cloud(),
-        d.placement(),
-        "none",
-        8192,
-        d.ttl(),
-        d.checkpointInterval(),
-        1,
-        d.mix(),
-        (int) SCALE.items(),
-        20,
-        Duration.ZERO,
-        d.measure(),
-        Duration.ZERO,
-        Duration.ZERO,
-        7);
+    return RunSettings.builder()
+        .protocol(protocol)
+        .cloud(d.cloud())
+        .placement(d.placement())
+        .latencyProfile("none")
+        .pageSize(8192)
+        .ttl(d.ttl())
+        .checkpointInterval(d.checkpointInterval())
+        .ebs(1)
+        .mix(d.mix())
+        .items((int) SCALE.items())
+        .customersPerEb(20)
+        .warmUp(Duration.ZERO)
+        .measure(d.measure())
+        .thinkTimeMean(Duration.ZERO)
+        .endUserRoundTrip(Duration.ZERO)
+        .seed(7)
+        .build();
   }
 
   private static DatabaseConfig config(CloudServices services, ProtocolKind protocol) {

@@ -13,23 +13,12 @@ class RunWarningsTest {
   private static RunSettings run(
       ProtocolKind protocol, int ttlSeconds, int checkpointSeconds, int measureSeconds) {
     RunSettings d = Defaults.settings(protocol);
-    return new RunSettings(
-        protocol,
-        d.cloud(),
-        d.placement(),
-        d.latencyProfile(),
-        d.pageSize(),
-        Duration.ofSeconds(ttlSeconds),
-        Duration.ofSeconds(checkpointSeconds),
-        d.ebs(),
-        d.mix(),
-        d.items(),
-        d.customersPerEb(),
-        d.warmUp(),
-        Duration.ofSeconds(measureSeconds),
-        d.thinkTimeMean(),
-        d.endUserRoundTrip(),
-        d.seed());
+    return d.toBuilder()
+        .protocol(protocol)
+        .ttl(Duration.ofSeconds(ttlSeconds))
+        .checkpointInterval(Duration.ofSeconds(checkpointSeconds))
+        .measure(Duration.ofSeconds(measureSeconds))
+        .build();
   }
 
   @Test

@@ -54,25 +54,7 @@ class SweepTest {
         .isEqualTo(Duration.ofMillis(100));
     assertThat(Sweep.parse("profile=eu").apply(base, "eu").latencyProfile()).isEqualTo("eu");
     RunSettings ebs = Sweep.parse("ebs=7").apply(base, "7");
-    assertThat(ebs)
-        .isEqualTo(
-            new RunSettings(
-                base.protocol(),
-                base.cloud(),
-                base.placement(),
-                base.latencyProfile(),
-                base.pageSize(),
-                base.ttl(),
-                base.checkpointInterval(),
-                7,
-                base.mix(),
-                base.items(),
-                base.customersPerEb(),
-                base.warmUp(),
-                base.measure(),
-                base.thinkTimeMean(),
-                base.endUserRoundTrip(),
-                base.seed()));
+    assertThat(ebs).isEqualTo(base.toBuilder().ebs(7).build());
   }
 
   @Test

@@ -74,24 +74,7 @@ class WipsRulesTest {
     assertThat(WipsRules.steadyState(s, even).met())
         .as("the default warm-up (2 s) is shorter than a checkpoint interval (7 s)")
         .isFalse();
-    RunSettings longWarmUp =
-        new RunSettings(
-            s.protocol(),
-            s.cloud(),
-            s.placement(),
-            s.latencyProfile(),
-            s.pageSize(),
-            s.ttl(),
-            s.checkpointInterval(),
-            s.ebs(),
-            s.mix(),
-            s.items(),
-            s.customersPerEb(),
-            Duration.ofSeconds(7),
-            s.measure(),
-            s.thinkTimeMean(),
-            s.endUserRoundTrip(),
-            s.seed());
+    RunSettings longWarmUp = s.toBuilder().warmUp(Duration.ofSeconds(7)).build();
     assertThat(WipsRules.steadyState(longWarmUp, even).met()).isTrue();
     assertThat(
             WipsRules.steadyState(longWarmUp, List.of(window(600), window(1_000), window(1_400)))

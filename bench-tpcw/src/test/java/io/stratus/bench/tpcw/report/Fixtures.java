@@ -73,24 +73,7 @@ final class Fixtures {
     List<RunResult> runs = new ArrayList<>();
     for (Mix mix : Mix.values()) {
       RunSettings s = settings(ProtocolKind.BASIC, 10, Duration.ofSeconds(100));
-      s =
-          new RunSettings(
-              s.protocol(),
-              s.cloud(),
-              s.placement(),
-              s.latencyProfile(),
-              s.pageSize(),
-              s.ttl(),
-              s.checkpointInterval(),
-              s.ebs(),
-              mix,
-              s.items(),
-              s.customersPerEb(),
-              s.warmUp(),
-              s.measure(),
-              s.thinkTimeMean(),
-              s.endUserRoundTrip(),
-              s.seed());
+      s = s.toBuilder().mix(mix).build();
       runs.add(run(mix.id(), s, 1.0));
     }
     return new SweepResult("mix", runs);
@@ -229,23 +212,24 @@ final class Fixtures {
   }
 
   static RunSettings settings(ProtocolKind p, int ebs, Duration ttl) {
-    return new RunSettings(
-        p,
-        "in-process",
-        "ec2",
-        "ec2",
-        100 * 1024,
-        ttl,
-        Duration.ofSeconds(10),
-        ebs,
-        Mix.SHOPPING,
-        1000,
-        2880,
-        Duration.ofSeconds(5),
-        Duration.ofSeconds(25),
-        Duration.ZERO,
-        Duration.ZERO,
-        2008);
+    return RunSettings.builder()
+        .protocol(p)
+        .cloud("in-process")
+        .placement("ec2")
+        .latencyProfile("ec2")
+        .pageSize(100 * 1024)
+        .ttl(ttl)
+        .checkpointInterval(Duration.ofSeconds(10))
+        .ebs(ebs)
+        .mix(Mix.SHOPPING)
+        .items(1000)
+        .customersPerEb(2880)
+        .warmUp(Duration.ofSeconds(5))
+        .measure(Duration.ofSeconds(25))
+        .thinkTimeMean(Duration.ZERO)
+        .endUserRoundTrip(Duration.ZERO)
+        .seed(2008)
+        .build();
   }
 
   /** Update-interaction response time of {@code p} in ms, before the load factor. */
