@@ -34,6 +34,14 @@ public final class MeterSnapshot {
     return EMPTY;
   }
 
+  /**
+   * A snapshot holding {@code stats} (operations not in it count zero): counts taken elsewhere,
+   * e.g. read back from where another process wrote them.
+   */
+  public static MeterSnapshot of(Map<Operation, OperationStats> stats) {
+    return new MeterSnapshot(Objects.requireNonNull(stats, "stats"));
+  }
+
   /** The counts of one operation. */
   public OperationStats stats(Operation op) {
     return stats.get(Objects.requireNonNull(op, "op"));

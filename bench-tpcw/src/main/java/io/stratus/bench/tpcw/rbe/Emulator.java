@@ -165,9 +165,36 @@ public final class Emulator {
    * @param perClient each client's browsers and its handle's usage, in the order given
    * @param windows the measurement interval's {@linkplain Builder#windows windows}, all clients
    *     together, in order
+   * @param measurements each client's raw measurements, from which the rest is built and which a
+   *     client in a process of its own hands to the parent ({@link #of})
    */
   public record ClientsReport(
-      EmulatorReport total, List<EmulatorReport> perClient, List<WindowStats> windows) {}
+      EmulatorReport total,
+      List<EmulatorReport> perClient,
+      List<WindowStats> windows,
+      List<ClientMeasurements> measurements) {
+
+    /**
+     * The report of a run whose clients measured {@code perClient} (each of them possibly in a
+     * process of its own), built exactly as a run of them all in one emulator reports it.
+     *
+     * @param perClient each client's raw measurements, in client order
+     * @param mix the mix the browsers followed
+     * @param paper the price table of the papers' time
+     * @param today today's price table
+     */
+    public static ClientsReport of(
+        List<ClientMeasurements> perClient, Mix mix, PriceTable paper, PriceTable today) {
+      ClientMeasurements all = ClientMeasurements.sum(perClient);
+      List<EmulatorReport> reports = new ArrayList<>();
+      for (ClientMeasurements m : perClient) {
+        reports.add(m.report(mix, paper, today));
+      }
+      EmulatorReport total = perClient.size() == 1 ? reports.get(0) : all.report(mix, paper, today);
+      return new ClientsReport(
+          total, List.copyOf(reports), all.windowStats(paper, today), List.copyOf(perClient));
+    }
+  }
 
   private ClientsReport runOnce(List<Client> clients) {
     List<InteractionAttribution> attributions = clients.stream().map(Client::attribution).toList();
@@ -176,7 +203,7 @@ public final class Emulator {
     long start = nanoTime.getAsLong();
     RunControl control =
         new RunControl(nanoTime, attributions, start, warmUpNanos, measureNanos, windows);
-    List<InteractionAttribution.Usage> boundaries = new ArrayList<>();
+    List<List<InteractionAttribution.Usage>> boundaries = new ArrayList<>();
     for (InteractionAttribution a : attributions) {
       a.beginRun(warmUpNanos > 0 ? InteractionAttribution.WARM_UP : InteractionAttribution.MEASURE);
     }
@@ -222,53 +249,40 @@ public final class Emulator {
       }
     }
     browsers.forEach(b -> b.tally().flushResponseTimes());
-    List<EmulatorReport> perClient = new ArrayList<>();
-    InteractionAttribution.Usage all = null;
-    Histogram[] allTimes = null;
-    for (int k = 0; k < clients.size(); k++) {
-      InteractionAttribution.Usage usage = attributions.get(k).snapshot().minus(before.get(k));
-      Histogram[] times = responseTimes.get(k).copies();
-      perClient.add(report(control, byClient.get(k), times, usage));
-      all = all == null ? usage : all.plus(usage);
-      if (allTimes == null) {
-        allTimes = times;
-      } else {
-        for (int i = 0; i < allTimes.length; i++) {
-          allTimes[i].add(times[i]);
-        }
-      }
-    }
-    EmulatorReport total =
-        clients.size() == 1 ? perClient.get(0) : report(control, browsers, allTimes, all);
-    WindowCounts windowCounts = new WindowCounts(windows);
-    browsers.forEach(b -> b.tally().mergeWindowsInto(windowCounts));
     double[] seconds = new double[windows];
     for (int w = 0; w < windows; w++) {
       seconds[w] = (control.windowStart(w + 1) - control.windowStart(w)) / 1e9;
     }
-    List<InteractionAttribution.Usage> fromStart = new ArrayList<>();
-    InteractionAttribution.Usage runStart = sum(before);
-    boundaries.forEach(u -> fromStart.add(u.minus(runStart)));
-    List<WindowStats> windowStats =
-        WindowStats.of(windowCounts, fromStart, all, seconds, paperPrices, todayPrices);
+    List<ClientMeasurements> measurements = new ArrayList<>();
+    for (int k = 0; k < clients.size(); k++) {
+      InteractionAttribution.Usage atStart = before.get(k);
+      List<InteractionAttribution.Usage> fromStart = new ArrayList<>();
+      for (List<InteractionAttribution.Usage> b : boundaries) {
+        fromStart.add(b.get(k).minus(atStart));
+      }
+      WindowCounts windowCounts = new WindowCounts(windows);
+      byClient.get(k).forEach(b -> b.tally().mergeWindowsInto(windowCounts));
+      measurements.add(
+          measurements(
+              control,
+              byClient.get(k),
+              responseTimes.get(k).copies(),
+              attributions.get(k).snapshot().minus(atStart),
+              windowCounts,
+              fromStart,
+              seconds));
+    }
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
     progress.accept(1.0);
-    return new ClientsReport(total, List.copyOf(perClient), windowStats);
+    return ClientsReport.of(measurements, mix, paperPrices, todayPrices);
   }
 
-  /** The usage of every client's attribution now, together. */
-  private static InteractionAttribution.Usage usage(List<InteractionAttribution> attributions) {
-    return sum(attributions.stream().map(InteractionAttribution::snapshot).toList());
-  }
-
-  private static InteractionAttribution.Usage sum(List<InteractionAttribution.Usage> usages) {
-    InteractionAttribution.Usage all = usages.get(0);
-    for (int k = 1; k < usages.size(); k++) {
-      all = all.plus(usages.get(k));
-    }
-    return all;
+  /** The usage of each client's attribution now, in client order. */
+  private static List<InteractionAttribution.Usage> usage(
+      List<InteractionAttribution> attributions) {
+    return attributions.stream().map(InteractionAttribution::snapshot).toList();
   }
 
   private List<EmulatedBrowser> browsers(
@@ -317,7 +331,7 @@ public final class Emulator {
       CountDownLatch finished,
       List<EmulatedBrowser> browsers,
       List<InteractionAttribution> attributions,
-      List<InteractionAttribution.Usage> boundaries) {
+      List<List<InteractionAttribution.Usage>> boundaries) {
     try {
       while (true) {
         long now = nanoTime.getAsLong();
@@ -368,11 +382,14 @@ public final class Emulator {
     }
   }
 
-  private EmulatorReport report(
+  private ClientMeasurements measurements(
       RunControl control,
       List<EmulatedBrowser> browsers,
       Histogram[] responseTimes,
-      InteractionAttribution.Usage usage) {
+      InteractionAttribution.Usage usage,
+      WindowCounts windowCounts,
+      List<InteractionAttribution.Usage> windowBoundaries,
+      double[] windowSeconds) {
     Counts[] counts = new Counts[Slots.COUNT];
     for (int i = 0; i < counts.length; i++) {
       counts[i] = new Counts();
@@ -404,18 +421,18 @@ public final class Emulator {
       throw died;
     }
     long measuredNanos = Math.max(0, Math.min(lastEnd, control.measureEnd()) - control.warmUpEnd());
-    return EmulatorReport.Builder.build(
-        mix,
+    return new ClientMeasurements(
         browsers.size(),
-        measuredNanos / 1e9,
+        measuredNanos,
         counts,
         responseTimes,
         usage,
-        paperPrices,
-        todayPrices,
         warmUp,
         samples,
-        unfinished);
+        unfinished,
+        windowCounts,
+        windowBoundaries,
+        windowSeconds);
   }
 
   /**
