@@ -622,7 +622,7 @@ public final class Page {
     }
 
     /** The right sibling's URI; null for none. */
-    public Builder rightSibling(String rightSibling) {
+    public Builder rightSibling(@Nullable String rightSibling) {
       this.rightSibling = rightSibling;
       return this;
     }
