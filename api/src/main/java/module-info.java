@@ -3,5 +3,7 @@
  * and the reports operator calls return.
  */
 module io.stratus.api {
+  requires static transitive org.jspecify;
+
   exports io.stratus;
 }

@@ -4,6 +4,8 @@
  * Every package is for users: an application picks, wraps or implements the services it runs on.
  */
 module io.stratus.cloudapi {
+  requires static transitive org.jspecify;
+
   exports io.stratus.cloudapi;
   exports io.stratus.cloudapi.crypto;
   exports io.stratus.cloudapi.decorate;

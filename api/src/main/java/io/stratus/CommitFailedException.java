@@ -1,5 +1,7 @@
 package io.stratus;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A commit failed and is known to have had <em>no visible effect</em>: no page that other clients
  * can reach was written (pages created for the transaction may remain in storage as unreachable
@@ -17,7 +19,7 @@ public class CommitFailedException extends StratusException {
   private static final long serialVersionUID = 1L;
   private final boolean retryable;
 
-  public CommitFailedException(String message, boolean retryable, Throwable cause) {
+  public CommitFailedException(String message, boolean retryable, @Nullable Throwable cause) {
     super(message, cause);
     this.retryable = retryable;
   }

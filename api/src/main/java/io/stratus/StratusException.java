@@ -1,5 +1,7 @@
 package io.stratus;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Root of the exceptions the Stratus database layers (page manager, B-link trees, protocols,
  * record manager) throw, so an application can tell what to do from the type:
@@ -27,7 +29,7 @@ public abstract class StratusException extends RuntimeException {
     super(message);
   }
 
-  protected StratusException(String message, Throwable cause) {
+  protected StratusException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 

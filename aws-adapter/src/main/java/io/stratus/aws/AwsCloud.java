@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
@@ -66,8 +67,8 @@ public final class AwsCloud implements AutoCloseable {
   private final S3Storage storage;
   private final SimpleQueueService simpleQueues;
   private final Ec2Machines machines;
-  private final DynamoDbAsyncClient dynamo;
-  private final DynamoIndex index;
+  private final @Nullable DynamoDbAsyncClient dynamo;
+  private final @Nullable DynamoIndex index;
 
   private AwsCloud(AwsConfig config, List<ExecutionInterceptor> interceptors) {
     this.config = config;

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything {@link AwsCloud#connect} needs: where (region, endpoint), who (credentials), which
@@ -93,9 +94,9 @@ public final class AwsConfig {
   }
 
   private final String region;
-  private final URI endpoint;
+  private final @Nullable URI endpoint;
   private final boolean pathStyleAccess;
-  private final Credentials credentials;
+  private final @Nullable Credentials credentials;
   private final String bucket;
   private final String keyPrefix;
   private final String s3QueueKeyPrefix;
@@ -112,8 +113,8 @@ public final class AwsConfig {
   private final int s3QueueMaxMessageSize;
   private final String instanceType;
   private final String machineTag;
-  private final String indexTablePrefix;
-  private final URI indexEndpoint;
+  private final @Nullable String indexTablePrefix;
+  private final @Nullable URI indexEndpoint;
 
   private AwsConfig(Builder b) {
     this.region = b.region;
@@ -142,7 +143,7 @@ public final class AwsConfig {
 
   /** A builder for the bucket that holds the database (the only required setting). */
   public static Builder builder(String bucket) {
-    return new Builder().bucket(bucket);
+    return new Builder(bucket);
   }
 
   public String region() {
@@ -277,18 +278,17 @@ public final class AwsConfig {
   }
 
   /** The static credentials, for {@link AwsCloud} only; never printed. */
-  Credentials credentials() {
+  @Nullable Credentials credentials() {
     return credentials;
   }
 
   /** A builder starting from this configuration's settings. */
   public Builder toBuilder() {
-    Builder b = new Builder();
+    Builder b = new Builder(bucket);
     b.region = region;
     b.endpoint = endpoint;
     b.pathStyleAccess = pathStyleAccess;
     b.credentials = credentials;
-    b.bucket = bucket;
     b.keyPrefix = keyPrefix;
     b.s3QueueKeyPrefix = s3QueueKeyPrefix;
     b.queueNamePrefix = queueNamePrefix;
@@ -364,9 +364,9 @@ public final class AwsConfig {
   static final class Credentials {
     private final String accessKeyId;
     private final String secretAccessKey;
-    private final String sessionToken;
+    private final @Nullable String sessionToken;
 
-    Credentials(String accessKeyId, String secretAccessKey, String sessionToken) {
+    Credentials(String accessKeyId, String secretAccessKey, @Nullable String sessionToken) {
       this.accessKeyId = accessKeyId;
       this.secretAccessKey = secretAccessKey;
       this.sessionToken = sessionToken;
@@ -381,7 +381,7 @@ public final class AwsConfig {
     }
 
     /** The session token of temporary credentials, or null. */
-    String sessionToken() {
+    @Nullable String sessionToken() {
       return sessionToken;
     }
 
@@ -394,9 +394,9 @@ public final class AwsConfig {
   /** Collects settings; {@link #build()} validates them all at once. */
   public static final class Builder {
     private String region = DEFAULT_REGION;
-    private URI endpoint;
+    private @Nullable URI endpoint;
     private boolean pathStyleAccess;
-    private Credentials credentials;
+    private @Nullable Credentials credentials;
     private String bucket;
     private String keyPrefix = DEFAULT_KEY_PREFIX;
     private String s3QueueKeyPrefix = DEFAULT_S3_QUEUE_KEY_PREFIX;
@@ -413,10 +413,12 @@ public final class AwsConfig {
     private int s3QueueMaxMessageSize = DEFAULT_S3_QUEUE_MAX_MESSAGE_SIZE;
     private String instanceType = DEFAULT_INSTANCE_TYPE;
     private String machineTag = DEFAULT_MACHINE_TAG;
-    private String indexTablePrefix;
-    private URI indexEndpoint;
+    private @Nullable String indexTablePrefix;
+    private @Nullable URI indexEndpoint;
 
-    private Builder() {}
+    private Builder(String bucket) {
+      this.bucket = bucket;
+    }
 
     public Builder region(String region) {
       this.region = region;
@@ -447,7 +449,7 @@ public final class AwsConfig {
 
     /** Uses these credentials; {@code sessionToken} is for temporary ones (may be null). */
     public Builder staticCredentials(
-        String accessKeyId, String secretAccessKey, String sessionToken) {
+        String accessKeyId, String secretAccessKey, @Nullable String sessionToken) {
       if (accessKeyId == null
           || accessKeyId.isBlank()
           || secretAccessKey == null

@@ -279,7 +279,7 @@ final class DynamoIndex implements IndexService {
                     Optional<String> next =
                         r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()
                             ? Optional.of(
-                                IndexSortKeys.token(r.lastEvaluatedKey().get(attribute).s()))
+                                IndexSortKeys.token(stringOf(r.lastEvaluatedKey(), attribute)))
                             : Optional.empty();
                     return new IndexPage(items, next);
                   });
@@ -546,7 +546,7 @@ final class DynamoIndex implements IndexService {
   }
 
   static IndexItem fromDynamo(Map<String, AttributeValue> m) {
-    String name = m.get(NAME).s();
+    String name = stringOf(m, NAME);
     Map<String, String> attributes = new TreeMap<>();
     for (Map.Entry<String, AttributeValue> e : m.entrySet()) {
       if (e.getKey().startsWith(ATTRIBUTE)) {
@@ -555,6 +555,19 @@ final class DynamoIndex implements IndexService {
       }
     }
     return new IndexItem(name, attributes);
+  }
+
+  /**
+   * The string {@code attribute} of an item or key DynamoDB returned: the table's key of every
+   * item, and the index's key of a query's last evaluated key, which DynamoDB always includes.
+   */
+  private static String stringOf(Map<String, AttributeValue> m, String attribute) {
+    AttributeValue v = m.get(attribute);
+    if (v == null || v.s() == null) {
+      throw new IllegalStateException(
+          "DynamoDB returned a key or item without " + attribute + ": " + m.keySet());
+    }
+    return v.s();
   }
 
   private static Map<String, AttributeValue> key(String itemName) {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.ec2.Ec2AsyncClient;
 import software.amazon.awssdk.services.ec2.model.Filter;
@@ -141,7 +142,7 @@ final class Ec2Machines implements MachineReservationService {
         });
   }
 
-  private CompletableFuture<Void> listFrom(String token, List<MachineDescription> into) {
+  private CompletableFuture<Void> listFrom(@Nullable String token, List<MachineDescription> into) {
     Filter tag = Filter.builder().name("tag:" + TAG_KEY).values(tagValue).build();
     Filter live =
         Filter.builder()
@@ -174,7 +175,7 @@ final class Ec2Machines implements MachineReservationService {
         i.launchTime() == null ? clock.instant() : i.launchTime());
   }
 
-  static MachineState stateOf(InstanceStateName s) {
+  static MachineState stateOf(@Nullable InstanceStateName s) {
     if (s == null) {
       return MachineState.PENDING;
     }

@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link SimpleQueueService} on S3 objects (paper 000, section 6.3, second option): "every message
@@ -279,7 +280,7 @@ final class S3Queues implements SimpleQueueService {
   }
 
   private static CompletableFuture<List<String>> finishBatch(
-      String what, List<CompletableFuture<String>> puts, Throwable failure) {
+      String what, List<CompletableFuture<String>> puts, @Nullable Throwable failure) {
     List<String> ids = new ArrayList<>();
     if (failure == null) {
       puts.forEach(p -> ids.add(p.join()));
@@ -296,6 +297,10 @@ final class S3Queues implements SimpleQueueService {
       CloudException e = AwsErrors.map(p.handle((v, t) -> t).join(), what, true);
       first = first == null ? e : first;
       unknown |= e instanceof OutcomeUnknownException;
+    }
+    if (first == null) {
+      // allOf failed, so a put did; this keeps the failure should none be found completed.
+      first = AwsErrors.map(failure, what, true);
     }
     if (stored > 0 || unknown) {
       return CompletableFuture.failedFuture(
@@ -353,7 +358,7 @@ final class S3Queues implements SimpleQueueService {
     private final Duration visibility;
     private final Set<String> leasedIds;
     private final List<QueueMessage> got = new ArrayList<>();
-    private CloudException firstFailure;
+    private @Nullable CloudException firstFailure;
 
     Receive(String name, int wanted, Duration visibility, Set<String> leasedIds) {
       this.name = name;
@@ -541,7 +546,7 @@ final class S3Queues implements SimpleQueueService {
   }
 
   private CompletableFuture<Void> deleteBatchChecked(
-      String what, String uri, List<String> handles, boolean batch) {
+      String what, String uri, @Nullable List<String> handles, boolean batch) {
     return AwsErrors.guard(
         what,
         true,

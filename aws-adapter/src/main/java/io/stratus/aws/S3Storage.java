@@ -25,6 +25,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
@@ -360,7 +361,7 @@ final class S3Storage implements SupportsConditionalPut {
   }
 
   /** The stored Last-Modified, else the reply's Date header, else this machine's clock. */
-  private Instant lastModified(Instant stored, SdkHttpResponse http) {
+  private Instant lastModified(@Nullable Instant stored, @Nullable SdkHttpResponse http) {
     if (stored != null) {
       return stored;
     }

@@ -28,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
@@ -232,7 +233,8 @@ final class SqsQueues implements SupportsQueueInspection, SupportsVisibilityChan
         });
   }
 
-  private CompletableFuture<Void> listUrls(String namePrefix, String token, List<String> into) {
+  private CompletableFuture<Void> listUrls(
+      String namePrefix, @Nullable String token, List<String> into) {
     return sqs.listQueues(b -> b.queueNamePrefix(namePrefix).maxResults(1000).nextToken(token))
         .thenCompose(
             r -> {
@@ -405,7 +407,15 @@ final class SqsQueues implements SupportsQueueInspection, SupportsVisibilityChan
     return sqs.sendMessageBatch(b -> b.queueUrl(q.url()).entries(request))
         .thenCompose(
             r -> {
-              r.successful().forEach(s -> ids[entries.get(s.id())] = s.messageId());
+              r.successful()
+                  .forEach(
+                      s -> {
+                        // SQS answers with the entry ids of the request.
+                        Integer i = entries.get(s.id());
+                        if (i != null) {
+                          ids[i] = s.messageId();
+                        }
+                      });
               Map<String, Integer> again = new HashMap<>();
               List<String> permanent = new ArrayList<>();
               r.failed()

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
@@ -142,7 +143,7 @@ final class SqsVisibility {
   }
 
   /** SQS's answer for a handle whose message is deleted, expired or not in flight. */
-  static boolean isGone(String code, String message) {
+  static boolean isGone(String code, @Nullable String message) {
     if (NOT_IN_FLIGHT.contains(code)) {
       return true;
     }
@@ -152,7 +153,7 @@ final class SqsVisibility {
   }
 
   /** SQS's answer for a hold that would end more than 12 hours after its receive. */
-  static boolean isBeyondLimit(String code, String message) {
+  static boolean isBeyondLimit(String code, @Nullable String message) {
     return INVALID_PARAMETER.contains(code)
         && message != null
         && message.contains("VisibilityTimeout")
@@ -169,7 +170,7 @@ final class SqsVisibility {
         CloudLimits.DEFAULT_MAX_VISIBILITY_TIMEOUT.toSeconds());
   }
 
-  private static String message(AwsServiceException e) {
+  private static @Nullable String message(AwsServiceException e) {
     return e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
   }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds a B-link tree bottom-up from entries sorted by key, writing each page exactly once: the
@@ -183,8 +184,8 @@ public final class BulkLoader {
     // nextUri (and the first page's uri, if it becomes the root) are names never used.
     private String uri;
     private String nextUri;
-    private byte[] heldKey; // look-ahead: offered, not yet placed
-    private byte[] heldValue;
+    private byte @Nullable [] heldKey; // look-ahead: offered, not yet placed
+    private byte @Nullable [] heldValue;
     int pagesWritten;
 
     LevelBuilder(PageStore store, int level, int budget, List<LevelBuilder> levels) {
@@ -197,7 +198,8 @@ public final class BulkLoader {
     }
 
     void offer(byte[] key, byte[] value) {
-      if (heldKey != null) {
+      // Held together: both set or both null.
+      if (heldKey != null && heldValue != null) {
         place(heldKey, heldValue, key);
       }
       heldKey = key;
@@ -205,7 +207,7 @@ public final class BulkLoader {
     }
 
     /** Puts (key, value) into the current page or, if it does not fit, into a new one. */
-    private void place(byte[] key, byte[] value, byte[] nextKey) {
+    private void place(byte[] key, byte[] value, byte @Nullable [] nextKey) {
       if (!keys.isEmpty() && !fits(key, value, nextKey)) {
         finishPage(key);
       }
@@ -229,7 +231,7 @@ public final class BulkLoader {
      * Whether the current page plus (key, value) stays within the budget; if (key, value) is its
      * last entry, {@code nextKey} (if any) is its high key.
      */
-    private boolean fits(byte[] key, byte[] value, byte[] nextKey) {
+    private boolean fits(byte[] key, byte[] value, byte @Nullable [] nextKey) {
       int uriBytes = PageSizing.utf8Length(uri);
       if (pagesWritten == 0) { // the level's first page may turn out to be the root
         uriBytes = Math.max(uriBytes, PageSizing.utf8Length(tree.rootUri()));
@@ -264,7 +266,7 @@ public final class BulkLoader {
      * page of the level and was therefore written as the root.
      */
     boolean finish() {
-      if (heldKey != null) {
+      if (heldKey != null && heldValue != null) {
         place(heldKey, heldValue, null);
         heldKey = null;
       }
@@ -284,7 +286,7 @@ public final class BulkLoader {
       return levels.get(level + 1);
     }
 
-    private void writePage(String pageUri, byte[] highKey, String sibling) {
+    private void writePage(String pageUri, byte @Nullable [] highKey, @Nullable String sibling) {
       Page page =
           Page.builder(pageUri, level == 0 ? PageKind.LEAF : PageKind.INNER)
               .level(level)

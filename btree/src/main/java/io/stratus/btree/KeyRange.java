@@ -5,6 +5,7 @@ import io.stratus.pagemanager.Page;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A range of keys in {@link Keys#ORDER} (unsigned lexicographic): each end is unbounded, inclusive
@@ -14,12 +15,16 @@ import java.util.Optional;
 public final class KeyRange {
   private static final KeyRange ALL = new KeyRange(null, false, null, false);
 
-  private final byte[] lower; // null = unbounded
+  private final byte @Nullable [] lower; // null = unbounded
   private final boolean lowerInclusive;
-  private final byte[] upper; // null = unbounded
+  private final byte @Nullable [] upper; // null = unbounded
   private final boolean upperInclusive;
 
-  private KeyRange(byte[] lower, boolean lowerInclusive, byte[] upper, boolean upperInclusive) {
+  private KeyRange(
+      byte @Nullable [] lower,
+      boolean lowerInclusive,
+      byte @Nullable [] upper,
+      boolean upperInclusive) {
     this.lower = lower;
     this.lowerInclusive = lower != null && lowerInclusive;
     this.upper = upper;
@@ -30,7 +35,10 @@ public final class KeyRange {
    * A range with the given bounds; a null bound is unbounded (its inclusive flag is ignored).
    */
   public static KeyRange of(
-      byte[] lower, boolean lowerInclusive, byte[] upper, boolean upperInclusive) {
+      byte @Nullable [] lower,
+      boolean lowerInclusive,
+      byte @Nullable [] upper,
+      boolean upperInclusive) {
     return new KeyRange(
         lower == null ? null : lower.clone(), lowerInclusive,
         upper == null ? null : upper.clone(), upperInclusive);
@@ -96,7 +104,7 @@ public final class KeyRange {
   }
 
   /** The smallest key greater than every key starting with {@code prefix}, or null if none. */
-  static byte[] prefixSuccessor(byte[] prefix) {
+  static byte @Nullable [] prefixSuccessor(byte[] prefix) {
     int end = prefix.length;
     while (end > 0 && prefix[end - 1] == (byte) 0xFF) {
       end--;
@@ -147,11 +155,11 @@ public final class KeyRange {
 
   // ---- package-private, copy-free checks for cursors ----
 
-  byte[] lowerRaw() {
+  byte @Nullable [] lowerRaw() {
     return lower;
   }
 
-  byte[] upperRaw() {
+  byte @Nullable [] upperRaw() {
     return upper;
   }
 

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One leaf with a sorted run of changes applied under the write-stamp rule ({@link
@@ -28,7 +29,8 @@ final class LeafMerge {
    * an entry nor a tombstone. Tombstones stamped below {@code forgetBefore} are dropped (and none
    * is left for a delete stamped below it).
    */
-  static Page merge(Page leaf, List<TreeChange> sorted, int from, int to, long forgetBefore) {
+  static @Nullable Page merge(
+      Page leaf, List<TreeChange> sorted, int from, int to, long forgetBefore) {
     int n = leaf.entryCount();
     List<byte[]> keys = new ArrayList<>(n + to - from);
     List<byte[]> values = new ArrayList<>(n + to - from);

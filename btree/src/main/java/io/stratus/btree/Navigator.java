@@ -7,6 +7,7 @@ import io.stratus.pagemanager.Keys;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageStore;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Finding nodes in one B-link tree: root-to-leaf descents with Lehman-Yao "move right".
@@ -73,7 +74,7 @@ final class Navigator {
    * The node at {@code level} responsible for {@code key}, or null when the root (in this store's
    * view) is below that level.
    */
-  Page descendToLevel(PageStore store, byte[] key, int level) {
+  @Nullable Page descendToLevel(PageStore store, byte[] key, int level) {
     Page p = root(store);
     if (p.level() < level) {
       return null;

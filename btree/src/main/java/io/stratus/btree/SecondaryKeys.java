@@ -3,6 +3,7 @@ package io.stratus.btree;
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The keys of a secondary index: (search key, record key) packed into one tree key so that
@@ -114,7 +115,7 @@ public final class SecondaryKeys {
    * Unescapes the search key into {@code out} (if not null); returns the index after the
    * terminator, or -1 if there is none.
    */
-  private static int decodeSearchKey(byte[] composite, ByteArrayOutputStream out) {
+  private static int decodeSearchKey(byte[] composite, @Nullable ByteArrayOutputStream out) {
     int i = 0;
     while (i < composite.length) {
       byte b = composite[i];

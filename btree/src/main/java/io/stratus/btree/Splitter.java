@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes a changed node, splitting it first when it no longer fits a page, and posts the new
@@ -263,8 +264,8 @@ final class Splitter {
     private final long[] prefixBytes;
     private final String placeholderUri;
     private final byte[] nodeLow;
-    private final byte[] nodeHigh;
-    private final String nodeSibling;
+    private final byte @Nullable [] nodeHigh;
+    private final @Nullable String nodeSibling;
     private final boolean isRoot;
 
     Cutter(Page node, Items items, int pageSize) {

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Iterates the entries of a key range in key order, ascending or descending, one leaf at a time.
@@ -33,10 +34,10 @@ public final class TreeCursor implements Iterator<TreeCursor.Entry> {
   private final PageStore store;
   private final KeyRange range;
   private final boolean descending;
-  private Page leaf; // null when done
+  private @Nullable Page leaf; // null when done
   private int index;
-  private byte[] lastKey;
-  private Entry next;
+  private byte @Nullable [] lastKey;
+  private @Nullable Entry next;
 
   TreeCursor(Navigator nav, PageStore store, KeyRange range, boolean descending) {
     this.nav = nav;
@@ -62,58 +63,63 @@ public final class TreeCursor implements Iterator<TreeCursor.Entry> {
 
   @Override
   public boolean hasNext() {
-    if (next == null && leaf != null) {
-      next = descending ? advanceDescending() : advanceAscending();
+    Page current = leaf;
+    if (next == null && current != null) {
+      next = descending ? advanceDescending(current) : advanceAscending(current);
     }
     return next != null;
   }
 
   @Override
   public Entry next() {
-    if (!hasNext()) {
+    Entry e = hasNext() ? next : null;
+    if (e == null) {
       throw new NoSuchElementException();
     }
-    Entry e = next;
     next = null;
     return e;
   }
 
-  private Entry advanceAscending() {
+  private @Nullable Entry advanceAscending(Page from) {
+    Page p = from;
     while (true) {
-      if (index < leaf.entryCount()) {
-        if (range.isAboveUpperAt(leaf, index)) {
+      if (index < p.entryCount()) {
+        if (range.isAboveUpperAt(p, index)) {
           leaf = null;
           return null;
         }
-        return emit(index++);
+        return emit(p, index++);
       }
-      byte[] high = leaf.highKey().orElse(null);
+      byte[] high = p.highKey().orElse(null);
       if (high == null || range.endsBefore(high)) {
         leaf = null;
         return null;
       }
-      leaf = nav.sibling(store, leaf);
-      index = firstAscending(leaf);
+      p = nav.sibling(store, p);
+      leaf = p;
+      index = firstAscending(p);
     }
   }
 
-  private Entry advanceDescending() {
+  private @Nullable Entry advanceDescending(Page from) {
+    Page p = from;
     while (true) {
       if (index >= 0) {
-        if (range.isBelowLowerAt(leaf, index)) {
+        if (range.isBelowLowerAt(p, index)) {
           leaf = null;
           return null;
         }
-        return emit(index--);
+        return emit(p, index--);
       }
-      byte[] low = leaf.lowKey();
+      byte[] low = p.lowKey();
       if (range.startsAtOrAfter(low)) {
         leaf = null;
         return null;
       }
-      leaf = nav.leafBefore(store, low);
+      p = nav.leafBefore(store, low);
+      leaf = p;
       byte[] bound = lastKey != null && Keys.compare(lastKey, low) < 0 ? lastKey : low;
-      index = below(leaf, bound);
+      index = below(p, bound);
     }
   }
 
@@ -129,8 +135,8 @@ public final class TreeCursor implements Iterator<TreeCursor.Entry> {
     return range.isLowerInclusive() ? atOrAbove(p, lower) : above(p, lower);
   }
 
-  private Entry emit(int i) {
-    Entry e = new Entry(leaf.key(i), leaf.value(i));
+  private Entry emit(Page p, int i) {
+    Entry e = new Entry(p.key(i), p.value(i));
     lastKey = e.key;
     return e;
   }

@@ -3,6 +3,7 @@ package io.stratus.cloudapi;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A message of an advanced queue: its id (ordered by arrival: a message that arrived later has a
@@ -15,11 +16,14 @@ import java.util.Objects;
  * Immutable: the payload is copied on the way in and out.
  */
 public final class AdvancedMessage {
+  /** The payload an unreadable message holds: none, which {@link #payload()} never returns. */
+  private static final byte[] NO_PAYLOAD = new byte[0];
+
   private final long id;
   private final long key;
   private final byte[] payload;
   private final Instant enqueuedAt;
-  private final UnreadablePayloadException unreadable;
+  private final @Nullable UnreadablePayloadException unreadable;
 
   public AdvancedMessage(long id, long key, byte[] payload, Instant enqueuedAt) {
     this(id, key, payload.clone(), enqueuedAt, null);
@@ -30,7 +34,7 @@ public final class AdvancedMessage {
       long key,
       byte[] payload,
       Instant enqueuedAt,
-      UnreadablePayloadException unreadable) {
+      @Nullable UnreadablePayloadException unreadable) {
     this.id = id;
     this.key = key;
     this.payload = payload;
@@ -41,7 +45,7 @@ public final class AdvancedMessage {
   /** A message whose payload could not be opened; {@link #payload()} throws {@code why}. */
   public static AdvancedMessage unreadable(
       long id, long key, Instant enqueuedAt, UnreadablePayloadException why) {
-    return new AdvancedMessage(id, key, null, enqueuedAt, Objects.requireNonNull(why, "why"));
+    return new AdvancedMessage(id, key, NO_PAYLOAD, enqueuedAt, Objects.requireNonNull(why, "why"));
   }
 
   public long id() {
@@ -78,6 +82,7 @@ public final class AdvancedMessage {
     return o instanceof AdvancedMessage
         && ((AdvancedMessage) o).id == id
         && ((AdvancedMessage) o).key == key
+        && ((AdvancedMessage) o).isReadable() == isReadable()
         && Arrays.equals(((AdvancedMessage) o).payload, payload);
   }
 

@@ -1,5 +1,7 @@
 package io.stratus.cloudapi;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Root of the small exception hierarchy every Cloud API call fails with.
  *
@@ -31,7 +33,7 @@ public abstract class CloudException extends RuntimeException {
     super(message);
   }
 
-  protected CloudException(String message, Throwable cause) {
+  protected CloudException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 

@@ -30,7 +30,9 @@ public final class CloudFutures {
       Thread.currentThread().interrupt();
       throw new OutcomeUnknownException("interrupted while waiting for a cloud call", e);
     } catch (ExecutionException e) {
-      throw rethrow(e.getCause());
+      // get() always wraps the failure as the cause; the exception itself stands in otherwise.
+      Throwable cause = e.getCause();
+      throw rethrow(cause == null ? e : cause);
     } catch (CancellationException e) {
       throw new OutcomeUnknownException("the cloud call was cancelled", e);
     }

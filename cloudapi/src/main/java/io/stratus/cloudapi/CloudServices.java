@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The services of the Cloud API as one bundle, which is what the layers above take: the six of the
@@ -17,13 +18,13 @@ import java.util.Objects;
  * of registration.
  */
 public final class CloudServices implements AutoCloseable {
-  private final StorageService storage;
-  private final SimpleQueueService simpleQueues;
-  private final AdvancedQueueService advancedQueues;
-  private final LockService locks;
-  private final CounterService counters;
-  private final MachineReservationService machines;
-  private final IndexService index;
+  private final @Nullable StorageService storage;
+  private final @Nullable SimpleQueueService simpleQueues;
+  private final @Nullable AdvancedQueueService advancedQueues;
+  private final @Nullable LockService locks;
+  private final @Nullable CounterService counters;
+  private final @Nullable MachineReservationService machines;
+  private final @Nullable IndexService index;
   private final List<AutoCloseable> extraResources;
 
   private CloudServices(Builder b) {
@@ -137,7 +138,7 @@ public final class CloudServices implements AutoCloseable {
     return index != null;
   }
 
-  private static <T> T require(T service, String name) {
+  private static <T> T require(@Nullable T service, String name) {
     if (service == null) {
       throw new IllegalStateException("this deployment has no " + name + " service configured");
     }
@@ -182,13 +183,13 @@ public final class CloudServices implements AutoCloseable {
 
   /** Collects the services; any may be left out. */
   public static final class Builder {
-    private StorageService storage;
-    private SimpleQueueService simpleQueues;
-    private AdvancedQueueService advancedQueues;
-    private LockService locks;
-    private CounterService counters;
-    private MachineReservationService machines;
-    private IndexService index;
+    private @Nullable StorageService storage;
+    private @Nullable SimpleQueueService simpleQueues;
+    private @Nullable AdvancedQueueService advancedQueues;
+    private @Nullable LockService locks;
+    private @Nullable CounterService counters;
+    private @Nullable MachineReservationService machines;
+    private @Nullable IndexService index;
     private final List<AutoCloseable> extraResources = new ArrayList<>();
 
     private Builder() {}

@@ -2,6 +2,7 @@ package io.stratus.cloudapi;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The answer to a conditional get ({@link StorageService#getIfChanged} and {@link
@@ -24,9 +25,9 @@ public final class ConditionalRead {
   private static final ConditionalRead ABSENT = new ConditionalRead(Status.ABSENT, null);
 
   private final Status status;
-  private final StoredItem item;
+  private final @Nullable StoredItem item;
 
-  private ConditionalRead(Status status, StoredItem item) {
+  private ConditionalRead(Status status, @Nullable StoredItem item) {
     this.status = status;
     this.item = item;
   }

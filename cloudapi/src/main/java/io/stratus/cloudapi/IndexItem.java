@@ -3,6 +3,7 @@ package io.stratus.cloudapi;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One item of an {@link IndexService} domain: a name unique within the domain and its attributes,
@@ -37,7 +38,7 @@ public record IndexItem(String name, Map<String, String> attributes) {
   }
 
   /** The value of {@code attribute}, or null when the item has none. */
-  public String get(String attribute) {
+  public @Nullable String get(String attribute) {
     return attributes.get(attribute);
   }
 }

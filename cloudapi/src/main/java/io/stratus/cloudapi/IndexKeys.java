@@ -55,7 +55,7 @@ public final class IndexKeys {
           "not an encoded number (16 hex digits): \"" + value + "\"");
     }
     try {
-      return HEX.fromHexDigitsToLong(value) ^ Long.MIN_VALUE;
+      return HexFormat.fromHexDigitsToLong(value) ^ Long.MIN_VALUE;
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not an encoded number: \"" + value + "\"", e);
     }

@@ -2,6 +2,7 @@ package io.stratus.cloudapi;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A query of an {@link IndexService} domain: the items whose value of one attribute lies in a range
@@ -46,14 +47,19 @@ public final class IndexQuery {
   }
 
   private final String attribute;
-  private final Bound lower;
-  private final Bound upper;
+  private final @Nullable Bound lower;
+  private final @Nullable Bound upper;
   private final Order order;
   private final int limit;
-  private final String after;
+  private final @Nullable String after;
 
   private IndexQuery(
-      String attribute, Bound lower, Bound upper, Order order, int limit, String after) {
+      String attribute,
+      @Nullable Bound lower,
+      @Nullable Bound upper,
+      Order order,
+      int limit,
+      @Nullable String after) {
     this.attribute = Objects.requireNonNull(attribute, "attribute");
     this.lower = lower;
     this.upper = upper;

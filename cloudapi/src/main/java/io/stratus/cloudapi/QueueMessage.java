@@ -1,6 +1,7 @@
 package io.stratus.cloudapi;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A message received from a simple queue: its id, the receipt handle, the payload and how often it
@@ -19,11 +20,14 @@ import java.util.Objects;
  * out.
  */
 public final class QueueMessage {
+  /** The payload an unreadable message holds: none, which {@link #payload()} never returns. */
+  private static final byte[] NO_PAYLOAD = new byte[0];
+
   private final String messageId;
   private final String receiptHandle;
   private final byte[] payload;
   private final int deliveryCount;
-  private final UnreadablePayloadException unreadable;
+  private final @Nullable UnreadablePayloadException unreadable;
 
   public QueueMessage(String messageId, String receiptHandle, byte[] payload, int deliveryCount) {
     this(messageId, receiptHandle, payload.clone(), deliveryCount, null);
@@ -34,7 +38,7 @@ public final class QueueMessage {
       String receiptHandle,
       byte[] payload,
       int deliveryCount,
-      UnreadablePayloadException unreadable) {
+      @Nullable UnreadablePayloadException unreadable) {
     this.messageId = Objects.requireNonNull(messageId, "messageId");
     this.receiptHandle = Objects.requireNonNull(receiptHandle, "receiptHandle");
     this.payload = payload;
@@ -46,7 +50,7 @@ public final class QueueMessage {
   public static QueueMessage unreadable(
       String messageId, String receiptHandle, int deliveryCount, UnreadablePayloadException why) {
     return new QueueMessage(
-        messageId, receiptHandle, null, deliveryCount, Objects.requireNonNull(why, "why"));
+        messageId, receiptHandle, NO_PAYLOAD, deliveryCount, Objects.requireNonNull(why, "why"));
   }
 
   public String messageId() {

@@ -1,5 +1,7 @@
 package io.stratus.cloudapi;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The call failed and is known to have had no effect; repeating it is safe and may succeed.
  * Callers SHOULD back off before retrying.
@@ -11,7 +13,7 @@ public class RetryableException extends CloudException {
     super(message);
   }
 
-  public RetryableException(String message, Throwable cause) {
+  public RetryableException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 

@@ -2,6 +2,7 @@ package io.stratus.cloudapi;
 
 import java.time.Duration;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The service refused the call without acting on it: it is down, throttling, or deliberately
@@ -11,17 +12,18 @@ import java.util.Optional;
  */
 public class ServiceUnavailableException extends RetryableException {
   private static final long serialVersionUID = 1L;
-  private final Duration retryAfter;
+  private final @Nullable Duration retryAfter;
 
   public ServiceUnavailableException(String message) {
     this(message, null, null);
   }
 
-  public ServiceUnavailableException(String message, Duration retryAfter) {
+  public ServiceUnavailableException(String message, @Nullable Duration retryAfter) {
     this(message, retryAfter, null);
   }
 
-  public ServiceUnavailableException(String message, Duration retryAfter, Throwable cause) {
+  public ServiceUnavailableException(
+      String message, @Nullable Duration retryAfter, @Nullable Throwable cause) {
     super(message, cause);
     this.retryAfter = retryAfter;
   }

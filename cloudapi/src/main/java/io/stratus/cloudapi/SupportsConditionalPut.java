@@ -2,6 +2,7 @@ package io.stratus.cloudapi;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The optional ability to write an item only if the store is still in the state the caller
@@ -36,7 +37,7 @@ public interface SupportsConditionalPut extends StorageService {
       String uri, byte[] payload, Map<String, String> metadata, String expectedVersion);
 
   /** {@code storage} as conditional storage, or null when it lacks the ability. */
-  static SupportsConditionalPut of(StorageService storage) {
+  static @Nullable SupportsConditionalPut of(StorageService storage) {
     return storage instanceof SupportsConditionalPut ? (SupportsConditionalPut) storage : null;
   }
 }

@@ -1,6 +1,7 @@
 package io.stratus.cloudapi;
 
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The optional ability to increment a counter under a request id, so that a caller whose reply
@@ -73,7 +74,7 @@ public interface SupportsIdempotentIncrement extends CounterService {
   }
 
   /** {@code counters} as counters with idempotent increments, or null when they lack the ability. */
-  static SupportsIdempotentIncrement of(CounterService counters) {
+  static @Nullable SupportsIdempotentIncrement of(CounterService counters) {
     return counters instanceof SupportsIdempotentIncrement
         ? (SupportsIdempotentIncrement) counters
         : null;

@@ -1,6 +1,7 @@
 package io.stratus.cloudapi;
 
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The optional ability to take a lock in a third mode, {@link LockMode#INTENTION insert
@@ -49,7 +50,7 @@ public interface SupportsIntentionLocks extends LockService {
   CompletableFuture<LockGrant> acquireIntention(String uri, String clientId);
 
   /** {@code locks} as locks with intentions, or null when they lack the ability. */
-  static SupportsIntentionLocks of(LockService locks) {
+  static @Nullable SupportsIntentionLocks of(LockService locks) {
     return locks instanceof SupportsIntentionLocks ? (SupportsIntentionLocks) locks : null;
   }
 }

@@ -1,6 +1,7 @@
 package io.stratus.cloudapi;
 
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The optional ability to look at a simple queue without consuming from it: how many messages it
@@ -35,7 +36,7 @@ public interface SupportsQueueInspection extends SimpleQueueService {
   CompletableFuture<QueueBacklog> inspect(String uri, int maxPeeked);
 
   /** {@code queues} as inspectable queues, or null when they lack the ability. */
-  static SupportsQueueInspection of(SimpleQueueService queues) {
+  static @Nullable SupportsQueueInspection of(SimpleQueueService queues) {
     return queues instanceof SupportsQueueInspection ? (SupportsQueueInspection) queues : null;
   }
 }

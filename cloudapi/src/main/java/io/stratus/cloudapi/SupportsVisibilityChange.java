@@ -3,6 +3,7 @@ package io.stratus.cloudapi;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The optional ability to change how long a received message stays hidden: to hand it back at
@@ -65,7 +66,7 @@ public interface SupportsVisibilityChange extends SimpleQueueService {
       String uri, List<String> receiptHandles, Duration visibilityTimeout);
 
   /** {@code queues} as queues that can change visibility, or null when they lack the ability. */
-  static SupportsVisibilityChange of(SimpleQueueService queues) {
+  static @Nullable SupportsVisibilityChange of(SimpleQueueService queues) {
     return queues instanceof SupportsVisibilityChange ? (SupportsVisibilityChange) queues : null;
   }
 }

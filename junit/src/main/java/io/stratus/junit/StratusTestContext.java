@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One test's world under {@link StratusTest}: an in-process cloud, the manual clock everything
@@ -50,7 +51,7 @@ public final class StratusTestContext {
   private final List<Gated> unopened = new ArrayList<>();
 
   private int clients;
-  private Database database;
+  private @Nullable Database database;
 
   StratusTestContext(StratusTest settings, long seed) {
     this.settings = settings;

@@ -10,8 +10,8 @@ import io.stratus.cloudapi.decorate.MeterSnapshot;
 import io.stratus.cloudapi.decorate.OperationStats;
 import io.stratus.cloudapi.decorate.PriceTable;
 import java.math.BigDecimal;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cloud meters of {@link StratusMetrics}: calls, failures, bytes and cost per operation, read
@@ -25,19 +25,22 @@ import java.util.function.ToDoubleFunction;
  */
 final class CloudMeters {
   private final CloudMeter meter;
-  private final PriceTable prices;
+  private final @Nullable PriceTable prices;
   private final Tags tags;
-  private final AtomicReference<Reading> last = new AtomicReference<>(new Reading(-1, null));
+
+  /** The last reading; the first, at no count of calls, is never used. */
+  private volatile Reading last = new Reading(-1, MeterSnapshot.empty());
 
   private record Reading(long calls, MeterSnapshot snapshot) {}
 
-  CloudMeters(CloudMeter meter, PriceTable prices, Tags tags) {
+  CloudMeters(CloudMeter meter, @Nullable PriceTable prices, Tags tags) {
     this.meter = meter;
     this.prices = prices;
     this.tags = tags;
   }
 
   void bindTo(MeterRegistry registry) {
+    PriceTable prices = this.prices;
     for (Operation op : Operation.values()) {
       Tags opTags =
           Tags.of(
@@ -99,15 +102,20 @@ final class CloudMeters {
           "what the transfer cost",
           sent.and(table),
           StratusMetrics.DOLLARS,
-          s -> s.costBreakdown(prices).get(PriceTable.TRANSFER_IN).doubleValue());
+          s -> transferCost(s, prices, PriceTable.TRANSFER_IN));
       counter(
           registry,
           StratusMetrics.CLOUD_TRANSFER_COST,
           "what the transfer cost",
           received.and(table),
           StratusMetrics.DOLLARS,
-          s -> s.costBreakdown(prices).get(PriceTable.TRANSFER_OUT).doubleValue());
+          s -> transferCost(s, prices, PriceTable.TRANSFER_OUT));
     }
+  }
+
+  /** The cost of {@code s}'s transfer one way ({@code part} of its cost breakdown), in dollars. */
+  private static double transferCost(MeterSnapshot s, PriceTable prices, String part) {
+    return s.costBreakdown(prices).getOrDefault(part, BigDecimal.ZERO).doubleValue();
   }
 
   private void counter(
@@ -115,7 +123,7 @@ final class CloudMeters {
       String name,
       String description,
       Tags extra,
-      String unit,
+      @Nullable String unit,
       ToDoubleFunction<MeterSnapshot> value) {
     // Keyed on the cloud meter; the function keeps this reading (and so the meter) alive.
     FunctionCounter.builder(name, meter, m -> value.applyAsDouble(snapshot()))
@@ -129,12 +137,12 @@ final class CloudMeters {
   /** The meter's counts, taken again only when calls were counted since the last reading. */
   MeterSnapshot snapshot() {
     long calls = meter.calls();
-    Reading r = last.get();
+    Reading r = last;
     if (r.calls() == calls) {
       return r.snapshot();
     }
     MeterSnapshot s = meter.snapshot();
-    last.set(new Reading(calls, s));
+    last = new Reading(calls, s);
     return s;
   }
 }

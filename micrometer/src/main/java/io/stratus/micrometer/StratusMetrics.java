@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Publishes a {@link Database} handle's counters ({@link Database#stats()}) to a Micrometer {@link
@@ -174,8 +175,8 @@ public final class StratusMetrics implements MeterBinder {
   public static final String DOLLARS = "dollars";
 
   private final Database db;
-  private final CloudMeter cloudMeter;
-  private final PriceTable priceTable;
+  private final @Nullable CloudMeter cloudMeter;
+  private final @Nullable PriceTable priceTable;
   private final Tags tags;
 
   private StratusMetrics(Builder b) {
@@ -322,8 +323,8 @@ public final class StratusMetrics implements MeterBinder {
   /** Chooses what to publish besides the handle's counters. */
   public static final class Builder {
     private final Database db;
-    private CloudMeter cloudMeter;
-    private PriceTable priceTable;
+    private @Nullable CloudMeter cloudMeter;
+    private @Nullable PriceTable priceTable;
     private final List<Tag> tags = new ArrayList<>();
 
     private Builder(Database db) {

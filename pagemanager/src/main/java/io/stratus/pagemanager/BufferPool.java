@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The page manager's buffer pool (paper 000, section 3.3): the cache of clean, committed pages of
@@ -103,7 +104,7 @@ public final class BufferPool implements AutoCloseable {
   private final LongAdder staleRefused = new LongAdder();
 
   /** Monotonic reads: per URI the highest version stamp this pool has seen; null when off. */
-  private final ConcurrentHashMap<String, Long> stamps;
+  private final @Nullable ConcurrentHashMap<String, Long> stamps;
 
   private volatile boolean evictionRequested;
   private volatile boolean closed;
@@ -371,7 +372,7 @@ public final class BufferPool implements AutoCloseable {
   // ---- fetching ----
 
   /** The cached content if it is within its TTL (counting a hit), else null (counting nothing). */
-  private Content hit(String uri) {
+  private @Nullable Content hit(String uri) {
     PoolSlot s = slots.get(uri);
     if (s == null) {
       return null;
@@ -463,7 +464,7 @@ public final class BufferPool implements AutoCloseable {
    * Monotonic reads: whether storage's answer ({@code c}; null: absent) is older than a version of
    * {@code uri} this pool has seen. Pages are never deleted, so "absent" after a page is stale too.
    */
-  private boolean stale(String uri, Content c) {
+  private boolean stale(String uri, @Nullable Content c) {
     if (stamps == null) {
       return false;
     }
@@ -485,7 +486,11 @@ public final class BufferPool implements AutoCloseable {
    * StalePageException}. No waiting: nothing here depends on time passing.
    */
   private void reread(
-      String uri, CompletableFuture<Content> mine, long started, int attempt, Content served) {
+      String uri,
+      CompletableFuture<Content> mine,
+      long started,
+      int attempt,
+      @Nullable Content served) {
     staleRefused.increment();
     if (attempt > MAX_REREADS) {
       fail(
@@ -509,7 +514,11 @@ public final class BufferPool implements AutoCloseable {
 
   /** Storage answered a refresh with an older version (or none): keep the newer copy or re-read. */
   private void refreshedStale(
-      String uri, CompletableFuture<Content> mine, long started, Content base, Content served) {
+      String uri,
+      CompletableFuture<Content> mine,
+      long started,
+      Content base,
+      @Nullable Content served) {
     if (base.page.versionStamp() >= highestStamp(uri)) {
       staleRefused.increment();
       settle(uri, mine, base.withExpiry(expiry(started))); // as "not modified": still the newest
@@ -567,7 +576,7 @@ public final class BufferPool implements AutoCloseable {
    * Ends a load: puts {@code c} (null: no page) into the slot unless the load was overtaken, then
    * answers everyone waiting for it.
    */
-  private void settle(String uri, CompletableFuture<Content> mine, Content c) {
+  private void settle(String uri, CompletableFuture<Content> mine, @Nullable Content c) {
     if (c != null) {
       noteStamp(c.page);
       long now = clock.millis();
@@ -649,7 +658,8 @@ public final class BufferPool implements AutoCloseable {
   }
 
   /** Replaces the slot's page, keeping the byte and page counts; caller holds the monitor. */
-  private void setContent(PoolSlot s, Content c) {
+  private void setContent(PoolSlot s, @Nullable Content c) {
+
     Content old = s.content;
     s.content = c;
     long delta = (c == null ? 0L : c.bytes) - (old == null ? 0L : old.bytes);

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One page: the unit of transfer and buffering, stored as one storage item under its URI (paper 000,
@@ -79,19 +80,19 @@ public final class Page {
   private final PageKind kind;
   private final int level;
   private final byte[] lowKey;
-  private final byte[] highKey; // null = +infinity
-  private final String rightSibling; // null = none
+  private final byte @Nullable [] highKey; // null = +infinity
+  private final @Nullable String rightSibling; // null = none
   private final byte[] protocolState;
 
   /** The protocol state as last decoded ({@link #protocolState(Function)}); a cache. */
-  private volatile Decoded decoded;
+  private volatile @Nullable Decoded decoded;
 
   private final long versionStamp;
   private final byte[][] keys;
   private final byte[][] values;
 
   /** The entries' write stamps, parallel to the keys; null when no entry has one. */
-  private final long[] stamps;
+  private final long @Nullable [] stamps;
 
   /** The tombstones' keys, sorted, and their delete stamps (parallel); empty when none. */
   private final byte[][] tombKeys;
@@ -106,9 +107,9 @@ public final class Page {
   private record Decoded(Function<byte[], ?> decoder, Object value) {}
 
   /** Values decoded as text on demand ({@link #valueText}); a cache, not part of the value. */
-  private volatile String[] valueTexts;
+  private volatile String @Nullable [] valueTexts;
 
-  private Page(Builder b, byte[][] keys, byte[][] values, long[] stamps) {
+  private Page(Builder b, byte[][] keys, byte[][] values, long @Nullable [] stamps) {
     this(b, keys, values, stamps, b.tombKeys, b.tombStamps);
   }
 
@@ -116,7 +117,7 @@ public final class Page {
       Builder b,
       byte[][] keys,
       byte[][] values,
-      long[] stamps,
+      long @Nullable [] stamps,
       byte[][] tombKeys,
       long[] tombStamps) {
     this.uri = Objects.requireNonNull(b.uri, "uri");
@@ -428,7 +429,7 @@ public final class Page {
   }
 
   /** {@code s}, or null when it holds no stamp: pages without stamps carry no array. */
-  private static long[] normalized(long[] s) {
+  private static long @Nullable [] normalized(long @Nullable [] s) {
     if (s == null) {
       return null;
     }
@@ -550,13 +551,13 @@ public final class Page {
     private final PageKind kind;
     private int level;
     private byte[] lowKey = new byte[0];
-    private byte[] highKey;
-    private String rightSibling;
+    private byte @Nullable [] highKey;
+    private @Nullable String rightSibling;
     private byte[] protocolState = new byte[0];
     private long versionStamp;
     private byte[][] keys = NO_BYTES;
     private byte[][] values = NO_BYTES;
-    private long[] stamps;
+    private long @Nullable [] stamps;
     private byte[][] tombKeys = NO_BYTES;
     private long[] tombStamps = NO_STAMPS;
 
@@ -585,13 +586,13 @@ public final class Page {
     }
 
     /** The exclusive upper bound; null for plus infinity. */
-    public Builder highKey(byte[] highKey) {
+    public Builder highKey(byte @Nullable [] highKey) {
       this.highKey = highKey == null ? null : highKey.clone();
       return this;
     }
 
     /** The right sibling's URI; null for none. */
-    public Builder rightSibling(String rightSibling) {
+    public Builder rightSibling(@Nullable String rightSibling) {
       this.rightSibling = rightSibling;
       return this;
     }

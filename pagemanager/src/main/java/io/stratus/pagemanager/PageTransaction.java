@@ -1,15 +1,18 @@
 package io.stratus.pagemanager;
 
 import io.stratus.pagemanager.PoolSlot.Content;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One transaction's private view of the pages (paper 000, section 3.3: the pages a transaction
@@ -47,14 +50,14 @@ public final class PageTransaction implements PageStore, AutoCloseable {
   }
 
   /** A page read from the pool: its content (null: no page) and the slot pinned for it, if any. */
-  private record Read(Content content, PoolSlot pinned) {}
+  private record Read(@Nullable Content content, @Nullable PoolSlot pinned) {}
 
   private final BufferPool pool;
   private State state = State.OPEN;
   // Made on first use, so that a short read-only transaction allocates little.
-  private Map<String, Read> reads;
-  private Map<String, PageWrite> writes;
-  private Set<String> created;
+  private @Nullable Map<String, Read> reads;
+  private @Nullable Map<String, PageWrite> writes;
+  private @Nullable Set<String> created;
 
   PageTransaction(BufferPool pool) {
     this.pool = pool;
@@ -210,18 +213,22 @@ public final class PageTransaction implements PageStore, AutoCloseable {
   public void complete(Map<String, String> committedVersions) {
     checkOpen("complete");
     Objects.requireNonNull(committedVersions, "committedVersions");
+    List<Map.Entry<Page, String>> installs = new ArrayList<>(committedVersions.size());
     for (Map.Entry<String, String> e : committedVersions.entrySet()) {
-      if (writes == null || !writes.containsKey(e.getKey())) {
+      PageWrite w = writes == null ? null : writes.get(e.getKey());
+      if (w == null) {
         throw new IllegalArgumentException(
             "page " + e.getKey() + " was not written by this transaction");
       }
-      Objects.requireNonNull(e.getValue(), "version of " + e.getKey());
+      installs.add(
+          Map.entry(w.page(), Objects.requireNonNull(e.getValue(), "version of " + e.getKey())));
     }
     state = State.COMPLETED;
     try {
-      for (Map.Entry<String, String> e : committedVersions.entrySet()) {
-        pool.install(writes.get(e.getKey()).page(), e.getValue());
+      for (Map.Entry<Page, String> i : installs) {
+        pool.install(i.getKey(), i.getValue());
       }
+
     } finally {
       release();
     }

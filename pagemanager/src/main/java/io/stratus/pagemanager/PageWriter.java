@@ -7,6 +7,7 @@ import io.stratus.cloudapi.SupportsConditionalPut;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one way a page reaches storage: stamp it, encode it, put it (plainly or on a condition),
@@ -27,10 +28,10 @@ public final class PageWriter {
     private static final Condition NONE = new Condition(null, false);
     private static final Condition ABSENT = new Condition(null, true);
 
-    private final String version;
+    private final @Nullable String version;
     private final boolean absent;
 
-    private Condition(String version, boolean absent) {
+    private Condition(@Nullable String version, boolean absent) {
       this.version = version;
       this.absent = absent;
     }
@@ -62,7 +63,7 @@ public final class PageWriter {
   }
 
   private final StorageService storage;
-  private final SupportsConditionalPut conditional;
+  private final @Nullable SupportsConditionalPut conditional;
   private final BufferPool pool;
 
   /** A writer to {@code storage} that stamps against and installs into {@code pool}. */
@@ -115,9 +116,11 @@ public final class PageWriter {
               + storage
               + " has none");
     }
-    return condition.absent
+    // A conditional condition without a version is "absent".
+    String version = condition.version;
+    return version == null
         ? conditional.putIfAbsent(page.uri(), bytes, Map.of())
-        : conditional.putIfVersionMatches(page.uri(), bytes, Map.of(), condition.version);
+        : conditional.putIfVersionMatches(page.uri(), bytes, Map.of(), version);
   }
 
   /**

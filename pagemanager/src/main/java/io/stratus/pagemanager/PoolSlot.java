@@ -2,6 +2,7 @@ package io.stratus.pagemanager;
 
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The buffer pool's place for one URI: the cached page (if any), its pin count and its last access.
@@ -33,7 +34,7 @@ final class PoolSlot {
   final String uri;
 
   /** The cached page; null when there is none (a pinned slot may outlive its page). */
-  volatile Content content;
+  volatile @Nullable Content content;
 
   volatile long lastAccess;
   final AtomicInteger pins = new AtomicInteger();

@@ -361,9 +361,8 @@ public final class Settings {
    */
   public static String markdownTable() {
     StringBuilder b =
-        new StringBuilder(
-            "| key | builder | default | protocols | value | what it does |\n"
-                + "| --- | --- | --- | --- | --- | --- |\n");
+        new StringBuilder("| key | builder | default | protocols | value | what it does |\n")
+            .append("| --- | --- | --- | --- | --- | --- |\n");
     for (Setting<?> s : ALL) {
       b.append("| `")
           .append(s.key())

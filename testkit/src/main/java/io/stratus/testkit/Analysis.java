@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The indexes every checker needs, built once per check: who wrote each value, each transaction's
@@ -62,18 +63,31 @@ final class Analysis {
   }
 
   /** The transaction's position in the write order, or null if unplaced (FAILED or unknown). */
-  Integer rank(Txn t) {
+  @Nullable Integer rank(Txn t) {
     return rank.get(t.txId());
   }
 
+  /**
+   * The position of a transaction that is placed: every OK one is (the constructor checks), as
+   * is every one {@link #firstPlaced} returns.
+   */
+  int placedRank(Txn t) {
+    Integer r = rank.get(t.txId());
+    if (r == null) {
+      throw new IllegalArgumentException(t + " has no place in the write order");
+    }
+    return r;
+  }
+
   /** Who wrote {@code value}, or null if nobody did. */
-  Writer writer(String value) {
+  @Nullable Writer writer(String value) {
     return writers.get(value);
   }
 
   /** Key → the transaction's last write or delete of it. */
   Map<String, Op> effective(Txn t) {
-    return effective.get(t.txId());
+    // The constructor recorded every transaction of the history; others have no writes here.
+    return effective.getOrDefault(t.txId(), Map.of());
   }
 
   /** Client id → its transactions in invocation order. */
@@ -85,7 +99,7 @@ final class Analysis {
    * The position of a present value that took effect as a placed write of {@code key}, or null
    * if it cannot be placed (unplaced writer, intermediate or foreign value, nobody wrote it).
    */
-  Integer positionOf(String key, String value) {
+  @Nullable Integer positionOf(String key, String value) {
     Writer w = writers.get(value);
     if (w == null || !w.effective() || !w.key().equals(key)) {
       return null;
@@ -94,15 +108,20 @@ final class Analysis {
   }
 
   /** Lowest position an observation can stand for, or null if it cannot be placed. */
-  Integer minPosition(String key, Optional<String> value) {
+  @Nullable Integer minPosition(String key, Optional<String> value) {
     return value.isPresent() ? positionOf(key, value.get()) : Integer.valueOf(INITIAL);
   }
 
   /** Highest position an observation can stand for, or null if it cannot be placed. */
-  Integer maxPosition(String key, Optional<String> value) {
-    if (value.isPresent()) {
-      return positionOf(key, value.get());
-    }
+  @Nullable Integer maxPosition(String key, Optional<String> value) {
+    return value.isPresent() ? positionOf(key, value.get()) : Integer.valueOf(latestDelete(key));
+  }
+
+  /**
+   * The highest position an absence of {@code key} can stand for: the latest placed delete of
+   * it ({@link #UNBOUNDED} if a delete is unplaced), or {@link #INITIAL} if there is none.
+   */
+  private int latestDelete(String key) {
     int max = INITIAL;
     for (Txn t : history.transactions()) {
       if (t.outcome() != Outcome.FAILED && effective(t).get(key) instanceof Op.Delete) {
@@ -127,16 +146,16 @@ final class Analysis {
 
   /** True if a non-FAILED delete of {@code key} is placed after {@code pos}, or unplaced. */
   boolean hasDeleteAfter(String key, int pos) {
-    return maxPosition(key, Optional.empty()) > pos;
+    return latestDelete(key) > pos;
   }
 
   /** The OK transaction whose write or delete of {@code key} is latest in the order, or null. */
-  Txn lastOk(String key) {
+  @Nullable Txn lastOk(String key) {
     Txn last = null;
     for (Txn t : history.transactions()) {
       if (t.outcome() == Outcome.OK
           && effective(t).containsKey(key)
-          && (last == null || rank(t) > rank(last))) {
+          && (last == null || placedRank(t) > placedRank(last))) {
         last = t;
       }
     }
@@ -144,11 +163,11 @@ final class Analysis {
   }
 
   /** The placed transaction whose write or delete of {@code key} is earliest, or null. */
-  Txn firstPlaced(String key) {
+  @Nullable Txn firstPlaced(String key) {
     Txn first = null;
     for (Txn t : history.transactions()) {
       Integer r = rank(t);
-      if (r != null && effective(t).containsKey(key) && (first == null || r < rank(first))) {
+      if (r != null && effective(t).containsKey(key) && (first == null || r < placedRank(first))) {
         first = t;
       }
     }
@@ -156,9 +175,9 @@ final class Analysis {
   }
 
   /** An OK transaction placed after {@code pos} that writes or deletes {@code key}, or null. */
-  Txn okAfter(String key, int pos) {
+  @Nullable Txn okAfter(String key, int pos) {
     for (Txn t : history.transactions()) {
-      if (t.outcome() == Outcome.OK && effective(t).containsKey(key) && rank(t) > pos) {
+      if (t.outcome() == Outcome.OK && effective(t).containsKey(key) && placedRank(t) > pos) {
         return t;
       }
     }
@@ -166,11 +185,11 @@ final class Analysis {
   }
 
   /** True if an OK transaction placed before {@code pos} (any, if null) writes {@code key}. */
-  boolean hasOkWriteBefore(String key, Integer pos) {
+  boolean hasOkWriteBefore(String key, @Nullable Integer pos) {
     for (Txn t : history.transactions()) {
       if (t.outcome() == Outcome.OK
           && effective(t).get(key) instanceof Op.Write
-          && (pos == null || rank(t) < pos)) {
+          && (pos == null || placedRank(t) < pos)) {
         return true;
       }
     }
@@ -223,12 +242,12 @@ final class Analysis {
   }
 
   /** A value for messages. */
-  static String show(String valueOrNull) {
+  static String show(@Nullable String valueOrNull) {
     return valueOrNull == null ? "<absent>" : valueOrNull;
   }
 
   /** What a transaction's effective op on a key leaves: its value, or null for a delete. */
-  static String valueOf(Op op) {
+  static @Nullable String valueOf(Op op) {
     return op instanceof Op.Write w ? w.value() : null;
   }
 }

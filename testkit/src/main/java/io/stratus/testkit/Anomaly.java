@@ -2,6 +2,7 @@ package io.stratus.testkit;
 
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One violation found by a checker, readable on its own in a failing test's message.
@@ -11,7 +12,7 @@ import java.util.Objects;
  * @param txIds the transactions involved
  * @param message what was expected and what the history shows
  */
-public record Anomaly(String checker, String key, List<String> txIds, String message) {
+public record Anomaly(String checker, @Nullable String key, List<String> txIds, String message) {
   public Anomaly {
     Objects.requireNonNull(checker, "checker");
     Objects.requireNonNull(message, "message");

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The checkers that judge what is visible: observed values are real writes, committed writes
@@ -29,7 +30,7 @@ final class FinalStateCheckers {
           continue; // the transaction reading its own write: private state
         }
         String problem = provenance(r.key(), r.value().get(), w);
-        if (problem == null && t.precedes(w.txn())) {
+        if (problem == null && w != null && t.precedes(w.txn())) {
           problem =
               "written by " + w.txn().txId() + ", which began after the read's transaction ended";
         }
@@ -63,7 +64,8 @@ final class FinalStateCheckers {
   }
 
   /** Why {@code value} cannot be an effective write of {@code key}, or null if it can. */
-  private static String provenance(String key, String value, Analysis.Writer w) {
+  private static @Nullable String provenance(
+      String key, String value, Analysis.@Nullable Writer w) {
     if (w == null) {
       return "nobody wrote this value";
     }
@@ -92,7 +94,7 @@ final class FinalStateCheckers {
                 Analysis.Writer w = f == null ? null : a.writer(f);
                 if (f != null) {
                   String problem = provenance(key, f, w);
-                  if (problem == null && w.txn().outcome() == Outcome.FAILED) {
+                  if (problem == null && w != null && w.txn().outcome() == Outcome.FAILED) {
                     problem =
                         "written by FAILED " + w.txn().txId() + ", which must never be visible";
                   }
@@ -107,12 +109,13 @@ final class FinalStateCheckers {
                 if (last == null) {
                   continue;
                 }
-                int lastPos = a.rank(last);
+                int lastPos = a.placedRank(last);
                 Op lastOp = a.effective(last).get(key);
+                Integer fPos = f == null ? null : a.positionOf(key, f);
                 boolean lost =
                     f == null
                         ? lastOp instanceof Op.Write && !a.hasDeleteAfter(key, lastPos)
-                        : a.positionOf(key, f) != null && a.positionOf(key, f) < lastPos;
+                        : fPos != null && fPos < lastPos;
                 if (lost) {
                   out.add(
                       new Anomaly(
@@ -154,7 +157,7 @@ final class FinalStateCheckers {
                 Analysis.Writer w = f == null ? null : a.writer(f);
                 if (f != null) {
                   String problem = provenance(key, f, w);
-                  if (problem == null && w.txn().outcome() == Outcome.FAILED) {
+                  if (problem == null && w != null && w.txn().outcome() == Outcome.FAILED) {
                     problem =
                         "written by FAILED " + w.txn().txId() + ", which must never be visible";
                   }
@@ -166,7 +169,10 @@ final class FinalStateCheckers {
                   }
                 }
                 Txn first = a.firstPlaced(key);
-                Txn laterOk = first == null ? null : a.okAfter(key, a.rank(first));
+                if (first == null) {
+                  continue;
+                }
+                Txn laterOk = a.okAfter(key, a.placedRank(first));
                 if (laterOk == null) {
                   continue;
                 }
@@ -174,7 +180,7 @@ final class FinalStateCheckers {
                 boolean lost =
                     f == null
                         ? initial instanceof Op.Write && !a.hasOtherDelete(key, first)
-                        : w.txn() == first && settled.test(first);
+                        : w != null && w.txn() == first && settled.test(first);
                 if (lost) {
                   out.add(
                       new Anomaly(
@@ -272,7 +278,7 @@ final class FinalStateCheckers {
    * with for transaction {@code t}'s effective {@code op}; both when a later write superseded it
    * or the evidence is ambiguous (absence, unplaced writers).
    */
-  private static int fit(Analysis a, Txn t, String key, Op op, String f) {
+  private static int fit(Analysis a, Txn t, String key, Op op, @Nullable String f) {
     Integer tPos = a.rank(t);
     if (f != null) {
       if (op instanceof Op.Write w && w.value().equals(f)) {
@@ -294,7 +300,7 @@ final class FinalStateCheckers {
     return otherExplanation ? APPLIED | NOT_APPLIED : APPLIED;
   }
 
-  private static List<String> ids(Txn t, Analysis.Writer w) {
+  private static List<String> ids(@Nullable Txn t, Analysis.@Nullable Writer w) {
     List<String> ids = new ArrayList<>();
     if (t != null) {
       ids.add(t.txId());

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Records a history while test threads run transactions. Thread-safe: any number of threads
@@ -102,7 +103,7 @@ public final class HistoryRecorder {
     private final long invokedAt;
     private final List<Op> ops = new ArrayList<>();
     private long completedAt;
-    private Outcome outcome;
+    private @Nullable Outcome outcome;
     private OptionalLong commitTime = OptionalLong.empty();
 
     private Recording(String clientId, String txId, long invokedAt) {
@@ -117,7 +118,7 @@ public final class HistoryRecorder {
     }
 
     /** Records a read of {@code key} that observed {@code valueOrNull} (null: absent). */
-    public Recording read(String key, String valueOrNull) {
+    public Recording read(String key, @Nullable String valueOrNull) {
       return add(Op.read(key, valueOrNull));
     }
 

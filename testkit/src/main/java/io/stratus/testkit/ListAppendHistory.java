@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * List-append histories and the isolation anomalies they reveal (the workload of Elle, Kingsbury
@@ -197,8 +198,8 @@ public final class ListAppendHistory {
   private static void edge(
       List<List<Edge>> graph,
       Map<String, Integer> index,
-      Transaction from,
-      Transaction to,
+      @Nullable Transaction from,
+      @Nullable Transaction to,
       String kind,
       String key) {
     if (from == null || to == null || from == to) {
@@ -309,10 +310,11 @@ public final class ListAppendHistory {
    * A shortest path (at least one edge) from {@code from} to {@code to} inside component {@code
    * c} over edges of {@code kinds}; null if none.
    */
-  private static List<Edge> path(
+  private static @Nullable List<Edge> path(
       List<List<Edge>> graph, int[] comp, int c, int from, int to, Set<String> kinds) {
-    Map<Integer, Edge> via = new HashMap<>();
-    Map<Integer, Integer> prev = new HashMap<>();
+    // The edge that reached each visited node, and the node it came from.
+    Edge[] via = new Edge[graph.size()];
+    int[] prev = new int[graph.size()];
     Deque<Integer> queue = new ArrayDeque<>();
     queue.add(from);
     Set<Integer> visited = new HashSet<>();
@@ -327,14 +329,14 @@ public final class ListAppendHistory {
           out.add(e);
           int x = v;
           while (x != from) {
-            out.add(0, via.get(x));
-            x = prev.get(x);
+            out.add(0, via[x]);
+            x = prev[x];
           }
           return out;
         }
         if (visited.add(e.to())) {
-          via.put(e.to(), e);
-          prev.put(e.to(), v);
+          via[e.to()] = e;
+          prev[e.to()] = v;
           queue.add(e.to());
         }
       }

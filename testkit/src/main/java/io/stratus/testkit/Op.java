@@ -2,6 +2,7 @@ package io.stratus.testkit;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One operation of a recorded transaction: a read of a key with what it observed, a write of a
@@ -13,7 +14,7 @@ public sealed interface Op permits Op.Read, Op.Write, Op.Delete {
   String key();
 
   /** A read of {@code key} that observed {@code value}, or an absent key if null. */
-  static Read read(String key, String valueOrNull) {
+  static Read read(String key, @Nullable String valueOrNull) {
     return new Read(key, Optional.ofNullable(valueOrNull));
   }
 

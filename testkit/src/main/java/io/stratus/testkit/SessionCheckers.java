@@ -71,7 +71,7 @@ final class SessionCheckers {
                   continue;
                 }
                 for (Map.Entry<String, Op> e : a.effective(w).entrySet()) {
-                  int pos = a.rank(w);
+                  int pos = a.placedRank(w);
                   for (Analysis.Observation r : a.reads(client, e.getKey())) {
                     Integer hi = a.maxPosition(e.getKey(), r.read().value());
                     if (w.precedes(r.txn()) && hi != null && hi < pos) {

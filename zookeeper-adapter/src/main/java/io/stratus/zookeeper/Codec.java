@@ -121,7 +121,7 @@ final class Codec {
       io(
           () -> {
             in.readFully(b);
-            return null;
+            return b;
           });
       return new String(b, StandardCharsets.UTF_8);
     }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One advanced counter (paper 000, sections 2.3.6 and 6.6), as kept in its znode under {@code
@@ -67,7 +68,7 @@ record CounterRecord(
    * This record with one more value issued, due on its own at {@code autoValidatedAt} and
    * remembered under {@code requestId} unless that is null.
    */
-  CounterRecord issue(Instant autoValidatedAt, String requestId) {
+  CounterRecord issue(Instant autoValidatedAt, @Nullable String requestId) {
     List<Pending> next = new ArrayList<>(pending.size() + 1);
     next.addAll(pending);
     next.add(new Pending(autoValidatedAt, false));
@@ -81,7 +82,7 @@ record CounterRecord(
   }
 
   /** The sequence issued under {@code requestId}, or null when none is remembered. */
-  Long sequenceOf(String requestId) {
+  @Nullable Long sequenceOf(String requestId) {
     for (Request r : requests) {
       if (r.id().equals(requestId)) {
         return r.sequence();
@@ -99,7 +100,7 @@ record CounterRecord(
   }
 
   /** The pending entry of {@code seq}, or null when it is at or below the watermark. */
-  Pending pendingOf(long seq) {
+  @Nullable Pending pendingOf(long seq) {
     return seq > watermark && seq <= lastIssued ? pending.get((int) (seq - watermark - 1)) : null;
   }
 
@@ -130,7 +131,7 @@ record CounterRecord(
   }
 
   /** When the first value in flight validates on its own, or null when none is in flight. */
-  Instant firstDue() {
+  @Nullable Instant firstDue() {
     return pending.isEmpty() ? null : pending.get(0).autoValidatedAt();
   }
 

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The holders of one URI's lock, as kept in its znode under {@code /locks/held}.
@@ -40,7 +41,7 @@ record LockRecord(long generation, List<Holder> holders) {
   }
 
   /** The unlapsed holders of the current generation ({@code null} record: none). */
-  static List<Holder> live(LockRecord r, long generation, Instant now, Duration skew) {
+  static List<Holder> live(@Nullable LockRecord r, long generation, Instant now, Duration skew) {
     if (r == null || r.generation != generation) {
       return List.of();
     }

@@ -83,13 +83,11 @@ final class Zk {
     return connection;
   }
 
-  /** A node's data and version; {@code data} is null when the node does not exist. */
-  record Node(byte[] data, int version) {
-    static final Node ABSENT = new Node(null, -1);
-
-    boolean exists() {
-      return data != null;
-    }
+  /**
+   * Whether a node exists, its data (empty when it has none or does not exist) and its version.
+   */
+  record Node(boolean exists, byte[] data, int version) {
+    static final Node ABSENT = new Node(false, new byte[0], -1);
   }
 
   // ---- reads ----
@@ -119,6 +117,7 @@ final class Zk {
                       OpResult.GetDataResult g = (OpResult.GetDataResult) r;
                       out.add(
                           new Node(
+                              true,
                               g.getData() == null ? new byte[0] : g.getData(),
                               g.getStat().getVersion()));
                     } else {

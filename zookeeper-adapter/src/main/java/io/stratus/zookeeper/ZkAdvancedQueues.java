@@ -21,6 +21,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Advanced queues (paper 000, sections 2.3.4 and 6.4) on ZooKeeper: a queue is a persistent znode,
@@ -142,7 +143,12 @@ final class ZkAdvancedQueues implements AdvancedQueueService {
                     if (e != null) {
                       throw notFoundOr(uri, e);
                     }
-                    return Message.parse(path.substring(path.lastIndexOf('/') + 1)).id;
+                    Message sent = Message.parse(path.substring(path.lastIndexOf('/') + 1));
+                    if (sent == null) {
+                      // ZooKeeper names a sequential node by the prefix given plus its counter.
+                      throw new IllegalStateException("unexpected message node name: " + path);
+                    }
+                    return sent.id;
                   });
         });
   }
@@ -238,7 +244,7 @@ final class ZkAdvancedQueues implements AdvancedQueueService {
     }
 
     /** Parses {@code {key}_{millis base 36}_{sequence}}; null for a name of another shape. */
-    static Message parse(String name) {
+    static @Nullable Message parse(String name) {
       int a = name.indexOf('_');
       int b = a < 0 ? -1 : name.indexOf('_', a + 1);
       if (b < 0) {

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.zookeeper.Op;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Advanced counters (paper 000, sections 2.3.6 and 6.6) on ZooKeeper: one znode per counter holds
@@ -146,7 +147,8 @@ final class ZkCounters implements SupportsIdempotentIncrement {
   // ---- internals ----
 
   /** One attempt; {@code requestId} null for a plain increment. */
-  private CompletableFuture<Long> incrementOnce(String uri, String path, String requestId) {
+  private CompletableFuture<Long> incrementOnce(
+      String uri, String path, @Nullable String requestId) {
     return zk.read(coordination.statePath(), coordination.timeoutsPath(), path)
         .thenCompose(
             nodes -> {
@@ -177,7 +179,11 @@ final class ZkCounters implements SupportsIdempotentIncrement {
                   c.issue(TimeoutTable.plus(now, timeout), requestId).advance(now, skew);
               byte[] data = next.encode();
               if (data.length > ZooKeeperConfig.MAX_ZNODE_PAYLOAD) {
-                Duration wait = Duration.between(now, TimeoutTable.plus(c.firstDue(), skew));
+                // The values in flight fill the node, so the first is due (null: none is, and
+                // there is no time to name).
+                Instant due = c.firstDue();
+                Duration wait =
+                    due == null ? null : Duration.between(now, TimeoutTable.plus(due, skew));
                 throw new ServiceUnavailableException(
                     "counter " + uri + " has " + c.pending().size() + " values awaiting validation",
                     wait);
@@ -242,7 +248,7 @@ final class ZkCounters implements SupportsIdempotentIncrement {
   }
 
   /** The counter's record in the current epoch, or null when it has none. */
-  private static CounterRecord current(Zk.Node node, ServiceState state) {
+  private static @Nullable CounterRecord current(Zk.Node node, ServiceState state) {
     if (!node.exists()) {
       return null;
     }

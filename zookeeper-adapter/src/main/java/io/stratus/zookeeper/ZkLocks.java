@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.Op;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lock service with leases (paper 000, sections 2.3.5 and 6.5) on ZooKeeper, with insert
@@ -168,7 +169,8 @@ final class ZkLocks implements SupportsIntentionLocks {
                     if (e != null) {
                       throw Zk.toCloud(e);
                     }
-                    if (outcome.grant.granted()) {
+                    // A granted outcome always carries its lease end.
+                    if (outcome.grant.granted() && outcome.leaseEnd != null) {
                       remember(uri, clientId, epoch, outcome.leaseEnd);
                     }
                     return outcome.grant;
@@ -177,7 +179,7 @@ final class ZkLocks implements SupportsIntentionLocks {
   }
 
   /** A decision and whether it was written. */
-  private record Outcome(LockGrant grant, boolean wrote, Instant leaseEnd) {}
+  private record Outcome(LockGrant grant, boolean wrote, @Nullable Instant leaseEnd) {}
 
   private CompletableFuture<Outcome> acquireOnce(
       String uri, String path, String clientId, LockMode mode) {

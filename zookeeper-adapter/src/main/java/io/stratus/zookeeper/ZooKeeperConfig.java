@@ -12,6 +12,7 @@ import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.common.PathUtils;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How to reach a ZooKeeper ensemble and how the Cloud API services on it behave.
@@ -94,10 +95,10 @@ public final class ZooKeeperConfig {
   private final CloudLimits limits;
 
   /** Null: no authentication, open ACLs. */
-  private final DigestCredentials credentials;
+  private final @Nullable DigestCredentials credentials;
 
   /** Null: nobody else may read. */
-  private final Id extraReader;
+  private final @Nullable Id extraReader;
 
   private final List<ACL> acl;
 
@@ -205,7 +206,7 @@ public final class ZooKeeperConfig {
   }
 
   /** The credentials to authenticate with, or null; for {@link ZooKeeperCloud} only. */
-  DigestCredentials credentials() {
+  @Nullable DigestCredentials credentials() {
     return credentials;
   }
 
@@ -260,12 +261,12 @@ public final class ZooKeeperConfig {
     private Duration maxClockSkew = DEFAULT_MAX_CLOCK_SKEW;
 
     /** Null: the longer default timeout plus the skew. */
-    private Duration freshNamespaceRefusal;
+    private @Nullable Duration freshNamespaceRefusal;
 
     private CloudLimits limits = CloudLimits.aws();
-    private DigestCredentials credentials;
-    private Id extraReader;
-    private String invalidAuth;
+    private @Nullable DigestCredentials credentials;
+    private @Nullable Id extraReader;
+    private @Nullable String invalidAuth;
 
     private Builder(String connectString) {
       this.connectString = connectString;
@@ -348,7 +349,7 @@ public final class ZooKeeperConfig {
      * identity, e.g. {@code ("digest", "monitor:<base64 SHA-1 of monitor:password>")} or {@code
      * ("ip", "10.0.0.0/8")}. Only with {@link #digestCredentials}.
      */
-    public Builder extraReader(String scheme, String id) {
+    public Builder extraReader(@Nullable String scheme, @Nullable String id) {
       this.extraReader = scheme == null || id == null ? null : new Id(scheme, id);
       return this;
     }

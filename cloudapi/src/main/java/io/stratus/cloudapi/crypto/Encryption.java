@@ -12,6 +12,7 @@ import java.security.SecureRandom;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Client-side encryption of everything stored in the cloud (paper 001, section 3.6): wraps the
@@ -72,9 +73,9 @@ public final class Encryption {
   private final EncryptionKeys keys;
   private final Envelope envelope;
 
-  private Encryption(Builder b) {
-    this.keys = b.keys;
-    this.envelope = new Envelope(b.keys, b.nonces);
+  private Encryption(EncryptionKeys keys, Random nonces) {
+    this.keys = keys;
+    this.envelope = new Envelope(keys, nonces);
   }
 
   /** Encryption with {@code keys} and nonces from a {@link SecureRandom}. */
@@ -223,7 +224,7 @@ public final class Encryption {
   /** Collects the settings; {@link #build} checks them once. Not thread-safe. */
   public static final class Builder {
     private final EncryptionKeys keys;
-    private Random nonces;
+    private @Nullable Random nonces;
 
     private Builder(EncryptionKeys keys) {
       this.keys = Objects.requireNonNull(keys, "keys");
@@ -240,10 +241,7 @@ public final class Encryption {
     }
 
     public Encryption build() {
-      if (nonces == null) {
-        nonces = new SecureRandom();
-      }
-      return new Encryption(this);
+      return new Encryption(keys, nonces == null ? new SecureRandom() : nonces);
     }
   }
 }

@@ -11,6 +11,7 @@ import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Seals payloads with AES-GCM and opens them again. A sealed payload is
@@ -188,7 +189,7 @@ final class Envelope {
   }
 
   /** The key id in a header, or null when the field is malformed. */
-  private static String keyId(byte[] sealed) {
+  private static @Nullable String keyId(byte[] sealed) {
     int n = sealed[1] & 0xff;
     if (n < 1 || n > KEY_ID_FIELD) {
       return null;

@@ -3,6 +3,7 @@ package io.stratus.cloudapi.crypto;
 import io.stratus.cloudapi.StorageService;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The ability of encrypted storage to show which key sealed a stored item and which key a put at
@@ -31,7 +32,7 @@ public interface SupportsSealInspection extends StorageService {
   String activeKeyId(String uri);
 
   /** {@code storage} as storage whose seals can be inspected, or null when it lacks the ability. */
-  static SupportsSealInspection of(StorageService storage) {
+  static @Nullable SupportsSealInspection of(StorageService storage) {
     return storage instanceof SupportsSealInspection ? (SupportsSealInspection) storage : null;
   }
 }

@@ -3,6 +3,7 @@ package io.stratus.cloudapi.decorate;
 import io.stratus.cloudapi.Operation;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One Cloud API call as an interceptor sees it: which operation, on which target, how many payload
@@ -22,11 +23,11 @@ public final class Call<T> {
   private final String target;
   private final long requestBytes;
   private final ToLongFunction<? super T> responseSizer;
-  private volatile Sized memo;
+  private volatile @Nullable Sized memo;
 
   private Call(
       Operation operation,
-      String target,
+      @Nullable String target,
       long requestBytes,
       ToLongFunction<? super T> responseSizer) {
     this.operation = Objects.requireNonNull(operation, "operation");
@@ -47,14 +48,14 @@ public final class Call<T> {
    */
   public static <T> Call<T> of(
       Operation operation,
-      String target,
+      @Nullable String target,
       long requestBytes,
       ToLongFunction<? super T> responseSizer) {
     return new Call<>(operation, target, requestBytes, responseSizer);
   }
 
   /** A call that sends {@code requestBytes} and whose result carries no payload. */
-  public static <T> Call<T> of(Operation operation, String target, long requestBytes) {
+  public static <T> Call<T> of(Operation operation, @Nullable String target, long requestBytes) {
     return new Call<>(operation, target, requestBytes, r -> 0L);
   }
 

@@ -10,21 +10,21 @@ import java.util.concurrent.atomic.LongAdder;
  * request units. Fed by a {@link MeteringInterceptor}; read with {@link #snapshot()}, which can
  * then be priced under any {@link PriceTable}, so one run reports its cost under several tables.
  *
- * <p>Concurrency: lock-free. Every operation has its own {@link LongAdder}s, created up front in a
- * map that is never modified afterwards, so recording from many threads never contends on one
- * counter or on the map. A snapshot taken while calls are being recorded may see a call's count
+ * <p>Concurrency: lock-free. Every operation has its own {@link LongAdder}s, created up front in an
+ * array (indexed by the operation's ordinal) that is never modified afterwards, so recording from many threads never contends on one
+ * counter or on the array. A snapshot taken while calls are being recorded may see a call's count
  * without (yet) its bytes; snapshots taken while no call is completing are exact.
  */
 public final class CloudMeter {
   /** The payload size that SQS bills as one request: 64 KiB. */
   public static final long UNIT_BYTES = 64 * 1024;
 
-  private final Map<Operation, Counters> counters = new EnumMap<>(Operation.class);
+  private final Counters[] counters = new Counters[Operation.values().length];
   private final LongAdder calls = new LongAdder();
 
   public CloudMeter() {
     for (Operation op : Operation.values()) {
-      counters.put(op, new Counters());
+      counters[op.ordinal()] = new Counters();
     }
   }
 
@@ -38,7 +38,7 @@ public final class CloudMeter {
 
   /** Counts one completed call. */
   void record(Operation op, long bytesSent, long bytesReceived, boolean failed) {
-    Counters c = counters.get(op);
+    Counters c = counters[op.ordinal()];
     c.bytesSent.add(bytesSent);
     c.bytesReceived.add(bytesReceived);
     c.units.add(units64KiB(bytesSent + bytesReceived));
@@ -59,7 +59,7 @@ public final class CloudMeter {
       if (s.calls() == 0 && s.bytesSent() == 0 && s.bytesReceived() == 0) {
         continue;
       }
-      Counters c = counters.get(e.getKey());
+      Counters c = counters[e.getKey().ordinal()];
       c.bytesSent.add(s.bytesSent());
       c.bytesReceived.add(s.bytesReceived());
       c.units.add(s.requestUnits64KiB());
@@ -80,10 +80,10 @@ public final class CloudMeter {
   /** The counts so far, as an immutable value. */
   public MeterSnapshot snapshot() {
     Map<Operation, OperationStats> stats = new EnumMap<>(Operation.class);
-    for (Map.Entry<Operation, Counters> e : counters.entrySet()) {
-      Counters c = e.getValue();
+    for (Operation op : Operation.values()) {
+      Counters c = counters[op.ordinal()];
       stats.put(
-          e.getKey(),
+          op,
           new OperationStats(
               c.calls.sum(),
               c.failures.sum(),

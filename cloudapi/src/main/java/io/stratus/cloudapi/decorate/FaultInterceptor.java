@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Injects the faults of a {@link FaultPlan}, and kills the client on demand.
@@ -112,7 +113,7 @@ public final class FaultInterceptor implements CallInterceptor {
     }
   }
 
-  private <T> FaultPlan.Fault decide(Call<T> call, long ordinal) {
+  private <T> FaultPlan.@Nullable Fault decide(Call<T> call, long ordinal) {
     FaultPlan.Fault chosen = null;
     List<FaultPlan.NthRule> nth = plan.nthRules();
     for (int i = 0; i < nth.size(); i++) {

@@ -2,6 +2,7 @@ package io.stratus.cloudapi.decorate;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every intercepting wrapper shares: the wrapped service, the chain its calls are routed
@@ -19,13 +20,13 @@ import java.util.function.Supplier;
 abstract class InterceptedService<S> {
   final S delegate;
   private final InterceptorChain chain;
-  private final Runnable closeDelegate;
+  private final @Nullable Runnable closeDelegate;
 
   /**
    * @param closeDelegate closes {@code delegate} (as {@code delegate::close}) when the wrapper
    *     owns it, else null
    */
-  InterceptedService(S delegate, InterceptorChain chain, Runnable closeDelegate) {
+  InterceptedService(S delegate, InterceptorChain chain, @Nullable Runnable closeDelegate) {
     this.delegate = delegate;
     this.chain = chain;
     this.closeDelegate = closeDelegate;

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Makes each call take as long as a {@link LatencyModel} says: the call is made at once, and its
@@ -27,7 +28,7 @@ public final class LatencyInterceptor implements CallInterceptor {
   private final Scheduler scheduler;
   private final double jitter;
   private final long seed;
-  private final Decisions decisions;
+  private final @Nullable Decisions decisions;
 
   /** An interceptor adding {@code model}'s latency, without jitter. */
   public LatencyInterceptor(LatencyModel model, Scheduler scheduler) {

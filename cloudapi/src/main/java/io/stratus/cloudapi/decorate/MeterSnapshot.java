@@ -44,7 +44,7 @@ public final class MeterSnapshot {
 
   /** The counts of one operation. */
   public OperationStats stats(Operation op) {
-    return stats.get(Objects.requireNonNull(op, "op"));
+    return stats.getOrDefault(Objects.requireNonNull(op, "op"), OperationStats.ZERO);
   }
 
   /** The counts of every operation, in {@link Operation} order. */
@@ -134,7 +134,7 @@ public final class MeterSnapshot {
     }
     Map<String, BigDecimal> cost = new LinkedHashMap<>();
     for (PriceTable.PriceClass pc : table.priceClasses()) {
-      long n = requests.get(pc.name());
+      long n = requests.getOrDefault(pc.name(), 0L);
       cost.put(pc.name(), pc.pricePerRequest().multiply(BigDecimal.valueOf(n)));
     }
     OperationStats t = total();

@@ -89,7 +89,8 @@ public final class PriceTable {
 
   /** The class {@code op} is priced by. */
   public PriceClass priceClass(Operation op) {
-    return byOperation.get(Objects.requireNonNull(op, "op"));
+    // Never null: build() refuses a table that leaves an operation unpriced.
+    return Objects.requireNonNull(byOperation.get(Objects.requireNonNull(op, "op")));
   }
 
   /** Dollars per GB (2^30 bytes) the client sends. */

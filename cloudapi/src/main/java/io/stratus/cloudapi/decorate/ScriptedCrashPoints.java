@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link CrashPoints} that kill the (simulated) client process where a test says: at the N-th time
@@ -29,7 +30,7 @@ public final class ScriptedCrashPoints implements CrashPoints {
   private final ConcurrentHashMap<String, Long> armed = new ConcurrentHashMap<>();
   private final CopyOnWriteArrayList<Runnable> hooks = new CopyOnWriteArrayList<>();
   private final AtomicReference<String> crash = new AtomicReference<>();
-  private volatile RandomArm random;
+  private volatile @Nullable RandomArm random;
 
   /** Crash points with nothing armed: every point passes until one is armed. */
   public ScriptedCrashPoints() {}

@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Advanced queues held in memory (paper 000, sections 2.3.4 and 6.4, without the replication): the
@@ -341,7 +342,7 @@ final class InProcessAdvancedQueues implements AdvancedQueueService {
     final NavigableMap<Long, NavigableSet<Long>> byKey = new TreeMap<>();
 
     long nextId = 1;
-    Instant lastEnqueuedAt;
+    @Nullable Instant lastEnqueuedAt;
     boolean deleted;
 
     @Override

@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Advanced counters in memory (paper 000, sections 2.3.6 and 6.6): the counter service behind GSI's
@@ -112,7 +113,7 @@ final class InProcessCounters implements SupportsIdempotentIncrement {
   }
 
   /** Issues the next value of {@code uri}, or the one issued before under {@code requestId}. */
-  private long issue(String uri, String requestId) {
+  private long issue(String uri, @Nullable String requestId) {
     limits.checkUri(uri);
     return window.admit(
         now -> {

@@ -28,6 +28,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The in-process index service: SimpleDB or DynamoDB as the protocols see them, held in this JVM.
@@ -191,7 +192,7 @@ final class InProcessIndex implements IndexService {
           }
           synchronized (d) {
             d.catchUp(clock.instant());
-            return page(d.visible.get(query.attribute()), query);
+            return page(d.entriesOf(query.attribute()), query);
           }
         });
   }
@@ -232,7 +233,7 @@ final class InProcessIndex implements IndexService {
       range = range.descendingMap();
     }
     List<IndexItem> items = new ArrayList<>(Math.min(query.limit(), range.size()));
-    String last = null;
+    @Nullable String last = null;
     Iterator<Map.Entry<String, IndexItem>> it = range.entrySet().iterator();
     while (it.hasNext() && items.size() < query.limit()) {
       Map.Entry<String, IndexItem> e = it.next();
@@ -240,7 +241,8 @@ final class InProcessIndex implements IndexService {
       last = e.getKey();
     }
     return new IndexPage(
-        items, it.hasNext() ? Optional.of(IndexSortKeys.token(last)) : Optional.empty());
+        items,
+        it.hasNext() && last != null ? Optional.of(IndexSortKeys.token(last)) : Optional.empty());
   }
 
   private Domain existing(String domain) {
@@ -273,7 +275,8 @@ final class InProcessIndex implements IndexService {
   }
 
   /** One write as a lagging replica applies it. */
-  private record Change(Instant time, String name, IndexItem before, IndexItem after) {}
+  private record Change(
+      Instant time, String name, @Nullable IndexItem before, @Nullable IndexItem after) {}
 
   /** One domain; every mutable field is guarded by its monitor. */
   private final class Domain {
@@ -322,7 +325,7 @@ final class InProcessIndex implements IndexService {
     }
 
     /** Puts {@code after} as item {@code name}, or deletes it when {@code after} is null. */
-    void write(String name, IndexItem after, Instant now) {
+    void write(String name, @Nullable IndexItem after, Instant now) {
       IndexItem before = after == null ? items.remove(name) : items.put(name, after);
       Change c = new Change(now, name, before, after);
       if (behavior.isStronglyConsistent()) {
@@ -343,15 +346,30 @@ final class InProcessIndex implements IndexService {
     }
 
     private void apply(Change c) {
-      for (String a : queryAttributes) {
-        NavigableMap<String, IndexItem> m = visible.get(a);
-        if (c.before() != null && c.before().get(a) != null) {
-          m.remove(IndexSortKeys.sortKey(c.before().get(a), c.name()));
+      IndexItem before = c.before();
+      IndexItem after = c.after();
+      for (Map.Entry<String, NavigableMap<String, IndexItem>> e : visible.entrySet()) {
+        String a = e.getKey();
+        NavigableMap<String, IndexItem> m = e.getValue();
+        String old = before == null ? null : before.get(a);
+        if (old != null) {
+          m.remove(IndexSortKeys.sortKey(old, c.name()));
         }
-        if (c.after() != null && c.after().get(a) != null) {
-          m.put(IndexSortKeys.sortKey(c.after().get(a), c.name()), c.after());
+        String now = after == null ? null : after.get(a);
+        if (now != null) {
+          m.put(IndexSortKeys.sortKey(now, c.name()), after);
         }
       }
+    }
+
+    /** The entries queries see of {@code attribute}, one of the {@link #queryAttributes}. */
+    NavigableMap<String, IndexItem> entriesOf(String attribute) {
+      NavigableMap<String, IndexItem> m = visible.get(attribute);
+      if (m == null) {
+        // The constructor made a map for each query attribute; callers check the attribute.
+        throw new IllegalStateException("not a query attribute: " + attribute);
+      }
+      return m;
     }
   }
 }

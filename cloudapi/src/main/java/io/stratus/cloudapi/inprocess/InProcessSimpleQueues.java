@@ -27,6 +27,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The in-process simple queues: SQS standard queues as the protocols see them, held in this JVM.
@@ -548,7 +549,7 @@ final class InProcessSimpleQueues implements SupportsQueueInspection, SupportsVi
      * No entry was sent before this time (null: no entries), so most receives can skip the
      * retention sweep. It may be earlier than the oldest entry, never later.
      */
-    Instant oldestSent;
+    @Nullable Instant oldestSent;
 
     volatile boolean deleted;
 
@@ -668,7 +669,7 @@ final class InProcessSimpleQueues implements SupportsQueueInspection, SupportsVi
     boolean hasGhost;
 
     /** When the latest delivery was received (null before the first). */
-    Instant receivedAt;
+    @Nullable Instant receivedAt;
 
     /** For a ghost: whether a receive has returned it (a copy SQS has made). */
     boolean delivered;

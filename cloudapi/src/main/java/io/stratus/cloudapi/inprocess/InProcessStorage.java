@@ -31,6 +31,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The in-process storage service: S3 as the protocols see it, held in this JVM.
@@ -166,7 +167,11 @@ final class InProcessStorage implements SupportsConditionalPut {
   }
 
   private ItemVersion write(
-      String uri, byte[] payload, Map<String, String> md, Condition condition, String expected) {
+      String uri,
+      byte[] payload,
+      Map<String, String> md,
+      Condition condition,
+      @Nullable String expected) {
     limits.checkUri(uri);
     limits.checkObject(payload);
     limits.checkMetadata(md);
@@ -201,7 +206,7 @@ final class InProcessStorage implements SupportsConditionalPut {
   }
 
   /** The history of a slot whose current state is superseded now: old entries pruned. */
-  private Past[] historyAfter(Slot old, Instant now) {
+  private Past[] historyAfter(@Nullable Slot old, Instant now) {
     List<Past> kept = new ArrayList<>(MAX_HISTORY);
     if (old != null) {
       int from = Math.max(0, old.history.length - (MAX_HISTORY - 1));
@@ -306,7 +311,6 @@ final class InProcessStorage implements SupportsConditionalPut {
             range = items.tailMap(prefix, true);
           }
           List<ItemSummary> page = new ArrayList<>(Math.min(maxItems, 64));
-          String last = null;
           for (Map.Entry<String, Slot> e : range.entrySet()) {
             String uri = e.getKey();
             if (!uri.startsWith(prefix)) {
@@ -314,12 +318,11 @@ final class InProcessStorage implements SupportsConditionalPut {
             }
             if (page.size() == maxItems) {
               // Another key follows: more items may follow (it may turn out to be a tombstone).
-              return new ListPage(page, Optional.of(encodeToken(last)));
+              return new ListPage(page, Optional.of(encodeToken(page.get(page.size() - 1).uri())));
             }
             StoredItem item = visible(uri, e.getValue());
             if (item != null) {
               page.add(new ItemSummary(uri, item.size(), item.version(), item.lastModified()));
-              last = uri;
             }
           }
           return new ListPage(page, Optional.empty());
@@ -330,7 +333,7 @@ final class InProcessStorage implements SupportsConditionalPut {
    * What a read sees of a slot now: the current item, or in eventual mode, with the configured
    * chance, one of the states superseded within the window (null means absent).
    */
-  private StoredItem visible(String uri, Slot slot) {
+  private @Nullable StoredItem visible(String uri, @Nullable Slot slot) {
     if (slot == null) {
       return null;
     }
@@ -453,17 +456,17 @@ final class InProcessStorage implements SupportsConditionalPut {
 
   /** The state of one URI: its current item (null when deleted) and its recent past states. */
   private static final class Slot {
-    final StoredItem current;
+    final @Nullable StoredItem current;
     final Past[] history;
 
-    Slot(StoredItem current, Past[] history) {
+    Slot(@Nullable StoredItem current, Past[] history) {
       this.current = current;
       this.history = history;
     }
   }
 
   /** A superseded state (item null: the URI was absent) and when it stopped being current. */
-  private record Past(StoredItem item, Instant supersededAt) {}
+  private record Past(@Nullable StoredItem item, Instant supersededAt) {}
 
   private record Tombstone(String uri, Instant deletedAt) {}
 }

@@ -70,7 +70,8 @@ public final class JacksonCodec<T> implements Codec<T> {
 
   /** Jackson's message without the location dump (payloads may be large). */
   private static String brief(IOException e) {
-    return e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+    String m = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+    return m == null ? e.getClass().getSimpleName() : m;
   }
 
   @Override

@@ -33,6 +33,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sweeps ATOMIC queues, one pass at a time (paper 000, Algorithm 4; paper 001, section 5.1):
@@ -135,7 +136,9 @@ final class AtomicQueueSweeper {
     /** Every message id of its commit record or complete message (resends: several). */
     final Set<String> commitIds = new LinkedHashSet<>();
 
-    AtomicMessages.Entry commit;
+    /** Its commit record (or complete message) when the pass saw one. */
+    AtomicMessages.@Nullable Entry commit;
+
     final Map<Integer, AtomicMessages.Entry> messages = new TreeMap<>();
     final Set<String> logIds = new LinkedHashSet<>();
 
@@ -317,7 +320,7 @@ final class AtomicQueueSweeper {
           e = AtomicMessages.decode(LogPayloads.of(m));
         } catch (CorruptLogMessageException ex) {
           // This pass holds the queue's lock: no other client deletes or applies it meanwhile.
-          if (deadLetters.setAside(queue, m, ex.getMessage())) {
+          if (deadLetters.setAside(queue, m, "undecodable atomic message: " + ex.getMessage())) {
             received.remove(m.messageId());
           }
           continue;

@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The read-your-writes strategy ({@link ReadYourWrites}) of the monotonic and atomic protocols (paper 001, section 5.2): this client's committed
@@ -104,7 +105,7 @@ public final class OwnWrites implements ReadYourWrites {
       this.chainPage = chainPage;
     }
 
-    boolean coveredBy(Page chain) {
+    boolean coveredBy(@Nullable Page chain) {
       return chain != null && ChainState.of(chain).applied(chainKey, counter);
     }
 
@@ -400,7 +401,7 @@ public final class OwnWrites implements ReadYourWrites {
       Map<String, Optional<Page>> chainPages = new HashMap<>();
       for (Map.Entry<byte[], Pending> e : range.entrySet()) {
         Pending p = e.getValue();
-        Page chain =
+        @Nullable Page chain =
             p.chainPage.equals(leaf.uri())
                 ? leaf
                 : chainPages.computeIfAbsent(p.chainPage, pages::read).orElse(null);

@@ -91,7 +91,10 @@ public final class QueueEngine implements CommitProtocol {
   @FunctionalInterface
   public interface SequencingFactory {
     /**
+     * The sequencing strategy of one handle.
+     *
      * @param stamps the handle's write stamps: a strategy that numbers records MUST give each
+     *
      *     commit's records a stamp from it while the commit holds its place, so that one writer's
      *     stamps grow with its counters
      */

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The writer lanes of one monotonic-writes incarnation — the {@link Sequencing} strategy of the
@@ -62,7 +63,7 @@ public final class WriterLanes implements Sequencing {
     private final String writer;
 
     /** The thread holding the lane, or null when it is free. */
-    private volatile Thread owner;
+    private volatile @Nullable Thread owner;
 
     /** The next counter per PU queue; accessed by the owner only. */
     private final Map<String, Long> next = new HashMap<>();

@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The commit-id counter of the isolating protocols ({@code <databaseUri>/si/commits}) as one
@@ -116,7 +117,7 @@ final class CommitCounter {
   }
 
   /** An increment in flight for one commit attempt; {@code requestId} null without the ability. */
-  record Increment(CompletableFuture<Long> next, String requestId) {}
+  record Increment(CompletableFuture<Long> next, @Nullable String requestId) {}
 
   /** An id whose validation failed, since when, and how its last attempt failed. */
   private static final class Owed {
@@ -132,7 +133,7 @@ final class CommitCounter {
   private final CounterService counters;
 
   /** {@link #counters} with idempotent increments, or null when they lack the ability. */
-  private final SupportsIdempotentIncrement idempotent;
+  private final @Nullable SupportsIdempotentIncrement idempotent;
 
   private final String uri;
   private final Clock clock;
@@ -203,10 +204,12 @@ final class CommitCounter {
     try {
       return CloudFutures.await(increment.next());
     } catch (OutcomeUnknownException e) {
-      if (increment.requestId() == null) {
+      String requestId = increment.requestId();
+      SupportsIdempotentIncrement asked = idempotent;
+      if (requestId == null || asked == null) {
         throw e;
       }
-      return askAgain(increment.requestId(), e);
+      return askAgain(asked, requestId, e);
     }
   }
 
@@ -217,14 +220,15 @@ final class CommitCounter {
    *
    * @throws CloudException the last failure, when no answer came
    */
-  private long askAgain(String requestId, CloudException unknown) {
+  private long askAgain(
+      SupportsIdempotentIncrement asked, String requestId, CloudException unknown) {
     CloudException last = unknown;
     for (int attempt = 1; attempt < INCREMENT_ATTEMPTS; attempt++) {
       if (attempt > 1) {
         pause.pause(Duration.ofMillis(1L << (attempt - 2)));
       }
       try {
-        long id = CloudFutures.await(idempotent.increment(uri, requestId));
+        long id = CloudFutures.await(asked.increment(uri, requestId));
         LOG.log(
             Level.DEBUG,
             () -> "commit id " + id + " learned again after a lost reply (" + requestId + ")");
@@ -244,26 +248,33 @@ final class CommitCounter {
    * it; one whose reply was lost is first asked again, in the background.
    */
   void validateWhenKnown(Increment increment) {
+    String requestId = increment.requestId();
+    SupportsIdempotentIncrement asked = idempotent;
     increment
         .next()
         .whenComplete(
             (id, e) -> {
               if (e == null) {
                 validate(id);
-              } else if (increment.requestId() != null
+              } else if (requestId != null
+                  && asked != null
                   && CloudFutures.unwrap(e) instanceof OutcomeUnknownException unknown) {
-                background.accept(
-                    () -> {
-                      try {
-                        validate(askAgain(increment.requestId(), unknown));
-                      } catch (CloudException again) {
-                        LOG.log(
-                            Level.DEBUG,
-                            "commit id of " + increment.requestId() + " not learned; it lapses");
-                      }
-                    });
+                askAgainInBackground(asked, requestId, unknown);
               }
             });
+  }
+
+  /** Learns in the background the id of a request whose reply was lost, and validates it. */
+  private void askAgainInBackground(
+      SupportsIdempotentIncrement asked, String requestId, OutcomeUnknownException unknown) {
+    background.accept(
+        () -> {
+          try {
+            validate(askAgain(asked, requestId, unknown));
+          } catch (CloudException again) {
+            LOG.log(Level.DEBUG, "commit id of " + requestId + " not learned; it lapses");
+          }
+        });
   }
 
   // ---- validating ----
@@ -274,18 +285,22 @@ final class CommitCounter {
    * asked again later ({@link #retryOwed}). Never throws a cloud failure.
    */
   void validate(long commitId) {
-    CloudException last = null;
-    for (int attempt = 0; attempt < VALIDATE_ATTEMPTS; attempt++) {
+    CloudException last = validateOnce(commitId);
+    for (int attempt = 1; last != null && worthRepeating(last); attempt++) {
+      if (attempt == VALIDATE_ATTEMPTS) {
+        owe(commitId, last);
+        return;
+      }
       if (attempt > 1) {
         pause.pause(Duration.ofMillis(1L << (attempt - 2)));
       }
       last = validateOnce(commitId);
-      if (last == null || !worthRepeating(last)) {
-        return;
-      }
     }
-    owed.put(commitId, new Owed(clock.millis(), last));
-    CloudException failure = last;
+  }
+
+  /** Notes that every attempt to validate {@code commitId} failed, {@code failure} the last. */
+  private void owe(long commitId, CloudException failure) {
+    owed.put(commitId, new Owed(clock.millis(), failure));
     LOG.log(
         Level.DEBUG,
         () -> "validating commit id " + commitId + " failed; the handle asks again later",
@@ -321,7 +336,7 @@ final class CommitCounter {
   }
 
   /** One validation request: null when it succeeded, else how it failed (logged when for good). */
-  private CloudException validateOnce(long commitId) {
+  private @Nullable CloudException validateOnce(long commitId) {
     try {
       CloudFutures.await(counters.validate(uri, commitId));
       return null;

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The record locks one transaction holds, under an owner of its own (two transactions of one
@@ -41,7 +42,7 @@ final class LockSet {
   private final LockService locks;
 
   /** {@link #locks} with intentions, or null when the service lacks them. */
-  private final SupportsIntentionLocks intentions;
+  private final @Nullable SupportsIntentionLocks intentions;
 
   private final Clock clock;
   private final String owner;
@@ -116,8 +117,8 @@ final class LockSet {
     List<String> order = new ArrayList<>(asks.keySet());
     long sent = clock.millis();
     List<CompletableFuture<LockGrant>> grants = new ArrayList<>(order.size());
-    for (String u : order) {
-      grants.add(request(u, asks.get(u)));
+    for (Map.Entry<String, LockMode> a : asks.entrySet()) { // in the order of `order`
+      grants.add(request(a.getKey(), a.getValue()));
     }
     String refused = null;
     CloudException failure = null;
@@ -159,7 +160,11 @@ final class LockSet {
     return switch (mode) {
       case SHARED -> locks.acquireShared(uri, owner);
       case EXCLUSIVE -> locks.acquireExclusive(uri, owner);
-      case INTENTION -> intentions.acquireIntention(uri, owner);
+      // acquire asks an exclusive lock instead when the service lacks intentions.
+      case INTENTION ->
+          intentions == null
+              ? locks.acquireExclusive(uri, owner)
+              : intentions.acquireIntention(uri, owner);
     };
   }
 

@@ -116,7 +116,8 @@ interface Validation {
     Map<String, List<Version>> after =
         parts.archive().fetchAll(writtenKeys.keySet(), c.base(), commitId - 1);
     for (Map.Entry<String, Set<String>> e : writtenKeys.entrySet()) {
-      for (Version v : after.get(e.getKey())) {
+      // fetchAll answers every root it is given.
+      for (Version v : after.getOrDefault(e.getKey(), List.of())) {
         if (e.getValue().contains(HexFormat.of().formatHex(v.key()))) {
           throw new TransactionConflictException(
               "commit of transaction "

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hands the messages a pass received back to their queue when the pass ends without applying
@@ -33,7 +34,7 @@ public final class HandBack {
   private static final System.Logger LOG = System.getLogger(HandBack.class.getName());
 
   /** The queues, or null when they cannot change visibility. */
-  private final SupportsVisibilityChange queues;
+  private final @Nullable SupportsVisibilityChange queues;
 
   private final Clock clock;
 

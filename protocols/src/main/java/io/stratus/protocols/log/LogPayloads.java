@@ -19,7 +19,8 @@ public final class LogPayloads {
     try {
       return m.payload();
     } catch (UnreadablePayloadException e) {
-      throw new CorruptLogMessageException(e.getMessage(), e);
+      throw new CorruptLogMessageException(
+          "unreadable payload at " + e.uri() + ": " + e.problem(), e);
     }
   }
 
@@ -28,7 +29,8 @@ public final class LogPayloads {
     try {
       return m.payload();
     } catch (UnreadablePayloadException e) {
-      throw new CorruptLogMessageException(e.getMessage(), e);
+      throw new CorruptLogMessageException(
+          "unreadable payload at " + e.uri() + ": " + e.problem(), e);
     }
   }
 }
