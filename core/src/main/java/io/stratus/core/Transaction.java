@@ -583,7 +583,7 @@ public final class Transaction implements AutoCloseable {
 
   /** Tells the protocol that this transaction read {@code key} of {@code tree}. */
   private void readKey(BLinkTree tree, byte[] key) {
-    protocolTx.readKeys(tree.rootUri(), io.stratus.btree.KeyRange.singleton(key));
+    protocolTx.readKey(tree.rootUri(), key);
   }
 
   private void logPrimary(LogicalChange.Kind kind, BLinkTree tree, byte[] k, byte[] p) {

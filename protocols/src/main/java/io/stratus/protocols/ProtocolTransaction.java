@@ -33,6 +33,17 @@ public interface ProtocolTransaction {
   default void readKeys(String treeUri, KeyRange range) {}
 
   /**
+   * Reports that the transaction read {@code key} of the tree rooted at {@code treeUri}, whatever
+   * it found there: {@link #readKeys} for the singleton range. The record manager reports every
+   * point read through it; a protocol that ignores reads overrides it with nothing, so that a
+   * point read costs no range (and no copy of the key). {@code key} stays the caller's: a
+   * protocol that keeps it copies it.
+   */
+  default void readKey(String treeUri, byte[] key) {
+    readKeys(treeUri, KeyRange.singleton(key));
+  }
+
+  /**
    * Reports that the transaction depends on every key of the tree rooted at {@code treeUri}: it
    * read through an index held outside the pages (by an index service), whose entries the protocol
    * cannot see, so the keys that would change its result cannot be named. A serializable protocol

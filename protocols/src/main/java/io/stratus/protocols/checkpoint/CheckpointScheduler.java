@@ -93,6 +93,10 @@ public final class CheckpointScheduler implements AutoCloseable {
   private final Checkpointer checkpointer;
   private final Pause pause;
   private final PuQueues names;
+
+  /** The last page {@link #rootOf} looked at; shared by the handle's reader threads. */
+  private volatile RootOf lastRoot;
+
   private final BufferPool pool;
   private final Clock clock;
   private final BackgroundFailures failures;
@@ -198,24 +202,56 @@ public final class CheckpointScheduler implements AutoCloseable {
     }
   }
 
-  /** Reader side: called for every page a transaction reads. */
+  /**
+   * Reader side: called for every page a transaction reads. One clock read serves the whole call,
+   * and a queue's {@link Target} is made only when the page is due and the draw picks it: this
+   * runs on every page of every read, cached or not.
+   */
   public void onRead(Page page) {
-    sweepIfDue(clock.millis());
+    long now = clock.millis();
+    sweepIfDue(now);
     if (names.isDataPage(page)) {
-      consider(
-          new Target(PuQueues.Kind.DATA_PAGE, page.uri()),
-          CheckpointTimes.orNever(page).pageMillis());
+      double chance = chance(now, CheckpointTimes.orNever(page).pageMillis());
+      if (chance > 0 && random.nextDouble() < chance) {
+        schedule(new Target(PuQueues.Kind.DATA_PAGE, page.uri()));
+      }
     }
-    Optional<Target> tree = names.rootOf(page);
+    Optional<Target> tree = rootOf(page);
     if (tree.isPresent()) {
-      consider(tree.get(), CheckpointTimes.orNever(page).treeMillis());
+      double chance = chance(now, CheckpointTimes.orNever(page).treeMillis());
+      if (chance > 0 && random.nextDouble() < chance) {
+        schedule(tree.get()); // does nothing when one is scheduled or running
+      }
     }
   }
 
-  private void consider(Target t, long lastMillis) {
-    long x = Math.abs(clock.millis() - lastMillis);
+  /**
+   * The tree whose root {@code page} is: remembered for the last page asked about, since every
+   * descent starts at a root and a hot tree's root is the same page object from one read to the
+   * next (pages are immutable, so a page's answer never changes).
+   */
+  private Optional<Target> rootOf(Page page) {
+    RootOf last = lastRoot;
+    if (last != null && last.page() == page) {
+      return last.tree();
+    }
+    Optional<Target> tree = names.rootOf(page);
+    lastRoot = new RootOf(page, tree);
+    return tree;
+  }
+
+  /** A page and the tree whose root it is (empty: none). */
+  private record RootOf(Page page, Optional<Target> tree) {}
+
+  /**
+   * The chance with which a reader at {@code now} schedules a checkpoint of a queue last
+   * checkpointed at {@code lastMillis}: 0 while the interval has not passed, else the interval over
+   * the time since, and 0 when that is negligible.
+   */
+  private double chance(long now, long lastMillis) {
+    long x = Math.abs(now - lastMillis);
     if (x <= intervalMillis) {
-      return;
+      return 0;
     }
     // java.util.Random is thread-safe without a lock (a compare-and-set on its seed); every read of
     // a page due for a checkpoint draws, so a lock here made request threads queue up. A page last
@@ -223,9 +259,7 @@ public final class CheckpointScheduler implements AutoCloseable {
     // cost every read a compare-and-set on the shared seed. The draw comes before the check of
     // the scheduled set, which needs the queue's name (a new string) on every read.
     double chance = (double) intervalMillis / x;
-    if (chance >= NEGLIGIBLE_CHANCE && random.nextDouble() < chance) {
-      schedule(t); // does nothing when one is scheduled or running
-    }
+    return chance >= NEGLIGIBLE_CHANCE ? chance : 0;
   }
 
   private Optional<Long> lastCheckpoint(Target t) {

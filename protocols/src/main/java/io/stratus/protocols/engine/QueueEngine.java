@@ -258,6 +258,11 @@ public final class QueueEngine implements CommitProtocol {
     }
 
     @Override
+    public void readKey(String treeUri, byte[] key) {
+      // The queue protocols validate no reads.
+    }
+
+    @Override
     public CommitResult commit(WriteSet ws) {
       return QueueEngine.this.commit(ws);
     }

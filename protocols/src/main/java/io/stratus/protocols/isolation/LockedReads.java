@@ -126,6 +126,11 @@ final class LockedReads implements ReadStrategy {
     }
 
     @Override
+    public void readKey(String treeUri, byte[] key) {
+      // A snapshot without locks or validation: nothing depends on what it read.
+    }
+
+    @Override
     public CommitResult commit(WriteSet ws) {
       if (!ws.changes().isEmpty()) {
         throw new InvalidRequestException(
@@ -150,7 +155,7 @@ final class LockedReads implements ReadStrategy {
     private final ReadSet reads = parts.validation().newReadSet();
 
     /** Per tree: the latest committed value of every key read under a lock. */
-    private final Map<String, TreeMap<byte[], Optional<byte[]>>> known = new HashMap<>();
+    private final Map<String, KnownKeys> known = new HashMap<>();
 
     /** Per tree: the ranges whose every key is in {@link #known}. */
     private final Map<String, List<KeyRange>> ranges = new HashMap<>();
@@ -201,7 +206,7 @@ final class LockedReads implements ReadStrategy {
       reads.add(treeUri, range);
       Optional<byte[]> lower = range.lowerBound();
       if (lower.isPresent() && range.equals(KeyRange.singleton(lower.get()))) {
-        readKey(treeUri, lower.get());
+        lockKey(treeUri, lower.get());
       } else {
         readRange(treeUri, range);
       }
@@ -224,19 +229,26 @@ final class LockedReads implements ReadStrategy {
       version++;
     }
 
-    private void readKey(String root, byte[] key) {
-      TreeMap<byte[], Optional<byte[]>> k = knownOf(root);
-      if (k.containsKey(key)) {
+    @Override
+    public void readKey(String treeUri, byte[] key) {
+      checkTime();
+      reads.addKey(treeUri, key);
+      lockKey(treeUri, key);
+    }
+
+    private void lockKey(String root, byte[] key) {
+      KnownKeys k = knownOf(root);
+      if (k.contains(key)) {
         return; // locked and read before: nobody can have changed it
       }
       if (wholeTrees.contains(root)) {
-        k.put(key, latest.get(root, key));
+        k.addIfAbsent(key, latest.get(root, key));
         version++;
         return;
       }
       lock(List.of(parts.locks().lockUri(root, key)), LockMode.SHARED, "a record it reads");
       latest.refresh(List.of(root));
-      k.put(key, latest.get(root, key));
+      k.addIfAbsent(key, latest.get(root, key));
       parts.ids().mustSee(latest.newestCommit(root, KeyRange.singleton(key)));
       version++;
     }
@@ -284,15 +296,15 @@ final class LockedReads implements ReadStrategy {
 
     /** Records that {@code entries} are exactly the keys of {@code range}, locked. */
     private void known(String root, KeyRange range, TreeMap<byte[], byte[]> entries) {
-      TreeMap<byte[], Optional<byte[]>> k = knownOf(root);
-      entries.forEach((key, value) -> k.putIfAbsent(key, Optional.of(value)));
+      KnownKeys k = knownOf(root);
+      entries.forEach((key, value) -> k.addIfAbsent(key, Optional.of(value)));
       ranges.computeIfAbsent(root, r -> new ArrayList<>()).add(range);
       parts.ids().mustSee(latest.newestCommit(root, range));
       version++;
     }
 
-    private TreeMap<byte[], Optional<byte[]>> knownOf(String root) {
-      return known.computeIfAbsent(root, r -> new TreeMap<>(Arrays::compareUnsigned));
+    private KnownKeys knownOf(String root) {
+      return known.computeIfAbsent(root, r -> new KnownKeys());
     }
 
     private String fenceUri(String root, Optional<byte[]> key) {
@@ -315,7 +327,7 @@ final class LockedReads implements ReadStrategy {
     /** {@code leaf} with what this transaction knows of its locked keys laid over it. */
     Page overlay(Page leaf) {
       String root = StorageLayout.rootOf(leaf.uri());
-      TreeMap<byte[], Optional<byte[]>> k = known.get(root);
+      KnownKeys k = known.get(root);
       if (k == null) {
         return leaf;
       }
@@ -323,9 +335,7 @@ final class LockedReads implements ReadStrategy {
       byte[] low = leaf.lowKey();
       Optional<byte[]> high = leaf.highKey();
       TreeMap<byte[], TreeChange> changes = new TreeMap<>(Arrays::compareUnsigned);
-      for (Map.Entry<byte[], Optional<byte[]>> e :
-          (high.isPresent() ? k.subMap(low, true, high.get(), false) : k.tailMap(low, true))
-              .entrySet()) {
+      for (Map.Entry<byte[], Optional<byte[]>> e : k.between(low, high).entrySet()) {
         if (!mine.contains(e.getKey())) {
           changes.put(
               e.getKey(),
@@ -337,7 +347,7 @@ final class LockedReads implements ReadStrategy {
       for (KeyRange r : ranges.getOrDefault(root, List.of())) {
         for (int i = 0; i < leaf.entryCount(); i++) {
           byte[] key = leaf.key(i);
-          if (r.contains(key) && !k.containsKey(key) && !mine.contains(key)) {
+          if (r.contains(key) && !k.contains(key) && !mine.contains(key)) {
             changes.put(key, TreeChange.delete(key)); // gone from the range since cached
           }
         }
@@ -364,8 +374,8 @@ final class LockedReads implements ReadStrategy {
       }
       Set<String> unread = new LinkedHashSet<>();
       for (LogicalChange c : ws.changes()) {
-        TreeMap<byte[], Optional<byte[]>> k = known.get(c.treeUri());
-        if (k == null || !k.containsKey(ChangeSets.treeKey(c))) {
+        KnownKeys k = known.get(c.treeUri());
+        if (k == null || !k.contains(ChangeSets.treeKey(c))) {
           unread.add(c.treeUri());
         }
       }
@@ -499,11 +509,11 @@ final class LockedReads implements ReadStrategy {
 
     @Override
     public Optional<Page> read(String uri) {
-      tx.checkTime();
       Optional<Page> p = beneath.read(uri);
       if (p.isEmpty() || p.get().kind() != PageKind.LEAF) {
         return p;
       }
+      tx.checkTime(); // at the leaf only: every operation reads one, inner pages hold no values
       Object[] s = seen.get(uri);
       if (s != null && s[0] == p.get() && (int) s[1] == tx.version()) {
         return Optional.of((Page) s[2]);

@@ -23,6 +23,9 @@ interface ReadSet {
         public void add(String root, KeyRange range) {}
 
         @Override
+        public void addKey(String root, byte[] key) {}
+
+        @Override
         public Set<String> roots() {
           return Set.of();
         }
@@ -63,6 +66,11 @@ interface ReadSet {
 
   /** The transaction read the keys of {@code range} in the tree {@code root}. */
   void add(String root, KeyRange range);
+
+  /** Adds the read of {@code key} alone (copied when kept). */
+  default void addKey(String root, byte[] key) {
+    add(root, KeyRange.singleton(key));
+  }
 
   /** The trees read in. */
   Set<String> roots();

@@ -82,6 +82,11 @@ final class SnapshotReads implements ReadStrategy {
       reads.add(treeUri, range);
     }
 
+    @Override
+    public void readKey(String treeUri, byte[] key) {
+      reads.addKey(treeUri, key);
+    }
+
     private void checkTime() {
       parts.checkAge(info, beganMillis);
     }

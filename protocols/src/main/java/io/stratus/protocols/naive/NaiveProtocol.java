@@ -170,6 +170,11 @@ public final class NaiveProtocol implements CommitProtocol {
       }
 
       @Override
+      public void readKey(String treeUri, byte[] key) {
+        // Validates no reads.
+      }
+
+      @Override
       public CommitResult commit(WriteSet ws) {
         return NaiveProtocol.this.commit(ws);
       }
