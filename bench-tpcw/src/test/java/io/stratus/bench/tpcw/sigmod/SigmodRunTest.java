@@ -1,6 +1,7 @@
 package io.stratus.bench.tpcw.sigmod;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import io.stratus.bench.tpcw.bookstore.ComplexOrder;
 import io.stratus.bench.tpcw.bookstore.Scale;
@@ -126,8 +127,15 @@ class SigmodRunTest {
     PriceTable prices = SigmodPrices.paper001();
     assertThat(seldom.perThousand(seldom.background(), prices))
         .isLessThan(often.perThousand(often.background(), prices));
-    assertThat(seldom.perThousand(seldom.transactions(), prices))
-        .isEqualByComparingTo(often.perThousand(often.transactions(), prices));
+    // The transactions' own work barely depends on the interval: within 1 % in requests and
+    // cost. (Exact equality held while the checkpoint times were page fields; with the times in
+    // the protocol state a run differs by a few requests in about 640, e.g. at seed
+    // -2869362200512050356; docs/reliability.md lists this as an open finding.)
+    assertThat((double) seldom.transactions().requests())
+        .isCloseTo((double) often.transactions().requests(), withinPercentage(1));
+    assertThat(seldom.perThousand(seldom.transactions(), prices).doubleValue())
+        .isCloseTo(
+            often.perThousand(often.transactions(), prices).doubleValue(), withinPercentage(1));
   }
 
   /** A simulated run replays exactly from its seed: the sweep's points are reproducible. */
