@@ -1,58 +1,16 @@
 package io.stratus.pagemanager;
 
-import io.stratus.cloudapi.StorageService;
-import io.stratus.cloudapi.inprocess.InProcessCloud;
-import io.stratus.cloudapi.time.ManualClock;
+import io.stratus.pagemanager.contract.BufferPoolStoreContract;
 import io.stratus.pagemanager.contract.PageStoreContract;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 
 /** {@link PageTransaction} under the {@link PageStoreContract}: transactions of one buffer pool. */
-class PageTransactionContractTest extends PageStoreContract {
-  static final int PAGE_SIZE = 4096;
-
-  private final ManualClock clock = new ManualClock();
-  private final List<PageTransaction> open = new ArrayList<>();
-  private InProcessCloud cloud;
-  private StorageService storage;
-  private BufferPool pool;
-
-  @BeforeEach
-  void createPool() {
-    cloud = InProcessCloud.builder().clock(clock).seed(seed).build();
-    storage = cloud.services().storage();
-    pool =
-        new BufferPool(
-            storage,
-            BufferPoolConfig.builder().ttl(Duration.ofSeconds(100)).pageSize(PAGE_SIZE).build(),
-            clock);
-  }
-
-  @AfterEach
-  void closePool() {
-    open.forEach(PageTransaction::close);
-    pool.close();
-    cloud.close();
-  }
-
-  @Override
-  protected void store(Page page) {
-    storage.put(page.uri(), PageCodec.encode(page), Map.of()).join();
+class PageTransactionContractTest extends BufferPoolStoreContract {
+  PageTransactionContractTest() {
+    super(4096);
   }
 
   @Override
   protected PageStore newStore() {
-    PageTransaction t = pool.begin();
-    open.add(t);
-    return t;
-  }
-
-  @Override
-  protected int configuredPageSize() {
-    return PAGE_SIZE;
+    return begin();
   }
 }

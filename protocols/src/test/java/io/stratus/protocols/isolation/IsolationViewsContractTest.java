@@ -1,20 +1,9 @@
 package io.stratus.protocols.isolation;
 
-import io.stratus.cloudapi.StorageService;
-import io.stratus.cloudapi.inprocess.InProcessCloud;
-import io.stratus.cloudapi.time.ManualClock;
-import io.stratus.pagemanager.BufferPool;
-import io.stratus.pagemanager.BufferPoolConfig;
-import io.stratus.pagemanager.Page;
-import io.stratus.pagemanager.PageCodec;
 import io.stratus.pagemanager.PageStore;
-import io.stratus.pagemanager.PageTransaction;
+import io.stratus.pagemanager.contract.BufferPoolStoreContract;
 import io.stratus.pagemanager.contract.PageStoreContract;
 import io.stratus.protocols.DamageReports;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 
@@ -26,53 +15,25 @@ import org.junit.jupiter.api.Nested;
  */
 class IsolationViewsContractTest {
   private static final String DB = "db/views";
-  private static final int PAGE_SIZE = 4096;
 
   /** What both views read from: a buffer pool and the archive of a database. */
-  abstract static class OverPool extends PageStoreContract {
-    private final ManualClock clock = new ManualClock();
-    final List<PageTransaction> open = new ArrayList<>();
+  abstract static class OverPool extends BufferPoolStoreContract {
     final SnapshotView.Memo memo = new SnapshotView.Memo();
-    InProcessCloud cloud;
-    StorageService storage;
-    BufferPool pool;
     SnapshotArchive archive;
 
-    @BeforeEach
-    void createPool() {
-      cloud = InProcessCloud.builder().clock(clock).seed(seed).build();
-      storage = cloud.services().storage();
-      pool = new BufferPool(storage, BufferPoolConfig.builder().pageSize(PAGE_SIZE).build(), clock);
-      archive =
-          new SnapshotArchive(cloud.services().advancedQueues(), DB, 1000, new DamageReports());
+    OverPool() {
+      super(4096);
     }
 
-    @AfterEach
-    void close() {
-      open.forEach(PageTransaction::close);
-      pool.close();
-      cloud.close();
+    @BeforeEach
+    void createArchive() {
+      archive =
+          new SnapshotArchive(cloud.services().advancedQueues(), DB, 1000, new DamageReports());
     }
 
     @Override
     protected String newPrefix() {
       return DB + "/c/" + super.newPrefix().replace("/", "-") + "/";
-    }
-
-    @Override
-    protected void store(Page page) {
-      storage.put(page.uri(), PageCodec.encode(page), Map.of()).join();
-    }
-
-    PageTransaction begin() {
-      PageTransaction t = pool.begin();
-      open.add(t);
-      return t;
-    }
-
-    @Override
-    protected int configuredPageSize() {
-      return PAGE_SIZE;
     }
   }
 
