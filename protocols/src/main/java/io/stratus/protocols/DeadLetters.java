@@ -120,7 +120,7 @@ public final class DeadLetters {
     if (!m.isReadable() || queues == null) {
       // Client-side encryption could not open it: its bytes are not ours to keep, and a key
       // missing here (rotation not yet everywhere) makes it readable in place once it arrives.
-      // (Without a simple queue service no simple queue's message reaches here.)
+      // Without a simple queue service there is no queue to take it out of: it stays reported.
       reports.corruptMessage(queue, m.messageId(), why);
       return false;
     }
