@@ -1,5 +1,7 @@
 package io.stratus;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A commit may or may not have taken effect, wholly or in part: a write's reply was lost, or a
  * failure came after some of the transaction's pages had already been written.
@@ -15,7 +17,12 @@ package io.stratus;
 public class CommitStateUnknownException extends StratusException {
   private static final long serialVersionUID = 1L;
 
-  public CommitStateUnknownException(String message, Throwable cause) {
+  /**
+   * @param message what was being done and what to do now
+   * @param cause the failure that left the outcome open; null when there is none (the commit
+   *     gave up after writing some of its pages)
+   */
+  public CommitStateUnknownException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 

@@ -33,6 +33,16 @@ public abstract class StratusException extends RuntimeException {
     super(message, cause);
   }
 
+  /**
+   * The message given when the exception was made. Every constructor takes one, so it is never
+   * null; an exception made by reflection or deserialized without one reads as its class name.
+   */
+  @Override
+  public String getMessage() {
+    String m = super.getMessage();
+    return m != null ? m : getClass().getName();
+  }
+
   /** Whether running the failed unit of work again is safe and may succeed. */
   public boolean isRetryable() {
     return false;

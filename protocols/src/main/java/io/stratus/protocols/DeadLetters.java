@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The dead-letter area: damaged queue messages (a bad checksum, an unknown format) moved out of
@@ -56,8 +57,8 @@ public final class DeadLetters {
   static final int MAX_REASON_CHARS = 1_000;
 
   private final StorageService storage;
-  private final SimpleQueueService queues;
-  private final AdvancedQueueService advancedQueues;
+  private final @Nullable SimpleQueueService queues;
+  private final @Nullable AdvancedQueueService advancedQueues;
   private final StorageLayout layout;
   private final Clock clock;
   private final DamageReports reports;
@@ -81,8 +82,8 @@ public final class DeadLetters {
    */
   public DeadLetters(
       StorageService storage,
-      SimpleQueueService queues,
-      AdvancedQueueService advancedQueues,
+      @Nullable SimpleQueueService queues,
+      @Nullable AdvancedQueueService advancedQueues,
       StorageLayout layout,
       Clock clock,
       DamageReports reports) {
@@ -116,9 +117,10 @@ public final class DeadLetters {
    * @return whether the message was moved
    */
   public boolean setAside(String queue, QueueMessage m, String why) {
-    if (!m.isReadable()) {
+    if (!m.isReadable() || queues == null) {
       // Client-side encryption could not open it: its bytes are not ours to keep, and a key
       // missing here (rotation not yet everywhere) makes it readable in place once it arrives.
+      // Without a simple queue service there is no queue to take it out of: it stays reported.
       reports.corruptMessage(queue, m.messageId(), why);
       return false;
     }

@@ -37,8 +37,8 @@ public final class LogicalChange {
   private final Optional<String> dataPageUri;
   private final boolean secondaryIndex;
 
-  /** The before image (snapshot isolation's undo), null when not recorded or the key was absent. */
-  private final byte[] before;
+  /** The before image (snapshot isolation's undo), empty when not recorded or the key was absent. */
+  private final Optional<byte[]> before;
 
   private final boolean beforeKnown;
 
@@ -64,7 +64,7 @@ public final class LogicalChange {
       byte[] value,
       Optional<String> dataPageUri,
       boolean secondaryIndex) {
-    this(kind, treeUri, key, value, dataPageUri, secondaryIndex, false, null);
+    this(kind, treeUri, key, value, dataPageUri, secondaryIndex, false, Optional.empty());
   }
 
   private LogicalChange(
@@ -75,9 +75,9 @@ public final class LogicalChange {
       Optional<String> dataPageUri,
       boolean secondaryIndex,
       boolean beforeKnown,
-      byte[] before) {
+      Optional<byte[]> before) {
     this.beforeKnown = beforeKnown;
-    this.before = before == null ? null : before.clone();
+    this.before = before.map(byte[]::clone);
     this.kind = Objects.requireNonNull(kind, "kind");
     this.treeUri = Objects.requireNonNull(treeUri, "treeUri");
     this.key = key.clone();
@@ -94,8 +94,7 @@ public final class LogicalChange {
    * when the key was absent (what snapshot isolation rolls a page back with, paper 000 section 3.5).
    */
   public LogicalChange withBefore(Optional<byte[]> before) {
-    return new LogicalChange(
-        kind, treeUri, key, value, dataPageUri, secondaryIndex, true, before.orElse(null));
+    return new LogicalChange(kind, treeUri, key, value, dataPageUri, secondaryIndex, true, before);
   }
 
   /** Whether a before image was recorded ({@link #withBefore}). */
@@ -105,7 +104,7 @@ public final class LogicalChange {
 
   /** A copy of the before image; empty when the key was absent or none was recorded. */
   public Optional<byte[]> before() {
-    return before == null ? Optional.empty() : Optional.of(before.clone());
+    return before.map(byte[]::clone);
   }
 
   /** Whether the tree is a secondary index rather than a collection's primary tree. */
@@ -148,7 +147,8 @@ public final class LogicalChange {
         && dataPageUri.equals(c.dataPageUri)
         && secondaryIndex == c.secondaryIndex
         && beforeKnown == c.beforeKnown
-        && Arrays.equals(before, c.before);
+        && before.isPresent() == c.before.isPresent()
+        && Arrays.equals(before.orElse(NONE), c.before.orElse(NONE));
   }
 
   @Override

@@ -10,6 +10,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a commit protocol gets from the database handle that runs it: the cloud, the handle's
@@ -38,7 +39,7 @@ public record ProtocolContext(
     CrashPoints crashPoints,
     BufferPool bufferPool,
     ProtocolSettings settings,
-    Executor checkpointExecutor,
+    @Nullable Executor checkpointExecutor,
     DamageReports damage,
     Pause pause) {
 
@@ -149,8 +150,8 @@ public record ProtocolContext(
     private final ProtocolSettings settings;
     private Clock clock = Clock.systemUTC();
     private CrashPoints crashPoints = CrashPoints.none();
-    private Executor checkpointExecutor;
-    private DamageReports damage;
+    private @Nullable Executor checkpointExecutor;
+    private DamageReports damage = new DamageReports();
     private Pause pause = Pause.PARK;
 
     private Builder(
@@ -179,7 +180,7 @@ public record ProtocolContext(
     }
 
     /** Where checkpoints run; null: the protocol's own daemon threads. */
-    public Builder checkpointExecutor(Executor executor) {
+    public Builder checkpointExecutor(@Nullable Executor executor) {
       this.checkpointExecutor = executor;
       return this;
     }
@@ -207,7 +208,7 @@ public record ProtocolContext(
           bufferPool,
           settings,
           checkpointExecutor,
-          damage != null ? damage : new DamageReports(),
+          damage,
           pause);
     }
   }

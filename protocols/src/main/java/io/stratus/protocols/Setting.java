@@ -14,6 +14,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One setting of a database, described once: its property key, the name of its builder method,
@@ -31,9 +32,12 @@ public final class Setting<T> {
   private final String label;
   private final Type<T> type;
   private final Function<Values, T> defaults;
-  private final T fixedDefault;
+  private final @Nullable T fixedDefault;
   private final String defaultText;
-  private final ProtocolOption option;
+
+  /** The option a protocol must accept for the setting to apply to it; null: every protocol. */
+  private final @Nullable ProtocolOption option;
+
   private final Check<T> check;
   private final String doc;
 
@@ -43,9 +47,9 @@ public final class Setting<T> {
       String label,
       Type<T> type,
       Function<Values, T> defaults,
-      T fixedDefault,
+      @Nullable T fixedDefault,
       String defaultText,
-      ProtocolOption option,
+      @Nullable ProtocolOption option,
       Check<T> check,
       String doc) {
     this.key = key;
@@ -60,14 +64,17 @@ public final class Setting<T> {
     this.doc = doc;
   }
 
-  /** A setting whose default is {@code value}; it applies to the protocols with {@code option}. */
+  /**
+   * A setting whose default is {@code value}; it applies to the protocols with {@code option}, or
+   * to every protocol when {@code option} is null.
+   */
   static <T> Setting<T> of(
       String key,
       String name,
       String label,
       Type<T> type,
       T value,
-      ProtocolOption option,
+      @Nullable ProtocolOption option,
       Check<T> check,
       String doc) {
     Objects.requireNonNull(value, "value");
@@ -86,7 +93,7 @@ public final class Setting<T> {
       Type<T> type,
       Function<Values, T> defaults,
       String defaultText,
-      ProtocolOption option,
+      @Nullable ProtocolOption option,
       Check<T> check,
       String doc) {
     return new Setting<>(key, name, label, type, defaults, null, defaultText, option, check, doc);
@@ -117,7 +124,7 @@ public final class Setting<T> {
    * timeout, monotonic reads from the protocol) or the setting is required ({@link
    * #defaultText()} says which).
    */
-  public T defaultValue() {
+  public @Nullable T defaultValue() {
     return fixedDefault;
   }
 
@@ -127,7 +134,7 @@ public final class Setting<T> {
   }
 
   /** The default given the other settings in {@code values}; null for a required setting. */
-  public T defaultIn(Values values) {
+  public @Nullable T defaultIn(Values values) {
     return defaults.apply(values);
   }
 
@@ -202,7 +209,11 @@ public final class Setting<T> {
    * protocols' settings records (which check their own rules when made).
    */
   public interface Values {
-    /** The value of {@code setting}: the one set, or its default. */
+    /**
+     * The value of {@code setting}: the one set, or its default.
+     *
+     * @throws InvalidConfigurationException the setting is required and was not set
+     */
     <T> T get(Setting<T> setting);
 
     /** Whether the user set {@code setting} (rather than leaving its default). */
@@ -232,7 +243,15 @@ public final class Setting<T> {
       @SuppressWarnings("unchecked") // each value was put for its own setting
       public <T> T get(Setting<T> setting) {
         Object v = copy.get(setting);
-        return v != null ? (T) v : setting.defaultIn(this);
+        if (v != null) {
+          return (T) v;
+        }
+        T d = setting.defaultIn(this);
+        if (d == null) {
+          throw new InvalidConfigurationException(
+              "the " + setting.label() + " is required: set " + setting.name());
+        }
+        return d;
       }
 
       @Override

@@ -67,6 +67,16 @@ class SettingsTableTest {
   }
 
   @Test
+  void aRequiredSettingNotGivenIsRefusedWhereItsValueIsAskedFor() {
+    Setting.Values none = Setting.given(Map.of());
+    assertThatThrownBy(() -> none.get(Settings.DATABASE_URI))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessage("the database URI is required: set databaseUri");
+    assertThat(Setting.given(Map.of(Settings.DATABASE_URI, "db/shop")).get(Settings.DATABASE_URI))
+        .isEqualTo("db/shop");
+  }
+
+  @Test
   void aValueOutOfRangeIsRefusedNamingTheSettingAndWhatItAccepts() {
     assertThatThrownBy(() -> Settings.CHECKPOINT_INTERVAL.check(Duration.ZERO))
         .isInstanceOf(InvalidConfigurationException.class)

@@ -250,19 +250,32 @@ public final class KeyedAtomicQueues {
     }
   }
 
-  /** A send's outcome: ok, or the last failure and whether anything may have arrived. */
-  public record Sent(boolean ok, boolean maybe, Throwable failure) {}
+  /** A send's outcome: {@link Delivered}, or {@link Failed} with what went wrong. */
+  public sealed interface Sent {
+    /** Every message arrived. */
+    Sent DELIVERED = new Delivered();
+
+    /** Every message arrived. */
+    record Delivered() implements Sent {}
+
+    /**
+     * Some message did not arrive, or may not have.
+     *
+     * @param maybe whether any message may have arrived (an attempt's outcome was unknown)
+     * @param failure the last attempt's last failure
+     */
+    record Failed(boolean maybe, CloudException failure) implements Sent {}
+  }
 
   /** Sends {@code messages} with {@code key}, all at once; resends while the outcome is unknown. */
   public Sent send(String queue, List<byte[]> messages, long key) {
     boolean maybe = false;
-    Throwable last = null;
-    for (int attempt = 0; attempt <= RESENDS; attempt++) {
+    for (int attempt = 0; ; attempt++) {
       List<CompletableFuture<Long>> sends = new ArrayList<>(messages.size());
       for (byte[] m : messages) {
         sends.add(queues.send(queue, m, key));
       }
-      last = null;
+      CloudException last = null;
       boolean unknown = false;
       for (CompletableFuture<Long> f : sends) {
         try {
@@ -273,14 +286,14 @@ public final class KeyedAtomicQueues {
         }
       }
       if (last == null) {
-        return new Sent(true, false, null);
+        return Sent.DELIVERED;
       }
       maybe |= unknown;
-      if (!unknown && !maybe) {
-        return new Sent(false, false, last); // known not sent: no point in sending again
+      if (!maybe || attempt == RESENDS) {
+        // Known not sent: no point in sending again. Or out of resends.
+        return new Sent.Failed(maybe, last);
       }
     }
-    return new Sent(false, maybe, last);
   }
 
   /**
@@ -342,7 +355,9 @@ public final class KeyedAtomicQueues {
     // Both questions at once: one round trip for the check that runs before commits.
     CompletableFuture<List<AdvancedMessage>> commits = staleCommitRecords(all);
     CompletableFuture<List<AdvancedMessage>> oldLogs =
-        all ? null : queues.receiveOlderThan(logQueue, 1, atomicTimeout);
+        all
+            ? CompletableFuture.completedFuture(List.of()) // orphans are due anyway: not asked
+            : queues.receiveOlderThan(logQueue, 1, atomicTimeout);
     Set<Long> leftAlone = new HashSet<>();
     List<Damaged> damaged = new ArrayList<>();
     Map<String, List<AdvancedMessage>> stale =

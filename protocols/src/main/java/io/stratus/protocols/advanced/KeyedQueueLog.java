@@ -165,8 +165,8 @@ public final class KeyedQueueLog implements CommitLog {
           lane.giveBack(routed.byQueue()); // refused before anything was sent
           throw e;
         }
-        KeyedAtomicQueues.Sent logs = atomicity.send(atomicity.logQueue(), messages, key);
-        if (!logs.ok()) {
+        if (atomicity.send(atomicity.logQueue(), messages, key)
+            instanceof KeyedAtomicQueues.Sent.Failed logs) {
           // No commit record: what arrived is an orphan that recovery deletes once it is old.
           lane.giveBack(routed.byQueue());
           throw failed(tx, "sending its log messages failed", logs, true);
@@ -211,8 +211,8 @@ public final class KeyedQueueLog implements CommitLog {
    */
   private void sendCommitting(
       String tx, long key, boolean twoStep, Routed routed, byte[] message, Sequencing.Slot lane) {
-    KeyedAtomicQueues.Sent s = atomicity.send(atomicity.commitQueue(), List.of(message), key);
-    if (s.ok()) {
+    if (!(atomicity.send(atomicity.commitQueue(), List.of(message), key)
+        instanceof KeyedAtomicQueues.Sent.Failed s)) {
       return;
     }
     if (s.maybe()) {
@@ -232,10 +232,10 @@ public final class KeyedQueueLog implements CommitLog {
   }
 
   private static CommitFailedException failed(
-      String tx, String what, KeyedAtomicQueues.Sent s, boolean unknownIsHarmless) {
+      String tx, String what, KeyedAtomicQueues.Sent.Failed s, boolean unknownIsHarmless) {
+    CloudException c = s.failure();
     boolean retryable =
-        s.failure() instanceof CloudException c
-            && (c.isRetryable() || (unknownIsHarmless && c instanceof OutcomeUnknownException));
+        c.isRetryable() || (unknownIsHarmless && c instanceof OutcomeUnknownException);
     return new CommitFailedException(
         "advanced atomic commit of transaction "
             + tx
@@ -258,7 +258,8 @@ public final class KeyedQueueLog implements CommitLog {
     Pending p;
     while ((p = pending.poll()) != null) {
       if (p.resend().isPresent()) {
-        if (!atomicity.send(atomicity.commitQueue(), List.of(p.resend().get()), p.key()).ok()) {
+        if (atomicity.send(atomicity.commitQueue(), List.of(p.resend().get()), p.key())
+            instanceof KeyedAtomicQueues.Sent.Failed) {
           later.add(p); // still not known to have arrived: the next flush tries again
           continue;
         }

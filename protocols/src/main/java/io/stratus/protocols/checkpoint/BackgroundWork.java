@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a handle's background work runs: the context's checkpoint executor when the embedding
@@ -24,7 +25,10 @@ import java.util.concurrent.TimeUnit;
 public final class BackgroundWork {
   private final Clock clock;
   private final Executor executor;
-  private final ExecutorService owned;
+
+  /** The pool this part made and shuts down; null when the context handed in an executor. */
+  private final @Nullable ExecutorService owned;
+
   private volatile boolean closed;
 
   /**
@@ -33,12 +37,14 @@ public final class BackgroundWork {
    */
   public BackgroundWork(ProtocolContext ctx, String role, int threads) {
     this.clock = ctx.clock();
-    if (ctx.checkpointExecutor() != null) {
-      this.executor = ctx.checkpointExecutor();
+    Executor given = ctx.checkpointExecutor();
+    if (given != null) {
+      this.executor = given;
       this.owned = null;
     } else {
-      this.owned = ctx.newDaemonPool(role, threads);
-      this.executor = owned;
+      ExecutorService pool = ctx.newDaemonPool(role, threads);
+      this.owned = pool;
+      this.executor = pool;
     }
   }
 
@@ -86,6 +92,7 @@ public final class BackgroundWork {
    */
   public boolean stop(long deadlineMillis) {
     stopTaking();
+    ExecutorService owned = this.owned;
     if (owned == null) {
       return true;
     }

@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -146,10 +147,11 @@ public record ChainState(
     Map<String, List<Long>> h = new HashMap<>();
     for (Map.Entry<String, Long> e : counters.entrySet()) {
       String stored = e.getKey();
-      String key = WriteChains.currentKey(stored, uri);
-      if (key == null) {
+      Optional<String> current = WriteChains.currentKey(stored, uri);
+      if (current.isEmpty()) {
         continue;
       }
+      String key = current.get();
       c.put(key, e.getValue());
       if (appliedMinutes.containsKey(stored)) {
         applied.put(key, appliedMinutes.get(stored));
@@ -225,7 +227,7 @@ public record ChainState(
       }
       for (Map.Entry<Integer, String> lane : g.getValue().entrySet()) {
         String key = lane.getValue();
-        group.addLanes(lane.getKey()).addCounters(counters.get(key));
+        group.addLanes(lane.getKey()).addCounters(counter(key));
         if (anyApplied) {
           group.addAppliedMinutes(appliedMinutes.getOrDefault(key, 0));
         }
@@ -235,8 +237,8 @@ public record ChainState(
       }
       b.addGroups(group);
     }
-    for (String key : new TreeSet<>(held.keySet())) {
-      b.addHeld(HeldCounters.newBuilder().setKey(key).addAllCounters(held.get(key)));
+    for (Map.Entry<String, List<Long>> h : new TreeMap<>(held).entrySet()) {
+      b.addHeld(HeldCounters.newBuilder().setKey(h.getKey()).addAllCounters(h.getValue()));
     }
     for (Retired r : retired) {
       b.addRetired(r.keyHash()).addRetiredCounters(r.counter());
@@ -283,7 +285,7 @@ public record ChainState(
     try {
       stored = StoredChainState.parseFrom(bytes);
     } catch (InvalidProtocolBufferException e) {
-      throw unreadable(e.getMessage(), e);
+      throw unreadable("invalid protobuf: " + e.getMessage(), e);
     }
     // Pages written before chains were grouped keep them in one map, with times aligned by key.
     Map<String, Long> counters = new HashMap<>(stored.getCountersMap());
@@ -295,12 +297,12 @@ public record ChainState(
       int n = g.getLanesCount();
       if (g.getCountersCount() != n) {
         throw unreadable(
-            "a chain group of " + n + " lanes has " + g.getCountersCount() + " counters", null);
+            "a chain group of " + n + " lanes has " + g.getCountersCount() + " counters");
       }
       for (int i = 0; i < n; i++) {
         String key = new StoredKey(g.getPrefix(), g.getLanes(i)).key();
         if (counters.put(key, g.getCounters(i)) != null) {
-          throw unreadable("chain " + key + " is stored twice", null);
+          throw unreadable("chain " + key + " is stored twice");
         }
         if (g.getAppliedMinutesCount() == n && g.getAppliedMinutes(i) != 0) {
           applied.put(key, g.getAppliedMinutes(i));
@@ -318,6 +320,10 @@ public record ChainState(
             free,
             held(stored.getHeldList())),
         new CheckpointTimes(stored.getLastCheckpointMillis(), stored.getTreeCheckpointMillis()));
+  }
+
+  private static CorruptPageException unreadable(String why) {
+    return new CorruptPageException("(protocol state)", "unreadable chain state: " + why);
   }
 
   private static CorruptPageException unreadable(String why, Exception cause) {

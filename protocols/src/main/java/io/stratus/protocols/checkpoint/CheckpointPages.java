@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -74,13 +75,14 @@ final class CheckpointPages {
    * half the page and never more than leaves room for three separators of the largest key the
    * tree allows, so a root split always makes progress (its children do not carry the header) and
    * a root leaf's header, data-page chains included, fits the inner root it becomes. Another data
-   * page ({@code rootUri} null): half the page (its header only lowers the leaf's fan-out; its
+   * page ({@code rootUri} empty): half the page (its header only lowers the leaf's fan-out; its
    * keys name the page, so they are longer, and every live lane that updates the page needs one).
    */
-  static int headerBudget(int pageSize, String rootUri) {
-    if (rootUri == null) {
+  static int headerBudget(int pageSize, Optional<String> root) {
+    if (root.isEmpty()) {
       return pageSize / 2;
     }
+    String rootUri = root.get();
     String prefix = rootUri.substring(0, rootUri.lastIndexOf('/') + 1);
     int uriBytes =
         Math.max(
@@ -145,7 +147,7 @@ final class CheckpointPages {
   static Page readRoot(DirectPageStore store, String rootUri) {
     return store
         .read(rootUri)
-        .orElseThrow(() -> new DirectPageStore.Abandoned("tree " + rootUri + " has no root", null));
+        .orElseThrow(() -> new DirectPageStore.Abandoned("tree " + rootUri + " has no root"));
   }
 
   /**
@@ -185,8 +187,7 @@ final class CheckpointPages {
           store
               .read(next)
               .orElseThrow(
-                  () ->
-                      new DirectPageStore.Abandoned("right sibling " + next + " is missing", null));
+                  () -> new DirectPageStore.Abandoned("right sibling " + next + " is missing"));
     }
     return p.uri();
   }

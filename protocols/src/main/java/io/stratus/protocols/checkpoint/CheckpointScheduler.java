@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The checkpoint strategy of paper 000, section 4.5: writers, and readers in exceptional cases,
@@ -95,7 +96,7 @@ public final class CheckpointScheduler implements AutoCloseable {
   private final PuQueues names;
 
   /** The last page {@link #rootOf} looked at; shared by the handle's reader threads. */
-  private volatile RootOf lastRoot;
+  private volatile @Nullable RootOf lastRoot;
 
   private final BufferPool pool;
   private final Clock clock;
@@ -122,8 +123,8 @@ public final class CheckpointScheduler implements AutoCloseable {
   /** The earliest time a sweep has work: the oldest owed time plus the interval. */
   private final AtomicLong nextDue = new AtomicLong(Long.MAX_VALUE);
 
-  /** Runs sweeps while something is owed; only when this scheduler owns its threads. */
-  private final ScheduledExecutorService timer;
+  /** Runs sweeps while something is owed; null unless this scheduler owns its threads. */
+  private final @Nullable ScheduledExecutorService timer;
 
   private final AtomicBoolean timerArmed = new AtomicBoolean();
   private final AtomicLong ran = new AtomicLong();
@@ -509,8 +510,8 @@ public final class CheckpointScheduler implements AutoCloseable {
    */
   public int settle(long deadlineMillis) {
     int idle = 0;
-    RuntimeException lastFailure = null;
-    String lastWhy = null;
+    @Nullable RuntimeException lastFailure = null;
+    @Nullable String lastWhy = null;
     while (!owed.isEmpty() && idle < SETTLE_IDLE_ROUNDS && clock.millis() < deadlineMillis) {
       boolean progress = false;
       for (Target t : List.copyOf(owed.keySet())) {
@@ -551,7 +552,11 @@ public final class CheckpointScheduler implements AutoCloseable {
     return !Thread.currentThread().isInterrupted();
   }
 
-  private void warnLeft(int left, String why, RuntimeException cause) {
+  /**
+   * Warns that {@code left} queues stay owed: because of {@code why}, or the close timeout when
+   * null; {@code cause} is the last failure, if any.
+   */
+  private void warnLeft(int left, @Nullable String why, @Nullable RuntimeException cause) {
     StringJoiner queues = new StringJoiner(", ");
     owed.keySet().stream().limit(5).forEach(t -> queues.add(names.queueOf(t)));
     LOG.log(

@@ -428,7 +428,10 @@ public final class Checkpointer {
               try {
                 crashPoints.reach(step.afterLock().id());
                 return checkpoint(target, queue, step, lease, held, closeGaps, emptyReceives, in);
-              } catch (DirectPageStore.Abandoned | StalePageException e) {
+              } catch (DirectPageStore.Abandoned e) {
+                // The checkpoint had to stop (its lease, a lost race): a later run tries again.
+                return Outcome.gaveUp(e.getMessage(), in.records.size());
+              } catch (StalePageException e) {
                 // Nothing was put (a stale page is met while reading, before the first put): a
                 // later run finds the tree as it is then.
                 return Outcome.gaveUp(e.getMessage(), in.records.size());
@@ -588,7 +591,7 @@ public final class Checkpointer {
     Optional<Page> first = store.read(target.uri());
     if (first.isEmpty()) {
       if (target.isTree()) {
-        throw new DirectPageStore.Abandoned("tree " + target.uri() + " has no root", null);
+        throw new DirectPageStore.Abandoned("tree " + target.uri() + " has no root");
       }
       return Outcome.gaveUp("data page " + target.uri() + " does not exist", in.handles.size());
     }
@@ -695,20 +698,20 @@ public final class Checkpointer {
   }
 
   /**
-   * The root URI of the tree whose root {@code target} feeds, or null for a data page that is not
-   * a root: a tree's queue feeds its root, and a data page is its tree's root while the tree is
-   * one leaf (its records name that tree).
+   * The root URI of the tree whose root {@code target} feeds, empty for a data page that is not a
+   * root: a tree's queue feeds its root, and a data page is its tree's root while the tree is one
+   * leaf (its records name that tree).
    */
-  private static String rootOf(Target target, List<LogRecord> records) {
+  private static Optional<String> rootOf(Target target, List<LogRecord> records) {
     if (target.isTree()) {
-      return target.uri();
+      return Optional.of(target.uri());
     }
     for (LogRecord r : records) {
       if (target.uri().equals(r.treeUri())) {
-        return target.uri();
+        return Optional.of(target.uri());
       }
     }
-    return null;
+    return Optional.empty();
   }
 
   /** Applies a tree queue's inserts and deletes; returns how many records were applied. */
@@ -784,7 +787,7 @@ public final class Checkpointer {
               : store
                   .read(leafUri)
                   .orElseThrow(
-                      () -> new DirectPageStore.Abandoned("leaf " + leafUri + " is missing", null));
+                      () -> new DirectPageStore.Abandoned("leaf " + leafUri + " is missing"));
       TreeMap<byte[], KeyState> known =
           states.computeIfAbsent(r.treeUri(), u -> new TreeMap<>(Arrays::compareUnsigned));
       KeyState state = known.computeIfAbsent(key, k -> KeyState.of(leaf, k));
@@ -825,8 +828,9 @@ public final class Checkpointer {
         // The tree changed between locating the leaves and applying, or a copy read was stale:
         // try again later.
         throw new DirectPageStore.Abandoned(
-            "a record would land on leaf " + written + ", whose lock this checkpoint does not hold",
-            null);
+            "a record would land on leaf "
+                + written
+                + ", whose lock this checkpoint does not hold");
       }
     }
     Page now0 = store.read(pageUri).orElseThrow();

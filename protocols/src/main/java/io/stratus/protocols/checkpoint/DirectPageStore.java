@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The page store of one checkpoint: every page is read fresh from storage (once per checkpoint,
@@ -38,8 +39,24 @@ import java.util.concurrent.CompletableFuture;
 public final class DirectPageStore implements PageStore {
   /** A checkpoint must stop: its lease is (nearly) over, or a conditional put lost a race. */
   public static final class Abandoned extends RuntimeException {
-    public Abandoned(String message, Throwable cause) {
-      super(message, cause, false, false);
+    private final String why;
+
+    /** Abandoned for the reason {@code why}. */
+    public Abandoned(String why) {
+      super(why, null, false, false);
+      this.why = why;
+    }
+
+    /** Abandoned for the reason {@code why}, after {@code cause}. */
+    public Abandoned(String why, Throwable cause) {
+      super(why, cause, false, false);
+      this.why = why;
+    }
+
+    /** The reason, as given. */
+    @Override
+    public String getMessage() {
+      return why;
     }
   }
 
@@ -52,7 +69,10 @@ public final class DirectPageStore implements PageStore {
   private final PageWriter writer;
   private final boolean conditionalPuts;
   private final int pageSize;
-  private final Map<String, Page> read = new HashMap<>();
+
+  /** The pages this checkpoint read from storage, by URI; empty: read as absent. */
+  private final Map<String, Optional<Page>> read = new HashMap<>();
+
   private final Map<String, String> versions = new HashMap<>(); // uri -> version read; absent: none
   private final Map<String, Page> writes = new LinkedHashMap<>();
   private final Set<String> created = new HashSet<>();
@@ -83,8 +103,9 @@ public final class DirectPageStore implements PageStore {
     if (w != null) {
       return Optional.of(w);
     }
-    if (read.containsKey(uri)) {
-      return Optional.ofNullable(read.get(uri));
+    Optional<Page> known = read.get(uri);
+    if (known != null) {
+      return known;
     }
     Optional<StoredItem> item;
     try {
@@ -92,23 +113,22 @@ public final class DirectPageStore implements PageStore {
     } catch (UnreadablePayloadException e) {
       throw (CorruptPageException) PageCodec.readFailure(uri, e);
     }
-    Page p = item.map(i -> PageCodec.decode(uri, i.payload())).orElse(null);
+    Optional<Page> p = item.map(i -> PageCodec.decode(uri, i.payload()));
     long seen = writer.seenStamp(uri);
-    if (seen > 0 && (p == null || p.versionStamp() < seen)) {
+    if (seen > 0 && (p.isEmpty() || p.get().versionStamp() < seen)) {
       throw new Abandoned(
           "storage served page "
               + uri
               + " older than this client has seen"
               + " (stamp "
-              + (p == null ? "absent" : p.versionStamp())
+              + p.map(page -> Long.toString(page.versionStamp())).orElse("absent")
               + " < "
               + seen
-              + ")",
-          null);
+              + ")");
     }
     read.put(uri, p);
     item.ifPresent(i -> versions.put(uri, i.version()));
-    return Optional.ofNullable(p);
+    return p;
   }
 
   /**
@@ -166,16 +186,17 @@ public final class DirectPageStore implements PageStore {
    * stale copy. No-op for a page not read, or read as absent.
    */
   public void confirm(String uri) {
-    Page p = read.get(uri);
-    if (p != null && !writes.containsKey(uri)) {
-      writes.put(uri, p);
-    }
+    asRead(uri).ifPresent(p -> writes.putIfAbsent(uri, p));
   }
 
   /** Whether the copy of {@code uri} this checkpoint read was a leaf. */
   public boolean readAsLeaf(String uri) {
-    Page p = read.get(uri);
-    return p != null && p.kind() == PageKind.LEAF;
+    return asRead(uri).map(p -> p.kind() == PageKind.LEAF).orElse(false);
+  }
+
+  /** The copy of {@code uri} this checkpoint read; empty when not read, or read as absent. */
+  private Optional<Page> asRead(String uri) {
+    return read.getOrDefault(uri, Optional.empty());
   }
 
   /** Whether this checkpoint created {@code uri} (a page new in a split). */
@@ -211,8 +232,7 @@ public final class DirectPageStore implements PageStore {
     long counterFloor = claim(lease, counterPage);
     // One new version stamp per page written: above what was read and what this client saw.
     for (Map.Entry<String, Page> e : writes.entrySet()) {
-      Page before = read.get(e.getKey());
-      long floor = before == null ? 0 : before.versionStamp();
+      long floor = asRead(e.getKey()).map(Page::versionStamp).orElse(0L);
       if (e.getKey().equals(counterPage)) {
         floor = Math.max(floor, counterFloor);
       }
@@ -251,16 +271,16 @@ public final class DirectPageStore implements PageStore {
    * claim's version stamp, or 0 when there was nothing to claim.
    */
   private long claim(Lease lease, String counterPage) {
-    Page asRead = read.get(counterPage);
+    Optional<Page> asRead = asRead(counterPage);
     if (!conditionalPuts
         || !readsMayLag()
-        || asRead == null
+        || asRead.isEmpty()
         || !writes.containsKey(counterPage)
         || writes.keySet().stream()
             .noneMatch(u -> !u.equals(counterPage) && !created.contains(u))) {
       return 0;
     }
-    Page claimed = writer.stamp(asRead, asRead.versionStamp());
+    Page claimed = writer.stamp(asRead.get(), asRead.get().versionStamp());
     Map<String, String> out = new HashMap<>();
     putAll(List.of(claimed), lease, out);
     versions.put(counterPage, out.get(counterPage));
@@ -272,7 +292,7 @@ public final class DirectPageStore implements PageStore {
       return;
     }
     if (!lease.allowsPut()) {
-      throw new Abandoned("the lease is too short for another put", null);
+      throw new Abandoned("the lease is too short for another put");
     }
     List<CompletableFuture<ItemVersion>> calls = new ArrayList<>();
     for (Page p : pages) {
@@ -316,12 +336,15 @@ public final class DirectPageStore implements PageStore {
    * copy it loaded meanwhile).
    */
   public void install(Map<String, String> versionsWritten) {
-    for (Map.Entry<String, String> v : versionsWritten.entrySet()) {
-      writer.install(writes.get(v.getKey()), v.getValue());
+    for (Map.Entry<String, Page> w : writes.entrySet()) {
+      String version = versionsWritten.get(w.getKey());
+      if (version != null) {
+        writer.install(w.getValue(), version);
+      }
     }
   }
 
-  private static RuntimeException first(RuntimeException a, RuntimeException b) {
+  private static RuntimeException first(@Nullable RuntimeException a, RuntimeException b) {
     if (a == null) {
       return b;
     }

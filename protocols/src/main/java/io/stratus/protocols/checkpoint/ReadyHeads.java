@@ -12,6 +12,7 @@ import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The heads of the writer chains of one filter pass that may be applied next, earliest in commit
@@ -144,6 +145,9 @@ final class ReadyHeads {
       }
     }
     ArrayDeque<LogRecord> chain = byWriter.get(writer);
+    if (chain == null) {
+      return; // no record of it in the pass
+    }
     while (true) {
       long last = last(key);
       while (!chain.isEmpty() && chain.peekFirst().clientCounter() <= last) {
@@ -195,7 +199,7 @@ final class ReadyHeads {
   }
 
   /** The earliest ready head in commit order, or null when none is. */
-  LogRecord poll() {
+  @Nullable LogRecord poll() {
     return ready.poll();
   }
 

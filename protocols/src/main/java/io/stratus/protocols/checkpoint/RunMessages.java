@@ -48,7 +48,7 @@ final class RunMessages {
   /** Message id to the receipt handle of every copy received, for valid messages. */
   final Map<String, List<String>> handles = new LinkedHashMap<>();
 
-  /** Message id to the records it holds. */
+  /** Message id to the records it holds; put together with {@link #handles}, same keys. */
   private final Map<String, List<LogRecord>> byMessage = new LinkedHashMap<>();
 
   /**
@@ -176,7 +176,7 @@ final class RunMessages {
     keep.addAll(deferred);
     List<String> out = new ArrayList<>();
     for (Map.Entry<String, List<String>> h : handles.entrySet()) {
-      if (byMessage.get(h.getKey()).stream().noneMatch(keep::contains)) {
+      if (recordsOf(h.getKey()).stream().noneMatch(keep::contains)) {
         out.addAll(h.getValue());
       }
     }
@@ -220,9 +220,14 @@ final class RunMessages {
         }
       }
       if (left.size() > before) {
-        recordsLeft += byMessage.get(copies.getKey()).size();
+        recordsLeft += recordsOf(copies.getKey()).size();
       }
     }
     return handBack.handBack(queue, left, heldUntil) ? recordsLeft : 0;
+  }
+
+  /** The records of received message {@code messageId} (a key of {@link #handles}). */
+  private List<LogRecord> recordsOf(String messageId) {
+    return byMessage.getOrDefault(messageId, List.of());
   }
 }

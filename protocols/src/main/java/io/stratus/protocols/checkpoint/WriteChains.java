@@ -13,6 +13,8 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -238,18 +240,20 @@ public final class WriteChains {
 
   /**
    * The key that stands for {@code stored}, a key read from the page at {@code uri}: itself, or
-   * for a data-page key with a URI, the key without it when the URI is the page's own and null
+   * for a data-page key with a URI, the key without it when the URI is the page's own; empty
    * when it is another page's (a copy a split made before pieces started without chains: it says
    * nothing about this page).
    */
-  static String currentKey(String stored, String uri) {
+  static Optional<String> currentKey(String stored, String uri) {
     if (!stored.startsWith(PAGE_KEY_WITH_URI)) {
-      return stored;
+      return Optional.of(stored);
     }
     String suffix = "@" + uri;
     return stored.endsWith(suffix)
-        ? PAGE_KEY + stored.substring(PAGE_KEY_WITH_URI.length(), stored.length() - suffix.length())
-        : null;
+        ? Optional.of(
+            PAGE_KEY
+                + stored.substring(PAGE_KEY_WITH_URI.length(), stored.length() - suffix.length()))
+        : Optional.empty();
   }
 
   /** Whether some key is of the form with the page's URI ({@link #keyWithUri}). */
@@ -364,12 +368,13 @@ public final class WriteChains {
         counterBytes = Math.max(counterBytes, CodedOutputStream.computeUInt64SizeNoTag(c));
       }
     }
+    // The times of every entry in out: minutes has one for each, free for some.
     int minuteBytes = CodedOutputStream.computeUInt32SizeNoTag(nowMinutes);
-    for (String k : out.keySet()) {
-      minuteBytes = Math.max(minuteBytes, CodedOutputStream.computeUInt32SizeNoTag(minutes.get(k)));
-      if (free.containsKey(k)) {
-        minuteBytes = Math.max(minuteBytes, CodedOutputStream.computeUInt32SizeNoTag(free.get(k)));
-      }
+    for (int m : minutes.values()) {
+      minuteBytes = Math.max(minuteBytes, CodedOutputStream.computeUInt32SizeNoTag(m));
+    }
+    for (int m : free.values()) {
+      minuteBytes = Math.max(minuteBytes, CodedOutputStream.computeUInt32SizeNoTag(m));
     }
     int cb = counterBytes;
     int mb = minuteBytes;
@@ -393,10 +398,12 @@ public final class WriteChains {
         it.hasNext(); ) {
       Map.Entry<String, ArrayDeque<LogRecord>> w = it.next();
       String key = key(w.getKey(), tree);
-      ChainState.Retired gone = out.containsKey(key) ? null : retiredOf(retiredKeys, key, uri);
-      if (gone == null) {
+      Optional<ChainState.Retired> retiredChain =
+          out.containsKey(key) ? Optional.empty() : retiredOf(retiredKeys, key, uri);
+      if (retiredChain.isEmpty()) {
         continue;
       }
+      ChainState.Retired gone = retiredChain.get();
       if (gone.counterKnown()) {
         // Every record up to the retired counter was applied: copies of those are strays. A later
         // one means the writer lived on (its lease lapsed while it ran): its chain resumes where
@@ -498,7 +505,9 @@ public final class WriteChains {
       if (holding != null && holding.remove(best.clientCounter())) {
         // A held record whose page is healthy again: applied now, in counter order. Its bytes
         // stay counted for the rest of the pass, so that the header's bound only grows.
-        heldHere.get(best.clientId()).remove(best.clientCounter());
+        // heldHere has it: the heads offer a held counter's record only from there.
+        Objects.requireNonNull(heldHere.get(best.clientId()), "held records")
+            .remove(best.clientCounter());
         minutes.put(key, nowMinutes);
         chained.add(best);
         heads.advanced(best.clientId(), key);
@@ -509,7 +518,8 @@ public final class WriteChains {
         roomless.add(best.clientId());
         continue; // its chain waits for room, with the rest of it
       }
-      byWriter.get(best.clientId()).pollFirst();
+      // A head not held is the first of its writer's chain (ReadyHeads.offer).
+      Objects.requireNonNull(byWriter.get(best.clientId()), "chain").pollFirst();
       out.put(key, best.clientCounter());
       if (!recorded) {
         size.put(key, 0);
@@ -604,28 +614,31 @@ public final class WriteChains {
     // Whole minutes that surely span a death time, whatever the seconds of the two probes.
     long deathMinutes =
         policy.deathMillis() == Long.MAX_VALUE ? Long.MAX_VALUE : policy.deathMillis() / 60_000 + 1;
-    List<String> candidates = new ArrayList<>();
-    for (String k : out.keySet()) {
-      String writer = writerOf(k);
-      if (writer != null
-          && !writersNow.contains(writer)
-          && !holding.contains(k)
-          && nowMinutes - minutes.get(k) >= horizonMinutes) {
-        candidates.add(k);
-      }
+    List<Candidate> candidates = new ArrayList<>();
+    for (Map.Entry<String, Long> e : out.entrySet()) {
+      String k = e.getKey();
+      int applied = minutes.getOrDefault(k, nowMinutes);
+      writerOf(k)
+          .filter(
+              writer ->
+                  !writersNow.contains(writer)
+                      && !holding.contains(k)
+                      && nowMinutes - applied >= horizonMinutes)
+          .ifPresent(writer -> candidates.add(new Candidate(k, writer, e.getValue(), applied)));
     }
-    candidates.sort(Comparator.comparing(minutes::get));
+    candidates.sort(Comparator.comparingInt(Candidate::appliedMinutes));
     int probes = size > policy.budgetBytes() ? PROBES_OVER_BUDGET : PROBES;
     Map<String, WriterLeases.State> seen = new HashMap<>();
     int retired = 0;
-    for (String k : candidates) {
-      String incarnation = WriterIds.incarnationOf(writerOf(k));
+    for (Candidate c : candidates) {
+      String k = c.key();
+      String incarnation = WriterIds.incarnationOf(c.writer());
       WriterLeases.State state = seen.get(incarnation);
       if (state == null) {
         if (probes-- <= 0) {
           break;
         }
-        state = policy.liveness().apply(writerOf(k));
+        state = policy.liveness().apply(c.writer());
         seen.put(incarnation, state);
       }
       if (state != WriterLeases.State.FREE) {
@@ -634,11 +647,11 @@ public final class WriteChains {
       }
       Integer since = free.putIfAbsent(k, nowMinutes);
       if (since != null && nowMinutes - since >= deathMinutes) {
-        long counter = out.remove(k);
+        out.remove(k);
         minutes.remove(k);
         free.remove(k);
         retiredKeys.removeIf(r -> isRetiredChain(r, k, uri));
-        retiredKeys.addLast(new ChainState.Retired(k.hashCode(), counter));
+        retiredKeys.addLast(new ChainState.Retired(k.hashCode(), c.counter()));
         while (retiredKeys.size() > RETIRED_KEPT) {
           retiredKeys.removeFirst();
         }
@@ -664,24 +677,36 @@ public final class WriteChains {
     return counters;
   }
 
-  /** The retired chain {@code key} of the page at {@code uri}, or null. */
-  private static ChainState.Retired retiredOf(
+  /** The retired chain {@code key} of the page at {@code uri}, if there is one. */
+  private static Optional<ChainState.Retired> retiredOf(
       ArrayDeque<ChainState.Retired> retired, String key, String uri) {
     for (ChainState.Retired r : retired) {
       if (isRetiredChain(r, key, uri)) {
-        return r;
+        return Optional.of(r);
       }
     }
-    return null;
+    return Optional.empty();
   }
 
   /**
-   * The writer of a header key: of a tree chain ({@code t:}) of a root, or of a data-page chain
-   * ({@code q:}); null for any other key. Both kinds may be retired by either kind of checkpoint:
-   * a root that was a leaf keeps its data-page chains after it split, and its data-page queue may
-   * never be checkpointed again.
+   * An entry of the header that {@link #retire} may retire.
+   *
+   * @param key the chain's header key
+   * @param writer its writer
+   * @param counter the counter it reached
+   * @param appliedMinutes when it last advanced (minutes since the epoch)
    */
-  private static String writerOf(String key) {
-    return key.startsWith(TREE_KEY) || key.startsWith(PAGE_KEY) ? key.substring(2) : null;
+  private record Candidate(String key, String writer, long counter, int appliedMinutes) {}
+
+  /**
+   * The writer of a header key: of a tree chain ({@code t:}) of a root, or of a data-page chain
+   * ({@code q:}); empty for any other key. Both kinds may be retired by either kind of
+   * checkpoint: a root that was a leaf keeps its data-page chains after it split, and its
+   * data-page queue may never be checkpointed again.
+   */
+  private static Optional<String> writerOf(String key) {
+    return key.startsWith(TREE_KEY) || key.startsWith(PAGE_KEY)
+        ? Optional.of(key.substring(2))
+        : Optional.empty();
   }
 }

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Liveness of monotonic-writes incarnations through the lock service: an open incarnation holds
@@ -71,7 +72,7 @@ public final class WriterLeases {
   private final Duration deathTime;
 
   /** The incarnation this handle writes as; null while it holds none. */
-  private volatile String own;
+  private volatile @Nullable String own;
 
   /** When this handle next renews its own lease (millis on its clock). */
   private volatile long renewAt = Long.MAX_VALUE;
@@ -81,7 +82,7 @@ public final class WriterLeases {
    * but idle (no commits, no checkpoints: a quiet night) is never taken for dead and its chains
    * retired under it; null while no lease is held.
    */
-  private ScheduledExecutorService renewer;
+  private volatile @Nullable ScheduledExecutorService renewer;
 
   public WriterLeases(
       LockService locks, String databaseUri, String clientId, Clock clock, Duration lockTimeout) {

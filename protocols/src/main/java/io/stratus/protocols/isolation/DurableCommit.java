@@ -252,9 +252,9 @@ final class DurableCommit {
       String id, String commitKey, long now, List<LogRecord> records, long commitId) {
     List<byte[]> messages =
         AtomicMessages.pack(commitKey, now, records, atomicity.maxMessageSize());
-    KeyedAtomicQueues.Sent logs = atomicity.send(atomicity.logQueue(), messages, commitId);
-    if (!logs.ok()) {
-      throw failed(id, "sending its log messages failed", logs.failure(), true);
+    if (atomicity.send(atomicity.logQueue(), messages, commitId)
+        instanceof KeyedAtomicQueues.Sent.Failed f) {
+      throw failed(id, "sending its log messages failed", f.failure(), true);
     }
     return AtomicMessages.commitRecord(commitKey, now, messages.size(), records.size());
   }
@@ -285,20 +285,20 @@ final class DurableCommit {
       held.leaveToLapse(); // not a cloud failure: the record may have arrived
       throw e;
     }
-    if (s.ok()) {
+    if (!(s instanceof KeyedAtomicQueues.Sent.Failed f)) {
       return;
     }
-    if (s.maybe()) {
+    if (f.maybe()) {
       held.leaveToLapse(); // if the record arrived, recovery applies it before they lapse
       throw new CommitStateUnknownException(
           "commit of transaction "
               + id
               + ": the commit record"
               + " may or may not have arrived; recovery applies it if it did",
-          s.failure());
+          f.failure());
     }
     abandon(commitId, held);
-    throw failed(id, "sending its commit record failed", s.failure(), false);
+    throw failed(id, "sending its commit record failed", f.failure(), false);
   }
 
   /** How long after its commit record a commit may wait for recovery, at most. */
@@ -313,10 +313,9 @@ final class DurableCommit {
   }
 
   private static CommitFailedException failed(
-      String tx, String what, Throwable cause, boolean unknownIsHarmless) {
+      String tx, String what, CloudException cause, boolean unknownIsHarmless) {
     boolean retryable =
-        cause instanceof CloudException c
-            && (c.isRetryable() || (unknownIsHarmless && c instanceof OutcomeUnknownException));
+        cause.isRetryable() || (unknownIsHarmless && cause instanceof OutcomeUnknownException);
     return new CommitFailedException(
         "commit of transaction "
             + tx

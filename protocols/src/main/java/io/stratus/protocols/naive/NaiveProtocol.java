@@ -269,24 +269,28 @@ public final class NaiveProtocol implements CommitProtocol {
     try {
       WriteSet lead = group.members.get(0).ws;
       CommitResult r;
-      Conflict conflict = null; // what the last attempt left to redo on the stored pages
+      // What the last attempt left to redo on the stored pages.
+      Optional<Conflict> conflict = Optional.empty();
       int conflicts = 0;
       while (true) {
         try (PageTransaction current = pool.begin()) {
           Prepared prepared = prepare(group, current, conflict);
           if (claim(group, prepared.writes())) {
-            Attempt a = write(lead, prepared.writes(), conflict != null && conflict.wroteSome());
-            if (a.result() != null) {
-              r = a.result();
+            Attempt a =
+                write(lead, prepared.writes(), conflict.map(Conflict::wroteSome).orElse(false));
+            if (a instanceof Written w) {
+              r = w.result();
               if (prepared.replayed()) {
                 // Replayed pages are installed here; the members' copies are not what was put.
                 r = new CommitResult(Map.of(), r.pagesWritten(), r.newPagesWritten(), 0);
               }
               break;
             }
-            conflict = a.conflict();
-            if (++conflicts >= MAX_CONFLICTS) {
-              throw tooManyConflicts(lead, conflict);
+            if (a instanceof Conflict c) {
+              conflict = Optional.of(c);
+              if (++conflicts >= MAX_CONFLICTS) {
+                throw tooManyConflicts(lead, c);
+              }
             }
           }
         }
@@ -317,14 +321,14 @@ public final class NaiveProtocol implements CommitProtocol {
    * After a conflict with another handle's write the group always replays, first posting again
    * the separators the conflict kept from their parents.
    */
-  private Prepared prepare(Group group, PageTransaction current, Conflict conflict) {
-    if (conflict == null
+  private Prepared prepare(Group group, PageTransaction current, Optional<Conflict> conflict) {
+    if (conflict.isEmpty()
         && group.members.size() == 1
         && unchangedInPool(group.members.get(0).ws.pages())) {
       return new Prepared(group.members.get(0).ws.pages(), false);
     }
-    if (conflict != null) {
-      for (Separator sep : conflict.unposted()) {
+    if (conflict.isPresent()) {
+      for (Separator sep : conflict.get().unposted()) {
         StorageLayout.tree(sep.rootUri())
             .postSeparator(current, sep.level(), sep.key(), sep.child());
       }
@@ -463,7 +467,7 @@ public final class NaiveProtocol implements CommitProtocol {
       for (List<PageWrite> level : modifiedByLevel.values()) {
         List<PageWrite> conflicting = putAll(level, progress);
         if (!conflicting.isEmpty()) {
-          return new Attempt(null, conflict(writes, conflicting, progress));
+          return conflict(writes, conflicting, progress);
         }
       }
       crashPoints.reach(CrashPoint.NAIVE_AFTER_PAGES.id());
@@ -473,23 +477,23 @@ public final class NaiveProtocol implements CommitProtocol {
       }
       throw e;
     }
-    for (PageWrite w : writes) {
-      writer.install(
-          progress.pages.get(w.uri()), progress.versions.get(w.uri())); // before the locks go
-    }
-    return new Attempt(
-        new CommitResult(progress.versions, progress.versions.size(), fresh.size(), 0), null);
+    progress.installAll(writer); // every page of writes: before the locks go
+    return new Written(
+        new CommitResult(progress.versions, progress.versions.size(), fresh.size(), 0));
   }
 
-  /** A write's outcome: the commit's result, or the conflict that stopped it. */
-  private record Attempt(CommitResult result, Conflict conflict) {}
+  /** A write's outcome: {@link Written}, or the {@link Conflict} that stopped it. */
+  private sealed interface Attempt permits Written, Conflict {}
+
+  /** Every page was written: the commit's result. */
+  private record Written(CommitResult result) implements Attempt {}
 
   /**
    * Another handle changed pages this group based its puts on: the separators the group's
    * unwritten parents would have posted for children already on their level's chain, and whether
    * any page was written.
    */
-  private record Conflict(List<Separator> unposted, boolean wroteSome) {}
+  private record Conflict(List<Separator> unposted, boolean wroteSome) implements Attempt {}
 
   /** A child to name in the parent level of its tree. */
   private record Separator(String rootUri, int level, byte[] key, String child) {}
@@ -503,9 +507,7 @@ public final class NaiveProtocol implements CommitProtocol {
    */
   private Conflict conflict(
       Collection<PageWrite> writes, List<PageWrite> conflicting, Progress progress) {
-    for (Map.Entry<String, Page> e : progress.pages.entrySet()) {
-      writer.install(e.getValue(), progress.versions.get(e.getKey()));
-    }
+    progress.installAll(writer);
     for (PageWrite w : conflicting) {
       pool.invalidate(w.uri());
     }
@@ -685,13 +687,19 @@ public final class NaiveProtocol implements CommitProtocol {
     return conflicting;
   }
 
+  /** A page as put, and the version the put returned. */
+  private record Put(Page page, String version) {}
+
   /** What a commit has written so far. */
   private static final class Progress {
     final WriteSet ws;
     final Map<String, String> versions = new HashMap<>();
 
-    /** The pages as written (a leaf put again over another handle's is stamped anew). */
-    final Map<String, Page> pages = new HashMap<>();
+    /**
+     * The pages as written (a leaf put again over another handle's is stamped anew), with the
+     * versions their puts returned, by URI.
+     */
+    final Map<String, Put> puts = new HashMap<>();
 
     boolean maybeWritten;
 
@@ -701,8 +709,15 @@ public final class NaiveProtocol implements CommitProtocol {
     }
 
     void written(Page page, String version) {
-      pages.put(page.uri(), page);
+      puts.put(page.uri(), new Put(page, version));
       versions.put(page.uri(), version);
+    }
+
+    /** Makes the pages written the pool's copies. */
+    void installAll(PageWriter writer) {
+      for (Put p : puts.values()) {
+        writer.install(p.page(), p.version());
+      }
     }
 
     boolean wroteSome() {

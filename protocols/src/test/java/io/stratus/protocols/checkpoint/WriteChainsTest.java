@@ -548,7 +548,7 @@ class WriteChainsTest {
             r -> false,
             new WriteChains.Policy(
                 T0,
-                CheckpointPages.headerBudget(1024, null),
+                CheckpointPages.headerBudget(1024, Optional.empty()),
                 HORIZON,
                 DEATH,
                 w -> WriterLeases.State.ALIVE));
@@ -576,7 +576,7 @@ class WriteChainsTest {
     String page = "s3://stratus-bucket/shop/c/orders/p-0f3a9c2e-5b7d-4e1a-9c3b-2d8e7f6a1b0c";
     for (boolean tree : new boolean[] {false, true}) {
       String uri = tree ? root : page;
-      int budget = CheckpointPages.headerBudget(1024, tree ? root : null);
+      int budget = CheckpointPages.headerBudget(1024, tree ? Optional.of(root) : Optional.empty());
       List<LogRecord> records = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
         for (int lane = 0; lane < 4; lane++) {
