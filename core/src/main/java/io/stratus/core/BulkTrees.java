@@ -62,10 +62,11 @@ final class BulkTrees {
       }
       tombstones.put(def.primary.rootUri(), def.primary.tombstones(pages));
       for (String index : attached.keySet()) {
-        if (def.indexes.get(index).domain().isPresent()) {
+        Catalog.IndexDef d = def.index(index);
+        if (d.domain().isPresent()) {
           continue; // entries in the index service: no pages
         }
-        BLinkTree tree = def.indexes.get(index).tree();
+        BLinkTree tree = d.tree();
         tombstones.put(tree.rootUri(), tree.tombstones(pages));
       }
     }
@@ -88,11 +89,11 @@ final class BulkTrees {
       }
     }
     List<Page> pages =
-        new ArrayList<>(build(def.primary, sorted, tombstones.get(def.primary.rootUri())));
+        new ArrayList<>(build(def.primary, sorted, tombstonesOf(tombstones, def.primary)));
     List<String> roots = new ArrayList<>();
     long indexEntries = 0;
     for (Map.Entry<String, IndexKeyExtractor> e : attached.entrySet()) {
-      Catalog.IndexDef d = def.indexes.get(e.getKey());
+      Catalog.IndexDef d = def.index(e.getKey());
       if (d.domain().isPresent()) {
         // Put before any root is written, so the service holds every entry of a visible record.
         indexEntries += services.fill(d, ServiceIndexes.entries(sorted, e.getValue()));
@@ -101,12 +102,22 @@ final class BulkTrees {
       BLinkTree index = d.tree();
       List<TreeCursor.Entry> entries = indexEntries(sorted, e.getValue(), index);
       indexEntries += entries.size();
-      pages.addAll(build(index, entries, tombstones.get(index.rootUri())));
+      pages.addAll(build(index, entries, tombstonesOf(tombstones, index)));
       roots.add(index.rootUri());
     }
     roots.add(def.primary.rootUri()); // the collection's root last: it makes the load visible
     writeNewTrees(pages, roots);
     return new BulkLoadResult(sorted.size(), indexEntries, pages.size());
+  }
+
+  /** The tombstones read of {@code tree} before the load (every tree it builds has them). */
+  private static List<TreeChange> tombstonesOf(
+      Map<String, List<TreeChange>> tombstones, BLinkTree tree) {
+    List<TreeChange> t = tombstones.get(tree.rootUri());
+    if (t == null) {
+      throw new IllegalStateException("the bulk load read no tombstones of " + tree.rootUri());
+    }
+    return t;
   }
 
   /** Builds and writes the index {@code index} over every record of {@code def}. */

@@ -101,6 +101,20 @@ final class Catalog {
       return new CollectionDef(name, primary.rootUri(), m);
     }
 
+    /**
+     * The index {@code index} of this collection, for callers that took the name from {@link
+     * #indexes} of this same definition.
+     *
+     * @throws IllegalStateException when this collection has no such index (a caller's bug)
+     */
+    IndexDef index(String index) {
+      IndexDef d = indexes.get(index);
+      if (d == null) {
+        throw new IllegalStateException("collection " + name + " has no index " + index);
+      }
+      return d;
+    }
+
     boolean anyOwed() {
       return indexes.values().stream().anyMatch(IndexDef::owed);
     }

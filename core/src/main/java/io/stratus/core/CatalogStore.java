@@ -13,6 +13,7 @@ import io.stratus.protocols.ProtocolKind;
 import io.stratus.protocols.StorageLayout;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads and changes the catalog item of one database.
@@ -64,13 +65,19 @@ final class CatalogStore {
   private volatile Memo memo = new Memo(null, Catalog.EMPTY);
 
   /** The newest catalog this handle has met (highest version stamp), with its storage version. */
-  private volatile Newest newest = new Newest(null, null, Catalog.EMPTY);
+  private volatile Newest newest = new Newest(null, Catalog.EMPTY);
 
-  private record Memo(Page page, Catalog catalog) {}
+  /** A decoded page; the first memo has none. */
+  private record Memo(@Nullable Page page, Catalog catalog) {}
 
-  private record Newest(Page page, String version, Catalog catalog) {
+  /** The newest catalog met, with its page and storage version; none before the first is met. */
+  private record Newest(@Nullable CachedPage met, Catalog catalog) {
     long stamp() {
-      return page == null ? -1 : page.versionStamp();
+      return met == null ? -1 : met.page().versionStamp();
+    }
+
+    @Nullable Page page() {
+      return met == null ? null : met.page();
     }
   }
 
@@ -100,7 +107,7 @@ final class CatalogStore {
     try {
       cached = pool.fetchVersioned(uri);
     } catch (StalePageException olderThanSeen) {
-      if (n.page() == null) {
+      if (n.met() == null) {
         throw olderThanSeen;
       }
       return n.catalog(); // the pool's monotonic reads refused an older copy: ours is newer
@@ -134,10 +141,11 @@ final class CatalogStore {
       pool.invalidate(uri);
       Optional<CachedPage> base = pool.fetchVersioned(uri);
       Newest n = newest;
-      if (n.page() != null && (base.isEmpty() || base.get().page().versionStamp() < n.stamp())) {
-        base = Optional.of(new CachedPage(n.page(), n.version())); // storage lags behind us
+      CachedPage met = n.met();
+      if (met != null && (base.isEmpty() || base.get().page().versionStamp() < n.stamp())) {
+        base = Optional.of(met); // storage lags behind us
       }
-      Catalog before = decode(base.map(CachedPage::page).orElse(null));
+      Catalog before = base.map(b -> decode(b.page())).orElse(Catalog.EMPTY);
       base.ifPresent(b -> met(b, before));
       Catalog after = change.apply(before);
       if (after == before) {
@@ -181,15 +189,12 @@ final class CatalogStore {
   private void met(CachedPage page, Catalog catalog) {
     synchronized (this) {
       if (page.page().versionStamp() >= newest.stamp()) {
-        newest = new Newest(page.page(), page.version(), catalog);
+        newest = new Newest(page, catalog);
       }
     }
   }
 
   private Catalog decode(Page page) {
-    if (page == null) {
-      return Catalog.EMPTY;
-    }
     Memo m = memo;
     if (m.page() == page) {
       return m.catalog();

@@ -40,6 +40,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A handle on one database stored in the cloud: the record manager of paper 000, section 3.2. An
@@ -267,7 +268,7 @@ public final class Database implements AutoCloseable {
     CollectionDef def = collection(collection);
     IndexId id = new IndexId(collection, index);
     if (def.indexes.containsKey(index)) {
-      IndexPlacement was = def.indexes.get(index).placement();
+      IndexPlacement was = def.index(index).placement();
       if (was != placement) {
         throw new InvalidRequestException(
             "index "
@@ -638,7 +639,7 @@ public final class Database implements AutoCloseable {
   }
 
   /** The attached extractor of an index, or null. */
-  IndexKeyExtractor extractor(String collection, String index) {
+  @Nullable IndexKeyExtractor extractor(String collection, String index) {
     return extractors.get(new IndexId(collection, index));
   }
 

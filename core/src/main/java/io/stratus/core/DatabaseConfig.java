@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How to open a {@link Database}: which cloud services and database URI, which commit protocol,
@@ -55,11 +56,11 @@ public final class DatabaseConfig {
   public static final int MIN_RECORD_BYTES = 128;
 
   private final CloudServices services;
-  private final Keyring keyring;
-  private final Map<Setting<?>, Object> values;
+  private final @Nullable Keyring keyring;
+  private final Setting.Values values;
   private final ProtocolSettings protocolSettings;
   private final BufferPoolConfig pool;
-  private final Executor checkpointExecutor;
+  private final @Nullable Executor checkpointExecutor;
   private final Clock clock;
   private final CrashPoints crashPoints;
   private final RetryPolicy retryPolicy;
@@ -70,7 +71,7 @@ public final class DatabaseConfig {
 
   private DatabaseConfig(Builder b, Map<Setting<?>, Object> values, ProtocolSettings settings) {
     this.keyring = b.keyring;
-    this.values = Map.copyOf(values);
+    this.values = Setting.given(values);
     String databaseUri = get(Settings.DATABASE_URI);
     this.services =
         b.keyring == null
@@ -167,9 +168,7 @@ public final class DatabaseConfig {
 
   /** The value of {@code setting} in this configuration: the one set, or its default. */
   public <T> T get(Setting<T> setting) {
-    @SuppressWarnings("unchecked") // every value was put for its own setting
-    T v = (T) values.get(setting);
-    return v;
+    return values.get(setting);
   }
 
   /**
@@ -237,16 +236,16 @@ public final class DatabaseConfig {
 
   /** The timeouts of the isolating protocols (their defaults under the others). */
   public IsolationSettings isolation() {
-    return IsolationSettings.of(Setting.given(values));
+    return IsolationSettings.of(values);
   }
 
   /** The checkpoint parameters of the queue-based protocols (their defaults under naive). */
   public CheckpointSettings checkpoints() {
-    return CheckpointSettings.of(Setting.given(values));
+    return CheckpointSettings.of(values);
   }
 
   /** Where checkpoints run; null: the protocol's own daemon threads. */
-  public Executor checkpointExecutor() {
+  public @Nullable Executor checkpointExecutor() {
     return checkpointExecutor;
   }
 
@@ -291,8 +290,8 @@ public final class DatabaseConfig {
   public static final class Builder {
     private final CloudServices services;
     private final Map<Setting<?>, Object> set = new LinkedHashMap<>();
-    private Keyring keyring;
-    private Executor checkpointExecutor;
+    private @Nullable Keyring keyring;
+    private @Nullable Executor checkpointExecutor;
     private Clock clock = Clock.systemUTC();
     private CrashPoints crashPoints = CrashPoints.none();
     private RetryPolicy retryPolicy = RetryPolicy.defaults();

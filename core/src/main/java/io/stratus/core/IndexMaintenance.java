@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The secondary-index side of one transaction's writes: which indexes a record's write must
@@ -88,7 +89,7 @@ final class IndexMaintenance {
     return out;
   }
 
-  private static byte[] searchKey(Attached index, byte[] k, byte[] p) {
+  private static byte @Nullable [] searchKey(Attached index, byte[] k, byte[] p) {
     return index.extractor().extract(k.clone(), p.clone()).map(byte[]::clone).orElse(null);
   }
 
@@ -156,7 +157,7 @@ final class IndexMaintenance {
     }
   }
 
-  private void insert(IndexDef index, byte[] searchKey, byte[] recordKey) {
+  private void insert(IndexDef index, byte @Nullable [] searchKey, byte[] recordKey) {
     if (searchKey != null && index.domain().isPresent()) {
       serviceEntries.insert(index, SecondaryKeys.compose(searchKey, recordKey));
     } else if (searchKey != null) {
@@ -165,7 +166,7 @@ final class IndexMaintenance {
     }
   }
 
-  private void delete(IndexDef index, byte[] searchKey, byte[] recordKey) {
+  private void delete(IndexDef index, byte @Nullable [] searchKey, byte[] recordKey) {
     if (searchKey != null && index.domain().isPresent()) {
       // The service keeps the entry (queries drop it once its record moves): see ServiceEntries.
       serviceEntries.undo(index, SecondaryKeys.compose(searchKey, recordKey));
@@ -183,7 +184,7 @@ final class IndexMaintenance {
    * again. The pages stay as they are: the entry is in them, and page-writing protocols must not
    * write the index page for it.
    */
-  private void reassert(IndexDef index, byte[] searchKey, byte[] recordKey) {
+  private void reassert(IndexDef index, byte @Nullable [] searchKey, byte[] recordKey) {
     if (searchKey != null && index.domain().isEmpty()) { // the service has it since its commit
       log.accept(entryChange(LogicalChange.Kind.DELETE, index, searchKey, recordKey));
       log.accept(entryChange(LogicalChange.Kind.INSERT, index, searchKey, recordKey));

@@ -121,7 +121,10 @@ final class IndexReconciler {
   /** {@code cat} with {@code index} of {@code collection} owing nothing, if it is still the same. */
   private static Catalog settled(Catalog cat, String collection, IndexDef index) {
     CollectionDef now = cat.collection(collection).orElse(null);
-    IndexDef def = now == null ? null : now.indexes.get(index.name());
+    if (now == null) {
+      return cat;
+    }
+    IndexDef def = now.indexes.get(index.name());
     if (def == null
         || def.owedSince() != index.owedSince()
         || !def.tree().rootUri().equals(index.tree().rootUri())) {

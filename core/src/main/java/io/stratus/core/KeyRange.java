@@ -2,6 +2,7 @@ package io.stratus.core;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A range of keys for scans and index probes: an optional lower bound and an optional upper bound,
@@ -11,12 +12,13 @@ import java.util.Optional;
 public final class KeyRange {
   private static final KeyRange ALL = new KeyRange(null, false, null, false);
 
-  private final Key lower; // null = unbounded
+  private final @Nullable Key lower; // null = unbounded
   private final boolean lowerInclusive;
-  private final Key upper; // null = unbounded
+  private final @Nullable Key upper; // null = unbounded
   private final boolean upperInclusive;
 
-  private KeyRange(Key lower, boolean lowerInclusive, Key upper, boolean upperInclusive) {
+  private KeyRange(
+      @Nullable Key lower, boolean lowerInclusive, @Nullable Key upper, boolean upperInclusive) {
     this.lower = lower;
     this.lowerInclusive = lowerInclusive;
     this.upper = upper;
@@ -67,7 +69,8 @@ public final class KeyRange {
   }
 
   /** A range with both bounds given (either may be null for unbounded). */
-  public static KeyRange of(Key lo, boolean loInclusive, Key hi, boolean hiInclusive) {
+  public static KeyRange of(
+      @Nullable Key lo, boolean loInclusive, @Nullable Key hi, boolean hiInclusive) {
     return new KeyRange(lo, lo != null && loInclusive, hi, hi != null && hiInclusive);
   }
 

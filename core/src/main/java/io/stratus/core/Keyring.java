@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The keys of client-side encryption ({@link DatabaseConfig.Builder#encryption}): named AES keys,
@@ -35,9 +36,9 @@ public final class Keyring {
   private final String defaultKeyId;
   private final Map<String, String> collectionKeyIds;
 
-  private Keyring(Builder b) {
+  private Keyring(Builder b, String defaultKeyId) {
     this.keys = Collections.unmodifiableMap(new TreeMap<>(b.keys));
-    this.defaultKeyId = b.defaultKeyId;
+    this.defaultKeyId = defaultKeyId;
     this.collectionKeyIds = Collections.unmodifiableMap(new TreeMap<>(b.collectionKeyIds));
   }
 
@@ -94,7 +95,7 @@ public final class Keyring {
   public static final class Builder {
     private final Map<String, SecretKey> keys = new LinkedHashMap<>();
     private final Map<String, String> collectionKeyIds = new LinkedHashMap<>();
-    private String defaultKeyId;
+    private @Nullable String defaultKeyId; // null until defaultKey is called
 
     private Builder() {}
 
@@ -170,12 +171,13 @@ public final class Keyring {
       if (keys.isEmpty()) {
         throw new InvalidConfigurationException("a keyring needs at least one key");
       }
-      if (defaultKeyId == null) {
+      String defaultId = defaultKeyId;
+      if (defaultId == null) {
         throw new InvalidConfigurationException("a keyring needs a default key (defaultKey)");
       }
-      requireKey("the default key", defaultKeyId);
+      requireKey("the default key", defaultId);
       collectionKeyIds.forEach((c, id) -> requireKey("the key of collection " + c, id));
-      return new Keyring(this);
+      return new Keyring(this, defaultId);
     }
 
     private void requireKey(String what, String id) {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs {@link Query queries} and {@link Join joins} in one transaction, reading through its read
@@ -47,15 +48,16 @@ final class QueryRunner {
       range = after(range, from.get().position(query).toBytes(), query.order());
     }
     Rows rows = read(c, index, range, query.order(), query.limit());
+    byte[] last = rows.lastPosition; // set on every full page: a limit is at least 1
     Optional<Continuation> next =
-        rows.records.size() == query.limit()
-            ? Optional.of(Continuation.of(query, Key.wrap(rows.lastPosition)))
+        rows.records.size() == query.limit() && last != null
+            ? Optional.of(Continuation.of(query, Key.wrap(last)))
             : Optional.empty();
     return new QueryPage<>(rows.records, next);
   }
 
   /** Records read and the key (of the source: primary or index entry) of the last one. */
-  private record Rows(List<Record> records, byte[] lastPosition) {}
+  private record Rows(List<Record> records, byte @Nullable [] lastPosition) {}
 
   private Rows read(
       CollectionDef c,
@@ -97,7 +99,7 @@ final class QueryRunner {
    * {@code extractor} attached, no longer has the entry's search key.
    */
   static Optional<Record> resolve(
-      Transaction tx, CollectionDef c, IndexKeyExtractor extractor, byte[] composite) {
+      Transaction tx, CollectionDef c, @Nullable IndexKeyExtractor extractor, byte[] composite) {
     byte[] recordKey = SecondaryKeys.recordKey(composite);
     Optional<byte[]> payload = tx.readRecord(c.primary, recordKey);
     if (payload.isEmpty()) {
@@ -170,7 +172,7 @@ final class QueryRunner {
       }
       for (int i = 0; i < batch.size(); i++) {
         byte[] fk = keys.get(i);
-        for (Record r : fk == null ? List.<Record>of() : matches.get(fk)) {
+        for (Record r : fk == null ? List.<Record>of() : matches.getOrDefault(fk, List.of())) {
           if (out.size() == join.maxRows()) {
             throw tooMany(join, rows.size());
           }

@@ -12,6 +12,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one {@link DatabaseAdmin#reseal} found and did: how many stored objects each key sealed when
@@ -59,7 +60,7 @@ public final class ResealReport {
   private final List<Problem> problems;
   private final long problemCount;
   private final SortedSet<String> unusedKeyIds;
-  private final Duration queueRetention;
+  private final @Nullable Duration queueRetention; // null: the protocol sends no messages
 
   ResealReport(
       String databaseUri,
@@ -77,7 +78,7 @@ public final class ResealReport {
       List<Problem> problems,
       long problemCount,
       Set<String> keyringIds,
-      Duration queueRetention) {
+      @Nullable Duration queueRetention) {
     this.databaseUri = Objects.requireNonNull(databaseUri, "databaseUri");
     this.dryRun = dryRun;
     this.startedAt = Objects.requireNonNull(startedAt, "startedAt");

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One re-seal of a database (see {@link DatabaseAdmin#reseal}): lists every stored object the
@@ -58,7 +59,7 @@ final class Resealer {
   private final DatabaseConfig config;
   private final StorageLayout layout;
   private final SupportsSealInspection seals;
-  private final SupportsConditionalPut conditional;
+  private final @Nullable SupportsConditionalPut conditional; // null: storage has none
   private final PageWriter writer;
   private final ResealOptions options;
   private final TreeMap<String, Long> found = new TreeMap<>();
@@ -247,14 +248,14 @@ final class Resealer {
    */
   private void put(String uri, SealedItem item, StoredItem plain) {
     PageWriter.Condition condition =
-        conditional != null ? PageWriter.Condition.version(item.version()) : null;
+        conditional != null
+            ? PageWriter.Condition.version(item.version())
+            : PageWriter.Condition.none();
     if (isPage(uri)) {
       Page page = decodeOrNull(uri, plain.payload());
       if (page != null) {
         Page stamped = writer.stamp(page, page.versionStamp());
-        ItemVersion v =
-            CloudFutures.await(
-                writer.put(stamped, condition != null ? condition : PageWriter.Condition.none()));
+        ItemVersion v = CloudFutures.await(writer.put(stamped, condition));
         writer.install(stamped, v.version());
         return;
       }
@@ -274,7 +275,7 @@ final class Resealer {
   }
 
   /** The page, or null when the bytes are no page this code decodes (they are kept as they are). */
-  private static Page decodeOrNull(String uri, byte[] bytes) {
+  private static @Nullable Page decodeOrNull(String uri, byte[] bytes) {
     try {
       return PageCodec.decode(uri, bytes);
     } catch (CorruptPageException e) {
@@ -282,7 +283,7 @@ final class Resealer {
     }
   }
 
-  private Duration queueRetention() {
+  private @Nullable Duration queueRetention() {
     if (config.protocol() == ProtocolKind.NAIVE) {
       return null;
     }

@@ -5,6 +5,7 @@ import io.stratus.StratusException;
 import java.util.SplittableRandom;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The loop every retry of the record manager runs under a {@link RetryPolicy}: an attempt, and on
@@ -58,7 +59,7 @@ final class RetryLoop {
       Supplier<T> attempt,
       Runnable onRetry,
       int firstAttempt,
-      RuntimeException earlier) {
+      @Nullable RuntimeException earlier) {
     RuntimeException failures = earlier;
     for (int n = firstAttempt; ; n++) {
       try {
@@ -86,7 +87,8 @@ final class RetryLoop {
   }
 
   /** {@code latest} with the earlier failures of the loop attached as suppressed. */
-  private static RuntimeException attach(RuntimeException latest, RuntimeException earlier) {
+  private static RuntimeException attach(
+      RuntimeException latest, @Nullable RuntimeException earlier) {
     if (earlier != null && earlier != latest) {
       latest.addSuppressed(earlier);
     }

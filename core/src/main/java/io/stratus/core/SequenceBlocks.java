@@ -77,8 +77,7 @@ final class SequenceBlocks {
    * @throws io.stratus.cloudapi.CloudException when storage fails
    */
   long reserve(int size) {
-    RuntimeException lastLoss = null;
-    for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    for (int attempt = 1; ; attempt++) {
       Optional<StoredItem> current = read();
       long first = current.map(i -> decode(i.payload())).orElse(FIRST_ID);
       if (first - 1 > Sequence.MAX_ID - size) {
@@ -104,15 +103,24 @@ final class SequenceBlocks {
         }
         return first;
       } catch (PreconditionFailedException | ConflictException e) {
-        lastLoss = e; // another handle reserved a block meanwhile: read its end
+        // Another handle reserved a block meanwhile: read its end.
+        if (attempt == MAX_ATTEMPTS) {
+          throw lostRaces(e);
+        }
       } catch (OutcomeUnknownException e) {
         if (Thread.currentThread().isInterrupted()) {
           throw e; // the caller was interrupted, not the reply lost: stop here
         }
-        lastLoss = e; // the block may be ours or not: take another and leave this one a gap
+        // The block may be ours or not: take another and leave this one a gap.
+        if (attempt == MAX_ATTEMPTS) {
+          throw lostRaces(e);
+        }
       }
     }
-    throw new CloudServiceException(
+  }
+
+  private CloudServiceException lostRaces(RuntimeException lastLoss) {
+    return new CloudServiceException(
         "reserving a block of sequence "
             + name
             + " lost the race to other handles "
@@ -144,7 +152,7 @@ final class SequenceBlocks {
 
   private long decode(byte[] bytes) {
     if (bytes.length != ENCODED_LENGTH) {
-      throw corrupt("it holds " + bytes.length + " bytes, not " + ENCODED_LENGTH, null);
+      throw corrupt("it holds " + bytes.length + " bytes, not " + ENCODED_LENGTH);
     }
     ByteBuffer b = ByteBuffer.wrap(bytes);
     byte[] magic = new byte[MAGIC.length];
@@ -154,25 +162,30 @@ final class SequenceBlocks {
     CRC32C crc = new CRC32C();
     crc.update(bytes, 0, b.position());
     if ((int) crc.getValue() != b.getInt()) {
-      throw corrupt("its checksum does not match", null);
+      throw corrupt("its checksum does not match");
     }
     if (!Arrays.equals(magic, MAGIC) || format != FORMAT) {
-      throw corrupt("it is not a sequence of this version", null);
+      throw corrupt("it is not a sequence of this version");
     }
     if (next < FIRST_ID || next - 1 > Sequence.MAX_ID) {
-      throw corrupt("its next id " + next + " is out of range", null);
+      throw corrupt("its next id " + next + " is out of range");
     }
     return next;
   }
 
+  private CorruptPageException corrupt(String problem) {
+    return new CorruptPageException(uri, corruptMessage(problem));
+  }
+
   private CorruptPageException corrupt(String problem, Throwable cause) {
-    return new CorruptPageException(
-        uri,
-        problem
-            + "; sequence "
-            + name
-            + " cannot tell which ids it handed out: restore the object from a backup, or use a"
-            + " new sequence name",
-        cause);
+    return new CorruptPageException(uri, corruptMessage(problem), cause);
+  }
+
+  private String corruptMessage(String problem) {
+    return problem
+        + "; sequence "
+        + name
+        + " cannot tell which ids it handed out: restore the object from a backup, or use a"
+        + " new sequence name";
   }
 }

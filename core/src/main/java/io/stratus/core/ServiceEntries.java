@@ -49,11 +49,11 @@ final class ServiceEntries {
 
   private final Database db;
 
-  /** Per index root URI: the entries this transaction inserts, as composites. */
-  private final Map<String, NavigableSet<byte[]>> added = new LinkedHashMap<>();
+  /** Per index root URI: the index and the entries this transaction inserts, as composites. */
+  private final Map<String, Added> added = new LinkedHashMap<>();
 
-  /** Per index root URI: its definition. */
-  private final Map<String, IndexDef> indexes = new LinkedHashMap<>();
+  /** An index and the entries a transaction inserts into it. */
+  private record Added(IndexDef index, NavigableSet<byte[]> composites) {}
 
   ServiceEntries(Database db) {
     this.db = db;
@@ -64,9 +64,20 @@ final class ServiceEntries {
     return IndexItem.of(name(composite), ATTRIBUTE, IndexKeys.encode(composite));
   }
 
-  /** The composite key of an entry's item. */
+  /**
+   * The composite key of an entry's item. Items come from queries on {@link #ATTRIBUTE}, and the
+   * index service answers a query only with items that have its attribute.
+   *
+   * @throws IllegalArgumentException when the item has no such attribute, or its value is not an
+   *     encoded key: it is no entry of this class
+   */
   static byte[] composite(IndexItem item) {
-    return IndexKeys.decode(item.get(ATTRIBUTE));
+    String encoded = item.get(ATTRIBUTE);
+    if (encoded == null) {
+      throw new IllegalArgumentException(
+          "index item " + item.name() + " has no attribute " + ATTRIBUTE + ": not an index entry");
+    }
+    return IndexKeys.decode(encoded);
   }
 
   /** The item name of the entry {@code composite}. */
@@ -111,29 +122,30 @@ final class ServiceEntries {
 
   /** Records that this transaction inserts the entry {@code composite} into {@code index}. */
   void insert(IndexDef index, byte[] composite) {
-    indexes.put(index.tree().rootUri(), index);
     added
-        .computeIfAbsent(index.tree().rootUri(), r -> new TreeSet<>(Arrays::compareUnsigned))
+        .computeIfAbsent(
+            index.tree().rootUri(), r -> new Added(index, new TreeSet<>(Arrays::compareUnsigned)))
+        .composites()
         .add(composite);
   }
 
   /** Forgets an insert of this transaction that a later write of it undid. */
   void undo(IndexDef index, byte[] composite) {
-    NavigableSet<byte[]> mine = added.get(index.tree().rootUri());
+    Added mine = added.get(index.tree().rootUri());
     if (mine != null) {
-      mine.remove(composite);
+      mine.composites().remove(composite);
     }
   }
 
   /** The entries this transaction inserts into {@code index} (a live view; empty when none). */
   NavigableSet<byte[]> added(IndexDef index) {
-    NavigableSet<byte[]> mine = added.get(index.tree().rootUri());
-    return mine == null ? new TreeSet<>(Arrays::compareUnsigned) : mine;
+    Added mine = added.get(index.tree().rootUri());
+    return mine == null ? new TreeSet<>(Arrays::compareUnsigned) : mine.composites();
   }
 
   /** How many entries the commit will put. */
   int size() {
-    return added.values().stream().mapToInt(NavigableSet::size).sum();
+    return added.values().stream().mapToInt(a -> a.composites().size()).sum();
   }
 
   /**
@@ -144,17 +156,17 @@ final class ServiceEntries {
    * @throws CommitFailedException (retryable when the service's failure was) when a put failed
    */
   void putAll(String transactionId) {
-    for (Map.Entry<String, NavigableSet<byte[]>> e : added.entrySet()) {
-      if (e.getValue().isEmpty()) {
+    for (Added a : added.values()) {
+      if (a.composites().isEmpty()) {
         continue;
       }
-      IndexDef index = indexes.get(e.getKey());
+      IndexDef index = a.index();
       IndexService service = db.indexService(index);
       String domain = index.domain().orElseThrow();
       int batch = service.limits().maxBatchSize();
-      List<IndexItem> items = new ArrayList<>(Math.min(batch, e.getValue().size()));
+      List<IndexItem> items = new ArrayList<>(Math.min(batch, a.composites().size()));
       try {
-        for (byte[] composite : e.getValue()) {
+        for (byte[] composite : a.composites()) {
           items.add(item(composite));
           if (items.size() == batch) {
             put(service, domain, items);

@@ -8,6 +8,7 @@ import io.stratus.cloudapi.StoredItem;
 import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageCodec;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Pages as storage holds them now, for the verifier: read with a plain get (no buffer pool, no
@@ -24,10 +25,44 @@ final class StoredPages {
     UNREADABLE
   }
 
-  /** The outcome of a read: a page when {@link State#OK}, else null. */
-  record Read(State state, Page page) {
+  /** The outcome of a read: a page when {@link State#OK}, else none. */
+  static final class Read {
+    private final State state;
+    private final @Nullable Page page; // null unless OK
+
+    private Read(State state, @Nullable Page page) {
+      this.state = state;
+      this.page = page;
+    }
+
+    /** A page read and decoded. */
+    static Read of(Page page) {
+      return new Read(State.OK, page);
+    }
+
+    /** A read that found no page: {@code state} is not {@link State#OK}. */
+    static Read without(State state) {
+      return new Read(state, null);
+    }
+
+    State state() {
+      return state;
+    }
+
     boolean ok() {
       return state == State.OK;
+    }
+
+    /**
+     * The page read.
+     *
+     * @throws IllegalStateException unless {@link #ok()} (a caller that did not look first)
+     */
+    Page page() {
+      if (page == null) {
+        throw new IllegalStateException("no page was read: " + state);
+      }
+      return page;
     }
   }
 
@@ -52,15 +87,15 @@ final class StoredPages {
           "could not read the page ("
               + e.getMessage()
               + "); what lies behind it is unchecked: verify again");
-      return new Read(State.UNREADABLE, null);
+      return Read.without(State.UNREADABLE);
     }
     if (item.isEmpty()) {
-      return new Read(State.ABSENT, null);
+      return Read.without(State.ABSENT);
     }
     try {
       Page page = PageCodec.decode(uri, item.get().payload());
       decoded++;
-      return new Read(State.OK, page);
+      return Read.of(page);
     } catch (CorruptPageException e) {
       findings.error(
           Finding.Kind.CORRUPT_PAGE,
@@ -68,7 +103,7 @@ final class StoredPages {
           e.getMessage()
               + "; restore the item from a backup or replica (pages it links to are checked only if"
               + " reached otherwise)");
-      return new Read(State.CORRUPT, null);
+      return Read.without(State.CORRUPT);
     }
   }
 

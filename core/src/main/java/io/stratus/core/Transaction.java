@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One unit of work: the record manager's create, read, update, delete, scan and probe (paper 000,
@@ -71,11 +72,11 @@ public final class Transaction implements AutoCloseable {
   private final List<LogicalChange> changes = new ArrayList<>();
   private final ServiceEntries serviceEntries;
   private final IndexMaintenance indexes;
-  private String ended; // null while open, else how it ended
+  private @Nullable String ended; // null while open, else how it ended
   private boolean midWrite;
 
   /** The thread inside a public operation now, or null (see {@link #guarded}). */
-  private volatile Thread user;
+  private volatile @Nullable Thread user;
 
   private static final VarHandle USER;
 
@@ -467,7 +468,8 @@ public final class Transaction implements AutoCloseable {
     return new TreeSource(index.map(IndexDef::tree).orElse(c.primary), view, protocolTx);
   }
 
-  IndexKeyExtractor extractorOf(CollectionDef c, IndexDef index) {
+  /** The extractor attached to {@code index}, or null when this handle has none. */
+  @Nullable IndexKeyExtractor extractorOf(CollectionDef c, IndexDef index) {
     return db.extractor(c.name, index.name());
   }
 

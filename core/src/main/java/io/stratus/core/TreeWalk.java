@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks the B-link invariants of one tree, level by level from the root down, reading every page
@@ -136,10 +137,8 @@ final class TreeWalk {
           break; // joins the part of the level an earlier chain walked
         }
         reached.add(uri);
-        StoredPages.Read read =
-            preread.containsKey(uri)
-                ? new StoredPages.Read(StoredPages.State.OK, preread.get(uri))
-                : pages.read(uri);
+        Page pre = preread.get(uri);
+        StoredPages.Read read = pre != null ? StoredPages.Read.of(pre) : pages.read(uri);
         if (!read.ok()) {
           if (read.state() == StoredPages.State.ABSENT) {
             findings.error(
@@ -182,7 +181,8 @@ final class TreeWalk {
   }
 
   /** The checks of one page on {@code level}; {@code separator} is null when no parent names it. */
-  private void checkPage(Page p, int level, boolean leftmost, byte[] separator, Page previous) {
+  private void checkPage(
+      Page p, int level, boolean leftmost, byte @Nullable [] separator, @Nullable Page previous) {
     String uri = p.uri();
     PageKind expected = level == 0 ? PageKind.LEAF : PageKind.INNER;
     if (p.level() != level || p.kind() != expected) {

@@ -9,6 +9,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@link DatabaseAdmin#verify} found in one scan: the findings, the backlog of every queue it
@@ -95,7 +96,7 @@ public final class VerificationReport {
   }
 
   /** The most severe finding's severity, or null when there is none. */
-  public Finding.Severity worst() {
+  public Finding.@Nullable Severity worst() {
     Finding.Severity worst = null;
     for (Finding f : findings) {
       if (worst == null || f.severity().compareTo(worst) > 0) {

@@ -35,6 +35,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One read-only scan of a database (see {@link DatabaseAdmin#verify}): the catalog, the backlog of
@@ -214,7 +215,10 @@ final class Verifier {
    * them), so they are counted, not reported one by one.
    */
   private void checkServiceIndex(
-      CollectionDef def, IndexDef index, Set<ByteBuffer> keys, Set<ByteBuffer> expected) {
+      CollectionDef def,
+      IndexDef index,
+      @Nullable Set<ByteBuffer> keys,
+      @Nullable Set<ByteBuffer> expected) {
     String root = index.tree().rootUri();
     if (!services.hasIndex()) {
       findings.warning(
@@ -296,7 +300,7 @@ final class Verifier {
       expected.remove(index);
       findings.warning(
           Kind.INDEX_NOT_CHECKED,
-          def.indexes.get(index).tree().rootUri(),
+          def.index(index).tree().rootUri(),
           "the attached extractor failed on record "
               + TreeWalk.show(key)
               + " ("
@@ -311,7 +315,10 @@ final class Verifier {
    * expected}; null when no extractor is attached).
    */
   private void checkIndex(
-      CollectionDef def, IndexDef index, Set<ByteBuffer> keys, Set<ByteBuffer> expected) {
+      CollectionDef def,
+      IndexDef index,
+      @Nullable Set<ByteBuffer> keys,
+      @Nullable Set<ByteBuffer> expected) {
     String root = index.tree().rootUri();
     if (keys == null) {
       findings.info(

@@ -13,6 +13,7 @@ import io.stratus.InvalidRequestException;
 import io.stratus.RecordTooLargeException;
 import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.CloudServices;
+import io.stratus.cloudapi.IndexItem;
 import io.stratus.cloudapi.IndexQuery;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.decorate.CloudMeter;
@@ -308,5 +309,14 @@ class ServiceIndexTest {
       }
       assertThat(probe(db, "byPayload", Key.ofBytes(new byte[10]))).hasSize(1);
     }
+  }
+
+  @Test
+  void anItemWithoutTheEntryAttributeIsNamedNotDecoded() {
+    byte[] composite = {1, 2, 3};
+    assertThat(ServiceEntries.composite(ServiceEntries.item(composite))).isEqualTo(composite);
+    assertThatThrownBy(() -> ServiceEntries.composite(IndexItem.of("foreign", "other", "0102")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("index item foreign has no attribute " + ServiceEntries.ATTRIBUTE);
   }
 }

@@ -10,6 +10,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where the next page of a query starts: an opaque token naming the last key a page returned and
@@ -138,7 +139,7 @@ public final class Continuation {
   }
 
   /** A length-prefixed field, so that no two different queries hash the same bytes. */
-  private static void field(MessageDigest d, byte[] value) {
+  private static void field(MessageDigest d, byte @Nullable [] value) {
     if (value == null) {
       d.update(ByteBuffer.allocate(4).putInt(-1).array());
       return;

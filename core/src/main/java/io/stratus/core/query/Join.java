@@ -3,6 +3,7 @@ package io.stratus.core.query;
 import io.stratus.InvalidRequestException;
 import io.stratus.core.IndexKeyExtractor;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A foreign-key equi-join: each record of an outer {@link Query}'s page with the records of an
@@ -28,7 +29,7 @@ public final class Join {
   private final Query outer;
   private final IndexKeyExtractor foreignKey;
   private final String inner;
-  private final String innerIndex; // null: the inner collection's primary key
+  private final @Nullable String innerIndex; // null: the inner collection's primary key
   private final int maxRows;
   private final int batchSize;
 
@@ -36,7 +37,7 @@ public final class Join {
       Query outer,
       IndexKeyExtractor foreignKey,
       String inner,
-      String innerIndex,
+      @Nullable String innerIndex,
       int maxRows,
       int batchSize) {
     this.outer = outer;
@@ -140,7 +141,7 @@ public final class Join {
     return n;
   }
 
-  private static <T> T required(T value, String what) {
+  private static <T> T required(@Nullable T value, String what) {
     if (value == null) {
       throw new InvalidRequestException("the " + what + " of a join must not be null");
     }

@@ -4,6 +4,7 @@ import io.stratus.InvalidRequestException;
 import io.stratus.core.Key;
 import io.stratus.core.KeyRange;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What to read from one collection: the records whose primary key, or whose search key in one
@@ -33,14 +34,19 @@ public final class Query {
   public static final int MAX_LIMIT = 10_000;
 
   private final String collection;
-  private final String index; // null: the primary key
-  private final KeyRange range; // null: no condition yet (every key)
+  private final @Nullable String index; // null: the primary key
+  private final @Nullable KeyRange range; // null: no condition yet (every key)
   private final Order order;
   private final int limit;
-  private final Continuation after; // null: from the start
+  private final @Nullable Continuation after; // null: from the start
 
   private Query(
-      String collection, String index, KeyRange range, Order order, int limit, Continuation after) {
+      String collection,
+      @Nullable String index,
+      @Nullable KeyRange range,
+      Order order,
+      int limit,
+      @Nullable Continuation after) {
     this.collection = collection;
     this.index = index;
     this.range = range;
@@ -188,7 +194,7 @@ public final class Query {
     return Optional.ofNullable(after);
   }
 
-  private static String required(String value, String what) {
+  private static String required(@Nullable String value, String what) {
     if (value == null) {
       throw new InvalidRequestException("the " + what + " of a query must not be null");
     }

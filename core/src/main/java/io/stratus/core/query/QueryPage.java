@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One page of a query's results, in the query's order, and where the next page starts. A page that
@@ -15,7 +16,7 @@ import java.util.function.Function;
  */
 public final class QueryPage<R> {
   private final List<R> rows;
-  private final Continuation continuation; // null: no more
+  private final @Nullable Continuation continuation; // null: no more
 
   /** A page of {@code rows} (copied), continued by {@code continuation} when present. */
   public QueryPage(List<R> rows, Optional<Continuation> continuation) {

@@ -14,13 +14,16 @@ final class AwsClouds {
 
   private AwsClouds() {}
 
-  /** Adds storage, simple queues and machines to {@code b}; returns what to close on failure. */
+  /**
+   * Adds storage, simple queues and machines to {@code b}, with the pages in {@code bucket} (the
+   * setting of {@code cloud}, checked to be there); returns what to close on failure.
+   */
   static AutoCloseable addTo(
-      CloudServices.Builder b, StratusProperties.Cloud cloud, boolean localstack) {
+      CloudServices.Builder b, StratusProperties.Cloud cloud, String bucket, boolean localstack) {
     AwsConfig built;
     try {
       AwsConfig.Builder config =
-          AwsConfig.builder(cloud.getBucket().trim())
+          AwsConfig.builder(bucket.trim())
               .region(cloud.getRegion())
               .queueBackend(queueBackend(cloud.getQueueBackend()));
       if (cloud.getKeyPrefix() != null) {

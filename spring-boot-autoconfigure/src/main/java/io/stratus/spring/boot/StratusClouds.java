@@ -41,12 +41,14 @@ final class StratusClouds {
     }
     String name = kind.name().toLowerCase(Locale.ROOT);
     require(loader, AWS_CLASS, "stratus-aws-adapter", "stratus.cloud.kind=" + name);
-    if (cloud.getBucket() == null || cloud.getBucket().isBlank()) {
+    String bucket = cloud.getBucket();
+    if (bucket == null || bucket.isBlank()) {
       throw new InvalidConfigurationException(
           "stratus.cloud.kind=" + name + " needs stratus.cloud.bucket");
     }
     CloudServices.Builder b = CloudServices.builder();
-    AutoCloseable aws = AwsClouds.addTo(b, cloud, kind == StratusProperties.CloudKind.LOCALSTACK);
+    AutoCloseable aws =
+        AwsClouds.addTo(b, cloud, bucket, kind == StratusProperties.CloudKind.LOCALSTACK);
     try {
       String zk = cloud.getZookeeper().getConnectString();
       if (zk != null && !zk.isBlank()) {
@@ -55,7 +57,7 @@ final class StratusClouds {
             ZOOKEEPER_CLASS,
             "stratus-zookeeper-adapter",
             "stratus.cloud.zookeeper.connect-string");
-        ZooKeeperClouds.addTo(b, cloud.getZookeeper());
+        ZooKeeperClouds.addTo(b, cloud.getZookeeper(), zk);
       } else {
         LOG.warn(
             "stratus.cloud.zookeeper.connect-string is not set: locks, counters and advanced"

@@ -8,6 +8,7 @@ import io.stratus.cloudapi.decorate.PriceTables;
 import io.stratus.core.Database;
 import io.stratus.micrometer.StratusMetrics;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -67,7 +68,7 @@ public class StratusMetricsAutoConfiguration {
   }
 
   /** The table named by {@code stratus.metrics.price-table}, or null for none. */
-  static PriceTable priceTable(String name) {
+  static @Nullable PriceTable priceTable(@Nullable String name) {
     String n = name == null ? "none" : name.trim().toLowerCase(Locale.ROOT);
     return switch (n) {
       case "aws2026" -> PriceTables.aws2026();

@@ -6,6 +6,7 @@ import io.stratus.protocols.Settings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -33,28 +34,28 @@ public class StratusProperties {
   private boolean enabled = true;
 
   /** The database's URI prefix (required), e.g. db/shop. */
-  private String databaseUri;
+  private @Nullable String databaseUri;
 
   /** The commit protocol. */
-  private String protocol;
+  private @Nullable String protocol;
 
   /** The page size: bytes, or with k, m, g. */
-  private String pageSize;
+  private @Nullable String pageSize;
 
   /** The buffer pool's time to live: 500ms, 45s, 2m, 1h or ISO-8601. */
-  private String ttl;
+  private @Nullable String ttl;
 
   /** The buffer pool's bound on cached bytes: a size. */
-  private String poolBytes;
+  private @Nullable String poolBytes;
 
   /** Whether the buffer pool never goes back to an older page version. */
-  private Boolean monotonicReads;
+  private @Nullable Boolean monotonicReads;
 
   /** Monotonic and atomic protocols: commits of one handle numbered and sent at once. */
-  private Integer writerLanes;
+  private @Nullable Integer writerLanes;
 
   /** This client's id, unique among the database's clients. */
-  private String clientId;
+  private @Nullable String clientId;
 
   private final Checkpoint checkpoint = new Checkpoint();
   private final Atomic atomic = new Atomic();
@@ -108,67 +109,67 @@ public class StratusProperties {
     this.enabled = enabled;
   }
 
-  public String getDatabaseUri() {
+  public @Nullable String getDatabaseUri() {
     return databaseUri;
   }
 
-  public void setDatabaseUri(String databaseUri) {
+  public void setDatabaseUri(@Nullable String databaseUri) {
     this.databaseUri = databaseUri;
   }
 
-  public String getProtocol() {
+  public @Nullable String getProtocol() {
     return protocol;
   }
 
-  public void setProtocol(String protocol) {
+  public void setProtocol(@Nullable String protocol) {
     this.protocol = protocol;
   }
 
-  public String getPageSize() {
+  public @Nullable String getPageSize() {
     return pageSize;
   }
 
-  public void setPageSize(String pageSize) {
+  public void setPageSize(@Nullable String pageSize) {
     this.pageSize = pageSize;
   }
 
-  public String getTtl() {
+  public @Nullable String getTtl() {
     return ttl;
   }
 
-  public void setTtl(String ttl) {
+  public void setTtl(@Nullable String ttl) {
     this.ttl = ttl;
   }
 
-  public String getPoolBytes() {
+  public @Nullable String getPoolBytes() {
     return poolBytes;
   }
 
-  public void setPoolBytes(String poolBytes) {
+  public void setPoolBytes(@Nullable String poolBytes) {
     this.poolBytes = poolBytes;
   }
 
-  public Boolean getMonotonicReads() {
+  public @Nullable Boolean getMonotonicReads() {
     return monotonicReads;
   }
 
-  public void setMonotonicReads(Boolean monotonicReads) {
+  public void setMonotonicReads(@Nullable Boolean monotonicReads) {
     this.monotonicReads = monotonicReads;
   }
 
-  public Integer getWriterLanes() {
+  public @Nullable Integer getWriterLanes() {
     return writerLanes;
   }
 
-  public void setWriterLanes(Integer writerLanes) {
+  public void setWriterLanes(@Nullable Integer writerLanes) {
     this.writerLanes = writerLanes;
   }
 
-  public String getClientId() {
+  public @Nullable String getClientId() {
     return clientId;
   }
 
-  public void setClientId(String clientId) {
+  public void setClientId(@Nullable String clientId) {
     this.clientId = clientId;
   }
 
@@ -195,79 +196,79 @@ public class StratusProperties {
   /** {@code stratus.checkpoint.*}: the queue protocols' checkpoints. */
   public static class Checkpoint {
     /** The checkpoint interval: a duration. */
-    private String interval;
+    private @Nullable String interval;
 
     /** The lease on a queue's lock, also a checkpoint's visibility timeout. */
-    private String lockTimeout;
+    private @Nullable String lockTimeout;
 
     /** The lease a checkpoint must have left to still put pages. */
-    private String propagationPeriod;
+    private @Nullable String propagationPeriod;
 
     /** The most log records one checkpoint applies. */
-    private Integer maxRecords;
+    private @Nullable Integer maxRecords;
 
     /** How checkpoints put pages: auto, conditional or timing_only. */
-    private String writes;
+    private @Nullable String writes;
 
     /** The most a close spends checkpointing what the handle owes (0s: nothing). */
-    private String closeTimeout;
+    private @Nullable String closeTimeout;
 
     /** The seed of the reader-side checkpoint decisions. */
-    private Long seed;
+    private @Nullable Long seed;
 
-    public Long getSeed() {
+    public @Nullable Long getSeed() {
       return seed;
     }
 
-    public void setSeed(Long seed) {
+    public void setSeed(@Nullable Long seed) {
       this.seed = seed;
     }
 
-    public String getCloseTimeout() {
+    public @Nullable String getCloseTimeout() {
       return closeTimeout;
     }
 
-    public void setCloseTimeout(String closeTimeout) {
+    public void setCloseTimeout(@Nullable String closeTimeout) {
       this.closeTimeout = closeTimeout;
     }
 
-    public String getInterval() {
+    public @Nullable String getInterval() {
       return interval;
     }
 
-    public void setInterval(String interval) {
+    public void setInterval(@Nullable String interval) {
       this.interval = interval;
     }
 
-    public String getLockTimeout() {
+    public @Nullable String getLockTimeout() {
       return lockTimeout;
     }
 
-    public void setLockTimeout(String lockTimeout) {
+    public void setLockTimeout(@Nullable String lockTimeout) {
       this.lockTimeout = lockTimeout;
     }
 
-    public String getPropagationPeriod() {
+    public @Nullable String getPropagationPeriod() {
       return propagationPeriod;
     }
 
-    public void setPropagationPeriod(String propagationPeriod) {
+    public void setPropagationPeriod(@Nullable String propagationPeriod) {
       this.propagationPeriod = propagationPeriod;
     }
 
-    public Integer getMaxRecords() {
+    public @Nullable Integer getMaxRecords() {
       return maxRecords;
     }
 
-    public void setMaxRecords(Integer maxRecords) {
+    public void setMaxRecords(@Nullable Integer maxRecords) {
       this.maxRecords = maxRecords;
     }
 
-    public String getWrites() {
+    public @Nullable String getWrites() {
       return writes;
     }
 
-    public void setWrites(String writes) {
+    public void setWrites(@Nullable String writes) {
       this.writes = writes;
     }
   }
@@ -275,13 +276,13 @@ public class StratusProperties {
   /** {@code stratus.atomic.*}. */
   public static class Atomic {
     /** The age after which losers and abandoned commits are settled: a duration. */
-    private String timeout;
+    private @Nullable String timeout;
 
-    public String getTimeout() {
+    public @Nullable String getTimeout() {
       return timeout;
     }
 
-    public void setTimeout(String timeout) {
+    public void setTimeout(@Nullable String timeout) {
       this.timeout = timeout;
     }
   }
@@ -289,35 +290,35 @@ public class StratusProperties {
   /** {@code stratus.isolation.*}: the snapshot and locking protocols. */
   public static class Isolation {
     /** The longest a transaction may run. */
-    private String transactionTimeout;
+    private @Nullable String transactionTimeout;
 
     /** The lease of record locks and commit ids. */
-    private String leaseTimeout;
+    private @Nullable String leaseTimeout;
 
     /** How long read-only transactions reuse a snapshot. */
-    private String snapshotReuse;
+    private @Nullable String snapshotReuse;
 
-    public String getTransactionTimeout() {
+    public @Nullable String getTransactionTimeout() {
       return transactionTimeout;
     }
 
-    public void setTransactionTimeout(String transactionTimeout) {
+    public void setTransactionTimeout(@Nullable String transactionTimeout) {
       this.transactionTimeout = transactionTimeout;
     }
 
-    public String getLeaseTimeout() {
+    public @Nullable String getLeaseTimeout() {
       return leaseTimeout;
     }
 
-    public void setLeaseTimeout(String leaseTimeout) {
+    public void setLeaseTimeout(@Nullable String leaseTimeout) {
       this.leaseTimeout = leaseTimeout;
     }
 
-    public String getSnapshotReuse() {
+    public @Nullable String getSnapshotReuse() {
       return snapshotReuse;
     }
 
-    public void setSnapshotReuse(String snapshotReuse) {
+    public void setSnapshotReuse(@Nullable String snapshotReuse) {
       this.snapshotReuse = snapshotReuse;
     }
   }
@@ -338,22 +339,22 @@ public class StratusProperties {
     private CloudKind kind = CloudKind.INPROCESS;
 
     /** LocalStack's endpoint, e.g. http://localhost:4566 (localstack only). */
-    private String endpoint;
+    private @Nullable String endpoint;
 
     /** The AWS region. */
     private String region = "us-east-1";
 
     /** The bucket holding the pages (required on localstack and aws). */
-    private String bucket;
+    private @Nullable String bucket;
 
     /** Whether to create the bucket when it is missing (always done on localstack). */
     private boolean createBucket;
 
     /** Key prefix of the pages in the bucket (default items/). */
-    private String keyPrefix;
+    private @Nullable String keyPrefix;
 
     /** SQS queue-name prefix (default stratus-). */
-    private String queuePrefix;
+    private @Nullable String queuePrefix;
 
     /** Where simple queues live: sqs or s3. */
     private String queueBackend = "sqs";
@@ -368,11 +369,11 @@ public class StratusProperties {
       this.kind = kind;
     }
 
-    public String getEndpoint() {
+    public @Nullable String getEndpoint() {
       return endpoint;
     }
 
-    public void setEndpoint(String endpoint) {
+    public void setEndpoint(@Nullable String endpoint) {
       this.endpoint = endpoint;
     }
 
@@ -384,11 +385,11 @@ public class StratusProperties {
       this.region = region;
     }
 
-    public String getBucket() {
+    public @Nullable String getBucket() {
       return bucket;
     }
 
-    public void setBucket(String bucket) {
+    public void setBucket(@Nullable String bucket) {
       this.bucket = bucket;
     }
 
@@ -400,19 +401,19 @@ public class StratusProperties {
       this.createBucket = createBucket;
     }
 
-    public String getKeyPrefix() {
+    public @Nullable String getKeyPrefix() {
       return keyPrefix;
     }
 
-    public void setKeyPrefix(String keyPrefix) {
+    public void setKeyPrefix(@Nullable String keyPrefix) {
       this.keyPrefix = keyPrefix;
     }
 
-    public String getQueuePrefix() {
+    public @Nullable String getQueuePrefix() {
       return queuePrefix;
     }
 
-    public void setQueuePrefix(String queuePrefix) {
+    public void setQueuePrefix(@Nullable String queuePrefix) {
       this.queuePrefix = queuePrefix;
     }
 
@@ -432,39 +433,39 @@ public class StratusProperties {
   /** {@code stratus.cloud.zookeeper.*}: locks, counters and advanced queues on ZooKeeper. */
   public static class ZooKeeper {
     /** The ensemble, host:port[,host:port...]; unset: those services come from this JVM. */
-    private String connectString;
+    private @Nullable String connectString;
 
     /** The clients' ZooKeeper namespace (default stratus). */
-    private String namespace;
+    private @Nullable String namespace;
 
     /**
      * How long locks and counters are refused after this client finds the namespace empty (a new
      * or wiped ensemble): 0s when creating a deployment; default the adapter's (the longest
      * timeout plus the clock skew), which protects clients that held locks in a lost namespace.
      */
-    private Duration freshNamespaceRefusal;
+    private @Nullable Duration freshNamespaceRefusal;
 
-    public String getConnectString() {
+    public @Nullable String getConnectString() {
       return connectString;
     }
 
-    public void setConnectString(String connectString) {
+    public void setConnectString(@Nullable String connectString) {
       this.connectString = connectString;
     }
 
-    public String getNamespace() {
+    public @Nullable String getNamespace() {
       return namespace;
     }
 
-    public void setNamespace(String namespace) {
+    public void setNamespace(@Nullable String namespace) {
       this.namespace = namespace;
     }
 
-    public Duration getFreshNamespaceRefusal() {
+    public @Nullable Duration getFreshNamespaceRefusal() {
       return freshNamespaceRefusal;
     }
 
-    public void setFreshNamespaceRefusal(Duration freshNamespaceRefusal) {
+    public void setFreshNamespaceRefusal(@Nullable Duration freshNamespaceRefusal) {
       this.freshNamespaceRefusal = freshNamespaceRefusal;
     }
   }

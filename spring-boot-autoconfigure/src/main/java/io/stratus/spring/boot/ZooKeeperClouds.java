@@ -9,10 +9,14 @@ import io.stratus.zookeeper.ZooKeeperConfig;
 final class ZooKeeperClouds {
   private ZooKeeperClouds() {}
 
-  static void addTo(CloudServices.Builder b, StratusProperties.ZooKeeper zk) {
+  /**
+   * Adds the services of the ensemble {@code connectString} (the setting of {@code zk}, checked to
+   * be there) to {@code b}.
+   */
+  static void addTo(CloudServices.Builder b, StratusProperties.ZooKeeper zk, String connectString) {
     ZooKeeperConfig config;
     try {
-      ZooKeeperConfig.Builder builder = ZooKeeperConfig.builder(zk.getConnectString().trim());
+      ZooKeeperConfig.Builder builder = ZooKeeperConfig.builder(connectString.trim());
       if (zk.getNamespace() != null) {
         builder.namespace(zk.getNamespace());
       }
