@@ -65,11 +65,11 @@ public final class DeadLetters {
 
   /**
    * The dead-letter area of the database {@code layout} describes, for messages of simple queues
-   * only.
+   * only; {@code queues} may be null (to list and read the area without setting anything aside).
    */
   public DeadLetters(
       StorageService storage,
-      SimpleQueueService queues,
+      @Nullable SimpleQueueService queues,
       StorageLayout layout,
       Clock clock,
       DamageReports reports) {
