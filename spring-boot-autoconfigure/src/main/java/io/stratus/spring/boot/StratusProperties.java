@@ -62,6 +62,9 @@ public class StratusProperties {
   private final Cloud cloud = new Cloud();
   private final Metrics metrics = new Metrics();
 
+  /** The defaults; Spring binds the {@code stratus.*} properties to it. */
+  public StratusProperties() {}
+
   /**
    * The database settings as {@link DatabaseProperties} keys and values, the unset ones left out
    * (so that the library's defaults apply). The keys come from {@link Settings}: each is read from
@@ -215,6 +218,9 @@ public class StratusProperties {
     /** The seed of the reader-side checkpoint decisions. */
     private Long seed;
 
+    /** The defaults; Spring binds the {@code stratus.checkpoint.*} properties to it. */
+    public Checkpoint() {}
+
     public Long getSeed() {
       return seed;
     }
@@ -277,6 +283,9 @@ public class StratusProperties {
     /** The age after which losers and abandoned commits are settled: a duration. */
     private String timeout;
 
+    /** The defaults; Spring binds the {@code stratus.atomic.*} properties to it. */
+    public Atomic() {}
+
     public String getTimeout() {
       return timeout;
     }
@@ -296,6 +305,9 @@ public class StratusProperties {
 
     /** How long read-only transactions reuse a snapshot. */
     private String snapshotReuse;
+
+    /** The defaults; Spring binds the {@code stratus.isolation.*} properties to it. */
+    public Isolation() {}
 
     public String getTransactionTimeout() {
       return transactionTimeout;
@@ -359,6 +371,9 @@ public class StratusProperties {
     private String queueBackend = "sqs";
 
     private final ZooKeeper zookeeper = new ZooKeeper();
+
+    /** The defaults; Spring binds the {@code stratus.cloud.*} properties to it. */
+    public Cloud() {}
 
     public CloudKind getKind() {
       return kind;
@@ -444,6 +459,9 @@ public class StratusProperties {
      */
     private Duration freshNamespaceRefusal;
 
+    /** The defaults; Spring binds the {@code stratus.cloud.zookeeper.*} properties to it. */
+    public ZooKeeper() {}
+
     public String getConnectString() {
       return connectString;
     }
@@ -479,6 +497,9 @@ public class StratusProperties {
 
     /** The prices of the cost meters: aws2026, paper2008 or none. */
     private String priceTable = "aws2026";
+
+    /** The defaults; Spring binds the {@code stratus.metrics.*} properties to it. */
+    public Metrics() {}
 
     public boolean isEnabled() {
       return enabled;
