@@ -10,6 +10,9 @@ module io.stratus.zookeeper {
   requires curator.client;
   requires curator.framework;
   requires zookeeper;
+  // ZooKeeper and Curator log through SLF4J, but as automatic modules they cannot require it, and
+  // SLF4J's jar is a named module, which the JVM resolves only when some module requires it.
+  requires org.slf4j;
 
   exports io.stratus.zookeeper;
 }

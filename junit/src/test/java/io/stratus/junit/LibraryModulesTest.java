@@ -156,6 +156,15 @@ class LibraryModulesTest {
     Class<?> counterType = Class.forName("io.stratus.cloudapi.CounterService", true, loader);
     assertThat(Class.forName("org.apache.zookeeper.data.Stat", false, loader).getModule())
         .isSameAs(module("zookeeper"));
+    // ZooKeeper logs through SLF4J, a named module the JVM resolves only when a module requires
+    // it: an application using the adapter alone must get it too, or connecting fails.
+    Configuration adapterAlone =
+        ModuleLayer.boot()
+            .configuration()
+            .resolve(finderOf(needed), ModuleFinder.of(), Set.of("io.stratus.zookeeper"));
+    assertThat(adapterAlone.findModule("org.slf4j"))
+        .as("SLF4J beside the adapter alone")
+        .isPresent();
     try (TestingServer server = new TestingServer(true)) {
       Object builder = call(configType, null, "builder", server.getConnectString());
       call(builderType, builder, "namespace", "modules");
