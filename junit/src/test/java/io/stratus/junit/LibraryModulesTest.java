@@ -1,25 +1,45 @@
 package io.stratus.junit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.module.Configuration;
 import java.lang.module.FindException;
 import java.lang.module.ModuleDescriptor;
 import java.lang.module.ModuleFinder;
 import java.lang.module.ModuleReference;
+import java.lang.module.ResolutionException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Enumeration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
+import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The library modules' descriptors resolve together on the module path, as an application that
@@ -28,9 +48,11 @@ import org.junit.jupiter.api.Test;
  * across two jars, a module cycle or a qualified export to a misspelt module would show.
  *
  * <p>It lives in the junit module because that module's test class path can hold every named
- * library module (the pom adds those it does not use as test dependencies). The ZooKeeper adapter
- * and the Spring Boot auto-configuration are automatic modules (see their poms) and so are not
- * resolved here.
+ * library module (the pom adds those it does not use as test dependencies).
+ *
+ * <p>ZooKeeper's two jars share packages, so the modules are resolved the way an application must
+ * run the ZooKeeper adapter on the module path (docs/using.md): zookeeper-jute's classes inside the
+ * {@code zookeeper} module, here as one merged jar.
  */
 class LibraryModulesTest {
   /** The library modules that declare a module-info. */
@@ -47,15 +69,24 @@ class LibraryModulesTest {
           "io.stratus.codec.protobuf",
           "io.stratus.aws",
           "io.stratus.micrometer",
-          "io.stratus.junit");
+          "io.stratus.junit",
+          "io.stratus.zookeeper",
+          "io.stratus.spring.boot");
+
+  /** How long a call to the in-JVM ZooKeeper server may take before the test fails. */
+  private static final Duration NETWORK_TIMEOUT = Duration.ofSeconds(30);
+
+  @TempDir static Path mergedJars;
 
   private static Map<String, ModuleReference> onClassPath;
+  private static Map<String, ModuleReference> needed;
   private static ModuleLayer layer;
 
   @BeforeAll
-  static void resolveTheLibraryModules() {
+  static void resolveTheLibraryModules() throws IOException {
     onClassPath = modulesOnClassPath();
-    Map<String, ModuleReference> needed = closure(onClassPath);
+    needed = closure(onClassPath);
+    needed.put("zookeeper", juteInsideZooKeeper());
     ModuleFinder finder = finderOf(needed);
     Configuration configuration =
         ModuleLayer.boot().configuration().resolve(finder, ModuleFinder.of(), NAMED);
@@ -91,6 +122,77 @@ class LibraryModulesTest {
       assertThat(module("io.stratus.cloudapi").isExported(pkg)).as(pkg).isTrue();
     }
     assertThat(module("io.stratus.aws").isExported("io.stratus.aws")).isTrue();
+    assertThat(module("io.stratus.zookeeper").isExported("io.stratus.zookeeper")).isTrue();
+    assertThat(module("io.stratus.spring.boot").isExported("io.stratus.spring.boot")).isTrue();
+  }
+
+  @Test
+  void zooKeeperAndItsJuteJarDoNotResolveAsTwoModules() {
+    // Why the recipe is needed: were this to resolve, ZooKeeper would have stopped splitting
+    // packages across its jars, and docs/using.md could drop the patch.
+    Map<String, ModuleReference> asShipped = new HashMap<>(needed);
+    asShipped.put("zookeeper", jar("zookeeper"));
+    asShipped.put("zookeeper.jute", jar("zookeeper.jute"));
+    assertThatThrownBy(
+            () ->
+                ModuleLayer.boot()
+                    .configuration()
+                    .resolve(
+                        finderOf(asShipped), ModuleFinder.of(), Set.of("io.stratus.zookeeper")))
+        .isInstanceOf(ResolutionException.class)
+        .hasMessageContaining("org.apache.zookeeper.server.");
+  }
+
+  @Test
+  void theZooKeeperAdapterRunsThroughTheModules() throws Exception {
+    // The adapter's code reads ZooKeeper's data classes (Stat, ACL), which come from the jute
+    // jar: a counter's increments pass through them, so this fails if the adapter cannot reach
+    // them in the zookeeper module.
+    ClassLoader loader = layer.findLoader("io.stratus.zookeeper");
+    Class<?> configType = Class.forName("io.stratus.zookeeper.ZooKeeperConfig", true, loader);
+    Class<?> builderType =
+        Class.forName("io.stratus.zookeeper.ZooKeeperConfig$Builder", true, loader);
+    Class<?> cloudType = Class.forName("io.stratus.zookeeper.ZooKeeperCloud", true, loader);
+    Class<?> counterType = Class.forName("io.stratus.cloudapi.CounterService", true, loader);
+    assertThat(Class.forName("org.apache.zookeeper.data.Stat", false, loader).getModule())
+        .isSameAs(module("zookeeper"));
+    // ZooKeeper logs through SLF4J, a named module the JVM resolves only when a module requires
+    // it: an application using the adapter alone must get it too, or connecting fails.
+    Configuration adapterAlone =
+        ModuleLayer.boot()
+            .configuration()
+            .resolve(finderOf(needed), ModuleFinder.of(), Set.of("io.stratus.zookeeper"));
+    assertThat(adapterAlone.findModule("org.slf4j"))
+        .as("SLF4J beside the adapter alone")
+        .isPresent();
+    try (TestingServer server = new TestingServer(true)) {
+      Object builder = call(configType, null, "builder", server.getConnectString());
+      call(builderType, builder, "namespace", "modules");
+      call(builderType, builder, "clock", Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+      call(builderType, builder, "maxClockSkew", Duration.ZERO);
+      call(builderType, builder, "freshNamespaceRefusal", Duration.ZERO);
+      Object cloud = call(cloudType, null, "connect", call(builderType, builder, "build"));
+      try {
+        Object counters = call(cloudType, cloud, "counters");
+        assertThat(await(call(counterType, counters, "increment", "c/1"))).isEqualTo(1L);
+        assertThat(await(call(counterType, counters, "increment", "c/1"))).isEqualTo(2L);
+      } finally {
+        call(cloudType, cloud, "close");
+      }
+    }
+  }
+
+  @Test
+  void theAutoConfigurationBindsItsPropertiesThroughTheModules() throws Exception {
+    // Spring's bean wrapper (an automatic module) reads the properties' getters, and the settings
+    // table of io.stratus.protocols names them.
+    ClassLoader loader = layer.findLoader("io.stratus.spring.boot");
+    Class<?> propertiesType =
+        Class.forName("io.stratus.spring.boot.StratusProperties", true, loader);
+    Object properties = propertiesType.getConstructor().newInstance();
+    call(propertiesType, properties, "setDatabaseUri", "db/modules");
+    assertThat(call(propertiesType, properties, "databaseSettings"))
+        .isEqualTo(Map.of("stratus.database-uri", "db/modules"));
   }
 
   @Test
@@ -122,7 +224,9 @@ class LibraryModulesTest {
             "io.stratus.core.DatabaseConfig",
             "io.stratus.cloudapi.inprocess.InProcessCloud",
             "io.stratus.codec.jackson.JacksonCodec",
-            "io.stratus.junit.StratusExtension")) {
+            "io.stratus.junit.StratusExtension",
+            "io.stratus.zookeeper.ZooKeeperCloud",
+            "io.stratus.spring.boot.StratusAutoConfiguration")) {
       String moduleName = owner(type.substring(0, type.lastIndexOf('.')));
       Class<?> loaded = Class.forName(type, true, layer.findLoader(moduleName));
       assertThat(loaded.getModule().getLayer()).as(type).isSameAs(layer);
@@ -135,6 +239,63 @@ class LibraryModulesTest {
         .map(Module::getName)
         .findFirst()
         .orElseThrow(() -> new AssertionError("no module holds " + pkg));
+  }
+
+  /** Calls the public method {@code name} of {@code type} (taking as many arguments). */
+  private static Object call(Class<?> type, Object target, String name, Object... args)
+      throws ReflectiveOperationException {
+    for (Method m : type.getMethods()) {
+      if (m.getName().equals(name) && m.getParameterCount() == args.length) {
+        try {
+          return m.invoke(target, args);
+        } catch (InvocationTargetException e) {
+          throw new AssertionError(type.getName() + "." + name + " failed", e.getCause());
+        }
+      }
+    }
+    throw new AssertionError(type.getName() + " has no public " + name);
+  }
+
+  private static Object await(Object future) throws Exception {
+    return ((CompletableFuture<?>) future).get(NETWORK_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+  }
+
+  /**
+   * The zookeeper module with zookeeper-jute's classes in it: the two jars merged into one, the
+   * file a {@code --patch-module zookeeper=zookeeper-jute.jar} amounts to. Where both jars hold an
+   * entry (the manifest, licence files) the zookeeper jar's is kept.
+   */
+  private static ModuleReference juteInsideZooKeeper() throws IOException {
+    Path merged = mergedJars.resolve("zookeeper.jar"); // named so its module is "zookeeper"
+    Set<String> written = new HashSet<>();
+    try (OutputStream file = Files.newOutputStream(merged);
+        ZipOutputStream out = new ZipOutputStream(file)) {
+      for (String module : new String[] {"zookeeper", "zookeeper.jute"}) {
+        try (ZipFile in = new ZipFile(Path.of(jar(module).location().orElseThrow()).toFile())) {
+          for (Enumeration<? extends ZipEntry> e = in.entries(); e.hasMoreElements(); ) {
+            ZipEntry entry = e.nextElement();
+            if (written.add(entry.getName())) {
+              out.putNextEntry(new ZipEntry(entry.getName()));
+              try (InputStream bytes = in.getInputStream(entry)) {
+                bytes.transferTo(out);
+              }
+              out.closeEntry();
+            }
+          }
+        }
+      }
+    }
+    return ModuleFinder.of(merged)
+        .find("zookeeper")
+        .orElseThrow(() -> new AssertionError("the merged jar " + merged + " is no module"));
+  }
+
+  private static ModuleReference jar(String moduleName) {
+    ModuleReference ref = onClassPath.get(moduleName);
+    if (ref == null) {
+      throw new AssertionError("no jar of module " + moduleName + " on the class path");
+    }
+    return ref;
   }
 
   private static Module module(String name) {

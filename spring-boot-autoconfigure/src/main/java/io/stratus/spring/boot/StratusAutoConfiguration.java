@@ -33,6 +33,9 @@ import org.springframework.core.io.ResourceLoader;
 @EnableConfigurationProperties(StratusProperties.class)
 public class StratusAutoConfiguration {
 
+  /** Made by Spring Boot when it applies the auto-configuration. */
+  public StratusAutoConfiguration() {}
+
   /**
    * The cloud named by {@code stratus.cloud.*}; its calls pass through the {@link CloudMeter} bean
    * when there is one (the metrics auto-configuration makes it), so they can be counted.

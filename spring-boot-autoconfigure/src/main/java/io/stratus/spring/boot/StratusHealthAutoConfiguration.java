@@ -24,6 +24,9 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnEnabledHealthIndicator("stratus")
 public class StratusHealthAutoConfiguration {
 
+  /** Made by Spring Boot when it applies the auto-configuration. */
+  public StratusHealthAutoConfiguration() {}
+
   /** Named so that the contributor is {@code stratus} in {@code /actuator/health}. */
   @Bean
   @ConditionalOnMissingBean(name = "stratusHealthIndicator")

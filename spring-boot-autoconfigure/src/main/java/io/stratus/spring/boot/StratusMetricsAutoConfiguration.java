@@ -38,6 +38,9 @@ import org.springframework.context.annotation.Bean;
 @EnableConfigurationProperties(StratusProperties.class)
 public class StratusMetricsAutoConfiguration {
 
+  /** Made by Spring Boot when it applies the auto-configuration. */
+  public StratusMetricsAutoConfiguration() {}
+
   /** The meter the auto-configured cloud services' calls pass through. */
   @Bean
   @ConditionalOnMissingBean

@@ -63,6 +63,9 @@ public class StratusProperties {
   private final Cloud cloud = new Cloud();
   private final Metrics metrics = new Metrics();
 
+  /** The defaults; Spring binds the {@code stratus.*} properties to it. */
+  public StratusProperties() {}
+
   /**
    * The database settings as {@link DatabaseProperties} keys and values, the unset ones left out
    * (so that the library's defaults apply). The keys come from {@link Settings}: each is read from
@@ -216,6 +219,9 @@ public class StratusProperties {
     /** The seed of the reader-side checkpoint decisions. */
     private @Nullable Long seed;
 
+    /** The defaults; Spring binds the {@code stratus.checkpoint.*} properties to it. */
+    public Checkpoint() {}
+
     public @Nullable Long getSeed() {
       return seed;
     }
@@ -278,6 +284,9 @@ public class StratusProperties {
     /** The age after which losers and abandoned commits are settled: a duration. */
     private @Nullable String timeout;
 
+    /** The defaults; Spring binds the {@code stratus.atomic.*} properties to it. */
+    public Atomic() {}
+
     public @Nullable String getTimeout() {
       return timeout;
     }
@@ -297,6 +306,9 @@ public class StratusProperties {
 
     /** How long read-only transactions reuse a snapshot. */
     private @Nullable String snapshotReuse;
+
+    /** The defaults; Spring binds the {@code stratus.isolation.*} properties to it. */
+    public Isolation() {}
 
     public @Nullable String getTransactionTimeout() {
       return transactionTimeout;
@@ -360,6 +372,9 @@ public class StratusProperties {
     private String queueBackend = "sqs";
 
     private final ZooKeeper zookeeper = new ZooKeeper();
+
+    /** The defaults; Spring binds the {@code stratus.cloud.*} properties to it. */
+    public Cloud() {}
 
     public CloudKind getKind() {
       return kind;
@@ -445,6 +460,9 @@ public class StratusProperties {
      */
     private @Nullable Duration freshNamespaceRefusal;
 
+    /** The defaults; Spring binds the {@code stratus.cloud.zookeeper.*} properties to it. */
+    public ZooKeeper() {}
+
     public @Nullable String getConnectString() {
       return connectString;
     }
@@ -480,6 +498,9 @@ public class StratusProperties {
 
     /** The prices of the cost meters: aws2026, paper2008 or none. */
     private String priceTable = "aws2026";
+
+    /** The defaults; Spring binds the {@code stratus.metrics.*} properties to it. */
+    public Metrics() {}
 
     public boolean isEnabled() {
       return enabled;
