@@ -66,18 +66,16 @@ record LockRecord(long generation, List<Holder> holders, OptionalLong stamp) {
   }
 
   /**
-   * The stamp of the URI whose node holds {@code r} ({@code null}: no node) in {@code
-   * generation}: 0 for a URI never locked in the first generation (nothing has touched it since the
-   * service's state began), unknown for one never locked after a restart, and the record's own
-   * stamp only if the record is of the current generation.
+   * The stamp of the URI whose node holds {@code r} ({@code null}: no node) in the service state
+   * {@code state}: the record's own stamp only if the record is of the current generation; for a
+   * URI without a node, 0 (nothing touched it since the service's state began) while the service
+   * has never lost its state ({@link ServiceState#neverLost}), else unknown.
    */
-  static OptionalLong stampOf(@Nullable LockRecord r, long generation) {
+  static OptionalLong stampOf(@Nullable LockRecord r, ServiceState state) {
     if (r == null) {
-      return generation == ServiceState.INITIAL.generation()
-          ? OptionalLong.of(0)
-          : OptionalLong.empty();
+      return state.neverLost() ? OptionalLong.of(0) : OptionalLong.empty();
     }
-    return r.generation == generation ? r.stamp : OptionalLong.empty();
+    return r.generation == state.generation() ? r.stamp : OptionalLong.empty();
   }
 
   byte[] encode() {

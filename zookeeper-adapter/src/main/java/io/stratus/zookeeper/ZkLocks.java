@@ -58,8 +58,9 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Stamps</b> are written in the same multi-op as the holders they follow: a grant of an
  *       exclusive lock or an intention writes the stamp unknown, an exclusive holder's stamped
  *       release writes its stamp, and every other write keeps the stamp the record had. A URI
- *       without a node is untouched (stamp 0) only in the first generation; the records of an
- *       earlier generation have unknown stamps (see {@link LockRecord#stampOf}).
+ *       without a node is untouched (stamp 0) only while the service never lost its state (no
+ *       restart, no namespace found dropped); the records of an earlier generation have unknown
+ *       stamps (see {@link LockRecord#stampOf}).
  * </ul>
  *
  * <p>Thread-safe; the only local state is the record of which grants this client got in which
@@ -239,7 +240,7 @@ final class ZkLocks implements SupportsIntentionLocks, SupportsLockStamps {
               // A writer's grant makes the stamp unknown; a shared one keeps and reports it.
               OptionalLong stamp =
                   grant.mode() == LockMode.SHARED
-                      ? LockRecord.stampOf(record, state.generation())
+                      ? LockRecord.stampOf(record, state)
                       : OptionalLong.empty();
               byte[] data = new LockRecord(state.generation(), next, stamp).encode();
               if (data.length > ZooKeeperConfig.MAX_ZNODE_PAYLOAD) {
@@ -316,9 +317,7 @@ final class ZkLocks implements SupportsIntentionLocks, SupportsLockStamps {
               // the
               // header: a deleted and re-created node would restart its version).
               OptionalLong left =
-                  exclusive && stamp.isPresent()
-                      ? stamp
-                      : LockRecord.stampOf(record, state.generation());
+                  exclusive && stamp.isPresent() ? stamp : LockRecord.stampOf(record, state);
               Op change =
                   Op.setData(
                       path,

@@ -68,11 +68,19 @@ class RecordsTest {
     assertThat(LockRecord.decode(unknown.encode())).isEqualTo(unknown);
     assertThat(unknown.encode()).as("no stamp, no bytes").hasSize(stamped.encode().length - 8);
 
-    assertThat(LockRecord.stampOf(stamped, 3)).isEqualTo(OptionalLong.of(42));
-    assertThat(LockRecord.stampOf(unknown, 3)).isEmpty();
-    assertThat(LockRecord.stampOf(stamped, 4)).as("another generation").isEmpty();
-    assertThat(LockRecord.stampOf(null, 0)).as("untouched").isEqualTo(OptionalLong.of(0));
-    assertThat(LockRecord.stampOf(null, 1)).as("untouched since a restart?").isEmpty();
+    ServiceState third = new ServiceState(3, Instant.MIN);
+    assertThat(LockRecord.stampOf(stamped, third)).isEqualTo(OptionalLong.of(42));
+    assertThat(LockRecord.stampOf(unknown, third)).isEmpty();
+    assertThat(LockRecord.stampOf(stamped, new ServiceState(4, Instant.MIN)))
+        .as("another generation")
+        .isEmpty();
+    assertThat(LockRecord.stampOf(null, ServiceState.INITIAL))
+        .as("untouched")
+        .isEqualTo(OptionalLong.of(0));
+    assertThat(LockRecord.stampOf(null, third)).as("untouched since a restart?").isEmpty();
+    assertThat(LockRecord.stampOf(null, new ServiceState(0, T)))
+        .as("untouched since the namespace was found dropped?")
+        .isEmpty();
   }
 
   @Test
