@@ -45,7 +45,7 @@ import java.util.function.Supplier;
  *   <li><b>Stamps are changed only inside their URI's compute</b> (a writer's grant clears one, an
  *       exclusive release sets it), so a shared grant reads the stamp its decision saw. A URI
  *       without an entry is untouched, stamp 0, only while {@link #stampsComplete}: a restart, or
- *       more than {@link #STAMPS_KEPT} entries, forgets every entry and turns that off for good
+ *       more than {@link #stampsKept} entries ({@link #STAMPS_KEPT}), forgets every entry and turns that off for good
  *       (every stamp unknown until set again), which is the one way to forget that never reports
  *       a wrong stamp.
  * </ul>
@@ -53,7 +53,7 @@ import java.util.function.Supplier;
  * <p>Thread-safe. Every call completes its future before it returns; bad input fails the future.
  */
 final class InProcessLocks implements SupportsIntentionLocks, SupportsLockStamps {
-  /** Stamp entries kept at most; beyond, all are forgotten (every stamp then unknown). */
+  /** Stamp entries kept at most by default; beyond, all are forgotten (every stamp unknown). */
   static final int STAMPS_KEPT = 1 << 20;
 
   /** The entry of a URI whose stamp is unknown. */
@@ -77,10 +77,19 @@ final class InProcessLocks implements SupportsIntentionLocks, SupportsLockStamps
   /** Whether a URI without a stamp entry is untouched (stamp 0), else unknown. */
   private volatile boolean stampsComplete = true;
 
+  /** Stamp entries kept at most; beyond, all are forgotten. */
+  private final int stampsKept;
+
   /** Calls since the last sweep of lapsed leases. */
   private final AtomicInteger callsSinceSweep = new AtomicInteger();
 
   InProcessLocks(Clock clock, CloudLimits limits, Duration defaultTimeout) {
+    this(clock, limits, defaultTimeout, STAMPS_KEPT);
+  }
+
+  /** With at most {@code stampsKept} stamp entries (a test's small bound). */
+  InProcessLocks(Clock clock, CloudLimits limits, Duration defaultTimeout, int stampsKept) {
+    this.stampsKept = stampsKept;
     this.limits = Objects.requireNonNull(limits, "limits");
     this.timeouts = new PrefixTimeouts("lock", defaultTimeout);
     this.window =
@@ -217,7 +226,7 @@ final class InProcessLocks implements SupportsIntentionLocks, SupportsLockStamps
                 result[0] = new StampedGrant(g, stamp);
                 return h.isEmpty() ? null : h;
               });
-          if (stamps.size() > STAMPS_KEPT) {
+          if (stamps.size() > stampsKept) {
             forgetStamps();
           }
           maybeSweep(now);
