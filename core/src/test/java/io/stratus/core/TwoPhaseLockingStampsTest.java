@@ -18,7 +18,10 @@ import io.stratus.cloudapi.testing.PlainServices;
 import io.stratus.cloudapi.testing.Seed;
 import io.stratus.cloudapi.testing.SeedExtension;
 import io.stratus.protocols.ProtocolKind;
+import io.stratus.zookeeper.ZooKeeperCloud;
+import io.stratus.zookeeper.ZooKeeperConfig;
 import java.time.Duration;
+import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,8 +33,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the tree's archive only when that commit is newer than what its view holds. Schedule by
  * schedule: a record nobody wrote since the transaction began is read with the lock alone; a
  * record another client committed after it began is read after a look; a writer that died inside
- * its commit leaves no stamp a reader could trust, and its commit is read; without the ability
- * every read looks, as before.
+ * its commit leaves no stamp a reader could trust, and its commit is read; the same on ZooKeeper's
+ * locks; without the ability every read looks, as before.
  */
 @ExtendWith(SeedExtension.class)
 class TwoPhaseLockingStampsTest {
@@ -130,6 +133,59 @@ class TwoPhaseLockingStampsTest {
     }
   }
 
+  /**
+   * The same reads with locks, counters and the archive on ZooKeeper (storage and simple queues in
+   * process): the adapter's stamps spare the look just as the in-process locks' do.
+   */
+  @Test
+  void onZooKeeperAPointReadLooksAtTheArchiveOnlyWhenItsStampIsNewer(@Seed long seed)
+      throws Exception {
+    try (Fixture f = new Fixture(seed);
+        TestingServer server = new TestingServer(true);
+        ZooKeeperCloud zk =
+            ZooKeeperCloud.connect(
+                ZooKeeperConfig.builder(server.getConnectString())
+                    .namespace("stamps")
+                    .clock(f.clock)
+                    .maxClockSkew(Duration.ZERO)
+                    .build())) {
+      CloudServices services =
+          CloudServices.builder()
+              .storage(f.services().storage())
+              .simpleQueues(f.services().simpleQueues())
+              .locks(zk.locks())
+              .counters(zk.counters())
+              .advancedQueues(zk.advancedQueues())
+              .build();
+      assertThat(services.locks()).isInstanceOf(SupportsLockStamps.class);
+      CloudMeter meter = new CloudMeter();
+      Database a =
+          f.open(
+              config(
+                  onServices(f, Decorators.wrap(services, new MeteringInterceptor(meter))), "a"));
+      Database b = f.open(config(onServices(f, services), "b"));
+      load(b, 10);
+      write(b, 3, "b1");
+      try (Transaction warm = a.begin()) {
+        read(warm, 1);
+      }
+      try (Transaction tx = a.begin()) {
+        assertThat(receivesOfRead(meter, tx, 3, "b1")).isZero();
+        assertThat(receivesOfRead(meter, tx, 4, "v0-4")).isZero();
+        write(b, 5, "b2");
+        assertThat(receivesOfRead(meter, tx, 5, "b2")).isEqualTo(1);
+      }
+    }
+  }
+
+  /** A configuration of the fixture's database on {@code services}. */
+  private static DatabaseConfig.Builder onServices(Fixture f, CloudServices services) {
+    return DatabaseConfig.builder(services, Fixture.DB)
+        .clock(f.clock)
+        .pageSize(Fixture.PAGE_SIZE)
+        .ttl(Fixture.TTL);
+  }
+
   /** Without stamps every locked point read looks at the archive, and reads the latest commit. */
   @Test
   void withoutStampsEveryPointReadLooksAtTheArchive(@Seed long seed) {
@@ -137,13 +193,10 @@ class TwoPhaseLockingStampsTest {
       LockService plain = PlainServices.locks(f.services().locks());
       CloudServices services = f.services().toBuilder().locks(plain).build();
       CloudMeter meter = new CloudMeter();
-      DatabaseConfig.Builder base =
-          DatabaseConfig.builder(
-                  Decorators.wrap(services, new MeteringInterceptor(meter)), Fixture.DB)
-              .clock(f.clock)
-              .pageSize(Fixture.PAGE_SIZE)
-              .ttl(Fixture.TTL);
-      Database a = f.open(config(base, "a"));
+      Database a =
+          f.open(
+              config(
+                  onServices(f, Decorators.wrap(services, new MeteringInterceptor(meter))), "a"));
       Database b = f.open(config(f.config(), "b"));
       load(b, 10);
       write(b, 3, "b1");
