@@ -45,7 +45,7 @@ import java.util.function.Supplier;
  *   <li><b>Stamps are changed only inside their URI's compute</b> (a writer's grant clears one, an
  *       exclusive release sets it), so a shared grant reads the stamp its decision saw. A URI
  *       without an entry is untouched, stamp 0, only while {@link #stampsComplete}: a restart, or
- *       more than {@link #stampsKept} entries ({@link #STAMPS_KEPT}), forgets every entry and turns that off for good
+ *       more than {@link #stampsKept} entries, forgets every entry and turns that off for good
  *       (every stamp unknown until set again), which is the one way to forget that never reports
  *       a wrong stamp.
  * </ul>
