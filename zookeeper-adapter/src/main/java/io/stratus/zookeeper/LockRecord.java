@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,11 +22,21 @@ import org.jspecify.annotations.Nullable;
  * records written before intentions existed read as they were written), 2 insert intention.
  *
  * <p>Holders written in an earlier {@code generation} of the lock service were lost by a restart
- * and count as absent. Immutable.
+ * and count as absent.
+ *
+ * <p>The URI's stamp ({@link io.stratus.cloudapi.SupportsLockStamps}) follows the holders when it
+ * is known, as a long; a record without one (and every record of the layouts before stamps) has an
+ * unknown stamp, so records written before stamps read as they were written, and a record of an
+ * earlier generation has an unknown stamp whatever it holds. Immutable.
  */
-record LockRecord(long generation, List<Holder> holders) {
+record LockRecord(long generation, List<Holder> holders, OptionalLong stamp) {
   LockRecord {
     holders = List.copyOf(holders);
+  }
+
+  /** A record whose stamp is unknown. */
+  LockRecord(long generation, List<Holder> holders) {
+    this(generation, holders, OptionalLong.empty());
   }
 
   /** One client's lease. */
@@ -54,6 +65,19 @@ record LockRecord(long generation, List<Holder> holders) {
     return Collections.unmodifiableList(out);
   }
 
+  /**
+   * The stamp of the URI whose node holds {@code r} ({@code null}: no node) in the service state
+   * {@code state}: the record's own stamp only if the record is of the current generation; for a
+   * URI without a node, 0 (nothing touched it since the service's state began) while the service
+   * has never lost its state ({@link ServiceState#neverLost}), else unknown.
+   */
+  static OptionalLong stampOf(@Nullable LockRecord r, ServiceState state) {
+    if (r == null) {
+      return state.neverLost() ? OptionalLong.of(0) : OptionalLong.empty();
+    }
+    return r.generation == state.generation() ? r.stamp : OptionalLong.empty();
+  }
+
   byte[] encode() {
     Codec.Writer w = new Codec.Writer().writeLong(generation).writeInt(holders.size());
     for (Holder h : holders) {
@@ -62,6 +86,7 @@ record LockRecord(long generation, List<Holder> holders) {
           .writeInstant(h.grantedAt)
           .writeDuration(h.timeout);
     }
+    stamp.ifPresent(w::writeLong);
     return w.toBytes();
   }
 
@@ -75,7 +100,8 @@ record LockRecord(long generation, List<Holder> holders) {
       LockMode mode = mode(r.readByte());
       holders.add(new Holder(client, mode, r.readInstant(), r.readDuration()));
     }
-    return new LockRecord(generation, holders);
+    return new LockRecord(
+        generation, holders, r.hasMore() ? OptionalLong.of(r.readLong()) : OptionalLong.empty());
   }
 
   private static int code(LockMode mode) {

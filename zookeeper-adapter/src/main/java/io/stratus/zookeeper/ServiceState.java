@@ -22,6 +22,14 @@ import java.time.Instant;
 record ServiceState(long generation, Instant refuseUntil) {
   static final ServiceState INITIAL = new ServiceState(0, Instant.MIN);
 
+  /**
+   * Whether the service has kept its state since it began: never restarted, and not a namespace
+   * found dropped (which starts refusing at once).
+   */
+  boolean neverLost() {
+    return generation == INITIAL.generation && refuseUntil.equals(INITIAL.refuseUntil);
+  }
+
   /** Whether requests are refused at {@code now}. */
   boolean refusing(Instant now) {
     return now.isBefore(refuseUntil);

@@ -7,6 +7,8 @@ import io.stratus.cloudapi.LockMode;
 import io.stratus.cloudapi.OutcomeUnknownException;
 import io.stratus.cloudapi.ServiceUnavailableException;
 import io.stratus.cloudapi.SupportsIntentionLocks;
+import io.stratus.cloudapi.SupportsLockStamps;
+import io.stratus.cloudapi.SupportsLockStamps.StampedGrant;
 import io.stratus.zookeeper.LockRecord.Holder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -14,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,8 +25,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The lock service with leases (paper 000, sections 2.3.5 and 6.5) on ZooKeeper, with insert
- * intentions ({@link SupportsIntentionLocks}): one znode per locked URI holds its holders (client
- * id, mode, grant instant, timeout), see {@link LockRecord}.
+ * intentions ({@link SupportsIntentionLocks}) and stamps ({@link SupportsLockStamps}): one znode
+ * per locked URI holds its holders (client id, mode, grant instant, timeout) and its stamp, see
+ * {@link LockRecord}.
  *
  * <p>Why it is safe:
  *
@@ -51,12 +55,18 @@ import org.jspecify.annotations.Nullable;
  *       on until it lapses or is released.
  *   <li><b>Restarts</b> ({@link #simulateRestart}) move to the next generation with a refusal
  *       period; every write checks the state node's version, so no grant straddles a restart.
+ *   <li><b>Stamps</b> are written in the same multi-op as the holders they follow: a grant of an
+ *       exclusive lock or an intention writes the stamp unknown, an exclusive holder's stamped
+ *       release writes its stamp, and every other write keeps the stamp the record had. A URI
+ *       without a node is untouched (stamp 0) only while the service never lost its state (no
+ *       restart, no namespace found dropped); the records of an earlier generation have unknown
+ *       stamps (see {@link LockRecord#stampOf}).
  * </ul>
  *
  * <p>Thread-safe; the only local state is the record of which grants this client got in which
  * connection epoch.
  */
-final class ZkLocks implements SupportsIntentionLocks {
+final class ZkLocks implements SupportsIntentionLocks, SupportsLockStamps {
   private final Zk zk;
   private final ZkPaths paths;
   private final Coordination coordination;
@@ -104,14 +114,31 @@ final class ZkLocks implements SupportsIntentionLocks {
   }
 
   @Override
+  public CompletableFuture<StampedGrant> acquireSharedStamped(String uri, String clientId) {
+    return decide(uri, clientId, LockMode.SHARED)
+        .thenApply(o -> new StampedGrant(o.grant, o.stamp));
+  }
+
+  @Override
   public CompletableFuture<LockGrant> acquireIntention(String uri, String clientId) {
     return acquire(uri, clientId, LockMode.INTENTION);
   }
 
   @Override
   public CompletableFuture<Boolean> release(String uri, String clientId) {
+    return release(uri, clientId, OptionalLong.empty());
+  }
+
+  @Override
+  public CompletableFuture<Boolean> releaseStamped(String uri, String clientId, long stamp) {
+    return release(uri, clientId, OptionalLong.of(stamp));
+  }
+
+  /** Releases the lock of {@code clientId}; an exclusive one leaves {@code stamp} when present. */
+  private CompletableFuture<Boolean> release(String uri, String clientId, OptionalLong stamp) {
     return zk.call(
         () -> {
+          stamp.ifPresent(SupportsLockStamps::checkStamp);
           limits.checkUri(uri);
           checkClientId(clientId);
           LocalGrant local = grants.remove(List.of(uri, clientId));
@@ -119,7 +146,7 @@ final class ZkLocks implements SupportsIntentionLocks {
           // says.
           boolean lostLocally = local != null && local.connectionEpoch != zk.connection().epoch();
           String path = paths.lock(uri);
-          return zk.retrying(path, "release of " + uri, () -> releaseOnce(path, clientId))
+          return zk.retrying(path, "release of " + uri, () -> releaseOnce(path, clientId, stamp))
               .thenApply(held -> held && !lostLocally);
         });
   }
@@ -135,6 +162,11 @@ final class ZkLocks implements SupportsIntentionLocks {
   // ---- internals ----
 
   private CompletableFuture<LockGrant> acquire(String uri, String clientId, LockMode mode) {
+    return decide(uri, clientId, mode).thenApply(o -> o.grant);
+  }
+
+  /** The decision on a request, written when granted. */
+  private CompletableFuture<Outcome> decide(String uri, String clientId, LockMode mode) {
     return zk.call(
         () -> {
           limits.checkUri(uri);
@@ -173,13 +205,14 @@ final class ZkLocks implements SupportsIntentionLocks {
                     if (outcome.grant.granted() && outcome.leaseEnd != null) {
                       remember(uri, clientId, epoch, outcome.leaseEnd);
                     }
-                    return outcome.grant;
+                    return outcome;
                   });
         });
   }
 
-  /** A decision and whether it was written. */
-  private record Outcome(LockGrant grant, boolean wrote, @Nullable Instant leaseEnd) {}
+  /** A decision, whether it was written, and the stamp a shared grant reports. */
+  private record Outcome(
+      LockGrant grant, boolean wrote, @Nullable Instant leaseEnd, OptionalLong stamp) {}
 
   private CompletableFuture<Outcome> acquireOnce(
       String uri, String path, String clientId, LockMode mode) {
@@ -196,18 +229,20 @@ final class ZkLocks implements SupportsIntentionLocks {
               if (state.refusing(now)) {
                 throw coordination.refusal(state, now);
               }
-              List<Holder> live =
-                  LockRecord.live(
-                      lockNode.exists() ? LockRecord.decode(lockNode.data()) : null,
-                      state.generation(),
-                      now,
-                      skew);
+              LockRecord record = lockNode.exists() ? LockRecord.decode(lockNode.data()) : null;
+              List<Holder> live = LockRecord.live(record, state.generation(), now, skew);
               List<Holder> next = new ArrayList<>(live.size() + 1);
               LockGrant grant = decide(live, next, clientId, mode, now, timeout);
               if (!grant.granted()) {
-                return CompletableFuture.completedFuture(new Outcome(grant, false, null));
+                return CompletableFuture.completedFuture(
+                    new Outcome(grant, false, null, OptionalLong.empty()));
               }
-              byte[] data = new LockRecord(state.generation(), next).encode();
+              // A writer's grant makes the stamp unknown; a shared one keeps and reports it.
+              OptionalLong stamp =
+                  grant.mode() == LockMode.SHARED
+                      ? LockRecord.stampOf(record, state)
+                      : OptionalLong.empty();
+              byte[] data = new LockRecord(state.generation(), next, stamp).encode();
               if (data.length > ZooKeeperConfig.MAX_ZNODE_PAYLOAD) {
                 throw new ServiceUnavailableException(
                     "the lock on " + uri + " has too many holders");
@@ -216,7 +251,7 @@ final class ZkLocks implements SupportsIntentionLocks {
                       List.of(
                           Op.check(coordination.statePath(), stateNode.version()),
                           zk.put(path, lockNode, data)))
-                  .thenApply(v -> new Outcome(grant, true, TimeoutTable.plus(now, timeout)));
+                  .thenApply(v -> new Outcome(grant, true, TimeoutTable.plus(now, timeout), stamp));
             });
   }
 
@@ -251,7 +286,7 @@ final class ZkLocks implements SupportsIntentionLocks {
     return LockGrant.granted(held, timeout);
   }
 
-  private CompletableFuture<Boolean> releaseOnce(String path, String clientId) {
+  private CompletableFuture<Boolean> releaseOnce(String path, String clientId, OptionalLong stamp) {
     return zk.read(coordination.statePath(), path)
         .thenCompose(
             nodes -> {
@@ -266,9 +301,11 @@ final class ZkLocks implements SupportsIntentionLocks {
               List<Holder> live = LockRecord.live(record, state.generation(), now, skew);
               List<Holder> rest = new ArrayList<>(live.size());
               boolean held = false;
+              boolean exclusive = false;
               for (Holder h : live) {
                 if (h.clientId().equals(clientId)) {
                   held = true;
+                  exclusive = h.mode() == LockMode.EXCLUSIVE;
                 } else {
                   rest.add(h);
                 }
@@ -279,9 +316,13 @@ final class ZkLocks implements SupportsIntentionLocks {
               // Lapsed holders and those of earlier generations go too. An empty record stays (see
               // the
               // header: a deleted and re-created node would restart its version).
+              OptionalLong left =
+                  exclusive && stamp.isPresent() ? stamp : LockRecord.stampOf(record, state);
               Op change =
                   Op.setData(
-                      path, new LockRecord(state.generation(), rest).encode(), lockNode.version());
+                      path,
+                      new LockRecord(state.generation(), rest, left).encode(),
+                      lockNode.version());
               boolean answer = held;
               return zk.write(
                       List.of(Op.check(coordination.statePath(), stateNode.version()), change))

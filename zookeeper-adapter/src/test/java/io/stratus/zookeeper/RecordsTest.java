@@ -8,6 +8,7 @@ import io.stratus.cloudapi.SupportsIdempotentIncrement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /** The znode records: exact round trips, lookups, lease and validation arithmetic. */
@@ -55,6 +56,31 @@ class RecordsTest {
         .containsExactly("Bé");
     assertThat(LockRecord.live(r, 4, T, skew)).as("another generation").isEmpty();
     assertThat(LockRecord.live(null, 3, T, skew)).isEmpty();
+  }
+
+  @Test
+  void lockRecordStampsFollowTheHoldersAndCountOnlyInTheirGeneration() {
+    List<LockRecord.Holder> one =
+        List.of(new LockRecord.Holder("A", LockMode.SHARED, T, Duration.ofSeconds(10)));
+    LockRecord stamped = new LockRecord(3, one, OptionalLong.of(42));
+    LockRecord unknown = new LockRecord(3, one);
+    assertThat(LockRecord.decode(stamped.encode())).isEqualTo(stamped);
+    assertThat(LockRecord.decode(unknown.encode())).isEqualTo(unknown);
+    assertThat(unknown.encode()).as("no stamp, no bytes").hasSize(stamped.encode().length - 8);
+
+    ServiceState third = new ServiceState(3, Instant.MIN);
+    assertThat(LockRecord.stampOf(stamped, third)).isEqualTo(OptionalLong.of(42));
+    assertThat(LockRecord.stampOf(unknown, third)).isEmpty();
+    assertThat(LockRecord.stampOf(stamped, new ServiceState(4, Instant.MIN)))
+        .as("another generation")
+        .isEmpty();
+    assertThat(LockRecord.stampOf(null, ServiceState.INITIAL))
+        .as("untouched")
+        .isEqualTo(OptionalLong.of(0));
+    assertThat(LockRecord.stampOf(null, third)).as("untouched since a restart?").isEmpty();
+    assertThat(LockRecord.stampOf(null, new ServiceState(0, T)))
+        .as("untouched since the namespace was found dropped?")
+        .isEmpty();
   }
 
   @Test

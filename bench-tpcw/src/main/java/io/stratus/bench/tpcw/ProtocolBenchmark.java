@@ -52,8 +52,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * checkpoints are priced separately. During the warm-up it runs after every commit: held back
  * for longer than the atomic timeout, committed ATOMIC messages would look abandoned to the
  * recovery check of the advanced protocols, and the timed commits would pay for recovering them.
- * The transaction column is the whole transaction (its reads, which under two-phase locking lock
- * and refresh, and its commit); beside the means, the medians, which a few commits slowed by a
+ * The transaction column is the whole transaction (its reads, which under two-phase locking lock,
+ * and refresh where the lock's stamp shows a newer commit, and its commit); beside the means, the medians, which a few commits slowed by a
  * loaded machine move less, and — per commit and per transaction — the rounds of cloud calls made
  * one after another and their latency by the model ({@link CriticalPath}), which no load changes. Latency is simulated by the latency decorator in real time; the
  * papers' client placements are the profiles.

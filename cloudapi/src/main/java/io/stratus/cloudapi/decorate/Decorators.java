@@ -11,6 +11,7 @@ import io.stratus.cloudapi.StorageService;
 import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.cloudapi.SupportsIdempotentIncrement;
 import io.stratus.cloudapi.SupportsIntentionLocks;
+import io.stratus.cloudapi.SupportsLockStamps;
 import io.stratus.cloudapi.SupportsQueueInspection;
 import io.stratus.cloudapi.SupportsVisibilityChange;
 import java.util.List;
@@ -34,7 +35,8 @@ import java.util.Objects;
  * wrapped storage implements {@link SupportsConditionalPut} exactly when the original does, the
  * wrapped simple queues {@link SupportsQueueInspection} and {@link SupportsVisibilityChange}
  * each exactly when the originals do, the
- * wrapped locks {@link SupportsIntentionLocks} exactly when the originals do, and the wrapped
+ * wrapped locks {@link SupportsIntentionLocks} and {@link SupportsLockStamps} each exactly when the
+ * originals do, and the wrapped
  * counters {@link SupportsIdempotentIncrement} exactly when the originals do.
  */
 public final class Decorators {
@@ -100,7 +102,8 @@ public final class Decorators {
 
   /**
    * {@code locks} with their calls intercepted; the result implements {@link
-   * SupportsIntentionLocks} exactly when {@code locks} do. Closing it closes {@code locks}.
+   * SupportsIntentionLocks} and {@link SupportsLockStamps} each exactly when {@code locks} do.
+   * Closing it closes {@code locks}.
    */
   public static LockService wrap(LockService locks, CallInterceptor... interceptors) {
     return locks(Objects.requireNonNull(locks, "locks"), chain(interceptors), true);
@@ -143,10 +146,7 @@ public final class Decorators {
 
   private static LockService locks(
       LockService locks, InterceptorChain chain, boolean closesDelegate) {
-    if (locks instanceof SupportsIntentionLocks) {
-      return new InterceptedIntentionLocks((SupportsIntentionLocks) locks, chain, closesDelegate);
-    }
-    return new InterceptedLocks(locks, chain, closesDelegate);
+    return InterceptedLocks.of(locks, chain, closesDelegate);
   }
 
   private static CounterService counters(

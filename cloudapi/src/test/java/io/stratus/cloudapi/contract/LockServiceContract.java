@@ -39,25 +39,20 @@ import org.junit.jupiter.api.Test;
  * ability ({@link #supportsIntentionLocks()}): their compatibility, the mode a holder gets when it
  * asks for another one, leases, release and restarts; the randomized test then draws them too.
  *
+ * <p>Lock stamps ({@link io.stratus.cloudapi.SupportsLockStamps}) are checked when the service
+ * has the ability, by the tests inherited from {@link LockStampContract}.
+ *
  * <p>Holding is judged as a client must judge it ({@link LockGrant}): from the moment it sent the
  * request plus {@code validFor}. A backend whose clock is not the one {@link #elapse} moves widens
  * every boundary by {@link #clockSlack()}. The shared hooks and helpers, such as {@link
  * #assertRefused} and {@link #afterRefusal}, are in {@link ContractSupport}.
  */
-public abstract class LockServiceContract extends ContractSupport {
-  /** The timeout the suite sets for its per-test prefix. */
-  protected static final Duration TIMEOUT = Duration.ofSeconds(10);
-
-  /** The service under test, fresh for each test. */
-  protected LockService locks;
-
+public abstract class LockServiceContract extends LockStampContract {
   /** A fresh service for one test. */
   protected abstract LockService newLocks(long seed);
 
-  /** Makes the service fail and come back without its locks. */
-  protected abstract void restartService();
-
   /** Whether {@link #restartService()} works; restart tests check nothing when false. */
+  @Override
   protected boolean supportsRestart() {
     return true;
   }
@@ -66,6 +61,7 @@ public abstract class LockServiceContract extends ContractSupport {
    * Whether the service has insert intentions; the intention tests check nothing when false. The
    * default asks the service ({@code instanceof}).
    */
+  @Override
   protected boolean supportsIntentionLocks() {
     return locks instanceof SupportsIntentionLocks;
   }
@@ -705,10 +701,12 @@ public abstract class LockServiceContract extends ContractSupport {
   }
 
   /** An insert intention; only on a service that has them. */
+  @Override
   protected LockGrant i(String uri, String client) {
     return await(acquire(LockMode.INTENTION, uri, client));
   }
 
+  @Override
   protected LockGrant x(String uri, String client) {
     return await(locks.acquireExclusive(uri, client));
   }
@@ -717,11 +715,13 @@ public abstract class LockServiceContract extends ContractSupport {
     return await(locks.acquireShared(uri, client));
   }
 
+  @Override
   protected boolean release(String uri, String client) {
     return await(locks.release(uri, client));
   }
 
   /** The service's default timeout: that of a URI under no configured prefix. */
+  @Override
   protected Duration defaultTimeout() {
     return await(locks.timeoutFor("ct-lock-unconfigured-" + UUID.randomUUID()));
   }

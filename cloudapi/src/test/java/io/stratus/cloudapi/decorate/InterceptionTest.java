@@ -23,6 +23,7 @@ import io.stratus.cloudapi.StoredItem;
 import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.cloudapi.SupportsIdempotentIncrement;
 import io.stratus.cloudapi.SupportsIntentionLocks;
+import io.stratus.cloudapi.SupportsLockStamps;
 import io.stratus.cloudapi.SupportsQueueInspection;
 import io.stratus.cloudapi.SupportsVisibilityChange;
 import java.lang.reflect.Method;
@@ -51,6 +52,8 @@ class InterceptionTest {
 
   /** Simple queues with every optional ability. */
   interface FullQueues extends SupportsQueueInspection, SupportsVisibilityChange {}
+
+  interface FullLocks extends SupportsIntentionLocks, SupportsLockStamps {}
 
   /** The recorder of the service {@link #wrapAny} wrapped last. */
   private RecordingInterceptor currentRecorder;
@@ -130,7 +133,7 @@ class InterceptionTest {
             SupportsConditionalPut.class,
             FullQueues.class,
             AdvancedQueueService.class,
-            SupportsIntentionLocks.class,
+            FullLocks.class,
             SupportsIdempotentIncrement.class,
             MachineReservationService.class,
             IndexService.class);
@@ -186,8 +189,9 @@ class InterceptionTest {
       }
     }
     assertThat(seen).containsExactlyInAnyOrderElementsOf(EnumSet.allOf(Operation.class));
-    // 49 operations; three receives share one, and so do the two increments
-    assertThat(checkedMethods).isEqualTo(52);
+    // 49 operations; three receives share one, and so do the two increments, the two shared
+    // acquires (plain and stamped) and the two releases
+    assertThat(checkedMethods).isEqualTo(54);
   }
 
   private Object wrapAny(Class<?> type, Object service) {
@@ -381,6 +385,43 @@ class InterceptionTest {
         .extracting(Call::operation)
         .containsExactly(Operation.LOCK_ACQUIRE_INTENTION);
     assertThat(made).containsExactly("acquireIntention");
+  }
+
+  @Test
+  void lockAbilitiesArePreservedExactlyWhenTheWrappedLocksHaveThem() {
+    RecordingInterceptor rec = new RecordingInterceptor();
+    List<String> made = new ArrayList<>();
+    List<Class<? extends LockService>> kinds =
+        List.of(
+            LockService.class,
+            SupportsIntentionLocks.class,
+            SupportsLockStamps.class,
+            FullLocks.class);
+    for (Class<? extends LockService> kind : kinds) {
+      LockService wrapped =
+          Decorators.wrap(Decorators.wrap(fake(kind, made), rec), new RecordingInterceptor());
+      assertThat(wrapped instanceof SupportsIntentionLocks)
+          .as("intentions through %s", kind.getSimpleName())
+          .isEqualTo(SupportsIntentionLocks.class.isAssignableFrom(kind));
+      assertThat(wrapped instanceof SupportsLockStamps)
+          .as("stamps through %s", kind.getSimpleName())
+          .isEqualTo(SupportsLockStamps.class.isAssignableFrom(kind));
+      CloudServices bundle =
+          Decorators.wrap(CloudServices.builder().locks(fake(kind, made)).build(), rec);
+      assertThat(SupportsLockStamps.of(bundle.locks()) != null)
+          .isEqualTo(SupportsLockStamps.class.isAssignableFrom(kind));
+    }
+
+    SupportsLockStamps stamps =
+        SupportsLockStamps.of(Decorators.wrap(fake(SupportsLockStamps.class, made), rec));
+    rec.calls.clear();
+    made.clear();
+    stamps.acquireSharedStamped("u", "A").join();
+    stamps.releaseStamped("u", "A", 7).join();
+    assertThat(rec.calls)
+        .extracting(Call::operation)
+        .containsExactly(Operation.LOCK_ACQUIRE_SHARED, Operation.LOCK_RELEASE);
+    assertThat(made).containsExactly("acquireSharedStamped", "releaseStamped");
   }
 
   @Test

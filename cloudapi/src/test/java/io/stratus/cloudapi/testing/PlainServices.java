@@ -9,7 +9,10 @@ import java.util.concurrent.CompletableFuture;
 public final class PlainServices {
   private PlainServices() {}
 
-  /** {@code locks} as a plain lock service: no intentions, whatever {@code locks} can do. */
+  /**
+   * {@code locks} as a plain lock service: no intentions and no stamps, whatever {@code locks} can
+   * do.
+   */
   public static LockService locks(LockService locks) {
     return new LockService() {
       @Override

@@ -40,7 +40,8 @@ import java.util.function.Consumer;
  * through advanced atomicity keyed by the commit id (one message when they fit, else log messages
  * first, {@code isolation.after-log}; crash point {@code isolation.after-commit-record}); send them
  * to the archive ({@code .after-archive}); validate the commit id ({@code .after-validate});
- * release the locks without waiting. A commit ended before its commit record leaves nothing: its
+ * release the locks without waiting, the exclusive ones stamped with the commit id ({@link
+ * LockSet#releaseCommittedLater}). A commit ended before its commit record leaves nothing: its
  * commit id is validated at once and its locks released. Once the commit record may have arrived,
  * the locks and the commit id are left to lapse: recovery (by any client, after the atomic
  * timeout) archives the records and validates the id first ({@link #recovered}) — the lease rule
@@ -226,7 +227,9 @@ final class DurableCommit {
       held.leaveToLapse(); // committed: recovery archives and validates it before they lapse
       throw e;
     }
-    held.releaseLater(); // the commit is done: nobody waits for the release's reply
+    // The commit is done: nobody waits for the release's reply. Archived and validated, it may
+    // leave its commit id as the stamp of what it wrote.
+    held.releaseCommittedLater(commitId);
     cleanUpLater(commitId, twoStep);
     committedTrees.accept(writtenTrees(records));
     return new CommitResult(Map.of(), 0, 0, records.size());
@@ -236,7 +239,7 @@ final class DurableCommit {
   private void archivedLate(PendingArchives.Pending p) {
     LOG.log(Level.DEBUG, () -> "commit " + p.commitId() + " archived on a later attempt");
     ids.validate(p.commitId());
-    p.locks().releaseLater();
+    p.locks().releaseCommittedLater(p.commitId());
     cleanUpLater(p.commitId(), p.twoStep());
     committedTrees.accept(writtenTrees(p.records()));
   }

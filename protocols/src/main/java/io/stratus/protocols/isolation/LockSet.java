@@ -7,13 +7,17 @@ import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockMode;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.SupportsIntentionLocks;
+import io.stratus.cloudapi.SupportsLockStamps;
+import io.stratus.cloudapi.SupportsLockStamps.StampedGrant;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -33,6 +37,12 @@ import org.jspecify.annotations.Nullable;
  * service reported ({@link LockGrant}); {@link #validUntilMillis()} is the earliest such moment of
  * all locks held, which a commit checks before it makes itself durable.
  *
+ * <p><b>Stamps.</b> On a lock service with stamps ({@link SupportsLockStamps}), a shared grant
+ * reports the stamp of its lock, and a committed transaction releases its exclusive locks with its
+ * commit id as their stamp ({@link #releaseCommittedLater}); so a reader learns from the grant
+ * the commit id of the record's last writer (see {@link LockedReads}). Without the ability no
+ * stamp is ever reported.
+ *
  * <p>A lock whose request failed with an unknown outcome may have been granted: it counts as held,
  * so that releasing the set releases it too. Used by one thread at a time, like its transaction.
  */
@@ -43,6 +53,9 @@ final class LockSet {
 
   /** {@link #locks} with intentions, or null when the service lacks them. */
   private final @Nullable SupportsIntentionLocks intentions;
+
+  /** {@link #locks} with stamps, or null when the service lacks them. */
+  private final @Nullable SupportsLockStamps stamps;
 
   private final Clock clock;
   private final String owner;
@@ -65,6 +78,7 @@ final class LockSet {
     this.inFlight = inFlight;
     this.locks = locks;
     this.intentions = SupportsIntentionLocks.of(locks);
+    this.stamps = SupportsLockStamps.of(locks);
     this.clock = clock;
     this.owner = owner;
     this.transactionId = transactionId;
@@ -86,22 +100,24 @@ final class LockSet {
    * held is upgraded to an exclusive one, and so is one held in the other of shared and
    * intention), all requests at once.
    *
+   * @return the stamps reported with the shared grants of this call, by URI: absent for a URI
+   *     held already (not asked for), granted in another mode, or whose stamp is unknown
    * @throws TransactionConflictException when another transaction holds a conflicting lock on
    *     one of them (the locks granted meanwhile are held; the caller ends the transaction)
    * @throws CloudException when a request failed (likewise)
    */
-  void acquire(Collection<String> uris, LockMode mode, String what) {
+  Map<String, Long> acquire(Collection<String> uris, LockMode mode, String what) {
     Map<String, LockMode> modes = new LinkedHashMap<>();
     for (String u : uris) {
       modes.put(u, mode);
     }
-    acquire(modes, what);
+    return acquire(modes, what);
   }
 
   /**
    * {@link #acquire(Collection, LockMode, String)} with a mode per URI, all requests at once.
    */
-  void acquire(Map<String, LockMode> modes, String what) {
+  Map<String, Long> acquire(Map<String, LockMode> modes, String what) {
     Map<String, LockMode> asks = new LinkedHashMap<>();
     for (Map.Entry<String, LockMode> e : modes.entrySet()) {
       LockMode h = held.get(e.getKey());
@@ -111,12 +127,13 @@ final class LockSet {
             e.getKey(), ask == LockMode.INTENTION && intentions == null ? LockMode.EXCLUSIVE : ask);
       }
     }
+    Map<String, Long> stamped = new HashMap<>();
     if (asks.isEmpty()) {
-      return;
+      return stamped;
     }
     List<String> order = new ArrayList<>(asks.keySet());
     long sent = clock.millis();
-    List<CompletableFuture<LockGrant>> grants = new ArrayList<>(order.size());
+    List<CompletableFuture<StampedGrant>> grants = new ArrayList<>(order.size());
     for (Map.Entry<String, LockMode> a : asks.entrySet()) { // in the order of `order`
       grants.add(request(a.getKey(), a.getValue()));
     }
@@ -125,10 +142,12 @@ final class LockSet {
     for (int i = 0; i < order.size(); i++) {
       String u = order.get(i);
       try {
-        LockGrant g = CloudFutures.await(grants.get(i));
+        StampedGrant sg = CloudFutures.await(grants.get(i));
+        LockGrant g = sg.grant();
         if (g.granted()) {
           held.put(u, g.mode()); // the mode the service holds for this owner now
           validUntil = Math.min(validUntil, sent + g.validFor().toMillis());
+          sg.stamp().ifPresent(s -> stamped.put(u, s));
         } else if (refused == null) {
           refused = u;
         }
@@ -154,18 +173,24 @@ final class LockSet {
     if (failure != null) {
       throw failure;
     }
+    return stamped;
   }
 
-  private CompletableFuture<LockGrant> request(String uri, LockMode mode) {
-    return switch (mode) {
-      case SHARED -> locks.acquireShared(uri, owner);
-      case EXCLUSIVE -> locks.acquireExclusive(uri, owner);
-      // acquire asks an exclusive lock instead when the service lacks intentions.
-      case INTENTION ->
-          intentions == null
-              ? locks.acquireExclusive(uri, owner)
-              : intentions.acquireIntention(uri, owner);
-    };
+  private CompletableFuture<StampedGrant> request(String uri, LockMode mode) {
+    if (mode == LockMode.SHARED && stamps != null) {
+      return stamps.acquireSharedStamped(uri, owner);
+    }
+    CompletableFuture<LockGrant> grant =
+        switch (mode) {
+          case SHARED -> locks.acquireShared(uri, owner);
+          case EXCLUSIVE -> locks.acquireExclusive(uri, owner);
+          // acquire asks an exclusive lock instead when the service lacks intentions.
+          case INTENTION ->
+              intentions == null
+                  ? locks.acquireExclusive(uri, owner)
+                  : intentions.acquireIntention(uri, owner);
+        };
+    return grant.thenApply(g -> new StampedGrant(g, OptionalLong.empty()));
   }
 
   /** Releases every lock and waits for the replies (a failed release lapses). */
@@ -186,16 +211,33 @@ final class LockSet {
 
   /** Releases every lock without waiting for the replies (a failed release lapses). */
   void releaseLater() {
-    for (String u : held.keySet()) {
+    release(OptionalLong.empty());
+  }
+
+  /**
+   * Releases every lock of the commit that took {@code commitId} without waiting for the replies
+   * (a failed release lapses), once the commit is archived and its id validated: the exclusive
+   * ones with the commit id as their stamp, where the service keeps stamps. The stamp then tells
+   * a reader of such a record that every commit that wrote it is at most {@code commitId}.
+   */
+  void releaseCommittedLater(long commitId) {
+    release(OptionalLong.of(commitId));
+  }
+
+  private void release(OptionalLong commitId) {
+    for (Map.Entry<String, LockMode> h : held.entrySet()) {
+      String u = h.getKey();
+      CompletableFuture<Boolean> release =
+          stamps != null && commitId.isPresent() && h.getValue() == LockMode.EXCLUSIVE
+              ? stamps.releaseStamped(u, owner, commitId.getAsLong())
+              : locks.release(u, owner);
       inFlight.accept(
-          locks
-              .release(u, owner)
-              .whenComplete(
-                  (released, failure) -> {
-                    if (failure != null) {
-                      LOG.log(Level.DEBUG, "releasing a record lock failed; it lapses", failure);
-                    }
-                  }));
+          release.whenComplete(
+              (released, failure) -> {
+                if (failure != null) {
+                  LOG.log(Level.DEBUG, "releasing a record lock failed; it lapses", failure);
+                }
+              }));
     }
     held.clear();
   }

@@ -43,7 +43,21 @@ import java.util.TreeSet;
  * locking, so no phantom can appear in the range. Locked keys are read in their latest committed
  * state ({@link LatestCommitted}): a refresh of the tree's archive after the grant, never a
  * TTL-old page. A range is read, locked, then read again; if it changed meanwhile it is locked
- * again (a few times, then the transaction aborts). The transaction keeps what it read of locked
+ * again (a few times, then the transaction aborts).
+ *
+ * <p><b>A point read in one round</b>, where the lock service keeps stamps ({@link
+ * io.stratus.cloudapi.SupportsLockStamps}): a committed writer releases its exclusive locks with
+ * its commit id as their stamp, once it is archived and validated, and the shared grant reports
+ * the stamp. A stamp {@code s} means that every commit that wrote the key is at most {@code s}:
+ * each writer held the key's lock exclusively from before it took its commit id, so writers took
+ * their ids in the order they held the lock; the last one left {@code s}; and any later exclusive
+ * grant would have made the stamp unknown (so would a writer whose lock lapsed, or a lock service
+ * that lost its state). Stamp 0, an untouched lock, means no writer since the lock service's state
+ * began. When the stamp is at most the newest commit of the key this transaction's view already
+ * holds (its base, or a record of the key a refresh found), the view shows the key's latest
+ * committed value — the newest commit decides a key's value, and every commit up to the base is
+ * archived — and the refresh is skipped; otherwise, and whenever no stamp came, it is made as
+ * above. The transaction keeps what it read of locked
  * keys and lays it over every page it reads, so a private page copied before a key was locked
  * cannot show that key stale; its own changes (reported by the record manager) stay on top.
  *
@@ -246,8 +260,11 @@ final class LockedReads implements ReadStrategy {
         version++;
         return;
       }
-      lock(List.of(parts.locks().lockUri(root, key)), LockMode.SHARED, "a record it reads");
-      latest.refresh(List.of(root));
+      String uri = parts.locks().lockUri(root, key);
+      Long stamp = lock(List.of(uri), LockMode.SHARED, "a record it reads").get(uri);
+      if (stamp == null || stamp > latest.newestCommit(root, KeyRange.singleton(key))) {
+        latest.refresh(List.of(root)); // else no commit of the key is missing here (see above)
+      }
       k.addIfAbsent(key, latest.get(root, key));
       parts.ids().mustSee(latest.newestCommit(root, KeyRange.singleton(key)));
       version++;
@@ -313,8 +330,9 @@ final class LockedReads implements ReadStrategy {
           : parts.locks().endLockUri(root);
     }
 
-    private void lock(List<String> uris, LockMode mode, String what) {
-      locks.acquire(uris, mode, what);
+    /** Locks {@code uris}; the stamps reported with the shared grants (see {@link LockSet}). */
+    private Map<String, Long> lock(List<String> uris, LockMode mode, String what) {
+      return locks.acquire(uris, mode, what);
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.stratus.cloudapi.LockMode;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.Operation;
 import io.stratus.cloudapi.SupportsIntentionLocks;
+import io.stratus.cloudapi.SupportsLockStamps;
 import io.stratus.cloudapi.decorate.CloudMeter;
 import io.stratus.cloudapi.decorate.Decorators;
 import io.stratus.cloudapi.decorate.MeteringInterceptor;
@@ -135,7 +136,7 @@ class LockSetTest {
 
   @Test
   void withoutIntentionsAnInsertLocksItsFenceExclusively() {
-    LockService plain = withoutIntentions(locks);
+    LockService plain = withoutAbilities(locks);
     assertThat(plain).isNotInstanceOf(SupportsIntentionLocks.class);
     LockSet t1 = set(plain, "t1");
     t1.acquire(List.of("fence"), LockMode.INTENTION, "an insert");
@@ -147,8 +148,53 @@ class LockSetTest {
         .isInstanceOf(TransactionConflictException.class);
   }
 
-  /** {@code locks} as a plain lock service, without the ability to take intentions. */
-  private static LockService withoutIntentions(LockService locks) {
+  @Test
+  void sharedGrantsReportStampsAndACommitStampsOnlyItsExclusiveLocks() {
+    LockSet writer = set(locks, "writer");
+    Map<String, LockMode> batch = new LinkedHashMap<>();
+    batch.put("written", LockMode.EXCLUSIVE);
+    batch.put("read", LockMode.SHARED);
+    batch.put("fence", LockMode.INTENTION);
+    assertThat(writer.acquire(batch, "what it writes"))
+        .as("a shared grant of an untouched lock")
+        .isEqualTo(Map.of("read", 0L));
+    writer.releaseCommittedLater(17);
+
+    LockSet reader = set(locks, "reader");
+    assertThat(reader.acquire(List.of("written", "read", "fence"), LockMode.SHARED, "records"))
+        .as("the commit id on what it wrote; an intention leaves no stamp")
+        .isEqualTo(Map.of("written", 17L, "read", 0L));
+    assertThat(reader.acquire(List.of("written"), LockMode.SHARED, "again"))
+        .as("held already: not asked for")
+        .isEmpty();
+    reader.releaseCommittedLater(18); // shared locks leave no stamp
+    LockSet next = set(locks, "next");
+    assertThat(next.acquire(List.of("written"), LockMode.SHARED, "a record"))
+        .isEqualTo(Map.of("written", 17L));
+
+    // A lock set that ends without a commit releases without a stamp.
+    next.releaseLater();
+    LockSet aborted = set(locks, "aborted");
+    aborted.acquire(List.of("written"), LockMode.EXCLUSIVE, "a record");
+    aborted.releaseLater();
+    assertThat(set(locks, "last").acquire(List.of("written"), LockMode.SHARED, "a record"))
+        .isEmpty();
+  }
+
+  @Test
+  void withoutStampsNoStampIsReportedAndReleasesArePlain() {
+    LockService plain = withoutAbilities(locks);
+    assertThat(plain).isNotInstanceOf(SupportsLockStamps.class);
+    LockSet writer = set(plain, "writer");
+    writer.acquire(List.of("written"), LockMode.EXCLUSIVE, "a record");
+    writer.releaseCommittedLater(5);
+    assertThat(set(plain, "reader").acquire(List.of("written"), LockMode.SHARED, "a record"))
+        .isEmpty();
+    assertThat(calls(Operation.LOCK_RELEASE)).isEqualTo(1);
+  }
+
+  /** {@code locks} as a plain lock service, without intentions and stamps. */
+  private static LockService withoutAbilities(LockService locks) {
     return PlainServices.locks(locks);
   }
 }
