@@ -149,8 +149,27 @@ public final class TpcwHarness {
                     .toList()),
             Durations.format(plan.warmPass));
         out.flush();
-        WarmPass.Warmed warmed =
-            WarmPass.run(schedule.warmPass(), plan.warmPass, plan.interactionsPerEb, scheduler);
+        // On the in-process cloud the warm pass loads the template the measured runs copy.
+        boolean inProcess = plan.target.kind() == CloudTarget.Kind.IN_PROCESS;
+        WarmPass.Warmed warmed;
+        try (LoadTemplates own = new LoadTemplates()) {
+          warmed =
+              WarmPass.run(
+                  schedule.warmPass(),
+                  plan.warmPass,
+                  plan.interactionsPerEb,
+                  scheduler,
+                  inProcess ? templates : own,
+                  inProcess
+                      ? (raw, settings) ->
+                          loadTemplate(
+                              raw,
+                              new Scale(
+                                  settings.items(), settings.totalEbs(), settings.customersPerEb()),
+                              settings,
+                              scheduler)
+                      : WarmPass::loadTemplate);
+        }
         out.printf(
             Locale.ROOT,
             "  warm pass took %.1f s (%s)%n",
@@ -233,7 +252,7 @@ public final class TpcwHarness {
           if (!copy.loadedNow()) {
             out.printf(
                 Locale.ROOT,
-                "  a copy of the bookstore loaded for the first run of %s (its load's figures)%n",
+                "  a copy of the bookstore loaded for %s (its load's figures)%n",
                 copy.loadedFor().name().toLowerCase(Locale.ROOT));
           }
           BookstoreSchema.install(clients.get(0).db(), s.index().placement());
