@@ -256,9 +256,9 @@ public final class StratusBench implements Callable<Integer> {
       defaultValue = "10s",
       paramLabel = "DURATION",
       description =
-          "Before measuring, every protocol browses a small bookstore, unmeasured, until the JIT"
-              + " compiler settles or this long, so that none is measured with colder code;"
-              + " 0: none (default: ${DEFAULT-VALUE}).")
+          "Before measuring, every protocol browses a bookstore of the measured size, unmeasured,"
+              + " until the JIT compiler settles or this long, so that none is measured with colder"
+              + " code; 0: none (default: ${DEFAULT-VALUE}).")
   String warmPass;
 
   @Option(

@@ -50,7 +50,7 @@ record ClientHandle(
       SystemScheduler scheduler) {
     InteractionAttribution attribution = new InteractionAttribution();
     LockRefusals refusals = new LockRefusals();
-    AppliedRecords records = new AppliedRecords(new PuQueues(databaseUri).prefix());
+    AppliedRecords records = new AppliedRecords(new PuQueues(databaseUri).prefix(), attribution);
     List<CallInterceptor> interceptors =
         new ArrayList<>(List.of(attribution, refusals, records, new MeteringInterceptor(meter)));
     LatencySwitch latency =

@@ -31,7 +31,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
@@ -149,8 +148,27 @@ public final class TpcwHarness {
                     .toList()),
             Durations.format(plan.warmPass));
         out.flush();
-        WarmPass.Warmed warmed =
-            WarmPass.run(schedule.warmPass(), plan.warmPass, plan.interactionsPerEb, scheduler);
+        // On the in-process cloud the warm pass loads the template the measured runs copy.
+        boolean inProcess = plan.target.kind() == CloudTarget.Kind.IN_PROCESS;
+        WarmPass.Warmed warmed;
+        try (LoadTemplates own = new LoadTemplates()) {
+          warmed =
+              WarmPass.run(
+                  schedule.warmPass(),
+                  plan.warmPass,
+                  plan.interactionsPerEb,
+                  scheduler,
+                  inProcess ? templates : own,
+                  inProcess
+                      ? (raw, settings) ->
+                          loadTemplate(
+                              raw,
+                              new Scale(
+                                  settings.items(), settings.totalEbs(), settings.customersPerEb()),
+                              settings,
+                              scheduler)
+                      : WarmPass::loadTemplate);
+        }
         out.printf(
             Locale.ROOT,
             "  warm pass took %.1f s (%s)%n",
@@ -233,7 +251,7 @@ public final class TpcwHarness {
           if (!copy.loadedNow()) {
             out.printf(
                 Locale.ROOT,
-                "  a copy of the bookstore loaded for the first run of %s (its load's figures)%n",
+                "  a copy of the bookstore loaded for %s (its load's figures)%n",
                 copy.loadedFor().name().toLowerCase(Locale.ROOT));
           }
           BookstoreSchema.install(clients.get(0).db(), s.index().placement());
@@ -352,9 +370,6 @@ public final class TpcwHarness {
     int n = clients.size();
     AtomicReferenceArray<DatabaseStats> atMeasureStart = new AtomicReferenceArray<>(n);
     AtomicReferenceArray<DrainPasses> drained = new AtomicReferenceArray<>(n);
-    // Records taken from the queues by each client at the start of the interval and of its drain.
-    AtomicLongArray recordsAtStart = new AtomicLongArray(n);
-    AtomicLongArray recordsAtDrain = new AtomicLongArray(n);
     StalenessTracker tracker = new StalenessTracker();
     // CPU split between library, harness and simulated cloud over the measurement interval.
     CpuProfiler cpu = CpuProfiler.ofThisJvm();
@@ -376,7 +391,6 @@ public final class TpcwHarness {
                   cpuAtEnd.compareAndSet(null, cpu.totals());
                 }
                 clients.forEach(other -> other.latency().off());
-                recordsAtDrain.set(client, c.records().count());
                 drained.set(client, DrainPasses.run(c.db(), s.protocol(), c.records()));
               }));
     }
@@ -403,9 +417,7 @@ public final class TpcwHarness {
                         cpuAtStart.compareAndSet(null, cpu.totals());
                       }
                       for (int k = 0; k < n; k++) {
-                        if (atMeasureStart.compareAndSet(k, null, clients.get(k).db().stats())) {
-                          recordsAtStart.set(k, clients.get(k).records().count());
-                        }
+                        atMeasureStart.compareAndSet(k, null, clients.get(k).db().stats());
                       }
                     }
                     bar.stepTo(Math.round(f * totalMillis / 1000));
@@ -443,9 +455,7 @@ public final class TpcwHarness {
       long refused = clients.get(k).refusals().refused();
       refusals += refused;
       drain = drain.plus(drained.get(k));
-      if (atMeasureStart.get(k) != null) {
-        steadyRecords += recordsAtDrain.get(k) - recordsAtStart.get(k);
-      }
+      steadyRecords += clients.get(k).records().duringInterval();
       EmulatorReport own = reports.perClient().get(k);
       perClient.add(
           new ClientResult(

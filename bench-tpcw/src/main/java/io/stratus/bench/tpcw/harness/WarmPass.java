@@ -25,30 +25,30 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
 /**
  * The unmeasured runs before the measured ones ({@link Schedule#warmPass()}): each protocol of the
- * plan browses a small bookstore of its own until the JIT compiler has settled ({@link
- * JitSettling}: at least 2 s, then until it compiled for less than 5% of a second) or at most a
- * given time ({@link Defaults#WARM_PASS} by default), so that the JVM has compiled the code of every
- * protocol, the bookstore and the emulator before anything is measured, and no protocol is
- * measured with colder code, or beside a busier compiler, than another.
+ * plan browses a bookstore of its own until the JIT compiler has settled ({@link JitSettling}: at
+ * least 2 s, then until it compiled for less than 5% of a second) or at most a given time ({@link
+ * Defaults#WARM_PASS} by default), so that the JVM has compiled the code of every protocol, the
+ * bookstore and the emulator before anything is measured, and no protocol is measured with colder
+ * code, or beside a busier compiler, than another.
  *
  * <p>The protocols run at the same time, each on a fresh in-process cloud with the latency
  * profile of its placement, whatever cloud the plan measures: what is warmed is this JVM's code,
- * and an in-process cloud costs nothing. The bookstore has the run's items and browsers but
- * {@link #CUSTOMERS_PER_EB} customers per browser, so that it loads in a fraction of a second;
- * the queue protocols share one load ({@link LoadTemplates}).
- * Nothing of these runs is reported; a failure fails the plan, since the measured runs would hit
- * it too.
+ * and an in-process cloud costs nothing. The bookstore is the size the measured runs browse (items,
+ * browsers, customers per browser): a smaller one takes other paths through the B-trees, the
+ * searches and the order scans, which the compiler would then meet for the first time in the first
+ * measured run. The queue protocols copy one load ({@link LoadTemplates}); given the plan's
+ * templates, that load is the one the measured runs copy too, so on the in-process cloud it costs
+ * the plan nothing. Nothing of these runs is reported; a failure fails the plan, since the measured
+ * runs would hit it too.
  */
 final class WarmPass {
   /** How often the compiler's work is read while the protocols browse. */
   private static final long SETTLING_CHECK_MILLIS = 250;
-
-  /** Customers per browser of the warm pass's bookstores. */
-  static final int CUSTOMERS_PER_EB = 50;
 
   private WarmPass() {}
 
@@ -57,22 +57,28 @@ final class WarmPass {
    * ({@link JitSettling}) or {@code longest} has passed, then waits, at most {@code longest}
    * again, for the compilations it left queued; with {@code interactionsPerEb} above 0 each
    * browser also stops after that many interactions (and nothing is waited for).
+   *
+   * @param templates the bookstores the queue protocols copy; the plan's own when it measures on
+   *     the in-process cloud, so that the measured runs copy the load made here
+   * @param templateLoad loads a template's bookstore (see {@link LoadTemplates#copyInto})
    */
   static Warmed run(
       List<Sweep.Planned> runs,
       Duration longest,
       long interactionsPerEb,
-      SystemScheduler scheduler) {
+      SystemScheduler scheduler,
+      LoadTemplates templates,
+      BiFunction<CloudServices, RunSettings, LoadSummary> templateLoad) {
     long started = System.nanoTime();
     boolean settled;
     List<CloudConnection> clouds = new ArrayList<>();
-    try (LoadTemplates templates = new LoadTemplates()) {
+    try {
       List<String> databases = new ArrayList<>();
       for (int k = 0; k < runs.size(); k++) {
         RunSettings s = settings(runs.get(k).settings(), longest);
         CloudConnection cloud = CloudConnection.open(CloudTarget.inProcess(), "w" + k, s.seed());
         clouds.add(cloud);
-        databases.add(prepare(cloud.services(), "w" + k, s, templates));
+        databases.add(prepare(cloud.services(), "w" + k, s, templates, templateLoad));
       }
       settled = browseAll(runs, longest, interactionsPerEb, scheduler, clouds, databases, started);
     } finally {
@@ -94,19 +100,31 @@ final class WarmPass {
   record Warmed(Duration took, boolean settled) {}
 
   /**
-   * Loads the small bookstore of {@code s} into {@code raw} (the queue protocols share one load
-   * through {@code templates}); returns its database.
+   * Loads the bookstore of {@code s} into {@code raw} (the queue protocols copy a template of
+   * {@code templates}); returns its database.
    */
   private static String prepare(
-      CloudServices raw, String runId, RunSettings s, LoadTemplates templates) {
+      CloudServices raw,
+      String runId,
+      RunSettings s,
+      LoadTemplates templates,
+      BiFunction<CloudServices, RunSettings, LoadSummary> templateLoad) {
     if (LoadTemplates.applies(CloudTarget.inProcess(), s)) {
-      templates.copyInto(
-          raw, s, (into, settings) -> load(into, LoadTemplates.DATABASE_URI, settings));
+      templates.copyInto(raw, s, templateLoad);
       return LoadTemplates.DATABASE_URI;
     }
     String database = ClientHandle.databaseUri(runId);
     load(raw, database, s);
     return database;
+  }
+
+  /**
+   * Loads the bookstore of {@code s} into {@code raw} on the database {@link
+   * LoadTemplates#DATABASE_URI}, unmetered: the template load of a warm pass whose templates no
+   * measured run copies.
+   */
+  static LoadSummary loadTemplate(CloudServices raw, RunSettings s) {
+    return load(raw, LoadTemplates.DATABASE_URI, s);
   }
 
   private static LoadSummary load(CloudServices raw, String database, RunSettings s) {
@@ -192,17 +210,20 @@ final class WarmPass {
     return settled;
   }
 
-  /** The warm pass's settings for a run of {@code s}: see the class comment. */
+  /**
+   * The warm pass's settings for a run of {@code s}: its bookstore (items, browsers, clients,
+   * customers per browser, seed, page size) on the in-process cloud with the placement's latency,
+   * browsing without think time or end-user round trip for at most {@code length}; one client of
+   * it browses.
+   */
   static RunSettings settings(RunSettings s, Duration length) {
     return s.toBuilder()
         .cloud(CloudTarget.Kind.IN_PROCESS.id())
         .latencyProfile(s.latencyProfile().equals("real") ? s.placement() : s.latencyProfile())
-        .customersPerEb(Math.min(CUSTOMERS_PER_EB, s.customersPerEb()))
         .warmUp(Duration.ZERO)
         .measure(length)
         .thinkTimeMean(Duration.ZERO)
         .endUserRoundTrip(Duration.ZERO)
-        .clients(1)
         .build();
   }
 

@@ -102,6 +102,22 @@ public final class InteractionAttribution implements CallInterceptor {
     return marks.intercept(call, proceed, background(phase.get()));
   }
 
+  /**
+   * Whether a background call starting now belongs to the measurement interval (and not to the
+   * warm-up, to after the interval, or to no run).
+   */
+  public boolean inInterval() {
+    return phase.get() == MEASURE;
+  }
+
+  /**
+   * Whether a background call starting now comes after the measurement interval: the browsers'
+   * last interactions' background work and the drain, charged to the interval as its drain.
+   */
+  public boolean afterInterval() {
+    return phase.get() == AFTER;
+  }
+
   /** A new tap for one emulated browser. */
   Tap newTap() {
     return new Tap();

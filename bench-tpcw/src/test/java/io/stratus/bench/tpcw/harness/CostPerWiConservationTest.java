@@ -114,7 +114,7 @@ class CostPerWiConservationTest {
     ManualClock clock = new ManualClock();
     try (InProcessCloud cloud = InProcessCloud.builder().clock(clock).seed(seed).build()) {
       InteractionAttribution attribution = new InteractionAttribution();
-      AppliedRecords records = new AppliedRecords(new PuQueues(DATABASE).prefix());
+      AppliedRecords records = new AppliedRecords(new PuQueues(DATABASE).prefix(), attribution);
       CloudMeter all = new CloudMeter();
       CloudServices services =
           Decorators.wrap(cloud.services(), attribution, records, new MeteringInterceptor(all));
