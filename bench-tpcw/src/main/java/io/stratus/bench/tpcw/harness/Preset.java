@@ -84,7 +84,7 @@ public record Preset(
           new Preset(
               "paper-fig9",
               List.of("paper-fig10"),
-              "Figs. 9, 10: 1-100 EBs, EC2 process, LocalStack",
+              "Figs. 9, 10: 1-100 EBs, EC2 JVM on LocalStack",
               paper(
                   "--placement",
                   "ec2",
