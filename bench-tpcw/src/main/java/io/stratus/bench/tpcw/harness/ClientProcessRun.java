@@ -145,7 +145,11 @@ final class ClientProcessRun {
       args.add(List.of(file.toString()));
     }
     out.printf(
-        Locale.ROOT, "  %d client processes (logs in %s)%n", s.clients(), dir.toAbsolutePath());
+        Locale.ROOT,
+        "  %d client process%s (logs in %s)%n",
+        s.clients(),
+        s.clients() == 1 ? "" : "es",
+        dir.toAbsolutePath());
     out.flush();
     try (ClientProcesses children = ClientProcesses.start(clientMain, args, dir)) {
       awaitReady(children, jobs);
