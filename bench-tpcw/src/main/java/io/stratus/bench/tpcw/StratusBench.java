@@ -1,5 +1,6 @@
 package io.stratus.bench.tpcw;
 
+import io.stratus.bench.tpcw.harness.ClientPlacement;
 import io.stratus.bench.tpcw.harness.CloudTarget;
 import io.stratus.bench.tpcw.harness.Defaults;
 import io.stratus.bench.tpcw.harness.Durations;
@@ -274,10 +275,22 @@ public final class StratusBench implements Callable<Integer> {
       paramLabel = "N[,N...]",
       description =
           "Application servers, each its own database handle serving --ebs browsers"
-              + " over one shared database, all in this JVM; several values sweep them,"
+              + " over one shared database (where: --client-placement); several values sweep"
+              + " them,"
               + " e.g. 1,2,4,8"
               + " (default: ${DEFAULT-VALUE}).")
   String clients;
+
+  @Option(
+      names = "--client-placement",
+      defaultValue = "jvm",
+      paramLabel = "WHERE",
+      description =
+          "jvm: every --clients application server in this JVM; process: each in a JVM of its"
+              + " own, as the papers ran one per server, which needs --cloud localstack (or aws)"
+              + " and --zookeeper; each process adds the placement's latency profile to the"
+              + " cloud's own (default: ${DEFAULT-VALUE}).")
+  String clientPlacement;
 
   @Option(
       names = "--sweep",
@@ -669,14 +682,14 @@ public final class StratusBench implements Callable<Integer> {
       throw new IllegalArgumentException("unknown placement '" + placement + "' (eu or ec2)");
     }
     CloudTarget.Kind kind = CloudTarget.Kind.parse(cloud);
-    String latency =
-        kind == CloudTarget.Kind.IN_PROCESS
-            ? Defaults.profile(profile != null ? profile : where)
-            : "real";
-    if (kind != CloudTarget.Kind.IN_PROCESS && profile != null) {
+    ClientPlacement clientsIn = ClientPlacement.parse(clientPlacement);
+    // Client processes add the modelled latency on any cloud (ClientHandle#modelsLatency).
+    boolean modelled = kind == CloudTarget.Kind.IN_PROCESS || clientsIn == ClientPlacement.PROCESS;
+    String latency = modelled ? Defaults.profile(profile != null ? profile : where) : "real";
+    if (!modelled && profile != null) {
       throw new IllegalArgumentException(
-          "--profile simulates latency on the in-process cloud;"
-              + " "
+          "--profile simulates latency on the in-process cloud or in client processes"
+              + " (--client-placement process); "
               + kind.id()
               + " has its own");
     }
@@ -720,6 +733,7 @@ public final class StratusBench implements Callable<Integer> {
             .endUserRoundTrip(nonNegative("--end-user-rtt", rtt))
             .seed(seed)
             .index(IndexChoice.parse(index))
+            .clientPlacement(clientsIn)
             .build();
     Optional<Sweep> sw = sweep == null ? Optional.empty() : Optional.of(Sweep.parse(sweep));
     if (clients.contains(",")) {
@@ -736,6 +750,7 @@ public final class StratusBench implements Callable<Integer> {
         && kind != CloudTarget.Kind.IN_PROCESS) {
       throw new IllegalArgumentException("--sweep profile needs the in-process cloud");
     }
+    clientsIn.check(target);
     List<Sweep.Planned> runs = Sweep.plan(base, kinds, sw);
     if (!target.hasIndexService()
         && runs.stream().anyMatch(r -> r.settings().index().usesService())) {

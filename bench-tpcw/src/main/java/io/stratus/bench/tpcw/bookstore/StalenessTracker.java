@@ -231,6 +231,23 @@ public final class StalenessTracker {
   }
 
   /**
+   * Writes the stock changes of the Buy Confirms recorded so far to {@code out}, so that the stock
+   * audit of a run whose bookstores ran in several processes can account for all of them ({@link
+   * #addStockChanges}).
+   */
+  public void writeStockChanges(java.io.DataOutputStream out) throws java.io.IOException {
+    stockLedger.writeTo(out);
+  }
+
+  /**
+   * Adds the stock changes another process's tracker {@link #writeStockChanges wrote}, as if its
+   * bookstores had shared this tracker.
+   */
+  public void addStockChanges(java.io.DataInputStream in) throws java.io.IOException {
+    stockLedger.addFrom(in);
+  }
+
+  /**
    * The stock changes committed by the bookstores that share this tracker, which their stock
    * audit checks the database against.
    */

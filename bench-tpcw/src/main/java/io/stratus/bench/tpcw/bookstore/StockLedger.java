@@ -1,6 +1,9 @@
 package io.stratus.bench.tpcw.bookstore;
 
 import io.stratus.bench.tpcw.bookstore.Work.StockChange;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -44,6 +47,48 @@ final class StockLedger {
     uncertainBuys.increment();
     for (StockChange c : changes) {
       uncertain.computeIfAbsent(c.itemId(), id -> new ConcurrentLinkedQueue<>()).add(c.delta());
+    }
+  }
+
+  /** Writes the changes recorded so far to {@code out}, for {@link #addFrom} in another process. */
+  void writeTo(DataOutputStream out) throws IOException {
+    Map<Long, Long> sums = new java.util.TreeMap<>();
+    committed.forEach((id, sum) -> sums.put(id, sum.sum()));
+    out.writeInt(sums.size());
+    for (Map.Entry<Long, Long> e : sums.entrySet()) {
+      out.writeLong(e.getKey());
+      out.writeLong(e.getValue());
+    }
+    out.writeLong(uncertainBuys.sum());
+    Map<Long, List<Integer>> open = new java.util.TreeMap<>();
+    uncertain.forEach((id, deltas) -> open.put(id, new ArrayList<>(deltas)));
+    out.writeInt(open.size());
+    for (Map.Entry<Long, List<Integer>> e : open.entrySet()) {
+      out.writeLong(e.getKey());
+      out.writeInt(e.getValue().size());
+      for (int delta : e.getValue()) {
+        out.writeInt(delta);
+      }
+    }
+  }
+
+  /** Adds the changes another ledger {@link #writeTo wrote}, as if recorded here. */
+  void addFrom(DataInputStream in) throws IOException {
+    int items = in.readInt();
+    for (int i = 0; i < items; i++) {
+      long id = in.readLong();
+      committed.computeIfAbsent(id, k -> new LongAdder()).add(in.readLong());
+    }
+    uncertainBuys.add(in.readLong());
+    int open = in.readInt();
+    for (int i = 0; i < open; i++) {
+      long id = in.readLong();
+      int n = in.readInt();
+      ConcurrentLinkedQueue<Integer> deltas =
+          uncertain.computeIfAbsent(id, k -> new ConcurrentLinkedQueue<>());
+      for (int d = 0; d < n; d++) {
+        deltas.add(in.readInt());
+      }
     }
   }
 

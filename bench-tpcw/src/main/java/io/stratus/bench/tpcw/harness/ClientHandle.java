@@ -55,7 +55,7 @@ record ClientHandle(
         new ArrayList<>(List.of(attribution, refusals, records, new MeteringInterceptor(meter)));
     LatencySwitch latency =
         new LatencySwitch(
-            target.simulatesLatency() && !s.latencyProfile().equals("none")
+            modelsLatency(target, s)
                 ? new LatencyInterceptor(LatencyProfiles.byName(s.latencyProfile()), scheduler)
                 : null);
     interceptors.add(latency);
@@ -72,6 +72,17 @@ record ClientHandle(
     }
     return new ClientHandle(
         Database.open(builder.build()), attribution, refusals, latency, records);
+  }
+
+  /**
+   * Whether the handle adds the modelled latency of the run's profile: on the in-process cloud,
+   * which has none of its own, and in each client process, where the profile's waits are added to
+   * the shared cloud's own, in every process at once as on the papers' separate servers.
+   */
+  static boolean modelsLatency(CloudTarget target, RunSettings s) {
+    return (target.simulatesLatency() || s.clientPlacement() == ClientPlacement.PROCESS)
+        && !s.latencyProfile().equals("none")
+        && !s.latencyProfile().equals("real");
   }
 
   /** Closes every handle of {@code clients}, the last first; the first failure is thrown. */

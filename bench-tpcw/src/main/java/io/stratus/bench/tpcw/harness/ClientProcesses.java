@@ -120,6 +120,32 @@ final class ClientProcesses implements AutoCloseable {
     }
   }
 
+  /**
+   * Fails if a child has exited before it was expected to.
+   *
+   * @throws IllegalStateException naming the first child that has exited, its exit code and the
+   *     end of its log (then every child is ended)
+   */
+  void failIfAnyExited(String expectation) {
+    for (int k = 0; k < processes.size(); k++) {
+      Process p = processes.get(k);
+      if (!p.isAlive()) {
+        close();
+        throw new IllegalStateException(
+            "client process "
+                + k
+                + " exited (exit code "
+                + p.exitValue()
+                + ") "
+                + expectation
+                + ", so the run has no result; the end of its log ("
+                + logs.get(k)
+                + "):\n"
+                + tail(logs.get(k)));
+      }
+    }
+  }
+
   /** Whether any child is still running. */
   boolean anyAlive() {
     return processes.stream().anyMatch(Process::isAlive);

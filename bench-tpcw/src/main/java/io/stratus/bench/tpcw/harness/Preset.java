@@ -27,6 +27,13 @@ import java.util.stream.Stream;
  * Europe; the presets add a 100 ms round trip per interaction for that hop, the figure the ec2 and
  * eu latency profiles assume for a service on EC2 reached from Europe.
  *
+ * <p>Figures 9 and 10 load one EC2 server with 1 to 100 browsers; their preset runs that
+ * application server in a process of its own ({@link ClientPlacement#PROCESS}), apart from the
+ * harness's load and audit, so it needs the shared services such a process joins: LocalStack and
+ * ZooKeeper where {@code bin/localstack start} and {@code bin/zookeeper start} serve by default
+ * ({@code --endpoint} and {@code --zookeeper} name others), with the ec2 latency profile added in
+ * the process.
+ *
  * @param name the name given to {@code --preset}
  * @param aliases further names, one per figure the same runs reproduce
  * @param reproduces the figures of paper 000 the runs reproduce and what they vary, briefly
@@ -56,6 +63,12 @@ public record Preset(
   /** The round trip from the papers' client machine in Europe to EC2. */
   public static final String EUROPE_TO_EC2 = "100ms";
 
+  /** Where {@code bin/localstack start} serves by default, which the Figure 9 preset uses. */
+  public static final String LOCALSTACK = "http://127.0.0.1:4566";
+
+  /** Where {@code bin/zookeeper start} serves by default, which the Figure 9 preset uses. */
+  public static final String ZOOKEEPER = "127.0.0.1:2181";
+
   private static final List<Preset> ALL =
       List.of(
           new Preset(
@@ -71,14 +84,22 @@ public record Preset(
           new Preset(
               "paper-fig9",
               List.of("paper-fig10"),
-              "Figs. 9, 10: 1-100 EBs, EC2 placement",
+              "Figs. 9, 10: 1-100 EBs, EC2 JVM on LocalStack",
               paper(
                   "--placement",
                   "ec2",
                   "--end-user-rtt",
                   EUROPE_TO_EC2,
                   "--sweep",
-                  "ebs=1,10,20,50,100")),
+                  "ebs=1,10,20,50,100",
+                  "--client-placement",
+                  "process",
+                  "--cloud",
+                  "localstack",
+                  "--endpoint",
+                  LOCALSTACK,
+                  "--zookeeper",
+                  ZOOKEEPER)),
           new Preset(
               "paper-fig11",
               List.of("paper-fig12"),

@@ -17,7 +17,8 @@ import java.util.Objects;
  * @param placement the papers' client placement: "eu" (whole client stack outside the cloud) or
  *     "ec2" (stack next to the storage, one end-user round trip per interaction)
  * @param latencyProfile the latency profile simulated on the in-process cloud (eu, ec2, none);
- *     "real" for LocalStack and AWS
+ *     "real" for LocalStack and AWS, except with {@link ClientPlacement#PROCESS}, where each client
+ *     process adds the profile's waits to the shared cloud's own
  * @param pageSize page size in bytes
  * @param ttl buffer-pool time to live
  * @param checkpointInterval checkpoint interval of the queue protocols
@@ -34,6 +35,7 @@ import java.util.Objects;
  *     background checkpoints) serving {@code ebs} browsers; the database is scaled for all
  *     {@code clients * ebs} browsers
  * @param index where the bookstore's secondary indexes live
+ * @param clientPlacement whether the clients run in this JVM or each in a process of its own
  */
 public record RunSettings(
     ProtocolKind protocol,
@@ -53,7 +55,8 @@ public record RunSettings(
     Duration endUserRoundTrip,
     long seed,
     int clients,
-    IndexChoice index) {
+    IndexChoice index,
+    ClientPlacement clientPlacement) {
 
   /**
    * Checks every setting once, whichever way the settings were made ({@link #builder()}, {@link
@@ -69,6 +72,7 @@ public record RunSettings(
     Objects.requireNonNull(latencyProfile, "latencyProfile");
     Objects.requireNonNull(mix, "mix");
     Objects.requireNonNull(index, "index");
+    Objects.requireNonNull(clientPlacement, "clientPlacement");
     positive("pageSize", pageSize);
     positive("ebs", ebs);
     positive("items", items);
@@ -98,8 +102,8 @@ public record RunSettings(
   }
 
   /**
-   * A builder with nothing set but one application server ({@code clients} 1) and client-side
-   * B-tree indexes; {@link Builder#build()} checks the settings.
+   * A builder with nothing set but one application server ({@code clients} 1) in this JVM and
+   * client-side B-tree indexes; {@link Builder#build()} checks the settings.
    */
   public static Builder builder() {
     return new Builder();
@@ -125,7 +129,8 @@ public record RunSettings(
         .endUserRoundTrip(endUserRoundTrip)
         .seed(seed)
         .clients(clients)
-        .index(index);
+        .index(index)
+        .clientPlacement(clientPlacement);
   }
 
   /**
@@ -151,6 +156,7 @@ public record RunSettings(
     private long seed;
     private int clients = 1;
     private IndexChoice index = IndexChoice.BTREE;
+    private ClientPlacement clientPlacement = ClientPlacement.JVM;
 
     private Builder() {}
 
@@ -262,6 +268,12 @@ public record RunSettings(
       return this;
     }
 
+    /** Where the clients run (default all in this JVM). */
+    public Builder clientPlacement(ClientPlacement clientPlacement) {
+      this.clientPlacement = clientPlacement;
+      return this;
+    }
+
     /**
      * The settings.
      *
@@ -287,7 +299,8 @@ public record RunSettings(
           endUserRoundTrip,
           seed,
           clients,
-          index);
+          index,
+          clientPlacement);
     }
   }
 
@@ -317,6 +330,7 @@ public record RunSettings(
     m.put("seed", Long.toString(seed));
     m.put("clients", Integer.toString(clients));
     m.put("index", index.id());
+    m.put("client placement", clientPlacement.id());
     return m;
   }
 }

@@ -229,6 +229,11 @@ public final class TpcwHarness {
             + Long.toHexString(new SplittableRandom(System.nanoTime()).nextLong() & 0xffffffL);
     CloudMeter meter = new CloudMeter();
     Scale scale = new Scale(s.items(), s.totalEbs(), s.customersPerEb());
+    if (s.clientPlacement() == ClientPlacement.PROCESS) {
+      s.clientPlacement().check(plan.target);
+      return new ClientProcessRun(plan, out, scheduler)
+          .run(runId, planned.label(), repeat, s, (db, m) -> load(db, scale, s, m));
+    }
     try (CloudConnection cloud = CloudConnection.open(plan.target, runId, s.seed())) {
       boolean copied = LoadTemplates.applies(plan.target, s);
       String databaseUri = copied ? LoadTemplates.DATABASE_URI : ClientHandle.databaseUri(runId);
@@ -498,6 +503,13 @@ public final class TpcwHarness {
                     cpuAtStart.get(),
                     cpuAtEnd.get(),
                     report.total().count() + report.total().errors()));
+    printResult(out, result);
+    return result;
+  }
+
+  /** Prints the lines of one measured run: totals, stock audit, each client, the drain. */
+  static void printResult(PrintWriter out, RunResult result) {
+    StockAudit audit = result.stockAudit();
     out.printf(
         Locale.ROOT,
         "  %,d interactions (%,d errors), %.1f %s, avg %.1f ms,"
@@ -555,7 +567,6 @@ public final class TpcwHarness {
         result.steadyRequestsPerRecord(),
         result.steadyMilliDollarsPerRecord2008());
     out.flush();
-    return result;
   }
 
   /**

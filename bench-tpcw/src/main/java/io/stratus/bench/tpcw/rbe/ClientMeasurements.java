@@ -379,7 +379,11 @@ public final class ClientMeasurements {
         readSnapshot(in));
   }
 
-  private static void writeSnapshot(DataOutputStream out, MeterSnapshot s) throws IOException {
+  /**
+   * Writes the metered calls {@code s} to {@code out} in the format of measurements; {@link
+   * #readSnapshot} reads them back.
+   */
+  public static void writeSnapshot(DataOutputStream out, MeterSnapshot s) throws IOException {
     for (Operation op : Operation.values()) {
       OperationStats o = s.stats(op);
       out.writeLong(o.calls());
@@ -390,7 +394,12 @@ public final class ClientMeasurements {
     }
   }
 
-  private static MeterSnapshot readSnapshot(DataInputStream in) throws IOException {
+  /**
+   * Reads metered calls {@link #writeSnapshot} wrote.
+   *
+   * @throws IOException if {@code in} fails
+   */
+  public static MeterSnapshot readSnapshot(DataInputStream in) throws IOException {
     Map<Operation, OperationStats> stats = new EnumMap<>(Operation.class);
     for (Operation op : Operation.values()) {
       stats.put(

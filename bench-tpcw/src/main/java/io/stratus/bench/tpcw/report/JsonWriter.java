@@ -196,6 +196,7 @@ final class JsonWriter {
     j.name("endUserRoundTripMillis").value(millis(s.endUserRoundTrip()));
     j.name("seed").value(s.seed());
     j.name("index").value(s.index().id());
+    j.name("clientPlacement").value(s.clientPlacement().id());
     j.endObject();
   }
 
