@@ -95,8 +95,8 @@ public final class CheckpointScheduler implements AutoCloseable {
   private final Pause pause;
   private final PuQueues names;
 
-  /** The last page {@link #rootOf} looked at; shared by the handle's reader threads. */
-  private volatile @Nullable RootOf lastRoot;
+  /** The tree whose root a page read is ({@link #onRead}). */
+  private final RootMemo roots;
 
   private final BufferPool pool;
   private final Clock clock;
@@ -139,6 +139,7 @@ public final class CheckpointScheduler implements AutoCloseable {
   public CheckpointScheduler(ProtocolContext ctx, Checkpointer checkpointer, PuQueues names) {
     this.checkpointer = checkpointer;
     this.names = names;
+    this.roots = new RootMemo(names::rootOf);
     this.pool = ctx.bufferPool();
     this.clock = ctx.clock();
     this.pause = ctx.pause();
@@ -217,7 +218,7 @@ public final class CheckpointScheduler implements AutoCloseable {
         schedule(new Target(PuQueues.Kind.DATA_PAGE, page.uri()));
       }
     }
-    Optional<Target> tree = rootOf(page);
+    Optional<Target> tree = roots.treeOf(page);
     if (tree.isPresent()) {
       double chance = chance(now, CheckpointTimes.orNever(page).treeMillis());
       if (chance > 0 && random.nextDouble() < chance) {
@@ -225,24 +226,6 @@ public final class CheckpointScheduler implements AutoCloseable {
       }
     }
   }
-
-  /**
-   * The tree whose root {@code page} is: remembered for the last page asked about, since every
-   * descent starts at a root and a hot tree's root is the same page object from one read to the
-   * next (pages are immutable, so a page's answer never changes).
-   */
-  private Optional<Target> rootOf(Page page) {
-    RootOf last = lastRoot;
-    if (last != null && last.page() == page) {
-      return last.tree();
-    }
-    Optional<Target> tree = names.rootOf(page);
-    lastRoot = new RootOf(page, tree);
-    return tree;
-  }
-
-  /** A page and the tree whose root it is (empty: none). */
-  private record RootOf(Page page, Optional<Target> tree) {}
 
   /**
    * The chance with which a reader at {@code now} schedules a checkpoint of a queue last

@@ -66,7 +66,8 @@ public final class CommitStamps {
    * #MAX_LEAD_MICROS} ahead of the handle's clock.
    */
   public void observe(long stamp) {
-    if (stamp <= 0) {
+    // Checked before the clock is read: on a read path most pages carry stamps already seen.
+    if (stamp <= 0 || (stamp >>> WRITER_BITS) <= last.get()) {
       return;
     }
     long logical = Math.min(stamp >>> WRITER_BITS, nowMicros() + MAX_LEAD_MICROS);

@@ -9,6 +9,7 @@ import io.stratus.cloudapi.CloudFutures;
 import io.stratus.cloudapi.SupportsConditionalPut;
 import io.stratus.pagemanager.BufferPool;
 import io.stratus.pagemanager.Page;
+import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.pagemanager.ReadInterposer;
@@ -244,15 +245,23 @@ public final class QueueEngine implements CommitProtocol {
     @Override
     public PageStore readView(PageStore pages) {
       return new ReadInterposer(pages) {
+        // Runs for every page of every read, cached or not: so no lambdas, and a new Optional
+        // only when the overlay changed a leaf.
         @Override
         public Optional<Page> read(String uri) {
           Optional<Page> p = pages.read(uri);
-          p.ifPresent(scheduler::onRead);
-          p.ifPresent(page -> stamps.observe(page.maxStamp()));
-          if (pages instanceof PageTransaction t && t.writes().containsKey(uri)) {
-            return p; // a private copy already holds what the transaction saw and did
+          if (p.isEmpty()) {
+            return p;
           }
-          return p.map(page -> reads.overlay(pages, page));
+          Page page = p.get();
+          scheduler.onRead(page);
+          stamps.observe(page.maxStamp());
+          if (page.kind() != PageKind.LEAF
+              || (pages instanceof PageTransaction t && t.writes().containsKey(uri))) {
+            return p; // inner pages hold no records; a private copy holds what it saw and did
+          }
+          Page shown = reads.overlay(pages, page);
+          return shown == page ? p : Optional.of(shown);
         }
       };
     }

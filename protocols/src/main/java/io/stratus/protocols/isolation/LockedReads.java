@@ -518,7 +518,13 @@ final class LockedReads implements ReadStrategy {
    */
   private static final class LockedView extends ReadInterposer {
     private final LockingTransaction tx;
-    private final Map<String, Object[]> seen = new HashMap<>(); // uri -> {source, version, result}
+    private final Map<String, Seen> seen = new HashMap<>();
+
+    /**
+     * The leaf last read at a URI: the page beneath, the transaction's version then, and what the
+     * view showed of it (kept as returned, so a repeated read allocates nothing).
+     */
+    private record Seen(Page source, int version, Optional<Page> shown) {}
 
     LockedView(PageStore pages, LockingTransaction tx) {
       super(pages);
@@ -532,13 +538,14 @@ final class LockedReads implements ReadStrategy {
         return p;
       }
       tx.checkTime(); // at the leaf only: every operation reads one, inner pages hold no values
-      Object[] s = seen.get(uri);
-      if (s != null && s[0] == p.get() && (int) s[1] == tx.version()) {
-        return Optional.of((Page) s[2]);
+      Seen s = seen.get(uri);
+      if (s != null && s.source() == p.get() && s.version() == tx.version()) {
+        return s.shown();
       }
       Page result = tx.overlay(p.get());
-      seen.put(uri, new Object[] {p.get(), tx.version(), result});
-      return Optional.of(result);
+      Optional<Page> shown = result == p.get() ? p : Optional.of(result);
+      seen.put(uri, new Seen(p.get(), tx.version(), shown));
+      return shown;
     }
   }
 }

@@ -3,7 +3,11 @@ package io.stratus.protocols.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stratus.cloudapi.time.ManualClock;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 /** The write stamps of one handle: a hybrid logical clock with a client tag. */
@@ -50,5 +54,46 @@ class CommitStampsTest {
     long b = new CommitStamps(clock, "client-b").next();
     assertThat(a >>> CommitStamps.WRITER_BITS).isEqualTo(b >>> CommitStamps.WRITER_BITS);
     assertThat(a).isNotEqualTo(b);
+  }
+
+  /** A clock that counts how often it is read. */
+  private static final class CountingClock extends Clock {
+    private final Clock inner = new ManualClock();
+    int reads;
+
+    @Override
+    public long millis() {
+      reads++;
+      return inner.millis();
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochMilli(millis());
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      throw new UnsupportedOperationException();
+    }
+  }
+
+  @Test
+  void aStampAlreadySeenCostsNoClockRead() {
+    CountingClock clock = new CountingClock();
+    CommitStamps stamps = new CommitStamps(clock, "a");
+    long issued = stamps.next();
+    int before = clock.reads;
+
+    stamps.observe(issued); // every read of a page this handle's commit stamped passes here
+    stamps.observe(issued - (1L << CommitStamps.WRITER_BITS));
+
+    assertThat(clock.reads).isEqualTo(before);
+    assertThat(stamps.next()).isGreaterThan(issued);
   }
 }

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -47,11 +48,22 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@link #floor}: the least any paged store can do for the same lookup: one hash probe for
  *       the page, then a binary search over that page's sorted keys in plain arrays, compared as
  *       Stratus compares keys (unsigned bytes);
- *   <li>{@link #mvStore}: the embedded store a user would otherwise pick, H2's MVStore, one map in
- *       memory ({@code MVMap<Long, byte[]>} with its default page split).
+ *   <li>{@link #mvStore}: the embedded store a user would otherwise pick, H2's MVStore, as a user
+ *       would use it for this: in memory ({@code MVStore.open(null)}, which runs no background
+ *       thread), one {@code MVMap<Long, byte[]>} with every default (its object key type, 48 keys
+ *       per page), filled in key order.
  * </ul>
  *
- * <p>Keys are made outside the measured read, as an application holds them. Run: {@code
+ * <p>Keys are made outside the measured read, as an application holds them: arrays of their own,
+ * never the objects a store holds (MVStore compares keys by identity first, so a lookup with the
+ * map's own key object would end its search early).
+ *
+ * <p>Each trial's setup ends with {@link #WARM_UP_OPERATIONS} operations of its benchmark and a
+ * garbage collection: on a loaded machine a benchmark thread gets a tenth of a core or less, so
+ * JMH's warm-up, timed by the wall clock, can end before the JIT compiler has finished the read
+ * path (the reads per CPU second were still rising in the fourth second of such runs), and the
+ * objects the setup left behind would otherwise be collected, and the live ones moved, at a
+ * random moment of the measurement. Run: {@code
  * bin/stratus-bench jmh PointRead} (JMH's options follow, e.g. {@code -f 3 -wi 3 -i 5}); after the
  * run the command prints each result's spread and its ratio to the floor and to MVStore ({@link
  * JmhSummary}).
@@ -78,6 +90,25 @@ public class PointReadBenchmark {
 
   /** What the lease rule asks for that transaction timeout (twice it and some). */
   private static final Duration TRIAL_LEASE = Duration.ofHours(3);
+
+  /**
+   * Operations each trial's setup makes before JMH's warm-up (see the class comment): half a
+   * second to a second of CPU per read path here, however little of a core the thread gets.
+   */
+  static final int WARM_UP_OPERATIONS = 500_000;
+
+  /**
+   * Runs {@code read} {@link #WARM_UP_OPERATIONS} times, then collects the garbage. Every key
+   * exists, so each read must find its record.
+   */
+  private static void warmUp(BooleanSupplier read) {
+    for (int i = 0; i < WARM_UP_OPERATIONS; i++) {
+      if (!read.getAsBoolean()) {
+        throw new IllegalStateException("a warm-up read found no record");
+      }
+    }
+    System.gc(); // the setup's garbage goes now, not during a measured iteration
+  }
 
   /** A database under one protocol and one long transaction over it. */
   @State(Scope.Thread)
@@ -133,6 +164,7 @@ public class PointReadBenchmark {
           all.next();
         }
       }
+      warmUp(() -> read(this).isPresent());
     }
 
     @TearDown(Level.Trial)
@@ -171,6 +203,7 @@ public class PointReadBenchmark {
         pages.put(name, leaf);
       }
       random = new SplittableRandom(SEED);
+      warmUp(() -> lookUp(this) != null);
     }
   }
 
@@ -186,13 +219,17 @@ public class PointReadBenchmark {
     public void open() {
       store = MVStore.open(null);
       map = store.openMap("items");
-      keys = new Long[RECORDS];
-      for (int i = 0; i < RECORDS; i++) {
-        keys[i] = (long) i;
-        map.put(keys[i], new byte[PAYLOAD]);
+      for (long i = 0; i < RECORDS; i++) {
+        map.put(i, new byte[PAYLOAD]);
       }
       store.commit();
+      keys = new Long[RECORDS];
+      for (int i = 0; i < RECORDS; i++) {
+        keys[i] =
+            Long.valueOf(i); // objects of their own, equal to the map's (see the class comment)
+      }
       random = new SplittableRandom(SEED);
+      warmUp(() -> get(this) != null);
     }
 
     @TearDown(Level.Trial)
@@ -203,11 +240,19 @@ public class PointReadBenchmark {
 
   @Benchmark
   public Optional<byte[]> cachedPointRead(Stratus s) {
+    return read(s);
+  }
+
+  private static Optional<byte[]> read(Stratus s) {
     return s.tx.read("items", s.keys[s.random.nextInt(RECORDS)]);
   }
 
   @Benchmark
   public byte[] floor(Floor f) {
+    return lookUp(f);
+  }
+
+  private static byte[] lookUp(Floor f) {
     int k = f.random.nextInt(RECORDS);
     byte[] key = f.keys[k];
     Floor.Leaf leaf = f.pages.get(f.pageOf[k]);
@@ -229,6 +274,10 @@ public class PointReadBenchmark {
 
   @Benchmark
   public byte[] mvStore(MvStoreMap m) {
+    return get(m);
+  }
+
+  private static byte[] get(MvStoreMap m) {
     return m.map.get(m.keys[m.random.nextInt(RECORDS)]);
   }
 }
