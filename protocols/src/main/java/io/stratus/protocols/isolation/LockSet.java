@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -53,6 +54,9 @@ final class LockSet {
 
   /** {@link #locks} with intentions, or null when the service lacks them. */
   private final @Nullable SupportsIntentionLocks intentions;
+
+  /** How many times a release is sent at most ({@link #resend}). */
+  private static final int RELEASE_SENDS = 3;
 
   /** {@link #locks} with stamps, or null when the service lacks them. */
   private final @Nullable SupportsLockStamps stamps;
@@ -197,7 +201,7 @@ final class LockSet {
   void releaseNow() {
     List<CompletableFuture<Boolean>> releases = new ArrayList<>(held.size());
     for (String u : held.keySet()) {
-      releases.add(locks.release(u, owner));
+      releases.add(resend(() -> locks.release(u, owner), RELEASE_SENDS));
     }
     held.clear();
     for (CompletableFuture<Boolean> r : releases) {
@@ -227,10 +231,12 @@ final class LockSet {
   private void release(OptionalLong commitId) {
     for (Map.Entry<String, LockMode> h : held.entrySet()) {
       String u = h.getKey();
-      CompletableFuture<Boolean> release =
-          stamps != null && commitId.isPresent() && h.getValue() == LockMode.EXCLUSIVE
-              ? stamps.releaseStamped(u, owner, commitId.getAsLong())
-              : locks.release(u, owner);
+      SupportsLockStamps stamping = stamps;
+      Supplier<CompletableFuture<Boolean>> send =
+          stamping != null && commitId.isPresent() && h.getValue() == LockMode.EXCLUSIVE
+              ? () -> stamping.releaseStamped(u, owner, commitId.getAsLong())
+              : () -> locks.release(u, owner);
+      CompletableFuture<Boolean> release = resend(send, RELEASE_SENDS);
       inFlight.accept(
           release.whenComplete(
               (released, failure) -> {
@@ -240,6 +246,25 @@ final class LockSet {
               }));
     }
     held.clear();
+  }
+
+  /**
+   * Sends a release again when it failed, up to {@code sends} times in all. Releasing is
+   * idempotent (a lock the owner no longer holds releases nothing), so a refused or lost release
+   * is safe to repeat; one that stays failed leaves the lock to lapse, which holds the record from
+   * every other transaction for the rest of its lease.
+   */
+  private static CompletableFuture<Boolean> resend(
+      Supplier<CompletableFuture<Boolean>> send, int sends) {
+    return send.get()
+        .handle(
+            (released, failure) ->
+                failure == null || sends <= 1
+                    ? (failure == null
+                        ? CompletableFuture.completedFuture(released)
+                        : CompletableFuture.<Boolean>failedFuture(failure))
+                    : resend(send, sends - 1))
+        .thenCompose(f -> f);
   }
 
   /**

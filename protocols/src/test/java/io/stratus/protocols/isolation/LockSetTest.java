@@ -9,8 +9,11 @@ import io.stratus.cloudapi.LockGrant;
 import io.stratus.cloudapi.LockMode;
 import io.stratus.cloudapi.LockService;
 import io.stratus.cloudapi.Operation;
+import io.stratus.cloudapi.ServiceUnavailableException;
 import io.stratus.cloudapi.SupportsIntentionLocks;
 import io.stratus.cloudapi.SupportsLockStamps;
+import io.stratus.cloudapi.decorate.Call;
+import io.stratus.cloudapi.decorate.CallInterceptor;
 import io.stratus.cloudapi.decorate.CloudMeter;
 import io.stratus.cloudapi.decorate.Decorators;
 import io.stratus.cloudapi.decorate.MeteringInterceptor;
@@ -21,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -196,5 +200,31 @@ class LockSetTest {
   /** {@code locks} as a plain lock service, without intentions and stamps. */
   private static LockService withoutAbilities(LockService locks) {
     return PlainServices.locks(locks);
+  }
+
+  @Test
+  void aRefusedReleaseIsSentAgainSoTheLockDoesNotWaitForItsLease() {
+    int[] refusalsLeft = {2};
+    CallInterceptor refuseReleases =
+        new CallInterceptor() {
+          @Override
+          public <T> CompletableFuture<T> intercept(
+              Call<T> call, Supplier<CompletableFuture<T>> proceed) {
+            if (call.operation() == Operation.LOCK_RELEASE && refusalsLeft[0]-- > 0) {
+              return CompletableFuture.failedFuture(
+                  new ServiceUnavailableException("refused by the test"));
+            }
+            return proceed.get();
+          }
+        };
+    LockService refusing = Decorators.wrap(locks, refuseReleases);
+    LockSet writer = set(refusing, "writer");
+    writer.acquire(List.of("record"), LockMode.EXCLUSIVE, "a write");
+    writer.releaseLater();
+
+    // Two refusals, then the third send released it: another owner gets the lock at once.
+    assertThat(refusalsLeft[0]).isNegative();
+    assertThat(calls(Operation.LOCK_RELEASE)).isEqualTo(1);
+    assertThat(other(LockMode.EXCLUSIVE, "record").granted()).isTrue();
   }
 }
