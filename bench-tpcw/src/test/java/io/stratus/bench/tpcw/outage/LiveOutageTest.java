@@ -169,6 +169,11 @@ class LiveOutageTest {
       InstanceSpec newLeader = Outages.leader(zookeeper);
       assertThat(newLeader).isNotEqualTo(leader);
 
+      // Outage 2 waits for the run to be back: a commit cut off by the election may have taken a
+      // commit id it could not validate, and snapshots then wait for that id's lease (LEASE) to
+      // end, so every interaction may fail for up to that long after the sessions reconnected.
+      log.awaitSucceededSince(zooKeeperBack, WAIT_NANOS);
+
       // Outage 2: storage and queues stop answering.
       int total = CLIENTS * EBS_PER_CLIENT * INTERACTIONS_PER_EB;
       log.awaitEnded(

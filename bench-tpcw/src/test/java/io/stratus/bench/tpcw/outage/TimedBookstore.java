@@ -108,6 +108,27 @@ final class TimedBookstore implements Bookstore {
     }
 
     /**
+     * Waits until an interaction that started at {@code since} or later has succeeded.
+     *
+     * @throws AssertionError when none has within {@code timeoutNanos}
+     */
+    void awaitSucceededSince(long since, long timeoutNanos) throws InterruptedException {
+      lock.lock();
+      try {
+        long left = timeoutNanos;
+        while (samples.stream().noneMatch(s -> s.ok() && s.startNanos() >= since)) {
+          if (left <= 0) {
+            throw new AssertionError(
+                "no interaction started since the outage ended succeeded in time");
+          }
+          left = ended.awaitNanos(left);
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    /**
      * Waits until {@code count} interactions have ended.
      *
      * @throws AssertionError when they have not within {@code timeoutNanos}
