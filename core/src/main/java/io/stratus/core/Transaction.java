@@ -69,6 +69,12 @@ public final class Transaction implements AutoCloseable {
   private final PageTransaction pages;
   private final PageStore view;
   private Catalog catalog;
+
+  /** The collection {@link #collection} found last, and in which catalog snapshot. */
+  private @Nullable CollectionDef lastCollection;
+
+  private @Nullable Catalog lastCatalog;
+
   private final List<LogicalChange> changes = new ArrayList<>();
   private final ServiceEntries serviceEntries;
   private final IndexMaintenance indexes;
@@ -235,14 +241,20 @@ public final class Transaction implements AutoCloseable {
 
   /** The payload of the record with {@code key}, or empty. */
   public Optional<byte[]> read(String collection, Key key) {
-    return guarded(
-        "read",
-        () -> {
-          Args.notNull(key, "key");
-          BLinkTree tree = collection(collection).primary;
-          readKey(tree, key.bytesUnsafe());
-          return tree.get(view, key.bytesUnsafe());
-        });
+    // The guard spelled out rather than through guarded(): a point read of a cached record is
+    // short enough that the capturing lambda and the shared, megamorphic call of its body showed.
+    Thread prior = enter();
+    try {
+      checkOpen();
+      Args.notNull(key, "key");
+      BLinkTree tree = collection(collection).primary;
+      readKey(tree, key.bytesUnsafe());
+      return tree.get(view, key.bytesUnsafe());
+    } catch (CloudException e) {
+      throw CloudFailures.reading(what("read"), e);
+    } finally {
+      leave(prior);
+    }
   }
 
   /** Every record of the collection in key order. */
@@ -435,20 +447,36 @@ public final class Transaction implements AutoCloseable {
    * @throws ConcurrentTransactionUseException when another thread is inside
    */
   private <R> R guarded(String operation, Supplier<R> body) {
-    Thread me = Thread.currentThread();
-    Thread prior = (Thread) USER.compareAndExchange(this, null, me);
-    if (prior != null && prior != me) {
-      throw new ConcurrentTransactionUseException(info.transactionId(), prior.getName());
-    }
+    Thread prior = enter();
     try {
       checkOpen();
       return body.get();
     } catch (CloudException e) {
       throw CloudFailures.reading(what(operation), e);
     } finally {
-      if (prior == null) {
-        user = null;
-      }
+      leave(prior);
+    }
+  }
+
+  /**
+   * Marks this thread as inside the transaction; returns the thread that was inside before (this
+   * one, re-entering), or null, for {@link #leave}.
+   *
+   * @throws ConcurrentTransactionUseException when another thread is inside
+   */
+  private @Nullable Thread enter() {
+    Thread me = Thread.currentThread();
+    Thread prior = (Thread) USER.compareAndExchange(this, null, me);
+    if (prior != null && prior != me) {
+      throw new ConcurrentTransactionUseException(info.transactionId(), prior.getName());
+    }
+    return prior;
+  }
+
+  /** Undoes {@link #enter}, which returned {@code prior}. */
+  private void leave(@Nullable Thread prior) {
+    if (prior == null) {
+      user = null;
     }
   }
 
@@ -534,6 +562,10 @@ public final class Transaction implements AutoCloseable {
   }
 
   CollectionDef collection(String name) {
+    CollectionDef last = lastCollection;
+    if (last != null && lastCatalog == catalog && last.name.equals(name)) {
+      return last; // a transaction mostly names one collection over and over
+    }
     Args.notNull(name, "collection");
     Optional<CollectionDef> c = catalog.collection(name);
     if (c.isEmpty()) {
@@ -543,7 +575,10 @@ public final class Transaction implements AutoCloseable {
       catalog = db.freshCatalog(); // created elsewhere since this snapshot was taken?
       c = catalog.collection(name);
     }
-    return c.orElseThrow(() -> db.noSuchCollection(name));
+    CollectionDef found = c.orElseThrow(() -> db.noSuchCollection(name));
+    lastCollection = found;
+    lastCatalog = catalog;
+    return found;
   }
 
   IndexDef index(CollectionDef c, String name) {

@@ -109,6 +109,9 @@ public final class Page {
   /** Values decoded as text on demand ({@link #valueText}); a cache, not part of the value. */
   private volatile String @Nullable [] valueTexts;
 
+  /** The search over {@link #keys} ({@link #indexOf}), made on demand; a cache, not a value. */
+  private volatile @Nullable KeySearch search;
+
   private Page(Builder b, byte[][] keys, byte[][] values, long @Nullable [] stamps) {
     this(b, keys, values, stamps, b.tombKeys, b.tombStamps);
   }
@@ -285,20 +288,15 @@ public final class Page {
    * Arrays#binarySearch}.
    */
   public int indexOf(byte[] key) {
-    int lo = 0;
-    int hi = keys.length - 1;
-    while (lo <= hi) {
-      int mid = (lo + hi) >>> 1;
-      int c = Keys.compare(keys[mid], key);
-      if (c < 0) {
-        lo = mid + 1;
-      } else if (c > 0) {
-        hi = mid - 1;
-      } else {
-        return mid;
-      }
+    if (keys.length == 0) {
+      return -1;
     }
-    return -(lo + 1);
+    KeySearch s = search;
+    if (s == null) {
+      s = new KeySearch(keys);
+      search = s; // racing threads may both make one: they are equal
+    }
+    return s.indexOf(key);
   }
 
   /** The value stored under {@code key} (a copy), or empty. */

@@ -1,0 +1,79 @@
+package io.stratus.pagemanager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/** A page's key search finds what a plain binary search in the key order finds. */
+class KeySearchTest {
+
+  @Test
+  void findsEveryKeyAndTheInsertionPointOfEveryOther() {
+    long seed = 20261129L;
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int page = 0; page < 2_000; page++) {
+      byte[] prefix = bytes(random, random.nextInt(12));
+      TreeSet<byte[]> set = new TreeSet<>(Keys.ORDER);
+      int n = 1 + random.nextInt(random.nextBoolean() ? 4 : 300);
+      while (set.size() < n) {
+        set.add(key(random, prefix));
+      }
+      byte[][] keys = set.toArray(new byte[0][]);
+      KeySearch search = new KeySearch(keys);
+      for (int probe = 0; probe < 200; probe++) {
+        byte[] key =
+            switch (random.nextInt(4)) {
+              case 0 -> keys[random.nextInt(n)].clone();
+              case 1 -> key(random, prefix);
+              case 2 -> Arrays.copyOf(keys[random.nextInt(n)], random.nextInt(20)); // cut or padded
+              default -> bytes(random, random.nextInt(12));
+            };
+        assertThat(search.indexOf(key))
+            .as("seed %d, page %d, key %s", seed, page, Arrays.toString(key))
+            .isEqualTo(Arrays.binarySearch(keys, key, Keys.ORDER));
+      }
+    }
+  }
+
+  @Test
+  void keysThatDifferOnlyInLengthOrBeyondEightBytesAreTold() {
+    byte[][] keys = {
+      {1, 2},
+      {1, 2, 0},
+      {1, 2, 0, 0, 0, 0, 0, 0, 0, 0},
+      {1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5},
+      {1, 3}
+    };
+    KeySearch search = new KeySearch(keys);
+    for (int i = 0; i < keys.length; i++) {
+      assertThat(search.indexOf(keys[i].clone())).isEqualTo(i);
+    }
+    assertThat(search.indexOf(new byte[] {1})).isEqualTo(-1);
+    assertThat(search.indexOf(new byte[] {1, 2, 0, 0})).isEqualTo(-3);
+    assertThat(search.indexOf(new byte[] {1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4})).isEqualTo(-4);
+    assertThat(search.indexOf(new byte[] {1, 4})).isEqualTo(-6);
+    assertThat(search.indexOf(new byte[0])).isEqualTo(-1);
+  }
+
+  /** {@code prefix} followed by a few bytes, mostly low ones so that keys share more. */
+  private static byte[] key(SplittableRandom random, byte[] prefix) {
+    byte[] tail = new byte[random.nextInt(14)];
+    for (int i = 0; i < tail.length; i++) {
+      tail[i] = (byte) (random.nextBoolean() ? random.nextInt(3) : random.nextInt(256));
+    }
+    byte[] k = Arrays.copyOf(prefix, prefix.length + tail.length);
+    System.arraycopy(tail, 0, k, prefix.length, tail.length);
+    return k;
+  }
+
+  private static byte[] bytes(SplittableRandom random, int n) {
+    byte[] b = new byte[n];
+    for (int i = 0; i < n; i++) {
+      b[i] = (byte) (random.nextBoolean() ? random.nextInt(3) : random.nextInt(256));
+    }
+    return b;
+  }
+}
