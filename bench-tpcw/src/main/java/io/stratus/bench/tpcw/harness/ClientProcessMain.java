@@ -86,16 +86,7 @@ public final class ClientProcessMain {
         AtomicLong recordsAtStart = new AtomicLong();
         AtomicLong recordsAtDrain = new AtomicLong();
         Emulator.Builder emulator =
-            Emulator.builder()
-                .ebs(s.ebs())
-                .mix(s.mix())
-                .warmUp(s.warmUp())
-                .measure(s.measure())
-                .windows(Windows.count(s))
-                .thinkTimeMean(s.thinkTimeMean())
-                .endUserRoundTrip(s.endUserRoundTrip())
-                .seed(job.browserSeed())
-                .priceTables(TpcwHarness.paperPrices(s), TpcwHarness.todayPrices(s))
+            TpcwHarness.measuredEmulator(s, job.browserSeed())
                 .progress(
                     f -> {
                       if (f >= measureStarts && atStart.compareAndSet(null, c.db().stats())) {

@@ -405,16 +405,7 @@ public final class TpcwHarness {
     }
     try (Progress bar = Progress.open(plan.progressBars, "run", totalMillis / 1000, "s")) {
       Emulator.Builder emulator =
-          Emulator.builder()
-              .ebs(s.ebs())
-              .mix(s.mix())
-              .warmUp(s.warmUp())
-              .measure(s.measure())
-              .windows(Windows.count(s))
-              .thinkTimeMean(s.thinkTimeMean())
-              .endUserRoundTrip(s.endUserRoundTrip())
-              .seed(s.seed())
-              .priceTables(paperPrices(s), todayPrices(s))
+          measuredEmulator(s, s.seed())
               .progress(
                   f -> {
                     if (f >= measureStarts) {
@@ -573,6 +564,23 @@ public final class TpcwHarness {
    * The 2008 prices, without data transfer in the EC2 placement (transfer between EC2 and S3 in
    * one region is free, paper 000 section 2.2).
    */
+  /**
+   * The emulator of a measured run of {@code s} whose browsers draw from {@code seed}: its
+   * browsers, mix, phases, windows, think time, end-user round trip and price tables.
+   */
+  static Emulator.Builder measuredEmulator(RunSettings s, long seed) {
+    return Emulator.builder()
+        .ebs(s.ebs())
+        .mix(s.mix())
+        .warmUp(s.warmUp())
+        .measure(s.measure())
+        .windows(Windows.count(s))
+        .thinkTimeMean(s.thinkTimeMean())
+        .endUserRoundTrip(s.endUserRoundTrip())
+        .seed(seed)
+        .priceTables(paperPrices(s), todayPrices(s));
+  }
+
   static PriceTable paperPrices(RunSettings s) {
     return s.placement().equals("ec2")
         ? PriceTables.paper2008().withoutTransfer()
