@@ -197,7 +197,10 @@ final class LockSet {
     return grant.thenApply(g -> new StampedGrant(g, OptionalLong.empty()));
   }
 
-  /** Releases every lock and waits for the replies (a failed release lapses). */
+  /**
+   * Releases every lock and waits for the replies (a release still failing after {@link
+   * #RELEASE_SENDS} sends lapses).
+   */
   void releaseNow() {
     List<CompletableFuture<Boolean>> releases = new ArrayList<>(held.size());
     for (String u : held.keySet()) {
@@ -213,15 +216,19 @@ final class LockSet {
     }
   }
 
-  /** Releases every lock without waiting for the replies (a failed release lapses). */
+  /**
+   * Releases every lock without waiting for the replies (a release still failing after {@link
+   * #RELEASE_SENDS} sends lapses).
+   */
   void releaseLater() {
     release(OptionalLong.empty());
   }
 
   /**
    * Releases every lock of the commit that took {@code commitId} without waiting for the replies
-   * (a failed release lapses), once the commit is archived and its id validated: the exclusive
-   * ones with the commit id as their stamp, where the service keeps stamps. The stamp then tells
+   * (a release still failing after {@link #RELEASE_SENDS} sends lapses), once the commit is
+   * archived and its id validated: the exclusive ones with the commit id as their stamp, where
+   * the service keeps stamps. The stamp then tells
    * a reader of such a record that every commit that wrote it is at most {@code commitId}.
    */
   void releaseCommittedLater(long commitId) {
