@@ -47,7 +47,7 @@ class ResultCacheTest {
   void bestSellersAreAtMostThirtySecondsOld(@Seed long seed) {
     try (BookstoreFixture f = new BookstoreFixture(seed, ProtocolKind.NAIVE)) {
       BookstoreSession s = f.session(seed);
-      String subject = f.item(1).subject();
+      String subject = subjectOfTwoItems(f);
       List<Long> before = ids(f.page(s, w -> f.store.browse().bestSellers(w, subject)));
       long top = itemOf(f, subject, before.isEmpty() ? 0 : before.get(0));
       buy(f, s, top, 5_000); // far more than any loaded order line (300 at most)
