@@ -288,21 +288,22 @@ public final class Page {
    * Arrays#binarySearch}.
    */
   public int indexOf(byte[] key) {
-    if (keys.length == 0) {
-      return -1;
-    }
+    return keys.length == 0 ? -1 : search().indexOf(key);
+  }
+
+  /** The value stored under {@code key} (a copy), or empty. */
+  public Optional<byte[]> get(byte[] key) {
+    int i = keys.length == 0 ? -1 : search().exactIndexOf(key);
+    return i >= 0 ? Optional.of(values[i].clone()) : Optional.empty();
+  }
+
+  private KeySearch search() {
     KeySearch s = search;
     if (s == null) {
       s = new KeySearch(keys);
       search = s; // racing threads may both make one: they are equal
     }
-    return s.indexOf(key);
-  }
-
-  /** The value stored under {@code key} (a copy), or empty. */
-  public Optional<byte[]> get(byte[] key) {
-    int i = indexOf(key);
-    return i >= 0 ? Optional.of(values[i].clone()) : Optional.empty();
+    return s;
   }
 
   /**

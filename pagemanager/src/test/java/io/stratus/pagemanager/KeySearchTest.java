@@ -31,9 +31,16 @@ class KeySearchTest {
               case 2 -> Arrays.copyOf(keys[random.nextInt(n)], random.nextInt(20)); // cut or padded
               default -> bytes(random, random.nextInt(12));
             };
+        int expected = Arrays.binarySearch(keys, key, Keys.ORDER);
         assertThat(search.indexOf(key))
             .as("seed %d, page %d, key %s", seed, page, Arrays.toString(key))
-            .isEqualTo(Arrays.binarySearch(keys, key, Keys.ORDER));
+            .isEqualTo(expected);
+        // The first exact lookups search, the later ones use the page's hash table.
+        assertThat(search.exactIndexOf(key))
+            .as(
+                "exact, probe %d: seed %d, page %d, key %s",
+                probe, seed, page, Arrays.toString(key))
+            .isEqualTo(Math.max(-1, expected));
       }
     }
   }
@@ -56,6 +63,29 @@ class KeySearchTest {
     assertThat(search.indexOf(new byte[] {1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4})).isEqualTo(-4);
     assertThat(search.indexOf(new byte[] {1, 4})).isEqualTo(-6);
     assertThat(search.indexOf(new byte[0])).isEqualTo(-1);
+  }
+
+  @Test
+  void exactLookupsAnswerAsTheSearchBeforeAndAfterThePageBuildsItsTable() {
+    byte[][] keys = {
+      {1, 2},
+      {1, 2, 0},
+      {1, 2, 0, 0, 0, 0, 0, 0, 0, 0},
+      {1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5},
+      {1, 3}
+    };
+    byte[][] absent = {{}, {1}, {1, 2, 0, 0}, {1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4}, {1, 4}, {2}};
+    KeySearch search = new KeySearch(keys);
+    for (int round = 0; round <= KeySearch.EXACT_TABLE_AFTER; round++) {
+      for (int i = 0; i < keys.length; i++) {
+        assertThat(search.exactIndexOf(keys[i].clone())).as("round %d", round).isEqualTo(i);
+      }
+      for (byte[] key : absent) {
+        assertThat(search.exactIndexOf(key))
+            .as("round %d, %s", round, Arrays.toString(key))
+            .isEqualTo(-1);
+      }
+    }
   }
 
   /** {@code prefix} followed by a few bytes, mostly low ones so that keys share more. */
