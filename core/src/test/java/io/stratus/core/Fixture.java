@@ -108,9 +108,15 @@ final class Fixture implements AutoCloseable {
 
   /** Every record of collection "items": decimal key to payload text. */
   static Map<String, String> itemsByKey(Database db) {
+    try (Transaction tx = db.begin()) {
+      return itemsIn(tx);
+    }
+  }
+
+  /** Every record of "items" as {@code tx} reads it, by one scan: decimal key to payload. */
+  static Map<String, String> itemsIn(Transaction tx) {
     Map<String, String> view = new HashMap<>();
-    try (Transaction tx = db.begin();
-        RecordCursor c = tx.scan("items")) {
+    try (RecordCursor c = tx.scan("items")) {
       while (c.hasNext()) {
         Record r = c.next();
         view.put(Long.toString(r.key().decoder().nextLong()), string(r.payload()));

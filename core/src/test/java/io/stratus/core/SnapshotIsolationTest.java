@@ -28,6 +28,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -159,6 +160,48 @@ class SnapshotIsolationTest {
         t2.commit(); // write skew: both off call
         assertThat(Fixture.itemsByKey(a)).containsEntry("0", "off").containsEntry("1", "off");
       }
+    }
+  }
+
+  /**
+   * The serializable mode keeps a scan of a whole collection as the whole tree read: point reads
+   * after it, of keys read before or not, change nothing of what the commit is checked against. Of
+   * two doctors who each scanned every record, read both again and went off call, the second to
+   * commit aborts; so does a scanner of every record once another transaction created one.
+   */
+  @Test
+  void aWholeScanStillCatchesWriteSkewAndPhantoms(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      Database a = f.open(snapshot(f, ProtocolKind.SERIALIZABLE_SNAPSHOT, "a", ex));
+      load(a, 100);
+      Transaction t1 = a.begin();
+      Transaction t2 = a.begin();
+      for (Transaction t : List.of(t1, t2)) {
+        assertThat(Fixture.itemsIn(t)).hasSize(100);
+        for (int again = 0; again < 3; again++) {
+          assertThat(read(t, 0)).isEqualTo("v0-0");
+          assertThat(read(t, 1)).isEqualTo("v0-1");
+        }
+      }
+      t1.update("items", Key.of(0), Fixture.bytes("off"));
+      t2.update("items", Key.of(1), Fixture.bytes("off"));
+      t1.commit();
+      assertThatThrownBy(t2::commit).isInstanceOf(TransactionConflictException.class);
+      Transaction scanner = a.begin();
+      assertThat(Fixture.itemsIn(scanner)).hasSize(100);
+      scanner.update("items", Key.of(50), Fixture.bytes("scanned"));
+      a.run(
+          tx -> {
+            tx.create("items", Key.of(500L), Fixture.bytes("phantom"));
+            return null;
+          });
+      assertThatThrownBy(scanner::commit).isInstanceOf(TransactionConflictException.class);
+      assertThat(Fixture.itemsByKey(a))
+          .containsEntry("0", "off")
+          .containsEntry("1", "v0-1")
+          .containsEntry("50", "v0-50")
+          .containsEntry("500", "phantom");
     }
   }
 

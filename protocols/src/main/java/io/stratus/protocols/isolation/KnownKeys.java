@@ -73,14 +73,26 @@ final class KnownKeys {
     return x ^ (x >>> 33);
   }
 
-  /** A key compared by content, as a hash set needs it. */
-  private static final class Exact {
+  /**
+   * A key compared by content, as a hash set needs it, hashed by {@link #hash}. It holds the array
+   * it is given, not a copy.
+   */
+  static final class Exact {
     private final byte[] bytes;
     private final int hash;
 
     Exact(byte[] bytes) {
+      this(bytes, hash(bytes));
+    }
+
+    private Exact(byte[] bytes, int hash) {
       this.bytes = bytes;
-      this.hash = hash(bytes);
+      this.hash = hash;
+    }
+
+    /** The same key in an array of its own, for keeping after the caller's array changes. */
+    Exact copy() {
+      return new Exact(bytes.clone(), hash);
     }
 
     @Override

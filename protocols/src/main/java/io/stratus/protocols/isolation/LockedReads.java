@@ -23,14 +23,18 @@ import io.stratus.protocols.WriteSet;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads under locks, the read strategy of strict two-phase locking (paper 000, section 5.5):
@@ -60,6 +64,20 @@ import java.util.TreeSet;
  * above. The transaction keeps what it read of locked
  * keys and lays it over every page it reads, so a private page copied before a key was locked
  * cannot show that key stale; its own changes (reported by the record manager) stay on top.
+ *
+ * <p><b>A tree locked whole</b> (a range of more than {@value #ESCALATE_AT} keys, or a read of the
+ * whole tree through an index service): the tree's writers' lock, held against every writer, keeps
+ * the whole tree as it was when the lock was granted, until the transaction ends. So a read of a
+ * key of it does no work of its own — no lock, no look at the latest state, nothing recorded —
+ * and every leaf read shows, for its whole key range, the tree's latest committed state as the
+ * refresh after the grant found it: the latest value of each key the transaction did not change
+ * itself, and no entry for a key whose latest commit deleted it; its own changes stay on top.
+ * That view of a leaf is made once per page and change of the transaction, not once per read.
+ * Why: a point read of a tree the transaction already holds whole is the common read of a
+ * long transaction (one scan of a collection locks it), and finding the key among the keys it
+ * locked one by one cost as much as the read itself. The keys it locked one by one before keep
+ * their values (their locks kept every writer away), and a commit needs no new look at a tree
+ * locked whole.
  *
  * <p><b>Commit</b>: exclusive locks on every key written (upgrading the shared ones) and, for
  * each key inserted, an insert intention on the first committed key after it — the fence a scanner
@@ -168,17 +186,22 @@ final class LockedReads implements ReadStrategy {
     private final LatestCommitted latest;
     private final ReadSet reads = parts.validation().newReadSet();
 
-    /** Per tree: the latest committed value of every key read under a lock. */
+    /**
+     * Per tree not locked whole: the latest committed value of every key read under a key lock.
+     */
     private final Map<String, KnownKeys> known = new HashMap<>();
 
-    /** Per tree: the ranges whose every key is in {@link #known}. */
+    /** Per tree not locked whole: the ranges whose every key is in {@link #known}. */
     private final Map<String, List<KeyRange>> ranges = new HashMap<>();
 
     /** Per tree: the keys this transaction changed (its pages show them). */
     private final Map<String, TreeSet<byte[]>> own = new HashMap<>();
 
-    /** Trees locked whole (their writers' lock held exclusively): nothing in them can change. */
-    private final Set<String> wholeTrees = new java.util.HashSet<>();
+    /**
+     * Trees locked whole (their writers' lock held against every writer): nothing in them can
+     * change until the end, so every leaf of one shows its latest committed state as a whole.
+     */
+    private final Set<String> wholeTrees = new HashSet<>();
 
     private int version;
     private boolean ended;
@@ -234,18 +257,35 @@ final class LockedReads implements ReadStrategy {
     @Override
     public void readsAll(String treeUri) {
       checkTime();
-      if (wholeTrees.contains(treeUri)) {
-        return;
+      if (!wholeTrees.contains(treeUri)) {
+        lockWhole(treeUri);
       }
-      lock(List.of(parts.locks().treeLockUri(treeUri)), treeReaders, "a whole tree it reads");
-      latest.refresh(List.of(treeUri)); // no writer of the tree commits from here on
-      wholeTrees.add(treeUri);
+    }
+
+    /**
+     * Locks the tree rooted at {@code root} whole and brings its latest committed state up to
+     * date, once and for all: no writer of the tree commits from here on. What the transaction
+     * knew of its keys goes, since every leaf now shows the whole latest state, and the keys it
+     * locked one by one hold the same values there (their locks kept every writer away).
+     */
+    private void lockWhole(String root) {
+      lock(List.of(parts.locks().treeLockUri(root)), treeReaders, "a whole tree it reads");
+      latest.refresh(List.of(root));
+      wholeTrees.add(root);
+      known.remove(root);
+      ranges.remove(root);
+      parts.ids().mustSee(latest.newestCommit(root, KeyRange.all()));
       version++;
     }
 
     @Override
     public void readKey(String treeUri, byte[] key) {
       reads.addKey(treeUri, key);
+      if (wholeTrees.contains(treeUri)) {
+        // Its leaves show the tree's latest committed state (overlay); the leaf the record
+        // manager reads next checks the deadline (LockedView).
+        return;
+      }
       if (knownOf(treeUri).contains(key)) {
         // Locked and read before: no lock to take, so no clock read here; the leaf the record
         // manager reads next checks the deadline (LockedView), once per read rather than twice.
@@ -256,14 +296,12 @@ final class LockedReads implements ReadStrategy {
     }
 
     private void lockKey(String root, byte[] key) {
+      if (wholeTrees.contains(root)) {
+        return; // nothing in the tree can change: its leaves show its latest state (overlay)
+      }
       KnownKeys k = knownOf(root);
       if (k.contains(key)) {
         return; // locked and read before: nobody can have changed it
-      }
-      if (wholeTrees.contains(root)) {
-        k.addIfAbsent(key, latest.get(root, key));
-        version++;
-        return;
       }
       String uri = parts.locks().lockUri(root, key);
       Long stamp = lock(List.of(uri), LockMode.SHARED, "a record it reads").get(uri);
@@ -276,18 +314,13 @@ final class LockedReads implements ReadStrategy {
     }
 
     private void readRange(String root, KeyRange range) {
-      if (!wholeTrees.contains(root)) {
-        latest.refresh(List.of(root));
-      }
-      TreeMap<byte[], byte[]> entries = latest.scan(root, range);
-      if (!wholeTrees.contains(root) && entries.size() > ESCALATE_AT) {
-        lock(List.of(parts.locks().treeLockUri(root)), treeReaders, "a whole tree it reads");
-        latest.refresh(List.of(root)); // no writer of the tree commits from here on
-        wholeTrees.add(root);
-        entries = latest.scan(root, range);
-      }
       if (wholeTrees.contains(root)) {
-        known(root, range, entries);
+        return; // nothing in the tree can change: its leaves show its latest state (overlay)
+      }
+      latest.refresh(List.of(root));
+      TreeMap<byte[], byte[]> entries = latest.scan(root, range);
+      if (entries.size() > ESCALATE_AT) {
+        lockWhole(root);
         return;
       }
       Optional<byte[]> fence = latest.keyAfter(root, range);
@@ -350,6 +383,9 @@ final class LockedReads implements ReadStrategy {
     /** {@code leaf} with what this transaction knows of its locked keys laid over it. */
     Page overlay(Page leaf) {
       String root = StorageLayout.rootOf(leaf.uri());
+      if (wholeTrees.contains(root)) {
+        return latestOver(root, leaf);
+      }
       KnownKeys k = known.get(root);
       if (k == null) {
         return leaf;
@@ -378,15 +414,58 @@ final class LockedReads implements ReadStrategy {
       return changes.isEmpty() ? leaf : BLinkTree.overlay(leaf, List.copyOf(changes.values()));
     }
 
+    /**
+     * {@code leaf} of a tree locked whole, showing the latest committed state of its key range
+     * [low key, high key): for every key there that this transaction did not change, its latest
+     * committed value, and no entry where the latest state has none. Its own changes stay as its
+     * pages hold them.
+     */
+    private Page latestOver(String root, Page leaf) {
+      byte[] low = leaf.lowKey();
+      Optional<byte[]> high = leaf.highKey();
+      KeyRange span =
+          high.isPresent() ? KeyRange.closedOpen(low, high.get()) : KeyRange.atLeast(low);
+      NavigableSet<byte[]> mine = own.get(root);
+      if (mine != null) {
+        mine =
+            high.isPresent() ? mine.subSet(low, true, high.get(), false) : mine.tailSet(low, true);
+      }
+      Iterator<Map.Entry<byte[], byte[]>> committed = latest.scan(root, span).entrySet().iterator();
+      Map.Entry<byte[], byte[]> next = committed.hasNext() ? committed.next() : null;
+      List<TreeChange> changes = new ArrayList<>();
+      int i = 0;
+      int n = leaf.entryCount();
+      while (i < n || next != null) {
+        int order = next == null ? -1 : i == n ? 1 : leaf.compareKeyAt(i, next.getKey());
+        if (next == null || order < 0) { // in the leaf alone: no record committed
+          byte[] key = leaf.key(i++);
+          if (!contains(mine, key)) {
+            changes.add(TreeChange.delete(key));
+          }
+          continue;
+        }
+        byte[] key = next.getKey();
+        byte[] value = next.getValue();
+        if (!contains(mine, key) && (order > 0 || !Arrays.equals(leaf.value(i), value))) {
+          changes.add(TreeChange.put(key, value));
+        }
+        if (order == 0) {
+          i++;
+        }
+        next = committed.hasNext() ? committed.next() : null;
+      }
+      return changes.isEmpty() ? leaf : BLinkTree.overlay(leaf, changes);
+    }
+
     int version() {
       return version;
     }
 
     /**
-     * {@inheritDoc} The before images come from the latest committed state. A tree whose every
-     * written key was read under a lock needs no new look: those keys cannot have changed since
-     * (every look at a tree after a key's lock shows the key's latest commit), and the fences of
-     * inserted keys are checked after their locks anyway.
+     * {@inheritDoc} The before images come from the latest committed state. A tree locked whole,
+     * or whose every written key was read under a lock, needs no new look: those keys cannot have
+     * changed since (every look at a tree after a key's lock shows the key's latest commit), and
+     * the fences of inserted keys are checked after their locks anyway.
      */
     @Override
     public CommitResult commit(WriteSet ws) {
@@ -397,6 +476,9 @@ final class LockedReads implements ReadStrategy {
       }
       Set<String> unread = new LinkedHashSet<>();
       for (LogicalChange c : ws.changes()) {
+        if (wholeTrees.contains(c.treeUri())) {
+          continue; // read whole under its lock: the last look at it is the latest state
+        }
         KnownKeys k = known.get(c.treeUri());
         if (k == null || !k.contains(ChangeSets.treeKey(c))) {
           unread.add(c.treeUri());
@@ -511,6 +593,10 @@ final class LockedReads implements ReadStrategy {
   /** Whether a change adds a key to its tree (a record created, an index entry added). */
   private static boolean inserts(LogicalChange c) {
     return c.kind() != LogicalChange.Kind.DELETE && c.before().isEmpty();
+  }
+
+  private static boolean contains(@Nullable NavigableSet<byte[]> keys, byte[] key) {
+    return keys != null && keys.contains(key);
   }
 
   private static boolean sameKey(Optional<byte[]> a, Optional<byte[]> b) {

@@ -1,10 +1,6 @@
 package io.stratus.protocols.isolation;
 
 import io.stratus.btree.KeyRange;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -36,41 +32,19 @@ interface ReadSet {
         }
       };
 
-  /** A read set that keeps every range. */
+  /**
+   * A read set that keeps what it is given, as compactly as its answers allow ({@link
+   * RecordedReads}).
+   */
   static ReadSet recording() {
-    return new ReadSet() {
-      /** Root to the key ranges read in it. */
-      private final Map<String, List<KeyRange>> ranges = new HashMap<>();
-
-      @Override
-      public void add(String root, KeyRange range) {
-        ranges.computeIfAbsent(root, r -> new ArrayList<>()).add(range);
-      }
-
-      @Override
-      public Set<String> roots() {
-        return ranges.keySet();
-      }
-
-      @Override
-      public boolean contains(String root, byte[] key) {
-        for (KeyRange r : ranges.getOrDefault(root, List.of())) {
-          if (r.contains(key)) {
-            return true;
-          }
-        }
-        return false;
-      }
-    };
+    return new RecordedReads();
   }
 
   /** The transaction read the keys of {@code range} in the tree {@code root}. */
   void add(String root, KeyRange range);
 
   /** Adds the read of {@code key} alone (copied when kept). */
-  default void addKey(String root, byte[] key) {
-    add(root, KeyRange.singleton(key));
-  }
+  void addKey(String root, byte[] key);
 
   /** The trees read in. */
   Set<String> roots();
