@@ -12,6 +12,7 @@ import io.stratus.bench.tpcw.harness.Sweep;
 import io.stratus.bench.tpcw.harness.TpcwHarness;
 import io.stratus.bench.tpcw.jmh.CpuTimeProfiler;
 import io.stratus.bench.tpcw.jmh.JmhSummary;
+import io.stratus.bench.tpcw.jmh.ReadRoundsCommand;
 import io.stratus.bench.tpcw.sigmod.SigmodCommand;
 import io.stratus.bench.tpcw.workload.Mix;
 import io.stratus.cloudapi.decorate.LatencyProfiles;
@@ -61,7 +62,8 @@ import picocli.CommandLine.Option;
       StratusBench.Protocols.class,
       StratusBench.Contention.class,
       SigmodCommand.class,
-      StratusBench.Jmh.class
+      StratusBench.Jmh.class,
+      ReadRoundsCommand.class
     },
     version = "Stratus 0.1.0-SNAPSHOT",
     sortOptions = false,

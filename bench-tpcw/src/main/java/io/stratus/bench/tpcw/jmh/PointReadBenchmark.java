@@ -244,7 +244,7 @@ public class PointReadBenchmark {
     return use(read(s).orElseThrow());
   }
 
-  private static Optional<byte[]> read(Stratus s) {
+  static Optional<byte[]> read(Stratus s) {
     return s.tx.read("items", s.keys[s.random.nextInt(RECORDS)]);
   }
 
@@ -253,7 +253,7 @@ public class PointReadBenchmark {
     return use(lookUp(f));
   }
 
-  private static byte[] lookUp(Floor f) {
+  static byte[] lookUp(Floor f) {
     int k = f.random.nextInt(RECORDS);
     byte[] key = f.keys[k];
     Floor.Leaf leaf = f.pages.get(f.pageOf[k]);
@@ -285,14 +285,14 @@ public class PointReadBenchmark {
    * Stratus read, which copies the payload, must: the comparison would charge Stratus alone for
    * fetching the record.
    */
-  private static int use(byte[] payload) {
+  static int use(byte[] payload) {
     if (payload == null) {
       throw new IllegalStateException("a measured read found no record");
     }
     return payload[0] + payload[payload.length - 1];
   }
 
-  private static byte[] get(MvStoreMap m) {
+  static byte[] get(MvStoreMap m) {
     return m.map.get(m.keys[m.random.nextInt(RECORDS)]);
   }
 }
