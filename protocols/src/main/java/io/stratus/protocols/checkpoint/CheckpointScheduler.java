@@ -204,13 +204,18 @@ public final class CheckpointScheduler implements AutoCloseable {
     }
   }
 
+  /** The time of this scheduler's clock, for {@link #onRead}. */
+  public long now() {
+    return clock.millis();
+  }
+
   /**
-   * Reader side: called for every page a transaction reads. One clock read serves the whole call,
-   * and a queue's {@link Target} is made only when the page is due and the draw picks it: this
-   * runs on every page of every read, cached or not.
+   * Reader side: called for every page a transaction reads, with the time of the read ({@link
+   * #now}, or a time the caller read for an earlier page of the same transaction: a read at a
+   * time a little old only draws a little less often). A queue's {@link Target} is made only when
+   * the page is due and the draw picks it: this runs on every page of every read, cached or not.
    */
-  public void onRead(Page page) {
-    long now = clock.millis();
+  public void onRead(Page page, long now) {
     sweepIfDue(now);
     if (names.isDataPage(page)) {
       double chance = chance(now, CheckpointTimes.orNever(page).pageMillis());

@@ -245,6 +245,14 @@ public final class QueueEngine implements CommitProtocol {
     @Override
     public PageStore readView(PageStore pages) {
       return new ReadInterposer(pages) {
+        /**
+         * The time of this transaction's last leaf read; MIN_VALUE before the first. Why: a
+         * point read's descent reads the root and then a leaf, and a clock read was a sixth of a
+         * cached point read of the queue protocols; the leaf reads the clock, and the root and
+         * inner pages of the next descent draw for their checkpoints at that time, one read old.
+         */
+        private long leafMillis = Long.MIN_VALUE;
+
         // Runs for every page of every read, cached or not: so no lambdas, and a new Optional
         // only when the overlay changed a leaf.
         @Override
@@ -254,10 +262,14 @@ public final class QueueEngine implements CommitProtocol {
             return p;
           }
           Page page = p.get();
-          scheduler.onRead(page);
+          boolean leaf = page.kind() == PageKind.LEAF;
+          long now = leaf || leafMillis == Long.MIN_VALUE ? scheduler.now() : leafMillis;
+          if (leaf) {
+            leafMillis = now;
+          }
+          scheduler.onRead(page, now);
           stamps.observe(page.maxStamp());
-          if (page.kind() != PageKind.LEAF
-              || (pages instanceof PageTransaction t && t.writes().containsKey(uri))) {
+          if (!leaf || (pages instanceof PageTransaction t && t.writes().containsKey(uri))) {
             return p; // inner pages hold no records; a private copy holds what it saw and did
           }
           Page shown = reads.overlay(pages, page);
