@@ -27,9 +27,10 @@ import java.util.function.IntSupplier;
  * (other tenants' load on the caches and cores, which the guest cannot see), and a JMH run measures
  * its forms one after the other over several minutes, so one form could be measured on a fast
  * stretch and its reference on a slow one: the same build's ratio to the floor measured 1.4 in one
- * run and 2.4 in the next. Here each form runs in a JVM of its own (so the JIT compiles each read
- * path for itself alone, as a JMH fork does) and is warmed up once; then, round after round, the
- * forms take turns, one at a time, each running reads for a short burst (the others wait, idle)
+ * run and 2.4 in the next. Here each form runs in JVMs of its own (so the JIT compiles each read
+ * path for itself alone, as a JMH fork does; several, since one JVM's compilation may come out a
+ * little faster or slower than another's for good) and is warmed up once; then, round after round,
+ * the JVMs take turns, one at a time, each running reads for a short burst (the others wait, idle)
  * and reporting the reads and the CPU time they took ({@link #WARM_UP_ROUNDS} rounds first, not
  * counted). A form's ratio to the floor and to MVStore
  * is taken within each round, between bursts a second or two apart, and the median over the
@@ -49,17 +50,24 @@ public final class ReadPathRounds {
   static final String MV_STORE = "mvStore";
 
   private final List<String> forms;
+  private final int forks;
   private final int rounds;
   private final long burstMillis;
   private final long seed;
 
   /**
    * @param protocols the protocols to measure (names of {@code ProtocolKind})
-   * @param rounds rounds of one burst per form
+   * @param forks JVMs per form: a JVM's JIT may compile a read path a little better or worse than
+   *     another's, for good, which rounds in one JVM cannot average out
+   * @param rounds rounds of one burst per form and JVM
    * @param burstMillis how long each burst runs reads
    * @param seed draws each round's order
    */
-  public ReadPathRounds(List<String> protocols, int rounds, long burstMillis, long seed) {
+  public ReadPathRounds(
+      List<String> protocols, int forks, int rounds, long burstMillis, long seed) {
+    if (forks < 1) {
+      throw new IllegalArgumentException("forks must be at least 1, not " + forks);
+    }
     if (rounds < 3) {
       throw new IllegalArgumentException("rounds must be at least 3, not " + rounds);
     }
@@ -70,6 +78,7 @@ public final class ReadPathRounds {
     all.add(FLOOR);
     all.add(MV_STORE);
     this.forms = List.copyOf(all);
+    this.forks = forks;
     this.rounds = rounds;
     this.burstMillis = burstMillis;
     this.seed = seed;
@@ -77,30 +86,34 @@ public final class ReadPathRounds {
 
   /** Starts one worker per form, runs the rounds, prints the table to {@code out}. */
   public void run(PrintWriter out) throws IOException, InterruptedException {
-    Map<String, Worker> workers = new LinkedHashMap<>();
+    List<Worker> workers = new ArrayList<>();
     try {
       for (String form : forms) {
-        workers.put(form, Worker.start(form));
+        for (int f = 0; f < forks; f++) {
+          workers.add(Worker.start(form));
+        }
       }
-      for (Worker w : workers.values()) {
+      for (Worker w : workers) {
         w.awaitReady();
       }
+      // Per form, per round: the CPU nanoseconds per read, summed over its JVMs' bursts.
       Map<String, List<Double>> nanosPerRead = new LinkedHashMap<>();
       forms.forEach(f -> nanosPerRead.put(f, new ArrayList<>()));
       Random random = new Random(seed);
-      List<String> order = new ArrayList<>(forms);
+      List<Worker> order = new ArrayList<>(workers);
       for (int round = -WARM_UP_ROUNDS; round < rounds; round++) {
         Collections.shuffle(order, random);
-        for (String form : order) {
-          double ns = workers.get(form).burst(burstMillis);
-          if (round >= 0) {
-            nanosPerRead.get(form).add(ns);
-          }
+        Map<String, Double> sums = new LinkedHashMap<>();
+        for (Worker w : order) {
+          sums.merge(w.form, w.burst(burstMillis), Double::sum);
+        }
+        if (round >= 0) {
+          sums.forEach((form, ns) -> nanosPerRead.get(form).add(ns / forks));
         }
       }
       print(out, nanosPerRead);
     } finally {
-      for (Worker w : workers.values()) {
+      for (Worker w : workers) {
         w.close();
       }
     }
@@ -111,10 +124,12 @@ public final class ReadPathRounds {
     List<Double> mvStore = nanosPerRead.get(MV_STORE);
     out.printf(
         Locale.ROOT,
-        "%d rounds of a %d ms burst per form, order drawn from seed %d; per round: CPU ns per read,"
-            + " its ratio to the floor's, MVStore's over it (above 1: faster than MVStore)%n",
+        "%d rounds of a %d ms burst per form and JVM (%d JVMs per form), order drawn from seed %d;"
+            + " per round: CPU ns per read, its ratio to the floor's, MVStore's over it (above 1:"
+            + " faster than MVStore)%n",
         rounds,
         burstMillis,
+        forks,
         seed);
     out.printf(
         Locale.ROOT,

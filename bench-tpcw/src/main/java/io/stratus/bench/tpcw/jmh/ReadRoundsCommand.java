@@ -26,6 +26,12 @@ public final class ReadRoundsCommand implements Callable<Integer> {
   List<ProtocolKind> protocols = Arrays.asList(ProtocolKind.values());
 
   @Option(
+      names = "--forks",
+      defaultValue = "2",
+      description = "JVMs per form (default: ${DEFAULT-VALUE}).")
+  int forks;
+
+  @Option(
       names = "--rounds",
       defaultValue = "30",
       description = "Rounds of one burst per form (default: ${DEFAULT-VALUE}).")
@@ -51,7 +57,7 @@ public final class ReadRoundsCommand implements Callable<Integer> {
     try {
       rounds =
           new ReadPathRounds(
-              protocols.stream().map(Enum::name).toList(), this.rounds, burstMillis, seed);
+              protocols.stream().map(Enum::name).toList(), forks, this.rounds, burstMillis, seed);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -21,11 +21,14 @@ class ReadPathRoundsTest {
   }
 
   @Test
-  void tooFewRoundsOrTooShortABurstIsRefusedWithTheSetting() {
-    assertThatThrownBy(() -> new ReadPathRounds(List.of("NAIVE"), 2, 200, 1))
+  void tooFewForksOrRoundsOrTooShortABurstIsRefusedWithTheSetting() {
+    assertThatThrownBy(() -> new ReadPathRounds(List.of("NAIVE"), 0, 30, 200, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("forks must be at least 1, not 0");
+    assertThatThrownBy(() -> new ReadPathRounds(List.of("NAIVE"), 2, 2, 200, 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("rounds must be at least 3, not 2");
-    assertThatThrownBy(() -> new ReadPathRounds(List.of("NAIVE"), 30, 5, 1))
+    assertThatThrownBy(() -> new ReadPathRounds(List.of("NAIVE"), 2, 30, 5, 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("a burst must last at least 10 ms, not 5");
   }
