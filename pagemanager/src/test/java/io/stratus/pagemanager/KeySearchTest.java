@@ -47,13 +47,7 @@ class KeySearchTest {
 
   @Test
   void keysThatDifferOnlyInLengthOrBeyondEightBytesAreTold() {
-    byte[][] keys = {
-      {1, 2},
-      {1, 2, 0},
-      {1, 2, 0, 0, 0, 0, 0, 0, 0, 0},
-      {1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5},
-      {1, 3}
-    };
+    byte[][] keys = alike();
     KeySearch search = new KeySearch(keys);
     for (int i = 0; i < keys.length; i++) {
       assertThat(search.indexOf(keys[i].clone())).isEqualTo(i);
@@ -67,13 +61,7 @@ class KeySearchTest {
 
   @Test
   void exactLookupsAnswerAsTheSearchBeforeAndAfterThePageBuildsItsTable() {
-    byte[][] keys = {
-      {1, 2},
-      {1, 2, 0},
-      {1, 2, 0, 0, 0, 0, 0, 0, 0, 0},
-      {1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5},
-      {1, 3}
-    };
+    byte[][] keys = alike();
     byte[][] absent = {{}, {1}, {1, 2, 0, 0}, {1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4}, {1, 4}, {2}};
     KeySearch search = new KeySearch(keys);
     for (int round = 0; round <= KeySearch.EXACT_TABLE_AFTER; round++) {
@@ -86,6 +74,17 @@ class KeySearchTest {
             .isEqualTo(-1);
       }
     }
+  }
+
+  /** Keys that differ only in their length, or beyond their first eight bytes, or in one byte. */
+  private static byte[][] alike() {
+    return new byte[][] {
+      {1, 2},
+      {1, 2, 0},
+      {1, 2, 0, 0, 0, 0, 0, 0, 0, 0},
+      {1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5},
+      {1, 3}
+    };
   }
 
   /** {@code prefix} followed by a few bytes, mostly low ones so that keys share more. */
