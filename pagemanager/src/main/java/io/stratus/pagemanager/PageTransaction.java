@@ -173,6 +173,15 @@ public final class PageTransaction implements PageStore, AutoCloseable {
     return writes == null ? Map.of() : Collections.unmodifiableMap(writes);
   }
 
+  /**
+   * Whether this transaction changed or created the page at {@code uri}: {@code
+   * writes().containsKey(uri)} without the view, for read paths that ask it of every leaf.
+   */
+  public boolean wrote(String uri) {
+    checkOpen("list the writes of");
+    return writes != null && writes.containsKey(uri);
+  }
+
   /** The URIs this transaction read from the pool (present or not). An unmodifiable view. */
   public Set<String> readSet() {
     checkOpen("list the reads of");

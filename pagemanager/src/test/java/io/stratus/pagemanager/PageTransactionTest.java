@@ -41,8 +41,11 @@ class PageTransactionTest {
   void readsItsOwnWrites() {
     try (PageTransaction tx = f.pool.begin()) {
       assertThat(tx.read(A)).contains(a);
+      assertThat(tx.wrote(A)).isFalse();
       Page a2 = a.withPut(new byte[] {'x'}, new byte[] {1});
       tx.write(a2);
+      assertThat(tx.wrote(A)).isTrue();
+      assertThat(tx.wrote(B)).isFalse();
       // The first write stamps the page one above the version read; later writes keep it.
       long stamp = a.versionStamp() + 1;
       assertThat(tx.read(A)).contains(a2.withVersionStamp(stamp));

@@ -269,7 +269,7 @@ public final class QueueEngine implements CommitProtocol {
           }
           scheduler.onRead(page, now);
           stamps.observe(page.maxStamp());
-          if (!leaf || (pages instanceof PageTransaction t && t.writes().containsKey(uri))) {
+          if (!leaf || (pages instanceof PageTransaction t && t.wrote(uri))) {
             return p; // inner pages hold no records; a private copy holds what it saw and did
           }
           Page shown = reads.overlay(pages, page);

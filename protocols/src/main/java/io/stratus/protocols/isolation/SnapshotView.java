@@ -55,7 +55,7 @@ final class SnapshotView extends ReadInterposer {
       return p;
     }
     deadline.run();
-    if (beneath instanceof PageTransaction t && t.writes().containsKey(uri)) {
+    if (beneath instanceof PageTransaction t && t.wrote(uri)) {
       return p; // a private copy, made from the snapshot page
     }
     Page source = p.get();
