@@ -97,10 +97,12 @@ class OwnStalenessTest {
       f.checkpoint();
       f.clock.advance(Duration.ofSeconds(1));
       Attempt<CartView> current = f.attempt(s, w -> f.store.order().shoppingCart(w, Action.VIEW));
+      // The view found the cart empty and added a random item, which may be 17 itself (at seed
+      // -1653028520176344399 it was): one line or two.
       assertThat(current.page().quantities())
           .as("the added item and the view's random one")
           .containsKey(17L)
-          .hasSize(2);
+          .hasSizeBetween(1, 2);
       assertThat(current.work().ownStaleReads()).isZero();
       assertThat(current.work().recordsWritten()).isZero();
       assertThat(tracker.ownReadsChecked()).isEqualTo(2);
