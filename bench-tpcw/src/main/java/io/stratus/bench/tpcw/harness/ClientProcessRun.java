@@ -198,7 +198,6 @@ final class ClientProcessRun {
             s.mix(),
             TpcwHarness.paperPrices(s),
             TpcwHarness.todayPrices(s));
-    EmulatorReport report = reports.total();
     int n = outcomes.size();
     long hits = 0;
     long fetches = 0;
@@ -239,38 +238,19 @@ final class ClientProcessRun {
               o.lockRefusals()));
     }
     RunResult result =
-        new RunResult(
-            label,
-            s,
-            load,
-            report.perInteraction(),
-            report.read(),
-            report.update(),
-            report.total(),
-            report.interactionsPerSecond(),
-            report.measuredSeconds(),
-            fetches == 0 ? 0 : (double) hits / fetches,
-            checkpoints,
-            checkpointsFailed,
-            report.backgroundRequests(),
-            report.backgroundMilliDollars2008(),
-            report.backgroundMilliDollars2026(),
-            report.errorSamples(),
-            lostItems,
-            lostCustomers,
-            drain.toDrain(
-                report.drain(),
-                TpcwHarness.paperPrices(s),
-                TpcwHarness.todayPrices(s),
-                steadyRecords),
-            ServerCost.forRun(s.placement().equals("ec2") ? n : 0, report),
-            refusals,
-            n == 1 ? List.of() : List.copyOf(perClient),
-            audit,
-            new OwnReads(ownChecked, ownStale, ownMax),
-            repeat,
-            reports.windows(),
-            CpuProfile.NONE);
+        new ClientTotals(
+                hits,
+                fetches,
+                checkpoints,
+                checkpointsFailed,
+                refusals,
+                steadyRecords,
+                lostItems,
+                lostCustomers,
+                new OwnReads(ownChecked, ownStale, ownMax),
+                drain,
+                perClient)
+            .result(label, repeat, s, load, reports, audit, CpuProfile.NONE);
     TpcwHarness.printResult(out, result);
     return result;
   }

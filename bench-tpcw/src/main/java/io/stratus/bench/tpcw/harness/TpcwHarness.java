@@ -427,7 +427,6 @@ public final class TpcwHarness {
         cpu.close();
       }
     }
-    EmulatorReport report = reports.total();
     StockAudit audit =
         new StratusBookstore(auditHandle.get(), scale, Clock.systemUTC(), s.seed(), tracker)
             .auditStock();
@@ -458,42 +457,34 @@ public final class TpcwHarness {
               k, own.interactionsPerSecond(), own.total(), own.update(), run, failed, refused));
     }
     RunResult result =
-        new RunResult(
-            label,
-            s,
-            load,
-            report.perInteraction(),
-            report.read(),
-            report.update(),
-            report.total(),
-            report.interactionsPerSecond(),
-            report.measuredSeconds(),
-            fetches == 0 ? 0 : (double) hits / fetches,
-            checkpoints,
-            checkpointsFailed,
-            report.backgroundRequests(),
-            report.backgroundMilliDollars2008(),
-            report.backgroundMilliDollars2026(),
-            report.errorSamples(),
-            tracker.lostUpdates(BookstoreSchema.ITEM),
-            tracker.lostUpdates(BookstoreSchema.CUSTOMER),
-            drain.toDrain(report.drain(), paperPrices(s), todayPrices(s), steadyRecords),
-            ServerCost.forRun(s.placement().equals("ec2") ? n : 0, report),
-            refusals,
-            n == 1 ? List.of() : List.copyOf(perClient),
-            audit,
-            new OwnReads(
-                tracker.ownReadsChecked(),
-                tracker.ownStaleReads(),
-                tracker.maxOwnStalenessMillis()),
-            repeat,
-            reports.windows(),
-            cpu == null || cpuAtStart.get() == null || cpuAtEnd.get() == null
-                ? CpuProfile.NONE
-                : CpuProfiler.between(
-                    cpuAtStart.get(),
-                    cpuAtEnd.get(),
-                    report.total().count() + report.total().errors()));
+        new ClientTotals(
+                hits,
+                fetches,
+                checkpoints,
+                checkpointsFailed,
+                refusals,
+                steadyRecords,
+                tracker.lostUpdates(BookstoreSchema.ITEM),
+                tracker.lostUpdates(BookstoreSchema.CUSTOMER),
+                new OwnReads(
+                    tracker.ownReadsChecked(),
+                    tracker.ownStaleReads(),
+                    tracker.maxOwnStalenessMillis()),
+                drain,
+                perClient)
+            .result(
+                label,
+                repeat,
+                s,
+                load,
+                reports,
+                audit,
+                cpu == null || cpuAtStart.get() == null || cpuAtEnd.get() == null
+                    ? CpuProfile.NONE
+                    : CpuProfiler.between(
+                        cpuAtStart.get(),
+                        cpuAtEnd.get(),
+                        reports.total().total().count() + reports.total().total().errors()));
     printResult(out, result);
     return result;
   }
