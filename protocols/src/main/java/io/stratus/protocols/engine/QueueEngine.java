@@ -247,9 +247,10 @@ public final class QueueEngine implements CommitProtocol {
       return new ReadInterposer(pages) {
         /**
          * The time of this transaction's last leaf read; MIN_VALUE before the first. Why: a
-         * point read's descent reads the root and then a leaf, and a clock read was a sixth of a
-         * cached point read of the queue protocols; the leaf reads the clock, and the root and
-         * inner pages of the next descent draw for their checkpoints at that time, one read old.
+         * point read's descent reads the root and then a leaf, and the checkpoint draw at each,
+         * a clock read apiece, was a sixth of a cached point read of the queue protocols; the
+         * leaf reads the clock, and the root and inner pages of the next descent draw for their
+         * checkpoints at that time, one read old.
          */
         private long leafMillis = Long.MIN_VALUE;
 
