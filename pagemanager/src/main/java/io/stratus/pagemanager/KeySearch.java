@@ -21,6 +21,13 @@ import org.jspecify.annotations.Nullable;
  * (a write makes a new page) would never earn back; so a page's exact lookups use the binary search
  * until they have made {@link #EXACT_TABLE_AFTER} of them, and the table from then on.
  *
+ * <p>The table holds key indexes; a probe compares the looked-up key's window with the slot's key's
+ * window first ({@link #windows}, one array of the page's), and compares whole keys only where
+ * the windows are equal. On a page whose keys all have one length that ends within the window
+ * (keys of up to eight bytes past the shared prefix, as every {@code long} or timestamp key is), equal
+ * windows mean equal keys and the whole key is never loaded: a point read's leaf lookup then
+ * touches the table's slot and the window, not the key's array, which lies elsewhere in memory.
+ *
  * <p>Made once per page, on its first search, and shared by every thread that reads the page. Its
  * keys and windows never change; the count of exact lookups is a heuristic, read and written
  * without synchronization (a lost increment only delays the table), and the table, once built, is
@@ -37,6 +44,12 @@ final class KeySearch {
 
   /** Per key, its eight bytes after the shared prefix ({@link #window}). */
   private final long[] windows;
+
+  /**
+   * The length of every key when all have the same one and it ends within the window (so that a
+   * key's window and length tell it from every other key of the page); -1 otherwise.
+   */
+  private final int windowedLength;
 
   /** Exact lookups a page makes by binary search before it builds its hash table. */
   static final int EXACT_TABLE_AFTER = 64;
@@ -55,9 +68,14 @@ final class KeySearch {
     int m = Arrays.mismatch(first, keys[keys.length - 1]);
     this.shared = m < 0 ? first.length : m;
     this.windows = new long[keys.length];
+    int length = first.length;
     for (int i = 0; i < keys.length; i++) {
       windows[i] = window(keys[i], shared);
+      if (keys[i].length != length) {
+        length = -1;
+      }
     }
+    this.windowedLength = length >= 0 && length - shared <= Long.BYTES ? length : -1;
   }
 
   /** As {@link Page#indexOf}. */
@@ -97,14 +115,22 @@ final class KeySearch {
     if (key.length < shared || !Arrays.equals(key, 0, shared, keys[0], 0, shared)) {
       return -1; // not of the shared prefix: none of these keys
     }
+    // With one length for every key, equal windows mean equal keys, and a key of another length
+    // is none of them.
+    boolean windowTells = key.length == windowedLength;
+    if (windowedLength >= 0 && !windowTells) {
+      return -1;
+    }
+    long w = window(key, shared);
     int mask = slots.length - 1;
-    for (int at = hash(key, shared) & mask; ; at = (at + 1) & mask) {
+    for (int at = hash(key, shared, w) & mask; ; at = (at + 1) & mask) {
       int slot = slots[at];
       if (slot == 0) {
         return -1;
       }
-      if (Arrays.equals(keys[slot - 1], key)) {
-        return slot - 1;
+      int i = slot - 1;
+      if (windows[i] == w && (windowTells || Arrays.equals(keys[i], key))) {
+        return i;
       }
     }
   }
@@ -117,7 +143,7 @@ final class KeySearch {
     int[] slots = new int[Integer.highestOneBit(Math.max(2, keys.length) * 2 - 1) << 1];
     int mask = slots.length - 1;
     for (int i = 0; i < keys.length; i++) {
-      int at = hash(keys[i], shared) & mask;
+      int at = hash(keys[i], shared, windows[i]) & mask;
       while (slots[at] != 0) {
         at = (at + 1) & mask;
       }
@@ -128,16 +154,23 @@ final class KeySearch {
 
   /**
    * A hash of {@code key}'s bytes from {@code from} on (those past the shared prefix, which tell
-   * the keys of a page apart), each bit depending on every one of them.
+   * the keys of a page apart), each bit depending on every one of them; {@code window} is the
+   * key's {@link #window} at {@code from}, which is all of those bytes for a key that ends within
+   * it.
    */
-  static int hash(byte[] key, int from) {
-    long h = key.length;
-    int i = from;
-    for (; i + Long.BYTES <= key.length; i += Long.BYTES) {
-      h = mix(h ^ (long) EIGHT_BYTES.get(key, i));
-    }
-    if (i < key.length) {
-      h = mix(h ^ window(key, i));
+  static int hash(byte[] key, int from, long window) {
+    long h;
+    if (key.length - from <= Long.BYTES) {
+      h = mix(key.length ^ window);
+    } else {
+      h = key.length;
+      int i = from;
+      for (; i + Long.BYTES <= key.length; i += Long.BYTES) {
+        h = mix(h ^ (long) EIGHT_BYTES.get(key, i));
+      }
+      if (i < key.length) {
+        h = mix(h ^ window(key, i));
+      }
     }
     return (int) (h ^ (h >>> 32));
   }
@@ -151,14 +184,21 @@ final class KeySearch {
 
   /** The eight bytes of {@code key} from {@code from} on, big-endian, zero past its end. */
   static long window(byte[] key, int from) {
-    if (key.length - from >= Long.BYTES) {
+    int left = key.length - from;
+    if (left >= Long.BYTES) {
       return (long) EIGHT_BYTES.get(key, from);
     }
-    long w = 0;
-    for (int i = 0; i < Long.BYTES; i++) {
-      int at = from + i;
-      w = (w << 8) | (at < key.length ? key[at] & 0xFF : 0);
+    if (left <= 0) {
+      return 0;
     }
-    return w;
+    if (key.length >= Long.BYTES) {
+      // The key's last eight bytes end with the ones wanted: shift them to the top.
+      return (long) EIGHT_BYTES.get(key, key.length - Long.BYTES) << (Long.BYTES - left) * 8;
+    }
+    long w = 0;
+    for (int i = 0; i < left; i++) {
+      w = (w << 8) | (key[from + i] & 0xFF);
+    }
+    return w << (Long.BYTES - left) * 8;
   }
 }

@@ -46,6 +46,69 @@ class KeySearchTest {
   }
 
   @Test
+  void pagesOfKeysOfOneLengthAnswerExactLookupsFromTheirWindows() {
+    long seed = 20261130L;
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int page = 0; page < 1_000; page++) {
+      // Lengths up to 20, so that some pages' keys end within the window after their shared
+      // prefix and others do not.
+      int length = random.nextInt(21);
+      byte[] prefix = bytes(random, Math.min(length, random.nextInt(8)));
+      TreeSet<byte[]> set = new TreeSet<>(Keys.ORDER);
+      int n = 1 + random.nextInt(random.nextBoolean() ? 4 : 300);
+      for (int tries = 0; set.size() < n && tries < 10 * n; tries++) {
+        byte[] k = Arrays.copyOf(prefix, length);
+        byte[] tail = bytes(random, length - prefix.length);
+        System.arraycopy(tail, 0, k, prefix.length, tail.length);
+        set.add(k);
+      }
+      byte[][] keys = set.toArray(new byte[0][]);
+      KeySearch search = new KeySearch(keys);
+      for (int probe = 0; probe < 2 * KeySearch.EXACT_TABLE_AFTER; probe++) {
+        byte[] key =
+            switch (random.nextInt(4)) {
+              case 0 -> keys[random.nextInt(keys.length)].clone();
+              case 1 -> { // one byte changed: same length, same prefix as often as not
+                byte[] k = keys[random.nextInt(keys.length)].clone();
+                if (k.length > 0) {
+                  k[random.nextInt(k.length)] ^= (byte) (1 + random.nextInt(255));
+                }
+                yield k;
+              }
+              case 2 -> Arrays.copyOf(keys[random.nextInt(keys.length)], random.nextInt(22));
+              default -> bytes(random, length);
+            };
+        int expected = Math.max(-1, Arrays.binarySearch(keys, key, Keys.ORDER));
+        assertThat(search.exactIndexOf(key))
+            .as("probe %d: seed %d, page %d, key %s", probe, seed, page, Arrays.toString(key))
+            .isEqualTo(expected);
+      }
+    }
+  }
+
+  @Test
+  void aKeysWindowIsItsEightBytesAfterTheGivenOnePaddedWithZeros() {
+    byte[] key = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, -1};
+    for (int from = 0; from <= key.length + 1; from++) {
+      long expected = 0;
+      for (int i = 0; i < Long.BYTES; i++) {
+        int at = from + i;
+        expected = (expected << 8) | (at < key.length ? key[at] & 0xFF : 0);
+      }
+      assertThat(KeySearch.window(key, from)).as("from %d", from).isEqualTo(expected);
+      byte[] shortKey = Arrays.copyOf(key, 5);
+      long expectedShort = 0;
+      for (int i = 0; i < Long.BYTES; i++) {
+        int at = from + i;
+        expectedShort = (expectedShort << 8) | (at < shortKey.length ? shortKey[at] & 0xFF : 0);
+      }
+      assertThat(KeySearch.window(shortKey, from))
+          .as("short, from %d", from)
+          .isEqualTo(expectedShort);
+    }
+  }
+
+  @Test
   void keysThatDifferOnlyInLengthOrBeyondEightBytesAreTold() {
     byte[][] keys = alike();
     KeySearch search = new KeySearch(keys);

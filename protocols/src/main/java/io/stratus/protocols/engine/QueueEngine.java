@@ -222,6 +222,12 @@ public final class QueueEngine implements CommitProtocol {
    * A transaction with its reads through the overlay ({@link ReadYourWrites#reads}), open until
    * it finishes: the overlay keeps what the leaf copies it holds may lack.
    */
+  /**
+   * How many leaf reads of one transaction draw for reader-side checkpoints at one reading of the
+   * clock (see the read view).
+   */
+  static final int LEAVES_PER_CLOCK_READ = 16;
+
   @Override
   public ProtocolTransaction begin(TransactionInfo tx) {
     return new EngineTransaction(tx, ownWrites.reads());
@@ -246,13 +252,16 @@ public final class QueueEngine implements CommitProtocol {
     public PageStore readView(PageStore pages) {
       return new ReadInterposer(pages) {
         /**
-         * The time of this transaction's last leaf read; MIN_VALUE before the first. Why: a
-         * point read's descent reads the root and then a leaf, and the checkpoint draw at each,
-         * a clock read apiece, was a sixth of a cached point read of the queue protocols; the
-         * leaf reads the clock, and the root and inner pages of the next descent draw for their
-         * checkpoints at that time, one read old.
+         * The time the checkpoint draws use; MIN_VALUE before the first page. Why not the clock
+         * at every page: the draws were a sixth of a cached point read of the queue protocols,
+         * most of it the clock read. A draw at a time a little old only draws a little less
+         * often (the chance grows with the time since the page's last checkpoint), so the
+         * transaction's first page reads the clock, and then every {@link
+         * #LEAVES_PER_CLOCK_READ}-th leaf.
          */
-        private long leafMillis = Long.MIN_VALUE;
+        private long drawMillis = Long.MIN_VALUE;
+
+        private int leavesRead;
 
         // Runs for every page of every read, cached or not: so no lambdas, and a new Optional
         // only when the overlay changed a leaf.
@@ -264,10 +273,10 @@ public final class QueueEngine implements CommitProtocol {
           }
           Page page = p.get();
           boolean leaf = page.kind() == PageKind.LEAF;
-          long now = leaf || leafMillis == Long.MIN_VALUE ? scheduler.now() : leafMillis;
-          if (leaf) {
-            leafMillis = now;
+          if (drawMillis == Long.MIN_VALUE || (leaf && ++leavesRead % LEAVES_PER_CLOCK_READ == 0)) {
+            drawMillis = scheduler.now();
           }
+          long now = drawMillis;
           scheduler.onRead(page, now);
           stamps.observe(page.maxStamp());
           if (!leaf || (pages instanceof PageTransaction t && t.wrote(uri))) {

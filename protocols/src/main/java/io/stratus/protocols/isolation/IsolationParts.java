@@ -1,6 +1,5 @@
 package io.stratus.protocols.isolation;
 
-import io.stratus.TransactionTimeoutException;
 import io.stratus.protocols.IsolationSettings;
 import io.stratus.protocols.ProtocolContext;
 import io.stratus.protocols.TransactionInfo;
@@ -30,21 +29,8 @@ record IsolationParts(
     return context.isolation();
   }
 
-  /**
-   * Fails a transaction begun at {@code beganMillis} that is older than the transaction timeout:
-   * its reads and its commit fail retryably, so that no lock is used past its lease.
-   */
-  void checkAge(TransactionInfo info, long beganMillis) {
-    long age = context.clock().millis() - beganMillis;
-    if (age > settings().transactionTimeout().toMillis()) {
-      throw new TransactionTimeoutException(
-          "transaction "
-              + info.transactionId()
-              + " has run "
-              + age
-              + " ms, longer than the transaction timeout of "
-              + settings().transactionTimeout()
-              + "; run it again");
-    }
+  /** The deadline of {@code info}'s transaction, begun now. */
+  TransactionDeadline deadlineOf(TransactionInfo info) {
+    return new TransactionDeadline(context.clock(), info, settings().transactionTimeout());
   }
 }

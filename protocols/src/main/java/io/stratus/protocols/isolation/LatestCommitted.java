@@ -41,19 +41,19 @@ final class LatestCommitted implements PageStore {
   private final SnapshotView.Memo memo;
   private final PageTransaction committed;
   private final long base;
-  private final Runnable deadline;
+  private final TransactionDeadline deadline;
 
   /**
    * @param committed a page transaction over the buffer pool, aborted by {@link #close}
    * @param base a validated commit id
-   * @param deadline called before every page read; throws when the transaction ran out of time
+   * @param deadline checked before every page read; throws when the transaction ran out of time
    */
   LatestCommitted(
       SnapshotArchive archive,
       SnapshotView.Memo memo,
       PageTransaction committed,
       long base,
-      Runnable deadline) {
+      TransactionDeadline deadline) {
     this.archive = archive;
     this.memo = memo;
     this.committed = committed;
@@ -130,7 +130,7 @@ final class LatestCommitted implements PageStore {
 
   @Override
   public Optional<Page> read(String uri) {
-    deadline.run();
+    deadline.check();
     Optional<Page> p = committed.read(uri);
     if (p.isEmpty() || p.get().kind() != PageKind.LEAF) {
       return p;

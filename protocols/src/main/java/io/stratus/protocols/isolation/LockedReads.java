@@ -128,8 +128,7 @@ final class LockedReads implements ReadStrategy {
   @Override
   public ProtocolTransaction begin(TransactionInfo tx) {
     if (tx.readOnly()) {
-      return new ReadOnlyTransaction(
-          tx, parts.ids().snapshotFor(tx), parts.context().clock().millis());
+      return new ReadOnlyTransaction(tx, parts.ids().snapshotFor(tx), parts.deadlineOf(tx));
     }
     return new LockingTransaction(tx, parts.ids().latestBase(tx));
   }
@@ -138,12 +137,12 @@ final class LockedReads implements ReadStrategy {
   private final class ReadOnlyTransaction implements ProtocolTransaction {
     private final TransactionInfo info;
     private final long snapshot;
-    private final long beganMillis;
+    private final TransactionDeadline deadline;
 
-    ReadOnlyTransaction(TransactionInfo info, long snapshot, long beganMillis) {
+    ReadOnlyTransaction(TransactionInfo info, long snapshot, TransactionDeadline deadline) {
       this.info = info;
       this.snapshot = snapshot;
-      this.beganMillis = beganMillis;
+      this.deadline = deadline;
     }
 
     @Override
@@ -153,8 +152,7 @@ final class LockedReads implements ReadStrategy {
 
     @Override
     public PageStore readView(PageStore pages) {
-      return new SnapshotView(
-          pages, snapshot, parts.archive(), () -> parts.checkAge(info, beganMillis), parts.memo());
+      return new SnapshotView(pages, snapshot, parts.archive(), deadline, parts.memo());
     }
 
     @Override
@@ -180,7 +178,7 @@ final class LockedReads implements ReadStrategy {
   /** A transaction that may write: its locks, what it read under them, its own changes. */
   private final class LockingTransaction implements ProtocolTransaction {
     private final TransactionInfo info;
-    private final long beganMillis;
+    private final TransactionDeadline deadline;
     private final long base;
     private final LockSet locks;
     private final LatestCommitted latest;
@@ -209,19 +207,15 @@ final class LockedReads implements ReadStrategy {
     LockingTransaction(TransactionInfo info, long base) {
       this.info = info;
       this.base = base;
-      this.beganMillis = parts.context().clock().millis();
+      this.deadline = parts.deadlineOf(info);
       this.locks = parts.locks().newLocks(info);
       this.latest =
           new LatestCommitted(
-              parts.archive(),
-              parts.memo(),
-              parts.context().bufferPool().begin(),
-              base,
-              this::checkTime);
+              parts.archive(), parts.memo(), parts.context().bufferPool().begin(), base, deadline);
     }
 
     private void checkTime() {
-      parts.checkAge(info, beganMillis);
+      deadline.check();
     }
 
     @Override
@@ -514,7 +508,7 @@ final class LockedReads implements ReadStrategy {
       lockForCommit(commitLocks);
       Validation.Candidate candidate =
           new Validation.Candidate(info.transactionId(), base, changes, reads);
-      long timeoutAt = beganMillis + parts.settings().transactionTimeout().toMillis();
+      long timeoutAt = deadline.expiresAtMillis();
       return parts
           .commits()
           .commitLocked(

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The recording {@link ReadSet}: per tree, whether it was read whole, the single keys read, and
@@ -30,6 +31,15 @@ final class RecordedReads implements ReadSet {
   }
 
   private final Map<String, Tree> trees = new HashMap<>();
+
+  /**
+   * The tree of the last read and its root's URI: a transaction's reads come in runs in one tree,
+   * each reporting it by the same string object, so the next read usually finds its tree here by
+   * an equality check that identity settles, with no map lookup.
+   */
+  private @Nullable String lastRoot;
+
+  private @Nullable Tree lastTree;
 
   @Override
   public void add(String root, KeyRange range) {
@@ -65,7 +75,14 @@ final class RecordedReads implements ReadSet {
   }
 
   private Tree treeOf(String root) {
-    return trees.computeIfAbsent(root, r -> new Tree());
+    Tree t = lastTree;
+    if (t != null && root.equals(lastRoot)) {
+      return t;
+    }
+    t = trees.computeIfAbsent(root, r -> new Tree());
+    lastRoot = root;
+    lastTree = t;
+    return t;
   }
 
   @Override

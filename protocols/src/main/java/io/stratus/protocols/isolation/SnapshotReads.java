@@ -58,13 +58,13 @@ final class SnapshotReads implements ReadStrategy {
   private final class SnapshotTransaction implements ProtocolTransaction {
     private final TransactionInfo info;
     private final long snapshot;
-    private final long beganMillis;
+    private final TransactionDeadline deadline;
     private final ReadSet reads = parts.validation().newReadSet();
 
     SnapshotTransaction(TransactionInfo info, long snapshot) {
       this.info = info;
       this.snapshot = snapshot;
-      this.beganMillis = parts.context().clock().millis();
+      this.deadline = parts.deadlineOf(info);
     }
 
     @Override
@@ -74,7 +74,7 @@ final class SnapshotReads implements ReadStrategy {
 
     @Override
     public PageStore readView(PageStore pages) {
-      return new SnapshotView(pages, snapshot, parts.archive(), this::checkTime, parts.memo());
+      return new SnapshotView(pages, snapshot, parts.archive(), deadline, parts.memo());
     }
 
     @Override
@@ -87,13 +87,9 @@ final class SnapshotReads implements ReadStrategy {
       reads.addKey(treeUri, key);
     }
 
-    private void checkTime() {
-      parts.checkAge(info, beganMillis);
-    }
-
     @Override
     public CommitResult commit(WriteSet ws) {
-      checkTime();
+      deadline.check();
       List<LogicalChange> changes;
       try {
         changes = collapse(ws);
@@ -116,7 +112,8 @@ final class SnapshotReads implements ReadStrategy {
       PageTransaction committed = parts.context().bufferPool().begin();
       try {
         PageStore asOfSnapshot =
-            new SnapshotView(committed, snapshot, parts.archive(), () -> {}, parts.memo());
+            new SnapshotView(
+                committed, snapshot, parts.archive(), TransactionDeadline.NONE, parts.memo());
         return ChangeSets.collapse(ws, asOfSnapshot);
       } finally {
         committed.abort();

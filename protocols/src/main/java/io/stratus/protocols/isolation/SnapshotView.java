@@ -29,18 +29,25 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SnapshotView extends ReadInterposer {
   private final long snapshot;
   private final SnapshotArchive archive;
-  private final Runnable deadline;
+  private final TransactionDeadline deadline;
   private final Memo memo;
-  private final Map<String, Page[]> seen = new HashMap<>(); // uri -> {source, result}
+  private final Map<String, Seen> seen = new HashMap<>();
+
+  /** The leaf last read at a URI and what the view showed of it, kept as returned. */
+  private record Seen(Page source, Optional<Page> shown) {}
 
   /**
-   * @param deadline called on every leaf read; throws when the transaction ran out of time. Every
+   * @param deadline checked on every leaf read; throws when the transaction ran out of time. Every
    *     operation reads at least one leaf, and inner pages are used as they are, so checking at the
    *     leaves alone fails a late transaction at the same operation for a fraction of the clock
    *     reads (a point read's descent reads several inner pages and one leaf).
    */
   SnapshotView(
-      PageStore pages, long snapshot, SnapshotArchive archive, Runnable deadline, Memo memo) {
+      PageStore pages,
+      long snapshot,
+      SnapshotArchive archive,
+      TransactionDeadline deadline,
+      Memo memo) {
     super(pages);
     this.memo = memo;
     this.snapshot = snapshot;
@@ -54,19 +61,20 @@ final class SnapshotView extends ReadInterposer {
     if (p.isEmpty() || p.get().kind() != PageKind.LEAF) {
       return p;
     }
-    deadline.run();
+    deadline.check();
     if (beneath instanceof PageTransaction t && t.wrote(uri)) {
       return p; // a private copy, made from the snapshot page
     }
     Page source = p.get();
-    Page[] known = seen.get(uri);
-    if (known != null && known[0] == source) {
-      return Optional.of(known[1]);
+    Seen known = seen.get(uri);
+    if (known != null && known.source() == source) {
+      return known.shown(); // read again: stable, and nothing allocated
     }
     String root = StorageLayout.rootOf(uri);
     Page result = memo.asOf(archive, root, source, snapshot);
-    seen.put(uri, new Page[] {source, result});
-    return Optional.of(result);
+    Optional<Page> shown = result == source ? p : Optional.of(result);
+    seen.put(uri, new Seen(source, shown));
+    return shown;
   }
 
   /** {@code leaf} (of the tree rooted at {@code root}) as of commit id {@code snapshot}. */

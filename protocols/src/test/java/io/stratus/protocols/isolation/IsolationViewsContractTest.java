@@ -41,7 +41,7 @@ class IsolationViewsContractTest {
   class Snapshot extends OverPool {
     @Override
     protected PageStore newStore() {
-      return new SnapshotView(begin(), 0, archive, () -> {}, memo);
+      return new SnapshotView(begin(), 0, archive, TransactionDeadline.NONE, memo);
     }
   }
 
@@ -49,7 +49,7 @@ class IsolationViewsContractTest {
   class Latest extends OverPool {
     @Override
     protected PageStore newStore() {
-      return new LatestCommitted(archive, memo, begin(), 0, () -> {});
+      return new LatestCommitted(archive, memo, begin(), 0, TransactionDeadline.NONE);
     }
 
     @Override

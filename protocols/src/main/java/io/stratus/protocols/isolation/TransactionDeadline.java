@@ -1,0 +1,66 @@
+package io.stratus.protocols.isolation;
+
+import io.stratus.TransactionTimeoutException;
+import io.stratus.protocols.TransactionInfo;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * When one transaction of the isolating protocols runs out of time: the transaction timeout after
+ * its begin, on the handle's clock. Past it, its reads and its commit fail retryably, so that no
+ * lock it holds is used past its lease.
+ *
+ * <p>Why a class of its own: the leaf of every read checks it, and a check is then one clock read
+ * and one comparison with a time fixed at the begin — no lambda, no settings to look up, no
+ * {@link Duration} arithmetic on the read path.
+ */
+final class TransactionDeadline {
+  private final Clock clock;
+  private final String transactionId;
+  private final Duration timeout;
+  private final long beganMillis;
+  private final long expiresAtMillis;
+
+  /** No deadline: for reads made on a transaction's behalf after its own deadline was checked. */
+  static final TransactionDeadline NONE =
+      new TransactionDeadline(Clock.systemUTC(), "(none)", Duration.ZERO, 0, Long.MAX_VALUE);
+
+  /** The deadline of {@code info}'s transaction, begun now. */
+  TransactionDeadline(Clock clock, TransactionInfo info, Duration timeout) {
+    this(clock, info.transactionId(), timeout, clock.millis(), timeout.toMillis());
+  }
+
+  private TransactionDeadline(
+      Clock clock, String transactionId, Duration timeout, long beganMillis, long timeoutMillis) {
+    this.clock = clock;
+    this.transactionId = transactionId;
+    this.timeout = timeout;
+    this.beganMillis = beganMillis;
+    this.expiresAtMillis =
+        Math.addExact(beganMillis, Math.min(timeoutMillis, Long.MAX_VALUE - beganMillis));
+  }
+
+  /** The clock time after which the transaction has run out of time. */
+  long expiresAtMillis() {
+    return expiresAtMillis;
+  }
+
+  /**
+   * Fails the transaction when it is older than the transaction timeout.
+   *
+   * @throws TransactionTimeoutException when it is; running the transaction again is safe
+   */
+  void check() {
+    long now = clock.millis();
+    if (now > expiresAtMillis) {
+      throw new TransactionTimeoutException(
+          "transaction "
+              + transactionId
+              + " has run "
+              + (now - beganMillis)
+              + " ms, longer than the transaction timeout of "
+              + timeout
+              + "; run it again");
+    }
+  }
+}
