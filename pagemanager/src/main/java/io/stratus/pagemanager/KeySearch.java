@@ -13,20 +13,25 @@ import org.jspecify.annotations.Nullable;
  * reads one contiguous array rather than a separate array per key at every step, and compares
  * whole keys only where the longs are equal (the key itself, or keys that differ only further on).
  *
- * <p><b>Exact lookups</b> ({@link #exactIndexOf}: is this key on the page, and where) are what a
- * point read asks of a leaf. A binary search answers them in about log2(n) dependent loads — ten
- * for a 100 KB leaf of small records, each a likely cache miss on a page read once in a while —
- * where a hash table over the keys answers in one or two. Building that table costs a hash of
- * every key, about as much as a hundred searches, which a page read a few times and then replaced
- * (a write makes a new page) would never earn back; so a page's exact lookups use the binary search
- * until they have made {@link #EXACT_TABLE_AFTER} of them, and the table from then on.
+ * <p><b>Exact lookups</b> ({@link #exactValue}: is this key on the page, and what is its value)
+ * are what a point read asks of a leaf. A binary search answers them in about log2(n) dependent
+ * loads — ten for a 100 KB leaf of small records, each a likely cache miss on a page read once in
+ * a while — where a hash table over the keys answers in one or two. Building that table costs a
+ * hash of every key, about as much as a hundred searches, which a page read a few times and then
+ * replaced (a write makes a new page) would never earn back; so a page's exact lookups use the
+ * binary search until they have made {@link #EXACT_TABLE_AFTER} of them, and the table from then
+ * on.
  *
- * <p>The table holds key indexes; a probe compares the looked-up key's window with the slot's key's
- * window first ({@link #windows}, one array of the page's), and compares whole keys only where
- * the windows are equal. On a page whose keys all have one length that ends within the window
- * (keys of up to eight bytes past the shared prefix, as every {@code long} or timestamp key is), equal
- * windows mean equal keys and the whole key is never loaded: a point read's leaf lookup then
- * touches the table's slot and the window, not the key's array, which lies elsewhere in memory.
+ * <p>The table is laid out for the memory, not the instructions: a lookup's time is its cache
+ * misses, each one waited for before the next address is known. A slot holds the key's window in
+ * one array and references to the key and its value side by side in another, both at the slot's
+ * position, so the processor fetches the window and the value's reference at once; the value
+ * itself is the only other miss. Whole keys are compared only where the windows are equal, and
+ * not at all on a page whose keys all have one length that ends within the window (keys of up to
+ * eight bytes past the shared prefix, as every {@code long} or timestamp key is): there equal
+ * windows mean equal keys. The price is memory: 16 bytes a slot, at most half of the slots used,
+ * so 32 KB for a leaf of 880 keys (100 KB of small records), on pages read often enough to build
+ * it.
  *
  * <p>Made once per page, on its first search, and shared by every thread that reads the page. Its
  * keys and windows never change; the count of exact lookups is a heuristic, read and written
@@ -38,6 +43,9 @@ final class KeySearch {
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   private final byte[][] keys;
+
+  /** The values, in the order of {@link #keys}. */
+  private final byte[][] values;
 
   /** How many leading bytes every key has in common (those of {@code keys[0]}). */
   private final int shared;
@@ -58,11 +66,23 @@ final class KeySearch {
   private int exactSearches;
 
   /** The hash table of exact lookups ({@link #buildTable}), once built. */
-  private volatile int @Nullable [] exactTable;
+  private volatile @Nullable ExactTable exactTable;
 
-  /** The search over {@code keys}, which must be sorted by {@link Keys#compare} and not empty. */
-  KeySearch(byte[][] keys) {
+  /**
+   * The table of exact lookups: open addressing with linear probing, at most half full so that a
+   * probe of an absent key ends soon. Slot {@code s} holds a key's window at {@code windows[s]},
+   * the key at {@code entries[2 s]} and its value at {@code entries[2 s + 1]}; an empty slot has
+   * a null key and value.
+   */
+  private record ExactTable(long[] windows, byte[][] entries) {}
+
+  /**
+   * The search over {@code keys}, which must be sorted by {@link Keys#compare} and not empty, and
+   * their {@code values} in the same order.
+   */
+  KeySearch(byte[][] keys, byte[][] values) {
     this.keys = keys;
+    this.values = values;
     byte[] first = keys[0];
     // Sorted keys all share the prefix the first and the last share.
     int m = Arrays.mismatch(first, keys[keys.length - 1]);
@@ -103,53 +123,55 @@ final class KeySearch {
     return -(lo + 1);
   }
 
-  /** The index of {@code key} among the keys, or -1 when it is not one of them. */
-  int exactIndexOf(byte[] key) {
-    int[] slots = exactTable;
-    if (slots == null) {
+  /** The value stored under {@code key} (the page's own array), or null when it is not a key. */
+  byte @Nullable [] exactValue(byte[] key) {
+    ExactTable table = exactTable;
+    if (table == null) {
       if (++exactSearches >= EXACT_TABLE_AFTER) {
         exactTable = buildTable();
       }
-      return Math.max(-1, indexOf(key));
+      int i = indexOf(key);
+      return i >= 0 ? values[i] : null;
     }
     if (key.length < shared || !Arrays.equals(key, 0, shared, keys[0], 0, shared)) {
-      return -1; // not of the shared prefix: none of these keys
+      return null; // not of the shared prefix: none of these keys
     }
     // With one length for every key, equal windows mean equal keys, and a key of another length
     // is none of them.
     boolean windowTells = key.length == windowedLength;
     if (windowedLength >= 0 && !windowTells) {
-      return -1;
+      return null;
     }
     long w = window(key, shared);
-    int mask = slots.length - 1;
+    long[] windowsAt = table.windows();
+    byte[][] entries = table.entries();
+    int mask = windowsAt.length - 1;
     for (int at = hash(key, shared, w) & mask; ; at = (at + 1) & mask) {
-      int slot = slots[at];
-      if (slot == 0) {
-        return -1;
+      byte[] value = entries[2 * at + 1];
+      if (value == null) {
+        return null;
       }
-      int i = slot - 1;
-      if (windows[i] == w && (windowTells || Arrays.equals(keys[i], key))) {
-        return i;
+      if (windowsAt[at] == w && (windowTells || Arrays.equals(entries[2 * at], key))) {
+        return value;
       }
     }
   }
 
-  /**
-   * Open addressing with linear probing, at most half full so that a probe of an absent key ends
-   * soon: each slot holds a key's index plus one, 0 when empty.
-   */
-  private int[] buildTable() {
-    int[] slots = new int[Integer.highestOneBit(Math.max(2, keys.length) * 2 - 1) << 1];
-    int mask = slots.length - 1;
+  private ExactTable buildTable() {
+    int capacity = Integer.highestOneBit(Math.max(2, keys.length) * 2 - 1) << 1;
+    long[] windowsAt = new long[capacity];
+    byte[][] entries = new byte[2 * capacity][];
+    int mask = capacity - 1;
     for (int i = 0; i < keys.length; i++) {
       int at = hash(keys[i], shared, windows[i]) & mask;
-      while (slots[at] != 0) {
+      while (entries[2 * at + 1] != null) {
         at = (at + 1) & mask;
       }
-      slots[at] = i + 1;
+      windowsAt[at] = windows[i];
+      entries[2 * at] = keys[i];
+      entries[2 * at + 1] = values[i];
     }
-    return slots;
+    return new ExactTable(windowsAt, entries);
   }
 
   /**

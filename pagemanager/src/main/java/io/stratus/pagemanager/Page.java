@@ -293,14 +293,14 @@ public final class Page {
 
   /** The value stored under {@code key} (a copy), or empty. */
   public Optional<byte[]> get(byte[] key) {
-    int i = keys.length == 0 ? -1 : search().exactIndexOf(key);
-    return i >= 0 ? Optional.of(values[i].clone()) : Optional.empty();
+    byte[] value = keys.length == 0 ? null : search().exactValue(key);
+    return value == null ? Optional.empty() : Optional.of(value.clone());
   }
 
   private KeySearch search() {
     KeySearch s = search;
     if (s == null) {
-      s = new KeySearch(keys);
+      s = new KeySearch(keys, values);
       search = s; // racing threads may both make one: they are equal
     }
     return s;

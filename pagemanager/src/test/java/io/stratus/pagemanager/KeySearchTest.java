@@ -22,7 +22,8 @@ class KeySearchTest {
         set.add(key(random, prefix));
       }
       byte[][] keys = set.toArray(new byte[0][]);
-      KeySearch search = new KeySearch(keys);
+      byte[][] values = valuesFor(keys);
+      KeySearch search = new KeySearch(keys, values);
       for (int probe = 0; probe < 200; probe++) {
         byte[] key =
             switch (random.nextInt(4)) {
@@ -36,11 +37,11 @@ class KeySearchTest {
             .as("seed %d, page %d, key %s", seed, page, Arrays.toString(key))
             .isEqualTo(expected);
         // The first exact lookups search, the later ones use the page's hash table.
-        assertThat(search.exactIndexOf(key))
+        assertThat(search.exactValue(key))
             .as(
                 "exact, probe %d: seed %d, page %d, key %s",
                 probe, seed, page, Arrays.toString(key))
-            .isEqualTo(Math.max(-1, expected));
+            .isSameAs(expected >= 0 ? values[expected] : null);
       }
     }
   }
@@ -63,7 +64,8 @@ class KeySearchTest {
         set.add(k);
       }
       byte[][] keys = set.toArray(new byte[0][]);
-      KeySearch search = new KeySearch(keys);
+      byte[][] values = valuesFor(keys);
+      KeySearch search = new KeySearch(keys, values);
       for (int probe = 0; probe < 2 * KeySearch.EXACT_TABLE_AFTER; probe++) {
         byte[] key =
             switch (random.nextInt(4)) {
@@ -78,10 +80,10 @@ class KeySearchTest {
               case 2 -> Arrays.copyOf(keys[random.nextInt(keys.length)], random.nextInt(22));
               default -> bytes(random, length);
             };
-        int expected = Math.max(-1, Arrays.binarySearch(keys, key, Keys.ORDER));
-        assertThat(search.exactIndexOf(key))
+        int expected = Arrays.binarySearch(keys, key, Keys.ORDER);
+        assertThat(search.exactValue(key))
             .as("probe %d: seed %d, page %d, key %s", probe, seed, page, Arrays.toString(key))
-            .isEqualTo(expected);
+            .isSameAs(expected >= 0 ? values[expected] : null);
       }
     }
   }
@@ -111,7 +113,8 @@ class KeySearchTest {
   @Test
   void keysThatDifferOnlyInLengthOrBeyondEightBytesAreTold() {
     byte[][] keys = alike();
-    KeySearch search = new KeySearch(keys);
+    byte[][] values = valuesFor(keys);
+    KeySearch search = new KeySearch(keys, values);
     for (int i = 0; i < keys.length; i++) {
       assertThat(search.indexOf(keys[i].clone())).isEqualTo(i);
     }
@@ -126,17 +129,25 @@ class KeySearchTest {
   void exactLookupsAnswerAsTheSearchBeforeAndAfterThePageBuildsItsTable() {
     byte[][] keys = alike();
     byte[][] absent = {{}, {1}, {1, 2, 0, 0}, {1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4}, {1, 4}, {2}};
-    KeySearch search = new KeySearch(keys);
+    byte[][] values = valuesFor(keys);
+    KeySearch search = new KeySearch(keys, values);
     for (int round = 0; round <= KeySearch.EXACT_TABLE_AFTER; round++) {
       for (int i = 0; i < keys.length; i++) {
-        assertThat(search.exactIndexOf(keys[i].clone())).as("round %d", round).isEqualTo(i);
+        assertThat(search.exactValue(keys[i].clone())).as("round %d", round).isSameAs(values[i]);
       }
       for (byte[] key : absent) {
-        assertThat(search.exactIndexOf(key))
-            .as("round %d, %s", round, Arrays.toString(key))
-            .isEqualTo(-1);
+        assertThat(search.exactValue(key)).as("round %d, %s", round, Arrays.toString(key)).isNull();
       }
     }
+  }
+
+  /** A value of its own for each key (told apart by identity), one of them empty. */
+  private static byte[][] valuesFor(byte[][] keys) {
+    byte[][] values = new byte[keys.length][];
+    for (int i = 0; i < keys.length; i++) {
+      values[i] = i == 0 ? new byte[0] : new byte[] {(byte) i};
+    }
+    return values;
   }
 
   /** Keys that differ only in their length, or beyond their first eight bytes, or in one byte. */

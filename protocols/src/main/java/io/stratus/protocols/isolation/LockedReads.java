@@ -201,8 +201,26 @@ final class LockedReads implements ReadStrategy {
      */
     private final Set<String> wholeTrees = new HashSet<>();
 
+    /**
+     * The tree last found locked whole, as the caller named it: a point read asks about its tree
+     * first, and runs of reads name one tree by the same string object, so the answer usually
+     * comes from an equality check that identity settles. A tree stays locked whole to the end.
+     */
+    private @Nullable String lastWhole;
+
     private int version;
     private boolean ended;
+
+    private boolean isWhole(String root) {
+      if (root.equals(lastWhole)) {
+        return true;
+      }
+      if (wholeTrees.contains(root)) {
+        lastWhole = root;
+        return true;
+      }
+      return false;
+    }
 
     LockingTransaction(TransactionInfo info, long base) {
       this.info = info;
@@ -251,7 +269,7 @@ final class LockedReads implements ReadStrategy {
     @Override
     public void readsAll(String treeUri) {
       checkTime();
-      if (!wholeTrees.contains(treeUri)) {
+      if (!isWhole(treeUri)) {
         lockWhole(treeUri);
       }
     }
@@ -275,7 +293,7 @@ final class LockedReads implements ReadStrategy {
     @Override
     public void readKey(String treeUri, byte[] key) {
       reads.addKey(treeUri, key);
-      if (wholeTrees.contains(treeUri)) {
+      if (isWhole(treeUri)) {
         // Its leaves show the tree's latest committed state (overlay); the leaf the record
         // manager reads next checks the deadline (LockedView).
         return;
@@ -290,7 +308,7 @@ final class LockedReads implements ReadStrategy {
     }
 
     private void lockKey(String root, byte[] key) {
-      if (wholeTrees.contains(root)) {
+      if (isWhole(root)) {
         return; // nothing in the tree can change: its leaves show its latest state (overlay)
       }
       KnownKeys k = knownOf(root);
@@ -308,7 +326,7 @@ final class LockedReads implements ReadStrategy {
     }
 
     private void readRange(String root, KeyRange range) {
-      if (wholeTrees.contains(root)) {
+      if (isWhole(root)) {
         return; // nothing in the tree can change: its leaves show its latest state (overlay)
       }
       latest.refresh(List.of(root));
@@ -377,7 +395,7 @@ final class LockedReads implements ReadStrategy {
     /** {@code leaf} with what this transaction knows of its locked keys laid over it. */
     Page overlay(Page leaf) {
       String root = StorageLayout.rootOf(leaf.uri());
-      if (wholeTrees.contains(root)) {
+      if (isWhole(root)) {
         return latestOver(root, leaf);
       }
       KnownKeys k = known.get(root);
@@ -470,7 +488,7 @@ final class LockedReads implements ReadStrategy {
       }
       Set<String> unread = new LinkedHashSet<>();
       for (LogicalChange c : ws.changes()) {
-        if (wholeTrees.contains(c.treeUri())) {
+        if (isWhole(c.treeUri())) {
           continue; // read whole under its lock: the last look at it is the latest state
         }
         KnownKeys k = known.get(c.treeUri());
