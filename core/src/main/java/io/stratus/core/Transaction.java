@@ -75,6 +75,14 @@ public final class Transaction implements AutoCloseable {
 
   private @Nullable Catalog lastCatalog;
 
+  /**
+   * The name object the caller found {@link #lastCollection} by, kept as an {@code Object} since
+   * only its identity counts: a program names a collection by the same string constant over and
+   * over, and an identity check leaves the string comparison (vector code) out of the compiled
+   * read, which is then small enough for the program's own methods to inline.
+   */
+  private @Nullable Object lastName;
+
   private final List<LogicalChange> changes = new ArrayList<>();
   private final ServiceEntries serviceEntries;
   private final IndexMaintenance indexes;
@@ -563,7 +571,7 @@ public final class Transaction implements AutoCloseable {
 
   CollectionDef collection(String name) {
     CollectionDef last = lastCollection;
-    if (last != null && lastCatalog == catalog && last.name.equals(name)) {
+    if (last != null && lastCatalog == catalog && lastName == (Object) name) {
       return last; // a transaction mostly names one collection over and over
     }
     Args.notNull(name, "collection");
@@ -578,6 +586,7 @@ public final class Transaction implements AutoCloseable {
     CollectionDef found = c.orElseThrow(() -> db.noSuchCollection(name));
     lastCollection = found;
     lastCatalog = catalog;
+    lastName = name;
     return found;
   }
 

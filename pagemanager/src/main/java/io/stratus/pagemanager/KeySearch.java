@@ -215,12 +215,12 @@ final class KeySearch {
     }
     if (key.length >= Long.BYTES) {
       // The key's last eight bytes end with the ones wanted: shift them to the top.
-      return (long) EIGHT_BYTES.get(key, key.length - Long.BYTES) << (Long.BYTES - left) * 8;
+      return (long) EIGHT_BYTES.get(key, key.length - Long.BYTES) << ((Long.BYTES - left) * 8);
     }
     long w = 0;
     for (int i = 0; i < left; i++) {
       w = (w << 8) | (key[from + i] & 0xFF);
     }
-    return w << (Long.BYTES - left) * 8;
+    return w << ((Long.BYTES - left) * 8);
   }
 }

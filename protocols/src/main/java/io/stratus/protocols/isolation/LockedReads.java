@@ -202,17 +202,18 @@ final class LockedReads implements ReadStrategy {
     private final Set<String> wholeTrees = new HashSet<>();
 
     /**
-     * The tree last found locked whole, as the caller named it: a point read asks about its tree
-     * first, and runs of reads name one tree by the same string object, so the answer usually
-     * comes from an equality check that identity settles. A tree stays locked whole to the end.
+     * The URI object the tree last found locked whole was named by (an {@code Object}: only its
+     * identity counts). A point read asks about its tree first, and runs of reads name one tree by
+     * the same string object, so the answer usually comes from an identity check. A tree stays
+     * locked whole to the end.
      */
-    private @Nullable String lastWhole;
+    private @Nullable Object lastWhole;
 
     private int version;
     private boolean ended;
 
     private boolean isWhole(String root) {
-      if (root.equals(lastWhole)) {
+      if (lastWhole == (Object) root) {
         return true;
       }
       if (wholeTrees.contains(root)) {
@@ -284,6 +285,7 @@ final class LockedReads implements ReadStrategy {
       lock(List.of(parts.locks().treeLockUri(root)), treeReaders, "a whole tree it reads");
       latest.refresh(List.of(root));
       wholeTrees.add(root);
+      lastWhole = root;
       known.remove(root);
       ranges.remove(root);
       parts.ids().mustSee(latest.newestCommit(root, KeyRange.all()));

@@ -33,11 +33,12 @@ final class RecordedReads implements ReadSet {
   private final Map<String, Tree> trees = new HashMap<>();
 
   /**
-   * The tree of the last read and its root's URI: a transaction's reads come in runs in one tree,
-   * each reporting it by the same string object, so the next read usually finds its tree here by
-   * an equality check that identity settles, with no map lookup.
+   * The tree of the last read and the URI object it was named by (an {@code Object}: only its
+   * identity counts). A transaction's reads come in runs in one tree, each naming it by the same
+   * string object, so the next read usually finds its tree by an identity check: no hashing, and
+   * no string comparison compiled into every point read.
    */
-  private @Nullable String lastRoot;
+  private @Nullable Object lastRoot;
 
   private @Nullable Tree lastTree;
 
@@ -76,7 +77,7 @@ final class RecordedReads implements ReadSet {
 
   private Tree treeOf(String root) {
     Tree t = lastTree;
-    if (t != null && root.equals(lastRoot)) {
+    if (t != null && lastRoot == (Object) root) {
       return t;
     }
     t = trees.computeIfAbsent(root, r -> new Tree());
