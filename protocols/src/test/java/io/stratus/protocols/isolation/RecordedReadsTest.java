@@ -36,6 +36,23 @@ class RecordedReadsTest {
   }
 
   @Test
+  void treesNamedByEqualStringsOfTheirOwnAreOneTree() {
+    RecordedReads reads = new RecordedReads();
+    String tree = "db/c/items/root";
+    reads.addKey(tree, key(1));
+    reads.addKey(new String(tree), key(2)); // equal, not the same object: the memo misses
+    reads.addKey("db/c/other/root", key(3));
+    reads.addKey(new String(tree), key(4));
+    reads.add(new String(tree), KeyRange.all());
+    reads.addKey(tree, key(5)); // read whole: nothing more is kept
+    assertThat(reads.roots()).containsExactlyInAnyOrder(tree, "db/c/other/root");
+    assertThat(reads.contains(tree, key(9))).isTrue();
+    assertThat(reads.contains("db/c/other/root", key(3))).isTrue();
+    assertThat(reads.contains("db/c/other/root", key(1))).isFalse();
+    assertThat(reads.size()).isEqualTo(1);
+  }
+
+  @Test
   void aKeyIsCopiedWhenKept() {
     RecordedReads reads = new RecordedReads();
     byte[] k = key(7);
