@@ -219,15 +219,15 @@ public final class QueueEngine implements CommitProtocol {
   }
 
   /**
-   * A transaction with its reads through the overlay ({@link ReadYourWrites#reads}), open until
-   * it finishes: the overlay keeps what the leaf copies it holds may lack.
-   */
-  /**
    * How many leaf reads of one transaction draw for reader-side checkpoints at one reading of the
    * clock (see the read view).
    */
   static final int LEAVES_PER_CLOCK_READ = 16;
 
+  /**
+   * A transaction with its reads through the overlay ({@link ReadYourWrites#reads}), open until
+   * it finishes: the overlay keeps what the leaf copies it holds may lack.
+   */
   @Override
   public ProtocolTransaction begin(TransactionInfo tx) {
     return new EngineTransaction(tx, ownWrites.reads());
