@@ -61,6 +61,14 @@ record ClientJob(
   }
 
   /**
+   * The file client {@code k} of the run creates when its browsers have stopped, which the client
+   * that drains the snapshot archive waits for ({@link ArchiveDrainTurn}).
+   */
+  Path stoppedFile(int k) {
+    return startSignal.resolveSibling("client-" + k + ".stopped");
+  }
+
+  /**
    * The seed of this client's browsers: the run's seed for client 0, so that a run of one client
    * process browses as a run in one JVM does, and a different one for every other client.
    */

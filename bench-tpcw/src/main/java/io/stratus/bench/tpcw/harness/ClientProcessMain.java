@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,6 +33,13 @@ public final class ClientProcessMain {
 
   /** How often the start signal is looked for. */
   private static final long POLL_MILLIS = 20;
+
+  /**
+   * Longest wait of the client that drains the snapshot archive for the other clients' browsers
+   * to stop: they share the start time and the run's length, so they stop within moments of each
+   * other unless one has failed, which fails the run anyway.
+   */
+  private static final Duration OTHERS_STOP_TIMEOUT = Duration.ofMinutes(2);
 
   private ClientProcessMain() {}
 
@@ -105,10 +113,22 @@ public final class ClientProcessMain {
                             bookstore,
                             c.attribution(),
                             () -> {
-                              // Each client drains what its own handle owes, as in one JVM.
+                              // Each client drains what its own handle owes, as in one JVM;
+                              // client 0 also drains the snapshot archive, once the others stop.
                               c.latency().off();
                               recordsAtDrain.set(c.records().count());
-                              drained.set(DrainPasses.run(c.db(), s.protocol(), c.records()));
+                              drained.set(
+                                  DrainPasses.run(
+                                      c.db(),
+                                      s.protocol(),
+                                      c.records(),
+                                      ArchiveDrainTurn.ofClientProcess(
+                                          job.client(),
+                                          s.clients(),
+                                          job::stoppedFile,
+                                          OTHERS_STOP_TIMEOUT,
+                                          System::nanoTime,
+                                          POLL_MILLIS)));
                             })));
         if (drained.get() == null) {
           throw new IllegalStateException("the client was interrupted before its drain");

@@ -18,8 +18,9 @@ import io.stratus.protocols.ProtocolOption;
  * not visited. A checkpoint-all pass instead visits every queue of the database, several times
  * each, which in a short run cost many times per record what the interval's own checkpoints
  * cost. The isolating protocols' close leaves their archive to checkpoints (readers roll pages
- * forward from it), so for them the drain first runs checkpoint-all passes (one archive queue per
- * tree) until a pass finds nothing left, at most {@link Drain#MAX_PASSES}.
+ * forward from it), so for them one client of the run ({@link ArchiveDrainTurn}) first runs
+ * checkpoint-all passes (one archive queue per tree) until a pass finds nothing left, at most
+ * {@link Drain#MAX_PASSES}, once every client's browsers have stopped.
  */
 record DrainPasses(
     int passes, long recordsApplied, long pagesWritten, long millis, boolean quiescent) {
@@ -30,15 +31,19 @@ record DrainPasses(
    * taken from its pending-update queues. The drain's records are those of every receive that
    * started after the measurement interval, the close's and those of background checkpoints still
    * running when the browsers stopped, since the drain's requests are all the calls started after
-   * the interval.
+   * the interval. {@code turn} tells whether this client drains the archive, and when.
    */
-  static DrainPasses run(Database db, ProtocolKind kind, AppliedRecords counted) {
+  static DrainPasses run(
+      Database db, ProtocolKind kind, AppliedRecords counted, ArchiveDrainTurn turn) {
     long start = System.nanoTime();
     int passes = 0;
     long records = 0;
     long pages = 0;
     boolean quiescent = true;
     if (kind.accepts(ProtocolOption.ISOLATION)) {
+      turn.browsersStopped();
+    }
+    if (kind.accepts(ProtocolOption.ISOLATION) && turn.drainsArchive()) {
       quiescent = false;
       while (passes < Drain.MAX_PASSES && !quiescent) {
         CheckpointSummary pass = db.admin().checkpointAll();

@@ -396,7 +396,10 @@ public final class TpcwHarness {
                   cpuAtEnd.compareAndSet(null, cpu.totals());
                 }
                 clients.forEach(other -> other.latency().off());
-                drained.set(client, DrainPasses.run(c.db(), s.protocol(), c.records()));
+                drained.set(
+                    client,
+                    DrainPasses.run(
+                        c.db(), s.protocol(), c.records(), ArchiveDrainTurn.firstInOneJvm(client)));
               }));
     }
     Emulator.ClientsReport reports;

@@ -144,7 +144,8 @@ class CostPerWiConservationTest {
                 .measure(Duration.ofDays(1))
                 .nanoTime(() -> clock.millis() * 1_000_000)
                 .attribution(attribution)
-                .drain(() -> DrainPasses.run(db, protocol, records))
+                .drain(
+                    () -> DrainPasses.run(db, protocol, records, ArchiveDrainTurn.firstInOneJvm(0)))
                 .build()
                 .run(advancing(new StratusBookstore(db, scale, clock, seed), clock));
         MeterSnapshot run = all.snapshot().minus(before);

@@ -99,7 +99,8 @@ class DrainCostTest {
                   () -> {
                     owedAtDrain.set(db.stats().owedCheckpoints());
                     checkpointsAtDrain.set(db.stats().checkpointsRun());
-                    drained.set(DrainPasses.run(db, protocol, records));
+                    drained.set(
+                        DrainPasses.run(db, protocol, records, ArchiveDrainTurn.firstInOneJvm(0)));
                   })
               .build()
               .run(advancing(new StratusBookstore(db, scale, clock, seed), clock));
@@ -209,7 +210,9 @@ class DrainCostTest {
                   r.run();
                 }
                 late.set(records.count() - before);
-                drained.set(DrainPasses.run(db, ProtocolKind.BASIC, records));
+                drained.set(
+                    DrainPasses.run(
+                        db, ProtocolKind.BASIC, records, ArchiveDrainTurn.firstInOneJvm(0)));
               })
           .build()
           .run(advancing(new StratusBookstore(db, scale, clock, seed), clock));
