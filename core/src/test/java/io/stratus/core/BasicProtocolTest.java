@@ -260,6 +260,42 @@ class BasicProtocolTest {
     }
   }
 
+  /**
+   * A transaction reads the clock for its checkpoint draws at its first page and then only every
+   * few leaves: one that began before a page came due must still draw for it once the clock has
+   * moved on, however long it runs.
+   */
+  @Test
+  void aLongTransactionDrawsForCheckpointsThatCameDueAfterItBegan(@Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      Database db = f.open(basic(f, "w", ex).checkpointSeed(seed));
+      load(db, 10); // one page: the root leaf
+      update(db, 1, "a");
+      assertThat(ex.runAll()).isEqualTo(1); // checkpointed now
+      update(db, 2, "b"); // a record waits in the page's queue
+      assertThat(ex.pending()).as("checkpointed just now").isZero();
+      try (Transaction tx = db.begin()) {
+        for (int i = 0; i < 40; i++) {
+          assertThat(tx.read("items", Key.of(4))).isPresent();
+        }
+        assertThat(ex.pending()).as("the page is not due while the clock stands").isZero();
+        f.clock.advance(Duration.ofSeconds(90)); // x = 2 intervals: probability 1/2 per draw
+        int reads = 0;
+        while (ex.pending() == 0 && reads < 200) {
+          assertThat(tx.read("items", Key.of(4))).isPresent();
+          reads++;
+        }
+        assertThat(ex.pending())
+            .as("the transaction drew at the moved clock within %d reads", reads)
+            .isPositive();
+      }
+      ex.runAll();
+      f.clock.advance(Fixture.TTL.plusSeconds(1));
+      assertThat(read(db, 2)).isEqualTo("b");
+    }
+  }
+
   static void update(Database db, long key, String value) {
     try (Transaction tx = db.begin()) {
       assertThat(tx.update("items", Key.of(key), Fixture.bytes(value))).isTrue();
