@@ -49,8 +49,11 @@ public final class PageTransaction implements PageStore, AutoCloseable {
     ABORTED
   }
 
-  /** A page read from the pool: its content (null: no page) and the slot pinned for it, if any. */
-  private record Read(@Nullable Content content, @Nullable PoolSlot pinned) {}
+  /**
+   * A page read from the pool: the URI object it is kept under ({@link UriKeyed}), its content
+   * (null: no page) and the slot pinned for it, if any.
+   */
+  private record Read(String uri, @Nullable Content content, @Nullable PoolSlot pinned) {}
 
   private final BufferPool pool;
   private State state = State.OPEN;
@@ -282,6 +285,9 @@ public final class PageTransaction implements PageStore, AutoCloseable {
       reads = new HashMap<>();
     }
     Read r = reads.get(uri);
+    if (r != null && r.uri() != uri) {
+      r = UriKeyed.keepUnder(reads, uri, new Read(uri, r.content(), r.pinned()));
+    }
     if (r == null) {
       PoolSlot pinned = pool.pinSlot(uri);
       Content c;
@@ -295,7 +301,7 @@ public final class PageTransaction implements PageStore, AutoCloseable {
         pool.unpin(pinned); // nothing to keep in the pool
         pinned = null;
       }
-      r = new Read(c, pinned);
+      r = new Read(uri, c, pinned);
       reads.put(uri, r);
     }
     return r;

@@ -244,4 +244,27 @@ class PageTransactionTest {
     assertThat(f.pool.pinCount(A)).isZero();
     assertThat(f.pool.fetch(A)).contains(a);
   }
+
+  /**
+   * A page is named by several string objects (its parent's entry, its sibling's link): whichever
+   * names it, the transaction reads it once, shows one version, and pins it once.
+   */
+  @Test
+  void equalUrisOfOtherStringObjectsNameOneRead() {
+    String other = new String(A.toCharArray());
+    String third = new String(A.toCharArray());
+    try (PageTransaction tx = f.pool.begin()) {
+      Page first = tx.read(A).orElseThrow();
+      for (int i = 0; i < 3; i++) {
+        assertThat(tx.read(other).orElseThrow()).isSameAs(first);
+        assertThat(tx.read(A).orElseThrow()).isSameAs(first);
+        assertThat(tx.read(third).orElseThrow()).isSameAs(first);
+      }
+      assertThat(tx.readSet()).containsExactly(A);
+      assertThat(tx.readVersions()).isEqualTo(Map.of(A, aVersion));
+      assertThat(f.pool.pinCount(A)).isEqualTo(1);
+    }
+    assertThat(f.pool.pinCount(A)).isZero();
+    assertThat(f.calls(STORAGE_GET)).isEqualTo(1);
+  }
 }

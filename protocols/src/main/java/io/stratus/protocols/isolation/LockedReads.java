@@ -14,6 +14,7 @@ import io.stratus.pagemanager.Page;
 import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.ReadInterposer;
+import io.stratus.pagemanager.UriKeyed;
 import io.stratus.protocols.CommitResult;
 import io.stratus.protocols.LogicalChange;
 import io.stratus.protocols.ProtocolTransaction;
@@ -626,10 +627,11 @@ final class LockedReads implements ReadStrategy {
     private final Map<String, Seen> seen = new HashMap<>();
 
     /**
-     * The leaf last read at a URI: the page beneath, the transaction's version then, and what the
-     * view showed of it (kept as returned, so a repeated read allocates nothing).
+     * The leaf last read at a URI (the string object it is kept under: {@link UriKeyed}): the page
+     * beneath, the transaction's version then, and what the view showed of it (kept as returned,
+     * so a repeated read allocates nothing).
      */
-    private record Seen(Page source, int version, Optional<Page> shown) {}
+    private record Seen(String uri, Page source, int version, Optional<Page> shown) {}
 
     LockedView(PageStore pages, LockingTransaction tx) {
       super(pages);
@@ -645,11 +647,14 @@ final class LockedReads implements ReadStrategy {
       tx.checkTime(); // at the leaf only: every operation reads one, inner pages hold no values
       Seen s = seen.get(uri);
       if (s != null && s.source() == p.get() && s.version() == tx.version()) {
+        if (s.uri() != uri) {
+          UriKeyed.keepUnder(seen, uri, new Seen(uri, s.source(), s.version(), s.shown()));
+        }
         return s.shown();
       }
       Page result = tx.overlay(p.get());
       Optional<Page> shown = result == p.get() ? p : Optional.of(result);
-      seen.put(uri, new Seen(p.get(), tx.version(), shown));
+      UriKeyed.keepUnder(seen, uri, new Seen(uri, p.get(), tx.version(), shown));
       return shown;
     }
   }

@@ -7,6 +7,7 @@ import io.stratus.pagemanager.PageKind;
 import io.stratus.pagemanager.PageStore;
 import io.stratus.pagemanager.PageTransaction;
 import io.stratus.pagemanager.ReadInterposer;
+import io.stratus.pagemanager.UriKeyed;
 import io.stratus.protocols.StorageLayout;
 import java.util.HashMap;
 import java.util.List;
@@ -33,8 +34,11 @@ final class SnapshotView extends ReadInterposer {
   private final Memo memo;
   private final Map<String, Seen> seen = new HashMap<>();
 
-  /** The leaf last read at a URI and what the view showed of it, kept as returned. */
-  private record Seen(Page source, Optional<Page> shown) {}
+  /**
+   * The leaf last read at a URI (the string object it is kept under: {@link UriKeyed}) and what
+   * the view showed of it, kept as returned.
+   */
+  private record Seen(String uri, Page source, Optional<Page> shown) {}
 
   /**
    * @param deadline checked on every leaf read; throws when the transaction ran out of time. Every
@@ -68,12 +72,15 @@ final class SnapshotView extends ReadInterposer {
     Page source = p.get();
     Seen known = seen.get(uri);
     if (known != null && known.source() == source) {
+      if (known.uri() != uri) {
+        UriKeyed.keepUnder(seen, uri, new Seen(uri, source, known.shown()));
+      }
       return known.shown(); // read again: stable, and nothing allocated
     }
     String root = StorageLayout.rootOf(uri);
     Page result = memo.asOf(archive, root, source, snapshot);
     Optional<Page> shown = result == source ? p : Optional.of(result);
-    seen.put(uri, new Seen(source, shown));
+    UriKeyed.keepUnder(seen, uri, new Seen(uri, source, shown));
     return shown;
   }
 
