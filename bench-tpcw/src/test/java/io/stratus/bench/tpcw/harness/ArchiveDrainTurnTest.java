@@ -2,18 +2,34 @@ package io.stratus.bench.tpcw.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stratus.bench.tpcw.rbe.InteractionAttribution;
+import io.stratus.cloudapi.decorate.Decorators;
+import io.stratus.cloudapi.inprocess.InProcessCloud;
+import io.stratus.cloudapi.testing.Seed;
+import io.stratus.cloudapi.testing.SeedExtension;
+import io.stratus.cloudapi.time.ManualClock;
+import io.stratus.core.Database;
+import io.stratus.core.DatabaseConfig;
+import io.stratus.core.Key;
+import io.stratus.core.RecordCursor;
+import io.stratus.protocols.ProtocolKind;
+import io.stratus.protocols.log.PuQueues;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Exactly one client of a run drains the snapshot archive, once every other client stopped. */
+@ExtendWith(SeedExtension.class)
 class ArchiveDrainTurnTest {
   private static final Duration PATIENCE = Duration.ofMinutes(2);
 
@@ -23,6 +39,99 @@ class ArchiveDrainTurnTest {
     assertThat(ArchiveDrainTurn.firstInOneJvm(1).drainsArchive()).isFalse();
     assertThat(ArchiveDrainTurn.firstInOneJvm(7).drainsArchive()).isFalse();
     ArchiveDrainTurn.firstInOneJvm(0).browsersStopped(); // returns at once: drains run in turn
+  }
+
+  /**
+   * Two handles of one database under snapshot isolation, each with commits of its own, drained in
+   * turn as a run in one JVM drains them: client 0's passes apply every record of both, client 1
+   * runs none, and nothing is left for anyone.
+   */
+  @Test
+  void inOneJvmClientZerosPassesApplyEveryClientsCommits(@Seed long seed) {
+    String database = "db/drain";
+    ManualClock clock = new ManualClock();
+    try (InProcessCloud cloud = InProcessCloud.builder().clock(clock).seed(seed).build()) {
+      List<Database> clients = new ArrayList<>();
+      List<AppliedRecords> counted = new ArrayList<>();
+      for (int k = 0; k < 2; k++) {
+        InteractionAttribution attribution = new InteractionAttribution();
+        AppliedRecords records = new AppliedRecords(new PuQueues(database).prefix(), attribution);
+        Database db =
+            Database.open(isolated(cloud, database, clock, "client-" + k, records, attribution));
+        clients.add(db);
+        counted.add(records);
+      }
+      clients.get(0).createCollection("c");
+      for (int k = 0; k < 2; k++) {
+        int client = k;
+        for (long i = 0; i < 20; i++) {
+          long key = i * 2 + client;
+          clients
+              .get(k)
+              .run(
+                  tx -> {
+                    tx.create("c", Key.of(key), new byte[] {(byte) key});
+                    return null;
+                  });
+        }
+      }
+
+      DrainPasses first =
+          DrainPasses.run(
+              clients.get(0),
+              ProtocolKind.SNAPSHOT_ISOLATION,
+              counted.get(0),
+              ArchiveDrainTurn.firstInOneJvm(0));
+      DrainPasses second =
+          DrainPasses.run(
+              clients.get(1),
+              ProtocolKind.SNAPSHOT_ISOLATION,
+              counted.get(1),
+              ArchiveDrainTurn.firstInOneJvm(1));
+
+      assertThat(first.passes()).isPositive();
+      assertThat(first.quiescent()).isTrue();
+      assertThat(second.passes()).as("the second client's drain only closes").isZero();
+      assertThat(second.quiescent()).isTrue();
+      try (Database after =
+          Database.open(
+              DatabaseConfig.builder(cloud.services(), database)
+                  .protocol(ProtocolKind.SNAPSHOT_ISOLATION)
+                  .clock(clock)
+                  .clientId("after")
+                  .build())) {
+        assertThat(after.admin().checkpointAll().recordsApplied())
+            .as("left after the drain")
+            .isZero();
+        int records =
+            after.read(
+                tx -> {
+                  int n = 0;
+                  try (RecordCursor all = tx.scan("c")) {
+                    while (all.hasNext()) {
+                      all.next();
+                      n++;
+                    }
+                  }
+                  return n;
+                });
+        assertThat(records).as("every client's records").isEqualTo(40);
+      }
+    }
+  }
+
+  private static DatabaseConfig isolated(
+      InProcessCloud cloud,
+      String database,
+      ManualClock clock,
+      String clientId,
+      AppliedRecords records,
+      InteractionAttribution attribution) {
+    return DatabaseConfig.builder(Decorators.wrap(cloud.services(), attribution, records), database)
+        .protocol(ProtocolKind.SNAPSHOT_ISOLATION)
+        .clock(clock)
+        .clientId(clientId)
+        .build();
   }
 
   @Test
