@@ -16,8 +16,8 @@ public final class UriKeyed {
 
   /**
    * Keeps {@code value} in {@code map} under {@code uri} itself, replacing the entry held under an
-   * equal string of another object, and returns it. For a value found under an equal string that
-   * records the string it is held under, when that is not {@code uri}.
+   * equal string of another object, and returns it. Callers use it when the value they found
+   * records the string object it is held under, and that object is not {@code uri}.
    */
   public static <V> V keepUnder(Map<String, V> map, String uri, V value) {
     map.remove(uri); // a put alone would keep the held key object
