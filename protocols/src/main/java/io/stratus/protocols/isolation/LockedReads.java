@@ -92,7 +92,9 @@ import org.jspecify.annotations.Nullable;
  * included, once the commit is durable.
  * Any refused lock aborts at once (no waiting, no deadlock); every lock is held until the end
  * (strict), so commit-id order is a serialization order. The transaction timeout runs from begin:
- * reads and the commit after it fail retryably, and locks are never used past their lease.
+ * reads and the commit after it fail retryably, and locks are never used past their lease (a read
+ * of a leaf shown before checks the time only now and then: {@link
+ * TransactionDeadline#REPEATS_PER_CHECK}).
  *
  * <p><b>Read-only transactions</b> ({@code Database.read}) take no locks: they read the snapshot
  * of the highest validated commit id, which under strict two-phase locking is a prefix of the
@@ -626,6 +628,9 @@ final class LockedReads implements ReadStrategy {
     private final LockingTransaction tx;
     private final Map<String, Seen> seen = new HashMap<>();
 
+    /** Reads answered from a leaf shown before ({@link TransactionDeadline#REPEATS_PER_CHECK}). */
+    private int repeats;
+
     /**
      * The leaf last read at a URI (the string object it is kept under: {@link UriKeyed}): the page
      * beneath, the transaction's version then, and what the view showed of it (kept as returned,
@@ -644,14 +649,17 @@ final class LockedReads implements ReadStrategy {
       if (p.isEmpty() || p.get().kind() != PageKind.LEAF) {
         return p;
       }
-      tx.checkTime(); // at the leaf only: every operation reads one, inner pages hold no values
       Seen s = seen.get(uri);
       if (s != null && s.source() == p.get() && s.version() == tx.version()) {
+        if (++repeats % TransactionDeadline.REPEATS_PER_CHECK == 0) {
+          tx.checkTime(); // shown under the locks before: safe, checked now and then for timeliness
+        }
         if (s.uri() != uri) {
           UriKeyed.keepUnder(seen, uri, new Seen(uri, s.source(), s.version(), s.shown()));
         }
         return s.shown();
       }
+      tx.checkTime(); // at the leaf only: every operation reads one, inner pages hold no values
       Page result = tx.overlay(p.get());
       Optional<Page> shown = result == p.get() ? p : Optional.of(result);
       UriKeyed.keepUnder(seen, uri, new Seen(uri, p.get(), tx.version(), shown));

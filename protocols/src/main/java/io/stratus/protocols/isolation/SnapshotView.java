@@ -34,6 +34,9 @@ final class SnapshotView extends ReadInterposer {
   private final Memo memo;
   private final Map<String, Seen> seen = new HashMap<>();
 
+  /** Reads answered from a leaf shown before ({@link TransactionDeadline#REPEATS_PER_CHECK}). */
+  private int repeats;
+
   /**
    * The leaf last read at a URI (the string object it is kept under: {@link UriKeyed}) and what
    * the view showed of it, kept as returned.
@@ -41,10 +44,12 @@ final class SnapshotView extends ReadInterposer {
   private record Seen(String uri, Page source, Optional<Page> shown) {}
 
   /**
-   * @param deadline checked on every leaf read; throws when the transaction ran out of time. Every
-   *     operation reads at least one leaf, and inner pages are used as they are, so checking at the
-   *     leaves alone fails a late transaction at the same operation for a fraction of the clock
-   *     reads (a point read's descent reads several inner pages and one leaf).
+   * @param deadline checked on every leaf read that shows something new, and on every {@link
+   *     TransactionDeadline#REPEATS_PER_CHECK}-th read of a leaf shown before; throws when the
+   *     transaction ran out of time. Every operation reads at least one leaf, and inner pages are
+   *     used as they are, so checking at the leaves alone fails a late transaction at the same
+   *     operation for a fraction of the clock reads (a point read's descent reads several inner
+   *     pages and one leaf).
    */
   SnapshotView(
       PageStore pages,
@@ -65,18 +70,22 @@ final class SnapshotView extends ReadInterposer {
     if (p.isEmpty() || p.get().kind() != PageKind.LEAF) {
       return p;
     }
-    deadline.check();
     if (beneath instanceof PageTransaction t && t.wrote(uri)) {
+      deadline.check();
       return p; // a private copy, made from the snapshot page
     }
     Page source = p.get();
     Seen known = seen.get(uri);
     if (known != null && known.source() == source) {
+      if (++repeats % TransactionDeadline.REPEATS_PER_CHECK == 0) {
+        deadline.check(); // brought to the snapshot before: safe, checked now and then as well
+      }
       if (known.uri() != uri) {
         UriKeyed.keepUnder(seen, uri, new Seen(uri, source, known.shown()));
       }
       return known.shown(); // read again: stable, and nothing allocated
     }
+    deadline.check();
     String root = StorageLayout.rootOf(uri);
     Page result = memo.asOf(archive, root, source, snapshot);
     Optional<Page> shown = result == source ? p : Optional.of(result);
