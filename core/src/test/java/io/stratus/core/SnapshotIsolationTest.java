@@ -446,6 +446,47 @@ class SnapshotIsolationTest {
     }
   }
 
+  /**
+   * A transaction that outlived its locks' lease (a long pause, say) while another client changed
+   * what it read, then reads it again, sees what it saw before or is refused — never the other
+   * client's values beside its own old ones — and cannot commit.
+   */
+  @ParameterizedTest
+  @EnumSource(names = {"SNAPSHOT_ISOLATION", "SERIALIZABLE_SNAPSHOT", "TWO_PHASE_LOCKING"})
+  void rereadsPastTheLeaseNeverShowAnotherClientsLaterWrites(ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      Database a = f.open(snapshot(f, kind, "a", new ManualExecutor()));
+      Database b = f.open(snapshot(f, kind, "b", new ManualExecutor()));
+      load(a, 3);
+      try (Transaction tx = a.begin()) {
+        assertThat(read(tx, 0)).isEqualTo("v0-0");
+        assertThat(read(tx, 1)).isEqualTo("v0-1");
+        f.clock.advance(a.config().isolation().leaseTimeout().plusSeconds(1));
+        b.run(
+            w -> {
+              w.update("items", Key.of(0), Fixture.bytes("b0"));
+              w.update("items", Key.of(1), Fixture.bytes("b1"));
+              return null;
+            });
+        for (int i = 0; i < 20; i++) {
+          long key = i % 2;
+          try {
+            assertThat(read(tx, key)).isEqualTo("v0-" + key);
+          } catch (TransactionTimeoutException refused) {
+            break;
+          }
+        }
+        assertThatThrownBy(
+                () -> {
+                  tx.update("items", Key.of(2), Fixture.bytes("a2"));
+                  tx.commit();
+                })
+            .isInstanceOf(TransactionTimeoutException.class);
+      }
+      assertThat(Fixture.itemsByKey(b)).containsEntry("0", "b0").containsEntry("2", "v0-2");
+    }
+  }
+
   /** Reads record 1 again until refused (at most 100 times): the reads answered, each "v0-1". */
   private static int rereadsAnswered(Transaction tx) {
     int answered = 0;
