@@ -32,6 +32,13 @@ final class IndexReconciler {
   /** Records whose entries one transaction checks and adds. */
   private static final int BATCH = 64;
 
+  /**
+   * Records whose keys one read-only transaction lists. Why not all of them in one: the isolating
+   * protocols bound every transaction by the transaction timeout, and a scan of a whole large
+   * collection on a busy machine outlived it, failing the checkpoint-all pass that ran it.
+   */
+  static final int KEYS_PER_READ = 1_000;
+
   private final Database db;
   private final CatalogStore catalog;
   private final Clock clock;
@@ -90,17 +97,7 @@ final class IndexReconciler {
   }
 
   private long reconcile(String collection, String index, IndexKeyExtractor extractor) {
-    List<Key> keys =
-        db.read(
-            tx -> {
-              List<Key> all = new ArrayList<>();
-              try (RecordCursor records = tx.scan(collection)) {
-                while (records.hasNext()) {
-                  all.add(records.next().key());
-                }
-              }
-              return all;
-            });
+    List<Key> keys = keysOf(collection);
     long added = 0;
     for (int from = 0; from < keys.size(); from += BATCH) {
       List<Key> batch = keys.subList(from, Math.min(keys.size(), from + BATCH));
@@ -116,6 +113,35 @@ final class IndexReconciler {
           added);
     }
     return added;
+  }
+
+  /**
+   * The keys of {@code collection}'s records, {@link #KEYS_PER_READ} per read-only transaction,
+   * each going on after the last key of the one before. A record created meanwhile may be missed:
+   * its writer knew the index (the horizon has passed), so its entry is there.
+   */
+  private List<Key> keysOf(String collection) {
+    List<Key> all = new ArrayList<>();
+    KeyRange rest = KeyRange.all();
+    while (true) {
+      KeyRange range = rest;
+      List<Key> chunk =
+          db.read(
+              tx -> {
+                List<Key> keys = new ArrayList<>();
+                try (RecordCursor records = tx.scan(collection, range)) {
+                  while (keys.size() < KEYS_PER_READ && records.hasNext()) {
+                    keys.add(records.next().key());
+                  }
+                }
+                return keys;
+              });
+      all.addAll(chunk);
+      if (chunk.size() < KEYS_PER_READ) {
+        return all;
+      }
+      rest = KeyRange.of(chunk.get(chunk.size() - 1), false, null, false);
+    }
   }
 
   /** {@code cat} with {@code index} of {@code collection} owing nothing, if it is still the same. */
