@@ -27,8 +27,8 @@ final class TransactionDeadline {
    * was checked, under the locks or the snapshot the transaction held then, and keeping every
    * lock to the end, a transaction's earlier views all show the state of one moment before its
    * deadline. The check of every sixteenth still fails a transaction that keeps reading past its
-   * timeout within a few reads, for a sixteenth of the clock reads (a tenth of a cached point
-   * read's time went to the clock). Anything new — a leaf not yet shown, a lock, a look at the
+   * timeout within a few reads, for a sixteenth of the clock reads (a clock read costs some 4 % of
+   * a cached point read). Anything new — a leaf not yet shown, a lock, a look at the
    * archive, the commit — checks every time.
    */
   static final int REPEATS_PER_CHECK = 16;
