@@ -254,7 +254,12 @@ public final class BLinkTree {
     splitter.writeOrSplit(store, leaf.withPut(key, value));
   }
 
-  /** Removes {@code key}; false if it was absent. The leaf stays even if it becomes empty. */
+  /**
+   * Removes {@code key}; false if it was absent. The leaf stays even if it becomes empty. A leaf
+   * that does not fit a page even without the key is split: a store's view may lay changes not yet
+   * in the stored page over it (a client's own commits waiting for their checkpoint), and those
+   * can fill it beyond a page.
+   */
   public boolean delete(PageStore store, byte[] key) {
     Objects.requireNonNull(key, "key");
     Page leaf = nav.findLeaf(store, key);
@@ -262,7 +267,7 @@ public final class BLinkTree {
     if (changed == leaf) {
       return false;
     }
-    store.write(changed);
+    splitter.writeOrSplit(store, changed);
     if (changed.entryCount() == 0) {
       onLeafEmptied(store, changed);
     }

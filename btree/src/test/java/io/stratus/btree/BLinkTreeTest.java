@@ -101,6 +101,32 @@ class BLinkTreeTest {
     assertThat(tree.count(store)).isEqualTo(1);
   }
 
+  /**
+   * A view may show a leaf fuller than a page (changes laid over the stored page); a delete from
+   * it splits what is left instead of failing, and the tree keeps every other entry.
+   */
+  @Test
+  void aDeleteFromALeafFullerThanAPageSplitsIt() {
+    MemoryPageStore roomy = new MemoryPageStore(8 * PAGE_SIZE);
+    BLinkTree tree = BLinkTree.create(roomy, "db/carts");
+    NavigableMap<byte[], byte[]> model = TreeChecker.newModel();
+    for (int i = 0; i < 60; i++) {
+      byte[] k = b(String.format("line%03d", i));
+      tree.put(roomy, k, b("quantity " + i));
+      model.put(k, b("quantity " + i));
+    }
+    assertThat(roomy.pages.get("db/carts").kind()).isEqualTo(PageKind.LEAF);
+    MemoryPageStore store = new MemoryPageStore(PAGE_SIZE);
+    store.pages.putAll(roomy.pages);
+
+    assertThat(tree.delete(store, b("line007"))).isTrue();
+    model.remove(b("line007"));
+
+    assertThat(store.pages.values())
+        .allSatisfy(p -> assertThat(p.encodedSizeBound()).isLessThanOrEqualTo(PAGE_SIZE));
+    assertThat(TreeChecker.check(store, tree, model)).isGreaterThanOrEqualTo(2);
+  }
+
   @Test
   void rootSplitsKeepTheRootUriAndNewPagesUseThePrefix() {
     MemoryPageStore store = new MemoryPageStore(PAGE_SIZE);

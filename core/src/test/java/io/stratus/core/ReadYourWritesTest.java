@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Read-your-writes under the monotonic protocol (paper 001, section 5.2): a client sees its own
@@ -65,6 +67,42 @@ class ReadYourWritesTest {
           assertThat(read(db, 4)).isNull();
         }
       }
+    }
+  }
+
+  /**
+   * A client's own commits not yet checkpointed can fill a leaf, as its transactions see it,
+   * beyond a page: a delete from that leaf still commits (the leaf is split in the transaction's
+   * view, as an insert's would be), and every client sees the result after the checkpoints.
+   */
+  @ParameterizedTest
+  @EnumSource(names = {"MONOTONIC", "ATOMIC", "ADVANCED_ATOMIC"})
+  void aDeleteFromALeafItsOwnPendingCommitsOverfillCommits(ProtocolKind kind, @Seed long seed) {
+    try (Fixture f = new Fixture(seed)) {
+      ManualExecutor ex = new ManualExecutor();
+      Database a = f.open(f.config().protocol(kind).clientId("a").checkpointExecutor(ex));
+      load(a, 4);
+      byte[] payload = new byte[Fixture.PAGE_SIZE / 8];
+      int created = 24; // three pages' worth, all after the last loaded key: one leaf's range
+      for (int i = 0; i < created; i++) {
+        long key = 100 + i;
+        a.run(
+            tx -> {
+              tx.create("items", Key.of(key), payload);
+              return null;
+            });
+      }
+      for (long key : new long[] {101, 2, 110}) {
+        boolean deleted = a.run(tx -> tx.delete("items", Key.of(key)));
+        assertThat(deleted).as("%s: delete of %d", kind, key).isTrue();
+      }
+      assertThat(readAll(a)).as("%s: what the writer sees at once", kind).hasSize(4 + created - 3);
+      BasicProtocolTest.quiesce(f, a);
+      BasicProtocolTest.quiesce(f, a);
+      Database b = f.open(f.config().protocol(kind).clientId("b").checkpointExecutor(ex));
+      Map<Long, String> all = readAll(b);
+      assertThat(all).as("%s: what another client sees", kind).hasSize(4 + created - 3);
+      assertThat(all).doesNotContainKeys(101L, 2L, 110L);
     }
   }
 
