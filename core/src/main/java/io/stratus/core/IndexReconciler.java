@@ -96,12 +96,25 @@ final class IndexReconciler {
     return added;
   }
 
+  /**
+   * Goes through {@code collection}'s records {@link #KEYS_PER_READ} at a time, each part listed
+   * by a read-only transaction that goes on after the last key of the one before, and adds the
+   * entries the index lacks. A record created meanwhile may be missed: its writer knew the index
+   * (the horizon has passed), so its entry is there.
+   */
   private long reconcile(String collection, String index, IndexKeyExtractor extractor) {
-    List<Key> keys = keysOf(collection);
     long added = 0;
-    for (int from = 0; from < keys.size(); from += BATCH) {
-      List<Key> batch = keys.subList(from, Math.min(keys.size(), from + BATCH));
-      added += db.run(tx -> tx.addMissingEntries(collection, index, extractor, batch));
+    KeyRange rest = KeyRange.all();
+    while (true) {
+      List<Key> keys = keysIn(collection, rest);
+      for (int from = 0; from < keys.size(); from += BATCH) {
+        List<Key> batch = keys.subList(from, Math.min(keys.size(), from + BATCH));
+        added += db.run(tx -> tx.addMissingEntries(collection, index, extractor, batch));
+      }
+      if (keys.size() < KEYS_PER_READ) {
+        break;
+      }
+      rest = KeyRange.of(keys.get(keys.size() - 1), false, null, false);
     }
     if (added > 0) {
       LOG.log(
@@ -115,33 +128,18 @@ final class IndexReconciler {
     return added;
   }
 
-  /**
-   * The keys of {@code collection}'s records, {@link #KEYS_PER_READ} per read-only transaction,
-   * each going on after the last key of the one before. A record created meanwhile may be missed:
-   * its writer knew the index (the horizon has passed), so its entry is there.
-   */
-  private List<Key> keysOf(String collection) {
-    List<Key> all = new ArrayList<>();
-    KeyRange rest = KeyRange.all();
-    while (true) {
-      KeyRange range = rest;
-      List<Key> chunk =
-          db.read(
-              tx -> {
-                List<Key> keys = new ArrayList<>();
-                try (RecordCursor records = tx.scan(collection, range)) {
-                  while (keys.size() < KEYS_PER_READ && records.hasNext()) {
-                    keys.add(records.next().key());
-                  }
-                }
-                return keys;
-              });
-      all.addAll(chunk);
-      if (chunk.size() < KEYS_PER_READ) {
-        return all;
-      }
-      rest = KeyRange.of(chunk.get(chunk.size() - 1), false, null, false);
-    }
+  /** The keys of the first {@link #KEYS_PER_READ} records of {@code collection} in {@code range}. */
+  private List<Key> keysIn(String collection, KeyRange range) {
+    return db.read(
+        tx -> {
+          List<Key> keys = new ArrayList<>();
+          try (RecordCursor records = tx.scan(collection, range)) {
+            while (keys.size() < KEYS_PER_READ && records.hasNext()) {
+              keys.add(records.next().key());
+            }
+          }
+          return keys;
+        });
   }
 
   /** {@code cat} with {@code index} of {@code collection} owing nothing, if it is still the same. */
